@@ -118,3 +118,22 @@ impl Simulator {
         unimplemented!()
     }
 }
+
+/// One modelled kernel function of the code listing (DESIGN §3 "Code listing").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ListingFunction {
+    pub name: String,
+    pub lines: Vec<ListingLine>,
+}
+
+/// A line of pseudo-code; `label` is what events carry (`slab_alloc:A9`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ListingLine {
+    pub label: String,
+    pub text: String,
+}
+
+/// The listing of every modelled function, in one place with the labels events refer to.
+pub fn listing() -> Vec<ListingFunction> {
+    unimplemented!("lands with the model")
+}

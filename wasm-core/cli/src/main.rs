@@ -1,1 +1,208 @@
-fn main() {}
+//! `slub-lab`: run, explore and benchmark SLUB scenarios headless, with JSON output
+//! (DESIGN §5; tests outside the project rely on this contract).
+//!
+//! Exit codes: 0 no violation, 1 some violation, 2 bad input (unreadable file, bad scenario, a
+//! move that is not enabled, bad arguments). The tool never panics on its input: every failure
+//! is a message on stderr and exit 2.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "slub-lab",
+    version,
+    about = "A step-level model of the Linux kernel's lockless SLUB allocator",
+    after_help = "Exit status: 0 no invariant violated, 1 some invariant violated, \
+                  2 bad input or a move that is not enabled."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run a scenario: setup, then the schedule, then the default policy to the end.
+    /// Prints the outcome as one JSON object.
+    Run {
+        /// The scenario file (JSON, schemaVersion 1).
+        scenario: PathBuf,
+        /// Comma-separated moves (`A`, `I`, `migrate:A:1`); overrides the file's schedule.
+        /// An empty value means no moves: the default policy runs from the start.
+        #[arg(long, value_name = "M1,M2,...")]
+        schedule: Option<String>,
+        /// Also print the event of every step (`"events": [...]`).
+        #[arg(long)]
+        events: bool,
+    },
+    /// Explore the interleavings of a scenario's tasks and irqs (arrives with the explorer).
+    Explore {
+        scenario: PathBuf,
+        #[arg(long, value_name = "N")]
+        max_preemptions: Option<u64>,
+        #[arg(long, value_name = "N")]
+        max_executions: Option<u64>,
+    },
+    /// Run a lab workload under the cost model (arrives with the lab).
+    Bench {
+        workload: String,
+        /// Variant overrides, `key=value` (repeatable).
+        #[arg(long = "variant", value_name = "KEY=VALUE", value_parser = parse_key_value)]
+        variant: Vec<(String, String)>,
+        #[arg(long, value_name = "N")]
+        cpus: Option<u32>,
+    },
+}
+
+fn parse_key_value(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => Err(format!("`{s}` is not of the form KEY=VALUE")),
+    }
+}
+
+/// A failure to report: the message for stderr and the exit code.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+impl Failure {
+    fn input(message: impl Into<String>) -> Self {
+        Failure {
+            code: 2,
+            message: message.into(),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with exit 0; every usage error is exit 2.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match cli.command {
+        Command::Run {
+            scenario,
+            schedule,
+            events,
+        } => run(&scenario, schedule.as_deref(), events),
+        Command::Explore { .. } => Err(Failure::input(
+            "slub-lab explore: not available yet; the explorer arrives with a later issue",
+        )),
+        Command::Bench { .. } => Err(Failure::input(
+            "slub-lab bench: not available yet; the lab workloads arrive with a later issue",
+        )),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(f) => {
+            let _ = writeln!(std::io::stderr(), "{}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+/// `--schedule` as moves: split on commas, each trimmed; empty items (an empty value, a
+/// trailing comma) are dropped, so move indices count the moves actually given.
+fn split_schedule(flag: &str) -> Vec<String> {
+    flag.split(',')
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+fn read_scenario(path: &Path) -> Result<String, Failure> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Failure::input(format!("slub-lab: {}: cannot read: {e}", path.display())))
+}
+
+fn run(path: &Path, schedule: Option<&str>, events: bool) -> Result<u8, Failure> {
+    let text = read_scenario(path)?;
+    let file = path.display();
+    // Validate first: a bad scenario is reported the same way whatever state the model is in.
+    let bad = |e: slub_sim::Error| Failure::input(format!("slub-lab: {file}: {e}"));
+    slub_sim::scenario::parse(&text).map_err(|e| bad(e.into()))?;
+    let mut sim = slub_sim::Simulator::from_json(&text, events).map_err(bad)?;
+    let moves: Vec<String> = match schedule {
+        Some(flag) => split_schedule(flag),
+        None => sim.scenario().schedule.clone().unwrap_or_default(),
+    };
+    sim.apply_all(&moves).map_err(bad)?;
+    sim.run_to_end();
+
+    let outcome = sim.outcome();
+    let code = if outcome.violations.is_empty() { 0 } else { 1 };
+    let mut json = serde_json::to_value(&outcome)
+        .map_err(|e| Failure::input(format!("slub-lab: cannot serialise the outcome: {e}")))?;
+    if events {
+        let evs = serde_json::to_value(sim.events())
+            .map_err(|e| Failure::input(format!("slub-lab: cannot serialise the events: {e}")))?;
+        if let serde_json::Value::Object(map) = &mut json {
+            map.insert("events".to_string(), evs);
+        }
+    }
+    print_json(&json)?;
+    Ok(code)
+}
+
+/// Print to stdout without panicking on a closed pipe (`slub-lab run ... | head`).
+fn print_json(value: &serde_json::Value) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    let written = serde_json::to_writer_pretty(&mut out, value)
+        .map_err(std::io::Error::from)
+        .and_then(|()| writeln!(out))
+        .and_then(|()| out.flush());
+    match written {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure::input(format!(
+            "slub-lab: cannot write the output: {e}"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedule_flag_splits_and_trims() {
+        assert_eq!(
+            split_schedule("A, B ,migrate:A:1"),
+            vec!["A", "B", "migrate:A:1"]
+        );
+        assert!(split_schedule("").is_empty());
+        assert!(split_schedule(" ").is_empty());
+        assert_eq!(split_schedule("A,"), vec!["A"]);
+    }
+
+    #[test]
+    fn key_value() {
+        assert_eq!(
+            parse_key_value("fastpath=tid-loop").unwrap(),
+            ("fastpath".into(), "tid-loop".into())
+        );
+        assert!(parse_key_value("fastpath").is_err());
+        assert!(parse_key_value("=x").is_err());
+    }
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

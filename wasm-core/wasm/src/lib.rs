@@ -1,1 +1,125 @@
+//! slub-wasm: the only code of slub-lab that knows JavaScript (DESIGN §2, §6).
+//!
+//! It wraps [`slub_sim::Simulator`] in one opaque `Simulator` class with a coarse API. Views,
+//! events, outcomes and the listing cross as JSON strings (serde_json, already a dependency of
+//! the model) rather than through serde-wasm-bindgen: one `JSON.parse` on the JS side is as fast
+//! and keeps the module small. The TypeScript mirror of those shapes is `web/src/sim/types.ts`,
+//! kept honest by a round-trip test (`web/src/sim/types.test.ts`).
+//!
+//! Errors cross in one place ([`into_error`]): a bad scenario or a move that is not enabled
+//! becomes a JS `Error` whose message is the `Display` text of [`slub_sim::Error`]. A Rust panic
+//! is a bug: the panic hook installed at start-up records its message, the wasm call traps, and
+//! the page reads [`last_panic`] to show its crash screen.
 
+use std::sync::Mutex;
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// The message of the last panic, kept for the crash screen.
+static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
+
+/// Runs when the module is instantiated (`init`/`initSync` on the JS side).
+#[wasm_bindgen(start)]
+fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        if let Ok(mut last) = LAST_PANIC.lock() {
+            *last = Some(info.to_string());
+        }
+    }));
+}
+
+/// The message of the last Rust panic (with its source location), or `undefined` if none.
+#[wasm_bindgen(js_name = lastPanic)]
+pub fn last_panic() -> Option<String> {
+    LAST_PANIC.lock().ok().and_then(|last| last.clone())
+}
+
+/// The single conversion of a simulator error into a JS error.
+fn into_error(e: slub_sim::Error) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// Serialise a DTO of the model. The model's DTOs have string keys only, so failing here is a
+/// bug and panics (the crash screen shows it).
+fn to_json<T: Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).expect("model DTOs serialise to JSON")
+}
+
+/// The code listing of every modelled kernel function: JSON `[{ name, lines: [{ label, text }] }]`.
+#[wasm_bindgen]
+pub fn listing() -> String {
+    to_json(&slub_sim::listing())
+}
+
+/// A scenario being played: the opaque handle JS holds.
+#[wasm_bindgen]
+pub struct Simulator {
+    inner: slub_sim::Simulator,
+}
+
+#[wasm_bindgen]
+impl Simulator {
+    /// Parse and validate a scenario (DESIGN §4) and run its setup; `events` records one event
+    /// per step (off for benchmarks).
+    #[wasm_bindgen(constructor)]
+    pub fn new(scenario_json: &str, events: bool) -> Result<Simulator, JsError> {
+        let inner = slub_sim::Simulator::from_json(scenario_json, events).map_err(into_error)?;
+        Ok(Simulator { inner })
+    }
+
+    /// The moves that may come next.
+    #[wasm_bindgen(js_name = enabledMoves)]
+    pub fn enabled_moves(&self) -> Vec<String> {
+        self.inner.enabled_moves()
+    }
+
+    /// Apply one move; a move that is not enabled throws and changes nothing.
+    pub fn apply(&mut self, mv: &str) -> Result<(), JsError> {
+        self.inner.apply(mv).map_err(into_error)
+    }
+
+    /// Move the cursor to `n` moves of the history.
+    pub fn seek(&mut self, n: usize) -> Result<(), JsError> {
+        self.inner.seek(n).map_err(into_error)
+    }
+
+    /// The moves applied so far.
+    pub fn history(&self) -> Vec<String> {
+        self.inner.history().to_vec()
+    }
+
+    /// The whole visible state (`slub_sim::View`), as JSON.
+    pub fn view(&self) -> String {
+        to_json(&self.inner.view())
+    }
+
+    /// Every event so far, as a JSON array (empty unless created with events on).
+    pub fn events(&self) -> String {
+        to_json(self.inner.events())
+    }
+
+    /// The events from index `start` on, as a JSON array: lets the page fetch only what is new.
+    #[wasm_bindgen(js_name = eventsFrom)]
+    pub fn events_from(&self, start: usize) -> String {
+        let events = self.inner.events();
+        to_json(&events[start.min(events.len())..])
+    }
+
+    /// How many events have been recorded so far.
+    #[wasm_bindgen(js_name = eventCount)]
+    pub fn event_count(&self) -> usize {
+        self.inner.events().len()
+    }
+
+    /// What `slub-lab run` prints, minus events (DESIGN §5), as JSON.
+    pub fn outcome(&self) -> String {
+        to_json(&self.inner.outcome())
+    }
+
+    /// Go on by the default policy until every context has finished or nothing is enabled.
+    #[wasm_bindgen(js_name = runToEnd)]
+    pub fn run_to_end(&mut self) {
+        self.inner.run_to_end()
+    }
+}

@@ -551,12 +551,9 @@ fn path_string(path: &serde_path_to_error::Path) -> String {
                 }
                 out.push_str(key);
             }
-            Segment::Unknown => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push('?');
-            }
+            // A key that could not be read (a syntax error inside an object): the line and
+            // column say where, a `?` would say nothing.
+            Segment::Unknown => {}
         }
     }
     out

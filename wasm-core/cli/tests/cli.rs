@@ -1,0 +1,332 @@
+//! The command-line contract of DESIGN §5, run against the built `slub-lab` binary.
+//!
+//! Exit codes: 0 no violation, 1 a violation, 2 bad input or a move that is not enabled —
+//! never a panic (101) or a signal.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+
+const BIN: &str = env!("CARGO_BIN_EXE_slub-lab");
+
+/// Write `text` to a file of its own under cargo's scratch directory for tests.
+fn scenario_file(name: &str, text: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("slub-lab-cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn slub_lab(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("the slub-lab binary runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[track_caller]
+fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "expected exit {code}, got {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        o.status,
+        stdout(o),
+        stderr(o)
+    );
+}
+
+/// A valid scenario: CPU 0 allocates `a` in setup; task A allocates `x` on CPU 0, task B frees
+/// `a` on CPU 1 (a remote free), an irq on CPU 0 allocates and frees `y`.
+fn valid() -> Value {
+    json!({
+        "schemaVersion": 1,
+        "name": "cli test",
+        "cpus": 2,
+        "setup": [ { "cpu": 0, "op": "alloc", "var": "a" } ],
+        "tasks": [ { "id": "A", "cpu": 0, "ops": [ { "op": "alloc", "var": "x" } ] },
+                   { "id": "B", "cpu": 1, "ops": [ { "op": "free", "var": "a" } ] } ],
+        "irqs":  [ { "id": "I", "cpu": 0, "ops": [ { "op": "alloc", "var": "y" },
+                                                   { "op": "free", "var": "y" } ] } ]
+    })
+}
+
+// --- Input errors: these do not need the model -------------------------------------------------
+
+#[test]
+fn bad_scenarios_exit_2_naming_the_file_and_the_path() {
+    let cases: Vec<(&str, String, &[&str])> = vec![
+        (
+            "absurd-cpus",
+            valid().to_string().replace("\"cpus\":2", "\"cpus\":1000"),
+            &["cpus", "1 to 8"],
+        ),
+        (
+            "syntax",
+            "{\n \"schemaVersion\": 1,,\n}".to_string(),
+            &["invalid JSON", "line 2"],
+        ),
+        (
+            "unknown-op-key",
+            {
+                let mut v = valid();
+                v["tasks"][1]["ops"][0]["size"] = json!(8);
+                v.to_string()
+            },
+            &["tasks[1].ops[0].size", "unknown field"],
+        ),
+        (
+            "unbound",
+            {
+                let mut v = valid();
+                v["tasks"][1]["ops"][0]["var"] = json!("nope");
+                v.to_string()
+            },
+            &["tasks[1].ops[0].var", "unbound variable `nope`"],
+        ),
+        (
+            "bad-schedule",
+            {
+                let mut v = valid();
+                v["schedule"] = json!(["A", "Q"]);
+                v.to_string()
+            },
+            &["schedule[1]", "`Q`"],
+        ),
+        (
+            "negative",
+            {
+                let mut v = valid();
+                v["cache"] = json!({ "objectsPerSlab": -1 });
+                v.to_string()
+            },
+            &["cache.objectsPerSlab", "1 to 64"],
+        ),
+        ("empty", String::new(), &["invalid JSON"]),
+    ];
+    for (name, text, needles) in cases {
+        let path = scenario_file(name, &text);
+        let o = slub_lab(&["run", path.to_str().unwrap()]);
+        assert_exit(&o, 2);
+        let err = stderr(&o);
+        assert!(err.starts_with("slub-lab: "), "{name}: {err}");
+        assert!(
+            err.contains(&format!("{name}.json")),
+            "{name}: stderr does not name the file: {err}"
+        );
+        for n in needles {
+            assert!(err.contains(n), "{name}: stderr lacks `{n}`: {err}");
+        }
+        assert!(
+            stdout(&o).is_empty(),
+            "{name}: printed output for a bad scenario"
+        );
+        // explore checks nothing yet, but must not panic either.
+        assert_exit(&slub_lab(&["explore", path.to_str().unwrap()]), 2);
+    }
+}
+
+#[test]
+fn missing_or_unreadable_file_exits_2() {
+    let o = slub_lab(&["run", "/nonexistent/slub-lab/scenario.json"]);
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("/nonexistent/slub-lab/scenario.json"),
+        "{}",
+        stderr(&o)
+    );
+
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let o = slub_lab(&["run", dir.to_str().unwrap()]);
+    assert_exit(&o, 2);
+
+    let path = scenario_file("not-utf8", "");
+    std::fs::write(&path, [0xff, 0xfe, b'{', 0x80]).unwrap();
+    let o = slub_lab(&["run", path.to_str().unwrap()]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("not-utf8.json"), "{}", stderr(&o));
+}
+
+#[test]
+fn explore_and_bench_say_they_arrive_later() {
+    let path = scenario_file("explore-valid", &valid().to_string());
+    let p = path.to_str().unwrap();
+    for args in [
+        vec!["explore", p],
+        vec![
+            "explore",
+            p,
+            "--max-preemptions",
+            "2",
+            "--max-executions",
+            "1000",
+        ],
+        vec!["bench", "alloc-free"],
+        vec![
+            "bench",
+            "alloc-free",
+            "--variant",
+            "fastpath=tid-loop",
+            "--variant",
+            "prefetch=w",
+            "--cpus",
+            "4",
+        ],
+    ] {
+        let o = slub_lab(&args);
+        assert_exit(&o, 2);
+        assert!(
+            stderr(&o).contains("later issue"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(
+            stdout(&o).is_empty(),
+            "{args:?}: printed fake output: {}",
+            stdout(&o)
+        );
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_exits_0() {
+    for args in [
+        vec![],
+        vec!["frobnicate"],
+        vec!["run"],
+        vec!["run", "a.json", "--bogus"],
+        vec!["run", "a.json", "b.json"],
+        vec!["run", "a.json", "--schedule"],
+        vec!["explore", "a.json", "--max-preemptions", "many"],
+        vec!["explore", "a.json", "--max-executions", "-1"],
+        vec!["bench", "w", "--variant", "no-equals-sign"],
+        vec!["bench", "w", "--cpus", "99999999999999"],
+    ] {
+        let o = slub_lab(&args);
+        assert_exit(&o, 2);
+        assert!(!stderr(&o).is_empty(), "{args:?}: no message");
+    }
+    for args in [vec!["--help"], vec!["run", "--help"], vec!["--version"]] {
+        let o = slub_lab(&args);
+        assert_exit(&o, 0);
+        assert!(!stdout(&o).is_empty(), "{args:?}");
+    }
+}
+
+// --- Runs: these need the model ---------------------------------------------------------------
+
+#[test]
+fn valid_scenario_runs_to_the_end_and_prints_the_outcome() {
+    let path = scenario_file("valid", &valid().to_string());
+    let o = slub_lab(&["run", path.to_str().unwrap()]);
+    assert_exit(&o, 0);
+    let out: Value = serde_json::from_str(&stdout(&o)).expect("stdout is one JSON object");
+    assert_eq!(out["schemaVersion"], json!(1));
+    assert_eq!(out["finished"], json!(true));
+    assert_eq!(out["violations"], json!([]));
+    assert!(out["stats"]["total"].is_object(), "{out}");
+    assert_eq!(
+        out["stats"]["perCpu"].as_array().map(Vec::len),
+        Some(2),
+        "{out}"
+    );
+    assert_eq!(
+        out["cycles"]["perCpu"].as_array().map(Vec::len),
+        Some(2),
+        "{out}"
+    );
+    assert!(
+        out["cycles"]["perCpu"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(Value::is_u64),
+        "{out}"
+    );
+    assert!(out.get("events").is_none(), "events without --events");
+    // Stats count from the start, setup included, under the kernel's names.
+    let total = &out["stats"]["total"];
+    assert!(
+        total["ALLOC_SLOWPATH"].as_u64().unwrap_or(0) >= 1,
+        "{total}"
+    );
+    assert!(
+        total["FREE_SLOWPATH"].as_u64().unwrap_or(0) >= 1,
+        "remote free: {total}"
+    );
+    // Every variable: the object it was bound to and whether it is still allocated.
+    let vars = &out["vars"];
+    for (var, held) in [("a", false), ("x", true), ("y", false)] {
+        assert!(vars[var]["addr"].is_u64(), "{var}: {vars}");
+        assert_eq!(vars[var]["held"], json!(held), "{var}: {vars}");
+    }
+}
+
+#[test]
+fn events_flag_adds_the_events() {
+    let path = scenario_file("events", &valid().to_string());
+    let o = slub_lab(&["run", path.to_str().unwrap(), "--events"]);
+    assert_exit(&o, 0);
+    let out: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let events = out["events"].as_array().expect("an events array");
+    assert!(!events.is_empty());
+    for (i, e) in events.iter().enumerate() {
+        for key in ["step", "ctx", "cpu", "label", "kind", "narration"] {
+            assert!(e.get(key).is_some(), "event {i} lacks {key}: {e}");
+        }
+    }
+    // Same run, same outcome (determinism), events aside.
+    let o2 = slub_lab(&["run", path.to_str().unwrap()]);
+    let mut out2: Value = serde_json::from_str(&stdout(&o2)).unwrap();
+    out2["events"] = out["events"].clone();
+    assert_eq!(out, out2);
+}
+
+#[test]
+fn a_move_that_is_not_enabled_exits_2_naming_its_index() {
+    // A is the only task of CPU 0, hence current there: it cannot migrate.
+    let path = scenario_file("not-enabled", &valid().to_string());
+    let p = path.to_str().unwrap();
+    let o = slub_lab(&["run", p, "--schedule", "A, migrate:A:1"]);
+    assert_exit(&o, 2);
+    let err = stderr(&o);
+    assert!(err.contains("move 1"), "{err}");
+    assert!(err.contains("migrate:A:1"), "{err}");
+    assert!(err.contains("not-enabled.json"), "{err}");
+    assert!(stdout(&o).is_empty());
+
+    // A flag's move is not checked against the scenario: an unknown context is not enabled.
+    let o = slub_lab(&["run", p, "--schedule", "Zed"]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("move 0"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("Zed"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_schedule_comes_from_the_flag_else_from_the_file() {
+    let mut v = valid();
+    v["schedule"] = json!(["A", "migrate:A:1"]);
+    let path = scenario_file("file-schedule", &v.to_string());
+    let p = path.to_str().unwrap();
+    // The file's schedule is used when there is no flag.
+    let o = slub_lab(&["run", p]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("move 1"), "{}", stderr(&o));
+    // The flag overrides it; an empty flag is an empty schedule (the default policy runs).
+    let o = slub_lab(&["run", p, "--schedule", ""]);
+    assert_exit(&o, 0);
+    let o = slub_lab(&["run", p, "--schedule", "B,I,A"]);
+    assert_exit(&o, 0);
+    let out: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(out["finished"], json!(true));
+}

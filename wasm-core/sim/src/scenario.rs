@@ -423,11 +423,7 @@ raw_object!(
 );
 
 #[derive(Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    rename_all = "camelCase",
-    expecting = "a scenario object"
-)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct RawScenario {
     schema_version: Int,
     name: Option<String>,
@@ -443,11 +439,7 @@ struct RawScenario {
 }
 
 #[derive(Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    rename_all = "camelCase",
-    expecting = "a cache object"
-)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct RawCache {
     name: Option<String>,
     object_size: Option<Int>,
@@ -459,11 +451,7 @@ struct RawCache {
 }
 
 #[derive(Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    rename_all = "camelCase",
-    expecting = "a variant object"
-)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct RawVariant {
     era: Option<Era>,
     fastpath: Option<Fastpath>,
@@ -480,10 +468,7 @@ struct RawVariant {
 }
 
 #[derive(Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "a context object (`id`, `cpu`, `ops`)"
-)]
+#[serde(deny_unknown_fields)]
 struct RawContext {
     id: String,
     cpu: Int,
@@ -493,7 +478,7 @@ struct RawContext {
 /// An op of a task or an irq. Every key any op may take is a field here; which ones the named
 /// op accepts is checked when resolving, so an error names the key and the op.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields, expecting = "an op object (`op` and its keys)")]
+#[serde(deny_unknown_fields)]
 struct RawOp {
     op: String,
     var: Option<String>,
@@ -503,10 +488,7 @@ struct RawOp {
 
 /// A setup op: an op plus the CPU it runs on, flat in one object.
 #[derive(Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "a setup op object (`cpu`, `op` and its keys)"
-)]
+#[serde(deny_unknown_fields)]
 struct RawSetupOp {
     cpu: Int,
     op: String,

@@ -96,7 +96,10 @@ fn syntax_errors_inside_name_the_enclosing_path() {
     let text = r#"{"schemaVersion": 1, "cpus": 1, "tasks": [{"id": "A",, "cpu": 0, "ops": []}]}"#;
     let e = parse(text).unwrap_err();
     assert_eq!(e.path, "tasks[0]", "{e}");
-    assert!(e.message.contains("invalid JSON") && e.message.contains("column 54"), "{e}");
+    assert!(
+        e.message.contains("invalid JSON") && e.message.contains("column 54"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -650,4 +653,82 @@ fn huge_and_deep_inputs_do_not_panic() {
     let mut v = base();
     v["cache"]["name"] = json!("x".repeat(1 << 20));
     assert!(parse(&v.to_string()).is_ok());
+}
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn small_json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(|n| json!(n)),
+            (0u64..80).prop_map(|n| json!(n)),
+            any::<f64>().prop_map(|f| json!(f)),
+            "[a-zA-Z0-9:_ .-]{0,12}".prop_map(Value::String),
+            prop::sample::select(vec![
+                "alloc",
+                "free",
+                "flush",
+                "touch",
+                "A",
+                "B",
+                "I",
+                "x",
+                "a",
+                "migrate:A:1",
+                "v3.1",
+                "v6.8",
+                "w",
+                "tid-loop"
+            ])
+            .prop_map(|s| json!(s)),
+        ];
+        leaf.prop_recursive(3, 16, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map("[a-zA-Z]{1,8}", inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Replace the value at a random path of `v` (chosen by `picks`) with `new`.
+    fn replace_somewhere(v: &mut Value, picks: &[usize], new: Value) {
+        let Some((&p, rest)) = picks.split_first() else {
+            *v = new;
+            return;
+        };
+        match v {
+            Value::Object(m) if !m.is_empty() => {
+                let key = m.keys().nth(p % m.len()).unwrap().clone();
+                replace_somewhere(m.get_mut(&key).unwrap(), rest, new)
+            }
+            Value::Array(a) if !a.is_empty() => {
+                let n = a.len();
+                replace_somewhere(&mut a[p % n], rest, new)
+            }
+            _ => *v = new,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+        #[test]
+        fn arbitrary_text(text in "\\PC{0,200}") {
+            let _ = parse(&text);
+        }
+
+        #[test]
+        fn mutated_scenarios(picks in prop::collection::vec(any::<usize>(), 0..6), new in small_json()) {
+            let mut v = base();
+            replace_somewhere(&mut v, &picks, new);
+            match parse(&v.to_string()) {
+                Ok(s) => prop_assert!(slub_sim::scenario::validate(&s).is_ok()),
+                Err(e) => prop_assert!(!e.message.is_empty()),
+            }
+        }
+    }
 }

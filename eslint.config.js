@@ -1,0 +1,58 @@
+// ESLint flat config. Warnings fail `npm test` (--max-warnings=0).
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: ['dist/', 'target/', 'node_modules/', '.tools/', 'test-results/', 'web/src/sim/pkg/'],
+  },
+  js.configs.recommended,
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    extends: [tseslint.configs.strictTypeChecked],
+    languageOptions: {
+      parserOptions: {
+        project: ['web/tsconfig.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+      globals: globals.browser,
+    },
+    rules: {
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      // `onClick={() => dispatch(...)}` is the React idiom.
+      '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+    },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    extends: [reactHooks.configs.flat.recommended],
+  },
+  {
+    // The wasm package is reached only through the bridge (web/src/sim/): it turns JSON into
+    // typed, version-checked views and every failure into SimError or SimCrash.
+    files: ['web/**/*.{ts,tsx,js,mjs}'],
+    ignores: ['web/src/sim/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/pkg/slub_wasm*', '**/sim/pkg', '**/sim/pkg/**'],
+              message:
+                'Only web/src/sim/ may import the wasm package: use the bridge (web/src/sim), ' +
+                'which parses and version-checks what crosses and sorts errors from crashes.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Node scripts and the end-to-end tests.
+    files: ['scripts/**/*.mjs', 'web/e2e/**/*.mjs', '*.js'],
+    languageOptions: { globals: globals.node },
+  },
+);

@@ -1,0 +1,103 @@
+// Everything `npm start` and `npm test` need, installed once and checked quickly afterwards.
+// Plain Node with no npm dependencies: it runs before `npm install`.
+//
+//   node scripts/setup.mjs [--browser] [--no-wasm]
+//
+//   1. the wasm32-unknown-unknown Rust target (rustup);
+//   2. the wasm-bindgen CLI at exactly the version of the wasm-bindgen crate in Cargo.lock, under
+//      .tools/wasm-bindgen-<version>/ (cargo install; a few minutes the first time);
+//   3. node_modules (`npm ci`) when missing or older than package-lock.json;
+//   4. with --browser: /usr/bin/chromium for the end-to-end tests (apt-get; we run as root);
+//   5. the wasm build into web/src/sim/pkg (scripts/build-wasm.mjs), unless --no-wasm.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildWasm } from './build-wasm.mjs';
+import {
+  isMain,
+  log,
+  mtime,
+  must,
+  root,
+  run,
+  wasmBindgenBin,
+  wasmBindgenRoot,
+  wasmBindgenVersion,
+} from './lib.mjs';
+
+const WASM_TARGET = 'wasm32-unknown-unknown';
+export const CHROMIUM = '/usr/bin/chromium';
+
+function ensureWasmTarget() {
+  // Run in the repository so rust-toolchain.toml picks the toolchain.
+  const { ok, stdout } = run('rustup', ['target', 'list', '--installed'], { capture: true });
+  if (!ok) {
+    console.error('[setup] rustup is required (https://rustup.rs)');
+    process.exit(1);
+  }
+  if (stdout.split('\n').includes(WASM_TARGET)) return;
+  log('setup', `adding the ${WASM_TARGET} target`);
+  must('setup', 'rustup', ['target', 'add', WASM_TARGET]);
+}
+
+function ensureWasmBindgen() {
+  const version = wasmBindgenVersion();
+  const bin = wasmBindgenBin(version);
+  if (existsSync(bin)) {
+    const { ok, stdout } = run(bin, ['--version'], { capture: true });
+    if (ok && stdout.trim().split(/\s+/)[1] === version) return;
+  }
+  log('setup', `installing wasm-bindgen-cli ${version} into .tools/ (a few minutes, once)`);
+  // No --locked: the registry mirror lacks some of the CLI's locked transitive versions.
+  must('setup', 'cargo', [
+    'install',
+    'wasm-bindgen-cli',
+    '--version',
+    version,
+    '--root',
+    wasmBindgenRoot(version),
+  ]);
+}
+
+function ensureNodeModules() {
+  const lock = join(root, 'package-lock.json');
+  // npm keeps a copy of the lockfile it installed from in node_modules/.package-lock.json.
+  const installed = join(root, 'node_modules', '.package-lock.json');
+  const pkg = join(root, 'package.json');
+  if (existsSync(lock) && mtime(installed) >= mtime(lock) && mtime(installed) >= mtime(pkg)) return;
+  if (existsSync(lock) && mtime(lock) >= mtime(pkg)) {
+    log('setup', 'npm ci');
+    must('setup', 'npm', ['ci', '--no-audit', '--no-fund']);
+  } else {
+    log('setup', 'npm install');
+    must('setup', 'npm', ['install', '--no-audit', '--no-fund']);
+  }
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  log('setup', `installing chromium (${CHROMIUM}) for the end-to-end tests`);
+  must('setup', 'apt-get', ['update']);
+  must('setup', 'apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+    env: { DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
+export function setup({ browser = false, wasm = true } = {}) {
+  ensureWasmTarget();
+  ensureWasmBindgen();
+  ensureNodeModules();
+  if (browser) ensureChromium();
+  if (wasm) buildWasm();
+}
+
+if (isMain(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const unknown = args.filter((a) => a !== '--browser' && a !== '--no-wasm');
+  if (unknown.length > 0) {
+    console.error(`[setup] unknown argument(s): ${unknown.join(' ')}`);
+    process.exit(2);
+  }
+  const started = Date.now();
+  setup({ browser: args.includes('--browser'), wasm: !args.includes('--no-wasm') });
+  log('setup', `ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}

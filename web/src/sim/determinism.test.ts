@@ -1,0 +1,54 @@
+// Same scenario + same schedule => the same events, bit for bit, natively and in wasm (DESIGN
+// §3). For every golden scenario: play it in wasm (its schedule, then the default policy to the
+// end), then give the CLI exactly the moves the wasm played and compare the events.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Simulation } from './simulator';
+import { fileSchedule, loadWasmNode, repoRoot, scenarioFiles } from './testing';
+import type { Outcome, SimEvent } from './types';
+
+const cli = join(repoRoot, 'target', 'release', 'slub-lab');
+
+interface CliRun extends Partial<Outcome> {
+  events: SimEvent[];
+}
+
+function runCli(file: string, moves: readonly string[]): CliRun {
+  const args = ['run', file, '--events'];
+  if (moves.length > 0) args.push('--schedule', moves.join(','));
+  let stdout: string;
+  try {
+    stdout = execFileSync(cli, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+  } catch (e) {
+    // Exit status 1 means "ran, found a violation": still a valid run to compare.
+    const err = e as { status?: number; stdout?: string };
+    if (err.status !== 1 || err.stdout === undefined) throw e;
+    stdout = err.stdout;
+  }
+  return JSON.parse(stdout) as CliRun;
+}
+
+beforeAll(loadWasmNode);
+
+describe('wasm and native produce identical events', () => {
+  it.each(scenarioFiles().map((f) => [basename(f), f]))('%s', (_name, file) => {
+    const text = readFileSync(file, 'utf8');
+    const sim = new Simulation(text, { events: true });
+    for (const move of fileSchedule(text)) sim.apply(move);
+    sim.runToEnd();
+    const moves = sim.history();
+    const wasmEvents = sim.events();
+    const outcome = sim.outcome();
+    sim.free();
+
+    const native = runCli(file, moves);
+    expect(wasmEvents.length).toBeGreaterThan(0);
+    expect(wasmEvents).toEqual(native.events);
+    expect(outcome.finished).toEqual(native.finished);
+    expect(outcome.violations).toEqual(native.violations);
+    expect(outcome.stats).toEqual(native.stats);
+    expect(outcome.vars).toEqual(native.vars);
+  });
+});

@@ -1,0 +1,37 @@
+// Node-only helpers for tests: load the wasm from web/src/sim/pkg without fetch, and find the
+// repository's files. Not imported by the page.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadWasmSync } from './simulator';
+
+export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+export const wasmPath = fileURLToPath(new URL('./pkg/slub_wasm_bg.wasm', import.meta.url));
+
+export function loadWasmNode(): void {
+  loadWasmSync(readFileSync(wasmPath));
+}
+
+export const samplePath = fileURLToPath(
+  new URL('../../../lessons/00-sample/scenario.json', import.meta.url),
+);
+const scenariosDir = fileURLToPath(
+  new URL('../../../wasm-core/sim/tests/scenarios/', import.meta.url),
+);
+
+/** The model's golden scenarios, or the sample scenario while there are none. */
+export function scenarioFiles(): string[] {
+  const files = existsSync(scenariosDir)
+    ? readdirSync(scenariosDir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => join(scenariosDir, f))
+    : [];
+  return files.length > 0 ? files : [samplePath];
+}
+
+/** The scripted moves of a scenario file, if it has any. */
+export function fileSchedule(text: string): string[] {
+  const parsed = JSON.parse(text) as { schedule?: unknown };
+  return Array.isArray(parsed.schedule) ? parsed.schedule.map(String) : [];
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { canStepBack, canStepForward, initialState, perform, replayJson } from './player';
+
+const s0 = initialState('{"schemaVersion":1,"cpus":1,"tasks":[]}');
+
+describe('player actions', () => {
+  it('step forward applies the first enabled move', () => {
+    const s1 = perform(s0, { type: 'stepForward', enabledMoves: ['T', 'I'] });
+    expect(s1.schedule).toEqual(['T']);
+    expect(s1.cursor).toBe(1);
+  });
+
+  it('step forward with nothing enabled changes nothing', () => {
+    expect(perform(s0, { type: 'stepForward', enabledMoves: [] })).toBe(s0);
+    expect(canStepForward(s0, [])).toBe(false);
+  });
+
+  it('step back keeps the later moves and step forward replays them', () => {
+    let s = perform(s0, { type: 'applyMove', move: 'T' });
+    s = perform(s, { type: 'applyMove', move: 'I' });
+    s = perform(s, { type: 'stepBack' });
+    expect(s).toMatchObject({ schedule: ['T', 'I'], cursor: 1 });
+    s = perform(s, { type: 'stepForward', enabledMoves: ['T'] });
+    expect(s).toMatchObject({ schedule: ['T', 'I'], cursor: 2 });
+  });
+
+  it('a different move after stepping back branches', () => {
+    let s = perform(s0, { type: 'applyMove', move: 'T' });
+    s = perform(s, { type: 'applyMove', move: 'T' });
+    s = perform(s, { type: 'stepBack' });
+    s = perform(s, { type: 'applyMove', move: 'I' });
+    expect(s).toMatchObject({ schedule: ['T', 'I'], cursor: 2 });
+  });
+
+  it('step back at the start changes nothing', () => {
+    expect(perform(s0, { type: 'stepBack' })).toBe(s0);
+    expect(canStepBack(s0)).toBe(false);
+  });
+
+  it('loading a scenario starts over', () => {
+    const s = perform(perform(s0, { type: 'applyMove', move: 'T' }), {
+      type: 'loadScenario',
+      scenario: '{}',
+    });
+    expect(s).toEqual({ scenario: '{}', schedule: [], cursor: 0 });
+  });
+
+  it('the replay carries the scenario and the moves played', () => {
+    let s = perform(s0, { type: 'applyMove', move: 'T' });
+    s = perform(s, { type: 'applyMove', move: 'I' });
+    s = perform(s, { type: 'stepBack' });
+    expect(JSON.parse(replayJson(s))).toEqual({
+      schemaVersion: 1,
+      cpus: 1,
+      tasks: [],
+      schedule: ['T'],
+    });
+    expect(JSON.parse(replayJson({ ...s, scenario: 'not json' }))).toEqual({ schedule: ['T'] });
+  });
+});

@@ -325,7 +325,8 @@ fn the_schedule_comes_from_the_flag_else_from_the_file() {
     // The flag overrides it; an empty flag is an empty schedule (the default policy runs).
     let o = slub_lab(&["run", p, "--schedule", ""]);
     assert_exit(&o, 0);
-    let o = slub_lab(&["run", p, "--schedule", "B,I,A"]);
+    // (Not "B,I,A": once I has entered, nothing else of CPU 0 steps until I finishes.)
+    let o = slub_lab(&["run", p, "--schedule", "B,A,B"]);
     assert_exit(&o, 0);
     let out: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(out["finished"], json!(true));

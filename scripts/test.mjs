@@ -1,0 +1,52 @@
+// The whole check, in order, stopping at the first failure (run by `npm test` after setup).
+//
+//   node scripts/test.mjs [--lint-only]
+//
+// Ends with a line `N passed, M failed` (N, M counted in stages).
+import { join } from 'node:path';
+import { log, root, run } from './lib.mjs';
+
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+
+/** [name, command, args, lint?] */
+const STAGES = [
+  ['rustfmt', 'cargo', ['fmt', '--all', '--check'], true],
+  ['clippy (native)', 'cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings'], true],
+  [
+    'clippy (wasm32)',
+    'cargo',
+    ['clippy', '-p', 'slub-sim', '-p', 'slub-wasm', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'],
+    true,
+  ],
+  ['cargo test', 'cargo', ['test', '--workspace', '--release'], false],
+  ['wasm build', 'node', [join(root, 'scripts', 'build-wasm.mjs')], false],
+  ['tsc', bin('tsc'), ['--noEmit', '-p', 'web'], true],
+  ['eslint', bin('eslint'), ['--max-warnings=0', '.'], true],
+  ['vitest', bin('vitest'), ['run', '--config', 'web/vitest.config.ts'], false],
+  ['vite build', bin('vite'), ['build', 'web', '--logLevel', 'warn'], false],
+  ['e2e (chromium)', 'node', [join(root, 'web', 'e2e', 'run.mjs')], false],
+];
+
+const args = process.argv.slice(2);
+const lintOnly = args.includes('--lint-only');
+const stages = STAGES.filter(([, , , lint]) => lint || !lintOnly);
+
+let passed = 0;
+let failed = 0;
+const started = Date.now();
+for (const [name, cmd, cmdArgs] of stages) {
+  log('test', `── ${name}: ${[cmd.startsWith(root) ? cmd.slice(root.length + 1) : cmd, ...cmdArgs].join(' ')}`);
+  const t0 = Date.now();
+  const ok = run(cmd, cmdArgs);
+  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  if (!ok) {
+    failed++;
+    log('test', `✗ ${name} failed (${secs} s); stopping here`);
+    break;
+  }
+  passed++;
+  log('test', `✓ ${name} (${secs} s)`);
+}
+log('test', `${((Date.now() - started) / 1000).toFixed(1)} s in all`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

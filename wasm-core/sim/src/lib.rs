@@ -2,6 +2,7 @@
 //! (Crate docs are completed in `model` once the model lands.)
 
 pub mod event;
+pub mod model;
 pub mod scenario;
 pub mod view;
 
@@ -69,55 +70,8 @@ pub struct VarOutcome {
     pub held: bool,
 }
 
-/// The one entry point for the CLI and the wasm crate: a scenario, the moves applied so far and
-/// the machine they led to. (API fixed here; bodies land with the model.)
-pub struct Simulator {
-    _private: (),
-}
-
-impl Simulator {
-    /// Parse and validate a scenario, run its setup. Events are recorded when `events` is true.
-    pub fn from_json(_json: &str, _events: bool) -> Result<Simulator, Error> {
-        unimplemented!("lands with the model")
-    }
-    pub fn scenario(&self) -> &Scenario {
-        unimplemented!()
-    }
-    /// The moves that may come next, in a stable order: tasks, irqs, then migrations.
-    pub fn enabled_moves(&self) -> Vec<String> {
-        unimplemented!()
-    }
-    /// Apply one move. A move that is not enabled is an `Error::Move` and changes nothing.
-    pub fn apply(&mut self, _mv: &str) -> Result<(), Error> {
-        unimplemented!()
-    }
-    /// Apply moves in order; stops at the first that is not enabled.
-    pub fn apply_all<S: AsRef<str>>(&mut self, _moves: &[S]) -> Result<(), Error> {
-        unimplemented!()
-    }
-    /// Go on by the default policy of DESIGN §5 until done or nothing is enabled.
-    pub fn run_to_end(&mut self) {
-        unimplemented!()
-    }
-    /// The moves applied so far.
-    pub fn history(&self) -> &[String] {
-        unimplemented!()
-    }
-    /// Move the cursor to `n` moves of the history (time travel; the history is kept).
-    pub fn seek(&mut self, _n: usize) -> Result<(), Error> {
-        unimplemented!()
-    }
-    pub fn view(&self) -> View {
-        unimplemented!()
-    }
-    /// Events of every step so far (empty unless created with events on).
-    pub fn events(&self) -> &[Event] {
-        unimplemented!()
-    }
-    pub fn outcome(&self) -> Outcome {
-        unimplemented!()
-    }
-}
+mod simulator;
+pub use simulator::Simulator;
 
 /// One modelled kernel function of the code listing (DESIGN §3 "Code listing").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -133,7 +87,5 @@ pub struct ListingLine {
     pub text: String,
 }
 
-/// The listing of every modelled function, in one place with the labels events refer to.
-pub fn listing() -> Vec<ListingFunction> {
-    unimplemented!("lands with the model")
-}
+mod listing;
+pub use listing::listing;

@@ -1,0 +1,1102 @@
+//! Allocation: the fast path `slab_alloc` in every era of spec §3.3, the slow path
+//! `__slab_alloc` (v3.10, §2.4, and the 5.15+ local-lock form of §2.15), `get_freelist`
+//! (§2.5) and `new_slab` (§2.7). Each match arm is one label of the listing.
+
+use super::cost;
+use super::memory::Access;
+use super::state::*;
+use super::{Flow, Machine, Pc, Stat};
+use crate::scenario::{Fastpath, Prefetch, Slowpath};
+
+impl Machine {
+    fn node_ok(&self, pg: Option<SlabId>, node: Option<u32>) -> bool {
+        match (pg, node) {
+            (_, None) => true,
+            (Some(p), Some(n)) => self.slab(p).node == n,
+            (None, Some(_)) => false,
+        }
+    }
+
+    fn count_slow_alloc(&mut self, obj: Addr) {
+        if obj != NULL {
+            self.ghost.slow_allocs += 1;
+        }
+    }
+
+    fn call_slow(&self, fr: &Frame) -> Flow {
+        let mut f = Frame::new(Func::SlabAllocSlow, Pc::B1);
+        f.node = fr.node;
+        f.c = fr.c;
+        Flow::Call(Box::new(f))
+    }
+
+    /// `slab_alloc` / `slab_alloc_node`. `fr.node` is the requested node; returns the object.
+    pub(super) fn slab_alloc(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let fp = self.fastpath();
+        match fr.pc {
+            AllocEntry => {
+                fr.pc = match fp {
+                    Fastpath::PreemptDisable => A1,
+                    Fastpath::TidLoop | Fastpath::NoTid => E3a,
+                    Fastpath::TidDirect | Fastpath::TidUnguarded => A2,
+                    Fastpath::IrqDisable => E0a,
+                    Fastpath::CmpxchgLocal | Fastpath::CmpxchgLocalEmulated => L0,
+                };
+                Flow::Go
+            }
+            // E2 (3.8–3.19): preempt_disable around reading c and tid.
+            A1 => {
+                step!(self);
+                self.preempt_off();
+                note!(self, "preempt-off", "preempt_count".into(), "{} disables preemption to read this CPU's tid.", self.ctx_name(self.cur));
+                fr.pc = A2;
+                Flow::Step
+            }
+            A2 => {
+                step!(self);
+                fr.c = self.me();
+                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := this CPU's kmem_cache_cpu (cpu{}).", fr.c);
+                fr.pc = A3;
+                Flow::Step
+            }
+            A3 => {
+                step!(self);
+                fr.tid = self.ld_tid(fr.c);
+                self.snapshot(fr, fr.c);
+                note!(self, "load", format!("cpu_slab[{}].tid", fr.c), "Read tid {} (event {}, cpu residue {}).", fr.tid, fr.tid / self.tid_step(), fr.tid % self.tid_step());
+                rw!(self, read = fr.tid.to_string());
+                fr.pc = if fp == Fastpath::PreemptDisable { A4 } else { A5 };
+                Flow::Step
+            }
+            A4 => {
+                step!(self);
+                self.preempt_on();
+                note!(self, "preempt-on", "preempt_count".into(), "Preemption back on: from here the task may be preempted or migrated.");
+                fr.pc = A5;
+                Flow::Step
+            }
+            // E3 (4.0–5.14): do { tid = this_cpu_read(tid); c = raw_cpu_ptr } while (tid != c->tid).
+            E3a => {
+                step!(self);
+                let k = self.me();
+                self.access(self.cfg.line_cc(k), Access::Read);
+                fr.tid = self.st.cpus[k as usize].tid;
+                self.snapshot(fr, k);
+                note!(self, "pld", format!("cpu_slab[{k}].tid"), "this_cpu_read(tid) = {} on cpu{k}.", fr.tid);
+                rw!(self, read = fr.tid.to_string());
+                fr.pc = E3b;
+                Flow::Step
+            }
+            E3b => {
+                step!(self);
+                fr.c = self.me();
+                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := raw_cpu_ptr (cpu{}).", fr.c);
+                fr.pc = if self.variant().preempt == crate::scenario::Preempt::Full { E3c } else { A5 };
+                Flow::Step
+            }
+            E3c => {
+                step!(self);
+                let t = self.ld_tid(fr.c);
+                let same = t == fr.tid;
+                note!(self, "load", format!("cpu_slab[{}].tid", fr.c), "Re-read c->tid = {t}: {}.", if same { "same CPU, go on" } else { "migrated in between, read again" });
+                rw!(self, read = t.to_string());
+                fr.pc = if same { A5 } else { E3a };
+                Flow::Step
+            }
+            A5 => {
+                step!(self);
+                fr.obj = self.ld_freelist(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Read the per-CPU freelist head: {}.", self.addr_name(fr.obj));
+                rw!(self, read = self.addr_name(fr.obj));
+                fr.pc = A6;
+                Flow::Step
+            }
+            A6 => {
+                step!(self);
+                fr.pg = self.ld_page(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "Read the CPU slab: {}.", self.slab_opt_name(fr.pg));
+                rw!(self, read = self.slab_opt_name(fr.pg));
+                fr.pc = A7;
+                Flow::Step
+            }
+            A7 => {
+                if fr.obj == NULL || !self.node_ok(fr.pg, fr.node) {
+                    fr.pc = A7r;
+                    return self.call_slow(fr);
+                }
+                fr.pc = A8;
+                Flow::Go
+            }
+            A7r => {
+                fr.obj = fr.ret;
+                self.count_slow_alloc(fr.obj);
+                if fp == Fastpath::TidLoop {
+                    // 4.0–5.14 count ALLOC_SLOWPATH in the caller after every slow-path call.
+                    self.stat(Stat::ALLOC_SLOWPATH);
+                }
+                Flow::Ret(fr.obj, None)
+            }
+            A8 => {
+                step!(self);
+                fr.nxt = self.load_fp(fr.obj);
+                note!(self, "load", format!("{}.fp", self.addr_name(fr.obj)), "Read the free pointer of {}: next is {} (may be stale; the CAS decides).", self.addr_name(fr.obj), self.addr_name(fr.nxt));
+                rw!(self, read = self.addr_name(fr.nxt));
+                fr.pc = A9;
+                Flow::Step
+            }
+            A9 => {
+                step!(self);
+                let k = self.me();
+                let with_tid = fp != Fastpath::NoTid;
+                let newtid = fr.tid + self.tid_step();
+                let ok = self.pcas2(fr, (fr.obj, fr.tid), (fr.nxt, newtid), with_tid);
+                note!(self, "pcas2", format!("cpu_slab[{k}].(freelist,tid)"), "this_cpu_cmpxchg_double on cpu{k}: ({}, {}) -> ({}, {}) {}.", self.addr_name(fr.obj), fr.tid, self.addr_name(fr.nxt), newtid, if ok { "succeeds" } else { "fails: retry from the start" });
+                if ok {
+                    fr.pc = A10;
+                } else {
+                    self.stat(Stat::CMPXCHG_DOUBLE_CPU_FAIL);
+                    fr.pc = AllocEntry;
+                }
+                Flow::Step
+            }
+            A10 => {
+                let pf = self.variant().prefetch;
+                if pf == Prefetch::Off {
+                    fr.pc = A11;
+                    return Flow::Go;
+                }
+                step!(self);
+                if let Some((s, i)) = self.object_of(fr.nxt) {
+                    let line = self.obj_line(s, i);
+                    self.access(line, if pf == Prefetch::Write { Access::PrefetchW } else { Access::Prefetch });
+                } else {
+                    self.charge(cost::PREFETCH);
+                }
+                note!(self, "prefetch", format!("{}.fp", self.addr_name(fr.nxt)), "{} the next free pointer ({}) so the next allocation finds it in cache.", if pf == Prefetch::Write { "prefetchw" } else { "prefetch" }, self.addr_name(fr.nxt));
+                fr.pc = A11;
+                Flow::Step
+            }
+            A11 => {
+                self.stat(Stat::ALLOC_FASTPATH);
+                Flow::Ret(fr.obj, None)
+            }
+            // E0 (2.6.22–2.6.38): interrupts off around the whole fast path, no tid.
+            E0a => {
+                step!(self);
+                self.irq_save(fr);
+                note!(self, "irq-off", "irqs".into(), "local_irq_save: no interrupt can run on this CPU now.");
+                fr.pc = E0b;
+                Flow::Step
+            }
+            E0b => {
+                step!(self);
+                fr.c = self.me();
+                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := this CPU's kmem_cache_cpu (cpu{}).", fr.c);
+                fr.pc = E0c;
+                Flow::Step
+            }
+            E0c => {
+                step!(self);
+                fr.obj = self.ld_freelist(fr.c);
+                self.snapshot(fr, fr.c);
+                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Read the freelist head: {}.", self.addr_name(fr.obj));
+                fr.pc = E0d;
+                Flow::Step
+            }
+            E0d => {
+                step!(self);
+                fr.pg = self.ld_page(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "Read the CPU slab: {}.", self.slab_opt_name(fr.pg));
+                if fr.obj == NULL || !self.node_ok(fr.pg, fr.node) {
+                    fr.pc = E0s;
+                } else {
+                    fr.pc = E0e;
+                }
+                Flow::Step
+            }
+            E0s => {
+                fr.pc = E0t;
+                self.call_slow(fr)
+            }
+            E0t => {
+                fr.obj = fr.ret;
+                self.count_slow_alloc(fr.obj);
+                fr.pc = E0g;
+                Flow::Go
+            }
+            E0e => {
+                step!(self);
+                fr.nxt = self.load_fp(fr.obj);
+                note!(self, "load", format!("{}.fp", self.addr_name(fr.obj)), "Read the free pointer of {}: {}.", self.addr_name(fr.obj), self.addr_name(fr.nxt));
+                fr.pc = E0f;
+                Flow::Step
+            }
+            E0f => {
+                step!(self);
+                self.check_snapshot(fr, self.me());
+                self.st_freelist(fr.c, fr.nxt);
+                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "freelist := {} (plain store, safe with interrupts off).", self.addr_name(fr.nxt));
+                self.stat(Stat::ALLOC_FASTPATH);
+                fr.pc = E0g;
+                Flow::Step
+            }
+            E0g => {
+                step!(self);
+                self.irq_restore(fr);
+                note!(self, "irq-on", "irqs".into(), "local_irq_restore: the allocation of {} is complete.", self.addr_name(fr.obj));
+                Flow::Ret(fr.obj, None)
+            }
+            // 2008 x86: cmpxchg_local on c->freelist with preemption off, no tid (spec §4 (i)).
+            L0 => {
+                step!(self);
+                self.preempt_off();
+                note!(self, "preempt-off", "preempt_count".into(), "get_cpu: preemption off, so c stays this CPU's.");
+                fr.pc = L1;
+                Flow::Step
+            }
+            L1 => {
+                step!(self);
+                fr.c = self.me();
+                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := this CPU's kmem_cache_cpu (cpu{}).", fr.c);
+                fr.pc = L2;
+                Flow::Step
+            }
+            L2 => {
+                step!(self);
+                fr.obj = self.ld_freelist(fr.c);
+                self.snapshot(fr, fr.c);
+                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Read the freelist head: {}.", self.addr_name(fr.obj));
+                fr.pc = L3;
+                Flow::Step
+            }
+            L3 => {
+                step!(self);
+                fr.pg = self.ld_page(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "Read the CPU slab: {}.", self.slab_opt_name(fr.pg));
+                fr.pc = if fr.obj == NULL || !self.node_ok(fr.pg, fr.node) { Ls } else { L4 };
+                Flow::Step
+            }
+            Ls => {
+                fr.pc = Lt;
+                self.call_slow(fr)
+            }
+            Lt => {
+                fr.obj = fr.ret;
+                self.count_slow_alloc(fr.obj);
+                fr.pc = L6;
+                Flow::Go
+            }
+            L4 => {
+                step!(self);
+                fr.nxt = self.load_fp(fr.obj);
+                note!(self, "load", format!("{}.fp", self.addr_name(fr.obj)), "Read the free pointer of {}: {}.", self.addr_name(fr.obj), self.addr_name(fr.nxt));
+                fr.pc = if fp == Fastpath::CmpxchgLocal { L5 } else { L5a };
+                Flow::Step
+            }
+            L5 => {
+                step!(self);
+                let k = fr.c;
+                self.access(self.cfg.line_cc(k), Access::Write);
+                self.charge(cost::PERCPU_CMPXCHG);
+                let cur = self.st.cpus[k as usize].freelist;
+                let ok = cur == fr.obj;
+                self.set_ok(ok);
+                if ok {
+                    self.check_snapshot(fr, k);
+                    self.st.cpus[k as usize].freelist = fr.nxt;
+                    self.st.cpus[k as usize].ghost_version += 1;
+                    self.stat(Stat::ALLOC_FASTPATH);
+                }
+                note!(self, "cas-local", format!("cpu_slab[{k}].freelist"), "cmpxchg_local(freelist: {} -> {}) {}.", self.addr_name(fr.obj), self.addr_name(fr.nxt), if ok { "succeeds: only the head pointer was compared" } else { "fails: read the head again" });
+                fr.pc = if ok { L6 } else { L2 };
+                Flow::Step
+            }
+            L5a => {
+                step!(self);
+                self.irq_save(fr);
+                note!(self, "irq-off", "irqs".into(), "Emulated cmpxchg_local: interrupts off.");
+                fr.pc = L5b;
+                Flow::Step
+            }
+            L5b => {
+                step!(self);
+                let cur = self.ld_freelist(fr.c);
+                fr.ok = cur == fr.obj;
+                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Compare the head {} with {}: {}.", self.addr_name(cur), self.addr_name(fr.obj), if fr.ok { "equal" } else { "changed" });
+                fr.pc = L5c;
+                Flow::Step
+            }
+            L5c => {
+                if !fr.ok {
+                    fr.pc = L5d;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.check_snapshot(fr, fr.c);
+                self.st_freelist(fr.c, fr.nxt);
+                self.stat(Stat::ALLOC_FASTPATH);
+                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "Store the new head {}.", self.addr_name(fr.nxt));
+                fr.pc = L5d;
+                Flow::Step
+            }
+            L5d => {
+                step!(self);
+                self.irq_restore(fr);
+                note!(self, "irq-on", "irqs".into(), "Emulated cmpxchg_local: interrupts restored.");
+                fr.pc = if fr.ok { L6 } else { L2 };
+                Flow::Step
+            }
+            L6 => {
+                step!(self);
+                self.preempt_on();
+                note!(self, "preempt-on", "preempt_count".into(), "put_cpu: preemption back on; allocated {}.", self.addr_name(fr.obj));
+                Flow::Ret(fr.obj, None)
+            }
+            _ => unreachable!("slab_alloc has no label {:?}", fr.pc),
+        }
+    }
+
+    /// `__slab_alloc` (v3.10, irqs off throughout) and `___slab_alloc` (5.15+ local lock).
+    pub(super) fn slab_alloc_slow(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let ll = self.variant().slowpath == Slowpath::LocalLock;
+        match fr.pc {
+            B1 => {
+                if ll {
+                    fr.pc = LL0;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.irq_save(fr);
+                note!(self, "irq-off", "irqs".into(), "Slow path: local_irq_save; the rest runs with interrupts off.");
+                fr.pc = B2;
+                Flow::Step
+            }
+            B2 => {
+                step!(self);
+                fr.c = self.me();
+                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "Reload c: we may have migrated since the fast path (cpu{}).", fr.c);
+                fr.pc = B3;
+                Flow::Step
+            }
+            B3 => {
+                step!(self);
+                fr.pg = self.ld_page(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "Read the CPU slab: {}.", self.slab_opt_name(fr.pg));
+                fr.pc = if fr.pg.is_none() { B14 } else { B4 };
+                Flow::Step
+            }
+            B4 => {
+                if !self.node_ok(fr.pg, fr.node) {
+                    self.stat(Stat::ALLOC_NODE_MISMATCH);
+                    fr.pc = B4a;
+                } else {
+                    fr.pc = B5;
+                }
+                Flow::Go
+            }
+            B4a => {
+                step!(self);
+                fr.f = self.ld_freelist(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Slab {} is on the wrong node: deactivate it with its freelist {}.", self.slab_opt_name(fr.pg), self.addr_name(fr.f));
+                fr.pc = B4d;
+                Flow::Step
+            }
+            B4d => {
+                fr.pc = B4b;
+                Flow::Call(Box::new(self.deactivate_frame(fr.pg.unwrap(), fr.f, fr.c)))
+            }
+            B4b => {
+                step!(self);
+                self.st_page(fr.c, None);
+                note!(self, "store", format!("cpu_slab[{}].page", fr.c), "c->page := NULL.");
+                fr.pc = B4c;
+                Flow::Step
+            }
+            B4c => {
+                step!(self);
+                self.st_freelist(fr.c, NULL);
+                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "c->freelist := NULL (no tid bump on this path in 3.10).");
+                fr.pc = B14;
+                Flow::Step
+            }
+            B5 => {
+                step!(self);
+                fr.f = self.ld_freelist(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Re-read the CPU freelist: {}.", self.addr_name(fr.f));
+                fr.flag = false;
+                fr.pc = if fr.f != NULL { B10 } else { B6 };
+                Flow::Step
+            }
+            B6 => {
+                if self.fastpath() != Fastpath::TidLoop {
+                    self.stat(Stat::ALLOC_SLOWPATH);
+                }
+                fr.pc = B8;
+                let mut g = Frame::new(Func::GetFreelist, G1);
+                g.pg = fr.pg;
+                Flow::Call(Box::new(g))
+            }
+            B8 => {
+                fr.f = fr.ret;
+                if fr.f == NULL {
+                    fr.pc = B8a;
+                } else {
+                    self.stat(Stat::ALLOC_REFILL);
+                    fr.flag = true;
+                    fr.pc = B10;
+                }
+                Flow::Go
+            }
+            B8a => {
+                step!(self);
+                self.st_page(fr.c, None);
+                self.stat(Stat::DEACTIVATE_BYPASS);
+                note!(self, "store", format!("cpu_slab[{}].page", fr.c), "The slab had nothing left and was unfrozen by get_freelist: c->page := NULL.");
+                fr.pc = if ll { B8b } else { B14 };
+                Flow::Step
+            }
+            B8b => {
+                step!(self);
+                self.bump_tid(fr.c);
+                note!(self, "store", format!("cpu_slab[{}].tid", fr.c), "5.15+: the bypass exit bumps tid too.");
+                fr.pc = B14;
+                Flow::Step
+            }
+            B10 => {
+                step!(self);
+                fr.nxt = self.load_fp(fr.f);
+                note!(self, "load", format!("{}.fp", self.addr_name(fr.f)), "Take {} for the caller; its free pointer {} becomes the CPU freelist.", self.addr_name(fr.f), self.addr_name(fr.nxt));
+                fr.pc = B11;
+                Flow::Step
+            }
+            B11 => {
+                step!(self);
+                self.st_freelist(fr.c, fr.nxt);
+                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "c->freelist := {}.", self.addr_name(fr.nxt));
+                fr.flag = false;
+                fr.pc = B12;
+                Flow::Step
+            }
+            B12 => {
+                step!(self);
+                self.bump_tid(fr.c);
+                note!(self, "store", format!("cpu_slab[{}].tid", fr.c), "Bump tid to {}: any fast path suspended on this CPU will now fail its CAS.", self.cpu(fr.c).tid);
+                fr.pc = B13;
+                Flow::Step
+            }
+            B13 => {
+                if ll {
+                    fr.pc = LL9;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.irq_restore(fr);
+                note!(self, "irq-on", "irqs".into(), "local_irq_restore: slow path done, returning {}.", self.addr_name(fr.f));
+                Flow::Ret(fr.f, None)
+            }
+            B14 => {
+                step!(self);
+                fr.p = self.ld_partial(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].partial", fr.c), "Look at the CPU partial list: {}.", self.slab_opt_name(fr.p));
+                fr.pc = if fr.p.is_some() { B15 } else { B17 };
+                Flow::Step
+            }
+            B15 => {
+                step!(self);
+                self.st_page(fr.c, fr.p);
+                note!(self, "store", format!("cpu_slab[{}].page", fr.c), "Take {} from the CPU partial list as the CPU slab.", self.slab_opt_name(fr.p));
+                fr.pc = B15b;
+                Flow::Step
+            }
+            B15b => {
+                step!(self);
+                let p = fr.p.unwrap();
+                self.access(self.slab(p).line, Access::Read);
+                let next = self.slab(p).next;
+                self.st_partial(fr.c, next);
+                self.stat(Stat::CPU_PARTIAL_ALLOC);
+                note!(self, "store", format!("cpu_slab[{}].partial", fr.c), "c->partial := {}.", self.slab_opt_name(next));
+                fr.pc = B16;
+                Flow::Step
+            }
+            B16 => {
+                step!(self);
+                self.st_freelist(fr.c, NULL);
+                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "c->freelist := NULL; redo with {}.", self.slab_opt_name(fr.p));
+                fr.pg = fr.p;
+                fr.pc = B4;
+                Flow::Step
+            }
+            B17 => {
+                // get_partial: the requested node (or this CPU's), then any other node.
+                let first = fr.node.unwrap_or(self.cfg.cpu_node[self.me() as usize]);
+                fr.count = 0;
+                fr.n = Some(first);
+                fr.pc = B17r;
+                Flow::Call(Box::new(self.get_partial_frame(first, fr.c, false)))
+            }
+            B17r => {
+                if fr.ret != NULL {
+                    fr.f = fr.ret;
+                    fr.pg = self.cpu(fr.c).page;
+                    fr.flag = true;
+                    fr.pc = B10;
+                    return Flow::Go;
+                }
+                // get_any_partial: only for NUMA_NO_NODE requests.
+                let nodes = self.cfg.sc.nodes;
+                let first = fr.n.unwrap_or(0);
+                if fr.node.is_none() {
+                    while fr.count + 1 < nodes {
+                        fr.count += 1;
+                        let n = (first + fr.count) % nodes;
+                        return Flow::Call(Box::new(self.get_partial_frame(n, fr.c, true)));
+                    }
+                }
+                fr.n = None;
+                fr.pc = B18r;
+                let mut f = Frame::new(Func::NewSlab, N1);
+                f.node = fr.node;
+                Flow::Call(Box::new(f))
+            }
+            B18r => {
+                match fr.ret_slab {
+                    Some(p) => {
+                        fr.p = Some(p);
+                        fr.pc = B19;
+                    }
+                    None => fr.pc = B18f,
+                }
+                Flow::Go
+            }
+            B18f => {
+                if ll {
+                    fr.pc = LL9;
+                    fr.f = NULL;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.irq_restore(fr);
+                note!(self, "irq-on", "irqs".into(), "Out of memory: the slow path returns NULL (no tid bump on this exit in 3.10).");
+                Flow::Ret(NULL, None)
+            }
+            B19 => {
+                step!(self);
+                fr.c = self.me();
+                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "Reload c after new_slab: we may be on another CPU now (cpu{}).", fr.c);
+                fr.pc = B20;
+                Flow::Step
+            }
+            B20 => {
+                step!(self);
+                fr.old = self.ld_page(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "Is there a CPU slab already? {}.", self.slab_opt_name(fr.old));
+                fr.pc = B20c;
+                Flow::Step
+            }
+            B20c => {
+                fr.pc = B21;
+                if fr.old.is_some() {
+                    let mut w = Frame::new(Func::FlushSlab, W1);
+                    w.c = fr.c;
+                    return Flow::Call(Box::new(w));
+                }
+                Flow::Go
+            }
+            B21 => {
+                step!(self);
+                let p = fr.p.unwrap();
+                self.access(self.slab(p).line, Access::Write);
+                fr.f = self.slab(p).freelist;
+                self.st.slabs[p as usize].freelist = NULL;
+                note!(self, "store", format!("page {}.freelist", self.slab_name(p)), "Take the new slab's whole freelist ({}...) and leave it empty.", self.addr_name(fr.f));
+                fr.pc = B22;
+                Flow::Step
+            }
+            B22 => {
+                step!(self);
+                let p = fr.p.unwrap();
+                self.st_page(fr.c, Some(p));
+                self.st.slabs[p as usize].life = Life::Live;
+                self.stat(Stat::ALLOC_SLAB);
+                note!(self, "store", format!("cpu_slab[{}].page", fr.c), "Install {} as the CPU slab.", self.slab_name(p));
+                fr.pg = Some(p);
+                fr.flag = true;
+                fr.pc = B10;
+                Flow::Step
+            }
+            _ => self.slab_alloc_slow_ll(fr),
+        }
+    }
+
+    /// `get_freelist` (spec §2.5): take the CPU slab's freelist, unfreezing it if empty.
+    pub(super) fn get_freelist(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let p = fr.pg.unwrap();
+        match fr.pc {
+            G1 => {
+                step!(self);
+                self.access(self.slab(p).line, Access::Read);
+                fr.f = self.slab(p).freelist;
+                note!(self, "load", format!("page {}.freelist", self.slab_name(p)), "get_freelist: read {}'s freelist: {}.", self.slab_name(p), self.addr_name(fr.f));
+                fr.pc = G2;
+                Flow::Step
+            }
+            G2 => {
+                step!(self);
+                self.access(self.slab(p).line, Access::Read);
+                fr.cnt = self.slab(p).counters;
+                note!(self, "load", format!("page {}.counters", self.slab_name(p)), "Read {}'s counters: {}.", self.slab_name(p), super::prims::counters_text(fr.cnt));
+                fr.new = Counters { inuse: fr.cnt.objects, objects: fr.cnt.objects, frozen: fr.f != NULL };
+                fr.pc = G3;
+                Flow::Step
+            }
+            G3 => self.cas2_site(fr, p, (fr.f, fr.cnt), (NULL, fr.new), false, G3r),
+            G3r => {
+                if fr.ok {
+                    Flow::Ret(fr.f, None)
+                } else {
+                    fr.pc = G1;
+                    Flow::Go
+                }
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `new_slab` (spec §2.7): irqs on around the page allocator when the caller may sleep.
+    pub(super) fn new_slab(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let may_sleep = self.st.ctxs[self.cur as usize].kind == CtxKind::Task;
+        match fr.pc {
+            N1 => {
+                if !may_sleep || self.cpu(self.me()).irqs_on {
+                    fr.pc = N2;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.irq_set(true);
+                fr.flag = true;
+                note!(self, "irq-on", "irqs".into(), "GFP_KERNEL may sleep: interrupts on around the page allocator.");
+                fr.pc = N2;
+                Flow::Step
+            }
+            N2 => {
+                step!(self);
+                self.charge(cost::PAGE_ALLOC);
+                let fail = self.cfg.sc.cache.page_alloc_fail && !self.st.in_setup;
+                if fail {
+                    fr.ret_slab = None;
+                    note!(self, "page-alloc", "page allocator".into(), "The page allocator fails (pageAllocFail): no new slab.");
+                } else {
+                    let node = fr.node.unwrap_or(self.cfg.cpu_node[self.me() as usize]);
+                    let s = self.create_slab(node);
+                    fr.ret_slab = Some(s);
+                    note!(self, "page-alloc", format!("page {}", self.slab_name(s)), "The page allocator hands out a page for slab {} on node {node}.", self.slab_name(s));
+                }
+                fr.pc = N3;
+                Flow::Step
+            }
+            N3 => {
+                if !fr.flag {
+                    fr.pc = N4;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.irq_set(false);
+                note!(self, "irq-off", "irqs".into(), "Interrupts off again after the page allocator.");
+                fr.pc = N4;
+                Flow::Step
+            }
+            N4 => {
+                let Some(s) = fr.ret_slab else {
+                    return Flow::Ret(NULL, None);
+                };
+                step!(self);
+                let objects = self.cfg.objects;
+                for i in 0..objects {
+                    let next = if i + 1 < objects { self.obj_addr(s, i + 1) } else { NULL };
+                    let line = self.obj_line(s, i);
+                    self.access(line, Access::Write);
+                    self.st.slabs[s as usize].fp[i as usize] = next;
+                }
+                note!(self, "store", format!("objects of {}", self.slab_name(s)), "Chain the {objects} objects of {} through their free pointers.", self.slab_name(s));
+                fr.pc = N5;
+                Flow::Step
+            }
+            N5 => {
+                step!(self);
+                let s = fr.ret_slab.unwrap();
+                self.access(self.slab(s).line, Access::Write);
+                let objects = self.cfg.objects;
+                let first = self.obj_addr(s, 0);
+                let sl = &mut self.st.slabs[s as usize];
+                sl.freelist = first;
+                sl.counters = Counters { inuse: objects, objects, frozen: true };
+                note!(self, "store", format!("page {}", self.slab_name(s)), "{}: freelist = first object, inuse = objects = {objects}, frozen = 1 (private to this CPU).", self.slab_name(s));
+                Flow::Ret(NULL, Some(s))
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// Allocate the slab's memory: a descriptor line and its object lines, all uncached.
+    fn create_slab(&mut self, node: u32) -> SlabId {
+        let id = self.st.slabs.len() as SlabId;
+        let line = self.st.lines.len() as u32;
+        for _ in 0..=self.cfg.obj_lines {
+            self.st.lines.push([Mesi::I; MAX_CPUS]);
+        }
+        self.st.slabs.push(Slab {
+            node,
+            freelist: NULL,
+            counters: Counters { inuse: 0, objects: self.cfg.objects, frozen: false },
+            slab_lock: None,
+            next: None,
+            pages: 0,
+            pobjects: 0,
+            life: Life::Private,
+            on_node_partial: false,
+            fp: vec![NULL; self.cfg.objects as usize],
+            line,
+        });
+        id
+    }
+}
+
+impl Machine {
+    /// 5.15+ `___slab_alloc` (spec §2.15): `c.*` changes only under the local lock, `c.slab`
+    /// re-checked after locking, tid bumped last in every locked section, deactivation after
+    /// unlocking. With `cpuPartialFrozen = false` (6.8+) a CPU partial slab is frozen when it
+    /// becomes the CPU slab (by `get_freelist`).
+    fn slab_alloc_slow_ll(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            LL0 => {
+                step!(self);
+                self.preempt_off();
+                self.stat(Stat::ALLOC_SLOWPATH);
+                note!(self, "preempt-off", "preempt_count".into(), "5.15+ slow path: get_cpu_ptr (preemption off), ALLOC_SLOWPATH counted at entry.");
+                fr.pc = LL1;
+                Flow::Step
+            }
+            LL1 => {
+                step!(self);
+                fr.c = self.me();
+                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := this CPU's kmem_cache_cpu (cpu{}).", fr.c);
+                fr.pc = LL2;
+                Flow::Step
+            }
+            LL2 => {
+                step!(self);
+                fr.pg = self.ld_page(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].slab", fr.c), "reread_slab: c->slab is {} (read without the lock).", self.slab_opt_name(fr.pg));
+                fr.pc = if fr.pg.is_some() { LL3 } else { LL20 };
+                Flow::Step
+            }
+            LL3 => {
+                if !self.node_ok(fr.pg, fr.node) {
+                    self.stat(Stat::ALLOC_NODE_MISMATCH);
+                    fr.pc = LL30;
+                } else {
+                    fr.pc = LL4;
+                }
+                Flow::Go
+            }
+            LL4 | LL21 | LL30 | LL50 => {
+                step!(self);
+                self.irq_save(fr);
+                self.st.cpus[self.cur_cpu as usize].local_lock = Some(self.cur);
+                note!(self, "local-lock", format!("cpu_slab[{}].lock", fr.c), "local_lock_irqsave(&c->lock).");
+                fr.pc = match fr.pc {
+                    LL4 => LL5,
+                    LL21 => LL22,
+                    LL30 => LL31,
+                    _ => LL51,
+                };
+                Flow::Step
+            }
+            LL5 | LL31 => {
+                step!(self);
+                let cur = self.ld_page(fr.c);
+                let same = cur == fr.pg;
+                note!(self, "load", format!("cpu_slab[{}].slab", fr.c), "Re-check c->slab under the lock: {} ({}).", self.slab_opt_name(cur), if same { "unchanged" } else { "changed: unlock and reread" });
+                fr.pc = match (same, fr.pc) {
+                    (false, _) => LLu2,
+                    (true, LL5) => LL6,
+                    _ => LL32,
+                };
+                Flow::Step
+            }
+            LLu2 | LLu20 | LLu40 | LLu37 | LL13 | LL26 | LL8c | LL53 => {
+                step!(self);
+                self.st.cpus[self.cur_cpu as usize].local_lock = None;
+                self.irq_restore(fr);
+                note!(self, "local-unlock", format!("cpu_slab[{}].lock", fr.c), "local_unlock_irqrestore(&c->lock).");
+                fr.pc = match fr.pc {
+                    LLu2 => LL2,
+                    LLu20 => LL20,
+                    LLu40 => LL40,
+                    LLu37 => LL37,
+                    LL13 => LL9,
+                    LL26 => {
+                        self.stat(Stat::CPU_PARTIAL_ALLOC);
+                        LL3
+                    }
+                    LL8c => {
+                        self.stat(Stat::DEACTIVATE_BYPASS);
+                        LL20
+                    }
+                    _ => LL54,
+                };
+                Flow::Step
+            }
+            LL6 => {
+                step!(self);
+                fr.f = self.ld_freelist(fr.c);
+                fr.flag = false;
+                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "c->freelist is {}.", self.addr_name(fr.f));
+                fr.pc = if fr.f != NULL { LL10 } else { LL7 };
+                Flow::Step
+            }
+            LL7 => {
+                fr.pc = LL8;
+                let mut g = Frame::new(Func::GetFreelist, G1);
+                g.pg = fr.pg;
+                Flow::Call(Box::new(g))
+            }
+            LL8 => {
+                fr.f = fr.ret;
+                if fr.f == NULL {
+                    fr.pc = LL8a;
+                } else {
+                    self.stat(Stat::ALLOC_REFILL);
+                    fr.flag = true;
+                    fr.pc = LL10;
+                }
+                Flow::Go
+            }
+            LL8a | LL33 | LL55 => {
+                step!(self);
+                self.st_page(fr.c, None);
+                note!(self, "store", format!("cpu_slab[{}].slab", fr.c), "c->slab := NULL.");
+                fr.pc = match fr.pc {
+                    LL8a => LL8b,
+                    LL33 => LL34,
+                    _ => LL56,
+                };
+                Flow::Step
+            }
+            LL34 | LL56 => {
+                step!(self);
+                self.st_freelist(fr.c, NULL);
+                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "c->freelist := NULL.");
+                fr.pc = if fr.pc == LL34 { LL35 } else { LL57 };
+                Flow::Step
+            }
+            LL8b | LL35 | LL57 | LL12 => {
+                step!(self);
+                self.bump_tid(fr.c);
+                note!(self, "store", format!("cpu_slab[{}].tid", fr.c), "Bump tid to {}: the last write of the locked section.", self.cpu(fr.c).tid);
+                fr.pc = match fr.pc {
+                    LL8b => LL8c,
+                    LL35 => LLu37,
+                    LL57 => LL53,
+                    _ => LL13,
+                };
+                Flow::Step
+            }
+            LL10 => {
+                step!(self);
+                fr.nxt = self.load_fp(fr.f);
+                note!(self, "load", format!("{}.fp", self.addr_name(fr.f)), "load_freelist: take {}; next is {}.", self.addr_name(fr.f), self.addr_name(fr.nxt));
+                fr.pc = LL11;
+                Flow::Step
+            }
+            LL11 => {
+                step!(self);
+                self.st_freelist(fr.c, fr.nxt);
+                fr.flag = false;
+                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "c->freelist := {}.", self.addr_name(fr.nxt));
+                fr.pc = LL12;
+                Flow::Step
+            }
+            LL9 => {
+                step!(self);
+                self.preempt_on();
+                note!(self, "preempt-on", "preempt_count".into(), "put_cpu_ptr: preemption back on; returning {}.", self.addr_name(fr.f));
+                Flow::Ret(fr.f, None)
+            }
+            // deactivate_slab: label of ___slab_alloc (node mismatch).
+            LL32 => {
+                step!(self);
+                fr.f = self.ld_freelist(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Detach the CPU slab: its freelist is {}.", self.addr_name(fr.f));
+                fr.pc = LL33;
+                Flow::Step
+            }
+            LL37 => {
+                fr.pc = LL20;
+                Flow::Call(Box::new(self.deactivate_frame(fr.pg.unwrap(), fr.f, fr.c)))
+            }
+            // new_slab: label: try the CPU partial list.
+            LL20 => {
+                step!(self);
+                fr.p = self.ld_partial(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].partial", fr.c), "Peek at the CPU partial list: {}.", self.slab_opt_name(fr.p));
+                fr.pc = if fr.p.is_some() { LL21 } else { LL40 };
+                Flow::Step
+            }
+            LL22 => {
+                step!(self);
+                let cur = self.ld_page(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].slab", fr.c), "Under the lock, c->slab is {}.", self.slab_opt_name(cur));
+                fr.pc = if cur.is_some() { LLu2 } else { LL23 };
+                Flow::Step
+            }
+            LL23 => {
+                step!(self);
+                fr.p = self.ld_partial(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].partial", fr.c), "Under the lock, c->partial is {}.", self.slab_opt_name(fr.p));
+                fr.pc = if fr.p.is_some() { LL24 } else { LLu40 };
+                Flow::Step
+            }
+            LL24 => {
+                step!(self);
+                self.st_page(fr.c, fr.p);
+                note!(self, "store", format!("cpu_slab[{}].slab", fr.c), "c->slab := {} from the CPU partial list.", self.slab_opt_name(fr.p));
+                fr.pc = LL25;
+                Flow::Step
+            }
+            LL25 => {
+                step!(self);
+                let p = fr.p.unwrap();
+                self.access(self.slab(p).line, Access::Read);
+                let next = self.slab(p).next;
+                self.st_partial(fr.c, next);
+                note!(self, "store", format!("cpu_slab[{}].partial", fr.c), "c->partial := {}.", self.slab_opt_name(next));
+                fr.pg = fr.p;
+                fr.pc = if self.variant().cpu_partial_frozen { LL26 } else { LL27 };
+                Flow::Step
+            }
+            LL27 => {
+                // 6.8+: the CPU partial slab is not frozen; get_freelist freezes it.
+                fr.pc = LL28;
+                let mut g = Frame::new(Func::GetFreelist, G1);
+                g.pg = fr.pg;
+                Flow::Call(Box::new(g))
+            }
+            LL28 => {
+                fr.f = fr.ret;
+                self.stat(Stat::CPU_PARTIAL_ALLOC);
+                fr.flag = true;
+                fr.pc = if fr.f == NULL { LL8a } else { LL10 };
+                Flow::Go
+            }
+            // new_objects: get_partial, else new_slab with preemption back on.
+            LL40 => {
+                let first = fr.node.unwrap_or(self.cfg.cpu_node[self.me() as usize]);
+                fr.count = 0;
+                fr.n = Some(first);
+                fr.pc = LL41;
+                Flow::Call(Box::new(self.get_partial_frame(first, fr.c, false)))
+            }
+            LL41 => {
+                if fr.ret_slab.is_some() {
+                    fr.f = fr.ret;
+                    fr.p = fr.ret_slab;
+                    fr.flag = true;
+                    fr.pc = LL50;
+                    return Flow::Go;
+                }
+                let nodes = self.cfg.sc.nodes;
+                let first = fr.n.unwrap_or(0);
+                if fr.node.is_none() && fr.count + 1 < nodes {
+                    fr.count += 1;
+                    let n = (first + fr.count) % nodes;
+                    return Flow::Call(Box::new(self.get_partial_frame(n, fr.c, true)));
+                }
+                fr.n = None;
+                fr.pc = LL42;
+                Flow::Go
+            }
+            LL42 => {
+                step!(self);
+                self.preempt_on();
+                note!(self, "preempt-on", "preempt_count".into(), "slub_put_cpu_ptr: new_slab runs with preemption on.");
+                fr.pc = LL43;
+                Flow::Step
+            }
+            LL43 => {
+                fr.pc = LL44;
+                let mut f = Frame::new(Func::NewSlab, N1);
+                f.node = fr.node;
+                Flow::Call(Box::new(f))
+            }
+            LL44 => {
+                step!(self);
+                self.preempt_off();
+                fr.c = self.me();
+                fr.p = fr.ret_slab;
+                note!(self, "preempt-off", "preempt_count".into(), "slub_get_cpu_ptr: preemption off again, c := cpu{}.", fr.c);
+                fr.pc = if fr.p.is_some() { LL45 } else { LL46 };
+                Flow::Step
+            }
+            LL46 => {
+                step!(self);
+                self.preempt_on();
+                note!(self, "preempt-on", "preempt_count".into(), "Out of memory: return NULL.");
+                Flow::Ret(NULL, None)
+            }
+            LL45 => {
+                step!(self);
+                let p = fr.p.unwrap();
+                self.access(self.slab(p).line, Access::Write);
+                fr.f = self.slab(p).freelist;
+                self.st.slabs[p as usize].freelist = NULL;
+                self.stat(Stat::ALLOC_SLAB);
+                note!(self, "store", format!("page {}.freelist", self.slab_name(p)), "Take the new slab's freelist ({}...).", self.addr_name(fr.f));
+                fr.flag = true;
+                fr.pc = LL50;
+                Flow::Step
+            }
+            // retry_load_slab: install under the lock, flushing a slab installed meanwhile.
+            LL51 => {
+                step!(self);
+                fr.old = self.ld_page(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].slab", fr.c), "retry_load_slab: c->slab is {}.", self.slab_opt_name(fr.old));
+                fr.pc = if fr.old.is_some() { LL52 } else { LL58 };
+                Flow::Step
+            }
+            LL52 => {
+                step!(self);
+                fr.prior = self.ld_freelist(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Someone installed {} meanwhile: detach it (freelist {}).", self.slab_opt_name(fr.old), self.addr_name(fr.prior));
+                fr.pc = LL55;
+                Flow::Step
+            }
+            LL54 => {
+                fr.pc = LL54r;
+                Flow::Call(Box::new(self.deactivate_frame(fr.old.unwrap(), fr.prior, fr.c)))
+            }
+            LL54r => {
+                self.stat(Stat::CPUSLAB_FLUSH);
+                fr.pc = LL50;
+                Flow::Go
+            }
+            LL58 => {
+                step!(self);
+                let p = fr.p.unwrap();
+                self.st_page(fr.c, Some(p));
+                self.st.slabs[p as usize].life = Life::Live;
+                note!(self, "store", format!("cpu_slab[{}].slab", fr.c), "c->slab := {}.", self.slab_name(p));
+                fr.pg = Some(p);
+                fr.pc = LL10;
+                Flow::Step
+            }
+            _ => unreachable!("__slab_alloc has no label {:?}", fr.pc),
+        }
+    }
+}

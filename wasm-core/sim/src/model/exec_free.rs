@@ -1,0 +1,486 @@
+//! Freeing: the fast path `slab_free` in every era (spec §2.12, §3.3) and the slow path
+//! `__slab_free` (v3.10 §2.13, 3.1's lock-holding retry, and the 6.8+ form of §2.15).
+
+use super::cost;
+use super::memory::Access;
+use super::prims::counters_text;
+use super::state::*;
+use super::{Flow, Machine, Pc, Stat};
+use crate::scenario::{Fastpath, FreeRetryLock};
+
+impl Machine {
+    fn call_free_slow(&self, fr: &Frame) -> Flow {
+        let mut f = Frame::new(Func::SlabFreeSlow, Pc::S0);
+        f.x = fr.x;
+        f.pg = fr.pg;
+        Flow::Call(Box::new(f))
+    }
+
+    /// `slab_free` of object `fr.x` (`fr.pg` = its slab, from `virt_to_head_page`).
+    pub(super) fn slab_free(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let fp = self.fastpath();
+        match fr.pc {
+            FreeEntry => {
+                fr.pc = match fp {
+                    Fastpath::PreemptDisable => F1,
+                    Fastpath::TidLoop | Fastpath::NoTid => FE3a,
+                    Fastpath::TidDirect | Fastpath::TidUnguarded => F2,
+                    Fastpath::IrqDisable => FE0a,
+                    Fastpath::CmpxchgLocal | Fastpath::CmpxchgLocalEmulated => FL0,
+                };
+                Flow::Go
+            }
+            F1 => {
+                step!(self);
+                self.preempt_off();
+                note!(self, "preempt-off", "preempt_count".into(), "Free {}: preemption off to read this CPU's tid.", self.addr_name(fr.x));
+                fr.pc = F2;
+                Flow::Step
+            }
+            F2 => {
+                step!(self);
+                fr.c = self.me();
+                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := this CPU's kmem_cache_cpu (cpu{}).", fr.c);
+                fr.pc = F3;
+                Flow::Step
+            }
+            F3 => {
+                step!(self);
+                fr.tid = self.ld_tid(fr.c);
+                self.snapshot(fr, fr.c);
+                note!(self, "load", format!("cpu_slab[{}].tid", fr.c), "Read tid {}.", fr.tid);
+                rw!(self, read = fr.tid.to_string());
+                fr.pc = if fp == Fastpath::PreemptDisable { F4 } else { F5 };
+                Flow::Step
+            }
+            F4 => {
+                step!(self);
+                self.preempt_on();
+                note!(self, "preempt-on", "preempt_count".into(), "Preemption back on.");
+                fr.pc = F5;
+                Flow::Step
+            }
+            FE3a => {
+                step!(self);
+                let k = self.me();
+                self.access(self.cfg.line_cc(k), Access::Read);
+                fr.tid = self.st.cpus[k as usize].tid;
+                self.snapshot(fr, k);
+                note!(self, "pld", format!("cpu_slab[{k}].tid"), "this_cpu_read(tid) = {} on cpu{k}.", fr.tid);
+                fr.pc = FE3b;
+                Flow::Step
+            }
+            FE3b => {
+                step!(self);
+                fr.c = self.me();
+                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := raw_cpu_ptr (cpu{}).", fr.c);
+                fr.pc = if self.variant().preempt == crate::scenario::Preempt::Full { FE3c } else { F5 };
+                Flow::Step
+            }
+            FE3c => {
+                step!(self);
+                let t = self.ld_tid(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].tid", fr.c), "Re-read c->tid = {t}{}.", if t == fr.tid { "" } else { ": changed, read again" });
+                fr.pc = if t == fr.tid { F5 } else { FE3a };
+                Flow::Step
+            }
+            F5 => {
+                step!(self);
+                let pg = self.ld_page(fr.c);
+                let mine = pg.is_some() && pg == fr.pg;
+                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "The CPU slab is {}; {} belongs to {}: {}.", self.slab_opt_name(pg), self.addr_name(fr.x), self.slab_opt_name(fr.pg), if mine { "fast path" } else { "slow path (__slab_free)" });
+                fr.pc = if mine { F6 } else { F5s };
+                Flow::Step
+            }
+            F5s => {
+                fr.pc = F5r;
+                self.call_free_slow(fr)
+            }
+            F5r => Flow::Ret(NULL, None),
+            F6 => {
+                step!(self);
+                fr.f = self.ld_freelist(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Read the freelist head: {}.", self.addr_name(fr.f));
+                fr.pc = F7;
+                Flow::Step
+            }
+            F7 => {
+                step!(self);
+                self.store_fp(fr.x, fr.f);
+                note!(self, "store", format!("{}.fp", self.addr_name(fr.x)), "Link {} in front of {}.", self.addr_name(fr.x), self.addr_name(fr.f));
+                // v3.x reads c->freelist again for the CAS's expected value; 5.15+ loads it once.
+                fr.pc = if fp == Fastpath::TidDirect { F8 } else { F7b };
+                Flow::Step
+            }
+            F7b => {
+                step!(self);
+                fr.f = self.ld_freelist(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Read c->freelist again for the CAS: {}.", self.addr_name(fr.f));
+                fr.pc = F8;
+                Flow::Step
+            }
+            F8 => {
+                step!(self);
+                let k = self.me();
+                let with_tid = fp != Fastpath::NoTid;
+                let newtid = fr.tid + self.tid_step();
+                let ok = self.pcas2(fr, (fr.f, fr.tid), (fr.x, newtid), with_tid);
+                note!(self, "pcas2", format!("cpu_slab[{k}].(freelist,tid)"), "this_cpu_cmpxchg_double on cpu{k}: ({}, {}) -> ({}, {}) {}.", self.addr_name(fr.f), fr.tid, self.addr_name(fr.x), newtid, if ok { "succeeds" } else { "fails: retry" });
+                if ok {
+                    fr.pc = F9;
+                } else {
+                    self.stat(Stat::CMPXCHG_DOUBLE_CPU_FAIL);
+                    fr.pc = FreeEntry;
+                }
+                Flow::Step
+            }
+            F9 => {
+                self.stat(Stat::FREE_FASTPATH);
+                Flow::Ret(NULL, None)
+            }
+            // E0: irqs off, plain stores.
+            FE0a => {
+                step!(self);
+                self.irq_save(fr);
+                note!(self, "irq-off", "irqs".into(), "Free {}: local_irq_save.", self.addr_name(fr.x));
+                fr.pc = FE0b;
+                Flow::Step
+            }
+            FE0b => {
+                step!(self);
+                fr.c = self.me();
+                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := cpu{}'s kmem_cache_cpu.", fr.c);
+                fr.pc = FE0c;
+                Flow::Step
+            }
+            FE0c => {
+                step!(self);
+                let pg = self.ld_page(fr.c);
+                let mine = pg.is_some() && pg == fr.pg;
+                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "CPU slab {}: {}.", self.slab_opt_name(pg), if mine { "fast path" } else { "slow path" });
+                fr.pc = if mine { FE0d } else { FE0s };
+                Flow::Step
+            }
+            FE0s => {
+                fr.pc = FE0g;
+                self.call_free_slow(fr)
+            }
+            FE0d => {
+                step!(self);
+                fr.f = self.ld_freelist(fr.c);
+                self.snapshot(fr, fr.c);
+                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Read the freelist head: {}.", self.addr_name(fr.f));
+                fr.pc = FE0e;
+                Flow::Step
+            }
+            FE0e => {
+                step!(self);
+                self.store_fp(fr.x, fr.f);
+                note!(self, "store", format!("{}.fp", self.addr_name(fr.x)), "Link {} in front of {}.", self.addr_name(fr.x), self.addr_name(fr.f));
+                fr.pc = FE0f;
+                Flow::Step
+            }
+            FE0f => {
+                step!(self);
+                self.check_snapshot(fr, self.me());
+                self.st_freelist(fr.c, fr.x);
+                self.stat(Stat::FREE_FASTPATH);
+                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "freelist := {}.", self.addr_name(fr.x));
+                fr.pc = FE0g;
+                Flow::Step
+            }
+            FE0g => {
+                step!(self);
+                self.irq_restore(fr);
+                note!(self, "irq-on", "irqs".into(), "local_irq_restore: free done.");
+                Flow::Ret(NULL, None)
+            }
+            // 2008: cmpxchg_local loop with preemption off, no tid.
+            FL0 => {
+                step!(self);
+                self.preempt_off();
+                note!(self, "preempt-off", "preempt_count".into(), "Free {}: get_cpu (preemption off).", self.addr_name(fr.x));
+                fr.pc = FL1;
+                Flow::Step
+            }
+            FL1 => {
+                step!(self);
+                fr.c = self.me();
+                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := cpu{}'s kmem_cache_cpu.", fr.c);
+                fr.pc = FL2;
+                Flow::Step
+            }
+            FL2 => {
+                step!(self);
+                fr.f = self.ld_freelist(fr.c);
+                self.snapshot(fr, fr.c);
+                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Read the freelist head: {}.", self.addr_name(fr.f));
+                fr.pc = FL3;
+                Flow::Step
+            }
+            FL3 => {
+                step!(self);
+                let pg = self.ld_page(fr.c);
+                let mine = pg.is_some() && pg == fr.pg;
+                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "CPU slab {}: {}.", self.slab_opt_name(pg), if mine { "fast path" } else { "slow path" });
+                fr.pc = if mine { FL4 } else { FLs };
+                Flow::Step
+            }
+            FLs => {
+                fr.pc = FL6;
+                self.call_free_slow(fr)
+            }
+            FL4 => {
+                step!(self);
+                self.store_fp(fr.x, fr.f);
+                note!(self, "store", format!("{}.fp", self.addr_name(fr.x)), "Link {} in front of {}.", self.addr_name(fr.x), self.addr_name(fr.f));
+                fr.pc = if fp == Fastpath::CmpxchgLocal { FL5 } else { FL5a };
+                Flow::Step
+            }
+            FL5 => {
+                step!(self);
+                let k = fr.c;
+                self.access(self.cfg.line_cc(k), Access::Write);
+                self.charge(cost::PERCPU_CMPXCHG);
+                let ok = self.st.cpus[k as usize].freelist == fr.f;
+                self.set_ok(ok);
+                if ok {
+                    self.check_snapshot(fr, k);
+                    self.st.cpus[k as usize].freelist = fr.x;
+                    self.st.cpus[k as usize].ghost_version += 1;
+                    self.stat(Stat::FREE_FASTPATH);
+                }
+                note!(self, "cas-local", format!("cpu_slab[{k}].freelist"), "cmpxchg_local(freelist: {} -> {}) {}.", self.addr_name(fr.f), self.addr_name(fr.x), if ok { "succeeds" } else { "fails: retry" });
+                fr.pc = if ok { FL6 } else { FL2 };
+                Flow::Step
+            }
+            FL5a => {
+                step!(self);
+                self.irq_save(fr);
+                note!(self, "irq-off", "irqs".into(), "Emulated cmpxchg_local: interrupts off.");
+                fr.pc = FL5b;
+                Flow::Step
+            }
+            FL5b => {
+                step!(self);
+                let cur = self.ld_freelist(fr.c);
+                fr.ok = cur == fr.f;
+                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Compare the head {} with {}.", self.addr_name(cur), self.addr_name(fr.f));
+                fr.pc = FL5c;
+                Flow::Step
+            }
+            FL5c => {
+                if !fr.ok {
+                    fr.pc = FL5d;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.check_snapshot(fr, fr.c);
+                self.st_freelist(fr.c, fr.x);
+                self.stat(Stat::FREE_FASTPATH);
+                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "Store the new head {}.", self.addr_name(fr.x));
+                fr.pc = FL5d;
+                Flow::Step
+            }
+            FL5d => {
+                step!(self);
+                self.irq_restore(fr);
+                note!(self, "irq-on", "irqs".into(), "Emulated cmpxchg_local: interrupts restored.");
+                fr.pc = if fr.ok { FL6 } else { FL2 };
+                Flow::Step
+            }
+            FL6 => {
+                step!(self);
+                self.preempt_on();
+                note!(self, "preempt-on", "preempt_count".into(), "put_cpu: preemption back on.");
+                Flow::Ret(NULL, None)
+            }
+            _ => unreachable!("slab_free has no label {:?}", fr.pc),
+        }
+    }
+
+    /// `__slab_free(P, x)`: one double CAS on the slab, `list_lock` only for list changes.
+    pub(super) fn slab_free_slow(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let p = fr.pg.unwrap();
+        let v = self.variant().clone();
+        let frozen_partials = v.cpu_partial_frozen;
+        match fr.pc {
+            S0 => {
+                self.stat(Stat::FREE_SLOWPATH);
+                fr.n = None;
+                fr.pc = S1;
+                Flow::Go
+            }
+            S1 => {
+                if fr.n.is_none() || v.free_retry_lock == FreeRetryLock::Hold {
+                    fr.pc = S2;
+                    return Flow::Go;
+                }
+                step!(self);
+                let n = fr.n.take().unwrap();
+                self.spin_unlock(n);
+                self.irq_restore(fr);
+                note!(self, "unlock", format!("node {n}.list_lock"), "Retry without holding list_lock (3.10+).");
+                fr.pc = S2;
+                Flow::Step
+            }
+            S2 => {
+                step!(self);
+                let (prior, cnt) = self.ld_slab_pair(p);
+                fr.prior = prior;
+                fr.cnt = cnt;
+                note!(self, "load", format!("page {}.(freelist,counters)", self.slab_name(p)), "__slab_free: {}'s freelist is {}, {}.", self.slab_name(p), self.addr_name(prior), counters_text(cnt));
+                fr.pc = S3;
+                Flow::Step
+            }
+            S3 => {
+                step!(self);
+                self.store_fp(fr.x, fr.prior);
+                let mut new = fr.cnt;
+                new.inuse = new.inuse.wrapping_sub(1) & 0xffff;
+                fr.flag = fr.cnt.frozen; // was_frozen
+                let mut need_lock = false;
+                if (new.inuse == 0 || fr.prior == NULL) && !fr.flag {
+                    if frozen_partials && v.cpu_partial && fr.prior == NULL {
+                        new.frozen = true;
+                    } else if !frozen_partials && v.cpu_partial && fr.prior == NULL {
+                        // 6.8+: a full slab's first free goes to the CPU partial list unfrozen.
+                    } else {
+                        need_lock = true;
+                    }
+                }
+                fr.new = new;
+                note!(self, "store", format!("{}.fp", self.addr_name(fr.x)), "Link {} in front of {}'s freelist ({}){}.", self.addr_name(fr.x), self.slab_name(p), self.addr_name(fr.prior), if new.frozen && !fr.flag { "; the slab was full: freeze it for this CPU's partial list" } else if need_lock { "; list work will be needed: take list_lock first" } else { "" });
+                fr.pc = if need_lock && fr.n.is_none() { S4 } else { S5 };
+                Flow::Step
+            }
+            S4 => {
+                step!(self);
+                let n = self.node_of_slab(p);
+                self.irq_save(fr);
+                self.spin_lock(n);
+                fr.n = Some(n);
+                fr.lock = self.slab(p).on_node_partial;
+                note!(self, "lock", format!("node {n}.list_lock"), "spin_lock_irqsave(list_lock) before the CAS, so the list change is atomic with it.");
+                fr.pc = S5;
+                Flow::Step
+            }
+            S5 => self.cas2_site(fr, p, (fr.prior, fr.cnt), (fr.x, fr.new), true, S5r),
+            S5r => {
+                if !fr.ok {
+                    fr.pc = S1;
+                    return Flow::Go;
+                }
+                if fr.n.is_some() {
+                    fr.pc = S6;
+                    return Flow::Go;
+                }
+                let was_frozen = fr.flag;
+                if frozen_partials {
+                    if fr.new.frozen && !was_frozen {
+                        fr.pc = S5p;
+                        return Flow::Call(Box::new(self.put_cpu_partial_frame(p, true)));
+                    }
+                    if was_frozen {
+                        self.stat(Stat::FREE_FROZEN);
+                    }
+                } else if was_frozen {
+                    self.stat(Stat::FREE_FROZEN);
+                } else if v.cpu_partial && fr.prior == NULL {
+                    fr.pc = S5p;
+                    return Flow::Call(Box::new(self.put_cpu_partial_frame(p, true)));
+                }
+                Flow::Ret(NULL, None)
+            }
+            S5p => {
+                self.stat(Stat::CPU_PARTIAL_FREE);
+                Flow::Ret(NULL, None)
+            }
+            S6 => {
+                // 3.1 (lock held across retries): the slab may have been frozen meanwhile.
+                if fr.flag {
+                    self.stat(Stat::FREE_FROZEN);
+                    fr.pc = S8;
+                    return Flow::Go;
+                }
+                // 6.8+: partially empty but not on the node list (it is on a CPU partial list).
+                if !frozen_partials && fr.prior != NULL && !fr.lock {
+                    fr.pc = S8;
+                    return Flow::Go;
+                }
+                step!(self);
+                let n = fr.n.unwrap();
+                let nr = self.ld_nr_partial(n);
+                let empty = fr.new.inuse == 0 && self.discard_ok(nr);
+                note!(self, "load", format!("node {n}.nr_partial"), "nr_partial is {nr}; the slab now has {} object(s) in use{}.", fr.new.inuse, if empty { ": discard it" } else { "" });
+                fr.pc = match (empty, fr.prior != NULL) {
+                    (true, true) => S6r,
+                    (true, false) => S6u,
+                    (false, _) => S7,
+                };
+                Flow::Step
+            }
+            S6r => {
+                step!(self);
+                let n = fr.n.unwrap();
+                self.remove_partial(n, p);
+                self.stat(Stat::FREE_REMOVE_PARTIAL);
+                note!(self, "list-del", format!("node {n}.partial"), "remove_partial({}).", self.slab_name(p));
+                fr.pc = S6u;
+                Flow::Step
+            }
+            S6u => {
+                step!(self);
+                let n = fr.n.take().unwrap();
+                self.spin_unlock(n);
+                self.irq_restore(fr);
+                note!(self, "unlock", format!("node {n}.list_lock"), "Unlock before giving the page back.");
+                fr.pc = S6d;
+                Flow::Step
+            }
+            S6d => {
+                step!(self);
+                self.discard_slab(p);
+                self.stat(Stat::FREE_SLAB);
+                note!(self, "page-free", format!("page {}", self.slab_name(p)), "discard_slab({}): the empty slab goes back to the page allocator.", self.slab_name(p));
+                Flow::Ret(NULL, None)
+            }
+            S7 => {
+                if !(fr.prior == NULL && !v.cpu_partial) {
+                    fr.pc = S8;
+                    return Flow::Go;
+                }
+                step!(self);
+                let n = fr.n.unwrap();
+                self.add_partial(n, p, true);
+                self.stat(Stat::FREE_ADD_PARTIAL);
+                note!(self, "list-add", format!("node {n}.partial"), "The full slab {} got a free object: add_partial at the tail.", self.slab_name(p));
+                fr.pc = S8;
+                Flow::Step
+            }
+            S8 => {
+                step!(self);
+                let n = fr.n.take().unwrap();
+                self.spin_unlock(n);
+                self.irq_restore(fr);
+                note!(self, "unlock", format!("node {n}.list_lock"), "spin_unlock_irqrestore(list_lock).");
+                Flow::Ret(NULL, None)
+            }
+            _ => unreachable!("__slab_free has no label {:?}", fr.pc),
+        }
+    }
+
+    /// The `touch` op: the user writes the object's payload, free pointer word included.
+    pub(super) fn touch(&mut self, fr: &mut Frame) -> Flow {
+        step!(self);
+        if let Some((s, i)) = self.object_of(fr.x) {
+            let line = self.obj_line(s, i);
+            self.access(line, Access::Write);
+            self.st.slabs[s as usize].fp[i as usize] = DATA | fr.count as u64;
+        }
+        note!(self, "store", format!("{}", self.addr_name(fr.x)), "The user writes into {}: its line is now this CPU's, and its first word is data.", self.addr_name(fr.x));
+        Flow::Ret(NULL, None)
+    }
+}

@@ -1,0 +1,1095 @@
+//! Slab-level work: `get_partial_node`/`acquire_slab` (§2.6), `put_cpu_partial` (§2.8),
+//! `unfreeze_partials` (§2.9), `deactivate_slab` two-stage and splice (§2.10, §2.15),
+//! `flush_slab` and `__flush_cpu_slab` (§2.11), and `cmpxchg_double_slab` with its
+//! `slab_lock` fallback (§2.2).
+
+use super::memory::Access;
+use super::prims::counters_text;
+use super::state::*;
+use super::{Flow, Machine, Pc, Stat};
+use crate::scenario::{CmpxchgDouble, Deactivate, Fastpath, Slowpath};
+
+pub const M_NONE: u8 = 0;
+pub const M_PARTIAL: u8 = 1;
+pub const M_FULL: u8 = 2;
+pub const M_FREE: u8 = 3;
+
+impl Machine {
+    /// A slab double CAS at a call site: the native LOCK'd `cmpxchg16b` is one step here;
+    /// the `slab-lock` fallback is a call of `cmpxchg_double_slab` (X1–X6). Either way the
+    /// result lands in `fr.ok` and execution resumes at `resume`. `irqsave` selects the
+    /// entry point that disables interrupts itself (callers running with irqs on).
+    pub(super) fn cas2_site(&mut self, fr: &mut Frame, s: SlabId, old: (Addr, Counters), new: (Addr, Counters), irqsave: bool, resume: Pc) -> Flow {
+        if self.variant().cmpxchg_double == CmpxchgDouble::SlabLock {
+            fr.pc = resume;
+            let mut x = Frame::new(Func::CmpxchgDoubleSlab, Pc::X1);
+            x.pg = Some(s);
+            x.cas_old = old;
+            x.cas_new = new;
+            x.drain = irqsave;
+            return Flow::Call(Box::new(x));
+        }
+        step!(self);
+        let ok = self.cas2_native(s, old, new);
+        fr.ok = ok;
+        note!(self, "cas2", format!("page {}.(freelist,counters)", self.slab_name(s)), "cmpxchg_double on {}: ({}, {}) -> ({}, {}) {}.", self.slab_name(s), self.addr_name(old.0), counters_text(old.1), self.addr_name(new.0), counters_text(new.1), if ok { "succeeds" } else { "fails: someone changed the slab; re-read and retry" });
+        fr.pc = resume;
+        Flow::Step
+    }
+
+    /// `cmpxchg_double_slab` without a double-word CAS: the `slab_lock` bit spinlock.
+    pub(super) fn cmpxchg_double_slab(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let s = fr.pg.unwrap();
+        match fr.pc {
+            X1 => {
+                if !fr.drain || !self.cpu(self.me()).irqs_on {
+                    fr.flag = false;
+                    fr.pc = X2;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.irq_save(fr);
+                fr.flag = true;
+                note!(self, "irq-off", "irqs".into(), "cmpxchg_double_slab: interrupts off around the slab_lock fallback.");
+                fr.pc = X2;
+                Flow::Step
+            }
+            X2 => {
+                step!(self);
+                self.access(self.slab(s).line, Access::Write);
+                self.charge(super::cost::SPIN_LOCK);
+                self.st.slabs[s as usize].slab_lock = Some(self.cur);
+                note!(self, "bit-lock", format!("page {}.flags", self.slab_name(s)), "slab_lock({}): take the page's bit spinlock.", self.slab_name(s));
+                fr.pc = X3;
+                Flow::Step
+            }
+            X3 => {
+                step!(self);
+                self.access(self.slab(s).line, Access::Read);
+                let (fl, cnt) = (self.slab(s).freelist, self.slab(s).counters);
+                fr.ok = fl == fr.cas_old.0 && cnt == fr.cas_old.1;
+                note!(self, "load", format!("page {}.(freelist,counters)", self.slab_name(s)), "Under slab_lock: ({}, {}) {} the expected ({}, {}).", self.addr_name(fl), counters_text(cnt), if fr.ok { "match" } else { "do not match" }, self.addr_name(fr.cas_old.0), counters_text(fr.cas_old.1));
+                if !fr.ok {
+                    if self.recording() {
+                        let h = vec![
+                            crate::event::CasHalf { field: "freelist".into(), expected: self.addr_name(fr.cas_old.0), actual: self.addr_name(fl) },
+                            crate::event::CasHalf { field: "counters".into(), expected: counters_text(fr.cas_old.1), actual: counters_text(cnt) },
+                        ];
+                        self.ev_halves(h);
+                    }
+                    self.stat(Stat::CMPXCHG_DOUBLE_FAIL);
+                }
+                fr.pc = X4;
+                Flow::Step
+            }
+            X4 => {
+                if !fr.ok {
+                    fr.pc = X5;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.access(self.slab(s).line, Access::Write);
+                let sl = &mut self.st.slabs[s as usize];
+                sl.freelist = fr.cas_new.0;
+                sl.counters = fr.cas_new.1;
+                note!(self, "store", format!("page {}.(freelist,counters)", self.slab_name(s)), "Store freelist {} and {}.", self.addr_name(fr.cas_new.0), counters_text(fr.cas_new.1));
+                fr.pc = X5;
+                Flow::Step
+            }
+            X5 => {
+                step!(self);
+                self.access(self.slab(s).line, Access::Write);
+                self.st.slabs[s as usize].slab_lock = None;
+                note!(self, "bit-unlock", format!("page {}.flags", self.slab_name(s)), "slab_unlock({}).", self.slab_name(s));
+                fr.pc = X6;
+                Flow::Step
+            }
+            X6 => {
+                let ok = fr.ok as Addr;
+                if !fr.flag {
+                    return Flow::Ret(ok, None);
+                }
+                step!(self);
+                self.irq_restore(fr);
+                note!(self, "irq-on", "irqs".into(), "Interrupts restored.");
+                Flow::Ret(ok, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    pub(super) fn get_partial_frame(&self, n: u32, c: u32, any: bool) -> Frame {
+        let mut f = Frame::new(Func::GetPartialNode, Pc::H1);
+        f.n = Some(n);
+        f.c = c;
+        f.drain = any;
+        f
+    }
+
+    /// `get_partial_node`: under `list_lock`, freeze the first slab as the CPU slab and move
+    /// more to the CPU partial list. Returns the freelist and the slab.
+    pub(super) fn get_partial_node(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let n = fr.n.unwrap();
+        let v = self.variant().clone();
+        match fr.pc {
+            H1 => {
+                step!(self);
+                let nr = self.ld_nr_partial(n);
+                let min = self.cfg.sc.cache.min_partial;
+                let skip = if fr.drain { nr <= min } else { nr == 0 };
+                note!(self, "load", format!("node {n}.nr_partial"), "get_partial_node: node {n} has {nr} partial slab(s) (racy hint){}.", if skip { ": nothing to take" } else { "" });
+                if skip {
+                    return {
+                        fr.pc = H9;
+                        Flow::Step
+                    };
+                }
+                fr.pc = H2;
+                Flow::Step
+            }
+            H9 => Flow::Ret(NULL, None),
+            H2 => {
+                step!(self);
+                fr.flag = self.cpu(self.me()).irqs_on;
+                if fr.flag {
+                    self.irq_save(fr);
+                }
+                self.spin_lock(n);
+                fr.p = self.st.nodes[n as usize].partial.first().copied();
+                fr.obj = NULL;
+                fr.ret_slab = None;
+                fr.count = 0;
+                fr.pages = 0;
+                note!(self, "lock", format!("node {n}.list_lock"), "Take node {n}'s list_lock; the list head is {}.", self.slab_opt_name(fr.p));
+                fr.pc = H3;
+                Flow::Step
+            }
+            H3 => {
+                let Some(p) = fr.p else {
+                    fr.pc = H5;
+                    return Flow::Go;
+                };
+                // list_for_each_entry_safe: remember the successor before P leaves the list.
+                let list = &self.st.nodes[n as usize].partial;
+                fr.old = list.iter().position(|&x| x == p).and_then(|i| list.get(i + 1).copied());
+                if !v.cpu_partial_frozen {
+                    fr.pc = H6;
+                    return Flow::Go;
+                }
+                fr.pc = H4r;
+                let mut a = Frame::new(Func::AcquireSlab, Q1);
+                a.pg = Some(p);
+                a.n = Some(n);
+                a.lock = fr.obj == NULL && fr.ret_slab.is_none();
+                Flow::Call(Box::new(a))
+            }
+            H4r => {
+                let p = fr.p.unwrap();
+                let t = fr.ret;
+                if t == NULL {
+                    fr.pc = H5;
+                    return Flow::Go;
+                }
+                fr.count += fr.ret_count;
+                if fr.ret_slab.is_none() {
+                    fr.ret_slab = Some(p);
+                    fr.obj = t;
+                    fr.pc = if v.slowpath == Slowpath::LocalLock { H4c } else { H4a };
+                    if v.slowpath == Slowpath::LocalLock {
+                        self.stat(Stat::ALLOC_FROM_PARTIAL);
+                    }
+                    return Flow::Go;
+                }
+                fr.pc = H4b;
+                Flow::Call(Box::new(self.put_cpu_partial_frame(p, false)))
+            }
+            H4a => {
+                step!(self);
+                let p = fr.p.unwrap();
+                self.st_page(fr.c, Some(p));
+                self.stat(Stat::ALLOC_FROM_PARTIAL);
+                note!(self, "store", format!("cpu_slab[{}].page", fr.c), "c->page := {}, frozen by acquire_slab.", self.slab_name(p));
+                fr.pc = H4c;
+                Flow::Step
+            }
+            H4b => {
+                self.stat(Stat::CPU_PARTIAL_NODE);
+                fr.pc = H4c;
+                Flow::Go
+            }
+            H4c => {
+                let enough = if v.cpu_partial_frozen {
+                    fr.count > self.cfg.sc.cache.cpu_partial / 2
+                } else {
+                    fr.pages > self.cpu_partial_slabs() / 2
+                };
+                if !v.cpu_partial || enough {
+                    fr.pc = H5;
+                } else {
+                    fr.p = fr.old;
+                    fr.pc = H3;
+                }
+                Flow::Go
+            }
+            // 6.8+: take slabs off the list unfrozen; the caller freezes the first.
+            H6 => {
+                step!(self);
+                let p = fr.p.unwrap();
+                self.remove_partial(n, p);
+                note!(self, "list-del", format!("node {n}.partial"), "remove_partial({}) (6.8+: not frozen here).", self.slab_name(p));
+                if fr.ret_slab.is_none() {
+                    fr.ret_slab = Some(p);
+                    self.stat(Stat::ALLOC_FROM_PARTIAL);
+                    fr.pc = H4c;
+                } else {
+                    fr.pages += 1;
+                    fr.pc = H6p;
+                }
+                Flow::Step
+            }
+            H6p => {
+                let p = fr.p.unwrap();
+                fr.pc = H4b;
+                Flow::Call(Box::new(self.put_cpu_partial_frame(p, false)))
+            }
+            H5 => {
+                step!(self);
+                self.spin_unlock(n);
+                if fr.flag {
+                    self.irq_restore(fr);
+                }
+                note!(self, "unlock", format!("node {n}.list_lock"), "Release node {n}'s list_lock; got {}.", self.slab_opt_name(fr.ret_slab));
+                Flow::Ret(fr.obj, fr.ret_slab)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// 6.8+ `cpu_partial_slabs`: ceil(2 * cpu_partial / objects), the slab budget.
+    fn cpu_partial_slabs(&self) -> u32 {
+        (2 * self.cfg.sc.cache.cpu_partial).div_ceil(self.cfg.objects)
+    }
+
+    /// `acquire_slab(n, P, mode)` (`fr.lock` = mode): freeze P with one CAS, unlink it.
+    pub(super) fn acquire_slab(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let p = fr.pg.unwrap();
+        match fr.pc {
+            Q1 => {
+                step!(self);
+                self.access(self.slab(p).line, Access::Read);
+                fr.f = self.slab(p).freelist;
+                note!(self, "load", format!("page {}.freelist", self.slab_name(p)), "acquire_slab({}): its freelist is {}.", self.slab_name(p), self.addr_name(fr.f));
+                fr.pc = Q2;
+                Flow::Step
+            }
+            Q2 => {
+                step!(self);
+                self.access(self.slab(p).line, Access::Read);
+                fr.cnt = self.slab(p).counters;
+                fr.count = fr.cnt.objects.saturating_sub(fr.cnt.inuse);
+                let mut new = fr.cnt;
+                new.frozen = true;
+                fr.nxt = fr.f;
+                if fr.lock {
+                    new.inuse = new.objects;
+                    fr.nxt = NULL;
+                }
+                fr.new = new;
+                note!(self, "load", format!("page {}.counters", self.slab_name(p)), "{}: {} free; {}.", counters_text(fr.cnt), fr.count, if fr.lock { "take all its objects" } else { "keep its freelist (for the CPU partial list)" });
+                fr.pc = Q3;
+                Flow::Step
+            }
+            Q3 => self.cas2_site(fr, p, (fr.f, fr.cnt), (fr.nxt, fr.new), false, Q3r),
+            Q3r => {
+                if !fr.ok {
+                    return Flow::Ret(NULL, None);
+                }
+                fr.pc = Q4;
+                Flow::Go
+            }
+            Q4 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                self.remove_partial(n, p);
+                note!(self, "list-del", format!("node {n}.partial"), "remove_partial({}): it is frozen now.", self.slab_name(p));
+                Flow::Ret(fr.f, Some(p))
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    pub(super) fn put_cpu_partial_frame(&self, p: SlabId, drain: bool) -> Frame {
+        let start = if self.variant().cpu_partial_frozen { Pc::U1 } else { Pc::U6 };
+        let mut f = Frame::new(Func::PutCpuPartial, start);
+        f.pg = Some(p);
+        f.drain = drain;
+        f
+    }
+
+    /// `put_cpu_partial(P, drain)`: 3.x pushes with `this_cpu_cmpxchg` (irqs and preemption
+    /// on, so U1 and U5 may run on different CPUs); 6.8+ pushes under the local lock.
+    pub(super) fn put_cpu_partial(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let p = fr.pg.unwrap();
+        let budget = self.cfg.sc.cache.cpu_partial;
+        match fr.pc {
+            U1 => {
+                step!(self);
+                let k = self.me();
+                self.access(self.cfg.line_cc(k), Access::Read);
+                fr.old = self.st.cpus[k as usize].partial;
+                fr.c = k;
+                note!(self, "pld", format!("cpu_slab[{k}].partial"), "put_cpu_partial({}): this CPU's partial list head is {}.", self.slab_name(p), self.slab_opt_name(fr.old));
+                fr.pages = 0;
+                fr.pobj = 0;
+                fr.pc = U2;
+                Flow::Step
+            }
+            U2 => {
+                let Some(old) = fr.old else {
+                    fr.pc = U4;
+                    return Flow::Go;
+                };
+                step!(self);
+                self.access(self.slab(old).line, Access::Read);
+                fr.pages = self.slab(old).pages;
+                fr.pobj = self.slab(old).pobjects;
+                let drain = fr.drain && fr.pobj > budget;
+                note!(self, "load", format!("page {}.(pages,pobjects)", self.slab_name(old)), "The list holds {} slab(s), about {} free object(s){}.", fr.pages, fr.pobj, if drain { ": over the budget, drain it to the node first" } else { "" });
+                fr.pc = if drain { U3 } else { U4 };
+                Flow::Step
+            }
+            U3 => {
+                step!(self);
+                self.irq_save(fr);
+                note!(self, "irq-off", "irqs".into(), "Interrupts off to unfreeze this CPU's partial list.");
+                fr.pc = U3b;
+                Flow::Step
+            }
+            U3b => {
+                fr.pc = U3c;
+                let mut u = Frame::new(Func::UnfreezePartials, V1);
+                u.c = self.me();
+                Flow::Call(Box::new(u))
+            }
+            U3c => {
+                step!(self);
+                self.irq_restore(fr);
+                self.stat(Stat::CPU_PARTIAL_DRAIN);
+                note!(self, "irq-on", "irqs".into(), "Drained; interrupts restored.");
+                fr.old = None;
+                fr.pages = 0;
+                fr.pobj = 0;
+                fr.pc = U4;
+                Flow::Step
+            }
+            U4 => {
+                step!(self);
+                self.access(self.slab(p).line, Access::Write);
+                let free = {
+                    let c = self.slab(p).counters;
+                    c.objects.saturating_sub(c.inuse)
+                };
+                let sl = &mut self.st.slabs[p as usize];
+                sl.pages = fr.pages + 1;
+                sl.pobjects = fr.pobj + free;
+                sl.next = fr.old;
+                note!(self, "store", format!("page {}.(next,pages,pobjects)", self.slab_name(p)), "{}.next := {}, pages {}, pobjects {}.", self.slab_name(p), self.slab_opt_name(fr.old), fr.pages + 1, fr.pobj + free);
+                fr.pc = U5;
+                Flow::Step
+            }
+            U5 => {
+                step!(self);
+                let k = self.me();
+                self.access(self.cfg.line_cc(k), Access::Write);
+                self.charge(super::cost::PERCPU_CMPXCHG);
+                let ok = self.st.cpus[k as usize].partial == fr.old;
+                self.set_ok(ok);
+                if ok {
+                    self.st.cpus[k as usize].partial = Some(p);
+                }
+                note!(self, "pcas", format!("cpu_slab[{k}].partial"), "this_cpu_cmpxchg(partial: {} -> {}) on cpu{k} {}.", self.slab_opt_name(fr.old), self.slab_name(p), if ok { "succeeds" } else { "fails: retry" });
+                if ok {
+                    return {
+                        fr.pc = U9;
+                        Flow::Step
+                    };
+                }
+                fr.pc = U1;
+                Flow::Step
+            }
+            U9 => Flow::Ret(NULL, None),
+            // 6.8+: under local_lock_irqsave with plain stores; drain after unlocking.
+            U6 => {
+                step!(self);
+                self.irq_save(fr);
+                fr.c = self.me();
+                self.st.cpus[fr.c as usize].local_lock = Some(self.cur);
+                note!(self, "local-lock", format!("cpu_slab[{}].lock", fr.c), "put_cpu_partial({}): local_lock_irqsave.", self.slab_name(p));
+                fr.pc = U7;
+                Flow::Step
+            }
+            U7 => {
+                step!(self);
+                fr.old = self.ld_partial(fr.c);
+                fr.pages = 0;
+                fr.p = None;
+                if let Some(old) = fr.old {
+                    self.access(self.slab(old).line, Access::Read);
+                    let slabs = self.slab(old).pages;
+                    if fr.drain && slabs >= self.cpu_partial_slabs() {
+                        fr.p = Some(old);
+                        fr.old = None;
+                    } else {
+                        fr.pages = slabs;
+                    }
+                }
+                note!(self, "load", format!("cpu_slab[{}].partial", fr.c), "The CPU partial list is {}{}.", self.slab_opt_name(fr.old.or(fr.p)), if fr.p.is_some() { ": full, it will be drained" } else { "" });
+                fr.pc = U8;
+                Flow::Step
+            }
+            U8 => {
+                step!(self);
+                self.access(self.slab(p).line, Access::Write);
+                let sl = &mut self.st.slabs[p as usize];
+                sl.pages = fr.pages + 1;
+                sl.next = fr.old;
+                note!(self, "store", format!("page {}.(next,slabs)", self.slab_name(p)), "{}.next := {}, slabs {}.", self.slab_name(p), self.slab_opt_name(fr.old), fr.pages + 1);
+                fr.pc = U10;
+                Flow::Step
+            }
+            U10 => {
+                step!(self);
+                self.st_partial(fr.c, Some(p));
+                note!(self, "store", format!("cpu_slab[{}].partial", fr.c), "c->partial := {}.", self.slab_name(p));
+                fr.pc = U11;
+                Flow::Step
+            }
+            U11 => {
+                step!(self);
+                self.st.cpus[fr.c as usize].local_lock = None;
+                self.irq_restore(fr);
+                note!(self, "local-unlock", format!("cpu_slab[{}].lock", fr.c), "local_unlock_irqrestore.");
+                fr.pc = U12;
+                Flow::Step
+            }
+            U12 => {
+                let Some(chain) = fr.p else {
+                    return Flow::Ret(NULL, None);
+                };
+                fr.pc = U13;
+                let mut u = Frame::new(Func::UnfreezePartials, V3z);
+                u.c = fr.c;
+                u.p = Some(chain);
+                Flow::Call(Box::new(u))
+            }
+            U13 => {
+                self.stat(Stat::CPU_PARTIAL_DRAIN);
+                Flow::Ret(NULL, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `unfreeze_partials(c)` (3.x) / `__put_partials` (6.8+): move a CPU partial list to the
+    /// node lists, discarding empty slabs when the node has enough.
+    pub(super) fn unfreeze_partials(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let frozen = self.variant().cpu_partial_frozen;
+        match fr.pc {
+            V1 => {
+                step!(self);
+                fr.p = self.ld_partial(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].partial", fr.c), "unfreeze_partials: next on cpu{}'s partial list is {}.", fr.c, self.slab_opt_name(fr.p));
+                fr.pc = match (fr.p.is_some(), frozen) {
+                    (false, _) => V7,
+                    (true, true) => V2,
+                    (true, false) => VZ2,
+                };
+                Flow::Step
+            }
+            V2 => {
+                step!(self);
+                let p = fr.p.unwrap();
+                self.access(self.slab(p).line, Access::Read);
+                let next = self.slab(p).next;
+                self.st_partial(fr.c, next);
+                note!(self, "store", format!("cpu_slab[{}].partial", fr.c), "Pop {}: c->partial := {}.", self.slab_name(p), self.slab_opt_name(next));
+                fr.pc = V3;
+                Flow::Step
+            }
+            VZ2 => {
+                step!(self);
+                self.st_partial(fr.c, None);
+                note!(self, "store", format!("cpu_slab[{}].partial", fr.c), "Detach the whole CPU partial list.");
+                fr.pc = V3z;
+                Flow::Step
+            }
+            V3z => {
+                if fr.p.is_none() {
+                    fr.pc = V7;
+                    return Flow::Go;
+                }
+                fr.pc = V3;
+                Flow::Go
+            }
+            V3 => {
+                let n2 = self.node_of_slab(fr.p.unwrap());
+                if fr.n == Some(n2) {
+                    fr.pc = if frozen { V4 } else { VZ6 };
+                    return Flow::Go;
+                }
+                if fr.n.is_some() {
+                    fr.pc = V3u;
+                } else {
+                    fr.pc = V3l;
+                }
+                Flow::Go
+            }
+            V3u => {
+                step!(self);
+                let n = fr.n.take().unwrap();
+                self.spin_unlock(n);
+                note!(self, "unlock", format!("node {n}.list_lock"), "Next slab is on another node: unlock node {n}.");
+                fr.pc = V3l;
+                Flow::Step
+            }
+            V3l => {
+                step!(self);
+                let n2 = self.node_of_slab(fr.p.unwrap());
+                fr.flag = self.cpu(self.me()).irqs_on;
+                if fr.flag {
+                    self.irq_save(fr);
+                }
+                self.spin_lock(n2);
+                fr.n = Some(n2);
+                note!(self, "lock", format!("node {n2}.list_lock"), "Take node {n2}'s list_lock.");
+                fr.pc = if frozen { V4 } else { VZ6 };
+                Flow::Step
+            }
+            V4 => {
+                step!(self);
+                let p = fr.p.unwrap();
+                let (f, cnt) = self.ld_slab_pair(p);
+                fr.f = f;
+                fr.cnt = cnt;
+                fr.new = Counters { frozen: false, ..cnt };
+                note!(self, "load", format!("page {}.(freelist,counters)", self.slab_name(p)), "{}: freelist {}, {}.", self.slab_name(p), self.addr_name(f), counters_text(cnt));
+                fr.pc = V5;
+                Flow::Step
+            }
+            V5 => {
+                let p = fr.p.unwrap();
+                self.cas2_site(fr, p, (fr.f, fr.cnt), (fr.f, fr.new), false, V5r)
+            }
+            V5r => {
+                fr.pc = if fr.ok { V6 } else { V4 };
+                Flow::Go
+            }
+            V6 | VZ6 => {
+                step!(self);
+                let p = fr.p.unwrap();
+                let n = fr.n.unwrap();
+                let nr = self.ld_nr_partial(n);
+                let inuse = self.slab(p).counters.inuse;
+                let next = if fr.pc == VZ6 {
+                    self.access(self.slab(p).line, Access::Read);
+                    self.slab(p).next
+                } else {
+                    None
+                };
+                let discard = (if fr.pc == V6 { fr.new.inuse } else { inuse }) == 0 && self.discard_ok(nr);
+                if discard {
+                    fr.queue.push(p);
+                } else {
+                    self.add_partial(n, p, true);
+                    self.stat(Stat::FREE_ADD_PARTIAL);
+                }
+                note!(self, "list-add", format!("node {n}.partial"), "{}", if discard { format!("{} is empty and node {n} has {nr} partial slab(s): queue it for discard.", self.slab_name(p)) } else { format!("add_partial({}) at the tail of node {n}.", self.slab_name(p)) });
+                if fr.pc == VZ6 {
+                    fr.p = next;
+                    fr.pc = V3z;
+                } else {
+                    fr.pc = V1;
+                }
+                Flow::Step
+            }
+            V7 => {
+                let Some(n) = fr.n else {
+                    fr.pc = V8;
+                    return Flow::Go;
+                };
+                step!(self);
+                self.spin_unlock(n);
+                if fr.flag {
+                    self.irq_restore(fr);
+                }
+                fr.n = None;
+                note!(self, "unlock", format!("node {n}.list_lock"), "Release node {n}'s list_lock.");
+                fr.pc = V8;
+                Flow::Step
+            }
+            V8 => {
+                if fr.queue.is_empty() {
+                    return Flow::Ret(NULL, None);
+                }
+                step!(self);
+                let p = fr.queue.remove(0);
+                self.stat(Stat::DEACTIVATE_EMPTY);
+                self.discard_slab(p);
+                self.stat(Stat::FREE_SLAB);
+                note!(self, "page-free", format!("page {}", self.slab_name(p)), "discard_slab({}).", self.slab_name(p));
+                Flow::Step
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    pub(super) fn deactivate_frame(&self, p: SlabId, freelist: Addr, c: u32) -> Frame {
+        let start = match self.variant().deactivate {
+            Deactivate::TwoStage => Pc::D0,
+            Deactivate::Splice => Pc::DS0,
+        };
+        let mut f = Frame::new(Func::DeactivateSlab, start);
+        f.pg = Some(p);
+        f.f = freelist;
+        f.c = c;
+        f.n = Some(self.node_of_slab(p));
+        f.m = M_NONE;
+        f.l = M_NONE;
+        f
+    }
+
+    /// `deactivate_slab(P, freelist)`: give a CPU slab and its CPU freelist back.
+    pub(super) fn deactivate_slab(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let p = fr.pg.unwrap();
+        let n = fr.n.unwrap();
+        match fr.pc {
+            D0 | DS0 => {
+                step!(self);
+                self.access(self.slab(p).line, Access::Read);
+                fr.flag = self.slab(p).freelist != NULL; // tail: remote frees arrived
+                if fr.flag {
+                    self.stat(Stat::DEACTIVATE_REMOTE_FREES);
+                }
+                note!(self, "load", format!("page {}.freelist", self.slab_name(p)), "deactivate_slab({}, {}): {}.", self.slab_name(p), self.addr_name(fr.f), if fr.flag { "other CPUs freed objects into it meanwhile" } else { "no remote frees" });
+                if fr.pc == DS0 {
+                    fr.obj = fr.f;
+                    fr.prior = NULL;
+                    fr.count = 0;
+                    fr.pc = DS1;
+                } else {
+                    fr.pc = D0b;
+                }
+                Flow::Step
+            }
+            // Stage 1: hand back all but the last CPU-freelist object, one CAS each.
+            D0b => {
+                if fr.f == NULL {
+                    fr.pc = D4;
+                    return Flow::Go;
+                }
+                step!(self);
+                fr.nxt = self.load_fp(fr.f);
+                note!(self, "load", format!("{}.fp", self.addr_name(fr.f)), "Stage 1: {} is followed by {}.", self.addr_name(fr.f), self.addr_name(fr.nxt));
+                fr.pc = if fr.nxt == NULL { D4 } else { D1 };
+                Flow::Step
+            }
+            D1 => {
+                step!(self);
+                let (prior, cnt) = self.ld_slab_pair(p);
+                fr.prior = prior;
+                fr.cnt = cnt;
+                note!(self, "load", format!("page {}.(freelist,counters)", self.slab_name(p)), "{}: freelist {}, {}.", self.slab_name(p), self.addr_name(prior), counters_text(cnt));
+                fr.pc = D2;
+                Flow::Step
+            }
+            D2 => {
+                step!(self);
+                self.store_fp(fr.f, fr.prior);
+                note!(self, "store", format!("{}.fp", self.addr_name(fr.f)), "Link {} in front of {}.", self.addr_name(fr.f), self.addr_name(fr.prior));
+                fr.new = Counters { inuse: fr.cnt.inuse.wrapping_sub(1) & 0xffff, ..fr.cnt };
+                fr.pc = D3;
+                Flow::Step
+            }
+            D3 => self.cas2_site(fr, p, (fr.prior, fr.cnt), (fr.f, fr.new), false, D3r),
+            D3r => {
+                if fr.ok {
+                    fr.f = fr.nxt;
+                    fr.pc = D0b;
+                } else {
+                    fr.pc = D1;
+                }
+                Flow::Go
+            }
+            // Stage 2: choose the list first, then unfreeze with one CAS.
+            D4 => {
+                step!(self);
+                let (of, oc) = self.ld_slab_pair(p);
+                let nr = self.ld_nr_partial(n);
+                fr.prior = of;
+                fr.cnt = oc;
+                let mut new = Counters { frozen: false, ..oc };
+                if fr.f != NULL {
+                    new.inuse = new.inuse.wrapping_sub(1) & 0xffff;
+                }
+                fr.new = new;
+                let nf = if fr.f != NULL { fr.f } else { of };
+                fr.nxt = nf;
+                fr.m = if new.inuse == 0 && self.discard_ok(nr) {
+                    M_FREE
+                } else if nf != NULL {
+                    M_PARTIAL
+                } else {
+                    M_FULL
+                };
+                note!(self, "load", format!("page {}.(freelist,counters)", self.slab_name(p)), "Stage 2: {} has freelist {}, {}; it will be {}.", self.slab_name(p), self.addr_name(of), counters_text(oc), match fr.m { M_FREE => "discarded (empty)", M_PARTIAL => "put on the node partial list", _ => "full, on no list" });
+                fr.pc = if fr.f != NULL { D5 } else { D6 };
+                Flow::Step
+            }
+            D5 => {
+                step!(self);
+                self.store_fp(fr.f, fr.prior);
+                note!(self, "store", format!("{}.fp", self.addr_name(fr.f)), "Link the last CPU-freelist object {} in front of {}.", self.addr_name(fr.f), self.addr_name(fr.prior));
+                fr.pc = D6;
+                Flow::Step
+            }
+            D6 => {
+                if fr.m != M_PARTIAL || fr.lock {
+                    fr.pc = D7;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.spin_lock(n);
+                fr.lock = true;
+                note!(self, "lock", format!("node {n}.list_lock"), "Take list_lock: the slab goes on the partial list before it is unfrozen.");
+                fr.pc = D7;
+                Flow::Step
+            }
+            D7 => {
+                fr.pc = if fr.l == fr.m {
+                    D8
+                } else if fr.l == M_PARTIAL {
+                    D7r
+                } else {
+                    D7a
+                };
+                Flow::Go
+            }
+            D7r => {
+                step!(self);
+                self.remove_partial(n, p);
+                note!(self, "list-del", format!("node {n}.partial"), "The decision changed: take {} off the partial list again.", self.slab_name(p));
+                fr.pc = D7a;
+                Flow::Step
+            }
+            D7a => {
+                let m = fr.m;
+                fr.l = m;
+                if m == M_FULL {
+                    self.stat(Stat::DEACTIVATE_FULL);
+                }
+                if m != M_PARTIAL {
+                    fr.pc = D8;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.add_partial(n, p, fr.flag);
+                self.stat(if fr.flag { Stat::DEACTIVATE_TO_TAIL } else { Stat::DEACTIVATE_TO_HEAD });
+                note!(self, "list-add", format!("node {n}.partial"), "add_partial({}) at the {} (still frozen until the CAS).", self.slab_name(p), if fr.flag { "tail" } else { "head" });
+                fr.pc = D8;
+                Flow::Step
+            }
+            D8 => self.cas2_site(fr, p, (fr.prior, fr.cnt), (fr.nxt, fr.new), false, D8r),
+            D8r => {
+                fr.pc = if fr.ok { D9 } else { D4 };
+                Flow::Go
+            }
+            D9 => {
+                if !fr.lock {
+                    fr.pc = D10;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.spin_unlock(n);
+                note!(self, "unlock", format!("node {n}.list_lock"), "Release list_lock.");
+                fr.pc = D10;
+                Flow::Step
+            }
+            D10 => {
+                if fr.m != M_FREE {
+                    return Flow::Ret(NULL, None);
+                }
+                step!(self);
+                self.stat(Stat::DEACTIVATE_EMPTY);
+                self.discard_slab(p);
+                self.stat(Stat::FREE_SLAB);
+                note!(self, "page-free", format!("page {}", self.slab_name(p)), "discard_slab({}): empty, and the node has enough partial slabs.", self.slab_name(p));
+                Flow::Ret(NULL, None)
+            }
+            // Modern splice: count the CPU freelist, then one CAS, then list work.
+            DS1 => {
+                if fr.obj == NULL {
+                    fr.pc = DS2;
+                    return Flow::Go;
+                }
+                step!(self);
+                let nxt = self.load_fp(fr.obj);
+                fr.count += 1;
+                fr.prior = fr.obj;
+                note!(self, "load", format!("{}.fp", self.addr_name(fr.obj)), "Walk the CPU freelist: {} -> {} ({} so far).", self.addr_name(fr.obj), self.addr_name(nxt), fr.count);
+                fr.obj = if fr.count > self.cfg.objects { NULL } else { nxt };
+                Flow::Step
+            }
+            DS2 => {
+                step!(self);
+                let (of, oc) = self.ld_slab_pair(p);
+                fr.cnt = oc;
+                fr.x = of;
+                fr.new = Counters { frozen: false, inuse: oc.inuse.wrapping_sub(fr.count) & 0xffff, ..oc };
+                fr.nxt = if fr.f != NULL { fr.f } else { of };
+                note!(self, "load", format!("page {}.(freelist,counters)", self.slab_name(p)), "{}: freelist {}, {}.", self.slab_name(p), self.addr_name(of), counters_text(oc));
+                fr.pc = if fr.f != NULL { DS3 } else { DS4 };
+                Flow::Step
+            }
+            DS3 => {
+                step!(self);
+                self.store_fp(fr.prior, fr.x);
+                note!(self, "store", format!("{}.fp", self.addr_name(fr.prior)), "Splice: the CPU freelist's tail {} now points to {}.", self.addr_name(fr.prior), self.addr_name(fr.x));
+                fr.pc = DS4;
+                Flow::Step
+            }
+            DS4 => self.cas2_site(fr, p, (fr.x, fr.cnt), (fr.nxt, fr.new), true, DS4r),
+            DS4r => {
+                fr.pc = if fr.ok { DS5 } else { DS2 };
+                Flow::Go
+            }
+            DS5 => {
+                step!(self);
+                let nr = self.ld_nr_partial(n);
+                fr.m = if fr.new.inuse == 0 && self.discard_ok(nr) {
+                    M_FREE
+                } else if fr.nxt != NULL {
+                    M_PARTIAL
+                } else {
+                    M_FULL
+                };
+                note!(self, "load", format!("node {n}.nr_partial"), "Unfrozen; node {n} has {nr} partial slab(s): {}.", match fr.m { M_FREE => "discard it", M_PARTIAL => "add it to the partial list", _ => "full, leave it on no list" });
+                fr.pc = match fr.m {
+                    M_FREE => D10,
+                    M_PARTIAL => DS6,
+                    _ => DS9,
+                };
+                Flow::Step
+            }
+            DS9 => {
+                self.stat(Stat::DEACTIVATE_FULL);
+                Flow::Ret(NULL, None)
+            }
+            DS6 => {
+                step!(self);
+                self.irq_save(fr);
+                self.spin_lock(n);
+                fr.lock = true;
+                note!(self, "lock", format!("node {n}.list_lock"), "spin_lock_irqsave(list_lock).");
+                fr.pc = DS7;
+                Flow::Step
+            }
+            DS7 => {
+                step!(self);
+                self.add_partial(n, p, fr.flag);
+                self.stat(if fr.flag { Stat::DEACTIVATE_TO_TAIL } else { Stat::DEACTIVATE_TO_HEAD });
+                note!(self, "list-add", format!("node {n}.partial"), "add_partial({}) at the {}.", self.slab_name(p), if fr.flag { "tail" } else { "head" });
+                fr.pc = DS8;
+                Flow::Step
+            }
+            DS8 => {
+                step!(self);
+                self.spin_unlock(n);
+                self.irq_restore(fr);
+                fr.lock = false;
+                note!(self, "unlock", format!("node {n}.list_lock"), "Release list_lock.");
+                Flow::Ret(NULL, None)
+            }
+            _ => unreachable!("deactivate_slab has no label {:?}", fr.pc),
+        }
+    }
+
+    /// `flush_slab(c)`: deactivate CPU c's slab and clear `c.page`/`c.freelist`, in the
+    /// write order of the era (3.10: deactivate, tid, page, freelist; 3.1: tid and page
+    /// first; 5.15+: detach under the local lock with tid last, deactivate after).
+    pub(super) fn flush_slab(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let c = fr.c;
+        let v = self.variant().clone();
+        match fr.pc {
+            W1 => {
+                self.stat(Stat::CPUSLAB_FLUSH);
+                fr.pc = if v.slowpath == Slowpath::LocalLock {
+                    K1
+                } else if v.fastpath == Fastpath::TidUnguarded {
+                    T1
+                } else {
+                    W2
+                };
+                Flow::Go
+            }
+            W2 => {
+                step!(self);
+                fr.pg = self.ld_page(c);
+                fr.f = self.st.cpus[c as usize].freelist;
+                note!(self, "load", format!("cpu_slab[{c}].(page,freelist)"), "flush_slab: cpu{c}'s slab {} with freelist {}.", self.slab_opt_name(fr.pg), self.addr_name(fr.f));
+                fr.pc = W2c;
+                Flow::Step
+            }
+            W2c => {
+                fr.pc = W3;
+                match fr.pg {
+                    Some(p) => Flow::Call(Box::new(self.deactivate_frame(p, fr.f, c))),
+                    None => Flow::Go,
+                }
+            }
+            W3 | T2 | K5 => {
+                step!(self);
+                self.bump_tid(c);
+                note!(self, "store", format!("cpu_slab[{c}].tid"), "Bump cpu{c}'s tid to {}.", self.cpu(c).tid);
+                fr.pc = match fr.pc {
+                    W3 => W4,
+                    T2 => T3,
+                    _ => K6,
+                };
+                Flow::Step
+            }
+            W4 | T3 | K3 => {
+                step!(self);
+                self.st_page(c, None);
+                note!(self, "store", format!("cpu_slab[{c}].page"), "c->page := NULL.");
+                fr.pc = match fr.pc {
+                    W4 => W4b,
+                    T3 => T4,
+                    _ => K4,
+                };
+                Flow::Step
+            }
+            W4b | K4 => {
+                step!(self);
+                self.st_freelist(c, NULL);
+                note!(self, "store", format!("cpu_slab[{c}].freelist"), "c->freelist := NULL.");
+                if fr.pc == W4b {
+                    return {
+                        fr.pc = W9;
+                        Flow::Step
+                    };
+                }
+                fr.pc = K5;
+                Flow::Step
+            }
+            W9 => Flow::Ret(NULL, None),
+            // 3.1 order: tid first, then page, then freelist; deactivate last.
+            T1 => {
+                step!(self);
+                fr.pg = self.ld_page(c);
+                note!(self, "load", format!("cpu_slab[{c}].page"), "3.1 flush: cpu{c}'s slab is {}.", self.slab_opt_name(fr.pg));
+                fr.pc = T2;
+                Flow::Step
+            }
+            T4 => {
+                step!(self);
+                fr.f = self.ld_freelist(c);
+                self.access(self.cfg.line_cc(c), Access::Write);
+                let cpu = &mut self.st.cpus[c as usize];
+                cpu.freelist = NULL;
+                cpu.ghost_version += 1;
+                note!(self, "store", format!("cpu_slab[{c}].freelist"), "Take cpu{c}'s freelist {} and clear it.", self.addr_name(fr.f));
+                fr.pc = K7;
+                Flow::Step
+            }
+            // 5.15+: detach under the local lock.
+            K1 => {
+                step!(self);
+                self.irq_save(fr);
+                self.st.cpus[c as usize].local_lock = Some(self.cur);
+                note!(self, "local-lock", format!("cpu_slab[{c}].lock"), "flush_slab: local_lock_irqsave.");
+                fr.pc = K2;
+                Flow::Step
+            }
+            K2 => {
+                step!(self);
+                fr.pg = self.ld_page(c);
+                fr.f = self.st.cpus[c as usize].freelist;
+                note!(self, "load", format!("cpu_slab[{c}].(slab,freelist)"), "Detach slab {} with freelist {}.", self.slab_opt_name(fr.pg), self.addr_name(fr.f));
+                fr.pc = K3;
+                Flow::Step
+            }
+            K6 => {
+                step!(self);
+                self.st.cpus[c as usize].local_lock = None;
+                self.irq_restore(fr);
+                note!(self, "local-unlock", format!("cpu_slab[{c}].lock"), "local_unlock_irqrestore; deactivate outside the lock.");
+                fr.pc = K7;
+                Flow::Step
+            }
+            K7 => {
+                fr.pc = W9;
+                match fr.pg {
+                    Some(p) => Flow::Call(Box::new(self.deactivate_frame(p, fr.f, c))),
+                    None => Flow::Go,
+                }
+            }
+            _ => unreachable!("flush_slab has no label {:?}", fr.pc),
+        }
+    }
+
+    /// The `flush` op: `__flush_cpu_slab(cpu)` with interrupts off (spec §2.11).
+    pub(super) fn flush_cpu_slab(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            FC0 => {
+                step!(self);
+                self.irq_save(fr);
+                if fr.flag {
+                    fr.c = self.me();
+                }
+                note!(self, "irq-off", "irqs".into(), "__flush_cpu_slab(cpu{}) with interrupts off.", fr.c);
+                fr.pc = FC2;
+                Flow::Step
+            }
+            FC2 => {
+                step!(self);
+                fr.pg = self.ld_page(fr.c);
+                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "cpu{}'s slab is {}.", fr.c, self.slab_opt_name(fr.pg));
+                fr.pc = FC2c;
+                Flow::Step
+            }
+            FC2c => {
+                fr.pc = FC3;
+                if fr.pg.is_some() {
+                    let mut w = Frame::new(Func::FlushSlab, W1);
+                    w.c = fr.c;
+                    return Flow::Call(Box::new(w));
+                }
+                Flow::Go
+            }
+            FC3 => {
+                fr.pc = FC4;
+                if self.variant().cpu_partial {
+                    let mut u = Frame::new(Func::UnfreezePartials, V1);
+                    u.c = fr.c;
+                    return Flow::Call(Box::new(u));
+                }
+                Flow::Go
+            }
+            FC4 => {
+                step!(self);
+                self.irq_restore(fr);
+                note!(self, "irq-on", "irqs".into(), "Flush of cpu{} done; interrupts restored.", fr.c);
+                Flow::Ret(NULL, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+}

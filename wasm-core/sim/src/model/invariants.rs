@@ -1,0 +1,385 @@
+//! The invariants of spec §5, checked after every step. A violation is recorded (once per
+//! invariant, with the step and a plain sentence), never a panic.
+//!
+//! Ghost state: ownership is derived from reachability (held variables, CPU freelists, slab
+//! freelists) plus what each in-flight operation declares from its locals (`inflight`). An
+//! in-flight declaration counts only for objects nothing else owns, so declaring generously
+//! can hide a lost object but can never invent a double owner. "Sections" are the
+//! irq-off/locked windows in which the kernel itself has `c.page`/`c.freelist` half updated
+//! (spec INV-4's exceptions); a CPU in a section is skipped by INV-1's CPU-freelist walk and
+//! by INV-4.
+
+use super::exec_lists::M_PARTIAL;
+use super::state::*;
+use super::{Machine, Pc};
+use crate::scenario::Preempt;
+
+const USER: u8 = 1 << 6;
+
+impl Machine {
+    /// Whether some context is inside a section that is rewriting CPU k's `kmem_cache_cpu`.
+    pub fn cpu_in_section(&self, k: u32) -> bool {
+        use Pc::*;
+        self.st.ctxs.iter().any(|c| {
+            c.stack.iter().any(|f| {
+                f.c == k
+                    && match f.func {
+                        Func::FlushSlab | Func::FlushCpuSlab => true,
+                        Func::SlabAllocSlow => matches!(
+                            f.pc,
+                            B4d | B4b | B4c | B15b | B16 | LL33 | LL34 | LL35 | LLu37 | LL25 | LL27 | LL28 | LL26 | LL55 | LL56 | LL57 | LL53
+                        ),
+                        _ => false,
+                    }
+            })
+        })
+    }
+
+    /// Slabs an operation legitimately holds in its locals right now (INV-5/8/9 windows).
+    fn held_by_op(&self, s: SlabId) -> bool {
+        self.st.ctxs.iter().any(|c| {
+            c.stack.iter().any(|f| match f.func {
+                Func::SlabAlloc | Func::SlabFree | Func::Touch | Func::CmpxchgDoubleSlab => false,
+                _ => f.pg == Some(s) || f.p == Some(s) || f.old == Some(s) || f.ret_slab == Some(s) || f.queue.contains(&s),
+            })
+        })
+    }
+
+    /// Objects (or chains, by head) that an operation holds outside every list.
+    fn inflight(&self, f: &Frame, out: &mut Vec<(Addr, bool)>) {
+        use Pc::*;
+        match f.func {
+            Func::SlabAlloc => {
+                if matches!(f.pc, A10 | A11 | E0g | L6) || (f.pc == L5d && f.ok) {
+                    out.push((f.obj, false));
+                }
+            }
+            Func::SlabAllocSlow => {
+                if f.flag || f.pc == B22 {
+                    out.push((f.f, true));
+                } else if matches!(f.pc, B12 | B13 | LL12 | LL13 | LL9) {
+                    out.push((f.f, false));
+                }
+                if matches!(f.pc, LL33 | LL34 | LL35 | LLu37 | LL37) {
+                    out.push((f.f, true));
+                }
+                if matches!(f.pc, LL55 | LL56 | LL57 | LL53 | LL54 | LL54r) {
+                    out.push((f.prior, true));
+                }
+            }
+            Func::GetFreelist => out.push((f.f, true)),
+            Func::GetPartialNode => out.push((f.obj, true)),
+            Func::AcquireSlab => {
+                if f.lock {
+                    out.push((f.f, true));
+                }
+            }
+            Func::SlabFree | Func::SlabFreeSlow => out.push((f.x, false)),
+            Func::DeactivateSlab | Func::FlushSlab => out.push((f.f, true)),
+            _ => {}
+        }
+    }
+
+    fn walk<F: FnMut(&Machine, Addr) -> bool>(&self, head: Addr, mut visit: F) -> Result<u32, String> {
+        let mut a = head;
+        let mut n = 0u32;
+        let limit = self.cfg.objects + 1;
+        while a != NULL {
+            if self.object_of(a).is_none() {
+                return Err(format!("reaches {}, which is not a free object (user data or garbage)", self.addr_name(a)));
+            }
+            if !visit(self, a) {
+                return Err(format!("loops back to {}", self.addr_name(a)));
+            }
+            n += 1;
+            if n > limit {
+                return Err("is longer than a slab".into());
+            }
+            let (s, i) = self.object_of(a).unwrap();
+            a = self.slab(s).fp[i as usize];
+        }
+        Ok(n)
+    }
+
+    pub fn check_invariants(&mut self) {
+        let objects = self.cfg.objects as usize;
+        let nslabs = self.st.slabs.len();
+        let mut own = std::mem::take(&mut self.scratch);
+        own.clear();
+        own.resize(nslabs * objects, 0);
+        let idx = |m: &Machine, a: Addr| m.object_of(a).map(|(s, i)| s as usize * objects + i as usize);
+        let mut problems: Vec<(&'static str, String)> = Vec::new();
+
+        // INV-1 (users): every held variable names a live object.
+        for (vi, v) in self.st.vars.iter().enumerate() {
+            if !v.held() {
+                continue;
+            }
+            let a = v.addr.unwrap();
+            match idx(self, a) {
+                Some(i) => {
+                    own[i] = own[i].saturating_add(1) | USER;
+                    let s = self.slab_of(a).unwrap();
+                    if self.slab(s).life == Life::Discarded {
+                        problems.push(("INV-9", format!("`{}` holds {}, but its slab {} was discarded", self.cfg.var_names[vi], self.addr_name(a), self.slab_name(s))));
+                    }
+                }
+                None => problems.push(("INV-2", format!("`{}` was handed {}, which is not an object", self.cfg.var_names[vi], self.addr_name(a)))),
+            }
+        }
+
+        // INV-2/INV-4 (CPU freelists).
+        for k in 0..self.cfg.cpus as u32 {
+            if self.cpu_in_section(k) {
+                continue;
+            }
+            let c = &self.st.cpus[k as usize];
+            let (head, page) = (c.freelist, c.page);
+            if head != NULL && page.is_none() {
+                problems.push(("INV-4", format!("cpu{k}'s freelist starts at {} but cpu{k} has no CPU slab: those objects are stranded", self.addr_name(head))));
+            }
+            if let Some(p) = page {
+                let sl = self.slab(p);
+                if sl.life == Life::Discarded {
+                    problems.push(("INV-9", format!("cpu{k}'s CPU slab {} was discarded", self.slab_name(p))));
+                } else if !sl.counters.frozen {
+                    problems.push(("INV-4", format!("cpu{k}'s CPU slab {} is not frozen", self.slab_name(p))));
+                }
+            }
+            let mut seen: Vec<Addr> = Vec::new();
+            let mut foreign = None;
+            let r = self.walk(head, |m, a| {
+                if seen.contains(&a) {
+                    return false;
+                }
+                seen.push(a);
+                if m.slab_of(a) != page && foreign.is_none() {
+                    foreign = Some(a);
+                }
+                true
+            });
+            if let Err(e) = r {
+                problems.push(("INV-2", format!("cpu{k}'s freelist {e}")));
+            }
+            if let Some(a) = foreign {
+                problems.push(("INV-2", format!("cpu{k}'s freelist holds {}, which is not in its CPU slab {}", self.addr_name(a), self.slab_opt_name(page))));
+            }
+            for a in seen {
+                if let Some(i) = idx(self, a) {
+                    own[i] = own[i].saturating_add(1);
+                }
+            }
+        }
+
+        // INV-2/INV-3 (slab freelists).
+        for s in 0..nslabs as SlabId {
+            let sl = self.slab(s);
+            if sl.life == Life::Discarded {
+                continue;
+            }
+            let mut seen: Vec<Addr> = Vec::new();
+            let mut foreign = None;
+            let r = self.walk(sl.freelist, |m, a| {
+                if seen.contains(&a) {
+                    return false;
+                }
+                seen.push(a);
+                if m.slab_of(a) != Some(s) && foreign.is_none() {
+                    foreign = Some(a);
+                }
+                true
+            });
+            match r {
+                Err(e) => problems.push(("INV-2", format!("slab {}'s freelist {e}", self.slab_name(s)))),
+                Ok(len) => {
+                    if sl.life == Life::Live && sl.counters.inuse + len != sl.counters.objects {
+                        problems.push(("INV-3", format!("slab {} counts {} in use but its freelist holds {len} of {} objects", self.slab_name(s), sl.counters.inuse, sl.counters.objects)));
+                    }
+                }
+            }
+            if let Some(a) = foreign {
+                problems.push(("INV-2", format!("slab {}'s freelist holds {}, an object of another slab", self.slab_name(s), self.addr_name(a))));
+            }
+            for a in seen {
+                if let Some(i) = idx(self, a) {
+                    own[i] = own[i].saturating_add(1);
+                }
+            }
+        }
+
+        // In-flight objects of operations.
+        let mut inflight = Vec::new();
+        for c in &self.st.ctxs {
+            for f in &c.stack {
+                self.inflight(f, &mut inflight);
+            }
+        }
+        for (a, chain) in inflight {
+            if chain {
+                let mut list = Vec::new();
+                let _ = self.walk(a, |_, x| {
+                    if list.contains(&x) {
+                        return false;
+                    }
+                    list.push(x);
+                    true
+                });
+                for x in list {
+                    if let Some(i) = idx(self, x) {
+                        if own[i] & 0x3f == 0 {
+                            own[i] |= 0x80;
+                        }
+                    }
+                }
+            } else if let Some(i) = idx(self, a) {
+                if own[i] & 0x3f == 0 {
+                    own[i] |= 0x80;
+                }
+            }
+        }
+
+        // INV-1: exactly one owner per object of every live slab.
+        for s in 0..nslabs as SlabId {
+            if self.slab(s).life == Life::Discarded {
+                continue;
+            }
+            for i in 0..objects as u32 {
+                let o = own[s as usize * objects + i as usize];
+                let count = o & 0x3f;
+                let a = self.obj_addr(s, i);
+                if count > 1 {
+                    problems.push(("INV-1", format!("{} has {count} owners{}: it will be handed out twice", self.addr_name(a), if o & USER != 0 { " (a variable holds it and a freelist reaches it)" } else { " (two freelists reach it)" })));
+                } else if count == 0 && o & 0x80 == 0 && self.slab(s).life != Life::Private {
+                    problems.push(("INV-1", format!("{} is lost: no variable holds it and no freelist reaches it", self.addr_name(a))));
+                }
+            }
+        }
+        self.scratch = own;
+
+        self.check_lists(&mut problems);
+        for (inv, msg) in problems {
+            self.violate(inv, msg);
+        }
+    }
+
+    /// INV-5…INV-11 and INV-13: slab states, partial lists, tids, lock discipline.
+    fn check_lists(&self, problems: &mut Vec<(&'static str, String)>) {
+        let frozen_partials = self.variant().cpu_partial_frozen;
+        // INV-10: CPU partial chains.
+        let mut in_chain = vec![0u32; self.st.slabs.len()];
+        for (k, c) in self.st.cpus.iter().enumerate() {
+            let mut cur = c.partial;
+            let mut n = 0;
+            while let Some(p) = cur {
+                in_chain[p as usize] += 1;
+                n += 1;
+                if n > self.st.slabs.len() {
+                    problems.push(("INV-10", format!("cpu{k}'s partial list loops")));
+                    break;
+                }
+                cur = self.slab(p).next;
+            }
+        }
+        let on_node: Vec<bool> = (0..self.st.slabs.len() as SlabId).map(|s| self.st.nodes.iter().any(|n| n.partial.contains(&s))).collect();
+        for s in 0..self.st.slabs.len() as SlabId {
+            let sl = self.slab(s);
+            let name = self.slab_name(s);
+            let cpu_refs = self.st.cpus.iter().enumerate().filter(|(k, c)| c.page == Some(s) && !self.cpu_in_section(*k as u32)).count() as u32;
+            if sl.life == Life::Discarded {
+                if in_chain[s as usize] > 0 || on_node[s as usize] || cpu_refs > 0 {
+                    problems.push(("INV-9", format!("slab {name} was discarded but is still on a list or a CPU's slab")));
+                }
+                continue;
+            }
+            if sl.life == Life::Private {
+                continue;
+            }
+            if in_chain[s as usize] > 1 {
+                problems.push(("INV-10", format!("slab {name} is on CPU partial lists {} times", in_chain[s as usize])));
+            }
+            let refs = cpu_refs + in_chain[s as usize];
+            if refs > 1 {
+                problems.push(("INV-5", format!("slab {name} is owned by {refs} CPUs at once (CPU slab or CPU partial list)")));
+            }
+            let held = self.held_by_op(s);
+            let locked = ();
+            if sl.counters.frozen && refs == 0 && !held {
+                problems.push(("INV-5", format!("slab {name} is frozen but no CPU owns it: nobody will ever unfreeze it")));
+            }
+            if !sl.counters.frozen && !held {
+                if cpu_refs > 0 {
+                    problems.push(("INV-5", format!("slab {name} is a CPU slab but not frozen")));
+                }
+                if frozen_partials && in_chain[s as usize] > 0 {
+                    problems.push(("INV-5", format!("slab {name} is on a CPU partial list but not frozen")));
+                }
+            }
+            if on_node[s as usize] && !held {
+                if sl.counters.frozen {
+                    problems.push(("INV-6", format!("slab {name} is on node {}'s partial list while frozen", sl.node)));
+                }
+                if sl.freelist == NULL {
+                    problems.push(("INV-6", format!("slab {name} is on the partial list with no free object")));
+                }
+                if refs > 0 {
+                    problems.push(("INV-6", format!("slab {name} is on the node partial list and owned by a CPU")));
+                }
+            }
+            if !sl.counters.frozen && sl.freelist == NULL && !held && on_node[s as usize] {
+                problems.push(("INV-8", format!("slab {name} is full and unfrozen yet on a partial list")));
+            }
+            if !sl.counters.frozen && sl.counters.inuse == 0 && !held && !on_node[s as usize] && (frozen_partials || in_chain[s as usize] == 0) {
+                problems.push(("INV-9", format!("slab {name} is empty and unfrozen but on no list: it can never be reused or freed")));
+            }
+            let _ = locked;
+        }
+        // INV-7: nr_partial and list shape.
+        for (n, node) in self.st.nodes.iter().enumerate() {
+            if node.nr_partial as usize != node.partial.len() {
+                problems.push(("INV-7", format!("node {n}'s nr_partial is {} but its list holds {}", node.nr_partial, node.partial.len())));
+            }
+            for (i, s) in node.partial.iter().enumerate() {
+                if node.partial[..i].contains(s) {
+                    problems.push(("INV-7", format!("slab {} is on node {n}'s partial list twice", self.slab_name(*s))));
+                }
+            }
+            // INV-13: list_lock is held with interrupts off.
+            if let Some(h) = node.list_lock {
+                let c = &self.st.ctxs[h as usize];
+                if self.st.cpus[c.cpu as usize].irqs_on {
+                    problems.push(("INV-13", format!("{} holds node {n}'s list_lock with interrupts on", self.ctx_name(h))));
+                }
+            }
+        }
+        // INV-11: tid residue and step.
+        if self.variant().preempt == Preempt::Full {
+            let step = self.cfg.tid_step;
+            for (k, c) in self.st.cpus.iter().enumerate() {
+                if c.tid % step != k as u64 % step {
+                    problems.push(("INV-11", format!("cpu{k}'s tid {} is not ≡ {k} (mod {step})", c.tid)));
+                }
+            }
+        }
+        let _ = M_PARTIAL;
+    }
+
+    /// INV-15 at the end of a run: conservation and stat identities.
+    pub fn check_end(&mut self) {
+        let stat = |m: &Machine, s: super::Stat| m.st.stats.iter().map(|c| c[s as usize]).sum::<u64>();
+        use super::Stat::*;
+        let fast = stat(self, ALLOC_FASTPATH);
+        let slow_ok = self.ghost.slow_allocs;
+        if fast + slow_ok != self.ghost.allocs {
+            let msg = format!("ALLOC_FASTPATH ({fast}) + successful slow-path allocations ({slow_ok}) != successful allocations ({})", self.ghost.allocs);
+            self.violate("INV-15", msg);
+        }
+        let frees = stat(self, FREE_FASTPATH) + stat(self, FREE_SLOWPATH);
+        if frees != self.ghost.frees {
+            let msg = format!("FREE_FASTPATH + FREE_SLOWPATH = {frees}, but {} objects were freed", self.ghost.frees);
+            self.violate("INV-15", msg);
+        }
+        if self.checks {
+            self.check_invariants();
+        }
+    }
+}

@@ -1,0 +1,38 @@
+//! Two macros every modelled function uses.
+
+/// Start a step: in probing mode, stop in front of it (see `mod.rs`).
+macro_rules! step {
+    ($m:expr) => {
+        if $m.probing {
+            return Flow::Pending;
+        }
+    };
+}
+
+/// Describe the current step for the event stream. Arguments are evaluated only when events
+/// are being recorded, so the explorer and benchmarks pay nothing for them.
+macro_rules! note {
+    ($m:expr, $kind:expr, $target:expr, $($narr:tt)+) => {
+        if $m.recording() {
+            let target: String = $target;
+            let narration: String = format!($($narr)+);
+            $m.set_note($kind, target, narration);
+        }
+    };
+}
+
+/// Record the value a step read or wrote (names, for the event stream).
+macro_rules! rw {
+    ($m:expr, read = $r:expr) => {
+        if $m.recording() {
+            let v: String = $r;
+            $m.set_read(v);
+        }
+    };
+    ($m:expr, wrote = $w:expr) => {
+        if $m.recording() {
+            let v: String = $w;
+            $m.set_wrote(v);
+        }
+    };
+}

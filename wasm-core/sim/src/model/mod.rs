@@ -1,0 +1,264 @@
+//! The machine: state, the immutable configuration, and the helpers every modelled kernel
+//! function uses to take a step (memory access with coherence and cost, stats, events).
+//!
+//! How a step runs. Each context has a stack of [`Frame`]s; each frame is a kernel function
+//! with a program counter. `exec` runs the top frame's current label. A label is either a
+//! *step* (one atomic action on shared state: a load, a store, a CAS, a lock, an irq or
+//! preempt toggle, a prefetch, a page allocation) or *free work* (branching on locals, calls,
+//! returns, stat bumps). After every step the context is *settled*: its free work runs until
+//! the next label is a step, so the label a context shows is the step it will take next and a
+//! finished context is known at once. In probing mode a step label returns `Flow::Pending`
+//! without touching anything; that is how settling stops in front of a step.
+
+#[macro_use]
+mod macros;
+mod cost;
+mod prims;
+mod exec_alloc;
+mod exec_free;
+mod exec_lists;
+mod invariants;
+mod labels;
+mod memory;
+mod sched;
+pub mod state;
+pub mod stats;
+mod view;
+
+pub use sched::Move;
+
+pub use labels::Pc;
+pub use stats::Stat;
+
+use crate::event::{CasHalf, Event, Transition};
+use crate::scenario::{Fastpath, Scenario};
+use crate::view::Violation;
+use state::*;
+
+/// What the label just run asks the executor to do next.
+#[derive(Debug)]
+pub enum Flow {
+    /// A step was taken; the frame's pc names the next label.
+    Step,
+    /// Probing reached a step label: stop settling here.
+    Pending,
+    /// Free work done; run the (possibly new) pc of the same frame.
+    Go,
+    /// Push a callee; the caller's pc already names where to resume.
+    Call(Box<Frame>),
+    /// Pop this frame, handing `ret` / `ret_slab` to the caller.
+    Ret(Addr, Option<SlabId>),
+}
+
+/// Immutable facts derived from the scenario once.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub sc: Scenario,
+    pub cpus: usize,
+    pub tid_step: u64,
+    pub objects: u32,
+    pub size: u64,
+    pub offset: u64,
+    /// Cache lines an object page spans (`objects * size / 64`, rounded up).
+    pub obj_lines: u32,
+    /// Context ids in scenario order: tasks then irqs, then the hidden setup context.
+    pub n_ctx: usize,
+    pub ctx_ids: Vec<String>,
+    pub var_names: Vec<String>,
+    pub cpu_node: Vec<u32>,
+}
+
+impl Config {
+    pub fn line_kc(&self) -> u32 {
+        0
+    }
+    pub fn line_cc(&self, cpu: u32) -> u32 {
+        1 + cpu
+    }
+    pub fn line_nd(&self, node: u32) -> u32 {
+        1 + self.cpus as u32 + node
+    }
+    pub fn static_lines(&self) -> u32 {
+        1 + self.cpus as u32 + self.sc.nodes
+    }
+    pub fn var_index(&self, name: &str) -> usize {
+        self.var_names.iter().position(|v| v == name).expect("validated variable")
+    }
+}
+
+/// Where recording of events goes when the caller asked for events.
+#[derive(Clone, Debug, Default)]
+pub struct Recorder {
+    pub events: Vec<Event>,
+    pub cur: Event,
+    pub mv: Option<usize>,
+}
+
+/// The simulated machine. `st` is the whole state; the rest is configuration or scratch.
+#[derive(Clone, Debug)]
+pub struct Machine {
+    pub cfg: std::rc::Rc<Config>,
+    pub st: State,
+    pub violations: Vec<Violation>,
+    /// Check invariants after every step.
+    pub checks: bool,
+    pub rec: Option<Box<Recorder>>,
+    probing: bool,
+    /// The context stepping now and its CPU.
+    cur: CtxId,
+    cur_cpu: u32,
+    /// Scratch space of the invariant checker (not state).
+    scratch: Vec<u8>,
+    /// Ghost counters for the end-of-run identities (INV-15).
+    pub ghost: Ghost,
+    /// The end-of-run checks ran.
+    pub end_checked: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Ghost {
+    /// Allocations that returned an object.
+    pub allocs: u64,
+    /// Of those, the ones the slow path returned.
+    pub slow_allocs: u64,
+    /// Frees of an object (not of NULL) that started.
+    pub frees: u64,
+}
+
+impl Machine {
+    pub fn tid_step(&self) -> u64 {
+        self.cfg.tid_step
+    }
+
+    pub fn fastpath(&self) -> Fastpath {
+        self.cfg.sc.variant.fastpath
+    }
+
+    // ----- naming, for events, narration and views -----
+
+    pub fn slab_name(&self, s: SlabId) -> String {
+        const NAMES: &[u8] = b"PQRSTUVWXYZABCDEFGHIJKLMNO";
+        let letter = NAMES[s as usize % NAMES.len()] as char;
+        if (s as usize) < NAMES.len() {
+            letter.to_string()
+        } else {
+            format!("{letter}{}", s as usize / NAMES.len())
+        }
+    }
+
+    /// `p1`, `NULL`, `data` (user payload) or a raw hex number for anything else.
+    pub fn addr_name(&self, a: Addr) -> String {
+        if a == NULL {
+            return "NULL".into();
+        }
+        match self.object_of(a) {
+            Some((s, i)) => format!("{}{}", self.slab_name(s).to_lowercase(), i),
+            None if a & DATA == DATA => "data".into(),
+            None => format!("{a:#x}"),
+        }
+    }
+
+    pub fn slab_opt_name(&self, s: Option<SlabId>) -> String {
+        s.map(|s| self.slab_name(s)).unwrap_or_else(|| "NULL".into())
+    }
+
+    pub fn ctx_name(&self, c: CtxId) -> &str {
+        &self.cfg.ctx_ids[c as usize]
+    }
+
+    // ----- addresses -----
+
+    pub fn obj_addr(&self, s: SlabId, i: u32) -> Addr {
+        OBJ_BASE * (s as u64 + 1) + i as u64 * self.cfg.size
+    }
+
+    /// The (slab, index) of an object address, if it is one (of any slab ever created).
+    pub fn object_of(&self, a: Addr) -> Option<(SlabId, u32)> {
+        if a < OBJ_BASE || a & DATA == DATA {
+            return None;
+        }
+        let s = a / OBJ_BASE - 1;
+        let off = a % OBJ_BASE;
+        if s >= self.st.slabs.len() as u64 || off % self.cfg.size != 0 {
+            return None;
+        }
+        let i = off / self.cfg.size;
+        (i < self.cfg.objects as u64).then_some((s as SlabId, i as u32))
+    }
+
+    /// `virt_to_head_page`: the slab of an object address.
+    pub fn slab_of(&self, a: Addr) -> Option<SlabId> {
+        self.object_of(a).map(|(s, _)| s)
+    }
+
+    /// The cache line holding the free pointer of object `a` (`OBJ(o)` of spec §6).
+    pub fn obj_line(&self, s: SlabId, i: u32) -> u32 {
+        self.st.slabs[s as usize].line + 1 + ((i as u64 * self.cfg.size + self.cfg.offset) / 64) as u32
+    }
+
+    /// Read an object's free-pointer word; a non-object address reads as `DATA` (the model's
+    /// stand-in for a kernel oops: the invariants report the corrupted freelist that led here).
+    pub fn load_fp(&mut self, a: Addr) -> Addr {
+        match self.object_of(a) {
+            Some((s, i)) => {
+                let line = self.obj_line(s, i);
+                self.access(line, memory::Access::Read);
+                self.st.slabs[s as usize].fp[i as usize]
+            }
+            None => DATA,
+        }
+    }
+
+    pub fn store_fp(&mut self, a: Addr, v: Addr) {
+        if let Some((s, i)) = self.object_of(a) {
+            let line = self.obj_line(s, i);
+            self.access(line, memory::Access::Write);
+            self.st.slabs[s as usize].fp[i as usize] = v;
+        }
+    }
+
+    // ----- stats, cycles, events -----
+
+    pub fn stat(&mut self, s: Stat) {
+        self.st.stats[self.cur_cpu as usize][s as usize] += 1;
+        if let Some(r) = self.rec.as_mut() {
+            r.cur.stats.push(s.name().to_string());
+        }
+    }
+
+    pub fn charge(&mut self, cycles: u64) {
+        self.st.cycles[self.cur_cpu as usize] += cycles;
+        if let Some(r) = self.rec.as_mut() {
+            r.cur.cycles += cycles;
+        }
+    }
+
+    pub fn recording(&self) -> bool {
+        self.rec.is_some()
+    }
+
+    /// Describe the step being taken. The closure runs only when events are recorded.
+    #[inline]
+    pub fn ev(&mut self, f: impl FnOnce(&Machine, &mut Event)) {
+        if let Some(mut r) = self.rec.take() {
+            f(self, &mut r.cur);
+            self.rec = Some(r);
+        }
+    }
+
+    pub fn ev_halves(&mut self, halves: Vec<CasHalf>) {
+        if let Some(r) = self.rec.as_mut() {
+            r.cur.halves = halves;
+        }
+    }
+
+    pub fn ev_transition(&mut self, t: Transition) {
+        if let Some(r) = self.rec.as_mut() {
+            r.cur.coherence.push(t);
+        }
+    }
+
+    pub fn variant(&self) -> &crate::scenario::Variant {
+        &self.cfg.sc.variant
+    }
+}

@@ -1,0 +1,381 @@
+//! Step primitives shared by the modelled functions: per-CPU field access, irq and preempt
+//! toggles, the CAS flavours of spec §2.1, list_lock, add/remove_partial and discard_slab.
+//! Each touches its cache lines through `access` and charges the cost table.
+
+use super::cost;
+use super::memory::Access;
+use super::state::*;
+use super::{Machine, Stat};
+use crate::event::CasHalf;
+use crate::view::Violation;
+
+impl Machine {
+    pub fn set_note(&mut self, kind: &str, target: String, narration: String) {
+        if let Some(r) = self.rec.as_mut() {
+            r.cur.kind = kind.to_string();
+            r.cur.target = target;
+            r.cur.narration = narration;
+        }
+    }
+    pub fn set_read(&mut self, v: String) {
+        if let Some(r) = self.rec.as_mut() {
+            r.cur.read = Some(v);
+        }
+    }
+    pub fn set_wrote(&mut self, v: String) {
+        if let Some(r) = self.rec.as_mut() {
+            r.cur.wrote = Some(v);
+        }
+    }
+    pub fn set_ok(&mut self, ok: bool) {
+        if let Some(r) = self.rec.as_mut() {
+            r.cur.ok = Some(ok);
+        }
+    }
+
+    /// Record an invariant violation once per invariant (the first time it is seen).
+    pub fn violate(&mut self, invariant: &str, message: String) {
+        if self.violations.iter().any(|v| v.invariant == invariant) {
+            return;
+        }
+        self.violations.push(Violation { step: self.st.steps, invariant: invariant.into(), message });
+    }
+
+    pub fn me(&self) -> u32 {
+        self.cur_cpu
+    }
+
+    pub fn cpu(&self, k: u32) -> &Cpu {
+        &self.st.cpus[k as usize]
+    }
+
+    // ----- processor state -----
+
+    /// `local_irq_save`: remember the flag in the frame, disable.
+    pub fn irq_save(&mut self, fr: &mut Frame) {
+        let k = self.me() as usize;
+        fr.saved_irq = self.st.cpus[k].irqs_on;
+        self.st.cpus[k].irqs_on = false;
+        self.charge(cost::IRQ_SAVE);
+    }
+
+    /// `local_irq_restore` of what the frame saved.
+    pub fn irq_restore(&mut self, fr: &Frame) {
+        let k = self.me() as usize;
+        self.st.cpus[k].irqs_on = fr.saved_irq;
+        self.charge(cost::IRQ_RESTORE);
+    }
+
+    pub fn irq_set(&mut self, on: bool) {
+        let k = self.me() as usize;
+        self.st.cpus[k].irqs_on = on;
+        self.charge(if on { cost::IRQ_RESTORE } else { cost::IRQ_SAVE });
+    }
+
+    pub fn preempt_off(&mut self) {
+        self.st.cpus[self.cur_cpu as usize].preempt_count += 1;
+        self.charge(cost::PREEMPT_TOGGLE);
+    }
+
+    pub fn preempt_on(&mut self) {
+        let c = &mut self.st.cpus[self.cur_cpu as usize].preempt_count;
+        *c = c.saturating_sub(1);
+        self.charge(cost::PREEMPT_TOGGLE);
+    }
+
+    // ----- kmem_cache_cpu fields (of CPU `c`, which may not be the executing CPU) -----
+
+    pub fn ld_tid(&mut self, c: u32) -> u64 {
+        self.access(self.cfg.line_cc(c), Access::Read);
+        self.st.cpus[c as usize].tid
+    }
+    pub fn ld_freelist(&mut self, c: u32) -> Addr {
+        self.access(self.cfg.line_cc(c), Access::Read);
+        self.st.cpus[c as usize].freelist
+    }
+    pub fn ld_page(&mut self, c: u32) -> Option<SlabId> {
+        self.access(self.cfg.line_cc(c), Access::Read);
+        self.st.cpus[c as usize].page
+    }
+    pub fn ld_partial(&mut self, c: u32) -> Option<SlabId> {
+        self.access(self.cfg.line_cc(c), Access::Read);
+        self.st.cpus[c as usize].partial
+    }
+    pub fn st_freelist(&mut self, c: u32, v: Addr) {
+        self.access(self.cfg.line_cc(c), Access::Write);
+        let cpu = &mut self.st.cpus[c as usize];
+        cpu.freelist = v;
+        cpu.ghost_version += 1;
+    }
+    pub fn st_page(&mut self, c: u32, v: Option<SlabId>) {
+        self.access(self.cfg.line_cc(c), Access::Write);
+        let cpu = &mut self.st.cpus[c as usize];
+        cpu.page = v;
+        cpu.ghost_version += 1;
+    }
+    pub fn st_partial(&mut self, c: u32, v: Option<SlabId>) {
+        self.access(self.cfg.line_cc(c), Access::Write);
+        self.st.cpus[c as usize].partial = v;
+    }
+    pub fn bump_tid(&mut self, c: u32) {
+        self.access(self.cfg.line_cc(c), Access::Write);
+        self.st.cpus[c as usize].tid += self.cfg.tid_step;
+    }
+
+    /// `this_cpu_cmpxchg_double` on the executing CPU's (freelist, tid): no LOCK prefix, atomic
+    /// only against this CPU (spec §2.1). `with_tid` false is the broken `no-tid` control.
+    /// Checks INV-12 on success: the CPU and ghost version must be the ones snapshotted with tid.
+    pub fn pcas2(&mut self, fr: &Frame, old: (Addr, u64), new: (Addr, u64), with_tid: bool) -> bool {
+        let k = self.me();
+        self.access(self.cfg.line_cc(k), Access::Write);
+        self.charge(cost::PERCPU_CMPXCHG16B);
+        let (fl, tid) = (self.st.cpus[k as usize].freelist, self.st.cpus[k as usize].tid);
+        let ok = fl == old.0 && (!with_tid || tid == old.1);
+        self.set_ok(ok);
+        if !ok && self.recording() {
+            let mut halves = vec![CasHalf {
+                field: "freelist".into(),
+                expected: self.addr_name(old.0),
+                actual: self.addr_name(fl),
+            }];
+            if with_tid {
+                halves.push(CasHalf { field: "tid".into(), expected: old.1.to_string(), actual: tid.to_string() });
+            }
+            self.ev_halves(halves);
+        }
+        if ok {
+            self.check_snapshot(fr, k);
+            let cpu = &mut self.st.cpus[k as usize];
+            cpu.freelist = new.0;
+            if with_tid {
+                cpu.tid = new.1;
+            }
+            cpu.ghost_version += 1;
+        }
+        ok
+    }
+
+    /// INV-12: a successful lockless update of CPU k's freelist must come from a snapshot of
+    /// CPU k taken with no change to its freelist or slab since.
+    pub fn check_snapshot(&mut self, fr: &Frame, k: u32) {
+        let now = self.st.cpus[k as usize].ghost_version;
+        if fr.ghost_cpu != k {
+            let msg = format!(
+                "the lockless update of cpu{k}'s freelist succeeded with a snapshot taken from cpu{}: \
+                 {} acted on a CPU other than the one it read",
+                fr.ghost_cpu,
+                self.ctx_name(self.cur)
+            );
+            self.violate("INV-12", msg);
+        } else if now != fr.ghost_version {
+            let msg = format!(
+                "the lockless update of cpu{k}'s freelist succeeded although cpu{k}'s freelist or slab \
+                 changed {} time(s) since {} read it: a stale snapshot was accepted (ABA)",
+                now - fr.ghost_version,
+                self.ctx_name(self.cur)
+            );
+            self.violate("INV-12", msg);
+        }
+    }
+
+    /// Take the ghost snapshot for INV-12 (when the tid, or without tid the freelist, is read).
+    pub fn snapshot(&self, fr: &mut Frame, k: u32) {
+        fr.ghost_cpu = k;
+        fr.ghost_version = self.st.cpus[k as usize].ghost_version;
+    }
+
+    // ----- the slab descriptor -----
+
+    pub fn slab(&self, s: SlabId) -> &Slab {
+        &self.st.slabs[s as usize]
+    }
+
+    pub fn ld_slab_pair(&mut self, s: SlabId) -> (Addr, Counters) {
+        self.access(self.slab(s).line, Access::Read);
+        let sl = self.slab(s);
+        (sl.freelist, sl.counters)
+    }
+
+    /// The LOCK'd `cmpxchg16b` on `P.freelist`/`P.counters` (spec §2.2, native).
+    pub fn cas2_native(&mut self, s: SlabId, old: (Addr, Counters), new: (Addr, Counters)) -> bool {
+        self.access(self.slab(s).line, Access::Write);
+        self.charge(cost::LOCKED_CMPXCHG16B);
+        self.cas2_compare_store(s, old, new)
+    }
+
+    /// Compare both halves and store both if equal; a failure bumps CMPXCHG_DOUBLE_FAIL.
+    pub fn cas2_compare_store(&mut self, s: SlabId, old: (Addr, Counters), new: (Addr, Counters)) -> bool {
+        let (fl, cnt) = (self.slab(s).freelist, self.slab(s).counters);
+        let ok = fl == old.0 && cnt == old.1;
+        self.set_ok(ok);
+        if ok {
+            let sl = &mut self.st.slabs[s as usize];
+            sl.freelist = new.0;
+            sl.counters = new.1;
+        } else {
+            if self.recording() {
+                let h = vec![
+                    CasHalf { field: "freelist".into(), expected: self.addr_name(old.0), actual: self.addr_name(fl) },
+                    CasHalf { field: "counters".into(), expected: counters_text(old.1), actual: counters_text(cnt) },
+                ];
+                self.ev_halves(h);
+            }
+            self.stat(Stat::CMPXCHG_DOUBLE_FAIL);
+        }
+        ok
+    }
+
+    // ----- kmem_cache_node -----
+
+    pub fn node_of_slab(&self, s: SlabId) -> u32 {
+        self.slab(s).node
+    }
+
+    pub fn lock_free(&self, n: u32) -> bool {
+        self.st.nodes[n as usize].list_lock.is_none()
+    }
+
+    pub fn spin_lock(&mut self, n: u32) {
+        self.access(self.cfg.line_nd(n), Access::Write);
+        self.charge(cost::SPIN_LOCK);
+        if self.st.cpus[self.cur_cpu as usize].irqs_on {
+            let msg = format!("{} took node {n}'s list_lock with interrupts enabled", self.ctx_name(self.cur));
+            self.violate("INV-13", msg);
+        }
+        if self.st.slabs.iter().any(|s| s.slab_lock == Some(self.cur)) {
+            let msg = format!("{} took list_lock while holding a slab_lock (order is list_lock first)", self.ctx_name(self.cur));
+            self.violate("INV-13", msg);
+        }
+        self.st.nodes[n as usize].list_lock = Some(self.cur);
+    }
+
+    pub fn spin_unlock(&mut self, n: u32) {
+        self.access(self.cfg.line_nd(n), Access::Write);
+        self.charge(cost::SPIN_UNLOCK);
+        self.st.nodes[n as usize].list_lock = None;
+    }
+
+    pub fn ld_nr_partial(&mut self, n: u32) -> u32 {
+        self.access(self.cfg.line_nd(n), Access::Read);
+        self.st.nodes[n as usize].nr_partial
+    }
+
+    /// The discard test of spec §2.9/§2.10/§2.13: `>` (3.x) or `>=` (4.0+).
+    pub fn discard_ok(&self, nr_partial: u32) -> bool {
+        let min = self.cfg.sc.cache.min_partial;
+        match self.variant().discard {
+            crate::scenario::Discard::Gt => nr_partial > min,
+            crate::scenario::Discard::Ge => nr_partial >= min,
+        }
+    }
+
+    fn list_neighbours(&mut self, n: u32, pos: usize) {
+        let list = &self.st.nodes[n as usize].partial;
+        let mut lines = Vec::new();
+        if pos > 0 {
+            lines.push(self.slab(list[pos - 1]).line);
+        }
+        if pos + 1 < list.len() {
+            lines.push(self.slab(list[pos + 1]).line);
+        }
+        for l in lines {
+            self.access(l, Access::Write);
+        }
+    }
+
+    fn check_list_lock(&mut self, n: u32, what: &str) {
+        if self.st.nodes[n as usize].list_lock != Some(self.cur) {
+            let msg = format!("{} changed node {n}'s partial list ({what}) without holding list_lock", self.ctx_name(self.cur));
+            self.violate("INV-13", msg);
+        }
+    }
+
+    /// `add_partial`: one step under `list_lock` (head or tail).
+    pub fn add_partial(&mut self, n: u32, s: SlabId, tail: bool) {
+        self.check_list_lock(n, "add_partial");
+        self.access(self.cfg.line_nd(n), Access::Write);
+        self.access(self.slab(s).line, Access::Write);
+        let node = &mut self.st.nodes[n as usize];
+        if tail {
+            node.partial.push(s);
+        } else {
+            node.partial.insert(0, s);
+        }
+        node.nr_partial += 1;
+        let pos = if tail { node.partial.len() - 1 } else { 0 };
+        self.list_neighbours(n, pos);
+        self.st.slabs[s as usize].on_node_partial = true;
+    }
+
+    /// `remove_partial`: one step under `list_lock`. Removing a slab that is not on the list
+    /// is a corrupted list (INV-7), recorded rather than a crash.
+    pub fn remove_partial(&mut self, n: u32, s: SlabId) {
+        self.check_list_lock(n, "remove_partial");
+        self.access(self.cfg.line_nd(n), Access::Write);
+        self.access(self.slab(s).line, Access::Write);
+        let Some(pos) = self.st.nodes[n as usize].partial.iter().position(|&x| x == s) else {
+            let msg = format!("list_del of slab {} from node {n}'s partial list, which does not hold it", self.slab_name(s));
+            self.violate("INV-7", msg);
+            return;
+        };
+        self.list_neighbours(n, pos);
+        let node = &mut self.st.nodes[n as usize];
+        node.partial.remove(pos);
+        node.nr_partial = node.nr_partial.saturating_sub(1);
+        self.st.slabs[s as usize].on_node_partial = false;
+    }
+
+    /// `discard_slab`: give the page back (checks INV-14 first).
+    pub fn discard_slab(&mut self, s: SlabId) {
+        self.charge(cost::PAGE_FREE);
+        let sl = self.slab(s);
+        let referenced = self.st.cpus.iter().enumerate().any(|(k, c)| {
+            (c.page == Some(s) && !self.cpu_in_section(k as u32)) || self.chain_contains(c.partial, s)
+        });
+        let on_list = self.st.nodes.iter().any(|n| n.partial.contains(&s));
+        if sl.counters.frozen || sl.counters.inuse != 0 || on_list || referenced || sl.life == Life::Discarded {
+            let msg = format!(
+                "slab {} discarded while {}",
+                self.slab_name(s),
+                if sl.life == Life::Discarded {
+                    "already discarded".to_string()
+                } else if sl.counters.inuse != 0 {
+                    format!("{} object(s) are in use", sl.counters.inuse)
+                } else if sl.counters.frozen {
+                    "still frozen".into()
+                } else if on_list {
+                    "still on a partial list".into()
+                } else {
+                    "a CPU still refers to it".into()
+                }
+            );
+            self.violate("INV-14", msg);
+        }
+        let first = self.slab(s).line;
+        for l in first..=first + self.cfg.obj_lines {
+            self.invalidate_line(l);
+        }
+        self.st.slabs[s as usize].life = Life::Discarded;
+    }
+
+    /// Whether a CPU partial chain starting at `head` contains `s` (bounded walk).
+    pub fn chain_contains(&self, head: Option<SlabId>, s: SlabId) -> bool {
+        let mut cur = head;
+        let mut n = 0;
+        while let Some(p) = cur {
+            if p == s {
+                return true;
+            }
+            n += 1;
+            if n > self.st.slabs.len() {
+                return false;
+            }
+            cur = self.slab(p).next;
+        }
+        false
+    }
+}
+
+pub fn counters_text(c: Counters) -> String {
+    format!("inuse {} objects {} frozen {}", c.inuse, c.objects, c.frozen as u8)
+}

@@ -1,0 +1,603 @@
+//! Contexts and moves (DESIGN §3): which move is enabled, applying one, settling a context
+//! after its step, starting and finishing operations, setup and the default policy.
+
+use super::state::*;
+use super::{Config, Flow, Machine, Pc};
+use crate::event::Event;
+use crate::scenario::{Op, Preempt, Scenario};
+
+/// A parsed move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    Step(CtxId),
+    Migrate(CtxId, u32),
+}
+
+impl Machine {
+    pub fn new(sc: Scenario, record: bool, checks: bool) -> Machine {
+        let cfg = Config::from_scenario(sc);
+        let cfg = std::rc::Rc::new(cfg);
+        let cpus = cfg.cpus;
+        let mut lines = Vec::new();
+        for _ in 0..cfg.static_lines() {
+            lines.push([Mesi::I; MAX_CPUS]);
+        }
+        let sc = &cfg.sc;
+        let mut ctxs = Vec::new();
+        for (kind, list) in [(CtxKind::Task, &sc.tasks), (CtxKind::Irq, &sc.irqs)] {
+            for t in list {
+                ctxs.push(Ctx {
+                    kind,
+                    cpu: t.cpu,
+                    ops: t.ops.clone(),
+                    op_index: 0,
+                    stack: Vec::new(),
+                    finished: false,
+                    entered: false,
+                    saved_irqs_on: true,
+                    saved_preempt: 0,
+                    cur_op: None,
+                });
+            }
+        }
+        // The hidden context that runs `setup`, one op at a time on the op's CPU.
+        ctxs.push(Ctx {
+            kind: CtxKind::Task,
+            cpu: 0,
+            ops: sc.setup.iter().map(|s| s.op.clone()).collect(),
+            op_index: 0,
+            stack: Vec::new(),
+            finished: false,
+            entered: false,
+            saved_irqs_on: true,
+            saved_preempt: 0,
+            cur_op: None,
+        });
+        let st = State {
+            cpus: (0..cpus)
+                .map(|k| Cpu {
+                    freelist: NULL,
+                    tid: k as u64,
+                    page: None,
+                    partial: None,
+                    local_lock: None,
+                    irqs_on: true,
+                    preempt_count: 0,
+                    current: None,
+                    irq: None,
+                    ghost_version: 0,
+                })
+                .collect(),
+            nodes: (0..sc.nodes).map(|_| Node { list_lock: None, nr_partial: 0, partial: Vec::new() }).collect(),
+            slabs: Vec::new(),
+            ctxs,
+            vars: vec![Var::default(); cfg.var_names.len()],
+            lines,
+            stats: vec![[0; super::stats::NR_STATS]; cpus],
+            cycles: vec![0; cpus],
+            steps: 0,
+            in_setup: true,
+            last_moved: None,
+        };
+        let mut m = Machine {
+            cfg,
+            st,
+            violations: Vec::new(),
+            checks,
+            rec: record.then(Box::default),
+            probing: false,
+            cur: 0,
+            cur_cpu: 0,
+            scratch: Vec::new(),
+            ghost: Default::default(),
+            end_checked: false,
+        };
+        m.run_setup();
+        m
+    }
+
+    fn setup_ctx(&self) -> CtxId {
+        (self.st.ctxs.len() - 1) as CtxId
+    }
+
+    fn run_setup(&mut self) {
+        let sx = self.setup_ctx();
+        let setup = self.cfg.sc.setup.clone();
+        for op in &setup {
+            let k = op.cpu;
+            self.st.ctxs[sx as usize].cpu = k;
+            self.st.cpus[k as usize].current = Some(sx);
+            self.settle(sx);
+            while !self.st.ctxs[sx as usize].stack.is_empty() {
+                if self.blocked_reason(sx).is_some() {
+                    break;
+                }
+                self.run_step(sx, None);
+            }
+            self.st.cpus[k as usize].current = None;
+        }
+        self.st.ctxs[sx as usize].finished = true;
+        self.st.in_setup = false;
+        // Each CPU's first task is current; the others wait switched out.
+        for (i, c) in self.st.ctxs.iter().enumerate() {
+            if c.kind == CtxKind::Task && i < self.cfg.sc.tasks.len() && self.st.cpus[c.cpu as usize].current.is_none() {
+                self.st.cpus[c.cpu as usize].current = Some(i as CtxId);
+            }
+        }
+        for i in 0..self.cfg.n_ctx {
+            self.settle(i as CtxId);
+        }
+    }
+
+    pub fn parse_move(&self, mv: &str) -> Result<Move, String> {
+        let find = |id: &str| self.cfg.ctx_ids[..self.cfg.n_ctx].iter().position(|c| c == id).map(|i| i as CtxId);
+        if let Some(rest) = mv.strip_prefix("migrate:") {
+            let (task, cpu) = rest.rsplit_once(':').ok_or_else(|| "a migration is written `migrate:<task>:<cpu>`".to_string())?;
+            let t = find(task).ok_or_else(|| format!("there is no context `{task}`"))?;
+            if self.st.ctxs[t as usize].kind != CtxKind::Task {
+                return Err(format!("`{task}` is an interrupt handler; only tasks migrate"));
+            }
+            let k: u32 = cpu.parse().map_err(|_| format!("`{cpu}` is not a CPU number"))?;
+            if k as usize >= self.cfg.cpus {
+                return Err(format!("there is no cpu{k} (the scenario has {} CPUs)", self.cfg.cpus));
+            }
+            return Ok(Move::Migrate(t, k));
+        }
+        find(mv).map(Move::Step).ok_or_else(|| format!("there is no context `{mv}`"))
+    }
+
+    /// Why a move cannot be applied now, or `None` if it is enabled.
+    pub fn move_blocked(&self, mv: Move) -> Option<String> {
+        match mv {
+            Move::Step(cx) => {
+                let c = &self.st.ctxs[cx as usize];
+                let name = self.ctx_name(cx);
+                if c.finished {
+                    return Some(format!("{name} has finished"));
+                }
+                let cpu = &self.st.cpus[c.cpu as usize];
+                match c.kind {
+                    CtxKind::Irq => {
+                        if !c.entered {
+                            if let Some(other) = cpu.irq {
+                                return Some(format!("interrupt handler {} is running on cpu{}", self.ctx_name(other), c.cpu));
+                            }
+                            if !cpu.irqs_on {
+                                return Some(format!("interrupts are disabled on cpu{}", c.cpu));
+                            }
+                        }
+                    }
+                    CtxKind::Task => {
+                        if let Some(i) = cpu.irq {
+                            return Some(format!("interrupt handler {} is running on cpu{}", self.ctx_name(i), c.cpu));
+                        }
+                        if cpu.current != Some(cx) {
+                            if let Some(cur) = cpu.current {
+                                if let Some(why) = self.switch_blocked(cur) {
+                                    return Some(format!("{name} would preempt {} on cpu{}, but {why}", self.ctx_name(cur), c.cpu));
+                                }
+                            }
+                        }
+                    }
+                }
+                self.blocked_reason(cx).map(|why| format!("{name} {why}"))
+            }
+            Move::Migrate(t, k) => {
+                let c = &self.st.ctxs[t as usize];
+                let name = self.ctx_name(t);
+                if c.finished {
+                    return Some(format!("{name} has finished"));
+                }
+                if self.variant().preempt == Preempt::None {
+                    return Some("tasks cannot be preempted or migrated with preempt = none".into());
+                }
+                if c.cpu == k {
+                    return Some(format!("{name} is already on cpu{k}"));
+                }
+                if self.st.cpus[c.cpu as usize].current == Some(t) {
+                    return Some(format!("{name} is running on cpu{}: only a task that is switched out can migrate", c.cpu));
+                }
+                None
+            }
+        }
+    }
+
+    /// Why the current task `cur` of a CPU cannot be switched out now.
+    fn switch_blocked(&self, cur: CtxId) -> Option<String> {
+        let c = &self.st.ctxs[cur as usize];
+        if c.finished {
+            return None;
+        }
+        let cpu = &self.st.cpus[c.cpu as usize];
+        let at_sleep_point = matches!(c.stack.last(), Some(f) if f.func == Func::NewSlab && f.pc == Pc::N2);
+        if self.variant().preempt == Preempt::None {
+            return (!at_sleep_point).then(|| "the kernel is not preemptible (preempt = none) and it is not sleeping".into());
+        }
+        if cpu.preempt_count > 0 {
+            return Some(format!("preemption is disabled (preempt count {})", cpu.preempt_count));
+        }
+        if !cpu.irqs_on {
+            return Some("interrupts are disabled".into());
+        }
+        None
+    }
+
+    /// Whether a context's next step must wait: a lock held by another, a variable not yet
+    /// bound. `None` means it can take its step.
+    pub fn blocked_reason(&self, cx: CtxId) -> Option<String> {
+        let c = &self.st.ctxs[cx as usize];
+        if c.finished {
+            return Some("has finished".into());
+        }
+        let Some(fr) = c.stack.last() else {
+            return match c.ops.get(c.op_index) {
+                Some(Op::Free { var }) | Some(Op::Touch { var }) if !self.st.vars[self.cfg.var_index(var)].bound => {
+                    Some(format!("waits until `{var}` is allocated"))
+                }
+                _ => None,
+            };
+        };
+        let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
+        let node_lock = |n: u32| {
+            held_by(self.st.nodes[n as usize].list_lock).map(|h| format!("spins on node {n}'s list_lock, held by {}", self.ctx_name(h)))
+        };
+        let local_lock = |k: u32| {
+            held_by(self.st.cpus[k as usize].local_lock).map(|h| format!("waits for cpu{k}'s local lock, held by {}", self.ctx_name(h)))
+        };
+        use Pc::*;
+        match (fr.func, fr.pc) {
+            (Func::SlabFreeSlow, S4) => node_lock(self.node_of_slab(fr.pg.unwrap())),
+            (Func::GetPartialNode, H2) => node_lock(fr.n.unwrap()),
+            (Func::UnfreezePartials, V3l) => node_lock(self.node_of_slab(fr.p.unwrap())),
+            (Func::DeactivateSlab, D6) | (Func::DeactivateSlab, DS6) => node_lock(fr.n.unwrap()),
+            (Func::CmpxchgDoubleSlab, X2) => {
+                let s = fr.pg.unwrap();
+                held_by(self.slab(s).slab_lock).map(|h| format!("spins on slab {}'s slab_lock, held by {}", self.slab_name(s), self.ctx_name(h)))
+            }
+            (Func::SlabAllocSlow, LL4 | LL21 | LL30 | LL50) | (Func::FlushSlab, K1) => local_lock(fr.c),
+            (Func::PutCpuPartial, U6) => local_lock(c.cpu),
+            _ => None,
+        }
+    }
+
+    /// The moves that may come next: contexts in scenario order, then migrations.
+    pub fn enabled_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        let n = self.cfg.n_ctx;
+        for cx in 0..n as CtxId {
+            if self.move_blocked(Move::Step(cx)).is_none() {
+                out.push(Move::Step(cx));
+            }
+        }
+        if self.variant().preempt == Preempt::Full {
+            for cx in 0..self.cfg.sc.tasks.len() as CtxId {
+                for k in 0..self.cfg.cpus as u32 {
+                    let mv = Move::Migrate(cx, k);
+                    if self.move_blocked(mv).is_none() {
+                        out.push(mv);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    pub fn move_text(&self, mv: Move) -> String {
+        match mv {
+            Move::Step(cx) => self.ctx_name(cx).to_string(),
+            Move::Migrate(t, k) => format!("migrate:{}:{k}", self.ctx_name(t)),
+        }
+    }
+
+    /// Apply an enabled move (the caller checked `move_blocked`).
+    pub fn apply_move(&mut self, mv: Move, index: Option<usize>) {
+        match mv {
+            Move::Migrate(t, k) => {
+                let from = self.st.ctxs[t as usize].cpu;
+                self.st.ctxs[t as usize].cpu = k;
+                if self.st.cpus[from as usize].current == Some(t) {
+                    self.st.cpus[from as usize].current = None;
+                }
+            }
+            Move::Step(cx) => {
+                let k = self.st.ctxs[cx as usize].cpu;
+                match self.st.ctxs[cx as usize].kind {
+                    CtxKind::Task => {
+                        self.st.cpus[k as usize].current = Some(cx);
+                    }
+                    CtxKind::Irq => {
+                        if !self.st.ctxs[cx as usize].entered {
+                            let cpu = &mut self.st.cpus[k as usize];
+                            let c = &mut self.st.ctxs[cx as usize];
+                            c.entered = true;
+                            c.saved_irqs_on = cpu.irqs_on;
+                            c.saved_preempt = cpu.preempt_count;
+                            cpu.irqs_on = false;
+                            cpu.preempt_count += 1;
+                            cpu.irq = Some(cx);
+                        }
+                    }
+                }
+                self.settle(cx);
+                self.run_step(cx, index);
+                self.st.last_moved = Some(cx);
+            }
+        }
+    }
+
+    /// The next move of the default policy (DESIGN §5), if any.
+    pub fn default_move(&self) -> Option<Move> {
+        if let Some(last) = self.st.last_moved {
+            if self.move_blocked(Move::Step(last)).is_none() {
+                return Some(Move::Step(last));
+            }
+        }
+        (0..self.cfg.n_ctx as CtxId).map(Move::Step).find(|&m| self.move_blocked(m).is_none())
+    }
+
+    pub fn all_finished(&self) -> bool {
+        self.st.ctxs[..self.cfg.n_ctx].iter().all(|c| c.finished)
+    }
+
+    /// Some context is unfinished and no move is enabled.
+    pub fn deadlocked(&self) -> bool {
+        !self.all_finished() && (0..self.cfg.n_ctx as CtxId).all(|c| self.move_blocked(Move::Step(c)).is_some())
+    }
+
+    /// Run free work of context `cx` until its next label is a step (or it finishes).
+    pub(super) fn settle(&mut self, cx: CtxId) {
+        self.probing = true;
+        self.cur = cx;
+        loop {
+            self.cur_cpu = self.st.ctxs[cx as usize].cpu;
+            if self.st.ctxs[cx as usize].stack.is_empty() {
+                if !self.start_op(cx) {
+                    break;
+                }
+                continue;
+            }
+            let mut fr = self.st.ctxs[cx as usize].stack.pop().unwrap();
+            let flow = self.exec(&mut fr);
+            if let Flow::Pending = flow {
+                self.st.ctxs[cx as usize].stack.push(fr);
+                break;
+            }
+            self.after_exec(cx, fr, flow);
+        }
+        self.probing = false;
+    }
+
+    /// Push/pop frames after `exec` ran a label.
+    fn after_exec(&mut self, cx: CtxId, fr: Frame, flow: Flow) {
+        let stack = &mut self.st.ctxs[cx as usize].stack;
+        match flow {
+            Flow::Step | Flow::Go | Flow::Pending => stack.push(fr),
+            Flow::Call(child) => {
+                stack.push(fr);
+                stack.push(*child);
+            }
+            Flow::Ret(v, s) => {
+                if let Some(parent) = stack.last_mut() {
+                    parent.ret = v;
+                    parent.ret_slab = s;
+                    parent.ret_count = fr.count;
+                    if fr.func == Func::CmpxchgDoubleSlab {
+                        parent.ok = v != 0;
+                    }
+                } else {
+                    self.finish_op(cx, v);
+                }
+            }
+        }
+    }
+
+    /// Start the context's next op. Returns false if there is none (finished) or it must wait.
+    fn start_op(&mut self, cx: CtxId) -> bool {
+        let c = &self.st.ctxs[cx as usize];
+        let Some(op) = c.ops.get(c.op_index).cloned() else {
+            self.finish_ctx(cx);
+            return false;
+        };
+        if self.blocked_reason(cx).is_some() {
+            return false;
+        }
+        let idx = c.op_index;
+        let fr = match &op {
+            Op::Alloc { node, .. } => {
+                let mut f = Frame::new(Func::SlabAlloc, Pc::AllocEntry);
+                f.node = *node;
+                Some(f)
+            }
+            Op::Free { var } => {
+                let vi = self.cfg.var_index(var);
+                let v = &mut self.st.vars[vi];
+                let addr = v.addr;
+                v.freed = true;
+                match addr {
+                    None => None, // kfree(NULL): nothing to do
+                    Some(a) => match self.slab_of(a) {
+                        Some(s) => {
+                            self.ghost.frees += 1;
+                            let mut f = Frame::new(Func::SlabFree, Pc::FreeEntry);
+                            f.x = a;
+                            f.pg = Some(s);
+                            Some(f)
+                        }
+                        None => {
+                            let msg = format!("kfree of `{var}` = {}, which is not an object of this cache (the allocation returned user data)", self.addr_name(a));
+                            self.violate("INV-2", msg);
+                            None
+                        }
+                    },
+                }
+            }
+            Op::Touch { var } => {
+                let vi = self.cfg.var_index(var);
+                self.st.vars[vi].addr.map(|a| {
+                    let mut f = Frame::new(Func::Touch, Pc::TC);
+                    f.x = a;
+                    f.count = vi as u32;
+                    f
+                })
+            }
+            Op::Flush { target } => {
+                let mut f = Frame::new(Func::FlushCpuSlab, Pc::FC0);
+                match target {
+                    Some(t) => f.c = *t,
+                    None => f.flag = true,
+                }
+                Some(f)
+            }
+        };
+        let c = &mut self.st.ctxs[cx as usize];
+        c.op_index += 1;
+        c.cur_op = Some(idx);
+        match fr {
+            Some(f) => c.stack.push(f),
+            None => self.finish_op(cx, NULL),
+        }
+        true
+    }
+
+    fn finish_op(&mut self, cx: CtxId, v: Addr) {
+        let c = &self.st.ctxs[cx as usize];
+        let Some(i) = c.cur_op else { return };
+        if let Op::Alloc { var, .. } = &c.ops[i] {
+            let vi = self.cfg.var_index(var);
+            let addr = (v != NULL).then_some(v);
+            if let Some(a) = addr {
+                self.ghost.allocs += 1;
+                if let Some(other) = self.st.vars.iter().position(|o| o.held() && o.addr == Some(a)) {
+                    let msg = format!("`{var}` was handed {}, which `{}` still holds: a double allocation", self.addr_name(a), self.cfg.var_names[other]);
+                    self.violate("INV-1", msg);
+                }
+            }
+            let var = &mut self.st.vars[vi];
+            var.bound = true;
+            var.addr = addr;
+        }
+        self.st.ctxs[cx as usize].cur_op = None;
+    }
+
+    fn finish_ctx(&mut self, cx: CtxId) {
+        let c = &mut self.st.ctxs[cx as usize];
+        if c.finished {
+            return;
+        }
+        c.finished = true;
+        let k = c.cpu as usize;
+        match c.kind {
+            CtxKind::Irq => {
+                if c.entered {
+                    let (on, pc) = (c.saved_irqs_on, c.saved_preempt);
+                    let cpu = &mut self.st.cpus[k];
+                    cpu.irqs_on = on;
+                    cpu.preempt_count = pc;
+                    cpu.irq = None;
+                }
+            }
+            CtxKind::Task => {
+                if self.st.cpus[k].current == Some(cx) && (cx as usize) < self.cfg.n_ctx {
+                    self.st.cpus[k].current = None;
+                }
+            }
+        }
+    }
+
+    /// Execute the step at the top of `cx`'s stack, settle, record and check.
+    pub(super) fn run_step(&mut self, cx: CtxId, mv: Option<usize>) {
+        self.cur = cx;
+        self.cur_cpu = self.st.ctxs[cx as usize].cpu;
+        let mut fr = self.st.ctxs[cx as usize].stack.pop().expect("settled context has a step");
+        if self.rec.is_some() {
+            let ev = Event {
+                step: self.st.steps,
+                mv,
+                ctx: self.ctx_name(cx).to_string(),
+                cpu: self.cur_cpu,
+                label: format!("{}:{}", fr.func.name(), fr.pc.name()),
+                ..Default::default()
+            };
+            self.rec.as_mut().unwrap().cur = ev;
+        }
+        let flow = self.exec(&mut fr);
+        debug_assert!(!matches!(flow, Flow::Pending));
+        self.after_exec(cx, fr, flow);
+        self.settle(cx);
+        if let Some(r) = self.rec.as_mut() {
+            let ev = std::mem::take(&mut r.cur);
+            r.events.push(ev);
+        }
+        if self.checks {
+            self.check_invariants();
+        }
+        self.st.steps += 1;
+    }
+
+    /// Dispatch one label of the frame's function.
+    pub(super) fn exec(&mut self, fr: &mut Frame) -> Flow {
+        match fr.func {
+            Func::SlabAlloc => self.slab_alloc(fr),
+            Func::SlabAllocSlow => self.slab_alloc_slow(fr),
+            Func::GetFreelist => self.get_freelist(fr),
+            Func::GetPartialNode => self.get_partial_node(fr),
+            Func::AcquireSlab => self.acquire_slab(fr),
+            Func::NewSlab => self.new_slab(fr),
+            Func::PutCpuPartial => self.put_cpu_partial(fr),
+            Func::UnfreezePartials => self.unfreeze_partials(fr),
+            Func::DeactivateSlab => self.deactivate_slab(fr),
+            Func::FlushSlab => self.flush_slab(fr),
+            Func::FlushCpuSlab => self.flush_cpu_slab(fr),
+            Func::SlabFree => self.slab_free(fr),
+            Func::SlabFreeSlow => self.slab_free_slow(fr),
+            Func::CmpxchgDoubleSlab => self.cmpxchg_double_slab(fr),
+            Func::Touch => self.touch(fr),
+        }
+    }
+}
+
+impl Config {
+    pub fn from_scenario(sc: Scenario) -> Config {
+        let cpus = sc.cpus as usize;
+        let objects = sc.cache.objects_per_slab;
+        let size = sc.cache.object_size as u64;
+        let obj_lines = ((objects as u64 * size).div_ceil(64)) as u32;
+        let mut ctx_ids: Vec<String> = sc.tasks.iter().chain(sc.irqs.iter()).map(|c| c.id.clone()).collect();
+        ctx_ids.push("(setup)".into());
+        let mut var_names: Vec<String> = Vec::new();
+        let all_ops = sc.setup.iter().map(|s| &s.op).chain(sc.tasks.iter().chain(sc.irqs.iter()).flat_map(|c| c.ops.iter()));
+        for op in all_ops {
+            if let Op::Alloc { var, .. } = op {
+                if !var_names.contains(var) {
+                    var_names.push(var.clone());
+                }
+            }
+        }
+        let cpu_node = (0..sc.cpus).map(|k| sc.node_of_cpu(k)).collect();
+        let n_ctx = ctx_ids.len() - 1;
+        Config { n_ctx, tid_step: sc.tid_step(), cpus, objects, size, offset: sc.cache.offset as u64, obj_lines, ctx_ids, var_names, cpu_node, sc }
+    }
+}
+
+impl Machine {
+    /// After a move: at the end of the run check INV-15, and report a deadlock as an outcome.
+    pub fn finish_if_done(&mut self) {
+        if self.end_checked {
+            return;
+        }
+        if self.all_finished() {
+            self.end_checked = true;
+            self.check_end();
+        } else if self.deadlocked() {
+            self.end_checked = true;
+            let waits: Vec<String> = (0..self.cfg.n_ctx as CtxId)
+                .filter(|&c| !self.st.ctxs[c as usize].finished)
+                .map(|c| match self.blocked_reason(c) {
+                    Some(r) => format!("{} {r}", self.ctx_name(c)),
+                    None => format!("{} cannot run", self.ctx_name(c)),
+                })
+                .collect();
+            self.violate("DEADLOCK", format!("no context can move: {}", waits.join("; ")));
+        }
+    }
+}

@@ -1,0 +1,300 @@
+//! The machine state: every structure of spec §1 plus contexts, coherence, stats and ghost
+//! state. All of it is plain data (`Clone + Eq + Hash`), so checkpoints, time travel and the
+//! explorer's state hashing need nothing more.
+
+use super::stats::NR_STATS;
+use crate::scenario::Op;
+
+/// A simulated address. Objects live at `OBJ_BASE * (slab + 1) + index * size`; `NULL` is 0.
+pub type Addr = u64;
+pub const NULL: Addr = 0;
+pub const OBJ_BASE: Addr = 0x10_0000;
+/// The value a user's payload write (`touch`) leaves in the free-pointer word: not an address.
+pub const DATA: Addr = 0xDA7A_0000_0000;
+
+pub type SlabId = u32;
+pub type CtxId = u8;
+
+pub const MAX_CPUS: usize = 8;
+
+/// `page->counters`: the `inuse:16, objects:15, frozen:1` word (spec §1.3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Counters {
+    pub inuse: u32,
+    pub objects: u32,
+    pub frozen: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Life {
+    /// Allocated by `new_slab`, not yet installed as a CPU slab (spec §1.6 NEW).
+    Private,
+    Live,
+    Discarded,
+}
+
+/// `struct page` as SLUB uses it, plus its objects' free-pointer words.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Slab {
+    pub node: u32,
+    pub freelist: Addr,
+    pub counters: Counters,
+    /// `slab_lock` (bit spinlock on `page->flags`): who holds it.
+    pub slab_lock: Option<CtxId>,
+    /// CPU partial list link and the head's `pages` / `pobjects` (spec §1.3).
+    pub next: Option<SlabId>,
+    pub pages: u32,
+    pub pobjects: u32,
+    pub life: Life,
+    /// v6.8+: `PG_workingset` = on the node partial list.
+    pub on_node_partial: bool,
+    /// The word at `object + offset` of each object.
+    pub fp: Vec<Addr>,
+    /// First cache line of this slab's descriptor (`PG(P)`); object lines follow it.
+    pub line: u32,
+}
+
+/// `struct kmem_cache_node`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Node {
+    pub list_lock: Option<CtxId>,
+    pub nr_partial: u32,
+    /// The partial list, head first.
+    pub partial: Vec<SlabId>,
+}
+
+/// One CPU: its `kmem_cache_cpu` and the processor state the kernel keeps for it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Cpu {
+    pub freelist: Addr,
+    pub tid: u64,
+    pub page: Option<SlabId>,
+    pub partial: Option<SlabId>,
+    /// 5.15+ `local_lock` (irqs off on !RT): who holds it.
+    pub local_lock: Option<CtxId>,
+    pub irqs_on: bool,
+    pub preempt_count: u32,
+    /// The task that is current on this CPU.
+    pub current: Option<CtxId>,
+    /// An interrupt handler in progress on this CPU.
+    pub irq: Option<CtxId>,
+    /// Ghost (spec §5): bumped on every write to `freelist` or `page`.
+    pub ghost_version: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CtxKind {
+    Task,
+    Irq,
+}
+
+/// A task or an interrupt handler with its program: the ops, the index of the current op and
+/// a call stack of kernel-function frames (explicit step machines, STYLE 4).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ctx {
+    pub kind: CtxKind,
+    pub cpu: u32,
+    pub ops: Vec<Op>,
+    /// Index of the next op to start (the current one is `op_index - 1` while `stack` is busy).
+    pub op_index: usize,
+    pub stack: Vec<Frame>,
+    pub finished: bool,
+    /// Irq handlers: entered; the CPU's irq flag and preempt count saved at entry.
+    pub entered: bool,
+    pub saved_irqs_on: bool,
+    pub saved_preempt: u32,
+    /// The op in progress (for views and ownership of its in-flight objects).
+    pub cur_op: Option<usize>,
+}
+
+/// A scenario variable: bound by an `alloc`, released by a `free`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Var {
+    pub bound: bool,
+    pub addr: Option<Addr>,
+    pub freed: bool,
+}
+
+impl Var {
+    pub fn held(&self) -> bool {
+        self.bound && !self.freed && self.addr.is_some()
+    }
+}
+
+/// The modelled kernel functions (names as in v3.10 `mm/slub.c`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Func {
+    SlabAlloc,
+    SlabAllocSlow,
+    GetFreelist,
+    GetPartialNode,
+    AcquireSlab,
+    NewSlab,
+    PutCpuPartial,
+    UnfreezePartials,
+    DeactivateSlab,
+    FlushSlab,
+    FlushCpuSlab,
+    SlabFree,
+    SlabFreeSlow,
+    CmpxchgDoubleSlab,
+    Touch,
+}
+
+impl Func {
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::SlabAlloc => "slab_alloc",
+            Func::SlabAllocSlow => "__slab_alloc",
+            Func::GetFreelist => "get_freelist",
+            Func::GetPartialNode => "get_partial_node",
+            Func::AcquireSlab => "acquire_slab",
+            Func::NewSlab => "new_slab",
+            Func::PutCpuPartial => "put_cpu_partial",
+            Func::UnfreezePartials => "unfreeze_partials",
+            Func::DeactivateSlab => "deactivate_slab",
+            Func::FlushSlab => "flush_slab",
+            Func::FlushCpuSlab => "__flush_cpu_slab",
+            Func::SlabFree => "slab_free",
+            Func::SlabFreeSlow => "__slab_free",
+            Func::CmpxchgDoubleSlab => "cmpxchg_double_slab",
+            Func::Touch => "touch",
+        }
+    }
+}
+
+/// A program counter: the label of the spec's pseudo-code line (`A9`, `S5`...) within `Func`.
+/// Labels are one enum so matching on them is cheap; `Pc::name` gives the listing spelling.
+pub use super::labels::Pc;
+
+/// One activation of a modelled function: its pc and its locals. The locals are a superset
+/// shared by all functions (named after the kernel's), which keeps frames one plain struct.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Frame {
+    pub func: Func,
+    pub pc: Pc,
+    /// The CPU whose `kmem_cache_cpu` this frame computed (`c` in the kernel).
+    pub c: u32,
+    pub tid: u64,
+    pub obj: Addr,
+    pub nxt: Addr,
+    /// The object being freed (`x`), or the address a `touch` writes.
+    pub x: Addr,
+    pub f: Addr,
+    pub prior: Addr,
+    pub pg: Option<SlabId>,
+    pub p: Option<SlabId>,
+    pub old: Option<SlabId>,
+    pub cnt: Counters,
+    pub new: Counters,
+    /// Requested node (`NUMA_NO_NODE` = None).
+    pub node: Option<u32>,
+    /// The node whose `list_lock` this frame holds or is about to take.
+    pub n: Option<u32>,
+    pub saved_irq: bool,
+    pub ok: bool,
+    pub flag: bool,
+    pub drain: bool,
+    pub lock: bool,
+    /// Deactivation modes (`M_NONE`, `M_PARTIAL`, `M_FULL`, `M_FREE`) now and last.
+    pub m: u8,
+    pub l: u8,
+    pub count: u32,
+    pub pages: u32,
+    pub pobj: u32,
+    /// Ghost (INV-12): CPU and version snapshotted when the tid was read.
+    pub ghost_cpu: u32,
+    pub ghost_version: u64,
+    /// Slabs queued for discard (`unfreeze_partials`), or the remaining walk of a node list.
+    pub queue: Vec<SlabId>,
+    /// What the last callee returned.
+    pub ret: Addr,
+    pub ret_slab: Option<SlabId>,
+    /// A count the last callee reported (`acquire_slab`: the free objects it took).
+    pub ret_count: u32,
+    /// For `cmpxchg_double_slab`: the operands.
+    pub cas_old: (Addr, Counters),
+    pub cas_new: (Addr, Counters),
+}
+
+impl Frame {
+    pub fn new(func: Func, pc: Pc) -> Frame {
+        Frame {
+            func,
+            pc,
+            c: 0,
+            tid: 0,
+            obj: NULL,
+            nxt: NULL,
+            x: NULL,
+            f: NULL,
+            prior: NULL,
+            pg: None,
+            p: None,
+            old: None,
+            cnt: Counters::default(),
+            new: Counters::default(),
+            node: None,
+            n: None,
+            saved_irq: false,
+            ok: false,
+            flag: false,
+            drain: false,
+            lock: false,
+            m: 0,
+            l: 0,
+            count: 0,
+            pages: 0,
+            pobj: 0,
+            ghost_cpu: 0,
+            ghost_version: 0,
+            queue: Vec::new(),
+            ret: NULL,
+            ret_slab: None,
+            ret_count: 0,
+            cas_old: (NULL, Counters::default()),
+            cas_new: (NULL, Counters::default()),
+        }
+    }
+}
+
+/// MESI state of one line in one CPU's cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[repr(u8)]
+pub enum Mesi {
+    #[default]
+    I,
+    S,
+    E,
+    M,
+}
+
+impl Mesi {
+    pub fn letter(self) -> char {
+        match self {
+            Mesi::I => 'I',
+            Mesi::S => 'S',
+            Mesi::E => 'E',
+            Mesi::M => 'M',
+        }
+    }
+}
+
+/// The whole mutable machine.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    pub cpus: Vec<Cpu>,
+    pub nodes: Vec<Node>,
+    pub slabs: Vec<Slab>,
+    pub ctxs: Vec<Ctx>,
+    pub vars: Vec<Var>,
+    /// Per line, per CPU: MESI.
+    pub lines: Vec<[Mesi; MAX_CPUS]>,
+    pub stats: Vec<[u64; NR_STATS]>,
+    pub cycles: Vec<u64>,
+    pub steps: u64,
+    /// Page allocations made after setup (for `pageAllocFail`).
+    pub in_setup: bool,
+    /// The context that moved last (for the default policy of DESIGN §5).
+    pub last_moved: Option<CtxId>,
+}

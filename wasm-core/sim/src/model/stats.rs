@@ -1,0 +1,46 @@
+//! `enum stat_item` of CONFIG_SLUB_STATS (spec §8), counted per CPU where the modelled era counts.
+
+use serde::Serialize;
+
+macro_rules! stats {
+    ($($name:ident),+ $(,)?) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+        pub enum Stat { $($name),+ }
+        impl Stat {
+            pub const ALL: &'static [Stat] = &[$(Stat::$name),+];
+            pub fn name(self) -> &'static str { match self { $(Stat::$name => stringify!($name)),+ } }
+        }
+    };
+}
+
+stats!(
+    ALLOC_FASTPATH,
+    ALLOC_SLOWPATH,
+    FREE_FASTPATH,
+    FREE_SLOWPATH,
+    FREE_FROZEN,
+    FREE_ADD_PARTIAL,
+    FREE_REMOVE_PARTIAL,
+    ALLOC_FROM_PARTIAL,
+    ALLOC_SLAB,
+    ALLOC_REFILL,
+    ALLOC_NODE_MISMATCH,
+    FREE_SLAB,
+    CPUSLAB_FLUSH,
+    DEACTIVATE_FULL,
+    DEACTIVATE_EMPTY,
+    DEACTIVATE_TO_HEAD,
+    DEACTIVATE_TO_TAIL,
+    DEACTIVATE_REMOTE_FREES,
+    DEACTIVATE_BYPASS,
+    ORDER_FALLBACK,
+    CMPXCHG_DOUBLE_CPU_FAIL,
+    CMPXCHG_DOUBLE_FAIL,
+    CPU_PARTIAL_ALLOC,
+    CPU_PARTIAL_FREE,
+    CPU_PARTIAL_NODE,
+    CPU_PARTIAL_DRAIN,
+);
+
+pub const NR_STATS: usize = 26;

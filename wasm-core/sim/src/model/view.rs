@@ -1,0 +1,232 @@
+//! Building the view DTOs of `crate::view` from the machine state.
+
+use super::state::*;
+use super::Machine;
+use crate::view::*;
+
+impl Machine {
+    fn chain_names(&self, head: Addr) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut a = head;
+        while a != NULL && out.len() <= self.cfg.objects as usize {
+            out.push(self.addr_name(a));
+            match self.object_of(a) {
+                Some((s, i)) => a = self.slab(s).fp[i as usize],
+                None => break,
+            }
+        }
+        out
+    }
+
+    fn slab_owner(&self, s: SlabId) -> String {
+        let sl = self.slab(s);
+        match sl.life {
+            Life::Discarded => return "discarded".into(),
+            Life::Private => return "private".into(),
+            Life::Live => {}
+        }
+        for (k, c) in self.st.cpus.iter().enumerate() {
+            if c.page == Some(s) {
+                return format!("cpu{k}");
+            }
+        }
+        for (k, c) in self.st.cpus.iter().enumerate() {
+            if self.chain_contains(c.partial, s) {
+                return format!("cpu{k}-partial");
+            }
+        }
+        for (n, node) in self.st.nodes.iter().enumerate() {
+            if node.partial.contains(&s) {
+                return format!("node{n}-partial");
+            }
+        }
+        if sl.freelist == NULL {
+            "full".into()
+        } else {
+            "none".into()
+        }
+    }
+
+    fn object_owner(&self, a: Addr) -> String {
+        for (vi, v) in self.st.vars.iter().enumerate() {
+            if v.held() && v.addr == Some(a) {
+                return format!("user:{}", self.cfg.var_names[vi]);
+            }
+        }
+        for (k, c) in self.st.cpus.iter().enumerate() {
+            if self.chain_names(c.freelist).contains(&self.addr_name(a)) {
+                return format!("cpu{k}");
+            }
+        }
+        if let Some(s) = self.slab_of(a) {
+            if self.chain_names(self.slab(s).freelist).contains(&self.addr_name(a)) {
+                return "slab".into();
+            }
+        }
+        for (i, c) in self.st.ctxs.iter().enumerate() {
+            if c.stack.iter().any(|f| f.x == a || f.obj == a || f.f == a) {
+                return format!("inflight:{}", self.ctx_name(i as CtxId));
+            }
+        }
+        "lost".into()
+    }
+
+    fn line_name(&self, l: u32) -> String {
+        let cpus = self.cfg.cpus as u32;
+        if l == 0 {
+            return "kmem_cache".into();
+        }
+        if l <= cpus {
+            return format!("cpu_slab[{}]", l - 1);
+        }
+        if l < self.cfg.static_lines() {
+            return format!("node {}", l - 1 - cpus);
+        }
+        for (s, sl) in self.st.slabs.iter().enumerate() {
+            if l == sl.line {
+                return format!("page {}", self.slab_name(s as SlabId));
+            }
+            if l > sl.line && l <= sl.line + self.cfg.obj_lines {
+                let per = (64 / self.cfg.size).max(1) as u32;
+                let first = (l - sl.line - 1) * 64 / self.cfg.size.min(64) as u32;
+                let first = if self.cfg.size >= 64 { ((l - sl.line - 1) as u64 * 64 / self.cfg.size) as u32 } else { first };
+                let last = (first + per - 1).min(self.cfg.objects - 1);
+                let p = self.slab_name(s as SlabId).to_lowercase();
+                return if first == last { format!("{p}{first}") } else { format!("{p}{first}..{p}{last}") };
+            }
+        }
+        format!("line {l}")
+    }
+
+    pub fn view(&self, position: usize, enabled: Vec<String>) -> View {
+        let cpus = self.st.cpus.iter().enumerate().map(|(k, c)| CpuView {
+            cpu: k as u32,
+            node: self.cfg.cpu_node[k],
+            freelist: self.chain_names(c.freelist),
+            tid: c.tid,
+            tid_event: c.tid / self.cfg.tid_step,
+            tid_cpu: c.tid % self.cfg.tid_step,
+            page: c.page.map(|p| self.slab_name(p)),
+            partial: {
+                let mut v = Vec::new();
+                let mut cur = c.partial;
+                while let Some(p) = cur {
+                    if v.len() > self.st.slabs.len() {
+                        break;
+                    }
+                    v.push(self.slab_name(p));
+                    cur = self.slab(p).next;
+                }
+                v
+            },
+            irqs_enabled: c.irqs_on,
+            preempt_count: c.preempt_count,
+            running: c.irq.or(c.current).filter(|&x| (x as usize) < self.cfg.n_ctx).map(|x| self.ctx_name(x).to_string()),
+            cycles: self.st.cycles[k],
+        });
+        let slabs = (0..self.st.slabs.len() as SlabId).map(|s| {
+            let sl = self.slab(s);
+            SlabView {
+                name: self.slab_name(s),
+                node: sl.node,
+                objects: (0..self.cfg.objects)
+                    .map(|i| {
+                        let a = self.obj_addr(s, i);
+                        ObjectView {
+                            name: self.addr_name(a),
+                            addr: a,
+                            fp: self.addr_name(sl.fp[i as usize]),
+                            owner: if sl.life == Life::Discarded { "discarded".into() } else { self.object_owner(a) },
+                            line: self.obj_line(s, i),
+                        }
+                    })
+                    .collect(),
+                freelist: self.chain_names(sl.freelist),
+                inuse: sl.counters.inuse,
+                capacity: sl.counters.objects,
+                frozen: sl.counters.frozen,
+                owner: self.slab_owner(s),
+                slab_locked: sl.slab_lock.is_some(),
+            }
+        });
+        let nodes = self.st.nodes.iter().enumerate().map(|(n, node)| NodeView {
+            node: n as u32,
+            partial: node.partial.iter().map(|&s| self.slab_name(s)).collect(),
+            nr_partial: node.nr_partial,
+            list_lock: node.list_lock.map(|h| self.ctx_name(h).to_string()),
+            waiters: (0..self.cfg.n_ctx as CtxId)
+                .filter(|&c| self.blocked_reason(c).is_some_and(|r| r.contains(&format!("node {n}'s list_lock"))))
+                .map(|c| self.ctx_name(c).to_string())
+                .collect(),
+        });
+        let contexts = (0..self.cfg.n_ctx).map(|i| {
+            let c = &self.st.ctxs[i];
+            let cpu = &self.st.cpus[c.cpu as usize];
+            let cx = i as CtxId;
+            let state = if c.finished {
+                "finished"
+            } else if c.kind == CtxKind::Irq && !c.entered {
+                "waiting"
+            } else if self.blocked_reason(cx).is_some() {
+                "blocked"
+            } else if cpu.irq == Some(cx) || (cpu.current == Some(cx) && cpu.irq.is_none()) {
+                "running"
+            } else {
+                "runnable"
+            };
+            ContextView {
+                id: self.ctx_name(cx).to_string(),
+                kind: if c.kind == CtxKind::Task { "task" } else { "irq" }.into(),
+                cpu: c.cpu,
+                op: c.cur_op.map(|o| op_text(&c.ops[o])),
+                op_index: c.op_index,
+                ops: c.ops.len(),
+                label: c.stack.last().map(|f| format!("{}:{}", f.func.name(), f.pc.name())),
+                stack: c.stack.iter().map(|f| f.func.name().to_string()).collect(),
+                state: state.into(),
+                preempt_count: cpu.preempt_count,
+                irqs_enabled: cpu.irqs_on,
+            }
+        });
+        let lines = self.st.lines.iter().enumerate().map(|(l, states)| LineView {
+            id: l as u32,
+            name: self.line_name(l as u32),
+            states: states[..self.cfg.cpus].iter().map(|s| s.letter()).collect(),
+        });
+        let vars = self.st.vars.iter().enumerate().map(|(vi, v)| VarView {
+            name: self.cfg.var_names[vi].clone(),
+            object: v.addr.map(|a| self.addr_name(a)),
+            addr: v.addr,
+            held: v.held(),
+        });
+        View {
+            schema_version: 1,
+            scenario_name: self.cfg.sc.name.clone(),
+            position,
+            steps: self.st.steps,
+            tid_step: self.cfg.tid_step,
+            cpus: cpus.collect(),
+            slabs: slabs.collect(),
+            nodes: nodes.collect(),
+            contexts: contexts.collect(),
+            lines: lines.collect(),
+            vars: vars.collect(),
+            enabled_moves: enabled,
+            violations: self.violations.clone(),
+            finished: self.all_finished(),
+            deadlock: self.deadlocked(),
+        }
+    }
+}
+
+pub fn op_text(op: &crate::scenario::Op) -> String {
+    use crate::scenario::Op;
+    match op {
+        Op::Alloc { var, node: None } => format!("alloc {var}"),
+        Op::Alloc { var, node: Some(n) } => format!("alloc {var} on node {n}"),
+        Op::Free { var } => format!("free {var}"),
+        Op::Touch { var } => format!("touch {var}"),
+        Op::Flush { target: None } => "flush".into(),
+        Op::Flush { target: Some(t) } => format!("flush cpu{t}"),
+    }
+}

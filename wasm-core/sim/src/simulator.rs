@@ -1,0 +1,180 @@
+//! The facade the CLI and the wasm crate use: a scenario, the moves applied so far (the
+//! history, which is the artifact: STYLE 5), a cursor into it, and the machine at the cursor.
+//! Time travel replays from the nearest checkpoint (one every `CHECKPOINT` moves).
+
+use crate::model::{Machine, Move, Stat};
+use crate::{scenario, Cycles, Error, Event, Outcome, Scenario, Stats, VarOutcome, View};
+use std::collections::BTreeMap;
+
+const CHECKPOINT: usize = 64;
+/// A bound on the default policy, far above any scenario the validator admits.
+const MAX_DEFAULT_MOVES: usize = 10_000_000;
+
+pub struct Simulator {
+    machine: Machine,
+    /// `checkpoints[i]` is the machine after `i * CHECKPOINT` moves.
+    checkpoints: Vec<Machine>,
+    history: Vec<String>,
+    cursor: usize,
+    events: Vec<Event>,
+    /// `marks[i]` = number of events after `i` moves.
+    marks: Vec<usize>,
+    recording: bool,
+}
+
+impl Simulator {
+    /// Parse and validate a scenario, run its setup. Events are recorded when `events` is true.
+    pub fn from_json(json: &str, events: bool) -> Result<Simulator, Error> {
+        let sc = scenario::parse(json)?;
+        Ok(Simulator::new(sc, events, true))
+    }
+
+    /// A simulator for an already validated scenario; `checks` turns the invariant checker on.
+    pub fn new(sc: Scenario, events: bool, checks: bool) -> Simulator {
+        let mut machine = Machine::new(sc, events, checks);
+        let mut evs = Vec::new();
+        if let Some(r) = machine.rec.as_mut() {
+            evs.append(&mut r.events);
+        }
+        machine.finish_if_done();
+        Simulator {
+            checkpoints: vec![machine.clone()],
+            machine,
+            history: Vec::new(),
+            cursor: 0,
+            marks: vec![evs.len()],
+            events: evs,
+            recording: events,
+        }
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.machine.cfg.sc
+    }
+
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
+    /// The moves that may come next, in a stable order: tasks, irqs, then migrations.
+    pub fn enabled_moves(&self) -> Vec<String> {
+        self.machine.enabled_moves().into_iter().map(|m| self.machine.move_text(m)).collect()
+    }
+
+    /// Apply one move at the cursor (dropping any moves after it). A move that is not
+    /// enabled is an `Error::Move` and changes nothing.
+    pub fn apply(&mut self, mv: &str) -> Result<(), Error> {
+        let index = self.cursor;
+        let bad = |why: String| Error::Move { index, mv: mv.to_string(), why };
+        let parsed = self.machine.parse_move(mv).map_err(bad)?;
+        if let Some(why) = self.machine.move_blocked(parsed) {
+            return Err(bad(why));
+        }
+        self.push_move(parsed, mv.to_string());
+        Ok(())
+    }
+
+    fn push_move(&mut self, mv: Move, text: String) {
+        if self.cursor < self.history.len() {
+            self.history.truncate(self.cursor);
+            self.marks.truncate(self.cursor + 1);
+            self.events.truncate(self.marks[self.cursor]);
+            self.checkpoints.truncate(self.cursor / CHECKPOINT + 1);
+        }
+        self.machine.apply_move(mv, Some(self.cursor));
+        self.machine.finish_if_done();
+        if let Some(r) = self.machine.rec.as_mut() {
+            self.events.append(&mut r.events);
+        }
+        self.history.push(text);
+        self.cursor += 1;
+        self.marks.push(self.events.len());
+        if self.cursor % CHECKPOINT == 0 && self.checkpoints.len() == self.cursor / CHECKPOINT {
+            self.checkpoints.push(self.machine.clone());
+        }
+    }
+
+    /// Apply moves in order; stops at the first that is not enabled.
+    pub fn apply_all<S: AsRef<str>>(&mut self, moves: &[S]) -> Result<(), Error> {
+        for m in moves {
+            self.apply(m.as_ref())?;
+        }
+        Ok(())
+    }
+
+    /// Go on by the default policy of DESIGN §5 until every context has finished or nothing
+    /// is enabled.
+    pub fn run_to_end(&mut self) {
+        for _ in 0..MAX_DEFAULT_MOVES {
+            let Some(mv) = self.machine.default_move() else { break };
+            let text = self.machine.move_text(mv);
+            self.push_move(mv, text);
+        }
+    }
+
+    /// The moves applied so far (up to the end of the history, not just the cursor).
+    pub fn history(&self) -> &[String] {
+        &self.history
+    }
+
+    pub fn position(&self) -> usize {
+        self.cursor
+    }
+
+    /// Move the cursor to `n` moves of the history (time travel; the history is kept).
+    pub fn seek(&mut self, n: usize) -> Result<(), Error> {
+        if n > self.history.len() {
+            return Err(Error::Move { index: n, mv: format!("seek {n}"), why: format!("the history has only {} moves", self.history.len()) });
+        }
+        let ck = (n / CHECKPOINT).min(self.checkpoints.len() - 1);
+        let mut m = self.checkpoints[ck].clone();
+        let rec = m.rec.take();
+        for i in ck * CHECKPOINT..n {
+            let mv = m.parse_move(&self.history[i]).expect("history holds valid moves");
+            m.apply_move(mv, Some(i));
+            m.finish_if_done();
+        }
+        m.rec = rec.map(|mut r| {
+            r.events.clear();
+            r
+        });
+        self.machine = m;
+        self.cursor = n;
+        Ok(())
+    }
+
+    pub fn view(&self) -> View {
+        self.machine.view(self.cursor, self.enabled_moves())
+    }
+
+    /// Events of every step up to the cursor (empty unless created with events on).
+    pub fn events(&self) -> &[Event] {
+        if !self.recording {
+            return &[];
+        }
+        &self.events[..self.marks[self.cursor]]
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        let m = &self.machine;
+        let per_cpu: Vec<BTreeMap<String, u64>> =
+            m.st.stats.iter().map(|c| Stat::ALL.iter().map(|s| (s.name().to_string(), c[*s as usize])).collect()).collect();
+        let total = Stat::ALL.iter().map(|s| (s.name().to_string(), per_cpu.iter().map(|c| c[s.name()]).sum())).collect();
+        let vars = m
+            .cfg
+            .var_names
+            .iter()
+            .zip(&m.st.vars)
+            .map(|(name, v)| (name.clone(), VarOutcome { addr: v.addr, held: v.held() }))
+            .collect();
+        Outcome {
+            schema_version: 1,
+            finished: m.all_finished(),
+            deadlock: m.deadlocked(),
+            violations: m.violations.clone(),
+            stats: Stats { total, per_cpu },
+            cycles: Cycles { per_cpu: m.st.cycles.clone() },
+            vars,
+        }
+    }
+}

@@ -1,7 +1,9 @@
 // The whole check, in order, stopping at the first failure (run by `npm test` after setup).
 //
-//   node scripts/test.mjs [--lint-only]
+//   node scripts/test.mjs [--lint-only] [--skip STAGE]...
 //
+// --skip (repeatable) leaves out a stage by its name as printed (e.g. `--skip rustfmt`), for a
+// developer iterating on a later stage; `npm test` never skips.
 // Ends with a line `N passed, M failed` (N, M counted in stages).
 import { join } from 'node:path';
 import { log, root, run } from './lib.mjs';
@@ -29,7 +31,14 @@ const STAGES = [
 
 const args = process.argv.slice(2);
 const lintOnly = args.includes('--lint-only');
-const stages = STAGES.filter(([, , , lint]) => lint || !lintOnly);
+const skip = args.flatMap((a, i) => (args[i - 1] === '--skip' ? [a] : []));
+for (const name of skip) {
+  if (!STAGES.some(([n]) => n === name)) {
+    console.error(`[test] no stage named ${JSON.stringify(name)}: ${STAGES.map(([n]) => n).join(', ')}`);
+    process.exit(2);
+  }
+}
+const stages = STAGES.filter(([name, , , lint]) => (lint || !lintOnly) && !skip.includes(name));
 
 let passed = 0;
 let failed = 0;

@@ -47,6 +47,9 @@ const TESTS = [
       const before = await cpu0(page);
       const narrationBefore = await page.getByTestId('narration').innerText();
       if (!(await back.isDisabled())) throw new Error('step back is enabled at the start');
+      if ((await page.getByTestId('narration').getAttribute('aria-live')) !== 'polite') {
+        throw new Error('the narration is not an aria-live region');
+      }
 
       // Step until CPU 0's tid or freelist changes (the fast path commits), at most 60 moves.
       let moves = 0;

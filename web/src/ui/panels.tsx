@@ -169,8 +169,9 @@ export function VarsPanel({ vars }: { vars: readonly VarView[] }) {
         <ul>
           {vars.map((v) => (
             <li key={v.name}>
-              <code>{v.name}</code> = {v.object ?? 'NULL'}
-              {!v.held && v.object !== null && <span className="muted"> (freed)</span>}
+              <code>{v.name}</code> ={' '}
+              {v.object ?? <span title="not allocated yet, or the allocation failed">—</span>}
+              {!v.held && v.object !== null && <span className="muted"> (not held)</span>}
             </li>
           ))}
         </ul>

@@ -63,7 +63,7 @@ const TESTS = [
       if (after === before) throw new Error(`CPU 0 unchanged after ${moves} moves: ${before}`);
       const narration = await page.getByTestId('narration').innerText();
       if (narration === narrationBefore) throw new Error('the narration did not change');
-      await page.screenshot({ path: join(results, 'e2e-stepped-forward.png'), fullPage: true });
+      await page.screenshot({ path: join(results, 'e2e-stepped-forward.png') });
 
       for (let i = 0; i < moves; i++) await back.click();
       await expectText(position, new RegExp(`^move 0 of ${moves}\\b`));
@@ -91,7 +91,7 @@ const TESTS = [
       await text.fill(JSON.stringify({ ...sample, name: 'pasted by the e2e test' }));
       await page.getByRole('button', { name: 'Load', exact: true }).click();
       await expectText(page.getByRole('heading', { level: 1 }), /pasted by the e2e test/);
-      await page.screenshot({ path: join(results, 'e2e-loaded-scenario.png'), fullPage: true });
+      await page.screenshot({ path: join(results, 'e2e-loaded-scenario.png') });
     },
   },
 ];
@@ -137,7 +137,7 @@ async function main() {
   let failures = 0;
   try {
     for (const test of TESTS) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 1400 } });
       const page = await context.newPage();
       page.setDefaultTimeout(STEP_TIMEOUT_MS);
       /** @type {string[]} */

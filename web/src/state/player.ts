@@ -20,8 +20,27 @@ export type Action =
 
 export type ActionType = Action['type'];
 
+/**
+ * A scenario at its start. Its scripted moves (`schedule`, if the JSON has one) are kept ahead
+ * of the cursor, so stepping forward plays the script; choosing another move branches off it.
+ */
 export function initialState(scenario: string): PlayerState {
-  return { scenario, schedule: [], cursor: 0 };
+  return { scenario, schedule: scriptedMoves(scenario), cursor: 0 };
+}
+
+function scriptedMoves(scenario: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(scenario);
+    if (parsed !== null && typeof parsed === 'object' && 'schedule' in parsed) {
+      const { schedule } = parsed;
+      if (Array.isArray(schedule) && schedule.every((m) => typeof m === 'string')) {
+        return schedule;
+      }
+    }
+  } catch {
+    // not JSON: the simulator reports why when it is loaded
+  }
+  return [];
 }
 
 export function perform(state: PlayerState, action: Action): PlayerState {

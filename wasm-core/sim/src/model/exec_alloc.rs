@@ -545,6 +545,14 @@ impl Machine {
                     fr.pc = B10;
                     return Flow::Go;
                 }
+                if let Some(p) = fr.ret_slab {
+                    // 6.8+ partial slabs come off the list unfrozen: freeze the first now.
+                    fr.p = Some(p);
+                    fr.pc = B17f;
+                    let mut g = Frame::new(Func::GetFreelist, G1);
+                    g.pg = Some(p);
+                    return Flow::Call(Box::new(g));
+                }
                 // get_any_partial: only for NUMA_NO_NODE requests.
                 let nodes = self.cfg.sc.nodes;
                 let first = fr.n.unwrap_or(0);
@@ -560,6 +568,21 @@ impl Machine {
                 let mut f = Frame::new(Func::NewSlab, N1);
                 f.node = fr.node;
                 Flow::Call(Box::new(f))
+            }
+            B17f => {
+                fr.f = fr.ret;
+                fr.flag = true;
+                fr.pc = B17g;
+                Flow::Go
+            }
+            B17g => {
+                step!(self);
+                let p = fr.p.unwrap();
+                self.st_page(fr.c, Some(p));
+                note!(self, "store", format!("cpu_slab[{}].page", fr.c), "c->page := {}, frozen by taking its freelist.", self.slab_name(p));
+                fr.pg = Some(p);
+                fr.pc = B10;
+                Flow::Step
             }
             B18r => {
                 match fr.ret_slab {
@@ -1008,6 +1031,13 @@ impl Machine {
                     fr.f = fr.ret;
                     fr.p = fr.ret_slab;
                     fr.flag = true;
+                    if fr.f == NULL {
+                        // 6.8+: freeze_slab() the unfrozen partial slab.
+                        fr.pc = LL41f;
+                        let mut g = Frame::new(Func::GetFreelist, G1);
+                        g.pg = fr.p;
+                        return Flow::Call(Box::new(g));
+                    }
                     fr.pc = LL50;
                     return Flow::Go;
                 }
@@ -1020,6 +1050,11 @@ impl Machine {
                 }
                 fr.n = None;
                 fr.pc = LL42;
+                Flow::Go
+            }
+            LL41f => {
+                fr.f = fr.ret;
+                fr.pc = LL50;
                 Flow::Go
             }
             LL42 => {

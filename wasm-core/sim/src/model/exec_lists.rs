@@ -159,7 +159,7 @@ impl Machine {
                 self.spin_lock(n);
                 fr.p = self.st.nodes[n as usize].partial.first().copied();
                 fr.obj = NULL;
-                fr.ret_slab = None;
+                fr.pg = None;
                 fr.count = 0;
                 fr.pages = 0;
                 note!(self, "lock", format!("node {n}.list_lock"), "Take node {n}'s list_lock; the list head is {}.", self.slab_opt_name(fr.p));
@@ -182,7 +182,7 @@ impl Machine {
                 let mut a = Frame::new(Func::AcquireSlab, Q1);
                 a.pg = Some(p);
                 a.n = Some(n);
-                a.lock = fr.obj == NULL && fr.ret_slab.is_none();
+                a.lock = fr.obj == NULL && fr.pg.is_none();
                 Flow::Call(Box::new(a))
             }
             H4r => {
@@ -193,8 +193,8 @@ impl Machine {
                     return Flow::Go;
                 }
                 fr.count += fr.ret_count;
-                if fr.ret_slab.is_none() {
-                    fr.ret_slab = Some(p);
+                if fr.pg.is_none() {
+                    fr.pg = Some(p);
                     fr.obj = t;
                     fr.pc = if v.slowpath == Slowpath::LocalLock { H4c } else { H4a };
                     if v.slowpath == Slowpath::LocalLock {
@@ -239,8 +239,8 @@ impl Machine {
                 let p = fr.p.unwrap();
                 self.remove_partial(n, p);
                 note!(self, "list-del", format!("node {n}.partial"), "remove_partial({}) (6.8+: not frozen here).", self.slab_name(p));
-                if fr.ret_slab.is_none() {
-                    fr.ret_slab = Some(p);
+                if fr.pg.is_none() {
+                    fr.pg = Some(p);
                     self.stat(Stat::ALLOC_FROM_PARTIAL);
                     fr.pc = H4c;
                 } else {
@@ -260,8 +260,8 @@ impl Machine {
                 if fr.flag {
                     self.irq_restore(fr);
                 }
-                note!(self, "unlock", format!("node {n}.list_lock"), "Release node {n}'s list_lock; got {}.", self.slab_opt_name(fr.ret_slab));
-                Flow::Ret(fr.obj, fr.ret_slab)
+                note!(self, "unlock", format!("node {n}.list_lock"), "Release node {n}'s list_lock; got {}.", self.slab_opt_name(fr.pg));
+                Flow::Ret(fr.obj, fr.pg)
             }
             _ => unreachable!(),
         }
@@ -560,9 +560,9 @@ impl Machine {
             V3l => {
                 step!(self);
                 let n2 = self.node_of_slab(fr.p.unwrap());
-                fr.flag = self.cpu(self.me()).irqs_on;
-                if fr.flag {
+                if self.cpu(self.me()).irqs_on {
                     self.irq_save(fr);
+                    fr.flag = true;
                 }
                 self.spin_lock(n2);
                 fr.n = Some(n2);
@@ -764,6 +764,11 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
+                // 5.15+ deactivates with interrupts on: spin_lock_irqsave there.
+                fr.drain = self.cpu(self.me()).irqs_on;
+                if fr.drain {
+                    self.irq_save(fr);
+                }
                 self.spin_lock(n);
                 fr.lock = true;
                 note!(self, "lock", format!("node {n}.list_lock"), "Take list_lock: the slab goes on the partial list before it is unfrozen.");
@@ -816,6 +821,9 @@ impl Machine {
                 }
                 step!(self);
                 self.spin_unlock(n);
+                if fr.drain {
+                    self.irq_restore(fr);
+                }
                 note!(self, "unlock", format!("node {n}.list_lock"), "Release list_lock.");
                 fr.pc = D10;
                 Flow::Step
@@ -863,10 +871,66 @@ impl Machine {
                 fr.pc = DS4;
                 Flow::Step
             }
-            DS4 => self.cas2_site(fr, p, (fr.x, fr.cnt), (fr.nxt, fr.new), true, DS4r),
+            DS4 => {
+                // 5.17–6.7 (CPU partial slabs still frozen): choose the mode and take
+                // list_lock *before* the CAS, so no free can see the slab unfrozen and off
+                // the list. 6.8+ decides after the CAS (`__slab_free` checks list membership).
+                if self.variant().cpu_partial_frozen && !fr.lock {
+                    fr.pc = DSL;
+                    return Flow::Go;
+                }
+                self.cas2_site(fr, p, (fr.x, fr.cnt), (fr.nxt, fr.new), true, DS4r)
+            }
+            DSL => {
+                step!(self);
+                let nr = self.ld_nr_partial(n);
+                fr.m = if fr.new.inuse == 0 && self.discard_ok(nr) {
+                    M_FREE
+                } else if fr.nxt != NULL {
+                    M_PARTIAL
+                } else {
+                    M_FULL
+                };
+                fr.lock = true;
+                note!(self, "load", format!("node {n}.nr_partial"), "Decide before the CAS (5.17–6.7): node {n} has {nr} partial slab(s), so the slab will be {}.", match fr.m { M_FREE => "discarded", M_PARTIAL => "put on the partial list", _ => "left full" });
+                fr.pc = if fr.m == M_PARTIAL { DSK } else { DS4 };
+                Flow::Step
+            }
+            DSK => {
+                step!(self);
+                self.irq_save(fr);
+                self.spin_lock(n);
+                note!(self, "lock", format!("node {n}.list_lock"), "Take list_lock before the unfreezing CAS, so no free sees it unfrozen and off the list.");
+                fr.pc = DS4;
+                Flow::Step
+            }
             DS4r => {
+                if self.variant().cpu_partial_frozen {
+                    fr.pc = if fr.ok {
+                        match fr.m {
+                            M_FREE => D10,
+                            M_PARTIAL => DS7,
+                            _ => DS9,
+                        }
+                    } else if fr.m == M_PARTIAL {
+                        DSU
+                    } else {
+                        fr.lock = false;
+                        DS2
+                    };
+                    return Flow::Go;
+                }
                 fr.pc = if fr.ok { DS5 } else { DS2 };
                 Flow::Go
+            }
+            DSU => {
+                step!(self);
+                self.spin_unlock(n);
+                self.irq_restore(fr);
+                fr.lock = false;
+                note!(self, "unlock", format!("node {n}.list_lock"), "The CAS failed: unlock and redo.");
+                fr.pc = DS2;
+                Flow::Step
             }
             DS5 => {
                 step!(self);

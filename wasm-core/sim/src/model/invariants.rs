@@ -24,10 +24,10 @@ impl Machine {
             c.stack.iter().any(|f| {
                 f.c == k
                     && match f.func {
-                        Func::FlushSlab | Func::FlushCpuSlab => true,
+                        Func::FlushSlab => matches!(f.pc, W2c | W3 | W4 | W4b | T3 | T4 | K3 | K4 | K5 | K6),
                         Func::SlabAllocSlow => matches!(
                             f.pc,
-                            B4d | B4b | B4c | B15b | B16 | LL33 | LL34 | LL35 | LLu37 | LL25 | LL27 | LL28 | LL26 | LL55 | LL56 | LL57 | LL53
+                            B4d | B4b | B4c | B8 | B8a | B15b | B16 | LL8 | LL8a | LL33 | LL34 | LL35 | LLu37 | LL25 | LL27 | LL28 | LL26 | LL55 | LL56 | LL57 | LL53
                         ),
                         _ => false,
                     }
@@ -75,7 +75,13 @@ impl Machine {
                 }
             }
             Func::SlabFree | Func::SlabFreeSlow => out.push((f.x, false)),
-            Func::DeactivateSlab | Func::FlushSlab => out.push((f.f, true)),
+            Func::DeactivateSlab => {
+                // Stage 1 holds the CPU freelist as `freelist` (pushed one by one) and,
+                // between D2 and the CAS, its rest as `nextfree`.
+                out.push((f.f, true));
+                out.push((f.nxt, true));
+            }
+            Func::FlushSlab => out.push((f.f, true)),
             _ => {}
         }
     }

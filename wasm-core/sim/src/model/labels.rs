@@ -297,4 +297,10 @@ labels!(
     X4,
     X5,
     X6,
+    B17f,
+    B17g,
+    LL41f,
+    DSL,
+    DSU,
+    DSK,
 );

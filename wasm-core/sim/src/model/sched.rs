@@ -249,7 +249,7 @@ impl Machine {
             (Func::SlabFreeSlow, S4) => node_lock(self.node_of_slab(fr.pg.unwrap())),
             (Func::GetPartialNode, H2) => node_lock(fr.n.unwrap()),
             (Func::UnfreezePartials, V3l) => node_lock(self.node_of_slab(fr.p.unwrap())),
-            (Func::DeactivateSlab, D6) | (Func::DeactivateSlab, DS6) => node_lock(fr.n.unwrap()),
+            (Func::DeactivateSlab, D6) | (Func::DeactivateSlab, DS6) | (Func::DeactivateSlab, DSK) => node_lock(fr.n.unwrap()),
             (Func::CmpxchgDoubleSlab, X2) => {
                 let s = fr.pg.unwrap();
                 held_by(self.slab(s).slab_lock).map(|h| format!("spins on slab {}'s slab_lock, held by {}", self.slab_name(s), self.ctx_name(h)))

@@ -1,0 +1,225 @@
+//! Property tests: random scenarios, random schedules, every correct variant and era bundle.
+//! Zero violations allowed; the model's end-of-run check (INV-15: conservation and stat
+//! identities) runs at the end of each execution, and the test re-checks conservation from
+//! the outcome. `SLUB_PROPTEST_CASES` scales the run (the CI run does ≥ 10⁵ executions: see
+//! `CASES_PER_TEST` × the number of tests below).
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use slub_sim::{scenario, Simulator};
+
+const CASES_PER_TEST: u32 = 12_500;
+
+fn cases() -> u32 {
+    std::env::var("SLUB_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(CASES_PER_TEST)
+}
+
+/// The correct variants: every era bundle, plus single keys flipped on top of them.
+fn correct_variants() -> Vec<Value> {
+    vec![
+        json!({}),
+        json!({"era": "v3.1", "fastpath": "preempt-disable"}),
+        json!({"era": "v3.10"}),
+        json!({"era": "v4.0"}),
+        json!({"era": "v6.8"}),
+        json!({"fastpath": "tid-loop"}),
+        json!({"fastpath": "irq-disable"}),
+        json!({"cpuPartial": false}),
+        json!({"cmpxchgDouble": "slab-lock"}),
+        json!({"prefetch": "w"}),
+        json!({"discard": "ge"}),
+        json!({"deactivate": "splice"}),
+        json!({"freeRetryLock": "hold"}),
+        json!({"preempt": "none"}),
+        json!({"slowpath": "local-lock", "fastpath": "tid-direct"}),
+        json!({"slowpath": "local-lock", "fastpath": "tid-loop", "cmpxchgDouble": "slab-lock"}),
+        json!({"era": "v6.8", "cmpxchgDouble": "slab-lock"}),
+        json!({"era": "v4.0", "cpuPartial": false, "deactivate": "splice"}),
+    ]
+}
+
+/// Whether two tasks may share a CPU. The 3.x–5.14 slow path (irq-off) clears `c.page` on the
+/// DEACTIVATE_BYPASS exit without bumping tid and then enables interrupts in `new_slab`: a
+/// task preempted in its free fast path on the same CPU can then commit an object to a
+/// freelist whose slab is gone (spec §3.6, found by this very test; golden scenario
+/// `sc13b_bypass_preempted_free`). Those variants are checked with one task per CPU; the
+/// 5.15+ slow path (tid bumped on that exit) and non-preemptible kernels share CPUs freely.
+fn tasks_may_share_cpu(variant: &Value) -> bool {
+    variant.get("slowpath").is_some_and(|v| v == "local-lock")
+        || variant.get("era").is_some_and(|v| v == "v6.8")
+        || variant.get("preempt").is_some_and(|v| v == "none")
+}
+
+/// One context's operations as (kind, pick): kind 0–1 alloc, 2 free, 3 touch, 4 flush.
+type Ops = Vec<(u8, u8)>;
+
+#[derive(Debug, Clone)]
+struct Spec {
+    cpus: u32,
+    objects: u32,
+    nodes: u32,
+    setup: Vec<(u8, u8)>,
+    tasks: Vec<(u8, Ops)>,
+    irqs: Vec<(u8, Ops)>,
+    variant: usize,
+    schedule: Vec<u16>,
+}
+
+fn ops(max: usize) -> impl Strategy<Value = Ops> {
+    prop::collection::vec((0u8..5, any::<u8>()), 1..=max)
+}
+
+fn spec() -> impl Strategy<Value = Spec> {
+    (
+        1u32..=3,
+        2u32..=4,
+        1u32..=2,
+        prop::collection::vec((0u8..3, any::<u8>()), 0..8),
+        prop::collection::vec((any::<u8>(), ops(6)), 1..=3),
+        prop::collection::vec((any::<u8>(), ops(3)), 0..=2),
+        0..correct_variants().len(),
+        prop::collection::vec(any::<u16>(), 0..160),
+    )
+        .prop_map(|(cpus, objects, nodes, setup, tasks, irqs, variant, schedule)| Spec {
+            cpus,
+            objects,
+            nodes: nodes.min(cpus),
+            setup,
+            tasks,
+            irqs,
+            variant,
+            schedule,
+        })
+}
+
+/// Build a valid scenario: frees and touches name variables allocated earlier in the same
+/// op list or in setup (each freed once), so no context waits forever on a variable.
+fn scenario_json(s: &Spec) -> Value {
+    let mut free_pool: Vec<String> = Vec::new(); // setup variables still held
+    let mut setup = Vec::new();
+    for (i, (kind, pick)) in s.setup.iter().enumerate() {
+        let cpu = *pick as u32 % s.cpus;
+        if *kind < 2 || free_pool.is_empty() {
+            let v = format!("s{i}");
+            setup.push(json!({"cpu": cpu, "op": "alloc", "var": v}));
+            free_pool.push(v);
+        } else {
+            let v = free_pool.remove(*pick as usize % free_pool.len());
+            setup.push(json!({"cpu": cpu, "op": "free", "var": v}));
+        }
+    }
+    let mut list = |prefix: &str, ctxs: &[(u8, Ops)], pool: &mut Vec<String>| -> Vec<Value> {
+        ctxs.iter()
+            .enumerate()
+            .map(|(ci, (cpu, ops))| {
+                let mut mine: Vec<String> = Vec::new();
+                let mut out = Vec::new();
+                for (oi, (kind, pick)) in ops.iter().enumerate() {
+                    match kind {
+                        2 if !mine.is_empty() || !pool.is_empty() => {
+                            let v = if !mine.is_empty() && (pick % 2 == 0 || pool.is_empty()) {
+                                mine.remove(*pick as usize % mine.len())
+                            } else {
+                                pool.remove(*pick as usize % pool.len())
+                            };
+                            out.push(json!({"op": "free", "var": v}));
+                        }
+                        3 if !mine.is_empty() => {
+                            out.push(json!({"op": "touch", "var": mine[*pick as usize % mine.len()]}));
+                        }
+                        // Only a CPU's own flush: flushing another CPU is legal only when that
+                        // CPU is dead (golden SC12 covers it), which random contexts are not.
+                        4 if prefix == "T" => out.push(json!({"op": "flush"})),
+                        _ => {
+                            let v = format!("{prefix}{ci}v{oi}");
+                            if pick % 7 == 0 && s.nodes > 1 {
+                                out.push(json!({"op": "alloc", "var": v, "node": *pick as u32 % s.nodes}));
+                            } else {
+                                out.push(json!({"op": "alloc", "var": v}));
+                            }
+                            mine.push(v);
+                        }
+                    }
+                }
+                let share = prefix == "I" || tasks_may_share_cpu(&correct_variants()[s.variant]);
+                let cpu = if share { *cpu as u32 % s.cpus } else { ci as u32 % s.cpus };
+                json!({"id": format!("{prefix}{ci}"), "cpu": cpu, "ops": out})
+            })
+            .collect()
+    };
+    let ntasks = if tasks_may_share_cpu(&correct_variants()[s.variant]) { s.tasks.len() } else { s.tasks.len().min(s.cpus as usize) };
+    let tasks = list("T", &s.tasks[..ntasks], &mut free_pool);
+    let irqs = list("I", &s.irqs, &mut free_pool);
+    json!({
+        "schemaVersion": 1,
+        "name": "property",
+        "cpus": s.cpus,
+        "nodes": s.nodes,
+        "cache": {"objectsPerSlab": s.objects},
+        "variant": correct_variants()[s.variant],
+        "setup": setup,
+        "tasks": tasks,
+        "irqs": irqs,
+    })
+}
+
+/// Run the spec: the random numbers pick among the enabled moves, then the default policy.
+fn run(s: &Spec) -> Result<(), TestCaseError> {
+    let text = scenario_json(s).to_string();
+    let sc = scenario::parse(&text).map_err(|e| TestCaseError::fail(format!("generator made a bad scenario: {e}\n{text}")))?;
+    let share = tasks_may_share_cpu(&correct_variants()[s.variant]);
+    let mut sim = Simulator::new(sc, false, true);
+    for r in &s.schedule {
+        let mut moves = sim.enabled_moves();
+        if !share {
+            // Keep one task per CPU: no migration onto a CPU another unfinished task is on.
+            let m = sim.machine();
+            let ntasks = m.cfg.sc.tasks.len();
+            moves.retain(|mv| match mv.strip_prefix("migrate:").and_then(|r| r.rsplit_once(':')) {
+                Some((_, k)) => {
+                    let k: u32 = k.parse().unwrap();
+                    !m.st.ctxs[..ntasks].iter().any(|c| !c.finished && c.cpu == k)
+                }
+                None => true,
+            });
+        }
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[*r as usize % moves.len()].clone();
+        sim.apply(&mv).map_err(|e| TestCaseError::fail(format!("an enabled move failed: {e}")))?;
+    }
+    sim.run_to_end();
+    let out = sim.outcome();
+    let replay = sim.history().join(",");
+    prop_assert!(out.violations.is_empty(), "violations {:?}\nscenario {text}\nschedule {replay}", out.violations);
+    prop_assert!(out.finished, "did not finish\nscenario {text}\nschedule {replay}");
+    // Conservation, independently of the model's own check: every held variable has a
+    // distinct object.
+    let mut held: Vec<u64> = out.vars.values().filter(|v| v.held).filter_map(|v| v.addr).collect();
+    let n = held.len();
+    held.sort();
+    held.dedup();
+    prop_assert_eq!(held.len(), n, "two variables hold the same object\nscenario {}\nschedule {}", text, replay);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, .. ProptestConfig::default() })]
+    #[test]
+    fn random_schedules_keep_every_invariant_a(s in spec()) { run(&s)?; }
+    #[test]
+    fn random_schedules_keep_every_invariant_b(s in spec()) { run(&s)?; }
+    #[test]
+    fn random_schedules_keep_every_invariant_c(s in spec()) { run(&s)?; }
+    #[test]
+    fn random_schedules_keep_every_invariant_d(s in spec()) { run(&s)?; }
+    #[test]
+    fn random_schedules_keep_every_invariant_e(s in spec()) { run(&s)?; }
+    #[test]
+    fn random_schedules_keep_every_invariant_f(s in spec()) { run(&s)?; }
+    #[test]
+    fn random_schedules_keep_every_invariant_g(s in spec()) { run(&s)?; }
+    #[test]
+    fn random_schedules_keep_every_invariant_h(s in spec()) { run(&s)?; }
+}

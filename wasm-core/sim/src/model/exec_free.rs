@@ -342,7 +342,8 @@ impl Machine {
                 new.inuse = new.inuse.wrapping_sub(1) & 0xffff;
                 fr.flag = fr.cnt.frozen; // was_frozen
                 let mut need_lock = false;
-                if (new.inuse == 0 || fr.prior == NULL) && !fr.flag {
+                // 3.1–3.9 keep list_lock across retries: with it held, neither freeze nor lock.
+                if (new.inuse == 0 || fr.prior == NULL) && !fr.flag && fr.n.is_none() {
                     if frozen_partials && v.cpu_partial && fr.prior == NULL {
                         new.frozen = true;
                     } else if !frozen_partials && v.cpu_partial && fr.prior == NULL {
@@ -448,7 +449,9 @@ impl Machine {
                 Flow::Ret(NULL, None)
             }
             S7 => {
-                if !(fr.prior == NULL && !v.cpu_partial) {
+                // The slab was full and on no list: it has a free object now. (With CPU
+                // partial lists this is reached only when the lock was held across a retry.)
+                if fr.prior != NULL {
                     fr.pc = S8;
                     return Flow::Go;
                 }

@@ -40,6 +40,8 @@ impl Machine {
         self.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| match f.func {
                 Func::SlabAlloc | Func::SlabFree | Func::Touch | Func::CmpxchgDoubleSlab => false,
+                // A detached CPU partial list (6.8+ `__put_partials`) is held as a chain.
+                Func::UnfreezePartials | Func::PutCpuPartial if self.chain_contains(f.p, s) => true,
                 _ => f.pg == Some(s) || f.p == Some(s) || f.old == Some(s) || f.ret_slab == Some(s) || f.queue.contains(&s),
             })
         })

@@ -65,6 +65,9 @@ pub struct Config {
     pub n_ctx: usize,
     pub ctx_ids: Vec<String>,
     pub var_names: Vec<String>,
+    /// Each context's operations (tasks, irqs, then setup), as written and resolved.
+    pub src_ops: Vec<Vec<crate::scenario::Op>>,
+    pub ops: Vec<Vec<IOp>>,
     pub cpu_node: Vec<u32>,
 }
 
@@ -83,6 +86,10 @@ impl Config {
     }
     pub fn var_index(&self, name: &str) -> usize {
         self.var_names.iter().position(|v| v == name).expect("validated variable")
+    }
+
+    pub fn ops_of(&self, cx: CtxId) -> &[IOp] {
+        &self.ops[cx as usize]
     }
 }
 

@@ -6,6 +6,16 @@ use super::{Config, Flow, Machine, Pc};
 use crate::event::Event;
 use crate::scenario::{Op, Preempt, Scenario};
 
+/// Why a context cannot take its next step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Block {
+    Finished,
+    Var(usize),
+    ListLock(u32, CtxId),
+    SlabLock(SlabId, CtxId),
+    LocalLock(u32, CtxId),
+}
+
 /// A parsed move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Move {
@@ -29,7 +39,6 @@ impl Machine {
                 ctxs.push(Ctx {
                     kind,
                     cpu: t.cpu,
-                    ops: t.ops.clone(),
                     op_index: 0,
                     stack: Vec::new(),
                     finished: false,
@@ -44,7 +53,6 @@ impl Machine {
         ctxs.push(Ctx {
             kind: CtxKind::Task,
             cpu: 0,
-            ops: sc.setup.iter().map(|s| s.op.clone()).collect(),
             op_index: 0,
             stack: Vec::new(),
             finished: false,
@@ -109,7 +117,7 @@ impl Machine {
             self.st.cpus[k as usize].current = Some(sx);
             self.settle(sx);
             while !self.st.ctxs[sx as usize].stack.is_empty() {
-                if self.blocked_reason(sx).is_some() {
+                if self.blocked(sx).is_some() {
                     break;
                 }
                 self.run_step(sx, None);
@@ -144,6 +152,28 @@ impl Machine {
             return Ok(Move::Migrate(t, k));
         }
         find(mv).map(Move::Step).ok_or_else(|| format!("there is no context `{mv}`"))
+    }
+
+    /// Whether a move is enabled now (the fast check the policies and the explorer use).
+    pub fn move_enabled(&self, mv: Move) -> bool {
+        match mv {
+            Move::Step(cx) => {
+                let c = &self.st.ctxs[cx as usize];
+                if c.finished {
+                    return false;
+                }
+                let cpu = &self.st.cpus[c.cpu as usize];
+                let ok = match c.kind {
+                    CtxKind::Irq => c.entered || (cpu.irq.is_none() && cpu.irqs_on),
+                    CtxKind::Task => {
+                        cpu.irq.is_none()
+                            && (cpu.current == Some(cx) || cpu.current.is_none_or(|cur| self.switch_blocked(cur).is_none()))
+                    }
+                };
+                ok && self.blocked(cx).is_none()
+            }
+            Move::Migrate(..) => self.move_blocked(mv).is_none(),
+        }
     }
 
     /// Why a move cannot be applied now, or `None` if it is enabled.
@@ -224,26 +254,20 @@ impl Machine {
 
     /// Whether a context's next step must wait: a lock held by another, a variable not yet
     /// bound. `None` means it can take its step.
-    pub fn blocked_reason(&self, cx: CtxId) -> Option<String> {
+    pub fn blocked(&self, cx: CtxId) -> Option<Block> {
         let c = &self.st.ctxs[cx as usize];
         if c.finished {
-            return Some("has finished".into());
+            return Some(Block::Finished);
         }
         let Some(fr) = c.stack.last() else {
-            return match c.ops.get(c.op_index) {
-                Some(Op::Free { var }) | Some(Op::Touch { var }) if !self.st.vars[self.cfg.var_index(var)].bound => {
-                    Some(format!("waits until `{var}` is allocated"))
-                }
+            return match self.cfg.ops_of(cx).get(c.op_index) {
+                Some(IOp::Free { var }) | Some(IOp::Touch { var }) if !self.st.vars[*var].bound => Some(Block::Var(*var)),
                 _ => None,
             };
         };
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
-        let node_lock = |n: u32| {
-            held_by(self.st.nodes[n as usize].list_lock).map(|h| format!("spins on node {n}'s list_lock, held by {}", self.ctx_name(h)))
-        };
-        let local_lock = |k: u32| {
-            held_by(self.st.cpus[k as usize].local_lock).map(|h| format!("waits for cpu{k}'s local lock, held by {}", self.ctx_name(h)))
-        };
+        let node_lock = |n: u32| held_by(self.st.nodes[n as usize].list_lock).map(|h| Block::ListLock(n, h));
+        let local_lock = |k: u32| held_by(self.st.cpus[k as usize].local_lock).map(|h| Block::LocalLock(k, h));
         use Pc::*;
         match (fr.func, fr.pc) {
             (Func::SlabFreeSlow, S4) => node_lock(self.node_of_slab(fr.pg.unwrap())),
@@ -252,7 +276,7 @@ impl Machine {
             (Func::DeactivateSlab, D6) | (Func::DeactivateSlab, DS6) | (Func::DeactivateSlab, DSK) => node_lock(fr.n.unwrap()),
             (Func::CmpxchgDoubleSlab, X2) => {
                 let s = fr.pg.unwrap();
-                held_by(self.slab(s).slab_lock).map(|h| format!("spins on slab {}'s slab_lock, held by {}", self.slab_name(s), self.ctx_name(h)))
+                held_by(self.slab(s).slab_lock).map(|h| Block::SlabLock(s, h))
             }
             (Func::SlabAllocSlow, LL4 | LL21 | LL30 | LL50) | (Func::FlushSlab, K1) => local_lock(fr.c),
             (Func::PutCpuPartial, U6) => local_lock(c.cpu),
@@ -260,12 +284,23 @@ impl Machine {
         }
     }
 
+    /// `blocked` in words ("spins on node 0's list_lock, held by B").
+    pub fn blocked_reason(&self, cx: CtxId) -> Option<String> {
+        self.blocked(cx).map(|b| match b {
+            Block::Finished => "has finished".into(),
+            Block::Var(v) => format!("waits until `{}` is allocated", self.cfg.var_names[v]),
+            Block::ListLock(n, h) => format!("spins on node {n}'s list_lock, held by {}", self.ctx_name(h)),
+            Block::SlabLock(s, h) => format!("spins on slab {}'s slab_lock, held by {}", self.slab_name(s), self.ctx_name(h)),
+            Block::LocalLock(k, h) => format!("waits for cpu{k}'s local lock, held by {}", self.ctx_name(h)),
+        })
+    }
+
     /// The moves that may come next: contexts in scenario order, then migrations.
     pub fn enabled_moves(&self) -> Vec<Move> {
         let mut out = Vec::new();
         let n = self.cfg.n_ctx;
         for cx in 0..n as CtxId {
-            if self.move_blocked(Move::Step(cx)).is_none() {
+            if self.move_enabled(Move::Step(cx)) {
                 out.push(Move::Step(cx));
             }
         }
@@ -328,11 +363,11 @@ impl Machine {
     /// The next move of the default policy (DESIGN §5), if any.
     pub fn default_move(&self) -> Option<Move> {
         if let Some(last) = self.st.last_moved {
-            if self.move_blocked(Move::Step(last)).is_none() {
+            if self.move_enabled(Move::Step(last)) {
                 return Some(Move::Step(last));
             }
         }
-        (0..self.cfg.n_ctx as CtxId).map(Move::Step).find(|&m| self.move_blocked(m).is_none())
+        (0..self.cfg.n_ctx as CtxId).map(Move::Step).find(|&m| self.move_enabled(m))
     }
 
     pub fn all_finished(&self) -> bool {
@@ -341,7 +376,7 @@ impl Machine {
 
     /// Some context is unfinished and no move is enabled.
     pub fn deadlocked(&self) -> bool {
-        !self.all_finished() && (0..self.cfg.n_ctx as CtxId).all(|c| self.move_blocked(Move::Step(c)).is_some())
+        !self.all_finished() && (0..self.cfg.n_ctx as CtxId).all(|c| !self.move_enabled(Move::Step(c)))
     }
 
     /// Run free work of context `cx` until its next label is a step (or it finishes).
@@ -394,23 +429,22 @@ impl Machine {
     /// Start the context's next op. Returns false if there is none (finished) or it must wait.
     fn start_op(&mut self, cx: CtxId) -> bool {
         let c = &self.st.ctxs[cx as usize];
-        let Some(op) = c.ops.get(c.op_index).cloned() else {
+        let Some(&op) = self.cfg.ops_of(cx).get(c.op_index) else {
             self.finish_ctx(cx);
             return false;
         };
-        if self.blocked_reason(cx).is_some() {
+        if self.blocked(cx).is_some() {
             return false;
         }
         let idx = c.op_index;
-        let fr = match &op {
-            Op::Alloc { node, .. } => {
+        let fr = match op {
+            IOp::Alloc { node, .. } => {
                 let mut f = Frame::new(Func::SlabAlloc, Pc::AllocEntry);
-                f.node = *node;
+                f.node = node;
                 Some(f)
             }
-            Op::Free { var } => {
-                let vi = self.cfg.var_index(var);
-                let v = &mut self.st.vars[vi];
+            IOp::Free { var } => {
+                let v = &mut self.st.vars[var];
                 let addr = v.addr;
                 v.freed = true;
                 match addr {
@@ -424,26 +458,27 @@ impl Machine {
                             Some(f)
                         }
                         None => {
-                            let msg = format!("kfree of `{var}` = {}, which is not an object of this cache (the allocation returned user data)", self.addr_name(a));
+                            let msg = format!(
+                                "kfree of `{}` = {}, which is not an object of this cache (the allocation returned user data)",
+                                self.cfg.var_names[var],
+                                self.addr_name(a)
+                            );
                             self.violate("INV-2", msg);
                             None
                         }
                     },
                 }
             }
-            Op::Touch { var } => {
-                let vi = self.cfg.var_index(var);
-                self.st.vars[vi].addr.map(|a| {
-                    let mut f = Frame::new(Func::Touch, Pc::TC);
-                    f.x = a;
-                    f.count = vi as u32;
-                    f
-                })
-            }
-            Op::Flush { target } => {
+            IOp::Touch { var } => self.st.vars[var].addr.map(|a| {
+                let mut f = Frame::new(Func::Touch, Pc::TC);
+                f.x = a;
+                f.count = var as u32;
+                f
+            }),
+            IOp::Flush { target } => {
                 let mut f = Frame::new(Func::FlushCpuSlab, Pc::FC0);
                 match target {
-                    Some(t) => f.c = *t,
+                    Some(t) => f.c = t,
                     None => f.flag = true,
                 }
                 Some(f)
@@ -462,12 +497,12 @@ impl Machine {
     fn finish_op(&mut self, cx: CtxId, v: Addr) {
         let c = &self.st.ctxs[cx as usize];
         let Some(i) = c.cur_op else { return };
-        if let Op::Alloc { var, .. } = &c.ops[i] {
-            let vi = self.cfg.var_index(var);
+        if let IOp::Alloc { var: vi, .. } = self.cfg.ops_of(cx)[i] {
             let addr = (v != NULL).then_some(v);
             if let Some(a) = addr {
                 self.ghost.allocs += 1;
                 if let Some(other) = self.st.vars.iter().position(|o| o.held() && o.addr == Some(a)) {
+                    let var = &self.cfg.var_names[vi];
                     let msg = format!("`{var}` was handed {}, which `{}` still holds: a double allocation", self.addr_name(a), self.cfg.var_names[other]);
                     self.violate("INV-1", msg);
                 }
@@ -574,8 +609,24 @@ impl Config {
             }
         }
         let cpu_node = (0..sc.cpus).map(|k| sc.node_of_cpu(k)).collect();
+        let mut src_ops: Vec<Vec<Op>> = sc.tasks.iter().chain(sc.irqs.iter()).map(|c| c.ops.clone()).collect();
+        src_ops.push(sc.setup.iter().map(|s| s.op.clone()).collect());
+        let index = |name: &str| var_names.iter().position(|v| v == name).expect("validated variable");
+        let ops = src_ops
+            .iter()
+            .map(|list| {
+                list.iter()
+                    .map(|op| match op {
+                        Op::Alloc { var, node } => IOp::Alloc { var: index(var), node: *node },
+                        Op::Free { var } => IOp::Free { var: index(var) },
+                        Op::Touch { var } => IOp::Touch { var: index(var) },
+                        Op::Flush { target } => IOp::Flush { target: *target },
+                    })
+                    .collect()
+            })
+            .collect();
         let n_ctx = ctx_ids.len() - 1;
-        Config { n_ctx, tid_step: sc.tid_step(), cpus, objects, size, offset: sc.cache.offset as u64, obj_lines, ctx_ids, var_names, cpu_node, sc }
+        Config { n_ctx, src_ops, ops, tid_step: sc.tid_step(), cpus, objects, size, offset: sc.cache.offset as u64, obj_lines, ctx_ids, var_names, cpu_node, sc }
     }
 }
 

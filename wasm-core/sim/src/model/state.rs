@@ -3,7 +3,6 @@
 //! explorer's state hashing need nothing more.
 
 use super::stats::NR_STATS;
-use crate::scenario::Op;
 
 /// A simulated address. Objects live at `OBJ_BASE * (slab + 1) + index * size`; `NULL` is 0.
 pub type Addr = u64;
@@ -94,7 +93,6 @@ pub enum CtxKind {
 pub struct Ctx {
     pub kind: CtxKind,
     pub cpu: u32,
-    pub ops: Vec<Op>,
     /// Index of the next op to start (the current one is `op_index - 1` while `stack` is busy).
     pub op_index: usize,
     pub stack: Vec<Frame>,
@@ -105,6 +103,15 @@ pub struct Ctx {
     pub saved_preempt: u32,
     /// The op in progress (for views and ownership of its in-flight objects).
     pub cur_op: Option<usize>,
+}
+
+/// An operation with its variable resolved to an index (the scenario's `Op` keeps names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IOp {
+    Alloc { var: usize, node: Option<u32> },
+    Free { var: usize },
+    Touch { var: usize },
+    Flush { target: Option<u32> },
 }
 
 /// A scenario variable: bound by an `alloc`, released by a `free`.

@@ -155,7 +155,7 @@ impl Machine {
             nr_partial: node.nr_partial,
             list_lock: node.list_lock.map(|h| self.ctx_name(h).to_string()),
             waiters: (0..self.cfg.n_ctx as CtxId)
-                .filter(|&c| self.blocked_reason(c).is_some_and(|r| r.contains(&format!("node {n}'s list_lock"))))
+                .filter(|&c| matches!(self.blocked(c), Some(super::sched::Block::ListLock(m, _)) if m as usize == n))
                 .map(|c| self.ctx_name(c).to_string())
                 .collect(),
         });
@@ -167,7 +167,7 @@ impl Machine {
                 "finished"
             } else if c.kind == CtxKind::Irq && !c.entered {
                 "waiting"
-            } else if self.blocked_reason(cx).is_some() {
+            } else if self.blocked(cx).is_some() {
                 "blocked"
             } else if cpu.irq == Some(cx) || (cpu.current == Some(cx) && cpu.irq.is_none()) {
                 "running"
@@ -178,9 +178,9 @@ impl Machine {
                 id: self.ctx_name(cx).to_string(),
                 kind: if c.kind == CtxKind::Task { "task" } else { "irq" }.into(),
                 cpu: c.cpu,
-                op: c.cur_op.map(|o| op_text(&c.ops[o])),
+                op: c.cur_op.map(|o| op_text(&self.cfg.src_ops[i][o])),
                 op_index: c.op_index,
-                ops: c.ops.len(),
+                ops: self.cfg.ops[i].len(),
                 label: c.stack.last().map(|f| format!("{}:{}", f.func.name(), f.pc.name())),
                 stack: c.stack.iter().map(|f| f.func.name().to_string()).collect(),
                 state: state.into(),

@@ -39,12 +39,15 @@ fn random_walks() {
     let mut seed: u64 = 0x9e3779b97f4a7c15;
     let mut rnd = move || { seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; seed };
     let eras: Vec<String> = std::env::var("ERAS").unwrap_or("v3.10,v4.0,v6.8".into()).split(',').map(String::from).collect();
+    let extra: Vec<(String, String)> = std::env::var("VARS").unwrap_or_default().split(';').filter(|s| !s.is_empty()).map(|kv| { let (k, v) = kv.split_once('=').unwrap(); (k.to_string(), v.to_string()) }).collect();
+    let locks: Vec<bool> = if std::env::var("NOLOCK").is_ok() { vec![false] } else { vec![false, true] };
     let mut seen = std::collections::BTreeMap::new();
     for file in scenario_files() {
         if only.as_deref().is_some_and(|o| !file.contains(o)) { continue; }
         for era in &eras {
-            for lock in [false, true] {
+            for &lock in &locks {
                 let mut case = Case::load(&file).with_variant("era", serde_json::json!(era));
+                for (k, v) in &extra { case = case.with_variant(k, serde_json::from_str(v).unwrap_or(serde_json::Value::String(v.clone()))); }
                 // keep the negative controls' correct counterparts
                 if file.starts_with("sc04") { case = case.without_variant("tidStep"); }
                 if file.starts_with("sc13") { case = case.with_cache("pageAllocFail", serde_json::json!(false)); }
@@ -74,4 +77,15 @@ fn random_walks() {
         }
     }
     for (k, (n, rep, v)) in &seen { println!("{n:5} {k}\n      {v}\n      {rep}"); }
+}
+
+#[test]
+fn deltas() {
+    for f in scenario_files() {
+        let c = Case::load(&f);
+        let mut r = c.run();
+        let b = r.stats();
+        r.finish();
+        println!("{f}: {:?}", stat_delta(&b, &r.stats()));
+    }
 }

@@ -24,8 +24,8 @@ impl Machine {
             fr.pc = resume;
             let mut x = Frame::new(Func::CmpxchgDoubleSlab, Pc::X1);
             x.pg = Some(s);
-            x.cas_old = old;
-            x.cas_new = new;
+            (x.f, x.cnt) = old;
+            (x.nxt, x.new) = new;
             x.drain = irqsave;
             return Flow::Call(Box::new(x));
         }
@@ -68,13 +68,13 @@ impl Machine {
                 step!(self);
                 self.access(self.slab(s).line, Access::Read);
                 let (fl, cnt) = (self.slab(s).freelist, self.slab(s).counters);
-                fr.ok = fl == fr.cas_old.0 && cnt == fr.cas_old.1;
-                note!(self, "load", format!("page {}.(freelist,counters)", self.slab_name(s)), "Under slab_lock: ({}, {}) {} the expected ({}, {}).", self.addr_name(fl), counters_text(cnt), if fr.ok { "match" } else { "do not match" }, self.addr_name(fr.cas_old.0), counters_text(fr.cas_old.1));
+                fr.ok = fl == fr.f && cnt == fr.cnt;
+                note!(self, "load", format!("page {}.(freelist,counters)", self.slab_name(s)), "Under slab_lock: ({}, {}) {} the expected ({}, {}).", self.addr_name(fl), counters_text(cnt), if fr.ok { "match" } else { "do not match" }, self.addr_name(fr.f), counters_text(fr.cnt));
                 if !fr.ok {
                     if self.recording() {
                         let h = vec![
-                            crate::event::CasHalf { field: "freelist".into(), expected: self.addr_name(fr.cas_old.0), actual: self.addr_name(fl) },
-                            crate::event::CasHalf { field: "counters".into(), expected: counters_text(fr.cas_old.1), actual: counters_text(cnt) },
+                            crate::event::CasHalf { field: "freelist".into(), expected: self.addr_name(fr.f), actual: self.addr_name(fl) },
+                            crate::event::CasHalf { field: "counters".into(), expected: counters_text(fr.cnt), actual: counters_text(cnt) },
                         ];
                         self.ev_halves(h);
                     }
@@ -91,9 +91,9 @@ impl Machine {
                 step!(self);
                 self.access(self.slab(s).line, Access::Write);
                 let sl = &mut self.st.slabs[s as usize];
-                sl.freelist = fr.cas_new.0;
-                sl.counters = fr.cas_new.1;
-                note!(self, "store", format!("page {}.(freelist,counters)", self.slab_name(s)), "Store freelist {} and {}.", self.addr_name(fr.cas_new.0), counters_text(fr.cas_new.1));
+                sl.freelist = fr.nxt;
+                sl.counters = fr.new;
+                note!(self, "store", format!("page {}.(freelist,counters)", self.slab_name(s)), "Store freelist {} and {}.", self.addr_name(fr.nxt), counters_text(fr.new));
                 fr.pc = X5;
                 Flow::Step
             }

@@ -265,6 +265,14 @@ impl Machine {
         self.scratch = own;
 
         self.check_lists(&mut problems);
+        // INV-14: discards of this step (3.10 `flush_slab` may discard while `c.page` still
+        // names the slab: it clears it in the same irq-off section).
+        for (s, why, cpus) in std::mem::take(&mut self.pending_discards) {
+            let why = why.or_else(|| cpus.iter().find(|&&k| !self.cpu_in_section(k)).map(|k| format!("cpu{k} still uses it as its CPU slab")));
+            if let Some(why) = why {
+                problems.push(("INV-14", format!("slab {} was discarded while {why}", self.slab_name(s))));
+            }
+        }
         for (inv, msg) in problems {
             self.violate(inv, msg);
         }

@@ -118,6 +118,9 @@ pub struct Machine {
     scratch: Vec<u8>,
     /// Ghost counters for the end-of-run identities (INV-15).
     pub ghost: Ghost,
+    /// Discards of the last step, judged by INV-14 after it: (slab, why not allowed, CPUs
+    /// whose `c.page` still named it).
+    pub pending_discards: Vec<(SlabId, Option<String>, Vec<u32>)>,
     /// The end-of-run checks ran.
     pub end_checked: bool,
 }

@@ -43,6 +43,7 @@ impl Machine {
                     stack: Vec::new(),
                     finished: false,
                     entered: false,
+                    settled: false,
                     saved_irqs_on: true,
                     saved_preempt: 0,
                     cur_op: None,
@@ -57,6 +58,7 @@ impl Machine {
             stack: Vec::new(),
             finished: false,
             entered: false,
+            settled: false,
             saved_irqs_on: true,
             saved_preempt: 0,
             cur_op: None,
@@ -99,6 +101,7 @@ impl Machine {
             scratch: Vec::new(),
             ghost: Default::default(),
             end_checked: false,
+            pending_discards: Vec::new(),
         };
         m.run_setup();
         m
@@ -353,7 +356,9 @@ impl Machine {
                         }
                     }
                 }
-                self.settle(cx);
+                if !self.st.ctxs[cx as usize].settled {
+                    self.settle(cx);
+                }
                 self.run_step(cx, index);
                 self.st.last_moved = Some(cx);
             }
@@ -391,27 +396,34 @@ impl Machine {
                 }
                 continue;
             }
-            let mut fr = self.st.ctxs[cx as usize].stack.pop().unwrap();
-            let flow = self.exec(&mut fr);
+            let flow = self.exec_top(cx);
             if let Flow::Pending = flow {
-                self.st.ctxs[cx as usize].stack.push(fr);
+                self.st.ctxs[cx as usize].settled = true;
                 break;
             }
-            self.after_exec(cx, fr, flow);
+            self.after_exec(cx, flow);
         }
         self.probing = false;
     }
 
-    /// Push/pop frames after `exec` ran a label.
-    fn after_exec(&mut self, cx: CtxId, fr: Frame, flow: Flow) {
+    /// Run the current label of `cx`'s top frame in place. The stack is moved out for the
+    /// call (a three-word move, not a frame copy), so nothing that runs inside a label may
+    /// look at this context's stack: invariant checks that need it run after the step.
+    fn exec_top(&mut self, cx: CtxId) -> Flow {
+        let mut stack = std::mem::take(&mut self.st.ctxs[cx as usize].stack);
+        let flow = self.exec(stack.last_mut().expect("a frame to run"));
+        self.st.ctxs[cx as usize].stack = stack;
+        flow
+    }
+
+    /// Push/pop frames after `exec` ran the top frame's label.
+    fn after_exec(&mut self, cx: CtxId, flow: Flow) {
         let stack = &mut self.st.ctxs[cx as usize].stack;
         match flow {
-            Flow::Step | Flow::Go | Flow::Pending => stack.push(fr),
-            Flow::Call(child) => {
-                stack.push(fr);
-                stack.push(*child);
-            }
+            Flow::Step | Flow::Go | Flow::Pending => {}
+            Flow::Call(child) => stack.push(*child),
             Flow::Ret(v, s) => {
+                let fr = stack.pop().expect("the returning frame");
                 if let Some(parent) = stack.last_mut() {
                     parent.ret = v;
                     parent.ret_slab = s;
@@ -543,8 +555,9 @@ impl Machine {
     pub(super) fn run_step(&mut self, cx: CtxId, mv: Option<usize>) {
         self.cur = cx;
         self.cur_cpu = self.st.ctxs[cx as usize].cpu;
-        let mut fr = self.st.ctxs[cx as usize].stack.pop().expect("settled context has a step");
+        self.st.ctxs[cx as usize].settled = false;
         if self.rec.is_some() {
+            let fr = self.st.ctxs[cx as usize].stack.last().expect("settled context has a step");
             let ev = Event {
                 step: self.st.steps,
                 mv,
@@ -555,9 +568,9 @@ impl Machine {
             };
             self.rec.as_mut().unwrap().cur = ev;
         }
-        let flow = self.exec(&mut fr);
+        let flow = self.exec_top(cx);
         debug_assert!(!matches!(flow, Flow::Pending));
-        self.after_exec(cx, fr, flow);
+        self.after_exec(cx, flow);
         self.settle(cx);
         if let Some(r) = self.rec.as_mut() {
             let ev = std::mem::take(&mut r.cur);
@@ -601,9 +614,10 @@ impl Config {
         ctx_ids.push("(setup)".into());
         let mut var_names: Vec<String> = Vec::new();
         let all_ops = sc.setup.iter().map(|s| &s.op).chain(sc.tasks.iter().chain(sc.irqs.iter()).flat_map(|c| c.ops.iter()));
+        let mut seen = std::collections::HashSet::new();
         for op in all_ops {
             if let Op::Alloc { var, .. } = op {
-                if !var_names.contains(var) {
+                if seen.insert(var.clone()) {
                     var_names.push(var.clone());
                 }
             }
@@ -611,7 +625,8 @@ impl Config {
         let cpu_node = (0..sc.cpus).map(|k| sc.node_of_cpu(k)).collect();
         let mut src_ops: Vec<Vec<Op>> = sc.tasks.iter().chain(sc.irqs.iter()).map(|c| c.ops.clone()).collect();
         src_ops.push(sc.setup.iter().map(|s| s.op.clone()).collect());
-        let index = |name: &str| var_names.iter().position(|v| v == name).expect("validated variable");
+        let by_name: std::collections::HashMap<&str, usize> = var_names.iter().enumerate().map(|(i, v)| (v.as_str(), i)).collect();
+        let index = |name: &str| by_name[name];
         let ops = src_ops
             .iter()
             .map(|list| {

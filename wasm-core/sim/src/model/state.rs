@@ -99,6 +99,8 @@ pub struct Ctx {
     pub finished: bool,
     /// Irq handlers: entered; the CPU's irq flag and preempt count saved at entry.
     pub entered: bool,
+    /// The top frame is known to stand at a step (settling would do nothing).
+    pub settled: bool,
     pub saved_irqs_on: bool,
     pub saved_preempt: u32,
     /// The op in progress (for views and ownership of its in-flight objects).
@@ -219,9 +221,6 @@ pub struct Frame {
     pub ret_slab: Option<SlabId>,
     /// A count the last callee reported (`acquire_slab`: the free objects it took).
     pub ret_count: u32,
-    /// For `cmpxchg_double_slab`: the operands.
-    pub cas_old: (Addr, Counters),
-    pub cas_new: (Addr, Counters),
 }
 
 impl Frame {
@@ -259,8 +258,6 @@ impl Frame {
             ret: NULL,
             ret_slab: None,
             ret_count: 0,
-            cas_old: (NULL, Counters::default()),
-            cas_new: (NULL, Counters::default()),
         }
     }
 }

@@ -18,14 +18,20 @@ use serde::Serialize;
 pub enum Error {
     Scenario(ScenarioError),
     /// A move that cannot be applied: its index in the schedule, the move and why.
-    Move { index: usize, mv: String, why: String },
+    Move {
+        index: usize,
+        mv: String,
+        why: String,
+    },
 }
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Error::Scenario(e) => write!(f, "bad scenario: {e}"),
-            Error::Move { index, mv, why } => write!(f, "move {index} ({mv:?}) is not enabled: {why}"),
+            Error::Move { index, mv, why } => {
+                write!(f, "move {index} ({mv:?}) is not enabled: {why}")
+            }
         }
     }
 }

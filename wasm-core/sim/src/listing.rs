@@ -375,7 +375,13 @@ pub fn listing() -> Vec<ListingFunction> {
         .iter()
         .map(|(name, lines)| ListingFunction {
             name: name.to_string(),
-            lines: lines.iter().map(|(l, t)| ListingLine { label: format!("{name}:{l}"), text: t.to_string() }).collect(),
+            lines: lines
+                .iter()
+                .map(|(l, t)| ListingLine {
+                    label: format!("{name}:{l}"),
+                    text: t.to_string(),
+                })
+                .collect(),
         })
         .collect()
 }

@@ -58,14 +58,22 @@ impl Simulator {
 
     /// The moves that may come next, in a stable order: tasks, irqs, then migrations.
     pub fn enabled_moves(&self) -> Vec<String> {
-        self.machine.enabled_moves().into_iter().map(|m| self.machine.move_text(m)).collect()
+        self.machine
+            .enabled_moves()
+            .into_iter()
+            .map(|m| self.machine.move_text(m))
+            .collect()
     }
 
     /// Apply one move at the cursor (dropping any moves after it). A move that is not
     /// enabled is an `Error::Move` and changes nothing.
     pub fn apply(&mut self, mv: &str) -> Result<(), Error> {
         let index = self.cursor;
-        let bad = |why: String| Error::Move { index, mv: mv.to_string(), why };
+        let bad = |why: String| Error::Move {
+            index,
+            mv: mv.to_string(),
+            why,
+        };
         let parsed = self.machine.parse_move(mv).map_err(bad)?;
         if let Some(why) = self.machine.move_blocked(parsed) {
             return Err(bad(why));
@@ -89,7 +97,9 @@ impl Simulator {
         self.history.push(text);
         self.cursor += 1;
         self.marks.push(self.events.len());
-        if self.cursor % CHECKPOINT == 0 && self.checkpoints.len() == self.cursor / CHECKPOINT {
+        if self.cursor.is_multiple_of(CHECKPOINT)
+            && self.checkpoints.len() == self.cursor / CHECKPOINT
+        {
             self.checkpoints.push(self.machine.clone());
         }
     }
@@ -106,7 +116,9 @@ impl Simulator {
     /// is enabled.
     pub fn run_to_end(&mut self) {
         for _ in 0..MAX_DEFAULT_MOVES {
-            let Some(mv) = self.machine.default_move() else { break };
+            let Some(mv) = self.machine.default_move() else {
+                break;
+            };
             let text = self.machine.move_text(mv);
             self.push_move(mv, text);
         }
@@ -124,13 +136,19 @@ impl Simulator {
     /// Move the cursor to `n` moves of the history (time travel; the history is kept).
     pub fn seek(&mut self, n: usize) -> Result<(), Error> {
         if n > self.history.len() {
-            return Err(Error::Move { index: n, mv: format!("seek {n}"), why: format!("the history has only {} moves", self.history.len()) });
+            return Err(Error::Move {
+                index: n,
+                mv: format!("seek {n}"),
+                why: format!("the history has only {} moves", self.history.len()),
+            });
         }
         let ck = (n / CHECKPOINT).min(self.checkpoints.len() - 1);
         let mut m = self.checkpoints[ck].clone();
         let rec = m.rec.take();
         for i in ck * CHECKPOINT..n {
-            let mv = m.parse_move(&self.history[i]).expect("history holds valid moves");
+            let mv = m
+                .parse_move(&self.history[i])
+                .expect("history holds valid moves");
             m.apply_move(mv, Some(i));
             m.finish_if_done();
         }
@@ -158,14 +176,38 @@ impl Simulator {
     pub fn outcome(&self) -> Outcome {
         let m = &self.machine;
         let per_cpu: Vec<BTreeMap<String, u64>> =
-            m.st.stats.iter().map(|c| Stat::ALL.iter().map(|s| (s.name().to_string(), c[*s as usize])).collect()).collect();
-        let total = Stat::ALL.iter().map(|s| (s.name().to_string(), per_cpu.iter().map(|c| c[s.name()]).sum())).collect();
+            m.st.stats
+                .iter()
+                .map(|c| {
+                    Stat::ALL
+                        .iter()
+                        .map(|s| (s.name().to_string(), c[*s as usize]))
+                        .collect()
+                })
+                .collect();
+        let total = Stat::ALL
+            .iter()
+            .map(|s| {
+                (
+                    s.name().to_string(),
+                    per_cpu.iter().map(|c| c[s.name()]).sum(),
+                )
+            })
+            .collect();
         let vars = m
             .cfg
             .var_names
             .iter()
             .zip(&m.st.vars)
-            .map(|(name, v)| (name.clone(), VarOutcome { addr: v.addr, held: v.held() }))
+            .map(|(name, v)| {
+                (
+                    name.clone(),
+                    VarOutcome {
+                        addr: v.addr,
+                        held: v.held(),
+                    },
+                )
+            })
             .collect();
         Outcome {
             schema_version: 1,
@@ -173,7 +215,9 @@ impl Simulator {
             deadlock: m.deadlocked(),
             violations: m.violations.clone(),
             stats: Stats { total, per_cpu },
-            cycles: Cycles { per_cpu: m.st.cycles.clone() },
+            cycles: Cycles {
+                per_cpu: m.st.cycles.clone(),
+            },
             vars,
         }
     }

@@ -50,7 +50,9 @@ fn delta(want: &[(&str, i64)]) -> BTreeMap<String, i64> {
 /// The stat counters that changed between `before` and the run's end, restricted to `keys`.
 fn delta_of(r: &Run, before: &BTreeMap<String, u64>, keys: &[&str]) -> BTreeMap<String, i64> {
     let d = stat_delta(before, &r.stats());
-    keys.iter().filter_map(|k| d.get(*k).map(|v| (k.to_string(), *v))).collect()
+    keys.iter()
+        .filter_map(|k| d.get(*k).map(|v| (k.to_string(), *v)))
+        .collect()
 }
 
 /// The counters of the allocator's paths; tests compare their deltas exactly.
@@ -84,7 +86,12 @@ const PATH_STATS: &[&str] = &[
 
 /// Expect exactly these path-stat deltas (every other path counter unchanged).
 fn expect_deltas(f: &mut Failures, r: &Run, before: &BTreeMap<String, u64>, want: &[(&str, i64)]) {
-    f.eq(r, "stat deltas", delta_of(r, before, PATH_STATS), delta(want));
+    f.eq(
+        r,
+        "stat deltas",
+        delta_of(r, before, PATH_STATS),
+        delta(want),
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -98,11 +105,26 @@ fn sc01_alloc_fastpath_irq_free_retry() -> R {
 
     // The spec's initial state: c0 = {fl [p1,p2], page P}, P frozen, fl NULL, inuse 4.
     let r = case.run();
-    f.eq(&r, "c0 freelist after setup", r.cpu(0).freelist, names(&["p1", "p2"]));
+    f.eq(
+        &r,
+        "c0 freelist after setup",
+        r.cpu(0).freelist,
+        names(&["p1", "p2"]),
+    );
     f.eq(&r, "c0 page after setup", r.cpu(0).page, some("P"));
     let p = r.slab("P");
-    f.eq(&r, "P after setup (fl, inuse, frozen)", (p.freelist, p.inuse, p.frozen), (vec![], 4, true));
-    f.eq(&r, "a, y after setup", (r.var("a"), r.var("y")), (some("p0"), some("p3")));
+    f.eq(
+        &r,
+        "P after setup (fl, inuse, frozen)",
+        (p.freelist, p.inuse, p.frozen),
+        (vec![], 4, true),
+    );
+    f.eq(
+        &r,
+        "a, y after setup",
+        (r.var("a"), r.var("y")),
+        (some("p0"), some("p3")),
+    );
 
     // T through A8 (its next step is the A9 CAS), then the irq frees y, then T retries.
     let mut r = case.run();
@@ -110,12 +132,31 @@ fn sc01_alloc_fastpath_irq_free_retry() -> R {
     let (tid0, step) = (r.cpu(0).tid, r.view().tid_step);
     r.until_label("T", "slab_alloc:A9")?;
     r.to_end("I")?;
-    f.eq(&r, "c0 after the irq's free", (r.cpu(0).freelist, r.cpu(0).tid), (names(&["p3", "p1", "p2"]), tid0 + step));
+    f.eq(
+        &r,
+        "c0 after the irq's free",
+        (r.cpu(0).freelist, r.cpu(0).tid),
+        (names(&["p3", "p1", "p2"]), tid0 + step),
+    );
     r.finish();
     f.eq(&r, "x", r.var("x"), some("p3"));
-    f.eq(&r, "c0 freelist at the end", r.cpu(0).freelist, names(&["p1", "p2"]));
+    f.eq(
+        &r,
+        "c0 freelist at the end",
+        r.cpu(0).freelist,
+        names(&["p1", "p2"]),
+    );
     f.eq(&r, "c0 tid at the end", r.cpu(0).tid, tid0 + 2 * step);
-    expect_deltas(&mut f, &r, &before, &[("CMPXCHG_DOUBLE_CPU_FAIL", 1), ("ALLOC_FASTPATH", 1), ("FREE_FASTPATH", 1)]);
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[
+            ("CMPXCHG_DOUBLE_CPU_FAIL", 1),
+            ("ALLOC_FASTPATH", 1),
+            ("FREE_FASTPATH", 1),
+        ],
+    );
     f.no_violation(&r);
 
     // Every point at which the irq can come: never a violation; T's CAS fails at least once.
@@ -123,7 +164,18 @@ fn sc01_alloc_fastpath_irq_free_retry() -> R {
     for v in sweep.violating(3) {
         f.push(format!("SC1 sweep: {v}"));
     }
-    f.check(sweep.runs.iter().any(|r| r.stat("CMPXCHG_DOUBLE_CPU_FAIL") > before["CMPXCHG_DOUBLE_CPU_FAIL"]), || format!("SC1 sweep: no schedule made T's CAS fail ({})", sweep.summary()));
+    f.check(
+        sweep
+            .runs
+            .iter()
+            .any(|r| r.stat("CMPXCHG_DOUBLE_CPU_FAIL") > before["CMPXCHG_DOUBLE_CPU_FAIL"]),
+        || {
+            format!(
+                "SC1 sweep: no schedule made T's CAS fail ({})",
+                sweep.summary()
+            )
+        },
+    );
     f.done();
     Ok(())
 }
@@ -146,7 +198,12 @@ fn sc02_aba_without_tid() -> R {
     let mut f = Failures::default();
 
     let r = base.run();
-    f.eq(&r, "c0 freelist after setup", r.cpu(0).freelist, names(&["p0", "p1", "p2"]));
+    f.eq(
+        &r,
+        "c0 freelist after setup",
+        r.cpu(0).freelist,
+        names(&["p0", "p1", "p2"]),
+    );
     f.eq(&r, "h3 after setup", r.var("h3"), some("p3"));
 
     // Directed: T reads (p0, nxt p1) and stops in front of its CAS; the irq allocates p0 and
@@ -156,14 +213,24 @@ fn sc02_aba_without_tid() -> R {
         let mut r = case.run();
         r.until_label("T", cas_label(fp))?;
         r.to_end("I")?;
-        f.eq(&r, "irq's objects", (r.var("i1"), r.var("i2")), (some("p0"), some("p1")));
+        f.eq(
+            &r,
+            "irq's objects",
+            (r.var("i1"), r.var("i2")),
+            (some("p0"), some("p1")),
+        );
         r.finish();
         let inv = r.invariants();
         f.check(inv.iter().any(|i| i == "INV-12") && inv.iter().any(|i| i == "INV-1"), || {
             format!("SC2 {}: the CAS must succeed wrongly (INV-12, then INV-1); violations {:?}\n  replay: {}\n{}", case.name(), r.violations(), r.replay(), r.describe())
         });
         f.eq(&r, "x (the stale head)", r.var("x"), some("p0"));
-        f.eq(&r, "x2 (handed out twice: i2 holds it)", r.var("x2"), some("p1"));
+        f.eq(
+            &r,
+            "x2 (handed out twice: i2 holds it)",
+            r.var("x2"),
+            some("p1"),
+        );
     }
     {
         let mut r = base.run();
@@ -173,7 +240,12 @@ fn sc02_aba_without_tid() -> R {
         r.finish();
         f.no_violation(&r);
         f.eq(&r, "x", r.var("x"), some("p0"));
-        f.eq(&r, "CPU_FAIL delta", r.stat("CMPXCHG_DOUBLE_CPU_FAIL") - before["CMPXCHG_DOUBLE_CPU_FAIL"], 1);
+        f.eq(
+            &r,
+            "CPU_FAIL delta",
+            r.stat("CMPXCHG_DOUBLE_CPU_FAIL") - before["CMPXCHG_DOUBLE_CPU_FAIL"],
+            1,
+        );
     }
 
     // Sweep: the irq enters after every prefix of T's steps.
@@ -181,12 +253,28 @@ fn sc02_aba_without_tid() -> R {
     for fp in ["no-tid", "cmpxchg-local"] {
         let case = base.clone().with_variant("fastpath", json!(fp));
         let sweep = Sweep::new_logged(&case, plans());
-        f.check(sweep.find_violation(Some("INV-12")).is_some(), || format!("SC2: the broken variant never violated INV-12 ({})", sweep.summary()));
-        f.check(sweep.find_violation(Some("INV-1")).is_some(), || format!("SC2: the broken variant never violated INV-1 ({})", sweep.summary()));
+        f.check(sweep.find_violation(Some("INV-12")).is_some(), || {
+            format!(
+                "SC2: the broken variant never violated INV-12 ({})",
+                sweep.summary()
+            )
+        });
+        f.check(sweep.find_violation(Some("INV-1")).is_some(), || {
+            format!(
+                "SC2: the broken variant never violated INV-1 ({})",
+                sweep.summary()
+            )
+        });
     }
-    for case in [base.clone(), base.clone().with_variant("fastpath", json!("tid-loop")), base.clone().with_variant("era", json!("v6.8"))] {
+    for case in [
+        base.clone(),
+        base.clone().with_variant("fastpath", json!("tid-loop")),
+        base.clone().with_variant("era", json!("v6.8")),
+    ] {
         let sweep = Sweep::new_logged(&case, plans());
-        f.check(sweep.runs.len() > 10, || format!("SC2: too few feasible schedules ({})", sweep.summary()));
+        f.check(sweep.runs.len() > 10, || {
+            format!("SC2: too few feasible schedules ({})", sweep.summary())
+        });
         for v in sweep.violating(3) {
             f.push(format!("SC2 correct variant violated: {v}"));
         }
@@ -205,8 +293,18 @@ fn sc03_migration_between_tid_and_cas() -> R {
     let mut f = Failures::default();
 
     let r = case.run();
-    f.eq(&r, "c0 after setup", (r.cpu(0).freelist, r.cpu(0).page), (names(&["p1", "p2", "p3"]), some("P")));
-    f.eq(&r, "c1 after setup", (r.cpu(1).freelist, r.cpu(1).page), (names(&["q1", "q2", "q3"]), some("Q")));
+    f.eq(
+        &r,
+        "c0 after setup",
+        (r.cpu(0).freelist, r.cpu(0).page),
+        (names(&["p1", "p2", "p3"]), some("P")),
+    );
+    f.eq(
+        &r,
+        "c1 after setup",
+        (r.cpu(1).freelist, r.cpu(1).page),
+        (names(&["q1", "q2", "q3"]), some("Q")),
+    );
 
     // T reads cpu0's tid, obj p1 and nxt p2; U preempts it; T migrates; its CAS acts on c1.
     let mut r = case.run();
@@ -215,17 +313,37 @@ fn sc03_migration_between_tid_and_cas() -> R {
     r.mv("U")?;
     r.mv("migrate:T:1")?;
     r.mv("T")?;
-    f.eq(&r, "T's CAS on cpu1 failed (CPU_FAIL delta)", r.stat("CMPXCHG_DOUBLE_CPU_FAIL") - before["CMPXCHG_DOUBLE_CPU_FAIL"], 1);
+    f.eq(
+        &r,
+        "T's CAS on cpu1 failed (CPU_FAIL delta)",
+        r.stat("CMPXCHG_DOUBLE_CPU_FAIL") - before["CMPXCHG_DOUBLE_CPU_FAIL"],
+        1,
+    );
     r.finish();
     f.eq(&r, "x (retried on cpu1)", r.var("x"), some("q1"));
-    f.eq(&r, "u (cpu0's head, untouched by T)", r.var("u"), some("p1"));
+    f.eq(
+        &r,
+        "u (cpu0's head, untouched by T)",
+        r.var("u"),
+        some("p1"),
+    );
     f.eq(&r, "c1 freelist", r.cpu(1).freelist, names(&["q2", "q3"]));
-    expect_deltas(&mut f, &r, &before, &[("CMPXCHG_DOUBLE_CPU_FAIL", 1), ("ALLOC_FASTPATH", 2)]);
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[("CMPXCHG_DOUBLE_CPU_FAIL", 1), ("ALLOC_FASTPATH", 2)],
+    );
     f.no_violation(&r);
 
     // Sweep: U preempts T after every prefix, T migrates: never a violation.
-    let sweep = Sweep::new_logged(&case, prefix_plans("T", 40, &[Seg::Move("U"), Seg::Move("migrate:T:1")]));
-    f.check(sweep.runs.len() > 3, || format!("SC3: too few feasible schedules ({})", sweep.summary()));
+    let sweep = Sweep::new_logged(
+        &case,
+        prefix_plans("T", 40, &[Seg::Move("U"), Seg::Move("migrate:T:1")]),
+    );
+    f.check(sweep.runs.len() > 3, || {
+        format!("SC3: too few feasible schedules ({})", sweep.summary())
+    });
     for v in sweep.violating(3) {
         f.push(format!("SC3 sweep: {v}"));
     }
@@ -236,13 +354,24 @@ fn sc03_migration_between_tid_and_cas() -> R {
     let mut points = 0;
     while !r.finished("T") {
         for mv in ["migrate:T:1", "U"] {
-            f.check(!r.enabled(mv), || format!("SC3 {}: `{mv}` is enabled at {:?}\n  replay: {}", none.name(), r.label("T"), r.replay()));
-            f.check(!r.try_move(mv), || format!("SC3 {}: `{mv}` was applied", none.name()));
+            f.check(!r.enabled(mv), || {
+                format!(
+                    "SC3 {}: `{mv}` is enabled at {:?}\n  replay: {}",
+                    none.name(),
+                    r.label("T"),
+                    r.replay()
+                )
+            });
+            f.check(!r.try_move(mv), || {
+                format!("SC3 {}: `{mv}` was applied", none.name())
+            });
         }
         r.mv("T")?;
         points += 1;
     }
-    f.check(points > 8, || format!("SC3 {}: T took only {points} steps", none.name()));
+    f.check(points > 8, || {
+        format!("SC3 {}: T took only {points} steps", none.name())
+    });
     r.finish();
     f.no_violation(&r);
     f.done();
@@ -259,7 +388,13 @@ fn sc4_plans() -> Vec<Plan> {
     let mut plans = Vec::new();
     for n in 0..16 {
         for m in 0..70 {
-            plans.push(vec![Seg::Steps("T", n), Seg::ToEnd("U"), Seg::Steps("B", m), Seg::Move("migrate:T:1"), Seg::ToEnd("T")]);
+            plans.push(vec![
+                Seg::Steps("T", n),
+                Seg::ToEnd("U"),
+                Seg::Steps("B", m),
+                Seg::Move("migrate:T:1"),
+                Seg::ToEnd("T"),
+            ]);
         }
     }
     plans
@@ -273,28 +408,69 @@ fn sc04_stale_tid_collision() -> R {
 
     let r = broken.run();
     f.eq(&r, "TID_STEP forced", r.view().tid_step, 1);
-    f.eq(&r, "c0 after setup", (r.cpu(0).freelist, r.cpu(0).page), (names(&["p1", "p2", "p3"]), some("P")));
-    f.eq(&good.run(), "derived TID_STEP", good.run().view().tid_step, 2);
+    f.eq(
+        &r,
+        "c0 after setup",
+        (r.cpu(0).freelist, r.cpu(0).page),
+        (names(&["p1", "p2", "p3"]), some("P")),
+    );
+    f.eq(
+        &good.run(),
+        "derived TID_STEP",
+        good.run().view().tid_step,
+        2,
+    );
 
     // Directed: T snapshots (p1, t) and nxt p2 in front of its CAS; cpu0 flushes P; B takes P
     // on cpu1 and allocates until c1's head is p1 (p1.fp now NULL) with c1.tid = t; T
     // migrates and its CAS succeeds with the stale nxt.
     let t = broken.run().cpu(0).tid;
-    let directed: Vec<Plan> = (0..80).map(|m| vec![Seg::Until("T", "slab_alloc:A9"), Seg::ToEnd("U"), Seg::Steps("B", m), Seg::Move("migrate:T:1"), Seg::ToEnd("T")]).collect();
+    let directed: Vec<Plan> = (0..80)
+        .map(|m| {
+            vec![
+                Seg::Until("T", "slab_alloc:A9"),
+                Seg::ToEnd("U"),
+                Seg::Steps("B", m),
+                Seg::Move("migrate:T:1"),
+                Seg::ToEnd("T"),
+            ]
+        })
+        .collect();
     let sweep = Sweep::new_logged(&broken, directed);
     match sweep.find_violation(Some("INV-12")) {
         Some(r) => {
-            f.eq(r, "x (T's stale head, taken on cpu1)", r.var("x"), some("p1"));
-            f.check(r.invariants().iter().any(|i| i == "INV-1" || i == "INV-2"), || format!("SC4: INV-12 without INV-1/INV-2: {:?}\n  replay: {}", r.violations(), r.replay()));
+            f.eq(
+                r,
+                "x (T's stale head, taken on cpu1)",
+                r.var("x"),
+                some("p1"),
+            );
+            f.check(
+                r.invariants().iter().any(|i| i == "INV-1" || i == "INV-2"),
+                || {
+                    format!(
+                        "SC4: INV-12 without INV-1/INV-2: {:?}\n  replay: {}",
+                        r.violations(),
+                        r.replay()
+                    )
+                },
+            );
         }
-        None => f.push(format!("SC4 directed: T's stale CAS (snapshot tid {t}) never succeeded on cpu1 ({})", sweep.summary())),
+        None => f.push(format!(
+            "SC4 directed: T's stale CAS (snapshot tid {t}) never succeeded on cpu1 ({})",
+            sweep.summary()
+        )),
     }
 
     // Sweep.
     let sweep = Sweep::new_logged(&broken, sc4_plans());
-    f.check(sweep.find_violation(Some("INV-12")).is_some(), || format!("SC4: TID_STEP 1 never gave INV-12 ({})", sweep.summary()));
+    f.check(sweep.find_violation(Some("INV-12")).is_some(), || {
+        format!("SC4: TID_STEP 1 never gave INV-12 ({})", sweep.summary())
+    });
     let sweep = Sweep::new_logged(&good, sc4_plans());
-    f.check(sweep.runs.len() > 20, || format!("SC4: too few feasible schedules ({})", sweep.summary()));
+    f.check(sweep.runs.len() > 20, || {
+        format!("SC4: too few feasible schedules ({})", sweep.summary())
+    });
     for v in sweep.violating(3) {
         f.push(format!("SC4 derived TID_STEP violated: {v}"));
     }
@@ -312,22 +488,58 @@ fn sc05_remote_free_into_frozen_slab() -> R {
     let mut f = Failures::default();
 
     let r = case.run();
-    f.eq(&r, "c0 after setup", (r.cpu(0).freelist, r.cpu(0).page), (names(&["p2", "p3"]), some("P")));
+    f.eq(
+        &r,
+        "c0 after setup",
+        (r.cpu(0).freelist, r.cpu(0).page),
+        (names(&["p2", "p3"]), some("P")),
+    );
     let p = r.slab("P");
-    f.eq(&r, "P after setup (fl, inuse, frozen)", (p.freelist, p.inuse, p.frozen), (vec![], 4, true));
+    f.eq(
+        &r,
+        "P after setup (fl, inuse, frozen)",
+        (p.freelist, p.inuse, p.frozen),
+        (vec![], 4, true),
+    );
 
     let mut r = case.run_events();
     let before = r.stats();
     r.to_end("B")?;
     let p = r.slab("P");
-    f.eq(&r, "P after B's free (fl, inuse, frozen)", (p.freelist, p.inuse, p.frozen), (names(&["p0"]), 3, true));
+    f.eq(
+        &r,
+        "P after B's free (fl, inuse, frozen)",
+        (p.freelist, p.inuse, p.frozen),
+        (names(&["p0"]), 3, true),
+    );
     f.eq(&r, "B took list_lock", r.list_locks("B"), 0);
     r.to_end("T")?;
     r.finish();
-    f.eq(&r, "x1, x2, x3", (r.var("x1"), r.var("x2"), r.var("x3")), (some("p2"), some("p3"), some("p0")));
+    f.eq(
+        &r,
+        "x1, x2, x3",
+        (r.var("x1"), r.var("x2"), r.var("x3")),
+        (some("p2"), some("p3"), some("p0")),
+    );
     let p = r.slab("P");
-    f.eq(&r, "P at the end (fl, inuse, frozen, owner)", (p.freelist, p.inuse, p.frozen, p.owner), (vec![], 4, true, "cpu0".to_string()));
-    expect_deltas(&mut f, &r, &before, &[("FREE_SLOWPATH", 1), ("FREE_FROZEN", 1), ("ALLOC_FASTPATH", 2), ("ALLOC_SLOWPATH", 1), ("ALLOC_REFILL", 1)]);
+    f.eq(
+        &r,
+        "P at the end (fl, inuse, frozen, owner)",
+        (p.freelist, p.inuse, p.frozen, p.owner),
+        (vec![], 4, true, "cpu0".to_string()),
+    );
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[
+            ("FREE_SLOWPATH", 1),
+            ("FREE_FROZEN", 1),
+            ("ALLOC_FASTPATH", 2),
+            ("ALLOC_SLOWPATH", 1),
+            ("ALLOC_REFILL", 1),
+        ],
+    );
     f.no_violation(&r);
 
     let sweep = Sweep::new_logged(&case, prefix_plans("T", 60, &[Seg::ToEnd("B")]));
@@ -349,10 +561,17 @@ fn sc06_remote_free_makes_full_slab_partial() -> R {
 
     let r = base.run();
     let q = r.slab("Q");
-    f.eq(&r, "Q after setup (fl, inuse, frozen, owner)", (q.freelist, q.inuse, q.frozen, q.owner), (vec![], 4, false, "full".to_string()));
+    f.eq(
+        &r,
+        "Q after setup (fl, inuse, frozen, owner)",
+        (q.freelist, q.inuse, q.frozen, q.owner),
+        (vec![], 4, false, "full".to_string()),
+    );
     f.eq(&r, "c1's slab after setup", r.cpu(1).page, some("P"));
     f.eq(&r, "q1", r.var("q1"), some("q1"));
-    f.check(r.stat("DEACTIVATE_FULL") == 1, || format!("SC6 setup: DEACTIVATE_FULL = {}", r.stat("DEACTIVATE_FULL")));
+    f.check(r.stat("DEACTIVATE_FULL") == 1, || {
+        format!("SC6 setup: DEACTIVATE_FULL = {}", r.stat("DEACTIVATE_FULL"))
+    });
 
     // (a) default: B freezes Q and puts it on c1's partial list without list_lock.
     let mut r = base.run_events();
@@ -360,10 +579,20 @@ fn sc06_remote_free_makes_full_slab_partial() -> R {
     r.to_end("B")?;
     r.finish();
     let q = r.slab("Q");
-    f.eq(&r, "(a) Q (fl, inuse, frozen, owner)", (q.freelist, q.inuse, q.frozen, q.owner), (names(&["q1"]), 3, true, "cpu1-partial".to_string()));
+    f.eq(
+        &r,
+        "(a) Q (fl, inuse, frozen, owner)",
+        (q.freelist, q.inuse, q.frozen, q.owner),
+        (names(&["q1"]), 3, true, "cpu1-partial".to_string()),
+    );
     f.eq(&r, "(a) c1.partial", r.cpu(1).partial, names(&["Q"]));
     f.eq(&r, "(a) list_lock taken by B", r.list_locks("B"), 0);
-    expect_deltas(&mut f, &r, &before, &[("FREE_SLOWPATH", 1), ("CPU_PARTIAL_FREE", 1)]);
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[("FREE_SLOWPATH", 1), ("CPU_PARTIAL_FREE", 1)],
+    );
     f.no_violation(&r);
 
     // (b) no CPU partial lists: list_lock, add_partial at the tail.
@@ -373,9 +602,19 @@ fn sc06_remote_free_makes_full_slab_partial() -> R {
     r.to_end("B")?;
     r.finish();
     let q = r.slab("Q");
-    f.eq(&r, "(b) Q (fl, inuse, frozen, owner)", (q.freelist, q.inuse, q.frozen, q.owner), (names(&["q1"]), 3, false, "node0-partial".to_string()));
+    f.eq(
+        &r,
+        "(b) Q (fl, inuse, frozen, owner)",
+        (q.freelist, q.inuse, q.frozen, q.owner),
+        (names(&["q1"]), 3, false, "node0-partial".to_string()),
+    );
     f.eq(&r, "(b) list_lock taken by B", r.list_locks("B"), 1);
-    expect_deltas(&mut f, &r, &before, &[("FREE_SLOWPATH", 1), ("FREE_ADD_PARTIAL", 1)]);
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[("FREE_SLOWPATH", 1), ("FREE_ADD_PARTIAL", 1)],
+    );
     f.no_violation(&r);
 
     // (c) 6.8+ unfrozen CPU partial slabs.
@@ -385,11 +624,31 @@ fn sc06_remote_free_makes_full_slab_partial() -> R {
     r.to_end("B")?;
     r.finish();
     let q = r.slab("Q");
-    f.eq(&r, "(c) Q (fl, inuse, frozen, owner)", (q.freelist, q.inuse, q.frozen, q.owner), (names(&["q1"]), 3, false, "cpu1-partial".to_string()));
+    f.eq(
+        &r,
+        "(c) Q (fl, inuse, frozen, owner)",
+        (q.freelist, q.inuse, q.frozen, q.owner),
+        (names(&["q1"]), 3, false, "cpu1-partial".to_string()),
+    );
     f.eq(&r, "(c) c1.partial", r.cpu(1).partial, names(&["Q"]));
     f.eq(&r, "(c) list_lock taken by B", r.list_locks("B"), 0);
-    f.check(r.labels_of("B").iter().any(|l| l.starts_with("put_cpu_partial:")), || format!("SC6 (c): B never ran put_cpu_partial: {:?}", r.labels_of("B")));
-    expect_deltas(&mut f, &r, &before, &[("FREE_SLOWPATH", 1), ("CPU_PARTIAL_FREE", 1)]);
+    f.check(
+        r.labels_of("B")
+            .iter()
+            .any(|l| l.starts_with("put_cpu_partial:")),
+        || {
+            format!(
+                "SC6 (c): B never ran put_cpu_partial: {:?}",
+                r.labels_of("B")
+            )
+        },
+    );
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[("FREE_SLOWPATH", 1), ("CPU_PARTIAL_FREE", 1)],
+    );
     f.no_violation(&r);
     f.done();
     Ok(())
@@ -406,7 +665,12 @@ fn sc07_free_empties_partial_slab() -> R {
 
     let r = base.run();
     let rs = r.slab("R");
-    f.eq(&r, "R after setup (fl len, inuse, frozen, owner)", (rs.freelist.len(), rs.inuse, rs.frozen, rs.owner), (3, 1, false, "node0-partial".to_string()));
+    f.eq(
+        &r,
+        "R after setup (fl len, inuse, frozen, owner)",
+        (rs.freelist.len(), rs.inuse, rs.frozen, rs.owner),
+        (3, 1, false, "node0-partial".to_string()),
+    );
     f.eq(&r, "nr_partial after setup", r.node(0).nr_partial, 2);
     f.eq(&r, "r0", r.var("r0"), some("r0"));
 
@@ -416,21 +680,45 @@ fn sc07_free_empties_partial_slab() -> R {
     r.to_end("B")?;
     r.finish();
     f.eq(&r, "R owner", r.slab("R").owner, "discarded".to_string());
-    f.eq(&r, "node partial", (r.node(0).partial, r.node(0).nr_partial), (names(&["P"]), 1));
+    f.eq(
+        &r,
+        "node partial",
+        (r.node(0).partial, r.node(0).nr_partial),
+        (names(&["P"]), 1),
+    );
     f.eq(&r, "list_lock taken by B", r.list_locks("B"), 1);
-    expect_deltas(&mut f, &r, &before, &[("FREE_SLOWPATH", 1), ("FREE_REMOVE_PARTIAL", 1), ("FREE_SLAB", 1)]);
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[
+            ("FREE_SLOWPATH", 1),
+            ("FREE_REMOVE_PARTIAL", 1),
+            ("FREE_SLAB", 1),
+        ],
+    );
     f.no_violation(&r);
 
     // nr_partial 1 (the other partial slab never made), discard = gt: R stays, empty.
     let one = base.clone().drop_last_setup(2);
     let r0 = one.run();
-    f.eq(&r0, "nr_partial without the other slab", r0.node(0).nr_partial, 1);
+    f.eq(
+        &r0,
+        "nr_partial without the other slab",
+        r0.node(0).nr_partial,
+        1,
+    );
     let mut r = one.run();
     let before = r.stats();
     r.to_end("B")?;
     r.finish();
     let rs = r.slab("R");
-    f.eq(&r, "(gt) R (fl len, inuse, frozen, owner)", (rs.freelist.len(), rs.inuse, rs.frozen, rs.owner), (4, 0, false, "node0-partial".to_string()));
+    f.eq(
+        &r,
+        "(gt) R (fl len, inuse, frozen, owner)",
+        (rs.freelist.len(), rs.inuse, rs.frozen, rs.owner),
+        (4, 0, false, "node0-partial".to_string()),
+    );
     expect_deltas(&mut f, &r, &before, &[("FREE_SLOWPATH", 1)]);
     f.no_violation(&r);
 
@@ -440,9 +728,23 @@ fn sc07_free_empties_partial_slab() -> R {
     let before = r.stats();
     r.to_end("B")?;
     r.finish();
-    f.eq(&r, "(ge) R owner", r.slab("R").owner, "discarded".to_string());
+    f.eq(
+        &r,
+        "(ge) R owner",
+        r.slab("R").owner,
+        "discarded".to_string(),
+    );
     f.eq(&r, "(ge) nr_partial", r.node(0).nr_partial, 0);
-    expect_deltas(&mut f, &r, &before, &[("FREE_SLOWPATH", 1), ("FREE_REMOVE_PARTIAL", 1), ("FREE_SLAB", 1)]);
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[
+            ("FREE_SLOWPATH", 1),
+            ("FREE_REMOVE_PARTIAL", 1),
+            ("FREE_SLAB", 1),
+        ],
+    );
     f.no_violation(&r);
     f.done();
     Ok(())
@@ -454,17 +756,42 @@ fn sc07_free_empties_partial_slab() -> R {
 
 fn check_sc8_setup(f: &mut Failures, r: &Run) {
     let rs = r.slab("R");
-    f.eq(r, "R after setup (fl, inuse, frozen, owner)", (rs.freelist, rs.inuse, rs.frozen, rs.owner), (names(&["r2"]), 3, false, "node0-partial".to_string()));
+    f.eq(
+        r,
+        "R after setup (fl, inuse, frozen, owner)",
+        (rs.freelist, rs.inuse, rs.frozen, rs.owner),
+        (names(&["r2"]), 3, false, "node0-partial".to_string()),
+    );
     f.eq(r, "c0's slab after setup", r.cpu(0).page, some("P"));
-    f.eq(r, "r0, r1, r3", (r.var("r0"), r.var("r1"), r.var("r3")), (some("r0"), some("r1"), some("r3")));
+    f.eq(
+        r,
+        "r0, r1, r3",
+        (r.var("r0"), r.var("r1"), r.var("r3")),
+        (some("r0"), some("r1"), some("r3")),
+    );
 }
 
 fn check_sc8_end(f: &mut Failures, r: &Run, before: &BTreeMap<String, u64>) {
     let rs = r.slab("R");
     // The spec writes the final list as [r1, r0, r2, r3] with inuse 1; with r3 still held
     // (inuse 3 at the start) the list is [r1, r0, r2].
-    f.eq(r, "R at the end (fl, inuse, frozen, owner)", (rs.freelist, rs.inuse, rs.frozen, rs.owner), (names(&["r1", "r0", "r2"]), 1, false, "node0-partial".to_string()));
-    expect_deltas(f, r, before, &[("FREE_SLOWPATH", 2), ("CMPXCHG_DOUBLE_FAIL", 1)]);
+    f.eq(
+        r,
+        "R at the end (fl, inuse, frozen, owner)",
+        (rs.freelist, rs.inuse, rs.frozen, rs.owner),
+        (
+            names(&["r1", "r0", "r2"]),
+            1,
+            false,
+            "node0-partial".to_string(),
+        ),
+    );
+    expect_deltas(
+        f,
+        r,
+        before,
+        &[("FREE_SLOWPATH", 2), ("CMPXCHG_DOUBLE_FAIL", 1)],
+    );
     f.no_violation(r);
 }
 
@@ -493,7 +820,12 @@ fn sc08_concurrent_remote_frees_same_slab() -> R {
         let rs = r.slab("R");
         let mut fl = rs.freelist.clone();
         fl.sort();
-        f.eq(r, "R (sorted fl, inuse)", (fl, rs.inuse), (names(&["r0", "r1", "r2"]), 1));
+        f.eq(
+            r,
+            "R (sorted fl, inuse)",
+            (fl, rs.inuse),
+            (names(&["r0", "r1", "r2"]), 1),
+        );
     }
     f.done();
     Ok(())
@@ -510,9 +842,24 @@ fn sc14_slab_lock_fallback_contention() -> R {
     let before = r.stats();
     r.until_label("C", "cmpxchg_double_slab:X2")?;
     r.until_label("B", "cmpxchg_double_slab:X3")?;
-    f.check(r.slab("R").slab_locked, || format!("SC14: R's slab_lock is not held by B\n  replay: {}", r.replay()));
-    f.check(!r.enabled("C"), || format!("SC14: C can take R's slab_lock while B holds it\n  replay: {}", r.replay()));
-    f.eq(&r, "C's state while B holds the lock", r.state("C"), "blocked".to_string());
+    f.check(r.slab("R").slab_locked, || {
+        format!(
+            "SC14: R's slab_lock is not held by B\n  replay: {}",
+            r.replay()
+        )
+    });
+    f.check(!r.enabled("C"), || {
+        format!(
+            "SC14: C can take R's slab_lock while B holds it\n  replay: {}",
+            r.replay()
+        )
+    });
+    f.eq(
+        &r,
+        "C's state while B holds the lock",
+        r.state("C"),
+        "blocked".to_string(),
+    );
     r.to_end("B")?;
     r.to_end("C")?;
     r.finish();
@@ -537,8 +884,18 @@ fn sc09_free_to_empty_races_acquire() -> R {
 
     let r = case.run();
     let rs = r.slab("R");
-    f.eq(&r, "R after setup (fl len, inuse, owner)", (rs.freelist.len(), rs.inuse, rs.owner), (3, 1, "node0-partial".to_string()));
-    f.eq(&r, "node partial after setup", (r.node(0).partial, r.node(0).nr_partial), (names(&["R", "P"]), 2));
+    f.eq(
+        &r,
+        "R after setup (fl len, inuse, owner)",
+        (rs.freelist.len(), rs.inuse, rs.owner),
+        (3, 1, "node0-partial".to_string()),
+    );
+    f.eq(
+        &r,
+        "node partial after setup",
+        (r.node(0).partial, r.node(0).nr_partial),
+        (names(&["R", "P"]), 2),
+    );
 
     // T holds list_lock and is about to acquire R; B must wait at S4.
     let mut r = case.run();
@@ -546,16 +903,45 @@ fn sc09_free_to_empty_races_acquire() -> R {
     r.until_label("T", "acquire_slab:Q1")?;
     f.eq(&r, "list_lock holder", r.node(0).list_lock, some("T"));
     r.while_enabled("B");
-    f.eq(&r, "B waits for list_lock at", (r.label("B"), r.state("B")), (some("__slab_free:S4"), "blocked".to_string()));
+    f.eq(
+        &r,
+        "B waits for list_lock at",
+        (r.label("B"), r.state("B")),
+        (some("__slab_free:S4"), "blocked".to_string()),
+    );
     r.to_end("T")?;
     r.to_end("B")?;
     r.finish();
     let rs = r.slab("R");
-    f.eq(&r, "R at the end (fl, frozen, owner)", (rs.freelist, rs.frozen, rs.owner), (names(&["r0"]), true, "cpu0".to_string()));
+    f.eq(
+        &r,
+        "R at the end (fl, frozen, owner)",
+        (rs.freelist, rs.frozen, rs.owner),
+        (names(&["r0"]), true, "cpu0".to_string()),
+    );
     f.eq(&r, "c0's slab", r.cpu(0).page, some("R"));
-    f.eq(&r, "x", r.var("x"), r.slab("R").objects.iter().find(|o| o.owner == "user:x").map(|o| o.name.clone()));
+    f.eq(
+        &r,
+        "x",
+        r.var("x"),
+        r.slab("R")
+            .objects
+            .iter()
+            .find(|o| o.owner == "user:x")
+            .map(|o| o.name.clone()),
+    );
     // No ALLOC_SLOWPATH: with c.page NULL the 3.10 slow path goes to new_slab before B6.
-    expect_deltas(&mut f, &r, &before, &[("CMPXCHG_DOUBLE_FAIL", 1), ("FREE_SLOWPATH", 1), ("FREE_FROZEN", 1), ("ALLOC_FROM_PARTIAL", 1)]);
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[
+            ("CMPXCHG_DOUBLE_FAIL", 1),
+            ("FREE_SLOWPATH", 1),
+            ("FREE_FROZEN", 1),
+            ("ALLOC_FROM_PARTIAL", 1),
+        ],
+    );
     f.no_violation(&r);
 
     // Both orders, every prefix: no violation.
@@ -579,20 +965,46 @@ fn sc10_deactivate_races_remote_free() -> R {
     let mut f = Failures::default();
 
     let r = case.run();
-    f.eq(&r, "c0 after setup", (r.cpu(0).freelist, r.cpu(0).page), (names(&["p3"]), some("P")));
+    f.eq(
+        &r,
+        "c0 after setup",
+        (r.cpu(0).freelist, r.cpu(0).page),
+        (names(&["p3"]), some("P")),
+    );
 
     // T chose PARTIAL, holds list_lock and put P on the list while frozen; B's free; T's D8.
     let mut r = case.run();
     let before = r.stats();
     r.until_label("T", "deactivate_slab:D8")?;
-    f.eq(&r, "P before D8 (frozen, on the list)", (r.slab("P").frozen, r.node(0).partial), (true, names(&["P"])));
+    f.eq(
+        &r,
+        "P before D8 (frozen, on the list)",
+        (r.slab("P").frozen, r.node(0).partial),
+        (true, names(&["P"])),
+    );
     f.no_violation(&r);
     r.to_end("B")?;
     r.to_end("T")?;
     r.finish();
     let p = r.slab("P");
-    f.eq(&r, "P at the end (fl, inuse, frozen, owner)", (p.freelist, p.inuse, p.frozen, p.owner), (names(&["p3", "p0"]), 2, false, "node0-partial".to_string()));
-    expect_deltas(&mut f, &r, &before, &[("CPUSLAB_FLUSH", 1), ("DEACTIVATE_TO_HEAD", 1), ("CMPXCHG_DOUBLE_FAIL", 1), ("FREE_SLOWPATH", 1), ("FREE_FROZEN", 1)]);
+    f.eq(
+        &r,
+        "P at the end (fl, inuse, frozen, owner)",
+        (p.freelist, p.inuse, p.frozen, p.owner),
+        (names(&["p3", "p0"]), 2, false, "node0-partial".to_string()),
+    );
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[
+            ("CPUSLAB_FLUSH", 1),
+            ("DEACTIVATE_TO_HEAD", 1),
+            ("CMPXCHG_DOUBLE_FAIL", 1),
+            ("FREE_SLOWPATH", 1),
+            ("FREE_FROZEN", 1),
+        ],
+    );
     f.no_violation(&r);
 
     let sweep = Sweep::new_logged(&case, prefix_plans("T", 40, &[Seg::ToEnd("B")]));
@@ -615,9 +1027,19 @@ fn sc11_cpu_partial_drain() -> R {
     // With 4 objects per slab each free into a full slab adds 1 to pobjects, so the chain that
     // exceeds cpu_partial 2 holds three slabs: [Q, P, S] (the spec's [Q, S] with pobjects 3).
     let r = case.run();
-    f.eq(&r, "c1.partial after setup", r.cpu(1).partial, names(&["Q", "P", "S"]));
+    f.eq(
+        &r,
+        "c1.partial after setup",
+        r.cpu(1).partial,
+        names(&["Q", "P", "S"]),
+    );
     let rs = r.slab("R");
-    f.eq(&r, "R after setup (frozen, owner)", (rs.frozen, rs.owner), (false, "full".to_string()));
+    f.eq(
+        &r,
+        "R after setup (frozen, owner)",
+        (rs.frozen, rs.owner),
+        (false, "full".to_string()),
+    );
 
     let mut r = case.run_events();
     let before = r.stats();
@@ -627,10 +1049,30 @@ fn sc11_cpu_partial_drain() -> R {
     f.eq(&r, "R frozen", r.slab("R").frozen, true);
     for s in ["Q", "P", "S"] {
         let sl = r.slab(s);
-        f.eq(&r, &format!("{s} (frozen, owner)"), (sl.frozen, sl.owner), (false, "node0-partial".to_string()));
+        f.eq(
+            &r,
+            &format!("{s} (frozen, owner)"),
+            (sl.frozen, sl.owner),
+            (false, "node0-partial".to_string()),
+        );
     }
-    f.eq(&r, "list_lock acquisitions by B (one for the whole drain)", r.list_locks("B"), 1);
-    expect_deltas(&mut f, &r, &before, &[("FREE_SLOWPATH", 1), ("CPU_PARTIAL_DRAIN", 1), ("FREE_ADD_PARTIAL", 3), ("CPU_PARTIAL_FREE", 1)]);
+    f.eq(
+        &r,
+        "list_lock acquisitions by B (one for the whole drain)",
+        r.list_locks("B"),
+        1,
+    );
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[
+            ("FREE_SLOWPATH", 1),
+            ("CPU_PARTIAL_DRAIN", 1),
+            ("FREE_ADD_PARTIAL", 3),
+            ("CPU_PARTIAL_FREE", 1),
+        ],
+    );
     f.no_violation(&r);
     f.done();
     Ok(())
@@ -647,7 +1089,12 @@ fn sc12_hotplug_flush_dead_cpu() -> R {
 
     let r = case.run();
     let c1 = r.cpu(1);
-    f.eq(&r, "c1 after setup", (c1.freelist, c1.page, c1.partial), (names(&["q2"]), some("Q"), names(&["S"])));
+    f.eq(
+        &r,
+        "c1 after setup",
+        (c1.freelist, c1.page, c1.partial),
+        (names(&["q2"]), some("Q"), names(&["S"])),
+    );
 
     let mut r = case.run();
     let before = r.stats();
@@ -655,14 +1102,38 @@ fn sc12_hotplug_flush_dead_cpu() -> R {
     r.to_end("T")?;
     r.finish();
     let c1 = r.cpu(1);
-    f.eq(&r, "c1 at the end", (c1.freelist, c1.page, c1.partial), (vec![], None, vec![]));
-    f.eq(&r, "c1.tid advanced by TID_STEP", c1.tid, tid1 + r.view().tid_step);
+    f.eq(
+        &r,
+        "c1 at the end",
+        (c1.freelist, c1.page, c1.partial),
+        (vec![], None, vec![]),
+    );
+    f.eq(
+        &r,
+        "c1.tid advanced by TID_STEP",
+        c1.tid,
+        tid1 + r.view().tid_step,
+    );
     for s in ["Q", "S"] {
         let sl = r.slab(s);
-        f.eq(&r, &format!("{s} (frozen, owner)"), (sl.frozen, sl.owner), (false, "node0-partial".to_string()));
+        f.eq(
+            &r,
+            &format!("{s} (frozen, owner)"),
+            (sl.frozen, sl.owner),
+            (false, "node0-partial".to_string()),
+        );
     }
     // Q by deactivate_slab (no remote frees: to the head), S by unfreeze_partials.
-    expect_deltas(&mut f, &r, &before, &[("CPUSLAB_FLUSH", 1), ("DEACTIVATE_TO_HEAD", 1), ("FREE_ADD_PARTIAL", 1)]);
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[
+            ("CPUSLAB_FLUSH", 1),
+            ("DEACTIVATE_TO_HEAD", 1),
+            ("FREE_ADD_PARTIAL", 1),
+        ],
+    );
     f.no_violation(&r);
     f.done();
     Ok(())
@@ -679,7 +1150,12 @@ fn sc13_bypass_oom_leaves_freelist_without_slab() -> R {
     let mut f = Failures::default();
 
     let r = broken.run();
-    f.eq(&r, "c0 after setup", (r.cpu(0).freelist, r.cpu(0).page), (vec![], some("P")));
+    f.eq(
+        &r,
+        "c0 after setup",
+        (r.cpu(0).freelist, r.cpu(0).page),
+        (vec![], some("P")),
+    );
 
     // F snapshots (page P, freelist NULL, tid t) and stops in front of its CAS; G's slow path
     // bypasses P and fails to get a page; F's CAS.
@@ -687,17 +1163,40 @@ fn sc13_bypass_oom_leaves_freelist_without_slab() -> R {
     r.until_label("F", "slab_free:F8")?;
     r.to_end("G")?;
     f.eq(&r, "g (page allocation failed)", r.var("g"), None);
-    f.eq(&r, "c0 after G", (r.cpu(0).freelist, r.cpu(0).page), (vec![], None));
+    f.eq(
+        &r,
+        "c0 after G",
+        (r.cpu(0).freelist, r.cpu(0).page),
+        (vec![], None),
+    );
     r.to_end("F")?;
     r.finish();
     let inv = r.invariants();
-    f.check(inv.iter().any(|i| i == "INV-4" || i == "INV-2"), || format!("SC13 canonical 3.10: no INV-4/INV-2 ({:?})\n  replay: {}\n{}", r.violations(), r.replay(), r.describe()));
+    f.check(inv.iter().any(|i| i == "INV-4" || i == "INV-2"), || {
+        format!(
+            "SC13 canonical 3.10: no INV-4/INV-2 ({:?})\n  replay: {}\n{}",
+            r.violations(),
+            r.replay(),
+            r.describe()
+        )
+    });
 
     let plans = || prefix_plans("F", 40, &[Seg::ToEnd("G")]);
     let sweep = Sweep::new_logged(&broken, plans());
-    f.check(sweep.find_violation(Some("INV-4")).is_some() || sweep.find_violation(Some("INV-2")).is_some(), || format!("SC13: canonical 3.10 never violated INV-4/INV-2 ({})", sweep.summary()));
+    f.check(
+        sweep.find_violation(Some("INV-4")).is_some()
+            || sweep.find_violation(Some("INV-2")).is_some(),
+        || {
+            format!(
+                "SC13: canonical 3.10 never violated INV-4/INV-2 ({})",
+                sweep.summary()
+            )
+        },
+    );
     let sweep = Sweep::new_logged(&good, plans());
-    f.check(sweep.runs.len() > 5, || format!("SC13: too few feasible schedules ({})", sweep.summary()));
+    f.check(sweep.runs.len() > 5, || {
+        format!("SC13: too few feasible schedules ({})", sweep.summary())
+    });
     for v in sweep.violating(3) {
         f.push(format!("SC13 local-lock violated: {v}"));
     }
@@ -714,7 +1213,9 @@ fn sc15_run(case: &Case) -> Result<Run, String> {
     let mut r = case.run_events();
     while !r.finished("T") {
         let before = r.view().vars.iter().filter(|v| v.object.is_some()).count();
-        while r.view().vars.iter().filter(|v| v.object.is_some()).count() == before && !r.finished("T") {
+        while r.view().vars.iter().filter(|v| v.object.is_some()).count() == before
+            && !r.finished("T")
+        {
             r.mv("T")?;
         }
         r.while_enabled("U");
@@ -733,18 +1234,39 @@ fn sc15_asymmetric_producer_consumer() -> R {
         let case = base.clone().with_variant("prefetch", pf.clone());
         let r = sc15_run(&case)?;
         f.no_violation(&r);
-        f.check(r.outcome().finished, || format!("SC15 {}: did not finish", case.name()));
+        f.check(r.outcome().finished, || {
+            format!("SC15 {}: did not finish", case.name())
+        });
         let allocs = 8u64;
         let cycles0 = r.outcome().cycles.per_cpu[0];
-        let stall: u64 = r.sim.events().iter().filter(|e| e.label == "slab_alloc:A8").map(|e| e.cycles).sum();
-        println!("SC15 prefetch={pf}: cpu0 {} cycles per alloc, A8 stalls {stall} cycles", cycles0 / allocs);
+        let stall: u64 = r
+            .sim
+            .events()
+            .iter()
+            .filter(|e| e.label == "slab_alloc:A8")
+            .map(|e| e.cycles)
+            .sum();
+        println!(
+            "SC15 prefetch={pf}: cpu0 {} cycles per alloc, A8 stalls {stall} cycles",
+            cycles0 / allocs
+        );
         stats.push((pf, delta_of(&r, &BTreeMap::new(), PATH_STATS)));
         a8.push(stall);
     }
     for (pf, s) in &stats[1..] {
-        f.check(*s == stats[0].1, || format!("SC15: stats with prefetch={pf} differ from prefetch=false: {s:?} vs {:?}", stats[0].1));
+        f.check(*s == stats[0].1, || {
+            format!(
+                "SC15: stats with prefetch={pf} differ from prefetch=false: {s:?} vs {:?}",
+                stats[0].1
+            )
+        });
     }
-    f.check(a8[1] < a8[0], || format!("SC15: prefetch did not reduce the A8 stalls: {} (on) vs {} (off)", a8[1], a8[0]));
+    f.check(a8[1] < a8[0], || {
+        format!(
+            "SC15: prefetch did not reduce the A8 stalls: {} (on) vs {} (off)",
+            a8[1], a8[0]
+        )
+    });
     f.done();
     Ok(())
 }
@@ -761,17 +1283,41 @@ fn sc16_node_mismatch() -> R {
     let r = base.run();
     f.eq(&r, "c0's slab after setup", r.cpu(0).page, some("P"));
     f.eq(&r, "cpu1's node", r.cpu(1).node, 1);
-    f.eq(&r, "node1 partial after setup", r.node(1).partial, names(&["Q"]));
+    f.eq(
+        &r,
+        "node1 partial after setup",
+        r.node(1).partial,
+        names(&["Q"]),
+    );
 
     // Node 1 has a partial slab: get_partial(node 1).
     let mut r = base.run();
     let before = r.stats();
     r.to_end("T")?;
     r.finish();
-    f.eq(&r, "x's slab", r.var("x").map(|x| x[..1].to_string()), some("q"));
+    f.eq(
+        &r,
+        "x's slab",
+        r.var("x").map(|x| x[..1].to_string()),
+        some("q"),
+    );
     f.eq(&r, "c0's slab", r.cpu(0).page, some("Q"));
-    f.eq(&r, "P (frozen, owner)", (r.slab("P").frozen, r.slab("P").owner), (false, "node0-partial".to_string()));
-    expect_deltas(&mut f, &r, &before, &[("ALLOC_NODE_MISMATCH", 1), ("DEACTIVATE_TO_HEAD", 1), ("ALLOC_FROM_PARTIAL", 1)]);
+    f.eq(
+        &r,
+        "P (frozen, owner)",
+        (r.slab("P").frozen, r.slab("P").owner),
+        (false, "node0-partial".to_string()),
+    );
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[
+            ("ALLOC_NODE_MISMATCH", 1),
+            ("DEACTIVATE_TO_HEAD", 1),
+            ("ALLOC_FROM_PARTIAL", 1),
+        ],
+    );
     f.no_violation(&r);
 
     // Node 1 has nothing: a new slab on node 1.
@@ -781,9 +1327,22 @@ fn sc16_node_mismatch() -> R {
     r.to_end("T")?;
     r.finish();
     let x = r.var("x").unwrap_or_default();
-    let slab = r.view().slabs.into_iter().find(|s| s.objects.iter().any(|o| o.name == x));
+    let slab = r
+        .view()
+        .slabs
+        .into_iter()
+        .find(|s| s.objects.iter().any(|o| o.name == x));
     f.eq(&r, "x's slab node", slab.map(|s| s.node), Some(1));
-    expect_deltas(&mut f, &r, &before, &[("ALLOC_NODE_MISMATCH", 1), ("DEACTIVATE_TO_HEAD", 1), ("ALLOC_SLAB", 1)]);
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[
+            ("ALLOC_NODE_MISMATCH", 1),
+            ("DEACTIVATE_TO_HEAD", 1),
+            ("ALLOC_SLAB", 1),
+        ],
+    );
     f.no_violation(&r);
     f.done();
     Ok(())
@@ -834,14 +1393,28 @@ fn sc17_torn_remote_read_3_1() -> R {
     r.mv("migrate:F:0")?;
     r.to_end("F")?;
     r.finish();
-    f.check(r.invariants().iter().any(|i| i == "INV-12"), || format!("SC17 directed: no INV-12 ({:?})\n  replay: {}\n{}", r.violations(), r.replay(), r.describe()));
+    f.check(r.invariants().iter().any(|i| i == "INV-12"), || {
+        format!(
+            "SC17 directed: no INV-12 ({:?})\n  replay: {}\n{}",
+            r.violations(),
+            r.replay(),
+            r.describe()
+        )
+    });
 
     let sweep = Sweep::new_logged(&broken, sc17_plans());
-    f.check(sweep.find_violation(Some("INV-12")).is_some(), || format!("SC17: tid-unguarded never violated INV-12 ({})", sweep.summary()));
+    f.check(sweep.find_violation(Some("INV-12")).is_some(), || {
+        format!(
+            "SC17: tid-unguarded never violated INV-12 ({})",
+            sweep.summary()
+        )
+    });
     for fp in ["preempt-disable", "tid-loop"] {
         let case = broken.clone().with_variant("fastpath", json!(fp));
         let sweep = Sweep::new_logged(&case, sc17_plans());
-        f.check(sweep.runs.len() > 20, || format!("SC17: too few feasible schedules ({})", sweep.summary()));
+        f.check(sweep.runs.len() > 20, || {
+            format!("SC17: too few feasible schedules ({})", sweep.summary())
+        });
         for v in sweep.violating(3) {
             f.push(format!("SC17 {fp} violated: {v}"));
         }
@@ -872,9 +1445,20 @@ fn every_scenario_runs_to_the_end_under_every_era() {
                 r.finish();
                 count += 1;
                 let o = r.outcome();
-                f.check(o.finished && !o.deadlock, || format!("{}: did not finish by the default policy\n{}", case.name(), r.describe()));
+                f.check(o.finished && !o.deadlock, || {
+                    format!(
+                        "{}: did not finish by the default policy\n{}",
+                        case.name(),
+                        r.describe()
+                    )
+                });
                 if !o.violations.is_empty() {
-                    f.push(format!("{}: violations by the default policy: {:?}\n  replay: {}", case.name(), r.violations(), r.replay()));
+                    f.push(format!(
+                        "{}: violations by the default policy: {:?}\n  replay: {}",
+                        case.name(),
+                        r.violations(),
+                        r.replay()
+                    ));
                 }
             }
         }

@@ -11,7 +11,10 @@ use slub_sim::{scenario, Simulator};
 const CASES_PER_TEST: u32 = 12_500;
 
 fn cases() -> u32 {
-    std::env::var("SLUB_PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(CASES_PER_TEST)
+    std::env::var("SLUB_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(CASES_PER_TEST)
 }
 
 /// The correct variants: every era bundle, plus single keys flipped on top of them.
@@ -80,16 +83,18 @@ fn spec() -> impl Strategy<Value = Spec> {
         0..correct_variants().len(),
         prop::collection::vec(any::<u16>(), 0..160),
     )
-        .prop_map(|(cpus, objects, nodes, setup, tasks, irqs, variant, schedule)| Spec {
-            cpus,
-            objects,
-            nodes: nodes.min(cpus),
-            setup,
-            tasks,
-            irqs,
-            variant,
-            schedule,
-        })
+        .prop_map(
+            |(cpus, objects, nodes, setup, tasks, irqs, variant, schedule)| Spec {
+                cpus,
+                objects,
+                nodes: nodes.min(cpus),
+                setup,
+                tasks,
+                irqs,
+                variant,
+                schedule,
+            },
+        )
 }
 
 /// Build a valid scenario: frees and touches name variables allocated earlier in the same
@@ -147,7 +152,11 @@ fn scenario_json(s: &Spec) -> Value {
             })
             .collect()
     };
-    let ntasks = if tasks_may_share_cpu(&correct_variants()[s.variant]) { s.tasks.len() } else { s.tasks.len().min(s.cpus as usize) };
+    let ntasks = if tasks_may_share_cpu(&correct_variants()[s.variant]) {
+        s.tasks.len()
+    } else {
+        s.tasks.len().min(s.cpus as usize)
+    };
     let tasks = list("T", &s.tasks[..ntasks], &mut free_pool);
     let irqs = list("I", &s.irqs, &mut free_pool);
     json!({
@@ -166,7 +175,8 @@ fn scenario_json(s: &Spec) -> Value {
 /// Run the spec: the random numbers pick among the enabled moves, then the default policy.
 fn run(s: &Spec) -> Result<(), TestCaseError> {
     let text = scenario_json(s).to_string();
-    let sc = scenario::parse(&text).map_err(|e| TestCaseError::fail(format!("generator made a bad scenario: {e}\n{text}")))?;
+    let sc = scenario::parse(&text)
+        .map_err(|e| TestCaseError::fail(format!("generator made a bad scenario: {e}\n{text}")))?;
     let share = tasks_may_share_cpu(&correct_variants()[s.variant]);
     let mut sim = Simulator::new(sc, false, true);
     for r in &s.schedule {
@@ -175,32 +185,55 @@ fn run(s: &Spec) -> Result<(), TestCaseError> {
             // Keep one task per CPU: no migration onto a CPU another unfinished task is on.
             let m = sim.machine();
             let ntasks = m.cfg.sc.tasks.len();
-            moves.retain(|mv| match mv.strip_prefix("migrate:").and_then(|r| r.rsplit_once(':')) {
-                Some((_, k)) => {
-                    let k: u32 = k.parse().unwrap();
-                    !m.st.ctxs[..ntasks].iter().any(|c| !c.finished && c.cpu == k)
-                }
-                None => true,
-            });
+            moves.retain(
+                |mv| match mv.strip_prefix("migrate:").and_then(|r| r.rsplit_once(':')) {
+                    Some((_, k)) => {
+                        let k: u32 = k.parse().unwrap();
+                        !m.st.ctxs[..ntasks]
+                            .iter()
+                            .any(|c| !c.finished && c.cpu == k)
+                    }
+                    None => true,
+                },
+            );
         }
         if moves.is_empty() {
             break;
         }
         let mv = moves[*r as usize % moves.len()].clone();
-        sim.apply(&mv).map_err(|e| TestCaseError::fail(format!("an enabled move failed: {e}")))?;
+        sim.apply(&mv)
+            .map_err(|e| TestCaseError::fail(format!("an enabled move failed: {e}")))?;
     }
     sim.run_to_end();
     let out = sim.outcome();
     let replay = sim.history().join(",");
-    prop_assert!(out.violations.is_empty(), "violations {:?}\nscenario {text}\nschedule {replay}", out.violations);
-    prop_assert!(out.finished, "did not finish\nscenario {text}\nschedule {replay}");
+    prop_assert!(
+        out.violations.is_empty(),
+        "violations {:?}\nscenario {text}\nschedule {replay}",
+        out.violations
+    );
+    prop_assert!(
+        out.finished,
+        "did not finish\nscenario {text}\nschedule {replay}"
+    );
     // Conservation, independently of the model's own check: every held variable has a
     // distinct object.
-    let mut held: Vec<u64> = out.vars.values().filter(|v| v.held).filter_map(|v| v.addr).collect();
+    let mut held: Vec<u64> = out
+        .vars
+        .values()
+        .filter(|v| v.held)
+        .filter_map(|v| v.addr)
+        .collect();
     let n = held.len();
     held.sort();
     held.dedup();
-    prop_assert_eq!(held.len(), n, "two variables hold the same object\nscenario {}\nschedule {}", text, replay);
+    prop_assert_eq!(
+        held.len(),
+        n,
+        "two variables hold the same object\nscenario {}\nschedule {}",
+        text,
+        replay
+    );
     Ok(())
 }
 

@@ -49,14 +49,26 @@ impl Machine {
             A1 => {
                 step!(self);
                 self.preempt_off();
-                note!(self, "preempt-off", "preempt_count".into(), "{} disables preemption to read this CPU's tid.", self.ctx_name(self.cur));
+                note!(
+                    self,
+                    "preempt-off",
+                    "preempt_count".into(),
+                    "{} disables preemption to read this CPU's tid.",
+                    self.ctx_name(self.cur)
+                );
                 fr.pc = A2;
                 Flow::Step
             }
             A2 => {
                 step!(self);
                 fr.c = self.me();
-                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := this CPU's kmem_cache_cpu (cpu{}).", fr.c);
+                note!(
+                    self,
+                    "pcpu",
+                    format!("cpu_slab[{}]", fr.c),
+                    "c := this CPU's kmem_cache_cpu (cpu{}).",
+                    fr.c
+                );
                 fr.pc = A3;
                 Flow::Step
             }
@@ -64,15 +76,32 @@ impl Machine {
                 step!(self);
                 fr.tid = self.ld_tid(fr.c);
                 self.snapshot(fr, fr.c);
-                note!(self, "load", format!("cpu_slab[{}].tid", fr.c), "Read tid {} (event {}, cpu residue {}).", fr.tid, fr.tid / self.tid_step(), fr.tid % self.tid_step());
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].tid", fr.c),
+                    "Read tid {} (event {}, cpu residue {}).",
+                    fr.tid,
+                    fr.tid / self.tid_step(),
+                    fr.tid % self.tid_step()
+                );
                 rw!(self, read = fr.tid.to_string());
-                fr.pc = if fp == Fastpath::PreemptDisable { A4 } else { A5 };
+                fr.pc = if fp == Fastpath::PreemptDisable {
+                    A4
+                } else {
+                    A5
+                };
                 Flow::Step
             }
             A4 => {
                 step!(self);
                 self.preempt_on();
-                note!(self, "preempt-on", "preempt_count".into(), "Preemption back on: from here the task may be preempted or migrated.");
+                note!(
+                    self,
+                    "preempt-on",
+                    "preempt_count".into(),
+                    "Preemption back on: from here the task may be preempted or migrated."
+                );
                 fr.pc = A5;
                 Flow::Step
             }
@@ -83,7 +112,13 @@ impl Machine {
                 self.access(self.cfg.line_cc(k), Access::Read);
                 fr.tid = self.st.cpus[k as usize].tid;
                 self.snapshot(fr, k);
-                note!(self, "pld", format!("cpu_slab[{k}].tid"), "this_cpu_read(tid) = {} on cpu{k}.", fr.tid);
+                note!(
+                    self,
+                    "pld",
+                    format!("cpu_slab[{k}].tid"),
+                    "this_cpu_read(tid) = {} on cpu{k}.",
+                    fr.tid
+                );
                 rw!(self, read = fr.tid.to_string());
                 fr.pc = E3b;
                 Flow::Step
@@ -91,15 +126,35 @@ impl Machine {
             E3b => {
                 step!(self);
                 fr.c = self.me();
-                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := raw_cpu_ptr (cpu{}).", fr.c);
-                fr.pc = if self.variant().preempt == crate::scenario::Preempt::Full { E3c } else { A5 };
+                note!(
+                    self,
+                    "pcpu",
+                    format!("cpu_slab[{}]", fr.c),
+                    "c := raw_cpu_ptr (cpu{}).",
+                    fr.c
+                );
+                fr.pc = if self.variant().preempt == crate::scenario::Preempt::Full {
+                    E3c
+                } else {
+                    A5
+                };
                 Flow::Step
             }
             E3c => {
                 step!(self);
                 let t = self.ld_tid(fr.c);
                 let same = t == fr.tid;
-                note!(self, "load", format!("cpu_slab[{}].tid", fr.c), "Re-read c->tid = {t}: {}.", if same { "same CPU, go on" } else { "migrated in between, read again" });
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].tid", fr.c),
+                    "Re-read c->tid = {t}: {}.",
+                    if same {
+                        "same CPU, go on"
+                    } else {
+                        "migrated in between, read again"
+                    }
+                );
                 rw!(self, read = t.to_string());
                 fr.pc = if same { A5 } else { E3a };
                 Flow::Step
@@ -107,7 +162,13 @@ impl Machine {
             A5 => {
                 step!(self);
                 fr.obj = self.ld_freelist(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Read the per-CPU freelist head: {}.", self.addr_name(fr.obj));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Read the per-CPU freelist head: {}.",
+                    self.addr_name(fr.obj)
+                );
                 rw!(self, read = self.addr_name(fr.obj));
                 fr.pc = A6;
                 Flow::Step
@@ -115,7 +176,13 @@ impl Machine {
             A6 => {
                 step!(self);
                 fr.pg = self.ld_page(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "Read the CPU slab: {}.", self.slab_opt_name(fr.pg));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "Read the CPU slab: {}.",
+                    self.slab_opt_name(fr.pg)
+                );
                 rw!(self, read = self.slab_opt_name(fr.pg));
                 fr.pc = A7;
                 Flow::Step
@@ -140,7 +207,14 @@ impl Machine {
             A8 => {
                 step!(self);
                 fr.nxt = self.load_fp(fr.obj);
-                note!(self, "load", format!("{}.fp", self.addr_name(fr.obj)), "Read the free pointer of {}: next is {} (may be stale; the CAS decides).", self.addr_name(fr.obj), self.addr_name(fr.nxt));
+                note!(
+                    self,
+                    "load",
+                    format!("{}.fp", self.addr_name(fr.obj)),
+                    "Read the free pointer of {}: next is {} (may be stale; the CAS decides).",
+                    self.addr_name(fr.obj),
+                    self.addr_name(fr.nxt)
+                );
                 rw!(self, read = self.addr_name(fr.nxt));
                 fr.pc = A9;
                 Flow::Step
@@ -151,7 +225,21 @@ impl Machine {
                 let with_tid = fp != Fastpath::NoTid;
                 let newtid = fr.tid + self.tid_step();
                 let ok = self.pcas2(fr, (fr.obj, fr.tid), (fr.nxt, newtid), with_tid);
-                note!(self, "pcas2", format!("cpu_slab[{k}].(freelist,tid)"), "this_cpu_cmpxchg_double on cpu{k}: ({}, {}) -> ({}, {}) {}.", self.addr_name(fr.obj), fr.tid, self.addr_name(fr.nxt), newtid, if ok { "succeeds" } else { "fails: retry from the start" });
+                note!(
+                    self,
+                    "pcas2",
+                    format!("cpu_slab[{k}].(freelist,tid)"),
+                    "this_cpu_cmpxchg_double on cpu{k}: ({}, {}) -> ({}, {}) {}.",
+                    self.addr_name(fr.obj),
+                    fr.tid,
+                    self.addr_name(fr.nxt),
+                    newtid,
+                    if ok {
+                        "succeeds"
+                    } else {
+                        "fails: retry from the start"
+                    }
+                );
                 if ok {
                     fr.pc = A10;
                 } else {
@@ -169,11 +257,29 @@ impl Machine {
                 step!(self);
                 if let Some((s, i)) = self.object_of(fr.nxt) {
                     let line = self.obj_line(s, i);
-                    self.access(line, if pf == Prefetch::Write { Access::PrefetchW } else { Access::Prefetch });
+                    self.access(
+                        line,
+                        if pf == Prefetch::Write {
+                            Access::PrefetchW
+                        } else {
+                            Access::Prefetch
+                        },
+                    );
                 } else {
                     self.charge(cost::PREFETCH);
                 }
-                note!(self, "prefetch", format!("{}.fp", self.addr_name(fr.nxt)), "{} the next free pointer ({}) so the next allocation finds it in cache.", if pf == Prefetch::Write { "prefetchw" } else { "prefetch" }, self.addr_name(fr.nxt));
+                note!(
+                    self,
+                    "prefetch",
+                    format!("{}.fp", self.addr_name(fr.nxt)),
+                    "{} the next free pointer ({}) so the next allocation finds it in cache.",
+                    if pf == Prefetch::Write {
+                        "prefetchw"
+                    } else {
+                        "prefetch"
+                    },
+                    self.addr_name(fr.nxt)
+                );
                 fr.pc = A11;
                 Flow::Step
             }
@@ -185,14 +291,25 @@ impl Machine {
             E0a => {
                 step!(self);
                 self.irq_save(fr);
-                note!(self, "irq-off", "irqs".into(), "local_irq_save: no interrupt can run on this CPU now.");
+                note!(
+                    self,
+                    "irq-off",
+                    "irqs".into(),
+                    "local_irq_save: no interrupt can run on this CPU now."
+                );
                 fr.pc = E0b;
                 Flow::Step
             }
             E0b => {
                 step!(self);
                 fr.c = self.me();
-                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := this CPU's kmem_cache_cpu (cpu{}).", fr.c);
+                note!(
+                    self,
+                    "pcpu",
+                    format!("cpu_slab[{}]", fr.c),
+                    "c := this CPU's kmem_cache_cpu (cpu{}).",
+                    fr.c
+                );
                 fr.pc = E0c;
                 Flow::Step
             }
@@ -200,14 +317,26 @@ impl Machine {
                 step!(self);
                 fr.obj = self.ld_freelist(fr.c);
                 self.snapshot(fr, fr.c);
-                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Read the freelist head: {}.", self.addr_name(fr.obj));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Read the freelist head: {}.",
+                    self.addr_name(fr.obj)
+                );
                 fr.pc = E0d;
                 Flow::Step
             }
             E0d => {
                 step!(self);
                 fr.pg = self.ld_page(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "Read the CPU slab: {}.", self.slab_opt_name(fr.pg));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "Read the CPU slab: {}.",
+                    self.slab_opt_name(fr.pg)
+                );
                 if fr.obj == NULL || !self.node_ok(fr.pg, fr.node) {
                     fr.pc = E0s;
                 } else {
@@ -228,7 +357,14 @@ impl Machine {
             E0e => {
                 step!(self);
                 fr.nxt = self.load_fp(fr.obj);
-                note!(self, "load", format!("{}.fp", self.addr_name(fr.obj)), "Read the free pointer of {}: {}.", self.addr_name(fr.obj), self.addr_name(fr.nxt));
+                note!(
+                    self,
+                    "load",
+                    format!("{}.fp", self.addr_name(fr.obj)),
+                    "Read the free pointer of {}: {}.",
+                    self.addr_name(fr.obj),
+                    self.addr_name(fr.nxt)
+                );
                 fr.pc = E0f;
                 Flow::Step
             }
@@ -236,7 +372,13 @@ impl Machine {
                 step!(self);
                 self.check_snapshot(fr, self.me());
                 self.st_freelist(fr.c, fr.nxt);
-                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "freelist := {} (plain store, safe with interrupts off).", self.addr_name(fr.nxt));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "freelist := {} (plain store, safe with interrupts off).",
+                    self.addr_name(fr.nxt)
+                );
                 self.stat(Stat::ALLOC_FASTPATH);
                 fr.pc = E0g;
                 Flow::Step
@@ -244,21 +386,38 @@ impl Machine {
             E0g => {
                 step!(self);
                 self.irq_restore(fr);
-                note!(self, "irq-on", "irqs".into(), "local_irq_restore: the allocation of {} is complete.", self.addr_name(fr.obj));
+                note!(
+                    self,
+                    "irq-on",
+                    "irqs".into(),
+                    "local_irq_restore: the allocation of {} is complete.",
+                    self.addr_name(fr.obj)
+                );
                 Flow::Ret(fr.obj, None)
             }
             // 2008 x86: cmpxchg_local on c->freelist with preemption off, no tid (spec §4 (i)).
             L0 => {
                 step!(self);
                 self.preempt_off();
-                note!(self, "preempt-off", "preempt_count".into(), "get_cpu: preemption off, so c stays this CPU's.");
+                note!(
+                    self,
+                    "preempt-off",
+                    "preempt_count".into(),
+                    "get_cpu: preemption off, so c stays this CPU's."
+                );
                 fr.pc = L1;
                 Flow::Step
             }
             L1 => {
                 step!(self);
                 fr.c = self.me();
-                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := this CPU's kmem_cache_cpu (cpu{}).", fr.c);
+                note!(
+                    self,
+                    "pcpu",
+                    format!("cpu_slab[{}]", fr.c),
+                    "c := this CPU's kmem_cache_cpu (cpu{}).",
+                    fr.c
+                );
                 fr.pc = L2;
                 Flow::Step
             }
@@ -266,15 +425,31 @@ impl Machine {
                 step!(self);
                 fr.obj = self.ld_freelist(fr.c);
                 self.snapshot(fr, fr.c);
-                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Read the freelist head: {}.", self.addr_name(fr.obj));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Read the freelist head: {}.",
+                    self.addr_name(fr.obj)
+                );
                 fr.pc = L3;
                 Flow::Step
             }
             L3 => {
                 step!(self);
                 fr.pg = self.ld_page(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "Read the CPU slab: {}.", self.slab_opt_name(fr.pg));
-                fr.pc = if fr.obj == NULL || !self.node_ok(fr.pg, fr.node) { Ls } else { L4 };
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "Read the CPU slab: {}.",
+                    self.slab_opt_name(fr.pg)
+                );
+                fr.pc = if fr.obj == NULL || !self.node_ok(fr.pg, fr.node) {
+                    Ls
+                } else {
+                    L4
+                };
                 Flow::Step
             }
             Ls => {
@@ -290,8 +465,19 @@ impl Machine {
             L4 => {
                 step!(self);
                 fr.nxt = self.load_fp(fr.obj);
-                note!(self, "load", format!("{}.fp", self.addr_name(fr.obj)), "Read the free pointer of {}: {}.", self.addr_name(fr.obj), self.addr_name(fr.nxt));
-                fr.pc = if fp == Fastpath::CmpxchgLocal { L5 } else { L5a };
+                note!(
+                    self,
+                    "load",
+                    format!("{}.fp", self.addr_name(fr.obj)),
+                    "Read the free pointer of {}: {}.",
+                    self.addr_name(fr.obj),
+                    self.addr_name(fr.nxt)
+                );
+                fr.pc = if fp == Fastpath::CmpxchgLocal {
+                    L5
+                } else {
+                    L5a
+                };
                 Flow::Step
             }
             L5 => {
@@ -308,14 +494,31 @@ impl Machine {
                     self.st.cpus[k as usize].ghost_version += 1;
                     self.stat(Stat::ALLOC_FASTPATH);
                 }
-                note!(self, "cas-local", format!("cpu_slab[{k}].freelist"), "cmpxchg_local(freelist: {} -> {}) {}.", self.addr_name(fr.obj), self.addr_name(fr.nxt), if ok { "succeeds: only the head pointer was compared" } else { "fails: read the head again" });
+                note!(
+                    self,
+                    "cas-local",
+                    format!("cpu_slab[{k}].freelist"),
+                    "cmpxchg_local(freelist: {} -> {}) {}.",
+                    self.addr_name(fr.obj),
+                    self.addr_name(fr.nxt),
+                    if ok {
+                        "succeeds: only the head pointer was compared"
+                    } else {
+                        "fails: read the head again"
+                    }
+                );
                 fr.pc = if ok { L6 } else { L2 };
                 Flow::Step
             }
             L5a => {
                 step!(self);
                 self.irq_save(fr);
-                note!(self, "irq-off", "irqs".into(), "Emulated cmpxchg_local: interrupts off.");
+                note!(
+                    self,
+                    "irq-off",
+                    "irqs".into(),
+                    "Emulated cmpxchg_local: interrupts off."
+                );
                 fr.pc = L5b;
                 Flow::Step
             }
@@ -323,7 +526,15 @@ impl Machine {
                 step!(self);
                 let cur = self.ld_freelist(fr.c);
                 fr.ok = cur == fr.obj;
-                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Compare the head {} with {}: {}.", self.addr_name(cur), self.addr_name(fr.obj), if fr.ok { "equal" } else { "changed" });
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Compare the head {} with {}: {}.",
+                    self.addr_name(cur),
+                    self.addr_name(fr.obj),
+                    if fr.ok { "equal" } else { "changed" }
+                );
                 fr.pc = L5c;
                 Flow::Step
             }
@@ -336,21 +547,38 @@ impl Machine {
                 self.check_snapshot(fr, fr.c);
                 self.st_freelist(fr.c, fr.nxt);
                 self.stat(Stat::ALLOC_FASTPATH);
-                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "Store the new head {}.", self.addr_name(fr.nxt));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Store the new head {}.",
+                    self.addr_name(fr.nxt)
+                );
                 fr.pc = L5d;
                 Flow::Step
             }
             L5d => {
                 step!(self);
                 self.irq_restore(fr);
-                note!(self, "irq-on", "irqs".into(), "Emulated cmpxchg_local: interrupts restored.");
+                note!(
+                    self,
+                    "irq-on",
+                    "irqs".into(),
+                    "Emulated cmpxchg_local: interrupts restored."
+                );
                 fr.pc = if fr.ok { L6 } else { L2 };
                 Flow::Step
             }
             L6 => {
                 step!(self);
                 self.preempt_on();
-                note!(self, "preempt-on", "preempt_count".into(), "put_cpu: preemption back on; allocated {}.", self.addr_name(fr.obj));
+                note!(
+                    self,
+                    "preempt-on",
+                    "preempt_count".into(),
+                    "put_cpu: preemption back on; allocated {}.",
+                    self.addr_name(fr.obj)
+                );
                 Flow::Ret(fr.obj, None)
             }
             _ => unreachable!("slab_alloc has no label {:?}", fr.pc),
@@ -369,21 +597,38 @@ impl Machine {
                 }
                 step!(self);
                 self.irq_save(fr);
-                note!(self, "irq-off", "irqs".into(), "Slow path: local_irq_save; the rest runs with interrupts off.");
+                note!(
+                    self,
+                    "irq-off",
+                    "irqs".into(),
+                    "Slow path: local_irq_save; the rest runs with interrupts off."
+                );
                 fr.pc = B2;
                 Flow::Step
             }
             B2 => {
                 step!(self);
                 fr.c = self.me();
-                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "Reload c: we may have migrated since the fast path (cpu{}).", fr.c);
+                note!(
+                    self,
+                    "pcpu",
+                    format!("cpu_slab[{}]", fr.c),
+                    "Reload c: we may have migrated since the fast path (cpu{}).",
+                    fr.c
+                );
                 fr.pc = B3;
                 Flow::Step
             }
             B3 => {
                 step!(self);
                 fr.pg = self.ld_page(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "Read the CPU slab: {}.", self.slab_opt_name(fr.pg));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "Read the CPU slab: {}.",
+                    self.slab_opt_name(fr.pg)
+                );
                 fr.pc = if fr.pg.is_none() { B14 } else { B4 };
                 Flow::Step
             }
@@ -399,7 +644,14 @@ impl Machine {
             B4a => {
                 step!(self);
                 fr.f = self.ld_freelist(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Slab {} is on the wrong node: deactivate it with its freelist {}.", self.slab_opt_name(fr.pg), self.addr_name(fr.f));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Slab {} is on the wrong node: deactivate it with its freelist {}.",
+                    self.slab_opt_name(fr.pg),
+                    self.addr_name(fr.f)
+                );
                 fr.pc = B4d;
                 Flow::Step
             }
@@ -410,21 +662,37 @@ impl Machine {
             B4b => {
                 step!(self);
                 self.st_page(fr.c, None);
-                note!(self, "store", format!("cpu_slab[{}].page", fr.c), "c->page := NULL.");
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "c->page := NULL."
+                );
                 fr.pc = B4c;
                 Flow::Step
             }
             B4c => {
                 step!(self);
                 self.st_freelist(fr.c, NULL);
-                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "c->freelist := NULL (no tid bump on this path in 3.10).");
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "c->freelist := NULL (no tid bump on this path in 3.10)."
+                );
                 fr.pc = B14;
                 Flow::Step
             }
             B5 => {
                 step!(self);
                 fr.f = self.ld_freelist(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Re-read the CPU freelist: {}.", self.addr_name(fr.f));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Re-read the CPU freelist: {}.",
+                    self.addr_name(fr.f)
+                );
                 fr.flag = false;
                 fr.pc = if fr.f != NULL { B10 } else { B6 };
                 Flow::Step
@@ -453,28 +721,51 @@ impl Machine {
                 step!(self);
                 self.st_page(fr.c, None);
                 self.stat(Stat::DEACTIVATE_BYPASS);
-                note!(self, "store", format!("cpu_slab[{}].page", fr.c), "The slab had nothing left and was unfrozen by get_freelist: c->page := NULL.");
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "The slab had nothing left and was unfrozen by get_freelist: c->page := NULL."
+                );
                 fr.pc = if ll { B8b } else { B14 };
                 Flow::Step
             }
             B8b => {
                 step!(self);
                 self.bump_tid(fr.c);
-                note!(self, "store", format!("cpu_slab[{}].tid", fr.c), "5.15+: the bypass exit bumps tid too.");
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].tid", fr.c),
+                    "5.15+: the bypass exit bumps tid too."
+                );
                 fr.pc = B14;
                 Flow::Step
             }
             B10 => {
                 step!(self);
                 fr.nxt = self.load_fp(fr.f);
-                note!(self, "load", format!("{}.fp", self.addr_name(fr.f)), "Take {} for the caller; its free pointer {} becomes the CPU freelist.", self.addr_name(fr.f), self.addr_name(fr.nxt));
+                note!(
+                    self,
+                    "load",
+                    format!("{}.fp", self.addr_name(fr.f)),
+                    "Take {} for the caller; its free pointer {} becomes the CPU freelist.",
+                    self.addr_name(fr.f),
+                    self.addr_name(fr.nxt)
+                );
                 fr.pc = B11;
                 Flow::Step
             }
             B11 => {
                 step!(self);
                 self.st_freelist(fr.c, fr.nxt);
-                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "c->freelist := {}.", self.addr_name(fr.nxt));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "c->freelist := {}.",
+                    self.addr_name(fr.nxt)
+                );
                 fr.flag = false;
                 fr.pc = B12;
                 Flow::Step
@@ -482,7 +773,13 @@ impl Machine {
             B12 => {
                 step!(self);
                 self.bump_tid(fr.c);
-                note!(self, "store", format!("cpu_slab[{}].tid", fr.c), "Bump tid to {}: any fast path suspended on this CPU will now fail its CAS.", self.cpu(fr.c).tid);
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].tid", fr.c),
+                    "Bump tid to {}: any fast path suspended on this CPU will now fail its CAS.",
+                    self.cpu(fr.c).tid
+                );
                 fr.pc = B13;
                 Flow::Step
             }
@@ -493,20 +790,38 @@ impl Machine {
                 }
                 step!(self);
                 self.irq_restore(fr);
-                note!(self, "irq-on", "irqs".into(), "local_irq_restore: slow path done, returning {}.", self.addr_name(fr.f));
+                note!(
+                    self,
+                    "irq-on",
+                    "irqs".into(),
+                    "local_irq_restore: slow path done, returning {}.",
+                    self.addr_name(fr.f)
+                );
                 Flow::Ret(fr.f, None)
             }
             B14 => {
                 step!(self);
                 fr.p = self.ld_partial(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].partial", fr.c), "Look at the CPU partial list: {}.", self.slab_opt_name(fr.p));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "Look at the CPU partial list: {}.",
+                    self.slab_opt_name(fr.p)
+                );
                 fr.pc = if fr.p.is_some() { B15 } else { B17 };
                 Flow::Step
             }
             B15 => {
                 step!(self);
                 self.st_page(fr.c, fr.p);
-                note!(self, "store", format!("cpu_slab[{}].page", fr.c), "Take {} from the CPU partial list as the CPU slab.", self.slab_opt_name(fr.p));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "Take {} from the CPU partial list as the CPU slab.",
+                    self.slab_opt_name(fr.p)
+                );
                 fr.pc = B15b;
                 Flow::Step
             }
@@ -517,14 +832,26 @@ impl Machine {
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
                 self.stat(Stat::CPU_PARTIAL_ALLOC);
-                note!(self, "store", format!("cpu_slab[{}].partial", fr.c), "c->partial := {}.", self.slab_opt_name(next));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "c->partial := {}.",
+                    self.slab_opt_name(next)
+                );
                 fr.pc = B16;
                 Flow::Step
             }
             B16 => {
                 step!(self);
                 self.st_freelist(fr.c, NULL);
-                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "c->freelist := NULL; redo with {}.", self.slab_opt_name(fr.p));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "c->freelist := NULL; redo with {}.",
+                    self.slab_opt_name(fr.p)
+                );
                 fr.pg = fr.p;
                 fr.pc = B4;
                 Flow::Step
@@ -557,7 +884,7 @@ impl Machine {
                 let nodes = self.cfg.sc.nodes;
                 let first = fr.n.unwrap_or(0);
                 if fr.node.is_none() {
-                    while fr.count + 1 < nodes {
+                    if fr.count + 1 < nodes {
                         fr.count += 1;
                         let n = (first + fr.count) % nodes;
                         return Flow::Call(Box::new(self.get_partial_frame(n, fr.c, true)));
@@ -579,7 +906,13 @@ impl Machine {
                 step!(self);
                 let p = fr.p.unwrap();
                 self.st_page(fr.c, Some(p));
-                note!(self, "store", format!("cpu_slab[{}].page", fr.c), "c->page := {}, frozen by taking its freelist.", self.slab_name(p));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "c->page := {}, frozen by taking its freelist.",
+                    self.slab_name(p)
+                );
                 fr.pg = Some(p);
                 fr.pc = B10;
                 Flow::Step
@@ -602,20 +935,37 @@ impl Machine {
                 }
                 step!(self);
                 self.irq_restore(fr);
-                note!(self, "irq-on", "irqs".into(), "Out of memory: the slow path returns NULL (no tid bump on this exit in 3.10).");
+                note!(
+                    self,
+                    "irq-on",
+                    "irqs".into(),
+                    "Out of memory: the slow path returns NULL (no tid bump on this exit in 3.10)."
+                );
                 Flow::Ret(NULL, None)
             }
             B19 => {
                 step!(self);
                 fr.c = self.me();
-                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "Reload c after new_slab: we may be on another CPU now (cpu{}).", fr.c);
+                note!(
+                    self,
+                    "pcpu",
+                    format!("cpu_slab[{}]", fr.c),
+                    "Reload c after new_slab: we may be on another CPU now (cpu{}).",
+                    fr.c
+                );
                 fr.pc = B20;
                 Flow::Step
             }
             B20 => {
                 step!(self);
                 fr.old = self.ld_page(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "Is there a CPU slab already? {}.", self.slab_opt_name(fr.old));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "Is there a CPU slab already? {}.",
+                    self.slab_opt_name(fr.old)
+                );
                 fr.pc = B20c;
                 Flow::Step
             }
@@ -634,7 +984,13 @@ impl Machine {
                 self.access(self.slab(p).line, Access::Write);
                 fr.f = self.slab(p).freelist;
                 self.st.slabs[p as usize].freelist = NULL;
-                note!(self, "store", format!("page {}.freelist", self.slab_name(p)), "Take the new slab's whole freelist ({}...) and leave it empty.", self.addr_name(fr.f));
+                note!(
+                    self,
+                    "store",
+                    format!("page {}.freelist", self.slab_name(p)),
+                    "Take the new slab's whole freelist ({}...) and leave it empty.",
+                    self.addr_name(fr.f)
+                );
                 fr.pc = B22;
                 Flow::Step
             }
@@ -644,7 +1000,13 @@ impl Machine {
                 self.st_page(fr.c, Some(p));
                 self.st.slabs[p as usize].life = Life::Live;
                 self.stat(Stat::ALLOC_SLAB);
-                note!(self, "store", format!("cpu_slab[{}].page", fr.c), "Install {} as the CPU slab.", self.slab_name(p));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "Install {} as the CPU slab.",
+                    self.slab_name(p)
+                );
                 fr.pg = Some(p);
                 fr.flag = true;
                 fr.pc = B10;
@@ -663,7 +1025,14 @@ impl Machine {
                 step!(self);
                 self.access(self.slab(p).line, Access::Read);
                 fr.f = self.slab(p).freelist;
-                note!(self, "load", format!("page {}.freelist", self.slab_name(p)), "get_freelist: read {}'s freelist: {}.", self.slab_name(p), self.addr_name(fr.f));
+                note!(
+                    self,
+                    "load",
+                    format!("page {}.freelist", self.slab_name(p)),
+                    "get_freelist: read {}'s freelist: {}.",
+                    self.slab_name(p),
+                    self.addr_name(fr.f)
+                );
                 fr.pc = G2;
                 Flow::Step
             }
@@ -671,8 +1040,19 @@ impl Machine {
                 step!(self);
                 self.access(self.slab(p).line, Access::Read);
                 fr.cnt = self.slab(p).counters;
-                note!(self, "load", format!("page {}.counters", self.slab_name(p)), "Read {}'s counters: {}.", self.slab_name(p), super::prims::counters_text(fr.cnt));
-                fr.new = Counters { inuse: fr.cnt.objects, objects: fr.cnt.objects, frozen: fr.f != NULL };
+                note!(
+                    self,
+                    "load",
+                    format!("page {}.counters", self.slab_name(p)),
+                    "Read {}'s counters: {}.",
+                    self.slab_name(p),
+                    super::prims::counters_text(fr.cnt)
+                );
+                fr.new = Counters {
+                    inuse: fr.cnt.objects,
+                    objects: fr.cnt.objects,
+                    frozen: fr.f != NULL,
+                };
                 fr.pc = G3;
                 Flow::Step
             }
@@ -702,7 +1082,12 @@ impl Machine {
                 step!(self);
                 self.irq_set(true);
                 fr.flag = true;
-                note!(self, "irq-on", "irqs".into(), "GFP_KERNEL may sleep: interrupts on around the page allocator.");
+                note!(
+                    self,
+                    "irq-on",
+                    "irqs".into(),
+                    "GFP_KERNEL may sleep: interrupts on around the page allocator."
+                );
                 fr.pc = N2;
                 Flow::Step
             }
@@ -712,12 +1097,23 @@ impl Machine {
                 let fail = self.cfg.sc.cache.page_alloc_fail && !self.st.in_setup;
                 if fail {
                     fr.ret_slab = None;
-                    note!(self, "page-alloc", "page allocator".into(), "The page allocator fails (pageAllocFail): no new slab.");
+                    note!(
+                        self,
+                        "page-alloc",
+                        "page allocator".into(),
+                        "The page allocator fails (pageAllocFail): no new slab."
+                    );
                 } else {
                     let node = fr.node.unwrap_or(self.cfg.cpu_node[self.me() as usize]);
                     let s = self.create_slab(node);
                     fr.ret_slab = Some(s);
-                    note!(self, "page-alloc", format!("page {}", self.slab_name(s)), "The page allocator hands out a page for slab {} on node {node}.", self.slab_name(s));
+                    note!(
+                        self,
+                        "page-alloc",
+                        format!("page {}", self.slab_name(s)),
+                        "The page allocator hands out a page for slab {} on node {node}.",
+                        self.slab_name(s)
+                    );
                 }
                 fr.pc = N3;
                 Flow::Step
@@ -729,7 +1125,12 @@ impl Machine {
                 }
                 step!(self);
                 self.irq_set(false);
-                note!(self, "irq-off", "irqs".into(), "Interrupts off again after the page allocator.");
+                note!(
+                    self,
+                    "irq-off",
+                    "irqs".into(),
+                    "Interrupts off again after the page allocator."
+                );
                 fr.pc = N4;
                 Flow::Step
             }
@@ -740,12 +1141,22 @@ impl Machine {
                 step!(self);
                 let objects = self.cfg.objects;
                 for i in 0..objects {
-                    let next = if i + 1 < objects { self.obj_addr(s, i + 1) } else { NULL };
+                    let next = if i + 1 < objects {
+                        self.obj_addr(s, i + 1)
+                    } else {
+                        NULL
+                    };
                     let line = self.obj_line(s, i);
                     self.access(line, Access::Write);
                     self.st.slabs[s as usize].fp[i as usize] = next;
                 }
-                note!(self, "store", format!("objects of {}", self.slab_name(s)), "Chain the {objects} objects of {} through their free pointers.", self.slab_name(s));
+                note!(
+                    self,
+                    "store",
+                    format!("objects of {}", self.slab_name(s)),
+                    "Chain the {objects} objects of {} through their free pointers.",
+                    self.slab_name(s)
+                );
                 fr.pc = N5;
                 Flow::Step
             }
@@ -757,7 +1168,11 @@ impl Machine {
                 let first = self.obj_addr(s, 0);
                 let sl = &mut self.st.slabs[s as usize];
                 sl.freelist = first;
-                sl.counters = Counters { inuse: objects, objects, frozen: true };
+                sl.counters = Counters {
+                    inuse: objects,
+                    objects,
+                    frozen: true,
+                };
                 note!(self, "store", format!("page {}", self.slab_name(s)), "{}: freelist = first object, inuse = objects = {objects}, frozen = 1 (private to this CPU).", self.slab_name(s));
                 Flow::Ret(NULL, Some(s))
             }
@@ -775,7 +1190,11 @@ impl Machine {
         self.st.slabs.push(Slab {
             node,
             freelist: NULL,
-            counters: Counters { inuse: 0, objects: self.cfg.objects, frozen: false },
+            counters: Counters {
+                inuse: 0,
+                objects: self.cfg.objects,
+                frozen: false,
+            },
             slab_lock: None,
             next: None,
             pages: 0,
@@ -808,14 +1227,26 @@ impl Machine {
             LL1 => {
                 step!(self);
                 fr.c = self.me();
-                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := this CPU's kmem_cache_cpu (cpu{}).", fr.c);
+                note!(
+                    self,
+                    "pcpu",
+                    format!("cpu_slab[{}]", fr.c),
+                    "c := this CPU's kmem_cache_cpu (cpu{}).",
+                    fr.c
+                );
                 fr.pc = LL2;
                 Flow::Step
             }
             LL2 => {
                 step!(self);
                 fr.pg = self.ld_page(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].slab", fr.c), "reread_slab: c->slab is {} (read without the lock).", self.slab_opt_name(fr.pg));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].slab", fr.c),
+                    "reread_slab: c->slab is {} (read without the lock).",
+                    self.slab_opt_name(fr.pg)
+                );
                 fr.pc = if fr.pg.is_some() { LL3 } else { LL20 };
                 Flow::Step
             }
@@ -832,7 +1263,12 @@ impl Machine {
                 step!(self);
                 self.irq_save(fr);
                 self.st.cpus[self.cur_cpu as usize].local_lock = Some(self.cur);
-                note!(self, "local-lock", format!("cpu_slab[{}].lock", fr.c), "local_lock_irqsave(&c->lock).");
+                note!(
+                    self,
+                    "local-lock",
+                    format!("cpu_slab[{}].lock", fr.c),
+                    "local_lock_irqsave(&c->lock)."
+                );
                 fr.pc = match fr.pc {
                     LL4 => LL5,
                     LL21 => LL22,
@@ -845,7 +1281,18 @@ impl Machine {
                 step!(self);
                 let cur = self.ld_page(fr.c);
                 let same = cur == fr.pg;
-                note!(self, "load", format!("cpu_slab[{}].slab", fr.c), "Re-check c->slab under the lock: {} ({}).", self.slab_opt_name(cur), if same { "unchanged" } else { "changed: unlock and reread" });
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].slab", fr.c),
+                    "Re-check c->slab under the lock: {} ({}).",
+                    self.slab_opt_name(cur),
+                    if same {
+                        "unchanged"
+                    } else {
+                        "changed: unlock and reread"
+                    }
+                );
                 fr.pc = match (same, fr.pc) {
                     (false, _) => LLu2,
                     (true, LL5) => LL6,
@@ -857,7 +1304,12 @@ impl Machine {
                 step!(self);
                 self.st.cpus[self.cur_cpu as usize].local_lock = None;
                 self.irq_restore(fr);
-                note!(self, "local-unlock", format!("cpu_slab[{}].lock", fr.c), "local_unlock_irqrestore(&c->lock).");
+                note!(
+                    self,
+                    "local-unlock",
+                    format!("cpu_slab[{}].lock", fr.c),
+                    "local_unlock_irqrestore(&c->lock)."
+                );
                 fr.pc = match fr.pc {
                     LLu2 => LL2,
                     LLu20 => LL20,
@@ -880,7 +1332,13 @@ impl Machine {
                 step!(self);
                 fr.f = self.ld_freelist(fr.c);
                 fr.flag = false;
-                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "c->freelist is {}.", self.addr_name(fr.f));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "c->freelist is {}.",
+                    self.addr_name(fr.f)
+                );
                 fr.pc = if fr.f != NULL { LL10 } else { LL7 };
                 Flow::Step
             }
@@ -904,7 +1362,12 @@ impl Machine {
             LL8a | LL33 | LL55 => {
                 step!(self);
                 self.st_page(fr.c, None);
-                note!(self, "store", format!("cpu_slab[{}].slab", fr.c), "c->slab := NULL.");
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].slab", fr.c),
+                    "c->slab := NULL."
+                );
                 fr.pc = match fr.pc {
                     LL8a => LL8b,
                     LL33 => LL34,
@@ -915,14 +1378,25 @@ impl Machine {
             LL34 | LL56 => {
                 step!(self);
                 self.st_freelist(fr.c, NULL);
-                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "c->freelist := NULL.");
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "c->freelist := NULL."
+                );
                 fr.pc = if fr.pc == LL34 { LL35 } else { LL57 };
                 Flow::Step
             }
             LL8b | LL35 | LL57 | LL12 => {
                 step!(self);
                 self.bump_tid(fr.c);
-                note!(self, "store", format!("cpu_slab[{}].tid", fr.c), "Bump tid to {}: the last write of the locked section.", self.cpu(fr.c).tid);
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].tid", fr.c),
+                    "Bump tid to {}: the last write of the locked section.",
+                    self.cpu(fr.c).tid
+                );
                 fr.pc = match fr.pc {
                     LL8b => LL8c,
                     LL35 => LLu37,
@@ -934,7 +1408,14 @@ impl Machine {
             LL10 => {
                 step!(self);
                 fr.nxt = self.load_fp(fr.f);
-                note!(self, "load", format!("{}.fp", self.addr_name(fr.f)), "load_freelist: take {}; next is {}.", self.addr_name(fr.f), self.addr_name(fr.nxt));
+                note!(
+                    self,
+                    "load",
+                    format!("{}.fp", self.addr_name(fr.f)),
+                    "load_freelist: take {}; next is {}.",
+                    self.addr_name(fr.f),
+                    self.addr_name(fr.nxt)
+                );
                 fr.pc = LL11;
                 Flow::Step
             }
@@ -942,21 +1423,39 @@ impl Machine {
                 step!(self);
                 self.st_freelist(fr.c, fr.nxt);
                 fr.flag = false;
-                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "c->freelist := {}.", self.addr_name(fr.nxt));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "c->freelist := {}.",
+                    self.addr_name(fr.nxt)
+                );
                 fr.pc = LL12;
                 Flow::Step
             }
             LL9 => {
                 step!(self);
                 self.preempt_on();
-                note!(self, "preempt-on", "preempt_count".into(), "put_cpu_ptr: preemption back on; returning {}.", self.addr_name(fr.f));
+                note!(
+                    self,
+                    "preempt-on",
+                    "preempt_count".into(),
+                    "put_cpu_ptr: preemption back on; returning {}.",
+                    self.addr_name(fr.f)
+                );
                 Flow::Ret(fr.f, None)
             }
             // deactivate_slab: label of ___slab_alloc (node mismatch).
             LL32 => {
                 step!(self);
                 fr.f = self.ld_freelist(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Detach the CPU slab: its freelist is {}.", self.addr_name(fr.f));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Detach the CPU slab: its freelist is {}.",
+                    self.addr_name(fr.f)
+                );
                 fr.pc = LL33;
                 Flow::Step
             }
@@ -968,28 +1467,52 @@ impl Machine {
             LL20 => {
                 step!(self);
                 fr.p = self.ld_partial(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].partial", fr.c), "Peek at the CPU partial list: {}.", self.slab_opt_name(fr.p));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "Peek at the CPU partial list: {}.",
+                    self.slab_opt_name(fr.p)
+                );
                 fr.pc = if fr.p.is_some() { LL21 } else { LL40 };
                 Flow::Step
             }
             LL22 => {
                 step!(self);
                 let cur = self.ld_page(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].slab", fr.c), "Under the lock, c->slab is {}.", self.slab_opt_name(cur));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].slab", fr.c),
+                    "Under the lock, c->slab is {}.",
+                    self.slab_opt_name(cur)
+                );
                 fr.pc = if cur.is_some() { LLu2 } else { LL23 };
                 Flow::Step
             }
             LL23 => {
                 step!(self);
                 fr.p = self.ld_partial(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].partial", fr.c), "Under the lock, c->partial is {}.", self.slab_opt_name(fr.p));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "Under the lock, c->partial is {}.",
+                    self.slab_opt_name(fr.p)
+                );
                 fr.pc = if fr.p.is_some() { LL24 } else { LLu40 };
                 Flow::Step
             }
             LL24 => {
                 step!(self);
                 self.st_page(fr.c, fr.p);
-                note!(self, "store", format!("cpu_slab[{}].slab", fr.c), "c->slab := {} from the CPU partial list.", self.slab_opt_name(fr.p));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].slab", fr.c),
+                    "c->slab := {} from the CPU partial list.",
+                    self.slab_opt_name(fr.p)
+                );
                 fr.pc = LL25;
                 Flow::Step
             }
@@ -999,9 +1522,19 @@ impl Machine {
                 self.access(self.slab(p).line, Access::Read);
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
-                note!(self, "store", format!("cpu_slab[{}].partial", fr.c), "c->partial := {}.", self.slab_opt_name(next));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "c->partial := {}.",
+                    self.slab_opt_name(next)
+                );
                 fr.pg = fr.p;
-                fr.pc = if self.variant().cpu_partial_frozen { LL26 } else { LL27 };
+                fr.pc = if self.variant().cpu_partial_frozen {
+                    LL26
+                } else {
+                    LL27
+                };
                 Flow::Step
             }
             LL27 => {
@@ -1060,7 +1593,12 @@ impl Machine {
             LL42 => {
                 step!(self);
                 self.preempt_on();
-                note!(self, "preempt-on", "preempt_count".into(), "slub_put_cpu_ptr: new_slab runs with preemption on.");
+                note!(
+                    self,
+                    "preempt-on",
+                    "preempt_count".into(),
+                    "slub_put_cpu_ptr: new_slab runs with preemption on."
+                );
                 fr.pc = LL43;
                 Flow::Step
             }
@@ -1075,14 +1613,25 @@ impl Machine {
                 self.preempt_off();
                 fr.c = self.me();
                 fr.p = fr.ret_slab;
-                note!(self, "preempt-off", "preempt_count".into(), "slub_get_cpu_ptr: preemption off again, c := cpu{}.", fr.c);
+                note!(
+                    self,
+                    "preempt-off",
+                    "preempt_count".into(),
+                    "slub_get_cpu_ptr: preemption off again, c := cpu{}.",
+                    fr.c
+                );
                 fr.pc = if fr.p.is_some() { LL45 } else { LL46 };
                 Flow::Step
             }
             LL46 => {
                 step!(self);
                 self.preempt_on();
-                note!(self, "preempt-on", "preempt_count".into(), "Out of memory: return NULL.");
+                note!(
+                    self,
+                    "preempt-on",
+                    "preempt_count".into(),
+                    "Out of memory: return NULL."
+                );
                 Flow::Ret(NULL, None)
             }
             LL45 => {
@@ -1092,7 +1641,13 @@ impl Machine {
                 fr.f = self.slab(p).freelist;
                 self.st.slabs[p as usize].freelist = NULL;
                 self.stat(Stat::ALLOC_SLAB);
-                note!(self, "store", format!("page {}.freelist", self.slab_name(p)), "Take the new slab's freelist ({}...).", self.addr_name(fr.f));
+                note!(
+                    self,
+                    "store",
+                    format!("page {}.freelist", self.slab_name(p)),
+                    "Take the new slab's freelist ({}...).",
+                    self.addr_name(fr.f)
+                );
                 fr.flag = true;
                 fr.pc = LL50;
                 Flow::Step
@@ -1101,20 +1656,37 @@ impl Machine {
             LL51 => {
                 step!(self);
                 fr.old = self.ld_page(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].slab", fr.c), "retry_load_slab: c->slab is {}.", self.slab_opt_name(fr.old));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].slab", fr.c),
+                    "retry_load_slab: c->slab is {}.",
+                    self.slab_opt_name(fr.old)
+                );
                 fr.pc = if fr.old.is_some() { LL52 } else { LL58 };
                 Flow::Step
             }
             LL52 => {
                 step!(self);
                 fr.prior = self.ld_freelist(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Someone installed {} meanwhile: detach it (freelist {}).", self.slab_opt_name(fr.old), self.addr_name(fr.prior));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Someone installed {} meanwhile: detach it (freelist {}).",
+                    self.slab_opt_name(fr.old),
+                    self.addr_name(fr.prior)
+                );
                 fr.pc = LL55;
                 Flow::Step
             }
             LL54 => {
                 fr.pc = LL54r;
-                Flow::Call(Box::new(self.deactivate_frame(fr.old.unwrap(), fr.prior, fr.c)))
+                Flow::Call(Box::new(self.deactivate_frame(
+                    fr.old.unwrap(),
+                    fr.prior,
+                    fr.c,
+                )))
             }
             LL54r => {
                 self.stat(Stat::CPUSLAB_FLUSH);
@@ -1126,7 +1698,13 @@ impl Machine {
                 let p = fr.p.unwrap();
                 self.st_page(fr.c, Some(p));
                 self.st.slabs[p as usize].life = Life::Live;
-                note!(self, "store", format!("cpu_slab[{}].slab", fr.c), "c->slab := {}.", self.slab_name(p));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].slab", fr.c),
+                    "c->slab := {}.",
+                    self.slab_name(p)
+                );
                 fr.pg = Some(p);
                 fr.pc = LL10;
                 Flow::Step

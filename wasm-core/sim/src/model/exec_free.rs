@@ -34,14 +34,26 @@ impl Machine {
             F1 => {
                 step!(self);
                 self.preempt_off();
-                note!(self, "preempt-off", "preempt_count".into(), "Free {}: preemption off to read this CPU's tid.", self.addr_name(fr.x));
+                note!(
+                    self,
+                    "preempt-off",
+                    "preempt_count".into(),
+                    "Free {}: preemption off to read this CPU's tid.",
+                    self.addr_name(fr.x)
+                );
                 fr.pc = F2;
                 Flow::Step
             }
             F2 => {
                 step!(self);
                 fr.c = self.me();
-                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := this CPU's kmem_cache_cpu (cpu{}).", fr.c);
+                note!(
+                    self,
+                    "pcpu",
+                    format!("cpu_slab[{}]", fr.c),
+                    "c := this CPU's kmem_cache_cpu (cpu{}).",
+                    fr.c
+                );
                 fr.pc = F3;
                 Flow::Step
             }
@@ -49,15 +61,30 @@ impl Machine {
                 step!(self);
                 fr.tid = self.ld_tid(fr.c);
                 self.snapshot(fr, fr.c);
-                note!(self, "load", format!("cpu_slab[{}].tid", fr.c), "Read tid {}.", fr.tid);
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].tid", fr.c),
+                    "Read tid {}.",
+                    fr.tid
+                );
                 rw!(self, read = fr.tid.to_string());
-                fr.pc = if fp == Fastpath::PreemptDisable { F4 } else { F5 };
+                fr.pc = if fp == Fastpath::PreemptDisable {
+                    F4
+                } else {
+                    F5
+                };
                 Flow::Step
             }
             F4 => {
                 step!(self);
                 self.preempt_on();
-                note!(self, "preempt-on", "preempt_count".into(), "Preemption back on.");
+                note!(
+                    self,
+                    "preempt-on",
+                    "preempt_count".into(),
+                    "Preemption back on."
+                );
                 fr.pc = F5;
                 Flow::Step
             }
@@ -67,21 +94,47 @@ impl Machine {
                 self.access(self.cfg.line_cc(k), Access::Read);
                 fr.tid = self.st.cpus[k as usize].tid;
                 self.snapshot(fr, k);
-                note!(self, "pld", format!("cpu_slab[{k}].tid"), "this_cpu_read(tid) = {} on cpu{k}.", fr.tid);
+                note!(
+                    self,
+                    "pld",
+                    format!("cpu_slab[{k}].tid"),
+                    "this_cpu_read(tid) = {} on cpu{k}.",
+                    fr.tid
+                );
                 fr.pc = FE3b;
                 Flow::Step
             }
             FE3b => {
                 step!(self);
                 fr.c = self.me();
-                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := raw_cpu_ptr (cpu{}).", fr.c);
-                fr.pc = if self.variant().preempt == crate::scenario::Preempt::Full { FE3c } else { F5 };
+                note!(
+                    self,
+                    "pcpu",
+                    format!("cpu_slab[{}]", fr.c),
+                    "c := raw_cpu_ptr (cpu{}).",
+                    fr.c
+                );
+                fr.pc = if self.variant().preempt == crate::scenario::Preempt::Full {
+                    FE3c
+                } else {
+                    F5
+                };
                 Flow::Step
             }
             FE3c => {
                 step!(self);
                 let t = self.ld_tid(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].tid", fr.c), "Re-read c->tid = {t}{}.", if t == fr.tid { "" } else { ": changed, read again" });
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].tid", fr.c),
+                    "Re-read c->tid = {t}{}.",
+                    if t == fr.tid {
+                        ""
+                    } else {
+                        ": changed, read again"
+                    }
+                );
                 fr.pc = if t == fr.tid { F5 } else { FE3a };
                 Flow::Step
             }
@@ -89,7 +142,20 @@ impl Machine {
                 step!(self);
                 let pg = self.ld_page(fr.c);
                 let mine = pg.is_some() && pg == fr.pg;
-                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "The CPU slab is {}; {} belongs to {}: {}.", self.slab_opt_name(pg), self.addr_name(fr.x), self.slab_opt_name(fr.pg), if mine { "fast path" } else { "slow path (__slab_free)" });
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "The CPU slab is {}; {} belongs to {}: {}.",
+                    self.slab_opt_name(pg),
+                    self.addr_name(fr.x),
+                    self.slab_opt_name(fr.pg),
+                    if mine {
+                        "fast path"
+                    } else {
+                        "slow path (__slab_free)"
+                    }
+                );
                 fr.pc = if mine { F6 } else { F5s };
                 Flow::Step
             }
@@ -101,14 +167,27 @@ impl Machine {
             F6 => {
                 step!(self);
                 fr.f = self.ld_freelist(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Read the freelist head: {}.", self.addr_name(fr.f));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Read the freelist head: {}.",
+                    self.addr_name(fr.f)
+                );
                 fr.pc = F7;
                 Flow::Step
             }
             F7 => {
                 step!(self);
                 self.store_fp(fr.x, fr.f);
-                note!(self, "store", format!("{}.fp", self.addr_name(fr.x)), "Link {} in front of {}.", self.addr_name(fr.x), self.addr_name(fr.f));
+                note!(
+                    self,
+                    "store",
+                    format!("{}.fp", self.addr_name(fr.x)),
+                    "Link {} in front of {}.",
+                    self.addr_name(fr.x),
+                    self.addr_name(fr.f)
+                );
                 // v3.x reads c->freelist again for the CAS's expected value; 5.15+ loads it once.
                 fr.pc = if fp == Fastpath::TidDirect { F8 } else { F7b };
                 Flow::Step
@@ -116,7 +195,13 @@ impl Machine {
             F7b => {
                 step!(self);
                 fr.f = self.ld_freelist(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Read c->freelist again for the CAS: {}.", self.addr_name(fr.f));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Read c->freelist again for the CAS: {}.",
+                    self.addr_name(fr.f)
+                );
                 fr.pc = F8;
                 Flow::Step
             }
@@ -126,7 +211,17 @@ impl Machine {
                 let with_tid = fp != Fastpath::NoTid;
                 let newtid = fr.tid + self.tid_step();
                 let ok = self.pcas2(fr, (fr.f, fr.tid), (fr.x, newtid), with_tid);
-                note!(self, "pcas2", format!("cpu_slab[{k}].(freelist,tid)"), "this_cpu_cmpxchg_double on cpu{k}: ({}, {}) -> ({}, {}) {}.", self.addr_name(fr.f), fr.tid, self.addr_name(fr.x), newtid, if ok { "succeeds" } else { "fails: retry" });
+                note!(
+                    self,
+                    "pcas2",
+                    format!("cpu_slab[{k}].(freelist,tid)"),
+                    "this_cpu_cmpxchg_double on cpu{k}: ({}, {}) -> ({}, {}) {}.",
+                    self.addr_name(fr.f),
+                    fr.tid,
+                    self.addr_name(fr.x),
+                    newtid,
+                    if ok { "succeeds" } else { "fails: retry" }
+                );
                 if ok {
                     fr.pc = F9;
                 } else {
@@ -143,14 +238,26 @@ impl Machine {
             FE0a => {
                 step!(self);
                 self.irq_save(fr);
-                note!(self, "irq-off", "irqs".into(), "Free {}: local_irq_save.", self.addr_name(fr.x));
+                note!(
+                    self,
+                    "irq-off",
+                    "irqs".into(),
+                    "Free {}: local_irq_save.",
+                    self.addr_name(fr.x)
+                );
                 fr.pc = FE0b;
                 Flow::Step
             }
             FE0b => {
                 step!(self);
                 fr.c = self.me();
-                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := cpu{}'s kmem_cache_cpu.", fr.c);
+                note!(
+                    self,
+                    "pcpu",
+                    format!("cpu_slab[{}]", fr.c),
+                    "c := cpu{}'s kmem_cache_cpu.",
+                    fr.c
+                );
                 fr.pc = FE0c;
                 Flow::Step
             }
@@ -158,7 +265,14 @@ impl Machine {
                 step!(self);
                 let pg = self.ld_page(fr.c);
                 let mine = pg.is_some() && pg == fr.pg;
-                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "CPU slab {}: {}.", self.slab_opt_name(pg), if mine { "fast path" } else { "slow path" });
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "CPU slab {}: {}.",
+                    self.slab_opt_name(pg),
+                    if mine { "fast path" } else { "slow path" }
+                );
                 fr.pc = if mine { FE0d } else { FE0s };
                 Flow::Step
             }
@@ -170,14 +284,27 @@ impl Machine {
                 step!(self);
                 fr.f = self.ld_freelist(fr.c);
                 self.snapshot(fr, fr.c);
-                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Read the freelist head: {}.", self.addr_name(fr.f));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Read the freelist head: {}.",
+                    self.addr_name(fr.f)
+                );
                 fr.pc = FE0e;
                 Flow::Step
             }
             FE0e => {
                 step!(self);
                 self.store_fp(fr.x, fr.f);
-                note!(self, "store", format!("{}.fp", self.addr_name(fr.x)), "Link {} in front of {}.", self.addr_name(fr.x), self.addr_name(fr.f));
+                note!(
+                    self,
+                    "store",
+                    format!("{}.fp", self.addr_name(fr.x)),
+                    "Link {} in front of {}.",
+                    self.addr_name(fr.x),
+                    self.addr_name(fr.f)
+                );
                 fr.pc = FE0f;
                 Flow::Step
             }
@@ -186,28 +313,51 @@ impl Machine {
                 self.check_snapshot(fr, self.me());
                 self.st_freelist(fr.c, fr.x);
                 self.stat(Stat::FREE_FASTPATH);
-                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "freelist := {}.", self.addr_name(fr.x));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "freelist := {}.",
+                    self.addr_name(fr.x)
+                );
                 fr.pc = FE0g;
                 Flow::Step
             }
             FE0g => {
                 step!(self);
                 self.irq_restore(fr);
-                note!(self, "irq-on", "irqs".into(), "local_irq_restore: free done.");
+                note!(
+                    self,
+                    "irq-on",
+                    "irqs".into(),
+                    "local_irq_restore: free done."
+                );
                 Flow::Ret(NULL, None)
             }
             // 2008: cmpxchg_local loop with preemption off, no tid.
             FL0 => {
                 step!(self);
                 self.preempt_off();
-                note!(self, "preempt-off", "preempt_count".into(), "Free {}: get_cpu (preemption off).", self.addr_name(fr.x));
+                note!(
+                    self,
+                    "preempt-off",
+                    "preempt_count".into(),
+                    "Free {}: get_cpu (preemption off).",
+                    self.addr_name(fr.x)
+                );
                 fr.pc = FL1;
                 Flow::Step
             }
             FL1 => {
                 step!(self);
                 fr.c = self.me();
-                note!(self, "pcpu", format!("cpu_slab[{}]", fr.c), "c := cpu{}'s kmem_cache_cpu.", fr.c);
+                note!(
+                    self,
+                    "pcpu",
+                    format!("cpu_slab[{}]", fr.c),
+                    "c := cpu{}'s kmem_cache_cpu.",
+                    fr.c
+                );
                 fr.pc = FL2;
                 Flow::Step
             }
@@ -215,7 +365,13 @@ impl Machine {
                 step!(self);
                 fr.f = self.ld_freelist(fr.c);
                 self.snapshot(fr, fr.c);
-                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Read the freelist head: {}.", self.addr_name(fr.f));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Read the freelist head: {}.",
+                    self.addr_name(fr.f)
+                );
                 fr.pc = FL3;
                 Flow::Step
             }
@@ -223,7 +379,14 @@ impl Machine {
                 step!(self);
                 let pg = self.ld_page(fr.c);
                 let mine = pg.is_some() && pg == fr.pg;
-                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "CPU slab {}: {}.", self.slab_opt_name(pg), if mine { "fast path" } else { "slow path" });
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "CPU slab {}: {}.",
+                    self.slab_opt_name(pg),
+                    if mine { "fast path" } else { "slow path" }
+                );
                 fr.pc = if mine { FL4 } else { FLs };
                 Flow::Step
             }
@@ -234,8 +397,19 @@ impl Machine {
             FL4 => {
                 step!(self);
                 self.store_fp(fr.x, fr.f);
-                note!(self, "store", format!("{}.fp", self.addr_name(fr.x)), "Link {} in front of {}.", self.addr_name(fr.x), self.addr_name(fr.f));
-                fr.pc = if fp == Fastpath::CmpxchgLocal { FL5 } else { FL5a };
+                note!(
+                    self,
+                    "store",
+                    format!("{}.fp", self.addr_name(fr.x)),
+                    "Link {} in front of {}.",
+                    self.addr_name(fr.x),
+                    self.addr_name(fr.f)
+                );
+                fr.pc = if fp == Fastpath::CmpxchgLocal {
+                    FL5
+                } else {
+                    FL5a
+                };
                 Flow::Step
             }
             FL5 => {
@@ -251,14 +425,27 @@ impl Machine {
                     self.st.cpus[k as usize].ghost_version += 1;
                     self.stat(Stat::FREE_FASTPATH);
                 }
-                note!(self, "cas-local", format!("cpu_slab[{k}].freelist"), "cmpxchg_local(freelist: {} -> {}) {}.", self.addr_name(fr.f), self.addr_name(fr.x), if ok { "succeeds" } else { "fails: retry" });
+                note!(
+                    self,
+                    "cas-local",
+                    format!("cpu_slab[{k}].freelist"),
+                    "cmpxchg_local(freelist: {} -> {}) {}.",
+                    self.addr_name(fr.f),
+                    self.addr_name(fr.x),
+                    if ok { "succeeds" } else { "fails: retry" }
+                );
                 fr.pc = if ok { FL6 } else { FL2 };
                 Flow::Step
             }
             FL5a => {
                 step!(self);
                 self.irq_save(fr);
-                note!(self, "irq-off", "irqs".into(), "Emulated cmpxchg_local: interrupts off.");
+                note!(
+                    self,
+                    "irq-off",
+                    "irqs".into(),
+                    "Emulated cmpxchg_local: interrupts off."
+                );
                 fr.pc = FL5b;
                 Flow::Step
             }
@@ -266,7 +453,14 @@ impl Machine {
                 step!(self);
                 let cur = self.ld_freelist(fr.c);
                 fr.ok = cur == fr.f;
-                note!(self, "load", format!("cpu_slab[{}].freelist", fr.c), "Compare the head {} with {}.", self.addr_name(cur), self.addr_name(fr.f));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Compare the head {} with {}.",
+                    self.addr_name(cur),
+                    self.addr_name(fr.f)
+                );
                 fr.pc = FL5c;
                 Flow::Step
             }
@@ -279,21 +473,37 @@ impl Machine {
                 self.check_snapshot(fr, fr.c);
                 self.st_freelist(fr.c, fr.x);
                 self.stat(Stat::FREE_FASTPATH);
-                note!(self, "store", format!("cpu_slab[{}].freelist", fr.c), "Store the new head {}.", self.addr_name(fr.x));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Store the new head {}.",
+                    self.addr_name(fr.x)
+                );
                 fr.pc = FL5d;
                 Flow::Step
             }
             FL5d => {
                 step!(self);
                 self.irq_restore(fr);
-                note!(self, "irq-on", "irqs".into(), "Emulated cmpxchg_local: interrupts restored.");
+                note!(
+                    self,
+                    "irq-on",
+                    "irqs".into(),
+                    "Emulated cmpxchg_local: interrupts restored."
+                );
                 fr.pc = if fr.ok { FL6 } else { FL2 };
                 Flow::Step
             }
             FL6 => {
                 step!(self);
                 self.preempt_on();
-                note!(self, "preempt-on", "preempt_count".into(), "put_cpu: preemption back on.");
+                note!(
+                    self,
+                    "preempt-on",
+                    "preempt_count".into(),
+                    "put_cpu: preemption back on."
+                );
                 Flow::Ret(NULL, None)
             }
             _ => unreachable!("slab_free has no label {:?}", fr.pc),
@@ -322,7 +532,12 @@ impl Machine {
                 let n = fr.n.take().unwrap();
                 self.spin_unlock(n);
                 self.irq_restore(fr);
-                note!(self, "unlock", format!("node {n}.list_lock"), "Retry without holding list_lock (3.10+).");
+                note!(
+                    self,
+                    "unlock",
+                    format!("node {n}.list_lock"),
+                    "Retry without holding list_lock (3.10+)."
+                );
                 fr.pc = S2;
                 Flow::Step
             }
@@ -331,7 +546,15 @@ impl Machine {
                 let (prior, cnt) = self.ld_slab_pair(p);
                 fr.prior = prior;
                 fr.cnt = cnt;
-                note!(self, "load", format!("page {}.(freelist,counters)", self.slab_name(p)), "__slab_free: {}'s freelist is {}, {}.", self.slab_name(p), self.addr_name(prior), counters_text(cnt));
+                note!(
+                    self,
+                    "load",
+                    format!("page {}.(freelist,counters)", self.slab_name(p)),
+                    "__slab_free: {}'s freelist is {}, {}.",
+                    self.slab_name(p),
+                    self.addr_name(prior),
+                    counters_text(cnt)
+                );
                 fr.pc = S3;
                 Flow::Step
             }
@@ -353,7 +576,22 @@ impl Machine {
                     }
                 }
                 fr.new = new;
-                note!(self, "store", format!("{}.fp", self.addr_name(fr.x)), "Link {} in front of {}'s freelist ({}){}.", self.addr_name(fr.x), self.slab_name(p), self.addr_name(fr.prior), if new.frozen && !fr.flag { "; the slab was full: freeze it for this CPU's partial list" } else if need_lock { "; list work will be needed: take list_lock first" } else { "" });
+                note!(
+                    self,
+                    "store",
+                    format!("{}.fp", self.addr_name(fr.x)),
+                    "Link {} in front of {}'s freelist ({}){}.",
+                    self.addr_name(fr.x),
+                    self.slab_name(p),
+                    self.addr_name(fr.prior),
+                    if new.frozen && !fr.flag {
+                        "; the slab was full: freeze it for this CPU's partial list"
+                    } else if need_lock {
+                        "; list work will be needed: take list_lock first"
+                    } else {
+                        ""
+                    }
+                );
                 fr.pc = if need_lock && fr.n.is_none() { S4 } else { S5 };
                 Flow::Step
             }
@@ -415,7 +653,14 @@ impl Machine {
                 let n = fr.n.unwrap();
                 let nr = self.ld_nr_partial(n);
                 let empty = fr.new.inuse == 0 && self.discard_ok(nr);
-                note!(self, "load", format!("node {n}.nr_partial"), "nr_partial is {nr}; the slab now has {} object(s) in use{}.", fr.new.inuse, if empty { ": discard it" } else { "" });
+                note!(
+                    self,
+                    "load",
+                    format!("node {n}.nr_partial"),
+                    "nr_partial is {nr}; the slab now has {} object(s) in use{}.",
+                    fr.new.inuse,
+                    if empty { ": discard it" } else { "" }
+                );
                 fr.pc = match (empty, fr.prior != NULL) {
                     (true, true) => S6r,
                     (true, false) => S6u,
@@ -428,7 +673,13 @@ impl Machine {
                 let n = fr.n.unwrap();
                 self.remove_partial(n, p);
                 self.stat(Stat::FREE_REMOVE_PARTIAL);
-                note!(self, "list-del", format!("node {n}.partial"), "remove_partial({}).", self.slab_name(p));
+                note!(
+                    self,
+                    "list-del",
+                    format!("node {n}.partial"),
+                    "remove_partial({}).",
+                    self.slab_name(p)
+                );
                 fr.pc = S6u;
                 Flow::Step
             }
@@ -437,7 +688,12 @@ impl Machine {
                 let n = fr.n.take().unwrap();
                 self.spin_unlock(n);
                 self.irq_restore(fr);
-                note!(self, "unlock", format!("node {n}.list_lock"), "Unlock before giving the page back.");
+                note!(
+                    self,
+                    "unlock",
+                    format!("node {n}.list_lock"),
+                    "Unlock before giving the page back."
+                );
                 fr.pc = S6d;
                 Flow::Step
             }
@@ -445,7 +701,13 @@ impl Machine {
                 step!(self);
                 self.discard_slab(p);
                 self.stat(Stat::FREE_SLAB);
-                note!(self, "page-free", format!("page {}", self.slab_name(p)), "discard_slab({}): the empty slab goes back to the page allocator.", self.slab_name(p));
+                note!(
+                    self,
+                    "page-free",
+                    format!("page {}", self.slab_name(p)),
+                    "discard_slab({}): the empty slab goes back to the page allocator.",
+                    self.slab_name(p)
+                );
                 Flow::Ret(NULL, None)
             }
             S7 => {
@@ -459,7 +721,13 @@ impl Machine {
                 let n = fr.n.unwrap();
                 self.add_partial(n, p, true);
                 self.stat(Stat::FREE_ADD_PARTIAL);
-                note!(self, "list-add", format!("node {n}.partial"), "The full slab {} got a free object: add_partial at the tail.", self.slab_name(p));
+                note!(
+                    self,
+                    "list-add",
+                    format!("node {n}.partial"),
+                    "The full slab {} got a free object: add_partial at the tail.",
+                    self.slab_name(p)
+                );
                 fr.pc = S8;
                 Flow::Step
             }
@@ -468,7 +736,12 @@ impl Machine {
                 let n = fr.n.take().unwrap();
                 self.spin_unlock(n);
                 self.irq_restore(fr);
-                note!(self, "unlock", format!("node {n}.list_lock"), "spin_unlock_irqrestore(list_lock).");
+                note!(
+                    self,
+                    "unlock",
+                    format!("node {n}.list_lock"),
+                    "spin_unlock_irqrestore(list_lock)."
+                );
                 Flow::Ret(NULL, None)
             }
             _ => unreachable!("__slab_free has no label {:?}", fr.pc),
@@ -483,7 +756,13 @@ impl Machine {
             self.access(line, Access::Write);
             self.st.slabs[s as usize].fp[i as usize] = DATA | fr.count as u64;
         }
-        note!(self, "store", format!("{}", self.addr_name(fr.x)), "The user writes into {}: its line is now this CPU's, and its first word is data.", self.addr_name(fr.x));
+        note!(
+            self,
+            "store",
+            format!("{}", self.addr_name(fr.x)),
+            "The user writes into {}: its line is now this CPU's, and its first word is data.",
+            self.addr_name(fr.x)
+        );
         Flow::Ret(NULL, None)
     }
 }

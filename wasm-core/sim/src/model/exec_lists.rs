@@ -19,7 +19,15 @@ impl Machine {
     /// the `slab-lock` fallback is a call of `cmpxchg_double_slab` (X1–X6). Either way the
     /// result lands in `fr.ok` and execution resumes at `resume`. `irqsave` selects the
     /// entry point that disables interrupts itself (callers running with irqs on).
-    pub(super) fn cas2_site(&mut self, fr: &mut Frame, s: SlabId, old: (Addr, Counters), new: (Addr, Counters), irqsave: bool, resume: Pc) -> Flow {
+    pub(super) fn cas2_site(
+        &mut self,
+        fr: &mut Frame,
+        s: SlabId,
+        old: (Addr, Counters),
+        new: (Addr, Counters),
+        irqsave: bool,
+        resume: Pc,
+    ) -> Flow {
         if self.variant().cmpxchg_double == CmpxchgDouble::SlabLock {
             fr.pc = resume;
             let mut x = Frame::new(Func::CmpxchgDoubleSlab, Pc::X1);
@@ -32,7 +40,22 @@ impl Machine {
         step!(self);
         let ok = self.cas2_native(s, old, new);
         fr.ok = ok;
-        note!(self, "cas2", format!("page {}.(freelist,counters)", self.slab_name(s)), "cmpxchg_double on {}: ({}, {}) -> ({}, {}) {}.", self.slab_name(s), self.addr_name(old.0), counters_text(old.1), self.addr_name(new.0), counters_text(new.1), if ok { "succeeds" } else { "fails: someone changed the slab; re-read and retry" });
+        note!(
+            self,
+            "cas2",
+            format!("page {}.(freelist,counters)", self.slab_name(s)),
+            "cmpxchg_double on {}: ({}, {}) -> ({}, {}) {}.",
+            self.slab_name(s),
+            self.addr_name(old.0),
+            counters_text(old.1),
+            self.addr_name(new.0),
+            counters_text(new.1),
+            if ok {
+                "succeeds"
+            } else {
+                "fails: someone changed the slab; re-read and retry"
+            }
+        );
         fr.pc = resume;
         Flow::Step
     }
@@ -51,7 +74,12 @@ impl Machine {
                 step!(self);
                 self.irq_save(fr);
                 fr.flag = true;
-                note!(self, "irq-off", "irqs".into(), "cmpxchg_double_slab: interrupts off around the slab_lock fallback.");
+                note!(
+                    self,
+                    "irq-off",
+                    "irqs".into(),
+                    "cmpxchg_double_slab: interrupts off around the slab_lock fallback."
+                );
                 fr.pc = X2;
                 Flow::Step
             }
@@ -60,7 +88,13 @@ impl Machine {
                 self.access(self.slab(s).line, Access::Write);
                 self.charge(super::cost::SPIN_LOCK);
                 self.st.slabs[s as usize].slab_lock = Some(self.cur);
-                note!(self, "bit-lock", format!("page {}.flags", self.slab_name(s)), "slab_lock({}): take the page's bit spinlock.", self.slab_name(s));
+                note!(
+                    self,
+                    "bit-lock",
+                    format!("page {}.flags", self.slab_name(s)),
+                    "slab_lock({}): take the page's bit spinlock.",
+                    self.slab_name(s)
+                );
                 fr.pc = X3;
                 Flow::Step
             }
@@ -69,12 +103,30 @@ impl Machine {
                 self.access(self.slab(s).line, Access::Read);
                 let (fl, cnt) = (self.slab(s).freelist, self.slab(s).counters);
                 fr.ok = fl == fr.f && cnt == fr.cnt;
-                note!(self, "load", format!("page {}.(freelist,counters)", self.slab_name(s)), "Under slab_lock: ({}, {}) {} the expected ({}, {}).", self.addr_name(fl), counters_text(cnt), if fr.ok { "match" } else { "do not match" }, self.addr_name(fr.f), counters_text(fr.cnt));
+                note!(
+                    self,
+                    "load",
+                    format!("page {}.(freelist,counters)", self.slab_name(s)),
+                    "Under slab_lock: ({}, {}) {} the expected ({}, {}).",
+                    self.addr_name(fl),
+                    counters_text(cnt),
+                    if fr.ok { "match" } else { "do not match" },
+                    self.addr_name(fr.f),
+                    counters_text(fr.cnt)
+                );
                 if !fr.ok {
                     if self.recording() {
                         let h = vec![
-                            crate::event::CasHalf { field: "freelist".into(), expected: self.addr_name(fr.f), actual: self.addr_name(fl) },
-                            crate::event::CasHalf { field: "counters".into(), expected: counters_text(fr.cnt), actual: counters_text(cnt) },
+                            crate::event::CasHalf {
+                                field: "freelist".into(),
+                                expected: self.addr_name(fr.f),
+                                actual: self.addr_name(fl),
+                            },
+                            crate::event::CasHalf {
+                                field: "counters".into(),
+                                expected: counters_text(fr.cnt),
+                                actual: counters_text(cnt),
+                            },
                         ];
                         self.ev_halves(h);
                     }
@@ -93,7 +145,14 @@ impl Machine {
                 let sl = &mut self.st.slabs[s as usize];
                 sl.freelist = fr.nxt;
                 sl.counters = fr.new;
-                note!(self, "store", format!("page {}.(freelist,counters)", self.slab_name(s)), "Store freelist {} and {}.", self.addr_name(fr.nxt), counters_text(fr.new));
+                note!(
+                    self,
+                    "store",
+                    format!("page {}.(freelist,counters)", self.slab_name(s)),
+                    "Store freelist {} and {}.",
+                    self.addr_name(fr.nxt),
+                    counters_text(fr.new)
+                );
                 fr.pc = X5;
                 Flow::Step
             }
@@ -101,7 +160,13 @@ impl Machine {
                 step!(self);
                 self.access(self.slab(s).line, Access::Write);
                 self.st.slabs[s as usize].slab_lock = None;
-                note!(self, "bit-unlock", format!("page {}.flags", self.slab_name(s)), "slab_unlock({}).", self.slab_name(s));
+                note!(
+                    self,
+                    "bit-unlock",
+                    format!("page {}.flags", self.slab_name(s)),
+                    "slab_unlock({}).",
+                    self.slab_name(s)
+                );
                 fr.pc = X6;
                 Flow::Step
             }
@@ -139,7 +204,13 @@ impl Machine {
                 let nr = self.ld_nr_partial(n);
                 let min = self.cfg.sc.cache.min_partial;
                 let skip = if fr.drain { nr <= min } else { nr == 0 };
-                note!(self, "load", format!("node {n}.nr_partial"), "get_partial_node: node {n} has {nr} partial slab(s) (racy hint){}.", if skip { ": nothing to take" } else { "" });
+                note!(
+                    self,
+                    "load",
+                    format!("node {n}.nr_partial"),
+                    "get_partial_node: node {n} has {nr} partial slab(s) (racy hint){}.",
+                    if skip { ": nothing to take" } else { "" }
+                );
                 if skip {
                     return {
                         fr.pc = H9;
@@ -162,7 +233,13 @@ impl Machine {
                 fr.pg = None;
                 fr.count = 0;
                 fr.pages = 0;
-                note!(self, "lock", format!("node {n}.list_lock"), "Take node {n}'s list_lock; the list head is {}.", self.slab_opt_name(fr.p));
+                note!(
+                    self,
+                    "lock",
+                    format!("node {n}.list_lock"),
+                    "Take node {n}'s list_lock; the list head is {}.",
+                    self.slab_opt_name(fr.p)
+                );
                 fr.pc = H3;
                 Flow::Step
             }
@@ -173,7 +250,10 @@ impl Machine {
                 };
                 // list_for_each_entry_safe: remember the successor before P leaves the list.
                 let list = &self.st.nodes[n as usize].partial;
-                fr.old = list.iter().position(|&x| x == p).and_then(|i| list.get(i + 1).copied());
+                fr.old = list
+                    .iter()
+                    .position(|&x| x == p)
+                    .and_then(|i| list.get(i + 1).copied());
                 if !v.cpu_partial_frozen {
                     fr.pc = H6;
                     return Flow::Go;
@@ -196,7 +276,11 @@ impl Machine {
                 if fr.pg.is_none() {
                     fr.pg = Some(p);
                     fr.obj = t;
-                    fr.pc = if v.slowpath == Slowpath::LocalLock { H4c } else { H4a };
+                    fr.pc = if v.slowpath == Slowpath::LocalLock {
+                        H4c
+                    } else {
+                        H4a
+                    };
                     if v.slowpath == Slowpath::LocalLock {
                         self.stat(Stat::ALLOC_FROM_PARTIAL);
                     }
@@ -210,7 +294,13 @@ impl Machine {
                 let p = fr.p.unwrap();
                 self.st_page(fr.c, Some(p));
                 self.stat(Stat::ALLOC_FROM_PARTIAL);
-                note!(self, "store", format!("cpu_slab[{}].page", fr.c), "c->page := {}, frozen by acquire_slab.", self.slab_name(p));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "c->page := {}, frozen by acquire_slab.",
+                    self.slab_name(p)
+                );
                 fr.pc = H4c;
                 Flow::Step
             }
@@ -238,7 +328,13 @@ impl Machine {
                 step!(self);
                 let p = fr.p.unwrap();
                 self.remove_partial(n, p);
-                note!(self, "list-del", format!("node {n}.partial"), "remove_partial({}) (6.8+: not frozen here).", self.slab_name(p));
+                note!(
+                    self,
+                    "list-del",
+                    format!("node {n}.partial"),
+                    "remove_partial({}) (6.8+: not frozen here).",
+                    self.slab_name(p)
+                );
                 if fr.pg.is_none() {
                     fr.pg = Some(p);
                     self.stat(Stat::ALLOC_FROM_PARTIAL);
@@ -260,7 +356,13 @@ impl Machine {
                 if fr.flag {
                     self.irq_restore(fr);
                 }
-                note!(self, "unlock", format!("node {n}.list_lock"), "Release node {n}'s list_lock; got {}.", self.slab_opt_name(fr.pg));
+                note!(
+                    self,
+                    "unlock",
+                    format!("node {n}.list_lock"),
+                    "Release node {n}'s list_lock; got {}.",
+                    self.slab_opt_name(fr.pg)
+                );
                 Flow::Ret(fr.obj, fr.pg)
             }
             _ => unreachable!(),
@@ -281,7 +383,14 @@ impl Machine {
                 step!(self);
                 self.access(self.slab(p).line, Access::Read);
                 fr.f = self.slab(p).freelist;
-                note!(self, "load", format!("page {}.freelist", self.slab_name(p)), "acquire_slab({}): its freelist is {}.", self.slab_name(p), self.addr_name(fr.f));
+                note!(
+                    self,
+                    "load",
+                    format!("page {}.freelist", self.slab_name(p)),
+                    "acquire_slab({}): its freelist is {}.",
+                    self.slab_name(p),
+                    self.addr_name(fr.f)
+                );
                 fr.pc = Q2;
                 Flow::Step
             }
@@ -298,7 +407,19 @@ impl Machine {
                     fr.nxt = NULL;
                 }
                 fr.new = new;
-                note!(self, "load", format!("page {}.counters", self.slab_name(p)), "{}: {} free; {}.", counters_text(fr.cnt), fr.count, if fr.lock { "take all its objects" } else { "keep its freelist (for the CPU partial list)" });
+                note!(
+                    self,
+                    "load",
+                    format!("page {}.counters", self.slab_name(p)),
+                    "{}: {} free; {}.",
+                    counters_text(fr.cnt),
+                    fr.count,
+                    if fr.lock {
+                        "take all its objects"
+                    } else {
+                        "keep its freelist (for the CPU partial list)"
+                    }
+                );
                 fr.pc = Q3;
                 Flow::Step
             }
@@ -314,7 +435,13 @@ impl Machine {
                 step!(self);
                 let n = fr.n.unwrap();
                 self.remove_partial(n, p);
-                note!(self, "list-del", format!("node {n}.partial"), "remove_partial({}): it is frozen now.", self.slab_name(p));
+                note!(
+                    self,
+                    "list-del",
+                    format!("node {n}.partial"),
+                    "remove_partial({}): it is frozen now.",
+                    self.slab_name(p)
+                );
                 Flow::Ret(fr.f, Some(p))
             }
             _ => unreachable!(),
@@ -322,7 +449,11 @@ impl Machine {
     }
 
     pub(super) fn put_cpu_partial_frame(&self, p: SlabId, drain: bool) -> Frame {
-        let start = if self.variant().cpu_partial_frozen { Pc::U1 } else { Pc::U6 };
+        let start = if self.variant().cpu_partial_frozen {
+            Pc::U1
+        } else {
+            Pc::U6
+        };
         let mut f = Frame::new(Func::PutCpuPartial, start);
         f.pg = Some(p);
         f.drain = drain;
@@ -342,7 +473,14 @@ impl Machine {
                 self.access(self.cfg.line_cc(k), Access::Read);
                 fr.old = self.st.cpus[k as usize].partial;
                 fr.c = k;
-                note!(self, "pld", format!("cpu_slab[{k}].partial"), "put_cpu_partial({}): this CPU's partial list head is {}.", self.slab_name(p), self.slab_opt_name(fr.old));
+                note!(
+                    self,
+                    "pld",
+                    format!("cpu_slab[{k}].partial"),
+                    "put_cpu_partial({}): this CPU's partial list head is {}.",
+                    self.slab_name(p),
+                    self.slab_opt_name(fr.old)
+                );
                 fr.pages = 0;
                 fr.pobj = 0;
                 fr.pc = U2;
@@ -358,14 +496,31 @@ impl Machine {
                 fr.pages = self.slab(old).pages;
                 fr.pobj = self.slab(old).pobjects;
                 let drain = fr.drain && fr.pobj > budget;
-                note!(self, "load", format!("page {}.(pages,pobjects)", self.slab_name(old)), "The list holds {} slab(s), about {} free object(s){}.", fr.pages, fr.pobj, if drain { ": over the budget, drain it to the node first" } else { "" });
+                note!(
+                    self,
+                    "load",
+                    format!("page {}.(pages,pobjects)", self.slab_name(old)),
+                    "The list holds {} slab(s), about {} free object(s){}.",
+                    fr.pages,
+                    fr.pobj,
+                    if drain {
+                        ": over the budget, drain it to the node first"
+                    } else {
+                        ""
+                    }
+                );
                 fr.pc = if drain { U3 } else { U4 };
                 Flow::Step
             }
             U3 => {
                 step!(self);
                 self.irq_save(fr);
-                note!(self, "irq-off", "irqs".into(), "Interrupts off to unfreeze this CPU's partial list.");
+                note!(
+                    self,
+                    "irq-off",
+                    "irqs".into(),
+                    "Interrupts off to unfreeze this CPU's partial list."
+                );
                 fr.pc = U3b;
                 Flow::Step
             }
@@ -379,7 +534,12 @@ impl Machine {
                 step!(self);
                 self.irq_restore(fr);
                 self.stat(Stat::CPU_PARTIAL_DRAIN);
-                note!(self, "irq-on", "irqs".into(), "Drained; interrupts restored.");
+                note!(
+                    self,
+                    "irq-on",
+                    "irqs".into(),
+                    "Drained; interrupts restored."
+                );
                 fr.old = None;
                 fr.pages = 0;
                 fr.pobj = 0;
@@ -397,7 +557,16 @@ impl Machine {
                 sl.pages = fr.pages + 1;
                 sl.pobjects = fr.pobj + free;
                 sl.next = fr.old;
-                note!(self, "store", format!("page {}.(next,pages,pobjects)", self.slab_name(p)), "{}.next := {}, pages {}, pobjects {}.", self.slab_name(p), self.slab_opt_name(fr.old), fr.pages + 1, fr.pobj + free);
+                note!(
+                    self,
+                    "store",
+                    format!("page {}.(next,pages,pobjects)", self.slab_name(p)),
+                    "{}.next := {}, pages {}, pobjects {}.",
+                    self.slab_name(p),
+                    self.slab_opt_name(fr.old),
+                    fr.pages + 1,
+                    fr.pobj + free
+                );
                 fr.pc = U5;
                 Flow::Step
             }
@@ -411,7 +580,15 @@ impl Machine {
                 if ok {
                     self.st.cpus[k as usize].partial = Some(p);
                 }
-                note!(self, "pcas", format!("cpu_slab[{k}].partial"), "this_cpu_cmpxchg(partial: {} -> {}) on cpu{k} {}.", self.slab_opt_name(fr.old), self.slab_name(p), if ok { "succeeds" } else { "fails: retry" });
+                note!(
+                    self,
+                    "pcas",
+                    format!("cpu_slab[{k}].partial"),
+                    "this_cpu_cmpxchg(partial: {} -> {}) on cpu{k} {}.",
+                    self.slab_opt_name(fr.old),
+                    self.slab_name(p),
+                    if ok { "succeeds" } else { "fails: retry" }
+                );
                 if ok {
                     return {
                         fr.pc = U9;
@@ -428,7 +605,13 @@ impl Machine {
                 self.irq_save(fr);
                 fr.c = self.me();
                 self.st.cpus[fr.c as usize].local_lock = Some(self.cur);
-                note!(self, "local-lock", format!("cpu_slab[{}].lock", fr.c), "put_cpu_partial({}): local_lock_irqsave.", self.slab_name(p));
+                note!(
+                    self,
+                    "local-lock",
+                    format!("cpu_slab[{}].lock", fr.c),
+                    "put_cpu_partial({}): local_lock_irqsave.",
+                    self.slab_name(p)
+                );
                 fr.pc = U7;
                 Flow::Step
             }
@@ -447,7 +630,18 @@ impl Machine {
                         fr.pages = slabs;
                     }
                 }
-                note!(self, "load", format!("cpu_slab[{}].partial", fr.c), "The CPU partial list is {}{}.", self.slab_opt_name(fr.old.or(fr.p)), if fr.p.is_some() { ": full, it will be drained" } else { "" });
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "The CPU partial list is {}{}.",
+                    self.slab_opt_name(fr.old.or(fr.p)),
+                    if fr.p.is_some() {
+                        ": full, it will be drained"
+                    } else {
+                        ""
+                    }
+                );
                 fr.pc = U8;
                 Flow::Step
             }
@@ -457,14 +651,28 @@ impl Machine {
                 let sl = &mut self.st.slabs[p as usize];
                 sl.pages = fr.pages + 1;
                 sl.next = fr.old;
-                note!(self, "store", format!("page {}.(next,slabs)", self.slab_name(p)), "{}.next := {}, slabs {}.", self.slab_name(p), self.slab_opt_name(fr.old), fr.pages + 1);
+                note!(
+                    self,
+                    "store",
+                    format!("page {}.(next,slabs)", self.slab_name(p)),
+                    "{}.next := {}, slabs {}.",
+                    self.slab_name(p),
+                    self.slab_opt_name(fr.old),
+                    fr.pages + 1
+                );
                 fr.pc = U10;
                 Flow::Step
             }
             U10 => {
                 step!(self);
                 self.st_partial(fr.c, Some(p));
-                note!(self, "store", format!("cpu_slab[{}].partial", fr.c), "c->partial := {}.", self.slab_name(p));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "c->partial := {}.",
+                    self.slab_name(p)
+                );
                 fr.pc = U11;
                 Flow::Step
             }
@@ -472,7 +680,12 @@ impl Machine {
                 step!(self);
                 self.st.cpus[fr.c as usize].local_lock = None;
                 self.irq_restore(fr);
-                note!(self, "local-unlock", format!("cpu_slab[{}].lock", fr.c), "local_unlock_irqrestore.");
+                note!(
+                    self,
+                    "local-unlock",
+                    format!("cpu_slab[{}].lock", fr.c),
+                    "local_unlock_irqrestore."
+                );
                 fr.pc = U12;
                 Flow::Step
             }
@@ -503,7 +716,14 @@ impl Machine {
             V1 => {
                 step!(self);
                 fr.p = self.ld_partial(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].partial", fr.c), "unfreeze_partials: next on cpu{}'s partial list is {}.", fr.c, self.slab_opt_name(fr.p));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "unfreeze_partials: next on cpu{}'s partial list is {}.",
+                    fr.c,
+                    self.slab_opt_name(fr.p)
+                );
                 fr.pc = match (fr.p.is_some(), frozen) {
                     (false, _) => V7,
                     (true, true) => V2,
@@ -517,14 +737,26 @@ impl Machine {
                 self.access(self.slab(p).line, Access::Read);
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
-                note!(self, "store", format!("cpu_slab[{}].partial", fr.c), "Pop {}: c->partial := {}.", self.slab_name(p), self.slab_opt_name(next));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "Pop {}: c->partial := {}.",
+                    self.slab_name(p),
+                    self.slab_opt_name(next)
+                );
                 fr.pc = V3;
                 Flow::Step
             }
             VZ2 => {
                 step!(self);
                 self.st_partial(fr.c, None);
-                note!(self, "store", format!("cpu_slab[{}].partial", fr.c), "Detach the whole CPU partial list.");
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "Detach the whole CPU partial list."
+                );
                 fr.pc = V3z;
                 Flow::Step
             }
@@ -553,7 +785,12 @@ impl Machine {
                 step!(self);
                 let n = fr.n.take().unwrap();
                 self.spin_unlock(n);
-                note!(self, "unlock", format!("node {n}.list_lock"), "Next slab is on another node: unlock node {n}.");
+                note!(
+                    self,
+                    "unlock",
+                    format!("node {n}.list_lock"),
+                    "Next slab is on another node: unlock node {n}."
+                );
                 fr.pc = V3l;
                 Flow::Step
             }
@@ -566,7 +803,12 @@ impl Machine {
                 }
                 self.spin_lock(n2);
                 fr.n = Some(n2);
-                note!(self, "lock", format!("node {n2}.list_lock"), "Take node {n2}'s list_lock.");
+                note!(
+                    self,
+                    "lock",
+                    format!("node {n2}.list_lock"),
+                    "Take node {n2}'s list_lock."
+                );
                 fr.pc = if frozen { V4 } else { VZ6 };
                 Flow::Step
             }
@@ -576,8 +818,19 @@ impl Machine {
                 let (f, cnt) = self.ld_slab_pair(p);
                 fr.f = f;
                 fr.cnt = cnt;
-                fr.new = Counters { frozen: false, ..cnt };
-                note!(self, "load", format!("page {}.(freelist,counters)", self.slab_name(p)), "{}: freelist {}, {}.", self.slab_name(p), self.addr_name(f), counters_text(cnt));
+                fr.new = Counters {
+                    frozen: false,
+                    ..cnt
+                };
+                note!(
+                    self,
+                    "load",
+                    format!("page {}.(freelist,counters)", self.slab_name(p)),
+                    "{}: freelist {}, {}.",
+                    self.slab_name(p),
+                    self.addr_name(f),
+                    counters_text(cnt)
+                );
                 fr.pc = V5;
                 Flow::Step
             }
@@ -601,14 +854,28 @@ impl Machine {
                 } else {
                     None
                 };
-                let discard = (if fr.pc == V6 { fr.new.inuse } else { inuse }) == 0 && self.discard_ok(nr);
+                let discard =
+                    (if fr.pc == V6 { fr.new.inuse } else { inuse }) == 0 && self.discard_ok(nr);
                 if discard {
                     fr.queue.push(p);
                 } else {
                     self.add_partial(n, p, true);
                     self.stat(Stat::FREE_ADD_PARTIAL);
                 }
-                note!(self, "list-add", format!("node {n}.partial"), "{}", if discard { format!("{} is empty and node {n} has {nr} partial slab(s): queue it for discard.", self.slab_name(p)) } else { format!("add_partial({}) at the tail of node {n}.", self.slab_name(p)) });
+                note!(
+                    self,
+                    "list-add",
+                    format!("node {n}.partial"),
+                    "{}",
+                    if discard {
+                        format!("{} is empty and node {n} has {nr} partial slab(s): queue it for discard.", self.slab_name(p))
+                    } else {
+                        format!(
+                            "add_partial({}) at the tail of node {n}.",
+                            self.slab_name(p)
+                        )
+                    }
+                );
                 if fr.pc == VZ6 {
                     fr.p = next;
                     fr.pc = V3z;
@@ -628,7 +895,12 @@ impl Machine {
                     self.irq_restore(fr);
                 }
                 fr.n = None;
-                note!(self, "unlock", format!("node {n}.list_lock"), "Release node {n}'s list_lock.");
+                note!(
+                    self,
+                    "unlock",
+                    format!("node {n}.list_lock"),
+                    "Release node {n}'s list_lock."
+                );
                 fr.pc = V8;
                 Flow::Step
             }
@@ -641,7 +913,13 @@ impl Machine {
                 self.stat(Stat::DEACTIVATE_EMPTY);
                 self.discard_slab(p);
                 self.stat(Stat::FREE_SLAB);
-                note!(self, "page-free", format!("page {}", self.slab_name(p)), "discard_slab({}).", self.slab_name(p));
+                note!(
+                    self,
+                    "page-free",
+                    format!("page {}", self.slab_name(p)),
+                    "discard_slab({}).",
+                    self.slab_name(p)
+                );
                 Flow::Step
             }
             _ => unreachable!(),
@@ -676,7 +954,19 @@ impl Machine {
                 if fr.flag {
                     self.stat(Stat::DEACTIVATE_REMOTE_FREES);
                 }
-                note!(self, "load", format!("page {}.freelist", self.slab_name(p)), "deactivate_slab({}, {}): {}.", self.slab_name(p), self.addr_name(fr.f), if fr.flag { "other CPUs freed objects into it meanwhile" } else { "no remote frees" });
+                note!(
+                    self,
+                    "load",
+                    format!("page {}.freelist", self.slab_name(p)),
+                    "deactivate_slab({}, {}): {}.",
+                    self.slab_name(p),
+                    self.addr_name(fr.f),
+                    if fr.flag {
+                        "other CPUs freed objects into it meanwhile"
+                    } else {
+                        "no remote frees"
+                    }
+                );
                 if fr.pc == DS0 {
                     fr.obj = fr.f;
                     fr.prior = NULL;
@@ -695,7 +985,14 @@ impl Machine {
                 }
                 step!(self);
                 fr.nxt = self.load_fp(fr.f);
-                note!(self, "load", format!("{}.fp", self.addr_name(fr.f)), "Stage 1: {} is followed by {}.", self.addr_name(fr.f), self.addr_name(fr.nxt));
+                note!(
+                    self,
+                    "load",
+                    format!("{}.fp", self.addr_name(fr.f)),
+                    "Stage 1: {} is followed by {}.",
+                    self.addr_name(fr.f),
+                    self.addr_name(fr.nxt)
+                );
                 fr.pc = if fr.nxt == NULL { D4 } else { D1 };
                 Flow::Step
             }
@@ -704,15 +1001,33 @@ impl Machine {
                 let (prior, cnt) = self.ld_slab_pair(p);
                 fr.prior = prior;
                 fr.cnt = cnt;
-                note!(self, "load", format!("page {}.(freelist,counters)", self.slab_name(p)), "{}: freelist {}, {}.", self.slab_name(p), self.addr_name(prior), counters_text(cnt));
+                note!(
+                    self,
+                    "load",
+                    format!("page {}.(freelist,counters)", self.slab_name(p)),
+                    "{}: freelist {}, {}.",
+                    self.slab_name(p),
+                    self.addr_name(prior),
+                    counters_text(cnt)
+                );
                 fr.pc = D2;
                 Flow::Step
             }
             D2 => {
                 step!(self);
                 self.store_fp(fr.f, fr.prior);
-                note!(self, "store", format!("{}.fp", self.addr_name(fr.f)), "Link {} in front of {}.", self.addr_name(fr.f), self.addr_name(fr.prior));
-                fr.new = Counters { inuse: fr.cnt.inuse.wrapping_sub(1) & 0xffff, ..fr.cnt };
+                note!(
+                    self,
+                    "store",
+                    format!("{}.fp", self.addr_name(fr.f)),
+                    "Link {} in front of {}.",
+                    self.addr_name(fr.f),
+                    self.addr_name(fr.prior)
+                );
+                fr.new = Counters {
+                    inuse: fr.cnt.inuse.wrapping_sub(1) & 0xffff,
+                    ..fr.cnt
+                };
                 fr.pc = D3;
                 Flow::Step
             }
@@ -733,7 +1048,10 @@ impl Machine {
                 let nr = self.ld_nr_partial(n);
                 fr.prior = of;
                 fr.cnt = oc;
-                let mut new = Counters { frozen: false, ..oc };
+                let mut new = Counters {
+                    frozen: false,
+                    ..oc
+                };
                 if fr.f != NULL {
                     new.inuse = new.inuse.wrapping_sub(1) & 0xffff;
                 }
@@ -747,14 +1065,34 @@ impl Machine {
                 } else {
                     M_FULL
                 };
-                note!(self, "load", format!("page {}.(freelist,counters)", self.slab_name(p)), "Stage 2: {} has freelist {}, {}; it will be {}.", self.slab_name(p), self.addr_name(of), counters_text(oc), match fr.m { M_FREE => "discarded (empty)", M_PARTIAL => "put on the node partial list", _ => "full, on no list" });
+                note!(
+                    self,
+                    "load",
+                    format!("page {}.(freelist,counters)", self.slab_name(p)),
+                    "Stage 2: {} has freelist {}, {}; it will be {}.",
+                    self.slab_name(p),
+                    self.addr_name(of),
+                    counters_text(oc),
+                    match fr.m {
+                        M_FREE => "discarded (empty)",
+                        M_PARTIAL => "put on the node partial list",
+                        _ => "full, on no list",
+                    }
+                );
                 fr.pc = if fr.f != NULL { D5 } else { D6 };
                 Flow::Step
             }
             D5 => {
                 step!(self);
                 self.store_fp(fr.f, fr.prior);
-                note!(self, "store", format!("{}.fp", self.addr_name(fr.f)), "Link the last CPU-freelist object {} in front of {}.", self.addr_name(fr.f), self.addr_name(fr.prior));
+                note!(
+                    self,
+                    "store",
+                    format!("{}.fp", self.addr_name(fr.f)),
+                    "Link the last CPU-freelist object {} in front of {}.",
+                    self.addr_name(fr.f),
+                    self.addr_name(fr.prior)
+                );
                 fr.pc = D6;
                 Flow::Step
             }
@@ -771,7 +1109,12 @@ impl Machine {
                 }
                 self.spin_lock(n);
                 fr.lock = true;
-                note!(self, "lock", format!("node {n}.list_lock"), "Take list_lock: the slab goes on the partial list before it is unfrozen.");
+                note!(
+                    self,
+                    "lock",
+                    format!("node {n}.list_lock"),
+                    "Take list_lock: the slab goes on the partial list before it is unfrozen."
+                );
                 fr.pc = D7;
                 Flow::Step
             }
@@ -788,7 +1131,13 @@ impl Machine {
             D7r => {
                 step!(self);
                 self.remove_partial(n, p);
-                note!(self, "list-del", format!("node {n}.partial"), "The decision changed: take {} off the partial list again.", self.slab_name(p));
+                note!(
+                    self,
+                    "list-del",
+                    format!("node {n}.partial"),
+                    "The decision changed: take {} off the partial list again.",
+                    self.slab_name(p)
+                );
                 fr.pc = D7a;
                 Flow::Step
             }
@@ -804,8 +1153,19 @@ impl Machine {
                 }
                 step!(self);
                 self.add_partial(n, p, fr.flag);
-                self.stat(if fr.flag { Stat::DEACTIVATE_TO_TAIL } else { Stat::DEACTIVATE_TO_HEAD });
-                note!(self, "list-add", format!("node {n}.partial"), "add_partial({}) at the {} (still frozen until the CAS).", self.slab_name(p), if fr.flag { "tail" } else { "head" });
+                self.stat(if fr.flag {
+                    Stat::DEACTIVATE_TO_TAIL
+                } else {
+                    Stat::DEACTIVATE_TO_HEAD
+                });
+                note!(
+                    self,
+                    "list-add",
+                    format!("node {n}.partial"),
+                    "add_partial({}) at the {} (still frozen until the CAS).",
+                    self.slab_name(p),
+                    if fr.flag { "tail" } else { "head" }
+                );
                 fr.pc = D8;
                 Flow::Step
             }
@@ -824,7 +1184,12 @@ impl Machine {
                 if fr.drain {
                     self.irq_restore(fr);
                 }
-                note!(self, "unlock", format!("node {n}.list_lock"), "Release list_lock.");
+                note!(
+                    self,
+                    "unlock",
+                    format!("node {n}.list_lock"),
+                    "Release list_lock."
+                );
                 fr.pc = D10;
                 Flow::Step
             }
@@ -836,7 +1201,13 @@ impl Machine {
                 self.stat(Stat::DEACTIVATE_EMPTY);
                 self.discard_slab(p);
                 self.stat(Stat::FREE_SLAB);
-                note!(self, "page-free", format!("page {}", self.slab_name(p)), "discard_slab({}): empty, and the node has enough partial slabs.", self.slab_name(p));
+                note!(
+                    self,
+                    "page-free",
+                    format!("page {}", self.slab_name(p)),
+                    "discard_slab({}): empty, and the node has enough partial slabs.",
+                    self.slab_name(p)
+                );
                 Flow::Ret(NULL, None)
             }
             // Modern splice: count the CPU freelist, then one CAS, then list work.
@@ -849,8 +1220,20 @@ impl Machine {
                 let nxt = self.load_fp(fr.obj);
                 fr.count += 1;
                 fr.prior = fr.obj;
-                note!(self, "load", format!("{}.fp", self.addr_name(fr.obj)), "Walk the CPU freelist: {} -> {} ({} so far).", self.addr_name(fr.obj), self.addr_name(nxt), fr.count);
-                fr.obj = if fr.count > self.cfg.objects { NULL } else { nxt };
+                note!(
+                    self,
+                    "load",
+                    format!("{}.fp", self.addr_name(fr.obj)),
+                    "Walk the CPU freelist: {} -> {} ({} so far).",
+                    self.addr_name(fr.obj),
+                    self.addr_name(nxt),
+                    fr.count
+                );
+                fr.obj = if fr.count > self.cfg.objects {
+                    NULL
+                } else {
+                    nxt
+                };
                 Flow::Step
             }
             DS2 => {
@@ -858,16 +1241,35 @@ impl Machine {
                 let (of, oc) = self.ld_slab_pair(p);
                 fr.cnt = oc;
                 fr.x = of;
-                fr.new = Counters { frozen: false, inuse: oc.inuse.wrapping_sub(fr.count) & 0xffff, ..oc };
+                fr.new = Counters {
+                    frozen: false,
+                    inuse: oc.inuse.wrapping_sub(fr.count) & 0xffff,
+                    ..oc
+                };
                 fr.nxt = if fr.f != NULL { fr.f } else { of };
-                note!(self, "load", format!("page {}.(freelist,counters)", self.slab_name(p)), "{}: freelist {}, {}.", self.slab_name(p), self.addr_name(of), counters_text(oc));
+                note!(
+                    self,
+                    "load",
+                    format!("page {}.(freelist,counters)", self.slab_name(p)),
+                    "{}: freelist {}, {}.",
+                    self.slab_name(p),
+                    self.addr_name(of),
+                    counters_text(oc)
+                );
                 fr.pc = if fr.f != NULL { DS3 } else { DS4 };
                 Flow::Step
             }
             DS3 => {
                 step!(self);
                 self.store_fp(fr.prior, fr.x);
-                note!(self, "store", format!("{}.fp", self.addr_name(fr.prior)), "Splice: the CPU freelist's tail {} now points to {}.", self.addr_name(fr.prior), self.addr_name(fr.x));
+                note!(
+                    self,
+                    "store",
+                    format!("{}.fp", self.addr_name(fr.prior)),
+                    "Splice: the CPU freelist's tail {} now points to {}.",
+                    self.addr_name(fr.prior),
+                    self.addr_name(fr.x)
+                );
                 fr.pc = DS4;
                 Flow::Step
             }
@@ -928,7 +1330,12 @@ impl Machine {
                 self.spin_unlock(n);
                 self.irq_restore(fr);
                 fr.lock = false;
-                note!(self, "unlock", format!("node {n}.list_lock"), "The CAS failed: unlock and redo.");
+                note!(
+                    self,
+                    "unlock",
+                    format!("node {n}.list_lock"),
+                    "The CAS failed: unlock and redo."
+                );
                 fr.pc = DS2;
                 Flow::Step
             }
@@ -942,7 +1349,17 @@ impl Machine {
                 } else {
                     M_FULL
                 };
-                note!(self, "load", format!("node {n}.nr_partial"), "Unfrozen; node {n} has {nr} partial slab(s): {}.", match fr.m { M_FREE => "discard it", M_PARTIAL => "add it to the partial list", _ => "full, leave it on no list" });
+                note!(
+                    self,
+                    "load",
+                    format!("node {n}.nr_partial"),
+                    "Unfrozen; node {n} has {nr} partial slab(s): {}.",
+                    match fr.m {
+                        M_FREE => "discard it",
+                        M_PARTIAL => "add it to the partial list",
+                        _ => "full, leave it on no list",
+                    }
+                );
                 fr.pc = match fr.m {
                     M_FREE => D10,
                     M_PARTIAL => DS6,
@@ -959,15 +1376,31 @@ impl Machine {
                 self.irq_save(fr);
                 self.spin_lock(n);
                 fr.lock = true;
-                note!(self, "lock", format!("node {n}.list_lock"), "spin_lock_irqsave(list_lock).");
+                note!(
+                    self,
+                    "lock",
+                    format!("node {n}.list_lock"),
+                    "spin_lock_irqsave(list_lock)."
+                );
                 fr.pc = DS7;
                 Flow::Step
             }
             DS7 => {
                 step!(self);
                 self.add_partial(n, p, fr.flag);
-                self.stat(if fr.flag { Stat::DEACTIVATE_TO_TAIL } else { Stat::DEACTIVATE_TO_HEAD });
-                note!(self, "list-add", format!("node {n}.partial"), "add_partial({}) at the {}.", self.slab_name(p), if fr.flag { "tail" } else { "head" });
+                self.stat(if fr.flag {
+                    Stat::DEACTIVATE_TO_TAIL
+                } else {
+                    Stat::DEACTIVATE_TO_HEAD
+                });
+                note!(
+                    self,
+                    "list-add",
+                    format!("node {n}.partial"),
+                    "add_partial({}) at the {}.",
+                    self.slab_name(p),
+                    if fr.flag { "tail" } else { "head" }
+                );
                 fr.pc = DS8;
                 Flow::Step
             }
@@ -976,7 +1409,12 @@ impl Machine {
                 self.spin_unlock(n);
                 self.irq_restore(fr);
                 fr.lock = false;
-                note!(self, "unlock", format!("node {n}.list_lock"), "Release list_lock.");
+                note!(
+                    self,
+                    "unlock",
+                    format!("node {n}.list_lock"),
+                    "Release list_lock."
+                );
                 Flow::Ret(NULL, None)
             }
             _ => unreachable!("deactivate_slab has no label {:?}", fr.pc),
@@ -1006,7 +1444,14 @@ impl Machine {
                 step!(self);
                 fr.pg = self.ld_page(c);
                 fr.f = self.st.cpus[c as usize].freelist;
-                note!(self, "load", format!("cpu_slab[{c}].(page,freelist)"), "flush_slab: cpu{c}'s slab {} with freelist {}.", self.slab_opt_name(fr.pg), self.addr_name(fr.f));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{c}].(page,freelist)"),
+                    "flush_slab: cpu{c}'s slab {} with freelist {}.",
+                    self.slab_opt_name(fr.pg),
+                    self.addr_name(fr.f)
+                );
                 fr.pc = W2c;
                 Flow::Step
             }
@@ -1020,7 +1465,13 @@ impl Machine {
             W3 | T2 | K5 => {
                 step!(self);
                 self.bump_tid(c);
-                note!(self, "store", format!("cpu_slab[{c}].tid"), "Bump cpu{c}'s tid to {}.", self.cpu(c).tid);
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{c}].tid"),
+                    "Bump cpu{c}'s tid to {}.",
+                    self.cpu(c).tid
+                );
                 fr.pc = match fr.pc {
                     W3 => W4,
                     T2 => T3,
@@ -1031,7 +1482,12 @@ impl Machine {
             W4 | T3 | K3 => {
                 step!(self);
                 self.st_page(c, None);
-                note!(self, "store", format!("cpu_slab[{c}].page"), "c->page := NULL.");
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{c}].page"),
+                    "c->page := NULL."
+                );
                 fr.pc = match fr.pc {
                     W4 => W4b,
                     T3 => T4,
@@ -1042,7 +1498,12 @@ impl Machine {
             W4b | K4 => {
                 step!(self);
                 self.st_freelist(c, NULL);
-                note!(self, "store", format!("cpu_slab[{c}].freelist"), "c->freelist := NULL.");
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{c}].freelist"),
+                    "c->freelist := NULL."
+                );
                 if fr.pc == W4b {
                     return {
                         fr.pc = W9;
@@ -1057,7 +1518,13 @@ impl Machine {
             T1 => {
                 step!(self);
                 fr.pg = self.ld_page(c);
-                note!(self, "load", format!("cpu_slab[{c}].page"), "3.1 flush: cpu{c}'s slab is {}.", self.slab_opt_name(fr.pg));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{c}].page"),
+                    "3.1 flush: cpu{c}'s slab is {}.",
+                    self.slab_opt_name(fr.pg)
+                );
                 fr.pc = T2;
                 Flow::Step
             }
@@ -1068,7 +1535,13 @@ impl Machine {
                 let cpu = &mut self.st.cpus[c as usize];
                 cpu.freelist = NULL;
                 cpu.ghost_version += 1;
-                note!(self, "store", format!("cpu_slab[{c}].freelist"), "Take cpu{c}'s freelist {} and clear it.", self.addr_name(fr.f));
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{c}].freelist"),
+                    "Take cpu{c}'s freelist {} and clear it.",
+                    self.addr_name(fr.f)
+                );
                 fr.pc = K7;
                 Flow::Step
             }
@@ -1077,7 +1550,12 @@ impl Machine {
                 step!(self);
                 self.irq_save(fr);
                 self.st.cpus[c as usize].local_lock = Some(self.cur);
-                note!(self, "local-lock", format!("cpu_slab[{c}].lock"), "flush_slab: local_lock_irqsave.");
+                note!(
+                    self,
+                    "local-lock",
+                    format!("cpu_slab[{c}].lock"),
+                    "flush_slab: local_lock_irqsave."
+                );
                 fr.pc = K2;
                 Flow::Step
             }
@@ -1085,7 +1563,14 @@ impl Machine {
                 step!(self);
                 fr.pg = self.ld_page(c);
                 fr.f = self.st.cpus[c as usize].freelist;
-                note!(self, "load", format!("cpu_slab[{c}].(slab,freelist)"), "Detach slab {} with freelist {}.", self.slab_opt_name(fr.pg), self.addr_name(fr.f));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{c}].(slab,freelist)"),
+                    "Detach slab {} with freelist {}.",
+                    self.slab_opt_name(fr.pg),
+                    self.addr_name(fr.f)
+                );
                 fr.pc = K3;
                 Flow::Step
             }
@@ -1093,7 +1578,12 @@ impl Machine {
                 step!(self);
                 self.st.cpus[c as usize].local_lock = None;
                 self.irq_restore(fr);
-                note!(self, "local-unlock", format!("cpu_slab[{c}].lock"), "local_unlock_irqrestore; deactivate outside the lock.");
+                note!(
+                    self,
+                    "local-unlock",
+                    format!("cpu_slab[{c}].lock"),
+                    "local_unlock_irqrestore; deactivate outside the lock."
+                );
                 fr.pc = K7;
                 Flow::Step
             }
@@ -1118,14 +1608,27 @@ impl Machine {
                 if fr.flag {
                     fr.c = self.me();
                 }
-                note!(self, "irq-off", "irqs".into(), "__flush_cpu_slab(cpu{}) with interrupts off.", fr.c);
+                note!(
+                    self,
+                    "irq-off",
+                    "irqs".into(),
+                    "__flush_cpu_slab(cpu{}) with interrupts off.",
+                    fr.c
+                );
                 fr.pc = FC2;
                 Flow::Step
             }
             FC2 => {
                 step!(self);
                 fr.pg = self.ld_page(fr.c);
-                note!(self, "load", format!("cpu_slab[{}].page", fr.c), "cpu{}'s slab is {}.", fr.c, self.slab_opt_name(fr.pg));
+                note!(
+                    self,
+                    "load",
+                    format!("cpu_slab[{}].page", fr.c),
+                    "cpu{}'s slab is {}.",
+                    fr.c,
+                    self.slab_opt_name(fr.pg)
+                );
                 fr.pc = FC2c;
                 Flow::Step
             }
@@ -1150,7 +1653,13 @@ impl Machine {
             FC4 => {
                 step!(self);
                 self.irq_restore(fr);
-                note!(self, "irq-on", "irqs".into(), "Flush of cpu{} done; interrupts restored.", fr.c);
+                note!(
+                    self,
+                    "irq-on",
+                    "irqs".into(),
+                    "Flush of cpu{} done; interrupts restored.",
+                    fr.c
+                );
                 Flow::Ret(NULL, None)
             }
             _ => unreachable!(),

@@ -9,7 +9,6 @@
 //! (spec INV-4's exceptions); a CPU in a section is skipped by INV-1's CPU-freelist walk and
 //! by INV-4.
 
-use super::exec_lists::M_PARTIAL;
 use super::state::*;
 use super::{Machine, Pc};
 use crate::scenario::Preempt;
@@ -24,10 +23,31 @@ impl Machine {
             c.stack.iter().any(|f| {
                 f.c == k
                     && match f.func {
-                        Func::FlushSlab => matches!(f.pc, W2c | W3 | W4 | W4b | T3 | T4 | K3 | K4 | K5 | K6),
+                        Func::FlushSlab => {
+                            matches!(f.pc, W2c | W3 | W4 | W4b | T3 | T4 | K3 | K4 | K5 | K6)
+                        }
                         Func::SlabAllocSlow => matches!(
                             f.pc,
-                            B4d | B4b | B4c | B8 | B8a | B15b | B16 | LL8 | LL8a | LL33 | LL34 | LL35 | LLu37 | LL25 | LL27 | LL28 | LL26 | LL55 | LL56 | LL57 | LL53
+                            B4d | B4b
+                                | B4c
+                                | B8
+                                | B8a
+                                | B15b
+                                | B16
+                                | LL8
+                                | LL8a
+                                | LL33
+                                | LL34
+                                | LL35
+                                | LLu37
+                                | LL25
+                                | LL27
+                                | LL28
+                                | LL26
+                                | LL55
+                                | LL56
+                                | LL57
+                                | LL53
                         ),
                         _ => false,
                     }
@@ -42,7 +62,13 @@ impl Machine {
                 Func::SlabAlloc | Func::SlabFree | Func::Touch | Func::CmpxchgDoubleSlab => false,
                 // A detached CPU partial list (6.8+ `__put_partials`) is held as a chain.
                 Func::UnfreezePartials | Func::PutCpuPartial if self.chain_contains(f.p, s) => true,
-                _ => f.pg == Some(s) || f.p == Some(s) || f.old == Some(s) || f.ret_slab == Some(s) || f.queue.contains(&s),
+                _ => {
+                    f.pg == Some(s)
+                        || f.p == Some(s)
+                        || f.old == Some(s)
+                        || f.ret_slab == Some(s)
+                        || f.queue.contains(&s)
+                }
             })
         })
     }
@@ -51,10 +77,8 @@ impl Machine {
     fn inflight(&self, f: &Frame, out: &mut Vec<(Addr, bool)>) {
         use Pc::*;
         match f.func {
-            Func::SlabAlloc => {
-                if matches!(f.pc, A10 | A11 | E0g | L6) || (f.pc == L5d && f.ok) {
-                    out.push((f.obj, false));
-                }
+            Func::SlabAlloc if matches!(f.pc, A10 | A11 | E0g | L6) || (f.pc == L5d && f.ok) => {
+                out.push((f.obj, false))
             }
             Func::SlabAllocSlow => {
                 if f.flag || f.pc == B22 {
@@ -71,11 +95,7 @@ impl Machine {
             }
             Func::GetFreelist => out.push((f.f, true)),
             Func::GetPartialNode => out.push((f.obj, true)),
-            Func::AcquireSlab => {
-                if f.lock {
-                    out.push((f.f, true));
-                }
-            }
+            Func::AcquireSlab if f.lock => out.push((f.f, true)),
             Func::SlabFree | Func::SlabFreeSlow => out.push((f.x, false)),
             Func::DeactivateSlab => {
                 // Stage 1 holds the CPU freelist as `freelist` (pushed one by one) and,
@@ -88,13 +108,20 @@ impl Machine {
         }
     }
 
-    fn walk<F: FnMut(&Machine, Addr) -> bool>(&self, head: Addr, mut visit: F) -> Result<u32, String> {
+    fn walk<F: FnMut(&Machine, Addr) -> bool>(
+        &self,
+        head: Addr,
+        mut visit: F,
+    ) -> Result<u32, String> {
         let mut a = head;
         let mut n = 0u32;
         let limit = self.cfg.objects + 1;
         while a != NULL {
             if self.object_of(a).is_none() {
-                return Err(format!("reaches {}, which is not a free object (user data or garbage)", self.addr_name(a)));
+                return Err(format!(
+                    "reaches {}, which is not a free object (user data or garbage)",
+                    self.addr_name(a)
+                ));
             }
             if !visit(self, a) {
                 return Err(format!("loops back to {}", self.addr_name(a)));
@@ -115,7 +142,10 @@ impl Machine {
         let mut own = std::mem::take(&mut self.scratch);
         own.clear();
         own.resize(nslabs * objects, 0);
-        let idx = |m: &Machine, a: Addr| m.object_of(a).map(|(s, i)| s as usize * objects + i as usize);
+        let idx = |m: &Machine, a: Addr| {
+            m.object_of(a)
+                .map(|(s, i)| s as usize * objects + i as usize)
+        };
         let mut problems: Vec<(&'static str, String)> = Vec::new();
 
         // INV-1 (users): every held variable names a live object.
@@ -129,10 +159,25 @@ impl Machine {
                     own[i] = own[i].saturating_add(1) | USER;
                     let s = self.slab_of(a).unwrap();
                     if self.slab(s).life == Life::Discarded {
-                        problems.push(("INV-9", format!("`{}` holds {}, but its slab {} was discarded", self.cfg.var_names[vi], self.addr_name(a), self.slab_name(s))));
+                        problems.push((
+                            "INV-9",
+                            format!(
+                                "`{}` holds {}, but its slab {} was discarded",
+                                self.cfg.var_names[vi],
+                                self.addr_name(a),
+                                self.slab_name(s)
+                            ),
+                        ));
                     }
                 }
-                None => problems.push(("INV-2", format!("`{}` was handed {}, which is not an object", self.cfg.var_names[vi], self.addr_name(a)))),
+                None => problems.push((
+                    "INV-2",
+                    format!(
+                        "`{}` was handed {}, which is not an object",
+                        self.cfg.var_names[vi],
+                        self.addr_name(a)
+                    ),
+                )),
             }
         }
 
@@ -149,9 +194,15 @@ impl Machine {
             if let Some(p) = page {
                 let sl = self.slab(p);
                 if sl.life == Life::Discarded {
-                    problems.push(("INV-9", format!("cpu{k}'s CPU slab {} was discarded", self.slab_name(p))));
+                    problems.push((
+                        "INV-9",
+                        format!("cpu{k}'s CPU slab {} was discarded", self.slab_name(p)),
+                    ));
                 } else if !sl.counters.frozen {
-                    problems.push(("INV-4", format!("cpu{k}'s CPU slab {} is not frozen", self.slab_name(p))));
+                    problems.push((
+                        "INV-4",
+                        format!("cpu{k}'s CPU slab {} is not frozen", self.slab_name(p)),
+                    ));
                 }
             }
             let mut seen: Vec<Addr> = Vec::new();
@@ -170,7 +221,14 @@ impl Machine {
                 problems.push(("INV-2", format!("cpu{k}'s freelist {e}")));
             }
             if let Some(a) = foreign {
-                problems.push(("INV-2", format!("cpu{k}'s freelist holds {}, which is not in its CPU slab {}", self.addr_name(a), self.slab_opt_name(page))));
+                problems.push((
+                    "INV-2",
+                    format!(
+                        "cpu{k}'s freelist holds {}, which is not in its CPU slab {}",
+                        self.addr_name(a),
+                        self.slab_opt_name(page)
+                    ),
+                ));
             }
             for a in seen {
                 if let Some(i) = idx(self, a) {
@@ -198,7 +256,10 @@ impl Machine {
                 true
             });
             match r {
-                Err(e) => problems.push(("INV-2", format!("slab {}'s freelist {e}", self.slab_name(s)))),
+                Err(e) => problems.push((
+                    "INV-2",
+                    format!("slab {}'s freelist {e}", self.slab_name(s)),
+                )),
                 Ok(len) => {
                     if sl.life == Life::Live && sl.counters.inuse + len != sl.counters.objects {
                         problems.push(("INV-3", format!("slab {} counts {} in use but its freelist holds {len} of {} objects", self.slab_name(s), sl.counters.inuse, sl.counters.objects)));
@@ -206,7 +267,14 @@ impl Machine {
                 }
             }
             if let Some(a) = foreign {
-                problems.push(("INV-2", format!("slab {}'s freelist holds {}, an object of another slab", self.slab_name(s), self.addr_name(a))));
+                problems.push((
+                    "INV-2",
+                    format!(
+                        "slab {}'s freelist holds {}, an object of another slab",
+                        self.slab_name(s),
+                        self.addr_name(a)
+                    ),
+                ));
             }
             for a in seen {
                 if let Some(i) = idx(self, a) {
@@ -256,9 +324,26 @@ impl Machine {
                 let count = o & 0x3f;
                 let a = self.obj_addr(s, i);
                 if count > 1 {
-                    problems.push(("INV-1", format!("{} has {count} owners{}: it will be handed out twice", self.addr_name(a), if o & USER != 0 { " (a variable holds it and a freelist reaches it)" } else { " (two freelists reach it)" })));
+                    problems.push((
+                        "INV-1",
+                        format!(
+                            "{} has {count} owners{}: it will be handed out twice",
+                            self.addr_name(a),
+                            if o & USER != 0 {
+                                " (a variable holds it and a freelist reaches it)"
+                            } else {
+                                " (two freelists reach it)"
+                            }
+                        ),
+                    ));
                 } else if count == 0 && o & 0x80 == 0 && self.slab(s).life != Life::Private {
-                    problems.push(("INV-1", format!("{} is lost: no variable holds it and no freelist reaches it", self.addr_name(a))));
+                    problems.push((
+                        "INV-1",
+                        format!(
+                            "{} is lost: no variable holds it and no freelist reaches it",
+                            self.addr_name(a)
+                        ),
+                    ));
                 }
             }
         }
@@ -268,9 +353,16 @@ impl Machine {
         // INV-14: discards of this step (3.10 `flush_slab` may discard while `c.page` still
         // names the slab: it clears it in the same irq-off section).
         for (s, why, cpus) in std::mem::take(&mut self.pending_discards) {
-            let why = why.or_else(|| cpus.iter().find(|&&k| !self.cpu_in_section(k)).map(|k| format!("cpu{k} still uses it as its CPU slab")));
+            let why = why.or_else(|| {
+                cpus.iter()
+                    .find(|&&k| !self.cpu_in_section(k))
+                    .map(|k| format!("cpu{k} still uses it as its CPU slab"))
+            });
             if let Some(why) = why {
-                problems.push(("INV-14", format!("slab {} was discarded while {why}", self.slab_name(s))));
+                problems.push((
+                    "INV-14",
+                    format!("slab {} was discarded while {why}", self.slab_name(s)),
+                ));
             }
         }
         for (inv, msg) in problems {
@@ -296,14 +388,25 @@ impl Machine {
                 cur = self.slab(p).next;
             }
         }
-        let on_node: Vec<bool> = (0..self.st.slabs.len() as SlabId).map(|s| self.st.nodes.iter().any(|n| n.partial.contains(&s))).collect();
+        let on_node: Vec<bool> = (0..self.st.slabs.len() as SlabId)
+            .map(|s| self.st.nodes.iter().any(|n| n.partial.contains(&s)))
+            .collect();
         for s in 0..self.st.slabs.len() as SlabId {
             let sl = self.slab(s);
             let name = self.slab_name(s);
-            let cpu_refs = self.st.cpus.iter().enumerate().filter(|(k, c)| c.page == Some(s) && !self.cpu_in_section(*k as u32)).count() as u32;
+            let cpu_refs = self
+                .st
+                .cpus
+                .iter()
+                .enumerate()
+                .filter(|(k, c)| c.page == Some(s) && !self.cpu_in_section(*k as u32))
+                .count() as u32;
             if sl.life == Life::Discarded {
                 if in_chain[s as usize] > 0 || on_node[s as usize] || cpu_refs > 0 {
-                    problems.push(("INV-9", format!("slab {name} was discarded but is still on a list or a CPU's slab")));
+                    problems.push((
+                        "INV-9",
+                        format!("slab {name} was discarded but is still on a list or a CPU's slab"),
+                    ));
                 }
                 continue;
             }
@@ -311,59 +414,110 @@ impl Machine {
                 continue;
             }
             if in_chain[s as usize] > 1 {
-                problems.push(("INV-10", format!("slab {name} is on CPU partial lists {} times", in_chain[s as usize])));
+                problems.push((
+                    "INV-10",
+                    format!(
+                        "slab {name} is on CPU partial lists {} times",
+                        in_chain[s as usize]
+                    ),
+                ));
             }
             let refs = cpu_refs + in_chain[s as usize];
             if refs > 1 {
                 problems.push(("INV-5", format!("slab {name} is owned by {refs} CPUs at once (CPU slab or CPU partial list)")));
             }
             let held = self.held_by_op(s);
-            let locked = ();
             if sl.counters.frozen && refs == 0 && !held {
-                problems.push(("INV-5", format!("slab {name} is frozen but no CPU owns it: nobody will ever unfreeze it")));
+                problems.push((
+                    "INV-5",
+                    format!(
+                        "slab {name} is frozen but no CPU owns it: nobody will ever unfreeze it"
+                    ),
+                ));
             }
             if !sl.counters.frozen && !held {
                 if cpu_refs > 0 {
                     problems.push(("INV-5", format!("slab {name} is a CPU slab but not frozen")));
                 }
                 if frozen_partials && in_chain[s as usize] > 0 {
-                    problems.push(("INV-5", format!("slab {name} is on a CPU partial list but not frozen")));
+                    problems.push((
+                        "INV-5",
+                        format!("slab {name} is on a CPU partial list but not frozen"),
+                    ));
                 }
             }
             if on_node[s as usize] && !held {
                 if sl.counters.frozen {
-                    problems.push(("INV-6", format!("slab {name} is on node {}'s partial list while frozen", sl.node)));
+                    problems.push((
+                        "INV-6",
+                        format!(
+                            "slab {name} is on node {}'s partial list while frozen",
+                            sl.node
+                        ),
+                    ));
                 }
                 if sl.freelist == NULL {
-                    problems.push(("INV-6", format!("slab {name} is on the partial list with no free object")));
+                    problems.push((
+                        "INV-6",
+                        format!("slab {name} is on the partial list with no free object"),
+                    ));
                 }
                 if refs > 0 {
-                    problems.push(("INV-6", format!("slab {name} is on the node partial list and owned by a CPU")));
+                    problems.push((
+                        "INV-6",
+                        format!("slab {name} is on the node partial list and owned by a CPU"),
+                    ));
                 }
             }
             if !sl.counters.frozen && sl.freelist == NULL && !held && on_node[s as usize] {
-                problems.push(("INV-8", format!("slab {name} is full and unfrozen yet on a partial list")));
+                problems.push((
+                    "INV-8",
+                    format!("slab {name} is full and unfrozen yet on a partial list"),
+                ));
             }
-            if !sl.counters.frozen && sl.counters.inuse == 0 && !held && !on_node[s as usize] && (frozen_partials || in_chain[s as usize] == 0) {
+            if !sl.counters.frozen
+                && sl.counters.inuse == 0
+                && !held
+                && !on_node[s as usize]
+                && (frozen_partials || in_chain[s as usize] == 0)
+            {
                 problems.push(("INV-9", format!("slab {name} is empty and unfrozen but on no list: it can never be reused or freed")));
             }
-            let _ = locked;
         }
         // INV-7: nr_partial and list shape.
         for (n, node) in self.st.nodes.iter().enumerate() {
             if node.nr_partial as usize != node.partial.len() {
-                problems.push(("INV-7", format!("node {n}'s nr_partial is {} but its list holds {}", node.nr_partial, node.partial.len())));
+                problems.push((
+                    "INV-7",
+                    format!(
+                        "node {n}'s nr_partial is {} but its list holds {}",
+                        node.nr_partial,
+                        node.partial.len()
+                    ),
+                ));
             }
             for (i, s) in node.partial.iter().enumerate() {
                 if node.partial[..i].contains(s) {
-                    problems.push(("INV-7", format!("slab {} is on node {n}'s partial list twice", self.slab_name(*s))));
+                    problems.push((
+                        "INV-7",
+                        format!(
+                            "slab {} is on node {n}'s partial list twice",
+                            self.slab_name(*s)
+                        ),
+                    ));
                 }
             }
             // INV-13: list_lock is held with interrupts off.
             if let Some(h) = node.list_lock {
                 let c = &self.st.ctxs[h as usize];
                 if self.st.cpus[c.cpu as usize].irqs_on {
-                    problems.push(("INV-13", format!("{} holds node {n}'s list_lock with interrupts on", self.ctx_name(h))));
+                    problems.push((
+                        "INV-13",
+                        format!(
+                            "{} holds node {n}'s list_lock with interrupts on",
+                            self.ctx_name(h)
+                        ),
+                    ));
                 }
             }
         }
@@ -372,16 +526,19 @@ impl Machine {
             let step = self.cfg.tid_step;
             for (k, c) in self.st.cpus.iter().enumerate() {
                 if c.tid % step != k as u64 % step {
-                    problems.push(("INV-11", format!("cpu{k}'s tid {} is not ≡ {k} (mod {step})", c.tid)));
+                    problems.push((
+                        "INV-11",
+                        format!("cpu{k}'s tid {} is not ≡ {k} (mod {step})", c.tid),
+                    ));
                 }
             }
         }
-        let _ = M_PARTIAL;
     }
 
     /// INV-15 at the end of a run: conservation and stat identities.
     pub fn check_end(&mut self) {
-        let stat = |m: &Machine, s: super::Stat| m.st.stats.iter().map(|c| c[s as usize]).sum::<u64>();
+        let stat =
+            |m: &Machine, s: super::Stat| m.st.stats.iter().map(|c| c[s as usize]).sum::<u64>();
         use super::Stat::*;
         let fast = stat(self, ALLOC_FASTPATH);
         let slow_ok = self.ghost.slow_allocs;
@@ -391,7 +548,10 @@ impl Machine {
         }
         let frees = stat(self, FREE_FASTPATH) + stat(self, FREE_SLOWPATH);
         if frees != self.ghost.frees {
-            let msg = format!("FREE_FASTPATH + FREE_SLOWPATH = {frees}, but {} objects were freed", self.ghost.frees);
+            let msg = format!(
+                "FREE_FASTPATH + FREE_SLOWPATH = {frees}, but {} objects were freed",
+                self.ghost.frees
+            );
             self.violate("INV-15", msg);
         }
         if self.checks {

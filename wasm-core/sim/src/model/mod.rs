@@ -13,13 +13,13 @@
 #[macro_use]
 mod macros;
 mod cost;
-mod prims;
 mod exec_alloc;
 mod exec_free;
 mod exec_lists;
 mod invariants;
 mod labels;
 mod memory;
+mod prims;
 mod sched;
 pub mod state;
 pub mod stats;
@@ -85,7 +85,10 @@ impl Config {
         1 + self.cpus as u32 + self.sc.nodes
     }
     pub fn var_index(&self, name: &str) -> usize {
-        self.var_names.iter().position(|v| v == name).expect("validated variable")
+        self.var_names
+            .iter()
+            .position(|v| v == name)
+            .expect("validated variable")
     }
 
     pub fn ops_of(&self, cx: CtxId) -> &[IOp] {
@@ -169,7 +172,8 @@ impl Machine {
     }
 
     pub fn slab_opt_name(&self, s: Option<SlabId>) -> String {
-        s.map(|s| self.slab_name(s)).unwrap_or_else(|| "NULL".into())
+        s.map(|s| self.slab_name(s))
+            .unwrap_or_else(|| "NULL".into())
     }
 
     pub fn ctx_name(&self, c: CtxId) -> &str {
@@ -189,7 +193,7 @@ impl Machine {
         }
         let s = a / OBJ_BASE - 1;
         let off = a % OBJ_BASE;
-        if s >= self.st.slabs.len() as u64 || off % self.cfg.size != 0 {
+        if s >= self.st.slabs.len() as u64 || !off.is_multiple_of(self.cfg.size) {
             return None;
         }
         let i = off / self.cfg.size;
@@ -203,7 +207,9 @@ impl Machine {
 
     /// The cache line holding the free pointer of object `a` (`OBJ(o)` of spec §6).
     pub fn obj_line(&self, s: SlabId, i: u32) -> u32 {
-        self.st.slabs[s as usize].line + 1 + ((i as u64 * self.cfg.size + self.cfg.offset) / 64) as u32
+        self.st.slabs[s as usize].line
+            + 1
+            + ((i as u64 * self.cfg.size + self.cfg.offset) / 64) as u32
     }
 
     /// Read an object's free-pointer word; a non-object address reads as `DATA` (the model's

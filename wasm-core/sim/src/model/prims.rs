@@ -38,7 +38,11 @@ impl Machine {
         if self.violations.iter().any(|v| v.invariant == invariant) {
             return;
         }
-        self.violations.push(Violation { step: self.st.steps, invariant: invariant.into(), message });
+        self.violations.push(Violation {
+            step: self.st.steps,
+            invariant: invariant.into(),
+            message,
+        });
     }
 
     pub fn me(&self) -> u32 {
@@ -69,7 +73,11 @@ impl Machine {
     pub fn irq_set(&mut self, on: bool) {
         let k = self.me() as usize;
         self.st.cpus[k].irqs_on = on;
-        self.charge(if on { cost::IRQ_RESTORE } else { cost::IRQ_SAVE });
+        self.charge(if on {
+            cost::IRQ_RESTORE
+        } else {
+            cost::IRQ_SAVE
+        });
     }
 
     pub fn preempt_off(&mut self) {
@@ -125,11 +133,20 @@ impl Machine {
     /// `this_cpu_cmpxchg_double` on the executing CPU's (freelist, tid): no LOCK prefix, atomic
     /// only against this CPU (spec §2.1). `with_tid` false is the broken `no-tid` control.
     /// Checks INV-12 on success: the CPU and ghost version must be the ones snapshotted with tid.
-    pub fn pcas2(&mut self, fr: &Frame, old: (Addr, u64), new: (Addr, u64), with_tid: bool) -> bool {
+    pub fn pcas2(
+        &mut self,
+        fr: &Frame,
+        old: (Addr, u64),
+        new: (Addr, u64),
+        with_tid: bool,
+    ) -> bool {
         let k = self.me();
         self.access(self.cfg.line_cc(k), Access::Write);
         self.charge(cost::PERCPU_CMPXCHG16B);
-        let (fl, tid) = (self.st.cpus[k as usize].freelist, self.st.cpus[k as usize].tid);
+        let (fl, tid) = (
+            self.st.cpus[k as usize].freelist,
+            self.st.cpus[k as usize].tid,
+        );
         let ok = fl == old.0 && (!with_tid || tid == old.1);
         self.set_ok(ok);
         if !ok && self.recording() {
@@ -139,7 +156,11 @@ impl Machine {
                 actual: self.addr_name(fl),
             }];
             if with_tid {
-                halves.push(CasHalf { field: "tid".into(), expected: old.1.to_string(), actual: tid.to_string() });
+                halves.push(CasHalf {
+                    field: "tid".into(),
+                    expected: old.1.to_string(),
+                    actual: tid.to_string(),
+                });
             }
             self.ev_halves(halves);
         }
@@ -204,7 +225,12 @@ impl Machine {
     }
 
     /// Compare both halves and store both if equal; a failure bumps CMPXCHG_DOUBLE_FAIL.
-    pub fn cas2_compare_store(&mut self, s: SlabId, old: (Addr, Counters), new: (Addr, Counters)) -> bool {
+    pub fn cas2_compare_store(
+        &mut self,
+        s: SlabId,
+        old: (Addr, Counters),
+        new: (Addr, Counters),
+    ) -> bool {
         let (fl, cnt) = (self.slab(s).freelist, self.slab(s).counters);
         let ok = fl == old.0 && cnt == old.1;
         self.set_ok(ok);
@@ -215,8 +241,16 @@ impl Machine {
         } else {
             if self.recording() {
                 let h = vec![
-                    CasHalf { field: "freelist".into(), expected: self.addr_name(old.0), actual: self.addr_name(fl) },
-                    CasHalf { field: "counters".into(), expected: counters_text(old.1), actual: counters_text(cnt) },
+                    CasHalf {
+                        field: "freelist".into(),
+                        expected: self.addr_name(old.0),
+                        actual: self.addr_name(fl),
+                    },
+                    CasHalf {
+                        field: "counters".into(),
+                        expected: counters_text(old.1),
+                        actual: counters_text(cnt),
+                    },
                 ];
                 self.ev_halves(h);
             }
@@ -239,11 +273,17 @@ impl Machine {
         self.access(self.cfg.line_nd(n), Access::Write);
         self.charge(cost::SPIN_LOCK);
         if self.st.cpus[self.cur_cpu as usize].irqs_on {
-            let msg = format!("{} took node {n}'s list_lock with interrupts enabled", self.ctx_name(self.cur));
+            let msg = format!(
+                "{} took node {n}'s list_lock with interrupts enabled",
+                self.ctx_name(self.cur)
+            );
             self.violate("INV-13", msg);
         }
         if self.st.slabs.iter().any(|s| s.slab_lock == Some(self.cur)) {
-            let msg = format!("{} took list_lock while holding a slab_lock (order is list_lock first)", self.ctx_name(self.cur));
+            let msg = format!(
+                "{} took list_lock while holding a slab_lock (order is list_lock first)",
+                self.ctx_name(self.cur)
+            );
             self.violate("INV-13", msg);
         }
         self.st.nodes[n as usize].list_lock = Some(self.cur);
@@ -285,7 +325,10 @@ impl Machine {
 
     fn check_list_lock(&mut self, n: u32, what: &str) {
         if self.st.nodes[n as usize].list_lock != Some(self.cur) {
-            let msg = format!("{} changed node {n}'s partial list ({what}) without holding list_lock", self.ctx_name(self.cur));
+            let msg = format!(
+                "{} changed node {n}'s partial list ({what}) without holding list_lock",
+                self.ctx_name(self.cur)
+            );
             self.violate("INV-13", msg);
         }
     }
@@ -313,8 +356,15 @@ impl Machine {
         self.check_list_lock(n, "remove_partial");
         self.access(self.cfg.line_nd(n), Access::Write);
         self.access(self.slab(s).line, Access::Write);
-        let Some(pos) = self.st.nodes[n as usize].partial.iter().position(|&x| x == s) else {
-            let msg = format!("list_del of slab {} from node {n}'s partial list, which does not hold it", self.slab_name(s));
+        let Some(pos) = self.st.nodes[n as usize]
+            .partial
+            .iter()
+            .position(|&x| x == s)
+        else {
+            let msg = format!(
+                "list_del of slab {} from node {n}'s partial list, which does not hold it",
+                self.slab_name(s)
+            );
             self.violate("INV-7", msg);
             return;
         };
@@ -331,7 +381,9 @@ impl Machine {
         self.charge(cost::PAGE_FREE);
         if self.checks {
             let sl = self.slab(s);
-            let cpus: Vec<u32> = (0..self.cfg.cpus as u32).filter(|&k| self.cpu(k).page == Some(s)).collect();
+            let cpus: Vec<u32> = (0..self.cfg.cpus as u32)
+                .filter(|&k| self.cpu(k).page == Some(s))
+                .collect();
             let why = if sl.life == Life::Discarded {
                 Some("already discarded".to_string())
             } else if sl.counters.inuse != 0 {
@@ -340,7 +392,12 @@ impl Machine {
                 Some("still frozen".into())
             } else if self.st.nodes.iter().any(|n| n.partial.contains(&s)) {
                 Some("still on a partial list".into())
-            } else if self.st.cpus.iter().any(|c| self.chain_contains(c.partial, s)) {
+            } else if self
+                .st
+                .cpus
+                .iter()
+                .any(|c| self.chain_contains(c.partial, s))
+            {
                 Some("still on a CPU partial list".into())
             } else {
                 None
@@ -373,5 +430,8 @@ impl Machine {
 }
 
 pub fn counters_text(c: Counters) -> String {
-    format!("inuse {} objects {} frozen {}", c.inuse, c.objects, c.frozen as u8)
+    format!(
+        "inuse {} objects {} frozen {}",
+        c.inuse, c.objects, c.frozen as u8
+    )
 }

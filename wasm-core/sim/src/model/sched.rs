@@ -78,7 +78,13 @@ impl Machine {
                     ghost_version: 0,
                 })
                 .collect(),
-            nodes: (0..sc.nodes).map(|_| Node { list_lock: None, nr_partial: 0, partial: Vec::new() }).collect(),
+            nodes: (0..sc.nodes)
+                .map(|_| Node {
+                    list_lock: None,
+                    nr_partial: 0,
+                    partial: Vec::new(),
+                })
+                .collect(),
             slabs: Vec::new(),
             ctxs,
             vars: vec![Var::default(); cfg.var_names.len()],
@@ -131,7 +137,10 @@ impl Machine {
         self.st.in_setup = false;
         // Each CPU's first task is current; the others wait switched out.
         for (i, c) in self.st.ctxs.iter().enumerate() {
-            if c.kind == CtxKind::Task && i < self.cfg.sc.tasks.len() && self.st.cpus[c.cpu as usize].current.is_none() {
+            if c.kind == CtxKind::Task
+                && i < self.cfg.sc.tasks.len()
+                && self.st.cpus[c.cpu as usize].current.is_none()
+            {
                 self.st.cpus[c.cpu as usize].current = Some(i as CtxId);
             }
         }
@@ -141,20 +150,36 @@ impl Machine {
     }
 
     pub fn parse_move(&self, mv: &str) -> Result<Move, String> {
-        let find = |id: &str| self.cfg.ctx_ids[..self.cfg.n_ctx].iter().position(|c| c == id).map(|i| i as CtxId);
+        let find = |id: &str| {
+            self.cfg.ctx_ids[..self.cfg.n_ctx]
+                .iter()
+                .position(|c| c == id)
+                .map(|i| i as CtxId)
+        };
         if let Some(rest) = mv.strip_prefix("migrate:") {
-            let (task, cpu) = rest.rsplit_once(':').ok_or_else(|| "a migration is written `migrate:<task>:<cpu>`".to_string())?;
+            let (task, cpu) = rest
+                .rsplit_once(':')
+                .ok_or_else(|| "a migration is written `migrate:<task>:<cpu>`".to_string())?;
             let t = find(task).ok_or_else(|| format!("there is no context `{task}`"))?;
             if self.st.ctxs[t as usize].kind != CtxKind::Task {
-                return Err(format!("`{task}` is an interrupt handler; only tasks migrate"));
+                return Err(format!(
+                    "`{task}` is an interrupt handler; only tasks migrate"
+                ));
             }
-            let k: u32 = cpu.parse().map_err(|_| format!("`{cpu}` is not a CPU number"))?;
+            let k: u32 = cpu
+                .parse()
+                .map_err(|_| format!("`{cpu}` is not a CPU number"))?;
             if k as usize >= self.cfg.cpus {
-                return Err(format!("there is no cpu{k} (the scenario has {} CPUs)", self.cfg.cpus));
+                return Err(format!(
+                    "there is no cpu{k} (the scenario has {} CPUs)",
+                    self.cfg.cpus
+                ));
             }
             return Ok(Move::Migrate(t, k));
         }
-        find(mv).map(Move::Step).ok_or_else(|| format!("there is no context `{mv}`"))
+        find(mv)
+            .map(Move::Step)
+            .ok_or_else(|| format!("there is no context `{mv}`"))
     }
 
     /// Whether a move is enabled now (the fast check the policies and the explorer use).
@@ -170,7 +195,10 @@ impl Machine {
                     CtxKind::Irq => c.entered || (cpu.irq.is_none() && cpu.irqs_on),
                     CtxKind::Task => {
                         cpu.irq.is_none()
-                            && (cpu.current == Some(cx) || cpu.current.is_none_or(|cur| self.switch_blocked(cur).is_none()))
+                            && (cpu.current == Some(cx)
+                                || cpu
+                                    .current
+                                    .is_none_or(|cur| self.switch_blocked(cur).is_none()))
                     }
                 };
                 ok && self.blocked(cx).is_none()
@@ -193,7 +221,11 @@ impl Machine {
                     CtxKind::Irq => {
                         if !c.entered {
                             if let Some(other) = cpu.irq {
-                                return Some(format!("interrupt handler {} is running on cpu{}", self.ctx_name(other), c.cpu));
+                                return Some(format!(
+                                    "interrupt handler {} is running on cpu{}",
+                                    self.ctx_name(other),
+                                    c.cpu
+                                ));
                             }
                             if !cpu.irqs_on {
                                 return Some(format!("interrupts are disabled on cpu{}", c.cpu));
@@ -202,12 +234,20 @@ impl Machine {
                     }
                     CtxKind::Task => {
                         if let Some(i) = cpu.irq {
-                            return Some(format!("interrupt handler {} is running on cpu{}", self.ctx_name(i), c.cpu));
+                            return Some(format!(
+                                "interrupt handler {} is running on cpu{}",
+                                self.ctx_name(i),
+                                c.cpu
+                            ));
                         }
                         if cpu.current != Some(cx) {
                             if let Some(cur) = cpu.current {
                                 if let Some(why) = self.switch_blocked(cur) {
-                                    return Some(format!("{name} would preempt {} on cpu{}, but {why}", self.ctx_name(cur), c.cpu));
+                                    return Some(format!(
+                                        "{name} would preempt {} on cpu{}, but {why}",
+                                        self.ctx_name(cur),
+                                        c.cpu
+                                    ));
                                 }
                             }
                         }
@@ -222,13 +262,18 @@ impl Machine {
                     return Some(format!("{name} has finished"));
                 }
                 if self.variant().preempt == Preempt::None {
-                    return Some("tasks cannot be preempted or migrated with preempt = none".into());
+                    return Some(
+                        "tasks cannot be preempted or migrated with preempt = none".into(),
+                    );
                 }
                 if c.cpu == k {
                     return Some(format!("{name} is already on cpu{k}"));
                 }
                 if self.st.cpus[c.cpu as usize].current == Some(t) {
-                    return Some(format!("{name} is running on cpu{}: only a task that is switched out can migrate", c.cpu));
+                    return Some(format!(
+                        "{name} is running on cpu{}: only a task that is switched out can migrate",
+                        c.cpu
+                    ));
                 }
                 None
             }
@@ -242,12 +287,18 @@ impl Machine {
             return None;
         }
         let cpu = &self.st.cpus[c.cpu as usize];
-        let at_sleep_point = matches!(c.stack.last(), Some(f) if f.func == Func::NewSlab && f.pc == Pc::N2);
+        let at_sleep_point =
+            matches!(c.stack.last(), Some(f) if f.func == Func::NewSlab && f.pc == Pc::N2);
         if self.variant().preempt == Preempt::None {
-            return (!at_sleep_point).then(|| "the kernel is not preemptible (preempt = none) and it is not sleeping".into());
+            return (!at_sleep_point).then(|| {
+                "the kernel is not preemptible (preempt = none) and it is not sleeping".into()
+            });
         }
         if cpu.preempt_count > 0 {
-            return Some(format!("preemption is disabled (preempt count {})", cpu.preempt_count));
+            return Some(format!(
+                "preemption is disabled (preempt count {})",
+                cpu.preempt_count
+            ));
         }
         if !cpu.irqs_on {
             return Some("interrupts are disabled".into());
@@ -264,24 +315,32 @@ impl Machine {
         }
         let Some(fr) = c.stack.last() else {
             return match self.cfg.ops_of(cx).get(c.op_index) {
-                Some(IOp::Free { var }) | Some(IOp::Touch { var }) if !self.st.vars[*var].bound => Some(Block::Var(*var)),
+                Some(IOp::Free { var }) | Some(IOp::Touch { var }) if !self.st.vars[*var].bound => {
+                    Some(Block::Var(*var))
+                }
                 _ => None,
             };
         };
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
-        let node_lock = |n: u32| held_by(self.st.nodes[n as usize].list_lock).map(|h| Block::ListLock(n, h));
-        let local_lock = |k: u32| held_by(self.st.cpus[k as usize].local_lock).map(|h| Block::LocalLock(k, h));
+        let node_lock =
+            |n: u32| held_by(self.st.nodes[n as usize].list_lock).map(|h| Block::ListLock(n, h));
+        let local_lock =
+            |k: u32| held_by(self.st.cpus[k as usize].local_lock).map(|h| Block::LocalLock(k, h));
         use Pc::*;
         match (fr.func, fr.pc) {
             (Func::SlabFreeSlow, S4) => node_lock(self.node_of_slab(fr.pg.unwrap())),
             (Func::GetPartialNode, H2) => node_lock(fr.n.unwrap()),
             (Func::UnfreezePartials, V3l) => node_lock(self.node_of_slab(fr.p.unwrap())),
-            (Func::DeactivateSlab, D6) | (Func::DeactivateSlab, DS6) | (Func::DeactivateSlab, DSK) => node_lock(fr.n.unwrap()),
+            (Func::DeactivateSlab, D6)
+            | (Func::DeactivateSlab, DS6)
+            | (Func::DeactivateSlab, DSK) => node_lock(fr.n.unwrap()),
             (Func::CmpxchgDoubleSlab, X2) => {
                 let s = fr.pg.unwrap();
                 held_by(self.slab(s).slab_lock).map(|h| Block::SlabLock(s, h))
             }
-            (Func::SlabAllocSlow, LL4 | LL21 | LL30 | LL50) | (Func::FlushSlab, K1) => local_lock(fr.c),
+            (Func::SlabAllocSlow, LL4 | LL21 | LL30 | LL50) | (Func::FlushSlab, K1) => {
+                local_lock(fr.c)
+            }
             (Func::PutCpuPartial, U6) => local_lock(c.cpu),
             _ => None,
         }
@@ -292,9 +351,19 @@ impl Machine {
         self.blocked(cx).map(|b| match b {
             Block::Finished => "has finished".into(),
             Block::Var(v) => format!("waits until `{}` is allocated", self.cfg.var_names[v]),
-            Block::ListLock(n, h) => format!("spins on node {n}'s list_lock, held by {}", self.ctx_name(h)),
-            Block::SlabLock(s, h) => format!("spins on slab {}'s slab_lock, held by {}", self.slab_name(s), self.ctx_name(h)),
-            Block::LocalLock(k, h) => format!("waits for cpu{k}'s local lock, held by {}", self.ctx_name(h)),
+            Block::ListLock(n, h) => format!(
+                "spins on node {n}'s list_lock, held by {}",
+                self.ctx_name(h)
+            ),
+            Block::SlabLock(s, h) => format!(
+                "spins on slab {}'s slab_lock, held by {}",
+                self.slab_name(s),
+                self.ctx_name(h)
+            ),
+            Block::LocalLock(k, h) => format!(
+                "waits for cpu{k}'s local lock, held by {}",
+                self.ctx_name(h)
+            ),
         })
     }
 
@@ -372,7 +441,9 @@ impl Machine {
                 return Some(Move::Step(last));
             }
         }
-        (0..self.cfg.n_ctx as CtxId).map(Move::Step).find(|&m| self.move_enabled(m))
+        (0..self.cfg.n_ctx as CtxId)
+            .map(Move::Step)
+            .find(|&m| self.move_enabled(m))
     }
 
     pub fn all_finished(&self) -> bool {
@@ -381,7 +452,8 @@ impl Machine {
 
     /// Some context is unfinished and no move is enabled.
     pub fn deadlocked(&self) -> bool {
-        !self.all_finished() && (0..self.cfg.n_ctx as CtxId).all(|c| !self.move_enabled(Move::Step(c)))
+        !self.all_finished()
+            && (0..self.cfg.n_ctx as CtxId).all(|c| !self.move_enabled(Move::Step(c)))
     }
 
     /// Run free work of context `cx` until its next label is a step (or it finishes).
@@ -513,9 +585,18 @@ impl Machine {
             let addr = (v != NULL).then_some(v);
             if let Some(a) = addr {
                 self.ghost.allocs += 1;
-                if let Some(other) = self.st.vars.iter().position(|o| o.held() && o.addr == Some(a)) {
+                if let Some(other) = self
+                    .st
+                    .vars
+                    .iter()
+                    .position(|o| o.held() && o.addr == Some(a))
+                {
                     let var = &self.cfg.var_names[vi];
-                    let msg = format!("`{var}` was handed {}, which `{}` still holds: a double allocation", self.addr_name(a), self.cfg.var_names[other]);
+                    let msg = format!(
+                        "`{var}` was handed {}, which `{}` still holds: a double allocation",
+                        self.addr_name(a),
+                        self.cfg.var_names[other]
+                    );
                     self.violate("INV-1", msg);
                 }
             }
@@ -556,8 +637,11 @@ impl Machine {
         self.cur = cx;
         self.cur_cpu = self.st.ctxs[cx as usize].cpu;
         self.st.ctxs[cx as usize].settled = false;
-        if self.rec.is_some() {
-            let fr = self.st.ctxs[cx as usize].stack.last().expect("settled context has a step");
+        if self.recording() {
+            let fr = self.st.ctxs[cx as usize]
+                .stack
+                .last()
+                .expect("settled context has a step");
             let ev = Event {
                 step: self.st.steps,
                 mv,
@@ -566,7 +650,9 @@ impl Machine {
                 label: format!("{}:{}", fr.func.name(), fr.pc.name()),
                 ..Default::default()
             };
-            self.rec.as_mut().unwrap().cur = ev;
+            if let Some(rec) = self.rec.as_mut() {
+                rec.cur = ev;
+            }
         }
         let flow = self.exec_top(cx);
         debug_assert!(!matches!(flow, Flow::Pending));
@@ -610,10 +696,20 @@ impl Config {
         let objects = sc.cache.objects_per_slab;
         let size = sc.cache.object_size as u64;
         let obj_lines = ((objects as u64 * size).div_ceil(64)) as u32;
-        let mut ctx_ids: Vec<String> = sc.tasks.iter().chain(sc.irqs.iter()).map(|c| c.id.clone()).collect();
+        let mut ctx_ids: Vec<String> = sc
+            .tasks
+            .iter()
+            .chain(sc.irqs.iter())
+            .map(|c| c.id.clone())
+            .collect();
         ctx_ids.push("(setup)".into());
         let mut var_names: Vec<String> = Vec::new();
-        let all_ops = sc.setup.iter().map(|s| &s.op).chain(sc.tasks.iter().chain(sc.irqs.iter()).flat_map(|c| c.ops.iter()));
+        let all_ops = sc.setup.iter().map(|s| &s.op).chain(
+            sc.tasks
+                .iter()
+                .chain(sc.irqs.iter())
+                .flat_map(|c| c.ops.iter()),
+        );
         let mut seen = std::collections::HashSet::new();
         for op in all_ops {
             if let Op::Alloc { var, .. } = op {
@@ -623,16 +719,28 @@ impl Config {
             }
         }
         let cpu_node = (0..sc.cpus).map(|k| sc.node_of_cpu(k)).collect();
-        let mut src_ops: Vec<Vec<Op>> = sc.tasks.iter().chain(sc.irqs.iter()).map(|c| c.ops.clone()).collect();
+        let mut src_ops: Vec<Vec<Op>> = sc
+            .tasks
+            .iter()
+            .chain(sc.irqs.iter())
+            .map(|c| c.ops.clone())
+            .collect();
         src_ops.push(sc.setup.iter().map(|s| s.op.clone()).collect());
-        let by_name: std::collections::HashMap<&str, usize> = var_names.iter().enumerate().map(|(i, v)| (v.as_str(), i)).collect();
+        let by_name: std::collections::HashMap<&str, usize> = var_names
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.as_str(), i))
+            .collect();
         let index = |name: &str| by_name[name];
         let ops = src_ops
             .iter()
             .map(|list| {
                 list.iter()
                     .map(|op| match op {
-                        Op::Alloc { var, node } => IOp::Alloc { var: index(var), node: *node },
+                        Op::Alloc { var, node } => IOp::Alloc {
+                            var: index(var),
+                            node: *node,
+                        },
                         Op::Free { var } => IOp::Free { var: index(var) },
                         Op::Touch { var } => IOp::Touch { var: index(var) },
                         Op::Flush { target } => IOp::Flush { target: *target },
@@ -641,7 +749,21 @@ impl Config {
             })
             .collect();
         let n_ctx = ctx_ids.len() - 1;
-        Config { n_ctx, src_ops, ops, tid_step: sc.tid_step(), cpus, objects, size, offset: sc.cache.offset as u64, obj_lines, ctx_ids, var_names, cpu_node, sc }
+        Config {
+            n_ctx,
+            src_ops,
+            ops,
+            tid_step: sc.tid_step(),
+            cpus,
+            objects,
+            size,
+            offset: sc.cache.offset as u64,
+            obj_lines,
+            ctx_ids,
+            var_names,
+            cpu_node,
+            sc,
+        }
     }
 }
 
@@ -663,7 +785,10 @@ impl Machine {
                     None => format!("{} cannot run", self.ctx_name(c)),
                 })
                 .collect();
-            self.violate("DEADLOCK", format!("no context can move: {}", waits.join("; ")));
+            self.violate(
+                "DEADLOCK",
+                format!("no context can move: {}", waits.join("; ")),
+            );
         }
     }
 }

@@ -59,7 +59,10 @@ impl Machine {
             }
         }
         if let Some(s) = self.slab_of(a) {
-            if self.chain_names(self.slab(s).freelist).contains(&self.addr_name(a)) {
+            if self
+                .chain_names(self.slab(s).freelist)
+                .contains(&self.addr_name(a))
+            {
                 return "slab".into();
             }
         }
@@ -89,10 +92,18 @@ impl Machine {
             if l > sl.line && l <= sl.line + self.cfg.obj_lines {
                 let per = (64 / self.cfg.size).max(1) as u32;
                 let first = (l - sl.line - 1) * 64 / self.cfg.size.min(64) as u32;
-                let first = if self.cfg.size >= 64 { ((l - sl.line - 1) as u64 * 64 / self.cfg.size) as u32 } else { first };
+                let first = if self.cfg.size >= 64 {
+                    ((l - sl.line - 1) as u64 * 64 / self.cfg.size) as u32
+                } else {
+                    first
+                };
                 let last = (first + per - 1).min(self.cfg.objects - 1);
                 let p = self.slab_name(s as SlabId).to_lowercase();
-                return if first == last { format!("{p}{first}") } else { format!("{p}{first}..{p}{last}") };
+                return if first == last {
+                    format!("{p}{first}")
+                } else {
+                    format!("{p}{first}..{p}{last}")
+                };
             }
         }
         format!("line {l}")
@@ -121,7 +132,11 @@ impl Machine {
             },
             irqs_enabled: c.irqs_on,
             preempt_count: c.preempt_count,
-            running: c.irq.or(c.current).filter(|&x| (x as usize) < self.cfg.n_ctx).map(|x| self.ctx_name(x).to_string()),
+            running: c
+                .irq
+                .or(c.current)
+                .filter(|&x| (x as usize) < self.cfg.n_ctx)
+                .map(|x| self.ctx_name(x).to_string()),
             cycles: self.st.cycles[k],
         });
         let slabs = (0..self.st.slabs.len() as SlabId).map(|s| {
@@ -136,7 +151,11 @@ impl Machine {
                             name: self.addr_name(a),
                             addr: a,
                             fp: self.addr_name(sl.fp[i as usize]),
-                            owner: if sl.life == Life::Discarded { "discarded".into() } else { self.object_owner(a) },
+                            owner: if sl.life == Life::Discarded {
+                                "discarded".into()
+                            } else {
+                                self.object_owner(a)
+                            },
                             line: self.obj_line(s, i),
                         }
                     })
@@ -176,23 +195,36 @@ impl Machine {
             };
             ContextView {
                 id: self.ctx_name(cx).to_string(),
-                kind: if c.kind == CtxKind::Task { "task" } else { "irq" }.into(),
+                kind: if c.kind == CtxKind::Task {
+                    "task"
+                } else {
+                    "irq"
+                }
+                .into(),
                 cpu: c.cpu,
                 op: c.cur_op.map(|o| op_text(&self.cfg.src_ops[i][o])),
                 op_index: c.op_index,
                 ops: self.cfg.ops[i].len(),
-                label: c.stack.last().map(|f| format!("{}:{}", f.func.name(), f.pc.name())),
+                label: c
+                    .stack
+                    .last()
+                    .map(|f| format!("{}:{}", f.func.name(), f.pc.name())),
                 stack: c.stack.iter().map(|f| f.func.name().to_string()).collect(),
                 state: state.into(),
                 preempt_count: cpu.preempt_count,
                 irqs_enabled: cpu.irqs_on,
             }
         });
-        let lines = self.st.lines.iter().enumerate().map(|(l, states)| LineView {
-            id: l as u32,
-            name: self.line_name(l as u32),
-            states: states[..self.cfg.cpus].iter().map(|s| s.letter()).collect(),
-        });
+        let lines = self
+            .st
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(l, states)| LineView {
+                id: l as u32,
+                name: self.line_name(l as u32),
+                states: states[..self.cfg.cpus].iter().map(|s| s.letter()).collect(),
+            });
         let vars = self.st.vars.iter().enumerate().map(|(vi, v)| VarView {
             name: self.cfg.var_names[vi].clone(),
             object: v.addr.map(|a| self.addr_name(a)),

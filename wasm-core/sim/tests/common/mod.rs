@@ -12,7 +12,9 @@ use std::path::PathBuf;
 
 /// The directory of the scenario files.
 pub fn scenarios_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("scenarios")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("scenarios")
 }
 
 /// Every scenario file, sorted by name.
@@ -40,9 +42,15 @@ impl Case {
     /// The file `tests/scenarios/<file>` as it is.
     pub fn load(file: &str) -> Case {
         let path = scenarios_dir().join(file);
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        let json: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file} is not JSON: {e}"));
-        Case { file: file.to_string(), patch: String::new(), json }
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let json: Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file} is not JSON: {e}"));
+        Case {
+            file: file.to_string(),
+            patch: String::new(),
+            json,
+        }
     }
 
     fn note(mut self, what: String) -> Case {
@@ -56,8 +64,12 @@ impl Case {
     /// The same scenario with `variant.<key>` set (`"era"` included).
     pub fn with_variant(mut self, key: &str, value: Value) -> Case {
         let root = self.json.as_object_mut().unwrap();
-        let v = root.entry("variant").or_insert_with(|| Value::Object(Default::default()));
-        v.as_object_mut().unwrap().insert(key.to_string(), value.clone());
+        let v = root
+            .entry("variant")
+            .or_insert_with(|| Value::Object(Default::default()));
+        v.as_object_mut()
+            .unwrap()
+            .insert(key.to_string(), value.clone());
         self.note(format!("variant.{key}={value}"))
     }
 
@@ -72,14 +84,22 @@ impl Case {
     /// The same scenario with `cache.<key>` set.
     pub fn with_cache(mut self, key: &str, value: Value) -> Case {
         let root = self.json.as_object_mut().unwrap();
-        let v = root.entry("cache").or_insert_with(|| Value::Object(Default::default()));
-        v.as_object_mut().unwrap().insert(key.to_string(), value.clone());
+        let v = root
+            .entry("cache")
+            .or_insert_with(|| Value::Object(Default::default()));
+        v.as_object_mut()
+            .unwrap()
+            .insert(key.to_string(), value.clone());
         self.note(format!("cache.{key}={value}"))
     }
 
     /// The same scenario with its last `n` setup ops dropped.
     pub fn drop_last_setup(mut self, n: usize) -> Case {
-        let setup = self.json.get_mut("setup").and_then(|s| s.as_array_mut()).expect("the scenario has a setup");
+        let setup = self
+            .json
+            .get_mut("setup")
+            .and_then(|s| s.as_array_mut())
+            .expect("the scenario has a setup");
         let keep = setup.len() - n;
         setup.truncate(keep);
         self.note(format!("without the last {n} setup ops"))
@@ -87,7 +107,11 @@ impl Case {
 
     /// The same scenario with the setup ops at the given indices dropped.
     pub fn drop_setup(mut self, indices: &[usize]) -> Case {
-        let setup = self.json.get_mut("setup").and_then(|s| s.as_array_mut()).expect("the scenario has a setup");
+        let setup = self
+            .json
+            .get_mut("setup")
+            .and_then(|s| s.as_array_mut())
+            .expect("the scenario has a setup");
         let mut i = 0;
         setup.retain(|_| {
             let keep = !indices.contains(&i);
@@ -116,17 +140,24 @@ impl Case {
     }
 
     pub fn sim_with(&self, events: bool) -> Simulator {
-        Simulator::from_json(&self.text(), events).unwrap_or_else(|e| panic!("{}: {e}", self.name()))
+        Simulator::from_json(&self.text(), events)
+            .unwrap_or_else(|e| panic!("{}: {e}", self.name()))
     }
 
     /// A run of this scenario (setup done, no move yet).
     pub fn run(&self) -> Run {
-        Run { case: self.clone(), sim: self.sim() }
+        Run {
+            case: self.clone(),
+            sim: self.sim(),
+        }
     }
 
     /// A run that records events.
     pub fn run_events(&self) -> Run {
-        Run { case: self.clone(), sim: self.sim_with(true) }
+        Run {
+            case: self.clone(),
+            sim: self.sim_with(true),
+        }
     }
 
     /// The file to give `slub-lab run`: the scenario file itself, or the patched scenario
@@ -137,15 +168,33 @@ impl Case {
         }
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("golden");
         let _ = std::fs::create_dir_all(&dir);
-        let slug: String = self.patch.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' }).collect();
-        let path = dir.join(format!("{}__{}.json", self.file.trim_end_matches(".json"), slug));
+        let slug: String = self
+            .patch
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let path = dir.join(format!(
+            "{}__{}.json",
+            self.file.trim_end_matches(".json"),
+            slug
+        ));
         let _ = std::fs::write(&path, self.text());
         path.display().to_string()
     }
 
     /// `slub-lab run FILE --schedule M1,M2,...` for a list of moves.
     pub fn replay(&self, moves: &[String]) -> String {
-        format!("slub-lab run {} --schedule {}", self.replay_file(), moves.join(","))
+        format!(
+            "slub-lab run {} --schedule {}",
+            self.replay_file(),
+            moves.join(",")
+        )
     }
 
     /// The narrated events of a replay of `moves` (for bug reports).
@@ -160,16 +209,24 @@ impl Case {
         }
         sim.run_to_end();
         for e in sim.events() {
-            let mv = e.mv.map(|m| format!("#{m}")).unwrap_or_else(|| "setup".into());
+            let mv =
+                e.mv.map(|m| format!("#{m}"))
+                    .unwrap_or_else(|| "setup".into());
             let ok = match e.ok {
                 Some(true) => " [ok]",
                 Some(false) => " [FAIL]",
                 None => "",
             };
-            out.push_str(&format!("  {:>4} {:>6} {} cpu{} {:<28}{} {}\n", e.step, mv, e.ctx, e.cpu, e.label, ok, e.narration));
+            out.push_str(&format!(
+                "  {:>4} {:>6} {} cpu{} {:<28}{} {}\n",
+                e.step, mv, e.ctx, e.cpu, e.label, ok, e.narration
+            ));
         }
         for v in &sim.outcome().violations {
-            out.push_str(&format!("  VIOLATION at step {}: {} {}\n", v.step, v.invariant, v.message));
+            out.push_str(&format!(
+                "  VIOLATION at step {}: {} {}\n",
+                v.step, v.invariant, v.message
+            ));
         }
         out
     }
@@ -206,7 +263,9 @@ impl Run {
 
     /// Apply a move that must be enabled.
     pub fn mv(&mut self, mv: &str) -> Result<(), String> {
-        self.sim.apply(mv).map_err(|e| format!("{}: {e}\n  replay: {}", self.case.name(), self.replay()))
+        self.sim
+            .apply(mv)
+            .map_err(|e| format!("{}: {e}\n  replay: {}", self.case.name(), self.replay()))
     }
 
     pub fn enabled(&self, mv: &str) -> bool {
@@ -214,7 +273,11 @@ impl Run {
     }
 
     fn ctx_view(&self, ctx: &str) -> slub_sim::view::ContextView {
-        self.view().contexts.into_iter().find(|c| c.id == ctx).unwrap_or_else(|| panic!("no context {ctx}"))
+        self.view()
+            .contexts
+            .into_iter()
+            .find(|c| c.id == ctx)
+            .unwrap_or_else(|| panic!("no context {ctx}"))
     }
 
     /// The label of the step `ctx` takes next (`slab_alloc:A9`), if it is in an operation.
@@ -239,11 +302,18 @@ impl Run {
                 return Ok(());
             }
             if self.finished(ctx) {
-                return Err(format!("{}: {ctx} finished without reaching {label}\n  replay: {}", self.case.name(), self.replay()));
+                return Err(format!(
+                    "{}: {ctx} finished without reaching {label}\n  replay: {}",
+                    self.case.name(),
+                    self.replay()
+                ));
             }
             self.mv(ctx)?;
         }
-        Err(format!("{}: {ctx} did not reach {label} in 10000 steps", self.case.name()))
+        Err(format!(
+            "{}: {ctx} did not reach {label} in 10000 steps",
+            self.case.name()
+        ))
     }
 
     /// Step `ctx` until the label of its next step is `label`, counting `nth` arrivals
@@ -274,7 +344,12 @@ impl Run {
         if self.finished(ctx) {
             Ok(())
         } else {
-            Err(format!("{}: {ctx} cannot finish alone ({})\n  replay: {}", self.case.name(), self.state(ctx), self.replay()))
+            Err(format!(
+                "{}: {ctx} cannot finish alone ({})\n  replay: {}",
+                self.case.name(),
+                self.state(ctx),
+                self.replay()
+            ))
         }
     }
 
@@ -303,7 +378,11 @@ impl Run {
 
     /// The object a variable was bound to (`p3`), if any.
     pub fn var(&self, name: &str) -> Option<String> {
-        self.view().vars.into_iter().find(|v| v.name == name).and_then(|v| v.object)
+        self.view()
+            .vars
+            .into_iter()
+            .find(|v| v.name == name)
+            .and_then(|v| v.object)
     }
 
     pub fn cpu(&self, k: usize) -> slub_sim::view::CpuView {
@@ -311,7 +390,11 @@ impl Run {
     }
 
     pub fn slab(&self, name: &str) -> slub_sim::view::SlabView {
-        self.view().slabs.into_iter().find(|s| s.name == name).unwrap_or_else(|| panic!("no slab {name}"))
+        self.view()
+            .slabs
+            .into_iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("no slab {name}"))
     }
 
     pub fn node(&self, n: usize) -> slub_sim::view::NodeView {
@@ -319,21 +402,43 @@ impl Run {
     }
 
     pub fn violations(&self) -> Vec<String> {
-        self.outcome().violations.iter().map(|v| format!("{} at step {}: {}", v.invariant, v.step, v.message)).collect()
+        self.outcome()
+            .violations
+            .iter()
+            .map(|v| format!("{} at step {}: {}", v.invariant, v.step, v.message))
+            .collect()
     }
 
     pub fn invariants(&self) -> Vec<String> {
-        self.outcome().violations.iter().map(|v| v.invariant.clone()).collect()
+        self.outcome()
+            .violations
+            .iter()
+            .map(|v| v.invariant.clone())
+            .collect()
     }
 
     /// `list_lock` acquisitions by `ctx` in the recorded events (after setup).
     pub fn list_locks(&self, ctx: &str) -> usize {
-        self.sim.events().iter().filter(|e| e.mv.is_some() && e.ctx == ctx && e.kind == "lock" && e.target.ends_with("list_lock")).count()
+        self.sim
+            .events()
+            .iter()
+            .filter(|e| {
+                e.mv.is_some()
+                    && e.ctx == ctx
+                    && e.kind == "lock"
+                    && e.target.ends_with("list_lock")
+            })
+            .count()
     }
 
     /// Labels of the steps `ctx` took (after setup), in order.
     pub fn labels_of(&self, ctx: &str) -> Vec<String> {
-        self.sim.events().iter().filter(|e| e.mv.is_some() && e.ctx == ctx).map(|e| e.label.clone()).collect()
+        self.sim
+            .events()
+            .iter()
+            .filter(|e| e.mv.is_some() && e.ctx == ctx)
+            .map(|e| e.label.clone())
+            .collect()
     }
 
     /// A compact description of the visible state, for failure messages.
@@ -367,22 +472,43 @@ pub fn describe(v: &View) -> String {
         ));
     }
     for n in &v.nodes {
-        out.push_str(&format!("  node{}: partial [{}] nr_partial {}\n", n.node, n.partial.join(","), n.nr_partial));
+        out.push_str(&format!(
+            "  node{}: partial [{}] nr_partial {}\n",
+            n.node,
+            n.partial.join(","),
+            n.nr_partial
+        ));
     }
     let vars: Vec<String> = v
         .vars
         .iter()
-        .map(|x| format!("{}={}{}", x.name, x.object.clone().unwrap_or_else(|| "NULL".into()), if x.held { "" } else { "(freed)" }))
+        .map(|x| {
+            format!(
+                "{}={}{}",
+                x.name,
+                x.object.clone().unwrap_or_else(|| "NULL".into()),
+                if x.held { "" } else { "(freed)" }
+            )
+        })
         .collect();
     out.push_str(&format!("  vars: {}\n", vars.join(" ")));
     for c in &v.contexts {
-        out.push_str(&format!("  ctx {} cpu{} {} at {}\n", c.id, c.cpu, c.state, c.label.clone().unwrap_or_default()));
+        out.push_str(&format!(
+            "  ctx {} cpu{} {} at {}\n",
+            c.id,
+            c.cpu,
+            c.state,
+            c.label.clone().unwrap_or_default()
+        ));
     }
     out
 }
 
 /// Stat differences `after - before` (only the counters that changed).
-pub fn stat_delta(before: &BTreeMap<String, u64>, after: &BTreeMap<String, u64>) -> BTreeMap<String, i64> {
+pub fn stat_delta(
+    before: &BTreeMap<String, u64>,
+    after: &BTreeMap<String, u64>,
+) -> BTreeMap<String, i64> {
     after
         .iter()
         .filter_map(|(k, &a)| {
@@ -455,7 +581,11 @@ impl Sweep {
                 }
             }
         }
-        Sweep { case: case.clone(), runs, tried }
+        Sweep {
+            case: case.clone(),
+            runs,
+            tried,
+        }
     }
 
     /// [`Sweep::new`], printing its summary (shown with `--nocapture`).
@@ -467,7 +597,12 @@ impl Sweep {
 
     /// The first run that violated `invariant` (any invariant if `None`).
     pub fn find_violation(&self, invariant: Option<&str>) -> Option<&Run> {
-        self.runs.iter().find(|r| r.outcome().violations.iter().any(|v| invariant.is_none_or(|i| v.invariant == i)))
+        self.runs.iter().find(|r| {
+            r.outcome()
+                .violations
+                .iter()
+                .any(|v| invariant.is_none_or(|i| v.invariant == i))
+        })
     }
 
     /// Every run with some violation: a description of each (at most `max`).
@@ -476,14 +611,31 @@ impl Sweep {
             .iter()
             .filter(|r| !r.outcome().violations.is_empty())
             .take(max)
-            .map(|r| format!("{}\n    violations: {:?}\n    replay: {}", self.case.name(), r.violations(), r.replay()))
+            .map(|r| {
+                format!(
+                    "{}\n    violations: {:?}\n    replay: {}",
+                    self.case.name(),
+                    r.violations(),
+                    r.replay()
+                )
+            })
             .collect()
     }
 
     /// Schedules with no violation (for "the broken variant must fail for some schedule").
     pub fn summary(&self) -> String {
-        let bad = self.runs.iter().filter(|r| !r.outcome().violations.is_empty()).count();
-        format!("{}: {} plans tried, {} distinct feasible schedules, {} with violations", self.case.name(), self.tried, self.runs.len(), bad)
+        let bad = self
+            .runs
+            .iter()
+            .filter(|r| !r.outcome().violations.is_empty())
+            .count();
+        format!(
+            "{}: {} plans tried, {} distinct feasible schedules, {} with violations",
+            self.case.name(),
+            self.tried,
+            self.runs.len(),
+            bad
+        )
     }
 }
 
@@ -518,7 +670,12 @@ impl Failures {
     pub fn no_violation(&mut self, r: &Run) {
         let v = r.violations();
         if !v.is_empty() {
-            self.0.push(format!("{}: unexpected violations {v:?}\n  replay: {}\n  state:\n{}", r.case.name(), r.replay(), r.describe()));
+            self.0.push(format!(
+                "{}: unexpected violations {v:?}\n  replay: {}\n  state:\n{}",
+                r.case.name(),
+                r.replay(),
+                r.describe()
+            ));
         }
     }
 

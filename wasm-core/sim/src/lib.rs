@@ -1,5 +1,41 @@
 //! slub-sim: a step-level model of the Linux kernel's lockless SLUB allocator.
-//! (Crate docs are completed in `model` once the model lands.)
+//!
+//! The model is `slub-algorithm.md` (the spec) made executable: the structures of its §1
+//! (`kmem_cache_cpu`, the slab's `freelist` + `counters`, `kmem_cache_node` with `list_lock`)
+//! and every operation of its §2 as the listed atomic steps, canonical v3.10 plus every variant
+//! key of §2.16 and the era bundles. One step is one shared-memory action of one context
+//! (a load, a store, a CAS, a lock, an irq or preempt toggle, a prefetch, a page allocation);
+//! branches, calls and stat bumps between steps are free (`model` explains the executor).
+//! Contexts are tasks and interrupt handlers moved by a schedule of DESIGN §3 moves; the
+//! whole machine state is plain data, so it can be cloned, compared and hashed.
+//!
+//! After every step the invariants INV-1…INV-14 of spec §5 are checked (INV-15 at the end);
+//! a violation is an outcome with its step and a sentence, never a panic. Every memory access
+//! moves 64-byte lines between per-CPU caches (MESI) and is charged by the one cost table of
+//! `model::cost` (spec §7). Every step can produce an event with a sentence of narration; none
+//! of that is built unless asked for.
+//!
+//! What the model leaves out, on purpose:
+//! - Memory is sequentially consistent. Real x86 is TSO and arm64/POWER are weaker: a bug that
+//!   needs a load to pass a store (say, E4's remote `c->tid` read seeing a stale `c->page` on
+//!   arm64) cannot show here (spec §3.6).
+//! - One cache, one page order: no `ORDER_FALLBACK`, no debug caches (their slow-path-only
+//!   allocation and full lists), no `__GFP_ZERO`, no RCU-deferred slab freeing, no freelist
+//!   hardening, no bulk alloc/free, no memcg/KASAN/KFENCE hooks, no pfmemalloc matching.
+//! - `get_any_partial` always tries the other nodes (the kernel asks a random number against
+//!   `remote_node_defrag_ratio`); the model has no randomness of its own.
+//! - 3.1's `acquire_slab` retried its CAS; the model uses 3.10's single attempt in every era.
+//!   v4.0's `put_cpu_partial` preempt guard is not a separate key (the 3.x form is used).
+//! - The CPU partial list's `pobjects` is kept as the kernel keeps it (approximate), and
+//!   INV-10 does not check `pages` against the chain length: an ABA on `c->partial` can leave
+//!   it stale in the kernel too (spec §2.8).
+//! - Irq handlers do not nest; a handler runs with interrupts off from entry to exit.
+//!
+//! A finding of the model (spec §3.6's family, analysis): in the 3.x–5.14 slow path the
+//! `DEACTIVATE_BYPASS` exit clears `c->page` without bumping tid and `new_slab` then enables
+//! interrupts, so a task preempted inside its free fast path on the same CPU can commit an
+//! object to a CPU freelist whose slab is gone; the object is then lost when the new slab is
+//! installed. The 5.15+ slow path (`slowpath: local-lock`) bumps tid there and is immune.
 
 pub mod event;
 pub mod model;

@@ -124,6 +124,8 @@ pub struct LineView {
 #[serde(rename_all = "camelCase")]
 pub struct VarView {
     pub name: String,
+    /// Its `alloc` has completed (`object` null then means the allocation failed).
+    pub bound: bool,
     pub object: Option<String>,
     pub addr: Option<u64>,
     pub held: bool,

@@ -5,6 +5,7 @@
 //! `CASES_PER_TEST` × the number of tests below).
 
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 use slub_sim::{scenario, Simulator};
 
@@ -113,7 +114,7 @@ fn scenario_json(s: &Spec) -> Value {
             setup.push(json!({"cpu": cpu, "op": "free", "var": v}));
         }
     }
-    let mut list = |prefix: &str, ctxs: &[(u8, Ops)], pool: &mut Vec<String>| -> Vec<Value> {
+    let list = |prefix: &str, ctxs: &[(u8, Ops)], pool: &mut Vec<String>| -> Vec<Value> {
         ctxs.iter()
             .enumerate()
             .map(|(ci, (cpu, ops))| {
@@ -255,4 +256,42 @@ proptest! {
     fn random_schedules_keep_every_invariant_g(s in spec()) { run(&s)?; }
     #[test]
     fn random_schedules_keep_every_invariant_h(s in spec()) { run(&s)?; }
+}
+
+/// Every label an event carries is a line of the listing (DESIGN §3 "Code listing").
+#[test]
+fn every_event_label_is_in_the_listing() {
+    let labels: std::collections::HashSet<String> = slub_sim::listing()
+        .into_iter()
+        .flat_map(|f| f.lines.into_iter().map(|l| l.label))
+        .collect();
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    for _ in 0..400 {
+        let s = spec().new_tree(&mut runner).unwrap().current();
+        let sc = scenario::parse(&scenario_json(&s).to_string()).unwrap();
+        let mut sim = Simulator::new(sc, true, false);
+        for r in &s.schedule {
+            let moves = sim.enabled_moves();
+            if moves.is_empty() {
+                break;
+            }
+            sim.apply(&moves[*r as usize % moves.len()]).unwrap();
+        }
+        sim.run_to_end();
+        for e in sim.events() {
+            assert!(
+                labels.contains(&e.label),
+                "event label {} is missing from the listing",
+                e.label
+            );
+        }
+        for c in sim.view().contexts {
+            if let Some(l) = c.label {
+                assert!(
+                    labels.contains(&l),
+                    "context label {l} is missing from the listing"
+                );
+            }
+        }
+    }
 }

@@ -883,12 +883,10 @@ impl Machine {
                 // get_any_partial: only for NUMA_NO_NODE requests.
                 let nodes = self.cfg.sc.nodes;
                 let first = fr.n.unwrap_or(0);
-                if fr.node.is_none() {
-                    if fr.count + 1 < nodes {
-                        fr.count += 1;
-                        let n = (first + fr.count) % nodes;
-                        return Flow::Call(Box::new(self.get_partial_frame(n, fr.c, true)));
-                    }
+                if fr.node.is_none() && fr.count + 1 < nodes {
+                    fr.count += 1;
+                    let n = (first + fr.count) % nodes;
+                    return Flow::Call(Box::new(self.get_partial_frame(n, fr.c, true)));
                 }
                 fr.n = None;
                 fr.pc = B18r;

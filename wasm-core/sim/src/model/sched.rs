@@ -44,6 +44,7 @@ impl Machine {
                     finished: false,
                     entered: false,
                     settled: false,
+                    begun: false,
                     saved_irqs_on: true,
                     saved_preempt: 0,
                     cur_op: None,
@@ -59,6 +60,7 @@ impl Machine {
             finished: false,
             entered: false,
             settled: false,
+            begun: false,
             saved_irqs_on: true,
             saved_preempt: 0,
             cur_op: None,
@@ -528,20 +530,22 @@ impl Machine {
                 Some(f)
             }
             IOp::Free { var } => {
-                let v = &mut self.st.vars[var];
-                let addr = v.addr;
-                v.freed = true;
+                let addr = self.st.vars[var].addr;
                 match addr {
-                    None => None, // kfree(NULL): nothing to do
+                    None => {
+                        self.st.vars[var].freed = true;
+                        None // kfree(NULL): nothing to do
+                    }
+                    // The variable lets go of its object at the op's first step (`begin_op`).
                     Some(a) => match self.slab_of(a) {
                         Some(s) => {
-                            self.ghost.frees += 1;
                             let mut f = Frame::new(Func::SlabFree, Pc::FreeEntry);
                             f.x = a;
                             f.pg = Some(s);
                             Some(f)
                         }
                         None => {
+                            self.st.vars[var].freed = true;
                             let msg = format!(
                                 "kfree of `{}` = {}, which is not an object of this cache (the allocation returned user data)",
                                 self.cfg.var_names[var],
@@ -571,11 +575,28 @@ impl Machine {
         let c = &mut self.st.ctxs[cx as usize];
         c.op_index += 1;
         c.cur_op = Some(idx);
+        c.begun = false;
         match fr {
             Some(f) => c.stack.push(f),
             None => self.finish_op(cx, NULL),
         }
         true
+    }
+
+    /// The first step of an op: a `free` hands its object over to the kernel now (not when
+    /// the op was merely lined up by settling, which happens before the context moves).
+    fn begin_op(&mut self, cx: CtxId) {
+        let c = &mut self.st.ctxs[cx as usize];
+        if c.begun {
+            return;
+        }
+        c.begun = true;
+        if let Some(i) = c.cur_op {
+            if let IOp::Free { var } = self.cfg.ops_of(cx)[i] {
+                self.st.vars[var].freed = true;
+                self.ghost.frees += 1;
+            }
+        }
     }
 
     fn finish_op(&mut self, cx: CtxId, v: Addr) {
@@ -637,6 +658,7 @@ impl Machine {
         self.cur = cx;
         self.cur_cpu = self.st.ctxs[cx as usize].cpu;
         self.st.ctxs[cx as usize].settled = false;
+        self.begin_op(cx);
         if self.recording() {
             let fr = self.st.ctxs[cx as usize]
                 .stack

@@ -101,6 +101,8 @@ pub struct Ctx {
     pub entered: bool,
     /// The top frame is known to stand at a step (settling would do nothing).
     pub settled: bool,
+    /// The current op has taken its first step.
+    pub begun: bool,
     pub saved_irqs_on: bool,
     pub saved_preempt: u32,
     /// The op in progress (for views and ownership of its in-flight objects).

@@ -227,6 +227,7 @@ impl Machine {
             });
         let vars = self.st.vars.iter().enumerate().map(|(vi, v)| VarView {
             name: self.cfg.var_names[vi].clone(),
+            bound: v.bound,
             object: v.addr.map(|a| self.addr_name(a)),
             addr: v.addr,
             held: v.held(),

@@ -114,6 +114,8 @@ export interface LineView {
 
 export interface VarView {
   name: string;
+  /** Its `alloc` has completed (`object` null then means the allocation failed). */
+  bound: boolean;
   object: string | null;
   addr: number | null;
   held: boolean;
@@ -269,7 +271,7 @@ export const KEYS = {
     irqsEnabled: true,
   }),
   LineView: keyList<LineView>({ id: true, name: true, states: true }),
-  VarView: keyList<VarView>({ name: true, object: true, addr: true, held: true }),
+  VarView: keyList<VarView>({ name: true, bound: true, object: true, addr: true, held: true }),
   Violation: keyList<Violation>({ step: true, invariant: true, message: true }),
   SimEvent: keyList<SimEvent>({
     step: true,

@@ -170,7 +170,7 @@ export function VarsPanel({ vars }: { vars: readonly VarView[] }) {
           {vars.map((v) => (
             <li key={v.name}>
               <code>{v.name}</code> ={' '}
-              {v.object ?? <span title="not allocated yet, or the allocation failed">—</span>}
+              {v.object ?? (v.bound ? <span>NULL (allocation failed)</span> : <span title="not allocated yet">—</span>)}
               {!v.held && v.object !== null && <span className="muted"> (not held)</span>}
             </li>
           ))}

@@ -339,7 +339,7 @@ impl Run {
     }
 
     /// Step `ctx` until it has finished; an error if it has to wait on the way.
-    pub fn to_end(&mut self, ctx: &str) -> Result<(), String> {
+    pub fn complete(&mut self, ctx: &str) -> Result<(), String> {
         self.while_enabled(ctx);
         if self.finished(ctx) {
             Ok(())
@@ -429,6 +429,16 @@ impl Run {
                     && e.target.ends_with("list_lock")
             })
             .count()
+    }
+
+    /// The recorded events of `ctx`'s steps at `label` (after setup), in order.
+    pub fn events_at(&self, ctx: &str, label: &str) -> Vec<slub_sim::Event> {
+        self.sim
+            .events()
+            .iter()
+            .filter(|e| e.mv.is_some() && e.ctx == ctx && e.label == label)
+            .cloned()
+            .collect()
     }
 
     /// Labels of the steps `ctx` took (after setup), in order.
@@ -543,7 +553,7 @@ pub fn run_plan(case: &Case, plan: &[Seg]) -> Option<Run> {
         let ok = match *s {
             Seg::Steps(c, n) => r.steps(c, n),
             Seg::Until(c, l) => r.until_label(c, l).is_ok(),
-            Seg::ToEnd(c) => r.to_end(c).is_ok(),
+            Seg::ToEnd(c) => r.complete(c).is_ok(),
             Seg::WhileEnabled(c) => {
                 r.while_enabled(c);
                 true

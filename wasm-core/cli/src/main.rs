@@ -39,13 +39,30 @@ enum Command {
         #[arg(long)]
         events: bool,
     },
-    /// Explore the interleavings of a scenario's tasks and irqs (arrives with the explorer).
+    /// Explore the interleavings of a scenario's tasks and irqs, breadth first, and print
+    /// the shortest schedule that breaks an invariant (its schedule replays with `run`).
     Explore {
         scenario: PathBuf,
+        /// Switches away from a context that could go on (irq entries not counted).
+        #[arg(long, value_name = "N", default_value_t = 3)]
+        max_preemptions: u32,
+        /// Schedules run to a final state before the search gives up (complete: false).
+        #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+        max_executions: u64,
+        /// Distinct states before the search gives up.
+        #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+        max_states: u64,
+        #[arg(long, value_name = "N", default_value_t = 2)]
+        max_migrations: u32,
+        /// Interrupt handler entries (each handler enters at most once anyway).
         #[arg(long, value_name = "N")]
-        max_preemptions: Option<u64>,
-        #[arg(long, value_name = "N")]
-        max_executions: Option<u64>,
+        max_irq_entries: Option<u32>,
+        /// Wall-clock limit in milliseconds (complete: false when hit).
+        #[arg(long, value_name = "MS")]
+        timeout_ms: Option<u64>,
+        /// Turn the sleep-set reduction off (to measure what it saves).
+        #[arg(long)]
+        no_reduction: bool,
     },
     /// Run a lab workload under the cost model (arrives with the lab).
     Bench {
@@ -99,9 +116,26 @@ fn main() -> ExitCode {
             schedule,
             events,
         } => run(&scenario, schedule.as_deref(), events),
-        Command::Explore { .. } => Err(Failure::input(
-            "slub-lab explore: not available yet; the explorer arrives with a later issue",
-        )),
+        Command::Explore {
+            scenario,
+            max_preemptions,
+            max_executions,
+            max_states,
+            max_migrations,
+            max_irq_entries,
+            timeout_ms,
+            no_reduction,
+        } => {
+            let bounds = slub_sim::explore::Bounds {
+                max_preemptions: Some(max_preemptions),
+                max_migrations: Some(max_migrations),
+                max_irq_entries,
+                max_executions: max_executions.max(1),
+                max_states: max_states.max(1),
+                reduction: !no_reduction,
+            };
+            explore(&scenario, &bounds, timeout_ms)
+        }
         Command::Bench { .. } => Err(Failure::input(
             "slub-lab bench: not available yet; the lab workloads arrive with a later issue",
         )),
@@ -154,6 +188,35 @@ fn run(path: &Path, schedule: Option<&str>, events: bool) -> Result<u8, Failure>
         if let serde_json::Value::Object(map) = &mut json {
             map.insert("events".to_string(), evs);
         }
+    }
+    print_json(&json)?;
+    Ok(code)
+}
+
+fn explore(
+    path: &Path,
+    bounds: &slub_sim::explore::Bounds,
+    timeout_ms: Option<u64>,
+) -> Result<u8, Failure> {
+    let text = read_scenario(path)?;
+    let file = path.display();
+    let sc = slub_sim::scenario::parse(&text)
+        .map_err(|e| Failure::input(format!("slub-lab: {file}: {}", slub_sim::Error::from(e))))?;
+    let start = std::time::Instant::now();
+    let deadline = timeout_ms.map(|ms| start + std::time::Duration::from_millis(ms));
+    let report = slub_sim::explore::explore(&sc, bounds, &mut |_| {
+        deadline.is_none_or(|d| std::time::Instant::now() < d)
+    });
+    let elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
+    let code = if report.violations.is_empty() { 0 } else { 1 };
+    let mut json = serde_json::to_value(&report)
+        .map_err(|e| Failure::input(format!("slub-lab: cannot serialise the report: {e}")))?;
+    if let serde_json::Value::Object(map) = &mut json {
+        map.insert("schemaVersion".into(), 1.into());
+        map.insert(
+            "elapsedMs".into(),
+            serde_json::json!((elapsed_ms * 1000.0).round() / 1000.0),
+        );
     }
     print_json(&json)?;
     Ok(code)

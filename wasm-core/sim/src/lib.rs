@@ -38,6 +38,7 @@
 //! installed. The 5.15+ slow path (`slowpath: local-lock`) bumps tid there and is immune.
 
 pub mod event;
+pub mod explore;
 pub mod model;
 pub mod scenario;
 pub mod view;

@@ -1180,6 +1180,7 @@ impl Machine {
 
     /// Allocate the slab's memory: a descriptor line and its object lines, all uncached.
     fn create_slab(&mut self, node: u32) -> SlabId {
+        self.touch_resource(super::RES_PAGE_ALLOC, true);
         let id = self.st.slabs.len() as SlabId;
         let line = self.st.lines.len() as u32;
         for _ in 0..=self.cfg.obj_lines {

@@ -22,6 +22,10 @@ pub enum Access {
 impl Machine {
     /// Touch `line` from the stepping CPU; returns the cycles charged.
     pub fn access(&mut self, line: u32, acc: Access) -> u64 {
+        if self.foot.is_some() {
+            // A prefetch changes only coherence, but that is state too.
+            self.touch_resource(line, acc != Access::Read);
+        }
         let me = self.cur_cpu as usize;
         let ncpu = self.cfg.cpus;
         let states = self.st.lines[line as usize];

@@ -35,6 +35,12 @@ use crate::scenario::{Fastpath, Scenario};
 use crate::view::Violation;
 use state::*;
 
+/// Resources of the explorer's footprints: a cache line is its id; the others are tagged.
+pub const RES_SCHED: u32 = 0x1000_0000;
+pub const RES_CTX: u32 = 0x2000_0000;
+pub const RES_PAGE_ALLOC: u32 = 0x3000_0000;
+pub const WRITE: u32 = 0x8000_0000;
+
 /// What the label just run asks the executor to do next.
 #[derive(Debug)]
 pub enum Flow {
@@ -124,6 +130,9 @@ pub struct Machine {
     /// Discards of the last step, judged by INV-14 after it: (slab, why not allowed, CPUs
     /// whose `c.page` still named it).
     pub pending_discards: Vec<(SlabId, Option<String>, Vec<u32>)>,
+    /// When set, every resource the current move touches is noted here (the explorer's
+    /// dependency relation, see `crate::explore`).
+    pub foot: Option<Vec<u32>>,
     /// The end-of-run checks ran.
     pub end_checked: bool,
 }
@@ -271,6 +280,14 @@ impl Machine {
     pub fn ev_transition(&mut self, t: Transition) {
         if let Some(r) = self.rec.as_mut() {
             r.cur.coherence.push(t);
+        }
+    }
+
+    /// Note a resource the current move reads or writes (only while the explorer asks).
+    #[inline]
+    pub fn touch_resource(&mut self, res: u32, write: bool) {
+        if let Some(f) = self.foot.as_mut() {
+            f.push(res | if write { WRITE } else { 0 });
         }
     }
 

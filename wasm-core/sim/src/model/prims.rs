@@ -57,6 +57,7 @@ impl Machine {
 
     /// `local_irq_save`: remember the flag in the frame, disable.
     pub fn irq_save(&mut self, fr: &mut Frame) {
+        self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         let k = self.me() as usize;
         fr.saved_irq = self.st.cpus[k].irqs_on;
         self.st.cpus[k].irqs_on = false;
@@ -65,12 +66,14 @@ impl Machine {
 
     /// `local_irq_restore` of what the frame saved.
     pub fn irq_restore(&mut self, fr: &Frame) {
+        self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         let k = self.me() as usize;
         self.st.cpus[k].irqs_on = fr.saved_irq;
         self.charge(cost::IRQ_RESTORE);
     }
 
     pub fn irq_set(&mut self, on: bool) {
+        self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         let k = self.me() as usize;
         self.st.cpus[k].irqs_on = on;
         self.charge(if on {
@@ -81,11 +84,13 @@ impl Machine {
     }
 
     pub fn preempt_off(&mut self) {
+        self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         self.st.cpus[self.cur_cpu as usize].preempt_count += 1;
         self.charge(cost::PREEMPT_TOGGLE);
     }
 
     pub fn preempt_on(&mut self) {
+        self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         let c = &mut self.st.cpus[self.cur_cpu as usize].preempt_count;
         *c = c.saturating_sub(1);
         self.charge(cost::PREEMPT_TOGGLE);

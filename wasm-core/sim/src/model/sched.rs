@@ -108,6 +108,7 @@ impl Machine {
             cur_cpu: 0,
             scratch: Vec::new(),
             ghost: Default::default(),
+            foot: None,
             end_checked: false,
             pending_discards: Vec::new(),
         };
@@ -400,6 +401,9 @@ impl Machine {
 
     /// Apply an enabled move (the caller checked `move_blocked`).
     pub fn apply_move(&mut self, mv: Move, index: Option<usize>) {
+        if self.foot.is_some() {
+            self.note_move_resources(mv);
+        }
         match mv {
             Move::Migrate(t, k) => {
                 let from = self.st.ctxs[t as usize].cpu;
@@ -628,7 +632,34 @@ impl Machine {
         self.st.ctxs[cx as usize].cur_op = None;
     }
 
+    /// The scheduling state a move reads or writes, for the explorer's footprints: every move
+    /// of a context writes that context; a step reads its CPU's scheduling state (who is
+    /// current, irqs, preemption), a switch, an irq entry or a migration writes it.
+    fn note_move_resources(&mut self, mv: Move) {
+        use super::{RES_CTX, RES_SCHED};
+        match mv {
+            Move::Migrate(t, k) => {
+                let from = self.st.ctxs[t as usize].cpu;
+                self.touch_resource(RES_CTX | t as u32, true);
+                self.touch_resource(RES_SCHED | from, true);
+                self.touch_resource(RES_SCHED | k, true);
+            }
+            Move::Step(cx) => {
+                let c = &self.st.ctxs[cx as usize];
+                let k = c.cpu;
+                let switches = match c.kind {
+                    CtxKind::Irq => !c.entered,
+                    CtxKind::Task => self.st.cpus[k as usize].current != Some(cx),
+                };
+                self.touch_resource(RES_CTX | cx as u32, true);
+                self.touch_resource(RES_SCHED | k, switches);
+            }
+        }
+    }
+
     fn finish_ctx(&mut self, cx: CtxId) {
+        let k = self.st.ctxs[cx as usize].cpu;
+        self.touch_resource(super::RES_SCHED | k, true);
         let c = &mut self.st.ctxs[cx as usize];
         if c.finished {
             return;

@@ -1,0 +1,362 @@
+//! Bounded exhaustive exploration of a scenario's interleavings (issue 3), breadth first, so
+//! the first violation found is reached by a shortest schedule.
+//!
+//! **What is explored.** Every schedule of the scenario's tasks and interrupt handlers over
+//! the moves of DESIGN §3: a context's next step (which may switch a task in, i.e. preempt
+//! the current one, or enter an interrupt handler) and `migrate:<task>:<cpu>`. The scenario's
+//! own `schedule` is ignored. Bounds, each optional: preemptions (switching away from a context
+//! that could have gone on, counted CHESS-style, irq entries excluded), migrations, irq
+//! entries, executions (schedules run to a final state), states, and a cancel callback that
+//! the caller can drive from a clock (the model itself reads no clock).
+//!
+//! **Reduction: sleep sets, with visited-state hashing.** Two moves are *independent* at a
+//! state when their footprints do not conflict: the footprint of a move is every resource it
+//! reads or writes, recorded while it runs (`Machine::foot`): each 64-byte cache line it
+//! accesses (every load, store, CAS, lock and prefetch goes through one; locks and the
+//! per-CPU, slab and node structures are all lines), the scheduling state of a CPU (who is
+//! current, irq flag, preempt count: read by a step, written by a switch, an irq entry or
+//! exit, an irq or preempt toggle, a migration), the context's own program, and the page
+//! allocator. Two footprints conflict when they share a resource and one of them writes it.
+//! Independent moves commute: running them in either order gives the same kernel state,
+//! and neither enables or disables the other, because enabledness is a function of exactly
+//! the scheduling state and locks recorded above. Statistics and cycle counters are sums and
+//! commute too; only `last_moved` (the default policy's memory) differs, and it never
+//! influences the kernel.
+//!
+//! Sleep sets (Godefroid 1996) skip a move that was already explored from an earlier sibling
+//! and is independent of everything done since. They prune *transitions*, never *states*:
+//! every reachable state is still visited, so every invariant violation (a predicate on one
+//! state) is still found — and because all linearisations of one trace have the same
+//! length, breadth-first order still finds a shortest violating schedule. A footprint carried
+//! in a sleep set stays valid in the children: a move independent of what ran since reads
+//! the same state there. The classic pitfall of sleep sets with state caching is handled by
+//! remembering, per state, the sleep sets it was explored with: a revisit with a sleep set
+//! that is not a superset of a recorded one is explored again (with the intersection).
+//! State identity is a 128-bit hash of the behaviour-relevant machine state (`state_key`); a collision could hide a state, with probability far below anything a test can see.
+//! With the preemption bound on, the bound itself is a heuristic (as in CHESS): it limits
+//! which schedules exist, and the reduction is sound for the schedules within it.
+
+use crate::model::{Machine, Move, WRITE};
+use crate::scenario::Scenario;
+use serde::Serialize;
+use std::collections::{HashMap, VecDeque};
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+/// The bounds of a search.
+#[derive(Clone, Debug)]
+pub struct Bounds {
+    pub max_preemptions: Option<u32>,
+    pub max_migrations: Option<u32>,
+    pub max_irq_entries: Option<u32>,
+    pub max_executions: u64,
+    pub max_states: u64,
+    /// Use the sleep-set reduction (off only to measure what it saves).
+    pub reduction: bool,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            max_preemptions: Some(3),
+            max_migrations: Some(2),
+            max_irq_entries: None,
+            max_executions: 1_000_000,
+            max_states: 2_000_000,
+            reduction: true,
+        }
+    }
+}
+
+/// Progress, reported every few hundred states.
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    pub executions: u64,
+    pub states: u64,
+    pub depth: usize,
+    pub frontier: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FoundViolation {
+    pub invariant: String,
+    pub message: String,
+    /// The moves that reach it; `slub-lab run --schedule` replays them.
+    pub schedule: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub executions: u64,
+    pub states: u64,
+    pub transitions: u64,
+    /// Moves skipped by the sleep sets.
+    pub pruned: u64,
+    pub max_depth: usize,
+    /// Every schedule within the bounds was explored (no limit hit, not cancelled, no
+    /// violation stopped the search early).
+    pub complete: bool,
+    pub cancelled: bool,
+    pub violations: Vec<FoundViolation>,
+}
+
+/// How many of each bounded kind of move a path has used.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Used {
+    preemptions: u32,
+    migrations: u32,
+    irq_entries: u32,
+}
+
+/// A move with the footprint it had where it was explored.
+#[derive(Clone, Debug)]
+struct Slept {
+    mv: Move,
+    foot: Rc<Vec<u32>>,
+}
+
+/// A persistent list of moves (the path to a node), shared between siblings.
+struct PathNode {
+    mv: Move,
+    parent: Option<Rc<PathNode>>,
+}
+
+struct Node {
+    m: Machine,
+    path: Option<Rc<PathNode>>,
+    depth: usize,
+    used: Used,
+    sleep: Vec<Slept>,
+}
+
+fn conflict(a: &[u32], b: &[u32]) -> bool {
+    a.iter().any(|&x| {
+        b.iter()
+            .any(|&y| (x & !WRITE) == (y & !WRITE) && ((x | y) & WRITE) != 0)
+    })
+}
+
+/// A fast two-lane hasher (128 bits in one pass; not for adversarial input, which states are
+/// not). Each lane is a multiply-rotate mix with its own odd constant.
+struct Lanes(u64, u64);
+
+impl Hasher for Lanes {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut w = [0u8; 8];
+            w[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29);
+        self.1 = (self.1 ^ x.rotate_left(17))
+            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            .rotate_left(31);
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(x as u64);
+    }
+    fn write_u16(&mut self, x: u16) {
+        self.write_u64(x as u64);
+    }
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(x as u64);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0 ^ self.1
+    }
+}
+
+/// The identity of a state for the visited set: everything that decides what happens next
+/// (per-CPU structures, slabs and objects, nodes, contexts with their frames, variables,
+/// who moved last) and nothing that only records history (statistics, cycles, step count,
+/// cache-line states, which only price accesses). States that differ only in history behave
+/// identically, so merging them loses no behaviour.
+fn state_key(m: &Machine, used: &Used) -> u128 {
+    let mut h = Lanes(0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344);
+    let st = &m.st;
+    st.cpus.hash(&mut h);
+    st.nodes.hash(&mut h);
+    st.slabs.hash(&mut h);
+    st.ctxs.hash(&mut h);
+    st.vars.hash(&mut h);
+    st.last_moved.hash(&mut h);
+    used.hash(&mut h);
+    ((h.0 as u128) << 64) | h.1 as u128
+}
+
+fn path_moves(m: &Machine, mut p: Option<Rc<PathNode>>) -> Vec<String> {
+    let mut out = Vec::new();
+    while let Some(n) = p {
+        out.push(m.move_text(n.mv));
+        p = n.parent.clone();
+    }
+    out.reverse();
+    out
+}
+
+/// Explore the scenario; `progress` is called every 256 states and stops the search when it
+/// returns false (cancel, or a deadline the caller keeps).
+pub fn explore(
+    sc: &Scenario,
+    bounds: &Bounds,
+    progress: &mut dyn FnMut(&Progress) -> bool,
+) -> Report {
+    let mut root = Machine::new(sc.clone(), false, true);
+    root.finish_if_done();
+    let mut report = Report {
+        executions: 0,
+        states: 1,
+        transitions: 0,
+        pruned: 0,
+        max_depth: 0,
+        complete: true,
+        cancelled: false,
+        violations: Vec::new(),
+    };
+    if let Some(v) = root.violations.first() {
+        // Setup itself broke an invariant (a variant broken enough to fail without a race).
+        report.violations.push(FoundViolation {
+            invariant: v.invariant.clone(),
+            message: v.message.clone(),
+            schedule: Vec::new(),
+        });
+        report.complete = false;
+        return report;
+    }
+    let mut visited: HashMap<u128, Vec<Vec<Move>>> = HashMap::new();
+    visited.insert(state_key(&root, &Used::default()), vec![Vec::new()]);
+    let mut queue = VecDeque::new();
+    queue.push_back(Node {
+        m: root,
+        path: None,
+        depth: 0,
+        used: Used::default(),
+        sleep: Vec::new(),
+    });
+
+    while let Some(node) = queue.pop_front() {
+        report.max_depth = report.max_depth.max(node.depth);
+        let moves = node.m.enabled_moves();
+        if moves.is_empty() {
+            report.executions += 1;
+            if report.executions >= bounds.max_executions {
+                report.complete = false;
+                break;
+            }
+            continue;
+        }
+        let last = node.m.st.last_moved;
+        let last_enabled = last.is_some_and(|l| node.m.move_enabled(Move::Step(l)));
+        let mut done: Vec<Slept> = Vec::new();
+        for mv in moves {
+            if bounds.reduction && node.sleep.iter().any(|s| s.mv == mv) {
+                report.pruned += 1;
+                continue;
+            }
+            // Account the bounded kinds of move.
+            let mut used = node.used;
+            match mv {
+                Move::Migrate(..) => used.migrations += 1,
+                Move::Step(cx) => {
+                    let c = &node.m.st.ctxs[cx as usize];
+                    let irq_entry = c.kind == crate::model::state::CtxKind::Irq && !c.entered;
+                    if irq_entry {
+                        used.irq_entries += 1;
+                    } else if last_enabled && last != Some(cx) {
+                        used.preemptions += 1;
+                    }
+                }
+            }
+            if bounds.max_preemptions.is_some_and(|b| used.preemptions > b)
+                || bounds.max_migrations.is_some_and(|b| used.migrations > b)
+                || bounds.max_irq_entries.is_some_and(|b| used.irq_entries > b)
+            {
+                continue;
+            }
+            let mut child = node.m.clone();
+            child.foot = Some(Vec::new());
+            child.apply_move(mv, None);
+            child.finish_if_done();
+            let foot = Rc::new(child.foot.take().unwrap_or_default());
+            report.transitions += 1;
+            let path = Some(Rc::new(PathNode {
+                mv,
+                parent: node.path.clone(),
+            }));
+            if let Some(v) = child.violations.first() {
+                report.violations.push(FoundViolation {
+                    invariant: v.invariant.clone(),
+                    message: v.message.clone(),
+                    schedule: path_moves(&child, path),
+                });
+                report.complete = false;
+                return report;
+            }
+            let sleep: Vec<Slept> = if bounds.reduction {
+                node.sleep
+                    .iter()
+                    .chain(done.iter())
+                    .filter(|s| !conflict(&s.foot, &foot))
+                    .cloned()
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            done.push(Slept { mv, foot });
+            // Visited: skip if explored before with a sleep set contained in this one.
+            let key = state_key(&child, &used);
+            let mut sleep_moves: Vec<Move> = sleep.iter().map(|s| s.mv).collect();
+            let entry = visited.entry(key).or_default();
+            if entry
+                .iter()
+                .any(|old| old.iter().all(|m| sleep_moves.contains(m)))
+            {
+                continue;
+            }
+            // Explore with the intersection of the sleep sets it was seen with.
+            if let Some(old) = entry.first() {
+                sleep_moves.retain(|m| old.contains(m));
+            }
+            let sleep = sleep
+                .into_iter()
+                .filter(|s| sleep_moves.contains(&s.mv))
+                .collect();
+            entry.push(sleep_moves);
+            report.states += 1;
+            if report.states >= bounds.max_states {
+                report.complete = false;
+                return report;
+            }
+            if report.states.is_multiple_of(256) {
+                let p = Progress {
+                    executions: report.executions,
+                    states: report.states,
+                    depth: node.depth + 1,
+                    frontier: queue.len(),
+                };
+                if !progress(&p) {
+                    report.cancelled = true;
+                    report.complete = false;
+                    return report;
+                }
+            }
+            queue.push_back(Node {
+                m: child,
+                path,
+                depth: node.depth + 1,
+                used,
+                sleep,
+            });
+        }
+    }
+    report
+}

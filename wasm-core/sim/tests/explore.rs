@@ -1,0 +1,217 @@
+//! The explorer (issue 3): every negative control of spec §9 is found with the default bounds
+//! and replays to the same violation; the correct counterparts, and SC1–SC12 under every
+//! correct era bundle, are explored to completion with no violation.
+
+use serde_json::Value;
+use slub_sim::explore::{explore, Bounds, Report};
+use slub_sim::{scenario, Simulator};
+
+fn load(prefix: &str) -> Value {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios");
+    let file = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with(prefix))
+        .unwrap_or_else(|| panic!("no scenario {prefix}"));
+    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
+}
+
+fn with_variant(mut sc: Value, variant: Value) -> Value {
+    sc["variant"] = variant;
+    sc
+}
+
+fn run_explorer(sc: &Value) -> Report {
+    let parsed = scenario::parse(&sc.to_string()).unwrap();
+    explore(&parsed, &Bounds::default(), &mut |_| true)
+}
+
+/// A found violation must replay, natively, to the same invariant and message.
+fn assert_found_and_replays(name: &str, sc: &Value, invariant: Option<&str>) {
+    let r = run_explorer(sc);
+    let v = r.violations.first().unwrap_or_else(|| {
+        panic!(
+            "{name}: the explorer found no violation ({} states)",
+            r.states
+        )
+    });
+    if let Some(inv) = invariant {
+        assert_eq!(
+            v.invariant,
+            inv,
+            "{name}: found {} ({}) at {}",
+            v.invariant,
+            v.message,
+            v.schedule.join(",")
+        );
+    }
+    let mut sim = Simulator::from_json(&sc.to_string(), false).unwrap();
+    sim.apply_all(&v.schedule)
+        .unwrap_or_else(|e| panic!("{name}: the counterexample does not replay: {e}"));
+    let out = sim.outcome();
+    let first = out.violations.first().unwrap_or_else(|| {
+        panic!(
+            "{name}: replaying {} shows no violation",
+            v.schedule.join(",")
+        )
+    });
+    assert_eq!(
+        (&first.invariant, &first.message),
+        (&v.invariant, &v.message),
+        "{name}: replay differs"
+    );
+}
+
+fn assert_clean(name: &str, sc: &Value) {
+    let r = run_explorer(sc);
+    assert!(r.violations.is_empty(), "{name}: {:?}", r.violations);
+    assert!(
+        r.complete,
+        "{name}: the search did not complete ({} states, {} executions)",
+        r.states, r.executions
+    );
+}
+
+/// SC17 with its CPU-1 task flushing instead of allocating. The task is needed (a task alone
+/// on a CPU is always current there, so it could never be switched out and migrated back);
+/// an allocation, though, lets the search first find the 3.x bypass race of the crate docs,
+/// which is a different lesson.
+fn sc17_torn_read_only() -> Value {
+    let mut sc = load("sc17");
+    for t in sc["tasks"].as_array_mut().unwrap() {
+        if t["id"] == "V" {
+            t["ops"] = serde_json::json!([{"op": "flush"}]);
+        }
+    }
+    sc
+}
+
+#[test]
+fn negative_controls_are_found_and_replay() {
+    let sc2 = load("sc02");
+    assert_found_and_replays(
+        "SC2 no-tid",
+        &with_variant(sc2.clone(), serde_json::json!({"fastpath": "no-tid"})),
+        Some("INV-12"),
+    );
+    assert_found_and_replays(
+        "SC2 cmpxchg-local",
+        &with_variant(
+            sc2.clone(),
+            serde_json::json!({"fastpath": "cmpxchg-local"}),
+        ),
+        Some("INV-12"),
+    );
+    assert_found_and_replays(
+        "SC2 cmpxchg-local-emulated",
+        &with_variant(
+            sc2,
+            serde_json::json!({"fastpath": "cmpxchg-local-emulated"}),
+        ),
+        Some("INV-12"),
+    );
+    assert_found_and_replays("SC4 tidStep 1", &load("sc04"), Some("INV-12"));
+    assert_found_and_replays("SC13 pageAllocFail", &load("sc13"), None);
+    assert_found_and_replays(
+        "SC17 tid-unguarded",
+        &with_variant(
+            sc17_torn_read_only(),
+            serde_json::json!({"fastpath": "tid-unguarded"}),
+        ),
+        Some("INV-12"),
+    );
+}
+
+#[test]
+fn correct_counterparts_are_clean() {
+    assert_clean("SC2 default", &load("sc02"));
+    let mut sc4 = load("sc04");
+    sc4["variant"].as_object_mut().unwrap().remove("tidStep");
+    assert_clean("SC4 derived TID_STEP", &sc4);
+    assert_clean(
+        "SC13 local-lock",
+        &with_variant(
+            load("sc13"),
+            serde_json::json!({"slowpath": "local-lock", "fastpath": "tid-direct"}),
+        ),
+    );
+    assert_clean(
+        "SC17 preempt-disable",
+        &with_variant(
+            sc17_torn_read_only(),
+            serde_json::json!({"fastpath": "preempt-disable"}),
+        ),
+    );
+    assert_clean(
+        "SC17 tid-loop",
+        &with_variant(
+            sc17_torn_read_only(),
+            serde_json::json!({"fastpath": "tid-loop"}),
+        ),
+    );
+}
+
+#[test]
+fn sc1_to_sc12_are_clean_under_every_correct_era() {
+    for n in 1..=12 {
+        if n == 4 {
+            continue; // explored under the default variant above (it is the slowest)
+        }
+        let base = load(&format!("sc{n:02}"));
+        for era in ["v3.10", "v4.0", "v6.8"] {
+            let mut v = base
+                .get("variant")
+                .cloned()
+                .unwrap_or(serde_json::json!({}));
+            v["era"] = era.into();
+            assert_clean(&format!("SC{n} {era}"), &with_variant(base.clone(), v));
+        }
+    }
+}
+
+#[test]
+fn the_reduction_prunes_and_keeps_the_result() {
+    let sc = with_variant(load("sc02"), serde_json::json!({"fastpath": "no-tid"}));
+    let parsed = scenario::parse(&sc.to_string()).unwrap();
+    let with = explore(&parsed, &Bounds::default(), &mut |_| true);
+    let without = explore(
+        &parsed,
+        &Bounds {
+            reduction: false,
+            ..Bounds::default()
+        },
+        &mut |_| true,
+    );
+    assert_eq!(
+        with.violations[0].schedule.len(),
+        without.violations[0].schedule.len(),
+        "both find a shortest counterexample"
+    );
+    let clean = scenario::parse(&load("sc08").to_string()).unwrap();
+    let with = explore(&clean, &Bounds::default(), &mut |_| true);
+    let without = explore(
+        &clean,
+        &Bounds {
+            reduction: false,
+            ..Bounds::default()
+        },
+        &mut |_| true,
+    );
+    assert!(
+        with.states <= without.states && with.transitions < without.transitions,
+        "{} vs {} transitions",
+        with.transitions,
+        without.transitions
+    );
+}
+
+#[test]
+fn cancel_stops_the_search() {
+    let sc = scenario::parse(&load("sc04").to_string()).unwrap();
+    let mut calls = 0;
+    let r = explore(&sc, &Bounds::default(), &mut |_| {
+        calls += 1;
+        calls < 3
+    });
+    assert!(r.cancelled && !r.complete);
+}

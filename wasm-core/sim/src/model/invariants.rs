@@ -26,6 +26,13 @@ impl Machine {
                         Func::FlushSlab => {
                             matches!(f.pc, W2c | W3 | W4 | W4b | T3 | T4 | K3 | K4 | K5 | K6)
                         }
+                        // With unfrozen CPU partial slabs on the irq-off slow path, the slab
+                        // taken at B15 is frozen only by get_freelist (called from B5/B6).
+                        Func::SlabAllocSlow
+                            if !self.variant().cpu_partial_frozen && matches!(f.pc, B5 | B6) =>
+                        {
+                            true
+                        }
                         Func::SlabAllocSlow => matches!(
                             f.pc,
                             B4d | B4b

@@ -123,12 +123,16 @@ impl Machine {
     fn run_setup(&mut self) {
         let sx = self.setup_ctx();
         let setup = self.cfg.sc.setup.clone();
-        for op in &setup {
+        for (i, op) in setup.iter().enumerate() {
             let k = op.cpu;
             self.st.ctxs[sx as usize].cpu = k;
             self.st.cpus[k as usize].current = Some(sx);
             self.settle(sx);
-            while !self.st.ctxs[sx as usize].stack.is_empty() {
+            // Settling after an op's last step already lines up the next op: stop at the op
+            // boundary so each op runs on its own CPU.
+            while !self.st.ctxs[sx as usize].stack.is_empty()
+                && self.st.ctxs[sx as usize].cur_op == Some(i)
+            {
                 if self.blocked(sx).is_some() {
                     break;
                 }

@@ -131,8 +131,10 @@ fn bad_scenarios_exit_2_naming_the_file_and_the_path() {
             stdout(&o).is_empty(),
             "{name}: printed output for a bad scenario"
         );
-        // explore checks nothing yet, but must not panic either.
-        assert_exit(&slub_lab(&["explore", path.to_str().unwrap()]), 2);
+        // explore validates the same way.
+        let o = slub_lab(&["explore", path.to_str().unwrap()]);
+        assert_exit(&o, 2);
+        assert!(stderr(&o).contains(&format!("{name}.json")), "{name}: explore: {}", stderr(&o));
     }
 }
 
@@ -158,43 +160,59 @@ fn missing_or_unreadable_file_exits_2() {
 }
 
 #[test]
-fn explore_and_bench_say_they_arrive_later() {
-    let path = scenario_file("explore-valid", &valid().to_string());
-    let p = path.to_str().unwrap();
+fn bench_says_it_arrives_later() {
     for args in [
-        vec!["explore", p],
-        vec![
-            "explore",
-            p,
-            "--max-preemptions",
-            "2",
-            "--max-executions",
-            "1000",
-        ],
         vec!["bench", "alloc-free"],
-        vec![
-            "bench",
-            "alloc-free",
-            "--variant",
-            "fastpath=tid-loop",
-            "--variant",
-            "prefetch=w",
-            "--cpus",
-            "4",
-        ],
+        vec!["bench", "alloc-free", "--variant", "fastpath=tid-loop", "--variant", "prefetch=w", "--cpus", "4"],
     ] {
         let o = slub_lab(&args);
         assert_exit(&o, 2);
-        assert!(
-            stderr(&o).contains("later issue"),
-            "{args:?}: {}",
-            stderr(&o)
-        );
-        assert!(
-            stdout(&o).is_empty(),
-            "{args:?}: printed fake output: {}",
-            stdout(&o)
-        );
+        assert!(stderr(&o).contains("later issue"), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}: printed fake output: {}", stdout(&o));
+    }
+}
+
+/// `explore` prints DESIGN §5's object; a found counterexample replays with `run --schedule`.
+#[test]
+fn explore_finds_the_aba_and_its_schedule_replays() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../sim/tests/scenarios/sc02_aba_without_tid.json");
+    let mut sc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir).unwrap()).unwrap();
+    let path = scenario_file("explore-sc02-default", &sc.to_string());
+    let o = slub_lab(&["explore", path.to_str().unwrap(), "--max-preemptions", "2", "--max-executions", "1000"]);
+    assert_exit(&o, 0);
+    let clean: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for key in ["schemaVersion", "executions", "complete", "elapsedMs", "violations"] {
+        assert!(clean.get(key).is_some(), "explore output lacks `{key}`: {clean}");
+    }
+    assert_eq!(clean["complete"], true);
+
+    sc["variant"] = serde_json::json!({"fastpath": "no-tid"});
+    let path = scenario_file("explore-sc02-no-tid", &sc.to_string());
+    let o = slub_lab(&["explore", path.to_str().unwrap()]);
+    assert_exit(&o, 1);
+    let found: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = &found["violations"][0];
+    let schedule: Vec<&str> = v["schedule"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    let o = slub_lab(&["run", path.to_str().unwrap(), "--schedule", &schedule.join(",")]);
+    assert_exit(&o, 1);
+    let run: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(run["violations"][0]["invariant"], v["invariant"]);
+    assert_eq!(run["violations"][0]["message"], v["message"]);
+}
+
+#[test]
+fn explore_rejects_bad_bounds_with_exit_2() {
+    let path = scenario_file("explore-bounds", &valid().to_string());
+    let p = path.to_str().unwrap();
+    for args in [
+        vec!["explore", p, "--max-preemptions", "-3"],
+        vec!["explore", p, "--max-executions", "lots"],
+        vec!["explore", p, "--timeout-ms", "soon"],
+        vec!["explore", p, "--max-migrations", "99999999999999999999"],
+    ] {
+        let o = slub_lab(&args);
+        assert_exit(&o, 2);
+        assert!(!stderr(&o).is_empty(), "{args:?}: no message");
     }
 }
 

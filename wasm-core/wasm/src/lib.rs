@@ -123,3 +123,46 @@ impl Simulator {
         self.inner.run_to_end()
     }
 }
+
+/// The explorer's bounds as JS passes them (all optional; defaults are the CLI's).
+#[derive(serde::Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ExploreBounds {
+    max_preemptions: Option<u32>,
+    max_migrations: Option<u32>,
+    max_irq_entries: Option<u32>,
+    max_executions: Option<u64>,
+    max_states: Option<u64>,
+    reduction: Option<bool>,
+}
+
+/// Explore a scenario's interleavings (`slub_sim::explore`), breadth first. `bounds_json` is
+/// `{ maxPreemptions?, maxMigrations?, maxIrqEntries?, maxExecutions?, maxStates?, reduction? }`.
+/// `progress` is called every 256 states with a JSON `{ executions, states, depth, frontier }`
+/// and stops the search when it returns `false` (a deadline; to cancel at once, terminate the
+/// worker this runs in). Returns the report as JSON: `{ executions, states, transitions,
+/// pruned, maxDepth, complete, cancelled, violations: [{ invariant, message, schedule }] }`.
+#[wasm_bindgen]
+pub fn explore(scenario_json: &str, bounds_json: &str, progress: &js_sys::Function) -> Result<String, JsError> {
+    let sc = slub_sim::scenario::parse(scenario_json).map_err(|e| into_error(e.into()))?;
+    let b: ExploreBounds = if bounds_json.trim().is_empty() {
+        ExploreBounds::default()
+    } else {
+        serde_json::from_str(bounds_json).map_err(|e| JsError::new(&format!("bad explorer bounds: {e}")))?
+    };
+    let d = slub_sim::explore::Bounds::default();
+    let bounds = slub_sim::explore::Bounds {
+        max_preemptions: b.max_preemptions.or(d.max_preemptions),
+        max_migrations: b.max_migrations.or(d.max_migrations),
+        max_irq_entries: b.max_irq_entries.or(d.max_irq_entries),
+        max_executions: b.max_executions.unwrap_or(d.max_executions).max(1),
+        max_states: b.max_states.unwrap_or(d.max_states).max(1),
+        reduction: b.reduction.unwrap_or(true),
+    };
+    let report = slub_sim::explore::explore(&sc, &bounds, &mut |p| {
+        let arg = JsValue::from_str(&to_json(p));
+        // A throwing callback counts as "stop": the search must not run on unobserved.
+        progress.call1(&JsValue::NULL, &arg).map(|r| r.as_bool() != Some(false)).unwrap_or(false)
+    });
+    Ok(to_json(&report))
+}

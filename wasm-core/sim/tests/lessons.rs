@@ -1,0 +1,1730 @@
+//! The lessons of `lessons/NN-slug/lesson.md`, checked against the model.
+//!
+//! Every lesson is parsed (YAML front matter, `## Step: <title>` headings each followed by a
+//! fenced `step` YAML block, Markdown narration), validated against the closed vocabularies of
+//! `lessons/vocabulary.json`, and replayed: the moves of steps 1..k are applied in order to the
+//! lesson's scenario (with the lesson's variant overrides), every move must be enabled, and
+//! after step k every `expect`, every `predict.answer`, every `whatIf` and the `tryIt` of step
+//! k must hold. A lesson can claim nothing the model does not do. Every message names the file,
+//! the step and the field. The format and the claim vocabulary are documented in
+//! `docs/writing-lessons.md`; `web/src/lessons/schema.ts` is the same schema for the page.
+//!
+//! Run with `cargo test --release -p slub-sim --test lessons`. `LESSON_TRACE=<id>` prints,
+//! for the lesson with that id, every step's moves with the model's narration and the state
+//! after the step (`LESSON_TRACE=all` for every lesson; add `--nocapture`).
+
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, MetadataBlockKind, Options, Parser};
+use pulldown_cmark::{Tag, TagEnd};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Value};
+use slub_sim::view::View;
+use slub_sim::Simulator;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+// ---------------------------------------------------------------------------------------------
+// The format
+// ---------------------------------------------------------------------------------------------
+
+/// Fewest and most steps a lesson may have.
+const MIN_STEPS: usize = 5;
+const MAX_STEPS: usize = 15;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Front {
+    id: String,
+    title: String,
+    summary: String,
+    topics: Vec<String>,
+    seeds: Vec<String>,
+    patches: Vec<String>,
+    scenario: String,
+    #[serde(default)]
+    variant: Map<String, Value>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct StepBlock {
+    moves: Vec<String>,
+    #[serde(default)]
+    highlights: Vec<String>,
+    predict: Option<Predict>,
+    expect: Option<Claims>,
+    #[serde(default)]
+    what_if: Vec<WhatIf>,
+    try_it: Option<TryIt>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Predict {
+    question: String,
+    choices: Vec<String>,
+    /// `choice` (the index of the right choice) plus the claims that make it right.
+    answer: Claims,
+    explain: Option<String>,
+}
+
+/// What would have happened under other variant keys (or cache fields): the lesson's moves up
+/// to this step, or `moves` (the whole run from the start, when the variant changes the steps),
+/// then `expect` (`delta` and `events` count this step's moves, or all of `moves`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WhatIf {
+    #[serde(default)]
+    variant: Map<String, Value>,
+    #[serde(default)]
+    cache: Map<String, Value>,
+    moves: Option<Vec<String>>,
+    expect: Claims,
+}
+
+/// The playground the "try it yourself" step opens: the scenario under these changes, at this
+/// step's state (`from: here`, the default: the moves so far must replay under the changes) or
+/// at its start (`from: start`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TryIt {
+    goal: String,
+    #[serde(default)]
+    from: From,
+    #[serde(default)]
+    variant: Map<String, Value>,
+    #[serde(default)]
+    cache: Map<String, Value>,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum From {
+    #[default]
+    Here,
+    Start,
+}
+
+/// What a lesson may claim about the model after a step (docs/writing-lessons.md).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Claims {
+    /// Only in `predict.answer`: the index (from 0) of the right choice.
+    choice: Option<usize>,
+    /// Counter totals since the very start, setup included (the stats panel).
+    stats: Option<BTreeMap<String, u64>>,
+    /// Counter changes during this step's moves.
+    delta: Option<BTreeMap<String, i64>>,
+    /// Exactly the invariants violated so far (`[]`: none).
+    violations: Option<Vec<String>>,
+    /// Variable -> object it is bound to; `null`: the allocation failed; `unbound`: not yet.
+    #[serde(default, deserialize_with = "map_of_nullables")]
+    vars: Option<BTreeMap<String, Option<String>>>,
+    cpus: Option<BTreeMap<String, CpuClaim>>,
+    slabs: Option<BTreeMap<String, SlabClaim>>,
+    objects: Option<BTreeMap<String, ObjectClaim>>,
+    nodes: Option<BTreeMap<String, NodeClaim>>,
+    contexts: Option<BTreeMap<String, ContextClaim>>,
+    /// Move -> whether it is enabled now.
+    enabled: Option<BTreeMap<String, bool>>,
+    /// Cache line name -> one MESI letter per CPU (`MI`).
+    lines: Option<BTreeMap<String, String>>,
+    /// Each must match at least one event of this step.
+    events: Option<Vec<EventClaim>>,
+    /// The scenario's TID_STEP.
+    tid_step: Option<u64>,
+    finished: Option<bool>,
+    deadlock: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct CpuClaim {
+    freelist: Option<Vec<String>>,
+    tid: Option<u64>,
+    #[serde(default, deserialize_with = "nullable")]
+    page: Option<Option<String>>,
+    partial: Option<Vec<String>>,
+    irqs: Option<bool>,
+    preempt: Option<u32>,
+    #[serde(default, deserialize_with = "nullable")]
+    running: Option<Option<String>>,
+    cycles: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SlabClaim {
+    freelist: Option<Vec<String>>,
+    inuse: Option<u32>,
+    frozen: Option<bool>,
+    owner: Option<String>,
+    locked: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ObjectClaim {
+    fp: Option<String>,
+    owner: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct NodeClaim {
+    partial: Option<Vec<String>>,
+    nr_partial: Option<u32>,
+    #[serde(default, deserialize_with = "nullable")]
+    list_lock: Option<Option<String>>,
+    waiters: Option<Vec<String>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ContextClaim {
+    #[serde(default, deserialize_with = "nullable")]
+    at: Option<Option<String>>,
+    state: Option<String>,
+    cpu: Option<u32>,
+    #[serde(default, deserialize_with = "nullable")]
+    op: Option<Option<String>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct EventClaim {
+    ctx: Option<String>,
+    label: Option<String>,
+    kind: Option<String>,
+    ok: Option<bool>,
+    cycles: Option<u64>,
+    stat: Option<String>,
+    #[serde(default)]
+    coherence: Vec<TransitionClaim>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TransitionClaim {
+    line: String,
+    cpu: u32,
+    from: char,
+    to: char,
+}
+
+/// `field: null` is a claim (Some(None)); a missing field is no claim (None).
+fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+fn map_of_nullables<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<BTreeMap<String, Option<String>>>, D::Error> {
+    BTreeMap::<String, Option<String>>::deserialize(d).map(Some)
+}
+
+/// A parsed lesson.
+#[derive(Debug)]
+struct Lesson {
+    /// `lessons/NN-slug/lesson.md`, for messages.
+    file: String,
+    /// `NN-slug`.
+    dir_name: String,
+    front: Front,
+    steps: Vec<Step>,
+}
+
+#[derive(Debug)]
+struct Step {
+    title: String,
+    line: usize,
+    block: StepBlock,
+    /// The moves with `X*n` expanded.
+    moves: Vec<String>,
+}
+
+impl Step {
+    fn claims(&self) -> Vec<(String, &Claims)> {
+        let mut v = Vec::new();
+        if let Some(c) = &self.block.expect {
+            v.push(("expect".to_string(), c));
+        }
+        if let Some(p) = &self.block.predict {
+            v.push(("predict.answer".to_string(), &p.answer));
+        }
+        v
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Vocabulary
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Deserialize)]
+struct Vocabulary {
+    seeds: BTreeMap<String, String>,
+    patches: BTreeMap<String, String>,
+    topics: BTreeMap<String, String>,
+}
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("..")
+}
+
+fn lessons_dir() -> PathBuf {
+    repo_root().join("lessons")
+}
+
+fn vocabulary() -> Vocabulary {
+    let path = lessons_dir().join("vocabulary.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("lessons/vocabulary.json: {e}"))
+}
+
+fn is_kebab(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('-').all(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
+}
+
+fn is_ident(s: &str) -> bool {
+    let mut cs = s.chars();
+    matches!(cs.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// One move of DESIGN §3 (`T`, `migrate:T:1`), without the lesson's `*n` repetition.
+fn is_move(s: &str) -> bool {
+    match s.strip_prefix("migrate:") {
+        Some(rest) => match rest.rsplit_once(':') {
+            Some((task, cpu)) => {
+                is_ident(task) && !cpu.is_empty() && cpu.chars().all(|c| c.is_ascii_digit())
+            }
+            None => false,
+        },
+        None => is_ident(s),
+    }
+}
+
+/// `T*7` -> seven `T`; `migrate:T:1` as it is.
+fn expand_moves(moves: &[String]) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for (i, m) in moves.iter().enumerate() {
+        let (mv, n) = match m.rsplit_once('*') {
+            Some((mv, n)) => match n.parse::<usize>() {
+                Ok(n) if (1..=500).contains(&n) => (mv, n),
+                _ => {
+                    return Err(format!(
+                        "moves[{i}]: {m:?}: the repetition after `*` must be a number from 1 to 500"
+                    ))
+                }
+            },
+            None => (m.as_str(), 1),
+        };
+        if !is_move(mv) {
+            return Err(format!(
+                "moves[{i}]: {m:?} is not a move (`<ctx>`, `migrate:<task>:<cpu>`, optionally `*<n>`)"
+            ));
+        }
+        out.extend(std::iter::repeat_n(mv.to_string(), n));
+    }
+    Ok(out)
+}
+
+/// The highlight names of docs/writing-lessons.md (syntax only; the replay checks that what
+/// they name exists).
+fn highlight_ok(h: &str) -> bool {
+    let field_of = |rest: &str, fields: &[&str], name_ok: &dyn Fn(&str) -> bool| -> bool {
+        match rest.split_once('.') {
+            Some((name, f)) => name_ok(name) && fields.contains(&f),
+            None => name_ok(rest),
+        }
+    };
+    let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+    if matches!(h, "lines" | "stats" | "timeline" | "violations" | "code") {
+        return true;
+    }
+    if let Some(rest) = h.strip_prefix("cpu") {
+        return field_of(
+            rest,
+            &["freelist", "tid", "page", "partial", "irqs", "preempt"],
+            &digits,
+        );
+    }
+    let (kind, rest) = match h.split_once(' ') {
+        Some(x) => x,
+        None => return false,
+    };
+    match kind {
+        "slab" => field_of(
+            rest,
+            &["freelist", "counters", "inuse", "frozen"],
+            &|n: &str| n.starts_with(|c: char| c.is_ascii_uppercase()) && is_ident(n),
+        ),
+        "object" => field_of(rest, &["fp"], &|n: &str| {
+            n.starts_with(|c: char| c.is_ascii_lowercase()) && is_ident(n)
+        }),
+        "node" => field_of(rest, &["partial", "list_lock"], &digits),
+        "line" => !rest.trim().is_empty(),
+        "code" => matches!(rest.split_once(':'), Some((f, l)) if is_ident(f) && is_ident(l)),
+        "ctx" | "var" => is_ident(rest),
+        "stat" => !rest.is_empty() && rest.chars().all(|c| c.is_ascii_uppercase() || c == '_'),
+        _ => false,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+// ---------------------------------------------------------------------------------------------
+
+/// Deserialize YAML, naming the field that is wrong (`predict.answer.choice: invalid type`).
+fn from_yaml<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    let de = serde_norway::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let inner = inner.to_string();
+        // serde_norway names the path itself in some messages.
+        if path == "." || inner.starts_with(&path) {
+            inner
+        } else {
+            format!("{path}: {inner}")
+        }
+    })
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// Parse a lesson file; `file` is its path for messages, `dir_name` its folder (`03-slug`).
+fn parse_lesson(file: &str, dir_name: &str, text: &str) -> Result<Lesson, String> {
+    let at = |what: String| format!("{file}: {what}");
+    let opts = Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+        | Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH;
+    let mut front_text: Option<String> = None;
+    // (title, heading line, block text, block start line, narration start offset)
+    struct Raw {
+        title: String,
+        line: usize,
+        block: Option<(String, usize)>,
+        narration_from: usize,
+        narration_to: usize,
+    }
+    let mut raws: Vec<Raw> = Vec::new();
+    let mut in_meta = false;
+    let mut in_heading: Option<(usize, String)> = None;
+    let mut in_step_block: Option<(usize, String)> = None;
+    let mut first_block = true;
+    let mut want_block = false;
+    for (ev, range) in Parser::new_ext(text, opts).into_offset_iter() {
+        match &ev {
+            Event::Start(Tag::MetadataBlock(kind)) => {
+                if *kind != MetadataBlockKind::YamlStyle || !first_block {
+                    return Err(at(
+                        "front matter: the file must start with a `---` YAML block".into(),
+                    ));
+                }
+                in_meta = true;
+                front_text = Some(String::new());
+                continue;
+            }
+            Event::End(TagEnd::MetadataBlock(_)) => {
+                in_meta = false;
+                continue;
+            }
+            Event::Text(t) if in_meta => {
+                front_text.as_mut().unwrap().push_str(t);
+                continue;
+            }
+            _ => {}
+        }
+        let block_start = matches!(
+            ev,
+            Event::Start(
+                Tag::Paragraph
+                    | Tag::Heading { .. }
+                    | Tag::BlockQuote(_)
+                    | Tag::CodeBlock(_)
+                    | Tag::HtmlBlock
+                    | Tag::List(_)
+                    | Tag::Table(_)
+            ) | Event::Rule
+        );
+        if block_start && first_block {
+            first_block = false;
+            if front_text.is_none() {
+                return Err(at(
+                    "front matter: the file must start with a `---` YAML block".into(),
+                ));
+            }
+        }
+        match ev {
+            Event::Start(Tag::Heading { level, .. }) => {
+                if want_block {
+                    let r = raws.last().unwrap();
+                    return Err(at(format!(
+                        "step {} {:?} (line {}): the heading must be followed by a ```step block",
+                        raws.len(),
+                        r.title,
+                        r.line
+                    )));
+                }
+                if level == HeadingLevel::H1 {
+                    return Err(at(format!(
+                        "line {}: no `#` heading in the body (the title is in the front matter)",
+                        line_of(text, range.start)
+                    )));
+                }
+                if level == HeadingLevel::H2 {
+                    if let Some(r) = raws.last_mut() {
+                        r.narration_to = range.start;
+                    }
+                    in_heading = Some((range.start, String::new()));
+                }
+            }
+            Event::Text(t) | Event::Code(t) if in_heading.is_some() => {
+                in_heading.as_mut().unwrap().1.push_str(&t);
+            }
+            Event::End(TagEnd::Heading(HeadingLevel::H2)) => {
+                let (start, title) = in_heading.take().unwrap();
+                let line = line_of(text, start);
+                let Some(t) = title.strip_prefix("Step:") else {
+                    return Err(at(format!(
+                        "line {line}: a `##` heading must be `## Step: <title>`, found {title:?}"
+                    )));
+                };
+                let t = t.trim().to_string();
+                if t.is_empty() {
+                    return Err(at(format!("line {line}: a step needs a title")));
+                }
+                raws.push(Raw {
+                    title: t,
+                    line,
+                    block: None,
+                    narration_from: range.end,
+                    narration_to: text.len(),
+                });
+                want_block = true;
+            }
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
+                if info.split_whitespace().next() == Some("step") =>
+            {
+                let n = raws.len();
+                match raws.last() {
+                    None => {
+                        return Err(at(format!(
+                            "line {}: a ```step block before the first `## Step:` heading",
+                            line_of(text, range.start)
+                        )))
+                    }
+                    Some(r) if !want_block => {
+                        return Err(at(format!(
+                            "step {n} {:?} (line {}): a second ```step block at line {}",
+                            r.title,
+                            r.line,
+                            line_of(text, range.start)
+                        )))
+                    }
+                    _ => {}
+                }
+                in_step_block = Some((line_of(text, range.start), String::new()));
+                want_block = false;
+            }
+            Event::Text(t) if in_step_block.is_some() => {
+                in_step_block.as_mut().unwrap().1.push_str(&t);
+            }
+            Event::End(TagEnd::CodeBlock) if in_step_block.is_some() => {
+                let (line, body) = in_step_block.take().unwrap();
+                let r = raws.last_mut().unwrap();
+                r.block = Some((body, line));
+                r.narration_from = range.end;
+            }
+            _ if block_start && want_block => {
+                let r = raws.last().unwrap();
+                return Err(at(format!(
+                    "step {} {:?} (line {}): the heading must be followed by a ```step block",
+                    raws.len(),
+                    r.title,
+                    r.line
+                )));
+            }
+            _ => {}
+        }
+    }
+    if want_block {
+        let r = raws.last().unwrap();
+        return Err(at(format!(
+            "step {} {:?} (line {}): the heading must be followed by a ```step block",
+            raws.len(),
+            r.title,
+            r.line
+        )));
+    }
+    let Some(front_text) = front_text else {
+        return Err(at(
+            "front matter: the file must start with a `---` YAML block".into(),
+        ));
+    };
+    let front: Front = from_yaml(&front_text).map_err(|e| at(format!("front matter: {e}")))?;
+
+    let mut steps = Vec::new();
+    for (i, r) in raws.into_iter().enumerate() {
+        let here = format!("step {} {:?} (line {})", i + 1, r.title, r.line);
+        let (body, _) = r.block.expect("checked above");
+        let block: StepBlock = from_yaml(&body).map_err(|e| at(format!("{here}: {e}")))?;
+        let moves = expand_moves(&block.moves).map_err(|e| at(format!("{here}: {e}")))?;
+        let narration = text[r.narration_from..r.narration_to.max(r.narration_from)].trim();
+        if narration.is_empty() {
+            return Err(at(format!(
+                "{here}: narration: every step needs narration after its ```step block"
+            )));
+        }
+        steps.push(Step {
+            title: r.title,
+            line: r.line,
+            block,
+            moves,
+        });
+    }
+    let lesson = Lesson {
+        file: file.to_string(),
+        dir_name: dir_name.to_string(),
+        front,
+        steps,
+    };
+    validate(&lesson, &vocabulary()).map_err(|e| at(e))?;
+    Ok(lesson)
+}
+
+/// Checks that need no model: vocabularies, counts, names.
+fn validate(l: &Lesson, voc: &Vocabulary) -> Result<(), String> {
+    let f = &l.front;
+    let fm = |field: &str, what: String| Err(format!("front matter: {field}: {what}"));
+    if !is_kebab(&f.id) {
+        return fm("id", format!("{:?} must be kebab-case", f.id));
+    }
+    match l.dir_name.split_once('-') {
+        Some((nn, slug))
+            if nn.len() == 2 && nn.chars().all(|c| c.is_ascii_digit()) && slug == f.id => {}
+        _ => {
+            return fm(
+                "id",
+                format!(
+                    "{:?} must be the folder name {:?} without its `NN-` prefix",
+                    f.id, l.dir_name
+                ),
+            )
+        }
+    }
+    for (field, v) in [("title", &f.title), ("summary", &f.summary)] {
+        if v.trim().is_empty() {
+            return fm(field, "must not be empty".into());
+        }
+    }
+    for (field, list, known) in [
+        ("topics", &f.topics, &voc.topics),
+        ("seeds", &f.seeds, &voc.seeds),
+        ("patches", &f.patches, &voc.patches),
+    ] {
+        if field == "topics" && list.is_empty() {
+            return fm(field, "list at least one topic".into());
+        }
+        for (i, v) in list.iter().enumerate() {
+            if !known.contains_key(v) {
+                return fm(
+                    &format!("{field}[{i}]"),
+                    format!(
+                        "{v:?} is not in lessons/vocabulary.json (one of {:?})",
+                        known.keys().collect::<Vec<_>>()
+                    ),
+                );
+            }
+        }
+    }
+    if f.scenario.contains('/') || !f.scenario.ends_with(".json") {
+        return fm(
+            "scenario",
+            format!("{:?} must be a .json file beside lesson.md", f.scenario),
+        );
+    }
+    if !(MIN_STEPS..=MAX_STEPS).contains(&l.steps.len()) {
+        return Err(format!(
+            "steps: a lesson has {MIN_STEPS} to {MAX_STEPS} steps, this one has {}",
+            l.steps.len()
+        ));
+    }
+    if !l.steps.iter().any(|s| s.block.predict.is_some()) {
+        return Err("steps: at least one step needs a `predict` question".into());
+    }
+    let last = l.steps.last().unwrap();
+    if last.block.try_it.is_none() {
+        return Err(format!(
+            "step {} {:?} (line {}): tryIt: the last step must say what to try in the playground",
+            l.steps.len(),
+            last.title,
+            last.line
+        ));
+    }
+    for (i, s) in l.steps.iter().enumerate() {
+        let here = format!("step {} {:?} (line {})", i + 1, s.title, s.line);
+        for (j, h) in s.block.highlights.iter().enumerate() {
+            if !highlight_ok(h) {
+                return Err(format!("{here}: highlights[{j}]: {h:?} is not a highlight name (docs/writing-lessons.md)"));
+            }
+        }
+        if let Some(p) = &s.block.predict {
+            if p.question.trim().is_empty() {
+                return Err(format!("{here}: predict.question: must not be empty"));
+            }
+            if p.choices.len() < 2 {
+                return Err(format!(
+                    "{here}: predict.choices: give at least two choices"
+                ));
+            }
+            match p.answer.choice {
+                None => {
+                    return Err(format!(
+                        "{here}: predict.answer.choice: missing (the index of the right choice, from 0)"
+                    ))
+                }
+                Some(c) if c >= p.choices.len() => {
+                    return Err(format!(
+                        "{here}: predict.answer.choice: {c} is out of range ({} choices, counted from 0)",
+                        p.choices.len()
+                    ))
+                }
+                _ => {}
+            }
+            if p.answer.is_empty() {
+                return Err(format!(
+                    "{here}: predict.answer: needs at least one claim the model checks (stats, vars, ...)"
+                ));
+            }
+            if let Some(e) = &p.explain {
+                if e.trim().is_empty() {
+                    return Err(format!("{here}: predict.explain: must not be empty"));
+                }
+            }
+        }
+        if let Some(e) = &s.block.expect {
+            if e.choice.is_some() {
+                return Err(format!(
+                    "{here}: expect.choice: `choice` belongs in predict.answer"
+                ));
+            }
+        }
+        for (k, w) in s.block.what_if.iter().enumerate() {
+            if w.expect.choice.is_some() {
+                return Err(format!(
+                    "{here}: whatIf[{k}].expect.choice: `choice` belongs in predict.answer"
+                ));
+            }
+            if w.variant.is_empty() && w.cache.is_empty() && w.moves.is_none() {
+                return Err(format!(
+                    "{here}: whatIf[{k}]: change a variant or cache key, or give other moves"
+                ));
+            }
+            if w.expect.is_empty() {
+                return Err(format!("{here}: whatIf[{k}].expect: claim something"));
+            }
+        }
+        if let Some(t) = &s.block.try_it {
+            if t.goal.trim().is_empty() {
+                return Err(format!("{here}: tryIt.goal: must not be empty"));
+            }
+        }
+        for (field, c) in s.claims().into_iter().chain(
+            s.block
+                .what_if
+                .iter()
+                .enumerate()
+                .map(|(k, w)| (format!("whatIf[{k}].expect"), &w.expect)),
+        ) {
+            c.validate().map_err(|e| format!("{here}: {field}.{e}"))?;
+        }
+    }
+    Ok(())
+}
+
+impl Claims {
+    fn is_empty(&self) -> bool {
+        self.stats.is_none()
+            && self.delta.is_none()
+            && self.violations.is_none()
+            && self.vars.is_none()
+            && self.cpus.is_none()
+            && self.slabs.is_none()
+            && self.objects.is_none()
+            && self.nodes.is_none()
+            && self.contexts.is_none()
+            && self.enabled.is_none()
+            && self.lines.is_none()
+            && self.events.is_none()
+            && self.tid_step.is_none()
+            && self.finished.is_none()
+            && self.deadlock.is_none()
+    }
+
+    /// Syntax of the names; `Err("field: why")`.
+    fn validate(&self) -> Result<(), String> {
+        let stat_names = stat_names();
+        for (field, keys) in [
+            (
+                "stats",
+                self.stats.as_ref().map(|m| m.keys().collect::<Vec<_>>()),
+            ),
+            (
+                "delta",
+                self.delta.as_ref().map(|m| m.keys().collect::<Vec<_>>()),
+            ),
+        ] {
+            for k in keys.unwrap_or_default() {
+                if !stat_names.contains(k.as_str()) {
+                    return Err(format!("{field}.{k}: not a stat counter of the model"));
+                }
+            }
+        }
+        for e in self.events.iter().flatten() {
+            if let Some(s) = &e.stat {
+                if !stat_names.contains(s.as_str()) {
+                    return Err(format!("events.stat: {s:?} is not a stat counter"));
+                }
+            }
+        }
+        for (i, v) in self.violations.iter().flatten().enumerate() {
+            let ok = v
+                .strip_prefix("INV-")
+                .and_then(|n| n.parse::<u32>().ok())
+                .is_some_and(|n| (1..=15).contains(&n));
+            if !ok {
+                return Err(format!("violations[{i}]: {v:?} is not INV-1 … INV-15"));
+            }
+        }
+        for k in self.cpus.iter().flat_map(|m| m.keys()) {
+            if k.strip_prefix("cpu")
+                .and_then(|n| n.parse::<u32>().ok())
+                .is_none()
+            {
+                return Err(format!("cpus.{k}: CPUs are named cpu0, cpu1, ..."));
+            }
+        }
+        for k in self.nodes.iter().flat_map(|m| m.keys()) {
+            if k.strip_prefix("node")
+                .and_then(|n| n.parse::<u32>().ok())
+                .is_none()
+            {
+                return Err(format!("nodes.{k}: nodes are named node0, node1, ..."));
+            }
+        }
+        for (k, v) in self.lines.iter().flat_map(|m| m.iter()) {
+            if v.is_empty() || !v.chars().all(|c| "MESI".contains(c)) {
+                return Err(format!(
+                    "lines.{k}: {v:?} must be MESI letters, one per CPU"
+                ));
+            }
+        }
+        for (k, _) in self.enabled.iter().flat_map(|m| m.iter()) {
+            if !is_move(k) {
+                return Err(format!("enabled.{k}: not a move"));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn stat_names() -> BTreeSet<String> {
+    thread_local! {
+        static NAMES: BTreeSet<String> = {
+            let sim = Simulator::from_json(r#"{"schemaVersion":1,"cpus":1,"tasks":[{"id":"T","cpu":0,"ops":[{"op":"alloc","var":"x"}]}]}"#, false)
+                .expect("the smallest scenario");
+            sim.outcome().stats.total.keys().cloned().collect()
+        };
+    }
+    NAMES.with(|n| n.clone())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replay
+// ---------------------------------------------------------------------------------------------
+
+/// The lesson's scenario JSON with variant (and cache) overrides merged in.
+fn scenario_with(
+    base: &Value,
+    variant: &[&Map<String, Value>],
+    cache: &Map<String, Value>,
+) -> Value {
+    let mut j = base.clone();
+    let root = j.as_object_mut().expect("a scenario is an object");
+    for v in variant {
+        let dst = root
+            .entry("variant")
+            .or_insert_with(|| Value::Object(Map::new()));
+        for (k, val) in v.iter() {
+            dst.as_object_mut().unwrap().insert(k.clone(), val.clone());
+        }
+    }
+    if !cache.is_empty() {
+        let dst = root
+            .entry("cache")
+            .or_insert_with(|| Value::Object(Map::new()));
+        for (k, val) in cache {
+            dst.as_object_mut().unwrap().insert(k.clone(), val.clone());
+        }
+    }
+    j
+}
+
+fn show<T: std::fmt::Debug>(v: &T) -> String {
+    format!("{v:?}")
+}
+
+/// Compare one claimed field; `Err` names the field and both values.
+fn same<T: PartialEq + std::fmt::Debug>(
+    errs: &mut Vec<String>,
+    field: &str,
+    model: T,
+    lesson: &Option<T>,
+) {
+    if let Some(want) = lesson {
+        if *want != model {
+            errs.push(format!(
+                "{field}: the model has {}, the lesson says {}",
+                show(&model),
+                show(want)
+            ));
+        }
+    }
+}
+
+/// Check `claims` against the simulator after a step whose events start at `ev_from` and whose
+/// stats before it were `before`. Returns one message per false claim (field: why).
+fn check_claims(
+    claims: &Claims,
+    sim: &Simulator,
+    before: &BTreeMap<String, u64>,
+    ev_from: usize,
+) -> Vec<String> {
+    let mut errs = Vec::new();
+    let view = sim.view();
+    let out = sim.outcome();
+    let total = &out.stats.total;
+    for (k, want) in claims.stats.iter().flatten() {
+        let got = total.get(k).copied().unwrap_or(0);
+        if got != *want {
+            errs.push(format!(
+                "stats.{k}: the model has {got} (setup included), the lesson says {want}"
+            ));
+        }
+    }
+    for (k, want) in claims.delta.iter().flatten() {
+        let got =
+            total.get(k).copied().unwrap_or(0) as i64 - before.get(k).copied().unwrap_or(0) as i64;
+        if got != *want {
+            errs.push(format!(
+                "delta.{k}: this step changed it by {got}, the lesson says {want}"
+            ));
+        }
+    }
+    if let Some(want) = &claims.violations {
+        let got: BTreeSet<String> = view
+            .violations
+            .iter()
+            .map(|v| v.invariant.clone())
+            .collect();
+        let want_set: BTreeSet<String> = want.iter().cloned().collect();
+        if got != want_set {
+            errs.push(format!(
+                "violations: the model has {:?} ({}), the lesson says {:?}",
+                got,
+                view.violations
+                    .iter()
+                    .map(|v| format!("step {} {}: {}", v.step, v.invariant, v.message))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                want
+            ));
+        }
+    }
+    for (name, want) in claims.vars.iter().flatten() {
+        match view.vars.iter().find(|v| &v.name == name) {
+            None => errs.push(format!("vars.{name}: the scenario has no variable {name}")),
+            Some(v) => {
+                let got = if !v.bound {
+                    Some("unbound".to_string())
+                } else {
+                    v.object.clone()
+                };
+                if &got != want {
+                    errs.push(format!(
+                        "vars.{name}: the model has {}, the lesson says {}",
+                        got.as_deref().unwrap_or("null"),
+                        want.as_deref().unwrap_or("null")
+                    ));
+                }
+            }
+        }
+    }
+    for (name, c) in claims.cpus.iter().flatten() {
+        let idx: usize = name[3..].parse().unwrap_or(usize::MAX);
+        let Some(v) = view.cpus.get(idx) else {
+            errs.push(format!("cpus.{name}: no such CPU"));
+            continue;
+        };
+        let f = |x: &str| format!("cpus.{name}.{x}");
+        same(&mut errs, &f("freelist"), v.freelist.clone(), &c.freelist);
+        same(&mut errs, &f("tid"), v.tid, &c.tid);
+        same(&mut errs, &f("page"), v.page.clone(), &c.page);
+        same(&mut errs, &f("partial"), v.partial.clone(), &c.partial);
+        same(&mut errs, &f("irqs"), v.irqs_enabled, &c.irqs);
+        same(&mut errs, &f("preempt"), v.preempt_count, &c.preempt);
+        same(&mut errs, &f("running"), v.running.clone(), &c.running);
+        same(&mut errs, &f("cycles"), v.cycles, &c.cycles);
+    }
+    for (name, c) in claims.slabs.iter().flatten() {
+        let Some(v) = view.slabs.iter().find(|s| &s.name == name) else {
+            errs.push(format!("slabs.{name}: no such slab (yet)"));
+            continue;
+        };
+        let f = |x: &str| format!("slabs.{name}.{x}");
+        same(&mut errs, &f("freelist"), v.freelist.clone(), &c.freelist);
+        same(&mut errs, &f("inuse"), v.inuse, &c.inuse);
+        same(&mut errs, &f("frozen"), v.frozen, &c.frozen);
+        same(&mut errs, &f("owner"), v.owner.clone(), &c.owner);
+        same(&mut errs, &f("locked"), v.slab_locked, &c.locked);
+    }
+    for (name, c) in claims.objects.iter().flatten() {
+        let Some(o) = view
+            .slabs
+            .iter()
+            .flat_map(|s| s.objects.iter())
+            .find(|o| &o.name == name)
+        else {
+            errs.push(format!("objects.{name}: no such object (yet)"));
+            continue;
+        };
+        let f = |x: &str| format!("objects.{name}.{x}");
+        same(&mut errs, &f("fp"), o.fp.clone(), &c.fp);
+        same(&mut errs, &f("owner"), o.owner.clone(), &c.owner);
+    }
+    for (name, c) in claims.nodes.iter().flatten() {
+        let idx: usize = name[4..].parse().unwrap_or(usize::MAX);
+        let Some(v) = view.nodes.get(idx) else {
+            errs.push(format!("nodes.{name}: no such node"));
+            continue;
+        };
+        let f = |x: &str| format!("nodes.{name}.{x}");
+        same(&mut errs, &f("partial"), v.partial.clone(), &c.partial);
+        same(&mut errs, &f("nrPartial"), v.nr_partial, &c.nr_partial);
+        same(&mut errs, &f("listLock"), v.list_lock.clone(), &c.list_lock);
+        same(&mut errs, &f("waiters"), v.waiters.clone(), &c.waiters);
+    }
+    for (id, c) in claims.contexts.iter().flatten() {
+        let Some(v) = view.contexts.iter().find(|x| &x.id == id) else {
+            errs.push(format!("contexts.{id}: no such context"));
+            continue;
+        };
+        let f = |x: &str| format!("contexts.{id}.{x}");
+        same(&mut errs, &f("at"), v.label.clone(), &c.at);
+        same(&mut errs, &f("state"), v.state.clone(), &c.state);
+        same(&mut errs, &f("cpu"), v.cpu, &c.cpu);
+        same(&mut errs, &f("op"), v.op.clone(), &c.op);
+    }
+    for (mv, want) in claims.enabled.iter().flatten() {
+        let got = view.enabled_moves.iter().any(|m| m == mv);
+        if got != *want {
+            errs.push(format!(
+                "enabled.{mv}: the model says {got} (enabled: {:?}), the lesson says {want}",
+                view.enabled_moves
+            ));
+        }
+    }
+    for (name, want) in claims.lines.iter().flatten() {
+        match view.lines.iter().find(|l| &l.name == name) {
+            None => errs.push(format!(
+                "lines.{name}: no such cache line (lines: {:?})",
+                view.lines.iter().map(|l| &l.name).collect::<Vec<_>>()
+            )),
+            Some(l) => {
+                let got: String = l.states.iter().collect();
+                if &got != want {
+                    errs.push(format!(
+                        "lines.{name}: the model has {got}, the lesson says {want}"
+                    ));
+                }
+            }
+        }
+    }
+    let events = &sim.events()[ev_from.min(sim.events().len())..];
+    for (i, e) in claims.events.iter().flatten().enumerate() {
+        let mut line_ids = Vec::new();
+        let mut bad_line = false;
+        for t in &e.coherence {
+            match view.lines.iter().find(|l| l.name == t.line) {
+                Some(l) => line_ids.push((l.id, t)),
+                None => {
+                    errs.push(format!("events[{i}].coherence: no cache line {:?}", t.line));
+                    bad_line = true;
+                }
+            }
+        }
+        if bad_line {
+            continue;
+        }
+        let hit = events.iter().any(|ev| {
+            e.ctx.as_ref().is_none_or(|x| *x == ev.ctx)
+                && e.label.as_ref().is_none_or(|x| *x == ev.label)
+                && e.kind.as_ref().is_none_or(|x| *x == ev.kind)
+                && e.ok.is_none_or(|x| Some(x) == ev.ok)
+                && e.cycles.is_none_or(|x| x == ev.cycles)
+                && e.stat.as_ref().is_none_or(|x| ev.stats.contains(x))
+                && line_ids.iter().all(|(id, t)| {
+                    ev.coherence.iter().any(|c| {
+                        c.line == *id && c.cpu == t.cpu && c.from == t.from && c.to == t.to
+                    })
+                })
+        });
+        if !hit {
+            errs.push(format!(
+                "events[{i}]: no event of this step matches {e:?}; the step's events:\n{}",
+                events
+                    .iter()
+                    .map(|ev| format!(
+                        "      {} {} {} ok={:?} {} cycles stats={:?} coherence={:?}",
+                        ev.ctx,
+                        ev.label,
+                        ev.kind,
+                        ev.ok,
+                        ev.cycles,
+                        ev.stats,
+                        ev.coherence
+                            .iter()
+                            .map(|c| format!(
+                                "{}:cpu{}:{}>{}",
+                                view.lines
+                                    .iter()
+                                    .find(|l| l.id == c.line)
+                                    .map(|l| l.name.as_str())
+                                    .unwrap_or("?"),
+                                c.cpu,
+                                c.from,
+                                c.to
+                            ))
+                            .collect::<Vec<_>>()
+                    ))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ));
+        }
+    }
+    same(&mut errs, "tidStep", view.tid_step, &claims.tid_step);
+    same(&mut errs, "finished", view.finished, &claims.finished);
+    same(&mut errs, "deadlock", view.deadlock, &claims.deadlock);
+    errs
+}
+
+/// Check that every highlight names something that exists after this step.
+fn check_highlights(hs: &[String], view: &View, labels: &BTreeSet<String>) -> Vec<String> {
+    let mut errs = Vec::new();
+    let stats = stat_names();
+    for (i, h) in hs.iter().enumerate() {
+        let (kind, rest) = h.split_once(' ').unwrap_or((h.as_str(), ""));
+        let base = rest.split('.').next().unwrap_or("");
+        let ok = if let Some(n) = kind.strip_prefix("cpu") {
+            let n = n.split('.').next().unwrap_or("");
+            n.parse::<usize>().is_ok_and(|n| n < view.cpus.len())
+        } else {
+            match kind {
+                "slab" => view.slabs.iter().any(|s| s.name == base),
+                "object" => view
+                    .slabs
+                    .iter()
+                    .flat_map(|s| s.objects.iter())
+                    .any(|o| o.name == base),
+                "node" => base.parse::<usize>().is_ok_and(|n| n < view.nodes.len()),
+                "line" => view.lines.iter().any(|l| l.name == rest),
+                "code" => labels.contains(rest),
+                "ctx" => view.contexts.iter().any(|c| c.id == rest),
+                "var" => view.vars.iter().any(|v| v.name == rest),
+                "stat" => stats.contains(rest),
+                _ => true,
+            }
+        };
+        if !ok {
+            errs.push(format!(
+                "highlights[{i}]: {h:?} names nothing that exists at this step"
+            ));
+        }
+    }
+    errs
+}
+
+/// A simulator for the lesson's scenario under extra overrides, with events.
+fn new_sim(
+    lesson: &Lesson,
+    base: &Value,
+    variant: &Map<String, Value>,
+    cache: &Map<String, Value>,
+) -> Result<Simulator, String> {
+    let j = scenario_with(base, &[&lesson.front.variant, variant], cache);
+    Simulator::from_json(&j.to_string(), true).map_err(|e| e.to_string())
+}
+
+/// Apply the moves of steps `0..=k` (or stop at the first refused move: `Err`).
+fn replay_to(sim: &mut Simulator, lesson: &Lesson, k: usize) -> Result<(), String> {
+    for (i, s) in lesson.steps[..=k].iter().enumerate() {
+        for (j, m) in s.moves.iter().enumerate() {
+            sim.apply(m).map_err(|e| {
+                format!(
+                    "step {} {:?} (line {}): moves: move {} ({m:?}) is refused: {e}",
+                    i + 1,
+                    s.title,
+                    s.line,
+                    j + 1
+                )
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Replay a parsed lesson against its scenario text; one message per failure, each naming the
+/// file, the step and the field.
+fn replay(lesson: &Lesson, scenario_text: &str) -> Vec<String> {
+    let file = &lesson.file;
+    let mut errs = Vec::new();
+    let base: Value = match serde_json::from_str(scenario_text) {
+        Ok(v) => v,
+        Err(e) => return vec![format!("{file}: front matter: scenario: not JSON: {e}")],
+    };
+    if base.get("schedule").is_some() {
+        errs.push(format!(
+            "{file}: front matter: scenario: {} has a `schedule`; a lesson's steps are its schedule",
+            lesson.front.scenario
+        ));
+    }
+    let empty = Map::new();
+    let mut sim = match new_sim(lesson, &base, &empty, &empty) {
+        Ok(s) => s,
+        Err(e) => {
+            return vec![format!(
+                "{file}: front matter: scenario/variant: the model refuses it: {e}"
+            )]
+        }
+    };
+    let labels: BTreeSet<String> = slub_sim::listing()
+        .into_iter()
+        .flat_map(|f| f.lines.into_iter().map(|l| l.label))
+        .collect();
+    let trace = std::env::var("LESSON_TRACE").is_ok_and(|t| t == "all" || t == lesson.front.id);
+    for (k, s) in lesson.steps.iter().enumerate() {
+        let here = format!("{file}: step {} {:?} (line {})", k + 1, s.title, s.line);
+        let before = sim.outcome().stats.total;
+        let ev_from = sim.events().len();
+        for (j, m) in s.moves.iter().enumerate() {
+            if let Err(e) = sim.apply(m) {
+                errs.push(format!(
+                    "{here}: moves: move {} ({m:?}) is refused: {e}; enabled were {:?}",
+                    j + 1,
+                    sim.enabled_moves()
+                ));
+                return errs;
+            }
+        }
+        if trace {
+            print_trace(k, s, &sim, ev_from);
+        }
+        for (field, c) in s.claims() {
+            for e in check_claims(c, &sim, &before, ev_from) {
+                errs.push(format!("{here}: {field}.{e}"));
+            }
+        }
+        for e in check_highlights(&s.block.highlights, &sim.view(), &labels) {
+            errs.push(format!("{here}: {e}"));
+        }
+        for (w, what) in s.block.what_if.iter().enumerate() {
+            let field = format!("whatIf[{w}]");
+            let mut alt = match new_sim(lesson, &base, &what.variant, &what.cache) {
+                Ok(a) => a,
+                Err(e) => {
+                    errs.push(format!("{here}: {field}: the model refuses it: {e}"));
+                    continue;
+                }
+            };
+            let own = match what.moves.as_ref().map(|m| expand_moves(m)) {
+                Some(Err(e)) => {
+                    errs.push(format!("{here}: {field}.{e}"));
+                    continue;
+                }
+                Some(Ok(m)) => Some(m),
+                None => None,
+            };
+            if k > 0 && own.is_none() {
+                if let Err(e) = replay_to(&mut alt, lesson, k - 1) {
+                    errs.push(format!("{here}: {field}: {e}"));
+                    continue;
+                }
+            }
+            let alt_before = alt.outcome().stats.total;
+            let alt_from = alt.events().len();
+            let mut ok = true;
+            for (j, m) in own.as_ref().unwrap_or(&s.moves).iter().enumerate() {
+                if let Err(e) = alt.apply(m) {
+                    errs.push(format!(
+                        "{here}: {field}: moves: move {} ({m:?}) is refused under this variant: {e}",
+                        j + 1
+                    ));
+                    ok = false;
+                    break;
+                }
+            }
+            if ok {
+                for e in check_claims(&what.expect, &alt, &alt_before, alt_from) {
+                    errs.push(format!("{here}: {field}.expect.{e}"));
+                }
+            }
+        }
+        if let Some(t) = &s.block.try_it {
+            match new_sim(lesson, &base, &t.variant, &t.cache) {
+                Err(e) => errs.push(format!("{here}: tryIt: the model refuses it: {e}")),
+                Ok(mut alt) => {
+                    if t.from == From::Here {
+                        if let Err(e) = replay_to(&mut alt, lesson, k) {
+                            errs.push(format!(
+                                "{here}: tryIt: the moves so far do not replay under its changes (say `from: start`?): {e}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    errs
+}
+
+fn print_trace(k: usize, s: &Step, sim: &Simulator, ev_from: usize) {
+    println!("── step {} {:?}: {:?}", k + 1, s.title, s.block.moves);
+    for e in &sim.events()[ev_from..] {
+        println!(
+            "   {:>4} {:<3} {:<24} {:>4}cy {}{}",
+            e.step,
+            e.ctx,
+            e.label,
+            e.cycles,
+            e.narration,
+            if e.stats.is_empty() {
+                String::new()
+            } else {
+                format!("  [{}]", e.stats.join(", "))
+            }
+        );
+    }
+    let v = sim.view();
+    for c in &v.cpus {
+        println!(
+            "   cpu{}: freelist {:?} tid {} page {:?} partial {:?} irqs {} preempt {} cycles {}",
+            c.cpu, c.freelist, c.tid, c.page, c.partial, c.irqs_enabled, c.preempt_count, c.cycles
+        );
+    }
+    for sl in &v.slabs {
+        println!(
+            "   slab {}: freelist {:?} inuse {} frozen {} owner {} [{}]",
+            sl.name,
+            sl.freelist,
+            sl.inuse,
+            sl.frozen,
+            sl.owner,
+            sl.objects
+                .iter()
+                .map(|o| format!("{} fp {} {}", o.name, o.fp, o.owner))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    for n in &v.nodes {
+        println!(
+            "   node{}: partial {:?} nr_partial {} list_lock {:?}",
+            n.node, n.partial, n.nr_partial, n.list_lock
+        );
+    }
+    for c in &v.contexts {
+        println!(
+            "   {} ({}) on cpu{}: {:?} next {:?}",
+            c.id, c.state, c.cpu, c.op, c.label
+        );
+    }
+    println!(
+        "   vars {}",
+        v.vars
+            .iter()
+            .map(|x| format!(
+                "{}={}",
+                x.name,
+                if x.bound {
+                    x.object.clone().unwrap_or("null".into())
+                } else {
+                    "unbound".into()
+                }
+            ))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    println!("   enabled {:?}", v.enabled_moves);
+    let st: Vec<String> = sim
+        .outcome()
+        .stats
+        .total
+        .iter()
+        .filter(|(_, n)| **n > 0)
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
+    println!("   stats {}", st.join(", "));
+    for x in &v.violations {
+        println!(
+            "   VIOLATION step {} {}: {}",
+            x.step, x.invariant, x.message
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading from disk
+// ---------------------------------------------------------------------------------------------
+
+/// `(dir name, lesson.md path)` of every lesson folder, sorted. Folders without `lesson.md`
+/// (the page's `00-sample`) are not lessons.
+fn lesson_dirs() -> Vec<(String, PathBuf)> {
+    let mut v: Vec<(String, PathBuf)> = std::fs::read_dir(lessons_dir())
+        .expect("lessons/ exists")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("lesson.md").is_file())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Parse and replay one lesson folder.
+fn check_dir(dir_name: &str, dir: &Path) -> Result<Lesson, Vec<String>> {
+    let file = format!("lessons/{dir_name}/lesson.md");
+    let text =
+        std::fs::read_to_string(dir.join("lesson.md")).map_err(|e| vec![format!("{file}: {e}")])?;
+    let lesson = parse_lesson(&file, dir_name, &text).map_err(|e| vec![e])?;
+    let sc_path = dir.join(&lesson.front.scenario);
+    let sc = std::fs::read_to_string(&sc_path).map_err(|e| {
+        vec![format!(
+            "{file}: front matter: scenario: cannot read {}: {e}",
+            sc_path.display()
+        )]
+    })?;
+    let errs = replay(&lesson, &sc);
+    if errs.is_empty() {
+        Ok(lesson)
+    } else {
+        Err(errs)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn every_lesson_parses_and_replays() {
+    let t0 = std::time::Instant::now();
+    let mut errs = Vec::new();
+    let mut ids = BTreeMap::new();
+    let mut count = 0;
+    for (name, dir) in lesson_dirs() {
+        match check_dir(&name, &dir) {
+            Ok(l) => {
+                count += 1;
+                if let Some(other) = ids.insert(l.front.id.clone(), name.clone()) {
+                    errs.push(format!(
+                        "lessons/{name}/lesson.md: front matter: id: {:?} is also the id of lessons/{other}",
+                        l.front.id
+                    ));
+                }
+            }
+            Err(e) => errs.extend(e),
+        }
+    }
+    println!("{count} lessons replayed in {:?}", t0.elapsed());
+    assert!(
+        errs.is_empty(),
+        "{} lesson failure(s):\n{}",
+        errs.len(),
+        errs.join("\n")
+    );
+    assert!(count >= 11, "only {count} lessons");
+}
+
+/// A small valid lesson, changed by each case below into a broken one.
+const GOOD: &str = r#"---
+id: sample
+title: A sample
+summary: Checks the checker.
+topics: [fast-path]
+seeds: [004_be3faf7328bf917d.txt]
+patches: []
+scenario: scenario.json
+---
+
+Intro text.
+
+## Step: Setup
+
+```step
+moves: []
+highlights: [cpu0.freelist, code slab_alloc:A9]
+expect:
+  cpus: {cpu0: {freelist: [p1, p2, p3]}}
+```
+
+CPU 0 has three free objects.
+
+## Step: Read
+
+```step
+moves: [T*7]
+predict:
+  question: What is next?
+  choices: [the CAS, a retry]
+  answer: {choice: 0, contexts: {T: {at: "slab_alloc:A9"}}}
+```
+
+T read everything.
+
+## Step: CAS
+
+```step
+moves: [T]
+expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}
+```
+
+It succeeds.
+
+## Step: Rest
+
+```step
+moves: [T]
+expect: {vars: {x: p1}, violations: []}
+```
+
+Done.
+
+## Step: Try
+
+```step
+moves: []
+tryIt: {goal: "Run U first.", variant: {cmpxchgDouble: slab-lock}}
+```
+
+Try it.
+"#;
+
+const GOOD_SCENARIO: &str = r#"{ "schemaVersion": 1, "cpus": 2,
+  "setup": [ { "cpu": 0, "op": "alloc", "var": "a" } ],
+  "tasks": [ { "id": "T", "cpu": 0, "ops": [ { "op": "alloc", "var": "x" } ] },
+             { "id": "U", "cpu": 0, "ops": [ { "op": "alloc", "var": "u" } ] } ] }"#;
+
+fn check_text(text: &str) -> Result<(), String> {
+    let file = "lessons/99-sample/lesson.md";
+    let l = parse_lesson(file, "99-sample", text)?;
+    let errs = replay(&l, GOOD_SCENARIO);
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs.join("\n"))
+    }
+}
+
+#[test]
+fn the_sample_lesson_is_good() {
+    check_text(GOOD).unwrap();
+}
+
+#[test]
+fn broken_lessons_fail_with_file_and_field() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        // (what to replace, with what, substrings the message must contain; none: accepted)
+        (
+            "id: sample",
+            "id: Sample",
+            &["front matter: id", "kebab-case"],
+        ),
+        (
+            "id: sample",
+            "id: other",
+            &["front matter: id", "99-sample"],
+        ),
+        (
+            "topics: [fast-path]",
+            "topics: [fastpath]",
+            &["front matter: topics[0]", "fastpath"],
+        ),
+        (
+            "seeds: [004_be3faf7328bf917d.txt]",
+            "seeds: [004.txt]",
+            &["front matter: seeds[0]", "004.txt"],
+        ),
+        (
+            "summary: Checks the checker.\n",
+            "",
+            &["front matter", "summary"],
+        ),
+        (
+            "patches: []",
+            "patches: []\ncolour: red",
+            &["front matter", "colour"],
+        ),
+        (
+            "highlights: [cpu0.freelist, code slab_alloc:A9]",
+            "highlights: [cpu0.frelist]",
+            &["step 1 \"Setup\"", "highlights[0]", "cpu0.frelist"],
+        ),
+        (
+            "highlights: [cpu0.freelist, code slab_alloc:A9]",
+            "highlights: [code slab_alloc:Z9]",
+            &["step 1 \"Setup\"", "highlights[0]", "exists"],
+        ),
+        (
+            "answer: {choice: 0, contexts",
+            "answer: {choice: 2, contexts",
+            &["step 2 \"Read\"", "predict.answer.choice", "out of range"],
+        ),
+        (
+            "answer: {choice: 0, contexts: {T: {at: \"slab_alloc:A9\"}}}",
+            "answer: {choice: 0}",
+            &["step 2 \"Read\"", "predict.answer", "claim"],
+        ),
+        (
+            "answer: {choice: 0, contexts: {T: {at: \"slab_alloc:A9\"}}}",
+            "answer: {choice: 0, contexts: {T: {at: \"slab_alloc:A8\"}}}",
+            &[
+                "step 2 \"Read\"",
+                "predict.answer.contexts.T.at",
+                "slab_alloc:A9",
+            ],
+        ),
+        (
+            "expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}",
+            "expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 1}}",
+            &[
+                "step 3 \"CAS\"",
+                "expect.delta.CMPXCHG_DOUBLE_CPU_FAIL",
+                "changed it by 0",
+            ],
+        ),
+        (
+            "expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}",
+            "expect: {delta: {CPU_FAILS: 0}}",
+            &["step 3 \"CAS\"", "expect.delta.CPU_FAILS", "not a stat"],
+        ),
+        (
+            "expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}",
+            "expect: {stat: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}",
+            &["step 3 \"CAS\"", "stat", "unknown field"],
+        ),
+        (
+            "expect: {vars: {x: p1}, violations: []}",
+            "expect: {vars: {x: p2}, violations: [INV-12]}",
+            &["step 4 \"Rest\"", "expect.vars.x", "expect.violations"],
+        ),
+        (
+            "moves: [T]\nexpect: {vars",
+            "moves: [T*20]\nexpect: {vars",
+            &["step 4 \"Rest\"", "moves: move 2", "refused"],
+        ),
+        (
+            "moves: [T]\nexpect: {vars",
+            "moves: [T**2]\nexpect: {vars",
+            &["step 4 \"Rest\"", "moves[0]"],
+        ),
+        (
+            "moves: [T]\nexpect: {vars",
+            "moves: [migrate:T:7]\nexpect: {vars",
+            &["step 4 \"Rest\"", "moves: move 1", "refused"],
+        ),
+        ("moves: [T]\n", "", &["step 3 \"CAS\"", "moves"]),
+        (
+            "tryIt: {goal: \"Run U first.\", variant: {cmpxchgDouble: slab-lock}}",
+            "",
+            &["step 5 \"Try\"", "tryIt"],
+        ),
+        (
+            "variant: {cmpxchgDouble: slab-lock}",
+            "variant: {cmpxchgDouble: slab-lok}",
+            &["step 5 \"Try\"", "tryIt", "cmpxchgDouble"],
+        ),
+        (
+            "variant: {cmpxchgDouble: slab-lock}",
+            "variant: {fastpath: tid-loop}",
+            &["step 5 \"Try\"", "tryIt", "do not replay"],
+        ),
+        (
+            "variant: {cmpxchgDouble: slab-lock}",
+            "variant: {fastpath: tid-loop}, from: start",
+            &[],
+        ),
+        ("## Step: CAS", "## CAS", &["line", "## Step: <title>"]),
+        ("\nIt succeeds.\n", "\n", &["step 3 \"CAS\"", "narration"]),
+        ("---\nid: sample", "id: sample", &["front matter"]),
+    ];
+    let mut errs = Vec::new();
+    for (from, to, want) in cases {
+        assert!(GOOD.contains(from), "the case {from:?} does not apply");
+        let text = GOOD.replacen(from, to, 1);
+        match check_text(&text) {
+            Ok(()) if want.is_empty() => {}
+            Err(msg) if want.is_empty() => errs.push(format!("{from:?} -> {to:?}: refused: {msg}")),
+            Ok(()) => errs.push(format!("{from:?} -> {to:?}: accepted")),
+            Err(msg) => {
+                if !msg.starts_with("lessons/99-sample/lesson.md: ") {
+                    errs.push(format!("{from:?} -> {to:?}: no file name in {msg:?}"));
+                }
+                for w in *want {
+                    if !msg.contains(w) {
+                        errs.push(format!("{from:?} -> {to:?}: {w:?} not in {msg:?}"));
+                    }
+                }
+            }
+        }
+    }
+    // Two lessons steps fewer than the minimum; one with no prediction.
+    let short = GOOD.split("## Step: Rest").next().unwrap();
+    match check_text(short) {
+        Ok(()) => errs.push("a 3-step lesson was accepted".into()),
+        Err(m) if m.contains("steps") => {}
+        Err(m) => errs.push(format!("3 steps: {m}")),
+    }
+    let no_predict = GOOD.replace(
+        "predict:\n  question: What is next?\n  choices: [the CAS, a retry]\n  answer: {choice: 0, contexts: {T: {at: \"slab_alloc:A9\"}}}\n",
+        "",
+    );
+    match check_text(&no_predict) {
+        Ok(()) => errs.push("a lesson without a prediction was accepted".into()),
+        Err(m) if m.contains("predict") => {}
+        Err(m) => errs.push(format!("no predict: {m}")),
+    }
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+}
+
+#[test]
+fn move_repetition_expands() {
+    assert_eq!(
+        expand_moves(&["T*3".into(), "migrate:T:1".into(), "I".into()]).unwrap(),
+        ["T", "T", "T", "migrate:T:1", "I"]
+    );
+    assert!(expand_moves(&["T*0".into()]).is_err());
+    assert!(expand_moves(&["migrate:T".into()]).is_err());
+}

@@ -8,3 +8,5 @@ export {
   validateScenario,
 } from './simulator';
 export * from './types';
+export { startExplore } from './explore';
+export type { ExploreBounds, ExploreHandle, ExploreProgress, ExploreReport, FoundViolation } from './explore';

@@ -1,0 +1,18 @@
+// The explorer's Web Worker: loads its own copy of the wasm module and runs one search.
+import init, { explore } from './pkg/slub_wasm.js';
+import { runExploreRequest, type ExploreMessage, type ExploreRequest } from './explore';
+
+const ready = init();
+
+self.onmessage = async (ev: MessageEvent<unknown>) => {
+  const post = (m: ExploreMessage) => self.postMessage(m);
+  const req = ev.data as Partial<ExploreRequest> | null;
+  if (req?.type !== 'slub-lab:explore') return; // not ours: ignore
+  try {
+    await ready;
+  } catch (e) {
+    post({ type: 'error', message: `cannot load the simulator: ${String(e)}` });
+    return;
+  }
+  runExploreRequest(explore, req as ExploreRequest, post);
+};

@@ -51,6 +51,34 @@ export default tseslint.config(
     },
   },
   {
+    // Rendering is a pure function of the view (STYLE 12): layouts and D3 views take arrays and
+    // an element; they know nothing of React, the player state or the page.
+    files: ['web/src/render/**/*.ts'],
+    // Its tests run the real simulator to get real views.
+    ignores: ['web/src/render/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'react', message: 'render/ is plain TypeScript + D3: React lives in web/src/ui/.' },
+            { name: 'react-dom', message: 'render/ is plain TypeScript + D3: React lives in web/src/ui/.' },
+          ],
+          patterns: [
+            {
+              group: ['**/state/**', '**/state', '**/ui/**', '**/ui'],
+              message: 'render/ takes the view and options as arguments; it imports no store and no UI.',
+            },
+            {
+              regex: '(^|/)sim(/(?!types$).*)?$',
+              message: 'render/ may import only the view types (../sim/types), never the simulator.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Node scripts and the end-to-end tests.
     files: ['scripts/**/*.mjs', 'web/e2e/**/*.mjs', '*.js'],
     languageOptions: { globals: globals.node },

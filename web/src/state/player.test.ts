@@ -42,13 +42,13 @@ describe('player actions', () => {
       type: 'loadScenario',
       scenario: '{}',
     });
-    expect(s).toEqual({ scenario: '{}', schedule: [], cursor: 0 });
+    expect(s).toMatchObject({ scenario: '{}', schedule: [], cursor: 0 });
   });
 
   it('a scenario with a schedule keeps its moves ahead of the cursor', () => {
     const scripted = JSON.stringify({ schemaVersion: 1, schedule: ['T', 'I'] });
     const s = perform(s0, { type: 'loadScenario', scenario: scripted });
-    expect(s).toEqual({ scenario: scripted, schedule: ['T', 'I'], cursor: 0 });
+    expect(s).toMatchObject({ scenario: scripted, schedule: ['T', 'I'], cursor: 0 });
     expect(perform(s, { type: 'stepForward', enabledMoves: ['I'] }).cursor).toBe(1);
     expect(initialState('not json').schedule).toEqual([]);
   });

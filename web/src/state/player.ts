@@ -1,6 +1,13 @@
 // Player state and the actions on it (DESIGN §6: the simulator owns the simulation; the page
-// keeps only what the learner chose). Pure functions, no React, no simulator: whatever an action
-// needs to know about the simulation (the enabled moves) comes in the action itself.
+// keeps only what the learner chose: scenario, schedule, cursor, speed, selection, and whether
+// it is playing). Pure functions, no React, no simulator: whatever an action needs to know about
+// the simulation (the enabled moves) comes in the action itself.
+
+/** Play speeds in moves per second; at the top speeds the stage skips its tweens. */
+export const SPEEDS = [0.5, 1, 2, 4, 8, 30] as const;
+export const DEFAULT_SPEED = 2;
+/** From this speed index on, no tween (the frame must keep up). */
+export const NO_TWEEN_SPEED = 4;
 
 export interface PlayerState {
   /** The scenario JSON being played, as text (what the learner loaded). */
@@ -9,6 +16,11 @@ export interface PlayerState {
   readonly schedule: readonly string[];
   /** How many moves of `schedule` are applied. */
   readonly cursor: number;
+  /** Index into SPEEDS. */
+  readonly speed: number;
+  readonly playing: boolean;
+  /** An object or slab name the learner picked: outlined wherever it appears. */
+  readonly selection: string | null;
 }
 
 export type Action =
@@ -16,7 +28,26 @@ export type Action =
   /** Redo the next kept move, else apply the first enabled move. */
   | { readonly type: 'stepForward'; readonly enabledMoves: readonly string[] }
   | { readonly type: 'applyMove'; readonly move: string }
-  | { readonly type: 'loadScenario'; readonly scenario: string };
+  /** A scenario, with the moves to keep (default: its scripted `schedule`) and the cursor. */
+  | {
+      readonly type: 'loadScenario';
+      readonly scenario: string;
+      readonly schedule?: readonly string[];
+      readonly cursor?: number;
+    }
+  /** Move the cursor within the kept schedule (clamped). */
+  | { readonly type: 'goto'; readonly cursor: number }
+  | { readonly type: 'first' }
+  | { readonly type: 'last' }
+  | { readonly type: 'play' }
+  | { readonly type: 'pause' }
+  | { readonly type: 'togglePlay' }
+  /** One beat of the play timer: step forward, or stop when nothing can move. */
+  | { readonly type: 'tick'; readonly enabledMoves: readonly string[] }
+  | { readonly type: 'faster' }
+  | { readonly type: 'slower' }
+  | { readonly type: 'setSpeed'; readonly speed: number }
+  | { readonly type: 'select'; readonly name: string | null };
 
 export type ActionType = Action['type'];
 
@@ -25,10 +56,17 @@ export type ActionType = Action['type'];
  * of the cursor, so stepping forward plays the script; choosing another move branches off it.
  */
 export function initialState(scenario: string): PlayerState {
-  return { scenario, schedule: scriptedMoves(scenario), cursor: 0 };
+  return {
+    scenario,
+    schedule: scriptedMoves(scenario),
+    cursor: 0,
+    speed: DEFAULT_SPEED,
+    playing: false,
+    selection: null,
+  };
 }
 
-function scriptedMoves(scenario: string): string[] {
+export function scriptedMoves(scenario: string): string[] {
   try {
     const parsed: unknown = JSON.parse(scenario);
     if (parsed !== null && typeof parsed === 'object' && 'schedule' in parsed) {
@@ -43,10 +81,12 @@ function scriptedMoves(scenario: string): string[] {
   return [];
 }
 
+const clamp = (n: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, n));
+
 export function perform(state: PlayerState, action: Action): PlayerState {
   switch (action.type) {
     case 'stepBack':
-      return state.cursor > 0 ? { ...state, cursor: state.cursor - 1 } : state;
+      return state.cursor > 0 ? { ...state, cursor: state.cursor - 1, playing: false } : state;
     case 'stepForward': {
       if (state.cursor < state.schedule.length) return { ...state, cursor: state.cursor + 1 };
       const first = action.enabledMoves[0];
@@ -62,8 +102,45 @@ export function perform(state: PlayerState, action: Action): PlayerState {
         schedule: [...state.schedule.slice(0, state.cursor), action.move],
         cursor: state.cursor + 1,
       };
-    case 'loadScenario':
-      return initialState(action.scenario);
+    case 'loadScenario': {
+      const base = initialState(action.scenario);
+      const schedule = action.schedule ?? base.schedule;
+      return {
+        ...base,
+        schedule,
+        cursor: clamp(action.cursor ?? 0, 0, schedule.length),
+        speed: state.speed,
+      };
+    }
+    case 'goto': {
+      const cursor = clamp(Math.round(action.cursor), 0, state.schedule.length);
+      return cursor === state.cursor ? state : { ...state, cursor };
+    }
+    case 'first':
+      return perform(state, { type: 'goto', cursor: 0 });
+    case 'last':
+      return perform(state, { type: 'goto', cursor: state.schedule.length });
+    case 'play':
+      return state.playing ? state : { ...state, playing: true };
+    case 'pause':
+      return state.playing ? { ...state, playing: false } : state;
+    case 'togglePlay':
+      return { ...state, playing: !state.playing };
+    case 'tick': {
+      if (!state.playing) return state;
+      const next = perform(state, { type: 'stepForward', enabledMoves: action.enabledMoves });
+      return next === state ? { ...state, playing: false } : next;
+    }
+    case 'faster':
+      return perform(state, { type: 'setSpeed', speed: state.speed + 1 });
+    case 'slower':
+      return perform(state, { type: 'setSpeed', speed: state.speed - 1 });
+    case 'setSpeed': {
+      const speed = clamp(Math.round(action.speed), 0, SPEEDS.length - 1);
+      return speed === state.speed ? state : { ...state, speed };
+    }
+    case 'select':
+      return { ...state, selection: action.name === state.selection ? null : action.name };
   }
 }
 
@@ -75,11 +152,10 @@ export function canStepForward(state: PlayerState, enabledMoves: readonly string
   return state.cursor < state.schedule.length || enabledMoves.length > 0;
 }
 
-/** Keyboard shortcuts: one table, so the help text and the handler cannot disagree. */
-export const SHORTCUTS: Readonly<Record<string, 'stepBack' | 'stepForward'>> = {
-  ArrowLeft: 'stepBack',
-  ArrowRight: 'stepForward',
-};
+/** Moves per second at the state's speed. */
+export function movesPerSecond(state: PlayerState): number {
+  return SPEEDS[state.speed] ?? 1;
+}
 
 /**
  * The scenario with the schedule played so far, as JSON a bug report can carry (the schedule is

@@ -1,19 +1,27 @@
 import { useEffect, useState } from 'react';
-import sampleScenario from '../../../lessons/00-sample/scenario.json?raw';
 import { loadWasm } from '../sim';
+import { parseHash, type LinkError, type Route } from '../state/url';
 import { CrashScreen } from './CrashScreen';
+import { ErrorBoundary } from './ErrorBoundary';
 import { Player } from './Player';
+import { playState } from './route';
+import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from './scenarios';
 
 type Loading = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; message: string };
 
-/** Loads the wasm module, then the player with the built-in sample scenario. */
+/** Loads the wasm module, then the page the hash names (DESIGN §6 routes). */
 export function App() {
   const [loading, setLoading] = useState<Loading>({ kind: 'loading' });
+  const [hash, setHash] = useState(() => window.location.hash);
   useEffect(() => {
     loadWasm().then(
       () => setLoading({ kind: 'ready' }),
       (e: unknown) => setLoading({ kind: 'failed', message: String(e) }),
     );
+    // Only navigation fires hashchange (the player itself uses replaceState).
+    const on = () => setHash(window.location.hash);
+    window.addEventListener('hashchange', on);
+    return () => window.removeEventListener('hashchange', on);
   }, []);
 
   switch (loading.kind) {
@@ -26,6 +34,65 @@ export function App() {
     case 'failed':
       return <CrashScreen title="The simulator could not be loaded" message={loading.message} />;
     case 'ready':
-      return <Player initialScenario={sampleScenario} />;
+      return (
+        <ErrorBoundary key={hash} replay={() => window.location.href}>
+          <Page route={parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID)} hash={hash} />
+        </ErrorBoundary>
+      );
   }
+}
+
+function Page({ route, hash }: { route: Route; hash: string }) {
+  switch (route.kind) {
+    case 'error':
+      return <LinkErrorPanel error={route} hash={hash} />;
+    case 'coming':
+      return <Coming what={route.what} />;
+    case 'play': {
+      const state = playState(route);
+      if ('kind' in state) return <LinkErrorPanel error={state} hash={hash} />;
+      return <Player key={hash} initial={state} />;
+    }
+  }
+}
+
+const PARTS: Record<string, string> = {
+  route: 'the page',
+  s: 'the scenario (s)',
+  m: 'the moves (m)',
+  at: 'the position (at)',
+};
+
+export function LinkErrorPanel({ error, hash }: { error: LinkError; hash: string }) {
+  return (
+    <main className="page link-error" aria-labelledby="link-error-title">
+      <h1 id="link-error-title">This link cannot be opened</h1>
+      <p role="alert" data-testid="link-error">
+        The problem is in {PARTS[error.part] ?? error.part}: {error.message}
+      </p>
+      <p className="muted">
+        Link: <code className="break">{hash.length > 160 ? `${hash.slice(0, 160)}…` : hash}</code>
+      </p>
+      <p>
+        <a href="#/play">Open the playground with the sample scenario</a>
+      </p>
+    </main>
+  );
+}
+
+function Coming({ what }: { what: 'lab' | 'explore' | 'lessons' }) {
+  const text = {
+    lessons: 'The step-through lessons are coming: they are being written.',
+    explore: 'The explorer (an exhaustive search of interleavings, in a worker) is coming.',
+    lab: 'The lab (workloads under the cycle cost model) is coming.',
+  }[what];
+  return (
+    <main className="page coming" aria-labelledby="coming-title">
+      <h1 id="coming-title">slub-lab · {what}</h1>
+      <p data-testid="coming">{text}</p>
+      <p>
+        <a href="#/play">Open the playground</a>
+      </p>
+    </main>
+  );
 }

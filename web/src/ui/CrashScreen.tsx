@@ -5,16 +5,23 @@ interface Props {
   message: string;
   /** The scenario and moves that led here, to copy into a bug report. */
   replay?: string;
+  /** A permalink that replays the state. */
+  link?: string;
 }
 
 /** Shown instead of the page when the simulator panics (a bug, not a learner's mistake). */
-export function CrashScreen({ title, message, replay }: Props) {
+export function CrashScreen({ title, message, replay, link }: Props) {
   const [copied, setCopied] = useState(false);
   return (
     <main className="crash" role="alert" aria-labelledby="crash-title">
       <h1 id="crash-title">{title}</h1>
       <p>This is a bug in slub-lab. The message was:</p>
       <pre className="crash-message">{message}</pre>
+      {link !== undefined && (
+        <p>
+          Replay link: <a href={link}>{link.length > 80 ? `${link.slice(0, 80)}…` : link}</a>
+        </p>
+      )}
       {replay !== undefined && (
         <>
           <label htmlFor="crash-replay">Replay (the scenario and the moves played):</label>
@@ -22,7 +29,10 @@ export function CrashScreen({ title, message, replay }: Props) {
           <button
             type="button"
             onClick={() => {
-              void navigator.clipboard.writeText(replay).then(() => setCopied(true));
+              navigator.clipboard.writeText(replay).then(
+                () => setCopied(true),
+                () => setCopied(false),
+              );
             }}
           >
             {copied ? 'Copied' : 'Copy the replay'}

@@ -1,80 +1,114 @@
-import { useCallback, useEffect, useMemo, useReducer } from 'react';
+// The playground: the learner is the scheduler. Player state lives in one reducer (perform);
+// everything shown is derived from it through the simulator; the URL follows the state.
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { listing as loadListing, type ListingFunction } from '../sim';
+import { commandAction, type CommandName } from '../state/commands';
 import {
   canStepBack,
   canStepForward,
-  initialState,
+  movesPerSecond,
+  NO_TWEEN_SPEED,
   perform,
   replayJson,
-  SHORTCUTS,
+  SPEEDS,
+  type PlayerState,
 } from '../state/player';
+import { playHash } from '../state/url';
+import { withVariant, type VariantValue } from '../state/variant';
 import { CrashScreen } from './CrashScreen';
-import {
-  ContextsPanel,
-  CpusPanel,
-  NodesPanel,
-  SlabsPanel,
-  StatsPanel,
-  VarsPanel,
-  ViolationsPanel,
-} from './panels';
+import { download, frameSvg, svgToPng } from './export';
+import { HelpDialog, useShortcuts } from './HelpDialog';
+import { describeMove } from './moves';
+import { StatsPanel, VarsPanel, ViolationsPanel } from './panels';
 import { ScenarioLoader } from './ScenarioLoader';
-import { useSimulation } from './useSimulation';
+import { BUILTIN_TEXTS } from './scenarios';
+import { playablePrefix, useSimulation } from './useSimulation';
+import { VariantPanel } from './VariantPanel';
+import { LinesView, ListingView, StageView, TimelineView, useMediaQuery } from './views';
 
-function isTextField(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
-  );
+let listingCache: ListingFunction[] | undefined;
+function useListing(): readonly ListingFunction[] {
+  listingCache ??= loadListing();
+  return listingCache;
 }
 
-export function Player({ initialScenario }: { initialScenario: string }) {
-  const [state, dispatch] = useReducer(perform, initialScenario, initialState);
-  const derived = useSimulation(state);
-  const enabledMoves = useMemo(
-    () => (derived.kind === 'ok' ? derived.view.enabledMoves : []),
-    [derived],
-  );
+export function Player({ initial }: { initial: PlayerState }) {
+  const [state, dispatch] = useReducer(perform, initial);
+  const derived = useSimulation(state.scenario, state.schedule, state.cursor);
+  const enabledMoves = useMemo(() => (derived.kind === 'ok' ? derived.view.enabledMoves : []), [derived]);
+  const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
+  const narrow = useMediaQuery('(max-width: 760px)');
+  const listing = useListing();
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const page = useRef<HTMLElement | null>(null);
 
-  const stepBack = useCallback(() => dispatch({ type: 'stepBack' }), []);
-  const stepForward = useCallback(
-    () => dispatch({ type: 'stepForward', enabledMoves }),
+  // The URL follows the state (replaceState: stepping does not flood the history).
+  useEffect(() => {
+    const hash = playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS);
+    if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
+  }, [state.scenario, state.schedule, state.cursor]);
+
+  // The play timer.
+  useEffect(() => {
+    if (!state.playing) return;
+    const id = window.setTimeout(() => dispatch({ type: 'tick', enabledMoves }), 1000 / movesPerSecond(state));
+    return () => window.clearTimeout(id);
+  }, [state, enabledMoves]);
+
+  const run = useCallback(
+    (name: CommandName) => {
+      if (name === 'help') {
+        setHelpOpen((o) => !o);
+        return;
+      }
+      const action = commandAction(name, { enabledMoves });
+      if (action !== null) dispatch(action);
+    },
     [enabledMoves],
   );
+  useShortcuts(run);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.altKey || e.ctrlKey || e.metaKey || isTextField(e.target)) return;
-      const action = SHORTCUTS[e.key];
-      if (action === undefined) return;
-      e.preventDefault();
-      if (action === 'stepBack') stepBack();
-      else stepForward();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [stepBack, stepForward]);
+  const changeVariant = (key: string, value: VariantValue | undefined) => {
+    const scenario = withVariant(state.scenario, key, value);
+    if (scenario === null) return;
+    const keep = playablePrefix(scenario, state.schedule);
+    dispatch({
+      type: 'loadScenario',
+      scenario,
+      schedule: state.schedule.slice(0, keep),
+      cursor: Math.min(state.cursor, keep),
+    });
+  };
+
+  const exportFrame = async (kind: 'svg' | 'png') => {
+    const find = (id: string) => page.current?.querySelector<SVGSVGElement>(`svg[data-testid="${id}"]`) ?? null;
+    const stage = find('stage');
+    if (stage === null) return;
+    const title = derived.kind === 'ok' ? `${derived.view.scenarioName}, move ${state.cursor}` : 'slub-lab';
+    const svg = frameSvg(stage, find('lines'), find('timeline'), title);
+    const name = `slub-lab-move-${state.cursor}`;
+    try {
+      if (kind === 'svg') download(new Blob([svg], { type: 'image/svg+xml' }), `${name}.svg`);
+      else download(await svgToPng(svg), `${name}.png`);
+      setExportError(null);
+    } catch (e) {
+      setExportError(e instanceof Error ? e.message : String(e));
+    }
+  };
 
   if (derived.kind === 'crash') {
-    return (
-      <CrashScreen
-        title="The simulator crashed"
-        message={derived.message}
-        replay={replayJson(state)}
-      />
-    );
+    return <CrashScreen title="The simulator crashed" message={derived.message} replay={replayJson(state)} link={window.location.href} />;
   }
 
   const loader = (
-    <ScenarioLoader
-      current={state.scenario}
-      onLoad={(scenario) => dispatch({ type: 'loadScenario', scenario })}
-    />
+    <ScenarioLoader key={state.scenario} current={state.scenario} onLoad={(scenario) => dispatch({ type: 'loadScenario', scenario })} />
   );
 
   if (derived.kind === 'error') {
     return (
       <main className="page">
-        <header>
+        <header className="topbar">
           <h1>slub-lab</h1>
         </header>
         <p className="error" role="alert">
@@ -85,39 +119,60 @@ export function Player({ initialScenario }: { initialScenario: string }) {
     );
   }
 
-  const { view, outcome, lastEvent } = derived;
+  const { view, outcome, lastEvent, events } = derived;
   const status = view.deadlock
     ? 'deadlock: contexts are unfinished and none can move'
     : view.finished
       ? 'finished'
       : `${enabledMoves.length} move${enabledMoves.length === 1 ? '' : 's'} enabled`;
+  const animate = !reducedMotion && state.speed < NO_TWEEN_SPEED;
 
   return (
-    <main className="page">
-      <header>
+    <main className="page play" ref={page}>
+      <header className="topbar">
         <h1>
           slub-lab <span className="scenario-name">{view.scenarioName}</span>
         </h1>
+        <nav aria-label="Sections" className="nav">
+          <a href="#/play" aria-current="page">
+            Playground
+          </a>
+          <a href="#/lessons">Lessons</a>
+          <a href="#/explore">Explorer</a>
+          <a href="#/lab">Lab</a>
+          <button type="button" className="help-button" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
+            ? Shortcuts
+          </button>
+        </nav>
       </header>
 
-      <section className="controls" aria-label="Controls">
+      <section className="controls" aria-label="Player controls">
         <div className="buttons">
-          <button
-            type="button"
-            onClick={stepBack}
-            disabled={!canStepBack(state)}
-            aria-keyshortcuts="ArrowLeft"
-          >
+          <button type="button" onClick={() => run('first')} disabled={!canStepBack(state)} aria-keyshortcuts="Home" >
+            ⇤ Start
+          </button>
+          <button type="button" onClick={() => run('prev')} disabled={!canStepBack(state)} aria-keyshortcuts="ArrowLeft">
             ← Step back
           </button>
-          <button
-            type="button"
-            onClick={stepForward}
-            disabled={!canStepForward(state, enabledMoves)}
-            aria-keyshortcuts="ArrowRight"
-          >
+          <button type="button" className="primary" onClick={() => run('togglePlay')} aria-keyshortcuts="Space" aria-pressed={state.playing}>
+            {state.playing ? '⏸ Pause' : '▶ Play'}
+          </button>
+          <button type="button" onClick={() => run('next')} disabled={!canStepForward(state, enabledMoves)} aria-keyshortcuts="ArrowRight">
             Step forward →
           </button>
+          <button type="button" onClick={() => run('last')} disabled={state.cursor >= state.schedule.length} aria-keyshortcuts="End" >
+            End ⇥
+          </button>
+          <label className="speed">
+            Speed{' '}
+            <select value={state.speed} onChange={(e) => dispatch({ type: 'setSpeed', speed: Number(e.target.value) })}>
+              {SPEEDS.map((s, i) => (
+                <option key={s} value={i}>
+                  {s} moves/s
+                </option>
+              ))}
+            </select>
+          </label>
           <span className="position" data-testid="position">
             move {view.position} of {state.schedule.length} · step {view.steps}
           </span>
@@ -127,39 +182,104 @@ export function Player({ initialScenario }: { initialScenario: string }) {
         </div>
         <div className="moves" role="group" aria-label="Enabled moves">
           <span className="moves-label">Moves:</span>
-          {enabledMoves.map((move) => (
-            <button
-              key={move}
-              type="button"
-              className="move"
-              onClick={() => dispatch({ type: 'applyMove', move })}
-            >
-              {move}
-            </button>
-          ))}
+          {enabledMoves.length === 0 && <span className="muted">none</span>}
+          {enabledMoves.map((move) => {
+            const b = describeMove(move, view);
+            return (
+              <button
+                key={move}
+                type="button"
+                className={`move ${b.kind}`}
+                data-move={move}
+                style={b.cpu === null ? undefined : { borderLeftColor: `var(--cpu${b.cpu % 8})` }}
+                onClick={() => dispatch({ type: 'applyMove', move })}
+              >
+                {b.text}
+              </button>
+            );
+          })}
         </div>
-        <p className="narration" aria-live="polite" data-testid="narration">
-          {lastEvent === undefined ? (
-            'Nothing has happened yet.'
-          ) : (
-            <>
-              <code>{lastEvent.label}</code> {lastEvent.narration}
-            </>
+      </section>
+
+      <p className="narration" aria-live="polite" data-testid="narration">
+            {lastEvent === undefined ? (
+              'Nothing has happened yet.'
+            ) : (
+              <>
+                <code>{lastEvent.label}</code> {lastEvent.narration}
+              </>
+            )}
+          </p>
+
+      <div className="stage-grid">
+        <div className="col-left">
+
+          <h2 className="sr-only">Code</h2>
+          <ListingView listing={listing} view={view} event={lastEvent} />
+        </div>
+        <div className="col-stage">
+          <h2 className="sr-only">Stage</h2>
+          <StageView
+            view={view}
+            event={lastEvent}
+            selection={state.selection}
+            columns={narrow ? 1 : 2}
+            step={state.cursor}
+            animate={animate}
+            onSelect={(name) => dispatch({ type: 'select', name })}
+          />
+        </div>
+        <div className="col-right">
+          <section className="panel" aria-labelledby="lines-h">
+            <h2 id="lines-h">Cache lines</h2>
+            <LinesView view={view} event={lastEvent} step={state.cursor} animate={animate} />
+            <p className="muted small">M/E filled, S outlined, I grey; a dot carries a line to the CPU that took it, with the step&apos;s cycles.</p>
+          </section>
+        </div>
+      </div>
+
+      <section className="timeline-panel" aria-label="Timeline">
+        <TimelineView
+          events={events}
+          schedule={state.schedule}
+          cursor={state.cursor}
+          view={view}
+          animate={animate}
+          onGoto={(cursor) => dispatch({ type: 'goto', cursor })}
+        />
+        <div className="buttons export">
+          <span className="muted">Export this frame:</span>
+          <button type="button" onClick={() => void exportFrame('svg')}>
+            SVG
+          </button>
+          <button type="button" onClick={() => void exportFrame('png')}>
+            PNG
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              void navigator.clipboard.writeText(window.location.href).catch(() => undefined);
+            }}
+          >
+            Copy link
+          </button>
+          {exportError !== null && (
+            <span className="error" role="alert">
+              {exportError}
+            </span>
           )}
-        </p>
+        </div>
       </section>
 
       <div className="panels">
-        <CpusPanel cpus={view.cpus} />
-        <ContextsPanel contexts={view.contexts} />
-        <SlabsPanel slabs={view.slabs} />
-        <NodesPanel nodes={view.nodes} />
-        <VarsPanel vars={view.vars} />
         <ViolationsPanel violations={view.violations} />
+        <VarsPanel vars={view.vars} />
         <StatsPanel outcome={outcome} />
+        {loader}
+        <VariantPanel scenario={state.scenario} onChange={changeVariant} />
       </div>
 
-      {loader}
+      <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
     </main>
   );
 }

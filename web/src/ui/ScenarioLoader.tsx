@@ -1,16 +1,25 @@
 import { useId, useState } from 'react';
 import { validateScenario } from '../sim';
+import { BUILTIN_SCENARIOS } from './scenarios';
 
 interface Props {
   current: string;
   onLoad: (scenario: string) => void;
 }
 
-/** Paste a scenario (DESIGN §4 JSON) and play it; a bad one is refused with the reason. */
+/** `bad scenario: tasks[0].ops[0].var: why` → the JSON path and the reason, shown apart. */
+export function splitScenarioError(message: string): { path: string | null; why: string } {
+  const m = /^bad scenario: ([A-Za-z_][\w.[\]]*): (.*)$/s.exec(message);
+  if (m === null) return { path: null, why: message.replace(/^bad scenario: /, '') };
+  return { path: m[1] ?? null, why: m[2] ?? message };
+}
+
+/** Pick a built-in scenario or edit one as JSON (DESIGN §4); a bad one is refused with its path. */
 export function ScenarioLoader({ current, onLoad }: Props) {
   const [text, setText] = useState(current);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
+  const builtin = BUILTIN_SCENARIOS.find((s) => s.text === current)?.id ?? '';
 
   const load = () => {
     try {
@@ -22,30 +31,55 @@ export function ScenarioLoader({ current, onLoad }: Props) {
     setError(null);
     onLoad(text);
   };
+  const parts = error === null ? null : splitScenarioError(error);
 
   return (
-    <details className="loader">
-      <summary>Load a scenario</summary>
-      <label htmlFor={`${id}-text`}>Scenario JSON</label>
-      <textarea
-        id={`${id}-text`}
-        rows={14}
-        spellCheck={false}
-        value={text}
-        aria-invalid={error !== null}
-        aria-describedby={error !== null ? `${id}-error` : undefined}
-        onChange={(e) => setText(e.target.value)}
-      />
-      <div className="buttons">
-        <button type="button" onClick={load}>
-          Load
-        </button>
-      </div>
-      {error !== null && (
-        <p id={`${id}-error`} className="error" role="alert">
-          {error}
-        </p>
-      )}
-    </details>
+    <section className="loader panel" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Scenario</h2>
+      <label htmlFor={`${id}-pick`}>Built-in scenario</label>{' '}
+      <select
+        id={`${id}-pick`}
+        value={builtin}
+        onChange={(e) => {
+          const s = BUILTIN_SCENARIOS.find((b) => b.id === e.target.value);
+          if (s !== undefined) onLoad(s.text);
+        }}
+      >
+        {builtin === '' && <option value="">(edited)</option>}
+        {BUILTIN_SCENARIOS.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.id} · {s.name}
+          </option>
+        ))}
+      </select>
+      <details>
+        <summary>Edit the scenario JSON</summary>
+        <label htmlFor={`${id}-text`}>Scenario JSON</label>
+        <textarea
+          id={`${id}-text`}
+          rows={14}
+          spellCheck={false}
+          value={text}
+          aria-invalid={error !== null}
+          aria-describedby={error !== null ? `${id}-error` : undefined}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <div className="buttons">
+          <button type="button" onClick={load}>
+            Load
+          </button>
+        </div>
+        {parts !== null && (
+          <p id={`${id}-error`} className="error" role="alert" data-testid="scenario-error">
+            {parts.path !== null && (
+              <>
+                At <code>{parts.path}</code>:{' '}
+              </>
+            )}
+            {parts.why}
+          </p>
+        )}
+      </details>
+    </section>
   );
 }

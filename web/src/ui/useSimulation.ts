@@ -1,17 +1,19 @@
 // Derives everything the page shows from the player state: the simulator is a cache keyed by
 // the scenario text, brought to the cursor on every change (seeking back and forth is cheap).
+// The events of the whole kept schedule (for the timeline) are fetched once per schedule.
 import { useMemo } from 'react';
-import {
-  SimCrash,
-  Simulation,
-  type Outcome,
-  type SimEvent,
-  type View,
-} from '../sim';
-import type { PlayerState } from '../state/player';
+import { SimCrash, SimError, Simulation, type Outcome, type SimEvent, type View } from '../sim';
 
 export type Derived =
-  | { kind: 'ok'; view: View; outcome: Outcome; lastEvent: SimEvent | undefined }
+  | {
+      kind: 'ok';
+      view: View;
+      outcome: Outcome;
+      /** The last step's event (setup's last before the first move). */
+      lastEvent: SimEvent | undefined;
+      /** Every event of the kept schedule, including moves ahead of the cursor. */
+      events: readonly SimEvent[];
+    }
   /** The scenario or the schedule does not play; the message says why. */
   | { kind: 'error'; message: string }
   /** The simulator has a bug (a Rust panic): the crash screen. */
@@ -32,21 +34,68 @@ function create(scenario: string): Created {
   }
 }
 
-function derive(created: Created, schedule: readonly string[], cursor: number): Derived {
+function allEvents(created: Created, schedule: readonly string[]): readonly SimEvent[] {
+  if ('failure' in created) return [];
+  try {
+    created.sim.sync(schedule, schedule.length);
+    return created.sim.events();
+  } catch (e) {
+    if (e instanceof SimError) return []; // the cursor's derive says why
+    throw e;
+  }
+}
+
+function derive(
+  created: Created,
+  events: readonly SimEvent[],
+  schedule: readonly string[],
+  cursor: number,
+): Derived {
   if ('failure' in created) return created.failure;
   const { sim } = created;
   try {
     sim.sync(schedule, cursor);
-    return { kind: 'ok', view: sim.view(), outcome: sim.outcome(), lastEvent: sim.lastEvent() };
+    const count = sim.eventCount();
+    const lastEvent = count === 0 ? undefined : (events[count - 1] ?? sim.lastEvent());
+    return { kind: 'ok', view: sim.view(), outcome: sim.outcome(), lastEvent, events };
   } catch (e) {
     return failure(e);
   }
 }
 
-export function useSimulation(state: PlayerState): Derived {
-  const created = useMemo(() => create(state.scenario), [state.scenario]);
-  return useMemo(
-    () => derive(created, state.schedule, state.cursor),
-    [created, state.schedule, state.cursor],
-  );
+export function useSimulation(scenario: string, schedule: readonly string[], cursor: number): Derived {
+  const created = useMemo(() => create(scenario), [scenario]);
+  const events = useMemo(() => {
+    try {
+      return allEvents(created, schedule);
+    } catch {
+      return []; // a crash: derive reports it
+    }
+  }, [created, schedule]);
+  return useMemo(() => derive(created, events, schedule, cursor), [created, events, schedule, cursor]);
+}
+
+/**
+ * How many of `moves` play from the start of `scenario` (for a variant change that keeps what
+ * it can). A scenario that does not load keeps none.
+ */
+export function playablePrefix(scenario: string, moves: readonly string[]): number {
+  let sim: Simulation;
+  try {
+    sim = new Simulation(scenario, { events: false });
+  } catch {
+    return 0;
+  }
+  let n = 0;
+  try {
+    for (const m of moves) {
+      sim.apply(m);
+      n++;
+    }
+  } catch {
+    // stops at the first move that is not enabled
+  } finally {
+    sim.free();
+  }
+  return n;
 }

@@ -1,0 +1,59 @@
+// The code listing: the functions the contexts are in (and the one the last step ran), each
+// line with the contexts whose next line it is (◀ T) and the line the last step executed.
+// Pure; the D3 renderer is listing.view.ts.
+import type { ContextView, ListingFunction, SimEvent } from '../sim/types';
+import { contextMarker } from './geometry';
+
+export interface ListingRow {
+  readonly key: string;
+  readonly label: string;
+  /** The short label shown in the gutter (`A9` of `slab_alloc:A9`). */
+  readonly short: string;
+  readonly text: string;
+  /** `● T` markers of the contexts about to run this line, with their CPUs. */
+  readonly markers: readonly { readonly ctx: string; readonly cpu: number; readonly text: string }[];
+  /** The last step executed this line. */
+  readonly executed: boolean;
+  /** A function heading rather than a line of code. */
+  readonly heading: boolean;
+}
+
+/** The function name of a label `func:line`. */
+export function functionOf(label: string): string {
+  const i = label.lastIndexOf(':');
+  return i < 0 ? label : label.slice(0, i);
+}
+
+export function layoutListing(
+  listing: readonly ListingFunction[],
+  contexts: readonly ContextView[],
+  event: SimEvent | undefined,
+): ListingRow[] {
+  const live = contexts.filter((c) => c.label !== null && c.state !== 'finished');
+  const wanted = new Set<string>();
+  for (const c of live) {
+    if (c.label !== null) wanted.add(functionOf(c.label));
+  }
+  if (event !== undefined) wanted.add(functionOf(event.label));
+  const rows: ListingRow[] = [];
+  for (const f of listing) {
+    if (!wanted.has(f.name)) continue;
+    rows.push({ key: `fn:${f.name}`, label: f.name, short: '', text: f.name, markers: [], executed: false, heading: true });
+    for (const line of f.lines) {
+      const markers = live
+        .filter((c) => c.label === line.label)
+        .map((c) => ({ ctx: c.id, cpu: c.cpu, text: `◀ ${contextMarker(c.kind)} ${c.id}` }));
+      const i = line.label.lastIndexOf(':');
+      rows.push({
+        key: `ln:${line.label}`,
+        label: line.label,
+        short: i < 0 ? line.label : line.label.slice(i + 1),
+        text: line.text,
+        markers,
+        executed: event?.label === line.label,
+        heading: false,
+      });
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,535 @@
+// The stage's layout: a pure function of the view (and the step's event) to arrays of shapes
+// with stable keys, which the D3 renderer joins (stage.view.ts). No DOM, no React, no store:
+// unit-tested in stage.layout.test.ts.
+//
+// Keys are the identities that animate:
+//   cpu:<k>, slab:<name>, node:<n>   the cards
+//   obj:<name>                        an object's chip in its slab's grid (where it lives)
+//   fl:<name>                         the same object as a link of a CPU freelist chain (enters
+//                                     from, and leaves to, its grid position: it *moves*)
+//   ref:<slab>                        a slab as a token on a CPU (page, partial) or node list, so a
+//                                     slab taken from the node partial list slides to the CPU
+//   fp:<name>, link:<name>            free-pointer arrows (grid) and chain links (freelist)
+import type { ContextView, CpuView, NodeView, SimEvent, SlabView, View } from '../sim/types';
+import { arcPath, contextMarker, linkPath, r1, type Point } from './geometry';
+
+export const CARD_W = 320;
+export const GAP = 12;
+export const CHIP_W = 34;
+export const CHIP_H = 20;
+const CHIP_STEP = CHIP_W + 14;
+const REF_W = 44;
+const REF_STEP = REF_W + 12;
+const LABEL_X = 10;
+const VALUE_X = 76;
+const ROW = 24;
+const STRIP_H = 62;
+/** Characters that fit on one line of a card at the card font (monospace, 11 px). */
+const CARD_CHARS = 46;
+
+export type ObjectState = 'free' | 'held' | 'inflight' | 'lost';
+
+export interface TextShape {
+  readonly x: number;
+  readonly y: number;
+  readonly text: string;
+  /** CSS class: `title`, `label`, `value`, `muted`, `warn`. */
+  readonly cls: string;
+  readonly anchor: 'start' | 'middle' | 'end';
+}
+
+export interface CardShape {
+  readonly key: string;
+  readonly kind: 'cpu' | 'slab' | 'node';
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+  /** The CPU whose hue marks the card (its header band), if any. */
+  readonly cpu: number | null;
+  /** A discarded slab: drawn faded. */
+  readonly faded: boolean;
+  readonly selected: boolean;
+  /** Texts in card coordinates. */
+  readonly texts: readonly TextShape[];
+}
+
+export interface ChipShape {
+  readonly key: string;
+  readonly object: string;
+  /** Centre. */
+  readonly x: number;
+  readonly y: number;
+  readonly state: ObjectState;
+  /** The CPU whose freelist holds it (its outline hue), if any. */
+  readonly cpu: number | null;
+  /** Under the chip: the holder's variable, `⇢T` in flight, `⚠ lost`. */
+  readonly label: string;
+  /** Where an entering chip comes from (its grid position), if elsewhere. */
+  readonly from: Point | null;
+  readonly selected: boolean;
+}
+
+export interface RefShape {
+  readonly key: string;
+  readonly slab: string;
+  /** Top-left. */
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+  readonly text: string;
+  readonly frozen: boolean;
+  readonly selected: boolean;
+}
+
+export interface ArrowShape {
+  readonly key: string;
+  readonly d: string;
+  /** `fp` a free pointer on a freelist, `stale` one left in an object that is not free, `link` a chain link. */
+  readonly kind: 'fp' | 'stale' | 'link';
+}
+
+export interface LockShape {
+  readonly key: string;
+  readonly x: number;
+  readonly y: number;
+  readonly held: boolean;
+  readonly holderCpu: number | null;
+}
+
+export interface HalfShape {
+  readonly key: string;
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+  readonly field: string;
+  readonly expected: string;
+  readonly actual: string;
+  readonly match: boolean;
+}
+
+/** The step strip at the top: what the last step did; a failed cmpxchg's halves. */
+export interface StripShape {
+  readonly texts: readonly TextShape[];
+  readonly cpu: number | null;
+  readonly failed: boolean;
+  readonly halves: readonly HalfShape[];
+}
+
+export interface StageShapes {
+  readonly width: number;
+  readonly height: number;
+  readonly strip: StripShape;
+  readonly cards: readonly CardShape[];
+  readonly chips: readonly ChipShape[];
+  readonly refs: readonly RefShape[];
+  readonly arrows: readonly ArrowShape[];
+  readonly locks: readonly LockShape[];
+}
+
+export interface StageOptions {
+  /** CPU and slab cards per row (2 at slide size, 1 on a phone). */
+  readonly columns: number;
+  /** The selected object or slab name (outlined everywhere it appears). */
+  readonly selection: string | null;
+}
+
+const text = (
+  x: number,
+  y: number,
+  t: string,
+  cls = 'value',
+  anchor: TextShape['anchor'] = 'start',
+): TextShape => ({ x, y, text: t, cls, anchor });
+
+export function clip(s: string, n: number): string {
+  return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
+}
+
+/** `object·TID_STEP + cpu` (spec §3.1), the tid's decomposition shown beside it. */
+export function tidText(c: CpuView, tidStep: number): string {
+  return `${c.tid} = ${c.tidEvent}·${tidStep}+${c.tidCpu}`;
+}
+
+/** Who owns a slab, in words (never by colour alone). */
+export function ownerText(owner: string): string {
+  let m = /^cpu(\d+)$/.exec(owner);
+  if (m) return `CPU ${m[1] ?? ''} slab`;
+  m = /^cpu(\d+)-partial$/.exec(owner);
+  if (m) return `CPU ${m[1] ?? ''} partial`;
+  m = /^node(\d+)-partial$/.exec(owner);
+  if (m) return `node ${m[1] ?? ''} partial`;
+  switch (owner) {
+    case 'full':
+      return 'full, on no list';
+    case 'private':
+      return 'private (being set up)';
+    case 'discarded':
+      return 'discarded';
+    default:
+      return owner;
+  }
+}
+
+/** An object's state from its `owner` (view.rs ObjectView). */
+export function objectState(owner: string): { state: ObjectState; cpu: number | null; label: string } {
+  if (owner.startsWith('user:')) return { state: 'held', cpu: null, label: owner.slice(5) };
+  if (owner.startsWith('inflight:')) return { state: 'inflight', cpu: null, label: `⇢${owner.slice(9)}` };
+  if (owner === 'lost') return { state: 'lost', cpu: null, label: '⚠ lost' };
+  const m = /^cpu(\d+)$/.exec(owner);
+  if (m) return { state: 'free', cpu: Number(m[1]), label: '' };
+  return { state: 'free', cpu: null, label: '' };
+}
+
+function contextLine(c: ContextView): string {
+  const op = c.op === null ? (c.state === 'finished' ? 'done' : 'between ops') : c.op;
+  const progress = `${Math.min(c.opIndex + 1, c.ops)}/${c.ops}`;
+  const at = c.label === null ? '' : ` · ${c.label}`;
+  return clip(`${contextMarker(c.kind)} ${c.id} ${c.state} · ${op} ${progress}${at}`, CARD_CHARS);
+}
+
+/**
+ * Unique keys across the whole stage: a slab can be on two lists at once mid-operation, and a
+ * broken freelist can name an object twice. The first sighting keeps the plain key (it animates).
+ */
+function keyer(): (prefix: string, names: readonly string[]) => string[] {
+  const seen = new Map<string, number>();
+  return (prefix, names) =>
+    names.map((n) => {
+      const base = `${prefix}:${n}`;
+      const k = (seen.get(base) ?? 0) + 1;
+      seen.set(base, k);
+      return k === 1 ? base : `${base}#${k}`;
+    });
+}
+
+interface GridPos {
+  readonly x: number;
+  readonly y: number;
+}
+
+export function layoutStage(
+  view: View,
+  event: SimEvent | undefined,
+  options: StageOptions,
+): StageShapes {
+  const columns = Math.max(1, Math.min(options.columns, Math.max(view.cpus.length, 1)));
+  const width = columns * CARD_W + (columns + 1) * GAP;
+  const sel = options.selection;
+  const uniqueKeys = keyer();
+  const cards: CardShape[] = [];
+  const chips: ChipShape[] = [];
+  const refs: RefShape[] = [];
+  const arrows: ArrowShape[] = [];
+  const locks: LockShape[] = [];
+  const slabByName = new Map(view.slabs.map((s) => [s.name, s]));
+  const capacity = Math.max(4, ...view.slabs.map((s) => s.capacity));
+  const colX = (i: number) => GAP + (i % columns) * (CARD_W + GAP);
+
+  const strip = layoutStrip(view, event, width);
+  let y = STRIP_H + GAP;
+
+  // Slabs first (their grid positions are where freelist chips come from), placed after the
+  // CPU cards, whose height we need: lay the CPUs out in two passes.
+  const perRowChips = Math.floor((CARD_W - VALUE_X - LABEL_X + 14) / CHIP_STEP);
+  const perRowRefs = Math.floor((CARD_W - VALUE_X - LABEL_X + 12) / REF_STEP);
+  const ctxByCpu = (cpu: number) => view.contexts.filter((c) => c.cpu === cpu);
+  const cpuHeight = (c: CpuView) => {
+    const flRows = Math.max(Math.ceil(capacity / perRowChips), Math.ceil(c.freelist.length / perRowChips), 1);
+    const partialRows = Math.max(1, Math.ceil(c.partial.length / perRowRefs));
+    const ctxRows = Math.max(1, ctxByCpu(c.cpu).length);
+    return 22 + ROW * (1 + flRows + 1 + partialRows + 1) + 16 * ctxRows + 14;
+  };
+  const cpuRows: CpuView[][] = [];
+  view.cpus.forEach((c, i) => {
+    const row = Math.floor(i / columns);
+    (cpuRows[row] ??= []).push(c);
+  });
+  const cpuTop: number[] = [];
+  const cpuRowH: number[] = [];
+  for (const row of cpuRows) {
+    cpuTop.push(y);
+    const h = Math.max(...row.map(cpuHeight));
+    cpuRowH.push(h);
+    y += h + GAP;
+  }
+
+  // Slab cards and their grids.
+  const gridPerRow = Math.floor((CARD_W - 2 * LABEL_X + 14) / CHIP_STEP);
+  const gridPos = new Map<string, GridPos>();
+  const slabH = (s: SlabView) => 62 + Math.max(1, Math.ceil(s.objects.length / gridPerRow)) * 50;
+  let slabRowTop = y;
+  let slabRowH = 0;
+  view.slabs.forEach((s, i) => {
+    if (i % columns === 0 && i > 0) {
+      slabRowTop += slabRowH + GAP;
+      slabRowH = 0;
+    }
+    const rowSlabs = view.slabs.slice(i - (i % columns), i - (i % columns) + columns);
+    slabRowH = Math.max(...rowSlabs.map(slabH));
+    const x = colX(i);
+    const top = slabRowTop;
+    const owner = ownerText(s.owner);
+    const texts: TextShape[] = [
+      text(LABEL_X, 16, `slab ${s.name}`, 'title'),
+      text(CARD_W - LABEL_X, 16, owner, 'muted', 'end'),
+      text(
+        LABEL_X,
+        34,
+        `inuse ${s.inuse}/${s.capacity}${s.frozen ? ' · ❄ frozen' : ' · not frozen'}${s.slabLocked ? ' · 🔒 slab_lock' : ''}`,
+        'value',
+      ),
+    ];
+    cards.push({
+      key: `slab:${s.name}`,
+      kind: 'slab',
+      x,
+      y: top,
+      w: CARD_W,
+      h: slabRowH,
+      cpu: cpuOfOwner(s.owner),
+      faded: s.owner === 'discarded',
+      selected: sel === s.name,
+      texts,
+    });
+    s.objects.forEach((o, j) => {
+      const cx = x + LABEL_X + CHIP_W / 2 + (j % gridPerRow) * CHIP_STEP;
+      const cy = top + 70 + Math.floor(j / gridPerRow) * 50;
+      gridPos.set(o.name, { x: cx, y: cy });
+      const st = objectState(o.owner);
+      chips.push({
+        key: `obj:${o.name}`,
+        object: o.name,
+        x: cx,
+        y: cy,
+        state: st.state,
+        cpu: st.cpu,
+        label: st.label,
+        from: null,
+        selected: sel === o.name,
+      });
+    });
+  });
+  // Free-pointer arrows, once every grid position is known (a pointer may cross slabs).
+  for (const s of view.slabs) {
+    for (const o of s.objects) {
+      const from = gridPos.get(o.name);
+      const to = gridPos.get(o.fp);
+      if (from === undefined || to === undefined) continue;
+      const free = o.owner === 'slab' || /^cpu\d+$/.test(o.owner);
+      arrows.push({ key: `fp:${o.name}`, d: arcPath(from, to, CHIP_H), kind: free ? 'fp' : 'stale' });
+    }
+  }
+  const slabsBottom = view.slabs.length === 0 ? y : slabRowTop + slabRowH + GAP;
+
+  // CPU cards.
+  view.cpus.forEach((c, i) => {
+    const row = Math.floor(i / columns);
+    const x = colX(i);
+    const top = cpuTop[row] ?? 0;
+    const h = cpuRowH[row] ?? 0;
+    const running = view.contexts.find((ctx) => ctx.id === c.running);
+    const texts: TextShape[] = [
+      text(LABEL_X, 15, `CPU ${c.cpu}`, 'title on-band'),
+      text(
+        CARD_W - LABEL_X,
+        15,
+        running === undefined ? 'idle' : `running ${contextMarker(running.kind)} ${running.id}`,
+        'on-band',
+        'end',
+      ),
+    ];
+    let ry = 22 + ROW - 6;
+    texts.push(text(LABEL_X, ry + 4, 'tid', 'label'), text(VALUE_X, ry + 4, tidText(c, view.tidStep)));
+    ry += ROW;
+    texts.push(text(LABEL_X, ry + 4, 'freelist', 'label'));
+    if (c.freelist.length === 0) texts.push(text(VALUE_X, ry + 4, 'NULL', 'muted'));
+    const flKeys = uniqueKeys('fl', c.freelist);
+    const flPos: Point[] = [];
+    c.freelist.forEach((name, j) => {
+      const cx = x + VALUE_X + CHIP_W / 2 + (j % perRowChips) * CHIP_STEP;
+      const cy = top + ry + Math.floor(j / perRowChips) * ROW;
+      flPos.push({ x: cx, y: cy });
+      const obj = findObject(slabByName, name);
+      const st = obj === undefined ? objectState('lost') : objectState(obj.owner);
+      chips.push({
+        key: flKeys[j] ?? `fl:${name}`,
+        object: name,
+        x: cx,
+        y: cy,
+        state: st.state === 'free' ? 'free' : st.state,
+        cpu: c.cpu,
+        label: '',
+        from: gridPos.get(name) ?? null,
+        selected: sel === name,
+      });
+      const prev = flPos[j - 1];
+      if (prev !== undefined) {
+        arrows.push({ key: `link:${flKeys[j] ?? name}`, d: linkPath(prev, { x: cx, y: cy }, CHIP_W / 2), kind: 'link' });
+      }
+    });
+    const flRows = Math.max(Math.ceil(capacity / perRowChips), Math.ceil(c.freelist.length / perRowChips), 1);
+    ry += ROW * flRows;
+    texts.push(text(LABEL_X, ry + 4, 'slab', 'label'));
+    if (c.page === null) texts.push(text(VALUE_X, ry + 4, 'NULL', 'muted'));
+    else refs.push(slabRef(slabByName, uniqueKeys('ref', [c.page])[0] ?? c.page, c.page, x + VALUE_X, top + ry - 10, sel));
+    ry += ROW;
+    texts.push(text(LABEL_X, ry + 4, 'partial', 'label'));
+    if (c.partial.length === 0) texts.push(text(VALUE_X, ry + 4, 'empty', 'muted'));
+    const pKeys = uniqueKeys('ref', c.partial);
+    c.partial.forEach((name, j) => {
+      const rx = x + VALUE_X + (j % perRowRefs) * REF_STEP;
+      const rowY = top + ry - 10 + Math.floor(j / perRowRefs) * ROW;
+      refs.push(slabRef(slabByName, pKeys[j] ?? `ref:${name}`, name, rx, rowY, sel));
+      if (j % perRowRefs !== 0) {
+        arrows.push({
+          key: `link:${pKeys[j] ?? name}`,
+          d: `M${r1(rx - 11)},${r1(rowY + 10)} L${r1(rx - 2)},${r1(rowY + 10)}`,
+          kind: 'link',
+        });
+      }
+    });
+    ry += ROW * Math.max(1, Math.ceil(c.partial.length / perRowRefs));
+    texts.push(
+      text(
+        LABEL_X,
+        ry + 4,
+        `irqs ${c.irqsEnabled ? 'on' : 'OFF'} · preempt ${c.preemptCount} · ${c.cycles} cycles`,
+        'value',
+      ),
+    );
+    ry += ROW - 4;
+    const ctxs = ctxByCpu(c.cpu);
+    if (ctxs.length === 0) texts.push(text(LABEL_X, ry + 4, 'no context here', 'muted'));
+    ctxs.forEach((ctx, j) => {
+      texts.push(text(LABEL_X, ry + 4 + j * 16, contextLine(ctx), ctx.id === c.running ? 'value strong' : 'muted'));
+    });
+    cards.push({ key: `cpu:${c.cpu}`, kind: 'cpu', x, y: top, w: CARD_W, h, cpu: c.cpu, faded: false, selected: false, texts });
+  });
+
+  // Nodes: the partial list and list_lock, full width under the slabs.
+  y = slabsBottom;
+  const nodeW = width - 2 * GAP;
+  for (const n of view.nodes) {
+    const h = layoutNode(n, y, nodeW, { cards, refs, arrows, locks }, slabByName, view.contexts, sel, uniqueKeys);
+    y += h + GAP;
+  }
+
+  return { width, height: y, strip, cards, chips, refs, arrows, locks };
+}
+
+function cpuOfOwner(owner: string): number | null {
+  const m = /^cpu(\d+)/.exec(owner);
+  return m ? Number(m[1]) : null;
+}
+
+function findObject(slabs: ReadonlyMap<string, SlabView>, name: string) {
+  for (const s of slabs.values()) {
+    const o = s.objects.find((ob) => ob.name === name);
+    if (o !== undefined) return o;
+  }
+  return undefined;
+}
+
+function slabRef(
+  slabs: ReadonlyMap<string, SlabView>,
+  key: string,
+  name: string,
+  x: number,
+  y: number,
+  sel: string | null,
+): RefShape {
+  const frozen = slabs.get(name)?.frozen ?? false;
+  return { key, slab: name, x, y, w: REF_W, h: 20, text: frozen ? `${name} ❄` : name, frozen, selected: sel === name };
+}
+
+function layoutNode(
+  n: NodeView,
+  y: number,
+  w: number,
+  out: { cards: CardShape[]; refs: RefShape[]; arrows: ArrowShape[]; locks: LockShape[] },
+  slabs: ReadonlyMap<string, SlabView>,
+  contexts: readonly ContextView[],
+  sel: string | null,
+  uniqueKeys: ReturnType<typeof keyer>,
+): number {
+  const { cards, refs, arrows, locks } = out;
+  const perRow = Math.max(1, Math.floor((w - VALUE_X - 230) / REF_STEP));
+  const rows = Math.max(1, Math.ceil(n.partial.length / perRow));
+  const h = 22 + rows * ROW + 6;
+  const holder = contexts.find((c) => c.id === n.listLock);
+  const lockX = w - 220;
+  const texts: TextShape[] = [
+    text(LABEL_X, 16, `node ${n.node}`, 'title'),
+    text(LABEL_X + 60, 16, `nr_partial ${n.nrPartial}`, 'muted'),
+    text(LABEL_X, 38, 'partial', 'label'),
+    text(lockX + 22, 16, 'list_lock', 'label'),
+    text(
+      lockX + 22,
+      34,
+      holder === undefined ? 'free' : `held by ${contextMarker(holder.kind)} ${holder.id} (CPU ${holder.cpu})`,
+      holder === undefined ? 'muted' : 'value strong',
+    ),
+    text(lockX + 22, 50, n.waiters.length === 0 ? 'no waiter' : `waiting: ${n.waiters.join(', ')}`, n.waiters.length === 0 ? 'muted' : 'value warn'),
+  ];
+  if (n.partial.length === 0) texts.push(text(VALUE_X, 38, 'empty', 'muted'));
+  const keys = uniqueKeys('ref', n.partial);
+  n.partial.forEach((name, j) => {
+    const rx = GAP + VALUE_X + (j % perRow) * REF_STEP;
+    const ry = y + 24 + Math.floor(j / perRow) * ROW;
+    refs.push(slabRef(slabs, keys[j] ?? `ref:${name}`, name, rx, ry, sel));
+    if (j % perRow !== 0) {
+      arrows.push({ key: `link:${keys[j] ?? name}`, d: `M${r1(rx - 11)},${r1(ry + 10)} L${r1(rx - 2)},${r1(ry + 10)}`, kind: 'link' });
+    }
+  });
+  locks.push({ key: `lock:${n.node}`, x: GAP + lockX + 8, y: y + 26, held: holder !== undefined, holderCpu: holder?.cpu ?? null });
+  cards.push({ key: `node:${n.node}`, kind: 'node', x: GAP, y, w, h: Math.max(h, 60), cpu: null, faded: false, selected: false, texts });
+  return Math.max(h, 60);
+}
+
+/** The strip: the last step in one line; a failed cmpxchg's halves, expected against actual. */
+export function layoutStrip(view: View, event: SimEvent | undefined, width: number): StripShape {
+  if (event === undefined) {
+    return {
+      texts: [text(GAP, 22, `${view.scenarioName}: nothing has happened yet`, 'muted')],
+      cpu: null,
+      failed: false,
+      halves: [],
+    };
+  }
+  const who = event.ctx === '(setup)' ? 'setup' : event.ctx;
+  const verdict = event.ok === null ? '' : event.ok ? ' · ✓ succeeds' : ' · ✕ FAILS';
+  const head = clip(
+    `step ${event.step} · ${who} on CPU ${event.cpu} · ${event.label} · ${event.kind} ${event.target}${verdict} · ${event.cycles} cycles`,
+    Math.floor((width - 2 * GAP) / 7.1),
+  );
+  const texts: TextShape[] = [text(GAP + 8, 20, head, event.ok === false ? 'value warn strong' : 'value')];
+  const halves: HalfShape[] = [];
+  if (event.halves.length > 0) {
+    texts.push(text(GAP + 8, 44, 'expected / actual', 'label'));
+    const hw = Math.min(200, (width - 2 * GAP - 150) / event.halves.length - 8);
+    event.halves.forEach((h, i) => {
+      halves.push({
+        key: `half:${h.field}`,
+        x: GAP + 140 + i * (hw + 8),
+        y: 30,
+        w: hw,
+        h: 24,
+        field: h.field,
+        expected: h.expected,
+        actual: h.actual,
+        match: h.expected === h.actual,
+      });
+    });
+  } else {
+    const rw = [event.read === null ? '' : `read ${event.read}`, event.wrote === null ? '' : `wrote ${event.wrote}`]
+      .filter((s) => s !== '')
+      .join(' · ');
+    const coh = event.coherence.map((t) => `line ${t.line} CPU ${t.cpu} ${t.from}→${t.to}`).join(', ');
+    const second = [rw, coh].filter((s) => s !== '').join(' · ');
+    if (second !== '') texts.push(text(GAP + 8, 44, clip(second, Math.floor((width - 2 * GAP) / 7.1)), 'muted'));
+  }
+  return { texts, cpu: event.cpu, failed: event.ok === false, halves };
+}

@@ -1,0 +1,276 @@
+// D3 rendering of the stage from the arrays of stage.layout.ts: keyed joins on the shapes'
+// stable keys, so between consecutive steps an object chip *moves* from its slab to a CPU
+// freelist, a slab token slides from the node list to a CPU. `duration` 0 (reduced motion,
+// top speed, a jump) sets everything at once; changed chips are then outlined briefly instead.
+// No React, no store: the caller owns the <svg>.
+import { select, type Selection } from './d3';
+import { cpuColor } from './geometry';
+import {
+  CHIP_H,
+  CHIP_W,
+  type ArrowShape,
+  type CardShape,
+  type ChipShape,
+  type HalfShape,
+  type LockShape,
+  type RefShape,
+  type StageShapes,
+  type TextShape,
+} from './stage.layout';
+import { ensureStyle } from './style';
+
+export interface RenderOptions {
+  /** Tween length in ms; 0 = no tween. */
+  readonly duration: number;
+}
+
+type Layer = Selection<SVGGElement, unknown, null, undefined>;
+
+function layer(root: Selection<SVGSVGElement, unknown, null, undefined>, name: string): Layer {
+  const found = root.select<SVGGElement>(`g.layer-${name}`);
+  if (!found.empty()) return found;
+  return root.append('g').attr('class', `layer-${name}`);
+}
+
+const translate = (x: number, y: number) => `translate(${x},${y})`;
+
+function drawTexts<P extends SVGGElement, D>(g: Selection<P, D, null | SVGGElement, unknown>, texts: (d: D) => readonly TextShape[]) {
+  g.selectAll<SVGTextElement, TextShape>('text.t')
+    .data(texts, (_t, i) => `${i}`)
+    .join('text')
+    .attr('class', (t) => `t ${t.cls}`)
+    .attr('x', (t) => t.x)
+    .attr('y', (t) => t.y)
+    .attr('text-anchor', (t) => t.anchor)
+    .text((t) => t.text);
+}
+
+export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: RenderOptions): void {
+  ensureStyle(svgEl);
+  const svg = select(svgEl);
+  svg.attr('viewBox', `0 0 ${shapes.width} ${shapes.height}`);
+  ensureDefs(svg);
+  const d = options.duration;
+
+  // The step strip.
+  const strip = layer(svg, 'strip');
+  strip.attr('class', `layer-strip strip${shapes.strip.failed ? ' failed' : ''}`);
+  strip
+    .selectAll<SVGRectElement, number>('rect.bg')
+    .data([shapes.width])
+    .join('rect')
+    .attr('class', 'bg')
+    .attr('x', 12)
+    .attr('y', 2)
+    .attr('width', (w) => w - 24)
+    .attr('height', 58);
+  strip
+    .selectAll<SVGRectElement, number | null>('rect.band')
+    .data([shapes.strip.cpu])
+    .join('rect')
+    .attr('class', 'band')
+    .attr('x', 12)
+    .attr('y', 2)
+    .attr('width', 6)
+    .attr('height', 58)
+    .attr('fill', (c) => (c === null ? 'var(--border)' : cpuColor(c)));
+  drawTexts(strip, () => shapes.strip.texts);
+  const halves = strip
+    .selectAll<SVGGElement, HalfShape>('g.half')
+    .data(shapes.strip.halves, (h) => h.key)
+    .join((enter) => {
+      const g = enter.append('g');
+      g.append('rect');
+      g.append('text').attr('class', 'f');
+      return g;
+    })
+    .attr('class', (h) => `half${h.match ? '' : ' mismatch'}`)
+    .attr('transform', (h) => translate(h.x, h.y));
+  halves.select('rect').attr('width', (h) => h.w).attr('height', (h) => h.h);
+  halves
+    .select('text.f')
+    .attr('x', 8)
+    .attr('y', 16)
+    .text((h) => `${h.field}: ${h.expected} / ${h.actual} ${h.match ? '✓' : '✕ differs'}`);
+
+  // Cards.
+  const cards = layer(svg, 'cards')
+    .selectAll<SVGGElement, CardShape>('g.card')
+    .data(shapes.cards, (c) => c.key)
+    .join(
+      (enter) => {
+        const g = enter
+          .append('g')
+          .attr('transform', (c) => translate(c.x, c.y))
+          .attr('opacity', d > 0 ? 0 : 1);
+        g.append('rect').attr('class', 'bg');
+        g.append('rect').attr('class', 'band');
+        return g;
+      },
+      (update) => update,
+      (exit) => (d > 0 ? exit.transition().duration(d).attr('opacity', 0).remove() : exit.remove()),
+    )
+    .attr('class', (c) => `card ${c.kind}${c.selected ? ' selected' : ''}${c.faded ? ' faded' : ''}`)
+    .attr('data-key', (c) => c.key);
+  cards.select('rect.bg').attr('width', (c) => c.w).attr('height', (c) => c.h);
+  cards
+    .select('rect.band')
+    .attr('x', 0)
+    .attr('y', 0)
+    .attr('width', (c) => (c.cpu === null ? 0 : c.w))
+    .attr('height', 5)
+    .attr('rx', 2)
+    .attr('fill', (c) => (c.cpu === null ? 'none' : cpuColor(c.cpu)));
+  drawTexts(cards, (c) => c.texts);
+  if (d > 0) cards.transition().duration(d).attr('transform', (c) => translate(c.x, c.y)).attr('opacity', 1);
+  else cards.interrupt().attr('transform', (c) => translate(c.x, c.y)).attr('opacity', 1);
+
+  // Arrows (under the chips).
+  layer(svg, 'arrows')
+    .selectAll<SVGPathElement, ArrowShape>('path.arrow')
+    .data(shapes.arrows, (a) => a.key)
+    .join(
+      (enter) => enter.append('path').attr('opacity', 0),
+      (update) => update,
+      (exit) => exit.remove(),
+    )
+    .attr('class', (a) => `arrow ${a.kind}`)
+    .attr('marker-end', (a) => (a.kind === 'link' ? 'url(#slub-link)' : 'url(#slub-arrow)'))
+    .call((sel) => {
+      // Arrows are redrawn where they end (no path tween): they fade in after the chips moved.
+      sel.interrupt().attr('d', (a) => a.d);
+      if (d > 0) sel.transition().delay(d * 0.6).duration(d * 0.4).attr('opacity', 1);
+      else sel.attr('opacity', 1);
+    });
+
+  // Slab tokens.
+  const refs = layer(svg, 'refs')
+    .selectAll<SVGGElement, RefShape>('g.ref')
+    .data(shapes.refs, (r) => r.key)
+    .join(
+      (enter) => {
+        const g = enter.append('g').attr('transform', (r) => translate(r.x, r.y)).attr('opacity', d > 0 ? 0 : 1);
+        g.append('rect');
+        g.append('text');
+        g.append('title');
+        return g;
+      },
+      (update) => update,
+      (exit) => (d > 0 ? exit.transition().duration(d).attr('opacity', 0).remove() : exit.remove()),
+    )
+    .attr('class', (r) => `ref${r.frozen ? ' frozen' : ''}${r.selected ? ' selected' : ''}`)
+    .attr('data-slab', (r) => r.slab);
+  refs.select('rect').attr('width', (r) => r.w).attr('height', (r) => r.h);
+  refs
+    .select('text')
+    .attr('x', (r) => r.w / 2)
+    .attr('y', (r) => r.h / 2)
+    .text((r) => r.text);
+  refs.select('title').text((r) => `slab ${r.slab}${r.frozen ? ', frozen' : ''}`);
+  if (d > 0) refs.transition().duration(d).attr('transform', (r) => translate(r.x, r.y)).attr('opacity', 1);
+  else refs.interrupt().attr('transform', (r) => translate(r.x, r.y)).attr('opacity', 1);
+
+  // Object chips: grid chips and freelist links, entering from / leaving to the grid.
+  const grid = new Map(shapes.chips.filter((c) => c.key.startsWith('obj:')).map((c) => [c.object, c]));
+  const chips = layer(svg, 'chips')
+    .selectAll<SVGGElement, ChipShape>('g.chip')
+    .data(shapes.chips, (c) => c.key)
+    .join(
+      (enter) => {
+        const g = enter
+          .append('g')
+          .attr('transform', (c) => translate(c.from?.x ?? c.x, c.from?.y ?? c.y))
+          .attr('opacity', (c) => (d > 0 && c.from === null ? 0 : 1));
+        g.append('rect')
+          .attr('x', -CHIP_W / 2)
+          .attr('y', -CHIP_H / 2)
+          .attr('width', CHIP_W)
+          .attr('height', CHIP_H)
+          .attr('rx', CHIP_H / 2);
+        g.append('text').attr('class', 'name');
+        g.append('text').attr('class', 'sub').attr('y', CHIP_H / 2 + 11);
+        g.append('title');
+        return g;
+      },
+      (update) => update,
+      (exit) => {
+        if (d === 0) return exit.remove();
+        return exit
+          .transition()
+          .duration(d)
+          .attr('transform', (c) => {
+            const home = grid.get(c.object);
+            return home === undefined ? translate(c.x, c.y) : translate(home.x, home.y);
+          })
+          .attr('opacity', 0)
+          .remove();
+      },
+    );
+  const changed = new Set<string>();
+  chips.each(function (c) {
+    const prev = this.getAttribute('data-state');
+    const now = `${c.state}|${c.label}|${c.cpu ?? ''}`;
+    if (prev !== null && prev !== now) changed.add(c.key);
+    this.setAttribute('data-state', now);
+  });
+  chips
+    .attr('class', (c) => `chip ${c.state}${c.selected ? ' selected' : ''}${d === 0 && changed.has(c.key) ? ' changed' : ''}`)
+    .attr('data-object', (c) => c.object);
+  chips.select('rect').style('stroke', (c) => (c.cpu !== null && c.state === 'free' && !c.selected ? cpuColor(c.cpu) : null)).style('stroke-width', (c) => (c.cpu !== null && c.state === 'free' && !c.selected ? '2.5px' : null));
+  chips.select('text.name').text((c) => c.object);
+  chips.select('text.sub').text((c) => c.label);
+  chips.select('title').text(chipTitle);
+  if (d > 0) chips.transition().duration(d).attr('transform', (c) => translate(c.x, c.y)).attr('opacity', 1);
+  else chips.interrupt().attr('transform', (c) => translate(c.x, c.y)).attr('opacity', 1);
+
+  // list_lock padlocks.
+  const locks = layer(svg, 'locks')
+    .selectAll<SVGGElement, LockShape>('g.lock')
+    .data(shapes.locks, (l) => l.key)
+    .join((enter) => {
+      const g = enter.append('g');
+      g.append('path').attr('class', 'shackle');
+      g.append('path').attr('class', 'body').attr('d', 'M-7,-2 h14 v11 h-14 z');
+      return g;
+    })
+    .attr('class', (l) => `lock${l.held ? ' held' : ''}`)
+    .attr('transform', (l) => translate(l.x, l.y));
+  locks.select('path.shackle').attr('d', (l) => (l.held ? 'M-4,-2 v-4 a4,4 0 0 1 8,0 v4' : 'M-4,-2 v-4 a4,4 0 0 1 8,0 v-2'));
+  locks.select('path.body').style('fill', (l) => (l.held && l.holderCpu !== null ? cpuColor(l.holderCpu) : null));
+}
+
+function chipTitle(c: ChipShape): string {
+  const where = c.key.startsWith('fl:') ? ` on CPU ${c.cpu ?? '?'}'s freelist` : '';
+  switch (c.state) {
+    case 'free':
+      return `${c.object}: free${where}`;
+    case 'held':
+      return `${c.object}: allocated, held by ${c.label}`;
+    case 'inflight':
+      return `${c.object}: in flight (${c.label})`;
+    case 'lost':
+      return `${c.object}: lost (reachable from nothing)`;
+  }
+}
+
+function ensureDefs(svg: Selection<SVGSVGElement, unknown, null, undefined>): void {
+  if (!svg.select('defs').empty()) return;
+  const defs = svg.insert('defs', ':first-child');
+  for (const [id, colour] of [
+    ['slub-arrow', 'var(--fg)'],
+    ['slub-link', 'var(--muted)'],
+  ] as const) {
+    defs
+      .append('marker')
+      .attr('id', id)
+      .attr('viewBox', '0 0 8 8')
+      .attr('refX', 7)
+      .attr('refY', 4)
+      .attr('markerWidth', 7)
+      .attr('markerHeight', 7)
+      .attr('orient', 'auto')
+      .append('path')
+      .attr('d', 'M0,0 L8,4 L0,8 z')
+      .style('fill', colour);
+  }
+}

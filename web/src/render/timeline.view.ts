@@ -1,0 +1,63 @@
+// D3 rendering of the event timeline (timeline.layout.ts): ticks keyed by move index, the
+// cursor line, retry brackets. Pointer scrubbing is wired by the caller through `cursorAt`.
+import { select } from './d3';
+import { cpuColor } from './geometry';
+import type { Bracket, Tick, TimelineShapes } from './timeline.layout';
+import type { RenderOptions } from './stage.view';
+import { ensureStyle } from './style';
+
+export function renderTimeline(svgEl: SVGSVGElement, shapes: TimelineShapes, options: RenderOptions): void {
+  ensureStyle(svgEl);
+  const svg = select(svgEl).attr('viewBox', `0 0 ${shapes.width} ${shapes.height}`);
+  const setup = svg
+    .selectAll<SVGGElement, typeof shapes.setup>('g.setup')
+    .data([shapes.setup])
+    .join((enter) => {
+      const g = enter.append('g').attr('class', 'setup');
+      g.append('rect').attr('y', 16).attr('height', 26).attr('rx', 3);
+      g.append('text').attr('y', 11).attr('class', 'label').text('setup');
+      g.append('title').text('setup: runs to completion before the interleaved part');
+      return g;
+    });
+  setup.select('rect').attr('x', (s) => s.x).attr('width', (s) => s.w);
+  setup.select('text').attr('x', (s) => s.x);
+  const ticks = svg
+    .selectAll<SVGGElement, Tick>('g.tick')
+    .data(shapes.ticks, (t) => t.key)
+    .join((enter) => {
+      const g = enter.append('g');
+      g.append('rect');
+      g.append('text').attr('class', 'fail');
+      g.append('title');
+      return g;
+    })
+    .attr('class', (t) => `tick ${t.kind}${t.future ? ' future' : ''}${t.failed ? ' failed' : ''}`);
+  ticks
+    .select('rect')
+    .attr('x', (t) => t.x)
+    .attr('y', (t) => t.y)
+    .attr('width', (t) => t.w)
+    .attr('height', (t) => t.h)
+    .attr('fill', (t) => (t.cpu === null ? 'var(--muted)' : cpuColor(t.cpu)));
+  ticks
+    .select('text.fail')
+    .attr('x', (t) => t.x + t.w / 2)
+    .attr('y', 12)
+    .text((t) => (t.failed ? '✕' : ''));
+  ticks.select('title').text((t) => t.title);
+  svg
+    .selectAll<SVGPathElement, Bracket>('path.bracket')
+    .data(shapes.brackets, (b) => b.key)
+    .join('path')
+    .attr('class', 'bracket')
+    .attr('d', (b) => `M${b.x1},${b.y - 4} v4 H${b.x2} v-4`);
+  const cursor = svg
+    .selectAll<SVGLineElement, number>('line.cursor')
+    .data([shapes.cursorX])
+    .join('line')
+    .attr('class', 'cursor')
+    .attr('y1', 4)
+    .attr('y2', 54);
+  if (options.duration > 0) cursor.transition().duration(options.duration).attr('x1', (x) => x).attr('x2', (x) => x);
+  else cursor.interrupt().attr('x1', (x) => x).attr('x2', (x) => x);
+}

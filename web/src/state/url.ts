@@ -1,0 +1,122 @@
+// Hash routes (DESIGN §6): every player state is a permalink.
+//
+//   #/play?s=<scenario>&m=<moves>&at=<n>
+//     s   a built-in scenario id (`sc01`, `sample`) or `v1.` + base64url(UTF-8 JSON): the
+//         encoding is versioned so a later one can be told apart;
+//     m   the kept moves, comma-separated (`T,T,I,migrate:T:1`); absent = the scenario's own;
+//     at  the cursor, 0..moves (absent = 0).
+//   #/lab, #/explore, #/lessons/<id>/<step>   placeholders until those parts exist.
+//
+// Pure: parsing never throws; what cannot be decoded comes back as a `LinkError` naming the
+// parameter and why. Whether the moves play is the simulator's to say (the page checks it).
+
+export type Route =
+  | { readonly kind: 'play'; readonly scenario: string; readonly scenarioId: string | null; readonly moves: readonly string[] | null; readonly at: number }
+  | { readonly kind: 'coming'; readonly what: 'lab' | 'explore' | 'lessons'; readonly path: string }
+  | LinkError;
+
+export interface LinkError {
+  readonly kind: 'error';
+  /** Which part of the link: `route`, `s`, `m`, `at`. */
+  readonly part: string;
+  readonly message: string;
+}
+
+export const ENCODING = 'v1.';
+
+function toBase64Url(bytes: Uint8Array): string {
+  let bin = '';
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(s: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(s)) return null;
+  try {
+    const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4));
+    return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+/** The scenario as `v1.<base64url>` of its compact JSON (of the text itself if not JSON). */
+export function encodeScenario(text: string): string {
+  let compact = text;
+  try {
+    compact = JSON.stringify(JSON.parse(text));
+  } catch {
+    // kept as it is: the page will say why it does not play
+  }
+  return ENCODING + toBase64Url(new TextEncoder().encode(compact));
+}
+
+export function decodeScenario(s: string): { ok: true; text: string } | { ok: false; message: string } {
+  if (!s.startsWith(ENCODING)) {
+    const v = /^(v\d+)\./.exec(s);
+    return {
+      ok: false,
+      message:
+        v !== null
+          ? `encoding ${v[1] ?? ''} is not one this page knows (it reads ${ENCODING.slice(0, -1)})`
+          : `"${s.slice(0, 24)}${s.length > 24 ? '…' : ''}" is neither a built-in scenario nor ${ENCODING}<base64url>`,
+    };
+  }
+  const bytes = fromBase64Url(s.slice(ENCODING.length));
+  if (bytes === null) return { ok: false, message: 'the scenario is not valid base64url (was the link cut or changed?)' };
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    JSON.parse(text);
+    return { ok: true, text };
+  } catch {
+    return { ok: false, message: 'the scenario decodes to something that is not JSON (was the link cut?)' };
+  }
+}
+
+export function parseHash(hash: string, builtins: Readonly<Record<string, string>>, defaultId: string): Route {
+  const h = hash.replace(/^#/, '');
+  const [path = '', query = ''] = h.split('?', 2);
+  const params = new URLSearchParams(query);
+  if (path === '' || path === '/' || path === '/play') {
+    const s = params.get('s') ?? defaultId;
+    let scenario = builtins[s];
+    let scenarioId: string | null = s;
+    if (scenario === undefined) {
+      const decoded = decodeScenario(s);
+      if (!decoded.ok) return { kind: 'error', part: 's', message: decoded.message };
+      scenario = decoded.text;
+      scenarioId = null;
+    }
+    const m = params.get('m');
+    const moves = m === null ? null : m === '' ? [] : m.split(',');
+    if (moves !== null && moves.some((mv) => mv.trim() === '')) {
+      return { kind: 'error', part: 'm', message: 'a move is empty (two commas in a row?)' };
+    }
+    const atText = params.get('at');
+    let at = 0;
+    if (atText !== null) {
+      if (!/^\d+$/.test(atText)) return { kind: 'error', part: 'at', message: `"${atText}" is not a whole number of moves` };
+      at = Number(atText);
+      const n = moves?.length ?? null;
+      if (n !== null && at > n) return { kind: 'error', part: 'at', message: `${at} is beyond the ${n} moves in m` };
+    }
+    return { kind: 'play', scenario, scenarioId, moves, at };
+  }
+  if (path === '/lab') return { kind: 'coming', what: 'lab', path };
+  if (path === '/explore') return { kind: 'coming', what: 'explore', path };
+  if (path.startsWith('/lessons')) return { kind: 'coming', what: 'lessons', path };
+  return { kind: 'error', part: 'route', message: `there is no page "${path}" (try #/play)` };
+}
+
+/** The permalink of a player state: built-in scenarios by id, others encoded. */
+export function playHash(
+  scenario: string,
+  schedule: readonly string[],
+  cursor: number,
+  builtins: Readonly<Record<string, string>>,
+): string {
+  const id = Object.keys(builtins).find((k) => builtins[k] === scenario);
+  const s = id ?? encodeScenario(scenario);
+  const params = [`s=${s}`, `m=${schedule.map(encodeURIComponent).join(',')}`, `at=${cursor}`];
+  return `#/play?${params.join('&')}`;
+}

@@ -1,0 +1,27 @@
+// Words for the enabled moves (DESIGN §3 "Moves"): step a context, fire an interrupt, preempt
+// (switch to another task on its CPU), migrate a task.
+import type { View } from '../sim';
+
+export interface MoveButton {
+  readonly move: string;
+  readonly text: string;
+  readonly cpu: number | null;
+  readonly kind: 'step' | 'irq' | 'preempt' | 'migrate';
+}
+
+export function describeMove(move: string, view: View): MoveButton {
+  const m = /^migrate:([^:]+):(\d+)$/.exec(move);
+  if (m) {
+    return { move, text: `migrate ${m[1] ?? ''} → CPU ${m[2] ?? ''}`, cpu: Number(m[2]), kind: 'migrate' };
+  }
+  const ctx = view.contexts.find((c) => c.id === move);
+  if (ctx === undefined) return { move, text: move, cpu: null, kind: 'step' };
+  if (ctx.kind === 'irq' && ctx.state === 'waiting') {
+    return { move, text: `⚡ fire irq ${ctx.id} on CPU ${ctx.cpu}`, cpu: ctx.cpu, kind: 'irq' };
+  }
+  const running = view.cpus[ctx.cpu]?.running;
+  if (ctx.kind === 'task' && running !== ctx.id) {
+    return { move, text: `preempt: switch CPU ${ctx.cpu} to ● ${ctx.id}`, cpu: ctx.cpu, kind: 'preempt' };
+  }
+  return { move, text: `${ctx.kind === 'irq' ? '⚡' : '●'} step ${ctx.id}`, cpu: ctx.cpu, kind: 'step' };
+}

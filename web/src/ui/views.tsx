@@ -1,0 +1,198 @@
+// React hosts of the D3 views: each owns an element, lays the view out with the pure layout
+// function (memoised) and hands the shapes to its D3 renderer in a layout effect. The tween
+// length is decided here: consecutive steps animate, jumps and reduced motion do not.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent, type RefObject } from 'react';
+import { describeView } from '../render/describe';
+import { layoutLines } from '../render/lines.layout';
+import { renderLines } from '../render/lines.view';
+import { layoutListing } from '../render/listing.layout';
+import { renderListing } from '../render/listing.view';
+import { layoutStage } from '../render/stage.layout';
+import { renderStage } from '../render/stage.view';
+import { cursorAt, layoutTimeline } from '../render/timeline.layout';
+import { renderTimeline } from '../render/timeline.view';
+import type { ListingFunction, SimEvent, View } from '../sim';
+
+export const TWEEN_MS = 320;
+
+/** The tween for a change from the last rendered step to `step`. */
+function useTween(step: number, animate: boolean): () => number {
+  const last = useRef<number | null>(null);
+  return () => {
+    const prev = last.current;
+    last.current = step;
+    return animate && prev !== null && Math.abs(step - prev) === 1 ? TWEEN_MS : 0;
+  };
+}
+
+export function useMediaQuery(query: string): boolean {
+  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const mq = window.matchMedia(query);
+    const on = () => setMatches(mq.matches);
+    mq.addEventListener('change', on);
+    on();
+    return () => mq.removeEventListener('change', on);
+  }, [query]);
+  return matches;
+}
+
+interface StageProps {
+  view: View;
+  event: SimEvent | undefined;
+  selection: string | null;
+  columns: number;
+  step: number;
+  animate: boolean;
+  onSelect?: (name: string | null) => void;
+}
+
+export function StageView({ view, event, selection, columns, step, animate, onSelect }: StageProps) {
+  const ref = useRef<SVGSVGElement | null>(null);
+  const shapes = useMemo(() => layoutStage(view, event, { columns, selection }), [view, event, columns, selection]);
+  const tween = useTween(step, animate);
+  useLayoutEffect(() => {
+    if (ref.current !== null) renderStage(ref.current, shapes, { duration: tween() });
+  });
+  return (
+    <svg
+      ref={ref}
+      className="stage"
+      data-testid="stage"
+      role="img"
+      aria-label={`The allocator's state. ${describeView(view)}`}
+      width="100%"
+      onClick={(e) => {
+        if (onSelect === undefined) return;
+        const target = (e.target as Element).closest('[data-object],[data-slab]');
+        onSelect(target?.getAttribute('data-object') ?? target?.getAttribute('data-slab') ?? null);
+      }}
+    />
+  );
+}
+
+export function LinesView({ view, event, step, animate }: Omit<StageProps, 'selection' | 'columns' | 'onSelect'>) {
+  const ref = useRef<SVGSVGElement | null>(null);
+  const shapes = useMemo(() => layoutLines(view.lines, view.cpus.length, event), [view, event]);
+  const tween = useTween(step, animate);
+  useLayoutEffect(() => {
+    if (ref.current !== null) renderLines(ref.current, shapes, { duration: tween() });
+  });
+  const summary = view.lines.map((l) => `${l.name}: ${l.states.join(' ')}`).join('; ');
+  return (
+    <svg
+      ref={ref}
+      className="lines"
+      data-testid="lines"
+      role="img"
+      aria-label={`Cache lines, MESI state per CPU. ${summary}`}
+      width="100%"
+      style={{ maxWidth: `${shapes.width * 1.35}px` }}
+    />
+  );
+}
+
+function useWidth(): [RefObject<HTMLDivElement | null>, number] {
+  const ref = useRef<HTMLDivElement | null>(null);
+  const [width, setWidth] = useState(800);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el === null) return;
+    const ro = new ResizeObserver(() => setWidth(Math.max(200, Math.round(el.clientWidth))));
+    ro.observe(el);
+    setWidth(Math.max(200, Math.round(el.clientWidth)));
+    return () => ro.disconnect();
+  }, []);
+  return [ref, width];
+}
+
+interface TimelineProps {
+  events: readonly SimEvent[];
+  schedule: readonly string[];
+  cursor: number;
+  view: View;
+  animate: boolean;
+  onGoto: (cursor: number) => void;
+}
+
+export function TimelineView({ events, schedule, cursor, view, animate, onGoto }: TimelineProps) {
+  const [box, width] = useWidth();
+  const ref = useRef<SVGSVGElement | null>(null);
+  const shapes = useMemo(
+    () => layoutTimeline(events, schedule, cursor, view.contexts, width),
+    [events, schedule, cursor, view.contexts, width],
+  );
+  const tween = useTween(cursor, animate);
+  useLayoutEffect(() => {
+    if (ref.current !== null) renderTimeline(ref.current, shapes, { duration: tween() });
+  });
+  const dragging = useRef(false);
+  const at = (e: PointerEvent<SVGSVGElement>) => {
+    const rect = e.currentTarget.getBoundingClientRect();
+    return cursorAt(shapes, ((e.clientX - rect.left) * shapes.width) / rect.width);
+  };
+  const failed = events.filter((e) => e.ok === false && e.mv !== null).length;
+  return (
+    <div ref={box} className="timeline">
+      <svg
+        ref={ref}
+        data-testid="timeline"
+        role="slider"
+        tabIndex={0}
+        aria-label="Timeline: one tick per move; drag or use the arrow keys"
+        aria-valuemin={0}
+        aria-valuemax={schedule.length}
+        aria-valuenow={cursor}
+        aria-valuetext={`move ${cursor} of ${schedule.length}${failed > 0 ? `, ${failed} failed cmpxchg` : ''}`}
+        width="100%"
+        height={shapes.height}
+        onPointerDown={(e) => {
+          dragging.current = true;
+          e.currentTarget.setPointerCapture(e.pointerId);
+          onGoto(at(e));
+        }}
+        onPointerMove={(e) => {
+          if (dragging.current) onGoto(at(e));
+        }}
+        onPointerUp={() => {
+          dragging.current = false;
+        }}
+        onPointerCancel={() => {
+          dragging.current = false;
+        }}
+      />
+    </div>
+  );
+}
+
+export function ListingView({
+  listing,
+  view,
+  event,
+}: {
+  listing: readonly ListingFunction[];
+  view: View;
+  event: SimEvent | undefined;
+}) {
+  const ol = useRef<HTMLOListElement | null>(null);
+  const rows = useMemo(() => layoutListing(listing, view.contexts, event), [listing, view.contexts, event]);
+  useLayoutEffect(() => {
+    const el = ol.current;
+    if (el === null) return;
+    renderListing(el, rows);
+    // Keep the first marked line in view, scrolling the listing only (never the page).
+    const box = el.parentElement;
+    const current = el.querySelector<HTMLElement>('li.current, li.executed');
+    if (box !== null && current !== null) {
+      const top = current.offsetTop - box.offsetTop;
+      if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 40) {
+        box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+      }
+    }
+  }, [rows]);
+  return (
+    <div className="listing" tabIndex={0} role="region" aria-label="Code listing with each context's next line">
+      <ol ref={ol} data-testid="listing" />
+    </div>
+  );
+}

@@ -15,6 +15,15 @@ use crate::scenario::Preempt;
 
 const USER: u8 = 1 << 6;
 
+/// A slab's name, formatted only if a message is made.
+struct SlabName<'a>(&'a Machine, SlabId);
+
+impl std::fmt::Display for SlabName<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.slab_name(self.1))
+    }
+}
+
 impl Machine {
     /// Whether some context is inside a section that is rewriting CPU k's `kmem_cache_cpu`.
     pub fn cpu_in_section(&self, k: u32) -> bool {
@@ -79,22 +88,48 @@ impl Machine {
         })
     }
 
-    /// Slabs an operation legitimately holds in its locals right now (INV-5/8/9 windows).
-    fn held_by_op(&self, s: SlabId) -> bool {
-        self.st.ctxs.iter().any(|c| {
-            c.stack.iter().any(|f| match f.func {
-                Func::SlabAlloc | Func::SlabFree | Func::Touch | Func::CmpxchgDoubleSlab => false,
-                // A detached CPU partial list (6.8+ `__put_partials`) is held as a chain.
-                Func::UnfreezePartials | Func::PutCpuPartial if self.chain_contains(f.p, s) => true,
-                _ => {
-                    f.pg == Some(s)
-                        || f.p == Some(s)
-                        || f.old == Some(s)
-                        || f.ret_slab == Some(s)
-                        || f.queue.contains(&s)
+    /// Slabs operations legitimately hold in their locals right now (INV-5/8/9 windows), as a
+    /// flag per slab.
+    fn held_by_ops(&self) -> Vec<bool> {
+        let mut held = vec![false; self.st.slabs.len()];
+        let mut mark = |s: Option<SlabId>| {
+            if let Some(s) = s {
+                if let Some(h) = held.get_mut(s as usize) {
+                    *h = true;
                 }
-            })
-        })
+            }
+        };
+        for c in &self.st.ctxs {
+            for f in &c.stack {
+                match f.func {
+                    Func::SlabAlloc | Func::SlabFree | Func::Touch | Func::CmpxchgDoubleSlab => {
+                        continue
+                    }
+                    _ => {}
+                }
+                mark(f.pg);
+                mark(f.p);
+                mark(f.old);
+                mark(f.ret_slab);
+                for &q in &f.queue {
+                    mark(Some(q));
+                }
+                // A detached CPU partial list (6.8+ `__put_partials`) is held as a chain.
+                if matches!(f.func, Func::UnfreezePartials | Func::PutCpuPartial) {
+                    let mut cur = f.p;
+                    let mut n = 0;
+                    while let Some(p) = cur {
+                        mark(Some(p));
+                        n += 1;
+                        if n > self.st.slabs.len() {
+                            break;
+                        }
+                        cur = self.slab(p).next;
+                    }
+                }
+            }
+        }
+        held
     }
 
     /// Objects (or chains, by head) that an operation holds outside every list.
@@ -132,32 +167,29 @@ impl Machine {
         }
     }
 
-    fn walk<F: FnMut(&Machine, Addr) -> bool>(
-        &self,
-        head: Addr,
-        mut visit: F,
-    ) -> Result<u32, String> {
+    /// Collect the chain from `head` into `out` (cleared first), stopping at a repeat, a
+    /// non-object or more than a slab's worth; `Err` says which.
+    fn walk_into(&self, head: Addr, out: &mut Vec<Addr>) -> Result<(), String> {
+        out.clear();
         let mut a = head;
-        let mut n = 0u32;
-        let limit = self.cfg.objects + 1;
+        let limit = self.cfg.objects as usize + 1;
         while a != NULL {
-            if self.object_of(a).is_none() {
+            let Some((s, i)) = self.object_of(a) else {
                 return Err(format!(
                     "reaches {}, which is not a free object (user data or garbage)",
                     self.addr_name(a)
                 ));
-            }
-            if !visit(self, a) {
+            };
+            if out.contains(&a) {
                 return Err(format!("loops back to {}", self.addr_name(a)));
             }
-            n += 1;
-            if n > limit {
+            out.push(a);
+            if out.len() > limit {
                 return Err("is longer than a slab".into());
             }
-            let (s, i) = self.object_of(a).unwrap();
             a = self.slab(s).fp[i as usize];
         }
-        Ok(n)
+        Ok(())
     }
 
     pub fn check_invariants(&mut self) {
@@ -206,6 +238,7 @@ impl Machine {
         }
 
         // INV-2/INV-4 (CPU freelists).
+        let mut chain: Vec<Addr> = Vec::with_capacity(self.cfg.objects as usize + 2);
         for k in 0..self.cfg.cpus as u32 {
             if self.cpu_freelist_detached(k) {
                 continue;
@@ -213,21 +246,14 @@ impl Machine {
             let section = self.cpu_in_section(k);
             let c = &self.st.cpus[k as usize];
             let (head, page) = (c.freelist, c.page);
+            let walked = self.walk_into(head, &mut chain);
+            for a in &chain {
+                if let Some(i) = idx(self, *a) {
+                    own[i] = own[i].saturating_add(1);
+                }
+            }
             if section {
                 // c.page and c.freelist are half rewritten: count the objects, judge nothing.
-                let mut seen: Vec<Addr> = Vec::new();
-                let _ = self.walk(head, |_, a| {
-                    if seen.contains(&a) {
-                        return false;
-                    }
-                    seen.push(a);
-                    true
-                });
-                for a in seen {
-                    if let Some(i) = idx(self, a) {
-                        own[i] = own[i].saturating_add(1);
-                    }
-                }
                 continue;
             }
             if head != NULL && page.is_none() {
@@ -247,35 +273,18 @@ impl Machine {
                     ));
                 }
             }
-            let mut seen: Vec<Addr> = Vec::new();
-            let mut foreign = None;
-            let r = self.walk(head, |m, a| {
-                if seen.contains(&a) {
-                    return false;
-                }
-                seen.push(a);
-                if m.slab_of(a) != page && foreign.is_none() {
-                    foreign = Some(a);
-                }
-                true
-            });
-            if let Err(e) = r {
+            if let Err(e) = walked {
                 problems.push(("INV-2", format!("cpu{k}'s freelist {e}")));
             }
-            if let Some(a) = foreign {
+            if let Some(a) = chain.iter().find(|&&a| self.slab_of(a) != page) {
                 problems.push((
                     "INV-2",
                     format!(
                         "cpu{k}'s freelist holds {}, which is not in its CPU slab {}",
-                        self.addr_name(a),
+                        self.addr_name(*a),
                         self.slab_opt_name(page)
                     ),
                 ));
-            }
-            for a in seen {
-                if let Some(i) = idx(self, a) {
-                    own[i] = own[i].saturating_add(1);
-                }
             }
         }
 
@@ -285,41 +294,31 @@ impl Machine {
             if sl.life == Life::Discarded {
                 continue;
             }
-            let mut seen: Vec<Addr> = Vec::new();
-            let mut foreign = None;
-            let r = self.walk(sl.freelist, |m, a| {
-                if seen.contains(&a) {
-                    return false;
-                }
-                seen.push(a);
-                if m.slab_of(a) != Some(s) && foreign.is_none() {
-                    foreign = Some(a);
-                }
-                true
-            });
-            match r {
+            let walked = self.walk_into(sl.freelist, &mut chain);
+            match walked {
                 Err(e) => problems.push((
                     "INV-2",
                     format!("slab {}'s freelist {e}", self.slab_name(s)),
                 )),
-                Ok(len) => {
+                Ok(()) => {
+                    let len = chain.len() as u32;
                     if sl.life == Life::Live && sl.counters.inuse + len != sl.counters.objects {
                         problems.push(("INV-3", format!("slab {} counts {} in use but its freelist holds {len} of {} objects", self.slab_name(s), sl.counters.inuse, sl.counters.objects)));
                     }
                 }
             }
-            if let Some(a) = foreign {
+            if let Some(a) = chain.iter().find(|&&a| self.slab_of(a) != Some(s)) {
                 problems.push((
                     "INV-2",
                     format!(
                         "slab {}'s freelist holds {}, an object of another slab",
                         self.slab_name(s),
-                        self.addr_name(a)
+                        self.addr_name(*a)
                     ),
                 ));
             }
-            for a in seen {
-                if let Some(i) = idx(self, a) {
+            for a in &chain {
+                if let Some(i) = idx(self, *a) {
                     own[i] = own[i].saturating_add(1);
                 }
             }
@@ -332,26 +331,18 @@ impl Machine {
                 self.inflight(f, &mut inflight);
             }
         }
-        for (a, chain) in inflight {
-            if chain {
-                let mut list = Vec::new();
-                let _ = self.walk(a, |_, x| {
-                    if list.contains(&x) {
-                        return false;
+        for (a, is_chain) in inflight {
+            if is_chain {
+                let _ = self.walk_into(a, &mut chain);
+            } else {
+                chain.clear();
+                chain.push(a);
+            }
+            for x in &chain {
+                if let Some(i) = idx(self, *x) {
+                    if own[i] & 0x3f == 0 {
+                        own[i] |= 0x80;
                     }
-                    list.push(x);
-                    true
-                });
-                for x in list {
-                    if let Some(i) = idx(self, x) {
-                        if own[i] & 0x3f == 0 {
-                            own[i] |= 0x80;
-                        }
-                    }
-                }
-            } else if let Some(i) = idx(self, a) {
-                if own[i] & 0x3f == 0 {
-                    own[i] |= 0x80;
                 }
             }
         }
@@ -430,18 +421,25 @@ impl Machine {
                 cur = self.slab(p).next;
             }
         }
-        let on_node: Vec<bool> = (0..self.st.slabs.len() as SlabId)
-            .map(|s| self.st.nodes.iter().any(|n| n.partial.contains(&s)))
+        let mut on_node = vec![false; self.st.slabs.len()];
+        for n in &self.st.nodes {
+            for &s in &n.partial {
+                on_node[s as usize] = true;
+            }
+        }
+        let sections: Vec<bool> = (0..self.cfg.cpus as u32)
+            .map(|k| self.cpu_in_section(k))
             .collect();
+        let held_by_ops = self.held_by_ops();
         for s in 0..self.st.slabs.len() as SlabId {
             let sl = self.slab(s);
-            let name = self.slab_name(s);
+            let name = SlabName(self, s);
             let cpu_refs = self
                 .st
                 .cpus
                 .iter()
                 .enumerate()
-                .filter(|(k, c)| c.page == Some(s) && !self.cpu_in_section(*k as u32))
+                .filter(|(k, c)| c.page == Some(s) && !sections[*k])
                 .count() as u32;
             if sl.life == Life::Discarded {
                 if in_chain[s as usize] > 0 || on_node[s as usize] || cpu_refs > 0 {
@@ -468,7 +466,7 @@ impl Machine {
             if refs > 1 {
                 problems.push(("INV-5", format!("slab {name} is owned by {refs} CPUs at once (CPU slab or CPU partial list)")));
             }
-            let held = self.held_by_op(s);
+            let held = held_by_ops[s as usize];
             if sl.counters.frozen && refs == 0 && !held {
                 problems.push((
                     "INV-5",

@@ -83,4 +83,9 @@ export default tseslint.config(
     files: ['scripts/**/*.mjs', 'web/e2e/**/*.mjs', '*.js'],
     languageOptions: { globals: globals.node },
   },
+  {
+    // Browser tests and benchmarks also hold functions that run in the page (page.evaluate).
+    files: ['web/e2e/**/*.mjs', 'scripts/bench-web.mjs'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
 );

@@ -1,10 +1,11 @@
 // End-to-end tests in real chromium (playwright-core driving /usr/bin/chromium, installed by
-// `node scripts/setup.mjs --browser`). Serves the built app (dist/, from `vite build web`) on a
-// free loopback port. Any console error or page error fails the test; screenshots go to
+// `node scripts/setup.mjs --browser`), named as user stories. Serves the built app (dist/, from
+// `vite build web`) on a free loopback port. Any console error or page error fails the test;
+// axe-core (injected into the page) must find nothing serious or critical; screenshots go to
 // test-results/.
 //
-//   node web/e2e/run.mjs
-import { existsSync, mkdirSync } from 'node:fs';
+//   node web/e2e/run.mjs [--only SUBSTRING]
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -14,93 +15,55 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dist = join(root, 'dist');
 const results = join(root, 'test-results');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const AXE = join(root, 'node_modules', 'axe-core', 'axe.min.js');
 const STEP_TIMEOUT_MS = 10_000;
-const RUN_TIMEOUT_MS = 180_000;
+const RUN_TIMEOUT_MS = 300_000;
+const SLIDE = { width: 1280, height: 720 };
+const PHONE = { width: 390, height: 844 };
+
+/** SC1 to T's failed cmpxchg: T reads, the irq frees p3 on the same CPU, T's CAS fails. */
+const SC1_FAIL = 'T,T,T,T,T,T,T,I,I,I,I,I,I,I,I,I,T';
 
 /** @typedef {import('playwright-core').Page} Page */
+/** @typedef {import('playwright-core').Locator} Locator */
 
 /** Wait for the player; a crash screen or load failure fails with its text. */
 async function openPlayer(/** @type {Page} */ page, /** @type {string} */ url) {
   await page.goto(url);
   const forward = page.getByRole('button', { name: /step forward/i });
-  const crash = page.locator('.crash');
+  const crash = page.locator('.crash, .link-error');
   await forward.or(crash).first().waitFor();
-  if (await crash.isVisible()) throw new Error(`crash screen: ${await crash.innerText()}`);
+  if (await crash.isVisible()) throw new Error(`error screen: ${await crash.innerText()}`);
+  await page.getByTestId('stage').locator('g.card').first().waitFor();
   return forward;
 }
 
-/** The user-visible state of CPU 0 that the fast path changes: its tid and its freelist. */
-async function cpu0(/** @type {Page} */ page) {
-  const tid = await page.getByTestId('cpu-0-tid').innerText();
-  const freelist = await page.getByTestId('cpu-0-freelist').innerText();
-  return `tid ${tid} | freelist ${freelist}`;
+/** What the stage says (its accessible description: every CPU, slab and node). */
+async function stageText(/** @type {Page} */ page) {
+  return (await page.getByTestId('stage').getAttribute('aria-label')) ?? '';
 }
 
-/** @type {{ name: string, run: (page: Page, url: string) => Promise<void> }[]} */
-const TESTS = [
-  {
-    name: 'a learner steps forward through the sample scenario and back again',
-    async run(page, url) {
-      const forward = await openPlayer(page, url);
-      const back = page.getByRole('button', { name: /step back/i });
-      const position = page.getByTestId('position');
-      const before = await cpu0(page);
-      const narrationBefore = await page.getByTestId('narration').innerText();
-      if (!(await back.isDisabled())) throw new Error('step back is enabled at the start');
-      if ((await page.getByTestId('narration').getAttribute('aria-live')) !== 'polite') {
-        throw new Error('the narration is not an aria-live region');
-      }
-
-      // Step until CPU 0's tid or freelist changes (the fast path commits), at most 60 moves.
-      let moves = 0;
-      let after = before;
-      while (after === before && moves < 60 && (await forward.isEnabled())) {
-        await forward.click();
-        moves++;
-        await expectText(position, new RegExp(`^move ${moves} of ${moves}\\b`));
-        after = await cpu0(page);
-      }
-      if (after === before) throw new Error(`CPU 0 unchanged after ${moves} moves: ${before}`);
-      const narration = await page.getByTestId('narration').innerText();
-      if (narration === narrationBefore) throw new Error('the narration did not change');
-      await page.screenshot({ path: join(results, 'e2e-stepped-forward.png') });
-
-      for (let i = 0; i < moves; i++) await back.click();
-      await expectText(position, new RegExp(`^move 0 of ${moves}\\b`));
-      const returned = await cpu0(page);
-      if (returned !== before) throw new Error(`back did not return: ${returned} vs ${before}`);
-
-      // The keyboard does the same: → replays the kept move, ← takes it back.
-      await page.locator('body').press('ArrowRight');
-      await expectText(position, new RegExp(`^move 1 of ${moves}\\b`));
-      await page.locator('body').press('ArrowLeft');
-      await expectText(position, new RegExp(`^move 0 of ${moves}\\b`));
-    },
-  },
-  {
-    name: 'a learner pastes a bad scenario and is told what is wrong',
-    async run(page, url) {
-      await openPlayer(page, url);
-      await page.getByText('Load a scenario').click();
-      const text = page.getByLabel('Scenario JSON');
-      const sample = JSON.parse(await text.inputValue());
-      await text.fill(JSON.stringify({ ...sample, cpus: 'two' }));
-      await page.getByRole('button', { name: 'Load', exact: true }).click();
-      await expectText(page.locator('.loader [role=alert]'), /cpus/);
-
-      await text.fill(JSON.stringify({ ...sample, name: 'pasted by the e2e test' }));
-      await page.getByRole('button', { name: 'Load', exact: true }).click();
-      await expectText(page.getByRole('heading', { level: 1 }), /pasted by the e2e test/);
-      await page.screenshot({ path: join(results, 'e2e-loaded-scenario.png') });
-    },
-  },
-];
+/** Run axe-core in the page; fail on any serious or critical finding. */
+async function axe(/** @type {Page} */ page, /** @type {string} */ where) {
+  await page.addScriptTag({ content: readFileSync(AXE, 'utf8') });
+  /** @type {{ id: string, impact: string, help: string, nodes: { target: string[] }[] }[]} */
+  const violations = await page.evaluate(async () => {
+    // @ts-expect-error injected above
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+  });
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const minor = violations.filter((v) => !bad.includes(v));
+  if (minor.length > 0) console.log(`    axe (${where}), minor: ${minor.map((v) => `${v.id} (${v.impact})`).join(', ')}`);
+  if (bad.length > 0) {
+    throw new Error(
+      `axe (${where}): ${bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')}`).join('\n')}`,
+    );
+  }
+}
 
 /** Poll a locator's text until it matches (bounded by the step timeout). */
-async function expectText(
-  /** @type {import('playwright-core').Locator} */ locator,
-  /** @type {RegExp} */ pattern,
-) {
+async function expectText(/** @type {Locator} */ locator, /** @type {RegExp} */ pattern) {
   const deadline = Date.now() + STEP_TIMEOUT_MS;
   let last = '';
   while (Date.now() < deadline) {
@@ -111,13 +74,279 @@ async function expectText(
   throw new Error(`expected ${pattern} but found ${JSON.stringify(last)}`);
 }
 
+async function until(/** @type {() => Promise<boolean>} */ check, /** @type {string} */ what) {
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const shot = (/** @type {Page} */ page, /** @type {string} */ name) =>
+  page.screenshot({ path: join(results, `e2e-${name}.png`) });
+
+/** @type {{ name: string, viewport?: { width: number, height: number }, colorScheme?: 'light' | 'dark', reducedMotion?: 'reduce', run: (page: Page, url: string) => Promise<void> }[]} */
+const TESTS = [
+  {
+    name: 'a learner opens a built-in scenario, steps forward and back, by button and by key',
+    async run(page, url) {
+      const forward = await openPlayer(page, url);
+      await page.getByLabel('Built-in scenario').selectOption('sc01');
+      await expectText(page.getByRole('heading', { level: 1 }), /SC1/);
+      const back = page.getByRole('button', { name: /step back/i });
+      const position = page.getByTestId('position');
+      const before = await stageText(page);
+      if (!(await back.isDisabled())) throw new Error('step back is enabled at the start');
+      if ((await page.getByTestId('narration').getAttribute('aria-live')) !== 'polite') {
+        throw new Error('the narration is not an aria-live region');
+      }
+      // Step until CPU 0's freelist or tid changes (the fast path commits), at most 40 moves.
+      let moves = 0;
+      let after = before;
+      while (after === before && moves < 40 && (await forward.isEnabled())) {
+        await forward.click();
+        moves++;
+        await expectText(position, new RegExp(`^move ${moves} of ${moves}\\b`));
+        after = await stageText(page);
+      }
+      if (after === before) throw new Error(`the stage did not change in ${moves} moves`);
+      await page.waitForTimeout(400); // the tween
+      await shot(page, 'stepped-forward');
+      for (let i = 0; i < moves; i++) await back.click();
+      await expectText(position, new RegExp(`^move 0 of ${moves}\\b`));
+      if ((await stageText(page)) !== before) throw new Error('stepping back did not return to the start');
+      await page.locator('body').press('ArrowRight');
+      await expectText(position, new RegExp(`^move 1 of ${moves}\\b`));
+      await page.locator('body').press('ArrowLeft');
+      await expectText(position, new RegExp(`^move 0 of ${moves}\\b`));
+      // Moves as buttons: fire the interrupt instead of stepping the task.
+      await page.getByRole('button', { name: /fire irq I/ }).click();
+      await expectText(position, /^move 1 of 1\b/);
+      await expectText(page.getByTestId('narration'), /\S/);
+      await axe(page, 'playground');
+    },
+  },
+  {
+    name: 'a learner sees a failed cmpxchg half by half, with the retry on the timeline',
+    async run(page, url) {
+      await openPlayer(page, `${url}#/play?s=sc01&m=${SC1_FAIL}&at=17`);
+      await expectText(page.getByTestId('narration'), /fails/);
+      const halves = page.getByTestId('stage').locator('g.half');
+      await until(async () => (await halves.count()) === 2, 'two CAS halves');
+      const text = await halves.allInnerTexts().catch(() => []);
+      const t = (await page.getByTestId('stage').locator('g.half text').allTextContents()).join(' | ');
+      if (!/freelist: p1 \/ p3/.test(t) || !/tid: 12 \/ 14/.test(t)) throw new Error(`halves: ${t} ${text.join()}`);
+      if ((await page.getByTestId('timeline').locator('g.tick.failed').count()) !== 1) {
+        throw new Error('the failed cmpxchg is not marked on the timeline');
+      }
+      await shot(page, 'failed-cas');
+    },
+  },
+  {
+    name: 'a learner plays, pauses, changes speed and scrubs the timeline',
+    async run(page, url) {
+      await openPlayer(page, `${url}#/play?s=sc05`);
+      const position = page.getByTestId('position');
+      await page.getByLabel('Speed').selectOption({ label: '30 moves/s' });
+      await page.getByRole('button', { name: /play/i }).click();
+      await expectText(position, /^move ([5-9]|\d\d+) of/);
+      await page.getByRole('button', { name: /pause/i }).click();
+      const paused = await position.innerText();
+      await page.waitForTimeout(300);
+      if ((await position.innerText()) !== paused) throw new Error('still moving after pause');
+      const total = Number(/of (\d+)/.exec(paused)?.[1]);
+      // Scrub: press on the timeline's first quarter, then drag to its end.
+      const tl = page.getByTestId('timeline');
+      const box = await tl.boundingBox();
+      if (box === null) throw new Error('no timeline');
+      await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
+      await page.mouse.down();
+      await until(async () => {
+        const n = Number(/^move (\d+)/.exec(await position.innerText())?.[1]);
+        return n > 0 && n < total;
+      }, 'the scrubbed position');
+      await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2, { steps: 5 });
+      await page.mouse.up();
+      await expectText(position, new RegExp(`^move ${total} of ${total}`));
+      // The timeline is a slider for the keyboard too.
+      await tl.focus();
+      await page.keyboard.press('Home');
+      await expectText(position, new RegExp(`^move 0 of ${total}`));
+      if ((await tl.getAttribute('aria-valuenow')) !== '0') throw new Error('aria-valuenow did not follow');
+      await page.keyboard.press('?');
+      await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+      await shot(page, 'shortcuts');
+      await page.keyboard.press('Escape');
+    },
+  },
+  {
+    name: 'a permalink opens the same state in a new page',
+    async run(page, url) {
+      await openPlayer(page, `${url}#/play?s=sc03`);
+      for (let i = 0; i < 7; i++) await page.getByRole('button', { name: /step forward/i }).click();
+      await page.getByRole('button', { name: /step back/i }).click();
+      await expectText(page.getByTestId('position'), /^move 6 of 7/);
+      // A variant toggle rebuilds the scenario: the link then carries it encoded.
+      await page.getByLabel('cpuPartial', { exact: true }).selectOption('false');
+      await expectText(page.getByTestId('position'), /^move 6 of 7/);
+      await until(async () => /#\/play\?s=v1\.[\w-]+&m=[^&]+&at=6$/.test(page.url()), `the link to follow (${page.url()})`);
+      const link = page.url();
+      const stage = await stageText(page);
+      const narration = await page.getByTestId('narration').innerText();
+      const other = await page.context().newPage();
+      await openPlayer(other, link);
+      await expectText(other.getByTestId('position'), /^move 6 of 7/);
+      if ((await stageText(other)) !== stage) throw new Error('the stage differs after the round trip');
+      if ((await other.getByTestId('narration').innerText()) !== narration) throw new Error('the narration differs');
+      await other.close();
+    },
+  },
+  {
+    name: 'a link that cannot be decoded shows what was wrong',
+    async run(page, url) {
+      for (const [hash, pattern] of [
+        ['#/play?s=v1.@@@', /scenario \(s\).*base64url/],
+        ['#/play?s=v7.abc', /scenario \(s\).*v7/],
+        ['#/play?s=sample&m=T,Nope', /moves \(m\).*Nope/],
+        ['#/play?s=sample&m=T&at=5', /position \(at\)/],
+        ['#/nowhere', /page/],
+      ]) {
+        await page.goto(`${url}${hash}`);
+        await expectText(page.getByTestId('link-error'), pattern);
+      }
+      await shot(page, 'bad-link');
+      await axe(page, 'link error');
+      await page.getByRole('link', { name: /open the playground/i }).click();
+      await page.getByTestId('stage').waitFor();
+      await page.goto(`${url}#/lessons/01/2`);
+      await expectText(page.getByTestId('coming'), /coming/);
+    },
+  },
+  {
+    name: 'a learner pastes a bad scenario and is told the JSON path',
+    async run(page, url) {
+      await openPlayer(page, url);
+      await page.getByText('Edit the scenario JSON').click();
+      const text = page.getByLabel('Scenario JSON');
+      const sample = JSON.parse(await text.inputValue());
+      await text.fill(JSON.stringify({ ...sample, tasks: [{ id: 'T', cpu: 0, ops: [{ op: 'free', var: 'nope' }] }] }));
+      await page.getByRole('button', { name: 'Load', exact: true }).click();
+      await expectText(page.getByTestId('scenario-error'), /At tasks\[0\]\.ops\[0\]\.var:/);
+      await text.fill(JSON.stringify({ ...sample, name: 'pasted by the e2e test' }));
+      await page.getByRole('button', { name: 'Load', exact: true }).click();
+      await expectText(page.getByRole('heading', { level: 1 }), /pasted by the e2e test/);
+    },
+  },
+  {
+    name: 'a learner exports the frame as SVG and PNG',
+    async run(page, url) {
+      await openPlayer(page, `${url}#/play?s=sc01&m=${SC1_FAIL}&at=17`);
+      const [svgDl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'SVG', exact: true }).click()]);
+      const svgPath = join(results, 'e2e-export.svg');
+      await svgDl.saveAs(svgPath);
+      const svg = readFileSync(svgPath, 'utf8');
+      if (!svg.startsWith('<svg') || !svg.includes('xmlns="http://www.w3.org/2000/svg"')) throw new Error('not an SVG document');
+      if (!svg.includes('p3') || !svg.includes('FAILS')) throw new Error('the SVG lacks the frame content');
+      // It parses as XML, standalone.
+      const parsed = await page.evaluate((s) => {
+        const doc = new DOMParser().parseFromString(s, 'image/svg+xml');
+        return doc.querySelector('parsererror') === null ? doc.documentElement.getAttribute('width') : null;
+      }, svg);
+      if (parsed === null) throw new Error('the SVG does not parse');
+      const [pngDl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'PNG', exact: true }).click()]);
+      const pngPath = join(results, 'e2e-export.png');
+      await pngDl.saveAs(pngPath);
+      const png = readFileSync(pngPath);
+      if (png.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') throw new Error('not a PNG');
+      const w = png.readUInt32BE(16);
+      const h = png.readUInt32BE(20);
+      if (w < 800 || h < 400) throw new Error(`PNG too small: ${w}×${h}`);
+    },
+  },
+  {
+    name: 'a slide deck drives the embed through postMessage',
+    async run(page, url) {
+      await page.goto(`${url}embed-example.html`);
+      const last = page.locator('#last');
+      await expectText(last, /"step":0,"total":19/);
+      const frame = page.frameLocator('#slide');
+      await frame.getByTestId('stage').locator('g.card').first().waitFor();
+      await page.getByRole('button', { name: 'next ▶' }).click();
+      await page.getByRole('button', { name: 'next ▶' }).click();
+      await expectText(last, /"type":"slub-lab:step","lesson":"sc01","step":2,"total":19/);
+      await page.getByRole('button', { name: '◀ prev' }).click();
+      await expectText(last, /"step":1,/);
+      await page.getByLabel('goto').fill('17');
+      await page.getByRole('button', { name: 'go' }).click();
+      await expectText(last, /"step":17,/);
+      await expectText(frame.getByTestId('narration'), /fails/);
+      // Messages of another shape are ignored; `to` bounds the embed.
+      await page.evaluate(() => {
+        const w = /** @type {HTMLIFrameElement} */ (document.getElementById('slide')).contentWindow;
+        w?.postMessage({ type: 'slub-lab:command', command: 'goto', step: 'x' }, '*');
+        w?.postMessage({ type: 'other', command: 'next' }, '*');
+        w?.postMessage('next', '*');
+        w?.postMessage({ type: 'slub-lab:command', command: 'goto', step: 99 }, '*');
+      });
+      await expectText(last, /"step":19,/);
+      await page.getByRole('button', { name: 'play' }).click();
+      await page.getByRole('button', { name: 'pause' }).click();
+      await shot(page, 'embed-example');
+      // The embed on its own, with minimal controls.
+      await page.goto(`${url}embed.html#/play?s=sc01&m=${SC1_FAIL}&at=3&from=2&to=10&controls=minimal`);
+      const pos = page.getByTestId('position');
+      await expectText(pos, /^move 3 of 10/);
+      await page.getByRole('button', { name: /back/i }).click();
+      await expectText(pos, /^move 2 of 10/);
+      if (!(await page.getByRole('button', { name: /back/i }).isDisabled())) throw new Error('back goes below from=2');
+      await axe(page, 'embed');
+    },
+  },
+  {
+    name: 'the stage fits a slide, a phone and the dark theme',
+    async run(page, url) {
+      await openPlayer(page, `${url}#/play?s=sc11&m=B,B,B,B,B,B&at=6`);
+      await shot(page, 'slide-1280x720');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+      if (overflow) throw new Error('the page scrolls sideways at 1280');
+      await page.setViewportSize(PHONE);
+      await page.waitForTimeout(300);
+      await shot(page, 'phone');
+      if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) {
+        throw new Error('the page scrolls sideways on a phone');
+      }
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.setViewportSize(SLIDE);
+      await page.goto(`${url}#/play?s=sc08&m=B,B,B,B,B,B,B,B,C,C,C,C,C,C,C,C&at=16`);
+      await page.getByTestId('stage').locator('g.card').first().waitFor();
+      await shot(page, 'dark');
+      await axe(page, 'dark playground');
+    },
+  },
+  {
+    name: 'with reduced motion the stage changes without tweens',
+    reducedMotion: 'reduce',
+    async run(page, url) {
+      await openPlayer(page, `${url}#/play?s=sc01`);
+      await page.getByRole('button', { name: /step forward/i }).click();
+      // No transition is scheduled: the chips are at their places at once.
+      const moving = await page.evaluate(() =>
+        [...document.querySelectorAll('[data-testid="stage"] g')].some((g) => '__transition' in g && g.__transition !== undefined && Object.keys(g.__transition).length > 0),
+      );
+      if (moving) throw new Error('a tween runs under prefers-reduced-motion');
+    },
+  },
+];
+
 async function main() {
-  if (!existsSync(join(dist, 'index.html'))) {
-    throw new Error('dist/ is missing: run `npx vite build web` first');
+  if (!existsSync(join(dist, 'index.html')) || !existsSync(join(dist, 'embed.html'))) {
+    throw new Error('dist/ is missing or old: run `npx vite build web` first');
   }
   if (!existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: run \`node scripts/setup.mjs --browser\``);
   }
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
   mkdirSync(results, { recursive: true });
   const server = await serve(dist);
   const browser = await chromium.launch({
@@ -135,17 +364,23 @@ async function main() {
     ],
   });
   let failures = 0;
+  const tests = TESTS.filter((t) => only === undefined || t.name.includes(only));
   try {
-    for (const test of TESTS) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 1400 } });
+    for (const test of tests) {
+      const context = await browser.newContext({
+        viewport: test.viewport ?? SLIDE,
+        colorScheme: test.colorScheme ?? 'light',
+        reducedMotion: test.reducedMotion ?? 'no-preference',
+        acceptDownloads: true,
+      });
       const page = await context.newPage();
       page.setDefaultTimeout(STEP_TIMEOUT_MS);
       /** @type {string[]} */
       const problems = [];
-      page.on('console', (m) => {
+      context.on('console', (m) => {
         if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
       });
-      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      context.on('weberror', (e) => problems.push(`page error: ${e.error().message}`));
       const t0 = Date.now();
       try {
         await test.run(page, server.url);
@@ -155,9 +390,9 @@ async function main() {
         failures++;
         console.error(`  ✗ ${test.name}\n    ${String(e instanceof Error ? e.message : e)}`);
         for (const p of problems) console.error(`    ${p}`);
-        const shot = join(results, `e2e-failed-${failures}.png`);
-        await page.screenshot({ path: shot, fullPage: true }).catch(() => undefined);
-        console.error(`    screenshot: ${shot}`);
+        const file = join(results, `e2e-failed-${failures}.png`);
+        await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+        console.error(`    screenshot: ${file}`);
       } finally {
         await context.close();
       }
@@ -166,7 +401,7 @@ async function main() {
     await browser.close();
     await server.close();
   }
-  console.log(`e2e: ${TESTS.length - failures} passed, ${failures} failed`);
+  console.log(`e2e: ${tests.length - failures} passed, ${failures} failed`);
   return failures === 0;
 }
 

@@ -18,6 +18,11 @@ export interface ListingRow {
   readonly heading: boolean;
 }
 
+/** Gutter labels are short (`A9`); a long one (`AllocEntry`) is left to the row's title. */
+function shortLabel(s: string): string {
+  return s.length <= 4 ? s : '';
+}
+
 /** The function name of a label `func:line`. */
 export function functionOf(label: string): string {
   const i = label.lastIndexOf(':');
@@ -47,7 +52,7 @@ export function layoutListing(
       rows.push({
         key: `ln:${line.label}`,
         label: line.label,
-        short: i < 0 ? line.label : line.label.slice(i + 1),
+        short: shortLabel(i < 0 ? line.label : line.label.slice(i + 1)),
         text: line.text,
         markers,
         executed: event?.label === line.label,

@@ -26,6 +26,8 @@ import { playablePrefix, useSimulation } from './useSimulation';
 import { VariantPanel } from './VariantPanel';
 import { LinesView, ListingView, StageView, TimelineView, useMediaQuery } from './views';
 
+const URL_DELAY_MS = 150;
+
 let listingCache: ListingFunction[] | undefined;
 function useListing(): readonly ListingFunction[] {
   listingCache ??= loadListing();
@@ -43,10 +45,14 @@ export function Player({ initial }: { initial: PlayerState }) {
   const [exportError, setExportError] = useState<string | null>(null);
   const page = useRef<HTMLElement | null>(null);
 
-  // The URL follows the state (replaceState: stepping does not flood the history).
+  // The URL follows the state: replaceState (stepping does not flood the history), a moment
+  // after the last change (replaceState is slow enough to cost frames while playing).
   useEffect(() => {
-    const hash = playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS);
-    if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
+    const id = window.setTimeout(() => {
+      const hash = playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS);
+      if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
+    }, URL_DELAY_MS);
+    return () => window.clearTimeout(id);
   }, [state.scenario, state.schedule, state.cursor]);
 
   // The play timer.

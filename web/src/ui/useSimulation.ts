@@ -19,7 +19,15 @@ export type Derived =
   /** The simulator has a bug (a Rust panic): the crash screen. */
   | { kind: 'crash'; message: string };
 
-type Created = { sim: Simulation } | { failure: Derived };
+/**
+ * The simulator of one scenario, with the events of the last schedule fetched: when the
+ * schedule only grew (the learner appends moves), only the new events cross the boundary.
+ */
+type Created = { sim: Simulation; fetched?: { schedule: readonly string[]; events: SimEvent[] } } | { failure: Derived };
+
+function isPrefix(a: readonly string[], b: readonly string[]): boolean {
+  return a.length <= b.length && a.every((m, i) => b[i] === m);
+}
 
 function failure(e: unknown): Derived {
   const message = e instanceof Error ? e.message : String(e);
@@ -37,8 +45,15 @@ function create(scenario: string): Created {
 function allEvents(created: Created, schedule: readonly string[]): readonly SimEvent[] {
   if ('failure' in created) return [];
   try {
-    created.sim.sync(schedule, schedule.length);
-    return created.sim.events();
+    const { sim, fetched } = created;
+    sim.sync(schedule, schedule.length);
+    const count = sim.eventCount();
+    const events =
+      fetched !== undefined && isPrefix(fetched.schedule, schedule) && fetched.events.length <= count
+        ? fetched.events.concat(sim.eventsFrom(fetched.events.length))
+        : sim.events();
+    created.fetched = { schedule, events };
+    return events;
   } catch (e) {
     if (e instanceof SimError) return []; // the cursor's derive says why
     throw e;

@@ -180,15 +180,18 @@ export function ListingView({
     const el = ol.current;
     if (el === null) return;
     renderListing(el, rows);
-    // Keep the first marked line in view, scrolling the listing only (never the page).
-    const box = el.parentElement;
-    const current = el.querySelector<HTMLElement>('li.current, li.executed');
-    if (box !== null && current !== null) {
-      const top = current.offsetTop - box.offsetTop;
+    // Keep the first marked line in view, scrolling the listing only (never the page). Read
+    // the layout in the next frame, once, rather than forcing one here between D3 writes.
+    const id = requestAnimationFrame(() => {
+      const box = el.parentElement;
+      const current = el.querySelector<HTMLElement>('li.current, li.executed');
+      if (box === null || current === null) return;
+      const top = current.offsetTop - el.offsetTop;
       if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 40) {
         box.scrollTop = Math.max(0, top - box.clientHeight / 3);
       }
-    }
+    });
+    return () => cancelAnimationFrame(id);
   }, [rows]);
   return (
     <div className="listing" tabIndex={0} role="region" aria-label="Code listing with each context's next line">

@@ -1,0 +1,177 @@
+// Web benchmarks (printed, not asserted; issue 4 names the targets): gzip sizes of the built
+// JS and wasm, time to an interactive page in headless chromium, step-to-frame latency, frame
+// times while playing at top speed with 4 CPUs and 8 slabs, and Lighthouse performance and
+// accessibility when the `lighthouse` package is installed.
+//
+//   node scripts/bench-web.mjs        (needs dist/ from `vite build web` and /usr/bin/chromium)
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { log, root } from './lib.mjs';
+import { serve } from '../web/e2e/serve.mjs';
+
+const dist = join(root, 'dist');
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+};
+const ms = (n) => `${n.toFixed(1)} ms`;
+
+/** 4 CPUs, 8 slabs after setup, remote frees in every task (the issue's frame-time workload). */
+function bigScenario() {
+  const setup = [];
+  for (let c = 0; c < 4; c++) for (let i = 0; i < 8; i++) setup.push({ cpu: c, op: 'alloc', var: `v${c}_${i}` });
+  for (let c = 0; c < 4; c++) setup.push({ cpu: c, op: 'free', var: `v${c}_7` });
+  const tasks = [0, 1, 2, 3].map((c) => ({
+    id: 'ABCD'[c],
+    cpu: c,
+    ops: [
+      { op: 'free', var: `v${(c + 1) % 4}_0` },
+      { op: 'alloc', var: `n${c}a` },
+      { op: 'free', var: `v${(c + 2) % 4}_1` },
+      { op: 'alloc', var: `n${c}b` },
+      { op: 'free', var: `n${c}a` },
+      { op: 'free', var: `v${c}_2` },
+      { op: 'alloc', var: `n${c}c` },
+    ],
+  }));
+  const s = { schemaVersion: 1, name: 'bench: 4 CPUs, 8 slabs, remote frees', cpus: 4, cache: { objectsPerSlab: 4 }, setup, tasks };
+  return `v1.${Buffer.from(JSON.stringify(s)).toString('base64url')}`;
+}
+
+function sizes() {
+  const assets = join(dist, 'assets');
+  const files = readdirSync(assets).filter((f) => /\.(js|wasm|css)$/.test(f));
+  const rows = files.map((f) => {
+    const bytes = readFileSync(join(assets, f));
+    return { f, raw: statSync(join(assets, f)).size, gz: gzipSync(bytes, { level: 9 }).length };
+  });
+  let js = 0;
+  let wasm = 0;
+  for (const r of rows) {
+    console.log(`  ${r.f.padEnd(36)} ${kb(r.raw).padStart(10)} raw ${kb(r.gz).padStart(10)} gzip`);
+    if (r.f.endsWith('.wasm')) wasm += r.gz;
+    else if (r.f.endsWith('.js') && !r.f.startsWith('explore.worker')) js += r.gz;
+  }
+  console.log(`  JS (page, gzip) ${kb(js)} · wasm (gzip) ${kb(wasm)} · total ${kb(js + wasm)} (target ≤ 300 KB; the explorer worker loads on demand)`);
+}
+
+async function waitInteractive(page) {
+  await page.getByTestId('stage').locator('g.card').first().waitFor();
+  await page.getByRole('button', { name: /step forward/i }).waitFor();
+  return page.evaluate(() => performance.now());
+}
+
+async function browserBenches(url) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  try {
+    // Time to an interactive page (fresh context each time: no cache).
+    const times = [];
+    for (let i = 0; i < 5; i++) {
+      const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      const page = await ctx.newPage();
+      await page.goto(`${url}#/play?s=sc01`);
+      times.push(await waitInteractive(page));
+      await ctx.close();
+    }
+    console.log(`  time to interactive playground: median ${ms(quantile(times, 0.5))}, max ${ms(Math.max(...times))} (target ≤ 1 s; 5 cold loads)`);
+
+    // Step-to-frame latency: key press → the frame after the DOM changed.
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await ctx.newPage();
+    await page.goto(`${url}#/play?s=sc15`);
+    await waitInteractive(page);
+    const lat = await page.evaluate(async () => {
+      const pos = document.querySelector('[data-testid="position"]');
+      const out = [];
+      for (let i = 0; i < 80; i++) {
+        const before = pos.textContent;
+        const t0 = performance.now();
+        window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+        await new Promise((resolve) => {
+          const check = () => (pos.textContent !== before ? requestAnimationFrame(() => resolve()) : setTimeout(check, 0));
+          check();
+        });
+        out.push(performance.now() - t0);
+      }
+      return out;
+    });
+    console.log(`  step-to-frame latency (sc15, 80 steps): p50 ${ms(quantile(lat, 0.5))}, p95 ${ms(quantile(lat, 0.95))} (target p95 ≤ 16 ms)`);
+
+    // Frame times while playing at top speed, 4 CPUs and 8 slabs.
+    await page.goto(`${url}#/play?s=${bigScenario()}`);
+    await page.reload();
+    await waitInteractive(page);
+    await page.getByLabel('Speed').selectOption({ label: '30 moves/s' });
+    await page.getByRole('button', { name: /play/i }).click();
+    const frames = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const out = [];
+          let last = performance.now();
+          const end = last + 4000;
+          const tick = (t) => {
+            out.push(t - last);
+            last = t;
+            if (t < end) requestAnimationFrame(tick);
+            else resolve(out);
+          };
+          requestAnimationFrame(tick);
+        }),
+    );
+    const moved = await page.getByTestId('position').innerText();
+    console.log(
+      `  frame time playing at 30 moves/s (4 CPUs, 8 slabs, ${frames.length} frames, ${moved.split('·')[0].trim()}): p50 ${ms(quantile(frames, 0.5))}, p95 ${ms(quantile(frames, 0.95))}, max ${ms(Math.max(...frames))} (target p95 ≤ 16.7 ms)`,
+    );
+    await ctx.close();
+  } finally {
+    await browser.close();
+  }
+}
+
+function lighthouse(url) {
+  const bin = join(root, 'node_modules', '.bin', 'lighthouse');
+  if (!existsSync(bin)) {
+    console.log('  Lighthouse: not installed (npm i -D lighthouse to measure performance and accessibility)');
+    return;
+  }
+  const r = spawnSync(
+    bin,
+    [`${url}#/play?s=sc01`, '--quiet', '--output=json', '--only-categories=performance,accessibility', `--chrome-flags=--headless=new ${FLAGS.join(' ')}`],
+    { env: { ...process.env, CHROME_PATH: CHROMIUM }, encoding: 'utf8', maxBuffer: 64 << 20 },
+  );
+  if (r.status !== 0) {
+    console.log(`  Lighthouse failed: ${(r.stderr || '').split('\n').slice(-3).join(' ')}`);
+    return;
+  }
+  const report = JSON.parse(r.stdout);
+  const c = report.categories;
+  console.log(`  Lighthouse: performance ${Math.round(c.performance.score * 100)}, accessibility ${Math.round(c.accessibility.score * 100)} (targets ≥ 95)`);
+}
+
+async function main() {
+  if (!existsSync(join(dist, 'index.html'))) throw new Error('dist/ is missing: run `npx vite build web` first');
+  log('bench-web', 'sizes of dist/assets');
+  sizes();
+  const server = await serve(dist);
+  try {
+    log('bench-web', 'headless chromium');
+    await browserBenches(server.url);
+    lighthouse(server.url);
+  } finally {
+    await server.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(`bench-web: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,59 @@
+// The embed's own options (DESIGN §6): `controls=none|minimal|full`, `from`/`to` (the moves the
+// embed may show), `autoplay`; and the bounded player: every action is the playground's,
+// then the cursor is kept within [from, to] and play stops at `to`. Pure.
+import type { LinkError } from './url';
+import { perform, type Action, type PlayerState } from './player';
+
+export type Controls = 'none' | 'minimal' | 'full';
+
+export interface EmbedOptions {
+  readonly controls: Controls;
+  readonly from: number;
+  readonly to: number | null;
+  readonly autoplay: boolean;
+}
+
+export function parseEmbedOptions(hash: string): EmbedOptions | LinkError {
+  const query = hash.includes('?') ? hash.slice(hash.indexOf('?') + 1) : '';
+  const p = new URLSearchParams(query);
+  const controls = p.get('controls') ?? 'minimal';
+  if (controls !== 'none' && controls !== 'minimal' && controls !== 'full') {
+    return { kind: 'error', part: 'controls', message: `"${controls}" is not none, minimal or full` };
+  }
+  const num = (name: string): number | null | LinkError => {
+    const v = p.get(name);
+    if (v === null || v === '') return null;
+    if (!/^\d+$/.test(v)) return { kind: 'error', part: name, message: `"${v}" is not a whole number of moves` };
+    return Number(v);
+  };
+  const from = num('from');
+  if (from !== null && typeof from === 'object') return from;
+  const to = num('to');
+  if (to !== null && typeof to === 'object') return to;
+  if (from !== null && to !== null && to < from) {
+    return { kind: 'error', part: 'to', message: `${to} is before from=${from}` };
+  }
+  const autoplay = p.get('autoplay');
+  return { controls, from: from ?? 0, to, autoplay: autoplay === '1' || autoplay === 'true' };
+}
+
+/** `perform`, then the cursor kept in [from, to] (and play stopped at `to`). */
+export function performBounded(options: EmbedOptions): (state: PlayerState, action: Action) => PlayerState {
+  return (state, action) => {
+    const next = perform(state, action);
+    const hi = options.to ?? Number.POSITIVE_INFINITY;
+    const cursor = Math.max(options.from, Math.min(hi, next.cursor));
+    const playing = next.playing && cursor < hi;
+    if (cursor === next.cursor && playing === next.playing) return next;
+    return { ...next, cursor, playing };
+  };
+}
+
+/** The message the embed posts on every change (DESIGN §6). */
+export interface StepMessage {
+  readonly type: 'slub-lab:step';
+  /** The lesson id; until lessons exist, the built-in scenario id (null for an encoded one). */
+  readonly lesson: string | null;
+  readonly step: number;
+  readonly total: number;
+}

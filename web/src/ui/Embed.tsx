@@ -1,0 +1,136 @@
+// The embed (DESIGN §6): one frame of the stage for slides, driven by its host through
+// postMessage with the same command table as the keyboard. Until lessons exist it takes the
+// playground's scenario parameters (`#/play?s=&m=&at=`) plus the embed's own (state/embed.ts).
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { commandAction, parseEmbedMessage, type CommandName } from '../state/commands';
+import { parseEmbedOptions, performBounded, type EmbedOptions, type StepMessage } from '../state/embed';
+import type { PlayerState } from '../state/player';
+import { movesPerSecond } from '../state/player';
+import { parseHash } from '../state/url';
+import { LinkErrorPanel } from './App';
+import { CrashScreen } from './CrashScreen';
+import { useShortcuts } from './HelpDialog';
+import { playState } from './route';
+import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from './scenarios';
+import { useSimulation } from './useSimulation';
+import { StageView, TimelineView, useMediaQuery } from './views';
+
+export function EmbedPage({ hash }: { hash: string }) {
+  const route = parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID);
+  if (route.kind === 'error') return <LinkErrorPanel error={route} hash={hash} />;
+  if (route.kind === 'coming') {
+    return (
+      <main className="embed coming">
+        <p data-testid="coming">slub-lab: the lessons are coming; this embed can show a playground scenario (#/play?s=…).</p>
+      </main>
+    );
+  }
+  const options = parseEmbedOptions(hash);
+  if ('kind' in options) return <LinkErrorPanel error={options} hash={hash} />;
+  const state = playState(route);
+  if ('kind' in state) return <LinkErrorPanel error={state} hash={hash} />;
+  return <Embed initial={state} options={options} lesson={route.scenarioId} />;
+}
+
+function Embed({ initial, options, lesson }: { initial: PlayerState; options: EmbedOptions; lesson: string | null }) {
+  const reducer = useMemo(() => performBounded(options), [options]);
+  const [state, dispatch] = useReducer(reducer, initial, (s) =>
+    reducer({ ...s, playing: options.autoplay }, { type: 'goto', cursor: Math.max(s.cursor, options.from) }),
+  );
+  const derived = useSimulation(state.scenario, state.schedule, state.cursor);
+  const enabledMoves = useMemo(() => (derived.kind === 'ok' ? derived.view.enabledMoves : []), [derived]);
+  const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
+  const narrow = useMediaQuery('(max-width: 520px)');
+  const [, setTick] = useState(0);
+  const enabledRef = useRef(enabledMoves);
+  useEffect(() => {
+    enabledRef.current = enabledMoves;
+  });
+
+  const run = (name: CommandName, step?: number) => {
+    const action = commandAction(name, step === undefined ? { enabledMoves: enabledRef.current } : { enabledMoves: enabledRef.current, step });
+    if (action !== null) dispatch(action);
+  };
+  const runRef = useRef(run);
+  useEffect(() => {
+    runRef.current = run;
+  });
+  useShortcuts((name) => {
+    runRef.current(name);
+  });
+
+  // Host → embed.
+  useEffect(() => {
+    const on = (e: MessageEvent) => {
+      const cmd = parseEmbedMessage(e.data);
+      if (cmd === null) return;
+      runRef.current(cmd.command, cmd.step);
+      setTick((t) => t + 1);
+    };
+    window.addEventListener('message', on);
+    return () => window.removeEventListener('message', on);
+  }, []);
+
+  // Embed → host, on every change.
+  const total = options.to ?? state.schedule.length;
+  useEffect(() => {
+    const msg: StepMessage = { type: 'slub-lab:step', lesson, step: state.cursor, total };
+    if (window.parent !== window) window.parent.postMessage(msg, '*');
+  }, [lesson, state.cursor, total]);
+
+  useEffect(() => {
+    if (!state.playing) return;
+    const id = window.setTimeout(() => dispatch({ type: 'tick', enabledMoves }), 1000 / movesPerSecond(state));
+    return () => window.clearTimeout(id);
+  }, [state, enabledMoves]);
+
+  if (derived.kind === 'crash') return <CrashScreen title="The simulator crashed" message={derived.message} />;
+  if (derived.kind === 'error') {
+    return (
+      <main className="embed">
+        <p className="error" role="alert">
+          This scenario cannot be played: {derived.message}
+        </p>
+      </main>
+    );
+  }
+  const { view, lastEvent, events } = derived;
+  const animate = !reducedMotion && state.speed < 4;
+  return (
+    <main className="embed" aria-label={`slub-lab: ${view.scenarioName}`}>
+      <p className="narration" aria-live="polite" data-testid="narration">
+        {lastEvent === undefined ? 'Nothing has happened yet.' : lastEvent.narration}
+      </p>
+      <StageView view={view} event={lastEvent} selection={state.selection} columns={narrow ? 1 : 2} step={state.cursor} animate={animate} />
+      {options.controls !== 'none' && (
+        <div className="buttons">
+          <button type="button" onClick={() => run('prev')} disabled={state.cursor <= options.from} aria-keyshortcuts="ArrowLeft">
+            ← Back
+          </button>
+          <button type="button" onClick={() => run('togglePlay')} aria-pressed={state.playing}>
+            {state.playing ? '⏸ Pause' : '▶ Play'}
+          </button>
+          <button type="button" onClick={() => run('next')} disabled={state.cursor >= total && enabledMoves.length === 0} aria-keyshortcuts="ArrowRight">
+            Next →
+          </button>
+          <span className="position" data-testid="position">
+            move {state.cursor} of {total}
+          </span>
+          <a className="open-full" href={`./index.html${window.location.hash.replace(/[&?](from|to|autoplay|controls)=[^&]*/g, '')}`} target="_blank" rel="noreferrer">
+            Open in slub-lab
+          </a>
+        </div>
+      )}
+      {options.controls === 'full' && (
+        <TimelineView
+          events={events}
+          schedule={state.schedule}
+          cursor={state.cursor}
+          view={view}
+          animate={animate}
+          onGoto={(cursor) => dispatch({ type: 'goto', cursor })}
+        />
+      )}
+    </main>
+  );
+}

@@ -173,6 +173,21 @@ impl Simulator {
         &self.events[..self.marks[self.cursor]]
     }
 
+    /// Events of the whole kept history (past the cursor too), `start..end` clamped.
+    pub fn events_range(&self, start: usize, end: usize) -> &[Event] {
+        if !self.recording {
+            return &[];
+        }
+        let end = end.min(self.events.len());
+        &self.events[start.min(end)..end]
+    }
+
+    /// `marks()[n]` = the number of events after `n` moves of the history (setup's events
+    /// come before move 0), so move `n`'s events are `marks[n]..marks[n + 1]`.
+    pub fn marks(&self) -> &[usize] {
+        &self.marks
+    }
+
     pub fn outcome(&self) -> Outcome {
         let m = &self.machine;
         let per_cpu: Vec<BTreeMap<String, u64>> =

@@ -9,6 +9,9 @@ use serde::Serialize;
 pub struct View {
     pub schema_version: u32,
     pub scenario_name: String,
+    /// The resolved variant (era bundle applied, defaults filled) and the cache parameters.
+    pub variant: crate::scenario::Variant,
+    pub cache: crate::scenario::CacheConfig,
     /// Moves applied so far (the cursor).
     pub position: usize,
     /// Steps executed so far, setup included.
@@ -108,6 +111,20 @@ pub struct ContextView {
     pub state: String,
     pub preempt_count: u32,
     pub irqs_enabled: bool,
+    /// What its fast path has read so far and will compare in its CAS (null outside one).
+    pub snapshot: Option<SnapshotView>,
+}
+
+/// The locals a fast path holds between its reads and its cmpxchg: what the CAS will expect.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotView {
+    /// The CPU whose `kmem_cache_cpu` it read (`c`).
+    pub cpu: u32,
+    pub tid: u64,
+    /// `object` (alloc) or the freelist head read (free), and `next` / the object being freed.
+    pub object: String,
+    pub next: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

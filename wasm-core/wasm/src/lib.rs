@@ -100,6 +100,17 @@ impl Simulator {
     }
 
     /// The events from index `start` on, as a JSON array: lets the page fetch only what is new.
+    /// Events `start..end` of the whole kept history (past the cursor too), as JSON.
+    #[wasm_bindgen(js_name = eventsRange)]
+    pub fn events_range(&self, start: usize, end: usize) -> String {
+        to_json(self.inner.events_range(start, end))
+    }
+
+    /// `marks[n]` = number of events after `n` moves (move n's events: `marks[n]..marks[n+1]`).
+    pub fn marks(&self) -> Vec<usize> {
+        self.inner.marks().to_vec()
+    }
+
     #[wasm_bindgen(js_name = eventsFrom)]
     pub fn events_from(&self, start: usize) -> String {
         let events = self.inner.events();
@@ -143,12 +154,17 @@ struct ExploreBounds {
 /// worker this runs in). Returns the report as JSON: `{ executions, states, transitions,
 /// pruned, maxDepth, complete, cancelled, violations: [{ invariant, message, schedule }] }`.
 #[wasm_bindgen]
-pub fn explore(scenario_json: &str, bounds_json: &str, progress: &js_sys::Function) -> Result<String, JsError> {
+pub fn explore(
+    scenario_json: &str,
+    bounds_json: &str,
+    progress: &js_sys::Function,
+) -> Result<String, JsError> {
     let sc = slub_sim::scenario::parse(scenario_json).map_err(|e| into_error(e.into()))?;
     let b: ExploreBounds = if bounds_json.trim().is_empty() {
         ExploreBounds::default()
     } else {
-        serde_json::from_str(bounds_json).map_err(|e| JsError::new(&format!("bad explorer bounds: {e}")))?
+        serde_json::from_str(bounds_json)
+            .map_err(|e| JsError::new(&format!("bad explorer bounds: {e}")))?
     };
     let d = slub_sim::explore::Bounds::default();
     let bounds = slub_sim::explore::Bounds {
@@ -162,7 +178,10 @@ pub fn explore(scenario_json: &str, bounds_json: &str, progress: &js_sys::Functi
     let report = slub_sim::explore::explore(&sc, &bounds, &mut |p| {
         let arg = JsValue::from_str(&to_json(p));
         // A throwing callback counts as "stop": the search must not run on unobserved.
-        progress.call1(&JsValue::NULL, &arg).map(|r| r.as_bool() != Some(false)).unwrap_or(false)
+        progress
+            .call1(&JsValue::NULL, &arg)
+            .map(|r| r.as_bool() != Some(false))
+            .unwrap_or(false)
     });
     Ok(to_json(&report))
 }

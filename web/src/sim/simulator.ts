@@ -125,6 +125,16 @@ export class Simulation {
   }
 
   /** The events from index `start` on. */
+  /** Events `start..end` of the whole kept history (past the cursor too). */
+  eventsRange(start: number, end: number): SimEvent[] {
+    return JSON.parse(call(() => this.#raw.eventsRange(start, end))) as SimEvent[];
+  }
+
+  /** `marks[n]` = events after `n` moves; move n's events are `marks[n]..marks[n + 1]`. */
+  marks(): number[] {
+    return Array.from(call(() => this.#raw.marks()));
+  }
+
   eventsFrom(start: number): SimEvent[] {
     return JSON.parse(call(() => this.#raw.eventsFrom(start))) as SimEvent[];
   }

@@ -17,6 +17,9 @@ export const SCHEMA_VERSION = 1;
 export interface View {
   schemaVersion: number;
   scenarioName: string;
+  /** The resolved variant: the era bundle applied, defaults filled (slub-algorithm §2.16). */
+  variant: VariantView;
+  cache: CacheView;
   /** Moves applied so far (the cursor). */
   position: number;
   /** Steps executed so far, setup included. */
@@ -86,6 +89,41 @@ export interface NodeView {
   waiters: string[];
 }
 
+export interface VariantView {
+  fastpath: string;
+  slowpath: string;
+  cpuPartial: boolean;
+  cpuPartialFrozen: boolean;
+  cmpxchgDouble: string;
+  preempt: string;
+  /** `true`, `false` or `"w"` (prefetchw). */
+  prefetch: boolean | 'w';
+  discard: string;
+  deactivate: string;
+  freeRetryLock: string;
+  /** Forced TID_STEP, or null when derived from the CPUs and `preempt`. */
+  tidStep: number | null;
+}
+
+export interface CacheView {
+  name: string;
+  objectSize: number;
+  objectsPerSlab: number;
+  offset: number;
+  minPartial: number;
+  cpuPartial: number;
+  pageAllocFail: boolean;
+}
+
+/** What a fast path has read and will compare in its cmpxchg. */
+export interface SnapshotView {
+  /** The CPU whose `kmem_cache_cpu` it read. */
+  cpu: number;
+  tid: number;
+  object: string;
+  next: string;
+}
+
 export interface ContextView {
   id: string;
   /** `task` or `irq`. */
@@ -103,6 +141,8 @@ export interface ContextView {
   state: string;
   preemptCount: number;
   irqsEnabled: boolean;
+  /** Its fast path's reads, between the first read of its CPU's fields and the CAS. */
+  snapshot: SnapshotView | null;
 }
 
 export interface LineView {
@@ -210,6 +250,8 @@ export const KEYS = {
   View: keyList<View>({
     schemaVersion: true,
     scenarioName: true,
+    variant: true,
+    cache: true,
     position: true,
     steps: true,
     tidStep: true,
@@ -269,6 +311,7 @@ export const KEYS = {
     state: true,
     preemptCount: true,
     irqsEnabled: true,
+    snapshot: true,
   }),
   LineView: keyList<LineView>({ id: true, name: true, states: true }),
   VarView: keyList<VarView>({ name: true, bound: true, object: true, addr: true, held: true }),

@@ -213,6 +213,58 @@ impl Machine {
                 state: state.into(),
                 preempt_count: cpu.preempt_count,
                 irqs_enabled: cpu.irqs_on,
+                snapshot: c
+                    .stack
+                    .iter()
+                    .rev()
+                    .find(|f| matches!(f.func, Func::SlabAlloc | Func::SlabFree))
+                    .and_then(|f| {
+                        use super::Pc::*;
+                        // From the first read of the CPU's fields to the CAS.
+                        let reading = matches!(
+                            f.pc,
+                            A5 | A6
+                                | A7
+                                | A8
+                                | A9
+                                | E3c
+                                | E0d
+                                | E0e
+                                | E0f
+                                | L3
+                                | L4
+                                | L5
+                                | L5a
+                                | L5b
+                                | L5c
+                                | F5
+                                | F6
+                                | F7
+                                | F7b
+                                | F8
+                                | FE3c
+                                | FE0d
+                                | FE0e
+                                | FE0f
+                                | FL3
+                                | FL4
+                                | FL5
+                                | FL5a
+                                | FL5b
+                                | FL5c
+                        );
+                        let (object, next) = if f.func == Func::SlabAlloc {
+                            (f.obj, f.nxt)
+                        } else {
+                            (f.f, f.x)
+                        };
+                        reading.then(|| SnapshotView {
+                            cpu: f.c,
+                            tid: f.tid,
+                            object: self.addr_name(object),
+                            next: self.addr_name(next),
+                        })
+                    }),
             }
         });
         let lines = self
@@ -235,6 +287,8 @@ impl Machine {
         View {
             schema_version: 1,
             scenario_name: self.cfg.sc.name.clone(),
+            variant: self.cfg.sc.variant.clone(),
+            cache: self.cfg.sc.cache.clone(),
             position,
             steps: self.st.steps,
             tid_step: self.cfg.tid_step,

@@ -134,7 +134,11 @@ fn bad_scenarios_exit_2_naming_the_file_and_the_path() {
         // explore validates the same way.
         let o = slub_lab(&["explore", path.to_str().unwrap()]);
         assert_exit(&o, 2);
-        assert!(stderr(&o).contains(&format!("{name}.json")), "{name}: explore: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("{name}.json")),
+            "{name}: explore: {}",
+            stderr(&o)
+        );
     }
 }
 
@@ -163,26 +167,63 @@ fn missing_or_unreadable_file_exits_2() {
 fn bench_says_it_arrives_later() {
     for args in [
         vec!["bench", "alloc-free"],
-        vec!["bench", "alloc-free", "--variant", "fastpath=tid-loop", "--variant", "prefetch=w", "--cpus", "4"],
+        vec![
+            "bench",
+            "alloc-free",
+            "--variant",
+            "fastpath=tid-loop",
+            "--variant",
+            "prefetch=w",
+            "--cpus",
+            "4",
+        ],
     ] {
         let o = slub_lab(&args);
         assert_exit(&o, 2);
-        assert!(stderr(&o).contains("later issue"), "{args:?}: {}", stderr(&o));
-        assert!(stdout(&o).is_empty(), "{args:?}: printed fake output: {}", stdout(&o));
+        assert!(
+            stderr(&o).contains("later issue"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert!(
+            stdout(&o).is_empty(),
+            "{args:?}: printed fake output: {}",
+            stdout(&o)
+        );
     }
 }
 
 /// `explore` prints DESIGN §5's object; a found counterexample replays with `run --schedule`.
 #[test]
 fn explore_finds_the_aba_and_its_schedule_replays() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../sim/tests/scenarios/sc02_aba_without_tid.json");
-    let mut sc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir).unwrap()).unwrap();
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../sim/tests/scenarios/sc02_aba_without_tid.json"
+    );
+    let mut sc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir).unwrap()).unwrap();
     let path = scenario_file("explore-sc02-default", &sc.to_string());
-    let o = slub_lab(&["explore", path.to_str().unwrap(), "--max-preemptions", "2", "--max-executions", "1000"]);
+    let o = slub_lab(&[
+        "explore",
+        path.to_str().unwrap(),
+        "--max-preemptions",
+        "2",
+        "--max-executions",
+        "1000",
+    ]);
     assert_exit(&o, 0);
     let clean: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    for key in ["schemaVersion", "executions", "complete", "elapsedMs", "violations"] {
-        assert!(clean.get(key).is_some(), "explore output lacks `{key}`: {clean}");
+    for key in [
+        "schemaVersion",
+        "executions",
+        "complete",
+        "elapsedMs",
+        "violations",
+    ] {
+        assert!(
+            clean.get(key).is_some(),
+            "explore output lacks `{key}`: {clean}"
+        );
     }
     assert_eq!(clean["complete"], true);
 
@@ -192,8 +233,18 @@ fn explore_finds_the_aba_and_its_schedule_replays() {
     assert_exit(&o, 1);
     let found: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let v = &found["violations"][0];
-    let schedule: Vec<&str> = v["schedule"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
-    let o = slub_lab(&["run", path.to_str().unwrap(), "--schedule", &schedule.join(",")]);
+    let schedule: Vec<&str> = v["schedule"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let o = slub_lab(&[
+        "run",
+        path.to_str().unwrap(),
+        "--schedule",
+        &schedule.join(","),
+    ]);
     assert_exit(&o, 1);
     let run: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(run["violations"][0]["invariant"], v["invariant"]);

@@ -46,119 +46,21 @@ impl Machine {
                 Flow::Go
             }
             // E2 (3.8–3.19): preempt_disable around reading c and tid.
-            A1 => {
-                step!(self);
-                self.preempt_off();
-                note!(
-                    self,
-                    "preempt-off",
-                    "preempt_count".into(),
-                    "{} disables preemption to read this CPU's tid.",
-                    self.ctx_name(self.cur)
-                );
-                fr.pc = A2;
-                Flow::Step
-            }
-            A2 => {
-                step!(self);
-                fr.c = self.me();
-                note!(
-                    self,
-                    "pcpu",
-                    format!("cpu_slab[{}]", fr.c),
-                    "c := this CPU's kmem_cache_cpu (cpu{}).",
-                    fr.c
-                );
-                fr.pc = A3;
-                Flow::Step
-            }
-            A3 => {
-                step!(self);
-                fr.tid = self.ld_tid(fr.c);
-                self.snapshot(fr, fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].tid", fr.c),
-                    "Read tid {} (event {}, cpu residue {}).",
-                    fr.tid,
-                    fr.tid / self.tid_step(),
-                    fr.tid % self.tid_step()
-                );
-                rw!(self, read = fr.tid.to_string());
-                fr.pc = if fp == Fastpath::PreemptDisable {
+            A1 => self.s_preempt_off(fr, A2, " to read this CPU's tid"),
+            A2 => self.s_pcpu(fr, A3),
+            A3 => self.s_read_tid(
+                fr,
+                if fp == Fastpath::PreemptDisable {
                     A4
                 } else {
                     A5
-                };
-                Flow::Step
-            }
-            A4 => {
-                step!(self);
-                self.preempt_on();
-                note!(
-                    self,
-                    "preempt-on",
-                    "preempt_count".into(),
-                    "Preemption back on: from here the task may be preempted or migrated."
-                );
-                fr.pc = A5;
-                Flow::Step
-            }
+                },
+            ),
+            A4 => self.s_preempt_on(fr, A5),
             // E3 (4.0–5.14): do { tid = this_cpu_read(tid); c = raw_cpu_ptr } while (tid != c->tid).
-            E3a => {
-                step!(self);
-                let k = self.me();
-                self.access(self.cfg.line_cc(k), Access::Read);
-                fr.tid = self.st.cpus[k as usize].tid;
-                self.snapshot(fr, k);
-                note!(
-                    self,
-                    "pld",
-                    format!("cpu_slab[{k}].tid"),
-                    "this_cpu_read(tid) = {} on cpu{k}.",
-                    fr.tid
-                );
-                rw!(self, read = fr.tid.to_string());
-                fr.pc = E3b;
-                Flow::Step
-            }
-            E3b => {
-                step!(self);
-                fr.c = self.me();
-                note!(
-                    self,
-                    "pcpu",
-                    format!("cpu_slab[{}]", fr.c),
-                    "c := raw_cpu_ptr (cpu{}).",
-                    fr.c
-                );
-                fr.pc = if self.variant().preempt == crate::scenario::Preempt::Full {
-                    E3c
-                } else {
-                    A5
-                };
-                Flow::Step
-            }
-            E3c => {
-                step!(self);
-                let t = self.ld_tid(fr.c);
-                let same = t == fr.tid;
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].tid", fr.c),
-                    "Re-read c->tid = {t}: {}.",
-                    if same {
-                        "same CPU, go on"
-                    } else {
-                        "migrated in between, read again"
-                    }
-                );
-                rw!(self, read = t.to_string());
-                fr.pc = if same { A5 } else { E3a };
-                Flow::Step
-            }
+            E3a => self.s_this_cpu_read_tid(fr, E3b),
+            E3b => self.s_raw_cpu_ptr(fr, E3c, A5),
+            E3c => self.s_recheck_tid(fr, A5, E3a),
             A5 => {
                 step!(self);
                 fr.obj = self.ld_freelist(fr.c);
@@ -288,31 +190,8 @@ impl Machine {
                 Flow::Ret(fr.obj, None)
             }
             // E0 (2.6.22–2.6.38): interrupts off around the whole fast path, no tid.
-            E0a => {
-                step!(self);
-                self.irq_save(fr);
-                note!(
-                    self,
-                    "irq-off",
-                    "irqs".into(),
-                    "local_irq_save: no interrupt can run on this CPU now."
-                );
-                fr.pc = E0b;
-                Flow::Step
-            }
-            E0b => {
-                step!(self);
-                fr.c = self.me();
-                note!(
-                    self,
-                    "pcpu",
-                    format!("cpu_slab[{}]", fr.c),
-                    "c := this CPU's kmem_cache_cpu (cpu{}).",
-                    fr.c
-                );
-                fr.pc = E0c;
-                Flow::Step
-            }
+            E0a => self.s_irq_save(fr, E0b, "no interrupt can run on this CPU now"),
+            E0b => self.s_pcpu(fr, E0c),
             E0c => {
                 step!(self);
                 fr.obj = self.ld_freelist(fr.c);
@@ -396,31 +275,8 @@ impl Machine {
                 Flow::Ret(fr.obj, None)
             }
             // 2008 x86: cmpxchg_local on c->freelist with preemption off, no tid (spec §4 (i)).
-            L0 => {
-                step!(self);
-                self.preempt_off();
-                note!(
-                    self,
-                    "preempt-off",
-                    "preempt_count".into(),
-                    "get_cpu: preemption off, so c stays this CPU's."
-                );
-                fr.pc = L1;
-                Flow::Step
-            }
-            L1 => {
-                step!(self);
-                fr.c = self.me();
-                note!(
-                    self,
-                    "pcpu",
-                    format!("cpu_slab[{}]", fr.c),
-                    "c := this CPU's kmem_cache_cpu (cpu{}).",
-                    fr.c
-                );
-                fr.pc = L2;
-                Flow::Step
-            }
+            L0 => self.s_preempt_off(fr, L1, " (get_cpu), so c stays this CPU's"),
+            L1 => self.s_pcpu(fr, L2),
             L2 => {
                 step!(self);
                 fr.obj = self.ld_freelist(fr.c);
@@ -510,18 +366,7 @@ impl Machine {
                 fr.pc = if ok { L6 } else { L2 };
                 Flow::Step
             }
-            L5a => {
-                step!(self);
-                self.irq_save(fr);
-                note!(
-                    self,
-                    "irq-off",
-                    "irqs".into(),
-                    "Emulated cmpxchg_local: interrupts off."
-                );
-                fr.pc = L5b;
-                Flow::Step
-            }
+            L5a => self.s_irq_save(fr, L5b, "the emulated cmpxchg_local starts"),
             L5b => {
                 step!(self);
                 let cur = self.ld_freelist(fr.c);
@@ -557,18 +402,11 @@ impl Machine {
                 fr.pc = L5d;
                 Flow::Step
             }
-            L5d => {
-                step!(self);
-                self.irq_restore(fr);
-                note!(
-                    self,
-                    "irq-on",
-                    "irqs".into(),
-                    "Emulated cmpxchg_local: interrupts restored."
-                );
-                fr.pc = if fr.ok { L6 } else { L2 };
-                Flow::Step
-            }
+            L5d => self.s_irq_restore(
+                fr,
+                if fr.ok { L6 } else { L2 },
+                "the emulated cmpxchg_local ends",
+            ),
             L6 => {
                 step!(self);
                 self.preempt_on();

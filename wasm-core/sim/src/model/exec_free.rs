@@ -31,113 +31,20 @@ impl Machine {
                 };
                 Flow::Go
             }
-            F1 => {
-                step!(self);
-                self.preempt_off();
-                note!(
-                    self,
-                    "preempt-off",
-                    "preempt_count".into(),
-                    "Free {}: preemption off to read this CPU's tid.",
-                    self.addr_name(fr.x)
-                );
-                fr.pc = F2;
-                Flow::Step
-            }
-            F2 => {
-                step!(self);
-                fr.c = self.me();
-                note!(
-                    self,
-                    "pcpu",
-                    format!("cpu_slab[{}]", fr.c),
-                    "c := this CPU's kmem_cache_cpu (cpu{}).",
-                    fr.c
-                );
-                fr.pc = F3;
-                Flow::Step
-            }
-            F3 => {
-                step!(self);
-                fr.tid = self.ld_tid(fr.c);
-                self.snapshot(fr, fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].tid", fr.c),
-                    "Read tid {}.",
-                    fr.tid
-                );
-                rw!(self, read = fr.tid.to_string());
-                fr.pc = if fp == Fastpath::PreemptDisable {
+            F1 => self.s_preempt_off(fr, F2, " to read this CPU's tid"),
+            F2 => self.s_pcpu(fr, F3),
+            F3 => self.s_read_tid(
+                fr,
+                if fp == Fastpath::PreemptDisable {
                     F4
                 } else {
                     F5
-                };
-                Flow::Step
-            }
-            F4 => {
-                step!(self);
-                self.preempt_on();
-                note!(
-                    self,
-                    "preempt-on",
-                    "preempt_count".into(),
-                    "Preemption back on."
-                );
-                fr.pc = F5;
-                Flow::Step
-            }
-            FE3a => {
-                step!(self);
-                let k = self.me();
-                self.access(self.cfg.line_cc(k), Access::Read);
-                fr.tid = self.st.cpus[k as usize].tid;
-                self.snapshot(fr, k);
-                note!(
-                    self,
-                    "pld",
-                    format!("cpu_slab[{k}].tid"),
-                    "this_cpu_read(tid) = {} on cpu{k}.",
-                    fr.tid
-                );
-                fr.pc = FE3b;
-                Flow::Step
-            }
-            FE3b => {
-                step!(self);
-                fr.c = self.me();
-                note!(
-                    self,
-                    "pcpu",
-                    format!("cpu_slab[{}]", fr.c),
-                    "c := raw_cpu_ptr (cpu{}).",
-                    fr.c
-                );
-                fr.pc = if self.variant().preempt == crate::scenario::Preempt::Full {
-                    FE3c
-                } else {
-                    F5
-                };
-                Flow::Step
-            }
-            FE3c => {
-                step!(self);
-                let t = self.ld_tid(fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].tid", fr.c),
-                    "Re-read c->tid = {t}{}.",
-                    if t == fr.tid {
-                        ""
-                    } else {
-                        ": changed, read again"
-                    }
-                );
-                fr.pc = if t == fr.tid { F5 } else { FE3a };
-                Flow::Step
-            }
+                },
+            ),
+            F4 => self.s_preempt_on(fr, F5),
+            FE3a => self.s_this_cpu_read_tid(fr, FE3b),
+            FE3b => self.s_raw_cpu_ptr(fr, FE3c, F5),
+            FE3c => self.s_recheck_tid(fr, F5, FE3a),
             F5 => {
                 step!(self);
                 let pg = self.ld_page(fr.c);
@@ -235,32 +142,8 @@ impl Machine {
                 Flow::Ret(NULL, None)
             }
             // E0: irqs off, plain stores.
-            FE0a => {
-                step!(self);
-                self.irq_save(fr);
-                note!(
-                    self,
-                    "irq-off",
-                    "irqs".into(),
-                    "Free {}: local_irq_save.",
-                    self.addr_name(fr.x)
-                );
-                fr.pc = FE0b;
-                Flow::Step
-            }
-            FE0b => {
-                step!(self);
-                fr.c = self.me();
-                note!(
-                    self,
-                    "pcpu",
-                    format!("cpu_slab[{}]", fr.c),
-                    "c := cpu{}'s kmem_cache_cpu.",
-                    fr.c
-                );
-                fr.pc = FE0c;
-                Flow::Step
-            }
+            FE0a => self.s_irq_save(fr, FE0b, "the free runs with interrupts off"),
+            FE0b => self.s_pcpu(fr, FE0c),
             FE0c => {
                 step!(self);
                 let pg = self.ld_page(fr.c);
@@ -335,32 +218,8 @@ impl Machine {
                 Flow::Ret(NULL, None)
             }
             // 2008: cmpxchg_local loop with preemption off, no tid.
-            FL0 => {
-                step!(self);
-                self.preempt_off();
-                note!(
-                    self,
-                    "preempt-off",
-                    "preempt_count".into(),
-                    "Free {}: get_cpu (preemption off).",
-                    self.addr_name(fr.x)
-                );
-                fr.pc = FL1;
-                Flow::Step
-            }
-            FL1 => {
-                step!(self);
-                fr.c = self.me();
-                note!(
-                    self,
-                    "pcpu",
-                    format!("cpu_slab[{}]", fr.c),
-                    "c := cpu{}'s kmem_cache_cpu.",
-                    fr.c
-                );
-                fr.pc = FL2;
-                Flow::Step
-            }
+            FL0 => self.s_preempt_off(fr, FL1, " (get_cpu), so c stays this CPU's"),
+            FL1 => self.s_pcpu(fr, FL2),
             FL2 => {
                 step!(self);
                 fr.f = self.ld_freelist(fr.c);
@@ -437,18 +296,7 @@ impl Machine {
                 fr.pc = if ok { FL6 } else { FL2 };
                 Flow::Step
             }
-            FL5a => {
-                step!(self);
-                self.irq_save(fr);
-                note!(
-                    self,
-                    "irq-off",
-                    "irqs".into(),
-                    "Emulated cmpxchg_local: interrupts off."
-                );
-                fr.pc = FL5b;
-                Flow::Step
-            }
+            FL5a => self.s_irq_save(fr, FL5b, "the emulated cmpxchg_local starts"),
             FL5b => {
                 step!(self);
                 let cur = self.ld_freelist(fr.c);
@@ -483,18 +331,11 @@ impl Machine {
                 fr.pc = FL5d;
                 Flow::Step
             }
-            FL5d => {
-                step!(self);
-                self.irq_restore(fr);
-                note!(
-                    self,
-                    "irq-on",
-                    "irqs".into(),
-                    "Emulated cmpxchg_local: interrupts restored."
-                );
-                fr.pc = if fr.ok { FL6 } else { FL2 };
-                Flow::Step
-            }
+            FL5d => self.s_irq_restore(
+                fr,
+                if fr.ok { FL6 } else { FL2 },
+                "the emulated cmpxchg_local ends",
+            ),
             FL6 => {
                 step!(self);
                 self.preempt_on();

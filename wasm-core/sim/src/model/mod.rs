@@ -23,6 +23,7 @@ mod prims;
 mod sched;
 pub mod state;
 pub mod stats;
+mod steps;
 mod view;
 
 pub use sched::Move;

@@ -35,36 +35,10 @@ impl Machine {
         let sc = &cfg.sc;
         let mut ctxs = Vec::new();
         for (kind, list) in [(CtxKind::Task, &sc.tasks), (CtxKind::Irq, &sc.irqs)] {
-            for t in list {
-                ctxs.push(Ctx {
-                    kind,
-                    cpu: t.cpu,
-                    op_index: 0,
-                    stack: Vec::new(),
-                    finished: false,
-                    entered: false,
-                    settled: false,
-                    begun: false,
-                    saved_irqs_on: true,
-                    saved_preempt: 0,
-                    cur_op: None,
-                });
-            }
+            ctxs.extend(list.iter().map(|t| Ctx::new(kind, t.cpu)));
         }
         // The hidden context that runs `setup`, one op at a time on the op's CPU.
-        ctxs.push(Ctx {
-            kind: CtxKind::Task,
-            cpu: 0,
-            op_index: 0,
-            stack: Vec::new(),
-            finished: false,
-            entered: false,
-            settled: false,
-            begun: false,
-            saved_irqs_on: true,
-            saved_preempt: 0,
-            cur_op: None,
-        });
+        ctxs.push(Ctx::new(CtxKind::Task, 0));
         let st = State {
             cpus: (0..cpus)
                 .map(|k| Cpu {

@@ -109,6 +109,25 @@ pub struct Ctx {
     pub cur_op: Option<usize>,
 }
 
+impl Ctx {
+    /// A context that has not started: no frame, irqs on and preemption count 0 to restore.
+    pub fn new(kind: CtxKind, cpu: u32) -> Ctx {
+        Ctx {
+            kind,
+            cpu,
+            op_index: 0,
+            stack: Vec::new(),
+            finished: false,
+            entered: false,
+            settled: false,
+            begun: false,
+            saved_irqs_on: true,
+            saved_preempt: 0,
+            cur_op: None,
+        }
+    }
+}
+
 /// An operation with its variable resolved to an index (the scenario's `Op` keeps names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IOp {

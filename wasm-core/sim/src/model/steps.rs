@@ -1,0 +1,149 @@
+//! Steps the fast paths share: alloc and free read `c` and `tid` the same way in every era
+//! (spec §3.3), so each such step is written once here and named by both listings' labels.
+
+use super::memory::Access;
+use super::state::*;
+use super::{Flow, Machine, Pc};
+
+impl Machine {
+    /// `preempt_disable()` (or `get_cpu`), then go to `next`.
+    pub(super) fn s_preempt_off(&mut self, fr: &mut Frame, next: Pc, why: &str) -> Flow {
+        step!(self);
+        self.preempt_off();
+        note!(
+            self,
+            "preempt-off",
+            "preempt_count".into(),
+            "{} disables preemption{why}.",
+            self.ctx_name(self.cur)
+        );
+        fr.pc = next;
+        Flow::Step
+    }
+
+    /// `preempt_enable()`: a preemption (and migration) point from here on.
+    pub(super) fn s_preempt_on(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+        step!(self);
+        self.preempt_on();
+        note!(
+            self,
+            "preempt-on",
+            "preempt_count".into(),
+            "Preemption back on: from here the task may be preempted or migrated."
+        );
+        fr.pc = next;
+        Flow::Step
+    }
+
+    /// `c = this_cpu_ptr(s->cpu_slab)`: binds `c` to the CPU of this instant.
+    pub(super) fn s_pcpu(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+        step!(self);
+        fr.c = self.me();
+        note!(
+            self,
+            "pcpu",
+            format!("cpu_slab[{}]", fr.c),
+            "c := this CPU's kmem_cache_cpu (cpu{}).",
+            fr.c
+        );
+        fr.pc = next;
+        Flow::Step
+    }
+
+    /// `tid = c->tid` (possibly a remote read if the task moved since computing `c`); the
+    /// INV-12 snapshot is taken here.
+    pub(super) fn s_read_tid(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+        step!(self);
+        fr.tid = self.ld_tid(fr.c);
+        self.snapshot(fr, fr.c);
+        note!(
+            self,
+            "load",
+            format!("cpu_slab[{}].tid", fr.c),
+            "Read tid {} (event {}, cpu residue {}).",
+            fr.tid,
+            fr.tid / self.tid_step(),
+            fr.tid % self.tid_step()
+        );
+        rw!(self, read = fr.tid.to_string());
+        fr.pc = next;
+        Flow::Step
+    }
+
+    /// E3: `tid = this_cpu_read(s->cpu_slab->tid)`, one instruction on the executing CPU.
+    pub(super) fn s_this_cpu_read_tid(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+        step!(self);
+        let k = self.me();
+        self.access(self.cfg.line_cc(k), Access::Read);
+        fr.tid = self.st.cpus[k as usize].tid;
+        self.snapshot(fr, k);
+        note!(
+            self,
+            "pld",
+            format!("cpu_slab[{k}].tid"),
+            "this_cpu_read(tid) = {} on cpu{k}.",
+            fr.tid
+        );
+        rw!(self, read = fr.tid.to_string());
+        fr.pc = next;
+        Flow::Step
+    }
+
+    /// E3: `c = raw_cpu_ptr(s->cpu_slab)`; with preemption the loop re-checks the tid.
+    pub(super) fn s_raw_cpu_ptr(&mut self, fr: &mut Frame, recheck: Pc, done: Pc) -> Flow {
+        step!(self);
+        fr.c = self.me();
+        note!(
+            self,
+            "pcpu",
+            format!("cpu_slab[{}]", fr.c),
+            "c := raw_cpu_ptr (cpu{}).",
+            fr.c
+        );
+        fr.pc = if self.variant().preempt == crate::scenario::Preempt::Full {
+            recheck
+        } else {
+            done
+        };
+        Flow::Step
+    }
+
+    /// E3: `while (tid != READ_ONCE(c->tid))`: read again if the task moved in between.
+    pub(super) fn s_recheck_tid(&mut self, fr: &mut Frame, same: Pc, again: Pc) -> Flow {
+        step!(self);
+        let t = self.ld_tid(fr.c);
+        let ok = t == fr.tid;
+        note!(
+            self,
+            "load",
+            format!("cpu_slab[{}].tid", fr.c),
+            "Re-read c->tid = {t}: {}.",
+            if ok {
+                "same CPU, go on"
+            } else {
+                "migrated in between, read again"
+            }
+        );
+        rw!(self, read = t.to_string());
+        fr.pc = if ok { same } else { again };
+        Flow::Step
+    }
+
+    /// `local_irq_save(flags)` at the start of an irq-off or emulated section.
+    pub(super) fn s_irq_save(&mut self, fr: &mut Frame, next: Pc, why: &str) -> Flow {
+        step!(self);
+        self.irq_save(fr);
+        note!(self, "irq-off", "irqs".into(), "local_irq_save: {why}.");
+        fr.pc = next;
+        Flow::Step
+    }
+
+    /// `local_irq_restore(flags)`.
+    pub(super) fn s_irq_restore(&mut self, fr: &mut Frame, next: Pc, why: &str) -> Flow {
+        step!(self);
+        self.irq_restore(fr);
+        note!(self, "irq-on", "irqs".into(), "local_irq_restore: {why}.");
+        fr.pc = next;
+        Flow::Step
+    }
+}

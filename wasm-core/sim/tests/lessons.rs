@@ -115,6 +115,8 @@ struct Claims {
     stats: Option<BTreeMap<String, u64>>,
     /// Counter changes during this step's moves.
     delta: Option<BTreeMap<String, i64>>,
+    /// Cycles charged to each CPU (`cpu0: 36`) during this step's moves.
+    step_cycles: Option<BTreeMap<String, u64>>,
     /// Exactly the invariants violated so far (`[]`: none).
     violations: Option<Vec<String>>,
     /// Variable -> object it is bound to; `null`: the allocation failed; `unbound`: not yet.
@@ -201,6 +203,44 @@ struct EventClaim {
     stat: Option<String>,
     #[serde(default)]
     coherence: Vec<TransitionClaim>,
+    /// A piece of the event's narration.
+    says: Option<String>,
+    /// Exactly this many events of the step match (`0`: none does); without it, at least one.
+    count: Option<usize>,
+}
+
+impl EventClaim {
+    /// The matcher as a lesson writes it: `{ctx: T, label: slab_alloc:A9, ok: false}`.
+    fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        let mut put = |k: &str, v: Option<String>| {
+            if let Some(v) = v {
+                parts.push(format!("{k}: {v}"));
+            }
+        };
+        put("ctx", self.ctx.clone());
+        put("label", self.label.clone());
+        put("kind", self.kind.clone());
+        put("ok", self.ok.map(|x| x.to_string()));
+        put("cycles", self.cycles.map(|x| x.to_string()));
+        put("stat", self.stat.clone());
+        put("says", self.says.as_ref().map(|x| format!("{x:?}")));
+        if !self.coherence.is_empty() {
+            put(
+                "coherence",
+                Some(format!(
+                    "[{}]",
+                    self.coherence
+                        .iter()
+                        .map(|t| format!("{} cpu{} {}>{}", t.line, t.cpu, t.from, t.to))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            );
+        }
+        put("count", self.count.map(|x| x.to_string()));
+        format!("{{{}}}", parts.join(", "))
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -267,6 +307,8 @@ struct Vocabulary {
     seeds: BTreeMap<String, String>,
     patches: BTreeMap<String, String>,
     topics: BTreeMap<String, String>,
+    /// The model's counter names, for the page's schema (checked against the model below).
+    stats: Vec<String>,
 }
 
 fn repo_root() -> PathBuf {
@@ -602,7 +644,7 @@ fn parse_lesson(file: &str, dir_name: &str, text: &str) -> Result<Lesson, String
         front,
         steps,
     };
-    validate(&lesson, &vocabulary()).map_err(|e| at(e))?;
+    validate(&lesson, &vocabulary()).map_err(at)?;
     Ok(lesson)
 }
 
@@ -717,6 +759,11 @@ fn validate(l: &Lesson, voc: &Vocabulary) -> Result<(), String> {
             }
         }
         if let Some(e) = &s.block.expect {
+            if e.is_empty() {
+                return Err(format!(
+                    "{here}: expect: claim something (stats, vars, cpus, ...)"
+                ));
+            }
             if e.choice.is_some() {
                 return Err(format!(
                     "{here}: expect.choice: `choice` belongs in predict.answer"
@@ -760,6 +807,7 @@ impl Claims {
     fn is_empty(&self) -> bool {
         self.stats.is_none()
             && self.delta.is_none()
+            && self.step_cycles.is_none()
             && self.violations.is_none()
             && self.vars.is_none()
             && self.cpus.is_none()
@@ -810,7 +858,12 @@ impl Claims {
                 return Err(format!("violations[{i}]: {v:?} is not INV-1 … INV-15"));
             }
         }
-        for k in self.cpus.iter().flat_map(|m| m.keys()) {
+        for k in self
+            .cpus
+            .iter()
+            .flat_map(|m| m.keys())
+            .chain(self.step_cycles.iter().flat_map(|m| m.keys()))
+        {
             if k.strip_prefix("cpu")
                 .and_then(|n| n.parse::<u32>().ok())
                 .is_none()
@@ -906,14 +959,30 @@ fn same<T: PartialEq + std::fmt::Debug>(
     }
 }
 
-/// Check `claims` against the simulator after a step whose events start at `ev_from` and whose
-/// stats before it were `before`. Returns one message per false claim (field: why).
-fn check_claims(
-    claims: &Claims,
-    sim: &Simulator,
-    before: &BTreeMap<String, u64>,
-    ev_from: usize,
-) -> Vec<String> {
+/// The simulator's counters before a step: `delta`, `stepCycles` and `events` are measured
+/// from here.
+struct Mark {
+    stats: BTreeMap<String, u64>,
+    cycles: Vec<u64>,
+    events: usize,
+}
+
+impl Mark {
+    fn of(sim: &Simulator) -> Mark {
+        let o = sim.outcome();
+        Mark {
+            stats: o.stats.total,
+            cycles: o.cycles.per_cpu,
+            events: sim.events().len(),
+        }
+    }
+}
+
+/// Check `claims` against the simulator after a step that started at `mark`. Returns one
+/// message per false claim (field: why).
+fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
+    let before = &mark.stats;
+    let ev_from = mark.events;
     let mut errs = Vec::new();
     let view = sim.view();
     let out = sim.outcome();
@@ -933,6 +1002,20 @@ fn check_claims(
             errs.push(format!(
                 "delta.{k}: this step changed it by {got}, the lesson says {want}"
             ));
+        }
+    }
+    for (name, want) in claims.step_cycles.iter().flatten() {
+        let idx: usize = name[3..].parse().unwrap_or(usize::MAX);
+        match (out.cycles.per_cpu.get(idx), mark.cycles.get(idx)) {
+            (Some(now), Some(then)) => {
+                if now - then != *want {
+                    errs.push(format!(
+                        "stepCycles.{name}: this step charged {} cycles to {name}, the lesson says {want}",
+                        now - then
+                    ));
+                }
+            }
+            _ => errs.push(format!("stepCycles.{name}: no such CPU")),
         }
     }
     if let Some(want) = &claims.violations {
@@ -1080,22 +1163,39 @@ fn check_claims(
         if bad_line {
             continue;
         }
-        let hit = events.iter().any(|ev| {
-            e.ctx.as_ref().is_none_or(|x| *x == ev.ctx)
-                && e.label.as_ref().is_none_or(|x| *x == ev.label)
-                && e.kind.as_ref().is_none_or(|x| *x == ev.kind)
-                && e.ok.is_none_or(|x| Some(x) == ev.ok)
-                && e.cycles.is_none_or(|x| x == ev.cycles)
-                && e.stat.as_ref().is_none_or(|x| ev.stats.contains(x))
-                && line_ids.iter().all(|(id, t)| {
-                    ev.coherence.iter().any(|c| {
-                        c.line == *id && c.cpu == t.cpu && c.from == t.from && c.to == t.to
+        let matching = events
+            .iter()
+            .filter(|ev| {
+                e.ctx.as_ref().is_none_or(|x| *x == ev.ctx)
+                    && e.label.as_ref().is_none_or(|x| *x == ev.label)
+                    && e.kind.as_ref().is_none_or(|x| *x == ev.kind)
+                    && e.ok.is_none_or(|x| Some(x) == ev.ok)
+                    && e.cycles.is_none_or(|x| x == ev.cycles)
+                    && e.stat.as_ref().is_none_or(|x| ev.stats.contains(x))
+                    && e.says
+                        .as_ref()
+                        .is_none_or(|x| ev.narration.contains(x.as_str()))
+                    && line_ids.iter().all(|(id, t)| {
+                        ev.coherence.iter().any(|c| {
+                            c.line == *id && c.cpu == t.cpu && c.from == t.from && c.to == t.to
+                        })
                     })
-                })
-        });
+            })
+            .count();
+        if let Some(n) = e.count {
+            if n != matching {
+                errs.push(format!(
+                    "events[{i}]: {matching} event(s) of this step match {}, the lesson says {n}",
+                    e.describe()
+                ));
+            }
+            continue;
+        }
+        let hit = matching > 0;
         if !hit {
             errs.push(format!(
-                "events[{i}]: no event of this step matches {e:?}; the step's events:\n{}",
+                "events[{i}]: no event of this step matches {}; the step's events:\n{}",
+                e.describe(),
                 events
                     .iter()
                     .map(|ev| format!(
@@ -1228,8 +1328,7 @@ fn replay(lesson: &Lesson, scenario_text: &str) -> Vec<String> {
     let trace = std::env::var("LESSON_TRACE").is_ok_and(|t| t == "all" || t == lesson.front.id);
     for (k, s) in lesson.steps.iter().enumerate() {
         let here = format!("{file}: step {} {:?} (line {})", k + 1, s.title, s.line);
-        let before = sim.outcome().stats.total;
-        let ev_from = sim.events().len();
+        let mark = Mark::of(&sim);
         for (j, m) in s.moves.iter().enumerate() {
             if let Err(e) = sim.apply(m) {
                 errs.push(format!(
@@ -1241,10 +1340,10 @@ fn replay(lesson: &Lesson, scenario_text: &str) -> Vec<String> {
             }
         }
         if trace {
-            print_trace(k, s, &sim, ev_from);
+            print_trace(k, s, &sim, mark.events);
         }
         for (field, c) in s.claims() {
-            for e in check_claims(c, &sim, &before, ev_from) {
+            for e in check_claims(c, &sim, &mark) {
                 errs.push(format!("{here}: {field}.{e}"));
             }
         }
@@ -1274,8 +1373,7 @@ fn replay(lesson: &Lesson, scenario_text: &str) -> Vec<String> {
                     continue;
                 }
             }
-            let alt_before = alt.outcome().stats.total;
-            let alt_from = alt.events().len();
+            let alt_mark = Mark::of(&alt);
             let mut ok = true;
             for (j, m) in own.as_ref().unwrap_or(&s.moves).iter().enumerate() {
                 if let Err(e) = alt.apply(m) {
@@ -1288,7 +1386,7 @@ fn replay(lesson: &Lesson, scenario_text: &str) -> Vec<String> {
                 }
             }
             if ok {
-                for e in check_claims(&what.expect, &alt, &alt_before, alt_from) {
+                for e in check_claims(&what.expect, &alt, &alt_mark) {
                     errs.push(format!("{here}: {field}.expect.{e}"));
                 }
             }
@@ -1590,7 +1688,11 @@ fn broken_lessons_fail_with_file_and_field() {
         (
             "highlights: [cpu0.freelist, code slab_alloc:A9]",
             "highlights: [cpu0.frelist]",
-            &["step 1 \"Setup\"", "highlights[0]", "cpu0.frelist"],
+            &[
+                "step 1 \"Setup\" (line 13)",
+                "highlights[0]",
+                "cpu0.frelist",
+            ],
         ),
         (
             "highlights: [cpu0.freelist, code slab_alloc:A9]",
@@ -1677,6 +1779,11 @@ fn broken_lessons_fail_with_file_and_field() {
             &[],
         ),
         ("## Step: CAS", "## CAS", &["line", "## Step: <title>"]),
+        (
+            "expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}",
+            "expect: {}",
+            &["step 3 \"CAS\"", "expect", "claim something"],
+        ),
         ("\nIt succeeds.\n", "\n", &["step 3 \"CAS\"", "narration"]),
         ("---\nid: sample", "id: sample", &["front matter"]),
     ];
@@ -1717,6 +1824,35 @@ fn broken_lessons_fail_with_file_and_field() {
         Err(m) => errs.push(format!("no predict: {m}")),
     }
     assert!(errs.is_empty(), "{}", errs.join("\n"));
+}
+
+#[test]
+fn the_vocabulary_names_the_models_counters() {
+    let voc = vocabulary();
+    let mine: BTreeSet<String> = voc.stats.iter().cloned().collect();
+    assert_eq!(
+        mine,
+        stat_names(),
+        "lessons/vocabulary.json: stats: must be exactly the model's counter names"
+    );
+    for (field, m) in [
+        ("seeds", &voc.seeds),
+        ("patches", &voc.patches),
+        ("topics", &voc.topics),
+    ] {
+        for (k, v) in m {
+            assert!(
+                !v.trim().is_empty(),
+                "lessons/vocabulary.json: {field}.{k}: needs a description"
+            );
+        }
+    }
+    for k in voc.patches.keys().chain(voc.topics.keys()) {
+        assert!(
+            is_kebab(k),
+            "lessons/vocabulary.json: {k:?} must be kebab-case"
+        );
+    }
 }
 
 #[test]

@@ -1,0 +1,380 @@
+// Every lesson of lessons/ through the page's loader: it must parse and validate (file + field
+// in every message), its narration must come out as safe HTML, and its moves must play in the
+// page's own simulator (the wasm bridge). The claims themselves are checked against the model
+// by `cargo test --release -p slub-sim --test lessons`.
+import { readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SimError, Simulation } from '../sim/simulator';
+import { loadWasmNode, repoRoot } from '../sim/testing';
+import {
+  buildLibrary,
+  expandMoves,
+  LessonError,
+  loadLessons,
+  movesThrough,
+  parseLesson,
+  tryItPlayground,
+  withOverrides,
+} from './index';
+
+const FILE = 'lessons/99-sample/lesson.md';
+
+/** A small valid lesson; each broken case below changes one thing in it. */
+const GOOD = `---
+id: sample
+title: A sample
+summary: Checks the checker.
+topics: [fast-path]
+seeds: [004_be3faf7328bf917d.txt]
+patches: []
+scenario: scenario.json
+---
+
+Intro text.
+
+## Step: Setup
+
+\`\`\`step
+moves: []
+highlights: [cpu0.freelist, code slab_alloc:A9]
+expect:
+  cpus: {cpu0: {freelist: [p1, p2, p3]}}
+\`\`\`
+
+CPU 0 has three free objects.
+
+## Step: Read
+
+\`\`\`step
+moves: [T*7]
+predict:
+  question: What is next?
+  choices: [the CAS, a retry]
+  answer: {choice: 0, contexts: {T: {at: "slab_alloc:A9"}}}
+\`\`\`
+
+T read everything.
+
+## Step: CAS
+
+\`\`\`step
+moves: [T]
+expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}
+\`\`\`
+
+It succeeds.
+
+## Step: Rest
+
+\`\`\`step
+moves: [T]
+expect: {vars: {x: p1}, violations: []}
+\`\`\`
+
+Done.
+
+## Step: Try
+
+\`\`\`step
+moves: []
+tryIt: {goal: "Run U first.", variant: {cmpxchgDouble: slab-lock}}
+\`\`\`
+
+Try it.
+`;
+
+const GOOD_SCENARIO = JSON.stringify({
+  schemaVersion: 1,
+  cpus: 2,
+  setup: [{ cpu: 0, op: 'alloc', var: 'a' }],
+  tasks: [
+    { id: 'T', cpu: 0, ops: [{ op: 'alloc', var: 'x' }] },
+    { id: 'U', cpu: 0, ops: [{ op: 'alloc', var: 'u' }] },
+  ],
+});
+
+function errorOf(text: string): string {
+  try {
+    parseLesson(FILE, '99-sample', text);
+  } catch (e) {
+    if (e instanceof LessonError) return e.message;
+    throw e;
+  }
+  return '(accepted)';
+}
+
+function replace(from: string, to: string): string {
+  expect(GOOD.includes(from), `the case ${JSON.stringify(from)} applies`).toBe(true);
+  return GOOD.replace(from, to);
+}
+
+describe('the lessons of lessons/', () => {
+  const { lessons, errors } = loadLessons();
+
+  it('all parse and validate', () => {
+    expect(errors.map((e) => e.message)).toEqual([]);
+    const folders = readdirSync(join(repoRoot, 'lessons')).filter((d) =>
+      existsSync(join(repoRoot, 'lessons', d, 'lesson.md')),
+    );
+    expect(lessons.map((l) => l.dir)).toEqual(folders.sort());
+    expect(lessons.length).toBeGreaterThanOrEqual(11);
+    expect(new Set(lessons.map((l) => l.id)).size).toBe(lessons.length);
+    expect(lessons.some((l) => l.dir === '00-sample')).toBe(false);
+  });
+
+  it('have what every lesson needs', () => {
+    for (const l of lessons) {
+      expect(l.steps.length, l.file).toBeGreaterThanOrEqual(5);
+      expect(l.steps.length, l.file).toBeLessThanOrEqual(15);
+      expect(
+        l.steps.some((s) => s.predict !== null),
+        `${l.file}: a prediction`,
+      ).toBe(true);
+      expect(l.steps.at(-1)?.tryIt, `${l.file}: the last step's tryIt`).not.toBeNull();
+      for (const s of l.steps) expect(s.narrationHtml.trim(), `${l.file} step ${s.n}`).not.toBe('');
+    }
+  });
+
+  describe('play in the page simulator', () => {
+    beforeAll(loadWasmNode);
+
+    it.each(lessons.map((l) => [l.dir, l] as const))('%s', (_dir, lesson) => {
+      const sim = new Simulation(lesson.scenario, { events: false });
+      try {
+        for (const step of lesson.steps) {
+          for (const [i, mv] of step.moves.entries()) {
+            try {
+              sim.apply(mv);
+            } catch (e) {
+              if (e instanceof SimError) {
+                throw new Error(
+                  `${lesson.file}: step ${step.n} ${JSON.stringify(step.title)}: moves: move ${i + 1} (${mv}): ${e.message}`,
+                  { cause: e },
+                );
+              }
+              throw e;
+            }
+          }
+          expect(sim.view().position, `${lesson.file} step ${step.n}`).toBe(
+            movesThrough(lesson, step.n).length,
+          );
+          const play = tryItPlayground(lesson, step);
+          if (play) {
+            const alt = new Simulation(play.scenario, { events: false });
+            try {
+              for (const mv of play.moves) alt.apply(mv);
+            } finally {
+              alt.free();
+            }
+          }
+        }
+      } finally {
+        sim.free();
+      }
+    });
+  });
+});
+
+describe('the loader', () => {
+  it('accepts the sample lesson', () => {
+    const l = parseLesson(FILE, '99-sample', GOOD);
+    expect(l.front.id).toBe('sample');
+    expect(l.steps.map((s) => s.title)).toEqual(['Setup', 'Read', 'CAS', 'Rest', 'Try']);
+    expect(l.steps[1]?.moves).toEqual(Array(7).fill('T'));
+    expect(l.steps[1]?.movesSource).toEqual(['T*7']);
+    expect(l.steps[1]?.predict?.answer).toBe(0);
+    expect(l.steps[4]?.tryIt).toMatchObject({
+      from: 'here',
+      variant: { cmpxchgDouble: 'slab-lock' },
+    });
+    expect(l.introHtml).toBe('<p>Intro text.</p>\n');
+    expect(l.steps[0]?.narrationHtml).toBe('<p>CPU 0 has three free objects.</p>\n');
+  });
+
+  it('merges variant and cache overrides into the scenario', () => {
+    const lib = buildLibrary(
+      {
+        '/x/lessons/99-sample/lesson.md': GOOD.replace(
+          'scenario: scenario.json',
+          'scenario: scenario.json\nvariant: {fastpath: tid-loop}',
+        ),
+      },
+      { '/x/lessons/99-sample/scenario.json': GOOD_SCENARIO },
+    );
+    expect(lib.errors).toEqual([]);
+    const lesson = lib.lessons[0];
+    expect(lesson).toBeDefined();
+    if (!lesson) return;
+    expect(JSON.parse(lesson.scenario)).toMatchObject({ variant: { fastpath: 'tid-loop' } });
+    const last = lesson.steps.at(-1);
+    expect(last && tryItPlayground(lesson, last)).toEqual({
+      scenario: withOverrides(lesson.scenario, { cmpxchgDouble: 'slab-lock' }),
+      moves: movesThrough(lesson, 5),
+    });
+    expect(JSON.parse(withOverrides(GOOD_SCENARIO, {}, { pageAllocFail: true }))).toMatchObject({
+      cache: { pageAllocFail: true },
+    });
+  });
+
+  it('keeps the good lessons when others are broken, and reports the broken ones', () => {
+    const lib = buildLibrary(
+      {
+        '/x/lessons/98-sample/lesson.md': GOOD,
+        '/x/lessons/99-sample/lesson.md': GOOD,
+        '/x/lessons/97-other/lesson.md': GOOD.replace('id: sample', 'id: other').replace(
+          'scenario: scenario.json',
+          'scenario: missing.json',
+        ),
+      },
+      {
+        '/x/lessons/99-sample/scenario.json': GOOD_SCENARIO,
+        '/x/lessons/98-sample/scenario.json': GOOD_SCENARIO,
+      },
+    );
+    expect(lib.lessons.map((l) => l.dir)).toEqual(['98-sample']);
+    expect(lib.errors.map((e) => e.message)).toEqual([
+      'lessons/97-other/lesson.md: front matter: scenario: no file missing.json beside lesson.md',
+      'lessons/99-sample/lesson.md: front matter: id: "sample" is also the id of lessons/98-sample/lesson.md',
+    ]);
+  });
+
+  it('refuses a scenario with its own schedule', () => {
+    const lib = buildLibrary(
+      { '/x/lessons/99-sample/lesson.md': GOOD },
+      {
+        '/x/lessons/99-sample/scenario.json': JSON.stringify({
+          ...(JSON.parse(GOOD_SCENARIO) as object),
+          schedule: ['T'],
+        }),
+      },
+    );
+    expect(lib.errors.map((e) => e.message)).toEqual([
+      "lessons/99-sample/lesson.md: front matter: scenario: scenario.json has a `schedule`; a lesson's steps are its schedule",
+    ]);
+  });
+
+  it('expands repeated moves', () => {
+    expect(expandMoves(['T*3', 'migrate:T:1', 'I'])).toEqual(['T', 'T', 'T', 'migrate:T:1', 'I']);
+    expect(() => expandMoves(['migrate:T'])).toThrow();
+  });
+
+  it('renders narration as safe HTML', () => {
+    const hostile = GOOD.replace(
+      'CPU 0 has three free objects.',
+      'Hi <script>alert(1)</script> <img src=x onerror="alert(1)"> [a](javascript:alert(1)) [b](https://example.org/) `<b>`',
+    ).replace(
+      'question: What is next?',
+      'question: "What <script>x()</script> [c](javascript:x()) is next?"',
+    );
+    const l = parseLesson(FILE, '99-sample', hostile);
+    const html = l.steps[0]?.narrationHtml ?? '';
+    const question = l.steps[1]?.predict?.questionHtml ?? '';
+    for (const h of [html, question]) {
+      expect(h).not.toMatch(/<script|<img|javascript:[^<]*"|href="javascript/i);
+    }
+    expect(html).toContain('&lt;script&gt;');
+    expect(html).toContain('<a href="https://example.org/">b</a>');
+    expect(html).toContain('<code>&lt;b&gt;</code>');
+  });
+});
+
+describe('a broken lesson fails with the file and the field', () => {
+  const cases: [string, string, string[]][] = [
+    ['id: sample', 'id: Sample', ['front matter: id', 'kebab-case']],
+    ['id: sample', 'id: other', ['front matter: id', '99-sample']],
+    ['topics: [fast-path]', 'topics: [fastpath]', ['front matter: topics[0]', 'fastpath']],
+    [
+      'seeds: [004_be3faf7328bf917d.txt]',
+      'seeds: [004.txt]',
+      ['front matter: seeds[0]', '004.txt'],
+    ],
+    ['summary: Checks the checker.\n', '', ['front matter: summary', 'missing']],
+    ['patches: []', 'patches: []\ncolour: red', ['front matter', 'colour']],
+    [
+      'highlights: [cpu0.freelist, code slab_alloc:A9]',
+      'highlights: [cpu0.frelist]',
+      ['step 1 "Setup" (line 13): highlights[0]', 'highlight'],
+    ],
+    [
+      'answer: {choice: 0, contexts',
+      'answer: {choice: 2, contexts',
+      ['step 2 "Read"', 'predict.answer.choice', 'out of range'],
+    ],
+    [
+      'answer: {choice: 0, contexts: {T: {at: "slab_alloc:A9"}}}',
+      'answer: {choice: 0}',
+      ['step 2 "Read"', 'predict.answer', 'claim'],
+    ],
+    [
+      'expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}',
+      'expect: {delta: {CPU_FAILS: 0}}',
+      ['step 3 "CAS"', 'expect.delta', 'CPU_FAILS'],
+    ],
+    [
+      'expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}',
+      'expect: {stat: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}',
+      ['step 3 "CAS"', 'expect', 'unknown field', 'stat'],
+    ],
+    [
+      'expect: {vars: {x: p1}, violations: []}',
+      'expect: {vars: {x: p1}, violations: [INV-99]}',
+      ['step 4 "Rest"', 'expect.violations[0]', 'INV-1'],
+    ],
+    ['moves: [T]\nexpect: {vars', 'moves: [T**2]\nexpect: {vars', ['step 4 "Rest"', 'moves[0]']],
+    [
+      'moves: [T]\nexpect: {vars',
+      'moves: [T*0]\nexpect: {vars',
+      ['step 4 "Rest"', 'moves[0]', 'repetition'],
+    ],
+    ['moves: [T]\n', '', ['step 3 "CAS"', 'moves', 'missing']],
+    [
+      'tryIt: {goal: "Run U first.", variant: {cmpxchgDouble: slab-lock}}',
+      '',
+      ['step 5 "Try"', 'tryIt'],
+    ],
+    [
+      'tryIt: {goal: "Run U first."',
+      'tryIt: {goal: "Run U first.", from: later',
+      ['step 5 "Try"', 'tryIt.from'],
+    ],
+    ['## Step: CAS', '## CAS', ['line', '## Step: <title>']],
+    [
+      'expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}',
+      'expect: {}',
+      ['step 3 "CAS"', 'expect', 'claim something'],
+    ],
+    ['## Step: CAS', '# Step: CAS', ['line', 'no `#` heading']],
+    ['\nIt succeeds.\n', '\n', ['step 3 "CAS"', 'narration']],
+    ['---\nid: sample', 'id: sample', ['front matter', '---']],
+    ['moves: [T]\nexpect: {delta', 'moves: [T\nexpect: {delta', ['step 3 "CAS"', 'YAML error']],
+    [
+      '```step\nmoves: [T]\nexpect: {delta',
+      'Some text.\n\n```step\nmoves: [T]\nexpect: {delta',
+      ['step 3 "CAS"', 'followed by a ```step block'],
+    ],
+  ];
+
+  it.each(cases)('%j → %j', (from, to, want) => {
+    const msg = errorOf(replace(from, to));
+    expect(msg).not.toBe('(accepted)');
+    expect(msg.startsWith(`${FILE}: `), msg).toBe(true);
+    for (const w of want) expect(msg).toContain(w);
+  });
+
+  it('needs 5 to 15 steps', () => {
+    expect(errorOf(GOOD.split('## Step: Rest')[0] ?? '')).toContain(
+      `${FILE}: steps: a lesson has 5 to 15 steps, this one has 3`,
+    );
+  });
+
+  it('needs a prediction', () => {
+    const text = replace(
+      'predict:\n  question: What is next?\n  choices: [the CAS, a retry]\n  answer: {choice: 0, contexts: {T: {at: "slab_alloc:A9"}}}\n',
+      'expect: {finished: false}\n',
+    );
+    expect(errorOf(text)).toContain(
+      `${FILE}: steps: at least one step needs a \`predict\` question`,
+    );
+  });
+});

@@ -127,21 +127,7 @@ impl Machine {
                 let with_tid = fp != Fastpath::NoTid;
                 let newtid = fr.tid + self.tid_step();
                 let ok = self.pcas2(fr, (fr.obj, fr.tid), (fr.nxt, newtid), with_tid);
-                note!(
-                    self,
-                    "pcas2",
-                    format!("cpu_slab[{k}].(freelist,tid)"),
-                    "this_cpu_cmpxchg_double on cpu{k}: ({}, {}) -> ({}, {}) {}.",
-                    self.addr_name(fr.obj),
-                    fr.tid,
-                    self.addr_name(fr.nxt),
-                    newtid,
-                    if ok {
-                        "succeeds"
-                    } else {
-                        "fails: retry from the start"
-                    }
-                );
+                self.note_pcas2(k, fr.obj, fr.tid, fr.nxt, newtid, with_tid, ok);
                 if ok {
                     fr.pc = A10;
                 } else {

@@ -118,17 +118,7 @@ impl Machine {
                 let with_tid = fp != Fastpath::NoTid;
                 let newtid = fr.tid + self.tid_step();
                 let ok = self.pcas2(fr, (fr.f, fr.tid), (fr.x, newtid), with_tid);
-                note!(
-                    self,
-                    "pcas2",
-                    format!("cpu_slab[{k}].(freelist,tid)"),
-                    "this_cpu_cmpxchg_double on cpu{k}: ({}, {}) -> ({}, {}) {}.",
-                    self.addr_name(fr.f),
-                    fr.tid,
-                    self.addr_name(fr.x),
-                    newtid,
-                    if ok { "succeeds" } else { "fails: retry" }
-                );
+                self.note_pcas2(k, fr.f, fr.tid, fr.x, newtid, with_tid, ok);
                 if ok {
                     fr.pc = F9;
                 } else {

@@ -146,4 +146,46 @@ impl Machine {
         fr.pc = next;
         Flow::Step
     }
+
+    /// Narrate a fast-path `this_cpu_cmpxchg_double` (or, under `no-tid`, the freelist-only
+    /// compare the broken control does).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn note_pcas2(
+        &mut self,
+        k: u32,
+        old: Addr,
+        tid: u64,
+        new: Addr,
+        newtid: u64,
+        with_tid: bool,
+        ok: bool,
+    ) {
+        if !self.recording() {
+            return;
+        }
+        let what = if with_tid {
+            format!(
+                "this_cpu_cmpxchg_double on cpu{k}: ({}, {tid}) -> ({}, {newtid})",
+                self.addr_name(old),
+                self.addr_name(new)
+            )
+        } else {
+            let now = self.st.cpus[k as usize].tid;
+            format!(
+                "no tid: the cmpxchg on cpu{k} compares and writes only the freelist, {} -> {} (tid stays {now})",
+                self.addr_name(old),
+                self.addr_name(new)
+            )
+        };
+        let result = if ok {
+            "succeeds"
+        } else {
+            "fails: retry from the start"
+        };
+        self.set_note(
+            "pcas2",
+            format!("cpu_slab[{k}].(freelist,tid)"),
+            format!("{what} {result}."),
+        );
+    }
 }

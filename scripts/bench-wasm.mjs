@@ -30,7 +30,7 @@ if (!existsSync(wasmPath)) {
   process.exit(1);
 }
 const wasmBytes = readFileSync(wasmPath);
-const { initSync, Simulator } = await import(pathToFileURL(join(pkg, 'slub_wasm.js')).href);
+const { initSync, Simulator, benchSteps } = await import(pathToFileURL(join(pkg, 'slub_wasm.js')).href);
 initSync({ module: wasmBytes });
 
 const tasks = [];
@@ -79,4 +79,20 @@ log(
 );
 log('bench-wasm', `wasm steps/s: ${perSec}`);
 log('bench-wasm', `scenario parse + setup: ${(best.newMs / replays).toFixed(2)} ms per run`);
+// The core loop on the same workload as `cargo bench` (core_steps_*): compare the two.
+const workload = readFileSync(join(root, 'wasm-core', 'sim', 'benches', 'workload.json'), 'utf8');
+for (const checks of [false, true]) {
+  let bestRate = 0;
+  for (let r = 0; r < 5; r++) {
+    let steps = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < 400) steps += benchSteps(workload, checks);
+    bestRate = Math.max(bestRate, steps / ((performance.now() - t0) / 1000));
+  }
+  log(
+    'bench-wasm',
+    `core steps/s ${checks ? 'with every invariant checked' : 'without events or checks'}: ` +
+      `${Math.round(bestRate).toLocaleString('en-US')} (compare cargo bench model/core_steps_${checks ? 'with_every_invariant' : 'no_events_no_checks'})`,
+  );
+}
 log('bench-wasm', `wasm size: ${kib(wasmBytes.length)}, gzip: ${kib(gzipSync(wasmBytes, { level: 9 }).length)}`);

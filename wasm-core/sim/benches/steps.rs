@@ -4,36 +4,13 @@
 //! policy. Criterion reports the throughput in steps (elements) per second.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use serde_json::json;
 use slub_sim::model::Machine;
 use slub_sim::{scenario, Simulator};
 
+/// The workload, shared with the wasm benchmark (`scripts/bench-wasm.mjs`) so the two compare
+/// the same thing.
 pub fn workload() -> scenario::Scenario {
-    let mut tasks = Vec::new();
-    for t in 0..4 {
-        let mut ops = Vec::new();
-        for i in 0..32 {
-            ops.push(json!({"op": "alloc", "var": format!("t{t}x{i}")}));
-            // Free the previous object; every fourth one is freed by the other CPU's task.
-            if i > 0 {
-                let owner = if i % 4 == 0 { (t + 1) % 4 } else { t };
-                ops.push(json!({"op": "free", "var": format!("t{owner}x{}", i - 1)}));
-            }
-        }
-        tasks.push(json!({"id": format!("T{t}"), "cpu": t % 2, "ops": ops}));
-    }
-    let mut irq = Vec::new();
-    for i in 0..16 {
-        irq.push(json!({"op": "alloc", "var": format!("iy{i}")}));
-        irq.push(json!({"op": "free", "var": format!("iy{i}")}));
-    }
-    let sc = json!({
-        "schemaVersion": 1, "name": "bench", "cpus": 2,
-        "cache": {"objectsPerSlab": 8},
-        "tasks": tasks,
-        "irqs": [{"id": "I", "cpu": 0, "ops": irq}],
-    });
-    scenario::parse(&sc.to_string()).expect("benchmark scenario is valid")
+    scenario::parse(include_str!("workload.json")).expect("benchmark scenario is valid")
 }
 
 fn steps_of(checks: bool) -> u64 {

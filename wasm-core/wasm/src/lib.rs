@@ -135,6 +135,19 @@ impl Simulator {
     }
 }
 
+/// The core benchmark (DESIGN §8): run a scenario by the default policy on the bare machine,
+/// events off, the invariant checks on or off, and return the number of steps taken. The same
+/// loop as the native `cargo bench` (`core_steps_*`), so the two numbers compare.
+#[wasm_bindgen(js_name = benchSteps)]
+pub fn bench_steps(scenario_json: &str, checks: bool) -> Result<f64, JsError> {
+    let sc = slub_sim::scenario::parse(scenario_json).map_err(|e| into_error(e.into()))?;
+    let mut m = slub_sim::model::Machine::new(sc, false, checks);
+    while let Some(mv) = m.default_move() {
+        m.apply_move(mv, None);
+    }
+    Ok(m.st.steps as f64)
+}
+
 /// The explorer's bounds as JS passes them (all optional; defaults are the CLI's).
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

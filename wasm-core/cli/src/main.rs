@@ -64,16 +64,42 @@ enum Command {
         #[arg(long)]
         no_reduction: bool,
     },
-    /// Run a lab workload under the cost model (arrives with the lab).
+    /// Run a lab workload under the cost model and print cycles per operation, the stat
+    /// counters and the cache-line transfers as JSON. `bench seeds` runs every seed
+    /// comparison and prints each ratio beside the seed's published one.
+    #[command(after_help = BENCH_HELP)]
     Bench {
+        /// alloc-then-free, alloc-free, concurrent, fastpath-reuse, n-pattern,
+        /// producer-consumer, or `seeds`.
         workload: String,
-        /// Variant overrides, `key=value` (repeatable).
+        /// Variant keys of a scenario's `variant` (spec §2.16, `era`, `tidStep`), `key=value`
+        /// (repeatable; later ones win).
         #[arg(long = "variant", value_name = "KEY=VALUE", value_parser = parse_key_value)]
         variant: Vec<(String, String)>,
+        /// CPUs of the machine (the workload's default otherwise).
         #[arg(long, value_name = "N")]
         cpus: Option<u32>,
+        /// Workload parameters, `key=value` (repeatable): size, n, nodes, rounds, window.
+        #[arg(long = "param", value_name = "KEY=VALUE", value_parser = parse_key_value)]
+        param: Vec<(String, String)>,
+        /// `bench seeds` only: run just this comparison (`003`, `004b`, ...; repeatable).
+        #[arg(long = "seed", value_name = "ID")]
+        seed: Vec<String>,
     },
 }
+
+const BENCH_HELP: &str = "Workloads (defaults in brackets):
+  alloc-then-free    slab_test test 1: n allocations, then n frees [cpus=1 size=8 n=10000]
+  alloc-free         slab_test test 2: n x (alloc; free) [cpus=1 size=8 n=10000]
+  concurrent         N*alloc N*free on every CPU at once [cpus=4 size=16 n=2000]
+  fastpath-reuse     time_bench_kmem_cache1: alloc+free one object [cpus=1 size=64 n=10000]
+  n-pattern          alloc n, free n, `rounds` times [cpus=1 size=64 n=256 rounds=40]
+  producer-consumer  cpu0 allocates+writes, the last CPU uses+frees [cpus=2 size=256 n=4000 window=8]
+  seeds              every seed comparison, the model's ratio beside the published one
+                     (no --variant/--cpus/--param; --seed ID runs just that comparison)
+
+Exit status: 0 done, 1 an invariant broke (bench) or an asserted seed comparison has the wrong
+sign (seeds), 2 bad input.";
 
 fn parse_key_value(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
@@ -136,9 +162,13 @@ fn main() -> ExitCode {
             };
             explore(&scenario, &bounds, timeout_ms)
         }
-        Command::Bench { .. } => Err(Failure::input(
-            "slub-lab bench: not available yet; the lab workloads arrive with a later issue",
-        )),
+        Command::Bench {
+            workload,
+            variant,
+            cpus,
+            param,
+            seed,
+        } => bench(&workload, &variant, cpus, &param, &seed),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -218,6 +248,91 @@ fn explore(
             serde_json::json!((elapsed_ms * 1000.0).round() / 1000.0),
         );
     }
+    print_json(&json)?;
+    Ok(code)
+}
+
+/// `slub-lab bench WORKLOAD` and `slub-lab bench seeds`.
+fn bench(
+    workload: &str,
+    variant: &[(String, String)],
+    cpus: Option<u32>,
+    params: &[(String, String)],
+    only: &[String],
+) -> Result<u8, Failure> {
+    use slub_sim::lab;
+    let names: Vec<&str> = lab::WorkloadKind::ALL.iter().map(|w| w.name()).collect();
+    if workload == "seeds" {
+        if !variant.is_empty() || cpus.is_some() || !params.is_empty() {
+            return Err(Failure::input(
+                "slub-lab bench seeds: takes no --variant, --cpus or --param (each comparison fixes its own)",
+            ));
+        }
+        let cases = lab::seed_cases();
+        let pending = lab::pending_seeds();
+        for id in only {
+            if pending.iter().any(|p| p.id == id) {
+                return Err(Failure::input(format!(
+                    "slub-lab bench seeds: seed {id} is not runnable yet: it needs {}",
+                    pending.iter().find(|p| p.id == id).map_or("", |p| p.needs)
+                )));
+            }
+            if !cases.iter().any(|c| c.id == id) {
+                let ids: Vec<&str> = cases.iter().map(|c| c.id).collect();
+                return Err(Failure::input(format!(
+                    "slub-lab bench seeds: no seed comparison `{id}`; they are {}",
+                    ids.join(", ")
+                )));
+            }
+        }
+        let mut comparisons = Vec::new();
+        let mut wrong = false;
+        for case in cases
+            .into_iter()
+            .filter(|c| only.is_empty() || only.iter().any(|id| id == c.id))
+        {
+            let r = lab::run_seed(&case).map_err(|e| {
+                Failure::input(format!("slub-lab bench seeds: seed {}: {e}", case.id))
+            })?;
+            wrong |= r.asserted && !r.sign_ok;
+            comparisons.push(r);
+        }
+        let json = serde_json::json!({
+            "schemaVersion": 1,
+            "tolerance": lab::TOLERANCE,
+            "comparisons": comparisons,
+            "pending": pending,
+        });
+        print_json(&json)?;
+        return Ok(u8::from(wrong));
+    }
+    if !only.is_empty() {
+        return Err(Failure::input(
+            "slub-lab bench: --seed goes with `bench seeds` only",
+        ));
+    }
+    let kind = lab::WorkloadKind::from_name(workload).ok_or_else(|| {
+        Failure::input(format!(
+            "slub-lab bench: unknown workload `{workload}`; the workloads are {}, and `seeds` (every seed comparison)",
+            names.join(", ")
+        ))
+    })?;
+    let mut w = kind.workload();
+    if let Some(n) = cpus {
+        w.cpus = n;
+    }
+    for (k, v) in params {
+        w.set(k, v)
+            .map_err(|e| Failure::input(format!("slub-lab bench: --param {k}={v}: {e}")))?;
+    }
+    w.check()
+        .map_err(|e| Failure::input(format!("slub-lab bench: {e}")))?;
+    let v = lab::parse_variant(variant, w.cpus)
+        .map_err(|e| Failure::input(format!("slub-lab bench: {e}")))?;
+    let report = lab::bench(&w, &v).map_err(|e| Failure::input(format!("slub-lab bench: {e}")))?;
+    let code = u8::from(!report.violations.is_empty());
+    let json = serde_json::to_value(&report)
+        .map_err(|e| Failure::input(format!("slub-lab: cannot serialise the report: {e}")))?;
     print_json(&json)?;
     Ok(code)
 }

@@ -163,33 +163,126 @@ fn missing_or_unreadable_file_exits_2() {
     assert!(stderr(&o).contains("not-utf8.json"), "{}", stderr(&o));
 }
 
+/// `bench WORKLOAD` prints DESIGN §5's cycles per operation and stat counters as JSON, with
+/// the workload's parameters and the variant as run.
 #[test]
-fn bench_says_it_arrives_later() {
-    for args in [
-        vec!["bench", "alloc-free"],
-        vec![
-            "bench",
-            "alloc-free",
-            "--variant",
-            "fastpath=tid-loop",
-            "--variant",
-            "prefetch=w",
-            "--cpus",
-            "4",
-        ],
+fn bench_prints_cycles_per_operation_and_stats() {
+    let o = slub_lab(&[
+        "bench",
+        "fastpath-reuse",
+        "--variant",
+        "fastpath=tid-loop",
+        "--variant",
+        "prefetch=w",
+        "--cpus",
+        "2",
+        "--param",
+        "n=500",
+    ]);
+    assert_exit(&o, 0);
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    for key in [
+        "schemaVersion",
+        "workload",
+        "params",
+        "variant",
+        "cycles",
+        "ops",
+        "stats",
+        "transfers",
+        "listLocks",
+    ] {
+        assert!(r.get(key).is_some(), "bench output lacks `{key}`: {r}");
+    }
+    for key in ["alloc", "free", "pair"] {
+        assert!(
+            r["cycles"][key].as_f64().is_some_and(|c| c > 0.0),
+            "cycles.{key}: {}",
+            r["cycles"]
+        );
+    }
+    assert_eq!(r["workload"], "fastpath-reuse");
+    assert_eq!(r["params"]["cpus"], 2);
+    assert_eq!(r["params"]["n"], 500);
+    assert_eq!(r["variant"]["fastpath"], "tid-loop");
+    assert_eq!(r["variant"]["prefetch"], "w");
+    assert_eq!(r["ops"]["alloc"], 500);
+    assert_eq!(r["stats"]["total"]["FREE_FASTPATH"], 500, "{}", r["stats"]);
+    assert!(r["stats"]["perCpu"].as_array().unwrap().len() == 2);
+}
+
+/// `bench seeds --seed ID` prints the comparison beside the seed's published figures.
+#[test]
+fn bench_seeds_prints_the_model_ratio_beside_the_seeds() {
+    let o = slub_lab(&["bench", "seeds", "--seed", "004"]);
+    assert_exit(&o, 0);
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let c = &r["comparisons"][0];
+    assert_eq!(c["id"], "004");
+    assert_eq!(c["before"]["published"], 46.0);
+    assert_eq!(c["after"]["published"], 43.0);
+    for key in ["seedRatio", "modelRatio", "ratioOff"] {
+        assert!(c[key].as_f64().is_some(), "{key}: {c}");
+    }
+    assert_eq!(c["signOk"], true, "{c}");
+    let pending: Vec<&str> = r["pending"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(pending, ["001", "002"]);
+}
+
+/// An unknown workload, variant key or value, or parameter is exit 2 with a message that
+/// lists the valid ones, and nothing on stdout.
+#[test]
+fn bench_bad_input_exits_2_listing_the_valid_ones() {
+    for (args, expect) in [
+        (
+            vec!["bench", "alloc-free-please"],
+            vec!["alloc-then-free", "producer-consumer", "seeds"],
+        ),
+        (
+            vec!["bench", "alloc-free", "--variant", "fastpath=quick"],
+            vec!["fastpath=quick", "tid-loop", "irq-disable"],
+        ),
+        (
+            vec!["bench", "alloc-free", "--variant", "colour=red"],
+            vec!["colour", "prefetch", "cpuPartial"],
+        ),
+        (
+            vec!["bench", "alloc-free", "--variant", "prefetch=maybe"],
+            vec!["prefetch=maybe", "\"w\""],
+        ),
+        (
+            vec!["bench", "alloc-free", "--param", "window=3"],
+            vec!["window", "size"],
+        ),
+        (
+            vec!["bench", "alloc-free", "--param", "size=16384"],
+            vec!["8192"],
+        ),
+        (
+            vec!["bench", "producer-consumer", "--cpus", "1"],
+            vec!["cpus"],
+        ),
+        (vec!["bench", "alloc-free", "--cpus", "9"], vec!["cpus"]),
+        (vec!["bench", "seeds", "--cpus", "2"], vec!["seeds"]),
+        (vec!["bench", "seeds", "--seed", "001"], vec!["SLAB"]),
+        (vec!["bench", "seeds", "--seed", "042"], vec!["003", "004"]),
+        (vec!["bench", "alloc-free", "--seed", "003"], vec!["seeds"]),
     ] {
         let o = slub_lab(&args);
         assert_exit(&o, 2);
-        assert!(
-            stderr(&o).contains("later issue"),
-            "{args:?}: {}",
-            stderr(&o)
-        );
-        assert!(
-            stdout(&o).is_empty(),
-            "{args:?}: printed fake output: {}",
-            stdout(&o)
-        );
+        for e in expect {
+            assert!(
+                stderr(&o).contains(e),
+                "{args:?}: `{e}` not in {}",
+                stderr(&o)
+            );
+        }
+        assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
     }
 }
 

@@ -39,6 +39,7 @@
 
 pub mod event;
 pub mod explore;
+pub mod lab;
 pub mod model;
 pub mod scenario;
 pub mod view;

@@ -1,0 +1,211 @@
+//! The Lab (issue 6): every seed comparison the SLUB model can run has the seed's sign, the
+//! three headline ones (seeds 003, 000, 004) are within ±25 % of the seed's ratio, and the
+//! workloads are what they say (well-formed scenarios, every object allocated and freed, the
+//! stat identities, v3.10's slab geometry). The ratios are printed (`-- --nocapture`).
+//!
+//! Run with `cargo test --release -p slub-sim --test lab`.
+
+use slub_sim::lab::{self, Workload, WorkloadKind};
+use slub_sim::scenario;
+
+fn v(pairs: &[(&str, &str)], cpus: u32) -> scenario::Variant {
+    let owned: Vec<(String, String)> = pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    lab::parse_variant(&owned, cpus).expect("a valid variant")
+}
+
+#[test]
+fn every_seed_comparison_has_the_seeds_sign() {
+    let mut failures = Vec::new();
+    println!(
+        "{:5} {:8} {:>10} {:>10} {:>8} {:>8} {:>7} {:>6}  sign",
+        "seed", "metric", "before", "after", "model", "seed", "off", "share"
+    );
+    for case in lab::seed_cases() {
+        let r = lab::run_seed(&case).expect("the seed's workload runs");
+        println!(
+            "{:5} {:8} {:>10.2} {:>10.2} {:>8.4} {:>8.4} {:>+6.1}% {:>5.0}%  {}{}",
+            r.id,
+            format!("{:?}", r.metric),
+            r.before.model,
+            r.after.model,
+            r.model_ratio,
+            r.seed_ratio,
+            100.0 * r.ratio_off,
+            100.0 * r.change_fraction,
+            if r.sign_ok { "ok" } else { "WRONG" },
+            if r.asserted { "" } else { " (not asserted)" }
+        );
+        if r.asserted && !r.sign_ok {
+            failures.push(format!(
+                "seed {}: model ratio {} but the seed's is {} ({})",
+                r.id, r.model_ratio, r.seed_ratio, r.what
+            ));
+        }
+        if ["003", "000", "004"].contains(&r.id) && !r.within_tolerance {
+            failures.push(format!(
+                "seed {}: model ratio {} is {:+.1} % off the seed's {}, more than ±25 %",
+                r.id,
+                r.model_ratio,
+                100.0 * r.ratio_off,
+                r.seed_ratio
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The seed cases cover the three comparisons of the issue; 001 and 002 are listed as pending.
+#[test]
+fn the_issue_comparisons_are_all_there() {
+    let ids: Vec<&str> = lab::seed_cases().iter().map(|c| c.id).collect();
+    for id in ["003", "000", "004"] {
+        assert!(ids.contains(&id), "seed {id} missing from {ids:?}");
+    }
+    let pending: Vec<&str> = lab::pending_seeds().iter().map(|p| p.id).collect();
+    assert_eq!(pending, ["001", "002"]);
+    for c in lab::seed_cases() {
+        assert!(
+            std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).exists()
+                && c.file.starts_with(c.id.get(..3).unwrap()),
+            "seed {} cites {}",
+            c.id,
+            c.file
+        );
+    }
+}
+
+/// Each workload, made small, is a scenario the JSON validator accepts: the lab builds the
+/// same kind of scenario as a file would, only longer.
+#[test]
+fn small_workloads_are_valid_scenarios() {
+    for &kind in WorkloadKind::ALL {
+        let w = Workload {
+            n: 4,
+            rounds: 2,
+            window: 2,
+            size: 64,
+            ..kind.workload()
+        };
+        let (sc, _) = w.build(&scenario::Variant::default());
+        scenario::validate(&sc).unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
+    }
+}
+
+/// Every default workload runs to the end with every object allocated and freed, no
+/// violation, and the stat identities of spec §8.
+#[test]
+fn workloads_allocate_and_free_everything() {
+    for &kind in WorkloadKind::ALL {
+        let w = kind.workload();
+        let r = lab::bench(&w, &scenario::Variant::default()).unwrap();
+        let name = kind.name();
+        assert!(r.finished, "{name}: did not finish");
+        assert!(r.violations.is_empty(), "{name}: {:?}", r.violations);
+        let objects = w.ops() / 2;
+        assert_eq!(r.ops.alloc, objects, "{name}: allocations");
+        assert_eq!(r.ops.free, objects, "{name}: frees");
+        let s = |k: &str| r.stats.total.get(k).copied().unwrap_or(0);
+        assert_eq!(
+            s("FREE_FASTPATH") + s("FREE_SLOWPATH"),
+            objects,
+            "{name}: every free is counted once"
+        );
+        assert!(
+            s("ALLOC_FASTPATH") <= objects && s("ALLOC_FASTPATH") > 0,
+            "{name}"
+        );
+        let busy: u64 = r.cycles.per_cpu.iter().map(|c| c.busy).sum();
+        let pair = r.cycles.pair.unwrap();
+        assert!(pair > 0.0 && busy > 0, "{name}: no cycles");
+        println!(
+            "{name:18} alloc {:7.2} free {:7.2} pair {:7.2} transfers/op {:?} list_lock {:?}",
+            r.cycles.alloc.unwrap(),
+            r.cycles.free.unwrap(),
+            pair,
+            r.transfers.per_op,
+            r.list_locks
+        );
+    }
+}
+
+/// The producer/consumer is asymmetric as SC15 says: allocations on cpu0, frees on cpu1 (slow
+/// path: the object's slab is cpu0's), and the consumer waits for messages (idle time).
+#[test]
+fn producer_consumer_is_asymmetric() {
+    let w = WorkloadKind::ProducerConsumer.workload();
+    let r = lab::bench(&w, &scenario::Variant::default()).unwrap();
+    let (p, c) = (&r.stats.per_cpu[0], &r.stats.per_cpu[1]);
+    let get = |m: &std::collections::BTreeMap<String, u64>, k: &str| m.get(k).copied().unwrap_or(0);
+    assert_eq!(
+        get(c, "ALLOC_FASTPATH"),
+        0,
+        "the consumer allocates nothing"
+    );
+    assert_eq!(
+        get(c, "FREE_SLOWPATH"),
+        u64::from(w.n),
+        "every free is remote"
+    );
+    assert!(
+        r.cycles.per_cpu[1].idle > 0,
+        "the consumer waits for messages"
+    );
+    // Without prefetch every fast-path allocation takes the object's line from the consumer.
+    let off = lab::bench(&w, &v(&[("prefetch", "false")], 2)).unwrap();
+    assert!(
+        off.transfers.alloc.object >= u64::from(w.n) * 9 / 10,
+        "{:?}",
+        off.transfers.alloc
+    );
+    assert_eq!(off.transfers.alloc.prefetched, 0);
+    // With it, most of them are prefetches (not after a refill: the slow path does not
+    // prefetch, and the last object of a freelist has no next one).
+    let fast = get(p, "ALLOC_FASTPATH");
+    assert!(
+        r.transfers.alloc.prefetched >= fast * 3 / 4,
+        "{} prefetched of {fast} fast-path allocations",
+        r.transfers.alloc.prefetched
+    );
+}
+
+/// The driver runs CPUs in parallel: the concurrent workload's CPUs are all busy about as long.
+#[test]
+fn concurrent_cpus_run_in_parallel() {
+    let w = WorkloadKind::Concurrent.workload();
+    let r = lab::bench(&w, &scenario::Variant::default()).unwrap();
+    let busy: Vec<u64> = r.cycles.per_cpu.iter().map(|c| c.busy).collect();
+    let (lo, hi) = (busy.iter().min().unwrap(), busy.iter().max().unwrap());
+    assert!(*hi < lo * 2, "unbalanced: {busy:?}");
+}
+
+/// Object counts per slab follow v3.10's calculate_order (checked against slabinfo of an
+/// 8-CPU machine: kmalloc-192 21/order 0, -256 32/1, -512 32/2, -1024 32/3, -4096 8/3).
+#[test]
+fn slab_geometry_is_v3_10s() {
+    assert_eq!(lab::slab_geometry(8, 1), (0, 512));
+    assert_eq!(lab::slab_geometry(192, 8), (0, 21));
+    assert_eq!(lab::slab_geometry(256, 8), (1, 32));
+    assert_eq!(lab::slab_geometry(512, 8), (2, 32));
+    assert_eq!(lab::slab_geometry(1024, 8), (3, 32));
+    assert_eq!(lab::slab_geometry(4096, 8), (3, 8));
+    assert_eq!(lab::slab_geometry(8192, 8), (3, 4));
+    assert_eq!(lab::slab_geometry(256, 2), (0, 16));
+}
+
+/// Bad parameters and variants are errors that say what is valid.
+#[test]
+fn bad_input_names_what_is_valid() {
+    let e = lab::parse_variant(&[("fastpath".into(), "fast".into())], 1).unwrap_err();
+    assert!(e.contains("fastpath=fast") && e.contains("tid-loop"), "{e}");
+    let e = lab::parse_variant(&[("colour".into(), "red".into())], 1).unwrap_err();
+    assert!(e.contains("colour") && e.contains("prefetch"), "{e}");
+    let mut w = WorkloadKind::AllocFree.workload();
+    let e = w.set("window", "4").unwrap_err();
+    assert!(e.contains("size"), "{e}");
+    w.size = 16384;
+    assert!(w.check().unwrap_err().contains("8192"));
+    assert!(WorkloadKind::from_name("hackbench").is_none());
+}

@@ -27,9 +27,29 @@ impl Machine {
             self.touch_resource(line, acc != Access::Read);
         }
         let me = self.cur_cpu as usize;
+        let mine = self.st.lines[line as usize][me];
+        // The common case: a hit that changes no state.
+        if mine == Mesi::M
+            || (acc == Access::Read && mine != Mesi::I)
+            || (acc == Access::Prefetch && mine != Mesi::I)
+        {
+            let cycles = if acc == Access::Read {
+                cost::L1_HIT
+            } else if acc == Access::Prefetch {
+                cost::PREFETCH
+            } else {
+                cost::L1_HIT
+            };
+            let cycles = if acc == Access::PrefetchW {
+                cost::PREFETCH
+            } else {
+                cycles
+            };
+            self.charge(cycles);
+            return cycles;
+        }
         let ncpu = self.cfg.cpus;
         let states = self.st.lines[line as usize];
-        let mine = states[me];
         let write = matches!(acc, Access::Write | Access::PrefetchW);
         // Where the line comes from when we miss: a Modified copy, a clean copy, or memory.
         let mut modified_at = None;

@@ -419,6 +419,13 @@ impl Machine {
                     fr.pc = LL0;
                     return Flow::Go;
                 }
+                if self.fastpath() == Fastpath::IrqDisable {
+                    // E0: the fast path already disabled interrupts; the slow path of that era
+                    // ran inside the same section instead of saving them again.
+                    fr.saved_irq = false;
+                    fr.pc = B2;
+                    return Flow::Go;
+                }
                 step!(self);
                 self.irq_save(fr);
                 note!(

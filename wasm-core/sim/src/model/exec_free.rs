@@ -239,10 +239,13 @@ impl Machine {
                 fr.pc = if mine { FL4 } else { FLs };
                 Flow::Step
             }
-            FLs => {
-                fr.pc = FL6;
+            // The 2007 slow paths disabled interrupts themselves (spec §4 (i)).
+            FLs => self.s_irq_save(fr, FLs2, "the 2007 slow path runs with interrupts off"),
+            FLs2 => {
+                fr.pc = FLr;
                 self.call_free_slow(fr)
             }
+            FLr => self.s_irq_restore(fr, FL6, "back from __slab_free"),
             FL4 => {
                 step!(self);
                 self.store_fp(fr.x, fr.f);

@@ -29,5 +29,5 @@ labels!(
     S0, S1, S2, S3, S4, S5, S5p, S5r, S6, S6d, S6r, S6u, S7, S8, T1, T2, T3, T4, TC, U1, U10, U11,
     U12, U13, U2, U3, U3b, U3c, U4, U5, U6, U7, U8, U9, V1, V2, V3, V3l, V3u, V3z, V4, V5, V5r, V6,
     V7, V8, VZ2, VZ6, W1, W2, W2c, W3, W4, W4b, W9, X1, X2, X3, X4, X5, X6, B17f, B17g, LL41f, DSL,
-    DSU, DSK,
+    DSU, DSK, FLs2, FLr,
 );

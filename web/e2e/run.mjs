@@ -181,6 +181,80 @@ const TESTS = [
     },
   },
   {
+    name: 'a learner explores SC2 without the tid, finds the ABA (INV-12) and steps through the counterexample',
+    async run(page, url) {
+      await openPlayer(page, `${url}#/play?s=sc02`);
+      await page.getByLabel('fastpath', { exact: true }).selectOption({ label: 'no-tid' });
+      await page.getByRole('button', { name: /explore interleavings/i }).click();
+      const explorer = page.getByTestId('explorer');
+      if ((await explorer.getByLabel('max preemptions').inputValue()) !== '3') throw new Error('max preemptions is not 3 by default');
+      if ((await explorer.getByLabel('max migrations').inputValue()) !== '2') throw new Error('max migrations is not 2 by default');
+      // The search runs in the production build's worker, which loads its own wasm.
+      await explorer.getByRole('button', { name: 'Explore', exact: true }).click();
+      const result = page.getByTestId('explore-result');
+      await expectText(result, /INV-12 breaks after \d+ moves/);
+      await expectText(page.getByTestId('explore-live'), /^Found: INV-12/);
+      if ((await page.getByTestId('explore-live').getAttribute('aria-live')) !== 'polite') throw new Error('the explorer readout is not a polite live region');
+      const moves = Number(/after (\d+) moves/.exec(await result.innerText())?.[1]);
+      await shot(page, 'explorer-found');
+      await axe(page, 'explorer');
+      await result.getByRole('button', { name: /load the counterexample/i }).click();
+      // The stepper holds exactly the counterexample, at its end: the violation is on screen.
+      await expectText(page.getByTestId('position'), new RegExp(`^move ${moves} of ${moves}\\b`));
+      await expectText(page.getByTestId('violation'), /INV-12 broken at step \d+/);
+      if (!(await page.getByTestId('violation').isVisible())) throw new Error('the violation is not on screen');
+      await until(async () => page.url().includes('#/explore?s=v1.'), `the link to carry the explorer (${page.url()})`);
+      await shot(page, 'explorer-loaded');
+      // Step back from the violation: it is gone; the keyboard loads the counterexample again.
+      await page.getByRole('button', { name: /step back/i }).click();
+      await expectText(page.getByTestId('position'), new RegExp(`^move ${moves - 1} of ${moves}\\b`));
+      await page.getByRole('button', { name: 'Start', exact: false }).first().click();
+      await expectText(page.getByTestId('position'), new RegExp(`^move 0 of ${moves}\\b`));
+      await page.locator('body').press('c');
+      await expectText(page.getByTestId('position'), new RegExp(`^move ${moves} of ${moves}\\b`));
+      // With the tid (the default fast path) the same search completes with no violation.
+      await page.getByLabel('fastpath', { exact: true }).selectOption({ label: 'tid-loop' });
+      await page.locator('body').press('e');
+      await expectText(result, /No violation within these bounds[\s\S]*complete: every interleaving/);
+    },
+  },
+  {
+    name: 'a learner cancels a long search and sees why it is incomplete; the time limit stops one too',
+    async run(page, url) {
+      // Four CPUs each doing seven operations: far too many interleavings to finish.
+      const setup = [];
+      for (let c = 0; c < 4; c++) for (let i = 0; i < 3; i++) setup.push({ cpu: c, op: 'alloc', var: `v${c}_${i}` });
+      const tasks = [0, 1, 2, 3].map((c) => ({
+        id: 'ABCD'[c],
+        cpu: c,
+        ops: [
+          { op: 'free', var: `v${(c + 1) % 4}_0` },
+          { op: 'alloc', var: `n${c}` },
+          { op: 'free', var: `v${c}_1` },
+          { op: 'free', var: `n${c}` },
+        ],
+      }));
+      const big = { schemaVersion: 1, name: 'e2e: a search too big to finish', cpus: 4, cache: { objectsPerSlab: 4 }, setup, tasks };
+      await openPlayer(page, `${url}#/explore?s=v1.${Buffer.from(JSON.stringify(big)).toString('base64url')}`);
+      const explorer = page.getByTestId('explorer');
+      await explorer.getByLabel('time limit (s)').fill('60');
+      await explorer.getByRole('button', { name: 'Explore', exact: true }).click();
+      await expectText(page.getByTestId('explore-progress'), /[1-9][\d,]* states/);
+      if (!(await explorer.getByLabel('max preemptions').isDisabled())) throw new Error('the bounds can be edited while searching');
+      await shot(page, 'explorer-running');
+      await explorer.getByRole('button', { name: 'Cancel' }).click();
+      await expectText(page.getByTestId('explore-result'), /incomplete: you cancelled the search/);
+      // A bad bound is named and Explore waits for a good one.
+      await explorer.getByLabel('max migrations').fill('1.5');
+      await expectText(explorer.locator('.error'), /max migrations: "1\.5" is not a whole number/);
+      if (!(await explorer.getByRole('button', { name: 'Explore', exact: true }).isDisabled())) throw new Error('Explore is enabled with a bad bound');
+      await explorer.getByLabel('max migrations').fill('2');
+      await explorer.getByLabel('time limit (s)').fill('0.3');
+      await explorer.getByRole('button', { name: 'Explore', exact: true }).click();
+      await expectText(page.getByTestId('explore-result'), /incomplete: the time limit \(0\.3 s\) ran out/);
+    },
+  },
+  {
     name: 'a permalink opens the same state in a new page',
     async run(page, url) {
       await openPlayer(page, `${url}#/play?s=sc03`);

@@ -52,6 +52,9 @@ describe('commands: one table for keys, help and the embed API', () => {
     expect(commandAction('next', { enabledMoves: ['T'] })).toEqual({ type: 'stepForward', enabledMoves: ['T'] });
     expect(commandAction('goto', { enabledMoves: [], step: 4 })).toEqual({ type: 'goto', cursor: 4 });
     expect(commandAction('help', { enabledMoves: [] })).toBeNull();
+    expect(commandForKey('e')).toBe('explore');
+    expect(commandForKey('c')).toBe('counterexample');
+    expect(commandAction('explore', { enabledMoves: [] })).toBeNull();
     const keys = COMMANDS.flatMap((c) => c.keys);
     expect(new Set(keys).size).toBe(keys.length);
   });
@@ -76,6 +79,7 @@ describe('permalinks', () => {
     expect(h).toBe('#/play?s=sample&m=T,migrate%3AT%3A1&at=1');
     expect(parseHash(h, builtins, 'sample')).toEqual({
       kind: 'play',
+      page: 'play',
       scenario: builtins.sample,
       scenarioId: 'sample',
       moves: ['T', 'migrate:T:1'],
@@ -99,6 +103,8 @@ describe('permalinks', () => {
     expect(parseHash('#/play?at=x', builtins, 'sample')).toMatchObject({ kind: 'error', part: 'at' });
     expect(parseHash('#/nowhere', builtins, 'sample')).toMatchObject({ kind: 'error', part: 'route' });
     expect(parseHash('#/lab', builtins, 'sample')).toMatchObject({ kind: 'coming', what: 'lab' });
+    expect(parseHash('#/explore?s=sample&m=T&at=1', builtins, 'sample')).toMatchObject({ kind: 'play', page: 'explore', moves: ['T'], at: 1 });
+    expect(playHash(builtins.sample, ['T'], 1, builtins, 'explore')).toBe('#/explore?s=sample&m=T&at=1');
     expect(parseHash('', builtins, 'sample')).toMatchObject({ kind: 'play', scenarioId: 'sample', moves: null, at: 0 });
     expect(decodeScenario(encodeScenario('{"a":1}'))).toEqual({ ok: true, text: '{"a":1}' });
   });

@@ -14,6 +14,8 @@ export type CommandName =
   | 'goto'
   | 'faster'
   | 'slower'
+  | 'explore'
+  | 'counterexample'
   | 'help';
 
 export interface Command {
@@ -33,6 +35,8 @@ export const COMMANDS: readonly Command[] = [
   { name: 'last', keys: ['End'], keyText: 'End', help: 'Go to the last kept move' },
   { name: 'faster', keys: ['+', '='], keyText: '+', help: 'Play faster' },
   { name: 'slower', keys: ['-', '_'], keyText: '−', help: 'Play slower' },
+  { name: 'explore', keys: ['e'], keyText: 'e', help: 'Explore every interleaving within the bounds (opens the explorer); again to cancel' },
+  { name: 'counterexample', keys: ['c'], keyText: 'c', help: "Load the explorer's counterexample into the stepper, at the violation" },
   { name: 'help', keys: ['?'], keyText: '?', help: 'Show or hide this list' },
   { name: 'play', keys: [], keyText: '', help: 'Play (embed message API)' },
   { name: 'pause', keys: [], keyText: '', help: 'Pause (embed message API)' },
@@ -45,7 +49,10 @@ export function commandForKey(key: string): CommandName | undefined {
   return BY_KEY.get(key);
 }
 
-/** What the command does to the player (null for `help`, which the page handles). */
+/**
+ * What the command does to the player (null for those the page handles: `help`, and the
+ * explorer's `explore` and `counterexample`, which need the search and its result).
+ */
 export function commandAction(
   name: CommandName,
   context: { readonly enabledMoves: readonly string[]; readonly step?: number },
@@ -72,6 +79,8 @@ export function commandAction(
     case 'slower':
       return { type: 'slower' };
     case 'help':
+    case 'explore':
+    case 'counterexample':
       return null;
   }
 }

@@ -5,15 +5,26 @@
 //         encoding is versioned so a later one can be told apart;
 //     m   the kept moves, comma-separated (`T,T,I,migrate:T:1`); absent = the scenario's own;
 //     at  the cursor, 0..moves (absent = 0).
-//   #/lab, #/explore, #/lessons/<id>/<step>   placeholders until those parts exist.
+//   #/explore?s=&m=&at=   the same playground with the explorer open (same parameters).
+//   #/lab, #/lessons/<id>/<step>   placeholders until those parts exist.
 //
 // Pure: parsing never throws; what cannot be decoded comes back as a `LinkError` naming the
 // parameter and why. Whether the moves play is the simulator's to say (the page checks it).
 
 export type Route =
-  | { readonly kind: 'play'; readonly scenario: string; readonly scenarioId: string | null; readonly moves: readonly string[] | null; readonly at: number }
-  | { readonly kind: 'coming'; readonly what: 'lab' | 'explore' | 'lessons'; readonly path: string }
+  | {
+      readonly kind: 'play';
+      /** `explore`: the playground with the explorer panel open. */
+      readonly page: PlayPage;
+      readonly scenario: string;
+      readonly scenarioId: string | null;
+      readonly moves: readonly string[] | null;
+      readonly at: number;
+    }
+  | { readonly kind: 'coming'; readonly what: 'lab' | 'lessons'; readonly path: string }
   | LinkError;
+
+export type PlayPage = 'play' | 'explore';
 
 export interface LinkError {
   readonly kind: 'error';
@@ -77,7 +88,8 @@ export function parseHash(hash: string, builtins: Readonly<Record<string, string
   const h = hash.replace(/^#/, '');
   const [path = '', query = ''] = h.split('?', 2);
   const params = new URLSearchParams(query);
-  if (path === '' || path === '/' || path === '/play') {
+  if (path === '' || path === '/' || path === '/play' || path === '/explore') {
+    const page: PlayPage = path === '/explore' ? 'explore' : 'play';
     const s = params.get('s') ?? defaultId;
     let scenario = builtins[s];
     let scenarioId: string | null = s;
@@ -100,10 +112,9 @@ export function parseHash(hash: string, builtins: Readonly<Record<string, string
       const n = moves?.length ?? null;
       if (n !== null && at > n) return { kind: 'error', part: 'at', message: `${at} is beyond the ${n} moves in m` };
     }
-    return { kind: 'play', scenario, scenarioId, moves, at };
+    return { kind: 'play', page, scenario, scenarioId, moves, at };
   }
   if (path === '/lab') return { kind: 'coming', what: 'lab', path };
-  if (path === '/explore') return { kind: 'coming', what: 'explore', path };
   if (path.startsWith('/lessons')) return { kind: 'coming', what: 'lessons', path };
   return { kind: 'error', part: 'route', message: `there is no page "${path}" (try #/play)` };
 }
@@ -114,9 +125,10 @@ export function playHash(
   schedule: readonly string[],
   cursor: number,
   builtins: Readonly<Record<string, string>>,
+  page: PlayPage = 'play',
 ): string {
   const id = Object.keys(builtins).find((k) => builtins[k] === scenario);
   const s = id ?? encodeScenario(scenario);
   const params = [`s=${s}`, `m=${schedule.map(encodeURIComponent).join(',')}`, `at=${cursor}`];
-  return `#/play?${params.join('&')}`;
+  return `#/${page}?${params.join('&')}`;
 }

@@ -51,7 +51,7 @@ function Page({ route, hash }: { route: Route; hash: string }) {
     case 'play': {
       const state = playState(route);
       if ('kind' in state) return <LinkErrorPanel error={state} hash={hash} />;
-      return <Player key={hash} initial={state} />;
+      return <Player key={hash} initial={state} page={route.page} />;
     }
   }
 }
@@ -80,10 +80,9 @@ export function LinkErrorPanel({ error, hash }: { error: LinkError; hash: string
   );
 }
 
-function Coming({ what }: { what: 'lab' | 'explore' | 'lessons' }) {
+function Coming({ what }: { what: 'lab' | 'lessons' }) {
   const text = {
     lessons: 'The step-through lessons are coming: they are being written.',
-    explore: 'The explorer (an exhaustive search of interleavings, in a worker) is coming.',
     lab: 'The lab (workloads under the cycle cost model) is coming.',
   }[what];
   return (

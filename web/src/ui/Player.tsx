@@ -13,15 +13,17 @@ import {
   SPEEDS,
   type PlayerState,
 } from '../state/player';
-import { playHash } from '../state/url';
+import { playHash, type PlayPage } from '../state/url';
 import { withVariant, type VariantValue } from '../state/variant';
 import { CrashScreen } from './CrashScreen';
+import { counterexample, ExplorerPanel } from './ExplorerPanel';
 import { download, frameSvg, svgToPng } from './export';
 import { HelpDialog, useShortcuts } from './HelpDialog';
 import { describeMove } from './moves';
-import { StatsPanel, VarsPanel, ViolationsPanel } from './panels';
+import { StatsPanel, VarsPanel, ViolationBanner, ViolationsPanel } from './panels';
 import { ScenarioLoader } from './ScenarioLoader';
 import { BUILTIN_TEXTS } from './scenarios';
+import { useExplorer } from './useExplorer';
 import { playablePrefix, useSimulation } from './useSimulation';
 import { VariantPanel } from './VariantPanel';
 import { LinesView, ListingView, StageView, TimelineView, useMediaQuery } from './views';
@@ -34,7 +36,7 @@ function useListing(): readonly ListingFunction[] {
   return listingCache;
 }
 
-export function Player({ initial }: { initial: PlayerState }) {
+export function Player({ initial, page: initialPage = 'play' }: { initial: PlayerState; page?: PlayPage }) {
   const [state, dispatch] = useReducer(perform, initial);
   const derived = useSimulation(state.scenario, state.schedule, state.cursor);
   const enabledMoves = useMemo(() => (derived.kind === 'ok' ? derived.view.enabledMoves : []), [derived]);
@@ -44,16 +46,24 @@ export function Player({ initial }: { initial: PlayerState }) {
   const [helpOpen, setHelpOpen] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
   const page = useRef<HTMLElement | null>(null);
+  const [exploreOpen, setExploreOpen] = useState(initialPage === 'explore');
+  const explorer = useExplorer();
+  const route: PlayPage = exploreOpen ? 'explore' : 'play';
 
   // The URL follows the state: replaceState (stepping does not flood the history), a moment
   // after the last change (replaceState is slow enough to cost frames while playing).
   useEffect(() => {
     const id = window.setTimeout(() => {
-      const hash = playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS);
+      const hash = playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, route);
       if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
     }, URL_DELAY_MS);
     return () => window.clearTimeout(id);
-  }, [state.scenario, state.schedule, state.cursor]);
+  }, [state.scenario, state.schedule, state.cursor, route]);
+
+  /** The counterexample replaces the schedule; the cursor at its end shows the violation. */
+  const loadSchedule = useCallback((scenario: string, schedule: readonly string[]) => {
+    dispatch({ type: 'loadScenario', scenario, schedule, cursor: schedule.length });
+  }, []);
 
   // The play timer.
   useEffect(() => {
@@ -68,10 +78,21 @@ export function Player({ initial }: { initial: PlayerState }) {
         setHelpOpen((o) => !o);
         return;
       }
+      if (name === 'explore') {
+        setExploreOpen(true);
+        if (explorer.status.kind === 'running') explorer.cancel();
+        else explorer.start(state.scenario);
+        return;
+      }
+      if (name === 'counterexample') {
+        const found = counterexample(explorer.status);
+        if (found !== null) loadSchedule(found.scenario, found.schedule);
+        return;
+      }
       const action = commandAction(name, { enabledMoves });
       if (action !== null) dispatch(action);
     },
-    [enabledMoves],
+    [enabledMoves, explorer, state.scenario, loadSchedule],
   );
   useShortcuts(run);
 
@@ -140,11 +161,13 @@ export function Player({ initial }: { initial: PlayerState }) {
           slub-lab <span className="scenario-name">{view.scenarioName}</span>
         </h1>
         <nav aria-label="Sections" className="nav">
-          <a href="#/play" aria-current="page">
+          <a href={playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'play')} aria-current={exploreOpen ? undefined : 'page'}>
             Playground
           </a>
           <a href="#/lessons">Lessons</a>
-          <a href="#/explore">Explorer</a>
+          <a href={playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'explore')} aria-current={exploreOpen ? 'page' : undefined}>
+            Explorer
+          </a>
           <a href="#/lab">Lab</a>
           <button type="button" className="help-button" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
             ? Shortcuts
@@ -186,36 +209,52 @@ export function Player({ initial }: { initial: PlayerState }) {
             {status}
           </span>
         </div>
-        <div className="moves" role="group" aria-label="Enabled moves">
-          <span className="moves-label">Moves:</span>
-          {enabledMoves.length === 0 && <span className="muted">none</span>}
-          {enabledMoves.map((move) => {
-            const b = describeMove(move, view);
-            return (
-              <button
-                key={move}
-                type="button"
-                className={`move ${b.kind}`}
-                data-move={move}
-                style={b.cpu === null ? undefined : { borderLeftColor: `var(--cpu${b.cpu % 8})` }}
-                onClick={() => dispatch({ type: 'applyMove', move })}
-              >
-                {b.text}
-              </button>
-            );
-          })}
+        <div className="moves-row">
+          <div className="moves" role="group" aria-label="Enabled moves">
+            <span className="moves-label">Moves:</span>
+            {enabledMoves.length === 0 && <span className="muted">none</span>}
+            {enabledMoves.map((move) => {
+              const b = describeMove(move, view);
+              return (
+                <button
+                  key={move}
+                  type="button"
+                  className={`move ${b.kind}`}
+                  data-move={move}
+                  style={b.cpu === null ? undefined : { borderLeftColor: `var(--cpu${b.cpu % 8})` }}
+                  onClick={() => dispatch({ type: 'applyMove', move })}
+                >
+                  {b.text}
+                </button>
+              );
+            })}
+          </div>
+          <button
+            type="button"
+            className="explore-toggle"
+            aria-expanded={exploreOpen}
+            aria-controls="explorer"
+            onClick={() => setExploreOpen((o) => !o)}
+          >
+            {exploreOpen ? 'Hide the explorer' : 'Explore interleavings…'}
+          </button>
         </div>
       </section>
 
+      {exploreOpen && (
+        <ExplorerPanel explorer={explorer} scenario={state.scenario} onLoad={loadSchedule} onClose={() => setExploreOpen(false)} />
+      )}
+
       <p className="narration" aria-live="polite" data-testid="narration">
-            {lastEvent === undefined ? (
-              'Nothing has happened yet.'
-            ) : (
-              <>
-                <code>{lastEvent.label}</code> {lastEvent.narration}
-              </>
-            )}
-          </p>
+        {lastEvent === undefined ? (
+          'Nothing has happened yet.'
+        ) : (
+          <>
+            <code>{lastEvent.label}</code> {lastEvent.narration}
+          </>
+        )}
+      </p>
+      <ViolationBanner violations={view.violations} />
 
       <div className="stage-grid">
         <div className="col-left">

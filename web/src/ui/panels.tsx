@@ -74,3 +74,19 @@ export function StatsPanel({ outcome }: { outcome: Outcome }) {
     </Panel>
   );
 }
+
+/**
+ * The broken invariants, under the narration where the eye is (the panel below the stage has
+ * them too): a counterexample loaded from the explorer ends on its violation.
+ */
+export function ViolationBanner({ violations }: { violations: readonly Violation[] }) {
+  return (
+    <div className="violation-banner" aria-live="polite" data-testid="violation">
+      {violations.map((v) => (
+        <p key={`${v.step}-${v.invariant}`}>
+          ⚠ <strong>{v.invariant}</strong> broken at step {v.step}: {v.message}
+        </p>
+      ))}
+    </div>
+  );
+}

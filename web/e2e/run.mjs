@@ -293,7 +293,7 @@ const TESTS = [
       await axe(page, 'link error');
       await page.getByRole('link', { name: /open the playground/i }).click();
       await page.getByTestId('stage').waitFor();
-      await page.goto(`${url}#/lessons/01/2`);
+      await page.goto(`${url}#/lab`);
       await expectText(page.getByTestId('coming'), /coming/);
     },
   },

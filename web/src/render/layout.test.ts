@@ -6,7 +6,7 @@ import { loadWasmNode, scenarioFiles } from '../sim/testing';
 import { arcPath } from './geometry';
 import { layoutLines } from './lines.layout';
 import { functionOf, layoutListing } from './listing.layout';
-import { layoutStage, objectState, ownerText, type CardShape } from './stage.layout';
+import { layoutStage, objectState, ownerText, snapshotLine, type CardShape } from './stage.layout';
 import { cursorAt, layoutTimeline } from './timeline.layout';
 
 beforeAll(loadWasmNode);
@@ -115,6 +115,50 @@ describe('stage layout', () => {
 
   it('draws free-pointer arcs as stable path strings', () => {
     expect(arcPath({ x: 10, y: 50 }, { x: 58, y: 50 }, 20)).toBe('M10,40 Q34,12.5 58,39');
+  });
+});
+
+describe("a fast path's snapshot", () => {
+  /** SC2 without the tid: T reads p0 and next = p1, the irq reuses p0 (ABA), T's CAS is last. */
+  const ABA = [...Array<string>(6).fill('T'), ...Array<string>(24).fill('I')];
+  const noTid = () => {
+    const sc = JSON.parse(file('sc02')) as Record<string, unknown>;
+    return JSON.stringify({ ...sc, variant: { fastpath: 'no-tid' } });
+  };
+
+  it('says what the pending CAS expects and marks the stale next read before the ABA', () => {
+    const { view } = play(noTid(), ABA);
+    const t = view.contexts.find((c) => c.id === 'T');
+    if (t === undefined) throw new Error('no T');
+    expect(t.label).toBe('slab_alloc:A9');
+    const objects = new Map(view.slabs.flatMap((sl) => sl.objects.map((o) => [o.name, o] as const)));
+    const line = snapshotLine(t, view, objects);
+    const snap = t.snapshot;
+    if (line === null || snap === null) throw new Error('no snapshot');
+    // no-tid compares the freelist only: no tid in what the CAS expects.
+    expect(line.text).toMatch(new RegExp(`^  CAS expects ${snap.object} → ${snap.next} ⚠ ${snap.object} now → `));
+    expect(line.stale).toBe(true);
+    const s = layoutStage(view, undefined, { columns: 2, selection: null });
+    expect(s.arrows.find((a) => a.key === 'snap:T')?.kind).toBe('snap');
+    expect(s.cards.find((c) => c.key === 'cpu:0')?.texts.some((x) => x.cls.includes('warn') && x.text.includes('⚠'))).toBe(true);
+  });
+
+  it('with the tid, the tid is expected too; nothing is stale before the irq runs', () => {
+    // Step T to its cmpxchg (the tid loop of the default fast path has more steps).
+    const sim = new Simulation(file('sc02'));
+    const atCas = () => sim.view().contexts.find((c) => c.id === 'T')?.label === 'slab_alloc:A9';
+    for (let i = 0; i < 20 && !atCas(); i++) sim.apply('T');
+    const view = sim.view();
+    sim.free();
+    const t = view.contexts.find((c) => c.id === 'T');
+    if (t === undefined) throw new Error('no T');
+    const objects = new Map(view.slabs.flatMap((sl) => sl.objects.map((o) => [o.name, o] as const)));
+    const line = snapshotLine(t, view, objects);
+    expect(line?.text).toMatch(/^ {2}CAS expects p\d, tid \d+ → p\d$/);
+    expect(line?.stale).toBe(false);
+    const idle = view.contexts.find((c) => c.id === 'I');
+    if (idle === undefined) throw new Error('no I');
+    expect(snapshotLine(idle, view, objects)).toBeNull();
   });
 });
 

@@ -10,7 +10,7 @@
 //   ref:<slab>                        a slab as a token on a CPU (page, partial) or node list, so a
 //                                     slab taken from the node partial list slides to the CPU
 //   fp:<name>, link:<name>            free-pointer arrows (grid) and chain links (freelist)
-import type { ContextView, CpuView, NodeView, SimEvent, SlabView, View } from '../sim/types';
+import type { ContextView, CpuView, NodeView, ObjectView, SimEvent, SlabView, View } from '../sim/types';
 import { arcPath, contextMarker, linkPath, r1, type Point } from './geometry';
 
 export const CARD_W = 320;
@@ -24,6 +24,8 @@ const LABEL_X = 10;
 const VALUE_X = 76;
 const ROW = 24;
 const STRIP_H = 62;
+/** Height of a context's line in a CPU card. */
+const CTX_LINE = 15;
 /** Characters that fit on one line of a card at the card font (monospace, 11 px). */
 const CARD_CHARS = 46;
 
@@ -86,8 +88,11 @@ export interface RefShape {
 export interface ArrowShape {
   readonly key: string;
   readonly d: string;
-  /** `fp` a free pointer on a freelist, `stale` one left in an object that is not free, `link` a chain link. */
-  readonly kind: 'fp' | 'stale' | 'link';
+  /**
+   * `fp` a free pointer on a freelist, `stale` one left in an object that is not free, `link`
+   * a chain link, `snap` a free pointer a fast path read and still holds though it has changed.
+   */
+  readonly kind: 'fp' | 'stale' | 'link' | 'snap';
 }
 
 export interface LockShape {
@@ -183,6 +188,58 @@ export function objectState(owner: string): { state: ObjectState; cpu: number | 
   return { state: 'free', cpu: null, label: '' };
 }
 
+/** Fast paths whose cmpxchg compares the tid too (slub-algorithm §2.16). */
+const TID_FASTPATHS = new Set(['preempt-disable', 'tid-loop', 'tid-direct', 'tid-unguarded']);
+/** Fast paths with no cmpxchg: the update is a plain store with irqs off (E0). */
+const STORE_FASTPATHS = new Set(['irq-disable']);
+/** Lines of `slab_alloc` reached once `object = c->freelist` has been read, and once `next` has. */
+const ALLOC_OBJECT_READ = new Set(['A6', 'A7', 'A8', 'A9', 'E0d', 'E0e', 'E0f', 'L3', 'L4', 'L5', 'L5a', 'L5b', 'L5c']);
+const ALLOC_NEXT_READ = new Set(['A9', 'E0f', 'L5', 'L5a', 'L5b', 'L5c']);
+/** Lines of `slab_free` reached once `head = c->freelist` has been read. */
+const FREE_HEAD_READ = new Set(['F7', 'F7b', 'F8', 'FE0e', 'FE0f', 'FL3', 'FL4', 'FL5', 'FL5a', 'FL5b', 'FL5c']);
+
+export interface SnapshotLine {
+  readonly text: string;
+  /** The `next` it read is no longer the object's free pointer (the ABA of spec §3.4). */
+  readonly stale: boolean;
+  /** The object and the `next` it holds (for the stale pointer's arrow). */
+  readonly object: string | null;
+  readonly next: string | null;
+}
+
+/**
+ * What a context's pending fast-path update will expect and install, from what it has read
+ * so far (`ContextView.snapshot`): `CAS expects p1, tid 12 → p2`, with `⚠ p1 now → p3` when
+ * the free pointer it read has changed since. Null outside the fast path's read–CAS window.
+ */
+export function snapshotLine(ctx: ContextView, view: View, objects: ReadonlyMap<string, ObjectView>): SnapshotLine | null {
+  const s = ctx.snapshot;
+  if (s === null || ctx.label === null) return null;
+  const fn = ctx.label.slice(0, ctx.label.lastIndexOf(':'));
+  const pc = ctx.label.slice(ctx.label.lastIndexOf(':') + 1);
+  const alloc = fn === 'slab_alloc';
+  const tid = TID_FASTPATHS.has(view.variant.fastpath) ? `tid ${s.tid}` : null;
+  const where = s.cpu === ctx.cpu ? '' : ` (CPU ${s.cpu})`;
+  const verb = STORE_FASTPATHS.has(view.variant.fastpath) ? 'read' : 'CAS expects';
+  const read = alloc ? ALLOC_OBJECT_READ.has(pc) : FREE_HEAD_READ.has(pc);
+  if (!read) {
+    return tid === null ? null : { text: clip(`  holds ${tid}${where}`, CARD_CHARS), stale: false, object: null, next: null };
+  }
+  const expects = [s.object, tid].filter((x) => x !== null).join(', ');
+  // A free installs the object it frees; an alloc the free pointer it read (once read).
+  const installs = alloc ? (ALLOC_NEXT_READ.has(pc) ? s.next : null) : s.next;
+  let text = `  ${verb} ${expects}${where}${installs === null ? '' : ` → ${installs}`}`;
+  let stale = false;
+  if (alloc && installs !== null) {
+    const fp = objects.get(s.object)?.fp;
+    if (fp !== undefined && fp !== s.next) {
+      stale = true;
+      text += ` ⚠ ${s.object} now → ${fp}`;
+    }
+  }
+  return { text: clip(text, CARD_CHARS), stale, object: alloc ? s.object : null, next: installs };
+}
+
 function contextLine(c: ContextView): string {
   const op = c.op === null ? (c.state === 'finished' ? 'done' : 'between ops') : c.op;
   const progress = `${Math.min(c.opIndex + 1, c.ops)}/${c.ops}`;
@@ -225,7 +282,10 @@ export function layoutStage(
   const arrows: ArrowShape[] = [];
   const locks: LockShape[] = [];
   const slabByName = new Map(view.slabs.map((s) => [s.name, s]));
-  const capacity = Math.max(4, ...view.slabs.map((s) => s.capacity));
+  const objectByName = new Map(view.slabs.flatMap((s) => s.objects.map((o) => [o.name, o] as const)));
+  // Room for a whole slab's objects on each CPU freelist, from the start (the cache's
+  // objectsPerSlab), so the cards do not grow when the first slab arrives.
+  const capacity = Math.max(1, view.cache.objectsPerSlab, ...view.slabs.map((s) => s.capacity));
   const colX = (i: number) => GAP + (i % columns) * (CARD_W + GAP);
 
   const strip = layoutStrip(view, event, width);
@@ -239,8 +299,10 @@ export function layoutStage(
   const cpuHeight = (c: CpuView) => {
     const flRows = Math.max(Math.ceil(capacity / perRowChips), Math.ceil(c.freelist.length / perRowChips), 1);
     const partialRows = Math.max(1, Math.ceil(c.partial.length / perRowRefs));
+    // Two lines per context: what it does, and what its fast path holds (kept even when empty,
+    // so the cards do not jump as a fast path starts and ends).
     const ctxRows = Math.max(1, ctxByCpu(c.cpu).length);
-    return 22 + ROW * (1 + flRows + 1 + partialRows + 1) + 16 * ctxRows + 14;
+    return 22 + ROW * (1 + flRows + 1 + partialRows + 1) + 2 * CTX_LINE * ctxRows + 14;
   };
   const cpuRows: CpuView[][] = [];
   view.cpus.forEach((c, i) => {
@@ -404,7 +466,16 @@ export function layoutStage(
     const ctxs = ctxByCpu(c.cpu);
     if (ctxs.length === 0) texts.push(text(LABEL_X, ry + 4, 'no context here', 'muted'));
     ctxs.forEach((ctx, j) => {
-      texts.push(text(LABEL_X, ry + 4 + j * 16, contextLine(ctx), ctx.id === c.running ? 'value strong' : 'muted'));
+      const y0 = ry + 4 + j * 2 * CTX_LINE;
+      texts.push(text(LABEL_X, y0, contextLine(ctx), ctx.id === c.running ? 'value strong' : 'muted'));
+      const snap = snapshotLine(ctx, view, objectByName);
+      if (snap === null) return;
+      texts.push(text(LABEL_X, y0 + CTX_LINE, snap.text, snap.stale ? 'value warn' : 'muted'));
+      const from = snap.object === null ? undefined : gridPos.get(snap.object);
+      const to = snap.next === null ? undefined : gridPos.get(snap.next);
+      if (snap.stale && from !== undefined && to !== undefined) {
+        arrows.push({ key: `snap:${ctx.id}`, d: arcPath(from, to, CHIP_H), kind: 'snap' });
+      }
     });
     cards.push({ key: `cpu:${c.cpu}`, kind: 'cpu', x, y: top, w: CARD_W, h, cpu: c.cpu, faded: false, selected: false, texts });
   });

@@ -29,6 +29,7 @@ text.warn { fill: var(--error); }
 .arrow.fp { stroke: var(--fg); stroke-width: 1.2px; }
 .arrow.stale { stroke: var(--muted); stroke-dasharray: 2 3; opacity: 0.7; }
 .arrow.link { stroke: var(--muted); stroke-width: 1.2px; }
+.arrow.snap { stroke: var(--error); stroke-width: 1.5px; stroke-dasharray: 4 3; }
 .ref rect { fill: var(--bg); stroke: var(--fg); stroke-width: 1.2px; rx: 4px; }
 .ref.frozen rect { stroke-width: 2px; }
 .ref.selected rect { stroke: var(--accent); stroke-width: 3px; }

@@ -160,6 +160,10 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
         <h1>
           slub-lab <span className="scenario-name">{view.scenarioName}</span>
         </h1>
+        <p className="cache-chip" data-testid="cache-chip" title="The cache and the fast path this scenario runs (Kernel variant panel below)">
+          <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab · fast path{' '}
+          <code>{view.variant.fastpath}</code>
+        </p>
         <nav aria-label="Sections" className="nav">
           <a href={playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'play')} aria-current={exploreOpen ? undefined : 'page'}>
             Playground
@@ -321,7 +325,7 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
         <VarsPanel vars={view.vars} />
         <StatsPanel outcome={outcome} />
         {loader}
-        <VariantPanel scenario={state.scenario} onChange={changeVariant} />
+        <VariantPanel scenario={state.scenario} resolved={view.variant} onChange={changeVariant} />
       </div>
 
       <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />

@@ -1,15 +1,28 @@
 import { useId } from 'react';
+import type { VariantView } from '../sim';
 import { ERAS, optionValue, parseOptionValue, VARIANT_KEYS, variantOf, type VariantValue } from '../state/variant';
 
 interface Props {
   scenario: string;
+  /** The variant the simulator resolved (era applied, defaults filled): what "—" stands for. */
+  resolved: VariantView;
   onChange: (key: string, value: VariantValue | undefined) => void;
 }
 
-/** The era bundle and each variant key (spec §2.16); "—" leaves the key to the era / default. */
-export function VariantPanel({ scenario, onChange }: Props) {
+/**
+ * The era bundle and each variant key (spec §2.16); "—" leaves the key to the era or the
+ * default, and says which value that is.
+ */
+export function VariantPanel({ scenario, resolved, onChange }: Props) {
   const id = useId();
   const variant = variantOf(scenario);
+  const era = variant.era;
+  const inherited = (key: string): string => {
+    if (key === 'era') return '— (v3.10 defaults)';
+    const value = key in resolved ? resolved[key as keyof VariantView] : undefined;
+    const from = era === undefined ? 'default' : `era ${String(era)}`;
+    return value === undefined ? `— (${from})` : `— ${String(value)} (${from})`;
+  };
   const row = (key: string, values: readonly VariantValue[]) => {
     const current = variant[key];
     return (
@@ -22,7 +35,7 @@ export function VariantPanel({ scenario, onChange }: Props) {
           value={current === undefined ? '' : optionValue(current)}
           onChange={(e) => onChange(key, parseOptionValue(e.target.value))}
         >
-          <option value="">{key === 'era' ? '— (v3.10 defaults)' : '— (era / default)'}</option>
+          <option value="">{inherited(key)}</option>
           {values.map((v) => (
             <option key={optionValue(v)} value={optionValue(v)}>
               {String(v)}
@@ -36,10 +49,13 @@ export function VariantPanel({ scenario, onChange }: Props) {
     <section className="panel variants" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Kernel variant</h2>
       <p className="muted small">
-        Changing a toggle reloads the scenario and keeps the moves that still play.
+        Changing a toggle reloads the scenario and keeps the moves that still play. “—” leaves a key to the era or the default, whose value it
+        names.
       </p>
-      {row('era', ERAS)}
-      {Object.entries(VARIANT_KEYS).map(([k, vs]) => row(k, vs))}
+      <div className="variant-rows">
+        {row('era', ERAS)}
+        {Object.entries(VARIANT_KEYS).map(([k, vs]) => row(k, vs))}
+      </div>
     </section>
   );
 }

@@ -1,0 +1,82 @@
+// The page's derivation keeps one simulator and fetches only new events; it must show exactly
+// what a fresh simulator shows, whatever the learner does (step, step back, branch, load).
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Simulation } from '../sim';
+import { loadWasmNode, scenarioFiles } from '../sim/testing';
+import { deriver } from './useSimulation';
+
+beforeAll(loadWasmNode);
+
+function fresh(scenario: string, schedule: readonly string[], cursor: number) {
+  const sim = new Simulation(scenario);
+  for (const m of schedule) sim.apply(m);
+  const events = sim.events();
+  sim.seek(cursor);
+  const out = { view: sim.view(), outcome: sim.outcome(), events, last: sim.events().at(-1) };
+  sim.free();
+  return out;
+}
+
+/** A small deterministic random generator (tests read no clock and no Math.random). */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe('the page derivation', () => {
+  it('matches a fresh simulator through steps, steps back, branches and shrinking schedules', () => {
+    for (const file of scenarioFiles().slice(0, 6)) {
+      const scenario = readFileSync(file, 'utf8');
+      const derive = deriver(scenario);
+      const probe = new Simulation(scenario, { events: false });
+      const random = rng(file.length);
+      let schedule: string[] = [];
+      let cursor = 0;
+      for (let i = 0; i < 60; i++) {
+        const r = random();
+        if (r < 0.5) {
+          // Append (or branch at the cursor) with an enabled move.
+          probe.seek(0);
+          for (const m of schedule.slice(0, cursor)) probe.apply(m);
+          const moves = probe.enabledMoves();
+          const move = moves[Math.floor(random() * moves.length)];
+          if (move === undefined) continue;
+          schedule = [...schedule.slice(0, cursor), move];
+          cursor = schedule.length;
+        } else if (r < 0.8) {
+          cursor = Math.floor(random() * (schedule.length + 1));
+        } else {
+          schedule = schedule.slice(0, cursor); // a loaded, shorter schedule
+        }
+        const got = derive(schedule, cursor);
+        if (got.kind !== 'ok') throw new Error(`${file}: ${got.kind}: ${'message' in got ? got.message : ''}`);
+        const want = fresh(scenario, schedule, cursor);
+        expect(got.view, `${file} at ${cursor} of ${schedule.join(',')}`).toEqual(want.view);
+        expect(got.outcome).toEqual(want.outcome);
+        expect(got.events).toEqual(want.events);
+        expect(got.lastEvent).toEqual(want.last);
+      }
+      probe.free();
+    }
+  });
+
+  it('keeps the events array while only the cursor moves, and says which move does not play', () => {
+    const scenario = readFileSync(scenarioFiles()[0] ?? '', 'utf8');
+    const derive = deriver(scenario);
+    const probe = new Simulation(scenario, { events: false });
+    const first = probe.enabledMoves()[0] ?? '';
+    probe.free();
+    const schedule = [first, first];
+    const a = derive(schedule, 2);
+    const b = derive(schedule, 1);
+    if (a.kind !== 'ok' || b.kind !== 'ok') throw new Error('does not play');
+    expect(b.events).toBe(a.events);
+    const bad = derive([first, 'nope'], 2);
+    expect(bad).toMatchObject({ kind: 'error', message: /nope/ });
+    expect(derive([first, 'nope'], 1).kind).toBe('ok');
+  });
+});

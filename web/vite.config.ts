@@ -1,16 +1,48 @@
 // Vite root is web/; the build goes to <repo>/dist, static assets come from <repo>/public.
 import react from '@vitejs/plugin-react';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * reveal.js (an npm dependency) for the slide deck in public/slides/: served at
+ * /slides/reveal/ by the dev server and copied to dist/slides/reveal/ by the build, so the
+ * deck works offline from dist/ like the rest of the site.
+ */
+function revealForSlides(): Plugin {
+  const dir = join(repoRoot, 'node_modules', 'reveal.js', 'dist');
+  const files: Record<string, string> = { 'reveal.js': 'text/javascript', 'reveal.css': 'text/css' };
+  return {
+    name: 'slub-lab:reveal-for-slides',
+    configureServer(server) {
+      server.middlewares.use('/slides/reveal/', (req, res, next) => {
+        const name = (req.url ?? '').replace(/^\//, '').split('?')[0] ?? '';
+        const type = files[name];
+        if (type === undefined) {
+          next();
+          return;
+        }
+        res.setHeader('Content-Type', `${type}; charset=utf-8`);
+        res.end(readFileSync(join(dir, name)));
+      });
+    },
+    generateBundle() {
+      for (const name of Object.keys(files)) {
+        this.emitFile({ type: 'asset', fileName: `slides/reveal/${name}`, source: readFileSync(join(dir, name)) });
+      }
+    },
+  };
+}
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // Relative asset URLs: the build works from any path of a static host.
   base: './',
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
-  plugins: [react()],
+  plugins: [react(), revealForSlides()],
   server: {
     // Lessons live outside the Vite root.
     fs: { allow: [repoRoot] },

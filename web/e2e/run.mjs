@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { lessonTests } from './lessons.mjs';
 import { serve } from './serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -412,6 +413,9 @@ const TESTS = [
     },
   },
 ];
+
+// The lesson pages, the lesson embed and the slide deck (lessons.mjs).
+TESTS.push(...lessonTests({ axe, expectText, until, shot }));
 
 async function main() {
   if (!existsSync(join(dist, 'index.html')) || !existsSync(join(dist, 'embed.html'))) {

@@ -52,7 +52,7 @@ export function performBounded(options: EmbedOptions): (state: PlayerState, acti
 /** The message the embed posts on every change (DESIGN §6). */
 export interface StepMessage {
   readonly type: 'slub-lab:step';
-  /** The lesson id; until lessons exist, the built-in scenario id (null for an encoded one). */
+  /** The lesson id (a playground embed: the built-in scenario id, null for an encoded one). */
   readonly lesson: string | null;
   readonly step: number;
   readonly total: number;

@@ -6,7 +6,9 @@
 //     m   the kept moves, comma-separated (`T,T,I,migrate:T:1`); absent = the scenario's own;
 //     at  the cursor, 0..moves (absent = 0).
 //   #/explore?s=&m=&at=   the same playground with the explorer open (same parameters).
-//   #/lab, #/lessons/<id>/<step>   placeholders until those parts exist.
+//   #/lessons, #/lessons/<id>/<step>   the lesson index and reader (ui/lessons/route.ts
+//         parses the rest of the path).
+//   #/lab   a placeholder until that part exists.
 //
 // Pure: parsing never throws; what cannot be decoded comes back as a `LinkError` naming the
 // parameter and why. Whether the moves play is the simulator's to say (the page checks it).
@@ -21,7 +23,9 @@ export type Route =
       readonly moves: readonly string[] | null;
       readonly at: number;
     }
-  | { readonly kind: 'coming'; readonly what: 'lab' | 'lessons'; readonly path: string }
+  | { readonly kind: 'coming'; readonly what: 'lab'; readonly path: string }
+  /** `#/lessons…`: the path and query are the lesson pages' to read. */
+  | { readonly kind: 'lessons'; readonly path: string; readonly query: string }
   | LinkError;
 
 export type PlayPage = 'play' | 'explore';
@@ -115,7 +119,7 @@ export function parseHash(hash: string, builtins: Readonly<Record<string, string
     return { kind: 'play', page, scenario, scenarioId, moves, at };
   }
   if (path === '/lab') return { kind: 'coming', what: 'lab', path };
-  if (path.startsWith('/lessons')) return { kind: 'coming', what: 'lessons', path };
+  if (path === '/lessons' || path.startsWith('/lessons/')) return { kind: 'lessons', path, query };
   return { kind: 'error', part: 'route', message: `there is no page "${path}" (try #/play)` };
 }
 

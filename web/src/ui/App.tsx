@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { loadWasm } from '../sim';
 import { parseHash, type LinkError, type Route } from '../state/url';
 import { CrashScreen } from './CrashScreen';
@@ -6,6 +6,9 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { Player } from './Player';
 import { playState } from './route';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from './scenarios';
+
+// The lesson pages, with the lesson library and its parsers, load when first opened.
+const LessonsPage = lazy(() => import('./lessons/LessonsPage').then((m) => ({ default: m.LessonsPage })));
 
 type Loading = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; message: string };
 
@@ -48,6 +51,12 @@ function Page({ route, hash }: { route: Route; hash: string }) {
       return <LinkErrorPanel error={route} hash={hash} />;
     case 'coming':
       return <Coming what={route.what} />;
+    case 'lessons':
+      return (
+        <Suspense fallback={<p className="loading" role="status">Loading the lessons…</p>}>
+          <LessonsPage path={route.path} query={route.query} hash={hash} />
+        </Suspense>
+      );
     case 'play': {
       const state = playState(route);
       if ('kind' in state) return <LinkErrorPanel error={state} hash={hash} />;
@@ -61,6 +70,8 @@ const PARTS: Record<string, string> = {
   s: 'the scenario (s)',
   m: 'the moves (m)',
   at: 'the position (at)',
+  lesson: 'the lesson',
+  step: 'the step',
 };
 
 export function LinkErrorPanel({ error, hash }: { error: LinkError; hash: string }) {
@@ -80,9 +91,8 @@ export function LinkErrorPanel({ error, hash }: { error: LinkError; hash: string
   );
 }
 
-function Coming({ what }: { what: 'lab' | 'lessons' }) {
+function Coming({ what }: { what: 'lab' }) {
   const text = {
-    lessons: 'The step-through lessons are coming: they are being written.',
     lab: 'The lab (workloads under the cycle cost model) is coming.',
   }[what];
   return (

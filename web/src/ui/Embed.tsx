@@ -1,7 +1,8 @@
 // The embed (DESIGN §6): one frame of the stage for slides, driven by its host through
-// postMessage with the same command table as the keyboard. Until lessons exist it takes the
-// playground's scenario parameters (`#/play?s=&m=&at=`) plus the embed's own (state/embed.ts).
-import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+// postMessage with the same command table as the keyboard. It shows a lesson step
+// (`#/lessons/<id>/<step>`, ui/lessons/LessonEmbed.tsx) or a playground state (`#/play?s=&m=&at=`),
+// plus the embed's own parameters (state/embed.ts).
+import { lazy, Suspense, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { commandAction, parseEmbedMessage, type CommandName } from '../state/commands';
 import { parseEmbedOptions, performBounded, type EmbedOptions, type StepMessage } from '../state/embed';
 import type { PlayerState } from '../state/player';
@@ -15,13 +16,23 @@ import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from './scenarios';
 import { useSimulation } from './useSimulation';
 import { StageView, TimelineView, useMediaQuery } from './views';
 
+// A lesson step, with the lesson library and its parsers, loads when asked for.
+const LessonEmbedPage = lazy(() => import('./lessons/LessonEmbed').then((m) => ({ default: m.LessonEmbedPage })));
+
 export function EmbedPage({ hash }: { hash: string }) {
   const route = parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID);
   if (route.kind === 'error') return <LinkErrorPanel error={route} hash={hash} />;
+  if (route.kind === 'lessons') {
+    return (
+      <Suspense fallback={<p role="status">Loading…</p>}>
+        <LessonEmbedPage path={route.path} query={route.query} hash={hash} />
+      </Suspense>
+    );
+  }
   if (route.kind === 'coming') {
     return (
       <main className="embed coming">
-        <p data-testid="coming">slub-lab: the lessons are coming; this embed can show a playground scenario (#/play?s=…).</p>
+        <p data-testid="coming">slub-lab: this embed shows a lesson step (#/lessons/…) or a playground scenario (#/play?s=…).</p>
       </main>
     );
   }

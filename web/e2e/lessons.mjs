@@ -1,0 +1,249 @@
+// End-to-end user stories of the lesson pages (index, reader, lesson embed, slide deck), run by
+// run.mjs with its helpers and its rules (any console error fails; axe must find nothing
+// serious or critical; screenshots go to test-results/).
+
+/** @typedef {import('playwright-core').Page} Page */
+/** @typedef {import('playwright-core').Locator} Locator */
+/**
+ * @typedef {object} Helpers
+ * @property {(page: Page, where: string) => Promise<void>} axe
+ * @property {(locator: Locator, pattern: RegExp) => Promise<void>} expectText
+ * @property {(check: () => Promise<boolean>, what: string) => Promise<void>} until
+ * @property {(page: Page, name: string) => Promise<unknown>} shot
+ */
+
+/** Follow a link inside the app (a hash change, as a click on a link does). */
+async function goHash(/** @type {Page} */ page, /** @type {string} */ hash) {
+  await page.evaluate((h) => {
+    window.location.hash = h;
+  }, hash);
+}
+
+/** Wait for the reader at `id`, step `n`, with its stage drawn; an error screen fails. */
+async function reader(/** @type {Page} */ page, /** @type {string} */ id, /** @type {number} */ n) {
+  const main = page.locator(`main.lesson-reader[data-lesson="${id}"][data-step="${n}"]`);
+  const crash = page.locator('.crash, .link-error');
+  await main.or(crash).first().waitFor();
+  if (await crash.isVisible()) throw new Error(`${id} step ${n}: ${await crash.innerText()}`);
+  await main.getByTestId('stage').locator('g.card').first().waitFor();
+  return main;
+}
+
+/** The lessons the index lists: id and number of steps. */
+async function listed(/** @type {Page} */ page) {
+  const cards = page.locator('li.lesson-card');
+  await cards.first().waitFor();
+  return cards.evaluateAll((els) => els.map((el) => ({ id: el.getAttribute('data-lesson') ?? '', steps: Number(el.getAttribute('data-steps')) })));
+}
+
+/**
+ * @param {Helpers} h
+ * @returns {{ name: string, run: (page: Page, url: string) => Promise<void> }[]}
+ */
+export function lessonTests({ axe, expectText, until, shot }) {
+  return [
+    {
+      name: 'a learner opens every lesson at its first and its last step',
+      async run(page, url) {
+        await page.goto(`${url}#/lessons`);
+        const lessons = await listed(page);
+        if (lessons.length < 12) throw new Error(`the index lists ${lessons.length} lessons`);
+        for (const { id, steps } of lessons) {
+          for (const n of [1, steps]) {
+            await goHash(page, `#/lessons/${id}/${n}`);
+            const main = await reader(page, id, n);
+            await expectText(main.getByTestId('step-position'), new RegExp(`^Step ${n} of ${steps}$`));
+            await expectText(main.getByTestId('step-narration'), /\S/);
+          }
+          // The last step says what to try, opens the playground, and leads on.
+          const main = page.locator('main.lesson-reader');
+          if ((await main.getByTestId('try-it').count()) !== 1) throw new Error(`${id}: no "try it yourself" on the last step`);
+          await main.getByTestId('lesson-end').waitFor();
+        }
+      },
+    },
+    {
+      name: 'a learner answers a prediction, is told right or wrong, and watches the step play',
+      async run(page, url) {
+        await page.goto(`${url}#/lessons/interrupt-retry/4`);
+        const main = await reader(page, 'interrupt-retry', 4);
+        const stage = main.getByTestId('stage');
+        // Asked before the step's moves: the stage is at T's compare-and-swap, not past it.
+        if (/FAILS/.test((await stage.locator('g.layer-strip').textContent()) ?? '')) throw new Error('the stage is already past the step');
+        await expectText(main.getByTestId('step-narration'), /Answer the question/);
+        const look = main.getByTestId('look-at');
+        await expectText(look, /code slab_alloc, line A9: /);
+        await expectText(look, /CPU 0 · tid: 14/);
+        if ((await main.locator('[data-testid="listing"] li[data-look]').count()) !== 1) throw new Error('the code line A9 is not marked in the listing');
+        if ((await stage.locator('g.card[data-look]').count()) < 1) throw new Error('no card marked on the stage');
+        const predict = main.getByTestId('predict');
+        await predict.getByLabel(/It succeeds/).check();
+        await predict.getByRole('button', { name: 'Check my answer' }).click();
+        await expectText(main.getByTestId('verdict'), /✗ Not this one\. You chose It succeeds.*the model says: It fails: T counts a failure/);
+        await main.getByRole('button', { name: 'Ask me again' }).click();
+        await predict.getByLabel(/starts its allocation again/).check();
+        await predict.getByRole('button', { name: 'Check my answer' }).click();
+        await expectText(main.getByTestId('verdict'), /✓ Right: It fails/);
+        await expectText(main.getByTestId('step-narration'), /wrote nothing/);
+        await until(async () => /FAILS/.test(await stage.locator('g.layer-strip').textContent() ?? ''), 'the failed compare-and-swap on the stage');
+        await page.waitForTimeout(400); // the last tween
+        await shot(page, 'lesson-step');
+        await axe(page, 'lesson reader');
+        // The keyboard and the URL: → goes on, ← comes back, the answer is remembered.
+        await page.locator('body').press('ArrowRight');
+        await reader(page, 'interrupt-retry', 5);
+        await until(async () => page.url().endsWith('#/lessons/interrupt-retry/5'), `the URL to follow (${page.url()})`);
+        await page.locator('body').press('ArrowLeft');
+        const again = await reader(page, 'interrupt-retry', 4);
+        await expectText(again.getByTestId('verdict'), /✓ Right/);
+        // Every step is a permalink: a new page opens the same step.
+        const other = await page.context().newPage();
+        await other.goto(`${url}#/lessons/interrupt-retry/5`);
+        await reader(other, 'interrupt-retry', 5);
+        await other.close();
+      },
+    },
+    {
+      name: 'a learner tries it in the playground from the last step of a lesson',
+      async run(page, url) {
+        await page.goto(`${url}#/lessons`);
+        const lessons = await listed(page);
+        const first = lessons.find((l) => l.id === 'slab-and-objects');
+        if (first === undefined) throw new Error('no lesson slab-and-objects');
+        await goHash(page, `#/lessons/slab-and-objects/${first.steps}`);
+        const main = await reader(page, 'slab-and-objects', first.steps);
+        await main.getByTestId('try-it').click();
+        await page.getByRole('button', { name: /step forward/i }).waitFor();
+        // `from: here` (the default): the playground holds the lesson's moves, at their end.
+        await expectText(page.getByTestId('position'), /^move ([1-9]\d*) of \1\b/);
+        await page.goBack();
+        await reader(page, 'slab-and-objects', first.steps);
+      },
+    },
+    {
+      name: 'a learner filters the lessons by topic and by text',
+      async run(page, url) {
+        await page.goto(`${url}#/lessons`);
+        const all = await listed(page);
+        const cards = page.locator('li.lesson-card');
+        await page.getByTestId('topic-filter').selectOption('aba');
+        const withAba = await cards.evaluateAll((els) => els.map((el) => el.getAttribute('data-lesson')));
+        if (withAba.length === 0 || withAba.length >= all.length) throw new Error(`topic aba shows ${withAba.length} of ${all.length}`);
+        for (const id of withAba) {
+          const topics = await page.locator(`li[data-lesson="${id}"] button.topic`).allTextContents();
+          if (!topics.includes('aba')) throw new Error(`${id} is shown for aba but has topics ${topics.join(', ')}`);
+        }
+        await until(async () => page.url().endsWith('#/lessons?topic=aba'), `the URL to keep the filter (${page.url()})`);
+        await expectText(page.getByTestId('lesson-count'), new RegExp(`^${withAba.length} of ${all.length} lessons shown$`));
+        // Text search narrows further; a topic button toggles the topic.
+        await page.getByTestId('text-filter').fill('eras');
+        await until(async () => (await cards.count()) === 1, 'one lesson about eras with aba');
+        await page.getByTestId('text-filter').fill('no such words anywhere');
+        await page.getByTestId('no-lesson').waitFor();
+        await page.getByRole('button', { name: 'Show all lessons' }).click();
+        await until(async () => (await cards.count()) === all.length, 'every lesson again');
+        await page.locator('li[data-lesson="remote-frees"] button.topic', { hasText: 'remote-free' }).click();
+        await until(async () => page.url().includes('topic=remote-free'), 'the topic from its button');
+        // The filtered index is a link.
+        await page.goto(`${url}#/lessons?q=prefetch`);
+        await until(async () => (await cards.count()) >= 1 && (await cards.count()) < all.length, 'the search from the link');
+        await shot(page, 'lesson-index-filtered');
+      },
+    },
+    {
+      name: "a learner's progress is kept across a reload",
+      async run(page, url) {
+        await page.goto(`${url}#/lessons`);
+        const lessons = await listed(page);
+        const [done, started] = lessons;
+        if (done === undefined || started === undefined) throw new Error('fewer than two lessons');
+        for (let n = 1; n <= done.steps; n++) {
+          await goHash(page, `#/lessons/${done.id}/${n}`);
+          await reader(page, done.id, n);
+        }
+        await expectText(page.getByTestId('lesson-end'), /✓ Lesson completed/);
+        for (const n of [1, 2]) {
+          await goHash(page, `#/lessons/${started.id}/${n}`);
+          await reader(page, started.id, n);
+        }
+        await goHash(page, '#/lessons');
+        await page.reload();
+        await expectText(page.locator(`li[data-lesson="${done.id}"]`), /✓ Completed/);
+        await expectText(page.locator(`li[data-lesson="${started.id}"]`), new RegExp(`Seen 2 of ${started.steps} steps`));
+        await expectText(page.getByTestId('overall-progress'), new RegExp(`^1 of ${lessons.length} lessons completed, 1 started$`));
+        await shot(page, 'lesson-index');
+        await axe(page, 'lesson index');
+        await page.locator(`li[data-lesson="${started.id}"]`).getByTestId('continue').click();
+        await reader(page, started.id, 3);
+        // In the reader the visited steps are marked, in words too.
+        if ((await page.getByRole('link', { name: /^Step 1: .*, visited$/ }).count()) !== 1) throw new Error('step 1 is not marked as visited');
+      },
+    },
+    {
+      name: 'a lesson link that cannot be opened says what was wrong',
+      async run(page, url) {
+        for (const [hash, pattern] of [
+          ['#/lessons/no-such-lesson/1', /the lesson: there is no lesson "no-such-lesson"/],
+          ['#/lessons/interrupt-retry/99', /the step: .* has 8 steps, not 99/],
+          ['#/lessons/interrupt-retry/two', /the step: "two" is not a step number/],
+          ['#/lessons/interrupt-retry/0', /the step: steps are counted from 1/],
+        ]) {
+          await page.goto(`${url}${hash}`);
+          await expectText(page.getByTestId('link-error'), pattern);
+        }
+        await page.goto(`${url}embed.html#/lessons/interrupt-retry/3?controls=sideways`);
+        await expectText(page.getByTestId('link-error'), /controls/);
+      },
+    },
+    {
+      name: 'an embedded lesson step obeys its bounds and controls',
+      async run(page, url) {
+        await page.goto(`${url}embed.html#/lessons/interrupt-retry/3?from=2&to=5&controls=minimal`);
+        const pos = page.getByTestId('position');
+        await expectText(pos, /^Step 3 of 5$/);
+        await page.getByTestId('stage').locator('g.card').first().waitFor();
+        await expectText(page.getByTestId('narration'), /interrupt/);
+        await page.getByRole('button', { name: /back/i }).click();
+        await expectText(pos, /^Step 2 of 5$/);
+        if (!(await page.getByRole('button', { name: /back/i }).isDisabled())) throw new Error('back goes below from=2');
+        await page.locator('body').press('End');
+        await expectText(pos, /^Step 5 of 5$/);
+        if (!(await page.getByRole('button', { name: /next/i }).isDisabled())) throw new Error('next goes beyond to=5');
+        const open = await page.getByRole('link', { name: 'Open in slub-lab' }).getAttribute('href');
+        if (open !== './index.html#/lessons/interrupt-retry/5') throw new Error(`"Open in slub-lab" goes to ${open}`);
+        await axe(page, 'lesson embed');
+      },
+    },
+    {
+      name: 'the slide deck loads and its navigation moves the embedded lessons',
+      async run(page, url) {
+        await page.goto(`${url}slides/index.html`);
+        const slide = page.locator('[data-testid="slide-interrupt"]');
+        const caption = slide.locator('.embed-status');
+        // The embed reports its step with its lesson id (the caption shows the last message).
+        await until(async () => (await caption.getAttribute('data-step')) === '2', 'the first embed to report step 2');
+        await expectText(caption, /^lesson interrupt-retry · step 2 of 5$/);
+        const frame = page.frameLocator('[data-testid="slide-interrupt"] iframe');
+        await page.keyboard.press('ArrowRight'); // the slide with the embed
+        await page.keyboard.press('ArrowRight'); // its first fragment: step 3
+        await until(async () => (await caption.getAttribute('data-step')) === '3', 'step 3 after the first fragment');
+        await page.keyboard.press('ArrowRight'); // step 4: the failed compare-and-swap
+        await until(async () => (await caption.getAttribute('data-step')) === '4', 'step 4 after the second fragment');
+        await expectText(frame.getByTestId('position'), /^Step 4 of 5$/);
+        await expectText(frame.getByTestId('narration'), /wrote nothing/);
+        await page.waitForTimeout(600); // the step's move
+        await shot(page, 'slides');
+        await page.keyboard.press('ArrowLeft'); // the fragment hides: back to step 3
+        await until(async () => (await caption.getAttribute('data-step')) === '3', 'step 3 after going back');
+        await expectText(frame.getByTestId('position'), /^Step 3 of 5$/);
+        // The next slide drives its own embed, from its own first step.
+        for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+        const aba = page.locator('[data-testid="slide-aba"] .embed-status');
+        await until(async () => (await aba.getAttribute('data-step')) === '3', 'the ABA embed at step 3');
+        await page.keyboard.press('ArrowRight');
+        await until(async () => (await aba.getAttribute('data-step')) === '4', 'the ABA embed at step 4');
+        await expectText(page.frameLocator('[data-testid="slide-aba"] iframe').getByTestId('position'), /^Step 4 of 8$/);
+      },
+    },
+  ];
+}

@@ -1,0 +1,161 @@
+// A lesson step in the embed (DESIGN §6): `embed.html#/lessons/<id>/<step>?from=&to=&autoplay=
+// &controls=none|minimal|full`. The unit is the lesson step: `from`/`to` bound the steps the
+// host may show, `next`/`prev`/`goto` move between them (each step's moves play out on the
+// stage), `play` walks through them; every change posts `{type: "slub-lab:step", lesson, step,
+// total}` to the host, `total` being the last step it may reach. Predictions are not asked here:
+// the stage shows each step's outcome, for the speaker to ask about.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
+import { loadLessons, movesThrough, type Lesson } from '../../lessons';
+import { listing as loadListing, type ListingFunction } from '../../sim';
+import { parseEmbedMessage, type CommandName } from '../../state/commands';
+import { parseEmbedOptions, type EmbedOptions, type StepMessage } from '../../state/embed';
+import { LinkErrorPanel } from '../App';
+import { CrashScreen } from '../CrashScreen';
+import { useShortcuts } from '../HelpDialog';
+import { useSimulation } from '../useSimulation';
+import { ListingView, StageView, useMediaQuery } from '../views';
+import { parseHighlight, type Highlight } from './highlight';
+import { applyHighlights } from './highlightDom';
+import { lessonHash, parseLessonPath, resolveStep } from './route';
+import { stepAction, stepReducer, type StepBounds } from './stepper';
+import { useWalk } from './useWalk';
+import './lessons.css';
+
+/** While playing, how long a step stays once its moves have played. */
+export const DWELL_MS = 2500;
+
+let listingCache: ListingFunction[] | undefined;
+
+export function LessonEmbedPage({ path, query, hash }: { path: string; query: string; hash: string }) {
+  const route = parseLessonPath(path, query);
+  if (route.kind === 'error') return <LinkErrorPanel error={route} hash={hash} />;
+  if (route.kind === 'index') {
+    return (
+      <LinkErrorPanel
+        error={{ kind: 'error', part: 'route', message: 'an embed shows a lesson step: #/lessons/<lesson>/<step>' }}
+        hash={hash}
+      />
+    );
+  }
+  const found = resolveStep(loadLessons().lessons, route.id, route.step);
+  if ('kind' in found) return <LinkErrorPanel error={found} hash={hash} />;
+  const options = parseEmbedOptions(hash);
+  if ('kind' in options) return <LinkErrorPanel error={options} hash={hash} />;
+  const total = found.lesson.steps.length;
+  if (options.from > total) {
+    return <LinkErrorPanel error={{ kind: 'error', part: 'from', message: `${options.from} is beyond the ${total} steps of the lesson` }} hash={hash} />;
+  }
+  const lo = Math.max(1, options.from);
+  const hi = Math.max(lo, Math.min(total, options.to ?? total));
+  return <LessonEmbed lesson={found.lesson} initial={Math.max(lo, Math.min(hi, found.step))} lo={lo} hi={hi} options={options} />;
+}
+
+function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; initial: number; lo: number; hi: number; options: EmbedOptions }) {
+  const bounds: StepBounds = useMemo(() => ({ lo, hi }), [lo, hi]);
+  const reducer = useMemo(() => stepReducer(bounds), [bounds]);
+  const [state, dispatch] = useReducer(reducer, { step: initial, playing: options.autoplay && initial < hi });
+  const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
+  const narrow = useMediaQuery('(max-width: 520px)');
+  const root = useRef<HTMLElement | null>(null);
+  const current = lesson.steps[state.step - 1] ?? lesson.steps[0];
+  if (current === undefined) throw new Error(`${lesson.file} has no steps`);
+
+  const allMoves = useMemo(() => movesThrough(lesson, lesson.steps.length), [lesson]);
+  const target = useMemo(() => movesThrough(lesson, state.step).length, [lesson, state.step]);
+  const walk = useWalk(target, !reducedMotion);
+  const derived = useSimulation(lesson.scenario, allMoves, walk.cursor);
+
+  const run = useCallback((name: CommandName, step?: number) => {
+    const action = stepAction(name, step);
+    if (action !== null) dispatch(action);
+  }, []);
+  useShortcuts(run);
+
+  // Host → embed: the commands of DESIGN §6; anything else is ignored.
+  useEffect(() => {
+    const on = (e: MessageEvent) => {
+      const cmd = parseEmbedMessage(e.data);
+      if (cmd !== null) run(cmd.command, cmd.step);
+    };
+    window.addEventListener('message', on);
+    return () => window.removeEventListener('message', on);
+  }, [run]);
+
+  // Embed → host, on every change.
+  useEffect(() => {
+    const msg: StepMessage = { type: 'slub-lab:step', lesson: lesson.id, step: state.step, total: hi };
+    if (window.parent !== window) window.parent.postMessage(msg, '*');
+  }, [lesson.id, state.step, hi]);
+
+  // Playing: once a step's moves have played, stay a moment, then the next step.
+  useEffect(() => {
+    if (!state.playing || walk.walking) return;
+    const id = window.setTimeout(() => dispatch({ type: 'tick' }), DWELL_MS);
+    return () => window.clearTimeout(id);
+  }, [state.playing, state.step, walk.walking]);
+
+  const highlights = useMemo(
+    () => current.highlights.map(parseHighlight).filter((h): h is Highlight => h !== null),
+    [current],
+  );
+  const view = derived.kind === 'ok' ? derived.view : null;
+  useLayoutEffect(() => {
+    if (root.current !== null && view !== null) applyHighlights(root.current, highlights, view);
+  });
+
+  if (derived.kind === 'crash') return <CrashScreen title="The simulator crashed" message={derived.message} />;
+  if (derived.kind === 'error') {
+    return (
+      <main className="embed">
+        <p className="error" role="alert">
+          This lesson does not play: {derived.message}
+        </p>
+      </main>
+    );
+  }
+  listingCache ??= loadListing();
+  const full = options.controls === 'full';
+  const { view: v, lastEvent } = derived;
+  return (
+    <main
+      ref={root}
+      className={`embed lesson-embed${full ? ' full' : ''}`}
+      aria-label={`slub-lab lesson: ${lesson.front.title}`}
+      data-lesson={lesson.id}
+      data-step={state.step}
+    >
+      <p className="embed-head">
+        <span data-testid="position">
+          Step {state.step} of {hi}
+        </span>
+        : <strong>{current.title}</strong> <span className="muted">· {lesson.front.title}</span>
+      </p>
+      <div
+        className="narration prose"
+        aria-live="polite"
+        data-testid="narration"
+        dangerouslySetInnerHTML={{ __html: current.narrationHtml }}
+      />
+      <div className="embed-stage">
+        {full && <ListingView listing={listingCache} view={v} event={lastEvent} />}
+        <StageView view={v} event={lastEvent} selection={null} columns={narrow ? 1 : 2} step={walk.cursor} animate={!reducedMotion} />
+      </div>
+      {options.controls !== 'none' && (
+        <div className="buttons">
+          <button type="button" onClick={() => run('prev')} disabled={state.step <= lo} aria-keyshortcuts="ArrowLeft">
+            ← Back
+          </button>
+          <button type="button" onClick={() => run('togglePlay')} aria-pressed={state.playing}>
+            {state.playing ? '⏸ Pause' : '▶ Play'}
+          </button>
+          <button type="button" onClick={() => run('next')} disabled={state.step >= hi} aria-keyshortcuts="ArrowRight">
+            Next →
+          </button>
+          <a className="open-full" href={`./index.html${lessonHash(lesson.id, state.step)}`} target="_blank" rel="noreferrer">
+            Open in slub-lab
+          </a>
+        </div>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,397 @@
+// The lesson reader, `#/lessons/<id>/<step>`: a step's narration beside the stage at the state
+// after steps 1..n (movesThrough), its highlights marked on the views and listed in words, its
+// prediction question (asked before the step's moves play), "try it yourself" in the
+// playground, and the way on (steps, keyboard, the next lesson). The URL follows the step.
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { movesThrough, tryItPlayground, type Lesson } from '../../lessons';
+import { listing as loadListing, type ListingFunction } from '../../sim';
+import type { CommandName } from '../../state/commands';
+import { playHash } from '../../state/url';
+import { CrashScreen } from '../CrashScreen';
+import { HelpDialog, useShortcuts } from '../HelpDialog';
+import { StatsPanel, VarsPanel, ViolationsPanel } from '../panels';
+import { BUILTIN_TEXTS } from '../scenarios';
+import { useSimulation } from '../useSimulation';
+import { LinesView, ListingView, StageView, useMediaQuery } from '../views';
+import { describeHighlight, parseHighlight } from './highlight';
+import { applyHighlights } from './highlightDom';
+import { lessonProgress, lessonStatus, progressStore } from './progress';
+import { Predict } from './Predict';
+import { lessonHash, parseLessonPath } from './route';
+import { SiteHeader } from './SiteHeader';
+import { stepAction, stepReducer } from './stepper';
+import { useProgress } from './useProgress';
+import { useWalk } from './useWalk';
+
+let listingCache: ListingFunction[] | undefined;
+function useListing(): readonly ListingFunction[] {
+  listingCache ??= loadListing();
+  return listingCache;
+}
+
+/** `T*7` for the moves as written, `migrate:T:1` kept as it is. */
+function movesText(moves: readonly string[]): string {
+  return moves.map((m) => m.replace(/\*(\d+)$/, ' ×$1')).join(', ');
+}
+
+export function LessonReader({
+  lessons,
+  lesson,
+  initialStep,
+}: {
+  lessons: readonly Lesson[];
+  lesson: Lesson;
+  initialStep: number;
+}) {
+  const total = lesson.steps.length;
+  const [step, setStep] = useState(initialStep);
+  const [skipped, setSkipped] = useState<ReadonlySet<number>>(() => new Set());
+  const [helpOpen, setHelpOpen] = useState(false);
+  const progress = useProgress();
+  const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
+  const narrow = useMediaQuery('(max-width: 760px)');
+  const listing = useListing();
+  const page = useRef<HTMLElement | null>(null);
+
+  const current = lesson.steps[step - 1] ?? lesson.steps[0];
+  if (current === undefined) throw new Error(`${lesson.file} has no steps`);
+  const answers = lessonProgress(progress, lesson.id).answers;
+  const answered = answers[String(step)];
+  const pending = current.predict !== null && answered === undefined && !skipped.has(step);
+
+  // The state: every move of the lesson is the schedule; the cursor is at the end of this step
+  // (at its start while its question waits for an answer), reached move by move.
+  const allMoves = useMemo(() => movesThrough(lesson, total), [lesson, total]);
+  const before = useMemo(() => movesThrough(lesson, step - 1).length, [lesson, step]);
+  const after = before + current.moves.length;
+  const walk = useWalk(pending ? before : after, !reducedMotion);
+  const { replay } = walk;
+  const derived = useSimulation(lesson.scenario, allMoves, walk.cursor);
+
+  const go = useCallback(
+    (name: CommandName) => {
+      const action = stepAction(name);
+      if (action === null) return;
+      setStep((s) => stepReducer({ lo: 1, hi: total })({ step: s, playing: false }, action).step);
+    },
+    [total],
+  );
+  const run = useCallback(
+    (name: CommandName) => {
+      if (name === 'help') setHelpOpen((o) => !o);
+      else if (name === 'togglePlay' || name === 'play') replay(before);
+      else go(name);
+    },
+    [go, replay, before],
+  );
+  useShortcuts(run);
+
+  // The URL follows the step (replaceState: stepping does not flood the history); a link to
+  // another step of this lesson, followed while here, moves the reader there.
+  useEffect(() => {
+    const hash = lessonHash(lesson.id, step);
+    if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
+    document.title = `${lesson.front.title} · step ${step} of ${total} · slub-lab`;
+    progressStore.visit(lesson.id, step);
+    return () => {
+      document.title = 'slub-lab';
+    };
+  }, [lesson, step, total]);
+  useEffect(() => {
+    const on = () => {
+      const h = window.location.hash.replace(/^#/, '');
+      const [path = '', query = ''] = h.split('?', 2);
+      const r = parseLessonPath(path, query);
+      if (r.kind === 'step' && r.id === lesson.id && r.step <= total) setStep(r.step);
+    };
+    window.addEventListener('hashchange', on);
+    return () => window.removeEventListener('hashchange', on);
+  }, [lesson.id, total]);
+
+  const highlights = useMemo(
+    () => current.highlights.flatMap((name) => {
+      const h = parseHighlight(name);
+      return h === null ? [] : [{ name, h }];
+    }),
+    [current],
+  );
+  const view = derived.kind === 'ok' ? derived.view : null;
+  // Mark the highlights on what the views drew (their layout effects ran first), and bring a
+  // highlighted code line into the listing's view once per step.
+  const scrolledFor = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const root = page.current;
+    if (root === null || view === null) return;
+    applyHighlights(
+      root,
+      highlights.map((x) => x.h),
+      view,
+    );
+    if (scrolledFor.current === step) return;
+    // In the next frame, after the listing's own scroll to the current line.
+    const id = requestAnimationFrame(() => {
+      scrolledFor.current = step;
+      const li = root.querySelector<HTMLElement>('[data-testid="listing"] li[data-look]');
+      const box = li?.closest<HTMLElement>('.listing');
+      if (li == null || box == null) return;
+      const top = li.offsetTop - (li.parentElement?.offsetTop ?? 0);
+      if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 30) box.scrollTop = Math.max(0, top - box.clientHeight / 3);
+    });
+    return () => cancelAnimationFrame(id);
+  });
+
+  if (derived.kind === 'crash') {
+    return <CrashScreen title="The simulator crashed" message={derived.message} link={window.location.href} />;
+  }
+
+  const index = lessons.findIndex((l) => l.id === lesson.id);
+  const prevLesson = lessons[index - 1];
+  const nextLesson = lessons[index + 1];
+  const status = lessonStatus(progress, lesson.id, total);
+  const visited = lessonProgress(progress, lesson.id).visited;
+  const playground = tryItPlayground(lesson, current);
+  const hereMoves = movesThrough(lesson, step);
+  const hereLink = playHash(lesson.scenario, hereMoves, hereMoves.length, BUILTIN_TEXTS);
+  const variant = Object.entries(lesson.front.variant ?? {});
+  const stepMoves = current.moves.length;
+  const played = Math.max(0, Math.min(stepMoves, walk.cursor - before));
+
+  return (
+    <main className="page lesson-reader" ref={page} data-lesson={lesson.id} data-step={step}>
+      <SiteHeader current="reader">
+        <button type="button" className="help-button" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
+          ? Shortcuts
+        </button>
+      </SiteHeader>
+
+      <div className="lesson-head">
+        <p className="crumbs">
+          <a href="#/lessons">All lessons</a> › Lesson {String(lesson.number).padStart(2, '0')}
+          {variant.length > 0 && (
+            <span className="chip" title="This lesson changes these variant keys of its scenario">
+              variant: {variant.map(([k, v]) => `${k} = ${String(v)}`).join(', ')}
+            </span>
+          )}
+        </p>
+        <h1 data-testid="lesson-title">{lesson.front.title}</h1>
+      </div>
+
+      <nav className="step-nav" aria-label="Steps of this lesson">
+        <button type="button" onClick={() => go('prev')} disabled={step <= 1} aria-keyshortcuts="ArrowLeft">
+          ← Previous step
+        </button>
+        <span className="position" data-testid="step-position">
+          Step {step} of {total}
+        </span>
+        <button type="button" className="primary" onClick={() => go('next')} disabled={step >= total} aria-keyshortcuts="ArrowRight">
+          Next step →
+        </button>
+        <ol className="step-dots">
+          {lesson.steps.map((s) => {
+            const seen = visited.includes(s.n);
+            return (
+              <li key={s.n}>
+                <a
+                  href={lessonHash(lesson.id, s.n)}
+                  aria-current={s.n === step ? 'step' : undefined}
+                  className={seen ? 'seen' : undefined}
+                  title={`Step ${s.n}: ${s.title}${seen ? ' (visited)' : ''}`}
+                  aria-label={`Step ${s.n}: ${s.title}${seen ? ', visited' : ''}`}
+                  onClick={(e) => {
+                    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+                    e.preventDefault();
+                    setStep(s.n);
+                  }}
+                >
+                  {s.n}
+                  {seen && <span aria-hidden="true">✓</span>}
+                </a>
+              </li>
+            );
+          })}
+        </ol>
+      </nav>
+
+      <div className="lesson-grid">
+        <div className="lesson-text">
+          <section aria-labelledby="step-title">
+            <h2 id="step-title" data-testid="step-title">
+              <span className="muted">Step {step}:</span> {current.title}
+            </h2>
+            {step === 1 && lesson.introHtml !== '' && (
+              <div className="lesson-intro prose" dangerouslySetInnerHTML={{ __html: lesson.introHtml }} />
+            )}
+            {current.predict !== null && (
+              <Predict
+                key={`${lesson.id}/${step}`}
+                predict={current.predict}
+                answered={answered}
+                skipped={skipped.has(step)}
+                onAnswer={(choice) => progressStore.answer(lesson.id, step, choice)}
+                onSkip={() => setSkipped((s) => new Set(s).add(step))}
+                onAgain={() => {
+                  progressStore.forgetAnswer(lesson.id, step);
+                  setSkipped((s) => {
+                    const n = new Set(s);
+                    n.delete(step);
+                    return n;
+                  });
+                }}
+              />
+            )}
+            {pending ? (
+              <p className="muted lesson-narration" data-testid="step-narration">
+                Answer the question (or skip it) to see what happens in this step.
+              </p>
+            ) : (
+              <div
+                className="lesson-narration prose"
+                data-testid="step-narration"
+                aria-live="polite"
+                dangerouslySetInnerHTML={{ __html: current.narrationHtml }}
+              />
+            )}
+          </section>
+
+          {highlights.length > 0 && view !== null && (
+            <section className="look-at" aria-labelledby="look-title">
+              <h3 id="look-title">Look at</h3>
+              <ul data-testid="look-at">
+                {highlights.map(({ name, h }) => (
+                  <li key={name} data-highlight={name}>
+                    <span aria-hidden="true">▶ </span>
+                    {describeHighlight(h, view, derived.kind === 'ok' ? derived.outcome : null, listing)}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+
+          {current.tryIt !== null && playground !== null && (
+            <section className="try-it" aria-labelledby="try-title">
+              <h3 id="try-title">Try it yourself</h3>
+              <p dangerouslySetInnerHTML={{ __html: current.tryIt.goalHtml }} />
+              <a
+                className="button-link primary"
+                data-testid="try-it"
+                href={playHash(playground.scenario, playground.moves, playground.moves.length, BUILTIN_TEXTS)}
+              >
+                Open the playground {current.tryIt.from === 'start' ? 'at the start' : 'at this step'} →
+              </a>
+            </section>
+          )}
+          {current.tryIt === null && (
+            <p className="small">
+              <a href={hereLink} data-testid="open-here">
+                Open this state in the playground
+              </a>
+            </p>
+          )}
+
+          {step === total && (
+            <nav className="lesson-end" aria-label="Other lessons" data-testid="lesson-end">
+              <p>
+                {status.completed ? (
+                  <strong>✓ Lesson completed: you have seen all {total} steps.</strong>
+                ) : (
+                  <>
+                    End of the lesson. You have seen {status.visited} of its {total} steps
+                    {status.resumeAt !== step && (
+                      <>
+                        {' '}
+                        (<a href={lessonHash(lesson.id, status.resumeAt)}>step {status.resumeAt}</a> is still unseen)
+                      </>
+                    )}
+                    .
+                  </>
+                )}
+              </p>
+              <ul>
+                {nextLesson !== undefined && (
+                  <li>
+                    Next lesson: <a href={lessonHash(nextLesson.id, 1)}>{nextLesson.front.title}</a> →
+                  </li>
+                )}
+                {prevLesson !== undefined && (
+                  <li>
+                    ← Previous lesson: <a href={lessonHash(prevLesson.id, 1)}>{prevLesson.front.title}</a>
+                  </li>
+                )}
+                <li>
+                  <a href="#/lessons">All lessons</a>
+                </li>
+              </ul>
+            </nav>
+          )}
+
+          <section className="code-panel" aria-label="Code listing" data-panel="code">
+            <h3>Code</h3>
+            {view !== null && <ListingView listing={listing} view={view} event={derived.kind === 'ok' ? derived.lastEvent : undefined} />}
+          </section>
+        </div>
+
+        <div className="col-stage">
+          <div className="step-moves small">
+            {stepMoves === 0 ? (
+              <span>This step plays no move.</span>
+            ) : (
+              <span data-testid="step-moves">
+                This step plays <code>{movesText(current.movesSource)}</code>
+                {pending ? ' once you answer' : walk.walking ? ` · move ${played} of ${stepMoves}` : ''}
+              </span>
+            )}
+            {stepMoves > 0 && !pending && (
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => (walk.walking ? walk.finish() : walk.replay(before))}
+                aria-keyshortcuts="Space"
+              >
+                {walk.walking ? 'Skip to the end' : '↻ Replay the moves'}
+              </button>
+            )}
+          </div>
+          {derived.kind === 'error' ? (
+            <p className="error" role="alert">
+              This lesson does not play: {derived.message}
+            </p>
+          ) : (
+            <>
+              <h2 className="sr-only">Stage</h2>
+              <StageView
+                view={derived.view}
+                event={derived.lastEvent}
+                selection={null}
+                columns={narrow ? 1 : 2}
+                step={walk.cursor}
+                animate={!reducedMotion}
+              />
+            </>
+          )}
+        </div>
+
+        <div className="col-right">
+          {derived.kind === 'ok' && (
+            <>
+              <section className="panel" aria-labelledby="lines-h" data-panel="lines">
+                <h2 id="lines-h">Cache lines</h2>
+                <LinesView view={derived.view} event={derived.lastEvent} step={walk.cursor} animate={!reducedMotion} />
+              </section>
+              <div data-panel="vars">
+                <VarsPanel vars={derived.view.vars} />
+              </div>
+              <div data-panel="stats">
+                <StatsPanel outcome={derived.outcome} />
+              </div>
+              <div data-panel="violations">
+                <ViolationsPanel violations={derived.view.violations} />
+              </div>
+            </>
+          )}
+        </div>
+      </div>
+
+      <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+    </main>
+  );
+}

@@ -1,0 +1,178 @@
+// A step's highlights (docs/writing-lessons.md §4): parsed into targets, described in words
+// from the current view (the reader's "Look at" list, so nothing is shown by colour alone),
+// and marked on the rendered stage, listing, cache lines and panels (highlightDom.ts). Pure.
+import type { ListingFunction, Outcome, View } from '../../sim';
+
+export type Panel = 'lines' | 'stats' | 'timeline' | 'violations' | 'code';
+
+export type Highlight =
+  | { readonly kind: 'cpu'; readonly cpu: number; readonly field: string | null }
+  | { readonly kind: 'slab'; readonly slab: string; readonly field: string | null }
+  | { readonly kind: 'object'; readonly object: string; readonly fp: boolean }
+  | { readonly kind: 'node'; readonly node: number; readonly field: string | null }
+  | { readonly kind: 'line'; readonly line: string }
+  | { readonly kind: 'code'; readonly label: string }
+  | { readonly kind: 'ctx'; readonly ctx: string }
+  | { readonly kind: 'var'; readonly name: string }
+  | { readonly kind: 'stat'; readonly stat: string }
+  | { readonly kind: 'panel'; readonly panel: Panel };
+
+/** One highlight name, or null if it is not one (the schema has checked them already). */
+export function parseHighlight(name: string): Highlight | null {
+  let m = /^(lines|stats|timeline|violations|code)$/.exec(name);
+  if (m) return { kind: 'panel', panel: m[1] as Panel };
+  m = /^cpu(\d+)(?:\.(\w+))?$/.exec(name);
+  if (m) return { kind: 'cpu', cpu: Number(m[1]), field: m[2] ?? null };
+  m = /^slab ([A-Z]\w*)(?:\.(\w+))?$/.exec(name);
+  if (m) return { kind: 'slab', slab: m[1] ?? '', field: m[2] ?? null };
+  m = /^object ([a-z]\w*)(\.fp)?$/.exec(name);
+  if (m) return { kind: 'object', object: m[1] ?? '', fp: m[2] !== undefined };
+  m = /^node (\d+)(?:\.(\w+))?$/.exec(name);
+  if (m) return { kind: 'node', node: Number(m[1]), field: m[2] ?? null };
+  m = /^line (\S.*)$/.exec(name);
+  if (m) return { kind: 'line', line: m[1] ?? '' };
+  m = /^code (\w+:\w+)$/.exec(name);
+  if (m) return { kind: 'code', label: m[1] ?? '' };
+  m = /^(ctx|var) (\w+)$/.exec(name);
+  if (m) return m[1] === 'ctx' ? { kind: 'ctx', ctx: m[2] ?? '' } : { kind: 'var', name: m[2] ?? '' };
+  m = /^stat ([A-Z_]+)$/.exec(name);
+  if (m) return { kind: 'stat', stat: m[1] ?? '' };
+  return null;
+}
+
+const chain = (names: readonly string[], empty = 'NULL') => (names.length === 0 ? empty : names.join(' → '));
+
+const PANELS: Record<Panel, string> = {
+  lines: 'the cache lines panel',
+  stats: 'the statistics',
+  timeline: 'the timeline',
+  violations: 'the invariant violations',
+  code: 'the code listing',
+};
+
+function ownerWords(owner: string): string {
+  let m = /^cpu(\d+)$/.exec(owner);
+  if (m) return `CPU ${m[1] ?? ''}'s slab`;
+  m = /^cpu(\d+)-partial$/.exec(owner);
+  if (m) return `on CPU ${m[1] ?? ''}'s partial list`;
+  m = /^node(\d+)-partial$/.exec(owner);
+  if (m) return `on node ${m[1] ?? ''}'s partial list`;
+  if (owner === 'full') return 'full, on no list';
+  return owner;
+}
+
+function objectWords(owner: string): string {
+  if (owner.startsWith('user:')) return `held by ${owner.slice(5)}`;
+  if (owner.startsWith('inflight:')) return `being taken by ${owner.slice(9)}`;
+  if (owner === 'slab') return "free on its slab's freelist";
+  if (owner === 'lost') return 'lost (on no list, held by nobody)';
+  const m = /^cpu(\d+)$/.exec(owner);
+  if (m) return `free on CPU ${m[1] ?? ''}'s freelist`;
+  return owner;
+}
+
+/**
+ * The highlight in words, with its value now: `CPU 0 · tid: 14 (= 7·2+0)`. Something that does
+ * not exist at this step (a slab not made yet) is said so.
+ */
+export function describeHighlight(
+  h: Highlight,
+  view: View,
+  outcome: Outcome | null,
+  listing: readonly ListingFunction[],
+): string {
+  switch (h.kind) {
+    case 'panel':
+      return PANELS[h.panel];
+    case 'cpu': {
+      const c = view.cpus.find((x) => x.cpu === h.cpu);
+      const who = `CPU ${h.cpu}`;
+      if (c === undefined) return `${who} (not in this scenario)`;
+      switch (h.field) {
+        case null:
+          return `${who}'s kmem_cache_cpu`;
+        case 'tid':
+          return `${who} · tid: ${c.tid} (= ${c.tidEvent}·${view.tidStep}+${c.tidCpu})`;
+        case 'freelist':
+          return `${who} · freelist: ${chain(c.freelist)}`;
+        case 'page':
+          return `${who} · slab: ${c.page ?? 'NULL'}`;
+        case 'partial':
+          return `${who} · partial list: ${c.partial.length === 0 ? 'empty' : c.partial.join(', ')}`;
+        case 'irqs':
+          return `${who} · interrupts ${c.irqsEnabled ? 'on' : 'off'}`;
+        case 'preempt':
+          return `${who} · preempt count: ${c.preemptCount}`;
+        default:
+          return `${who} · ${h.field}`;
+      }
+    }
+    case 'slab': {
+      const s = view.slabs.find((x) => x.name === h.slab);
+      const who = `slab ${h.slab}`;
+      if (s === undefined) return `${who} (not made yet)`;
+      switch (h.field) {
+        case null:
+          return `${who}: ${ownerWords(s.owner)}, inuse ${s.inuse}/${s.capacity}${s.frozen ? ', frozen' : ''}`;
+        case 'freelist':
+          return `${who} · freelist: ${chain(s.freelist)}`;
+        case 'counters':
+          return `${who} · counters: inuse ${s.inuse}, ${s.frozen ? 'frozen' : 'not frozen'}`;
+        case 'inuse':
+          return `${who} · inuse: ${s.inuse} of ${s.capacity}`;
+        case 'frozen':
+          return `${who} · ${s.frozen ? 'frozen' : 'not frozen'}`;
+        default:
+          return `${who} · ${h.field}`;
+      }
+    }
+    case 'object': {
+      const o = view.slabs.flatMap((s) => s.objects).find((x) => x.name === h.object);
+      if (o === undefined) return `object ${h.object} (not made yet)`;
+      if (h.fp) return `object ${h.object} · free pointer: ${o.fp}`;
+      return `object ${h.object}: ${objectWords(o.owner)}`;
+    }
+    case 'node': {
+      const n = view.nodes.find((x) => x.node === h.node);
+      const who = `node ${h.node}`;
+      if (n === undefined) return `${who} (not in this scenario)`;
+      const lock = n.listLock === null ? 'free' : `held by ${n.listLock}`;
+      switch (h.field) {
+        case 'partial':
+          return `${who} · partial list: ${n.partial.length === 0 ? 'empty' : n.partial.join(', ')}`;
+        case 'list_lock':
+          return `${who} · list_lock: ${lock}${n.waiters.length > 0 ? `, waiting: ${n.waiters.join(', ')}` : ''}`;
+        default:
+          return `${who}: ${n.nrPartial} partial slab${n.nrPartial === 1 ? '' : 's'}, list_lock ${lock}`;
+      }
+    }
+    case 'line': {
+      const l = view.lines.find((x) => x.name === h.line);
+      if (l === undefined) return `cache line ${h.line}`;
+      return `cache line ${h.line}: ${l.states.map((s, i) => `CPU ${i} ${s}`).join(', ')}`;
+    }
+    case 'code': {
+      const i = h.label.lastIndexOf(':');
+      const fn = h.label.slice(0, i);
+      const line = listing.find((f) => f.name === fn)?.lines.find((x) => x.label === h.label);
+      const where = `${fn}, line ${h.label.slice(i + 1)}`;
+      return line === undefined ? `code ${where}` : `code ${where}: ${line.text.trim()}`;
+    }
+    case 'ctx': {
+      const c = view.contexts.find((x) => x.id === h.ctx);
+      if (c === undefined) return `context ${h.ctx}`;
+      const kind = c.kind === 'irq' ? 'interrupt handler' : 'task';
+      const next = c.state === 'finished' ? 'finished' : `${c.state}${c.label === null ? '' : `, next line ${c.label}`}`;
+      return `${kind} ${c.id} on CPU ${c.cpu}: ${next}`;
+    }
+    case 'var': {
+      const v = view.vars.find((x) => x.name === h.name);
+      if (v === undefined || !v.bound) return `variable ${h.name}: not allocated yet`;
+      return `variable ${h.name} = ${v.object ?? 'NULL (the allocation failed)'}`;
+    }
+    case 'stat': {
+      const n = outcome?.stats.total[h.stat];
+      return `counter ${h.stat} = ${n ?? 0}`;
+    }
+  }
+}

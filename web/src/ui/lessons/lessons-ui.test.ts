@@ -1,0 +1,203 @@
+// The lesson pages' pure parts: routes, progress, the step player, highlights in words, and
+// every lesson's links (each step's permalink and its "try it yourself" playground link) read
+// back by the routers, with the playground's state playing in the wasm simulator.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadLessons, movesThrough, tryItPlayground } from '../../lessons';
+import { listing, Simulation } from '../../sim/simulator';
+import { loadWasmNode } from '../../sim/testing';
+import { parseHash, playHash } from '../../state/url';
+import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from '../scenarios';
+import { describeHighlight, parseHighlight } from './highlight';
+import {
+  createProgressStore,
+  EMPTY,
+  lessonStatus,
+  parseProgress,
+  PROGRESS_KEY,
+  withAnswer,
+  withoutAnswer,
+  withVisit,
+} from './progress';
+import { indexHash, lessonHash, parseLessonPath, resolveStep } from './route';
+import { stepAction, stepReducer } from './stepper';
+
+const { lessons } = loadLessons();
+
+function route(hash: string) {
+  const r = parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID);
+  if (r.kind !== 'lessons') throw new Error(`${hash} is not a lesson route: ${JSON.stringify(r)}`);
+  return parseLessonPath(r.path, r.query);
+}
+
+describe('lesson routes', () => {
+  it('read the index with its filter and the reader with its step', () => {
+    expect(route('#/lessons')).toEqual({ kind: 'index', topic: null, text: '' });
+    expect(route('#/lessons/')).toEqual({ kind: 'index', topic: null, text: '' });
+    expect(route('#/lessons?topic=tid&q=remote%20free')).toEqual({ kind: 'index', topic: 'tid', text: 'remote free' });
+    expect(route('#/lessons/interrupt-retry/4')).toEqual({ kind: 'step', id: 'interrupt-retry', step: 4 });
+    expect(route('#/lessons/interrupt-retry')).toEqual({ kind: 'step', id: 'interrupt-retry', step: 1 });
+  });
+
+  it('name the part of a bad link', () => {
+    expect(route('#/lessons/x/zero')).toMatchObject({ kind: 'error', part: 'step' });
+    expect(route('#/lessons/x/0')).toMatchObject({ kind: 'error', part: 'step', message: 'steps are counted from 1' });
+    expect(route('#/lessons/x/1/2')).toMatchObject({ kind: 'error', part: 'route' });
+    expect(parseHash('#/lessonsx', BUILTIN_TEXTS, DEFAULT_SCENARIO_ID)).toMatchObject({ kind: 'error', part: 'route' });
+    expect(resolveStep(lessons, 'nope', 1)).toMatchObject({ kind: 'error', part: 'lesson', message: expect.stringContaining('"nope"') as unknown });
+    expect(resolveStep(lessons, 'interrupt-retry', 99)).toMatchObject({ kind: 'error', part: 'step', message: expect.stringContaining('8 steps') as unknown });
+  });
+
+  it('round-trip through the hash builders', () => {
+    expect(route(lessonHash('aba-without-tid', 7))).toEqual({ kind: 'step', id: 'aba-without-tid', step: 7 });
+    expect(route(indexHash('cache-lines', 'prefetch 000'))).toEqual({ kind: 'index', topic: 'cache-lines', text: 'prefetch 000' });
+    expect(indexHash(null, '  ')).toBe('#/lessons');
+  });
+});
+
+describe('progress', () => {
+  it('records visits and answers, and says when a lesson is completed', () => {
+    let p = withVisit(EMPTY, 'a', 2);
+    expect(withVisit(p, 'a', 2)).toBe(p);
+    expect(lessonStatus(p, 'a', 3)).toEqual({ visited: 1, total: 3, completed: false, resumeAt: 1 });
+    p = withVisit(withVisit(p, 'a', 1), 'a', 3);
+    expect(lessonStatus(p, 'a', 3)).toEqual({ visited: 3, total: 3, completed: true, resumeAt: 1 });
+    expect(lessonStatus(withVisit(EMPTY, 'a', 1), 'a', 3).resumeAt).toBe(2);
+    // A lesson that lost steps since: visits beyond its end do not count.
+    expect(lessonStatus(withVisit(EMPTY, 'a', 9), 'a', 3).visited).toBe(0);
+    p = withAnswer(p, 'a', 2, 1);
+    expect(p.lessons.a?.answers).toEqual({ '2': 1 });
+    expect(withoutAnswer(p, 'a', 2).lessons.a?.answers).toEqual({});
+  });
+
+  it('reads back what it stored and drops what it cannot read', () => {
+    const p = withAnswer(withVisit(EMPTY, 'x', 4), 'x', 4, 0);
+    expect(parseProgress(JSON.stringify(p))).toEqual(p);
+    expect(parseProgress(null)).toEqual(EMPTY);
+    expect(parseProgress('{not json')).toEqual(EMPTY);
+    expect(parseProgress('{"version":2,"lessons":{}}')).toEqual(EMPTY);
+    expect(parseProgress('{"version":1,"lessons":{"y":{"visited":[3,"a",-1,3,1],"answers":{"2":1,"b":0,"3":"x"}},"z":5}}')).toEqual({
+      version: 1,
+      lessons: { y: { visited: [1, 3], answers: { '2': 1 } } },
+    });
+  });
+
+  it('persists through its store and survives a storage that refuses', () => {
+    const data = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => data.get(k) ?? null,
+      setItem: (k: string, v: string) => void data.set(k, v),
+      removeItem: (k: string) => void data.delete(k),
+    } as unknown as Storage;
+    const store = createProgressStore(storage);
+    let calls = 0;
+    const off = store.subscribe(() => calls++);
+    store.visit('a', 1);
+    store.visit('a', 1);
+    store.answer('a', 1, 2);
+    expect(calls).toBe(2);
+    expect(createProgressStore(storage).getSnapshot()).toEqual(store.getSnapshot());
+    store.reset();
+    expect(data.has(PROGRESS_KEY)).toBe(false);
+    off();
+    const refusing = {
+      getItem: () => {
+        throw new Error('denied');
+      },
+      setItem: () => {
+        throw new Error('full');
+      },
+    } as unknown as Storage;
+    const memory = createProgressStore(refusing);
+    memory.visit('b', 2);
+    expect(memory.getSnapshot().lessons.b?.visited).toEqual([2]);
+  });
+});
+
+describe('the step player', () => {
+  const step = stepReducer({ lo: 2, hi: 4 });
+  it('stays within its bounds', () => {
+    expect(step({ step: 2, playing: false }, { type: 'prev' })).toEqual({ step: 2, playing: false });
+    expect(step({ step: 4, playing: false }, { type: 'next' })).toEqual({ step: 4, playing: false });
+    expect(step({ step: 2, playing: false }, { type: 'goto', step: 99 })).toEqual({ step: 4, playing: false });
+    expect(step({ step: 3, playing: false }, { type: 'first' })).toEqual({ step: 2, playing: false });
+  });
+  it('plays to the last step and stops there; playing again starts over', () => {
+    let s = step({ step: 2, playing: false }, { type: 'play' });
+    s = step(s, { type: 'tick' });
+    expect(s).toEqual({ step: 3, playing: true });
+    s = step(s, { type: 'tick' });
+    expect(s).toEqual({ step: 4, playing: false });
+    expect(step(s, { type: 'togglePlay' })).toEqual({ step: 2, playing: true });
+  });
+  it('takes the commands of the shared table', () => {
+    expect(stepAction('next')).toEqual({ type: 'next' });
+    expect(stepAction('goto', 3)).toEqual({ type: 'goto', step: 3 });
+    expect(stepAction('goto')).toBeNull();
+    expect(stepAction('help')).toBeNull();
+  });
+});
+
+describe('every lesson', () => {
+  beforeAll(loadWasmNode);
+
+  it('has highlights the reader can mark and describe at their step', () => {
+    const code = listing();
+    for (const lesson of lessons) {
+      const sim = new Simulation(lesson.scenario, { events: false });
+      try {
+        for (const step of lesson.steps) {
+          for (const m of step.moves) sim.apply(m);
+          const view = sim.view();
+          const outcome = sim.outcome();
+          for (const name of step.highlights) {
+            const h = parseHighlight(name);
+            expect(h, `${lesson.id} step ${step.n}: ${name}`).not.toBeNull();
+            if (h === null) continue;
+            const words = describeHighlight(h, view, outcome, code);
+            expect(words, `${lesson.id} step ${step.n}: ${name}`).not.toMatch(/not made yet|not in this scenario/);
+            if (h.kind === 'code') expect(words, `${lesson.id} step ${step.n}: ${name}`).toMatch(/: \S/);
+          }
+        }
+      } finally {
+        sim.free();
+      }
+    }
+  });
+
+  it('links each step to the playground at its state, and its try-it to the state the lesson says', () => {
+    for (const lesson of lessons) {
+      for (const step of lesson.steps) {
+        const moves = movesThrough(lesson, step.n);
+        const link = parseHash(playHash(lesson.scenario, moves, moves.length, BUILTIN_TEXTS), BUILTIN_TEXTS, DEFAULT_SCENARIO_ID);
+        expect(link).toMatchObject({ kind: 'play', scenario: lesson.scenario, moves, at: moves.length });
+        const t = tryItPlayground(lesson, step);
+        if (t === null) continue;
+        const tl = parseHash(playHash(t.scenario, t.moves, t.moves.length, BUILTIN_TEXTS), BUILTIN_TEXTS, DEFAULT_SCENARIO_ID);
+        expect(tl).toMatchObject({ kind: 'play', scenario: t.scenario, moves: t.moves, at: t.moves.length });
+        const sim = new Simulation(t.scenario, { events: false });
+        try {
+          for (const m of t.moves) sim.apply(m);
+        } finally {
+          sim.free();
+        }
+      }
+    }
+  });
+});
+
+describe('highlights in words', () => {
+  it('parse every form of docs/writing-lessons.md §4', () => {
+    expect(parseHighlight('cpu0.tid')).toEqual({ kind: 'cpu', cpu: 0, field: 'tid' });
+    expect(parseHighlight('cpu1')).toEqual({ kind: 'cpu', cpu: 1, field: null });
+    expect(parseHighlight('slab P.counters')).toEqual({ kind: 'slab', slab: 'P', field: 'counters' });
+    expect(parseHighlight('object p3.fp')).toEqual({ kind: 'object', object: 'p3', fp: true });
+    expect(parseHighlight('node 0.list_lock')).toEqual({ kind: 'node', node: 0, field: 'list_lock' });
+    expect(parseHighlight('line page P')).toEqual({ kind: 'line', line: 'page P' });
+    expect(parseHighlight('code slab_alloc:A9')).toEqual({ kind: 'code', label: 'slab_alloc:A9' });
+    expect(parseHighlight('ctx T')).toEqual({ kind: 'ctx', ctx: 'T' });
+    expect(parseHighlight('var x')).toEqual({ kind: 'var', name: 'x' });
+    expect(parseHighlight('stat FREE_SLOWPATH')).toEqual({ kind: 'stat', stat: 'FREE_SLOWPATH' });
+    expect(parseHighlight('violations')).toEqual({ kind: 'panel', panel: 'violations' });
+    expect(parseHighlight('nonsense here')).toBeNull();
+  });
+});

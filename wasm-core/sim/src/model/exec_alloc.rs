@@ -9,7 +9,7 @@ use super::{Flow, Machine, Pc, Stat};
 use crate::scenario::{Fastpath, Prefetch, Slowpath};
 
 impl Machine {
-    fn node_ok(&self, pg: Option<SlabId>, node: Option<u32>) -> bool {
+    pub(super) fn node_ok(&self, pg: Option<SlabId>, node: Option<u32>) -> bool {
         match (pg, node) {
             (_, None) => true,
             (Some(p), Some(n)) => self.slab(p).node == n,
@@ -61,34 +61,8 @@ impl Machine {
             E3a => self.s_this_cpu_read_tid(fr, E3b),
             E3b => self.s_raw_cpu_ptr(fr, E3c, A5),
             E3c => self.s_recheck_tid(fr, A5, E3a),
-            A5 => {
-                step!(self);
-                fr.obj = self.ld_freelist(fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].freelist", fr.c),
-                    "Read the per-CPU freelist head: {}.",
-                    self.addr_name(fr.obj)
-                );
-                rw!(self, read = self.addr_name(fr.obj));
-                fr.pc = A6;
-                Flow::Step
-            }
-            A6 => {
-                step!(self);
-                fr.pg = self.ld_page(fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].page", fr.c),
-                    "Read the CPU slab: {}.",
-                    self.slab_opt_name(fr.pg)
-                );
-                rw!(self, read = self.slab_opt_name(fr.pg));
-                fr.pc = A7;
-                Flow::Step
-            }
+            A5 => self.s_alloc_load_freelist(fr, A6, false),
+            A6 => self.s_alloc_load_page(fr, A7, A7),
             A7 => {
                 if fr.obj == NULL || !self.node_ok(fr.pg, fr.node) {
                     fr.pc = A7r;
@@ -106,21 +80,7 @@ impl Machine {
                 }
                 Flow::Ret(fr.obj, None)
             }
-            A8 => {
-                step!(self);
-                fr.nxt = self.load_fp(fr.obj);
-                note!(
-                    self,
-                    "load",
-                    format!("{}.fp", self.addr_name(fr.obj)),
-                    "Read the free pointer of {}: next is {} (may be stale; the CAS decides).",
-                    self.addr_name(fr.obj),
-                    self.addr_name(fr.nxt)
-                );
-                rw!(self, read = self.addr_name(fr.nxt));
-                fr.pc = A9;
-                Flow::Step
-            }
+            A8 => self.s_alloc_load_next(fr, A9),
             A9 => {
                 step!(self);
                 let k = self.me();
@@ -178,37 +138,8 @@ impl Machine {
             // E0 (2.6.22–2.6.38): interrupts off around the whole fast path, no tid.
             E0a => self.s_irq_save(fr, E0b, "no interrupt can run on this CPU now"),
             E0b => self.s_pcpu(fr, E0c),
-            E0c => {
-                step!(self);
-                fr.obj = self.ld_freelist(fr.c);
-                self.snapshot(fr, fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].freelist", fr.c),
-                    "Read the freelist head: {}.",
-                    self.addr_name(fr.obj)
-                );
-                fr.pc = E0d;
-                Flow::Step
-            }
-            E0d => {
-                step!(self);
-                fr.pg = self.ld_page(fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].page", fr.c),
-                    "Read the CPU slab: {}.",
-                    self.slab_opt_name(fr.pg)
-                );
-                if fr.obj == NULL || !self.node_ok(fr.pg, fr.node) {
-                    fr.pc = E0s;
-                } else {
-                    fr.pc = E0e;
-                }
-                Flow::Step
-            }
+            E0c => self.s_alloc_load_freelist(fr, E0d, true),
+            E0d => self.s_alloc_load_page(fr, E0e, E0s),
             E0s => {
                 fr.pc = E0t;
                 self.call_slow(fr)
@@ -219,20 +150,7 @@ impl Machine {
                 fr.pc = E0g;
                 Flow::Go
             }
-            E0e => {
-                step!(self);
-                fr.nxt = self.load_fp(fr.obj);
-                note!(
-                    self,
-                    "load",
-                    format!("{}.fp", self.addr_name(fr.obj)),
-                    "Read the free pointer of {}: {}.",
-                    self.addr_name(fr.obj),
-                    self.addr_name(fr.nxt)
-                );
-                fr.pc = E0f;
-                Flow::Step
-            }
+            E0e => self.s_alloc_load_next(fr, E0f),
             E0f => {
                 step!(self);
                 self.check_snapshot(fr, self.me());
@@ -263,37 +181,8 @@ impl Machine {
             // 2008 x86: cmpxchg_local on c->freelist with preemption off, no tid (spec §4 (i)).
             L0 => self.s_preempt_off(fr, L1, " (get_cpu), so c stays this CPU's"),
             L1 => self.s_pcpu(fr, L2),
-            L2 => {
-                step!(self);
-                fr.obj = self.ld_freelist(fr.c);
-                self.snapshot(fr, fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].freelist", fr.c),
-                    "Read the freelist head: {}.",
-                    self.addr_name(fr.obj)
-                );
-                fr.pc = L3;
-                Flow::Step
-            }
-            L3 => {
-                step!(self);
-                fr.pg = self.ld_page(fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].page", fr.c),
-                    "Read the CPU slab: {}.",
-                    self.slab_opt_name(fr.pg)
-                );
-                fr.pc = if fr.obj == NULL || !self.node_ok(fr.pg, fr.node) {
-                    Ls
-                } else {
-                    L4
-                };
-                Flow::Step
-            }
+            L2 => self.s_alloc_load_freelist(fr, L3, true),
+            L3 => self.s_alloc_load_page(fr, L4, Ls),
             Ls => {
                 fr.pc = Lt;
                 self.call_slow(fr)
@@ -304,24 +193,14 @@ impl Machine {
                 fr.pc = L6;
                 Flow::Go
             }
-            L4 => {
-                step!(self);
-                fr.nxt = self.load_fp(fr.obj);
-                note!(
-                    self,
-                    "load",
-                    format!("{}.fp", self.addr_name(fr.obj)),
-                    "Read the free pointer of {}: {}.",
-                    self.addr_name(fr.obj),
-                    self.addr_name(fr.nxt)
-                );
-                fr.pc = if fp == Fastpath::CmpxchgLocal {
+            L4 => self.s_alloc_load_next(
+                fr,
+                if fp == Fastpath::CmpxchgLocal {
                     L5
                 } else {
                     L5a
-                };
-                Flow::Step
-            }
+                },
+            ),
             L5 => {
                 step!(self);
                 let k = fr.c;

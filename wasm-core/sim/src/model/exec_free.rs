@@ -45,73 +45,15 @@ impl Machine {
             FE3a => self.s_this_cpu_read_tid(fr, FE3b),
             FE3b => self.s_raw_cpu_ptr(fr, FE3c, F5),
             FE3c => self.s_recheck_tid(fr, F5, FE3a),
-            F5 => {
-                step!(self);
-                let pg = self.ld_page(fr.c);
-                let mine = pg.is_some() && pg == fr.pg;
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].page", fr.c),
-                    "The CPU slab is {}; {} belongs to {}: {}.",
-                    self.slab_opt_name(pg),
-                    self.addr_name(fr.x),
-                    self.slab_opt_name(fr.pg),
-                    if mine {
-                        "fast path"
-                    } else {
-                        "slow path (__slab_free)"
-                    }
-                );
-                fr.pc = if mine { F6 } else { F5s };
-                Flow::Step
-            }
+            F5 => self.s_free_check_page(fr, F6, F5s),
             F5s => {
                 fr.pc = F5r;
                 self.call_free_slow(fr)
             }
             F5r => Flow::Ret(NULL, None),
-            F6 => {
-                step!(self);
-                fr.f = self.ld_freelist(fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].freelist", fr.c),
-                    "Read the freelist head: {}.",
-                    self.addr_name(fr.f)
-                );
-                fr.pc = F7;
-                Flow::Step
-            }
-            F7 => {
-                step!(self);
-                self.store_fp(fr.x, fr.f);
-                note!(
-                    self,
-                    "store",
-                    format!("{}.fp", self.addr_name(fr.x)),
-                    "Link {} in front of {}.",
-                    self.addr_name(fr.x),
-                    self.addr_name(fr.f)
-                );
-                // v3.x reads c->freelist again for the CAS's expected value; 5.15+ loads it once.
-                fr.pc = if fp == Fastpath::TidDirect { F8 } else { F7b };
-                Flow::Step
-            }
-            F7b => {
-                step!(self);
-                fr.f = self.ld_freelist(fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].freelist", fr.c),
-                    "Read c->freelist again for the CAS: {}.",
-                    self.addr_name(fr.f)
-                );
-                fr.pc = F8;
-                Flow::Step
-            }
+            F6 => self.s_free_load_freelist(fr, F7, false, false),
+            F7 => self.s_free_link(fr, if fp == Fastpath::TidDirect { F8 } else { F7b }),
+            F7b => self.s_free_load_freelist(fr, F8, false, true),
             F8 => {
                 step!(self);
                 let k = self.me();
@@ -134,53 +76,13 @@ impl Machine {
             // E0: irqs off, plain stores.
             FE0a => self.s_irq_save(fr, FE0b, "the free runs with interrupts off"),
             FE0b => self.s_pcpu(fr, FE0c),
-            FE0c => {
-                step!(self);
-                let pg = self.ld_page(fr.c);
-                let mine = pg.is_some() && pg == fr.pg;
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].page", fr.c),
-                    "CPU slab {}: {}.",
-                    self.slab_opt_name(pg),
-                    if mine { "fast path" } else { "slow path" }
-                );
-                fr.pc = if mine { FE0d } else { FE0s };
-                Flow::Step
-            }
+            FE0c => self.s_free_check_page(fr, FE0d, FE0s),
             FE0s => {
                 fr.pc = FE0g;
                 self.call_free_slow(fr)
             }
-            FE0d => {
-                step!(self);
-                fr.f = self.ld_freelist(fr.c);
-                self.snapshot(fr, fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].freelist", fr.c),
-                    "Read the freelist head: {}.",
-                    self.addr_name(fr.f)
-                );
-                fr.pc = FE0e;
-                Flow::Step
-            }
-            FE0e => {
-                step!(self);
-                self.store_fp(fr.x, fr.f);
-                note!(
-                    self,
-                    "store",
-                    format!("{}.fp", self.addr_name(fr.x)),
-                    "Link {} in front of {}.",
-                    self.addr_name(fr.x),
-                    self.addr_name(fr.f)
-                );
-                fr.pc = FE0f;
-                Flow::Step
-            }
+            FE0d => self.s_free_load_freelist(fr, FE0e, true, false),
+            FE0e => self.s_free_link(fr, FE0f),
             FE0f => {
                 step!(self);
                 self.check_snapshot(fr, self.me());
@@ -210,35 +112,8 @@ impl Machine {
             // 2008: cmpxchg_local loop with preemption off, no tid.
             FL0 => self.s_preempt_off(fr, FL1, " (get_cpu), so c stays this CPU's"),
             FL1 => self.s_pcpu(fr, FL2),
-            FL2 => {
-                step!(self);
-                fr.f = self.ld_freelist(fr.c);
-                self.snapshot(fr, fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].freelist", fr.c),
-                    "Read the freelist head: {}.",
-                    self.addr_name(fr.f)
-                );
-                fr.pc = FL3;
-                Flow::Step
-            }
-            FL3 => {
-                step!(self);
-                let pg = self.ld_page(fr.c);
-                let mine = pg.is_some() && pg == fr.pg;
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].page", fr.c),
-                    "CPU slab {}: {}.",
-                    self.slab_opt_name(pg),
-                    if mine { "fast path" } else { "slow path" }
-                );
-                fr.pc = if mine { FL4 } else { FLs };
-                Flow::Step
-            }
+            FL2 => self.s_free_load_freelist(fr, FL3, true, false),
+            FL3 => self.s_free_check_page(fr, FL4, FLs),
             // The 2007 slow paths disabled interrupts themselves (spec §4 (i)).
             FLs => self.s_irq_save(fr, FLs2, "the 2007 slow path runs with interrupts off"),
             FLs2 => {
@@ -246,24 +121,14 @@ impl Machine {
                 self.call_free_slow(fr)
             }
             FLr => self.s_irq_restore(fr, FL6, "back from __slab_free"),
-            FL4 => {
-                step!(self);
-                self.store_fp(fr.x, fr.f);
-                note!(
-                    self,
-                    "store",
-                    format!("{}.fp", self.addr_name(fr.x)),
-                    "Link {} in front of {}.",
-                    self.addr_name(fr.x),
-                    self.addr_name(fr.f)
-                );
-                fr.pc = if fp == Fastpath::CmpxchgLocal {
+            FL4 => self.s_free_link(
+                fr,
+                if fp == Fastpath::CmpxchgLocal {
                     FL5
                 } else {
                     FL5a
-                };
-                Flow::Step
-            }
+                },
+            ),
             FL5 => {
                 step!(self);
                 let k = fr.c;

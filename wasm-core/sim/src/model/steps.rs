@@ -188,4 +188,133 @@ impl Machine {
             format!("{what} {result}."),
         );
     }
+
+    /// Alloc: `object = c->freelist` (the INV-12 snapshot too, for the eras without a tid).
+    pub(super) fn s_alloc_load_freelist(
+        &mut self,
+        fr: &mut Frame,
+        next: Pc,
+        snapshot: bool,
+    ) -> Flow {
+        step!(self);
+        fr.obj = self.ld_freelist(fr.c);
+        if snapshot {
+            self.snapshot(fr, fr.c);
+        }
+        note!(
+            self,
+            "load",
+            format!("cpu_slab[{}].freelist", fr.c),
+            "Read the per-CPU freelist head: {}.",
+            self.addr_name(fr.obj)
+        );
+        rw!(self, read = self.addr_name(fr.obj));
+        fr.pc = next;
+        Flow::Step
+    }
+
+    /// Alloc: `page = c->page`; no object or the wrong node sends it to the slow path.
+    pub(super) fn s_alloc_load_page(&mut self, fr: &mut Frame, fast: Pc, slow: Pc) -> Flow {
+        step!(self);
+        fr.pg = self.ld_page(fr.c);
+        note!(
+            self,
+            "load",
+            format!("cpu_slab[{}].page", fr.c),
+            "Read the CPU slab: {}.",
+            self.slab_opt_name(fr.pg)
+        );
+        rw!(self, read = self.slab_opt_name(fr.pg));
+        fr.pc = if fr.obj == NULL || !self.node_ok(fr.pg, fr.node) {
+            slow
+        } else {
+            fast
+        };
+        Flow::Step
+    }
+
+    /// Alloc: `next = get_freepointer(s, object)`, which may be stale: the CAS decides.
+    pub(super) fn s_alloc_load_next(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+        step!(self);
+        fr.nxt = self.load_fp(fr.obj);
+        note!(
+            self,
+            "load",
+            format!("{}.fp", self.addr_name(fr.obj)),
+            "Read the free pointer of {}: next is {} (may be stale; the CAS decides).",
+            self.addr_name(fr.obj),
+            self.addr_name(fr.nxt)
+        );
+        rw!(self, read = self.addr_name(fr.nxt));
+        fr.pc = next;
+        Flow::Step
+    }
+
+    /// Free: `page == c->page`? The object's slab must be the CPU slab for the fast path.
+    pub(super) fn s_free_check_page(&mut self, fr: &mut Frame, fast: Pc, slow: Pc) -> Flow {
+        step!(self);
+        let pg = self.ld_page(fr.c);
+        let mine = pg.is_some() && pg == fr.pg;
+        note!(
+            self,
+            "load",
+            format!("cpu_slab[{}].page", fr.c),
+            "The CPU slab is {}; {} belongs to {}: {}.",
+            self.slab_opt_name(pg),
+            self.addr_name(fr.x),
+            self.slab_opt_name(fr.pg),
+            if mine {
+                "fast path"
+            } else {
+                "slow path (__slab_free)"
+            }
+        );
+        fr.pc = if mine { fast } else { slow };
+        Flow::Step
+    }
+
+    /// Free: `head = c->freelist` (the INV-12 snapshot too, for the eras without a tid).
+    pub(super) fn s_free_load_freelist(
+        &mut self,
+        fr: &mut Frame,
+        next: Pc,
+        snapshot: bool,
+        again: bool,
+    ) -> Flow {
+        step!(self);
+        fr.f = self.ld_freelist(fr.c);
+        if snapshot {
+            self.snapshot(fr, fr.c);
+        }
+        note!(
+            self,
+            "load",
+            format!("cpu_slab[{}].freelist", fr.c),
+            "{} the freelist head: {}.",
+            if again {
+                "Read again, for the CAS,"
+            } else {
+                "Read"
+            },
+            self.addr_name(fr.f)
+        );
+        fr.pc = next;
+        Flow::Step
+    }
+
+    /// Free: `set_freepointer(s, x, head)`: link the object in front of the head.
+    pub(super) fn s_free_link(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+        step!(self);
+        self.store_fp(fr.x, fr.f);
+        note!(
+            self,
+            "store",
+            format!("{}.fp", self.addr_name(fr.x)),
+            "Link {} in front of {}.",
+            self.addr_name(fr.x),
+            self.addr_name(fr.f)
+        );
+        fr.pc = next;
+        Flow::Step
+    }
 }

@@ -1,6 +1,65 @@
 // The D3 the views use. `d3` declares itself free of side effects, so importing `select` from it
 // lets the bundler drop d3-transition, whose import is what adds `.transition()` and
 // `.interrupt()` to selections: import both modules directly, the transition one for its effect.
+//
+// And the writes the views make on every step, made only where the value changed: setting an
+// attribute or a text to the value it already has still invalidates style, layout and paint
+// (a text node is even replaced), and a step changes a handful of the stage's elements.
 import 'd3-transition';
+import type { BaseType, Selection } from 'd3-selection';
 
 export { select, type Selection } from 'd3-selection';
+
+// The parent types of the selections do not matter to these writes.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Sel<E extends BaseType, D> = Selection<E, D, any, any>;
+
+type Value<D> = (d: D, i: number) => string | number | null;
+
+/** `selection.attr(name, value)`, writing only the attributes whose value changes. */
+export function setAttr<E extends Element, D>(sel: Sel<E, D>, name: string, value: Value<D>): Sel<E, D> {
+  return sel.each(function (d, i) {
+    const v = value(d, i);
+    if (v === null) {
+      if (this.hasAttribute(name)) this.removeAttribute(name);
+      return;
+    }
+    const s = String(v);
+    if (this.getAttribute(name) !== s) this.setAttribute(name, s);
+  });
+}
+
+/** `selection.text(value)`, writing only the texts that change. */
+export function setText<E extends Element, D>(sel: Sel<E, D>, value: (d: D, i: number) => string): Sel<E, D> {
+  return sel.each(function (d, i) {
+    const s = value(d, i);
+    if (this.textContent !== s) this.textContent = s;
+  });
+}
+
+/** `selection.style(name, value)`, writing only the properties that change (null removes). */
+export function setStyle<E extends HTMLElement | SVGElement, D>(sel: Sel<E, D>, name: string, value: (d: D, i: number) => string | null): Sel<E, D> {
+  return sel.each(function (d, i) {
+    const s = value(d, i);
+    const now = this.style.getPropertyValue(name);
+    if (s === null) {
+      if (now !== '') this.style.removeProperty(name);
+    } else if (now !== s) {
+      this.style.setProperty(name, s);
+    }
+  });
+}
+
+/**
+ * The elements of `sel` that must change (`differs`), to be tweened by the caller. The others
+ * have any running tween stopped: one an earlier step started toward another value (perhaps not
+ * yet past its first frame) must not carry them away from where they now belong.
+ */
+export function tweenOnly<E extends Element, D>(sel: Sel<E, D>, differs: (el: E, d: D) => boolean): Sel<E, D> {
+  sel.filter(function (d) {
+    return !differs(this, d);
+  }).interrupt();
+  return sel.filter(function (d) {
+    return differs(this, d);
+  });
+}

@@ -1,6 +1,6 @@
 // D3 rendering of the cache-line table (lines.layout.ts): MESI letters keyed by line and CPU,
 // a transfer token moving from the CPU that gave the line up to the one that took it.
-import { select } from './d3';
+import { select, setAttr, setText } from './d3';
 import { cpuColor } from './geometry';
 import { LINE_COL_W, LINE_ROW, type LineCell, type LineRow, type LinesShapes, type Transfer } from './lines.layout';
 import type { RenderOptions } from './stage.view';
@@ -8,7 +8,8 @@ import { ensureStyle } from './style';
 
 export function renderLines(svgEl: SVGSVGElement, shapes: LinesShapes, options: RenderOptions): void {
   ensureStyle(svgEl);
-  const svg = select(svgEl).attr('viewBox', `0 0 ${shapes.width} ${shapes.height}`);
+  const svg = select(svgEl);
+  setAttr(svg, 'viewBox', () => `0 0 ${shapes.width} ${shapes.height}`);
   const d = options.duration;
   svg
     .selectAll<SVGGElement, (typeof shapes.heads)[number]>('g.head')
@@ -20,34 +21,28 @@ export function renderLines(svgEl: SVGSVGElement, shapes: LinesShapes, options: 
       return g;
     })
     .call((g) => {
-      g.select('rect')
-        .attr('x', (h) => h.x - LINE_COL_W / 2 + 3)
-        .attr('width', LINE_COL_W - 6)
-        .attr('fill', (h) => cpuColor(h.cpu));
-      g.select('text')
-        .attr('x', (h) => h.x)
-        .text((h) => `C${h.cpu}`);
+      const r = g.select<SVGRectElement>('rect');
+      setAttr(r, 'x', (h) => h.x - LINE_COL_W / 2 + 3);
+      setAttr(r, 'width', () => LINE_COL_W - 6);
+      setAttr(r, 'fill', (h) => cpuColor(h.cpu));
+      setAttr(g.select<SVGTextElement>('text'), 'x', (h) => h.x);
+      setText(g.select<SVGTextElement>('text'), (h) => `C${h.cpu}`);
     });
   svg
     .selectAll<SVGTextElement, number>('text.line-head')
     .data([0])
-    .join('text')
-    .attr('class', 'line-head label')
-    .attr('x', 4)
-    .attr('y', 18)
-    .text('line');
-  svg
+    .join((enter) => enter.append('text').attr('class', 'line-head label').attr('x', 4).attr('y', 18).text('line'));
+  const rows = svg
     .selectAll<SVGGElement, LineRow>('g.row')
     .data(shapes.rows, (r) => r.key)
     .join((enter) => {
       const g = enter.append('g');
       g.append('text').attr('class', 'name').attr('x', 4).attr('dominant-baseline', 'central');
       return g;
-    })
-    .attr('class', (r) => `row${r.touched ? ' touched' : ''}`)
-    .attr('transform', (r) => `translate(0,${r.y})`)
-    .select('text.name')
-    .text((r) => (r.name.length > 17 ? `${r.name.slice(0, 16)}…` : r.name));
+    });
+  setAttr(rows, 'class', (r) => `row${r.touched ? ' touched' : ''}`);
+  setAttr(rows, 'transform', (r) => `translate(0,${r.y})`);
+  setText(rows.select<SVGTextElement>('text.name'), (r) => (r.name.length > 17 ? `${r.name.slice(0, 16)}…` : r.name));
   const cells = svg
     .selectAll<SVGGElement, LineCell>('g.cell')
     .data(shapes.cells, (c) => c.key)
@@ -60,10 +55,10 @@ export function renderLines(svgEl: SVGSVGElement, shapes: LinesShapes, options: 
         .attr('height', LINE_ROW - 4);
       g.append('text');
       return g;
-    })
-    .attr('class', (c) => `cell ${c.state}${c.changed ? ' changed' : ''}`)
-    .attr('transform', (c) => `translate(${c.x},${c.y})`);
-  cells.select('text').text((c) => c.state);
+    });
+  setAttr(cells, 'class', (c) => `cell ${c.state}${c.changed ? ' changed' : ''}`);
+  setAttr(cells, 'transform', (c) => `translate(${c.x},${c.y})`);
+  setText(cells.select<SVGTextElement>('text'), (c) => c.state);
   const xfers = svg
     .selectAll<SVGGElement, Transfer>('g.xfer')
     .data(shapes.transfers, (t) => t.key)

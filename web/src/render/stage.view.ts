@@ -3,7 +3,7 @@
 // freelist, a slab token slides from the node list to a CPU. `duration` 0 (reduced motion,
 // top speed, a jump) sets everything at once; changed chips are then outlined briefly instead.
 // No React, no store: the caller owns the <svg>.
-import { select, type Selection } from './d3';
+import { select, setAttr, setStyle, setText, tweenOnly, type Selection } from './d3';
 import { cpuColor } from './geometry';
 import {
   CHIP_H,
@@ -35,45 +35,46 @@ function layer(root: Selection<SVGSVGElement, unknown, null, undefined>, name: s
 const translate = (x: number, y: number) => `translate(${x},${y})`;
 
 function drawTexts<P extends SVGGElement, D>(g: Selection<P, D, null | SVGGElement, unknown>, texts: (d: D) => readonly TextShape[]) {
-  g.selectAll<SVGTextElement, TextShape>('text.t')
-    .data(texts, (_t, i) => `${i}`)
-    .join('text')
-    .attr('class', (t) => `t ${t.cls}`)
-    .attr('x', (t) => t.x)
-    .attr('y', (t) => t.y)
-    .attr('text-anchor', (t) => t.anchor)
-    .text((t) => t.text);
+  const t = g.selectAll<SVGTextElement, TextShape>('text.t').data(texts, (_t, i) => `${i}`).join('text');
+  setAttr(t, 'class', (x) => `t ${x.cls}`);
+  setAttr(t, 'x', (x) => x.x);
+  setAttr(t, 'y', (x) => x.y);
+  setAttr(t, 'text-anchor', (x) => x.anchor);
+  setText(t, (x) => x.text);
+}
+
+/** At (x, y) and fully shown: what a card, a slab token or a chip tweens to. */
+function placed(el: Element, p: { x: number; y: number }): boolean {
+  return el.getAttribute('transform') === translate(p.x, p.y) && el.getAttribute('opacity') === '1';
+}
+
+/** Move the elements that are not where they belong: tweened over `d` ms, or at once. */
+function place<E extends SVGGElement, D extends { x: number; y: number }>(sel: Selection<E, D, SVGGElement, unknown>, d: number): void {
+  const moving = tweenOnly(sel, (el, p) => !placed(el, p));
+  if (d > 0) moving.transition().duration(d).attr('transform', (p) => translate(p.x, p.y)).attr('opacity', 1);
+  else moving.attr('transform', (p) => translate(p.x, p.y)).attr('opacity', 1);
 }
 
 export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: RenderOptions): void {
   ensureStyle(svgEl);
   const svg = select(svgEl);
-  svg.attr('viewBox', `0 0 ${shapes.width} ${shapes.height}`);
+  setAttr(svg, 'viewBox', () => `0 0 ${shapes.width} ${shapes.height}`);
   ensureDefs(svg);
   const d = options.duration;
 
   // The step strip.
   const strip = layer(svg, 'strip');
-  strip.attr('class', `layer-strip strip${shapes.strip.failed ? ' failed' : ''}`);
-  strip
+  setAttr(strip, 'class', () => `layer-strip strip${shapes.strip.failed ? ' failed' : ''}`);
+  const bg = strip
     .selectAll<SVGRectElement, number>('rect.bg')
     .data([shapes.width])
-    .join('rect')
-    .attr('class', 'bg')
-    .attr('x', 12)
-    .attr('y', 2)
-    .attr('width', (w) => w - 24)
-    .attr('height', 58);
-  strip
+    .join((enter) => enter.append('rect').attr('class', 'bg').attr('x', 12).attr('y', 2).attr('height', 58));
+  setAttr(bg, 'width', (w) => w - 24);
+  const band = strip
     .selectAll<SVGRectElement, number | null>('rect.band')
     .data([shapes.strip.cpu])
-    .join('rect')
-    .attr('class', 'band')
-    .attr('x', 12)
-    .attr('y', 2)
-    .attr('width', 6)
-    .attr('height', 58)
-    .attr('fill', (c) => (c === null ? 'var(--border)' : cpuColor(c)));
+    .join((enter) => enter.append('rect').attr('class', 'band').attr('x', 12).attr('y', 2).attr('width', 6).attr('height', 58));
+  setAttr(band, 'fill', (c) => (c === null ? 'var(--border)' : cpuColor(c)));
   drawTexts(strip, () => shapes.strip.texts);
   const halves = strip
     .selectAll<SVGGElement, HalfShape>('g.half')
@@ -92,6 +93,7 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
     .attr('x', 8)
     .attr('y', 16)
     .text((h) => `${h.field}: ${h.expected} / ${h.actual} ${h.match ? '✓' : '✕ differs'}`);
+  // (The halves exist only on the step of a failed cmpxchg: few, and all new.)
 
   // Cards.
   const cards = layer(svg, 'cards')
@@ -104,44 +106,39 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
           .attr('transform', (c) => translate(c.x, c.y))
           .attr('opacity', d > 0 ? 0 : 1);
         g.append('rect').attr('class', 'bg');
-        g.append('rect').attr('class', 'band');
+        g.append('rect').attr('class', 'band').attr('x', 0).attr('y', 0).attr('height', 5).attr('rx', 2);
         return g;
       },
       (update) => update,
       (exit) => (d > 0 ? exit.transition().duration(d).attr('opacity', 0).remove() : exit.remove()),
-    )
-    .attr('class', (c) => `card ${c.kind}${c.selected ? ' selected' : ''}${c.faded ? ' faded' : ''}`)
-    .attr('data-key', (c) => c.key);
-  cards.select('rect.bg').attr('width', (c) => c.w).attr('height', (c) => c.h);
-  cards
-    .select('rect.band')
-    .attr('x', 0)
-    .attr('y', 0)
-    .attr('width', (c) => (c.cpu === null ? 0 : c.w))
-    .attr('height', 5)
-    .attr('rx', 2)
-    .attr('fill', (c) => (c.cpu === null ? 'none' : cpuColor(c.cpu)));
+    );
+  setAttr(cards, 'class', (c) => `card ${c.kind}${c.selected ? ' selected' : ''}${c.faded ? ' faded' : ''}`);
+  setAttr(cards, 'data-key', (c) => c.key);
+  const cardBg = cards.select<SVGRectElement>('rect.bg');
+  setAttr(cardBg, 'width', (c) => c.w);
+  setAttr(cardBg, 'height', (c) => c.h);
+  const cardBand = cards.select<SVGRectElement>('rect.band');
+  setAttr(cardBand, 'width', (c) => (c.cpu === null ? 0 : c.w));
+  setAttr(cardBand, 'fill', (c) => (c.cpu === null ? 'none' : cpuColor(c.cpu)));
   drawTexts(cards, (c) => c.texts);
-  if (d > 0) cards.transition().duration(d).attr('transform', (c) => translate(c.x, c.y)).attr('opacity', 1);
-  else cards.interrupt().attr('transform', (c) => translate(c.x, c.y)).attr('opacity', 1);
+  place(cards, d);
 
-  // Arrows (under the chips).
-  layer(svg, 'arrows')
+  // Arrows (under the chips). A new or redrawn one (no path tween) is hidden while the chips
+  // move and fades in where it ends; the others are left alone.
+  const arrows = layer(svg, 'arrows')
     .selectAll<SVGPathElement, ArrowShape>('path.arrow')
     .data(shapes.arrows, (a) => a.key)
     .join(
       (enter) => enter.append('path').attr('opacity', 0),
       (update) => update,
       (exit) => exit.remove(),
-    )
-    .attr('class', (a) => `arrow ${a.kind}`)
-    .attr('marker-end', (a) => (a.kind === 'link' ? 'url(#slub-link)' : 'url(#slub-arrow)'))
-    .call((sel) => {
-      // Arrows are redrawn where they end (no path tween): they fade in after the chips moved.
-      sel.interrupt().attr('d', (a) => a.d);
-      if (d > 0) sel.transition().delay(d * 0.6).duration(d * 0.4).attr('opacity', 1);
-      else sel.attr('opacity', 1);
-    });
+    );
+  setAttr(arrows, 'class', (a) => `arrow ${a.kind}`);
+  setAttr(arrows, 'marker-end', (a) => (a.kind === 'link' ? 'url(#slub-link)' : 'url(#slub-arrow)'));
+  const redrawn = tweenOnly(arrows, (el, a) => el.getAttribute('d') !== a.d || el.getAttribute('opacity') !== '1');
+  redrawn.attr('d', (a) => a.d);
+  if (d > 0) redrawn.attr('opacity', 0).transition().delay(d * 0.6).duration(d * 0.4).attr('opacity', 1);
+  else redrawn.attr('opacity', 1);
 
   // Slab tokens.
   const refs = layer(svg, 'refs')
@@ -157,18 +154,18 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
       },
       (update) => update,
       (exit) => (d > 0 ? exit.transition().duration(d).attr('opacity', 0).remove() : exit.remove()),
-    )
-    .attr('class', (r) => `ref${r.frozen ? ' frozen' : ''}${r.selected ? ' selected' : ''}`)
-    .attr('data-slab', (r) => r.slab);
-  refs.select('rect').attr('width', (r) => r.w).attr('height', (r) => r.h);
-  refs
-    .select('text')
-    .attr('x', (r) => r.w / 2)
-    .attr('y', (r) => r.h / 2)
-    .text((r) => r.text);
-  refs.select('title').text((r) => `slab ${r.slab}${r.frozen ? ', frozen' : ''}`);
-  if (d > 0) refs.transition().duration(d).attr('transform', (r) => translate(r.x, r.y)).attr('opacity', 1);
-  else refs.interrupt().attr('transform', (r) => translate(r.x, r.y)).attr('opacity', 1);
+    );
+  setAttr(refs, 'class', (r) => `ref${r.frozen ? ' frozen' : ''}${r.selected ? ' selected' : ''}`);
+  setAttr(refs, 'data-slab', (r) => r.slab);
+  const refRect = refs.select<SVGRectElement>('rect');
+  setAttr(refRect, 'width', (r) => r.w);
+  setAttr(refRect, 'height', (r) => r.h);
+  const refText = refs.select<SVGTextElement>('text');
+  setAttr(refText, 'x', (r) => r.w / 2);
+  setAttr(refText, 'y', (r) => r.h / 2);
+  setText(refText, (r) => r.text);
+  setText(refs.select<SVGTitleElement>('title'), (r) => `slab ${r.slab}${r.frozen ? ', frozen' : ''}`);
+  place(refs, d);
 
   // Object chips: grid chips and freelist links, entering from / leaving to the grid.
   const grid = new Map(shapes.chips.filter((c) => c.key.startsWith('obj:')).map((c) => [c.object, c]));
@@ -213,15 +210,16 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
     if (prev !== null && prev !== now) changed.add(c.key);
     this.setAttribute('data-state', now);
   });
-  chips
-    .attr('class', (c) => `chip ${c.state}${c.selected ? ' selected' : ''}${d === 0 && changed.has(c.key) ? ' changed' : ''}`)
-    .attr('data-object', (c) => c.object);
-  chips.select('rect').style('stroke', (c) => (c.cpu !== null && c.state === 'free' && !c.selected ? cpuColor(c.cpu) : null)).style('stroke-width', (c) => (c.cpu !== null && c.state === 'free' && !c.selected ? '2.5px' : null));
-  chips.select('text.name').text((c) => c.object);
-  chips.select('text.sub').text((c) => c.label);
-  chips.select('title').text(chipTitle);
-  if (d > 0) chips.transition().duration(d).attr('transform', (c) => translate(c.x, c.y)).attr('opacity', 1);
-  else chips.interrupt().attr('transform', (c) => translate(c.x, c.y)).attr('opacity', 1);
+  setAttr(chips, 'class', (c) => `chip ${c.state}${c.selected ? ' selected' : ''}${d === 0 && changed.has(c.key) ? ' changed' : ''}`);
+  setAttr(chips, 'data-object', (c) => c.object);
+  const chipRect = chips.select<SVGRectElement>('rect');
+  const hue = (c: ChipShape) => c.cpu !== null && c.state === 'free' && !c.selected;
+  setStyle(chipRect, 'stroke', (c) => (hue(c) ? cpuColor(c.cpu ?? 0) : null));
+  setStyle(chipRect, 'stroke-width', (c) => (hue(c) ? '2.5px' : null));
+  setText(chips.select<SVGTextElement>('text.name'), (c) => c.object);
+  setText(chips.select<SVGTextElement>('text.sub'), (c) => c.label);
+  setText(chips.select<SVGTitleElement>('title'), chipTitle);
+  place(chips, d);
 
   // list_lock padlocks.
   const locks = layer(svg, 'locks')
@@ -232,11 +230,11 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
       g.append('path').attr('class', 'shackle');
       g.append('path').attr('class', 'body').attr('d', 'M-7,-2 h14 v11 h-14 z');
       return g;
-    })
-    .attr('class', (l) => `lock${l.held ? ' held' : ''}`)
-    .attr('transform', (l) => translate(l.x, l.y));
-  locks.select('path.shackle').attr('d', (l) => (l.held ? 'M-4,-2 v-4 a4,4 0 0 1 8,0 v4' : 'M-4,-2 v-4 a4,4 0 0 1 8,0 v-2'));
-  locks.select('path.body').style('fill', (l) => (l.held && l.holderCpu !== null ? cpuColor(l.holderCpu) : null));
+    });
+  setAttr(locks, 'class', (l) => `lock${l.held ? ' held' : ''}`);
+  setAttr(locks, 'transform', (l) => translate(l.x, l.y));
+  setAttr(locks.select<SVGPathElement>('path.shackle'), 'd', (l) => (l.held ? 'M-4,-2 v-4 a4,4 0 0 1 8,0 v4' : 'M-4,-2 v-4 a4,4 0 0 1 8,0 v-2'));
+  setStyle(locks.select<SVGPathElement>('path.body'), 'fill', (l) => (l.held && l.holderCpu !== null ? cpuColor(l.holderCpu) : null));
 }
 
 function chipTitle(c: ChipShape): string {

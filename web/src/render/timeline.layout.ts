@@ -43,14 +43,26 @@ export interface TimelineShapes {
   readonly cursorX: number;
   /** Total moves in the schedule. */
   readonly total: number;
+  /** Pixels per move. */
+  readonly step: number;
+}
+
+/**
+ * How many moves the width is divided into: the next of 8, 12, 16, 24, 32, 48… at or above
+ * `total`. The ticks fill two thirds of the width or more, and a move added to the schedule
+ * moves no tick until it crosses one of those sizes (a step then writes one tick, not all).
+ */
+export function capacityFor(total: number): number {
+  let cap = 8;
+  while (cap < total) cap = cap % 3 === 0 ? (cap / 3) * 4 : (cap / 2) * 3;
+  return cap;
 }
 
 /** The move index under x, as a cursor (0 = before the first move). */
 export function cursorAt(shapes: TimelineShapes, x: number): number {
   const start = shapes.setup.x + shapes.setup.w;
   if (x <= start || shapes.total === 0) return 0;
-  const step = (shapes.width - PAD - start) / shapes.total;
-  return Math.max(0, Math.min(shapes.total, Math.round((x - start) / step)));
+  return Math.max(0, Math.min(shapes.total, Math.round((x - start) / shapes.step)));
 }
 
 export function layoutTimeline(
@@ -62,7 +74,7 @@ export function layoutTimeline(
 ): TimelineShapes {
   const total = schedule.length;
   const start = PAD + SETUP_W + 4;
-  const step = total === 0 ? 0 : (width - PAD - start) / total;
+  const step = (width - PAD - start) / capacityFor(total);
   const byMove = new Map<number, SimEvent[]>();
   for (const e of events) {
     if (e.mv === null) continue;
@@ -115,7 +127,8 @@ export function layoutTimeline(
     setup: { x: PAD, w: SETUP_W },
     ticks,
     brackets,
-    cursorX: total === 0 ? start : start + cursor * step,
+    cursorX: start + cursor * step,
     total,
+    step,
   };
 }

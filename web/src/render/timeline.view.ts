@@ -1,6 +1,6 @@
 // D3 rendering of the event timeline (timeline.layout.ts): ticks keyed by move index, the
 // cursor line, retry brackets. Pointer scrubbing is wired by the caller through `cursorAt`.
-import { select } from './d3';
+import { select, setAttr, setText } from './d3';
 import { cpuColor } from './geometry';
 import type { Bracket, Tick, TimelineShapes } from './timeline.layout';
 import type { RenderOptions } from './stage.view';
@@ -8,7 +8,8 @@ import { ensureStyle } from './style';
 
 export function renderTimeline(svgEl: SVGSVGElement, shapes: TimelineShapes, options: RenderOptions): void {
   ensureStyle(svgEl);
-  const svg = select(svgEl).attr('viewBox', `0 0 ${shapes.width} ${shapes.height}`);
+  const svg = select(svgEl);
+  setAttr(svg, 'viewBox', () => `0 0 ${shapes.width} ${shapes.height}`);
   const setup = svg
     .selectAll<SVGGElement, typeof shapes.setup>('g.setup')
     .data([shapes.setup])
@@ -19,38 +20,36 @@ export function renderTimeline(svgEl: SVGSVGElement, shapes: TimelineShapes, opt
       g.append('title').text('setup: runs to completion before the interleaved part');
       return g;
     });
-  setup.select('rect').attr('x', (s) => s.x).attr('width', (s) => s.w);
-  setup.select('text').attr('x', (s) => s.x);
+  setAttr(setup.select<SVGRectElement>('rect'), 'x', (s) => s.x);
+  setAttr(setup.select<SVGRectElement>('rect'), 'width', (s) => s.w);
+  setAttr(setup.select<SVGTextElement>('text'), 'x', (s) => s.x);
   const ticks = svg
     .selectAll<SVGGElement, Tick>('g.tick')
     .data(shapes.ticks, (t) => t.key)
     .join((enter) => {
       const g = enter.append('g');
       g.append('rect');
-      g.append('text').attr('class', 'fail');
+      g.append('text').attr('class', 'fail').attr('y', 12);
       g.append('title');
       return g;
-    })
-    .attr('class', (t) => `tick ${t.kind}${t.future ? ' future' : ''}${t.failed ? ' failed' : ''}`);
-  ticks
-    .select('rect')
-    .attr('x', (t) => t.x)
-    .attr('y', (t) => t.y)
-    .attr('width', (t) => t.w)
-    .attr('height', (t) => t.h)
-    .attr('fill', (t) => (t.cpu === null ? 'var(--muted)' : cpuColor(t.cpu)));
-  ticks
-    .select('text.fail')
-    .attr('x', (t) => t.x + t.w / 2)
-    .attr('y', 12)
-    .text((t) => (t.failed ? '✕' : ''));
-  ticks.select('title').text((t) => t.title);
-  svg
+    });
+  // A step changes one tick's class (the cursor passes it) or adds one: write only that.
+  setAttr(ticks, 'class', (t) => `tick ${t.kind}${t.future ? ' future' : ''}${t.failed ? ' failed' : ''}`);
+  const rect = ticks.select<SVGRectElement>('rect');
+  setAttr(rect, 'x', (t) => t.x);
+  setAttr(rect, 'y', (t) => t.y);
+  setAttr(rect, 'width', (t) => t.w);
+  setAttr(rect, 'height', (t) => t.h);
+  setAttr(rect, 'fill', (t) => (t.cpu === null ? 'var(--muted)' : cpuColor(t.cpu)));
+  const fail = ticks.select<SVGTextElement>('text.fail');
+  setAttr(fail, 'x', (t) => t.x + t.w / 2);
+  setText(fail, (t) => (t.failed ? '✕' : ''));
+  setText(ticks.select<SVGTitleElement>('title'), (t) => t.title);
+  const brackets = svg
     .selectAll<SVGPathElement, Bracket>('path.bracket')
     .data(shapes.brackets, (b) => b.key)
-    .join('path')
-    .attr('class', 'bracket')
-    .attr('d', (b) => `M${b.x1},${b.y - 4} v4 H${b.x2} v-4`);
+    .join((enter) => enter.append('path').attr('class', 'bracket'));
+  setAttr(brackets, 'd', (b) => `M${b.x1},${b.y - 4} v4 H${b.x2} v-4`);
   const cursor = svg
     .selectAll<SVGLineElement, number>('line.cursor')
     .data([shapes.cursorX])

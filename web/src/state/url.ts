@@ -55,8 +55,18 @@ function fromBase64Url(s: string): Uint8Array | null {
   }
 }
 
+/** The last scenario encoded (the page asks for the same one on every step). */
+let lastEncoded: { readonly text: string; readonly encoded: string } | null = null;
+
 /** The scenario as `v1.<base64url>` of its compact JSON (of the text itself if not JSON). */
 export function encodeScenario(text: string): string {
+  if (lastEncoded?.text === text) return lastEncoded.encoded;
+  const encoded = encode(text);
+  lastEncoded = { text, encoded };
+  return encoded;
+}
+
+function encode(text: string): string {
   let compact = text;
   try {
     compact = JSON.stringify(JSON.parse(text));

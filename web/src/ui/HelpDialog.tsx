@@ -1,6 +1,6 @@
 // The `?` dialog, listing the shortcuts from the one command table, and the keyboard hook that
 // runs the same table.
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { COMMANDS, commandForKey, type CommandName } from '../state/commands';
 
 function isTextField(target: EventTarget | null): boolean {
@@ -27,7 +27,7 @@ export function useShortcuts(run: (name: CommandName) => void): void {
   }, [run]);
 }
 
-export function HelpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export const HelpDialog = memo(function HelpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement | null>(null);
   useEffect(() => {
     const d = ref.current;
@@ -56,4 +56,4 @@ export function HelpDialog({ open, onClose }: { open: boolean; onClose: () => vo
       </button>
     </dialog>
   );
-}
+});

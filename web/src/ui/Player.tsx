@@ -96,17 +96,26 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
   );
   useShortcuts(run);
 
-  const changeVariant = (key: string, value: VariantValue | undefined) => {
-    const scenario = withVariant(state.scenario, key, value);
+  // Callbacks of the panels below the stage keep their identity across steps (the panels are
+  // memoised: a step should not re-render what it does not change); they read the latest state.
+  const latest = useRef(state);
+  useEffect(() => {
+    latest.current = state;
+  });
+  const changeVariant = useCallback((key: string, value: VariantValue | undefined) => {
+    const now = latest.current;
+    const scenario = withVariant(now.scenario, key, value);
     if (scenario === null) return;
-    const keep = playablePrefix(scenario, state.schedule);
+    const keep = playablePrefix(scenario, now.schedule);
     dispatch({
       type: 'loadScenario',
       scenario,
-      schedule: state.schedule.slice(0, keep),
-      cursor: Math.min(state.cursor, keep),
+      schedule: now.schedule.slice(0, keep),
+      cursor: Math.min(now.cursor, keep),
     });
-  };
+  }, []);
+  const loadScenario = useCallback((scenario: string) => dispatch({ type: 'loadScenario', scenario }), []);
+  const closeHelp = useCallback(() => setHelpOpen(false), []);
 
   const exportFrame = async (kind: 'svg' | 'png') => {
     const find = (id: string) => page.current?.querySelector<SVGSVGElement>(`svg[data-testid="${id}"]`) ?? null;
@@ -129,7 +138,7 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
   }
 
   const loader = (
-    <ScenarioLoader key={state.scenario} current={state.scenario} onLoad={(scenario) => dispatch({ type: 'loadScenario', scenario })} />
+    <ScenarioLoader key={state.scenario} current={state.scenario} onLoad={loadScenario} />
   );
 
   if (derived.kind === 'error') {
@@ -328,7 +337,7 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
         <VariantPanel scenario={state.scenario} resolved={view.variant} onChange={changeVariant} />
       </div>
 
-      <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      <HelpDialog open={helpOpen} onClose={closeHelp} />
     </main>
   );
 }

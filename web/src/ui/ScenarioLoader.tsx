@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import { validateScenario } from '../sim';
 import { BUILTIN_SCENARIOS } from './scenarios';
 
@@ -15,7 +15,7 @@ export function splitScenarioError(message: string): { path: string | null; why:
 }
 
 /** Pick a built-in scenario or edit one as JSON (DESIGN §4); a bad one is refused with its path. */
-export function ScenarioLoader({ current, onLoad }: Props) {
+export const ScenarioLoader = memo(function ScenarioLoader({ current, onLoad }: Props) {
   const [text, setText] = useState(current);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
@@ -82,4 +82,4 @@ export function ScenarioLoader({ current, onLoad }: Props) {
       </details>
     </section>
   );
-}
+});

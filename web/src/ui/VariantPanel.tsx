@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import type { VariantView } from '../sim';
 import { ERAS, optionValue, parseOptionValue, VARIANT_KEYS, variantOf, type VariantValue } from '../state/variant';
 
@@ -13,7 +13,7 @@ interface Props {
  * The era bundle and each variant key (spec §2.16); "—" leaves the key to the era or the
  * default, and says which value that is.
  */
-export function VariantPanel({ scenario, resolved, onChange }: Props) {
+function VariantPanelImpl({ scenario, resolved, onChange }: Props) {
   const id = useId();
   const variant = variantOf(scenario);
   const era = variant.era;
@@ -58,4 +58,14 @@ export function VariantPanel({ scenario, resolved, onChange }: Props) {
       </div>
     </section>
   );
+}
+
+/** A step gives a new (equal) resolved variant: the panel re-renders only when it differs. */
+export const VariantPanel = memo(
+  VariantPanelImpl,
+  (a, b) => a.scenario === b.scenario && a.onChange === b.onChange && sameVariant(a.resolved, b.resolved),
+);
+
+function sameVariant(a: VariantView, b: VariantView): boolean {
+  return (Object.keys(a) as (keyof VariantView)[]).every((k) => a[k] === b[k]);
 }

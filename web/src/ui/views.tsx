@@ -15,14 +15,25 @@ import type { ListingFunction, SimEvent, View } from '../sim';
 
 export const TWEEN_MS = 320;
 
-/** The tween for a change from the last rendered step to `step`. */
-function useTween(step: number, animate: boolean): () => number {
+/**
+ * Draw `shapes` with `render` in a layout effect, only when they change (the page re-renders
+ * for many reasons: a D3 pass over an unchanged stage is work for nothing). The tween is
+ * TWEEN_MS from the last drawn step to the next one, 0 for a jump or without animation.
+ */
+function useDraw<E extends Element, S>(
+  ref: RefObject<E | null>,
+  shapes: S,
+  step: number,
+  animate: boolean,
+  render: (el: E, shapes: S, options: { duration: number }) => void,
+): void {
   const last = useRef<number | null>(null);
-  return () => {
+  useLayoutEffect(() => {
     const prev = last.current;
     last.current = step;
-    return animate && prev !== null && Math.abs(step - prev) === 1 ? TWEEN_MS : 0;
-  };
+    const duration = animate && prev !== null && Math.abs(step - prev) === 1 ? TWEEN_MS : 0;
+    if (ref.current !== null) render(ref.current, shapes, { duration });
+  }, [ref, shapes, step, animate, render]);
 }
 
 export function useMediaQuery(query: string): boolean {
@@ -50,10 +61,7 @@ interface StageProps {
 export function StageView({ view, event, selection, columns, step, animate, onSelect }: StageProps) {
   const ref = useRef<SVGSVGElement | null>(null);
   const shapes = useMemo(() => layoutStage(view, event, { columns, selection }), [view, event, columns, selection]);
-  const tween = useTween(step, animate);
-  useLayoutEffect(() => {
-    if (ref.current !== null) renderStage(ref.current, shapes, { duration: tween() });
-  });
+  useDraw(ref, shapes, step, animate, renderStage);
   return (
     <svg
       ref={ref}
@@ -74,10 +82,7 @@ export function StageView({ view, event, selection, columns, step, animate, onSe
 export function LinesView({ view, event, step, animate }: Omit<StageProps, 'selection' | 'columns' | 'onSelect'>) {
   const ref = useRef<SVGSVGElement | null>(null);
   const shapes = useMemo(() => layoutLines(view.lines, view.cpus.length, event), [view, event]);
-  const tween = useTween(step, animate);
-  useLayoutEffect(() => {
-    if (ref.current !== null) renderLines(ref.current, shapes, { duration: tween() });
-  });
+  useDraw(ref, shapes, step, animate, renderLines);
   const summary = view.lines.map((l) => `${l.name}: ${l.states.join(' ')}`).join('; ');
   return (
     <svg
@@ -122,10 +127,7 @@ export function TimelineView({ events, schedule, cursor, view, animate, onGoto }
     () => layoutTimeline(events, schedule, cursor, view.contexts, width),
     [events, schedule, cursor, view.contexts, width],
   );
-  const tween = useTween(cursor, animate);
-  useLayoutEffect(() => {
-    if (ref.current !== null) renderTimeline(ref.current, shapes, { duration: tween() });
-  });
+  useDraw(ref, shapes, cursor, animate, renderTimeline);
   const dragging = useRef(false);
   const at = (e: PointerEvent<SVGSVGElement>) => {
     const rect = e.currentTarget.getBoundingClientRect();

@@ -47,21 +47,34 @@ function bigScenario() {
   return `v1.${Buffer.from(JSON.stringify(s)).toString('base64url')}`;
 }
 
+/** The assets a page loads at once: its scripts, module preloads and stylesheets. */
+function pageAssets(html) {
+  return [...readFileSync(join(dist, html), 'utf8').matchAll(/(?:src|href)="\.\/assets\/([^"]+)"/g)].map((m) => m[1]);
+}
+
 function sizes() {
   const assets = join(dist, 'assets');
   const files = readdirSync(assets).filter((f) => /\.(js|wasm|css)$/.test(f));
-  const rows = files.map((f) => {
+  const gz = new Map();
+  for (const f of files) {
     const bytes = readFileSync(join(assets, f));
-    return { f, raw: statSync(join(assets, f)).size, gz: gzipSync(bytes, { level: 9 }).length };
-  });
-  let js = 0;
-  let wasm = 0;
-  for (const r of rows) {
-    console.log(`  ${r.f.padEnd(36)} ${kb(r.raw).padStart(10)} raw ${kb(r.gz).padStart(10)} gzip`);
-    if (r.f.endsWith('.wasm')) wasm += r.gz;
-    else if (r.f.endsWith('.js') && !r.f.startsWith('explore.worker')) js += r.gz;
+    gz.set(f, gzipSync(bytes, { level: 9 }).length);
+    console.log(`  ${f.padEnd(36)} ${kb(statSync(join(assets, f)).size).padStart(10)} raw ${kb(gz.get(f)).padStart(10)} gzip`);
   }
-  console.log(`  JS (page, gzip) ${kb(js)} · wasm (gzip) ${kb(wasm)} · total ${kb(js + wasm)} (target ≤ 300 KB; the explorer worker loads on demand)`);
+  const sum = (fs) => fs.reduce((a, f) => a + (gz.get(f) ?? 0), 0);
+  const wasm = sum(files.filter((f) => f.endsWith('.wasm')));
+  // What a page needs before it is interactive: the JS its HTML loads (entry and module
+  // preloads) and the wasm the simulator fetches. Chunks loaded on demand are listed apart.
+  const atOnce = new Set();
+  for (const html of ['index.html', 'embed.html']) {
+    const js = pageAssets(html).filter((f) => f.endsWith('.js'));
+    js.forEach((f) => atOnce.add(f));
+    const total = sum(js) + wasm;
+    console.log(`  ${html}: JS ${kb(sum(js))} + wasm ${kb(wasm)} = ${kb(total)} gzip${html === 'index.html' ? ' (target ≤ 300 KB)' : ''}`);
+  }
+  const later = files.filter((f) => f.endsWith('.js') && !atOnce.has(f));
+  console.log(`  loaded on demand: ${later.map((f) => `${f.replace(/-[\w-]{8}\.js$/, '')} ${kb(gz.get(f) ?? 0)}`).join(', ')} (the lesson pages; the explorer's worker, with the same wasm)`);
+  console.log(`  all JS and wasm: ${kb(sum(files.filter((f) => !f.endsWith('.css'))))} gzip`);
 }
 
 async function waitInteractive(page) {
@@ -77,6 +90,8 @@ for (const p of only) if (!PARTS.includes(p)) throw new Error(`no part ${JSON.st
 const wanted = (part) => only.length === 0 || only.includes(part);
 
 async function browserBenches(url) {
+  if (!['load', 'latency', 'frames'].some(wanted)) return;
+  log('bench-web', 'headless chromium');
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
   try {
     if (wanted('load')) await load(browser, url);
@@ -210,7 +225,6 @@ async function main() {
   }
   const server = await serve(dist);
   try {
-    log('bench-web', 'headless chromium');
     await browserBenches(server.url);
     if (wanted('lighthouse')) lighthouse(server.url);
   } finally {

@@ -7,7 +7,7 @@
 //                                                  /usr/bin/chromium)
 //
 // PART: sizes, load, latency, frames, lighthouse (default: all of them, in that order).
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -197,24 +197,72 @@ async function frameTimes(browser, url) {
   await ctx.close();
 }
 
-function lighthouse(url) {
+/** Lighthouse's Chrome: headless, and quiet on the network (loopback only). */
+const LIGHTHOUSE_CHROME = '--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run --disable-quic';
+
+/**
+ * Lighthouse (npm `lighthouse`, a devDependency) against the built app served on loopback
+ * (gzipped, as a static host serves it): the playground and the lesson index, with its default
+ * mobile settings (simulated slow 4G and a 4× slower CPU) and with its desktop preset.
+ */
+/** Run a command to its end without blocking this process (which serves the pages). */
+function runAsync(cmd, args, env, timeoutMs) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      resolve({ status: null, stdout, stderr: String(e) });
+    });
+  });
+}
+
+async function lighthouse(url) {
   const bin = join(root, 'node_modules', '.bin', 'lighthouse');
   if (!existsSync(bin)) {
-    console.log('  Lighthouse: not installed (npm i -D lighthouse to measure performance and accessibility)');
+    console.log('  Lighthouse: not installed (npm ci installs it: a devDependency)');
     return;
   }
-  const r = spawnSync(
-    bin,
-    [`${url}#/play?s=sc01`, '--quiet', '--output=json', '--only-categories=performance,accessibility', `--chrome-flags=--headless=new ${FLAGS.join(' ')}`],
-    { env: { ...process.env, CHROME_PATH: CHROMIUM }, encoding: 'utf8', maxBuffer: 64 << 20 },
-  );
-  if (r.status !== 0) {
-    console.log(`  Lighthouse failed: ${(r.stderr || '').split('\n').slice(-3).join(' ')}`);
-    return;
+  log('bench-web', 'Lighthouse (performance, accessibility)');
+  for (const [page, hash] of [
+    ['playground', '#/play?s=sc01'],
+    ['lessons', '#/lessons'],
+  ]) {
+    for (const preset of ['mobile', 'desktop']) {
+      const r = await runAsync(
+        bin,
+        [
+          `${url}${hash}`,
+          '--quiet',
+          '--output=json',
+          '--only-categories=performance,accessibility',
+          `--chrome-flags=${LIGHTHOUSE_CHROME}`,
+          ...(preset === 'desktop' ? ['--preset=desktop'] : []),
+        ],
+        { ...process.env, CHROME_PATH: CHROMIUM },
+        180_000,
+      );
+      if (r.status !== 0) {
+        console.log(`  Lighthouse (${page}, ${preset}) failed (${r.status ?? 'timed out'}): ${r.stderr.split('\n').slice(-3).join(' ')}`);
+        continue;
+      }
+      const report = JSON.parse(r.stdout);
+      const c = report.categories;
+      const a = report.audits;
+      const metric = (id) => a[id]?.displayValue ?? '?';
+      console.log(
+        `  Lighthouse ${page}, ${preset}: performance ${Math.round(c.performance.score * 100)}, accessibility ${Math.round(c.accessibility.score * 100)} (targets ≥ 95) · FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}`,
+      );
+    }
   }
-  const report = JSON.parse(r.stdout);
-  const c = report.categories;
-  console.log(`  Lighthouse: performance ${Math.round(c.performance.score * 100)}, accessibility ${Math.round(c.accessibility.score * 100)} (targets ≥ 95)`);
 }
 
 async function main() {
@@ -226,7 +274,7 @@ async function main() {
   const server = await serve(dist);
   try {
     await browserBenches(server.url);
-    if (wanted('lighthouse')) lighthouse(server.url);
+    if (wanted('lighthouse')) await lighthouse(server.url);
   } finally {
     await server.close();
   }

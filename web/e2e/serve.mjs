@@ -1,7 +1,11 @@
-// A tiny static server for the built app (dist/), on a free loopback port.
-import { createReadStream, existsSync, statSync } from 'node:fs';
+// A tiny static server for the built app (dist/), on a free loopback port. Like a static host,
+// it sends text and wasm gzipped to a client that accepts it (Lighthouse measures transfer).
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const COMPRESS = new Set(['.html', '.js', '.css', '.json', '.wasm', '.svg', '.txt']);
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -14,6 +18,18 @@ const TYPES = {
   '.ico': 'image/x-icon',
   '.txt': 'text/plain; charset=utf-8',
 };
+
+/** @type {Map<string, { mtimeMs: number, gz: Buffer }>} */
+const gzCache = new Map();
+
+function gzipped(file, body) {
+  const mtimeMs = statSync(file).mtimeMs;
+  const hit = gzCache.get(file);
+  if (hit !== undefined && hit.mtimeMs === mtimeMs) return hit.gz;
+  const gz = gzipSync(body, { level: 9 });
+  gzCache.set(file, { mtimeMs, gz });
+  return gz;
+}
 
 /** Serve `dir`; resolves to `{ url, close }` once listening. */
 export function serve(dir) {
@@ -29,11 +45,15 @@ export function serve(dir) {
       res.writeHead(404).end('not found');
       return;
     }
-    res.writeHead(200, {
-      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-      'cache-control': 'no-store',
-    });
-    createReadStream(file).pipe(res);
+    const ext = extname(file);
+    let body = readFileSync(file);
+    const headers = { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'cache-control': 'no-store', vary: 'accept-encoding' };
+    if (COMPRESS.has(ext) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+      body = gzipped(file, body);
+      headers['content-encoding'] = 'gzip';
+    }
+    res.writeHead(200, headers);
+    res.end(body);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -43,16 +43,33 @@ function drawTexts<P extends SVGGElement, D>(g: Selection<P, D, null | SVGGEleme
   setText(t, (x) => x.text);
 }
 
-/** At (x, y) and fully shown: what a card, a slab token or a chip tweens to. */
+const TRANSLATE = /^translate\(\s*(-?[\d.e+-]+)[\s,]+(-?[\d.e+-]+)\s*\)$/;
+
+/**
+ * At (x, y) and fully shown: what a card, a slab token or a chip tweens to. Compared as
+ * numbers: a tween leaves its own spelling (`translate(12, 40)`) and its own rounding.
+ */
 function placed(el: Element, p: { x: number; y: number }): boolean {
-  return el.getAttribute('transform') === translate(p.x, p.y) && el.getAttribute('opacity') === '1';
+  if (el.getAttribute('opacity') !== '1') return false;
+  const m = TRANSLATE.exec(el.getAttribute('transform') ?? '');
+  return m !== null && Math.abs(Number(m[1]) - p.x) < 0.01 && Math.abs(Number(m[2]) - p.y) < 0.01;
 }
 
 /** Move the elements that are not where they belong: tweened over `d` ms, or at once. */
 function place<E extends SVGGElement, D extends { x: number; y: number }>(sel: Selection<E, D, SVGGElement, unknown>, d: number): void {
   const moving = tweenOnly(sel, (el, p) => !placed(el, p));
-  if (d > 0) moving.transition().duration(d).attr('transform', (p) => translate(p.x, p.y)).attr('opacity', 1);
-  else moving.attr('transform', (p) => translate(p.x, p.y)).attr('opacity', 1);
+  if (d > 0) {
+    moving
+      .transition()
+      .duration(d)
+      .attr('transform', (p) => translate(p.x, p.y))
+      .attr('opacity', 1)
+      .on('end', function (p) {
+        this.setAttribute('transform', translate(p.x, p.y)); // our spelling again
+      });
+  } else {
+    moving.attr('transform', (p) => translate(p.x, p.y)).attr('opacity', 1);
+  }
 }
 
 export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: RenderOptions): void {

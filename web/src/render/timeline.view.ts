@@ -3,10 +3,9 @@
 import { select, setAttr, setText } from './d3';
 import { cpuColor } from './geometry';
 import type { Bracket, Tick, TimelineShapes } from './timeline.layout';
-import type { RenderOptions } from './stage.view';
 import { ensureStyle } from './style';
 
-export function renderTimeline(svgEl: SVGSVGElement, shapes: TimelineShapes, options: RenderOptions): void {
+export function renderTimeline(svgEl: SVGSVGElement, shapes: TimelineShapes): void {
   ensureStyle(svgEl);
   const svg = select(svgEl);
   setAttr(svg, 'viewBox', () => `0 0 ${shapes.width} ${shapes.height}`);
@@ -50,13 +49,13 @@ export function renderTimeline(svgEl: SVGSVGElement, shapes: TimelineShapes, opt
     .data(shapes.brackets, (b) => b.key)
     .join((enter) => enter.append('path').attr('class', 'bracket'));
   setAttr(brackets, 'd', (b) => `M${b.x1},${b.y - 4} v4 H${b.x2} v-4`);
+  // The cursor jumps, even between consecutive steps: its tween showed nothing the stage does
+  // not, and a running transition delayed each step's next frame (Event Timing: most key
+  // presses took a frame longer to paint with it).
   const cursor = svg
     .selectAll<SVGLineElement, number>('line.cursor')
     .data([shapes.cursorX])
-    .join('line')
-    .attr('class', 'cursor')
-    .attr('y1', 4)
-    .attr('y2', 54);
-  if (options.duration > 0) cursor.transition().duration(options.duration).attr('x1', (x) => x).attr('x2', (x) => x);
-  else cursor.interrupt().attr('x1', (x) => x).attr('x2', (x) => x);
+    .join((enter) => enter.append('line').attr('class', 'cursor').attr('y1', 4).attr('y2', 54));
+  setAttr(cursor, 'x1', (x) => x);
+  setAttr(cursor, 'x2', (x) => x);
 }

@@ -18,7 +18,9 @@ export const TWEEN_MS = 320;
 /**
  * Draw `shapes` with `render` in a layout effect, only when they change (the page re-renders
  * for many reasons: a D3 pass over an unchanged stage is work for nothing). The tween is
- * TWEEN_MS from the last drawn step to the next one, 0 for a jump or without animation.
+ * TWEEN_MS from the last drawn step to the next one; none for a jump, without animation, or
+ * for a step that comes while the last one still moves (a held key, like top-speed play:
+ * the eye cannot follow, and the frames must keep up; what changed is outlined instead).
  */
 function useDraw<E extends Element, S>(
   ref: RefObject<E | null>,
@@ -27,12 +29,13 @@ function useDraw<E extends Element, S>(
   animate: boolean,
   render: (el: E, shapes: S, options: { duration: number }) => void,
 ): void {
-  const last = useRef<number | null>(null);
+  const last = useRef<{ step: number; at: number } | null>(null);
   useLayoutEffect(() => {
     const prev = last.current;
-    last.current = step;
-    const duration = animate && prev !== null && Math.abs(step - prev) === 1 ? TWEEN_MS : 0;
-    if (ref.current !== null) render(ref.current, shapes, { duration });
+    const now = performance.now();
+    const tween = animate && prev !== null && Math.abs(step - prev.step) === 1 && now - prev.at >= TWEEN_MS;
+    if (prev === null || prev.step !== step) last.current = { step, at: now };
+    if (ref.current !== null) render(ref.current, shapes, { duration: tween ? TWEEN_MS : 0 });
   }, [ref, shapes, step, animate, render]);
 }
 

@@ -127,17 +127,29 @@ async function latency(browser, url) {
   // That total includes the wait for the display's next frame after the page has handled the
   // key (up to one frame, 16.7 ms at 60 Hz, whatever the page does), so it is printed with its
   // parts: the step's own work (handling the key, then rendering its frame) and that wait.
+  // Chromium's own measure is printed beside it: Event Timing's duration of each keydown, to
+  // the next frame presented (rounded to 8 ms; only those of 16 ms or more are reported).
+  // The first presses of a page compile the step's code: 5 warm-up presses are not counted.
+  const WARMUP = 5;
   for (const [regime, steps, gap] of [
-    ['one step at a time', 40, [500, 800]],
+    ['one step at a time', 50, [500, 800]],
     ['a held key', 80, [0, 100]],
   ]) {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     const page = await ctx.newPage();
     await page.goto(`${url}#/play?s=sc15`);
     await waitInteractive(page);
+    for (let i = 0; i < WARMUP; i++) {
+      await page.keyboard.press('ArrowRight');
+      await page.waitForTimeout(gap[1]);
+    }
     await page.evaluate(() => {
       const w = /** @type {any} */ (window);
       w.__latencies = [];
+      w.__eventTiming = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (e.name === 'keydown') w.__eventTiming.push(e.duration);
+      }).observe({ type: 'event', durationThreshold: 16 });
       let pressed = null;
       window.addEventListener('keydown', (e) => (pressed = e.timeStamp), { capture: true });
       new MutationObserver(() => {
@@ -162,11 +174,19 @@ async function latency(browser, url) {
       await page.waitForFunction((n) => /** @type {any} */ (window).__latencies.length > n, i);
       await page.waitForTimeout(gap[0] + Math.random() * (gap[1] - gap[0]));
     }
+    await page.waitForTimeout(300);
     /** @type {{ total: number, work: number, wait: number }[]} */
     const lat = await page.evaluate(() => /** @type {any} */ (window).__latencies);
+    /** @type {number[]} */
+    const slow = await page.evaluate(() => /** @type {any} */ (window).__eventTiming);
+    // Presses not reported took under 16 ms: the p95 is one of the reported ones or "< 16".
+    const rank = Math.floor(0.95 * steps);
+    const sorted = [...slow].sort((a, b) => a - b);
+    const etP95 = rank < steps - sorted.length ? '< 16 ms' : `${sorted[rank - (steps - sorted.length)]} ms`;
     const q = (k) => `p50 ${ms(quantile(lat.map((l) => l[k]), 0.5))}, p95 ${ms(quantile(lat.map((l) => l[k]), 0.95))}`;
     console.log(`  step-to-frame latency, ${regime} (sc15, ${steps} key presses): key press to its frame rendered ${q('total')}, max ${ms(Math.max(...lat.map((l) => l.total)))}`);
     console.log(`    of which the step's work (handle the key, render the frame) ${q('work')} (target p95 ≤ 16 ms); waiting for the display's next frame ${q('wait')}`);
+    console.log(`    Event Timing (key press to next frame presented, 8 ms steps): ${slow.length} of ${steps} presses took 16 ms or more; p95 ${etP95}`);
     await ctx.close();
   }
 }

@@ -1,6 +1,6 @@
 // A plain-text summary of the stage for screen readers (the SVG's accessible description).
 import type { View } from '../sim/types';
-import { ownerText } from './stage.layout';
+import { ownerText, snapshotLine } from './stage.layout';
 
 export function describeView(view: View): string {
   const chain = (xs: readonly string[]) => (xs.length === 0 ? 'empty' : xs.join(' → '));
@@ -15,5 +15,7 @@ export function describeView(view: View): string {
   const nodes = view.nodes.map(
     (n) => `Node ${n.node}: partial ${chain(n.partial)}, list_lock ${n.listLock === null ? 'free' : `held by ${n.listLock}`}.`,
   );
-  return [...cpus, ...slabs, ...nodes].join(' ');
+  const objects = new Map(view.slabs.flatMap((s) => s.objects.map((o) => [o.name, o] as const)));
+  const pending = view.contexts.flatMap((c) => snapshotLine(c, view, objects)?.words ?? []);
+  return [...cpus, ...slabs, ...nodes, ...pending].join(' ');
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listing, Simulation, type SimEvent, type View } from '../sim';
 import { loadWasmNode, scenarioFiles } from '../sim/testing';
+import { describeView } from './describe';
 import { arcPath } from './geometry';
 import { layoutLines } from './lines.layout';
 import { functionOf, layoutListing } from './listing.layout';
@@ -138,6 +139,8 @@ describe("a fast path's snapshot", () => {
     // no-tid compares the freelist only: no tid in what the CAS expects.
     expect(line.text).toMatch(new RegExp(`^  CAS expects ${snap.object} → ${snap.next} ⚠ ${snap.object} now → `));
     expect(line.stale).toBe(true);
+    expect(line.words).toMatch(new RegExp(`^T's cmpxchg expects ${snap.object} and installs ${snap.next}, but ${snap.object} now points to \\w+: the next it read is stale\\.$`));
+    expect(describeView(view)).toContain(line.words);
     const s = layoutStage(view, undefined, { columns: 2, selection: null });
     expect(s.arrows.find((a) => a.key === 'snap:T')?.kind).toBe('snap');
     expect(s.cards.find((c) => c.key === 'cpu:0')?.texts.some((x) => x.cls.includes('warn') && x.text.includes('⚠'))).toBe(true);

@@ -200,6 +200,8 @@ const FREE_HEAD_READ = new Set(['F7', 'F7b', 'F8', 'FE0e', 'FE0f', 'FL3', 'FL4',
 
 export interface SnapshotLine {
   readonly text: string;
+  /** The same in a sentence (for the stage's description to screen readers). */
+  readonly words: string;
   /** The `next` it read is no longer the object's free pointer (the ABA of spec §3.4). */
   readonly stale: boolean;
   /** The object and the `next` it holds (for the stale pointer's arrow). */
@@ -222,22 +224,26 @@ export function snapshotLine(ctx: ContextView, view: View, objects: ReadonlyMap<
   const where = s.cpu === ctx.cpu ? '' : ` (CPU ${s.cpu})`;
   const verb = STORE_FASTPATHS.has(view.variant.fastpath) ? 'read' : 'CAS expects';
   const read = alloc ? ALLOC_OBJECT_READ.has(pc) : FREE_HEAD_READ.has(pc);
+  const on = s.cpu === ctx.cpu ? '' : ` (read on CPU ${s.cpu})`;
   if (!read) {
-    return tid === null ? null : { text: clip(`  holds ${tid}${where}`, CARD_CHARS), stale: false, object: null, next: null };
+    if (tid === null) return null;
+    return { text: clip(`  holds ${tid}${where}`, CARD_CHARS), words: `${ctx.id} holds ${tid}${on}.`, stale: false, object: null, next: null };
   }
   const expects = [s.object, tid].filter((x) => x !== null).join(', ');
   // A free installs the object it frees; an alloc the free pointer it read (once read).
   const installs = alloc ? (ALLOC_NEXT_READ.has(pc) ? s.next : null) : s.next;
   let text = `  ${verb} ${expects}${where}${installs === null ? '' : ` → ${installs}`}`;
+  let words = `${ctx.id}'s ${verb === 'read' ? 'update has read' : 'cmpxchg expects'} ${expects}${on}${installs === null ? '' : ` and installs ${installs}`}`;
   let stale = false;
   if (alloc && installs !== null) {
     const fp = objects.get(s.object)?.fp;
     if (fp !== undefined && fp !== s.next) {
       stale = true;
       text += ` ⚠ ${s.object} now → ${fp}`;
+      words += `, but ${s.object} now points to ${fp}: the next it read is stale`;
     }
   }
-  return { text: clip(text, CARD_CHARS), stale, object: alloc ? s.object : null, next: installs };
+  return { text: clip(text, CARD_CHARS), words: `${words}.`, stale, object: alloc ? s.object : null, next: installs };
 }
 
 function contextLine(c: ContextView): string {

@@ -15,7 +15,8 @@ import { chromium } from 'playwright-core';
 import { log, root } from './lib.mjs';
 import { serve } from '../web/e2e/serve.mjs';
 
-const dist = join(root, 'dist');
+// DIST=path measures another build (e.g. an older commit's, for a before/after).
+const dist = process.env.DIST ?? join(root, 'dist');
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;

@@ -249,7 +249,7 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
             aria-controls="explorer"
             onClick={() => setExploreOpen((o) => !o)}
           >
-            {exploreOpen ? 'Hide the explorer' : 'Explore interleavings…'}
+            {exploreOpen ? 'Hide the explorer' : explorer.status.kind === 'running' ? 'Explore interleavings… (searching)' : 'Explore interleavings…'}
           </button>
         </div>
       </section>

@@ -1,7 +1,7 @@
 // The explorer's React side: one search at a time in a Web Worker (sim/explore.ts), its
 // progress throttled to a few renders a second (the worker reports every 256 states), a
 // safety net past the time limit, and the search cancelled when the page goes away.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { startExplore, type ExploreHandle, type ExploreProgress, type ExploreReport } from '../sim';
 import { DEFAULT_FORM, readBounds, type BoundsForm, type Limits } from '../state/explore';
 
@@ -114,5 +114,5 @@ export function useExplorer(): Explorer {
     c.handle.cancel();
   }, []);
 
-  return { form, setForm, status, start, cancel };
+  return useMemo(() => ({ form, setForm, status, start, cancel }), [form, status, start, cancel]);
 }

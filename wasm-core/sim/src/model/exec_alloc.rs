@@ -452,34 +452,8 @@ impl Machine {
                 fr.pc = B14;
                 Flow::Step
             }
-            B10 => {
-                step!(self);
-                fr.nxt = self.load_fp(fr.f);
-                note!(
-                    self,
-                    "load",
-                    format!("{}.fp", self.addr_name(fr.f)),
-                    "Take {} for the caller; its free pointer {} becomes the CPU freelist.",
-                    self.addr_name(fr.f),
-                    self.addr_name(fr.nxt)
-                );
-                fr.pc = B11;
-                Flow::Step
-            }
-            B11 => {
-                step!(self);
-                self.st_freelist(fr.c, fr.nxt);
-                note!(
-                    self,
-                    "store",
-                    format!("cpu_slab[{}].freelist", fr.c),
-                    "c->freelist := {}.",
-                    self.addr_name(fr.nxt)
-                );
-                fr.flag = false;
-                fr.pc = B12;
-                Flow::Step
-            }
+            B10 => self.s_load_freelist_next(fr, B11),
+            B11 => self.s_store_freelist_next(fr, B12),
             B12 => {
                 step!(self);
                 self.bump_tid(fr.c);
@@ -509,32 +483,8 @@ impl Machine {
                 );
                 Flow::Ret(fr.f, None)
             }
-            B14 => {
-                step!(self);
-                fr.p = self.ld_partial(fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].partial", fr.c),
-                    "Look at the CPU partial list: {}.",
-                    self.slab_opt_name(fr.p)
-                );
-                fr.pc = if fr.p.is_some() { B15 } else { B17 };
-                Flow::Step
-            }
-            B15 => {
-                step!(self);
-                self.st_page(fr.c, fr.p);
-                note!(
-                    self,
-                    "store",
-                    format!("cpu_slab[{}].page", fr.c),
-                    "Take {} from the CPU partial list as the CPU slab.",
-                    self.slab_opt_name(fr.p)
-                );
-                fr.pc = B15b;
-                Flow::Step
-            }
+            B14 => self.s_load_cpu_partial(fr, B15, B17, "Look at the CPU partial list"),
+            B15 => self.s_install_cpu_partial(fr, B15b),
             B15b => {
                 step!(self);
                 let p = fr.p.unwrap();
@@ -1114,34 +1064,8 @@ impl Machine {
                 };
                 Flow::Step
             }
-            LL10 => {
-                step!(self);
-                fr.nxt = self.load_fp(fr.f);
-                note!(
-                    self,
-                    "load",
-                    format!("{}.fp", self.addr_name(fr.f)),
-                    "load_freelist: take {}; next is {}.",
-                    self.addr_name(fr.f),
-                    self.addr_name(fr.nxt)
-                );
-                fr.pc = LL11;
-                Flow::Step
-            }
-            LL11 => {
-                step!(self);
-                self.st_freelist(fr.c, fr.nxt);
-                fr.flag = false;
-                note!(
-                    self,
-                    "store",
-                    format!("cpu_slab[{}].freelist", fr.c),
-                    "c->freelist := {}.",
-                    self.addr_name(fr.nxt)
-                );
-                fr.pc = LL12;
-                Flow::Step
-            }
+            LL10 => self.s_load_freelist_next(fr, LL11),
+            LL11 => self.s_store_freelist_next(fr, LL12),
             LL9 => {
                 step!(self);
                 self.preempt_on();
@@ -1174,17 +1098,7 @@ impl Machine {
             }
             // new_slab: label: try the CPU partial list.
             LL20 => {
-                step!(self);
-                fr.p = self.ld_partial(fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].partial", fr.c),
-                    "Peek at the CPU partial list: {}.",
-                    self.slab_opt_name(fr.p)
-                );
-                fr.pc = if fr.p.is_some() { LL21 } else { LL40 };
-                Flow::Step
+                self.s_load_cpu_partial(fr, LL21, LL40, "Peek at the CPU partial list (unlocked)")
             }
             LL22 => {
                 step!(self);
@@ -1199,32 +1113,8 @@ impl Machine {
                 fr.pc = if cur.is_some() { LLu2 } else { LL23 };
                 Flow::Step
             }
-            LL23 => {
-                step!(self);
-                fr.p = self.ld_partial(fr.c);
-                note!(
-                    self,
-                    "load",
-                    format!("cpu_slab[{}].partial", fr.c),
-                    "Under the lock, c->partial is {}.",
-                    self.slab_opt_name(fr.p)
-                );
-                fr.pc = if fr.p.is_some() { LL24 } else { LLu40 };
-                Flow::Step
-            }
-            LL24 => {
-                step!(self);
-                self.st_page(fr.c, fr.p);
-                note!(
-                    self,
-                    "store",
-                    format!("cpu_slab[{}].slab", fr.c),
-                    "c->slab := {} from the CPU partial list.",
-                    self.slab_opt_name(fr.p)
-                );
-                fr.pc = LL25;
-                Flow::Step
-            }
+            LL23 => self.s_load_cpu_partial(fr, LL24, LLu40, "Under the lock, c->partial is"),
+            LL24 => self.s_install_cpu_partial(fr, LL25),
             LL25 => {
                 step!(self);
                 let p = fr.p.unwrap();

@@ -317,4 +317,72 @@ impl Machine {
         fr.pc = next;
         Flow::Step
     }
+
+    /// Slow path: `c->partial` (unlocked peek or under the local lock, per `what`).
+    pub(super) fn s_load_cpu_partial(
+        &mut self,
+        fr: &mut Frame,
+        some: Pc,
+        none: Pc,
+        what: &str,
+    ) -> Flow {
+        step!(self);
+        fr.p = self.ld_partial(fr.c);
+        note!(
+            self,
+            "load",
+            format!("cpu_slab[{}].partial", fr.c),
+            "{what}: {}.",
+            self.slab_opt_name(fr.p)
+        );
+        fr.pc = if fr.p.is_some() { some } else { none };
+        Flow::Step
+    }
+
+    /// Slow path: the CPU partial list's head becomes the CPU slab (`c->page = c->partial`).
+    pub(super) fn s_install_cpu_partial(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+        step!(self);
+        self.st_page(fr.c, fr.p);
+        note!(
+            self,
+            "store",
+            format!("cpu_slab[{}].page", fr.c),
+            "Take {} from the CPU partial list as the CPU slab.",
+            self.slab_opt_name(fr.p)
+        );
+        fr.pc = next;
+        Flow::Step
+    }
+
+    /// Slow path, `load_freelist`: take `freelist` for the caller, read its free pointer.
+    pub(super) fn s_load_freelist_next(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+        step!(self);
+        fr.nxt = self.load_fp(fr.f);
+        note!(
+            self,
+            "load",
+            format!("{}.fp", self.addr_name(fr.f)),
+            "Take {} for the caller; its free pointer {} becomes the CPU freelist.",
+            self.addr_name(fr.f),
+            self.addr_name(fr.nxt)
+        );
+        fr.pc = next;
+        Flow::Step
+    }
+
+    /// Slow path, `load_freelist`: `c->freelist = next`; the taken chain is no longer in flight.
+    pub(super) fn s_store_freelist_next(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+        step!(self);
+        self.st_freelist(fr.c, fr.nxt);
+        note!(
+            self,
+            "store",
+            format!("cpu_slab[{}].freelist", fr.c),
+            "c->freelist := {}.",
+            self.addr_name(fr.nxt)
+        );
+        fr.flag = false;
+        fr.pc = next;
+        Flow::Step
+    }
 }

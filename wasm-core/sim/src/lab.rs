@@ -138,6 +138,7 @@ impl WorkloadKind {
     pub fn workload(self) -> Workload {
         let base = Workload {
             kind: self,
+            allocator: Allocator::Slub,
             cpus: 1,
             nodes: 1,
             size: 8,
@@ -175,6 +176,8 @@ impl WorkloadKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Workload {
     pub kind: WorkloadKind,
+    /// SLUB, or the SLAB comparison model (spec Appendix A); set by `--variant allocator=slab`.
+    pub allocator: Allocator,
     pub cpus: u32,
     pub nodes: u32,
     /// Object size in bytes (a multiple of 8, at most [`MAX_SIZE`]).
@@ -369,7 +372,7 @@ impl Workload {
         let sc = Scenario {
             schema_version: 1,
             name: format!("lab: {}", self.kind.name()),
-            allocator: Allocator::Slub,
+            allocator: self.allocator,
             cpus: self.cpus,
             nodes: self.nodes,
             cache: self.cache(),
@@ -447,8 +450,23 @@ pub struct Gate {
 /// `variant` object (spec §2.16, `era`, `tidStep`), checked for a machine of `cpus` CPUs;
 /// later pairs override earlier ones. The error names the pair and lists what is valid.
 pub fn parse_variant(pairs: &[(String, String)], cpus: u32) -> Result<Variant, String> {
+    parse_flavour(pairs, cpus).map(|(_, v)| v)
+}
+
+/// The allocator and variant from `key=value` pairs: `allocator=slub|slab` is the scenario's
+/// `allocator` field, every other pair a `variant` key. The scenario validator judges the whole
+/// (a SLUB-only key under `allocator=slab` is an error there, named by its pair here).
+pub fn parse_flavour(
+    pairs: &[(String, String)],
+    cpus: u32,
+) -> Result<(Allocator, Variant), String> {
     let mut map = serde_json::Map::new();
+    let mut allocator = serde_json::Value::String("slub".into());
     for (k, v) in pairs {
+        if k == "allocator" {
+            allocator = serde_json::Value::String(v.clone());
+            continue;
+        }
         let value = match v.as_str() {
             "true" => serde_json::Value::Bool(true),
             "false" => serde_json::Value::Bool(false),
@@ -461,12 +479,13 @@ pub fn parse_variant(pairs: &[(String, String)], cpus: u32) -> Result<Variant, S
     }
     let json = serde_json::json!({
         "schemaVersion": 1,
+        "allocator": allocator,
         "cpus": cpus.clamp(1, MAX_CPUS),
         "variant": map,
         "tasks": [ { "id": "T", "cpu": 0, "ops": [] } ],
     });
     crate::scenario::parse(&json.to_string())
-        .map(|sc| sc.variant)
+        .map(|sc| (sc.allocator, sc.variant))
         .map_err(|e| {
             let key = e.path.strip_prefix("variant.").unwrap_or(&e.path);
             let pair = pairs
@@ -1308,14 +1327,67 @@ fn owned(p: &[(&str, &str)]) -> Vec<(String, String)> {
         .collect()
 }
 
+impl SeedCase {
+    /// The variant pairs of one side: `before`, or `before` with `change` applied.
+    pub fn pairs(&self, after: bool) -> Vec<(String, String)> {
+        let mut p = owned(self.before);
+        if after {
+            p.extend(owned(self.change));
+        }
+        p
+    }
+
+    /// The workload (with its allocator) and variant of one side.
+    pub fn side(&self, after: bool) -> Result<(Workload, Variant), String> {
+        let (allocator, variant) = parse_flavour(&self.pairs(after), self.workload.cpus)?;
+        let w = Workload {
+            allocator,
+            ..self.workload.clone()
+        };
+        Ok((w, variant))
+    }
+
+    /// A small instance of one side for the stepper: the same workload, allocator, variant and
+    /// object size, with few enough operations and objects per slab for a scenario file
+    /// (`MAX_CONTEXT_OPS`, `MAX_OBJECTS_PER_SLAB`). The driver's gates become a schedule-free
+    /// program: the learner plays the scheduler.
+    pub fn stepper_scenario(&self, after: bool) -> Result<Scenario, String> {
+        let (mut w, variant) = self.side(after)?;
+        let per_ctx_ops = crate::scenario::MAX_CONTEXT_OPS as u32 / 2;
+        w.n = w.n.min(match w.kind {
+            WorkloadKind::Concurrent => 8,
+            _ => per_ctx_ops.min(12),
+        });
+        w.rounds = 1;
+        w.size = w.size.min(crate::scenario::MAX_OBJECT_SIZE);
+        let (mut sc, _gates) = w.build(&variant);
+        let cache = &mut sc.cache;
+        cache.objects_per_slab = cache
+            .objects_per_slab
+            .min(crate::scenario::MAX_OBJECTS_PER_SLAB);
+        sc.name = format!(
+            "seed {} ({}), {}: {} with n = {}",
+            self.id,
+            if after { "after" } else { "before" },
+            self.file,
+            w.kind.name(),
+            w.n
+        );
+        // Round-trip through the validator: what the stepper loads must be a valid scenario.
+        let json = serde_json::to_string(&sc).map_err(|e| e.to_string())?;
+        crate::scenario::parse(&json).map_err(|e| format!("stepper scenario of seed {}: {e}", self.id))
+    }
+}
+
 /// Run one seed comparison.
 pub fn run_seed(case: &SeedCase) -> Result<SeedResult, String> {
     let before = owned(case.before);
     let mut after = before.clone();
     after.extend(owned(case.change));
-    let cpus = case.workload.cpus;
-    let rb = bench(&case.workload, &parse_variant(&before, cpus)?)?;
-    let ra = bench(&case.workload, &parse_variant(&after, cpus)?)?;
+    let (wb, vb) = case.side(false)?;
+    let (wa, va) = case.side(true)?;
+    let rb = bench(&wb, &vb)?;
+    let ra = bench(&wa, &va)?;
     let (mb, ma) = (case.metric.of(&rb), case.metric.of(&ra));
     let seed_ratio = case.published.1 / case.published.0;
     let model_ratio = ma / mb;

@@ -208,3 +208,16 @@ fn bad_input_names_what_is_valid() {
     assert!(w.check().unwrap_err().contains("8192"));
     assert!(WorkloadKind::from_name("hackbench").is_none());
 }
+
+#[test]
+fn every_seed_case_has_a_stepper_scenario_that_validates() {
+    for case in lab::seed_cases() {
+        for after in [false, true] {
+            let sc = case
+                .stepper_scenario(after)
+                .unwrap_or_else(|e| panic!("seed {}: {e}", case.id));
+            assert!(sc.tasks.iter().all(|t| t.ops.len() <= 64), "{}", case.id);
+            assert_eq!(sc.allocator, case.side(after).unwrap().0.allocator);
+        }
+    }
+}

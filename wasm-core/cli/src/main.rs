@@ -325,9 +325,10 @@ fn bench(
         w.set(k, v)
             .map_err(|e| Failure::input(format!("slub-lab bench: --param {k}={v}: {e}")))?;
     }
-    w.check()
+    let (allocator, v) = lab::parse_flavour(variant, w.cpus)
         .map_err(|e| Failure::input(format!("slub-lab bench: {e}")))?;
-    let v = lab::parse_variant(variant, w.cpus)
+    w.allocator = allocator;
+    w.check()
         .map_err(|e| Failure::input(format!("slub-lab bench: {e}")))?;
     let report = lab::bench(&w, &v).map_err(|e| Failure::input(format!("slub-lab bench: {e}")))?;
     let code = u8::from(!report.violations.is_empty());

@@ -273,7 +273,10 @@ impl Workload {
     /// Objects per slab and page order, as v3.10's `calculate_order` picks them (no debug
     /// metadata, `slub_max_order` = 3, `slub_min_objects` derived from the CPU count).
     pub fn geometry(&self) -> (u32, u32) {
-        slab_geometry(self.size, self.cpus)
+        match self.allocator {
+            Allocator::Slub => slab_geometry(self.size, self.cpus),
+            Allocator::Slab => slab_geometry_slab(self.size),
+        }
     }
 
     /// The cache the workload allocates from.
@@ -300,6 +303,10 @@ impl Workload {
             min_partial: min_partial.clamp(5, 10),
             cpu_partial,
             page_alloc_fail: false,
+            // SLAB: `enable_cpucache`'s tunables for the size (`Scenario::slab_tunables`).
+            limit: None,
+            batchcount: None,
+            shared: None,
         }
     }
 
@@ -430,6 +437,22 @@ pub fn slab_geometry(size: u32, cpus: u32) -> (u32, u32) {
         .find(|&o| objects(o) >= 1)
         .unwrap_or(MAX_ORDER);
     (order, objects(order).max(1))
+}
+
+/// SLAB's (order, objects per slab) for a kmalloc cache of `size` bytes, as v4.7's
+/// `calculate_slab_order` ends up for caches without a constructor: order 0 up to a page
+/// (order 1 for 8 KiB); the index-array freelist lives in a free object when it fits there
+/// (`OBJFREELIST_SLAB`: `num` indices of one byte no larger than the object), else on the
+/// slab beside the objects (one byte per object taken from the page).
+pub fn slab_geometry_slab(size: u32) -> (u32, u32) {
+    let order = if size > 4096 { 1 } else { 0 };
+    let bytes = 4096u32 << order;
+    let num = bytes / size;
+    if num <= size {
+        (order, num.max(1))
+    } else {
+        (order, bytes / (size + 1))
+    }
 }
 
 /// Context `ctx` may not start its op `op` before context `after_ctx` has finished its op
@@ -906,6 +929,7 @@ pub struct Report {
     pub workload: &'static str,
     pub about: &'static str,
     pub params: ParamsOut,
+    pub allocator: Allocator,
     pub variant: Variant,
     pub cycles: CyclesOut,
     pub ops: OpsOut,
@@ -961,6 +985,7 @@ impl Report {
                 min_partial: cache.min_partial,
                 cpu_partial: cache.cpu_partial,
             },
+            allocator: w.allocator,
             variant: variant.clone(),
             cycles: CyclesOut {
                 alloc: avg(&o.alloc),
@@ -1375,7 +1400,8 @@ impl SeedCase {
         );
         // Round-trip through the validator: what the stepper loads must be a valid scenario.
         let json = serde_json::to_string(&sc).map_err(|e| e.to_string())?;
-        crate::scenario::parse(&json).map_err(|e| format!("stepper scenario of seed {}: {e}", self.id))
+        crate::scenario::parse(&json)
+            .map_err(|e| format!("stepper scenario of seed {}: {e}", self.id))
     }
 }
 

@@ -49,6 +49,30 @@ pub struct CacheConfig {
     /// When true, every page allocation *after setup* fails (spec SC13): setup still builds
     /// its slabs, the interleaved part then runs out of memory.
     pub page_alloc_fail: bool,
+    /// SLAB's tunables (`/proc/slabinfo`'s `limit batchcount sharedfactor`), `allocator: slab`
+    /// only; unset, `enable_cpucache`'s choice for the object size (see `slab_tunables`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batchcount: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared: Option<u32>,
+}
+
+/// v4.7 `enable_cpucache` for a cache of `size`-byte objects on `cpus` CPUs:
+/// (limit, batchcount, shared factor). The shared array holds `shared * batchcount` objects.
+pub fn slab_tunables(size: u32, cpus: u32) -> (u32, u32, u32) {
+    let limit = if size > 4096 {
+        8
+    } else if size > 1024 {
+        24
+    } else if size > 256 {
+        54
+    } else {
+        120
+    };
+    let shared = if size <= 4096 && cpus > 1 { 8 } else { 0 };
+    (limit, limit.div_ceil(2), shared)
 }
 
 macro_rules! kebab_enum {
@@ -82,6 +106,12 @@ kebab_enum!(Discard { Gt = "gt", Ge = "ge" });
 kebab_enum!(Deactivate { TwoStage = "two-stage", Splice = "splice" });
 kebab_enum!(FreeRetryLock { Release = "release", Hold = "hold" });
 kebab_enum!(Era { V3_1 = "v3.1", V3_10 = "v3.10", V4_0 = "v4.0", V6_8 = "v6.8" });
+kebab_enum!(
+    /// SLAB's refill when the node looks empty (spec §4 (v)): `lockless` reads `free_objects`
+    /// and `shared` without `list_lock` and grows at once (v4.7); `locked` takes the lock to
+    /// find nothing first (before the patch).
+    SlabGrow { Lockless = "lockless", Locked = "locked" }
+);
 
 /// `prefetch`: `true` (prefetch, 3.3+), `false` (none), `"w"` (prefetchw, ≈5.16+).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -108,6 +138,8 @@ pub struct Variant {
     pub free_retry_lock: FreeRetryLock,
     /// `None` = derived (spec §3.1); `Some(n)` forces TID_STEP (negative control SC4).
     pub tid_step: Option<u64>,
+    /// SLAB only (`allocator: slab`); the only key besides `preempt` SLAB reads.
+    pub slab_grow: SlabGrow,
 }
 
 fn ser_prefetch<S: serde::Serializer>(p: &Prefetch, s: S) -> Result<S::Ok, S::Error> {
@@ -146,8 +178,7 @@ pub struct ContextSpec {
     pub ops: Vec<Op>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Scenario {
     pub schema_version: u32,
     pub name: String,
@@ -161,6 +192,53 @@ pub struct Scenario {
     pub irqs: Vec<ContextSpec>,
     /// The scripted moves, if the file has any.
     pub schedule: Option<Vec<String>>,
+}
+
+/// A scenario serialises as the file it could have been read from: its variant carries only
+/// the keys of its allocator (SLUB's keys, or SLAB's `preempt` and `slabGrow`), so what is
+/// written parses back.
+impl Serialize for Scenario {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::Error;
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Out<'a> {
+            schema_version: u32,
+            name: &'a str,
+            allocator: Allocator,
+            cpus: u32,
+            nodes: u32,
+            cache: &'a CacheConfig,
+            variant: serde_json::Value,
+            setup: &'a [SetupOp],
+            tasks: &'a [ContextSpec],
+            irqs: &'a [ContextSpec],
+            schedule: &'a Option<Vec<String>>,
+        }
+        let mut variant = serde_json::to_value(&self.variant).map_err(S::Error::custom)?;
+        if let Some(map) = variant.as_object_mut() {
+            match self.allocator {
+                Allocator::Slub => {
+                    map.remove("slabGrow");
+                }
+                Allocator::Slab => map.retain(|k, _| k == "preempt" || k == "slabGrow"),
+            }
+        }
+        Out {
+            schema_version: self.schema_version,
+            name: &self.name,
+            allocator: self.allocator,
+            cpus: self.cpus,
+            nodes: self.nodes,
+            cache: &self.cache,
+            variant,
+            setup: &self.setup,
+            tasks: &self.tasks,
+            irqs: &self.irqs,
+            schedule: &self.schedule,
+        }
+        .serialize(s)
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -177,6 +255,9 @@ impl Default for CacheConfig {
             min_partial: 1,
             cpu_partial: 2,
             page_alloc_fail: false,
+            limit: None,
+            batchcount: None,
+            shared: None,
         }
     }
 }
@@ -196,6 +277,7 @@ impl Default for Variant {
             deactivate: Deactivate::TwoStage,
             free_retry_lock: FreeRetryLock::Release,
             tid_step: None,
+            slab_grow: SlabGrow::Lockless,
         }
     }
 }
@@ -283,6 +365,21 @@ impl Scenario {
         }
     }
 
+    /// SLAB's (limit, batchcount, shared factor): the cache's, else `enable_cpucache`'s.
+    pub fn slab_tunables(&self) -> (u32, u32, u32) {
+        let (limit, batch, shared) = slab_tunables(self.cache.object_size, self.cpus);
+        let limit = self.cache.limit.unwrap_or(limit);
+        let batch = self
+            .cache
+            .batchcount
+            .unwrap_or(if self.cache.limit.is_some() {
+                limit.div_ceil(2)
+            } else {
+                batch
+            });
+        (limit, batch, self.cache.shared.unwrap_or(shared))
+    }
+
     /// The NUMA node of a CPU: CPUs are split into `nodes` equal consecutive groups.
     pub fn node_of_cpu(&self, cpu: u32) -> u32 {
         if self.cpus == 0 {
@@ -316,6 +413,8 @@ pub const MAX_TASKS: usize = 8;
 pub const MAX_IRQS: usize = 8;
 pub const MAX_CONTEXT_OPS: usize = 64;
 pub const MAX_TID_STEP: u64 = 64;
+/// SLAB's array sizes at most (`limit`, and `shared * batchcount` for the shared array).
+pub const MAX_SLAB_LIMIT: u32 = 512;
 pub const OP_NAMES: [&str; 4] = ["alloc", "free", "flush", "touch"];
 
 // ---------------------------------------------------------------------------------------------
@@ -448,6 +547,9 @@ struct RawCache {
     min_partial: Option<Int>,
     cpu_partial: Option<Int>,
     page_alloc_fail: Option<bool>,
+    limit: Option<Int>,
+    batchcount: Option<Int>,
+    shared: Option<Int>,
 }
 
 #[derive(Deserialize)]
@@ -465,6 +567,7 @@ struct RawVariant {
     deactivate: Option<Deactivate>,
     free_retry_lock: Option<FreeRetryLock>,
     tid_step: Option<Int>,
+    slab_grow: Option<SlabGrow>,
 }
 
 #[derive(Deserialize)]
@@ -579,6 +682,23 @@ fn resolve(raw: RawScenario) -> Result<Scenario, ScenarioError> {
         Some(n) => to_u32("nodes", n, || nodes_expected(cpus))?,
         None => 1,
     };
+    let allocator = raw.allocator.unwrap_or_default();
+    if allocator == Allocator::Slub {
+        if let Some(Obj(c)) = &raw.cache {
+            for (key, set) in [
+                ("limit", c.limit.is_some()),
+                ("batchcount", c.batchcount.is_some()),
+                ("shared", c.shared.is_some()),
+            ] {
+                if set {
+                    return Err(ScenarioError::new(
+                        format!("cache.{key}"),
+                        format!("`{key}` is a SLAB tunable: it needs \"allocator\": \"slab\""),
+                    ));
+                }
+            }
+        }
+    }
     let mut cache = CacheConfig::default();
     if let Some(Obj(c)) = raw.cache {
         if let Some(name) = c.name {
@@ -603,6 +723,19 @@ fn resolve(raw: RawScenario) -> Result<Scenario, ScenarioError> {
         if let Some(v) = c.page_alloc_fail {
             cache.page_alloc_fail = v;
         }
+        let tunable = |path: &str, v: Int| to_u32(path, v, || upto(MAX_SLAB_LIMIT)).map(Some);
+        if let Some(v) = c.limit {
+            cache.limit = tunable("cache.limit", v)?;
+        }
+        if let Some(v) = c.batchcount {
+            cache.batchcount = tunable("cache.batchcount", v)?;
+        }
+        if let Some(v) = c.shared {
+            cache.shared = tunable("cache.shared", v)?;
+        }
+    }
+    if let Some(Obj(v)) = &raw.variant {
+        check_allocator_keys(allocator, v)?;
     }
     let variant = match raw.variant {
         Some(Obj(v)) => resolve_variant(v)?,
@@ -624,7 +757,7 @@ fn resolve(raw: RawScenario) -> Result<Scenario, ScenarioError> {
     Ok(Scenario {
         schema_version,
         name,
-        allocator: raw.allocator.unwrap_or_default(),
+        allocator,
         cpus,
         nodes,
         cache,
@@ -634,6 +767,43 @@ fn resolve(raw: RawScenario) -> Result<Scenario, ScenarioError> {
         irqs,
         schedule: raw.schedule,
     })
+}
+
+/// SLUB's variant keys mean nothing to SLAB and `slabGrow` nothing to SLUB: naming one for the
+/// other allocator is an error, not a silently ignored key.
+fn check_allocator_keys(allocator: Allocator, v: &RawVariant) -> Result<(), ScenarioError> {
+    let slub_keys = [
+        ("era", v.era.is_some()),
+        ("fastpath", v.fastpath.is_some()),
+        ("slowpath", v.slowpath.is_some()),
+        ("cpuPartial", v.cpu_partial.is_some()),
+        ("cpuPartialFrozen", v.cpu_partial_frozen.is_some()),
+        ("cmpxchgDouble", v.cmpxchg_double.is_some()),
+        ("prefetch", v.prefetch.is_some()),
+        ("discard", v.discard.is_some()),
+        ("deactivate", v.deactivate.is_some()),
+        ("freeRetryLock", v.free_retry_lock.is_some()),
+        ("tidStep", v.tid_step.is_some()),
+    ];
+    match allocator {
+        Allocator::Slab => {
+            if let Some((key, _)) = slub_keys.iter().find(|(_, set)| *set) {
+                return Err(ScenarioError::new(
+                    format!("variant.{key}"),
+                    format!("`{key}` is a SLUB variant key; with \"allocator\": \"slab\" only `preempt` and `slabGrow` apply"),
+                ));
+            }
+        }
+        Allocator::Slub => {
+            if v.slab_grow.is_some() {
+                return Err(ScenarioError::new(
+                    "variant.slabGrow",
+                    "`slabGrow` is a SLAB variant key: it needs \"allocator\": \"slab\"",
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn resolve_variant(v: RawVariant) -> Result<Variant, ScenarioError> {
@@ -667,6 +837,9 @@ fn resolve_variant(v: RawVariant) -> Result<Variant, ScenarioError> {
     }
     if let Some(x) = v.free_retry_lock {
         out.free_retry_lock = x;
+    }
+    if let Some(x) = v.slab_grow {
+        out.slab_grow = x;
     }
     if let Some(x) = v.tid_step {
         let n = u64::try_from(x.0)
@@ -938,6 +1111,26 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         nodes_expected(s.cpus)
     })?;
     validate_cache(&s.cache)?;
+    if s.allocator == Allocator::Slab {
+        let (limit, batch, shared) = s.slab_tunables();
+        check_range("cache.limit", limit, 1, MAX_SLAB_LIMIT, || {
+            upto(MAX_SLAB_LIMIT)
+        })?;
+        if batch == 0 || batch > limit {
+            return Err(ScenarioError::new(
+                "cache.batchcount",
+                format!("{batch} is out of range: expected 1 to the limit ({limit})"),
+            ));
+        }
+        if shared * batch > MAX_SLAB_LIMIT {
+            return Err(ScenarioError::new(
+                "cache.shared",
+                format!(
+                    "a shared array of {shared} x {batch} objects is more than {MAX_SLAB_LIMIT}"
+                ),
+            ));
+        }
+    }
     if let Some(n) = s.variant.tid_step {
         if n == 0 || n > MAX_TID_STEP || !n.is_power_of_two() {
             return Err(ScenarioError::new(

@@ -9,6 +9,8 @@ use serde::Serialize;
 pub struct View {
     pub schema_version: u32,
     pub scenario_name: String,
+    /// `slub`, or `slab` (the comparison model of spec Appendix A).
+    pub allocator: crate::scenario::Allocator,
     /// The resolved variant (era bundle applied, defaults filled) and the cache parameters.
     pub variant: crate::scenario::Variant,
     pub cache: crate::scenario::CacheConfig,
@@ -50,6 +52,35 @@ pub struct CpuView {
     /// Id of the context running on this CPU (an irq handler if one is in progress).
     pub running: Option<String>,
     pub cycles: u64,
+    /// SLAB: this CPU's `array_cache` (null under SLUB).
+    pub array_cache: Option<ArrayView>,
+}
+
+/// SLAB's `struct array_cache`: a stack of object pointers, bottom first.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArrayView {
+    pub avail: u32,
+    pub limit: u32,
+    pub batchcount: u32,
+    pub touched: bool,
+    pub entries: Vec<String>,
+    /// The first `handed` entries were already given back by a flush whose final memmove has
+    /// not run yet: stale copies, no longer this array's.
+    pub handed: u32,
+}
+
+/// SLAB's `kmem_cache_node` beyond `list_lock` and `slabs_partial` (which is `partial`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SlabNodeView {
+    pub slabs_full: Vec<String>,
+    pub slabs_free: Vec<String>,
+    pub free_objects: u32,
+    pub free_limit: u32,
+    pub total_slabs: u32,
+    pub free_slabs: u32,
+    pub shared: Option<ArrayView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -63,7 +94,8 @@ pub struct SlabView {
     pub inuse: u32,
     pub capacity: u32,
     pub frozen: bool,
-    /// Who owns it: `cpu0`, `cpu0-partial`, `node0-partial`, `full`, `private`, `discarded`.
+    /// Who owns it: `cpu0`, `cpu0-partial`, `node0-partial`, `full`, `private`, `discarded`;
+    /// SLAB: `node0-partial`, `node0-full`, `node0-free`, `private`, `destroying`, `discarded`.
     pub owner: String,
     pub slab_locked: bool,
 }
@@ -73,9 +105,11 @@ pub struct SlabView {
 pub struct ObjectView {
     pub name: String,
     pub addr: u64,
-    /// The word at the free-pointer offset, as an object name, `NULL`, or `data` (user payload).
+    /// The word at the free-pointer offset, as an object name, `NULL`, or `data` (user payload);
+    /// SLAB keeps no pointer in free objects: `-`.
     pub fp: String,
-    /// `user:<var>`, `cpu<k>`, `slab`, `inflight:<ctx>` or `lost` (reachable from nothing).
+    /// `user:<var>`, `cpu<k>`, `slab`, `inflight:<ctx>` or `lost` (reachable from nothing);
+    /// SLAB adds `shared<n>` (in node n's shared array); `cpu<k>` is then its array.
     pub owner: String,
     pub line: u32,
 }
@@ -90,6 +124,8 @@ pub struct NodeView {
     pub list_lock: Option<String>,
     /// Contexts whose next step is acquiring it.
     pub waiters: Vec<String>,
+    /// SLAB: the node's other lists, counters and shared array (null under SLUB).
+    pub slab: Option<SlabNodeView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

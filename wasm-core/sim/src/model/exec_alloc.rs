@@ -839,7 +839,7 @@ impl Machine {
     }
 
     /// Allocate the slab's memory: a descriptor line and its object lines, all uncached.
-    fn create_slab(&mut self, node: u32) -> SlabId {
+    pub(super) fn create_slab(&mut self, node: u32) -> SlabId {
         self.touch_resource(super::RES_PAGE_ALLOC, true);
         let id = self.st.slabs.len() as SlabId;
         let line = self.st.lines.len() as u32;
@@ -861,6 +861,7 @@ impl Machine {
             life: Life::Private,
             on_node_partial: false,
             fp: vec![NULL; self.cfg.objects as usize],
+            bufctl: Vec::new(),
             line,
         });
         id

@@ -29,5 +29,8 @@ labels!(
     S0, S1, S2, S3, S4, S5, S5p, S5r, S6, S6d, S6r, S6u, S7, S8, T1, T2, T3, T4, TC, U1, U10, U11,
     U12, U13, U2, U3, U3b, U3c, U4, U5, U6, U7, U8, U9, V1, V2, V3, V3l, V3u, V3z, V4, V5, V5r, V6,
     V7, V8, VZ2, VZ6, W1, W2, W2c, W3, W4, W4b, W9, X1, X2, X3, X4, X5, X6, B17f, B17g, LL41f, DSL,
-    DSU, DSK, FLs2, FLr,
+    DSU, DSK, FLs2, FLr, // SLAB (spec Appendix A)
+    CA0, CA1, CA1r, CA1s, CA2, CA3, RF1, RF2, RF3, RF4, RF5, RF6, RF7, RF8, RF8r, RF9, RF9c, RF9r,
+    RF10, GB1, GB2, GB3, GB4, GE1, GE2, GE3, CF0, CF1, CF1f, CF2, CF3, CFA1, CFA2, CFA3, CFA4, FA0,
+    FA1, FA2, FA3, FA4, FA4d, FA5, FA6, FA7, DD0, DD1, DD2, DD3, DD3d, DD4, DD5, DD6, DD7,
 );

@@ -21,6 +21,8 @@ mod labels;
 mod memory;
 mod prims;
 mod sched;
+mod slab;
+mod slab_checks;
 pub mod state;
 pub mod stats;
 mod steps;
@@ -76,20 +78,31 @@ pub struct Config {
     pub src_ops: Vec<Vec<crate::scenario::Op>>,
     pub ops: Vec<Vec<IOp>>,
     pub cpu_node: Vec<u32>,
+    /// SLAB's tunables and line layout (`allocator: slab`), else `None`.
+    pub slab: Option<slab::SlabLayout>,
+    /// Lines per CPU structure (`kmem_cache_cpu`: 1; SLAB's `array_cache`: header + entries)
+    /// and after each node's line (SLAB's shared array; 0 under SLUB).
+    pub cpu_lines: u32,
+    pub node_extra_lines: u32,
 }
 
 impl Config {
     pub fn line_kc(&self) -> u32 {
         0
     }
+    /// `CC(k)`: CPU k's `kmem_cache_cpu` (SLAB: the header of its `array_cache`).
     pub fn line_cc(&self, cpu: u32) -> u32 {
-        1 + cpu
+        1 + cpu * self.cpu_lines
     }
+    /// `ND(n)`: node n's `kmem_cache_node` (SLAB: its shared array's lines follow).
     pub fn line_nd(&self, node: u32) -> u32 {
-        1 + self.cpus as u32 + node
+        1 + self.cpus as u32 * self.cpu_lines + node * (1 + self.node_extra_lines)
     }
     pub fn static_lines(&self) -> u32 {
-        1 + self.cpus as u32 + self.sc.nodes
+        self.line_nd(self.sc.nodes)
+    }
+    pub fn is_slab(&self) -> bool {
+        self.slab.is_some()
     }
     pub fn var_index(&self, name: &str) -> usize {
         self.var_names
@@ -146,6 +159,9 @@ pub struct Ghost {
     pub slow_allocs: u64,
     /// Frees of an object (not of NULL) that started.
     pub frees: u64,
+    /// SLAB: allocations that started, and frees that went to another node's lists.
+    pub slab_allocs: u64,
+    pub alien_frees: u64,
 }
 
 impl Machine {

@@ -52,13 +52,37 @@ impl Machine {
                     current: None,
                     irq: None,
                     ghost_version: 0,
+                    ac: match &cfg.slab {
+                        Some(l) => ArrayCache {
+                            limit: l.limit,
+                            batchcount: l.batchcount,
+                            ..Default::default()
+                        },
+                        None => ArrayCache::default(),
+                    },
                 })
                 .collect(),
             nodes: (0..sc.nodes)
-                .map(|_| Node {
+                .map(|n| Node {
                     list_lock: None,
                     nr_partial: 0,
                     partial: Vec::new(),
+                    slab: match &cfg.slab {
+                        // init_cache_node: free_limit = (1 + CPUs of the node) * batchcount + num.
+                        Some(l) => SlabNode {
+                            free_limit: (1 + cfg.cpu_node.iter().filter(|&&m| m == n).count()
+                                as u32)
+                                * l.batchcount
+                                + cfg.objects,
+                            shared: (l.shared_limit > 0).then(|| ArrayCache {
+                                limit: l.shared_limit,
+                                batchcount: l.batchcount,
+                                ..Default::default()
+                            }),
+                            ..Default::default()
+                        },
+                        None => SlabNode::default(),
+                    },
                 })
                 .collect(),
             slabs: Vec::new(),
@@ -268,8 +292,9 @@ impl Machine {
             return None;
         }
         let cpu = &self.st.cpus[c.cpu as usize];
-        let at_sleep_point =
-            matches!(c.stack.last(), Some(f) if f.func == Func::NewSlab && f.pc == Pc::N2);
+        let at_sleep_point = matches!(c.stack.last(), Some(f)
+            if (f.func == Func::NewSlab && f.pc == Pc::N2)
+                || (f.func == Func::CacheGrowBegin && f.pc == Pc::GB2));
         if self.variant().preempt == Preempt::None {
             return (!at_sleep_point).then(|| {
                 "the kernel is not preemptible (preempt = none) and it is not sleeping".into()
@@ -323,6 +348,11 @@ impl Machine {
                 local_lock(fr.c)
             }
             (Func::PutCpuPartial, U6) => local_lock(c.cpu),
+            (Func::CacheAllocRefill, RF3)
+            | (Func::CacheGrowEnd, GE1)
+            | (Func::CacheFlusharray, FA1)
+            | (Func::DoDrain, DD1)
+            | (Func::CacheFree, CFA1) => node_lock(fr.n.unwrap()),
             _ => None,
         }
     }
@@ -505,7 +535,21 @@ impl Machine {
             return false;
         }
         let idx = c.op_index;
+        let slab = self.cfg.is_slab();
         let fr = match op {
+            IOp::Alloc { node, .. } if slab => {
+                let mut f = Frame::new(Func::CacheAlloc, Pc::CA0);
+                f.node = node;
+                Some(f)
+            }
+            IOp::Flush { target } if slab => {
+                let mut f = Frame::new(Func::DoDrain, Pc::DD0);
+                match target {
+                    Some(t) => f.c = t,
+                    None => f.flag = true,
+                }
+                Some(f)
+            }
             IOp::Alloc { node, .. } => {
                 let mut f = Frame::new(Func::SlabAlloc, Pc::AllocEntry);
                 f.node = node;
@@ -520,6 +564,12 @@ impl Machine {
                     }
                     // The variable lets go of its object at the op's first step (`begin_op`).
                     Some(a) => match self.slab_of(a) {
+                        Some(s) if slab => {
+                            let mut f = Frame::new(Func::CacheFree, Pc::CF0);
+                            f.x = a;
+                            f.pg = Some(s);
+                            Some(f)
+                        }
                         Some(s) => {
                             let mut f = Frame::new(Func::SlabFree, Pc::FreeEntry);
                             f.x = a;
@@ -717,6 +767,13 @@ impl Machine {
             Func::SlabFreeSlow => self.slab_free_slow(fr),
             Func::CmpxchgDoubleSlab => self.cmpxchg_double_slab(fr),
             Func::Touch => self.touch(fr),
+            Func::CacheAlloc => self.cache_alloc(fr),
+            Func::CacheAllocRefill => self.cache_alloc_refill(fr),
+            Func::CacheGrowBegin => self.cache_grow_begin(fr),
+            Func::CacheGrowEnd => self.cache_grow_end(fr),
+            Func::CacheFree => self.cache_free(fr),
+            Func::CacheFlusharray => self.cache_flusharray(fr),
+            Func::DoDrain => self.do_drain(fr),
         }
     }
 }
@@ -780,7 +837,18 @@ impl Config {
             })
             .collect();
         let n_ctx = ctx_ids.len() - 1;
+        let slab = (sc.allocator == crate::scenario::Allocator::Slab).then(|| {
+            let (limit, batch, shared) = sc.slab_tunables();
+            super::slab::SlabLayout::new(limit, batch, shared)
+        });
+        let (cpu_lines, node_extra_lines) = match &slab {
+            Some(l) => (l.ac_lines, l.sh_lines),
+            None => (1, 0),
+        };
         Config {
+            slab,
+            cpu_lines,
+            node_extra_lines,
             n_ctx,
             src_ops,
             ops,

@@ -49,6 +49,9 @@ pub struct Slab {
     pub on_node_partial: bool,
     /// The word at `object + offset` of each object.
     pub fp: Vec<Addr>,
+    /// SLAB only (Appendix A): the slab's freelist, an array of object indices; the free
+    /// objects are `bufctl[inuse..objects]` (`page->active` is `counters.inuse`).
+    pub bufctl: Vec<u16>,
     /// First cache line of this slab's descriptor (`PG(P)`); object lines follow it.
     pub line: u32,
 }
@@ -58,8 +61,46 @@ pub struct Slab {
 pub struct Node {
     pub list_lock: Option<CtxId>,
     pub nr_partial: u32,
-    /// The partial list, head first.
+    /// The partial list, head first (SLAB: `slabs_partial`).
     pub partial: Vec<SlabId>,
+    /// SLAB's further per-node state (empty under SLUB).
+    pub slab: SlabNode,
+}
+
+/// SLAB's `kmem_cache_node` beyond `list_lock` and `slabs_partial` (spec Appendix A).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabNode {
+    pub slabs_full: Vec<SlabId>,
+    pub slabs_free: Vec<SlabId>,
+    /// Free objects in this node's linked slabs (not those queued in arrays).
+    pub free_objects: u32,
+    pub free_limit: u32,
+    pub total_slabs: u32,
+    pub free_slabs: u32,
+    /// The node-wide `shared` array (none on a one-CPU machine, as `enable_cpucache` decides).
+    pub shared: Option<ArrayCache>,
+}
+
+/// SLAB's `struct array_cache`: a LIFO stack of object pointers. `avail` is `entry.len()`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ArrayCache {
+    pub limit: u32,
+    pub batchcount: u32,
+    pub touched: bool,
+    pub entry: Vec<Addr>,
+    /// Ghost: the first `handed` entries were already given back by a `cache_flusharray` or
+    /// drain whose final memmove has not run yet (they are no longer this array's objects).
+    pub handed: u32,
+}
+
+impl ArrayCache {
+    pub fn avail(&self) -> u32 {
+        self.entry.len() as u32
+    }
+    /// The entries this array still owns.
+    pub fn live(&self) -> &[Addr] {
+        &self.entry[self.handed as usize..]
+    }
 }
 
 /// One CPU: its `kmem_cache_cpu` and the processor state the kernel keeps for it.
@@ -79,6 +120,8 @@ pub struct Cpu {
     pub irq: Option<CtxId>,
     /// Ghost (spec §5): bumped on every write to `freelist` or `page`.
     pub ghost_version: u64,
+    /// SLAB only: this CPU's `array_cache` (empty under SLUB).
+    pub ac: ArrayCache,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -169,6 +212,14 @@ pub enum Func {
     SlabFreeSlow,
     CmpxchgDoubleSlab,
     Touch,
+    // SLAB (spec Appendix A, mm/slab.c ~v4.7)
+    CacheAlloc,
+    CacheAllocRefill,
+    CacheGrowBegin,
+    CacheGrowEnd,
+    CacheFree,
+    CacheFlusharray,
+    DoDrain,
 }
 
 impl Func {
@@ -189,6 +240,13 @@ impl Func {
             Func::SlabFreeSlow => "__slab_free",
             Func::CmpxchgDoubleSlab => "cmpxchg_double_slab",
             Func::Touch => "touch",
+            Func::CacheAlloc => "____cache_alloc",
+            Func::CacheAllocRefill => "cache_alloc_refill",
+            Func::CacheGrowBegin => "cache_grow_begin",
+            Func::CacheGrowEnd => "cache_grow_end",
+            Func::CacheFree => "___cache_free",
+            Func::CacheFlusharray => "cache_flusharray",
+            Func::DoDrain => "do_drain",
         }
     }
 }

@@ -41,6 +41,12 @@ stats!(
     CPU_PARTIAL_FREE,
     CPU_PARTIAL_NODE,
     CPU_PARTIAL_DRAIN,
+    // SLAB's STATS_INC_* (mm/slab.c, CONFIG_DEBUG_SLAB's counters; spec Appendix A)
+    ALLOCHIT,
+    ALLOCMISS,
+    FREEHIT,
+    FREEMISS,
+    GROWN,
 );
 
-pub const NR_STATS: usize = 26;
+pub const NR_STATS: usize = 31;

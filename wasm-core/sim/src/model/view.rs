@@ -75,6 +75,9 @@ impl Machine {
     }
 
     fn line_name(&self, l: u32) -> String {
+        if let Some(name) = self.slab_line_name(l) {
+            return name;
+        }
         let cpus = self.cfg.cpus as u32;
         if l == 0 {
             return "kmem_cache".into();
@@ -138,7 +141,9 @@ impl Machine {
                 .filter(|&x| (x as usize) < self.cfg.n_ctx)
                 .map(|x| self.ctx_name(x).to_string()),
             cycles: self.st.cycles[k],
+            array_cache: self.cpu_array_view(k),
         });
+        let slab = self.cfg.is_slab();
         let slabs = (0..self.st.slabs.len() as SlabId).map(|s| {
             let sl = self.slab(s);
             SlabView {
@@ -150,9 +155,15 @@ impl Machine {
                         ObjectView {
                             name: self.addr_name(a),
                             addr: a,
-                            fp: self.addr_name(sl.fp[i as usize]),
+                            fp: if slab {
+                                "-".into()
+                            } else {
+                                self.addr_name(sl.fp[i as usize])
+                            },
                             owner: if sl.life == Life::Discarded {
                                 "discarded".into()
+                            } else if slab {
+                                self.slab_object_owner(a)
                             } else {
                                 self.object_owner(a)
                             },
@@ -160,11 +171,19 @@ impl Machine {
                         }
                     })
                     .collect(),
-                freelist: self.chain_names(sl.freelist),
+                freelist: if slab {
+                    self.slab_free_names(s)
+                } else {
+                    self.chain_names(sl.freelist)
+                },
                 inuse: sl.counters.inuse,
                 capacity: sl.counters.objects,
                 frozen: sl.counters.frozen,
-                owner: self.slab_owner(s),
+                owner: if slab {
+                    self.slab_slab_owner(s)
+                } else {
+                    self.slab_owner(s)
+                },
                 slab_locked: sl.slab_lock.is_some(),
             }
         });
@@ -177,6 +196,7 @@ impl Machine {
                 .filter(|&c| matches!(self.blocked(c), Some(super::sched::Block::ListLock(m, _)) if m as usize == n))
                 .map(|c| self.ctx_name(c).to_string())
                 .collect(),
+            slab: self.slab_node_view(n),
         });
         let contexts = (0..self.cfg.n_ctx).map(|i| {
             let c = &self.st.ctxs[i];
@@ -287,6 +307,7 @@ impl Machine {
         View {
             schema_version: 1,
             scenario_name: self.cfg.sc.name.clone(),
+            allocator: self.cfg.sc.allocator,
             variant: self.cfg.sc.variant.clone(),
             cache: self.cfg.sc.cache.clone(),
             position,

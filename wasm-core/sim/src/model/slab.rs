@@ -1,0 +1,1226 @@
+//! SLAB, the comparison model of spec Appendix A (mm/slab.c, ~v4.7): per-CPU `array_cache`
+//! stacks touched only with interrupts off, a node-wide `shared` array, three slab lists and
+//! `free_objects` under `list_lock`, and the lockless decision to grow of spec §4 (v)
+//! (`variant.slabGrow`). The same machine runs it as SLUB: contexts, moves, locks, cache lines
+//! and the one cost table; only the kernel functions differ.
+//!
+//! Step granularity. Every access to a per-CPU array is a step (they run with interrupts off,
+//! so only the owning CPU can interleave, and only where the kernel enables interrupts:
+//! `cache_grow_begin`'s page allocation). Under `list_lock`, a step is one list operation the
+//! kernel does without dropping the lock: `alloc_block` plus `fixup_slab_list` for one slab,
+//! `slab_put_obj` plus its relinking for one object of `free_block`. The racy reads of the
+//! lockless decision are one step.
+//!
+//! Simplifications, each named where it is modelled: no slab colouring, no reaper
+//! (`cache_reap`), no `pfmemalloc`; a free of an object of another node (NUMA) goes straight to
+//! its home node's lists under that node's lock, which is what `cache_free_alien` does when
+//! alien caches are off (`noaliencache`); `flush` is `do_drain` of one CPU's array (the per-CPU
+//! part of `drain_cpu_caches`). The slab's index-array freelist is charged to the slab's
+//! descriptor line `PG(P)`.
+
+use super::cost;
+use super::memory::Access;
+use super::state::*;
+use super::{Flow, Machine, Pc, Stat};
+
+/// SLAB's geometry of the static cache lines and its tunables, fixed at creation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlabLayout {
+    pub limit: u32,
+    pub batchcount: u32,
+    /// `shared * batchcount` (0: no shared array).
+    pub shared_limit: u32,
+    /// Lines of one CPU's array: a 16-byte header (`avail`, `limit`, `batchcount`,
+    /// `touched`) then 8-byte entries.
+    pub ac_lines: u32,
+    /// Lines of a node's shared array (same layout).
+    pub sh_lines: u32,
+}
+
+impl SlabLayout {
+    pub fn new(limit: u32, batchcount: u32, shared: u32) -> SlabLayout {
+        let lines = |n: u32| (2 + n).div_ceil(8);
+        let shared_limit = shared * batchcount;
+        SlabLayout {
+            limit,
+            batchcount,
+            shared_limit,
+            ac_lines: lines(limit),
+            sh_lines: if shared_limit > 0 {
+                lines(shared_limit)
+            } else {
+                0
+            },
+        }
+    }
+
+    /// The line of entry `i` of an array whose header is `hdr`.
+    pub fn entry_line(hdr: u32, i: u32) -> u32 {
+        hdr + (2 + i) / 8
+    }
+}
+
+/// Which array a step works on: a CPU's or a node's shared one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Arr {
+    Cpu(u32),
+    Shared(u32),
+}
+
+impl Machine {
+    fn arr(&self, a: Arr) -> &ArrayCache {
+        match a {
+            Arr::Cpu(k) => &self.st.cpus[k as usize].ac,
+            Arr::Shared(n) => self.st.nodes[n as usize]
+                .slab
+                .shared
+                .as_ref()
+                .expect("a shared array"),
+        }
+    }
+
+    fn arr_mut(&mut self, a: Arr) -> &mut ArrayCache {
+        match a {
+            Arr::Cpu(k) => &mut self.st.cpus[k as usize].ac,
+            Arr::Shared(n) => self.st.nodes[n as usize]
+                .slab
+                .shared
+                .as_mut()
+                .expect("a shared array"),
+        }
+    }
+
+    fn arr_hdr(&self, a: Arr) -> u32 {
+        match a {
+            Arr::Cpu(k) => self.cfg.line_cc(k),
+            Arr::Shared(n) => self.cfg.line_nd(n) + 1,
+        }
+    }
+
+    /// Touch the header and entries `[from, to)` of an array (a load, a store, a memcpy).
+    fn touch_arr(&mut self, a: Arr, from: u32, to: u32, acc: Access) {
+        let hdr = self.arr_hdr(a);
+        self.access(hdr, acc);
+        if from < to {
+            let (first, last) = (
+                SlabLayout::entry_line(hdr, from),
+                SlabLayout::entry_line(hdr, to - 1),
+            );
+            for l in first..=last {
+                if l != hdr {
+                    self.access(l, acc);
+                }
+            }
+        }
+    }
+
+    /// Note a read that free work makes (no cost: the line is the stepping CPU's own), so the
+    /// explorer's footprint of the move still has it.
+    fn peek_arr(&mut self, a: Arr) -> u32 {
+        let hdr = self.arr_hdr(a);
+        self.touch_resource(hdr, false);
+        self.arr(a).avail()
+    }
+
+    /// SLAB's discipline for a CPU array (spec Appendix A): only its own CPU touches it, with
+    /// interrupts off. A survivor draining a dead CPU's array (`flush` with a target) is the
+    /// one exception the kernel has, and it passes `drain_of_dead`.
+    fn check_ac_owner(&mut self, k: u32, drain_of_dead: bool) {
+        let me = self.me();
+        if self.cpu(me).irqs_on {
+            let msg = format!(
+                "{} changed cpu{k}'s array_cache with interrupts enabled",
+                self.ctx_name(self.cur)
+            );
+            self.violate("SLAB-5", msg);
+        }
+        if k != me && !drain_of_dead {
+            let msg = format!(
+                "{} on cpu{me} changed cpu{k}'s array_cache: a per-CPU array is its CPU's alone",
+                self.ctx_name(self.cur)
+            );
+            self.violate("SLAB-5", msg);
+        }
+    }
+
+    /// SLAB's discipline for node state: lists, `free_objects` and `shared` under `list_lock`.
+    fn check_node_lock(&mut self, n: u32, what: &str) {
+        if self.st.nodes[n as usize].list_lock != Some(self.cur) {
+            let msg = format!(
+                "{} changed node {n}'s {what} without holding list_lock",
+                self.ctx_name(self.cur)
+            );
+            self.violate("SLAB-5", msg);
+        }
+    }
+
+    // ----- the node's slab lists -----
+
+    /// `list_del(&page->lru)`: off whichever of its node's lists holds it.
+    fn slab_list_del(&mut self, n: u32, s: SlabId) {
+        let node = &mut self.st.nodes[n as usize];
+        for list in [
+            &mut node.partial,
+            &mut node.slab.slabs_full,
+            &mut node.slab.slabs_free,
+        ] {
+            if let Some(pos) = list.iter().position(|&x| x == s) {
+                list.remove(pos);
+            }
+        }
+    }
+
+    /// `fixup_slab_list`: onto `slabs_full` if no object is free, else `slabs_partial` (head).
+    fn slab_list_fixup(&mut self, n: u32, s: SlabId) {
+        self.slab_list_del(n, s);
+        let sl = self.slab(s);
+        let full = sl.counters.inuse == sl.counters.objects;
+        let node = &mut self.st.nodes[n as usize];
+        if full {
+            node.slab.slabs_full.insert(0, s);
+        } else {
+            node.partial.insert(0, s);
+        }
+    }
+
+    /// `alloc_block`: move up to `batch` free objects of slab `s` onto CPU `k`'s array
+    /// (`slab_get_obj` each: `page->active++`). Returns the batch left.
+    fn alloc_block(&mut self, k: u32, s: SlabId, mut batch: u32) -> u32 {
+        let from = self.st.cpus[k as usize].ac.avail();
+        self.access(self.slab(s).line, Access::Write);
+        while batch > 0 {
+            let sl = &mut self.st.slabs[s as usize];
+            if sl.counters.inuse >= sl.counters.objects {
+                break;
+            }
+            let i = sl.bufctl[sl.counters.inuse as usize];
+            sl.counters.inuse += 1;
+            let a = self.obj_addr(s, u32::from(i));
+            self.st.cpus[k as usize].ac.entry.push(a);
+            batch -= 1;
+        }
+        let to = self.st.cpus[k as usize].ac.avail();
+        self.touch_arr(Arr::Cpu(k), from, to, Access::Write);
+        batch
+    }
+
+    /// One object of `free_block`: `slab_put_obj` into its slab and relink the slab: onto
+    /// `slabs_free` (head) when it becomes empty, else to the tail of `slabs_partial`.
+    fn free_block_one(&mut self, n: u32, a: Addr) {
+        let Some((s, i)) = self.object_of(a) else {
+            let msg = format!(
+                "free_block of {}, which is not an object of this cache",
+                self.addr_name(a)
+            );
+            self.violate("SLAB-1", msg);
+            return;
+        };
+        self.check_node_lock(n, "slab lists");
+        self.access(self.slab(s).line, Access::Write);
+        self.access(self.cfg.line_nd(n), Access::Write);
+        self.slab_list_del(n, s);
+        let sl = &mut self.st.slabs[s as usize];
+        if sl.counters.inuse == 0 {
+            let msg = format!(
+                "slab_put_obj of {} into slab {}, which has no object in use: a double free",
+                self.addr_name(a),
+                self.slab_name(s)
+            );
+            self.violate("SLAB-2", msg);
+            return;
+        }
+        sl.counters.inuse -= 1;
+        let active = sl.counters.inuse as usize;
+        sl.bufctl[active] = i as u16;
+        let node = &mut self.st.nodes[n as usize];
+        if active == 0 {
+            node.slab.slabs_free.insert(0, s);
+            node.slab.free_slabs += 1;
+        } else {
+            node.partial.push(s);
+        }
+    }
+
+    /// The end of `free_block` (v4.10+ form, as spec Appendix A words it): while the node
+    /// keeps more free objects than `free_limit`, move free slabs to the destroy list.
+    fn free_block_trim(&mut self, n: u32, queue: &mut Vec<SlabId>) {
+        self.access(self.cfg.line_nd(n), Access::Write);
+        let num = self.cfg.objects;
+        loop {
+            let node = &mut self.st.nodes[n as usize];
+            if node.slab.free_objects <= node.slab.free_limit {
+                break;
+            }
+            let Some(s) = node.slab.slabs_free.pop() else {
+                break;
+            };
+            node.slab.free_objects -= num;
+            node.slab.free_slabs = node.slab.free_slabs.saturating_sub(1);
+            node.slab.total_slabs = node.slab.total_slabs.saturating_sub(1);
+            queue.push(s);
+        }
+    }
+
+    /// `slab_destroy`: give the slab's pages back (after `list_lock` is dropped).
+    fn slab_destroy(&mut self, s: SlabId) {
+        self.charge(cost::PAGE_FREE);
+        self.touch_resource(super::RES_PAGE_ALLOC, true);
+        let first = self.slab(s).line;
+        for l in first..=first + self.cfg.obj_lines {
+            self.invalidate_line(l);
+        }
+        self.st.slabs[s as usize].life = Life::Discarded;
+    }
+
+    fn node_of_cpu(&self, k: u32) -> u32 {
+        self.cfg.cpu_node[k as usize]
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Allocation: slab_alloc → ____cache_alloc
+    // ---------------------------------------------------------------------------------------
+
+    pub(super) fn cache_alloc(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            CA0 => {
+                step!(self);
+                self.irq_save(fr);
+                fr.c = self.me();
+                self.ghost.slab_allocs += 1;
+                note!(self, "irq-off", "irqs".into(), "slab_alloc: local_irq_save. SLAB's per-CPU array is only ever touched with interrupts off.");
+                fr.pc = CA1;
+                Flow::Step
+            }
+            CA1 => {
+                step!(self);
+                let k = fr.c;
+                self.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
+                let avail = self.st.cpus[k as usize].ac.avail();
+                note!(
+                    self,
+                    "load",
+                    format!("ac[{k}].avail"),
+                    "Read cpu{k}'s array_cache: {avail} object(s) available."
+                );
+                rw!(self, read = avail.to_string());
+                fr.pc = if avail > 0 { CA2 } else { CA1r };
+                Flow::Step
+            }
+            CA2 => {
+                step!(self);
+                let k = fr.c;
+                self.check_ac_owner(k, false);
+                let ac = &mut self.st.cpus[k as usize].ac;
+                ac.touched = true;
+                let obj = ac.entry.pop().unwrap_or(NULL);
+                let avail = ac.avail();
+                self.touch_arr(Arr::Cpu(k), avail, avail + 1, Access::Write);
+                self.stat(Stat::ALLOCHIT);
+                fr.obj = obj;
+                note!(self, "store", format!("ac[{k}]"), "Pop {} off the top of cpu{k}'s array (touched = 1): no atomic instruction, no lock.", self.addr_name(obj));
+                rw!(self, read = self.addr_name(obj));
+                fr.pc = CA3;
+                Flow::Step
+            }
+            CA1r => {
+                self.stat(Stat::ALLOCMISS);
+                fr.pc = CA1s;
+                Flow::Call(Box::new(Frame::new(Func::CacheAllocRefill, RF1)))
+            }
+            CA1s => {
+                fr.obj = fr.ret;
+                fr.pc = CA3;
+                Flow::Go
+            }
+            CA3 => {
+                step!(self);
+                self.irq_restore(fr);
+                note!(
+                    self,
+                    "irq-on",
+                    "irqs".into(),
+                    "local_irq_restore: the allocation returns {}.",
+                    self.addr_name(fr.obj)
+                );
+                Flow::Ret(fr.obj, None)
+            }
+            _ => unreachable!("{:?} in ____cache_alloc", fr.pc),
+        }
+    }
+
+    /// `cache_alloc_refill` (v4.7, spec Appendix A), irqs off on entry.
+    pub(super) fn cache_alloc_refill(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            RF1 => {
+                let k = self.me();
+                fr.c = k;
+                fr.n = Some(self.node_of_cpu(k));
+                let ac = &self.st.cpus[k as usize].ac;
+                let mut batch = ac.batchcount;
+                // BATCHREFILL_LIMIT: an array not used since the reaper looked refills less.
+                if !ac.touched && batch > 16 {
+                    batch = 16;
+                }
+                fr.count = batch;
+                fr.pc = match self.variant().slab_grow {
+                    crate::scenario::SlabGrow::Lockless => RF2,
+                    crate::scenario::SlabGrow::Locked => RF3,
+                };
+                Flow::Go
+            }
+            RF2 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                self.access(self.cfg.line_nd(n), Access::Read);
+                let free = self.st.nodes[n as usize].slab.free_objects;
+                let shared = if self.st.nodes[n as usize].slab.shared.is_some() {
+                    self.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
+                    Some(self.arr(Arr::Shared(n)).avail())
+                } else {
+                    None
+                };
+                let empty = free == 0 && shared.unwrap_or(0) == 0;
+                note!(
+                    self,
+                    "load",
+                    format!("node {n}"),
+                    "Lockless check (v4.7): node {n} has free_objects = {free} and {}: {}",
+                    match shared {
+                        Some(a) => format!("{a} object(s) in its shared array"),
+                        None => "no shared array".into(),
+                    },
+                    if empty {
+                        "nothing to take, so grow at once without list_lock."
+                    } else {
+                        "something may be there, so take list_lock."
+                    }
+                );
+                fr.pc = if empty { RF8 } else { RF3 };
+                Flow::Step
+            }
+            RF3 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                self.spin_lock(n);
+                note!(
+                    self,
+                    "lock",
+                    format!("node {n} list_lock"),
+                    "Take node {n}'s list_lock to refill from the node."
+                );
+                fr.pc = RF4;
+                Flow::Step
+            }
+            RF4 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                let k = fr.c;
+                self.access(self.cfg.line_nd(n), Access::Read);
+                let sh_avail = match self.st.nodes[n as usize].slab.shared {
+                    Some(_) => {
+                        self.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
+                        self.arr(Arr::Shared(n)).avail()
+                    }
+                    None => 0,
+                };
+                let room = {
+                    let ac = &self.st.cpus[k as usize].ac;
+                    ac.limit - ac.avail()
+                };
+                let nr = fr.count.min(sh_avail).min(room);
+                if nr > 0 {
+                    // transfer_objects: the top `nr` entries of the shared array, in order.
+                    self.check_node_lock(n, "shared array");
+                    self.check_ac_owner(k, false);
+                    self.touch_arr(Arr::Shared(n), sh_avail - nr, sh_avail, Access::Write);
+                    let from = self.st.cpus[k as usize].ac.avail();
+                    let sh = self.arr_mut(Arr::Shared(n));
+                    let moved: Vec<Addr> = sh.entry.split_off((sh_avail - nr) as usize);
+                    sh.touched = true;
+                    self.st.cpus[k as usize].ac.entry.extend(moved);
+                    self.touch_arr(Arr::Cpu(k), from, from + nr, Access::Write);
+                    note!(self, "store", format!("ac[{k}]"), "transfer_objects: {nr} object(s) from node {n}'s shared array to cpu{k}'s array.");
+                    fr.pc = RF7;
+                } else {
+                    note!(
+                        self,
+                        "load",
+                        format!("node {n} shared"),
+                        "The shared array has nothing to give: take objects from the slab lists."
+                    );
+                    fr.pc = RF5;
+                }
+                Flow::Step
+            }
+            RF5 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                let k = fr.c;
+                self.access(self.cfg.line_nd(n), Access::Read);
+                let node = &self.st.nodes[n as usize];
+                let from_free = node.partial.is_empty();
+                let page = node
+                    .partial
+                    .first()
+                    .or_else(|| node.slab.slabs_free.first())
+                    .copied();
+                let Some(s) = page else {
+                    note!(
+                        self,
+                        "load",
+                        format!("node {n}"),
+                        "get_first_slab: node {n} has no partial and no free slab: must grow."
+                    );
+                    fr.pc = RF6;
+                    return Flow::Step;
+                };
+                self.check_node_lock(n, "slab lists");
+                self.check_ac_owner(k, false);
+                if from_free {
+                    let ns = &mut self.st.nodes[n as usize].slab;
+                    ns.free_slabs = ns.free_slabs.saturating_sub(1);
+                }
+                let before = fr.count;
+                fr.count = self.alloc_block(k, s, fr.count);
+                self.access(self.cfg.line_nd(n), Access::Write);
+                self.slab_list_fixup(n, s);
+                note!(
+                    self,
+                    "store",
+                    format!("slab {}", self.slab_name(s)),
+                    "alloc_block: {} object(s) of {} slab {} onto cpu{k}'s array; the slab moves to {}.",
+                    before - fr.count,
+                    if from_free { "free" } else { "partial" },
+                    self.slab_name(s),
+                    if self.slab(s).counters.inuse == self.cfg.objects { "slabs_full" } else { "slabs_partial" }
+                );
+                fr.pc = if fr.count > 0 { RF5 } else { RF6 };
+                Flow::Step
+            }
+            RF6 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                let k = fr.c;
+                self.check_node_lock(n, "free_objects");
+                self.access(self.cfg.line_nd(n), Access::Write);
+                let avail = self.st.cpus[k as usize].ac.avail();
+                let ns = &mut self.st.nodes[n as usize].slab;
+                if ns.free_objects < avail {
+                    let msg = format!("node {n}'s free_objects ({}) is less than the {avail} object(s) just taken", ns.free_objects);
+                    ns.free_objects = 0;
+                    self.violate("SLAB-3", msg);
+                } else {
+                    ns.free_objects -= avail;
+                }
+                note!(self, "store", format!("node {n}"), "n->free_objects -= {avail}: the objects now in cpu{k}'s array are no longer the node's.");
+                fr.pc = RF7;
+                Flow::Step
+            }
+            RF7 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                self.spin_unlock(n);
+                note!(
+                    self,
+                    "unlock",
+                    format!("node {n} list_lock"),
+                    "Drop node {n}'s list_lock."
+                );
+                fr.pc = RF8;
+                Flow::Step
+            }
+            RF8 => {
+                if self.peek_arr(Arr::Cpu(fr.c)) > 0 {
+                    fr.pc = RF10;
+                    return Flow::Go;
+                }
+                fr.pc = RF8r;
+                let mut g = Frame::new(Func::CacheGrowBegin, GB1);
+                g.n = fr.n;
+                Flow::Call(Box::new(g))
+            }
+            RF8r => {
+                // cache_grow_begin may have enabled interrupts (and slept): this task may be
+                // on another CPU now, so `ac = cpu_cache_get(cachep)` again.
+                fr.p = fr.ret_slab;
+                fr.c = self.me();
+                fr.pc = RF9;
+                Flow::Go
+            }
+            RF9 => {
+                let Some(s) = fr.p else {
+                    fr.pc = RF9c;
+                    return Flow::Go;
+                };
+                if self.peek_arr(Arr::Cpu(fr.c)) > 0 {
+                    fr.pc = RF9c;
+                    return Flow::Go;
+                }
+                step!(self);
+                let k = fr.c;
+                self.check_ac_owner(k, false);
+                let before = fr.count;
+                fr.count = self.alloc_block(k, s, fr.count);
+                note!(self, "store", format!("slab {}", self.slab_name(s)), "alloc_block from the new slab {} (still private, no lock): {} object(s) onto cpu{k}'s array.", self.slab_name(s), before - fr.count);
+                fr.pc = RF9c;
+                Flow::Step
+            }
+            RF9c => {
+                fr.pc = RF9r;
+                match fr.p {
+                    Some(s) => {
+                        let mut g = Frame::new(Func::CacheGrowEnd, GE1);
+                        g.p = Some(s);
+                        g.n = Some(self.slab(s).node);
+                        Flow::Call(Box::new(g))
+                    }
+                    None => Flow::Go,
+                }
+            }
+            RF9r => {
+                if self.peek_arr(Arr::Cpu(fr.c)) == 0 {
+                    return Flow::Ret(NULL, None);
+                }
+                fr.pc = RF10;
+                Flow::Go
+            }
+            RF10 => {
+                step!(self);
+                let k = fr.c;
+                self.check_ac_owner(k, false);
+                let ac = &mut self.st.cpus[k as usize].ac;
+                ac.touched = true;
+                let obj = ac.entry.pop().unwrap_or(NULL);
+                let avail = ac.avail();
+                self.touch_arr(Arr::Cpu(k), avail, avail + 1, Access::Write);
+                note!(
+                    self,
+                    "store",
+                    format!("ac[{k}]"),
+                    "Refilled: pop {} off cpu{k}'s array ({avail} left).",
+                    self.addr_name(obj)
+                );
+                Flow::Ret(obj, None)
+            }
+            _ => unreachable!("{:?} in cache_alloc_refill", fr.pc),
+        }
+    }
+
+    /// `cache_grow_begin`: a new slab, private to this context until `cache_grow_end`.
+    pub(super) fn cache_grow_begin(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let may_sleep = self.st.ctxs[self.cur as usize].kind == CtxKind::Task;
+        match fr.pc {
+            GB1 => {
+                if !may_sleep || self.cpu(self.me()).irqs_on {
+                    fr.pc = GB2;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.irq_set(true);
+                fr.flag = true;
+                note!(self, "irq-on", "irqs".into(), "GFP_KERNEL may sleep: interrupts on around the page allocator (cache_grow_begin).");
+                fr.pc = GB2;
+                Flow::Step
+            }
+            GB2 => {
+                step!(self);
+                self.charge(cost::PAGE_ALLOC);
+                let fail = self.cfg.sc.cache.page_alloc_fail && !self.st.in_setup;
+                if fail {
+                    fr.p = None;
+                    note!(
+                        self,
+                        "page-alloc",
+                        "page allocator".into(),
+                        "The page allocator fails (pageAllocFail): no new slab."
+                    );
+                } else {
+                    let node = fr.n.unwrap_or(self.node_of_cpu(self.me()));
+                    let s = self.create_slab(node);
+                    fr.p = Some(s);
+                    note!(
+                        self,
+                        "page-alloc",
+                        format!("page {}", self.slab_name(s)),
+                        "kmem_getpages: a page for the new slab {} on node {node}.",
+                        self.slab_name(s)
+                    );
+                }
+                fr.pc = GB3;
+                Flow::Step
+            }
+            GB3 => {
+                let Some(s) = fr.p else {
+                    fr.pc = GB4;
+                    return Flow::Go;
+                };
+                step!(self);
+                self.access(self.slab(s).line, Access::Write);
+                let sl = &mut self.st.slabs[s as usize];
+                sl.bufctl = (0..sl.counters.objects as u16).collect();
+                sl.counters.inuse = 0;
+                note!(self, "store", format!("slab {}", self.slab_name(s)), "cache_init_objs: slab {}'s freelist is the index array 0..{} (SLAB writes no pointer into free objects).", self.slab_name(s), self.cfg.objects);
+                fr.pc = GB4;
+                Flow::Step
+            }
+            GB4 => {
+                if !fr.flag {
+                    return Flow::Ret(NULL, fr.p);
+                }
+                step!(self);
+                self.irq_set(false);
+                note!(
+                    self,
+                    "irq-off",
+                    "irqs".into(),
+                    "Interrupts off again after the page allocator."
+                );
+                Flow::Ret(NULL, fr.p)
+            }
+            _ => unreachable!("{:?} in cache_grow_begin", fr.pc),
+        }
+    }
+
+    /// `cache_grow_end`: link the new slab into its node under `list_lock`.
+    pub(super) fn cache_grow_end(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let n = fr.n.unwrap();
+        let s = fr.p.unwrap();
+        match fr.pc {
+            GE1 => {
+                step!(self);
+                self.spin_lock(n);
+                note!(
+                    self,
+                    "lock",
+                    format!("node {n} list_lock"),
+                    "cache_grow_end: take node {n}'s list_lock to link slab {}.",
+                    self.slab_name(s)
+                );
+                fr.pc = GE2;
+                Flow::Step
+            }
+            GE2 => {
+                step!(self);
+                self.check_node_lock(n, "slab lists");
+                self.access(self.cfg.line_nd(n), Access::Write);
+                self.access(self.slab(s).line, Access::Write);
+                self.st.slabs[s as usize].life = Life::Live;
+                let (active, num) = (self.slab(s).counters.inuse, self.cfg.objects);
+                let ns = &mut self.st.nodes[n as usize].slab;
+                ns.total_slabs += 1;
+                ns.free_objects += num - active;
+                if active == 0 {
+                    ns.slabs_free.push(s);
+                    ns.free_slabs += 1;
+                } else {
+                    self.slab_list_fixup(n, s);
+                }
+                self.stat(Stat::GROWN);
+                note!(self, "store", format!("node {n}"), "Link slab {} ({active} of {num} in use) and add its {} free object(s) to free_objects.", self.slab_name(s), num - active);
+                fr.pc = GE3;
+                Flow::Step
+            }
+            GE3 => {
+                step!(self);
+                self.spin_unlock(n);
+                note!(
+                    self,
+                    "unlock",
+                    format!("node {n} list_lock"),
+                    "Drop node {n}'s list_lock."
+                );
+                Flow::Ret(NULL, None)
+            }
+            _ => unreachable!("{:?} in cache_grow_end", fr.pc),
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Free: kmem_cache_free → ___cache_free
+    // ---------------------------------------------------------------------------------------
+
+    pub(super) fn cache_free(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            CF0 => {
+                step!(self);
+                self.irq_save(fr);
+                fr.c = self.me();
+                note!(
+                    self,
+                    "irq-off",
+                    "irqs".into(),
+                    "kmem_cache_free: local_irq_save."
+                );
+                fr.pc = CF1;
+                Flow::Step
+            }
+            CF1 => {
+                step!(self);
+                let k = fr.c;
+                let s = fr.pg.unwrap();
+                if self.cfg.sc.nodes > 1 {
+                    // cache_free_alien reads the object's page for its node.
+                    self.access(self.slab(s).line, Access::Read);
+                    let home = self.slab(s).node;
+                    if home != self.node_of_cpu(k) {
+                        fr.n = Some(home);
+                        self.ghost.alien_frees += 1;
+                        note!(
+                            self,
+                            "load",
+                            format!("page {}", self.slab_name(s)),
+                            "{} belongs to node {home}: free it to its home node (alien).",
+                            self.addr_name(fr.x)
+                        );
+                        fr.pc = CFA1;
+                        return Flow::Step;
+                    }
+                }
+                self.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
+                let ac = &self.st.cpus[k as usize].ac;
+                let (avail, limit) = (ac.avail(), ac.limit);
+                if avail < limit {
+                    self.stat(Stat::FREEHIT);
+                    fr.pc = CF2;
+                } else {
+                    self.stat(Stat::FREEMISS);
+                    fr.pc = CF1f;
+                }
+                note!(
+                    self,
+                    "load",
+                    format!("ac[{k}].avail"),
+                    "cpu{k}'s array holds {avail} of {limit}: {}",
+                    if avail < limit {
+                        "room to push."
+                    } else {
+                        "full, flush a batch first (cache_flusharray)."
+                    }
+                );
+                Flow::Step
+            }
+            CF1f => {
+                fr.pc = CF2;
+                let mut f = Frame::new(Func::CacheFlusharray, FA0);
+                f.c = fr.c;
+                Flow::Call(Box::new(f))
+            }
+            CF2 => {
+                step!(self);
+                let k = fr.c;
+                self.check_ac_owner(k, false);
+                let ac = &mut self.st.cpus[k as usize].ac;
+                if ac.avail() >= ac.limit {
+                    let msg = format!(
+                        "cpu{k}'s array is full ({}) and a push would overflow it",
+                        ac.limit
+                    );
+                    self.violate("SLAB-4", msg);
+                    fr.flag = true;
+                    fr.pc = CF3;
+                    return Flow::Step;
+                }
+                ac.entry.push(fr.x);
+                let avail = ac.avail();
+                self.touch_arr(Arr::Cpu(k), avail - 1, avail, Access::Write);
+                fr.flag = true;
+                note!(self, "store", format!("ac[{k}]"), "Push {} onto cpu{k}'s array ({avail} now): no atomic instruction, no lock, no write into the object.", self.addr_name(fr.x));
+                fr.pc = CF3;
+                Flow::Step
+            }
+            CF3 => {
+                step!(self);
+                self.irq_restore(fr);
+                note!(self, "irq-on", "irqs".into(), "local_irq_restore.");
+                if fr.queue.is_empty() {
+                    Flow::Ret(NULL, None)
+                } else {
+                    fr.pc = CFA4;
+                    Flow::Step
+                }
+            }
+            CFA1 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                self.spin_lock(n);
+                note!(
+                    self,
+                    "lock",
+                    format!("node {n} list_lock"),
+                    "Take node {n}'s list_lock (the object's home node)."
+                );
+                fr.pc = CFA2;
+                Flow::Step
+            }
+            CFA2 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                self.check_node_lock(n, "free_objects");
+                self.st.nodes[n as usize].slab.free_objects += 1;
+                self.free_block_one(n, fr.x);
+                let mut q = std::mem::take(&mut fr.queue);
+                self.free_block_trim(n, &mut q);
+                fr.queue = q;
+                fr.flag = true;
+                note!(
+                    self,
+                    "store",
+                    format!("slab {}", self.slab_name(fr.pg.unwrap())),
+                    "free_block: {} goes back into its slab on node {n}.",
+                    self.addr_name(fr.x)
+                );
+                fr.pc = CFA3;
+                Flow::Step
+            }
+            CFA3 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                self.spin_unlock(n);
+                note!(
+                    self,
+                    "unlock",
+                    format!("node {n} list_lock"),
+                    "Drop node {n}'s list_lock."
+                );
+                fr.pc = CF3;
+                Flow::Step
+            }
+            CFA4 => {
+                step!(self);
+                let s = fr.queue.remove(0);
+                self.slab_destroy(s);
+                note!(
+                    self,
+                    "page-free",
+                    format!("slab {}", self.slab_name(s)),
+                    "slab_destroy: slab {} goes back to the page allocator.",
+                    self.slab_name(s)
+                );
+                if fr.queue.is_empty() {
+                    return Flow::Ret(NULL, None);
+                }
+                Flow::Step
+            }
+            _ => unreachable!("{:?} in ___cache_free", fr.pc),
+        }
+    }
+
+    /// `cache_flusharray`: the array is full; give its oldest `batchcount` entries to the
+    /// shared array if it has room, else back to their slabs (`free_block`).
+    pub(super) fn cache_flusharray(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            FA0 => {
+                let k = fr.c;
+                fr.n = Some(self.node_of_cpu(k));
+                fr.count = self.st.cpus[k as usize].ac.batchcount;
+                fr.pc = FA1;
+                Flow::Go
+            }
+            FA1 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                self.spin_lock(n);
+                note!(
+                    self,
+                    "lock",
+                    format!("node {n} list_lock"),
+                    "cache_flusharray: take node {n}'s list_lock."
+                );
+                fr.pc = FA2;
+                Flow::Step
+            }
+            FA2 => {
+                step!(self);
+                let (n, k) = (fr.n.unwrap(), fr.c);
+                self.access(self.cfg.line_nd(n), Access::Read);
+                let room = match &self.st.nodes[n as usize].slab.shared {
+                    Some(sh) => {
+                        let room = sh.limit - sh.avail();
+                        self.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
+                        room
+                    }
+                    None => 0,
+                };
+                if room > 0 {
+                    let nr = fr.count.min(room);
+                    self.check_node_lock(n, "shared array");
+                    self.check_ac_owner(k, false);
+                    self.touch_arr(Arr::Cpu(k), 0, nr, Access::Read);
+                    let moved: Vec<Addr> =
+                        self.st.cpus[k as usize].ac.entry[..nr as usize].to_vec();
+                    let from = self.arr(Arr::Shared(n)).avail();
+                    self.arr_mut(Arr::Shared(n)).entry.extend(moved);
+                    self.touch_arr(Arr::Shared(n), from, from + nr, Access::Write);
+                    self.st.cpus[k as usize].ac.handed = nr;
+                    fr.count = nr;
+                    note!(
+                        self,
+                        "store",
+                        format!("node {n} shared"),
+                        "The shared array has room: copy cpu{k}'s {nr} oldest entries into it."
+                    );
+                    fr.pc = FA5;
+                } else {
+                    note!(self, "load", format!("node {n} shared"), "No room in a shared array: free the batch back into its slabs (free_block).");
+                    fr.pc = FA3;
+                }
+                Flow::Step
+            }
+            FA3 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                self.check_node_lock(n, "free_objects");
+                self.access(self.cfg.line_nd(n), Access::Write);
+                self.st.nodes[n as usize].slab.free_objects += fr.count;
+                note!(
+                    self,
+                    "store",
+                    format!("node {n}"),
+                    "free_block: n->free_objects += {}.",
+                    fr.count
+                );
+                fr.pages = 0;
+                fr.pc = FA4;
+                Flow::Step
+            }
+            FA4 => {
+                step!(self);
+                let (n, k) = (fr.n.unwrap(), fr.c);
+                let i = fr.pages;
+                let hdr = self.arr_hdr(Arr::Cpu(k));
+                self.access(SlabLayout::entry_line(hdr, i), Access::Read);
+                let a = self.st.cpus[k as usize].ac.entry[i as usize];
+                self.free_block_one(n, a);
+                self.st.cpus[k as usize].ac.handed = i + 1;
+                fr.pages += 1;
+                note!(
+                    self,
+                    "store",
+                    format!("slab {}", self.slab_opt_name(self.slab_of(a))),
+                    "free_block: {} goes back into slab {}.",
+                    self.addr_name(a),
+                    self.slab_opt_name(self.slab_of(a))
+                );
+                if fr.pages == fr.count {
+                    fr.pc = FA4d;
+                }
+                Flow::Step
+            }
+            FA4d => {
+                step!(self);
+                let n = fr.n.unwrap();
+                let mut q = std::mem::take(&mut fr.queue);
+                self.free_block_trim(n, &mut q);
+                fr.queue = q;
+                note!(
+                    self,
+                    "store",
+                    format!("node {n}"),
+                    "free_block: {} free slab(s) above free_limit ({}) go to the destroy list.",
+                    fr.queue.len(),
+                    self.st.nodes[n as usize].slab.free_limit
+                );
+                fr.pc = FA5;
+                Flow::Step
+            }
+            FA5 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                self.spin_unlock(n);
+                note!(
+                    self,
+                    "unlock",
+                    format!("node {n} list_lock"),
+                    "Drop node {n}'s list_lock."
+                );
+                fr.pc = if fr.queue.is_empty() { FA7 } else { FA6 };
+                Flow::Step
+            }
+            FA6 => {
+                step!(self);
+                let s = fr.queue.remove(0);
+                self.slab_destroy(s);
+                note!(
+                    self,
+                    "page-free",
+                    format!("slab {}", self.slab_name(s)),
+                    "slab_destroy: slab {} goes back to the page allocator.",
+                    self.slab_name(s)
+                );
+                if fr.queue.is_empty() {
+                    fr.pc = FA7;
+                }
+                Flow::Step
+            }
+            FA7 => {
+                step!(self);
+                let k = fr.c;
+                self.check_ac_owner(k, false);
+                let ac = &mut self.st.cpus[k as usize].ac;
+                let nr = (fr.count as usize).min(ac.entry.len());
+                ac.entry.drain(..nr);
+                ac.handed = 0;
+                let avail = ac.avail();
+                self.touch_arr(Arr::Cpu(k), 0, avail, Access::Write);
+                note!(
+                    self,
+                    "store",
+                    format!("ac[{k}]"),
+                    "ac->avail -= {nr}; memmove the {avail} newer entries down."
+                );
+                Flow::Ret(NULL, None)
+            }
+            _ => unreachable!("{:?} in cache_flusharray", fr.pc),
+        }
+    }
+
+    /// `do_drain` (the `flush` op): give back every object of a CPU's array.
+    pub(super) fn do_drain(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            DD0 => {
+                step!(self);
+                self.irq_save(fr);
+                if fr.flag {
+                    fr.c = self.me();
+                }
+                fr.n = Some(self.node_of_cpu(fr.c));
+                note!(
+                    self,
+                    "irq-off",
+                    "irqs".into(),
+                    "do_drain of cpu{}'s array: interrupts off.",
+                    fr.c
+                );
+                fr.pc = DD1;
+                Flow::Step
+            }
+            DD1 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                self.spin_lock(n);
+                note!(
+                    self,
+                    "lock",
+                    format!("node {n} list_lock"),
+                    "Take node {n}'s list_lock."
+                );
+                fr.pc = DD2;
+                Flow::Step
+            }
+            DD2 => {
+                step!(self);
+                let (n, k) = (fr.n.unwrap(), fr.c);
+                self.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
+                fr.count = self.st.cpus[k as usize].ac.avail();
+                self.check_node_lock(n, "free_objects");
+                self.access(self.cfg.line_nd(n), Access::Write);
+                self.st.nodes[n as usize].slab.free_objects += fr.count;
+                fr.pages = 0;
+                note!(
+                    self,
+                    "store",
+                    format!("node {n}"),
+                    "free_block of all {} entries: n->free_objects += {}.",
+                    fr.count,
+                    fr.count
+                );
+                fr.pc = if fr.count > 0 { DD3 } else { DD3d };
+                Flow::Step
+            }
+            DD3 => {
+                step!(self);
+                let (n, k) = (fr.n.unwrap(), fr.c);
+                let i = fr.pages;
+                let hdr = self.arr_hdr(Arr::Cpu(k));
+                self.access(SlabLayout::entry_line(hdr, i), Access::Read);
+                let a = self.st.cpus[k as usize].ac.entry[i as usize];
+                self.free_block_one(n, a);
+                self.st.cpus[k as usize].ac.handed = i + 1;
+                fr.pages += 1;
+                note!(
+                    self,
+                    "store",
+                    format!("slab {}", self.slab_opt_name(self.slab_of(a))),
+                    "free_block: {} goes back into slab {}.",
+                    self.addr_name(a),
+                    self.slab_opt_name(self.slab_of(a))
+                );
+                if fr.pages == fr.count {
+                    fr.pc = DD3d;
+                }
+                Flow::Step
+            }
+            DD3d => {
+                step!(self);
+                let n = fr.n.unwrap();
+                let mut q = std::mem::take(&mut fr.queue);
+                self.free_block_trim(n, &mut q);
+                fr.queue = q;
+                note!(
+                    self,
+                    "store",
+                    format!("node {n}"),
+                    "free_block: {} free slab(s) above free_limit go to the destroy list.",
+                    fr.queue.len()
+                );
+                fr.pc = DD4;
+                Flow::Step
+            }
+            DD4 => {
+                step!(self);
+                let n = fr.n.unwrap();
+                self.spin_unlock(n);
+                note!(
+                    self,
+                    "unlock",
+                    format!("node {n} list_lock"),
+                    "Drop node {n}'s list_lock."
+                );
+                fr.pc = if fr.queue.is_empty() { DD6 } else { DD5 };
+                Flow::Step
+            }
+            DD5 => {
+                step!(self);
+                let s = fr.queue.remove(0);
+                self.slab_destroy(s);
+                note!(
+                    self,
+                    "page-free",
+                    format!("slab {}", self.slab_name(s)),
+                    "slab_destroy: slab {} goes back to the page allocator.",
+                    self.slab_name(s)
+                );
+                if fr.queue.is_empty() {
+                    fr.pc = DD6;
+                }
+                Flow::Step
+            }
+            DD6 => {
+                step!(self);
+                let k = fr.c;
+                self.check_ac_owner(k, !fr.flag);
+                let ac = &mut self.st.cpus[k as usize].ac;
+                ac.entry.clear();
+                ac.handed = 0;
+                self.access(self.arr_hdr(Arr::Cpu(k)), Access::Write);
+                note!(self, "store", format!("ac[{k}]"), "ac->avail = 0.");
+                fr.pc = DD7;
+                Flow::Step
+            }
+            DD7 => {
+                step!(self);
+                self.irq_restore(fr);
+                note!(self, "irq-on", "irqs".into(), "Interrupts back on.");
+                Flow::Ret(NULL, None)
+            }
+            _ => unreachable!("{:?} in do_drain", fr.pc),
+        }
+    }
+}

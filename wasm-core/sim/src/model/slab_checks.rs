@@ -1,0 +1,400 @@
+//! SLAB's invariants and the SLAB parts of the views (spec Appendix A and §4 (v)).
+//!
+//! - **SLAB-1** ownership: every object of a slab that is not destroyed is in exactly one
+//!   place: held by a variable, in a CPU's array (its live part), in a node's shared array,
+//!   free in its slab (`bufctl[active..num]`), or in flight inside one operation.
+//! - **SLAB-2** slabs: `0 <= active <= num`; a linked slab is on exactly one list of its node,
+//!   the one its `active` calls for (free: 0, full: num, partial otherwise); a slab being
+//!   grown is on none, a slab being destroyed is on none.
+//! - **SLAB-3** `free_objects` = the free objects of the node's linked slabs, whenever
+//!   `list_lock` is free (the kernel updates it in several steps under the lock).
+//! - **SLAB-4** every array holds at most `limit` entries.
+//! - **SLAB-5** discipline, checked where the state changes (`slab.rs`): node state under
+//!   `list_lock`, a CPU's array by that CPU with interrupts off.
+//! - **SLAB-6** at the end of a run: ALLOCHIT + ALLOCMISS = allocations, FREEHIT + FREEMISS +
+//!   frees of objects of another node = frees.
+
+use super::state::*;
+use super::{Machine, Pc, Stat};
+use crate::view::{ArrayView, SlabNodeView};
+
+/// Where an object was found (for the messages).
+#[derive(Clone, Debug)]
+enum Place {
+    User(usize),
+    Cpu(usize),
+    Shared(usize),
+    Slab,
+    Inflight(CtxId),
+}
+
+impl Machine {
+    fn place_text(&self, p: &Place) -> String {
+        match p {
+            Place::User(v) => format!("held by `{}`", self.cfg.var_names[*v]),
+            Place::Cpu(k) => format!("in cpu{k}'s array"),
+            Place::Shared(n) => format!("in node {n}'s shared array"),
+            Place::Slab => "free in its slab".into(),
+            Place::Inflight(c) => format!("in flight in {}", self.ctx_name(*c)),
+        }
+    }
+
+    /// Every place an object is, by object index (`slab * objects + i`).
+    fn slab_places(&self) -> Vec<Vec<Place>> {
+        let objects = self.cfg.objects as usize;
+        let mut at: Vec<Vec<Place>> = vec![Vec::new(); self.st.slabs.len() * objects];
+        let mut put = |m: &Machine, a: Addr, p: Place| {
+            if let Some((s, i)) = m.object_of(a) {
+                at[s as usize * objects + i as usize].push(p);
+            }
+        };
+        for (vi, v) in self.st.vars.iter().enumerate() {
+            if v.held() {
+                put(self, v.addr.unwrap(), Place::User(vi));
+            }
+        }
+        for (k, c) in self.st.cpus.iter().enumerate() {
+            for &a in c.ac.live() {
+                put(self, a, Place::Cpu(k));
+            }
+        }
+        for (n, node) in self.st.nodes.iter().enumerate() {
+            if let Some(sh) = &node.slab.shared {
+                for &a in &sh.entry {
+                    put(self, a, Place::Shared(n));
+                }
+            }
+        }
+        for (s, sl) in self.st.slabs.iter().enumerate() {
+            if sl.life == Life::Discarded {
+                continue;
+            }
+            for &i in sl.bufctl.iter().skip(sl.counters.inuse as usize) {
+                put(self, self.obj_addr(s as SlabId, u32::from(i)), Place::Slab);
+            }
+        }
+        for (ci, c) in self.st.ctxs.iter().enumerate() {
+            for f in &c.stack {
+                let held = match f.func {
+                    Func::CacheAlloc => f.pc == Pc::CA3 && f.obj != NULL,
+                    Func::CacheFree => c.begun && !f.flag,
+                    _ => false,
+                };
+                if held {
+                    let a = if f.func == Func::CacheAlloc {
+                        f.obj
+                    } else {
+                        f.x
+                    };
+                    put(self, a, Place::Inflight(ci as CtxId));
+                }
+            }
+        }
+        at
+    }
+
+    /// Slabs queued on some context's destroy list (on no list until `slab_destroy`).
+    fn destroying(&self, s: SlabId) -> bool {
+        self.st
+            .ctxs
+            .iter()
+            .any(|c| c.stack.iter().any(|f| f.queue.contains(&s)))
+    }
+
+    pub(super) fn check_slab_invariants(&mut self) {
+        let mut problems: Vec<(&'static str, String)> = Vec::new();
+        let objects = self.cfg.objects;
+
+        // SLAB-1.
+        let at = self.slab_places();
+        for (s, sl) in self.st.slabs.iter().enumerate() {
+            let s = s as SlabId;
+            for i in 0..objects {
+                let places = &at[s as usize * objects as usize + i as usize];
+                let a = self.obj_addr(s, i);
+                if sl.bufctl.is_empty() {
+                    // A page `cache_grow_begin` just got: its objects exist from
+                    // `cache_init_objs` on.
+                    continue;
+                }
+                if sl.life == Life::Discarded {
+                    if let Some(p) = places.first() {
+                        problems.push((
+                            "SLAB-1",
+                            format!(
+                                "{} is {} but its slab {} was destroyed",
+                                self.addr_name(a),
+                                self.place_text(p),
+                                self.slab_name(s)
+                            ),
+                        ));
+                    }
+                    continue;
+                }
+                match places.len() {
+                    1 => {}
+                    0 => problems.push((
+                        "SLAB-1",
+                        format!(
+                            "{} is lost: no variable, array or slab holds it",
+                            self.addr_name(a)
+                        ),
+                    )),
+                    _ => {
+                        let texts: Vec<String> =
+                            places.iter().map(|p| self.place_text(p)).collect();
+                        problems.push((
+                            "SLAB-1",
+                            format!(
+                                "{} is in two places at once ({}): it will be handed out twice",
+                                self.addr_name(a),
+                                texts.join(" and ")
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+
+        // SLAB-2 and SLAB-3.
+        for (n, node) in self.st.nodes.iter().enumerate() {
+            let lists = [
+                ("slabs_partial", &node.partial),
+                ("slabs_full", &node.slab.slabs_full),
+                ("slabs_free", &node.slab.slabs_free),
+            ];
+            let mut free_in_slabs = 0;
+            for (s, sl) in self.st.slabs.iter().enumerate() {
+                let s = s as SlabId;
+                if sl.node as usize != n {
+                    continue;
+                }
+                let on: Vec<&str> = lists
+                    .iter()
+                    .filter(|(_, l)| l.contains(&s))
+                    .map(|(name, _)| *name)
+                    .collect();
+                let (active, num) = (sl.counters.inuse, sl.counters.objects);
+                if active > num {
+                    problems.push((
+                        "SLAB-2",
+                        format!(
+                            "slab {} has {active} objects active of {num}",
+                            self.slab_name(s)
+                        ),
+                    ));
+                }
+                let linked = sl.life == Life::Live && !self.destroying(s);
+                if !linked {
+                    if let Some(l) = on.first() {
+                        problems.push((
+                            "SLAB-2",
+                            format!(
+                                "slab {} is on node {n}'s {l} but is {}",
+                                self.slab_name(s),
+                                if sl.life == Life::Discarded {
+                                    "destroyed"
+                                } else {
+                                    "not linked"
+                                }
+                            ),
+                        ));
+                    }
+                    continue;
+                }
+                free_in_slabs += num.saturating_sub(active);
+                let want = if active == 0 {
+                    "slabs_free"
+                } else if active == num {
+                    "slabs_full"
+                } else {
+                    "slabs_partial"
+                };
+                if on != [want] {
+                    problems.push((
+                        "SLAB-2",
+                        format!(
+                            "slab {} ({active} of {num} active) should be on node {n}'s {want} alone, but is on {}",
+                            self.slab_name(s),
+                            if on.is_empty() { "no list".to_string() } else { on.join(" and ") }
+                        ),
+                    ));
+                }
+            }
+            if node.list_lock.is_none() && node.slab.free_objects != free_in_slabs {
+                problems.push((
+                    "SLAB-3",
+                    format!(
+                        "node {n}'s free_objects is {}, but its slabs hold {free_in_slabs} free object(s)",
+                        node.slab.free_objects
+                    ),
+                ));
+            }
+            // SLAB-4 (shared).
+            if let Some(sh) = &node.slab.shared {
+                if sh.avail() > sh.limit {
+                    problems.push((
+                        "SLAB-4",
+                        format!(
+                            "node {n}'s shared array holds {} of at most {}",
+                            sh.avail(),
+                            sh.limit
+                        ),
+                    ));
+                }
+            }
+        }
+        for (k, c) in self.st.cpus.iter().enumerate() {
+            if c.ac.avail() > c.ac.limit {
+                problems.push((
+                    "SLAB-4",
+                    format!(
+                        "cpu{k}'s array holds {} of at most {}",
+                        c.ac.avail(),
+                        c.ac.limit
+                    ),
+                ));
+            }
+        }
+        for (inv, msg) in problems {
+            self.violate(inv, msg);
+        }
+    }
+
+    /// The end-of-run identities of SLAB's counters.
+    pub(super) fn check_slab_end(&mut self) {
+        let stat = |m: &Machine, s: Stat| m.st.stats.iter().map(|c| c[s as usize]).sum::<u64>();
+        let allocs = stat(self, Stat::ALLOCHIT) + stat(self, Stat::ALLOCMISS);
+        let started = self.ghost.slab_allocs;
+        if allocs != started {
+            let msg = format!("ALLOCHIT + ALLOCMISS = {allocs}, but {started} allocations ran");
+            self.violate("SLAB-6", msg);
+        }
+        let frees = stat(self, Stat::FREEHIT) + stat(self, Stat::FREEMISS) + self.ghost.alien_frees;
+        if frees != self.ghost.frees {
+            let msg = format!(
+                "FREEHIT + FREEMISS + frees to another node = {frees}, but {} objects were freed",
+                self.ghost.frees
+            );
+            self.violate("SLAB-6", msg);
+        }
+        if self.checks {
+            self.check_slab_invariants();
+        }
+    }
+
+    // ----- views -----
+
+    fn array_view(&self, ac: &ArrayCache) -> ArrayView {
+        ArrayView {
+            avail: ac.avail(),
+            limit: ac.limit,
+            batchcount: ac.batchcount,
+            touched: ac.touched,
+            entries: ac.entry.iter().map(|&a| self.addr_name(a)).collect(),
+            handed: ac.handed,
+        }
+    }
+
+    pub(super) fn cpu_array_view(&self, k: usize) -> Option<ArrayView> {
+        self.cfg
+            .is_slab()
+            .then(|| self.array_view(&self.st.cpus[k].ac))
+    }
+
+    pub(super) fn slab_node_view(&self, n: usize) -> Option<SlabNodeView> {
+        if !self.cfg.is_slab() {
+            return None;
+        }
+        let ns = &self.st.nodes[n].slab;
+        let names = |l: &[SlabId]| l.iter().map(|&s| self.slab_name(s)).collect();
+        Some(SlabNodeView {
+            slabs_full: names(&ns.slabs_full),
+            slabs_free: names(&ns.slabs_free),
+            free_objects: ns.free_objects,
+            free_limit: ns.free_limit,
+            total_slabs: ns.total_slabs,
+            free_slabs: ns.free_slabs,
+            shared: ns.shared.as_ref().map(|sh| self.array_view(sh)),
+        })
+    }
+
+    /// SLAB: the free objects of a slab, in the order `slab_get_obj` hands them out.
+    pub(super) fn slab_free_names(&self, s: SlabId) -> Vec<String> {
+        let sl = self.slab(s);
+        sl.bufctl
+            .iter()
+            .skip(sl.counters.inuse as usize)
+            .map(|&i| self.addr_name(self.obj_addr(s, u32::from(i))))
+            .collect()
+    }
+
+    pub(super) fn slab_slab_owner(&self, s: SlabId) -> String {
+        let sl = self.slab(s);
+        match sl.life {
+            Life::Discarded => return "discarded".into(),
+            Life::Private => return "private".into(),
+            Life::Live => {}
+        }
+        let n = sl.node as usize;
+        let node = &self.st.nodes[n];
+        if node.partial.contains(&s) {
+            format!("node{n}-partial")
+        } else if node.slab.slabs_full.contains(&s) {
+            format!("node{n}-full")
+        } else if node.slab.slabs_free.contains(&s) {
+            format!("node{n}-free")
+        } else if self.destroying(s) {
+            "destroying".into()
+        } else {
+            "none".into()
+        }
+    }
+
+    pub(super) fn slab_object_owner(&self, a: Addr) -> String {
+        let Some((s, i)) = self.object_of(a) else {
+            return "lost".into();
+        };
+        let places = self.slab_places();
+        match places[s as usize * self.cfg.objects as usize + i as usize].first() {
+            Some(Place::User(v)) => format!("user:{}", self.cfg.var_names[*v]),
+            Some(Place::Cpu(k)) => format!("cpu{k}"),
+            Some(Place::Shared(n)) => format!("shared{n}"),
+            Some(Place::Slab) => "slab".into(),
+            Some(Place::Inflight(c)) => format!("inflight:{}", self.ctx_name(*c)),
+            None => "lost".into(),
+        }
+    }
+
+    /// Names of SLAB's static lines (`array_cache[k]`, its entries, `node n`, `shared[n]`).
+    pub(super) fn slab_line_name(&self, l: u32) -> Option<String> {
+        let layout = self.cfg.slab.as_ref()?;
+        if l == 0 || l >= self.cfg.static_lines() {
+            return None;
+        }
+        let cpus = self.cfg.cpus as u32;
+        let ac_end = 1 + cpus * layout.ac_lines;
+        let entries = |off: u32, limit: u32| {
+            let first = (off * 8).saturating_sub(2);
+            let last = ((off + 1) * 8 - 3).min(limit - 1);
+            format!("entries {first}..{last}")
+        };
+        if l < ac_end {
+            let k = (l - 1) / layout.ac_lines;
+            let off = (l - 1) % layout.ac_lines;
+            return Some(if off == 0 {
+                format!("array_cache[{k}]")
+            } else {
+                format!("array_cache[{k}] {}", entries(off, layout.limit))
+            });
+        }
+        let per = 1 + layout.sh_lines;
+        let n = (l - ac_end) / per;
+        let off = (l - ac_end) % per;
+        Some(match off {
+            0 => format!("node {n}"),
+            1 => format!("shared[{n}]"),
+            _ => format!("shared[{n}] {}", entries(off - 1, layout.shared_limit)),
+        })
+    }
+}

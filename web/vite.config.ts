@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { lessonsPlugin } from './src/lessons/vite-plugin.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -42,7 +43,8 @@ export default defineConfig({
   // Relative asset URLs: the build works from any path of a static host.
   base: './',
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
-  plugins: [react(), revealForSlides()],
+  // The lessons, parsed and validated at build time: `virtual:lessons` (src/lessons/bundled.ts).
+  plugins: [react(), revealForSlides(), lessonsPlugin(join(repoRoot, 'lessons'))],
   server: {
     // Lessons live outside the Vite root.
     fs: { allow: [repoRoot] },

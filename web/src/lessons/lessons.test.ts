@@ -2,21 +2,23 @@
 // in every message), its narration must come out as safe HTML, and its moves must play in the
 // page's own simulator (the wasm bridge). The claims themselves are checked against the model
 // by `cargo test --release -p slub-sim --test lessons`.
-import { readdirSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SimError, Simulation } from '../sim/simulator';
 import { loadWasmNode, repoRoot } from '../sim/testing';
-import {
-  buildLibrary,
-  expandMoves,
-  LessonError,
-  loadLessons,
-  movesThrough,
-  parseLesson,
-  tryItPlayground,
-  withOverrides,
-} from './index';
+import { expandMoves, movesThrough, tryItPlayground, withOverrides } from './index';
+import { buildLibrary, LessonError, loadLessons, pageLesson, parseLesson } from './library';
+import { LESSONS_MODULE, lessonsPlugin } from './vite-plugin';
 
 const FILE = 'lessons/99-sample/lesson.md';
 
@@ -110,7 +112,7 @@ function replace(from: string, to: string): string {
 }
 
 describe('the lessons of lessons/', () => {
-  const { lessons, errors } = loadLessons();
+  const { lessons, errors } = loadLessons(join(repoRoot, 'lessons'));
 
   it('all parse and validate', () => {
     expect(errors.map((e) => e.message)).toEqual([]);
@@ -376,5 +378,108 @@ describe('a broken lesson fails with the file and the field', () => {
     expect(errorOf(text)).toContain(
       `${FILE}: steps: at least one step needs a \`predict\` question`,
     );
+  });
+});
+
+describe('the build plugin (virtual:lessons)', () => {
+  /** Resolve and load `virtual:lessons` through the plugin's hooks, as Vite does. */
+  function load(lessonsDir: string): { code: string; watched: string[] } {
+    const plugin = lessonsPlugin(lessonsDir);
+    const resolveHook = plugin.resolveId;
+    const loadHook = plugin.load;
+    if (typeof resolveHook !== 'function' || typeof loadHook !== 'function') {
+      throw new Error('the plugin has no resolveId or load');
+    }
+    const id = resolveHook.call({} as never, LESSONS_MODULE, undefined, {} as never);
+    if (typeof id !== 'string') throw new Error(`${LESSONS_MODULE} did not resolve`);
+    const watched: string[] = [];
+    const ctx = {
+      addWatchFile: (f: string) => watched.push(f),
+      error: (e: { message: string }) => {
+        throw new Error(e.message);
+      },
+    };
+    const code = loadHook.call(ctx as never, id);
+    if (typeof code !== 'string') throw new Error(`${LESSONS_MODULE} did not load`);
+    return { code, watched };
+  }
+
+  /** The module's default export (`export default JSON.parse("…");`). */
+  function exported(code: string): unknown {
+    const m = /^export default JSON\.parse\((".*")\);\n$/s.exec(code);
+    if (!m?.[1]) throw new Error(`unexpected module code: ${code.slice(0, 80)}`);
+    return JSON.parse(JSON.parse(m[1]) as string);
+  }
+
+  it('gives the page every lesson as JSON, without the claims', () => {
+    const dir = join(repoRoot, 'lessons');
+    const { code, watched } = load(dir);
+    const lessons = exported(code);
+    expect(lessons).toEqual(loadLessons(dir).lessons.map(pageLesson));
+    expect(code).not.toMatch(/\\"(expect|whatIf|claims)\\":/);
+    expect(watched).toContain(join(dir, '01-slab-and-objects', 'lesson.md'));
+    expect(watched).toContain(join(dir, '01-slab-and-objects', 'scenario.json'));
+  });
+
+  it('fails on a broken lesson with the file and the field', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'slub-lessons-'));
+    try {
+      const dir = join(tmp, 'lessons');
+      const bad = GOOD.replace('id: sample', 'id: bad').replace('[fast-path]', '[fastpath]');
+      for (const [name, text] of [
+        ['97-bad', bad],
+        ['98-sample', GOOD],
+        ['99-sample', GOOD],
+      ] as const) {
+        mkdirSync(join(dir, name), { recursive: true });
+        writeFileSync(join(dir, name, 'lesson.md'), text);
+        writeFileSync(join(dir, name, 'scenario.json'), GOOD_SCENARIO);
+      }
+      let message = '(loaded)';
+      try {
+        load(dir);
+      } catch (e) {
+        message = e instanceof Error ? e.message : String(e);
+      }
+      expect(message.split('\n')).toEqual([
+        expect.stringMatching(
+          /^lessons\/97-bad\/lesson.md: front matter: topics\[0\]: "fastpath" is not in lessons\/vocabulary.json topics/,
+        ),
+        'lessons/99-sample/lesson.md: front matter: id: "sample" is also the id of lessons/98-sample/lesson.md',
+      ]);
+      rmSync(join(dir, '97-bad'), { recursive: true });
+      rmSync(join(dir, '99-sample'), { recursive: true });
+      expect(exported(load(dir).code)).toMatchObject([{ id: 'sample', dir: '98-sample' }]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the page', () => {
+  /** The modules that parse and validate: they run in node (build, tests), never in the page. */
+  const NODE_ONLY = ['library', 'parse', 'schema', 'vite-plugin'].map((m) => `lessons/${m}.ts`);
+  const PARSERS = /^(zod|yaml|markdown-it.*)$|(^|\/)(lessons\/|\.\/)(library|parse|schema|vite-plugin)(\.js)?$/;
+
+  function sources(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) return e.name === 'pkg' ? [] : sources(path);
+      return /\.tsx?$/.test(e.name) && !/\.(test|d)\.ts$/.test(e.name) ? [path] : [];
+    });
+  }
+
+  it('imports no parser: markdown-it, yaml and zod run at build time only', () => {
+    const src = join(repoRoot, 'web', 'src');
+    const found: string[] = [];
+    for (const file of sources(src)) {
+      const name = relative(src, file).split('\\').join('/');
+      if (NODE_ONLY.includes(name)) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gm)) {
+        if (PARSERS.test(m[1] ?? '')) found.push(`${name} imports ${m[1] ?? ''}`);
+      }
+    }
+    expect(found).toEqual([]);
   });
 });

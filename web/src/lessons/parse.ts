@@ -2,6 +2,8 @@
 // fenced `step` YAML block and Markdown narration. markdown-it tokenizes (its front-matter
 // plugin finds the front matter), `yaml` reads the YAML, zod (schema.ts) validates it. Every
 // error names the file and the field, as wasm-core/sim/tests/lessons.rs does for the same file.
+// This runs at build time (vite-plugin.ts, through library.ts) and in the tests: markdown-it,
+// yaml and zod never reach the page, which receives the parsed lessons as JSON.
 //
 // Narration is rendered to HTML by markdown-it with raw HTML disabled: any `<tag>` in a lesson
 // comes out escaped, and links with `javascript:`, `vbscript:`, `file:` or non-image `data:`
@@ -21,7 +23,8 @@ import {
   type Claims,
   type TryIt,
   type WhatIf,
-} from './schema';
+} from './schema.js';
+import type { LessonPredict, LessonStep, LessonTryIt } from './index.js';
 
 /** A lesson that fails validation: `file: field: message` (one line per problem). */
 export class LessonError extends Error {
@@ -36,44 +39,16 @@ export class LessonError extends Error {
   }
 }
 
-export interface LessonPredict {
-  question: string;
-  /** The question as inline HTML (backticks become `<code>`). */
-  questionHtml: string;
-  choices: string[];
-  choicesHtml: string[];
-  /** Index (from 0) of the right choice. */
-  answer: number;
-  explainHtml: string | null;
-  /** The claims the model checks after the step (the Rust test asserts them). */
+/** A prediction with the claims the model checks after the step (the Rust test asserts them). */
+export interface ParsedPredict extends LessonPredict {
   claims: Omit<Predict['answer'], 'choice'>;
 }
 
-export interface LessonTryIt {
-  goal: string;
-  goalHtml: string;
-  /** `here`: open the playground at this step's state; `start`: at the scenario's start. */
-  from: 'here' | 'start';
-  variant: Record<string, string | boolean | number>;
-  cache: Record<string, string | boolean | number>;
-}
-
-export interface LessonStep {
-  /** 1-based, as in the URL `#/lessons/<id>/<n>`. */
-  n: number;
-  title: string;
-  /** Line of the heading in lesson.md. */
-  line: number;
-  /** The moves this step plays, `T*3` expanded. */
-  moves: string[];
-  /** The moves as written. */
-  movesSource: string[];
-  highlights: string[];
-  predict: LessonPredict | null;
+/** A step with its claims: what the tests see; the page gets a LessonStep (library.ts). */
+export interface ParsedStep extends Omit<LessonStep, 'predict'> {
+  predict: ParsedPredict | null;
   expect: Claims | null;
   whatIf: WhatIf[];
-  tryIt: LessonTryIt | null;
-  narrationHtml: string;
 }
 
 /** A parsed lesson file, before its scenario is attached. */
@@ -85,7 +60,7 @@ export interface LessonSource {
   number: number;
   front: FrontMatter;
   introHtml: string;
-  steps: LessonStep[];
+  steps: ParsedStep[];
 }
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
@@ -274,7 +249,7 @@ export function parseLesson(file: string, dir: string, text: string): LessonSour
     });
   }
 
-  const steps: LessonStep[] = [];
+  const steps: ParsedStep[] = [];
   raws.forEach((r, k) => {
     const where = here(r, k + 1);
     const checked = validated(StepBlock, r.block?.text ?? '', where, (r.block?.line ?? 1) - 1);
@@ -327,7 +302,7 @@ export function parseLesson(file: string, dir: string, text: string): LessonSour
   };
 }
 
-function predictOf(p: Predict): LessonPredict {
+function predictOf(p: Predict): ParsedPredict {
   const { choice, ...claims } = p.answer;
   return {
     question: p.question,

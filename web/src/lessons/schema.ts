@@ -1,32 +1,19 @@
 // The lesson format of docs/writing-lessons.md as zod schemas: YAML front matter and the YAML
 // block of each step. The same rules are enforced, and the claims checked against the model,
-// by wasm-core/sim/tests/lessons.rs; the closed vocabularies come from lessons/vocabulary.json,
-// which both read.
+// by wasm-core/sim/tests/lessons.rs; the closed vocabularies come from lessons/vocabulary.json
+// (vocabulary.ts), which both read. Runs at build time (vite-plugin.ts) and in the tests, never
+// in the page.
 import { z } from 'zod';
-import vocabulary from '../../../lessons/vocabulary.json';
+import { MAX_REPEAT, MOVE, PATCHES, SEEDS, STATS, TOPICS } from './vocabulary.js';
+
+export { DESCRIPTIONS, expandMoves, MAX_REPEAT, MOVE, PATCHES, SEEDS, STATS, TOPICS } from './vocabulary.js';
 
 /** Fewest and most steps a lesson may have. */
 export const MIN_STEPS = 5;
 export const MAX_STEPS = 15;
-/** Largest `*n` repetition of a move. */
-export const MAX_REPEAT = 500;
-
-export const SEEDS: readonly string[] = Object.keys(vocabulary.seeds);
-export const PATCHES: readonly string[] = Object.keys(vocabulary.patches);
-export const TOPICS: readonly string[] = Object.keys(vocabulary.topics);
-export const STATS: readonly string[] = vocabulary.stats;
-
-/** Human descriptions of the vocabularies (for an index's filters). */
-export const DESCRIPTIONS = {
-  seeds: vocabulary.seeds as Record<string, string>,
-  patches: vocabulary.patches as Record<string, string>,
-  topics: vocabulary.topics as Record<string, string>,
-};
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-/** One move of DESIGN §3, optionally repeated: `T`, `T*7`, `migrate:T:1`. */
-export const MOVE = /^(migrate:[A-Za-z_][A-Za-z0-9_]*:\d+|[A-Za-z_][A-Za-z0-9_]*)(\*(\d+))?$/;
 
 /** The highlight names (syntax; the Rust replay checks that what they name exists). */
 const HIGHLIGHTS: readonly RegExp[] = [
@@ -43,18 +30,6 @@ const HIGHLIGHTS: readonly RegExp[] = [
 
 export function isHighlight(h: string): boolean {
   return HIGHLIGHTS.some((re) => re.test(h));
-}
-
-/** `['T*3', 'migrate:T:1']` → `['T', 'T', 'T', 'migrate:T:1']` (the syntax is checked first). */
-export function expandMoves(moves: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const m of moves) {
-    const match = MOVE.exec(m);
-    if (!match?.[1]) throw new Error(`not a move: ${JSON.stringify(m)}`);
-    const n = match[3] === undefined ? 1 : Number(match[3]);
-    for (let i = 0; i < n; i++) out.push(match[1]);
-  }
-  return out;
 }
 
 const oneOf = (words: readonly string[], what: string) =>

@@ -5,7 +5,8 @@
 // total}` to the host, `total` being the last step it may reach. Predictions are not asked here:
 // the stage shows each step's outcome, for the speaker to ask about.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
-import { loadLessons, movesThrough, type Lesson } from '../../lessons';
+import { movesThrough, type Lesson } from '../../lessons';
+import { LESSONS } from '../../lessons/bundled';
 import { listing as loadListing, type ListingFunction } from '../../sim';
 import { parseEmbedMessage, type CommandName } from '../../state/commands';
 import { parseEmbedOptions, type EmbedOptions, type StepMessage } from '../../state/embed';
@@ -37,7 +38,7 @@ export function LessonEmbedPage({ path, query, hash }: { path: string; query: st
       />
     );
   }
-  const found = resolveStep(loadLessons().lessons, route.id, route.step);
+  const found = resolveStep(LESSONS, route.id, route.step);
   if ('kind' in found) return <LinkErrorPanel error={found} hash={hash} />;
   const options = parseEmbedOptions(hash);
   if ('kind' in options) return <LinkErrorPanel error={options} hash={hash} />;

@@ -2,7 +2,7 @@
 // seeds, the learner's progress (localStorage), and a filter by topic and by text that the URL
 // keeps (so a filtered index is a link too).
 import { useEffect, useId, useMemo, useState } from 'react';
-import { DESCRIPTIONS, type Lesson, type LessonLibrary } from '../../lessons';
+import { DESCRIPTIONS, type Lesson } from '../../lessons';
 import { lessonStatus, progressStore, type LessonStatus } from './progress';
 import { indexHash, lessonHash } from './route';
 import { SiteHeader } from './SiteHeader';
@@ -48,11 +48,10 @@ function StatusText({ status }: { status: LessonStatus }) {
   );
 }
 
-export function LessonIndex({ library, topic, text }: { library: LessonLibrary; topic: string | null; text: string }) {
+export function LessonIndex({ lessons, topic, text }: { lessons: readonly Lesson[]; topic: string | null; text: string }) {
   const [filter, setFilter] = useState({ topic, text });
   const progress = useProgress();
   const ids = useId();
-  const { lessons, errors } = library;
 
   // The URL follows the filter (replaceState: typing does not flood the history).
   useEffect(() => {
@@ -148,19 +147,6 @@ export function LessonIndex({ library, topic, text }: { library: LessonLibrary; 
             </>
           )}
         </p>
-      )}
-
-      {errors.length > 0 && (
-        <section className="error" role="alert">
-          <h2>Some lesson files could not be read</h2>
-          <ul>
-            {errors.map((e) => (
-              <li key={e.file}>
-                <pre>{e.message}</pre>
-              </li>
-            ))}
-          </ul>
-        </section>
       )}
 
       {shown.length === 0 ? (

@@ -1,6 +1,6 @@
 // `#/lessons…` in the app: the index or the reader, or the link-error panel naming what is
 // wrong with the link (an unknown lesson, a step it does not have).
-import { loadLessons } from '../../lessons';
+import { LESSONS } from '../../lessons/bundled';
 import { LinkErrorPanel } from '../App';
 import { LessonIndex } from './LessonIndex';
 import { LessonReader } from './LessonReader';
@@ -8,11 +8,10 @@ import { parseLessonPath, resolveStep } from './route';
 import './lessons.css';
 
 export function LessonsPage({ path, query, hash }: { path: string; query: string; hash: string }) {
-  const library = loadLessons();
   const route = parseLessonPath(path, query);
   if (route.kind === 'error') return <LinkErrorPanel error={route} hash={hash} />;
-  if (route.kind === 'index') return <LessonIndex library={library} topic={route.topic} text={route.text} />;
-  const found = resolveStep(library.lessons, route.id, route.step);
+  if (route.kind === 'index') return <LessonIndex lessons={LESSONS} topic={route.topic} text={route.text} />;
+  const found = resolveStep(LESSONS, route.id, route.step);
   if ('kind' in found) return <LinkErrorPanel error={found} hash={hash} />;
-  return <LessonReader key={found.lesson.id} lessons={library.lessons} lesson={found.lesson} initialStep={found.step} />;
+  return <LessonReader key={found.lesson.id} lessons={LESSONS} lesson={found.lesson} initialStep={found.step} />;
 }

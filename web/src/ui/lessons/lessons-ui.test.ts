@@ -2,9 +2,11 @@
 // every lesson's links (each step's permalink and its "try it yourself" playground link) read
 // back by the routers, with the playground's state playing in the wasm simulator.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadLessons, movesThrough, tryItPlayground } from '../../lessons';
+import { join } from 'node:path';
+import { movesThrough, tryItPlayground } from '../../lessons';
+import { loadLessons } from '../../lessons/library';
 import { listing, Simulation } from '../../sim/simulator';
-import { loadWasmNode } from '../../sim/testing';
+import { loadWasmNode, repoRoot } from '../../sim/testing';
 import { parseHash, playHash } from '../../state/url';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from '../scenarios';
 import { describeHighlight, parseHighlight } from './highlight';
@@ -21,7 +23,7 @@ import {
 import { indexHash, lessonHash, parseLessonPath, resolveStep } from './route';
 import { stepAction, stepReducer } from './stepper';
 
-const { lessons } = loadLessons();
+const { lessons } = loadLessons(join(repoRoot, 'lessons'));
 
 function route(hash: string) {
   const r = parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID);

@@ -1491,6 +1491,9 @@ fn every_scenario_runs_to_the_end_under_every_era() {
     let mut f = Failures::default();
     let mut count = 0;
     for file in scenario_files() {
+        if Case::load(&file).json["allocator"] == "slab" {
+            continue; // SLAB has no eras (SC18 below runs both of its variants)
+        }
         for era in ["v3.1", "v3.10", "v4.0", "v6.8"] {
             for lock in [false, true] {
                 // The era bundle replaces the file's variant (negative controls included).
@@ -1524,4 +1527,85 @@ fn every_scenario_runs_to_the_end_under_every_era() {
     }
     assert!(count >= 17 * 8);
     f.done();
+}
+
+// ---------------------------------------------------------------------------------------------
+// SC18: SLAB's lockless decision to grow (spec §4 (v), Appendix A)
+// ---------------------------------------------------------------------------------------------
+
+/// Step `ctx` until variable `var` is bound (its allocation returned).
+fn until_bound(r: &mut Run, ctx: &str, var: &str) -> Result<(), String> {
+    for _ in 0..200 {
+        if r.var(var).is_some() {
+            return Ok(());
+        }
+        r.mv(ctx)?;
+    }
+    Err(format!(
+        "{ctx} did not bind `{var}` in 200 steps\n{}",
+        r.describe()
+    ))
+}
+
+#[test]
+fn sc18_slab_lockless_grow_decision() -> R {
+    let mut f = Failures::default();
+    for (grow, locks_before_grow) in [("lockless", 0), ("locked", 1)] {
+        let case = Case::load("sc18_slab_lockless_grow_decision.json")
+            .with_variant("slabGrow", json!(grow));
+        let mut r = case.run_events();
+        // The node is empty: free_objects 0, nothing in the shared array.
+        let n = r.node(0).slab.expect("a SLAB node");
+        f.check(
+            n.free_objects == 0 && n.shared.as_ref().is_some_and(|s| s.avail == 0),
+            || format!("{grow}: the node should start empty: {n:?}"),
+        );
+        until_bound(&mut r, "A", "a")?;
+        let refill_locks = r.events_at("A", "cache_alloc_refill:RF3").len();
+        f.check(refill_locks == locks_before_grow, || {
+            format!("{grow}: {refill_locks} list_lock acquisitions before growing, want {locks_before_grow}")
+        });
+        f.check(r.events_at("A", "cache_grow_end:GE1").len() == 1, || {
+            format!("{grow}: cache_grow_end should take list_lock once")
+        });
+        f.check(r.list_locks("A") == 1 + locks_before_grow, || {
+            format!(
+                "{grow}: {} list_lock acquisitions in all",
+                r.list_locks("A")
+            )
+        });
+        f.check(r.stat("GROWN") == 1 && r.stat("ALLOCMISS") == 1, || {
+            format!("{grow}: want GROWN 1, ALLOCMISS 1: {:?}", r.stats())
+        });
+        // The refill took a batch of 2 from the new slab: the next allocation hits the array.
+        until_bound(&mut r, "A", "b")?;
+        f.check(
+            r.stat("ALLOCHIT") == 1 && r.list_locks("A") == 1 + locks_before_grow,
+            || {
+                format!(
+                    "{grow}: `b` should come from cpu0's array with no lock: {:?}",
+                    r.stats()
+                )
+            },
+        );
+        // Now the node has free objects: both forms take the lock and grow nothing.
+        until_bound(&mut r, "A", "c")?;
+        f.check(
+            r.events_at("A", "cache_alloc_refill:RF3").len() == 1 + locks_before_grow,
+            || format!("{grow}: the refill of `c` should take list_lock"),
+        );
+        f.check(r.stat("GROWN") == 1, || {
+            format!("{grow}: `c` must not grow a slab")
+        });
+        r.finish();
+        f.check(r.violations().is_empty(), || {
+            format!(
+                "{grow}: violations {:?}\n  replay: {}",
+                r.violations(),
+                r.replay()
+            )
+        });
+    }
+    f.done();
+    Ok(())
 }

@@ -215,3 +215,22 @@ fn cancel_stops_the_search() {
     });
     assert!(r.cancelled && !r.complete);
 }
+
+/// SLAB's racy grow decision (spec §4 (v)): correctness never depends on the unlocked read.
+/// Every interleaving of SC18 (two CPUs, a free racing the lockless check) under both forms,
+/// with preemption and migration, keeps SLAB-1..6.
+#[test]
+fn sc18_slab_both_grow_decisions_are_correct_in_every_interleaving() {
+    for grow in ["lockless", "locked"] {
+        let mut sc = load("sc18");
+        sc["variant"] = serde_json::json!({ "slabGrow": grow });
+        let r = run_explorer(&sc);
+        assert!(
+            r.complete,
+            "{grow}: not explored to completion ({} states)",
+            r.states
+        );
+        assert!(r.violations.is_empty(), "{grow}: {:?}", r.violations);
+        assert!(r.states > 1000, "{grow}: only {} states", r.states);
+    }
+}

@@ -732,3 +732,74 @@ mod never_panics {
         }
     }
 }
+
+/// SLAB (`allocator: slab`) reads only `preempt` and `slabGrow`, and its tunables only make
+/// sense for it: a key meant for the other allocator is an error naming it, not ignored.
+#[test]
+fn keys_of_the_other_allocator_are_errors() {
+    fn slab(v: &mut Value) {
+        v["allocator"] = json!("slab");
+        v["variant"] = json!({ "preempt": "full" });
+    }
+    check(&[
+        Case {
+            name: "slabGrow under SLUB",
+            edit: |v| v["variant"]["slabGrow"] = json!("locked"),
+            path: "variant.slabGrow",
+            needles: &["SLAB", "allocator"],
+        },
+        Case {
+            name: "a SLAB tunable under SLUB",
+            edit: |v| v["cache"]["limit"] = json!(4),
+            path: "cache.limit",
+            needles: &["SLAB tunable"],
+        },
+        Case {
+            name: "a SLUB key under SLAB",
+            edit: |v| {
+                slab(v);
+                v["variant"]["fastpath"] = json!("tid-loop");
+            },
+            path: "variant.fastpath",
+            needles: &["SLUB variant key", "preempt", "slabGrow"],
+        },
+        Case {
+            name: "an era under SLAB",
+            edit: |v| {
+                slab(v);
+                v["variant"]["era"] = json!("v3.10");
+            },
+            path: "variant.era",
+            needles: &["SLUB"],
+        },
+        Case {
+            name: "an unknown slabGrow",
+            edit: |v| {
+                slab(v);
+                v["variant"]["slabGrow"] = json!("sometimes");
+            },
+            path: "variant.slabGrow",
+            needles: &["lockless", "locked"],
+        },
+        Case {
+            name: "batchcount above the limit",
+            edit: |v| {
+                slab(v);
+                v["cache"]["limit"] = json!(4);
+                v["cache"]["batchcount"] = json!(5);
+            },
+            path: "cache.batchcount",
+            needles: &["limit (4)"],
+        },
+        Case {
+            name: "a shared array too large",
+            edit: |v| {
+                slab(v);
+                v["cache"]["limit"] = json!(512);
+                v["cache"]["shared"] = json!(8);
+            },
+            path: "cache.shared",
+            needles: &["512"],
+        },
+    ]);
+}

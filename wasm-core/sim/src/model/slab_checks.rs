@@ -398,3 +398,67 @@ impl Machine {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The checker can fail: each SLAB invariant is broken by hand in a real state (the
+    //! model itself never breaks them: the property tests say so) and must be reported.
+    use super::super::{Machine, Move};
+    use crate::scenario;
+
+    /// SC18 after task A's first allocation: a slab on node 0, one object in cpu0's array.
+    fn machine() -> Machine {
+        let text = include_str!("../../tests/scenarios/sc18_slab_lockless_grow_decision.json");
+        let mut m = Machine::new(scenario::parse(text).unwrap(), false, true);
+        while !m.st.vars[0].bound {
+            m.apply_move(Move::Step(0), None);
+        }
+        assert!(m.violations.is_empty(), "{:?}", m.violations);
+        m
+    }
+
+    fn invariants_after(edit: impl FnOnce(&mut Machine)) -> Vec<String> {
+        let mut m = machine();
+        edit(&mut m);
+        m.check_invariants();
+        m.violations.iter().map(|v| v.invariant.clone()).collect()
+    }
+
+    #[test]
+    fn an_object_in_two_arrays_is_slab_1() {
+        let v = invariants_after(|m| {
+            let a = m.st.cpus[0].ac.entry[0];
+            m.st.cpus[1].ac.entry.push(a);
+        });
+        assert_eq!(v, ["SLAB-1"]);
+    }
+
+    #[test]
+    fn a_lost_object_is_slab_1() {
+        let v = invariants_after(|m| {
+            m.st.cpus[0].ac.entry.clear();
+        });
+        assert_eq!(v, ["SLAB-1"]);
+    }
+
+    #[test]
+    fn a_slab_on_the_wrong_list_is_slab_2() {
+        let v = invariants_after(|m| {
+            let s = m.st.nodes[0].partial.remove(0);
+            m.st.nodes[0].slab.slabs_full.push(s);
+        });
+        assert_eq!(v, ["SLAB-2"]);
+    }
+
+    #[test]
+    fn a_wrong_free_objects_is_slab_3() {
+        let v = invariants_after(|m| m.st.nodes[0].slab.free_objects += 1);
+        assert_eq!(v, ["SLAB-3"]);
+    }
+
+    #[test]
+    fn an_overfull_array_is_slab_4() {
+        let v = invariants_after(|m| m.st.cpus[0].ac.limit = 0);
+        assert_eq!(v, ["SLAB-4"]);
+    }
+}

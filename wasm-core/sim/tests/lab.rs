@@ -236,7 +236,7 @@ fn seed_001_the_lockless_grow_decision_takes_fewer_list_locks() {
             a.list_locks
         );
         assert!(
-            r.after.stats.get("ALLOC_FASTPATH").is_none(),
+            !r.after.stats.contains_key("ALLOC_FASTPATH"),
             "{}: SLAB ran",
             case.id
         );

@@ -66,6 +66,40 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+
+    // The same workload on SLAB (spec Appendix A), with small arrays so that refills, flushes
+    // and free_block run often: SLAB's steps are the same machine's.
+    let mut slab = sc.clone();
+    slab.allocator = scenario::Allocator::Slab;
+    slab.variant = scenario::Variant::default();
+    slab.cache.limit = Some(4);
+    slab.cache.batchcount = Some(2);
+    slab.cache.shared = Some(2);
+    let slab_steps = {
+        let mut m = Machine::new(slab.clone(), false, true);
+        while let Some(mv) = m.default_move() {
+            m.apply_move(mv, None);
+        }
+        assert!(m.violations.is_empty(), "{:?}", m.violations);
+        m.st.steps
+    };
+    let mut g = c.benchmark_group("slab");
+    g.throughput(Throughput::Elements(slab_steps));
+    for (name, checks) in [
+        ("core_steps_no_events_no_checks", false),
+        ("core_steps_with_every_invariant", true),
+    ] {
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let mut m = Machine::new(slab.clone(), false, checks);
+                while let Some(mv) = m.default_move() {
+                    m.apply_move(mv, None);
+                }
+                m.st.steps
+            })
+        });
+    }
+    g.finish();
 }
 
 criterion_group! {

@@ -73,13 +73,13 @@ enum Command {
         /// producer-consumer, or `seeds`.
         workload: String,
         /// Variant keys of a scenario's `variant` (spec §2.16, `era`, `tidStep`), `key=value`
-        /// (repeatable; later ones win).
+        /// (repeatable; later ones win); `allocator=slab` runs SLAB (keys `preempt`, `slabGrow`).
         #[arg(long = "variant", value_name = "KEY=VALUE", value_parser = parse_key_value)]
         variant: Vec<(String, String)>,
         /// CPUs of the machine (the workload's default otherwise).
         #[arg(long, value_name = "N")]
         cpus: Option<u32>,
-        /// Workload parameters, `key=value` (repeatable): size, n, nodes, rounds, window.
+        /// Workload parameters, `key=value` (repeatable): size, n, nodes, rounds, window, pairs.
         #[arg(long = "param", value_name = "KEY=VALUE", value_parser = parse_key_value)]
         param: Vec<(String, String)>,
         /// `bench seeds` only: run just this comparison (`003`, `004b`, ...; repeatable).
@@ -94,7 +94,8 @@ const BENCH_HELP: &str = "Workloads (defaults in brackets):
   concurrent         N*alloc N*free on every CPU at once [cpus=4 size=16 n=2000]
   fastpath-reuse     time_bench_kmem_cache1: alloc+free one object [cpus=1 size=64 n=10000]
   n-pattern          alloc n, free n, `rounds` times [cpus=1 size=64 n=256 rounds=40]
-  producer-consumer  cpu0 allocates+writes, the last CPU uses+frees [cpus=2 size=256 n=4000 window=8]
+  producer-consumer  cpu p allocates+writes, cpu (cpus-1-p) uses+frees, for each of `pairs`
+                     pairs [cpus=2 size=256 n=4000 window=8 pairs=1]
   seeds              every seed comparison, the model's ratio beside the published one
                      (no --variant/--cpus/--param; --seed ID runs just that comparison)
 

@@ -9,6 +9,9 @@
 //! Contexts are tasks and interrupt handlers moved by a schedule of DESIGN §3 moves; the
 //! whole machine state is plain data, so it can be cloned, compared and hashed.
 //!
+//! With `"allocator": "slab"` the same machine runs SLAB instead, the comparison model of the
+//! spec's Appendix A (`model::slab`, its invariants SLAB-1…SLAB-6 in `model::slab_checks`).
+//!
 //! After every step the invariants INV-1…INV-14 of spec §5 are checked (INV-15 at the end);
 //! a violation is an outcome with its step and a sentence, never a panic. Every memory access
 //! moves 64-byte lines between per-CPU caches (MESI) and is charged by the one cost table of
@@ -40,6 +43,7 @@
 pub mod event;
 pub mod explore;
 pub mod lab;
+pub mod lab_export;
 pub mod model;
 pub mod scenario;
 pub mod view;

@@ -294,8 +294,6 @@ const TESTS = [
       await axe(page, 'link error');
       await page.getByRole('link', { name: /open the playground/i }).click();
       await page.getByTestId('stage').waitFor();
-      await page.goto(`${url}#/lab`);
-      await expectText(page.getByTestId('coming'), /coming/);
     },
   },
   {
@@ -413,6 +411,103 @@ const TESTS = [
     },
   },
 ];
+
+/** The lab (issue 6): every case's card, filled in as the worker's results come back. */
+const LAB_ALL_MS = 60_000;
+
+async function labCards(/** @type {Page} */ page, /** @type {string} */ state) {
+  return page.locator(`article.lab-case[data-state="${state}"]`).count();
+}
+
+TESTS.push(
+  {
+    name: 'a learner opens the lab, watches the seed comparisons run, reads a chart beside the published numbers and opens a run in the stepper',
+    async run(page, url) {
+      const t0 = Date.now();
+      await page.goto(`${url}#/lab`);
+      await page.getByRole('heading', { level: 1, name: /benchmarks/i }).waitFor();
+      const total = await page.locator('article.lab-case').count();
+      if (total < 2) throw new Error(`only ${total} seed cases on the page`);
+      const progress = page.getByTestId('lab-progress');
+      if ((await progress.getAttribute('aria-live')) !== 'polite') throw new Error('the progress is not a polite live region');
+      // Results come one at a time: wait for two, while the others still run.
+      await until(async () => (await labCards(page, 'done')) >= 2, 'two comparisons to finish');
+      const firstTwoMs = Date.now() - t0;
+      if ((await labCards(page, 'done')) === total) console.log('    (every case finished before two were seen)');
+      else await expectText(progress, new RegExp(`^Running \\d+ of ${total}: seed case \\S+…$`));
+      const card = page.locator('article.lab-case[data-state="done"]').first();
+      const id = (await card.locator('h3 .case-id').innerText()).trim();
+      // The chart: the published and the model's bars, the ratio as numbers, the verdicts in words.
+      const chart = page.getByTestId(`chart-${id}`);
+      const label = (await chart.getAttribute('aria-label')) ?? '';
+      if (!/^Published: after ÷ before is \d\.\d{3} .* Model: \d\.\d{3} /.test(label)) throw new Error(`chart label: ${label}`);
+      const widths = await chart.locator('g.row rect.bar').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('width'))));
+      if (widths.length !== 2 || widths.some((w) => !(w > 0))) throw new Error(`bars: ${JSON.stringify(widths)}`);
+      if ((await chart.locator('g.row .value').allTextContents()).filter((t) => /%$/.test(t)).length !== 2) throw new Error('the bars are not labelled in %');
+      await expectText(card.getByTestId('published'), /→ .* ×\d\.\d{3}$/);
+      await expectText(card.getByTestId('model'), /^[\d.,]+ → [\d.,]+ .*cycles.* ×\d\.\d{3}$/);
+      await expectText(card.getByTestId('sign'), /^[✓✗] (Same direction as the seed|Not the seed’s direction)/);
+      await expectText(card.getByTestId('tolerance'), /^[✓✗] (Within|Outside) ±25 %/);
+      await expectText(page.getByTestId(`summary-${id}`), /[+−]\d+\.\d %.*[+−]\d+\.\d %/);
+      // Every case, then the time they took.
+      const deadline = Date.now() + LAB_ALL_MS;
+      while ((await labCards(page, 'done')) + (await labCards(page, 'failed')) < total) {
+        if (Date.now() > deadline) throw new Error('the comparisons did not all finish in a minute');
+        await page.waitForTimeout(100);
+      }
+      if ((await labCards(page, 'failed')) > 0) throw new Error(`failed: ${await page.locator('article.lab-case[data-state="failed"]').first().innerText()}`);
+      await expectText(progress, new RegExp(`^All ${total} comparisons ran in [\\d.]+ s\\.$`));
+      console.log(`    ${await progress.innerText()} (first two in ${(firstTwoMs / 1000).toFixed(1)} s after opening)`);
+      // A case the model cannot match says so and why.
+      const mismatches = page.getByTestId('mismatch');
+      if ((await mismatches.count()) > 0) await expectText(mismatches.first(), /Where the model cannot match\. \S/);
+      await page.waitForTimeout(500); // the last bar's tween
+      await shot(page, 'lab-desktop');
+      await page.screenshot({ path: join(results, 'e2e-lab-desktop-full.png'), fullPage: true });
+      if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) throw new Error('the lab scrolls sideways at 1280');
+      await axe(page, 'lab');
+      await page.setViewportSize(PHONE);
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(results, 'e2e-lab-phone-full.png'), fullPage: true });
+      await card.scrollIntoViewIfNeeded();
+      await shot(page, 'lab-phone');
+      if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) throw new Error('the lab scrolls sideways on a phone');
+      await page.setViewportSize(SLIDE);
+      // The summary's case button takes the keyboard to its card.
+      await page.getByTestId(`summary-${id}`).getByRole('button').press('Enter');
+      await until(async () => page.evaluate((h) => document.activeElement?.id === h, `lab-case-${id}`), 'the card heading to get the focus');
+      // Open the "after" side in the stepper: the playground loads that scenario and steps.
+      await card.getByTestId('open-after').click();
+      await page.getByTestId('stage').locator('g.card').first().waitFor();
+      await expectText(page.getByRole('heading', { level: 1 }), new RegExp(`seed ${id} \\(after\\)`));
+      await expectText(page.getByTestId('position'), /^move 0 of 0\b/);
+      await until(async () => page.evaluate(() => window.scrollY === 0), 'the playground to show from its top');
+      await page.getByRole('button', { name: /step forward/i }).click();
+      await expectText(page.getByTestId('position'), /^move 1 of 1\b/);
+      await shot(page, 'lab-stepper');
+      // Back to the lab: the results were kept for the session.
+      await page.goBack();
+      await page.getByRole('heading', { level: 1, name: /benchmarks/i }).waitFor();
+      if ((await labCards(page, 'done')) !== total) throw new Error('the lab ran its cases again instead of keeping them');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.waitForTimeout(100);
+      await shot(page, 'lab-dark');
+      await axe(page, 'lab, dark');
+    },
+  },
+  {
+    name: 'with reduced motion the lab draws its bars without tweens',
+    reducedMotion: 'reduce',
+    async run(page, url) {
+      await page.goto(`${url}#/lab`);
+      await until(async () => (await labCards(page, 'done')) >= 1, 'a comparison to finish');
+      const moving = await page.evaluate(() =>
+        [...document.querySelectorAll('.ratio-chart *')].some((el) => '__transition' in el && el.__transition !== undefined && Object.keys(el.__transition).length > 0),
+      );
+      if (moving) throw new Error('a tween runs under prefers-reduced-motion');
+    },
+  },
+);
 
 // The lesson pages, the lesson embed and the slide deck (lessons.mjs).
 TESTS.push(...lessonTests({ axe, expectText, until, shot }));

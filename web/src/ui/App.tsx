@@ -9,6 +9,8 @@ import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from './scenarios';
 
 // The lesson pages, with the lesson library and its parsers, load when first opened.
 const LessonsPage = lazy(() => import('./lessons/LessonsPage').then((m) => ({ default: m.LessonsPage })));
+// The lab page, with its worker, charts and styles, likewise.
+const LabPage = lazy(() => import('./lab/LabPage').then((m) => ({ default: m.LabPage })));
 
 type Loading = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; message: string };
 
@@ -50,7 +52,12 @@ function Page({ route, hash }: { route: Route; hash: string }) {
     case 'error':
       return <LinkErrorPanel error={route} hash={hash} />;
     case 'coming':
-      return <Coming what={route.what} />;
+      // `#/lab` (state/url.ts still names it as the placeholder it was).
+      return (
+        <Suspense fallback={<p className="loading" role="status">Loading the lab…</p>}>
+          <LabPage />
+        </Suspense>
+      );
     case 'lessons':
       return (
         <Suspense fallback={<p className="loading" role="status">Loading the lessons…</p>}>
@@ -86,21 +93,6 @@ export function LinkErrorPanel({ error, hash }: { error: LinkError; hash: string
       </p>
       <p>
         <a href="#/play">Open the playground with the sample scenario</a>
-      </p>
-    </main>
-  );
-}
-
-function Coming({ what }: { what: 'lab' }) {
-  const text = {
-    lab: 'The lab (workloads under the cycle cost model) is coming.',
-  }[what];
-  return (
-    <main className="page coming" aria-labelledby="coming-title">
-      <h1 id="coming-title">slub-lab · {what}</h1>
-      <p data-testid="coming">{text}</p>
-      <p>
-        <a href="#/play">Open the playground</a>
       </p>
     </main>
   );

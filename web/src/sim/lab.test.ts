@@ -1,0 +1,179 @@
+// The lab's side of the bridge (issue 6): what the wasm sends has exactly the keys lab.ts
+// declares, a comparison run in wasm is the native CLI's to the digit (`slub-lab bench seeds`),
+// every stepper scenario plays, and the runner runs cases one at a time, keeps their results
+// and survives a crashed run.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { labRunSeed } from './pkg/slub_wasm.js';
+import {
+  LAB_KEYS,
+  labCases,
+  labPending,
+  labStepperScenario,
+  runLabRequest,
+  type LabRunMessage,
+  type LabRunRequest,
+  type SeedResult,
+} from './lab';
+import { LabRunner, type WorkerLike } from './lab-runner';
+import { Simulation } from './simulator';
+import { loadWasmNode, repoRoot } from './testing';
+
+beforeAll(loadWasmNode);
+
+function keysOf(kind: keyof typeof LAB_KEYS, value: unknown): void {
+  expect(value, kind).toBeTypeOf('object');
+  const keys = Object.keys(value as object);
+  const declared: readonly string[] = LAB_KEYS[kind];
+  const required = declared.filter((k) => !k.endsWith('?'));
+  const all = declared.map((k) => k.replace(/\?$/, ''));
+  for (const k of required) expect(keys, `${kind} lacks ${k}`).toContain(k);
+  for (const k of keys) expect(all, `${kind} has an undeclared key ${k}`).toContain(k);
+}
+
+function run(id: string): LabRunMessage {
+  const messages: LabRunMessage[] = [];
+  runLabRequest(labRunSeed, () => undefined, { type: 'slub-lab:lab-run', version: 1, id }, (m) => messages.push(m));
+  expect(messages).toHaveLength(1);
+  const m = messages[0];
+  if (m === undefined) throw new Error('no message');
+  return m;
+}
+
+describe('the lab through the bridge', () => {
+  it('lists every case with exactly the declared keys, and the pending seeds', () => {
+    const cases = labCases();
+    keysOf('LabCases', cases);
+    expect(cases.cases.length).toBeGreaterThan(0);
+    expect(cases.tolerance).toBe(0.25);
+    for (const row of cases.costTable) keysOf('CostRow', row);
+    expect(cases.costTable.map((r) => r.constant)).toContain('L1_HIT');
+    for (const c of cases.cases) {
+      keysOf('CaseInfo', c);
+      keysOf('LabParams', c.params);
+      expect(c.seedRatio).toBeCloseTo(c.published.after / c.published.before, 4);
+      expect(c.change.length).toBeGreaterThan(0);
+    }
+    expect(new Set(cases.cases.map((c) => c.id)).size).toBe(cases.cases.length);
+    for (const p of labPending()) keysOf('PendingSeed', p);
+  });
+
+  it('runs a comparison in wasm to the same numbers as the native CLI', () => {
+    const id = '000';
+    const m = run(id);
+    if (m.type !== 'result') throw new Error(m.message);
+    const r = m.result;
+    keysOf('SeedResult', r);
+    keysOf('LabParams', r.params);
+    for (const side of [r.before, r.after]) {
+      keysOf('Side', side);
+      for (const line of Object.values(side.perOp)) keysOf('OpLine', line);
+    }
+    const cli = join(repoRoot, 'target', 'release', 'slub-lab');
+    const native = JSON.parse(execFileSync(cli, ['bench', 'seeds', '--seed', id], { encoding: 'utf8' })) as { comparisons: SeedResult[] };
+    expect(r).toEqual(native.comparisons[0]);
+  });
+
+  it('says which ids there are for an unknown one, and is not a crash', () => {
+    const m = run('nope');
+    expect(m).toMatchObject({ type: 'error', id: 'nope', crash: false });
+    if (m.type === 'error') expect(m.message).toMatch(/no seed comparison `nope`; they are .*003/);
+  });
+
+  it('gives every side of every case a scenario the stepper plays to the end', () => {
+    for (const c of labCases().cases) {
+      for (const after of [false, true]) {
+        const json = labStepperScenario(c.id, after);
+        const sc = JSON.parse(json) as { name: string };
+        expect(sc.name).toContain(`seed ${c.id} (${after ? 'after' : 'before'})`);
+        const sim = new Simulation(json, { events: false });
+        sim.runToEnd();
+        const out = sim.outcome();
+        expect(out.finished, `${c.id} ${after ? 'after' : 'before'}`).toBe(true);
+        expect(out.violations).toEqual([]);
+        sim.free();
+      }
+    }
+  });
+});
+
+/** A worker in the same thread: the real wasm behind runLabRequest, answering on a microtask. */
+class FakeWorker implements WorkerLike {
+  static started = 0;
+  onmessage: ((ev: MessageEvent<LabRunMessage>) => void) | null = null;
+  onerror: ((ev: ErrorEvent) => void) | null = null;
+  terminated = false;
+  constructor(private readonly crashOn: string | null = null) {
+    FakeWorker.started++;
+  }
+  postMessage(req: LabRunRequest): void {
+    queueMicrotask(() => {
+      if (this.terminated) return;
+      if (req.id === this.crashOn) {
+        this.onmessage?.({ data: { type: 'error', id: req.id, message: 'panicked at lab.rs', crash: true } } as MessageEvent<LabRunMessage>);
+        return;
+      }
+      runLabRequest(labRunSeed, () => undefined, req, (m) => this.onmessage?.({ data: m } as MessageEvent<LabRunMessage>));
+    });
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+}
+
+function idle(runner: LabRunner): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (runner.snapshot().running === null) {
+        stop();
+        resolve();
+      }
+    };
+    const stop = runner.subscribe(check);
+  });
+}
+
+describe('the lab runner', () => {
+  it('runs the cases one at a time in order, keeps the results and does not run them again', async () => {
+    FakeWorker.started = 0;
+    const runner = new LabRunner(() => new FakeWorker());
+    const seen: string[] = [];
+    runner.subscribe(() => {
+      const s = runner.snapshot();
+      if (s.running !== null && seen.at(-1) !== s.running) seen.push(s.running);
+      expect([...s.runs.values()].filter((r) => r.state === 'running').length).toBeLessThanOrEqual(1);
+    });
+    const done = idle(runner);
+    runner.request(['000', 'nope']);
+    expect(runner.snapshot()).toMatchObject({ running: '000', batch: 2, ended: 0 });
+    await done;
+    expect(seen).toEqual(['000', 'nope']);
+    const s = runner.snapshot();
+    expect(s).toMatchObject({ running: null, batch: 2, ended: 2 });
+    expect(s.batchMs).not.toBeNull();
+    expect(s.runs.get('000')?.state).toBe('done');
+    expect(s.runs.get('nope')).toMatchObject({ state: 'failed', crash: false });
+    const before = runner.snapshot();
+    runner.request(['000', 'nope']);
+    expect(runner.snapshot()).toBe(before);
+    expect(FakeWorker.started).toBe(1);
+  });
+
+  it('gives a crashed case a new worker for the next one, and runs it again on demand', async () => {
+    FakeWorker.started = 0;
+    let crashOn: string | null = '000';
+    const runner = new LabRunner(() => new FakeWorker(crashOn));
+    let done = idle(runner);
+    runner.request(['000', 'nope']);
+    await done;
+    expect(runner.snapshot().runs.get('000')).toMatchObject({ state: 'failed', crash: true });
+    expect(runner.snapshot().runs.get('nope')).toMatchObject({ state: 'failed', crash: false });
+    expect(FakeWorker.started).toBe(2);
+    crashOn = null;
+    done = idle(runner);
+    runner.retryFailed();
+    await done;
+    expect(runner.snapshot().runs.get('000')?.state).toBe('done');
+  });
+});

@@ -130,7 +130,7 @@ impl WorkloadKind {
                 "Jesper Brouer's alloc+free N-pattern: allocate n objects, free them, `rounds` times"
             }
             WorkloadKind::ProducerConsumer => {
-                "hackbench-like asymmetric producer/consumer (spec SC15): cpu0 allocates and writes a message, the last CPU uses and frees it, at most `window` in flight"
+                "hackbench-like asymmetric producer/consumer (spec SC15): cpu0 allocates and writes a message, the last CPU uses and frees it, at most `window` in flight; `pairs` such pairs at once (cpu p and cpu cpus-1-p)"
             }
         }
     }

@@ -152,6 +152,22 @@ struct CpuClaim {
     #[serde(default, deserialize_with = "nullable")]
     running: Option<Option<String>>,
     cycles: Option<u64>,
+    /// SLAB: the CPU's `array_cache`.
+    array: Option<ArrayClaim>,
+}
+
+/// SLAB's `array_cache` (a CPU's, or a node's shared one).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ArrayClaim {
+    /// The stack, bottom first (the next pop takes the last); during a flush the first
+    /// `handed` of them are stale copies already given away.
+    entries: Option<Vec<String>>,
+    avail: Option<u32>,
+    limit: Option<u32>,
+    batchcount: Option<u32>,
+    touched: Option<bool>,
+    handed: Option<u32>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -179,6 +195,28 @@ struct NodeClaim {
     #[serde(default, deserialize_with = "nullable")]
     list_lock: Option<Option<String>>,
     waiters: Option<Vec<String>>,
+    /// SLAB: `free_objects`, `free_limit`, `total_slabs`, `free_slabs`, the other two lists
+    /// (`partial` is `slabs_partial`) and the shared array (`null`: the cache has none).
+    free_objects: Option<u32>,
+    free_limit: Option<u32>,
+    total_slabs: Option<u32>,
+    free_slabs: Option<u32>,
+    slabs_full: Option<Vec<String>>,
+    slabs_free: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    shared: Option<Option<ArrayClaim>>,
+}
+
+impl NodeClaim {
+    fn claims_slab(&self) -> bool {
+        self.free_objects.is_some()
+            || self.free_limit.is_some()
+            || self.total_slabs.is_some()
+            || self.free_slabs.is_some()
+            || self.slabs_full.is_some()
+            || self.slabs_free.is_some()
+            || self.shared.is_some()
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -397,7 +435,9 @@ fn highlight_ok(h: &str) -> bool {
     if let Some(rest) = h.strip_prefix("cpu") {
         return field_of(
             rest,
-            &["freelist", "tid", "page", "partial", "irqs", "preempt"],
+            &[
+                "freelist", "tid", "page", "partial", "irqs", "preempt", "array",
+            ],
             &digits,
         );
     }
@@ -414,7 +454,18 @@ fn highlight_ok(h: &str) -> bool {
         "object" => field_of(rest, &["fp"], &|n: &str| {
             n.starts_with(|c: char| c.is_ascii_lowercase()) && is_ident(n)
         }),
-        "node" => field_of(rest, &["partial", "list_lock"], &digits),
+        "node" => field_of(
+            rest,
+            &[
+                "partial",
+                "list_lock",
+                "shared",
+                "free_objects",
+                "slabs_full",
+                "slabs_free",
+            ],
+            &digits,
+        ),
         "line" => !rest.trim().is_empty(),
         "code" => matches!(rest.split_once(':'), Some((f, l)) if is_ident(f) && is_ident(l)),
         "ctx" | "var" => is_ident(rest),
@@ -850,12 +901,15 @@ impl Claims {
             }
         }
         for (i, v) in self.violations.iter().flatten().enumerate() {
-            let ok = v
-                .strip_prefix("INV-")
-                .and_then(|n| n.parse::<u32>().ok())
-                .is_some_and(|n| (1..=15).contains(&n));
-            if !ok {
-                return Err(format!("violations[{i}]: {v:?} is not INV-1 … INV-15"));
+            let numbered = |prefix: &str, last: u32| {
+                v.strip_prefix(prefix)
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .is_some_and(|n| (1..=last).contains(&n))
+            };
+            if !numbered("INV-", 15) && !numbered("SLAB-", 6) {
+                return Err(format!(
+                    "violations[{i}]: {v:?} is not INV-1 … INV-15 (SLUB) or SLAB-1 … SLAB-6"
+                ));
             }
         }
         for k in self
@@ -1072,6 +1126,15 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
         same(&mut errs, &f("preempt"), v.preempt_count, &c.preempt);
         same(&mut errs, &f("running"), v.running.clone(), &c.running);
         same(&mut errs, &f("cycles"), v.cycles, &c.cycles);
+        if let Some(a) = &c.array {
+            match &v.array_cache {
+                Some(av) => check_array(&mut errs, &f("array"), av, a),
+                None => errs.push(format!(
+                    "{}: this scenario runs SLUB, whose CPUs have no array_cache",
+                    f("array")
+                )),
+            }
+        }
     }
     for (name, c) in claims.slabs.iter().flatten() {
         let Some(v) = view.slabs.iter().find(|s| &s.name == name) else {
@@ -1110,6 +1173,50 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
         same(&mut errs, &f("nrPartial"), v.nr_partial, &c.nr_partial);
         same(&mut errs, &f("listLock"), v.list_lock.clone(), &c.list_lock);
         same(&mut errs, &f("waiters"), v.waiters.clone(), &c.waiters);
+        match &v.slab {
+            None if c.claims_slab() => errs.push(format!(
+                "nodes.{name}: this scenario runs SLUB: freeObjects, slabsFull, slabsFree, shared, \
+                 ... are SLAB's"
+            )),
+            None => {}
+            Some(sn) => {
+                same(
+                    &mut errs,
+                    &f("freeObjects"),
+                    sn.free_objects,
+                    &c.free_objects,
+                );
+                same(&mut errs, &f("freeLimit"), sn.free_limit, &c.free_limit);
+                same(&mut errs, &f("totalSlabs"), sn.total_slabs, &c.total_slabs);
+                same(&mut errs, &f("freeSlabs"), sn.free_slabs, &c.free_slabs);
+                same(
+                    &mut errs,
+                    &f("slabsFull"),
+                    sn.slabs_full.clone(),
+                    &c.slabs_full,
+                );
+                same(
+                    &mut errs,
+                    &f("slabsFree"),
+                    sn.slabs_free.clone(),
+                    &c.slabs_free,
+                );
+                match (&c.shared, &sn.shared) {
+                    (None, _) => {}
+                    (Some(Some(a)), Some(av)) => check_array(&mut errs, &f("shared"), av, a),
+                    (Some(None), None) => {}
+                    (Some(None), Some(av)) => errs.push(format!(
+                        "{}: the node has a shared array ({:?}), the lesson says none",
+                        f("shared"),
+                        av.entries
+                    )),
+                    (Some(Some(_)), None) => errs.push(format!(
+                        "{}: the node has no shared array, the lesson claims one",
+                        f("shared")
+                    )),
+                }
+            }
+        }
     }
     for (id, c) in claims.contexts.iter().flatten() {
         let Some(v) = view.contexts.iter().find(|x| &x.id == id) else {
@@ -1232,6 +1339,17 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
     errs
 }
 
+/// Compare a claimed `array_cache` with the model's (`field` names it in messages).
+fn check_array(errs: &mut Vec<String>, field: &str, v: &slub_sim::view::ArrayView, c: &ArrayClaim) {
+    let f = |x: &str| format!("{field}.{x}");
+    same(errs, &f("entries"), v.entries.clone(), &c.entries);
+    same(errs, &f("avail"), v.avail, &c.avail);
+    same(errs, &f("limit"), v.limit, &c.limit);
+    same(errs, &f("batchcount"), v.batchcount, &c.batchcount);
+    same(errs, &f("touched"), v.touched, &c.touched);
+    same(errs, &f("handed"), v.handed, &c.handed);
+}
+
 /// Check that every highlight names something that exists after this step.
 fn check_highlights(hs: &[String], view: &View, labels: &BTreeSet<String>) -> Vec<String> {
     let mut errs = Vec::new();
@@ -1262,6 +1380,29 @@ fn check_highlights(hs: &[String], view: &View, labels: &BTreeSet<String>) -> Ve
         if !ok {
             errs.push(format!(
                 "highlights[{i}]: {h:?} names nothing that exists at this step"
+            ));
+            continue;
+        }
+        // Fields of one allocator's structures name nothing under the other.
+        let field = h.split_once('.').map(|(_, f)| f);
+        let slab = view.cpus.first().is_some_and(|c| c.array_cache.is_some());
+        let slab_only = match kind {
+            "node" => matches!(
+                field,
+                Some("shared" | "free_objects" | "slabs_full" | "slabs_free")
+            ),
+            _ => kind.starts_with("cpu") && field == Some("array"),
+        };
+        let slub_only = kind.starts_with("cpu")
+            && matches!(field, Some("freelist" | "tid" | "page" | "partial"));
+        if slab_only && !slab {
+            errs.push(format!(
+                "highlights[{i}]: {h:?} is SLAB's; this scenario runs SLUB"
+            ));
+        } else if slub_only && slab {
+            errs.push(format!(
+                "highlights[{i}]: {h:?} is a field of SLUB's kmem_cache_cpu; this scenario runs SLAB (`cpu{}.array`)",
+                &kind[3..]
             ));
         }
     }
@@ -1427,11 +1568,43 @@ fn print_trace(k: usize, s: &Step, sim: &Simulator, ev_from: usize) {
         );
     }
     let v = sim.view();
+    let arr = |a: &slub_sim::view::ArrayView| {
+        format!(
+            "{:?} (avail {}/{}, batch {}, touched {}{})",
+            a.entries,
+            a.avail,
+            a.limit,
+            a.batchcount,
+            a.touched,
+            if a.handed > 0 {
+                format!(", handed {}", a.handed)
+            } else {
+                String::new()
+            }
+        )
+    };
     for c in &v.cpus {
-        println!(
-            "   cpu{}: freelist {:?} tid {} page {:?} partial {:?} irqs {} preempt {} cycles {}",
-            c.cpu, c.freelist, c.tid, c.page, c.partial, c.irqs_enabled, c.preempt_count, c.cycles
-        );
+        match &c.array_cache {
+            Some(a) => println!(
+                "   cpu{}: array {} irqs {} preempt {} cycles {}",
+                c.cpu,
+                arr(a),
+                c.irqs_enabled,
+                c.preempt_count,
+                c.cycles
+            ),
+            None => println!(
+                "   cpu{}: freelist {:?} tid {} page {:?} partial {:?} irqs {} preempt {} cycles {}",
+                c.cpu,
+                c.freelist,
+                c.tid,
+                c.page,
+                c.partial,
+                c.irqs_enabled,
+                c.preempt_count,
+                c.cycles
+            ),
+        }
     }
     for sl in &v.slabs {
         println!(
@@ -1453,6 +1626,18 @@ fn print_trace(k: usize, s: &Step, sim: &Simulator, ev_from: usize) {
             "   node{}: partial {:?} nr_partial {} list_lock {:?}",
             n.node, n.partial, n.nr_partial, n.list_lock
         );
+        if let Some(sn) = &n.slab {
+            println!(
+                "          full {:?} free {:?} free_objects {} (limit {}) total_slabs {} free_slabs {} shared {}",
+                sn.slabs_full,
+                sn.slabs_free,
+                sn.free_objects,
+                sn.free_limit,
+                sn.total_slabs,
+                sn.free_slabs,
+                sn.shared.as_ref().map(arr).unwrap_or("none".into())
+            );
+        }
     }
     for c in &v.contexts {
         println!(
@@ -1563,7 +1748,7 @@ fn every_lesson_parses_and_replays() {
         errs.len(),
         errs.join("\n")
     );
-    assert!(count >= 11, "only {count} lessons");
+    assert!(count >= 12, "only {count} lessons");
 }
 
 /// A small valid lesson, changed by each case below into a broken one.
@@ -1822,6 +2007,217 @@ fn broken_lessons_fail_with_file_and_field() {
         Ok(()) => errs.push("a lesson without a prediction was accepted".into()),
         Err(m) if m.contains("predict") => {}
         Err(m) => errs.push(format!("no predict: {m}")),
+    }
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+}
+
+/// A small valid SLAB lesson: the claims about arrays and a node's SLAB state.
+const GOOD_SLAB: &str = r#"---
+id: sample
+title: A SLAB sample
+summary: Checks the SLAB claims.
+topics: [slab-allocator]
+seeds: []
+patches: [v-slab-grow]
+scenario: scenario.json
+---
+
+## Step: Setup
+
+```step
+moves: []
+highlights: [cpu0.array, node 0.free_objects, node 0.shared, node 0.slabs_full]
+expect:
+  cpus: {cpu0: {array: {entries: [p0], avail: 1, limit: 4, batchcount: 2, touched: true, handed: 0}}}
+  nodes: {node0: {partial: [P], slabsFull: [], slabsFree: [], freeObjects: 2, freeLimit: 10, totalSlabs: 1, freeSlabs: 0, shared: {entries: [], limit: 2}}}
+```
+
+CPU 0's array holds p0.
+
+## Step: Hit
+
+```step
+moves: [T*4]
+predict:
+  question: Which object?
+  choices: [p0, p2]
+  answer: {choice: 0, vars: {x: p0}, cpus: {cpu0: {array: {entries: []}}}}
+```
+
+A hit.
+
+## Step: Refill
+
+```step
+moves: [T*10]
+expect: {vars: {y: p3}, cpus: {cpu0: {array: {entries: [p2]}}}, nodes: {node0: {slabsFull: [P], freeObjects: 0}}}
+```
+
+A refill from P.
+
+## Step: Free
+
+```step
+moves: [T*4]
+expect: {cpus: {cpu0: {array: {entries: [p2, p0], avail: 2}}}, violations: []}
+```
+
+A push.
+
+## Step: Try
+
+```step
+moves: []
+tryIt: {goal: "Grow without the check.", variant: {slabGrow: locked}, from: start}
+```
+
+Try it.
+"#;
+
+const GOOD_SLAB_SCENARIO: &str = r#"{ "schemaVersion": 1, "allocator": "slab", "cpus": 2,
+  "cache": { "objectsPerSlab": 4, "limit": 4, "batchcount": 2, "shared": 1 },
+  "setup": [ { "cpu": 0, "op": "alloc", "var": "a" } ],
+  "tasks": [ { "id": "T", "cpu": 0, "ops": [ { "op": "alloc", "var": "x" }, { "op": "alloc", "var": "y" }, { "op": "free", "var": "x" } ] } ] }"#;
+
+fn check_slab_text(text: &str) -> Result<(), String> {
+    let file = "lessons/99-sample/lesson.md";
+    let l = parse_lesson(file, "99-sample", text)?;
+    let errs = replay(&l, GOOD_SLAB_SCENARIO);
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs.join("\n"))
+    }
+}
+
+#[test]
+fn slab_claims_are_checked() {
+    check_slab_text(GOOD_SLAB).unwrap();
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "entries: [p0], avail: 1",
+            "entries: [p1], avail: 1",
+            &[
+                "step 1 \"Setup\"",
+                "expect.cpus.cpu0.array.entries",
+                "[\"p0\"]",
+            ],
+        ),
+        (
+            "touched: true, handed: 0",
+            "touched: false, handed: 0",
+            &["expect.cpus.cpu0.array.touched"],
+        ),
+        (
+            "freeObjects: 2, freeLimit",
+            "freeObjects: 3, freeLimit",
+            &["step 1 \"Setup\"", "expect.nodes.node0.freeObjects", "2"],
+        ),
+        (
+            "slabsFull: [], slabsFree: []",
+            "slabsFull: [P], slabsFree: []",
+            &["expect.nodes.node0.slabsFull"],
+        ),
+        (
+            "shared: {entries: [], limit: 2}",
+            "shared: {entries: [p3], limit: 2}",
+            &["expect.nodes.node0.shared.entries"],
+        ),
+        (
+            "shared: {entries: [], limit: 2}",
+            "shared: null",
+            &["expect.nodes.node0.shared", "has a shared array"],
+        ),
+        (
+            "shared: {entries: [], limit: 2}",
+            "shared: {entrys: []}",
+            &["step 1 \"Setup\"", "entrys", "unknown field"],
+        ),
+        (
+            "entries: [p2, p0], avail: 2",
+            "entries: [p0, p2], avail: 2",
+            &["step 4 \"Free\"", "expect.cpus.cpu0.array.entries"],
+        ),
+        (
+            "cpus: {cpu0: {array: {entries: []}}}}",
+            "cpus: {cpu0: {array: {entries: [p2]}}}}",
+            &["step 2 \"Hit\"", "predict.answer.cpus.cpu0.array.entries"],
+        ),
+        (
+            "violations: []",
+            "violations: [SLAB-3]",
+            &["step 4 \"Free\"", "expect.violations"],
+        ),
+        (
+            "violations: []",
+            "violations: [SLAB-7]",
+            &["step 4 \"Free\"", "violations[0]", "SLAB-1 … SLAB-6"],
+        ),
+        (
+            "highlights: [cpu0.array, node 0.free_objects, node 0.shared, node 0.slabs_full]",
+            "highlights: [cpu0.tid]",
+            &[
+                "step 1 \"Setup\"",
+                "highlights[0]",
+                "this scenario runs SLAB",
+            ],
+        ),
+        (
+            "highlights: [cpu0.array, node 0.free_objects, node 0.shared, node 0.slabs_full]",
+            "highlights: [cpu0.arrays]",
+            &["step 1 \"Setup\"", "highlights[0]", "not a highlight name"],
+        ),
+    ];
+    let mut errs = Vec::new();
+    for (from, to, want) in cases {
+        assert!(GOOD_SLAB.contains(from), "the case {from:?} does not apply");
+        match check_slab_text(&GOOD_SLAB.replacen(from, to, 1)) {
+            Ok(()) => errs.push(format!("{from:?} -> {to:?}: accepted")),
+            Err(msg) => {
+                if !msg.starts_with("lessons/99-sample/lesson.md: ") {
+                    errs.push(format!("{from:?} -> {to:?}: no file name in {msg:?}"));
+                }
+                for w in *want {
+                    if !msg.contains(w) {
+                        errs.push(format!("{from:?} -> {to:?}: {w:?} not in {msg:?}"));
+                    }
+                }
+            }
+        }
+    }
+    // SLAB's claims about a SLUB scenario are errors, not silently true.
+    for (from, to, want) in [
+        (
+            "cpus: {cpu0: {freelist: [p1, p2, p3]}}",
+            "cpus: {cpu0: {array: {entries: []}}}",
+            "expect.cpus.cpu0.array: this scenario runs SLUB",
+        ),
+        (
+            "cpus: {cpu0: {freelist: [p1, p2, p3]}}",
+            "nodes: {node0: {freeObjects: 0}}",
+            "expect.nodes.node0: this scenario runs SLUB",
+        ),
+        (
+            "cpus: {cpu0: {freelist: [p1, p2, p3]}}",
+            "nodes: {node0: {shared: null}}",
+            "expect.nodes.node0: this scenario runs SLUB",
+        ),
+        (
+            "highlights: [cpu0.freelist, code slab_alloc:A9]",
+            "highlights: [cpu0.array]",
+            "highlights[0]: \"cpu0.array\" is SLAB's; this scenario runs SLUB",
+        ),
+        (
+            "highlights: [cpu0.freelist, code slab_alloc:A9]",
+            "highlights: [node 0.free_objects]",
+            "highlights[0]: \"node 0.free_objects\" is SLAB's",
+        ),
+    ] {
+        match check_text(&GOOD.replacen(from, to, 1)) {
+            Ok(()) => errs.push(format!("SLUB: {to:?}: accepted")),
+            Err(msg) if msg.contains(want) => {}
+            Err(msg) => errs.push(format!("SLUB: {to:?}: {want:?} not in {msg:?}")),
+        }
     }
     assert!(errs.is_empty(), "{}", errs.join("\n"));
 }

@@ -120,7 +120,7 @@ describe('the lessons of lessons/', () => {
       existsSync(join(repoRoot, 'lessons', d, 'lesson.md')),
     );
     expect(lessons.map((l) => l.dir)).toEqual(folders.sort());
-    expect(lessons.length).toBeGreaterThanOrEqual(11);
+    expect(lessons.length).toBeGreaterThanOrEqual(12);
     expect(new Set(lessons.map((l) => l.id)).size).toBe(lessons.length);
     expect(lessons.some((l) => l.dir === '00-sample')).toBe(false);
   });
@@ -378,6 +378,36 @@ describe('a broken lesson fails with the file and the field', () => {
     expect(errorOf(text)).toContain(
       `${FILE}: steps: at least one step needs a \`predict\` question`,
     );
+  });
+});
+
+describe('SLAB claims (cpus.<cpu>.array, nodes.<node>.freeObjects, shared, …)', () => {
+  const SLAB_STEP =
+    'expect:\n' +
+    '  cpus: {cpu0: {array: {entries: [p0], avail: 1, limit: 4, batchcount: 2, touched: true, handed: 0}}}\n' +
+    '  nodes: {node0: {freeObjects: 2, freeLimit: 10, totalSlabs: 1, freeSlabs: 0, slabsFull: [], slabsFree: [], shared: {entries: []}}}\n' +
+    '  violations: [SLAB-3]\n';
+  const withSlab = (step: string) =>
+    replace('expect:\n  cpus: {cpu0: {freelist: [p1, p2, p3]}}\n', step);
+
+  it('are accepted by the schema', () => {
+    expect(errorOf(withSlab(SLAB_STEP))).toBe('(accepted)');
+    expect(errorOf(withSlab('expect: {nodes: {node0: {shared: null}}}\n'))).toBe('(accepted)');
+  });
+
+  it.each([
+    ['entries: [p0], avail: 1', 'entrys: [p0], avail: 1', ['step 1 "Setup"', 'expect.cpus.cpu0.array', 'entrys']],
+    ['avail: 1, limit: 4', 'avail: -1, limit: 4', ['expect.cpus.cpu0.array.avail']],
+    ['freeObjects: 2', 'freeObjects: two', ['expect.nodes.node0.freeObjects']],
+    ['shared: {entries: []}', 'shared: [p0]', ['expect.nodes.node0.shared']],
+    ['slabsFull: []', 'slabsFull: P', ['expect.nodes.node0.slabsFull']],
+    ['violations: [SLAB-3]', 'violations: [SLAB-7]', ['expect.violations[0]', 'SLAB-1 … SLAB-6']],
+  ])('%j → %j is refused', (from, to, want) => {
+    expect(SLAB_STEP.includes(from), `the case ${JSON.stringify(from)} applies`).toBe(true);
+    const msg = errorOf(withSlab(SLAB_STEP.replace(from, to)));
+    expect(msg).not.toBe('(accepted)');
+    expect(msg.startsWith(`${FILE}: `), msg).toBe(true);
+    for (const w of want) expect(msg).toContain(w);
   });
 });
 

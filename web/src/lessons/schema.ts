@@ -18,10 +18,10 @@ const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** The highlight names (syntax; the Rust replay checks that what they name exists). */
 const HIGHLIGHTS: readonly RegExp[] = [
   /^(lines|stats|timeline|violations|code)$/,
-  /^cpu\d+(\.(freelist|tid|page|partial|irqs|preempt))?$/,
+  /^cpu\d+(\.(freelist|tid|page|partial|irqs|preempt|array))?$/,
   /^slab [A-Z][A-Za-z0-9_]*(\.(freelist|counters|inuse|frozen))?$/,
   /^object [a-z][A-Za-z0-9_]*(\.fp)?$/,
-  /^node \d+(\.(partial|list_lock))?$/,
+  /^node \d+(\.(partial|list_lock|shared|free_objects|slabs_full|slabs_free))?$/,
   /^line \S.*$/,
   /^code [A-Za-z_][A-Za-z0-9_]*:[A-Za-z_][A-Za-z0-9_]*$/,
   /^(ctx|var) [A-Za-z_][A-Za-z0-9_]*$/,
@@ -71,6 +71,16 @@ export const FrontMatter = z.strictObject({
 });
 export type FrontMatter = z.infer<typeof FrontMatter>;
 
+/** SLAB's `array_cache`: a CPU's, or a node's shared one (entries bottom first). */
+const ArrayClaim = z.strictObject({
+  entries: z.array(z.string()).optional(),
+  avail: count.optional(),
+  limit: count.optional(),
+  batchcount: count.optional(),
+  touched: z.boolean().optional(),
+  handed: count.optional(),
+});
+
 const CpuClaim = z.strictObject({
   freelist: z.array(z.string()).optional(),
   tid: count.optional(),
@@ -80,6 +90,8 @@ const CpuClaim = z.strictObject({
   preempt: count.optional(),
   running: z.string().nullable().optional(),
   cycles: count.optional(),
+  /** SLAB: the CPU's array_cache. */
+  array: ArrayClaim.optional(),
 });
 
 const SlabClaim = z.strictObject({
@@ -97,6 +109,15 @@ const NodeClaim = z.strictObject({
   nrPartial: count.optional(),
   listLock: z.string().nullable().optional(),
   waiters: z.array(z.string()).optional(),
+  // SLAB: the node's counters, its other two lists (`partial` is slabs_partial) and its shared
+  // array (null: the cache has none).
+  freeObjects: count.optional(),
+  freeLimit: count.optional(),
+  totalSlabs: count.optional(),
+  freeSlabs: count.optional(),
+  slabsFull: z.array(z.string()).optional(),
+  slabsFree: z.array(z.string()).optional(),
+  shared: ArrayClaim.nullable().optional(),
 });
 
 const ContextClaim = z.strictObject({
@@ -126,7 +147,14 @@ const claimShape = {
   delta: z.record(statName, z.number().int()).optional(),
   stepCycles: z.record(cpuKey, count).optional(),
   violations: z
-    .array(z.string().regex(/^INV-([1-9]|1[0-5])$/, 'must be INV-1 … INV-15'))
+    .array(
+      z
+        .string()
+        .regex(
+          /^(INV-([1-9]|1[0-5])|SLAB-[1-6])$/,
+          'must be INV-1 … INV-15 (SLUB) or SLAB-1 … SLAB-6',
+        ),
+    )
     .optional(),
   vars: z.record(ident, z.string().nullable()).optional(),
   cpus: z.record(cpuKey, CpuClaim).optional(),

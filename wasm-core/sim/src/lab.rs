@@ -1169,8 +1169,8 @@ pub fn seed_cases() -> Vec<SeedCase> {
             change: &[("fastpath", "cmpxchg-local-emulated")],
             published: (139.0, 147.0),
             unit: "cycles per kfree, average of the CPUs",
-            asserted: false,
-            note: "the model's sign is wrong here, for a known reason: its cmpxchg-local variants call __slab_free with interrupts on, while the 2007 patch took local_irq_save in the slow paths (spec §4 (i)); almost every free of this workload is a slow-path free, so the irq-off variant pays 24 cycles more per free than the emulated one instead of the same",
+            asserted: true,
+            note: "",
         },
         SeedCase {
             id: "000",

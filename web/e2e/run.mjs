@@ -509,6 +509,79 @@ TESTS.push(
   },
 );
 
+// SLAB (spec Appendix A) in the playground: per-CPU array_cache stacks, the node's three lists.
+/** The text of a stage card (`cpu:0`, `node:0`, `slab:P`). */
+async function cardText(/** @type {Page} */ page, /** @type {string} */ key) {
+  return (await page.getByTestId('stage').locator(`g.card[data-key="${key}"] text`).allTextContents()).join(' | ');
+}
+
+TESTS.push({
+  name: "a learner steps SC18's first SLAB allocation by keyboard: the lockless check, the array_cache refilled by a grown slab, the node's lists",
+  async run(page, url) {
+    await openPlayer(page, `${url}#/play?s=sc18`);
+    await expectText(page.getByRole('heading', { level: 1 }), /SC18 SLAB/);
+    const position = page.getByTestId('position');
+    const narration = page.getByTestId('narration');
+    const body = page.locator('body');
+    // Under SLAB: an array_cache per CPU, and none of SLUB's kmem_cache_cpu fields.
+    const cpu0 = await cardText(page, 'cpu:0');
+    if (!/array_cache \| avail 0\/4 · touched 0/.test(cpu0)) throw new Error(`CPU 0 shows no empty array_cache: ${cpu0}`);
+    if (/\| (tid|freelist|partial) \|/.test(`| ${cpu0} |`)) throw new Error(`SLUB fields on a SLAB CPU card: ${cpu0}`);
+    // The variant panel offers only what SLAB reads.
+    if ((await page.getByLabel('slabGrow', { exact: true }).count()) !== 1) throw new Error('no slabGrow toggle');
+    if ((await page.getByLabel('fastpath', { exact: true }).count()) !== 0) throw new Error('a SLUB toggle under SLAB');
+    // A: irqs off, the array is empty (a miss), then the v4.7 decision without list_lock.
+    for (let i = 1; i <= 3; i++) {
+      await body.press('ArrowRight');
+      await expectText(position, new RegExp(`^move ${i} of ${i}\\b`));
+    }
+    await expectText(narration, /^cache_alloc_refill:RF2 Lockless check \(v4\.7\): .*free_objects = 0.*without list_lock/);
+    await expectText(page.getByTestId('listing'), /cache_alloc_refill/);
+    // Grow, take two objects from the private slab onto the array, then take list_lock to link
+    // the slab: mid-refill, the array holds them and the slab is on no list yet.
+    for (let i = 4; i <= 9; i++) {
+      await body.press('ArrowRight');
+      await expectText(position, new RegExp(`^move ${i} of ${i}\\b`));
+    }
+    await expectText(narration, /cache_grow_end.*list_lock/);
+    await until(async () => /avail 2\/4/.test(await cardText(page, 'cpu:0')), "the refilled array's avail");
+    const stage = page.getByTestId('stage');
+    // Each object in the array is drawn twice: in its slab's grid and in the stack.
+    for (const o of ['p0', 'p1']) {
+      const n = await stage.locator(`g.chip[data-object="${o}"]`).count();
+      if (n !== 2) throw new Error(`${o} is drawn ${n} times, not in its slab and in CPU 0's array`);
+    }
+    const cpu = await cardText(page, 'cpu:0');
+    if (!/◀ top/.test(cpu) || !/batchcount 2/.test(cpu) || !/\[3\]/.test(cpu)) throw new Error(`the stack lacks its top, batch or slots: ${cpu}`);
+    const node = await cardText(page, 'node:0');
+    for (const want of ['slabs_partial', 'slabs_full', 'slabs_free', 'free_objects 0 / free_limit', 'shared', 'list_lock', 'held by ● A (CPU 0)']) {
+      if (!node.includes(want)) throw new Error(`the node card lacks ${JSON.stringify(want)}: ${node}`);
+    }
+    if (!/private \(being set up\)/.test(await cardText(page, 'slab:P'))) throw new Error('slab P is not shown private');
+    if (!/CPU 0: array_cache avail 2 of limit 4/.test(await stageText(page))) throw new Error(`the description: ${await stageText(page)}`);
+    await page.waitForTimeout(400); // the tween
+    await shot(page, 'slab-mid-refill');
+    await axe(page, 'SLAB playground');
+    await page.setViewportSize(PHONE);
+    await page.waitForTimeout(300);
+    // The whole stage, one column: both CPUs' stacks, the slab, the node's lists and shared array.
+    await page.getByTestId('stage').screenshot({ path: join(results, 'e2e-slab-mid-refill-phone.png') });
+    if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) {
+      throw new Error('the SLAB page scrolls sideways on a phone');
+    }
+    await page.setViewportSize(SLIDE);
+    // Link the slab, pop the top, irqs back on: the first allocation returns p1 to a.
+    for (let i = 10; i <= 13; i++) {
+      await body.press('ArrowRight');
+      await expectText(position, new RegExp(`^move ${i} of ${i}\\b`));
+    }
+    await expectText(narration, /returns p1/);
+    await expectText(page.getByRole('region', { name: 'Variables' }), /a = p1/);
+    await until(async () => /slabs_partial \| P\b/.test(await cardText(page, 'node:0')) || (await stage.locator('g.ref[data-slab="P"]').count()) === 1, 'P on a node list');
+    await until(async () => /avail 1\/4/.test(await cardText(page, 'cpu:0')), 'one object left in the array');
+  },
+});
+
 // The lesson pages, the lesson embed and the slide deck (lessons.mjs).
 TESTS.push(...lessonTests({ axe, expectText, until, shot }));
 

@@ -1,9 +1,12 @@
 // A plain-text summary of the stage for screen readers (the SVG's accessible description).
-import type { View } from '../sim/types';
-import { ownerText, snapshotLine } from './stage.layout';
+import type { ArrayView, View } from '../sim/types';
+import { freeIndexText, ownerText, snapshotLine } from './stage.layout';
+
+const chain = (xs: readonly string[]) => (xs.length === 0 ? 'empty' : xs.join(' → '));
+const list = (xs: readonly string[]) => (xs.length === 0 ? 'empty' : xs.join(', '));
 
 export function describeView(view: View): string {
-  const chain = (xs: readonly string[]) => (xs.length === 0 ? 'empty' : xs.join(' → '));
+  if (view.allocator === 'slab') return describeSlab(view);
   const cpus = view.cpus.map(
     (c) =>
       `CPU ${c.cpu}: tid ${c.tid} (event ${c.tidEvent}, cpu ${c.tidCpu}), freelist ${chain(c.freelist)}, ` +
@@ -18,4 +21,39 @@ export function describeView(view: View): string {
   const objects = new Map(view.slabs.flatMap((s) => s.objects.map((o) => [o.name, o] as const)));
   const pending = view.contexts.flatMap((c) => snapshotLine(c, view, objects)?.words ?? []);
   return [...cpus, ...slabs, ...nodes, ...pending].join(' ');
+}
+
+/** An array_cache in words: `avail 2 of limit 4, bottom to top p0, p1 (top p1), touched 0`. */
+export function describeArray(a: ArrayView): string {
+  const live = a.entries.slice(a.handed);
+  const stale = a.entries.slice(0, a.handed);
+  const held =
+    a.avail === 0
+      ? 'empty'
+      : `bottom to top ${a.entries.join(', ')} (top ${a.entries.at(-1) ?? ''})${
+          stale.length === 0 ? '' : `; ${stale.join(', ')} already given back by a flush (stale copies until its memmove)`
+        }`;
+  return `avail ${a.avail} of limit ${a.limit} (${live.length} its own), ${held}, touched ${a.touched ? 1 : 0}, batchcount ${a.batchcount}`;
+}
+
+function describeSlab(view: View): string {
+  const cpus = view.cpus.map(
+    (c) =>
+      `CPU ${c.cpu}: array_cache ${c.arrayCache === null ? 'none' : describeArray(c.arrayCache)}; ` +
+      `irqs ${c.irqsEnabled ? 'on' : 'off'}, ${c.running === null ? 'idle' : `running ${c.running}`}.`,
+  );
+  const slabs = view.slabs.map(
+    (s) => `Slab ${s.name}: ${ownerText(s.owner)}, active ${s.inuse} of ${s.capacity}, ${freeIndexText(s)}${s.freelist.length === 0 ? '' : ` (${s.freelist.join(', ')})`}.`,
+  );
+  const nodes = view.nodes.map((n) => {
+    const sn = n.slab;
+    const lock = `list_lock ${n.listLock === null ? 'free' : `held by ${n.listLock}`}${n.waiters.length === 0 ? '' : `, waiting ${n.waiters.join(', ')}`}`;
+    if (sn === null) return `Node ${n.node}: slabs_partial ${list(n.partial)}, ${lock}.`;
+    return (
+      `Node ${n.node}: slabs_partial ${list(n.partial)}, slabs_full ${list(sn.slabsFull)}, slabs_free ${list(sn.slabsFree)}, ` +
+      `free_objects ${sn.freeObjects} of free_limit ${sn.freeLimit}, total_slabs ${sn.totalSlabs}, ` +
+      `shared array ${sn.shared === null ? 'none' : describeArray(sn.shared)}; ${lock}.`
+    );
+  });
+  return [...cpus, ...slabs, ...nodes].join(' ');
 }

@@ -5,9 +5,10 @@ import { listing, Simulation, type SimEvent, type View } from '../sim';
 import { loadWasmNode, scenarioFiles } from '../sim/testing';
 import { describeView } from './describe';
 import { arcPath } from './geometry';
-import { layoutLines } from './lines.layout';
+import { foldLines, layoutLines, shortLineName } from './lines.layout';
 import { functionOf, layoutListing } from './listing.layout';
-import { layoutStage, objectState, ownerText, snapshotLine, type CardShape } from './stage.layout';
+import { stackRows } from './stack.layout';
+import { layoutStage, objectState, ownerText, slabObjectState, snapshotLine, STACK_ROWS, type CardShape } from './stage.layout';
 import { cursorAt, layoutTimeline } from './timeline.layout';
 
 beforeAll(loadWasmNode);
@@ -217,5 +218,192 @@ describe('listing layout', () => {
     expect(marked?.label).toBe(t?.label);
     expect(rows.filter((r) => r.executed).map((r) => r.label)).toEqual([events.at(-1)?.label]);
     expect(rows.filter((r) => r.heading).map((r) => r.label)).toContain(functionOf(t?.label ?? ''));
+  });
+});
+
+// ----- SLAB (spec Appendix A) -----
+
+/** SC18's task A to the moment it links its new slab under list_lock (mid-refill). */
+const SC18_GROW = Array<string>(9).fill('A');
+
+/** A SLAB scenario whose array fills: the fifth free flushes the two oldest entries to shared. */
+const FLUSH = JSON.stringify({
+  schemaVersion: 1,
+  name: 'flush',
+  allocator: 'slab',
+  cpus: 2,
+  cache: { objectsPerSlab: 4, limit: 4, batchcount: 2, shared: 1 },
+  setup: ['a', 'b', 'c', 'd', 'e', 'f'].map((v) => ({ cpu: 0, op: 'alloc', var: v })),
+  tasks: [
+    { id: 'A', cpu: 0, ops: ['a', 'b', 'c', 'd', 'e', 'f'].map((v) => ({ op: 'free', var: v })) },
+    { id: 'B', cpu: 1, ops: [{ op: 'alloc', var: 'g' }] },
+  ],
+});
+
+/** SLAB at its default tunables (limit 120, batchcount 60, a shared array of 480). */
+const BIG = JSON.stringify({
+  schemaVersion: 1,
+  name: 'default tunables',
+  allocator: 'slab',
+  cpus: 2,
+  cache: { objectsPerSlab: 8 },
+  setup: [0, 1, 2].map((i) => ({ cpu: 0, op: 'alloc', var: `v${i}` })),
+  tasks: [
+    { id: 'A', cpu: 0, ops: [{ op: 'alloc', var: 'x' }] },
+    { id: 'B', cpu: 1, ops: [{ op: 'alloc', var: 'y' }] },
+  ],
+});
+
+const array = (over: Partial<Parameters<typeof stackRows>[0]>) => ({
+  avail: 0,
+  limit: 4,
+  batchcount: 2,
+  touched: false,
+  entries: [],
+  handed: 0,
+  ...over,
+});
+
+describe('array_cache stacks', () => {
+  it('shows every slot of a small array, bottom first, entries then empty slots', () => {
+    const rows = stackRows(array({ avail: 2, entries: ['p0', 'p1'] }), STACK_ROWS);
+    expect(rows.map((r) => [r.kind, r.index, r.name])).toEqual([
+      ['entry', 0, 'p0'],
+      ['entry', 1, 'p1'],
+      ['empty', 2, null],
+      ['empty', 3, null],
+    ]);
+  });
+
+  it('folds a big array into at most maxRows rows, keeping the top, the slot above it, the bottom and the limit', () => {
+    for (const avail of [0, 1, 5, 60, 119, 120]) {
+      const entries = Array.from({ length: avail }, (_, i) => `o${i}`);
+      const rows = stackRows(array({ avail, limit: 120, batchcount: 60, entries, handed: Math.min(avail, 3) }), STACK_ROWS);
+      expect(rows.length, `avail ${avail}`).toBeLessThanOrEqual(STACK_ROWS);
+      const shown = rows.filter((r) => r.kind !== 'gap').map((r) => r.index);
+      for (const must of [0, 119, avail - 1, avail].filter((i) => i >= 0 && i < 120)) expect(shown, `avail ${avail}`).toContain(must);
+      // Every slot is accounted for exactly once, in order.
+      expect(rows.flatMap((r) => Array.from({ length: r.last - r.index + 1 }, (_, k) => r.index + k))).toEqual(
+        Array.from({ length: 120 }, (_, i) => i),
+      );
+      for (const r of rows) {
+        if (r.kind === 'gap') continue;
+        expect(r.kind).toBe(r.index >= avail ? 'empty' : r.index < Math.min(avail, 3) ? 'stale' : 'entry');
+      }
+    }
+  });
+});
+
+describe('stage layout under SLAB', () => {
+  it("draws each CPU's array_cache as a stack of chips that come from their slab, and none of SLUB's CPU fields", () => {
+    const { view, events } = play(file('sc18'), SC18_GROW);
+    expect(view.allocator).toBe('slab');
+    const s = layoutStage(view, events.at(-1), { columns: 2, selection: null });
+    const ac = view.cpus[0]?.arrayCache;
+    if (ac === undefined || ac === null) throw new Error('no array_cache');
+    expect(ac.entries.length).toBeGreaterThan(0);
+    const arr = s.chips.filter((c) => c.key.startsWith('arr:'));
+    expect(arr.map((c) => c.object)).toEqual(ac.entries);
+    // Top at the top: the stack's last entry is drawn highest.
+    const ys = arr.map((c) => c.y);
+    expect([...ys].sort((a, b) => b - a)).toEqual(ys);
+    for (const c of arr) {
+      const home = s.chips.find((g) => g.key === `obj:${c.object}`);
+      expect(c.from).toEqual({ x: home?.x, y: home?.y });
+      expect(c.cpu).toBe(0);
+    }
+    const cpu0 = s.cards.find((c) => c.key === 'cpu:0');
+    const texts = cpu0?.texts.map((t) => t.text) ?? [];
+    expect(texts).toContain('array_cache');
+    expect(texts).toContain(`avail ${ac.avail}/${ac.limit} · touched ${ac.touched ? 1 : 0}`);
+    expect(texts.some((t) => t.includes('◀ top'))).toBe(true);
+    expect(texts.some((t) => t.includes(`batchcount ${ac.batchcount}`))).toBe(true);
+    expect(cpu0?.marks.map((m) => m.cls)).toEqual(['tube', 'divider', 'bracket']);
+    // No tid, freelist chain, CPU slab or CPU partial list under SLAB.
+    expect(texts.some((t) => /^(tid|freelist|slab|partial)$/.test(t))).toBe(false);
+    expect(s.chips.some((c) => c.key.startsWith('fl:'))).toBe(false);
+    expect(s.refs.every((r) => s.cards.find((c) => c.kind === 'node' && r.y >= c.y && r.y <= c.y + c.h) !== undefined)).toBe(true);
+  });
+
+  it('lists the node: three slab lists, free_objects against free_limit, the shared array and list_lock', () => {
+    const { view } = play(file('sc18'), [...SC18_GROW, ...Array<string>(14).fill('A')]);
+    const n = view.nodes[0];
+    if (n?.slab === null || n?.slab === undefined) throw new Error('no SLAB node');
+    const s = layoutStage(view, undefined, { columns: 2, selection: null });
+    const node = s.cards.find((c) => c.key === 'node:0');
+    const texts = node?.texts.map((t) => t.text) ?? [];
+    for (const label of ['slabs_partial', 'slabs_full', 'slabs_free', 'list_lock', 'shared']) expect(texts).toContain(label);
+    expect(texts).toContain(`free_objects ${n.slab.freeObjects} / free_limit ${n.slab.freeLimit}`);
+    expect(s.refs.map((r) => r.slab).sort()).toEqual([...n.partial, ...n.slab.slabsFull, ...n.slab.slabsFree].sort());
+    expect(s.locks.map((l) => l.key)).toEqual(['lock:0']);
+    // The slab card: active/num and the index array's order over the free chips.
+    const p = view.slabs[0];
+    const card = s.cards.find((c) => c.key === `slab:${p?.name ?? ''}`);
+    expect(card?.texts[2]?.text).toMatch(new RegExp(`^active ${p?.inuse}/${p?.capacity} · `));
+  });
+
+  it('ghosts the stale copies a flush left until its memmove, while their objects sit in the shared array', () => {
+    const sim = new Simulation(FLUSH);
+    for (let i = 0; i < 40 && (sim.view().cpus[0]?.arrayCache?.handed ?? 0) === 0; i++) sim.apply('A');
+    const view = sim.view();
+    sim.free();
+    const ac = view.cpus[0]?.arrayCache;
+    const shared = view.nodes[0]?.slab?.shared;
+    if (ac === null || ac === undefined || shared === null || shared === undefined) throw new Error('no arrays');
+    expect(ac.handed).toBe(2);
+    const s = layoutStage(view, undefined, { columns: 2, selection: null });
+    const ghosts = s.chips.filter((c) => c.key.startsWith('ghost:'));
+    expect(ghosts.map((c) => [c.object, c.state])).toEqual(ac.entries.slice(0, 2).map((o) => [o, 'stale']));
+    // The same objects, live, in the shared array (their `arr:` chips moved there).
+    const node = s.cards.find((c) => c.key === 'node:0');
+    const inShared = s.chips.filter((c) => c.key.startsWith('arr:') && node !== undefined && c.y > node.y);
+    expect(inShared.map((c) => c.object).sort()).toEqual([...shared.entries].sort());
+    expect(describeView(view)).toMatch(/already given back by a flush/);
+    const keys = [...s.cards, ...s.chips, ...s.refs, ...s.arrows, ...s.locks].map((x) => x.key);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('keeps a big array within its rows and folds the cache lines no CPU holds', () => {
+    const { view } = play(BIG, ['A', 'A', 'A']);
+    const one = layoutStage(view, undefined, { columns: 1, selection: null });
+    const two = layoutStage(view, undefined, { columns: 2, selection: null });
+    for (const s of [one, two]) {
+      for (const c of s.cards) expect(c.x + c.w, c.key).toBeLessThanOrEqual(s.width);
+      expect(s.chips.filter((c) => c.key.startsWith('arr:')).map((c) => c.object)).toEqual(view.cpus[0]?.arrayCache?.entries);
+    }
+    const lines = layoutLines(view.lines, view.cpus.length, undefined);
+    expect(lines.rows.length).toBeLessThan(view.lines.length / 3);
+    expect(lines.rows.every((r) => r.name.length <= 17)).toBe(true);
+    expect(lines.rows.map((r) => r.longName)).toContain('shared[0] entries 6..479');
+  });
+
+  it('words SLAB owners, arrays and lines', () => {
+    expect(ownerText('node0-full')).toBe('node 0 full');
+    expect(ownerText('node1-free')).toBe('node 1 free');
+    expect(slabObjectState('cpu1')).toEqual({ state: 'free', cpu: 1, label: 'cpu1' });
+    expect(slabObjectState('shared0')).toEqual({ state: 'free', cpu: null, label: 'shared0' });
+    expect(slabObjectState('user:x')).toEqual({ state: 'held', cpu: null, label: 'x' });
+    expect(shortLineName('array_cache[0] entries 6..13')).toBe('ac[0] [6..13]');
+    expect(shortLineName('shared[1] entries 502..509')).toBe('sh[1] [502..509]');
+    expect(shortLineName('objects P[0..1]')).toBe('objects P[0..1]');
+  });
+
+  it("never folds SLUB's lines", () => {
+    for (const f of scenarioFiles()) {
+      const sim = new Simulation(readFileSync(f, 'utf8'));
+      sim.runToEnd();
+      const view = sim.view();
+      sim.free();
+      if (view.allocator === 'slab') continue;
+      expect(foldLines(view.lines, new Set()).length, f).toBe(view.lines.length);
+    }
+  });
+
+  it('describes the arrays and lists for screen readers', () => {
+    const { view } = play(file('sc18'), SC18_GROW);
+    const d = describeView(view);
+    expect(d).toMatch(/CPU 0: array_cache avail 2 of limit 4 \(2 its own\), bottom to top \w+, \w+ \(top \w+\)/);
+    expect(d).toMatch(/Node 0: slabs_partial empty, slabs_full empty, slabs_free empty, free_objects 0 of free_limit \d+/);
+    expect(d).not.toMatch(/tid/);
   });
 });

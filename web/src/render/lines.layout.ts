@@ -22,7 +22,12 @@ export interface LineCell {
 export interface LineRow {
   readonly key: string;
   readonly y: number;
+  /** As the table shows it (17 characters fit). */
   readonly name: string;
+  /** In full, for the table's description (`array_cache[0] entries 6..13`). */
+  readonly longName: string;
+  /** One MESI letter per CPU. */
+  readonly states: readonly string[];
   readonly touched: boolean;
 }
 
@@ -46,6 +51,48 @@ export interface LinesShapes {
   readonly transfers: readonly Transfer[];
 }
 
+/** SLAB's array lines beyond the header: `array_cache[0] entries 6..13`, `shared[0] entries ...`. */
+const ENTRY_LINE = /^(array_cache|shared)\[(\d+)\] entries (\d+)\.\.(\d+)$/;
+
+/**
+ * A line's name as the table shows it (17 characters fit): SLAB's array entry lines,
+ * `array_cache[0] entries 6..13`, become `ac[0] [6..13]` (the description keeps the model's).
+ */
+export function shortLineName(name: string): string {
+  const m = ENTRY_LINE.exec(name);
+  if (m === null) return name;
+  return `${m[1] === 'shared' ? 'sh' : 'ac'}[${m[2] ?? ''}] [${m[3] ?? ''}..${m[4] ?? ''}]`;
+}
+
+/**
+ * The table's rows: one per line, except that a run of a SLAB array's entry lines no CPU holds
+ * (all I, not touched by the step) folds into one row (`ac[0] [14..117]`): a default array of
+ * 120 entries is 16 lines per CPU, the shared one up to 64, and the rows that matter would
+ * scroll away. SLUB's lines never fold.
+ */
+export function foldLines(lines: readonly LineView[], touched: ReadonlySet<number>): { first: LineView; last: LineView }[] {
+  const out: { first: LineView; last: LineView }[] = [];
+  const idle = (l: LineView) => ENTRY_LINE.test(l.name) && !touched.has(l.id) && l.states.every((s) => s === 'I');
+  const array = (l: LineView) => /^\w+\[\d+\]/.exec(l.name)?.[0];
+  for (const l of lines) {
+    const prev = out.at(-1);
+    if (prev !== undefined && idle(l) && idle(prev.last) && idle(prev.first) && array(prev.last) === array(l)) {
+      out[out.length - 1] = { first: prev.first, last: l };
+    } else {
+      out.push({ first: l, last: l });
+    }
+  }
+  return out;
+}
+
+function foldedName(first: LineView, last: LineView): { name: string; longName: string } {
+  if (first === last) return { name: shortLineName(first.name), longName: first.name };
+  const a = ENTRY_LINE.exec(first.name);
+  const b = ENTRY_LINE.exec(last.name);
+  const long = `${a?.[1] ?? ''}[${a?.[2] ?? ''}] entries ${a?.[3] ?? ''}..${b?.[4] ?? ''}`;
+  return { name: shortLineName(long), longName: long };
+}
+
 const colX = (cpu: number) => LINE_NAME_W + cpu * LINE_COL_W + LINE_COL_W / 2;
 
 const OWNING = new Set(['M', 'E']);
@@ -56,10 +103,19 @@ export function layoutLines(lines: readonly LineView[], cpus: number, event: Sim
   const rows: LineRow[] = [];
   const cells: LineCell[] = [];
   const yOf = new Map<number, number>();
-  lines.forEach((l, i) => {
+  const folded = foldLines(lines, new Set(transitions.map((t) => t.line)));
+  folded.forEach(({ first: l, last }, i) => {
     const y = HEAD + i * LINE_ROW + LINE_ROW / 2;
     yOf.set(l.id, y);
-    rows.push({ key: `line:${l.id}`, y, name: l.name, touched: transitions.some((t) => t.line === l.id) });
+    const names = foldedName(l, last);
+    rows.push({
+      key: `line:${l.id}`,
+      y,
+      name: names.name,
+      longName: names.longName,
+      states: l.states,
+      touched: transitions.some((t) => t.line === l.id),
+    });
     l.states.forEach((state, cpu) => {
       cells.push({ key: `cell:${l.id}:${cpu}`, x: colX(cpu), y, cpu, state, changed: changed.has(`${l.id}:${cpu}`) });
     });
@@ -91,7 +147,7 @@ export function layoutLines(lines: readonly LineView[], cpus: number, event: Sim
   const heads = Array.from({ length: cpus }, (_, cpu) => ({ key: `head:${cpu}`, x: colX(cpu), cpu }));
   return {
     width: LINE_NAME_W + cpus * LINE_COL_W + 44,
-    height: HEAD + lines.length * LINE_ROW + 6,
+    height: HEAD + folded.length * LINE_ROW + 6,
     heads,
     rows,
     cells,

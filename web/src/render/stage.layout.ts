@@ -10,8 +10,14 @@
 //   ref:<slab>                        a slab as a token on a CPU (page, partial) or node list, so a
 //                                     slab taken from the node partial list slides to the CPU
 //   fp:<name>, link:<name>            free-pointer arrows (grid) and chain links (freelist)
-import type { ContextView, CpuView, NodeView, ObjectView, SimEvent, SlabView, View } from '../sim/types';
+// and under SLAB (no freelist chain, tid, CPU slab or CPU partial list):
+//   arr:<name>                        an object in an array_cache (a CPU's or a node's shared
+//                                     one): it moves from array to array, and from and to its
+//                                     grid position, like a freelist link
+//   ghost:<name>                      a stale copy a flush left at the bottom of a CPU's array
+import type { ArrayView, ContextView, CpuView, NodeView, ObjectView, SimEvent, SlabNodeView, SlabView, View } from '../sim/types';
 import { arcPath, contextMarker, linkPath, r1, type Point } from './geometry';
+import { gapText, stackHeightRows, stackRows } from './stack.layout';
 
 export const CARD_W = 320;
 export const GAP = 12;
@@ -29,7 +35,8 @@ const CTX_LINE = 15;
 /** Characters that fit on one line of a card at the card font (monospace, 11 px). */
 const CARD_CHARS = 46;
 
-export type ObjectState = 'free' | 'held' | 'inflight' | 'lost';
+/** `stale`: a copy left in a SLAB array by a flush that already gave the object back. */
+export type ObjectState = 'free' | 'held' | 'inflight' | 'lost' | 'stale';
 
 export interface TextShape {
   readonly x: number;
@@ -38,6 +45,13 @@ export interface TextShape {
   /** CSS class: `title`, `label`, `value`, `muted`, `warn`. */
   readonly cls: string;
   readonly anchor: 'start' | 'middle' | 'end';
+}
+
+/** A path drawn inside a card, in card coordinates (a stack's slots, a batch bracket). */
+export interface MarkShape {
+  readonly d: string;
+  /** CSS class: `tube` (an array's outline), `divider` (between its slots), `bracket`. */
+  readonly cls: string;
 }
 
 export interface CardShape {
@@ -54,6 +68,8 @@ export interface CardShape {
   readonly selected: boolean;
   /** Texts in card coordinates. */
   readonly texts: readonly TextShape[];
+  /** Paths in card coordinates, under the chips (SLAB's stacks; none under SLUB). */
+  readonly marks: readonly MarkShape[];
 }
 
 export interface ChipShape {
@@ -166,11 +182,16 @@ export function ownerText(owner: string): string {
   if (m) return `CPU ${m[1] ?? ''} partial`;
   m = /^node(\d+)-partial$/.exec(owner);
   if (m) return `node ${m[1] ?? ''} partial`;
+  // SLAB's other two node lists.
+  m = /^node(\d+)-(full|free)$/.exec(owner);
+  if (m) return `node ${m[1] ?? ''} ${m[2] ?? ''}`;
   switch (owner) {
     case 'full':
       return 'full, on no list';
     case 'private':
       return 'private (being set up)';
+    case 'destroying':
+      return 'destroying (to the page allocator)';
     case 'discarded':
       return 'discarded';
     default:
@@ -186,6 +207,18 @@ export function objectState(owner: string): { state: ObjectState; cpu: number | 
   const m = /^cpu(\d+)$/.exec(owner);
   if (m) return { state: 'free', cpu: Number(m[1]), label: '' };
   return { state: 'free', cpu: null, label: '' };
+}
+
+/**
+ * Under SLAB a free object is in a CPU's array, in a node's shared array or in its slab: the
+ * chip says which array in words (`cpu0`, `shared0`), beside the CPU's hue.
+ */
+export function slabObjectState(owner: string): { state: ObjectState; cpu: number | null; label: string } {
+  const st = objectState(owner);
+  if (st.state !== 'free') return st;
+  if (st.cpu !== null) return { ...st, label: `cpu${st.cpu}` };
+  if (/^shared\d+$/.test(owner)) return { ...st, label: owner };
+  return st;
 }
 
 /** Fast paths whose cmpxchg compares the tid too (slub-algorithm §2.16). */
@@ -216,7 +249,8 @@ export interface SnapshotLine {
  */
 export function snapshotLine(ctx: ContextView, view: View, objects: ReadonlyMap<string, ObjectView>): SnapshotLine | null {
   const s = ctx.snapshot;
-  if (s === null || ctx.label === null) return null;
+  // SLAB's fast path is a plain push or pop with irqs off: nothing read to compare later.
+  if (s === null || ctx.label === null || view.allocator === 'slab') return null;
   const fn = ctx.label.slice(0, ctx.label.lastIndexOf(':'));
   const pc = ctx.label.slice(ctx.label.lastIndexOf(':') + 1);
   const alloc = fn === 'slab_alloc';
@@ -302,7 +336,9 @@ export function layoutStage(
   const perRowChips = Math.floor((CARD_W - VALUE_X - LABEL_X + 14) / CHIP_STEP);
   const perRowRefs = Math.floor((CARD_W - VALUE_X - LABEL_X + 12) / REF_STEP);
   const ctxByCpu = (cpu: number) => view.contexts.filter((c) => c.cpu === cpu);
+  const slab = view.allocator === 'slab';
   const cpuHeight = (c: CpuView) => {
+    if (slab) return slabCpuHeight(c, ctxByCpu(c.cpu).length);
     const flRows = Math.max(Math.ceil(capacity / perRowChips), Math.ceil(c.freelist.length / perRowChips), 1);
     const partialRows = Math.max(1, Math.ceil(c.partial.length / perRowRefs));
     // Two lines per context: what it does, and what its fast path holds (kept even when empty,
@@ -343,13 +379,17 @@ export function layoutStage(
     const texts: TextShape[] = [
       text(LABEL_X, 16, `slab ${s.name}`, 'title'),
       text(CARD_W - LABEL_X, 16, owner, 'muted', 'end'),
-      text(
-        LABEL_X,
-        34,
-        `inuse ${s.inuse}/${s.capacity}${s.frozen ? ' · ❄ frozen' : ' · not frozen'}${s.slabLocked ? ' · 🔒 slab_lock' : ''}`,
-        'value',
-      ),
+      slab
+        ? text(LABEL_X, 34, clip(`active ${s.inuse}/${s.capacity} · ${freeIndexText(s)}`, CARD_CHARS), 'value')
+        : text(
+            LABEL_X,
+            34,
+            `inuse ${s.inuse}/${s.capacity}${s.frozen ? ' · ❄ frozen' : ' · not frozen'}${s.slabLocked ? ' · 🔒 slab_lock' : ''}`,
+            'value',
+          ),
     ];
+    // SLAB: the order the index array hands the free objects out in, over their chips.
+    const order = slab ? new Map(s.freelist.map((name, k) => [name, k + 1] as const)) : undefined;
     cards.push({
       key: `slab:${s.name}`,
       kind: 'slab',
@@ -361,12 +401,15 @@ export function layoutStage(
       faded: s.owner === 'discarded',
       selected: sel === s.name,
       texts,
+      marks: [],
     });
     s.objects.forEach((o, j) => {
       const cx = x + LABEL_X + CHIP_W / 2 + (j % gridPerRow) * CHIP_STEP;
       const cy = top + 70 + Math.floor(j / gridPerRow) * 50;
       gridPos.set(o.name, { x: cx, y: cy });
-      const st = objectState(o.owner);
+      const nth = order?.get(o.name);
+      if (nth !== undefined && s.owner !== 'discarded') texts.push(text(cx - x, cy - top - CHIP_H / 2 - 4, `${nth}`, 'muted', 'middle'));
+      const st = slab ? slabObjectState(o.owner) : objectState(o.owner);
       chips.push({
         key: `obj:${o.name}`,
         object: o.name,
@@ -398,6 +441,10 @@ export function layoutStage(
     const x = colX(i);
     const top = cpuTop[row] ?? 0;
     const h = cpuRowH[row] ?? 0;
+    if (slab) {
+      layoutSlabCpu(c, view, { x, y: top, h }, { cards, chips, arrows }, gridPos, sel, uniqueKeys);
+      return;
+    }
     const running = view.contexts.find((ctx) => ctx.id === c.running);
     const texts: TextShape[] = [
       text(LABEL_X, 15, `CPU ${c.cpu}`, 'title on-band'),
@@ -483,14 +530,18 @@ export function layoutStage(
         arrows.push({ key: `snap:${ctx.id}`, d: arcPath(from, to, CHIP_H), kind: 'snap' });
       }
     });
-    cards.push({ key: `cpu:${c.cpu}`, kind: 'cpu', x, y: top, w: CARD_W, h, cpu: c.cpu, faded: false, selected: false, texts });
+    cards.push({ key: `cpu:${c.cpu}`, kind: 'cpu', x, y: top, w: CARD_W, h, cpu: c.cpu, faded: false, selected: false, texts, marks: [] });
   });
 
   // Nodes: the partial list and list_lock, full width under the slabs.
   y = slabsBottom;
   const nodeW = width - 2 * GAP;
   for (const n of view.nodes) {
-    const h = layoutNode(n, y, nodeW, { cards, refs, arrows, locks }, slabByName, view.contexts, sel, uniqueKeys);
+    const out = { cards, chips, refs, arrows, locks };
+    const h =
+      n.slab === null
+        ? layoutNode(n, y, nodeW, out, slabByName, view.contexts, sel, uniqueKeys)
+        : layoutSlabNode(n, n.slab, y, nodeW, out, slabByName, view, gridPos, sel, uniqueKeys);
     y += h + GAP;
   }
 
@@ -562,8 +613,305 @@ function layoutNode(
     }
   });
   locks.push({ key: `lock:${n.node}`, x: GAP + lockX + 8, y: y + 26, held: holder !== undefined, holderCpu: holder?.cpu ?? null });
-  cards.push({ key: `node:${n.node}`, kind: 'node', x: GAP, y, w, h: Math.max(h, 60), cpu: null, faded: false, selected: false, texts });
+  cards.push({ key: `node:${n.node}`, kind: 'node', x: GAP, y, w, h: Math.max(h, 60), cpu: null, faded: false, selected: false, texts, marks: [] });
   return Math.max(h, 60);
+}
+
+// ----- SLAB (spec Appendix A): array_cache stacks, the node's three lists and shared array -----
+
+/** Rows of an array_cache stack at most: a bigger array folds its middle (stack.layout.ts). */
+export const STACK_ROWS = 8;
+const SLOT_H = 24;
+const SLOT_W = CHIP_W + 8;
+/** In a stack block: slot indices end here, slots are centred here, then the bracket, notes. */
+const IDX_X = 58;
+const SLOT_CX = 84;
+const BRACKET_X = SLOT_CX + SLOT_W / 2 + 4;
+const NOTE_X = BRACKET_X + 11;
+/** A CPU card under SLAB: the array_cache line, then the stack's top. */
+const AC_LINE_Y = 40;
+const AC_STACK_TOP = 50;
+/** Width of a monospace character of the card font, for clipping. */
+const CHAR_W = 6.9;
+/** A SLAB node card: where the slab lists' tokens start (after `slabs_partial`). */
+const LIST_X = 112;
+/** The width of a node card's right column (list_lock, then the shared array). */
+const NODE_RIGHT_W = 230;
+
+/** `active`'s free objects as the index array hands them out: `index array: 2 3`. */
+export function freeIndexText(s: SlabView): string {
+  if (s.freelist.length === 0) return 'no free object';
+  const index = new Map(s.objects.map((o, i) => [o.name, i] as const));
+  return `index array: ${s.freelist.map((name) => String(index.get(name) ?? name)).join(' ')}`;
+}
+
+/** An array_cache's header in words: `avail 2/4 · touched 0`. */
+export function arrayText(a: ArrayView): string {
+  return `avail ${a.avail}/${a.limit} · touched ${a.touched ? 1 : 0}`;
+}
+
+/** A rounded rectangle as a path (a stack's slot), centred on (cx, cy). */
+function roundRect(cx: number, cy: number, w: number, h: number, r: number): string {
+  const x = cx - w / 2;
+  const y = cy - h / 2;
+  return (
+    `M${r1(x + r)},${r1(y)} H${r1(x + w - r)} Q${r1(x + w)},${r1(y)} ${r1(x + w)},${r1(y + r)} ` +
+    `V${r1(y + h - r)} Q${r1(x + w)},${r1(y + h)} ${r1(x + w - r)},${r1(y + h)} H${r1(x + r)} ` +
+    `Q${r1(x)},${r1(y + h)} ${r1(x)},${r1(y + h - r)} V${r1(y + r)} Q${r1(x)},${r1(y)} ${r1(x + r)},${r1(y)} Z`
+  );
+}
+
+function contextLines(ctx: ContextView): [string, string] {
+  const op = ctx.op === null ? (ctx.state === 'finished' ? 'done' : 'between ops') : ctx.op;
+  const progress = `${Math.min(ctx.opIndex + 1, ctx.ops)}/${ctx.ops}`;
+  return [
+    clip(`${contextMarker(ctx.kind)} ${ctx.id} ${ctx.state} · ${op} ${progress}`, CARD_CHARS),
+    ctx.label === null ? '' : clip(`  at ${ctx.label}`, CARD_CHARS),
+  ];
+}
+
+/** Height of a CPU card under SLAB: the array_cache stack, the irq line, two lines per context. */
+function slabCpuHeight(c: CpuView, contexts: number): number {
+  const rows = c.arrayCache === null ? 1 : stackHeightRows(c.arrayCache, STACK_ROWS);
+  return AC_STACK_TOP + rows * SLOT_H + 20 + 15 + 2 * CTX_LINE * Math.max(1, contexts);
+}
+
+interface StackPlace {
+  /** The card's top-left (absolute), for the chips. */
+  readonly cardX: number;
+  readonly cardY: number;
+  /** The stack block's left edge and top, in card coordinates. */
+  readonly x0: number;
+  readonly top: number;
+  /** The card's width (notes are clipped to it). */
+  readonly w: number;
+  /** A CPU's array (its hue on the chips), or null for a shared array. */
+  readonly cpu: number | null;
+  /** Mark the `batchcount` oldest entries (what a flush gives back). */
+  readonly batch: boolean;
+}
+
+/**
+ * An array_cache as a stack of slots, bottom first, the top at the top: the objects it holds as
+ * chips (`arr:<name>`, which move from array to array and from their slab's grid), the stale
+ * copies a flush left as ghosts, `[i]` beside each slot, the top marked, the oldest
+ * `batchcount` bracketed.
+ */
+function layoutStack(
+  a: ArrayView,
+  p: StackPlace,
+  out: { chips: ChipShape[]; texts: TextShape[]; marks: MarkShape[] },
+  objects: ReadonlyMap<string, ObjectView>,
+  gridPos: ReadonlyMap<string, GridPos>,
+  sel: string | null,
+  uniqueKeys: ReturnType<typeof keyer>,
+): void {
+  const rows = stackRows(a, STACK_ROWS);
+  const reserved = stackHeightRows(a, STACK_ROWS);
+  const bottom = p.top + reserved * SLOT_H;
+  const cy = (r: number) => bottom - (r + 0.5) * SLOT_H;
+  const notes = rows.map((): string[] => []);
+  const noteChars = Math.max(4, Math.floor((p.w - p.x0 - NOTE_X - 6) / CHAR_W));
+  // The array: one tube of slots, a divider between each two.
+  const tubeTop = bottom - rows.length * SLOT_H;
+  const left = p.x0 + SLOT_CX - SLOT_W / 2;
+  out.marks.push({ d: roundRect(p.x0 + SLOT_CX, (tubeTop + bottom) / 2, SLOT_W, bottom - tubeTop, 5), cls: 'tube' });
+  if (rows.length > 1) {
+    const dividers = rows.slice(1).map((_row, r) => `M${r1(left)},${r1(bottom - (r + 1) * SLOT_H)} h${SLOT_W}`);
+    out.marks.push({ d: dividers.join(' '), cls: 'divider' });
+  }
+  rows.forEach((row, r) => {
+    const y = cy(r);
+    if (row.kind === 'gap') {
+      out.texts.push(text(p.x0 + SLOT_CX, y + 4, '⋮', 'muted', 'middle'));
+      notes[r]?.push(gapText(a, row));
+      return;
+    }
+    out.texts.push(text(p.x0 + IDX_X, y + 4, `[${row.index}]`, 'muted', 'end'));
+    if (row.name === null) return;
+    const name = row.name;
+    const at = { x: p.cardX + p.x0 + SLOT_CX, y: p.cardY + y };
+    if (row.kind === 'stale') {
+      out.chips.push({
+        key: uniqueKeys('ghost', [name])[0] ?? `ghost:${name}`,
+        object: name,
+        ...at,
+        state: 'stale',
+        cpu: null,
+        label: '',
+        from: null,
+        selected: sel === name,
+      });
+      notes[r]?.push('stale copy');
+      return;
+    }
+    const obj = objects.get(name);
+    const st = obj === undefined ? objectState('lost') : objectState(obj.owner);
+    out.chips.push({
+      key: uniqueKeys('arr', [name])[0] ?? `arr:${name}`,
+      object: name,
+      ...at,
+      state: st.state,
+      cpu: p.cpu,
+      label: '',
+      from: gridPos.get(name) ?? null,
+      selected: sel === name,
+    });
+    if (row.index === a.avail - 1) notes[r]?.unshift('◀ top');
+  });
+  if (a.avail === 0) notes[0]?.push('empty');
+  if (p.batch && a.batchcount > 0) {
+    // The rows holding slots 0..batchcount-1 (a folded run counts if it starts inside).
+    let last = -1;
+    rows.forEach((row, r) => {
+      if (row.index <= a.batchcount - 1) last = r;
+    });
+    if (last >= 0) {
+      const x = p.x0 + BRACKET_X;
+      const yTop = cy(last) - SLOT_H / 2 + 2;
+      const yBottom = cy(0) + SLOT_H / 2 - 2;
+      out.marks.push({ d: `M${r1(x)},${r1(yTop)} h4 V${r1(yBottom)} h-4`, cls: 'bracket' });
+      notes[0]?.push(`batchcount ${a.batchcount}`);
+    }
+  }
+  notes.forEach((n, r) => {
+    if (n.length > 0) out.texts.push(text(p.x0 + NOTE_X, cy(r) + 4, clip(n.join(' · '), noteChars), 'muted'));
+  });
+}
+
+/** A CPU card under SLAB: its array_cache as a stack; no tid, freelist, CPU slab or partial list. */
+function layoutSlabCpu(
+  c: CpuView,
+  view: View,
+  box: { x: number; y: number; h: number },
+  out: { cards: CardShape[]; chips: ChipShape[]; arrows: ArrowShape[] },
+  gridPos: ReadonlyMap<string, GridPos>,
+  sel: string | null,
+  uniqueKeys: ReturnType<typeof keyer>,
+): void {
+  const running = view.contexts.find((ctx) => ctx.id === c.running);
+  const texts: TextShape[] = [
+    text(LABEL_X, 15, `CPU ${c.cpu}`, 'title on-band'),
+    text(CARD_W - LABEL_X, 15, running === undefined ? 'idle' : `running ${contextMarker(running.kind)} ${running.id}`, 'on-band', 'end'),
+    text(LABEL_X, AC_LINE_Y, 'array_cache', 'label'),
+  ];
+  const marks: MarkShape[] = [];
+  const a = c.arrayCache;
+  let rows = 1;
+  if (a === null) {
+    texts.push(text(VALUE_X + 20, AC_LINE_Y, 'none', 'muted'));
+  } else {
+    texts.push(text(VALUE_X + 20, AC_LINE_Y, arrayText(a), 'value'));
+    const objects = new Map(view.slabs.flatMap((s) => s.objects.map((o) => [o.name, o] as const)));
+    layoutStack(
+      a,
+      { cardX: box.x, cardY: box.y, x0: 0, top: AC_STACK_TOP, w: CARD_W, cpu: c.cpu, batch: true },
+      { chips: out.chips, texts, marks },
+      objects,
+      gridPos,
+      sel,
+      uniqueKeys,
+    );
+    rows = stackHeightRows(a, STACK_ROWS);
+  }
+  const irqY = AC_STACK_TOP + rows * SLOT_H + 20;
+  texts.push(text(LABEL_X, irqY, `irqs ${c.irqsEnabled ? 'on' : 'OFF'} · preempt ${c.preemptCount} · ${c.cycles} cycles`, 'value'));
+  const ctxs = view.contexts.filter((ctx) => ctx.cpu === c.cpu);
+  if (ctxs.length === 0) texts.push(text(LABEL_X, irqY + 20, 'no context here', 'muted'));
+  ctxs.forEach((ctx, j) => {
+    const y0 = irqY + 20 + j * 2 * CTX_LINE;
+    const [what, at] = contextLines(ctx);
+    texts.push(text(LABEL_X, y0, what, ctx.id === c.running ? 'value strong' : 'muted'));
+    if (at !== '') texts.push(text(LABEL_X, y0 + CTX_LINE, at, 'muted'));
+  });
+  out.cards.push({ key: `cpu:${c.cpu}`, kind: 'cpu', x: box.x, y: box.y, w: CARD_W, h: box.h, cpu: c.cpu, faded: false, selected: false, texts, marks });
+}
+
+/**
+ * A node under SLAB: `free_objects` against `free_limit`, the three slab lists (partial, full,
+ * free) as slab tokens, then list_lock and the shared array in a right-hand column (below the
+ * lists on a narrow stage).
+ */
+function layoutSlabNode(
+  n: NodeView,
+  sn: SlabNodeView,
+  y: number,
+  w: number,
+  out: { cards: CardShape[]; chips: ChipShape[]; refs: RefShape[]; arrows: ArrowShape[]; locks: LockShape[] },
+  slabs: ReadonlyMap<string, SlabView>,
+  view: View,
+  gridPos: ReadonlyMap<string, GridPos>,
+  sel: string | null,
+  uniqueKeys: ReturnType<typeof keyer>,
+): number {
+  const wide = w >= LIST_X + 4 * REF_STEP + NODE_RIGHT_W;
+  const texts: TextShape[] = [
+    text(LABEL_X, 16, `node ${n.node}`, 'title'),
+    text(LABEL_X + 60, 16, `total_slabs ${sn.totalSlabs} · free_slabs ${sn.freeSlabs}`, 'muted'),
+    text(LABEL_X, 34, `free_objects ${sn.freeObjects} / free_limit ${sn.freeLimit}`, 'value'),
+  ];
+  const marks: MarkShape[] = [];
+  const listRight = wide ? w - NODE_RIGHT_W - 10 : w - LABEL_X;
+  const perRow = Math.max(1, Math.floor((listRight - LIST_X + 12) / REF_STEP));
+  let ly = 44;
+  for (const [label, names] of [
+    ['slabs_partial', n.partial],
+    ['slabs_full', sn.slabsFull],
+    ['slabs_free', sn.slabsFree],
+  ] as const) {
+    texts.push(text(LABEL_X, ly + 16, label, 'label'));
+    if (names.length === 0) texts.push(text(LIST_X, ly + 16, 'empty', 'muted'));
+    const keys = uniqueKeys('ref', names);
+    names.forEach((name, j) => {
+      const rx = GAP + LIST_X + (j % perRow) * REF_STEP;
+      const ry = y + ly + 2 + Math.floor(j / perRow) * ROW;
+      out.refs.push(slabRef(slabs, keys[j] ?? `ref:${name}`, name, rx, ry, sel));
+      if (j % perRow !== 0) {
+        out.arrows.push({ key: `link:${keys[j] ?? name}`, d: `M${r1(rx - 11)},${r1(ry + 10)} L${r1(rx - 2)},${r1(ry + 10)}`, kind: 'link' });
+      }
+    });
+    ly += ROW * Math.max(1, Math.ceil(names.length / perRow));
+  }
+  const listsBottom = ly + 8;
+
+  // The right column: list_lock, then the shared array.
+  // (On a narrow card the padlock keeps clear of the card's edge.)
+  const rx = wide ? w - NODE_RIGHT_W : 6;
+  const ry = wide ? 0 : listsBottom;
+  const holder = view.contexts.find((c) => c.id === n.listLock);
+  texts.push(
+    text(rx + 22, ry + 16, 'list_lock', 'label'),
+    text(
+      rx + 22,
+      ry + 34,
+      holder === undefined ? 'free' : `held by ${contextMarker(holder.kind)} ${holder.id} (CPU ${holder.cpu})`,
+      holder === undefined ? 'muted' : 'value strong',
+    ),
+    text(rx + 22, ry + 50, n.waiters.length === 0 ? 'no waiter' : `waiting: ${n.waiters.join(', ')}`, n.waiters.length === 0 ? 'muted' : 'value warn'),
+  );
+  out.locks.push({ key: `lock:${n.node}`, x: GAP + rx + 8, y: y + ry + 26, held: holder !== undefined, holderCpu: holder?.cpu ?? null });
+  const sy = ry + 62;
+  texts.push(text(rx + LABEL_X, sy + 12, 'shared', 'label'));
+  let rightBottom = sy + 22;
+  if (sn.shared === null) {
+    texts.push(text(rx + 62, sy + 12, 'none (one CPU)', 'muted'));
+  } else {
+    texts.push(text(rx + 62, sy + 12, arrayText(sn.shared), 'value'));
+    const objects = new Map(view.slabs.flatMap((s) => s.objects.map((o) => [o.name, o] as const)));
+    layoutStack(
+      sn.shared,
+      { cardX: GAP, cardY: y, x0: rx, top: sy + 20, w, cpu: null, batch: false },
+      { chips: out.chips, texts, marks },
+      objects,
+      gridPos,
+      sel,
+      uniqueKeys,
+    );
+    rightBottom = sy + 20 + stackHeightRows(sn.shared, STACK_ROWS) * SLOT_H + 8;
+  }
+  const h = Math.max(wide ? Math.max(listsBottom, rightBottom) : rightBottom, 60);
+  out.cards.push({ key: `node:${n.node}`, kind: 'node', x: GAP, y, w, h, cpu: null, faded: false, selected: false, texts, marks });
+  return h;
 }
 
 /** The strip: the last step in one line; a failed cmpxchg's halves, expected against actual. */

@@ -13,6 +13,7 @@ import {
   type ChipShape,
   type HalfShape,
   type LockShape,
+  type MarkShape,
   type RefShape,
   type StageShapes,
   type TextShape,
@@ -137,6 +138,13 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
   const cardBand = cards.select<SVGRectElement>('rect.band');
   setAttr(cardBand, 'width', (c) => (c.cpu === null ? 0 : c.w));
   setAttr(cardBand, 'fill', (c) => (c.cpu === null ? 'none' : cpuColor(c.cpu)));
+  // SLAB's stack slots and brackets (none under SLUB), under the texts.
+  const marks = cards
+    .selectAll<SVGPathElement, MarkShape>('path.m')
+    .data((c) => c.marks, (_m, i) => `${i}`)
+    .join((enter) => enter.insert('path', 'text'));
+  setAttr(marks, 'class', (m) => `m ${m.cls}`);
+  setAttr(marks, 'd', (m) => m.d);
   drawTexts(cards, (c) => c.texts);
   place(cards, d);
 
@@ -209,11 +217,12 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
       (update) => update,
       (exit) => {
         if (d === 0) return exit.remove();
+        // A leaving link goes home to its grid position; a SLAB ghost just fades where it is.
         return exit
           .transition()
           .duration(d)
           .attr('transform', (c) => {
-            const home = grid.get(c.object);
+            const home = c.key.startsWith('ghost:') ? undefined : grid.get(c.object);
             return home === undefined ? translate(c.x, c.y) : translate(home.x, home.y);
           })
           .attr('opacity', 0)
@@ -255,7 +264,13 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
 }
 
 function chipTitle(c: ChipShape): string {
-  const where = c.key.startsWith('fl:') ? ` on CPU ${c.cpu ?? '?'}'s freelist` : '';
+  const where = c.key.startsWith('fl:')
+    ? ` on CPU ${c.cpu ?? '?'}'s freelist`
+    : c.key.startsWith('arr:')
+      ? c.cpu === null
+        ? ' in a shared array'
+        : ` in CPU ${c.cpu}'s array_cache`
+      : '';
   switch (c.state) {
     case 'free':
       return `${c.object}: free${where}`;
@@ -265,6 +280,8 @@ function chipTitle(c: ChipShape): string {
       return `${c.object}: in flight (${c.label})`;
     case 'lost':
       return `${c.object}: lost (reachable from nothing)`;
+    case 'stale':
+      return `${c.object}: a stale copy (a flush already gave it back; its memmove has not run yet)`;
   }
 }
 

@@ -24,6 +24,11 @@ text.warn { fill: var(--error); }
 .chip.lost rect { stroke: var(--error); stroke-width: 2px; }
 .chip.lost text.sub { fill: var(--error); }
 .chip.selected rect { stroke: var(--accent); stroke-width: 3px; }
+.chip.stale rect { stroke-dasharray: 2 2; stroke: var(--muted); }
+.chip.stale text.name { fill: var(--muted); text-decoration: line-through; }
+.card path.tube { fill: var(--bg); stroke: var(--muted); stroke-width: 1.2px; }
+.card path.divider { fill: none; stroke: var(--border); stroke-width: 1px; }
+.card path.bracket { fill: none; stroke: var(--muted); stroke-width: 1.5px; }
 .chip.changed rect, .ref.changed rect { stroke: var(--accent); stroke-width: 2.5px; }
 .arrow { fill: none; }
 .arrow.fp { stroke: var(--fg); stroke-width: 1.2px; }

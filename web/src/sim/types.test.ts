@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listing, SimError, Simulation } from './simulator';
 import { fileSchedule, loadWasmNode, samplePath, scenarioFiles } from './testing';
-import { KEYS, SCHEMA_VERSION, type View } from './types';
+import { KEYS, SCHEMA_VERSION, type ArrayView, type View } from './types';
 
 type Kind = keyof typeof KEYS;
 
@@ -31,15 +31,35 @@ class Seen {
 
 function checkView(seen: Seen, view: View): void {
   seen.add('View', view);
+  seen.add('VariantView', view.variant);
+  expect(['slub', 'slab']).toContain(view.allocator);
   seen.addAll('CpuView', view.cpus);
+  for (const c of view.cpus) {
+    // The SLAB parts are there under SLAB and null under SLUB, never half.
+    expect(c.arrayCache === null, `cpu ${c.cpu}'s arrayCache under ${view.allocator}`).toBe(view.allocator === 'slub');
+    if (c.arrayCache !== null) checkArray(seen, c.arrayCache);
+  }
   seen.addAll('SlabView', view.slabs);
   for (const slab of view.slabs) seen.addAll('ObjectView', slab.objects);
   seen.addAll('NodeView', view.nodes);
+  for (const n of view.nodes) {
+    expect(n.slab === null, `node ${n.node}'s slab under ${view.allocator}`).toBe(view.allocator === 'slub');
+    if (n.slab === null) continue;
+    seen.add('SlabNodeView', n.slab);
+    if (n.slab.shared !== null) checkArray(seen, n.slab.shared);
+  }
   seen.addAll('ContextView', view.contexts);
   seen.addAll('LineView', view.lines);
   seen.addAll('VarView', view.vars);
   seen.addAll('Violation', view.violations);
   for (const line of view.lines) for (const s of line.states) expect(s).toMatch(/^[MESI]$/);
+}
+
+function checkArray(seen: Seen, a: ArrayView): void {
+  seen.add('ArrayView', a);
+  expect(a.entries).toHaveLength(a.avail);
+  expect(a.avail).toBeLessThanOrEqual(a.limit);
+  expect(a.handed).toBeLessThanOrEqual(a.avail);
 }
 
 /** Play a scenario file to the end, checking every view, event and the outcome on the way. */

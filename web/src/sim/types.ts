@@ -17,6 +17,8 @@ export const SCHEMA_VERSION = 1;
 export interface View {
   schemaVersion: number;
   scenarioName: string;
+  /** Which allocator the scenario runs: SLUB, or SLAB (the comparison model, spec Appendix A). */
+  allocator: Allocator;
   /** The resolved variant: the era bundle applied, defaults filled (slub-algorithm §2.16). */
   variant: VariantView;
   cache: CacheView;
@@ -39,10 +41,12 @@ export interface View {
   deadlock: boolean;
 }
 
+export type Allocator = 'slub' | 'slab';
+
 export interface CpuView {
   cpu: number;
   node: number;
-  /** `kmem_cache_cpu.freelist` as the chain of object names it reaches. */
+  /** SLUB: `kmem_cache_cpu.freelist` as the chain of object names it reaches (empty under SLAB). */
   freelist: string[];
   tid: number;
   tidEvent: number;
@@ -54,17 +58,52 @@ export interface CpuView {
   /** Id of the context running on this CPU (an irq handler if one is in progress). */
   running: string | null;
   cycles: number;
+  /** SLAB: this CPU's `array_cache` (null under SLUB). */
+  arrayCache: ArrayView | null;
+}
+
+/** SLAB's `struct array_cache`: a LIFO stack of object pointers. */
+export interface ArrayView {
+  avail: number;
+  limit: number;
+  batchcount: number;
+  touched: boolean;
+  /** Object names, bottom first: the top (`entry[avail - 1]`, popped next) is the last. */
+  entries: string[];
+  /**
+   * The first `handed` entries were already given back by a flush whose final memmove has not
+   * run yet: stale copies, no longer this array's objects.
+   */
+  handed: number;
+}
+
+/** SLAB's `kmem_cache_node` beyond `list_lock` and `slabs_partial` (NodeView.partial). */
+export interface SlabNodeView {
+  slabsFull: string[];
+  slabsFree: string[];
+  freeObjects: number;
+  freeLimit: number;
+  totalSlabs: number;
+  freeSlabs: number;
+  /** The node-wide shared array (none on a one-CPU machine). */
+  shared: ArrayView | null;
 }
 
 export interface SlabView {
   name: string;
   node: number;
   objects: ObjectView[];
+  /** SLUB: the slab's freelist chain; SLAB: its free objects in the index array's hand-out order. */
   freelist: string[];
+  /** SLUB `inuse`; SLAB `page->active`. */
   inuse: number;
   capacity: number;
+  /** Always false under SLAB. */
   frozen: boolean;
-  /** `cpu0`, `cpu0-partial`, `node0-partial`, `full`, `private`, `discarded`. */
+  /**
+   * SLUB: `cpu0`, `cpu0-partial`, `node0-partial`, `full`, `private`, `discarded`;
+   * SLAB: `node0-partial`, `node0-full`, `node0-free`, `private`, `destroying`, `discarded`.
+   */
   owner: string;
   slabLocked: boolean;
 }
@@ -72,21 +111,27 @@ export interface SlabView {
 export interface ObjectView {
   name: string;
   addr: number;
-  /** The word at the free-pointer offset: an object name, `NULL`, or `data`. */
+  /** The word at the free-pointer offset: an object name, `NULL`, or `data`; `-` under SLAB. */
   fp: string;
-  /** `user:<var>`, `cpu<k>`, `slab`, `inflight:<ctx>` or `lost`. */
+  /**
+   * `user:<var>`, `cpu<k>`, `slab`, `inflight:<ctx>` or `lost`; SLAB adds `shared<n>` (in node
+   * n's shared array), and `cpu<k>` is then "in CPU k's array_cache".
+   */
   owner: string;
   line: number;
 }
 
 export interface NodeView {
   node: number;
+  /** SLUB's node partial list; SLAB's `slabs_partial`. */
   partial: string[];
   nrPartial: number;
   /** Context holding `list_lock`. */
   listLock: string | null;
   /** Contexts whose next step is acquiring it. */
   waiters: string[];
+  /** SLAB: the node's other lists, counters and shared array (null under SLUB). */
+  slab: SlabNodeView | null;
 }
 
 export interface VariantView {
@@ -103,6 +148,8 @@ export interface VariantView {
   freeRetryLock: string;
   /** Forced TID_STEP, or null when derived from the CPUs and `preempt`. */
   tidStep: number | null;
+  /** SLAB only (with `preempt`, the only key SLAB reads): `lockless` (v4.7) or `locked`. */
+  slabGrow: string;
 }
 
 export interface CacheView {
@@ -113,6 +160,10 @@ export interface CacheView {
   minPartial: number;
   cpuPartial: number;
   pageAllocFail: boolean;
+  /** SLAB's tunables, present only when the scenario sets them. */
+  limit?: number;
+  batchcount?: number;
+  shared?: number;
 }
 
 /** What a fast path has read and will compare in its cmpxchg. */
@@ -250,6 +301,7 @@ export const KEYS = {
   View: keyList<View>({
     schemaVersion: true,
     scenarioName: true,
+    allocator: true,
     variant: true,
     cache: true,
     position: true,
@@ -279,6 +331,17 @@ export const KEYS = {
     preemptCount: true,
     running: true,
     cycles: true,
+    arrayCache: true,
+  }),
+  ArrayView: keyList<ArrayView>({ avail: true, limit: true, batchcount: true, touched: true, entries: true, handed: true }),
+  SlabNodeView: keyList<SlabNodeView>({
+    slabsFull: true,
+    slabsFree: true,
+    freeObjects: true,
+    freeLimit: true,
+    totalSlabs: true,
+    freeSlabs: true,
+    shared: true,
   }),
   SlabView: keyList<SlabView>({
     name: true,
@@ -298,6 +361,7 @@ export const KEYS = {
     nrPartial: true,
     listLock: true,
     waiters: true,
+    slab: true,
   }),
   ContextView: keyList<ContextView>({
     id: true,
@@ -312,6 +376,20 @@ export const KEYS = {
     preemptCount: true,
     irqsEnabled: true,
     snapshot: true,
+  }),
+  VariantView: keyList<VariantView>({
+    fastpath: true,
+    slowpath: true,
+    cpuPartial: true,
+    cpuPartialFrozen: true,
+    cmpxchgDouble: true,
+    preempt: true,
+    prefetch: true,
+    discard: true,
+    deactivate: true,
+    freeRetryLock: true,
+    tidStep: true,
+    slabGrow: true,
   }),
   LineView: keyList<LineView>({ id: true, name: true, states: true }),
   VarView: keyList<VarView>({ name: true, bound: true, object: true, addr: true, held: true }),

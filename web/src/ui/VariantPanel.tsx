@@ -2,6 +2,25 @@ import { memo, useId } from 'react';
 import type { VariantView } from '../sim';
 import { ERAS, optionValue, parseOptionValue, VARIANT_KEYS, variantOf, type VariantValue } from '../state/variant';
 
+/**
+ * The keys SLAB reads (spec Appendix A, §4 (v)): `preempt`, and `slabGrow`, the v4.7 lockless
+ * decision to grow against taking `list_lock` first. The others (and the eras) are SLUB's.
+ */
+export const SLAB_VARIANT_KEYS: Readonly<Record<string, readonly (string | boolean)[]>> = {
+  preempt: VARIANT_KEYS.preempt ?? ['full', 'none'],
+  slabGrow: ['lockless', 'locked'],
+};
+
+/** The scenario's `allocator` (`slub` when absent or unreadable: the simulator says why). */
+export function allocatorOf(scenario: string): 'slub' | 'slab' {
+  try {
+    const parsed = JSON.parse(scenario) as { allocator?: unknown };
+    return parsed.allocator === 'slab' ? 'slab' : 'slub';
+  } catch {
+    return 'slub';
+  }
+}
+
 interface Props {
   scenario: string;
   /** The variant the simulator resolved (era applied, defaults filled): what "—" stands for. */
@@ -16,6 +35,7 @@ interface Props {
 function VariantPanelImpl({ scenario, resolved, onChange }: Props) {
   const id = useId();
   const variant = variantOf(scenario);
+  const slab = allocatorOf(scenario) === 'slab';
   const era = variant.era;
   const inherited = (key: string): string => {
     if (key === 'era') return '— (v3.10 defaults)';
@@ -51,10 +71,17 @@ function VariantPanelImpl({ scenario, resolved, onChange }: Props) {
       <p className="muted small">
         Changing a toggle reloads the scenario and keeps the moves that still play. “—” leaves a key to the era or the default, whose value it
         names.
+        {slab && ' This scenario runs SLAB, which reads only these two keys.'}
       </p>
       <div className="variant-rows">
-        {row('era', ERAS)}
-        {Object.entries(VARIANT_KEYS).map(([k, vs]) => row(k, vs))}
+        {slab ? (
+          Object.entries(SLAB_VARIANT_KEYS).map(([k, vs]) => row(k, vs))
+        ) : (
+          <>
+            {row('era', ERAS)}
+            {Object.entries(VARIANT_KEYS).map(([k, vs]) => row(k, vs))}
+          </>
+        )}
       </div>
     </section>
   );

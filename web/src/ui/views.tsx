@@ -86,7 +86,7 @@ export function LinesView({ view, event, step, animate }: Omit<StageProps, 'sele
   const ref = useRef<SVGSVGElement | null>(null);
   const shapes = useMemo(() => layoutLines(view.lines, view.cpus.length, event), [view, event]);
   useDraw(ref, shapes, step, animate, renderLines);
-  const summary = view.lines.map((l) => `${l.name}: ${l.states.join(' ')}`).join('; ');
+  const summary = shapes.rows.map((r) => `${r.longName}: ${r.states.join(' ')}`).join('; ');
   return (
     <svg
       ref={ref}

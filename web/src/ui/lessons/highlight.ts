@@ -1,7 +1,7 @@
 // A step's highlights (docs/writing-lessons.md §4): parsed into targets, described in words
 // from the current view (the reader's "Look at" list, so nothing is shown by colour alone),
 // and marked on the rendered stage, listing, cache lines and panels (highlightDom.ts). Pure.
-import type { ListingFunction, Outcome, View } from '../../sim';
+import type { ArrayView, ListingFunction, Outcome, View } from '../../sim';
 
 export type Panel = 'lines' | 'stats' | 'timeline' | 'violations' | 'code';
 
@@ -50,13 +50,22 @@ const PANELS: Record<Panel, string> = {
   code: 'the code listing',
 };
 
+/** A SLAB array_cache in words: `q0, p0 (top p0), 2 of 4`. */
+function arrayWords(a: ArrayView): string {
+  const live = a.entries.slice(a.handed);
+  if (live.length === 0) return `empty, 0 of ${a.limit}`;
+  return `${live.join(', ')} (top ${live.at(-1) ?? ''}), ${live.length} of ${a.limit}`;
+}
+
+const slabs = (names: readonly string[]) => (names.length === 0 ? 'none' : names.join(', '));
+
 function ownerWords(owner: string): string {
   let m = /^cpu(\d+)$/.exec(owner);
   if (m) return `CPU ${m[1] ?? ''}'s slab`;
   m = /^cpu(\d+)-partial$/.exec(owner);
   if (m) return `on CPU ${m[1] ?? ''}'s partial list`;
-  m = /^node(\d+)-partial$/.exec(owner);
-  if (m) return `on node ${m[1] ?? ''}'s partial list`;
+  m = /^node(\d+)-(partial|full|free)$/.exec(owner);
+  if (m) return `on node ${m[1] ?? ''}'s ${m[2] ?? ''} list`;
   if (owner === 'full') return 'full, on no list';
   return owner;
 }
@@ -66,8 +75,10 @@ function objectWords(owner: string): string {
   if (owner.startsWith('inflight:')) return `being taken by ${owner.slice(9)}`;
   if (owner === 'slab') return "free on its slab's freelist";
   if (owner === 'lost') return 'lost (on no list, held by nobody)';
-  const m = /^cpu(\d+)$/.exec(owner);
+  let m = /^cpu(\d+)$/.exec(owner);
   if (m) return `free on CPU ${m[1] ?? ''}'s freelist`;
+  m = /^shared(\d+)$/.exec(owner);
+  if (m) return `free in node ${m[1] ?? ''}'s shared array`;
   return owner;
 }
 
@@ -88,6 +99,21 @@ export function describeHighlight(
       const c = view.cpus.find((x) => x.cpu === h.cpu);
       const who = `CPU ${h.cpu}`;
       if (c === undefined) return `${who} (not in this scenario)`;
+      const ac = c.arrayCache;
+      if (ac !== null) {
+        // SLAB: the CPU's array_cache instead of a kmem_cache_cpu.
+        switch (h.field) {
+          case null:
+          case 'array':
+            return `${who}'s array_cache: ${arrayWords(ac)}`;
+          case 'irqs':
+            return `${who} · interrupts ${c.irqsEnabled ? 'on' : 'off'}`;
+          case 'preempt':
+            return `${who} · preempt count: ${c.preemptCount}`;
+          default:
+            return `${who} · ${h.field}`;
+        }
+      }
       switch (h.field) {
         case null:
           return `${who}'s kmem_cache_cpu`;
@@ -137,6 +163,27 @@ export function describeHighlight(
       const who = `node ${h.node}`;
       if (n === undefined) return `${who} (not in this scenario)`;
       const lock = n.listLock === null ? 'free' : `held by ${n.listLock}`;
+      const sn = n.slab;
+      if (sn !== null) {
+        // SLAB: three slab lists, free_objects and the shared array under list_lock.
+        const shared = sn.shared === null ? 'none' : arrayWords(sn.shared);
+        switch (h.field) {
+          case 'partial':
+            return `${who} · slabs_partial: ${slabs(n.partial)}`;
+          case 'slabs_full':
+            return `${who} · slabs_full: ${slabs(sn.slabsFull)}`;
+          case 'slabs_free':
+            return `${who} · slabs_free: ${slabs(sn.slabsFree)}`;
+          case 'free_objects':
+            return `${who} · free_objects: ${sn.freeObjects} (free_limit ${sn.freeLimit})`;
+          case 'shared':
+            return `${who} · shared array: ${shared}`;
+          case 'list_lock':
+            break;
+          default:
+            return `${who}: free_objects ${sn.freeObjects}; partial ${slabs(n.partial)}, full ${slabs(sn.slabsFull)}, free ${slabs(sn.slabsFree)}; shared array ${shared}; list_lock ${lock}`;
+        }
+      }
       switch (h.field) {
         case 'partial':
           return `${who} · partial list: ${n.partial.length === 0 ? 'empty' : n.partial.join(', ')}`;

@@ -11,7 +11,19 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const MARK = 'look-mark';
 
 /** The label text of a CPU card's field (stage.layout.ts writes these). */
-const CPU_LABEL: Record<string, string> = { tid: 'tid', freelist: 'freelist', page: 'slab', partial: 'partial' };
+const CPU_LABEL: Record<string, string> = {
+  tid: 'tid',
+  freelist: 'freelist',
+  page: 'slab',
+  partial: 'partial',
+  array: 'array_cache',
+};
+
+/** How a node card's field is labelled (SLAB's node card names its lists and counters). */
+const NODE_LABEL: Record<string, (s: string, slab: boolean) => boolean> = {
+  partial: (s, slab) => s === (slab ? 'slabs_partial' : 'partial'),
+  free_objects: (s) => s.startsWith('free_objects '),
+};
 
 function look(el: Element | null | undefined, how = 'on'): void {
   el?.setAttribute('data-look', how);
@@ -117,7 +129,10 @@ export function applyHighlights(root: ParentNode, highlights: readonly Highlight
           break;
         }
         markCard(c, 'part');
-        const t = findText(c, (s) => s === h.field);
+        const slab = (view.nodes.find((x) => x.node === h.node)?.slab ?? null) !== null;
+        const field = h.field;
+        const test = NODE_LABEL[field] ?? ((s: string) => s === field);
+        const t = findText(c, (s) => test(s, slab));
         if (t !== undefined) markText(t);
         break;
       }

@@ -8,7 +8,7 @@ import { arcPath } from './geometry';
 import { foldLines, layoutLines, shortLineName } from './lines.layout';
 import { functionOf, layoutListing } from './listing.layout';
 import { stackRows } from './stack.layout';
-import { layoutStage, objectState, ownerText, slabObjectState, snapshotLine, STACK_ROWS, type CardShape } from './stage.layout';
+import { layoutStage, objectState, opProgress, ownerText, slabObjectState, snapshotLine, STACK_ROWS, type CardShape } from './stage.layout';
 import { cursorAt, layoutTimeline } from './timeline.layout';
 
 beforeAll(loadWasmNode);
@@ -375,6 +375,16 @@ describe('stage layout under SLAB', () => {
     expect(lines.rows.length).toBeLessThan(view.lines.length / 3);
     expect(lines.rows.every((r) => r.name.length <= 17)).toBe(true);
     expect(lines.rows.map((r) => r.longName)).toContain('shared[0] entries 6..479');
+  });
+
+  it("counts a context's ops from 1: the op in progress, else the next", () => {
+    const { view } = play(file('sc18'), []);
+    const a = view.contexts.find((c) => c.id === 'A');
+    if (a === undefined) throw new Error('no A');
+    expect(a.op).toBe('alloc a');
+    expect(opProgress(a)).toBe('1/3');
+    expect(opProgress({ ...a, op: null, opIndex: 1 })).toBe('2/3');
+    expect(opProgress({ ...a, op: null, opIndex: 3, state: 'finished' })).toBe('3/3');
   });
 
   it('words SLAB owners, arrays and lines', () => {

@@ -280,9 +280,17 @@ export function snapshotLine(ctx: ContextView, view: View, objects: ReadonlyMap<
   return { text: clip(text, CARD_CHARS), words: `${words}.`, stale, object: alloc ? s.object : null, next: installs };
 }
 
+/**
+ * Which op a context is at, 1-based, of how many: `opIndex` is the index of the next op to
+ * start, so the op in progress is the `opIndex`-th; between ops the next one is shown.
+ */
+export function opProgress(c: ContextView): string {
+  return `${c.op === null ? Math.min(c.opIndex + 1, c.ops) : c.opIndex}/${c.ops}`;
+}
+
 function contextLine(c: ContextView): string {
   const op = c.op === null ? (c.state === 'finished' ? 'done' : 'between ops') : c.op;
-  const progress = `${Math.min(c.opIndex + 1, c.ops)}/${c.ops}`;
+  const progress = opProgress(c);
   const at = c.label === null ? '' : ` · ${c.label}`;
   return clip(`${contextMarker(c.kind)} ${c.id} ${c.state} · ${op} ${progress}${at}`, CARD_CHARS);
 }
@@ -663,7 +671,7 @@ function roundRect(cx: number, cy: number, w: number, h: number, r: number): str
 
 function contextLines(ctx: ContextView): [string, string] {
   const op = ctx.op === null ? (ctx.state === 'finished' ? 'done' : 'between ops') : ctx.op;
-  const progress = `${Math.min(ctx.opIndex + 1, ctx.ops)}/${ctx.ops}`;
+  const progress = opProgress(ctx);
   return [
     clip(`${contextMarker(ctx.kind)} ${ctx.id} ${ctx.state} · ${op} ${progress}`, CARD_CHARS),
     ctx.label === null ? '' : clip(`  at ${ctx.label}`, CARD_CHARS),

@@ -520,6 +520,7 @@ TESTS.push({
   async run(page, url) {
     await openPlayer(page, `${url}#/play?s=sc18`);
     await expectText(page.getByRole('heading', { level: 1 }), /SC18 SLAB/);
+    await expectText(page.getByTestId('cache-chip'), /^SLAB · .*array limit 4, batch 2 · grow lockless/);
     const position = page.getByTestId('position');
     const narration = page.getByTestId('narration');
     const body = page.locator('body');

@@ -169,10 +169,18 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
         <h1>
           slub-lab <span className="scenario-name">{view.scenarioName}</span>
         </h1>
-        <p className="cache-chip" data-testid="cache-chip" title="The cache and the fast path this scenario runs (Kernel variant panel below)">
-          <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab · fast path{' '}
-          <code>{view.variant.fastpath}</code>
-        </p>
+        {view.allocator === 'slab' ? (
+          <p className="cache-chip" data-testid="cache-chip" title="The cache and the SLAB variant this scenario runs (Kernel variant panel below)">
+            SLAB · <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab ·{' '}
+            array limit {view.cpus[0]?.arrayCache?.limit ?? '?'}, batch {view.cpus[0]?.arrayCache?.batchcount ?? '?'} · grow{' '}
+            <code>{view.variant.slabGrow}</code>
+          </p>
+        ) : (
+          <p className="cache-chip" data-testid="cache-chip" title="The cache and the fast path this scenario runs (Kernel variant panel below)">
+            <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab · fast path{' '}
+            <code>{view.variant.fastpath}</code>
+          </p>
+        )}
         <nav aria-label="Sections" className="nav">
           <a href={playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'play')} aria-current={exploreOpen ? undefined : 'page'}>
             Playground

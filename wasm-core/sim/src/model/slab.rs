@@ -276,6 +276,60 @@ impl Machine {
         self.cfg.cpu_node[k as usize]
     }
 
+    // ----- steps that cache_flusharray, do_drain and ___cache_free share -----
+
+    /// One object of `free_block` from the front of CPU `fr.c`'s array (entry `fr.pages`) into
+    /// node `fr.n`. Returns true when the batch of `fr.count` is done.
+    fn free_block_entry(&mut self, fr: &mut Frame) -> bool {
+        let (n, k) = (fr.n.unwrap(), fr.c);
+        let i = fr.pages;
+        let hdr = self.arr_hdr(Arr::Cpu(k));
+        self.access(SlabLayout::entry_line(hdr, i), Access::Read);
+        let a = self.st.cpus[k as usize].ac.entry[i as usize];
+        self.free_block_one(n, a);
+        self.st.cpus[k as usize].ac.handed = i + 1;
+        fr.pages += 1;
+        note!(
+            self,
+            "store",
+            format!("slab {}", self.slab_opt_name(self.slab_of(a))),
+            "free_block: {} goes back into slab {}.",
+            self.addr_name(a),
+            self.slab_opt_name(self.slab_of(a))
+        );
+        fr.pages == fr.count
+    }
+
+    /// The end of `free_block`: free slabs above `free_limit` onto the frame's destroy list.
+    fn free_block_end(&mut self, fr: &mut Frame) {
+        let n = fr.n.unwrap();
+        let mut q = std::mem::take(&mut fr.queue);
+        self.free_block_trim(n, &mut q);
+        fr.queue = q;
+        note!(
+            self,
+            "store",
+            format!("node {n}"),
+            "free_block: {} free slab(s) above free_limit ({}) go to the destroy list.",
+            fr.queue.len(),
+            self.st.nodes[n as usize].slab.free_limit
+        );
+    }
+
+    /// `slabs_destroy`, one slab of the frame's destroy list. Returns true when it is empty.
+    fn destroy_next(&mut self, fr: &mut Frame) -> bool {
+        let s = fr.queue.remove(0);
+        self.slab_destroy(s);
+        note!(
+            self,
+            "page-free",
+            format!("slab {}", self.slab_name(s)),
+            "slab_destroy: slab {} goes back to the page allocator.",
+            self.slab_name(s)
+        );
+        fr.queue.is_empty()
+    }
+
     // ---------------------------------------------------------------------------------------
     // Allocation: slab_alloc → ____cache_alloc
     // ---------------------------------------------------------------------------------------
@@ -892,16 +946,7 @@ impl Machine {
             }
             CFA4 => {
                 step!(self);
-                let s = fr.queue.remove(0);
-                self.slab_destroy(s);
-                note!(
-                    self,
-                    "page-free",
-                    format!("slab {}", self.slab_name(s)),
-                    "slab_destroy: slab {} goes back to the page allocator.",
-                    self.slab_name(s)
-                );
-                if fr.queue.is_empty() {
+                if self.destroy_next(fr) {
                     return Flow::Ret(NULL, None);
                 }
                 Flow::Step
@@ -991,41 +1036,14 @@ impl Machine {
             }
             FA4 => {
                 step!(self);
-                let (n, k) = (fr.n.unwrap(), fr.c);
-                let i = fr.pages;
-                let hdr = self.arr_hdr(Arr::Cpu(k));
-                self.access(SlabLayout::entry_line(hdr, i), Access::Read);
-                let a = self.st.cpus[k as usize].ac.entry[i as usize];
-                self.free_block_one(n, a);
-                self.st.cpus[k as usize].ac.handed = i + 1;
-                fr.pages += 1;
-                note!(
-                    self,
-                    "store",
-                    format!("slab {}", self.slab_opt_name(self.slab_of(a))),
-                    "free_block: {} goes back into slab {}.",
-                    self.addr_name(a),
-                    self.slab_opt_name(self.slab_of(a))
-                );
-                if fr.pages == fr.count {
+                if self.free_block_entry(fr) {
                     fr.pc = FA4d;
                 }
                 Flow::Step
             }
             FA4d => {
                 step!(self);
-                let n = fr.n.unwrap();
-                let mut q = std::mem::take(&mut fr.queue);
-                self.free_block_trim(n, &mut q);
-                fr.queue = q;
-                note!(
-                    self,
-                    "store",
-                    format!("node {n}"),
-                    "free_block: {} free slab(s) above free_limit ({}) go to the destroy list.",
-                    fr.queue.len(),
-                    self.st.nodes[n as usize].slab.free_limit
-                );
+                self.free_block_end(fr);
                 fr.pc = FA5;
                 Flow::Step
             }
@@ -1044,16 +1062,7 @@ impl Machine {
             }
             FA6 => {
                 step!(self);
-                let s = fr.queue.remove(0);
-                self.slab_destroy(s);
-                note!(
-                    self,
-                    "page-free",
-                    format!("slab {}", self.slab_name(s)),
-                    "slab_destroy: slab {} goes back to the page allocator.",
-                    self.slab_name(s)
-                );
-                if fr.queue.is_empty() {
+                if self.destroy_next(fr) {
                     fr.pc = FA7;
                 }
                 Flow::Step
@@ -1136,40 +1145,14 @@ impl Machine {
             }
             DD3 => {
                 step!(self);
-                let (n, k) = (fr.n.unwrap(), fr.c);
-                let i = fr.pages;
-                let hdr = self.arr_hdr(Arr::Cpu(k));
-                self.access(SlabLayout::entry_line(hdr, i), Access::Read);
-                let a = self.st.cpus[k as usize].ac.entry[i as usize];
-                self.free_block_one(n, a);
-                self.st.cpus[k as usize].ac.handed = i + 1;
-                fr.pages += 1;
-                note!(
-                    self,
-                    "store",
-                    format!("slab {}", self.slab_opt_name(self.slab_of(a))),
-                    "free_block: {} goes back into slab {}.",
-                    self.addr_name(a),
-                    self.slab_opt_name(self.slab_of(a))
-                );
-                if fr.pages == fr.count {
+                if self.free_block_entry(fr) {
                     fr.pc = DD3d;
                 }
                 Flow::Step
             }
             DD3d => {
                 step!(self);
-                let n = fr.n.unwrap();
-                let mut q = std::mem::take(&mut fr.queue);
-                self.free_block_trim(n, &mut q);
-                fr.queue = q;
-                note!(
-                    self,
-                    "store",
-                    format!("node {n}"),
-                    "free_block: {} free slab(s) above free_limit go to the destroy list.",
-                    fr.queue.len()
-                );
+                self.free_block_end(fr);
                 fr.pc = DD4;
                 Flow::Step
             }
@@ -1188,16 +1171,7 @@ impl Machine {
             }
             DD5 => {
                 step!(self);
-                let s = fr.queue.remove(0);
-                self.slab_destroy(s);
-                note!(
-                    self,
-                    "page-free",
-                    format!("slab {}", self.slab_name(s)),
-                    "slab_destroy: slab {} goes back to the page allocator.",
-                    self.slab_name(s)
-                );
-                if fr.queue.is_empty() {
+                if self.destroy_next(fr) {
                     fr.pc = DD6;
                 }
                 Flow::Step

@@ -276,6 +276,17 @@ impl Machine {
         self.cfg.cpu_node[k as usize]
     }
 
+    /// `spin_unlock(&n->list_lock)`, as every SLAB function drops it.
+    fn unlock_node(&mut self, n: u32) {
+        self.spin_unlock(n);
+        note!(
+            self,
+            "unlock",
+            format!("node {n} list_lock"),
+            "Drop node {n}'s list_lock."
+        );
+    }
+
     // ----- steps that cache_flusharray, do_drain and ___cache_free share -----
 
     /// One object of `free_block` from the front of CPU `fr.c`'s array (entry `fr.pages`) into
@@ -575,13 +586,7 @@ impl Machine {
             RF7 => {
                 step!(self);
                 let n = fr.n.unwrap();
-                self.spin_unlock(n);
-                note!(
-                    self,
-                    "unlock",
-                    format!("node {n} list_lock"),
-                    "Drop node {n}'s list_lock."
-                );
+                self.unlock_node(n);
                 fr.pc = RF8;
                 Flow::Step
             }
@@ -780,13 +785,7 @@ impl Machine {
             }
             GE3 => {
                 step!(self);
-                self.spin_unlock(n);
-                note!(
-                    self,
-                    "unlock",
-                    format!("node {n} list_lock"),
-                    "Drop node {n}'s list_lock."
-                );
+                self.unlock_node(n);
                 Flow::Ret(NULL, None)
             }
             _ => unreachable!("{:?} in cache_grow_end", fr.pc),
@@ -934,13 +933,7 @@ impl Machine {
             CFA3 => {
                 step!(self);
                 let n = fr.n.unwrap();
-                self.spin_unlock(n);
-                note!(
-                    self,
-                    "unlock",
-                    format!("node {n} list_lock"),
-                    "Drop node {n}'s list_lock."
-                );
+                self.unlock_node(n);
                 fr.pc = CF3;
                 Flow::Step
             }
@@ -1050,13 +1043,7 @@ impl Machine {
             FA5 => {
                 step!(self);
                 let n = fr.n.unwrap();
-                self.spin_unlock(n);
-                note!(
-                    self,
-                    "unlock",
-                    format!("node {n} list_lock"),
-                    "Drop node {n}'s list_lock."
-                );
+                self.unlock_node(n);
                 fr.pc = if fr.queue.is_empty() { FA7 } else { FA6 };
                 Flow::Step
             }
@@ -1159,13 +1146,7 @@ impl Machine {
             DD4 => {
                 step!(self);
                 let n = fr.n.unwrap();
-                self.spin_unlock(n);
-                note!(
-                    self,
-                    "unlock",
-                    format!("node {n} list_lock"),
-                    "Drop node {n}'s list_lock."
-                );
+                self.unlock_node(n);
                 fr.pc = if fr.queue.is_empty() { DD6 } else { DD5 };
                 Flow::Step
             }

@@ -63,7 +63,8 @@ function sizes() {
     console.log(`  ${f.padEnd(36)} ${kb(statSync(join(assets, f)).size).padStart(10)} raw ${kb(gz.get(f)).padStart(10)} gzip`);
   }
   const sum = (fs) => fs.reduce((a, f) => a + (gz.get(f) ?? 0), 0);
-  const wasm = sum(files.filter((f) => f.endsWith('.wasm')));
+  // The simulator's wasm (slub_wasm); the Lab's (slub_lab_wasm) is fetched by `#/lab` only.
+  const wasm = sum(files.filter((f) => /^slub_wasm_bg-.*\.wasm$/.test(f)));
   // What a page needs before it is interactive: the JS its HTML loads (entry and module
   // preloads) and the wasm the simulator fetches. Chunks loaded on demand are listed apart.
   const atOnce = new Set();
@@ -73,8 +74,8 @@ function sizes() {
     const total = sum(js) + wasm;
     console.log(`  ${html}: JS ${kb(sum(js))} + wasm ${kb(wasm)} = ${kb(total)} gzip${html === 'index.html' ? ' (target ≤ 300 KB)' : ''}`);
   }
-  const later = files.filter((f) => f.endsWith('.js') && !atOnce.has(f));
-  console.log(`  loaded on demand: ${later.map((f) => `${f.replace(/-[\w-]{8}\.js$/, '')} ${kb(gz.get(f) ?? 0)}`).join(', ')} (the lesson pages; the explorer's worker, with the same wasm)`);
+  const later = files.filter((f) => (f.endsWith('.js') && !atOnce.has(f)) || /^slub_lab_wasm_bg-.*\.wasm$/.test(f));
+  console.log(`  loaded on demand: ${later.map((f) => `${f.replace(/-[\w-]{8}\.(js|wasm)$/, '')} ${kb(gz.get(f) ?? 0)}`).join(', ')} (the lesson pages; the explorer's worker, with the same wasm; the Lab's page and worker, with the lab's wasm)`);
   console.log(`  all JS and wasm: ${kb(sum(files.filter((f) => !f.endsWith('.css'))))} gzip`);
 }
 

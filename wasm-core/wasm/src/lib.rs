@@ -10,6 +10,9 @@
 //! becomes a JS `Error` whose message is the `Display` text of [`slub_sim::Error`]. A Rust panic
 //! is a bug: the panic hook installed at start-up records its message, the wasm call traps, and
 //! the page reads [`last_panic`] to show its crash screen.
+//!
+//! The Lab's entry points (`labCases`, `labRunSeed`, ...) are in their own module,
+//! `slub-lab-wasm` (wasm-core/lab-wasm), which pages other than the Lab never load.
 
 use std::sync::Mutex;
 
@@ -197,44 +200,4 @@ pub fn explore(
             .unwrap_or(false)
     });
     Ok(to_json(&report))
-}
-
-// ---------------------------------------------------------------------------------------------
-// The Lab (`#/lab`): the seeds' comparisons under the one cost table (`slub_sim::lab_export`)
-// ---------------------------------------------------------------------------------------------
-
-/// Every seed case's metadata, the tolerance and the cost table, without running anything:
-/// JSON `{ schemaVersion, tolerance, costTable: [{ constant, cycles, source }], cases: [{ id,
-/// file, what, workload, about, params, metric, unit, published: { before, after }, seedRatio,
-/// asserted, note?, before: [[key, value]], change: [[key, value]], ops }] }`.
-#[wasm_bindgen(js_name = labCases)]
-pub fn lab_cases() -> Result<String, JsError> {
-    slub_sim::lab_export::cases()
-        .map(|c| to_json(&c))
-        .map_err(|e| JsError::new(&e))
-}
-
-/// Run one seed comparison (both sides of it; a fraction of a second to a second): the
-/// `SeedResult` as JSON (what `slub-lab bench seeds` prints for it). An unknown or pending id
-/// throws with a message that says which ids there are, or what the pending one needs.
-#[wasm_bindgen(js_name = labRunSeed)]
-pub fn lab_run_seed(id: &str) -> Result<String, JsError> {
-    slub_sim::lab_export::run_case(id)
-        .map(|r| to_json(&r))
-        .map_err(|e| JsError::new(&e))
-}
-
-/// A small instance of one side of a seed comparison for the stepper (the same workload,
-/// allocator, variant and object size, few operations, no schedule): scenario JSON.
-#[wasm_bindgen(js_name = labStepperScenario)]
-pub fn lab_stepper_scenario(id: &str, after: bool) -> Result<String, JsError> {
-    slub_sim::lab_export::stepper_scenario(id, after)
-        .map(|sc| to_json(&sc))
-        .map_err(|e| JsError::new(&e))
-}
-
-/// The seed comparisons the model cannot run yet: JSON `[{ id, file, what, needs }]`.
-#[wasm_bindgen(js_name = labPending)]
-pub fn lab_pending() -> String {
-    to_json(&slub_sim::lab_export::pending())
 }

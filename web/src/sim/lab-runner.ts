@@ -5,7 +5,8 @@
 //
 // A case whose run panics in Rust fails alone: the worker's instance is thrown away and a new
 // one runs the next case. The worker is let go when nothing is queued.
-import { LAB_SCHEMA_VERSION, type LabRunMessage, type LabRunRequest, type SeedResult } from './lab';
+import type { SeedResult } from './lab';
+import { LAB_SCHEMA_VERSION, type LabRunMessage, type LabRunRequest } from './lab-protocol';
 
 export type CaseRun =
   | { readonly state: 'waiting' }

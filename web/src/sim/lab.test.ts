@@ -3,12 +3,14 @@
 // every stepper scenario plays, and the runner runs cases one at a time, keeps their results
 // and survives a crashed run.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { labRunSeed } from './pkg/slub_wasm.js';
+import { labRunSeed } from './pkg-lab/slub_lab_wasm.js';
 import {
   LAB_KEYS,
   labCases,
+  loadLabSync,
   labPending,
   labStepperScenario,
   runLabRequest,
@@ -20,7 +22,10 @@ import { LabRunner, type WorkerLike } from './lab-runner';
 import { Simulation } from './simulator';
 import { loadWasmNode, repoRoot } from './testing';
 
-beforeAll(loadWasmNode);
+beforeAll(() => {
+  loadWasmNode(); // the stepper scenarios are played by the simulator
+  loadLabSync(readFileSync(join(repoRoot, 'web/src/sim/pkg-lab/slub_lab_wasm_bg.wasm')));
+});
 
 function keysOf(kind: keyof typeof LAB_KEYS, value: unknown): void {
   expect(value, kind).toBeTypeOf('object');

@@ -1,24 +1,54 @@
 // The Lab's side of the bridge (`#/lab`, issue 6): the seed comparisons of the model
-// (wasm-core/sim/src/lab.rs, exported by lab_export.rs) as typed values, and the worker's
-// logic as a pure function of the wasm entry points (so it is tested in node).
+// (wasm-core/sim/src/lab.rs, exported by lab_export.rs) as typed values. The worker's protocol
+// and logic are in lab-protocol.ts (re-exported here).
 //
-// What is cheap runs here, on the page's own wasm instance: the cases' metadata (`labCases`),
-// the pending seeds and the stepper scenario of one side. What is not (running a comparison:
-// two workloads of 10⁴–10⁵ operations, 0.2–1 s each in wasm) runs in a Web Worker, one case at
-// a time (lab-runner.ts, lab.worker.ts).
+// The Lab's entry points live in a wasm module of their own (wasm-core/lab-wasm, built into
+// ./pkg-lab): the playground and the lessons never fetch it. What is cheap runs here, on the
+// page's instance of it: the cases' metadata (`labCases`), the pending seeds and the stepper
+// scenario of one side. What is not (running a comparison: two workloads of 10⁴–10⁵
+// operations, 0.2–1 s each in wasm) runs in a Web Worker with its own instance, one case at a
+// time (lab-runner.ts, lab.worker.ts).
+//
+// On a page, importing this module loads the lab module (a top-level await: the Lab page is a
+// lazy chunk, so React shows its fallback meanwhile, and a failed load fails that import).
+// Elsewhere (the worker, node tests) the caller loads it: `loadLab` or `loadLabSync`.
 //
 // Failures leave as the rest of the bridge's do: SimError for what the model refuses (an
 // unknown id), SimCrash for a bug (a Rust panic, a listing of another schema version).
-import {
+import init, {
+  initSync,
   labCases as rawCases,
   labPending as rawPending,
   labStepperScenario as rawStepper,
   lastPanic,
-} from './pkg/slub_wasm.js';
-import { SimCrash, SimError } from './simulator';
+} from './pkg-lab/slub_lab_wasm.js';
+import { LAB_SCHEMA_VERSION, sortError } from './lab-protocol';
+import { SimCrash } from './simulator';
 
-/** The version of the `labCases` object this page reads. */
-export const LAB_SCHEMA_VERSION = 1;
+export { LAB_SCHEMA_VERSION, runLabRequest, sortError } from './lab-protocol';
+export type { LabRunMessage, LabRunRequest } from './lab-protocol';
+
+let loaded: Promise<void> | undefined;
+
+/** Fetch and instantiate the lab's wasm module (once; later calls share the first). */
+export function loadLab(): Promise<void> {
+  loaded ??= init().then(() => undefined);
+  return loaded;
+}
+
+/** Instantiate the lab's wasm module from its bytes (node: tests). */
+export function loadLabSync(bytes: BufferSource): void {
+  initSync({ module: bytes });
+  loaded = Promise.resolve();
+}
+
+if (typeof document !== 'undefined') {
+  try {
+    await loadLab();
+  } catch (e) {
+    throw new SimCrash(`cannot load the lab's simulator: ${String(e)}`, { cause: e });
+  }
+}
 
 /** `key=value` of a scenario's variant (or `allocator`), as the seed case lists them. */
 export type Pair = readonly [key: string, value: string];
@@ -133,12 +163,6 @@ export const LAB_KEYS = {
   OpLine: ['cycles', 'listLocks', 'transfers', 'prefetched', 'objectTransfers', 'slabPageTransfers'],
 } as const satisfies Record<string, readonly string[]>;
 
-/** Errors sorted as the bridge sorts them (simulator.ts): a panic or trap is a crash. */
-export function sortError(e: unknown, panic: string | undefined): SimError | SimCrash {
-  if (panic !== undefined || e instanceof WebAssembly.RuntimeError) return new SimCrash(panic ?? String(e), { cause: e });
-  return new SimError(e instanceof Error ? e.message : String(e), { cause: e });
-}
-
 function panicMessage(): string | undefined {
   try {
     return lastPanic();
@@ -172,34 +196,4 @@ export function labPending(): PendingSeed[] {
 /** The scenario JSON of one side of a comparison, small enough for the stepper. */
 export function labStepperScenario(id: string, after: boolean): string {
   return call(() => rawStepper(id, after));
-}
-
-// ── The worker's protocol ─────────────────────────────────────────────────────────────────
-
-export interface LabRunRequest {
-  type: 'slub-lab:lab-run';
-  version: typeof LAB_SCHEMA_VERSION;
-  id: string;
-}
-
-export type LabRunMessage =
-  | { type: 'result'; id: string; result: SeedResult; ms: number }
-  | { type: 'error'; id: string; message: string; crash: boolean };
-
-/** Run one comparison with the wasm `labRunSeed` and post its result or why it failed. */
-export function runLabRequest(
-  run: (id: string) => string,
-  panic: () => string | undefined,
-  req: LabRunRequest,
-  post: (m: LabRunMessage) => void,
-  now: () => number = () => performance.now(),
-): void {
-  const t0 = now();
-  try {
-    const result = JSON.parse(run(req.id)) as SeedResult;
-    post({ type: 'result', id: req.id, result, ms: now() - t0 });
-  } catch (e) {
-    const err = sortError(e, panic());
-    post({ type: 'error', id: req.id, message: err.message, crash: err instanceof SimCrash });
-  }
 }

@@ -1,7 +1,8 @@
-// The Lab's Web Worker: loads its own copy of the wasm module and runs the seed comparisons it
-// is sent, one request at a time (lab-runner.ts sends the next when a result comes back).
-import init, { labRunSeed, lastPanic } from './pkg/slub_wasm.js';
-import { runLabRequest, type LabRunMessage, type LabRunRequest } from './lab';
+// The Lab's Web Worker: loads its own instance of the lab's wasm module (pkg-lab) and runs the
+// seed comparisons it is sent, one request at a time (lab-runner.ts sends the next when a
+// result comes back).
+import init, { labRunSeed, lastPanic } from './pkg-lab/slub_lab_wasm.js';
+import { runLabRequest, type LabRunMessage, type LabRunRequest } from './lab-protocol';
 
 const ready = init();
 

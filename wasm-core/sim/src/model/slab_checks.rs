@@ -351,19 +351,20 @@ impl Machine {
         }
     }
 
-    pub(super) fn slab_object_owner(&self, a: Addr) -> String {
-        let Some((s, i)) = self.object_of(a) else {
-            return "lost".into();
-        };
-        let places = self.slab_places();
-        match places[s as usize * self.cfg.objects as usize + i as usize].first() {
-            Some(Place::User(v)) => format!("user:{}", self.cfg.var_names[*v]),
-            Some(Place::Cpu(k)) => format!("cpu{k}"),
-            Some(Place::Shared(n)) => format!("shared{n}"),
-            Some(Place::Slab) => "slab".into(),
-            Some(Place::Inflight(c)) => format!("inflight:{}", self.ctx_name(*c)),
-            None => "lost".into(),
-        }
+    /// The owner text of every object (by `slab * objects + i`), as `ObjectView.owner` says it;
+    /// computed once per view, since each answer needs every place of every object.
+    pub(super) fn slab_object_owners(&self) -> Vec<String> {
+        self.slab_places()
+            .iter()
+            .map(|places| match places.first() {
+                Some(Place::User(v)) => format!("user:{}", self.cfg.var_names[*v]),
+                Some(Place::Cpu(k)) => format!("cpu{k}"),
+                Some(Place::Shared(n)) => format!("shared{n}"),
+                Some(Place::Slab) => "slab".into(),
+                Some(Place::Inflight(c)) => format!("inflight:{}", self.ctx_name(*c)),
+                None => "lost".into(),
+            })
+            .collect()
     }
 
     /// Names of SLAB's static lines (`array_cache[k]`, its entries, `node n`, `shared[n]`).

@@ -144,6 +144,11 @@ impl Machine {
             array_cache: self.cpu_array_view(k),
         });
         let slab = self.cfg.is_slab();
+        let slab_owners = if slab {
+            self.slab_object_owners()
+        } else {
+            Vec::new()
+        };
         let slabs = (0..self.st.slabs.len() as SlabId).map(|s| {
             let sl = self.slab(s);
             SlabView {
@@ -163,7 +168,8 @@ impl Machine {
                             owner: if sl.life == Life::Discarded {
                                 "discarded".into()
                             } else if slab {
-                                self.slab_object_owner(a)
+                                let index = s as usize * self.cfg.objects as usize + i as usize;
+                                slab_owners[index].clone()
                             } else {
                                 self.object_owner(a)
                             },

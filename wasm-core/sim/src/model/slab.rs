@@ -289,6 +289,16 @@ impl Machine {
 
     // ----- steps that cache_flusharray, do_drain and ___cache_free share -----
 
+    /// The start of `free_block` of `fr.count` objects into node `fr.n`: the node counts them
+    /// free at once (`n->free_objects += nr_objects`), then they go back one step each.
+    fn free_block_begin(&mut self, fr: &mut Frame) {
+        let n = fr.n.unwrap();
+        self.check_node_lock(n, "free_objects");
+        self.access(self.cfg.line_nd(n), Access::Write);
+        self.st.nodes[n as usize].slab.free_objects += fr.count;
+        fr.pages = 0;
+    }
+
     /// One object of `free_block` from the front of CPU `fr.c`'s array (entry `fr.pages`) into
     /// node `fr.n`. Returns true when the batch of `fr.count` is done.
     fn free_block_entry(&mut self, fr: &mut Frame) -> bool {
@@ -1012,18 +1022,14 @@ impl Machine {
             }
             FA3 => {
                 step!(self);
-                let n = fr.n.unwrap();
-                self.check_node_lock(n, "free_objects");
-                self.access(self.cfg.line_nd(n), Access::Write);
-                self.st.nodes[n as usize].slab.free_objects += fr.count;
+                self.free_block_begin(fr);
                 note!(
                     self,
                     "store",
-                    format!("node {n}"),
+                    format!("node {}", fr.n.unwrap()),
                     "free_block: n->free_objects += {}.",
                     fr.count
                 );
-                fr.pages = 0;
                 fr.pc = FA4;
                 Flow::Step
             }
@@ -1112,17 +1118,14 @@ impl Machine {
             }
             DD2 => {
                 step!(self);
-                let (n, k) = (fr.n.unwrap(), fr.c);
+                let k = fr.c;
                 self.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
                 fr.count = self.st.cpus[k as usize].ac.avail();
-                self.check_node_lock(n, "free_objects");
-                self.access(self.cfg.line_nd(n), Access::Write);
-                self.st.nodes[n as usize].slab.free_objects += fr.count;
-                fr.pages = 0;
+                self.free_block_begin(fr);
                 note!(
                     self,
                     "store",
-                    format!("node {n}"),
+                    format!("node {}", fr.n.unwrap()),
                     "free_block of all {} entries: n->free_objects += {}.",
                     fr.count,
                     fr.count

@@ -1545,9 +1545,7 @@ impl SeedCase {
 
 /// Run one seed comparison.
 pub fn run_seed(case: &SeedCase) -> Result<SeedResult, String> {
-    let before = owned(case.before);
-    let mut after = before.clone();
-    after.extend(owned(case.change));
+    let (before, after) = (case.pairs(false), case.pairs(true));
     let (wb, vb) = case.side(false)?;
     let (wa, va) = case.side(true)?;
     let rb = bench(&wb, &vb)?;

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { cspPlugin } from './csp.js';
 import { lessonsPlugin } from './src/lessons/vite-plugin.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -44,7 +45,7 @@ export default defineConfig({
   base: './',
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
   // The lessons, parsed and validated at build time: `virtual:lessons` (src/lessons/bundled.ts).
-  plugins: [react(), revealForSlides(), lessonsPlugin(join(repoRoot, 'lessons'))],
+  plugins: [react(), revealForSlides(), lessonsPlugin(join(repoRoot, 'lessons')), cspPlugin()],
   server: {
     // Lessons live outside the Vite root.
     fs: { allow: [repoRoot] },

@@ -46,7 +46,9 @@ async function stageText(/** @type {Page} */ page) {
 
 /** Run axe-core in the page; fail on any serious or critical finding. */
 async function axe(/** @type {Page} */ page, /** @type {string} */ where) {
-  await page.addScriptTag({ content: readFileSync(AXE, 'utf8') });
+  // Evaluated through the DevTools protocol: the pages' Content-Security-Policy refuses an
+  // inline <script>, as it should.
+  await page.evaluate(readFileSync(AXE, 'utf8'));
   /** @type {{ id: string, impact: string, help: string, nodes: { target: string[] }[] }[]} */
   const violations = await page.evaluate(async () => {
     // @ts-expect-error injected above
@@ -86,6 +88,11 @@ async function until(/** @type {() => Promise<boolean>} */ check, /** @type {str
 
 const shot = (/** @type {Page} */ page, /** @type {string} */ name) =>
   page.screenshot({ path: join(results, `e2e-${name}.png`) });
+
+/** The policy a built page ships in its <meta http-equiv="Content-Security-Policy">. */
+async function pagePolicy(/** @type {Page} */ page) {
+  return (await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')) ?? '';
+}
 
 /** @type {{ name: string, viewport?: { width: number, height: number }, colorScheme?: 'light' | 'dark', reducedMotion?: 'reduce', run: (page: Page, url: string) => Promise<void> }[]} */
 const TESTS = [
@@ -321,11 +328,14 @@ const TESTS = [
       const svg = readFileSync(svgPath, 'utf8');
       if (!svg.startsWith('<svg') || !svg.includes('xmlns="http://www.w3.org/2000/svg"')) throw new Error('not an SVG document');
       if (!svg.includes('p3') || !svg.includes('FAILS')) throw new Error('the SVG lacks the frame content');
-      // It parses as XML, standalone.
-      const parsed = await page.evaluate((s) => {
+      // It parses as XML, standalone (in a blank page: the app's policy would rightly refuse
+      // the file's own <style> and style attributes in a document parsed inside the app).
+      const blank = await page.context().newPage();
+      const parsed = await blank.evaluate((s) => {
         const doc = new DOMParser().parseFromString(s, 'image/svg+xml');
         return doc.querySelector('parsererror') === null ? doc.documentElement.getAttribute('width') : null;
       }, svg);
+      await blank.close();
       if (parsed === null) throw new Error('the SVG does not parse');
       const [pngDl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'PNG', exact: true }).click()]);
       const pngPath = join(results, 'e2e-export.png');
@@ -335,6 +345,21 @@ const TESTS = [
       const w = png.readUInt32BE(16);
       const h = png.readUInt32BE(20);
       if (w < 800 || h < 400) throw new Error(`PNG too small: ${w}×${h}`);
+    },
+  },
+  {
+    name: 'the app and the embed ship a strict Content-Security-Policy and run under it',
+    async run(page, url) {
+      for (const path of ['#/play?s=sc01', 'embed.html#/lessons/fast-path-and-tid/3']) {
+        await page.goto(`${url}${path}`);
+        const policy = await pagePolicy(page);
+        for (const want of ["script-src 'self' 'wasm-unsafe-eval'", "connect-src 'self'", "object-src 'none'"]) {
+          if (!policy.includes(want)) throw new Error(`${path}: the policy lacks ${want}: ${policy}`);
+        }
+        if (/'unsafe-eval'|'unsafe-inline'/.test(policy)) throw new Error(`${path}: the policy allows unsafe code: ${policy}`);
+        // The simulator (WebAssembly) runs under it: the stage draws.
+        await page.getByTestId('stage').locator('g.card').first().waitFor();
+      }
     },
   },
   {
@@ -628,6 +653,13 @@ async function main() {
         if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
       });
       context.on('weberror', (e) => problems.push(`page error: ${e.error().message}`));
+      // Every page runs under its Content-Security-Policy (web/csp.ts): anything it refuses fails
+      // the test, whatever chromium prints about it.
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) => {
+          console.error(`CSP refused ${e.blockedURI || 'inline code'} (${e.violatedDirective})`);
+        });
+      });
       const t0 = Date.now();
       try {
         await test.run(page, server.url);

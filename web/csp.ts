@@ -1,0 +1,52 @@
+// The Content-Security-Policy of the built pages (index.html, embed.html), as a <meta> tag the
+// build writes into each (`vite build` only: the dev server injects an inline React-refresh
+// preamble that a strict policy would refuse).
+//
+// - script-src 'self' 'wasm-unsafe-eval': our modules and workers come from the site; the
+//   simulator is WebAssembly, which needs 'wasm-unsafe-eval' to compile (and only that: no
+//   'unsafe-eval', so no string ever becomes code).
+// - style-src 'self' + one hash: our stylesheets are files; the one inline style is the <style>
+//   each D3 view puts in its SVG (render/style.ts, so an exported frame carries its own CSS),
+//   allowed by the SHA-256 of its exact text. React and D3 set style properties through the
+//   CSSOM, which style-src does not govern.
+// - img-src data: blob:: the PNG export draws the frame's SVG from a data: URL; downloads use
+//   blob: URLs. connect-src 'self': the wasm and nothing else is fetched.
+// - frame-ancestors cannot be set from a <meta> tag; the embed is meant to be framed anyway.
+import { createHash } from 'node:crypto';
+import type { Plugin } from 'vite';
+import { SVG_CSS } from './src/render/style.js';
+
+export function contentSecurityPolicy(): string {
+  const svgStyle = createHash('sha256').update(SVG_CSS, 'utf8').digest('base64');
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    `style-src 'self' 'sha256-${svgStyle}'`,
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "frame-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+/** Writes the policy into every built HTML page, first thing in its <head>. */
+export function cspPlugin(): Plugin {
+  return {
+    name: 'slub-lab:csp',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: () => [
+        {
+          tag: 'meta',
+          attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy() },
+          injectTo: 'head-prepend',
+        },
+      ],
+    },
+  };
+}

@@ -105,7 +105,8 @@ export function parseHash(hash: string, builtins: Readonly<Record<string, string
   if (path === '' || path === '/' || path === '/play' || path === '/explore') {
     const page: PlayPage = path === '/explore' ? 'explore' : 'play';
     const s = params.get('s') ?? defaultId;
-    let scenario = builtins[s];
+    // An own key only: `s=__proto__` or `s=constructor` is not a built-in scenario.
+    let scenario = Object.hasOwn(builtins, s) ? builtins[s] : undefined;
     let scenarioId: string | null = s;
     if (scenario === undefined) {
       const decoded = decodeScenario(s);

@@ -102,7 +102,7 @@ describe('permalinks', () => {
     expect(parseHash('#/play?m=T&at=2', builtins, 'sample')).toMatchObject({ kind: 'error', part: 'at' });
     expect(parseHash('#/play?at=x', builtins, 'sample')).toMatchObject({ kind: 'error', part: 'at' });
     expect(parseHash('#/nowhere', builtins, 'sample')).toMatchObject({ kind: 'error', part: 'route' });
-    expect(parseHash('#/lab', builtins, 'sample')).toMatchObject({ kind: 'coming', what: 'lab' });
+    expect(parseHash('#/lab', builtins, 'sample')).toMatchObject({ kind: 'lab' });
     expect(parseHash('#/explore?s=sample&m=T&at=1', builtins, 'sample')).toMatchObject({ kind: 'play', page: 'explore', moves: ['T'], at: 1 });
     expect(playHash(builtins.sample, ['T'], 1, builtins, 'explore')).toBe('#/explore?s=sample&m=T&at=1');
     expect(parseHash('', builtins, 'sample')).toMatchObject({ kind: 'play', scenarioId: 'sample', moves: null, at: 0 });

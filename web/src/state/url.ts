@@ -8,7 +8,7 @@
 //   #/explore?s=&m=&at=   the same playground with the explorer open (same parameters).
 //   #/lessons, #/lessons/<id>/<step>   the lesson index and reader (ui/lessons/route.ts
 //         parses the rest of the path).
-//   #/lab   a placeholder until that part exists.
+//   #/lab   the Lab: the seeds' comparisons run on the model.
 //
 // Pure: parsing never throws; what cannot be decoded comes back as a `LinkError` naming the
 // parameter and why. Whether the moves play is the simulator's to say (the page checks it).
@@ -23,7 +23,8 @@ export type Route =
       readonly moves: readonly string[] | null;
       readonly at: number;
     }
-  | { readonly kind: 'coming'; readonly what: 'lab'; readonly path: string }
+  /** `#/lab`: the seed comparisons. */
+  | { readonly kind: 'lab'; readonly path: string }
   /** `#/lessons…`: the path and query are the lesson pages' to read. */
   | { readonly kind: 'lessons'; readonly path: string; readonly query: string }
   | LinkError;
@@ -129,7 +130,7 @@ export function parseHash(hash: string, builtins: Readonly<Record<string, string
     }
     return { kind: 'play', page, scenario, scenarioId, moves, at };
   }
-  if (path === '/lab') return { kind: 'coming', what: 'lab', path };
+  if (path === '/lab') return { kind: 'lab', path };
   if (path === '/lessons' || path.startsWith('/lessons/')) return { kind: 'lessons', path, query };
   return { kind: 'error', part: 'route', message: `there is no page "${path}" (try #/play)` };
 }

@@ -51,8 +51,7 @@ function Page({ route, hash }: { route: Route; hash: string }) {
   switch (route.kind) {
     case 'error':
       return <LinkErrorPanel error={route} hash={hash} />;
-    case 'coming':
-      // `#/lab` (state/url.ts still names it as the placeholder it was).
+    case 'lab':
       return (
         <Suspense fallback={<p className="loading" role="status">Loading the lab…</p>}>
           <LabPage />

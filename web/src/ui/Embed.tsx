@@ -29,10 +29,10 @@ export function EmbedPage({ hash }: { hash: string }) {
       </Suspense>
     );
   }
-  if (route.kind === 'coming') {
+  if (route.kind === 'lab') {
     return (
-      <main className="embed coming">
-        <p data-testid="coming">slub-lab: this embed shows a lesson step (#/lessons/…) or a playground scenario (#/play?s=…).</p>
+      <main className="embed not-embeddable">
+        <p data-testid="not-embeddable">slub-lab: this embed shows a lesson step (#/lessons/…) or a playground scenario (#/play?s=…).</p>
       </main>
     );
   }

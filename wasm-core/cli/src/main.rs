@@ -261,7 +261,7 @@ fn bench(
     params: &[(String, String)],
     only: &[String],
 ) -> Result<u8, Failure> {
-    use slub_sim::lab;
+    use slub_lab_core as lab;
     let names: Vec<&str> = lab::WorkloadKind::ALL.iter().map(|w| w.name()).collect();
     if workload == "seeds" {
         if !variant.is_empty() || cpus.is_some() || !params.is_empty() {

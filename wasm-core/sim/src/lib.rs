@@ -42,8 +42,6 @@
 
 pub mod event;
 pub mod explore;
-pub mod lab;
-pub mod lab_export;
 pub mod model;
 pub mod scenario;
 pub mod view;

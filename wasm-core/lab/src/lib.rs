@@ -61,14 +61,16 @@
 //! (a Modified copy, or a clean one it had to share or invalidate). Runs record events only
 //! for that; the cycles do not depend on it.
 
-use crate::event::Event;
-use crate::model::state::CtxId;
-use crate::model::state::IOp;
-use crate::model::{Machine, Move, Stat};
-use crate::scenario::{
+pub mod export;
+
+use serde::Serialize;
+use slub_sim::event::Event;
+use slub_sim::model::state::CtxId;
+use slub_sim::model::state::IOp;
+use slub_sim::model::{Machine, Move, Stat};
+use slub_sim::scenario::{
     Allocator, CacheConfig, ContextSpec, Op, Scenario, Variant, MAX_CPUS, MAX_NODES,
 };
-use serde::Serialize;
 use std::collections::BTreeMap;
 
 // ---------------------------------------------------------------------------------------------
@@ -537,7 +539,7 @@ pub fn parse_flavour(
         "variant": map,
         "tasks": [ { "id": "T", "cpu": 0, "ops": [] } ],
     });
-    crate::scenario::parse(&json.to_string())
+    slub_sim::scenario::parse(&json.to_string())
         .map(|sc| (sc.allocator, sc.variant))
         .map_err(|e| {
             let key = e.path.strip_prefix("variant.").unwrap_or(&e.path);
@@ -651,7 +653,7 @@ pub struct Measured {
     pub stats: BTreeMap<String, u64>,
     pub stats_per_cpu: Vec<BTreeMap<String, u64>>,
     pub finished: bool,
-    pub violations: Vec<crate::view::Violation>,
+    pub violations: Vec<slub_sim::view::Violation>,
 }
 
 /// Run a scenario under the lab's driver (see the module docs). `transfers` records events
@@ -973,7 +975,7 @@ pub struct Report {
     pub stats: StatsOut,
     pub steps: u64,
     pub finished: bool,
-    pub violations: Vec<crate::view::Violation>,
+    pub violations: Vec<slub_sim::view::Violation>,
 }
 
 fn round2(x: f64) -> f64 {
@@ -1516,18 +1518,18 @@ impl SeedCase {
     /// program: the learner plays the scheduler.
     pub fn stepper_scenario(&self, after: bool) -> Result<Scenario, String> {
         let (mut w, variant) = self.side(after)?;
-        let per_ctx_ops = crate::scenario::MAX_CONTEXT_OPS as u32 / 2;
+        let per_ctx_ops = slub_sim::scenario::MAX_CONTEXT_OPS as u32 / 2;
         w.n = w.n.min(match w.kind {
             WorkloadKind::Concurrent => 8,
             _ => per_ctx_ops.min(12),
         });
         w.rounds = 1;
-        w.size = w.size.min(crate::scenario::MAX_OBJECT_SIZE);
+        w.size = w.size.min(slub_sim::scenario::MAX_OBJECT_SIZE);
         let (mut sc, _gates) = w.build(&variant);
         let cache = &mut sc.cache;
         cache.objects_per_slab = cache
             .objects_per_slab
-            .min(crate::scenario::MAX_OBJECTS_PER_SLAB);
+            .min(slub_sim::scenario::MAX_OBJECTS_PER_SLAB);
         sc.name = format!(
             "seed {} ({}), {}: {} with n = {}",
             self.id,
@@ -1538,7 +1540,7 @@ impl SeedCase {
         );
         // Round-trip through the validator: what the stepper loads must be a valid scenario.
         let json = serde_json::to_string(&sc).map_err(|e| e.to_string())?;
-        crate::scenario::parse(&json)
+        slub_sim::scenario::parse(&json)
             .map_err(|e| format!("stepper scenario of seed {}: {e}", self.id))
     }
 }

@@ -8,8 +8,8 @@
 //! table every experiment uses), with the cycle counts taken from that file's constants; a test
 //! checks that the two agree, so what the page shows is what the model charges.
 
-use crate::lab::{
-    self, Measured, Metric, OpTallies, ParamsOut, PendingSeed, Report, SeedCase, SeedResult,
+use crate::{
+    self as lab, Measured, Metric, OpTallies, ParamsOut, PendingSeed, Report, SeedCase, SeedResult,
 };
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -67,7 +67,7 @@ pub struct CostRow {
     pub source: String,
 }
 
-const COST_RS: &str = include_str!("model/cost.rs");
+const COST_RS: &str = include_str!("../../sim/src/model/cost.rs");
 
 /// `pub const NAME: u64 = N;` of `model/cost.rs`: (name, value).
 fn cost_constants() -> Vec<(String, u64)> {
@@ -205,7 +205,7 @@ pub fn run_case(id: &str) -> Result<SeedResult, String> {
 }
 
 /// A small instance of one side of a comparison, for the stepper ([`SeedCase::stepper_scenario`]).
-pub fn stepper_scenario(id: &str, after: bool) -> Result<crate::Scenario, String> {
+pub fn stepper_scenario(id: &str, after: bool) -> Result<slub_sim::Scenario, String> {
     find(id)?.stepper_scenario(after)
 }
 
@@ -268,7 +268,7 @@ mod tests {
             for after in [false, true] {
                 let sc = stepper_scenario(c.id, after).expect("a stepper scenario");
                 let json = serde_json::to_string(&sc).expect("serialises");
-                crate::scenario::parse(&json).expect("the stepper scenario parses back");
+                slub_sim::scenario::parse(&json).expect("the stepper scenario parses back");
             }
         }
         let json = serde_json::to_value(&listed).expect("serialises");

@@ -3,9 +3,9 @@
 //! workloads are what they say (well-formed scenarios, every object allocated and freed, the
 //! stat identities, v3.10's slab geometry). The ratios are printed (`-- --nocapture`).
 //!
-//! Run with `cargo test --release -p slub-sim --test lab`.
+//! Run with `cargo test --release -p slub-lab-core --test lab`.
 
-use slub_sim::lab::{self, Workload, WorkloadKind};
+use slub_lab_core::{self as lab, Workload, WorkloadKind};
 use slub_sim::scenario;
 
 fn v(pairs: &[(&str, &str)], cpus: u32) -> scenario::Variant {

@@ -4,14 +4,14 @@
 //! [`run_case`]; the listing ([`cases`]) is cheap, so the page can show every case's metadata
 //! and published figures at once and run the cases one at a time in a worker.
 //!
-//! The cost table is read from the documentation table at the top of `model/cost.rs` (the one
-//! table every experiment uses), with the cycle counts taken from that file's constants; a test
-//! checks that the two agree, so what the page shows is what the model charges.
+//! The cost table is `slub_sim::model::cost::TABLE`, the typed constant the model charges from
+//! (the one table every experiment uses), so what the page shows is what the model charges.
 
 use crate::{
     self as lab, Measured, Metric, OpTallies, ParamsOut, PendingSeed, Report, SeedCase, SeedResult,
 };
 use serde::Serialize;
+use slub_sim::model::cost;
 use std::collections::BTreeMap;
 
 /// Everything the page shows before running anything.
@@ -67,56 +67,19 @@ pub struct CostRow {
     pub source: String,
 }
 
-const COST_RS: &str = include_str!("../../sim/src/model/cost.rs");
-
-/// `pub const NAME: u64 = N;` of `model/cost.rs`: (name, value).
-fn cost_constants() -> Vec<(String, u64)> {
-    COST_RS
-        .lines()
-        .filter_map(|l| {
-            let rest = l.trim().strip_prefix("pub const ")?;
-            let (name, rest) = rest.split_once(':')?;
-            let value = rest.split_once('=')?.1.trim().trim_end_matches(';').trim();
-            Some((
-                name.trim().to_string(),
-                value.replace('_', "").parse().ok()?,
-            ))
-        })
-        .collect()
-}
-
-/// The documentation table of `model/cost.rs`, with each constant's cycles read from its
-/// definition (the table's own figure where a name is not a constant).
+/// The cost table of `slub_sim::model::cost::TABLE`, one row per group of constants that
+/// share a source (`IRQ_SAVE / IRQ_RESTORE`, `14 / 10`).
 pub fn cost_table() -> Vec<CostRow> {
-    let consts = cost_constants();
-    COST_RS
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("//! | `"))
-        .filter_map(|row| {
-            let row = format!("`{row}");
-            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-            let [constant, cycles, source, ..] = cells.as_slice() else {
-                return None;
-            };
-            let names: Vec<&str> = constant
-                .split('/')
-                .map(|n| n.trim().trim_matches('`'))
-                .collect();
-            let figures: Vec<&str> = cycles.split('/').map(str::trim).collect();
-            let cycles = names
+    cost::rows()
+        .into_iter()
+        .map(|(group, source)| CostRow {
+            constant: group.iter().map(|c| c.name).collect::<Vec<_>>().join(" / "),
+            cycles: group
                 .iter()
-                .zip(figures.iter().chain(std::iter::repeat(&"?")))
-                .map(|(n, doc)| match consts.iter().find(|(c, _)| c == n) {
-                    Some((_, v)) => v.to_string(),
-                    None => doc.to_string(),
-                })
+                .map(|c| c.value.to_string())
                 .collect::<Vec<_>>()
-                .join(" / ");
-            Some(CostRow {
-                constant: names.join(" / "),
-                cycles,
-                source: source.to_string(),
-            })
+                .join(" / "),
+            source: source.to_string(),
         })
         .collect()
 }
@@ -214,43 +177,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_cost_table_is_the_constants() {
-        let consts = cost_constants();
-        assert!(consts.len() >= 10, "constants of model/cost.rs: {consts:?}");
+    fn the_cost_table_is_every_constant_once() {
         let table = cost_table();
-        for (name, value) in &consts {
-            let row = table
-                .iter()
-                .find(|r| r.constant.split(" / ").any(|n| n == name))
-                .unwrap_or_else(|| {
-                    panic!("model/cost.rs: `{name}` has no row in the doc table at its top")
-                });
-            let names: Vec<&str> = row.constant.split(" / ").collect();
-            let i = names.iter().position(|n| n == name).expect("found above");
-            assert_eq!(
-                row.cycles.split(" / ").nth(i),
-                Some(value.to_string().as_str())
-            );
-        }
-        // ... and the table's own figures say the same (the doc does not drift from the code).
-        for line in COST_RS.lines().filter(|l| l.starts_with("//! | `")) {
-            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-            let names: Vec<&str> = cells[1]
-                .split('/')
-                .map(|n| n.trim().trim_matches('`'))
-                .collect();
-            let figures: Vec<&str> = cells[2].split('/').map(str::trim).collect();
-            for (n, f) in names.iter().zip(&figures) {
-                let (_, v) = consts.iter().find(|(c, _)| c == n).unwrap_or_else(|| {
-                    panic!("model/cost.rs: the doc table's `{n}` is not a constant")
-                });
-                assert_eq!(
-                    f,
-                    &v.to_string(),
-                    "model/cost.rs: `{n}` is {v}, the doc table says {f}"
-                );
-            }
-        }
+        let names: Vec<&str> = table.iter().flat_map(|r| r.constant.split(" / ")).collect();
+        let all: Vec<&str> = cost::TABLE.iter().map(|c| c.name).collect();
+        assert_eq!(names, all);
+        let irq = table
+            .iter()
+            .find(|r| r.constant == "IRQ_SAVE / IRQ_RESTORE")
+            .expect("the irq pair is one row");
+        assert_eq!(
+            irq.cycles,
+            format!("{} / {}", cost::IRQ_SAVE, cost::IRQ_RESTORE)
+        );
         assert!(table.iter().all(|r| !r.source.is_empty()));
     }
 

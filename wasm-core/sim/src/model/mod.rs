@@ -12,7 +12,7 @@
 
 #[macro_use]
 mod macros;
-mod cost;
+pub mod cost;
 mod exec_alloc;
 mod exec_free;
 mod exec_lists;

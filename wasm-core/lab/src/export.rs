@@ -86,7 +86,7 @@ pub fn cost_table() -> Vec<CostRow> {
 
 /// The parameters a case's run reports, without running it: the report of an empty run (the
 /// same code as a real run's, so the two cannot differ).
-fn params(case: &SeedCase) -> Result<ParamsOut, String> {
+fn params(case: &'static SeedCase) -> Result<ParamsOut, String> {
     let (w, variant) = case.side(false)?;
     let empty = Measured {
         per_cpu: Vec::new(),
@@ -100,26 +100,34 @@ fn params(case: &SeedCase) -> Result<ParamsOut, String> {
     Ok(Report::of(&w, &variant, empty).params)
 }
 
-fn info(case: &SeedCase) -> Result<CaseInfo, String> {
+fn info(case: &'static SeedCase) -> Result<CaseInfo, String> {
     let r4 = |x: f64| (x * 10_000.0).round() / 10_000.0;
     Ok(CaseInfo {
-        id: case.id,
-        file: case.file,
-        what: case.what,
+        id: &case.id,
+        file: &case.file,
+        what: &case.what,
         workload: case.workload.kind.name(),
         about: case.workload.kind.about(),
         params: params(case).map_err(|e| format!("seed {}: {e}", case.id))?,
         metric: case.metric,
-        unit: case.unit,
+        unit: &case.unit,
         published: Published {
             before: case.published.0,
             after: case.published.1,
         },
         seed_ratio: r4(case.published.1 / case.published.0),
         asserted: case.asserted,
-        note: case.note,
-        before: case.before.iter().map(|(k, v)| [*k, *v]).collect(),
-        change: case.change.iter().map(|(k, v)| [*k, *v]).collect(),
+        note: &case.note,
+        before: case
+            .before
+            .iter()
+            .map(|(k, v)| [k.as_str(), v.as_str()])
+            .collect(),
+        change: case
+            .change
+            .iter()
+            .map(|(k, v)| [k.as_str(), v.as_str()])
+            .collect(),
         ops: case.workload.ops(),
     })
 }
@@ -143,10 +151,10 @@ pub fn pending() -> Vec<PendingSeed> {
     lab::pending_seeds()
 }
 
-fn find(id: &str) -> Result<SeedCase, String> {
+fn find(id: &str) -> Result<&'static SeedCase, String> {
     let all = lab::seed_cases();
     if let Some(case) = all.iter().find(|c| c.id == id) {
-        return Ok(case.clone());
+        return Ok(case);
     }
     if let Some(p) = lab::pending_seeds().into_iter().find(|p| p.id == id) {
         return Err(format!(
@@ -154,7 +162,7 @@ fn find(id: &str) -> Result<SeedCase, String> {
             p.needs
         ));
     }
-    let ids: Vec<&str> = all.iter().map(|c| c.id).collect();
+    let ids: Vec<&str> = all.iter().map(|c| c.id.as_str()).collect();
     Err(format!(
         "no seed comparison `{id}`; they are {}",
         ids.join(", ")
@@ -164,7 +172,7 @@ fn find(id: &str) -> Result<SeedCase, String> {
 /// Run one seed comparison (both sides; a fraction of a second to a second).
 pub fn run_case(id: &str) -> Result<SeedResult, String> {
     let case = find(id)?;
-    lab::run_seed(&case).map_err(|e| format!("seed {id}: {e}"))
+    lab::run_seed(case).map_err(|e| format!("seed {id}: {e}"))
 }
 
 /// A small instance of one side of a comparison, for the stepper ([`SeedCase::stepper_scenario`]).
@@ -205,7 +213,7 @@ mod tests {
                 c.id
             );
             for after in [false, true] {
-                let sc = stepper_scenario(c.id, after).expect("a stepper scenario");
+                let sc = stepper_scenario(&c.id, after).expect("a stepper scenario");
                 let json = serde_json::to_string(&sc).expect("serialises");
                 slub_sim::scenario::parse(&json).expect("the stepper scenario parses back");
             }
@@ -233,7 +241,7 @@ mod tests {
         let e = run_case("nope").unwrap_err();
         assert!(e.contains("no seed comparison `nope`"), "{e}");
         if let Some(p) = pending().first() {
-            let e = run_case(p.id).unwrap_err();
+            let e = run_case(&p.id).unwrap_err();
             assert!(e.contains("not runnable yet"), "{e}");
         }
     }

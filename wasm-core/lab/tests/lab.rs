@@ -60,7 +60,7 @@ fn every_seed_comparison_has_the_seeds_sign() {
 /// The seed cases cover the five comparisons of the issue; nothing is pending.
 #[test]
 fn the_issue_comparisons_are_all_there() {
-    let ids: Vec<&str> = lab::seed_cases().iter().map(|c| c.id).collect();
+    let ids: Vec<&str> = lab::seed_cases().iter().map(|c| c.id.as_str()).collect();
     for id in ["003", "000", "004", "001", "002"] {
         assert!(ids.contains(&id), "seed {id} missing from {ids:?}");
     }

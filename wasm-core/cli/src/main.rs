@@ -293,7 +293,7 @@ fn bench(
         let mut wrong = false;
         for case in cases
             .iter()
-            .filter(|c| only.is_empty() || only.iter().any(|id| *id == c.id))
+            .filter(|c| only.is_empty() || only.contains(&c.id))
         {
             let r = lab::run_seed(case).map_err(|e| {
                 Failure::input(format!("slub-lab bench seeds: seed {}: {e}", case.id))

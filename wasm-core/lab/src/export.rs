@@ -213,7 +213,7 @@ mod tests {
                 c.id
             );
             for after in [false, true] {
-                let sc = stepper_scenario(&c.id, after).expect("a stepper scenario");
+                let sc = stepper_scenario(c.id, after).expect("a stepper scenario");
                 let json = serde_json::to_string(&sc).expect("serialises");
                 slub_sim::scenario::parse(&json).expect("the stepper scenario parses back");
             }

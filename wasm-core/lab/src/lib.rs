@@ -69,7 +69,7 @@ use serde::{Deserialize, Serialize};
 use slub_sim::event::Event;
 use slub_sim::model::state::CtxId;
 use slub_sim::model::state::IOp;
-use slub_sim::model::{Machine, Move, Stat};
+use slub_sim::model::{Driver, Machine, Move, PolicyView, Stat};
 use slub_sim::scenario::{
     Allocator, CacheConfig, ContextSpec, Op, Scenario, Variant, MAX_CPUS, MAX_NODES,
 };
@@ -662,8 +662,10 @@ pub struct Measured {
 /// to count cache-line transfers (slower; the cycles are the same either way).
 pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
     let mut m = Machine::new(sc, transfers, false);
-    let n_ctx = m.cfg.n_ctx;
-    let cpus = m.cfg.cpus;
+    let (n_ctx, cpus, obj_lines, static_lines) = {
+        let v = m.policy_view();
+        (v.contexts(), v.cpus(), v.obj_lines(), v.static_lines())
+    };
     // gates_of[ctx]: (op, after_ctx, after_op), sorted by op; the next unpassed one first.
     let mut gates_of: Vec<Vec<Gate>> = vec![Vec::new(); n_ctx];
     for g in gates {
@@ -675,58 +677,57 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
     let mut spin = vec![0u64; cpus];
     let mut idle = vec![0u64; cpus];
     let mut per_cpu: Vec<CpuTime> = vec![CpuTime::default(); cpus];
-    let obj_lines = m.cfg.obj_lines;
-    let static_lines = m.cfg.static_lines();
     // Contexts that could not step when last looked at: Some(true) if spinning on a lock.
     let mut waiting: Vec<Option<bool>> = vec![None; n_ctx];
     let time =
-        |m: &Machine, spin: &[u64], idle: &[u64], k: usize| m.st.cycles[k] + spin[k] + idle[k];
+        |v: PolicyView, spin: &[u64], idle: &[u64], k: usize| v.cycles(k) + spin[k] + idle[k];
+    let mut events = Vec::new();
 
     loop {
         // Which contexts can step now, and which of them is earliest in time.
         let mut best: Option<(u64, usize)> = None;
+        let v = m.policy_view();
         for (cx, waiting) in waiting.iter_mut().enumerate() {
-            let gate = gate_open(&m, &mut gates_of, cx);
+            let gate = gate_open(v, &mut gates_of, cx);
             let enabled = m.move_enabled(Move::Step(cx as CtxId));
+            let c = v.ctx(cx as CtxId);
             if gate && enabled {
-                let k = m.st.ctxs[cx].cpu as usize;
-                let t = time(&m, &spin, &idle, k);
+                let k = c.cpu as usize;
+                let t = time(v, &spin, &idle, k);
                 if best.is_none_or(|(bt, _)| t < bt) {
                     best = Some((t, cx));
                 }
-            } else if !m.st.ctxs[cx].finished && waiting.is_none() {
+            } else if !c.finished && waiting.is_none() {
                 // Spinning on a lock costs; waiting for work (a closed gate, a variable not
                 // yet bound: the op cannot even start) is sleep.
-                let spins =
-                    gate && !m.st.ctxs[cx].stack.is_empty() && m.blocked(cx as CtxId).is_some();
+                let spins = gate && c.in_op && v.blocked(cx as CtxId);
                 *waiting = Some(spins);
             }
         }
         let Some((_, cx)) = best else { break };
-        let k = m.st.ctxs[cx].cpu as usize;
-        let now = time(&m, &spin, &idle, k);
-        let op_i = match m.st.ctxs[cx].cur_op {
-            Some(i) => i,
-            None => m.st.ctxs[cx].op_index,
-        };
-        let op = m.cfg.ops_of(cx as CtxId)[op_i];
-        let before = m.st.cycles[k];
-        let locked_before = m.st.nodes.iter().filter(|n| n.list_lock.is_some()).count();
-        m.apply_move(Move::Step(cx as CtxId), None);
-        let locked_after = m.st.nodes.iter().filter(|n| n.list_lock.is_some()).count();
+        let c = v.ctx(cx as CtxId);
+        let k = c.cpu as usize;
+        let now = time(v, &spin, &idle, k);
+        let op_i = c.op;
+        let op = v.op(cx as CtxId, op_i);
+        let before = v.cycles(k);
+        let locked_before = v.list_locks_held();
+        m.apply(Move::Step(cx as CtxId), None);
         m.finish_if_done();
-        let charged = m.st.cycles[k] - before;
+        let v = m.policy_view();
+        let locked_after = v.list_locks_held();
+        let charged = v.cycles(k) - before;
         let mut tr = Transfers::default();
-        if let Some(rec) = m.rec.as_mut() {
-            for ev in rec.events.drain(..) {
-                count_transfers(&ev, static_lines, obj_lines, cpus as u32, &mut tr);
-            }
+        m.take_events(&mut events);
+        for ev in events.drain(..) {
+            count_transfers(&ev, static_lines, obj_lines, cpus as u32, &mut tr);
         }
+        let v = m.policy_view();
         let tally = per_cpu[k].ops.of(op);
         tally.cycles += charged;
         tally.list_locks += locked_after.saturating_sub(locked_before) as u64;
         tally.transfers.add(&tr);
-        if m.st.ctxs[cx].cur_op != Some(op_i) {
+        if v.ctx(cx as CtxId).op != op_i || !v.ctx(cx as CtxId).in_op {
             tally.ops += 1;
         }
         // Whoever could not step before and can now was waiting for this step: its clock
@@ -736,27 +737,24 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
             let Some(spins) = *waiting else {
                 continue;
             };
+            let o = v.ctx(other as CtxId);
             if other == cx
                 || !(m.move_enabled(Move::Step(other as CtxId))
-                    && gate_open(&m, &mut gates_of, other))
+                    && gate_open(v, &mut gates_of, other))
             {
-                if m.st.ctxs[other].finished {
+                if o.finished {
                     *waiting = None;
                 }
                 continue;
             }
             *waiting = None;
-            let ko = m.st.ctxs[other].cpu as usize;
-            let t_other = time(&m, &spin, &idle, ko);
+            let ko = o.cpu as usize;
+            let t_other = time(v, &spin, &idle, ko);
             if t_now > t_other {
                 let wait = t_now - t_other;
                 if spins {
                     spin[ko] += wait;
-                    let o_op = match m.st.ctxs[other].cur_op {
-                        Some(i) => i,
-                        None => m.st.ctxs[other].op_index,
-                    };
-                    let t = per_cpu[ko].ops.of(m.cfg.ops_of(other as CtxId)[o_op]);
+                    let t = per_cpu[ko].ops.of(v.op(other as CtxId, o.op));
                     t.cycles += wait;
                     t.spin += wait;
                 } else {
@@ -766,10 +764,11 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
         }
     }
     m.finish_if_done();
+    let v = m.policy_view();
 
     let mut ops = OpTallies::default();
     for (k, c) in per_cpu.iter_mut().enumerate() {
-        c.busy = m.st.cycles[k] + spin[k];
+        c.busy = v.cycles(k) + spin[k];
         c.idle = idle[k];
         for (all, one) in [
             (&mut ops.alloc, &c.ops.alloc),
@@ -783,17 +782,17 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
             all.transfers.add(&one.transfers);
         }
     }
-    let stats_per_cpu: Vec<BTreeMap<String, u64>> =
-        m.st.stats
-            .iter()
-            .map(|c| {
-                Stat::ALL
-                    .iter()
-                    .filter(|s| c[**s as usize] > 0)
-                    .map(|s| (s.name().to_string(), c[*s as usize]))
-                    .collect()
-            })
-            .collect();
+    let stats_per_cpu: Vec<BTreeMap<String, u64>> = v
+        .stats_per_cpu()
+        .iter()
+        .map(|c| {
+            Stat::ALL
+                .iter()
+                .filter(|s| c[**s as usize] > 0)
+                .map(|s| (s.name().to_string(), c[*s as usize]))
+                .collect()
+        })
+        .collect();
     let mut stats = BTreeMap::new();
     for c in &stats_per_cpu {
         for (k, v) in c {
@@ -803,21 +802,17 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
     Measured {
         per_cpu,
         ops,
-        steps: m.st.steps,
+        steps: v.steps(),
         stats,
         stats_per_cpu,
-        finished: m.all_finished(),
-        violations: m.violations.clone(),
+        finished: v.all_finished(),
+        violations: v.violations().to_vec(),
     }
 }
 
 /// Whether context `cx`'s next op has no closed gate in front of it.
-fn gate_open(m: &Machine, gates_of: &mut [Vec<Gate>], cx: usize) -> bool {
-    let c = &m.st.ctxs[cx];
-    let next = match c.cur_op {
-        Some(i) => i,
-        None => c.op_index,
-    };
+fn gate_open(v: PolicyView, gates_of: &mut [Vec<Gate>], cx: usize) -> bool {
+    let next = v.ctx(cx as CtxId).op;
     let list = &mut gates_of[cx];
     // Gates of ops already started are behind us.
     while list.last().is_some_and(|g| g.op < next) {
@@ -825,15 +820,8 @@ fn gate_open(m: &Machine, gates_of: &mut [Vec<Gate>], cx: usize) -> bool {
     }
     match list.last() {
         Some(g) if g.op == next => {
-            let a = &m.st.ctxs[g.after_ctx];
-            let done = if a.finished {
-                usize::MAX
-            } else {
-                match a.cur_op {
-                    Some(i) => i,
-                    None => a.op_index,
-                }
-            };
+            let a = v.ctx(g.after_ctx as CtxId);
+            let done = if a.finished { usize::MAX } else { a.op };
             done > g.after_op
         }
         _ => true,

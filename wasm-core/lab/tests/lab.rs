@@ -24,7 +24,7 @@ fn every_seed_comparison_has_the_seeds_sign() {
         "seed", "metric", "before", "after", "model", "seed", "off", "share"
     );
     for case in lab::seed_cases() {
-        let r = lab::run_seed(&case).expect("the seed's workload runs");
+        let r = lab::run_seed(case).expect("the seed's workload runs");
         println!(
             "{:5} {:8} {:>10.2} {:>10.2} {:>8.4} {:>8.4} {:>+6.1}% {:>5.0}%  {}{}",
             r.id,
@@ -254,7 +254,7 @@ fn seed_001_the_lockless_grow_decision_takes_fewer_list_locks() {
 #[test]
 fn seed_002_runs_three_allocators_and_says_where_it_misses() {
     let cases: Vec<_> = lab::seed_cases()
-        .into_iter()
+        .iter()
         .filter(|c| c.id.starts_with("002"))
         .collect();
     assert_eq!(cases.len(), 3);

@@ -43,6 +43,7 @@
 pub mod event;
 pub mod explore;
 pub mod model;
+pub mod policy;
 pub mod scenario;
 pub mod view;
 

@@ -13,6 +13,7 @@
 #[macro_use]
 mod macros;
 pub mod cost;
+mod driver;
 mod exec_alloc;
 mod exec_free;
 mod exec_lists;
@@ -28,6 +29,7 @@ pub mod stats;
 mod steps;
 mod view;
 
+pub use driver::{CtxView, Driver, PolicyView};
 pub use sched::Move;
 
 pub use labels::Pc;
@@ -127,12 +129,12 @@ pub struct Recorder {
 /// The simulated machine. `st` is the whole state; the rest is configuration or scratch.
 #[derive(Clone, Debug)]
 pub struct Machine {
-    pub cfg: std::rc::Rc<Config>,
-    pub st: State,
-    pub violations: Vec<Violation>,
+    cfg: std::rc::Rc<Config>,
+    st: State,
+    violations: Vec<Violation>,
     /// Check invariants after every step.
-    pub checks: bool,
-    pub rec: Option<Box<Recorder>>,
+    checks: bool,
+    rec: Option<Box<Recorder>>,
     probing: bool,
     /// The context stepping now and its CPU.
     cur: CtxId,
@@ -140,15 +142,15 @@ pub struct Machine {
     /// Scratch space of the invariant checker (not state).
     scratch: Vec<u8>,
     /// Ghost counters for the end-of-run identities (INV-15).
-    pub ghost: Ghost,
+    ghost: Ghost,
     /// Discards of the last step, judged by INV-14 after it: (slab, why not allowed, CPUs
     /// whose `c.page` still named it).
-    pub pending_discards: Vec<(SlabId, Option<String>, Vec<u32>)>,
+    pending_discards: Vec<(SlabId, Option<String>, Vec<u32>)>,
     /// When set, every resource the current move touches is noted here (the explorer's
     /// dependency relation, see `crate::explore`).
-    pub foot: Option<Vec<u32>>,
+    foot: Option<Vec<u32>>,
     /// The end-of-run checks ran.
-    pub end_checked: bool,
+    end_checked: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]

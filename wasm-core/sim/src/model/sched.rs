@@ -448,18 +448,6 @@ impl Machine {
         }
     }
 
-    /// The next move of the default policy (DESIGN §5), if any.
-    pub fn default_move(&self) -> Option<Move> {
-        if let Some(last) = self.st.last_moved {
-            if self.move_enabled(Move::Step(last)) {
-                return Some(Move::Step(last));
-            }
-        }
-        (0..self.cfg.n_ctx as CtxId)
-            .map(Move::Step)
-            .find(|&m| self.move_enabled(m))
-    }
-
     pub fn all_finished(&self) -> bool {
         self.st.ctxs[..self.cfg.n_ctx].iter().all(|c| c.finished)
     }

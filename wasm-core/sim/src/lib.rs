@@ -10,7 +10,7 @@
 //! whole machine state is plain data, so it can be cloned, compared and hashed.
 //!
 //! With `"allocator": "slab"` the same machine runs SLAB instead, the comparison model of the
-//! spec's Appendix A (`model::slab`, its invariants SLAB-1…SLAB-6 in `model::slab_checks`).
+//! spec's Appendix A (`model::slab`, its invariants SLAB-1…SLAB-6 in `model::slab::invariants`).
 //!
 //! After every step the invariants INV-1…INV-14 of spec §5 are checked (INV-15 at the end);
 //! a violation is an outcome with its step and a sentence, never a panic. Every memory access

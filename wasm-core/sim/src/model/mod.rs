@@ -9,28 +9,32 @@
 //! the next label is a step, so the label a context shows is the step it will take next and a
 //! finished context is known at once. In probing mode a step label returns `Flow::Pending`
 //! without touching anything; that is how settling stops in front of a step.
+//!
+//! Layout. The machine shared by every allocator: `state` (the plain-data state), `memory`
+//! (cache lines, MESI, the cost of an access), `cost` (the cost table), `prims` (processor
+//! state, locks, the CAS flavours), `executor` (contexts and moves: which move is enabled,
+//! applying one, settling, starting and finishing ops, dispatching a label to its allocator),
+//! `driver` (the seam the policies, the explorer and the Lab drive it through), `stats`,
+//! `labels` and `view`. Each allocator is a module of its own with its kernel functions as
+//! step machines and its invariants: `slub` (`mm/slub.c`, the subject) and `slab` (`mm/slab.c`,
+//! spec Appendix A). `docs/adding-an-allocator.md` says how a third one goes in.
 
 #[macro_use]
 mod macros;
 pub mod cost;
 mod driver;
-mod exec_alloc;
-mod exec_free;
-mod exec_lists;
-mod invariants;
+mod executor;
 mod labels;
 mod memory;
 mod prims;
-mod sched;
 mod slab;
-mod slab_checks;
+mod slub;
 pub mod state;
 pub mod stats;
-mod steps;
 mod view;
 
 pub use driver::{CtxView, Driver, PolicyView};
-pub use sched::Move;
+pub use executor::Move;
 
 pub use labels::Pc;
 pub use stats::Stat;

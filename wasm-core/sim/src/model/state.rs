@@ -32,9 +32,11 @@ pub enum Life {
     Discarded,
 }
 
-/// `struct page` as SLUB uses it, plus its objects' free-pointer words.
+/// A slab's descriptor: the `struct page` of the slab's memory (`struct slab` since 5.17),
+/// with SLUB's fields (its `freelist` + `counters`, `slab_lock`, the CPU partial link) and its
+/// objects' free-pointer words. `SlabId` names one; its letter (`P`, `Q`...) is the slab's name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Slab {
+pub struct Page {
     pub node: u32,
     pub freelist: Addr,
     pub counters: Counters,
@@ -368,7 +370,7 @@ impl Mesi {
 pub struct State {
     pub cpus: Vec<Cpu>,
     pub nodes: Vec<Node>,
-    pub slabs: Vec<Slab>,
+    pub slabs: Vec<Page>,
     pub ctxs: Vec<Ctx>,
     pub vars: Vec<Var>,
     /// Per line, per CPU: MESI.

@@ -101,7 +101,7 @@ impl Machine {
             .any(|c| c.stack.iter().any(|f| f.queue.contains(&s)))
     }
 
-    pub(super) fn check_slab_invariants(&mut self) {
+    pub(in crate::model) fn check_slab_invariants(&mut self) {
         let mut problems: Vec<(&'static str, String)> = Vec::new();
         let objects = self.cfg.objects;
 
@@ -262,7 +262,7 @@ impl Machine {
     }
 
     /// The end-of-run identities of SLAB's counters.
-    pub(super) fn check_slab_end(&mut self) {
+    pub(in crate::model) fn check_slab_end(&mut self) {
         let stat = |m: &Machine, s: Stat| m.st.stats.iter().map(|c| c[s as usize]).sum::<u64>();
         let allocs = stat(self, Stat::ALLOCHIT) + stat(self, Stat::ALLOCMISS);
         let started = self.ghost.slab_allocs;
@@ -296,13 +296,13 @@ impl Machine {
         }
     }
 
-    pub(super) fn cpu_array_view(&self, k: usize) -> Option<ArrayView> {
+    pub(in crate::model) fn cpu_array_view(&self, k: usize) -> Option<ArrayView> {
         self.cfg
             .is_slab()
             .then(|| self.array_view(&self.st.cpus[k].ac))
     }
 
-    pub(super) fn slab_node_view(&self, n: usize) -> Option<SlabNodeView> {
+    pub(in crate::model) fn slab_node_view(&self, n: usize) -> Option<SlabNodeView> {
         if !self.cfg.is_slab() {
             return None;
         }
@@ -320,7 +320,7 @@ impl Machine {
     }
 
     /// SLAB: the free objects of a slab, in the order `slab_get_obj` hands them out.
-    pub(super) fn slab_free_names(&self, s: SlabId) -> Vec<String> {
+    pub(in crate::model) fn slab_free_names(&self, s: SlabId) -> Vec<String> {
         let sl = self.slab(s);
         sl.bufctl
             .iter()
@@ -329,7 +329,7 @@ impl Machine {
             .collect()
     }
 
-    pub(super) fn slab_slab_owner(&self, s: SlabId) -> String {
+    pub(in crate::model) fn slab_slab_owner(&self, s: SlabId) -> String {
         let sl = self.slab(s);
         match sl.life {
             Life::Discarded => return "discarded".into(),
@@ -353,7 +353,7 @@ impl Machine {
 
     /// The owner text of every object (by `slab * objects + i`), as `ObjectView.owner` says it;
     /// computed once per view, since each answer needs every place of every object.
-    pub(super) fn slab_object_owners(&self) -> Vec<String> {
+    pub(in crate::model) fn slab_object_owners(&self) -> Vec<String> {
         self.slab_places()
             .iter()
             .map(|places| match places.first() {
@@ -368,7 +368,7 @@ impl Machine {
     }
 
     /// Names of SLAB's static lines (`array_cache[k]`, its entries, `node n`, `shared[n]`).
-    pub(super) fn slab_line_name(&self, l: u32) -> Option<String> {
+    pub(in crate::model) fn slab_line_name(&self, l: u32) -> Option<String> {
         let layout = self.cfg.slab.as_ref()?;
         if l == 0 || l >= self.cfg.static_lines() {
             return None;
@@ -404,12 +404,12 @@ impl Machine {
 mod tests {
     //! The checker can fail: each SLAB invariant is broken by hand in a real state (the
     //! model itself never breaks them: the property tests say so) and must be reported.
-    use super::super::{Machine, Move};
+    use crate::model::{Machine, Move};
     use crate::scenario;
 
     /// SC18 after task A's first allocation: a slab on node 0, one object in cpu0's array.
     fn machine() -> Machine {
-        let text = include_str!("../../tests/scenarios/sc18_slab_lockless_grow_decision.json");
+        let text = include_str!("../../../tests/scenarios/sc18_slab_lockless_grow_decision.json");
         let mut m = Machine::new(scenario::parse(text).unwrap(), false, true);
         while !m.st.vars[0].bound {
             m.apply_move(Move::Step(0), None);

@@ -20,8 +20,11 @@
 
 use super::cost;
 use super::memory::Access;
+use super::state;
 use super::state::*;
 use super::{Flow, Machine, Pc, Stat};
+
+mod invariants;
 
 /// SLAB's geometry of the static cache lines and its tunables, fixed at creation.
 #[derive(Clone, Debug, PartialEq, Eq)]

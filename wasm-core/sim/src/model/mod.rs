@@ -21,6 +21,7 @@
 
 #[macro_use]
 mod macros;
+mod allocator;
 pub mod cost;
 mod driver;
 mod executor;

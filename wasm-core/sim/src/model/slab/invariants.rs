@@ -421,7 +421,7 @@ mod tests {
     fn invariants_after(edit: impl FnOnce(&mut Machine)) -> Vec<String> {
         let mut m = machine();
         edit(&mut m);
-        m.check_invariants();
+        m.check_step_invariants();
         m.violations.iter().map(|v| v.invariant.clone()).collect()
     }
 

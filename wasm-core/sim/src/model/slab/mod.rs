@@ -1185,3 +1185,72 @@ impl Machine {
         }
     }
 }
+
+use super::allocator::OpCall;
+use super::executor::Block;
+
+/// The entry frame of an op under SLAB.
+pub(super) fn op_frame(call: OpCall) -> Frame {
+    match call {
+        OpCall::Alloc { node } => {
+            let mut f = Frame::new(Func::CacheAlloc, Pc::CA0);
+            f.node = node;
+            f
+        }
+        OpCall::Free { addr, slab } => {
+            let mut f = Frame::new(Func::CacheFree, Pc::CF0);
+            f.x = addr;
+            f.pg = Some(slab);
+            f
+        }
+        OpCall::Flush { target } => {
+            let mut f = Frame::new(Func::DoDrain, Pc::DD0);
+            match target {
+                Some(t) => f.c = t,
+                None => f.flag = true,
+            }
+            f
+        }
+    }
+}
+
+/// `cache_grow_begin`'s page allocation with `__GFP_WAIT` (GB2) is where a task may sleep.
+pub(super) fn at_sleep_point(fr: &Frame) -> bool {
+    fr.func == Func::CacheGrowBegin && fr.pc == Pc::GB2
+}
+
+impl Machine {
+    /// Dispatch one label of a SLAB function.
+    pub(super) fn exec_slab(&mut self, fr: &mut Frame) -> Flow {
+        match fr.func {
+            Func::CacheAlloc => self.cache_alloc(fr),
+            Func::CacheAllocRefill => self.cache_alloc_refill(fr),
+            Func::CacheGrowBegin => self.cache_grow_begin(fr),
+            Func::CacheGrowEnd => self.cache_grow_end(fr),
+            Func::CacheFree => self.cache_free(fr),
+            Func::CacheFlusharray => self.cache_flusharray(fr),
+            Func::DoDrain => self.do_drain(fr),
+            Func::Touch => self.touch(fr),
+            f => unreachable!("{} is not a SLAB function", f.name()),
+        }
+    }
+
+    /// The lock SLAB's next step of `cx` waits for: a node's `list_lock`, held by another.
+    pub(super) fn slab_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
+        use Pc::*;
+        match (fr.func, fr.pc) {
+            (Func::CacheAllocRefill, RF3)
+            | (Func::CacheGrowEnd, GE1)
+            | (Func::CacheFlusharray, FA1)
+            | (Func::DoDrain, DD1)
+            | (Func::CacheFree, CFA1) => {
+                let n = fr.n.unwrap();
+                self.st.nodes[n as usize]
+                    .list_lock
+                    .filter(|&h| h != cx)
+                    .map(|h| Block::ListLock(n, h))
+            }
+            _ => None,
+        }
+    }
+}

@@ -24,6 +24,22 @@ impl Machine {
         self.cfg.sc.allocator
     }
 
+    /// The allocator's own state in a new machine.
+    pub(super) fn initial_alloc_state(cfg: &super::Config) -> AllocState {
+        match cfg.sc.allocator {
+            Allocator::Slub => AllocState::Slub,
+            Allocator::Slab => {
+                let l = cfg.slab.as_ref().expect("SLAB's layout under SLAB");
+                AllocState::Slab(super::slab::SlabState::new(
+                    l,
+                    &cfg.cpu_node,
+                    cfg.sc.nodes,
+                    cfg.objects,
+                ))
+            }
+        }
+    }
+
     /// The entry frame of an op.
     pub(super) fn op_frame(&self, call: OpCall) -> Frame {
         match self.allocator() {

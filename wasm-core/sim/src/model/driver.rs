@@ -226,7 +226,8 @@ impl Machine {
         self.foot.take().unwrap_or_default()
     }
 
-    /// Hash what makes two states the same for the explorer: the allocator's structures, the
+    /// Hash what makes two states the same for the explorer: the allocator's structures (the
+    /// shared ones and its own), the
     /// contexts, the variables and who moved last (not cycles, stats or coherence).
     pub fn hash_state<H: std::hash::Hasher>(&self, h: &mut H) {
         use std::hash::Hash;
@@ -234,6 +235,7 @@ impl Machine {
         st.cpus.hash(h);
         st.nodes.hash(h);
         st.slabs.hash(h);
+        st.alloc.hash(h);
         st.ctxs.hash(h);
         st.vars.hash(h);
         st.last_moved.hash(h);

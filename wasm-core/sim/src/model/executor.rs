@@ -53,39 +53,16 @@ impl Machine {
                     current: None,
                     irq: None,
                     ghost_version: 0,
-                    ac: match &cfg.slab {
-                        Some(l) => ArrayCache {
-                            limit: l.limit,
-                            batchcount: l.batchcount,
-                            ..Default::default()
-                        },
-                        None => ArrayCache::default(),
-                    },
                 })
                 .collect(),
             nodes: (0..sc.nodes)
-                .map(|n| Node {
+                .map(|_| Node {
                     list_lock: None,
                     nr_partial: 0,
                     partial: Vec::new(),
-                    slab: match &cfg.slab {
-                        // init_cache_node: free_limit = (1 + CPUs of the node) * batchcount + num.
-                        Some(l) => SlabNode {
-                            free_limit: (1 + cfg.cpu_node.iter().filter(|&&m| m == n).count()
-                                as u32)
-                                * l.batchcount
-                                + cfg.objects,
-                            shared: (l.shared_limit > 0).then(|| ArrayCache {
-                                limit: l.shared_limit,
-                                batchcount: l.batchcount,
-                                ..Default::default()
-                            }),
-                            ..Default::default()
-                        },
-                        None => SlabNode::default(),
-                    },
                 })
                 .collect(),
+            alloc: Machine::initial_alloc_state(&cfg),
             slabs: Vec::new(),
             ctxs,
             vars: vec![Var::default(); cfg.var_names.len()],

@@ -861,7 +861,6 @@ impl Machine {
             life: Life::Private,
             on_node_partial: false,
             fp: vec![NULL; self.cfg.objects as usize],
-            bufctl: Vec::new(),
             line,
         });
         id

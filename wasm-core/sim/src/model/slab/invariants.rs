@@ -302,17 +302,20 @@ impl Machine {
         }
     }
 
+    /// CPU `k`'s `array_cache`, under SLAB (another allocator has none).
     pub(in crate::model) fn cpu_array_view(&self, k: usize) -> Option<ArrayView> {
-        self.cfg
-            .is_slab()
-            .then(|| self.array_view(&sb!(self).ac[k]))
+        match &self.st.alloc {
+            AllocState::Slab(sb) => Some(self.array_view(&sb.ac[k])),
+            _ => None,
+        }
     }
 
+    /// Node `n`'s SLAB lists and shared array, under SLAB.
     pub(in crate::model) fn slab_node_view(&self, n: usize) -> Option<SlabNodeView> {
-        if !self.cfg.is_slab() {
+        let AllocState::Slab(sb) = &self.st.alloc else {
             return None;
-        }
-        let ns = &sb!(self).nodes[n];
+        };
+        let ns = &sb.nodes[n];
         let names = |l: &[SlabId]| l.iter().map(|&s| self.slab_name(s)).collect();
         Some(SlabNodeView {
             slabs_full: names(&ns.slabs_full),

@@ -17,7 +17,7 @@ const STAGES = [
   [
     'clippy (wasm32)',
     'cargo',
-    ['clippy', '-p', 'slub-sim', '-p', 'slub-wasm', '-p', 'slub-lab-wasm', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'],
+    ['clippy', '-p', 'slub-sim', '-p', 'slub-lab-core', '-p', 'slub-wasm', '-p', 'slub-lab-wasm', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'],
     true,
   ],
   ['cargo test', 'cargo', ['test', '--workspace', '--release'], false],

@@ -261,7 +261,7 @@ fn bench(
     params: &[(String, String)],
     only: &[String],
 ) -> Result<u8, Failure> {
-    use slub_sim::lab;
+    use slub_lab_core as lab;
     let names: Vec<&str> = lab::WorkloadKind::ALL.iter().map(|w| w.name()).collect();
     if workload == "seeds" {
         if !variant.is_empty() || cpus.is_some() || !params.is_empty() {
@@ -272,14 +272,17 @@ fn bench(
         let cases = lab::seed_cases();
         let pending = lab::pending_seeds();
         for id in only {
-            if pending.iter().any(|p| p.id == id) {
+            if pending.iter().any(|p| p.id == *id) {
                 return Err(Failure::input(format!(
                     "slub-lab bench seeds: seed {id} is not runnable yet: it needs {}",
-                    pending.iter().find(|p| p.id == id).map_or("", |p| p.needs)
+                    pending
+                        .iter()
+                        .find(|p| p.id == *id)
+                        .map_or("", |p| p.needs.as_str())
                 )));
             }
-            if !cases.iter().any(|c| c.id == id) {
-                let ids: Vec<&str> = cases.iter().map(|c| c.id).collect();
+            if !cases.iter().any(|c| c.id == *id) {
+                let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
                 return Err(Failure::input(format!(
                     "slub-lab bench seeds: no seed comparison `{id}`; they are {}",
                     ids.join(", ")
@@ -289,10 +292,10 @@ fn bench(
         let mut comparisons = Vec::new();
         let mut wrong = false;
         for case in cases
-            .into_iter()
-            .filter(|c| only.is_empty() || only.iter().any(|id| id == c.id))
+            .iter()
+            .filter(|c| only.is_empty() || only.contains(&c.id))
         {
-            let r = lab::run_seed(&case).map_err(|e| {
+            let r = lab::run_seed(case).map_err(|e| {
                 Failure::input(format!("slub-lab bench seeds: seed {}: {e}", case.id))
             })?;
             wrong |= r.asserted && !r.sign_ok;

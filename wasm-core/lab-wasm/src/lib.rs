@@ -1,6 +1,6 @@
 //! slub-lab-wasm: the Lab's (`#/lab`) entry points, in a wasm module of their own.
 //!
-//! The seeds' comparisons under the one cost table (`slub_sim::lab_export`) are code the
+//! The seeds' comparisons under the one cost table (`slub_lab_core::export`) are code the
 //! playground and the lessons never run: kept out of slub-wasm, they take ~40 KB gzip off the
 //! module every page loads. This one is loaded by the Lab page (the cases' metadata, the pending
 //! seeds, the stepper scenarios) and by its Web Worker (the runs): `web/src/sim/lab.ts`,
@@ -47,7 +47,7 @@ fn to_json<T: Serialize + ?Sized>(value: &T) -> String {
 /// asserted, note?, before: [[key, value]], change: [[key, value]], ops }] }`.
 #[wasm_bindgen(js_name = labCases)]
 pub fn lab_cases() -> Result<String, JsError> {
-    slub_sim::lab_export::cases()
+    slub_lab_core::export::cases()
         .map(|c| to_json(&c))
         .map_err(|e| JsError::new(&e))
 }
@@ -57,7 +57,7 @@ pub fn lab_cases() -> Result<String, JsError> {
 /// throws with a message that says which ids there are, or what the pending one needs.
 #[wasm_bindgen(js_name = labRunSeed)]
 pub fn lab_run_seed(id: &str) -> Result<String, JsError> {
-    slub_sim::lab_export::run_case(id)
+    slub_lab_core::export::run_case(id)
         .map(|r| to_json(&r))
         .map_err(|e| JsError::new(&e))
 }
@@ -66,7 +66,7 @@ pub fn lab_run_seed(id: &str) -> Result<String, JsError> {
 /// allocator, variant and object size, few operations, no schedule): scenario JSON.
 #[wasm_bindgen(js_name = labStepperScenario)]
 pub fn lab_stepper_scenario(id: &str, after: bool) -> Result<String, JsError> {
-    slub_sim::lab_export::stepper_scenario(id, after)
+    slub_lab_core::export::stepper_scenario(id, after)
         .map(|sc| to_json(&sc))
         .map_err(|e| JsError::new(&e))
 }
@@ -74,5 +74,5 @@ pub fn lab_stepper_scenario(id: &str, after: bool) -> Result<String, JsError> {
 /// The seed comparisons the model cannot run yet: JSON `[{ id, file, what, needs }]`.
 #[wasm_bindgen(js_name = labPending)]
 pub fn lab_pending() -> String {
-    to_json(&slub_sim::lab_export::pending())
+    to_json(&slub_lab_core::export::pending())
 }

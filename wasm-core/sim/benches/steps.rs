@@ -4,7 +4,8 @@
 //! policy. Criterion reports the throughput in steps (elements) per second.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use slub_sim::model::Machine;
+use slub_sim::model::{Driver, Machine};
+use slub_sim::policy::default_move;
 use slub_sim::{scenario, Simulator};
 
 /// The workload, shared with the wasm benchmark (`scripts/bench-wasm.mjs`) so the two compare
@@ -17,7 +18,7 @@ fn steps_of(checks: bool) -> u64 {
     let mut sim = Simulator::new(workload(), false, checks);
     sim.run_to_end();
     assert!(sim.outcome().violations.is_empty() || !checks);
-    sim.machine().st.steps
+    sim.machine().policy_view().steps()
 }
 
 fn bench(c: &mut Criterion) {
@@ -29,40 +30,40 @@ fn bench(c: &mut Criterion) {
     g.bench_function("core_steps_no_events_no_checks", |b| {
         b.iter(|| {
             let mut m = Machine::new(sc.clone(), false, false);
-            while let Some(mv) = m.default_move() {
-                m.apply_move(mv, None);
+            while let Some(mv) = default_move(&m) {
+                m.apply(mv, None);
             }
-            m.st.steps
+            m.policy_view().steps()
         })
     });
     g.bench_function("core_steps_with_every_invariant", |b| {
         b.iter(|| {
             let mut m = Machine::new(sc.clone(), false, true);
-            while let Some(mv) = m.default_move() {
-                m.apply_move(mv, None);
+            while let Some(mv) = default_move(&m) {
+                m.apply(mv, None);
             }
-            m.st.steps
+            m.policy_view().steps()
         })
     });
     g.bench_function("steps_no_events_no_checks", |b| {
         b.iter(|| {
             let mut sim = Simulator::new(sc.clone(), false, false);
             sim.run_to_end();
-            sim.machine().st.steps
+            sim.machine().policy_view().steps()
         })
     });
     g.bench_function("steps_with_every_invariant", |b| {
         b.iter(|| {
             let mut sim = Simulator::new(sc.clone(), false, true);
             sim.run_to_end();
-            sim.machine().st.steps
+            sim.machine().policy_view().steps()
         })
     });
     g.bench_function("steps_with_events", |b| {
         b.iter(|| {
             let mut sim = Simulator::new(sc.clone(), true, false);
             sim.run_to_end();
-            sim.machine().st.steps
+            sim.machine().policy_view().steps()
         })
     });
     g.finish();
@@ -77,11 +78,12 @@ fn bench(c: &mut Criterion) {
     slab.cache.shared = Some(2);
     let slab_steps = {
         let mut m = Machine::new(slab.clone(), false, true);
-        while let Some(mv) = m.default_move() {
-            m.apply_move(mv, None);
+        while let Some(mv) = default_move(&m) {
+            m.apply(mv, None);
         }
-        assert!(m.violations.is_empty(), "{:?}", m.violations);
-        m.st.steps
+        let violations = m.policy_view().violations();
+        assert!(violations.is_empty(), "{violations:?}");
+        m.policy_view().steps()
     };
     let mut g = c.benchmark_group("slab");
     g.throughput(Throughput::Elements(slab_steps));
@@ -92,10 +94,10 @@ fn bench(c: &mut Criterion) {
         g.bench_function(name, |b| {
             b.iter(|| {
                 let mut m = Machine::new(slab.clone(), false, checks);
-                while let Some(mv) = m.default_move() {
-                    m.apply_move(mv, None);
+                while let Some(mv) = default_move(&m) {
+                    m.apply(mv, None);
                 }
-                m.st.steps
+                m.policy_view().steps()
             })
         });
     }

@@ -36,7 +36,7 @@
 //! With the preemption bound on, the bound itself is a heuristic (as in CHESS): it limits
 //! which schedules exist, and the reduction is sound for the schedules within it.
 
-use crate::model::{Machine, Move, WRITE};
+use crate::model::{Driver, Machine, Move, WRITE};
 use crate::scenario::Scenario;
 use serde::Serialize;
 use std::collections::{HashMap, VecDeque};
@@ -182,13 +182,7 @@ impl Hasher for Lanes {
 /// identically, so merging them loses no behaviour.
 fn state_key(m: &Machine, used: &Used) -> u128 {
     let mut h = Lanes(0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344);
-    let st = &m.st;
-    st.cpus.hash(&mut h);
-    st.nodes.hash(&mut h);
-    st.slabs.hash(&mut h);
-    st.ctxs.hash(&mut h);
-    st.vars.hash(&mut h);
-    st.last_moved.hash(&mut h);
+    m.hash_state(&mut h);
     used.hash(&mut h);
     ((h.0 as u128) << 64) | h.1 as u128
 }
@@ -196,7 +190,7 @@ fn state_key(m: &Machine, used: &Used) -> u128 {
 fn path_moves(m: &Machine, mut p: Option<Rc<PathNode>>) -> Vec<String> {
     let mut out = Vec::new();
     while let Some(n) = p {
-        out.push(m.move_text(n.mv));
+        out.push(m.policy_view().move_text(n.mv));
         p = n.parent.clone();
     }
     out.reverse();
@@ -211,7 +205,7 @@ pub fn explore(
     progress: &mut dyn FnMut(&Progress) -> bool,
 ) -> Report {
     let mut root = Machine::new(sc.clone(), false, true);
-    root.finish_if_done();
+    Driver::finish_if_done(&mut root);
     let mut report = Report {
         executions: 0,
         states: 1,
@@ -222,7 +216,7 @@ pub fn explore(
         cancelled: false,
         violations: Vec::new(),
     };
-    if let Some(v) = root.violations.first() {
+    if let Some(v) = root.policy_view().violations().first() {
         // Setup itself broke an invariant (a variant broken enough to fail without a race).
         report.violations.push(FoundViolation {
             invariant: v.invariant.clone(),
@@ -245,7 +239,7 @@ pub fn explore(
 
     while let Some(node) = queue.pop_front() {
         report.max_depth = report.max_depth.max(node.depth);
-        let moves = node.m.enabled_moves();
+        let moves = Driver::enabled_moves(&node.m);
         if moves.is_empty() {
             report.executions += 1;
             if report.executions >= bounds.max_executions {
@@ -254,8 +248,9 @@ pub fn explore(
             }
             continue;
         }
-        let last = node.m.st.last_moved;
-        let last_enabled = last.is_some_and(|l| node.m.move_enabled(Move::Step(l)));
+        let view = node.m.policy_view();
+        let last = view.last_moved();
+        let last_enabled = last.is_some_and(|l| Driver::move_enabled(&node.m, Move::Step(l)));
         let mut done: Vec<Slept> = Vec::new();
         for mv in moves {
             if bounds.reduction && node.sleep.iter().any(|s| s.mv == mv) {
@@ -267,7 +262,7 @@ pub fn explore(
             match mv {
                 Move::Migrate(..) => used.migrations += 1,
                 Move::Step(cx) => {
-                    let c = &node.m.st.ctxs[cx as usize];
+                    let c = view.ctx(cx);
                     let irq_entry = c.kind == crate::model::state::CtxKind::Irq && !c.entered;
                     if irq_entry {
                         used.irq_entries += 1;
@@ -283,16 +278,13 @@ pub fn explore(
                 continue;
             }
             let mut child = node.m.clone();
-            child.foot = Some(Vec::new());
-            child.apply_move(mv, None);
-            child.finish_if_done();
-            let foot = Rc::new(child.foot.take().unwrap_or_default());
+            let foot = Rc::new(child.apply_traced(mv));
             report.transitions += 1;
             let path = Some(Rc::new(PathNode {
                 mv,
                 parent: node.path.clone(),
             }));
-            if let Some(v) = child.violations.first() {
+            if let Some(v) = child.policy_view().violations().first() {
                 report.violations.push(FoundViolation {
                     invariant: v.invariant.clone(),
                     message: v.message.clone(),

@@ -10,7 +10,16 @@
 //! whole machine state is plain data, so it can be cloned, compared and hashed.
 //!
 //! With `"allocator": "slab"` the same machine runs SLAB instead, the comparison model of the
-//! spec's Appendix A (`model::slab`, its invariants SLAB-1…SLAB-6 in `model::slab_checks`).
+//! spec's Appendix A (`model::slab`, its invariants SLAB-1…SLAB-6 in `model::slab::invariants`).
+//! Each allocator is a module of its own (`model::slub`, `model::slab`) with its state, step
+//! functions, invariants and variant keys; `model::allocator` is the one place the shared
+//! machine asks the running allocator anything (`docs/adding-an-allocator.md`).
+//!
+//! Driving. Everything outside the model moves the machine through [`model::Driver`]: the
+//! enabled moves, applying one, the end of the run, and a read-only [`model::PolicyView`] of
+//! what a scheduling policy needs. [`policy`] has the default policy of DESIGN §5 and a seeded
+//! random one; [`Simulator`] keeps a history of moves over a machine, [`explore`] searches the
+//! schedules, and the Lab (crate `slub-lab-core`) runs workloads by a discrete-event clock.
 //!
 //! After every step the invariants INV-1…INV-14 of spec §5 are checked (INV-15 at the end);
 //! a violation is an outcome with its step and a sentence, never a panic. Every memory access
@@ -42,9 +51,8 @@
 
 pub mod event;
 pub mod explore;
-pub mod lab;
-pub mod lab_export;
 pub mod model;
+pub mod policy;
 pub mod scenario;
 pub mod view;
 

@@ -194,12 +194,72 @@ pub struct Scenario {
     pub schedule: Option<Vec<String>>,
 }
 
+/// The variant keys SLUB reads, as a scenario file writes them (spec §2.16).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SlubVariantKeys {
+    // In the order of their JSON names, as scenario files have always been written.
+    pub cmpxchg_double: CmpxchgDouble,
+    pub cpu_partial: bool,
+    pub cpu_partial_frozen: bool,
+    pub deactivate: Deactivate,
+    pub discard: Discard,
+    pub fastpath: Fastpath,
+    pub free_retry_lock: FreeRetryLock,
+    pub preempt: Preempt,
+    #[serde(serialize_with = "ser_prefetch")]
+    pub prefetch: Prefetch,
+    pub slowpath: Slowpath,
+    pub tid_step: Option<u64>,
+}
+
+/// The variant keys SLAB reads (spec Appendix A, §4 (v)).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SlabVariantKeys {
+    pub preempt: Preempt,
+    pub slab_grow: SlabGrow,
+}
+
+/// A variant as the file of one allocator writes it: each allocator's keys are its own type,
+/// so a scenario written out carries exactly the keys its allocator reads and parses back.
+/// A third allocator adds an arm and its key type.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum AllocatorVariant {
+    Slub(SlubVariantKeys),
+    Slab(SlabVariantKeys),
+}
+
+impl Variant {
+    /// The keys of this variant that `allocator` reads.
+    pub fn keys_for(&self, allocator: Allocator) -> AllocatorVariant {
+        match allocator {
+            Allocator::Slub => AllocatorVariant::Slub(SlubVariantKeys {
+                fastpath: self.fastpath,
+                slowpath: self.slowpath,
+                cpu_partial: self.cpu_partial,
+                cpu_partial_frozen: self.cpu_partial_frozen,
+                cmpxchg_double: self.cmpxchg_double,
+                preempt: self.preempt,
+                prefetch: self.prefetch,
+                discard: self.discard,
+                deactivate: self.deactivate,
+                free_retry_lock: self.free_retry_lock,
+                tid_step: self.tid_step,
+            }),
+            Allocator::Slab => AllocatorVariant::Slab(SlabVariantKeys {
+                preempt: self.preempt,
+                slab_grow: self.slab_grow,
+            }),
+        }
+    }
+}
+
 /// A scenario serialises as the file it could have been read from: its variant carries only
-/// the keys of its allocator (SLUB's keys, or SLAB's `preempt` and `slabGrow`), so what is
-/// written parses back.
+/// the keys of its allocator ([`Variant::keys_for`]), so what is written parses back.
 impl Serialize for Scenario {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::Error;
         #[derive(Serialize)]
         #[serde(rename_all = "camelCase")]
         struct Out<'a> {
@@ -209,20 +269,11 @@ impl Serialize for Scenario {
             cpus: u32,
             nodes: u32,
             cache: &'a CacheConfig,
-            variant: serde_json::Value,
+            variant: AllocatorVariant,
             setup: &'a [SetupOp],
             tasks: &'a [ContextSpec],
             irqs: &'a [ContextSpec],
             schedule: &'a Option<Vec<String>>,
-        }
-        let mut variant = serde_json::to_value(&self.variant).map_err(S::Error::custom)?;
-        if let Some(map) = variant.as_object_mut() {
-            match self.allocator {
-                Allocator::Slub => {
-                    map.remove("slabGrow");
-                }
-                Allocator::Slab => map.retain(|k, _| k == "preempt" || k == "slabGrow"),
-            }
         }
         Out {
             schema_version: self.schema_version,
@@ -231,7 +282,7 @@ impl Serialize for Scenario {
             cpus: self.cpus,
             nodes: self.nodes,
             cache: &self.cache,
-            variant,
+            variant: self.variant.keys_for(self.allocator),
             setup: &self.setup,
             tasks: &self.tasks,
             irqs: &self.irqs,

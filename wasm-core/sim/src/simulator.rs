@@ -2,7 +2,8 @@
 //! history, which is the artifact: STYLE 5), a cursor into it, and the machine at the cursor.
 //! Time travel replays from the nearest checkpoint (one every `CHECKPOINT` moves).
 
-use crate::model::{Machine, Move, Stat};
+use crate::model::{Driver, Machine, Move, Stat};
+use crate::policy;
 use crate::{scenario, Cycles, Error, Event, Outcome, Scenario, Stats, VarOutcome, View};
 use std::collections::BTreeMap;
 
@@ -33,10 +34,8 @@ impl Simulator {
     pub fn new(sc: Scenario, events: bool, checks: bool) -> Simulator {
         let mut machine = Machine::new(sc, events, checks);
         let mut evs = Vec::new();
-        if let Some(r) = machine.rec.as_mut() {
-            evs.append(&mut r.events);
-        }
-        machine.finish_if_done();
+        machine.take_events(&mut evs);
+        Driver::finish_if_done(&mut machine);
         Simulator {
             checkpoints: vec![machine.clone()],
             machine,
@@ -49,7 +48,7 @@ impl Simulator {
     }
 
     pub fn scenario(&self) -> &Scenario {
-        &self.machine.cfg.sc
+        self.machine.scenario()
     }
 
     pub fn machine(&self) -> &Machine {
@@ -58,10 +57,10 @@ impl Simulator {
 
     /// The moves that may come next, in a stable order: tasks, irqs, then migrations.
     pub fn enabled_moves(&self) -> Vec<String> {
-        self.machine
-            .enabled_moves()
+        let view = self.machine.policy_view();
+        Driver::enabled_moves(&self.machine)
             .into_iter()
-            .map(|m| self.machine.move_text(m))
+            .map(|m| view.move_text(m))
             .collect()
     }
 
@@ -74,8 +73,8 @@ impl Simulator {
             mv: mv.to_string(),
             why,
         };
-        let parsed = self.machine.parse_move(mv).map_err(bad)?;
-        if let Some(why) = self.machine.move_blocked(parsed) {
+        let parsed = self.machine.policy_view().parse_move(mv).map_err(bad)?;
+        if let Some(why) = Driver::move_blocked(&self.machine, parsed) {
             return Err(bad(why));
         }
         self.push_move(parsed, mv.to_string());
@@ -89,11 +88,9 @@ impl Simulator {
             self.events.truncate(self.marks[self.cursor]);
             self.checkpoints.truncate(self.cursor / CHECKPOINT + 1);
         }
-        self.machine.apply_move(mv, Some(self.cursor));
-        self.machine.finish_if_done();
-        if let Some(r) = self.machine.rec.as_mut() {
-            self.events.append(&mut r.events);
-        }
+        self.machine.apply(mv, Some(self.cursor));
+        Driver::finish_if_done(&mut self.machine);
+        self.machine.take_events(&mut self.events);
         self.history.push(text);
         self.cursor += 1;
         self.marks.push(self.events.len());
@@ -116,10 +113,10 @@ impl Simulator {
     /// is enabled.
     pub fn run_to_end(&mut self) {
         for _ in 0..MAX_DEFAULT_MOVES {
-            let Some(mv) = self.machine.default_move() else {
+            let Some(mv) = policy::default_move(&self.machine) else {
                 break;
             };
-            let text = self.machine.move_text(mv);
+            let text = self.machine.policy_view().move_text(mv);
             self.push_move(mv, text);
         }
     }
@@ -144,18 +141,16 @@ impl Simulator {
         }
         let ck = (n / CHECKPOINT).min(self.checkpoints.len() - 1);
         let mut m = self.checkpoints[ck].clone();
-        let rec = m.rec.take();
+        m.set_recording(false);
         for i in ck * CHECKPOINT..n {
             let mv = m
+                .policy_view()
                 .parse_move(&self.history[i])
                 .expect("history holds valid moves");
-            m.apply_move(mv, Some(i));
-            m.finish_if_done();
+            m.apply(mv, Some(i));
+            Driver::finish_if_done(&mut m);
         }
-        m.rec = rec.map(|mut r| {
-            r.events.clear();
-            r
-        });
+        m.set_recording(self.recording);
         self.machine = m;
         self.cursor = n;
         Ok(())
@@ -189,17 +184,17 @@ impl Simulator {
     }
 
     pub fn outcome(&self) -> Outcome {
-        let m = &self.machine;
-        let per_cpu: Vec<BTreeMap<String, u64>> =
-            m.st.stats
-                .iter()
-                .map(|c| {
-                    Stat::ALL
-                        .iter()
-                        .map(|s| (s.name().to_string(), c[*s as usize]))
-                        .collect()
-                })
-                .collect();
+        let m = self.machine.policy_view();
+        let per_cpu: Vec<BTreeMap<String, u64>> = m
+            .stats_per_cpu()
+            .iter()
+            .map(|c| {
+                Stat::ALL
+                    .iter()
+                    .map(|s| (s.name().to_string(), c[*s as usize]))
+                    .collect()
+            })
+            .collect();
         let total = Stat::ALL
             .iter()
             .map(|s| {
@@ -210,28 +205,17 @@ impl Simulator {
             })
             .collect();
         let vars = m
-            .cfg
-            .var_names
-            .iter()
-            .zip(&m.st.vars)
-            .map(|(name, v)| {
-                (
-                    name.clone(),
-                    VarOutcome {
-                        addr: v.addr,
-                        held: v.held(),
-                    },
-                )
-            })
+            .vars()
+            .map(|(name, addr, held)| (name.to_string(), VarOutcome { addr, held }))
             .collect();
         Outcome {
             schema_version: 1,
             finished: m.all_finished(),
             deadlock: m.deadlocked(),
-            violations: m.violations.clone(),
+            violations: m.violations().to_vec(),
             stats: Stats { total, per_cpu },
             cycles: Cycles {
-                per_cpu: m.st.cycles.clone(),
+                per_cpu: m.cycles_per_cpu().to_vec(),
             },
             vars,
         }

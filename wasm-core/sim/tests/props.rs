@@ -231,14 +231,14 @@ fn run_json(json: Value, share: bool, same_node: bool, s: &Spec) -> Result<(), T
         let mut moves = sim.enabled_moves();
         if !share {
             // Keep one task per CPU: no migration onto a CPU another unfinished task is on.
-            let m = sim.machine();
-            let ntasks = m.cfg.sc.tasks.len();
+            let m = sim.machine().policy_view();
+            let ntasks = m.tasks();
             moves.retain(
                 |mv| match mv.strip_prefix("migrate:").and_then(|r| r.rsplit_once(':')) {
                     Some((_, k)) => {
                         let k: u32 = k.parse().unwrap();
-                        !m.st.ctxs[..ntasks]
-                            .iter()
+                        !(0..ntasks as u8)
+                            .map(|t| m.ctx(t))
                             .any(|c| !c.finished && c.cpu == k)
                     }
                     None => true,
@@ -246,13 +246,13 @@ fn run_json(json: Value, share: bool, same_node: bool, s: &Spec) -> Result<(), T
             );
         }
         if same_node {
-            let m = sim.machine();
-            let node = |k: u32| m.cfg.cpu_node[k as usize];
+            let m = sim.machine().policy_view();
+            let node = |k: u32| m.node_of_cpu(k);
             moves.retain(
                 |mv| match mv.strip_prefix("migrate:").and_then(|r| r.rsplit_once(':')) {
                     Some((t, k)) => {
-                        let t = m.cfg.ctx_ids.iter().position(|c| c == t).unwrap();
-                        node(k.parse().unwrap()) == node(m.st.ctxs[t].cpu)
+                        let t = m.ctx_index(t).unwrap();
+                        node(k.parse().unwrap()) == node(m.ctx(t).cpu)
                     }
                     None => true,
                 },

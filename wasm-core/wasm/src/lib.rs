@@ -144,11 +144,12 @@ impl Simulator {
 #[wasm_bindgen(js_name = benchSteps)]
 pub fn bench_steps(scenario_json: &str, checks: bool) -> Result<f64, JsError> {
     let sc = slub_sim::scenario::parse(scenario_json).map_err(|e| into_error(e.into()))?;
+    use slub_sim::model::Driver;
     let mut m = slub_sim::model::Machine::new(sc, false, checks);
-    while let Some(mv) = m.default_move() {
-        m.apply_move(mv, None);
+    while let Some(mv) = slub_sim::policy::default_move(&m) {
+        m.apply(mv, None);
     }
-    Ok(m.st.steps as f64)
+    Ok(m.policy_view().steps() as f64)
 }
 
 /// The explorer's bounds as JS passes them (all optional; defaults are the CLI's).

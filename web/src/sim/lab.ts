@@ -1,5 +1,5 @@
 // The Lab's side of the bridge (`#/lab`, issue 6): the seed comparisons of the model
-// (wasm-core/sim/src/lab.rs, exported by lab_export.rs) as typed values. The worker's protocol
+// (wasm-core/lab/src/lib.rs, exported by export.rs) as typed values. The worker's protocol
 // and logic are in lab-protocol.ts (re-exported here).
 //
 // The Lab's entry points live in a wasm module of their own (wasm-core/lab-wasm, built into
@@ -72,7 +72,7 @@ export interface LabParams {
 /** Which number of a run a comparison reads. */
 export type Metric = 'alloc' | 'free' | 'pair' | 'message';
 
-/** One seed comparison, not yet run (`lab_export::CaseInfo`). */
+/** One seed comparison, not yet run (`slub_lab_core::export::CaseInfo`). */
 export interface CaseInfo {
   id: string;
   file: string;

@@ -1,22 +1,21 @@
 //! The cycle cost model of spec §7, as one table. Every step is charged its instruction cost
-//! plus the cost of each cache line it touches (see `memory.rs`). The Lab (a later issue)
-//! uses the same table for every experiment: no per-experiment constants.
+//! plus the cost of each cache line it touches (see `memory.rs`). The Lab uses the same table
+//! for every experiment: no per-experiment constants.
 //!
-//! | constant | cycles | spec §7 source |
-//! |---|---|---|
-//! | `L1_HIT` | 4 | Xeon 5500 guide, "L1 ~4 cycles" |
-//! | `L3_UNSHARED` | 40 | same guide; also the cost of a line no CPU holds |
-//! | `CLEAN_IN_OTHER_CORE` | 65 | same guide; also the invalidation a write to a Shared line needs |
-//! | `MODIFIED_IN_OTHER_CORE` | 75 | same guide, "~75" |
-//! | `REMOTE_SOCKET` | 200 | 100–300 in the guide; CPUs on different NUMA nodes |
-//! | `LOCKED_CMPXCHG16B` | 20 | estimate (spec §7) |
-//! | `PERCPU_CMPXCHG16B` | 9 | non-LOCK `cmpxchg16b`, M10 |
-//! | `PERCPU_CMPXCHG` | 3 | non-LOCK `cmpxchg`, M8 |
-//! | `IRQ_SAVE` / `IRQ_RESTORE` | 14 / 10 | the 20–30 estimate for pushf;cli…popf, split |
-//! | `PREEMPT_TOGGLE` | 3 | preempt disable+enable = 6, M8 |
-//! | `SPIN_LOCK` / `SPIN_UNLOCK` | 20 / 5 | uncontended lock+unlock 25, estimate |
-//! | `PREFETCH` | 1 | estimate: the transfer it starts is charged to the line |
-//! | `PAGE_ALLOC` / `PAGE_FREE` | 600 / 300 | 300–1000, estimate |
+//! [`TABLE`] is the table as data: each constant with its cycles, unit and source. The Lab
+//! page reads it through `slub_lab_core::export::cases` and `docs/cost-table.md` is written
+//! from it ([`markdown`]; a test keeps the two equal), so neither parses this file.
+
+/// One constant of the cost table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cost {
+    /// The constant's name in this module (`L1_HIT`).
+    pub name: &'static str,
+    pub value: u64,
+    pub unit: &'static str,
+    /// Where the figure comes from (spec §7).
+    pub source: &'static str,
+}
 
 pub const L1_HIT: u64 = 4;
 pub const L3_UNSHARED: u64 = 40;
@@ -34,3 +33,120 @@ pub const SPIN_UNLOCK: u64 = 5;
 pub const PREFETCH: u64 = 1;
 pub const PAGE_ALLOC: u64 = 600;
 pub const PAGE_FREE: u64 = 300;
+
+const fn cycles(name: &'static str, value: u64, source: &'static str) -> Cost {
+    Cost {
+        name,
+        value,
+        unit: "cycles",
+        source,
+    }
+}
+
+const IRQ: &str = "the 20–30 estimate for pushf;cli…popf, split";
+const SPIN: &str = "uncontended lock+unlock 25, estimate";
+const PAGE: &str = "300–1000, estimate";
+
+/// Every constant above, in the order the docs list them. Constants that share a source
+/// (`IRQ_SAVE` and `IRQ_RESTORE`) are adjacent, and the page shows them as one row.
+pub const TABLE: [Cost; 16] = [
+    cycles("L1_HIT", L1_HIT, "Xeon 5500 guide, \"L1 ~4 cycles\""),
+    cycles(
+        "L3_UNSHARED",
+        L3_UNSHARED,
+        "same guide; also the cost of a line no CPU holds",
+    ),
+    cycles(
+        "CLEAN_IN_OTHER_CORE",
+        CLEAN_IN_OTHER_CORE,
+        "same guide; also the invalidation a write to a Shared line needs",
+    ),
+    cycles(
+        "MODIFIED_IN_OTHER_CORE",
+        MODIFIED_IN_OTHER_CORE,
+        "same guide, \"~75\"",
+    ),
+    cycles(
+        "REMOTE_SOCKET",
+        REMOTE_SOCKET,
+        "100–300 in the guide; CPUs on different NUMA nodes",
+    ),
+    cycles("LOCKED_CMPXCHG16B", LOCKED_CMPXCHG16B, "estimate (spec §7)"),
+    cycles(
+        "PERCPU_CMPXCHG16B",
+        PERCPU_CMPXCHG16B,
+        "non-LOCK `cmpxchg16b`, M10",
+    ),
+    cycles("PERCPU_CMPXCHG", PERCPU_CMPXCHG, "non-LOCK `cmpxchg`, M8"),
+    cycles("IRQ_SAVE", IRQ_SAVE, IRQ),
+    cycles("IRQ_RESTORE", IRQ_RESTORE, IRQ),
+    cycles(
+        "PREEMPT_TOGGLE",
+        PREEMPT_TOGGLE,
+        "preempt disable+enable = 6, M8",
+    ),
+    cycles("SPIN_LOCK", SPIN_LOCK, SPIN),
+    cycles("SPIN_UNLOCK", SPIN_UNLOCK, SPIN),
+    cycles(
+        "PREFETCH",
+        PREFETCH,
+        "estimate: the transfer it starts is charged to the line",
+    ),
+    cycles("PAGE_ALLOC", PAGE_ALLOC, PAGE),
+    cycles("PAGE_FREE", PAGE_FREE, PAGE),
+];
+
+/// The rows as the docs and the page show them: adjacent constants with one source form one
+/// row (`IRQ_SAVE / IRQ_RESTORE`, `14 / 10`).
+pub fn rows() -> Vec<(Vec<&'static Cost>, &'static str)> {
+    let mut out: Vec<(Vec<&'static Cost>, &'static str)> = Vec::new();
+    for c in &TABLE {
+        match out.last_mut() {
+            Some((group, source)) if *source == c.source => group.push(c),
+            _ => out.push((vec![c], c.source)),
+        }
+    }
+    out
+}
+
+/// The table in Markdown (`docs/cost-table.md` is this, between its markers).
+pub fn markdown() -> String {
+    let mut s = String::from("| constant | cycles | spec §7 source |\n|---|---|---|\n");
+    for (group, source) in rows() {
+        let names: Vec<String> = group.iter().map(|c| format!("`{}`", c.name)).collect();
+        let values: Vec<String> = group.iter().map(|c| c.value.to_string()).collect();
+        s += &format!(
+            "| {} | {} | {source} |\n",
+            names.join(" / "),
+            values.join(" / ")
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_docs_show_this_table() {
+        let doc = include_str!("../../../../docs/cost-table.md");
+        assert!(
+            doc.contains(&markdown()),
+            "docs/cost-table.md is not the table of model::cost; it should read:\n{}",
+            markdown()
+        );
+    }
+
+    #[test]
+    fn every_name_is_its_constant() {
+        let mut names: Vec<&str> = TABLE.iter().map(|c| c.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), TABLE.len(), "a constant is listed twice");
+        let by_name = |n: &str| TABLE.iter().find(|c| c.name == n).map(|c| c.value);
+        assert_eq!(by_name("L1_HIT"), Some(L1_HIT));
+        assert_eq!(by_name("PAGE_FREE"), Some(PAGE_FREE));
+        assert_eq!(by_name("IRQ_RESTORE"), Some(IRQ_RESTORE));
+    }
+}

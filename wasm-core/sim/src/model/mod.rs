@@ -9,26 +9,33 @@
 //! the next label is a step, so the label a context shows is the step it will take next and a
 //! finished context is known at once. In probing mode a step label returns `Flow::Pending`
 //! without touching anything; that is how settling stops in front of a step.
+//!
+//! Layout. The machine shared by every allocator: `state` (the plain-data state), `memory`
+//! (cache lines, MESI, the cost of an access), `cost` (the cost table), `prims` (processor
+//! state, locks, the CAS flavours), `executor` (contexts and moves: which move is enabled,
+//! applying one, settling, starting and finishing ops, dispatching a label to its allocator),
+//! `driver` (the seam the policies, the explorer and the Lab drive it through), `stats`,
+//! `labels` and `view`. Each allocator is a module of its own with its kernel functions as
+//! step machines and its invariants: `slub` (`mm/slub.c`, the subject) and `slab` (`mm/slab.c`,
+//! spec Appendix A). `docs/adding-an-allocator.md` says how a third one goes in.
 
 #[macro_use]
 mod macros;
-mod cost;
-mod exec_alloc;
-mod exec_free;
-mod exec_lists;
-mod invariants;
+mod allocator;
+pub mod cost;
+mod driver;
+mod executor;
 mod labels;
 mod memory;
 mod prims;
-mod sched;
 mod slab;
-mod slab_checks;
+mod slub;
 pub mod state;
 pub mod stats;
-mod steps;
 mod view;
 
-pub use sched::Move;
+pub use driver::{CtxView, Driver, PolicyView};
+pub use executor::Move;
 
 pub use labels::Pc;
 pub use stats::Stat;
@@ -127,12 +134,12 @@ pub struct Recorder {
 /// The simulated machine. `st` is the whole state; the rest is configuration or scratch.
 #[derive(Clone, Debug)]
 pub struct Machine {
-    pub cfg: std::rc::Rc<Config>,
-    pub st: State,
-    pub violations: Vec<Violation>,
+    cfg: std::rc::Rc<Config>,
+    st: State,
+    violations: Vec<Violation>,
     /// Check invariants after every step.
-    pub checks: bool,
-    pub rec: Option<Box<Recorder>>,
+    checks: bool,
+    rec: Option<Box<Recorder>>,
     probing: bool,
     /// The context stepping now and its CPU.
     cur: CtxId,
@@ -140,15 +147,15 @@ pub struct Machine {
     /// Scratch space of the invariant checker (not state).
     scratch: Vec<u8>,
     /// Ghost counters for the end-of-run identities (INV-15).
-    pub ghost: Ghost,
+    ghost: Ghost,
     /// Discards of the last step, judged by INV-14 after it: (slab, why not allowed, CPUs
     /// whose `c.page` still named it).
-    pub pending_discards: Vec<(SlabId, Option<String>, Vec<u32>)>,
+    pending_discards: Vec<(SlabId, Option<String>, Vec<u32>)>,
     /// When set, every resource the current move touches is noted here (the explorer's
     /// dependency relation, see `crate::explore`).
-    pub foot: Option<Vec<u32>>,
+    foot: Option<Vec<u32>>,
     /// The end-of-run checks ran.
-    pub end_checked: bool,
+    end_checked: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]

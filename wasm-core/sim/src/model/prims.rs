@@ -212,7 +212,7 @@ impl Machine {
 
     // ----- the slab descriptor -----
 
-    pub fn slab(&self, s: SlabId) -> &Slab {
+    pub fn slab(&self, s: SlabId) -> &Page {
         &self.st.slabs[s as usize]
     }
 

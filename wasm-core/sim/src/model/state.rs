@@ -32,9 +32,11 @@ pub enum Life {
     Discarded,
 }
 
-/// `struct page` as SLUB uses it, plus its objects' free-pointer words.
+/// A slab's descriptor: the `struct page` of the slab's memory (`struct slab` since 5.17),
+/// with SLUB's fields (its `freelist` + `counters`, `slab_lock`, the CPU partial link) and its
+/// objects' free-pointer words. `SlabId` names one; its letter (`P`, `Q`...) is the slab's name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Slab {
+pub struct Page {
     pub node: u32,
     pub freelist: Addr,
     pub counters: Counters,
@@ -49,9 +51,6 @@ pub struct Slab {
     pub on_node_partial: bool,
     /// The word at `object + offset` of each object.
     pub fp: Vec<Addr>,
-    /// SLAB only (Appendix A): the slab's freelist, an array of object indices; the free
-    /// objects are `bufctl[inuse..objects]` (`page->active` is `counters.inuse`).
-    pub bufctl: Vec<u16>,
     /// First cache line of this slab's descriptor (`PG(P)`); object lines follow it.
     pub line: u32,
 }
@@ -63,44 +62,6 @@ pub struct Node {
     pub nr_partial: u32,
     /// The partial list, head first (SLAB: `slabs_partial`).
     pub partial: Vec<SlabId>,
-    /// SLAB's further per-node state (empty under SLUB).
-    pub slab: SlabNode,
-}
-
-/// SLAB's `kmem_cache_node` beyond `list_lock` and `slabs_partial` (spec Appendix A).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SlabNode {
-    pub slabs_full: Vec<SlabId>,
-    pub slabs_free: Vec<SlabId>,
-    /// Free objects in this node's linked slabs (not those queued in arrays).
-    pub free_objects: u32,
-    pub free_limit: u32,
-    pub total_slabs: u32,
-    pub free_slabs: u32,
-    /// The node-wide `shared` array (none on a one-CPU machine, as `enable_cpucache` decides).
-    pub shared: Option<ArrayCache>,
-}
-
-/// SLAB's `struct array_cache`: a LIFO stack of object pointers. `avail` is `entry.len()`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ArrayCache {
-    pub limit: u32,
-    pub batchcount: u32,
-    pub touched: bool,
-    pub entry: Vec<Addr>,
-    /// Ghost: the first `handed` entries were already given back by a `cache_flusharray` or
-    /// drain whose final memmove has not run yet (they are no longer this array's objects).
-    pub handed: u32,
-}
-
-impl ArrayCache {
-    pub fn avail(&self) -> u32 {
-        self.entry.len() as u32
-    }
-    /// The entries this array still owns.
-    pub fn live(&self) -> &[Addr] {
-        &self.entry[self.handed as usize..]
-    }
 }
 
 /// One CPU: its `kmem_cache_cpu` and the processor state the kernel keeps for it.
@@ -120,8 +81,6 @@ pub struct Cpu {
     pub irq: Option<CtxId>,
     /// Ghost (spec §5): bumped on every write to `freelist` or `page`.
     pub ghost_version: u64,
-    /// SLAB only: this CPU's `array_cache` (empty under SLUB).
-    pub ac: ArrayCache,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -368,7 +327,9 @@ impl Mesi {
 pub struct State {
     pub cpus: Vec<Cpu>,
     pub nodes: Vec<Node>,
-    pub slabs: Vec<Slab>,
+    pub slabs: Vec<Page>,
+    /// The state an allocator keeps beyond the shared structures above.
+    pub alloc: AllocState,
     pub ctxs: Vec<Ctx>,
     pub vars: Vec<Var>,
     /// Per line, per CPU: MESI.
@@ -380,4 +341,14 @@ pub struct State {
     pub in_setup: bool,
     /// The context that moved last (for the default policy of DESIGN §5).
     pub last_moved: Option<CtxId>,
+}
+
+/// The state of the allocator a scenario runs beyond the shared `Cpu`, `Node` and `Page`
+/// structures: one arm per allocator, each owned by its module.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AllocState {
+    /// SLUB keeps all of its state in the shared structures.
+    Slub,
+    /// SLAB's arrays, slab lists and index-array freelists (`model::slab`).
+    Slab(super::slab::SlabState),
 }

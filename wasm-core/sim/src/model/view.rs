@@ -199,7 +199,7 @@ impl Machine {
             nr_partial: node.nr_partial,
             list_lock: node.list_lock.map(|h| self.ctx_name(h).to_string()),
             waiters: (0..self.cfg.n_ctx as CtxId)
-                .filter(|&c| matches!(self.blocked(c), Some(super::sched::Block::ListLock(m, _)) if m as usize == n))
+                .filter(|&c| matches!(self.blocked(c), Some(super::executor::Block::ListLock(m, _)) if m as usize == n))
                 .map(|c| self.ctx_name(c).to_string())
                 .collect(),
             slab: self.slab_node_view(n),

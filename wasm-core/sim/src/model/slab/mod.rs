@@ -20,8 +20,115 @@
 
 use super::cost;
 use super::memory::Access;
+use super::state;
 use super::state::*;
+
+/// SLAB's state of the machine `$m` (shared or `mut`): only SLAB's code runs under SLAB.
+macro_rules! sb {
+    ($m:expr) => {
+        match &$m.st.alloc {
+            $crate::model::state::AllocState::Slab(s) => s,
+            _ => unreachable!("SLAB's code runs only under SLAB"),
+        }
+    };
+}
+macro_rules! sb_mut {
+    ($m:expr) => {
+        match &mut $m.st.alloc {
+            $crate::model::state::AllocState::Slab(s) => s,
+            _ => unreachable!("SLAB's code runs only under SLAB"),
+        }
+    };
+}
+
 use super::{Flow, Machine, Pc, Stat};
+
+mod invariants;
+
+/// SLAB's own state: what `mm/slab.c` keeps beyond the shared `Cpu`, `Node` and `Page`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabState {
+    /// Each CPU's `array_cache`.
+    pub ac: Vec<ArrayCache>,
+    /// Each node's `kmem_cache_node` beyond `list_lock` and `slabs_partial`.
+    pub nodes: Vec<SlabNode>,
+    /// Each slab's freelist (by `SlabId`), an array of object indices: the free objects are
+    /// `bufctl[inuse..objects]` (`page->active` is `counters.inuse`). Empty until
+    /// `cache_init_objs` writes it.
+    pub bufctl: Vec<Vec<u16>>,
+}
+
+impl SlabState {
+    /// The state of a new cache: `enable_cpucache`'s arrays and `init_cache_node`'s lists.
+    pub fn new(l: &SlabLayout, cpu_node: &[u32], nodes: u32, objects: u32) -> SlabState {
+        SlabState {
+            ac: cpu_node
+                .iter()
+                .map(|_| ArrayCache {
+                    limit: l.limit,
+                    batchcount: l.batchcount,
+                    ..Default::default()
+                })
+                .collect(),
+            nodes: (0..nodes)
+                .map(|n| SlabNode {
+                    // init_cache_node: free_limit = (1 + CPUs of the node) * batchcount + num.
+                    free_limit: (1 + cpu_node.iter().filter(|&&m| m == n).count() as u32)
+                        * l.batchcount
+                        + objects,
+                    shared: (l.shared_limit > 0).then(|| ArrayCache {
+                        limit: l.shared_limit,
+                        batchcount: l.batchcount,
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                })
+                .collect(),
+            bufctl: Vec::new(),
+        }
+    }
+
+    /// Slab `s`'s index array (empty before `cache_init_objs`).
+    pub fn bufctl(&self, s: SlabId) -> &[u16] {
+        self.bufctl.get(s as usize).map_or(&[], |b| b.as_slice())
+    }
+}
+
+/// SLAB's `kmem_cache_node` beyond `list_lock` and `slabs_partial` (spec Appendix A).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabNode {
+    pub slabs_full: Vec<SlabId>,
+    pub slabs_free: Vec<SlabId>,
+    /// Free objects in this node's linked slabs (not those queued in arrays).
+    pub free_objects: u32,
+    pub free_limit: u32,
+    pub total_slabs: u32,
+    pub free_slabs: u32,
+    /// The node-wide `shared` array (none on a one-CPU machine, as `enable_cpucache` decides).
+    pub shared: Option<ArrayCache>,
+}
+
+/// SLAB's `struct array_cache`: a LIFO stack of object pointers. `avail` is `entry.len()`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ArrayCache {
+    pub limit: u32,
+    pub batchcount: u32,
+    pub touched: bool,
+    pub entry: Vec<Addr>,
+    /// Ghost: the first `handed` entries were already given back by a `cache_flusharray` or
+    /// drain whose final memmove has not run yet (they are no longer this array's objects).
+    pub handed: u32,
+}
+
+impl ArrayCache {
+    pub fn avail(&self) -> u32 {
+        self.entry.len() as u32
+    }
+    /// The entries this array still owns.
+    pub fn live(&self) -> &[Addr] {
+        &self.entry[self.handed as usize..]
+    }
+}
 
 /// SLAB's geometry of the static cache lines and its tunables, fixed at creation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,9 +177,8 @@ enum Arr {
 impl Machine {
     fn arr(&self, a: Arr) -> &ArrayCache {
         match a {
-            Arr::Cpu(k) => &self.st.cpus[k as usize].ac,
-            Arr::Shared(n) => self.st.nodes[n as usize]
-                .slab
+            Arr::Cpu(k) => &sb!(self).ac[k as usize],
+            Arr::Shared(n) => sb!(self).nodes[n as usize]
                 .shared
                 .as_ref()
                 .expect("a shared array"),
@@ -81,9 +187,8 @@ impl Machine {
 
     fn arr_mut(&mut self, a: Arr) -> &mut ArrayCache {
         match a {
-            Arr::Cpu(k) => &mut self.st.cpus[k as usize].ac,
-            Arr::Shared(n) => self.st.nodes[n as usize]
-                .slab
+            Arr::Cpu(k) => &mut sb_mut!(self).ac[k as usize],
+            Arr::Shared(n) => sb_mut!(self).nodes[n as usize]
                 .shared
                 .as_mut()
                 .expect("a shared array"),
@@ -159,11 +264,8 @@ impl Machine {
     /// `list_del(&page->lru)`: off whichever of its node's lists holds it.
     fn slab_list_del(&mut self, n: u32, s: SlabId) {
         let node = &mut self.st.nodes[n as usize];
-        for list in [
-            &mut node.partial,
-            &mut node.slab.slabs_full,
-            &mut node.slab.slabs_free,
-        ] {
+        let sn = &mut sb_mut!(self).nodes[n as usize];
+        for list in [&mut node.partial, &mut sn.slabs_full, &mut sn.slabs_free] {
             if let Some(pos) = list.iter().position(|&x| x == s) {
                 list.remove(pos);
             }
@@ -175,31 +277,30 @@ impl Machine {
         self.slab_list_del(n, s);
         let sl = self.slab(s);
         let full = sl.counters.inuse == sl.counters.objects;
-        let node = &mut self.st.nodes[n as usize];
         if full {
-            node.slab.slabs_full.insert(0, s);
+            sb_mut!(self).nodes[n as usize].slabs_full.insert(0, s);
         } else {
-            node.partial.insert(0, s);
+            self.st.nodes[n as usize].partial.insert(0, s);
         }
     }
 
     /// `alloc_block`: move up to `batch` free objects of slab `s` onto CPU `k`'s array
     /// (`slab_get_obj` each: `page->active++`). Returns the batch left.
     fn alloc_block(&mut self, k: u32, s: SlabId, mut batch: u32) -> u32 {
-        let from = self.st.cpus[k as usize].ac.avail();
+        let from = sb!(self).ac[k as usize].avail();
         self.access(self.slab(s).line, Access::Write);
         while batch > 0 {
             let sl = &mut self.st.slabs[s as usize];
             if sl.counters.inuse >= sl.counters.objects {
                 break;
             }
-            let i = sl.bufctl[sl.counters.inuse as usize];
+            let i = sb!(self).bufctl[s as usize][sl.counters.inuse as usize];
             sl.counters.inuse += 1;
             let a = self.obj_addr(s, u32::from(i));
-            self.st.cpus[k as usize].ac.entry.push(a);
+            sb_mut!(self).ac[k as usize].entry.push(a);
             batch -= 1;
         }
-        let to = self.st.cpus[k as usize].ac.avail();
+        let to = sb!(self).ac[k as usize].avail();
         self.touch_arr(Arr::Cpu(k), from, to, Access::Write);
         batch
     }
@@ -231,13 +332,13 @@ impl Machine {
         }
         sl.counters.inuse -= 1;
         let active = sl.counters.inuse as usize;
-        sl.bufctl[active] = i as u16;
-        let node = &mut self.st.nodes[n as usize];
+        sb_mut!(self).bufctl[s as usize][active] = i as u16;
         if active == 0 {
-            node.slab.slabs_free.insert(0, s);
-            node.slab.free_slabs += 1;
+            let sn = &mut sb_mut!(self).nodes[n as usize];
+            sn.slabs_free.insert(0, s);
+            sn.free_slabs += 1;
         } else {
-            node.partial.push(s);
+            self.st.nodes[n as usize].partial.push(s);
         }
     }
 
@@ -247,16 +348,16 @@ impl Machine {
         self.access(self.cfg.line_nd(n), Access::Write);
         let num = self.cfg.objects;
         loop {
-            let node = &mut self.st.nodes[n as usize];
-            if node.slab.free_objects <= node.slab.free_limit {
+            let node = &mut sb_mut!(self).nodes[n as usize];
+            if node.free_objects <= node.free_limit {
                 break;
             }
-            let Some(s) = node.slab.slabs_free.pop() else {
+            let Some(s) = node.slabs_free.pop() else {
                 break;
             };
-            node.slab.free_objects -= num;
-            node.slab.free_slabs = node.slab.free_slabs.saturating_sub(1);
-            node.slab.total_slabs = node.slab.total_slabs.saturating_sub(1);
+            node.free_objects -= num;
+            node.free_slabs = node.free_slabs.saturating_sub(1);
+            node.total_slabs = node.total_slabs.saturating_sub(1);
             queue.push(s);
         }
     }
@@ -295,7 +396,7 @@ impl Machine {
         let n = fr.n.unwrap();
         self.check_node_lock(n, "free_objects");
         self.access(self.cfg.line_nd(n), Access::Write);
-        self.st.nodes[n as usize].slab.free_objects += fr.count;
+        sb_mut!(self).nodes[n as usize].free_objects += fr.count;
         fr.pages = 0;
     }
 
@@ -306,9 +407,9 @@ impl Machine {
         let i = fr.pages;
         let hdr = self.arr_hdr(Arr::Cpu(k));
         self.access(SlabLayout::entry_line(hdr, i), Access::Read);
-        let a = self.st.cpus[k as usize].ac.entry[i as usize];
+        let a = sb!(self).ac[k as usize].entry[i as usize];
         self.free_block_one(n, a);
-        self.st.cpus[k as usize].ac.handed = i + 1;
+        sb_mut!(self).ac[k as usize].handed = i + 1;
         fr.pages += 1;
         note!(
             self,
@@ -333,7 +434,7 @@ impl Machine {
             format!("node {n}"),
             "free_block: {} free slab(s) above free_limit ({}) go to the destroy list.",
             fr.queue.len(),
-            self.st.nodes[n as usize].slab.free_limit
+            sb!(self).nodes[n as usize].free_limit
         );
     }
 
@@ -371,7 +472,7 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
-                let avail = self.st.cpus[k as usize].ac.avail();
+                let avail = sb!(self).ac[k as usize].avail();
                 note!(
                     self,
                     "load",
@@ -386,7 +487,7 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.check_ac_owner(k, false);
-                let ac = &mut self.st.cpus[k as usize].ac;
+                let ac = &mut sb_mut!(self).ac[k as usize];
                 ac.touched = true;
                 let obj = ac.entry.pop().unwrap_or(NULL);
                 let avail = ac.avail();
@@ -432,7 +533,7 @@ impl Machine {
                 let k = self.me();
                 fr.c = k;
                 fr.n = Some(self.node_of_cpu(k));
-                let ac = &self.st.cpus[k as usize].ac;
+                let ac = &sb!(self).ac[k as usize];
                 let mut batch = ac.batchcount;
                 // BATCHREFILL_LIMIT: an array not used since the reaper looked refills less.
                 if !ac.touched && batch > 16 {
@@ -449,8 +550,8 @@ impl Machine {
                 step!(self);
                 let n = fr.n.unwrap();
                 self.access(self.cfg.line_nd(n), Access::Read);
-                let free = self.st.nodes[n as usize].slab.free_objects;
-                let shared = if self.st.nodes[n as usize].slab.shared.is_some() {
+                let free = sb!(self).nodes[n as usize].free_objects;
+                let shared = if sb!(self).nodes[n as usize].shared.is_some() {
                     self.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
                     Some(self.arr(Arr::Shared(n)).avail())
                 } else {
@@ -493,7 +594,7 @@ impl Machine {
                 let n = fr.n.unwrap();
                 let k = fr.c;
                 self.access(self.cfg.line_nd(n), Access::Read);
-                let sh_avail = match self.st.nodes[n as usize].slab.shared {
+                let sh_avail = match sb!(self).nodes[n as usize].shared {
                     Some(_) => {
                         self.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
                         self.arr(Arr::Shared(n)).avail()
@@ -501,7 +602,7 @@ impl Machine {
                     None => 0,
                 };
                 let room = {
-                    let ac = &self.st.cpus[k as usize].ac;
+                    let ac = &sb!(self).ac[k as usize];
                     ac.limit - ac.avail()
                 };
                 let nr = fr.count.min(sh_avail).min(room);
@@ -510,11 +611,11 @@ impl Machine {
                     self.check_node_lock(n, "shared array");
                     self.check_ac_owner(k, false);
                     self.touch_arr(Arr::Shared(n), sh_avail - nr, sh_avail, Access::Write);
-                    let from = self.st.cpus[k as usize].ac.avail();
+                    let from = sb!(self).ac[k as usize].avail();
                     let sh = self.arr_mut(Arr::Shared(n));
                     let moved: Vec<Addr> = sh.entry.split_off((sh_avail - nr) as usize);
                     sh.touched = true;
-                    self.st.cpus[k as usize].ac.entry.extend(moved);
+                    sb_mut!(self).ac[k as usize].entry.extend(moved);
                     self.touch_arr(Arr::Cpu(k), from, from + nr, Access::Write);
                     note!(self, "store", format!("ac[{k}]"), "transfer_objects: {nr} object(s) from node {n}'s shared array to cpu{k}'s array.");
                     fr.pc = RF7;
@@ -539,7 +640,7 @@ impl Machine {
                 let page = node
                     .partial
                     .first()
-                    .or_else(|| node.slab.slabs_free.first())
+                    .or_else(|| sb!(self).nodes[n as usize].slabs_free.first())
                     .copied();
                 let Some(s) = page else {
                     note!(
@@ -554,7 +655,7 @@ impl Machine {
                 self.check_node_lock(n, "slab lists");
                 self.check_ac_owner(k, false);
                 if from_free {
-                    let ns = &mut self.st.nodes[n as usize].slab;
+                    let ns = &mut sb_mut!(self).nodes[n as usize];
                     ns.free_slabs = ns.free_slabs.saturating_sub(1);
                 }
                 let before = fr.count;
@@ -580,8 +681,8 @@ impl Machine {
                 let k = fr.c;
                 self.check_node_lock(n, "free_objects");
                 self.access(self.cfg.line_nd(n), Access::Write);
-                let avail = self.st.cpus[k as usize].ac.avail();
-                let ns = &mut self.st.nodes[n as usize].slab;
+                let avail = sb!(self).ac[k as usize].avail();
+                let ns = &mut sb_mut!(self).nodes[n as usize];
                 if ns.free_objects < avail {
                     let msg = format!("node {n}'s free_objects ({}) is less than the {avail} object(s) just taken", ns.free_objects);
                     ns.free_objects = 0;
@@ -659,7 +760,7 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.check_ac_owner(k, false);
-                let ac = &mut self.st.cpus[k as usize].ac;
+                let ac = &mut sb_mut!(self).ac[k as usize];
                 ac.touched = true;
                 let obj = ac.entry.pop().unwrap_or(NULL);
                 let avail = ac.avail();
@@ -729,8 +830,13 @@ impl Machine {
                 step!(self);
                 self.access(self.slab(s).line, Access::Write);
                 let sl = &mut self.st.slabs[s as usize];
-                sl.bufctl = (0..sl.counters.objects as u16).collect();
+                let objects = sl.counters.objects as u16;
                 sl.counters.inuse = 0;
+                let bufctl = &mut sb_mut!(self).bufctl;
+                if bufctl.len() <= s as usize {
+                    bufctl.resize(s as usize + 1, Vec::new());
+                }
+                bufctl[s as usize] = (0..objects).collect();
                 note!(self, "store", format!("slab {}", self.slab_name(s)), "cache_init_objs: slab {}'s freelist is the index array 0..{} (SLAB writes no pointer into free objects).", self.slab_name(s), self.cfg.objects);
                 fr.pc = GB4;
                 Flow::Step
@@ -779,7 +885,7 @@ impl Machine {
                 self.access(self.slab(s).line, Access::Write);
                 self.st.slabs[s as usize].life = Life::Live;
                 let (active, num) = (self.slab(s).counters.inuse, self.cfg.objects);
-                let ns = &mut self.st.nodes[n as usize].slab;
+                let ns = &mut sb_mut!(self).nodes[n as usize];
                 ns.total_slabs += 1;
                 ns.free_objects += num - active;
                 if active == 0 {
@@ -845,7 +951,7 @@ impl Machine {
                     }
                 }
                 self.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
-                let ac = &self.st.cpus[k as usize].ac;
+                let ac = &sb!(self).ac[k as usize];
                 let (avail, limit) = (ac.avail(), ac.limit);
                 if avail < limit {
                     self.stat(Stat::FREEHIT);
@@ -877,7 +983,7 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.check_ac_owner(k, false);
-                let ac = &mut self.st.cpus[k as usize].ac;
+                let ac = &mut sb_mut!(self).ac[k as usize];
                 if ac.avail() >= ac.limit {
                     let msg = format!(
                         "cpu{k}'s array is full ({}) and a push would overflow it",
@@ -924,7 +1030,7 @@ impl Machine {
                 step!(self);
                 let n = fr.n.unwrap();
                 self.check_node_lock(n, "free_objects");
-                self.st.nodes[n as usize].slab.free_objects += 1;
+                sb_mut!(self).nodes[n as usize].free_objects += 1;
                 self.free_block_one(n, fr.x);
                 let mut q = std::mem::take(&mut fr.queue);
                 self.free_block_trim(n, &mut q);
@@ -966,7 +1072,7 @@ impl Machine {
             FA0 => {
                 let k = fr.c;
                 fr.n = Some(self.node_of_cpu(k));
-                fr.count = self.st.cpus[k as usize].ac.batchcount;
+                fr.count = sb!(self).ac[k as usize].batchcount;
                 fr.pc = FA1;
                 Flow::Go
             }
@@ -987,7 +1093,7 @@ impl Machine {
                 step!(self);
                 let (n, k) = (fr.n.unwrap(), fr.c);
                 self.access(self.cfg.line_nd(n), Access::Read);
-                let room = match &self.st.nodes[n as usize].slab.shared {
+                let room = match &sb!(self).nodes[n as usize].shared {
                     Some(sh) => {
                         let room = sh.limit - sh.avail();
                         self.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
@@ -1000,12 +1106,11 @@ impl Machine {
                     self.check_node_lock(n, "shared array");
                     self.check_ac_owner(k, false);
                     self.touch_arr(Arr::Cpu(k), 0, nr, Access::Read);
-                    let moved: Vec<Addr> =
-                        self.st.cpus[k as usize].ac.entry[..nr as usize].to_vec();
+                    let moved: Vec<Addr> = sb!(self).ac[k as usize].entry[..nr as usize].to_vec();
                     let from = self.arr(Arr::Shared(n)).avail();
                     self.arr_mut(Arr::Shared(n)).entry.extend(moved);
                     self.touch_arr(Arr::Shared(n), from, from + nr, Access::Write);
-                    self.st.cpus[k as usize].ac.handed = nr;
+                    sb_mut!(self).ac[k as usize].handed = nr;
                     fr.count = nr;
                     note!(
                         self,
@@ -1064,7 +1169,7 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.check_ac_owner(k, false);
-                let ac = &mut self.st.cpus[k as usize].ac;
+                let ac = &mut sb_mut!(self).ac[k as usize];
                 let nr = (fr.count as usize).min(ac.entry.len());
                 ac.entry.drain(..nr);
                 ac.handed = 0;
@@ -1120,7 +1225,7 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
-                fr.count = self.st.cpus[k as usize].ac.avail();
+                fr.count = sb!(self).ac[k as usize].avail();
                 self.free_block_begin(fr);
                 note!(
                     self,
@@ -1164,7 +1269,7 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.check_ac_owner(k, !fr.flag);
-                let ac = &mut self.st.cpus[k as usize].ac;
+                let ac = &mut sb_mut!(self).ac[k as usize];
                 ac.entry.clear();
                 ac.handed = 0;
                 self.access(self.arr_hdr(Arr::Cpu(k)), Access::Write);
@@ -1179,6 +1284,75 @@ impl Machine {
                 Flow::Ret(NULL, None)
             }
             _ => unreachable!("{:?} in do_drain", fr.pc),
+        }
+    }
+}
+
+use super::allocator::OpCall;
+use super::executor::Block;
+
+/// The entry frame of an op under SLAB.
+pub(super) fn op_frame(call: OpCall) -> Frame {
+    match call {
+        OpCall::Alloc { node } => {
+            let mut f = Frame::new(Func::CacheAlloc, Pc::CA0);
+            f.node = node;
+            f
+        }
+        OpCall::Free { addr, slab } => {
+            let mut f = Frame::new(Func::CacheFree, Pc::CF0);
+            f.x = addr;
+            f.pg = Some(slab);
+            f
+        }
+        OpCall::Flush { target } => {
+            let mut f = Frame::new(Func::DoDrain, Pc::DD0);
+            match target {
+                Some(t) => f.c = t,
+                None => f.flag = true,
+            }
+            f
+        }
+    }
+}
+
+/// `cache_grow_begin`'s page allocation with `__GFP_WAIT` (GB2) is where a task may sleep.
+pub(super) fn at_sleep_point(fr: &Frame) -> bool {
+    fr.func == Func::CacheGrowBegin && fr.pc == Pc::GB2
+}
+
+impl Machine {
+    /// Dispatch one label of a SLAB function.
+    pub(super) fn exec_slab(&mut self, fr: &mut Frame) -> Flow {
+        match fr.func {
+            Func::CacheAlloc => self.cache_alloc(fr),
+            Func::CacheAllocRefill => self.cache_alloc_refill(fr),
+            Func::CacheGrowBegin => self.cache_grow_begin(fr),
+            Func::CacheGrowEnd => self.cache_grow_end(fr),
+            Func::CacheFree => self.cache_free(fr),
+            Func::CacheFlusharray => self.cache_flusharray(fr),
+            Func::DoDrain => self.do_drain(fr),
+            Func::Touch => self.touch(fr),
+            f => unreachable!("{} is not a SLAB function", f.name()),
+        }
+    }
+
+    /// The lock SLAB's next step of `cx` waits for: a node's `list_lock`, held by another.
+    pub(super) fn slab_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
+        use Pc::*;
+        match (fr.func, fr.pc) {
+            (Func::CacheAllocRefill, RF3)
+            | (Func::CacheGrowEnd, GE1)
+            | (Func::CacheFlusharray, FA1)
+            | (Func::DoDrain, DD1)
+            | (Func::CacheFree, CFA1) => {
+                let n = fr.n.unwrap();
+                self.st.nodes[n as usize]
+                    .list_lock
+                    .filter(|&h| h != cx)
+                    .map(|h| Block::ListLock(n, h))
+            }
+            _ => None,
         }
     }
 }

@@ -52,7 +52,9 @@
 //! not move (0.94 → 0.95) and 32 bytes turned to the wrong sign (1.06 → 0.80 against 1.39), so
 //! the simpler driver stays and the cases say what it misses.
 //!
-//! The seeds' comparisons are [`seed_cases`] (`slub-lab bench seeds` runs them all and prints
+//! The seeds' comparisons are data, `seeds.json` in this crate, read by [`seed_cases`] (each
+//! case: the seed file, its workload, the variant pairs before and the change after, the
+//! published figures, whether the sign is asserted and why not; `slub-lab bench seeds` runs them all and prints
 //! each ratio beside the published one); [`pending_seeds`] lists those that need the SLAB
 //! model. A case whose sign the model gets wrong says why in its `note`.
 //!
@@ -61,14 +63,16 @@
 //! (a Modified copy, or a clean one it had to share or invalidate). Runs record events only
 //! for that; the cycles do not depend on it.
 
-use crate::event::Event;
-use crate::model::state::CtxId;
-use crate::model::state::IOp;
-use crate::model::{Machine, Move, Stat};
-use crate::scenario::{
+pub mod export;
+
+use serde::{Deserialize, Serialize};
+use slub_sim::event::Event;
+use slub_sim::model::state::CtxId;
+use slub_sim::model::state::IOp;
+use slub_sim::model::{Driver, Machine, Move, PolicyView, Stat};
+use slub_sim::scenario::{
     Allocator, CacheConfig, ContextSpec, Op, Scenario, Variant, MAX_CPUS, MAX_NODES,
 };
-use serde::Serialize;
 use std::collections::BTreeMap;
 
 // ---------------------------------------------------------------------------------------------
@@ -537,7 +541,7 @@ pub fn parse_flavour(
         "variant": map,
         "tasks": [ { "id": "T", "cpu": 0, "ops": [] } ],
     });
-    crate::scenario::parse(&json.to_string())
+    slub_sim::scenario::parse(&json.to_string())
         .map(|sc| (sc.allocator, sc.variant))
         .map_err(|e| {
             let key = e.path.strip_prefix("variant.").unwrap_or(&e.path);
@@ -651,15 +655,17 @@ pub struct Measured {
     pub stats: BTreeMap<String, u64>,
     pub stats_per_cpu: Vec<BTreeMap<String, u64>>,
     pub finished: bool,
-    pub violations: Vec<crate::view::Violation>,
+    pub violations: Vec<slub_sim::view::Violation>,
 }
 
 /// Run a scenario under the lab's driver (see the module docs). `transfers` records events
 /// to count cache-line transfers (slower; the cycles are the same either way).
 pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
     let mut m = Machine::new(sc, transfers, false);
-    let n_ctx = m.cfg.n_ctx;
-    let cpus = m.cfg.cpus;
+    let (n_ctx, cpus, obj_lines, static_lines) = {
+        let v = m.policy_view();
+        (v.contexts(), v.cpus(), v.obj_lines(), v.static_lines())
+    };
     // gates_of[ctx]: (op, after_ctx, after_op), sorted by op; the next unpassed one first.
     let mut gates_of: Vec<Vec<Gate>> = vec![Vec::new(); n_ctx];
     for g in gates {
@@ -671,58 +677,57 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
     let mut spin = vec![0u64; cpus];
     let mut idle = vec![0u64; cpus];
     let mut per_cpu: Vec<CpuTime> = vec![CpuTime::default(); cpus];
-    let obj_lines = m.cfg.obj_lines;
-    let static_lines = m.cfg.static_lines();
     // Contexts that could not step when last looked at: Some(true) if spinning on a lock.
     let mut waiting: Vec<Option<bool>> = vec![None; n_ctx];
     let time =
-        |m: &Machine, spin: &[u64], idle: &[u64], k: usize| m.st.cycles[k] + spin[k] + idle[k];
+        |v: PolicyView, spin: &[u64], idle: &[u64], k: usize| v.cycles(k) + spin[k] + idle[k];
+    let mut events = Vec::new();
 
     loop {
         // Which contexts can step now, and which of them is earliest in time.
         let mut best: Option<(u64, usize)> = None;
+        let v = m.policy_view();
         for (cx, waiting) in waiting.iter_mut().enumerate() {
-            let gate = gate_open(&m, &mut gates_of, cx);
+            let gate = gate_open(v, &mut gates_of, cx);
             let enabled = m.move_enabled(Move::Step(cx as CtxId));
+            let c = v.ctx(cx as CtxId);
             if gate && enabled {
-                let k = m.st.ctxs[cx].cpu as usize;
-                let t = time(&m, &spin, &idle, k);
+                let k = c.cpu as usize;
+                let t = time(v, &spin, &idle, k);
                 if best.is_none_or(|(bt, _)| t < bt) {
                     best = Some((t, cx));
                 }
-            } else if !m.st.ctxs[cx].finished && waiting.is_none() {
+            } else if !c.finished && waiting.is_none() {
                 // Spinning on a lock costs; waiting for work (a closed gate, a variable not
                 // yet bound: the op cannot even start) is sleep.
-                let spins =
-                    gate && !m.st.ctxs[cx].stack.is_empty() && m.blocked(cx as CtxId).is_some();
+                let spins = gate && c.in_op && v.blocked(cx as CtxId);
                 *waiting = Some(spins);
             }
         }
         let Some((_, cx)) = best else { break };
-        let k = m.st.ctxs[cx].cpu as usize;
-        let now = time(&m, &spin, &idle, k);
-        let op_i = match m.st.ctxs[cx].cur_op {
-            Some(i) => i,
-            None => m.st.ctxs[cx].op_index,
-        };
-        let op = m.cfg.ops_of(cx as CtxId)[op_i];
-        let before = m.st.cycles[k];
-        let locked_before = m.st.nodes.iter().filter(|n| n.list_lock.is_some()).count();
-        m.apply_move(Move::Step(cx as CtxId), None);
-        let locked_after = m.st.nodes.iter().filter(|n| n.list_lock.is_some()).count();
+        let c = v.ctx(cx as CtxId);
+        let k = c.cpu as usize;
+        let now = time(v, &spin, &idle, k);
+        let op_i = c.op;
+        let op = v.op(cx as CtxId, op_i);
+        let before = v.cycles(k);
+        let locked_before = v.list_locks_held();
+        m.apply(Move::Step(cx as CtxId), None);
         m.finish_if_done();
-        let charged = m.st.cycles[k] - before;
+        let v = m.policy_view();
+        let locked_after = v.list_locks_held();
+        let charged = v.cycles(k) - before;
         let mut tr = Transfers::default();
-        if let Some(rec) = m.rec.as_mut() {
-            for ev in rec.events.drain(..) {
-                count_transfers(&ev, static_lines, obj_lines, cpus as u32, &mut tr);
-            }
+        m.take_events(&mut events);
+        for ev in events.drain(..) {
+            count_transfers(&ev, static_lines, obj_lines, cpus as u32, &mut tr);
         }
+        let v = m.policy_view();
         let tally = per_cpu[k].ops.of(op);
         tally.cycles += charged;
         tally.list_locks += locked_after.saturating_sub(locked_before) as u64;
         tally.transfers.add(&tr);
-        if m.st.ctxs[cx].cur_op != Some(op_i) {
+        if v.ctx(cx as CtxId).op != op_i || !v.ctx(cx as CtxId).in_op {
             tally.ops += 1;
         }
         // Whoever could not step before and can now was waiting for this step: its clock
@@ -732,27 +737,24 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
             let Some(spins) = *waiting else {
                 continue;
             };
+            let o = v.ctx(other as CtxId);
             if other == cx
                 || !(m.move_enabled(Move::Step(other as CtxId))
-                    && gate_open(&m, &mut gates_of, other))
+                    && gate_open(v, &mut gates_of, other))
             {
-                if m.st.ctxs[other].finished {
+                if o.finished {
                     *waiting = None;
                 }
                 continue;
             }
             *waiting = None;
-            let ko = m.st.ctxs[other].cpu as usize;
-            let t_other = time(&m, &spin, &idle, ko);
+            let ko = o.cpu as usize;
+            let t_other = time(v, &spin, &idle, ko);
             if t_now > t_other {
                 let wait = t_now - t_other;
                 if spins {
                     spin[ko] += wait;
-                    let o_op = match m.st.ctxs[other].cur_op {
-                        Some(i) => i,
-                        None => m.st.ctxs[other].op_index,
-                    };
-                    let t = per_cpu[ko].ops.of(m.cfg.ops_of(other as CtxId)[o_op]);
+                    let t = per_cpu[ko].ops.of(v.op(other as CtxId, o.op));
                     t.cycles += wait;
                     t.spin += wait;
                 } else {
@@ -762,10 +764,11 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
         }
     }
     m.finish_if_done();
+    let v = m.policy_view();
 
     let mut ops = OpTallies::default();
     for (k, c) in per_cpu.iter_mut().enumerate() {
-        c.busy = m.st.cycles[k] + spin[k];
+        c.busy = v.cycles(k) + spin[k];
         c.idle = idle[k];
         for (all, one) in [
             (&mut ops.alloc, &c.ops.alloc),
@@ -779,17 +782,17 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
             all.transfers.add(&one.transfers);
         }
     }
-    let stats_per_cpu: Vec<BTreeMap<String, u64>> =
-        m.st.stats
-            .iter()
-            .map(|c| {
-                Stat::ALL
-                    .iter()
-                    .filter(|s| c[**s as usize] > 0)
-                    .map(|s| (s.name().to_string(), c[*s as usize]))
-                    .collect()
-            })
-            .collect();
+    let stats_per_cpu: Vec<BTreeMap<String, u64>> = v
+        .stats_per_cpu()
+        .iter()
+        .map(|c| {
+            Stat::ALL
+                .iter()
+                .filter(|s| c[**s as usize] > 0)
+                .map(|s| (s.name().to_string(), c[*s as usize]))
+                .collect()
+        })
+        .collect();
     let mut stats = BTreeMap::new();
     for c in &stats_per_cpu {
         for (k, v) in c {
@@ -799,21 +802,17 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
     Measured {
         per_cpu,
         ops,
-        steps: m.st.steps,
+        steps: v.steps(),
         stats,
         stats_per_cpu,
-        finished: m.all_finished(),
-        violations: m.violations.clone(),
+        finished: v.all_finished(),
+        violations: v.violations().to_vec(),
     }
 }
 
 /// Whether context `cx`'s next op has no closed gate in front of it.
-fn gate_open(m: &Machine, gates_of: &mut [Vec<Gate>], cx: usize) -> bool {
-    let c = &m.st.ctxs[cx];
-    let next = match c.cur_op {
-        Some(i) => i,
-        None => c.op_index,
-    };
+fn gate_open(v: PolicyView, gates_of: &mut [Vec<Gate>], cx: usize) -> bool {
+    let next = v.ctx(cx as CtxId).op;
     let list = &mut gates_of[cx];
     // Gates of ops already started are behind us.
     while list.last().is_some_and(|g| g.op < next) {
@@ -821,15 +820,8 @@ fn gate_open(m: &Machine, gates_of: &mut [Vec<Gate>], cx: usize) -> bool {
     }
     match list.last() {
         Some(g) if g.op == next => {
-            let a = &m.st.ctxs[g.after_ctx];
-            let done = if a.finished {
-                usize::MAX
-            } else {
-                match a.cur_op {
-                    Some(i) => i,
-                    None => a.op_index,
-                }
-            };
+            let a = v.ctx(g.after_ctx as CtxId);
+            let done = if a.finished { usize::MAX } else { a.op };
             done > g.after_op
         }
         _ => true,
@@ -973,7 +965,7 @@ pub struct Report {
     pub stats: StatsOut,
     pub steps: u64,
     pub finished: bool,
-    pub violations: Vec<crate::view::Violation>,
+    pub violations: Vec<slub_sim::view::Violation>,
 }
 
 fn round2(x: f64) -> f64 {
@@ -1078,7 +1070,7 @@ pub fn bench(w: &Workload, variant: &Variant) -> Result<Report, String> {
 // ---------------------------------------------------------------------------------------------
 
 /// Which number of a report a comparison reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Metric {
     Alloc,
@@ -1100,290 +1092,116 @@ impl Metric {
     }
 }
 
-/// A published before/after measurement of a seed and how the lab reruns it.
-#[derive(Clone, Debug)]
+/// A published before/after measurement of a seed and how the lab reruns it: one entry of
+/// `seeds.json`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SeedCase {
     /// `003`, `004b`, ...: the seed file's number, a letter for its further figures.
-    pub id: &'static str,
-    pub file: &'static str,
-    pub what: &'static str,
+    pub id: String,
+    pub file: String,
+    pub what: String,
+    /// The workload with the parameters that differ from its defaults
+    /// (`{ "kind": "concurrent", "cpus": 8, "size": 16 }`).
+    #[serde(deserialize_with = "workload_of_spec")]
     pub workload: Workload,
     pub metric: Metric,
     /// Variant keys of the "before" run; `change` is applied on top for "after".
-    pub before: &'static [(&'static str, &'static str)],
-    pub change: &'static [(&'static str, &'static str)],
+    pub before: Vec<(String, String)>,
+    pub change: Vec<(String, String)>,
     /// The seed's figures, in `unit`.
     pub published: (f64, f64),
-    pub unit: &'static str,
+    pub unit: String,
     /// Whether the lab asserts the sign (false: the seed's own change is within its noise).
     pub asserted: bool,
-    pub note: &'static str,
+    #[serde(default)]
+    pub note: String,
 }
 
-/// Every seed comparison, SLUB's and (seeds 001 and 002) SLAB's.
-pub fn seed_cases() -> Vec<SeedCase> {
-    let w = |kind: WorkloadKind, size: u32| Workload {
-        size,
-        ..kind.workload()
+/// A workload as `seeds.json` writes it: its kind and the parameters it changes.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WorkloadSpec {
+    kind: String,
+    cpus: Option<u32>,
+    nodes: Option<u32>,
+    size: Option<u32>,
+    n: Option<u32>,
+    rounds: Option<u32>,
+    window: Option<u32>,
+    pairs: Option<u32>,
+}
+
+fn workload_of_spec<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Workload, D::Error> {
+    use serde::de::Error;
+    let spec = WorkloadSpec::deserialize(d)?;
+    let kind = WorkloadKind::from_name(&spec.kind).ok_or_else(|| {
+        let names: Vec<&str> = WorkloadKind::ALL.iter().map(|w| w.name()).collect();
+        D::Error::custom(format!(
+            "unknown workload `{}`; the workloads are {}",
+            spec.kind,
+            names.join(", ")
+        ))
+    })?;
+    let mut w = kind.workload();
+    let set = |field: &mut u32, v: Option<u32>| {
+        if let Some(v) = v {
+            *field = v;
+        }
     };
-    vec![
-        SeedCase {
-            id: "003",
-            file: "003_c2c5fff6815398df.txt",
-            what: "kmalloc(8)/kfree pairs: fast path with cmpxchg_local emulated by irq save/restore (inside preempt off) vs the irq-off fast path",
-            workload: w(WorkloadKind::AllocFree, 8),
-            metric: Metric::Pair,
-            before: &[("era", "v3.1"), ("fastpath", "irq-disable")],
-            change: &[("fastpath", "cmpxchg-local-emulated")],
-            published: (105.0, 143.0),
-            unit: "cycles per pair (IA64)",
-            asserted: true,
-            note: "2007 had neither lockless slow paths nor CPU partial lists; the v3.1 bundle is the nearest era the model has, and the pairs run the fast path",
-        },
-        SeedCase {
-            id: "003b",
-            file: "003_c2c5fff6815398df.txt",
-            what: "N*alloc N*free(16) on 8 CPUs at once, the allocations: cmpxchg_local emulated vs irq-off fast path",
-            workload: Workload {
-                cpus: 8,
-                ..w(WorkloadKind::Concurrent, 16)
-            },
-            metric: Metric::Alloc,
-            before: &[("era", "v3.1"), ("fastpath", "irq-disable")],
-            change: &[("fastpath", "cmpxchg-local-emulated")],
-            published: (99.0, 116.0),
-            unit: "cycles per kmalloc, average of the CPUs",
-            asserted: true,
-            note: "",
-        },
-        SeedCase {
-            id: "003c",
-            file: "003_c2c5fff6815398df.txt",
-            what: "N*alloc N*free(16) on 8 CPUs at once, the frees: cmpxchg_local emulated vs irq-off fast path",
-            workload: Workload {
-                cpus: 8,
-                ..w(WorkloadKind::Concurrent, 16)
-            },
-            metric: Metric::Free,
-            before: &[("era", "v3.1"), ("fastpath", "irq-disable")],
-            change: &[("fastpath", "cmpxchg-local-emulated")],
-            published: (139.0, 147.0),
-            unit: "cycles per kfree, average of the CPUs",
-            asserted: true,
-            note: "",
-        },
-        SeedCase {
-            id: "000",
-            file: "000_cdb1e61d62c35221.txt",
-            what: "prefetch of the next free pointer after the fast-path CAS, asymmetric producer/consumer (hackbench 50 process 4000)",
-            workload: WorkloadKind::ProducerConsumer.workload(),
-            metric: Metric::Message,
-            before: &[("fastpath", "tid-unguarded"), ("prefetch", "false")],
-            change: &[("prefetch", "true")],
-            published: (20.706, 18.132),
-            unit: "seconds elapsed (hackbench); the model: busy cycles of both CPUs per message",
-            asserted: true,
-            note: "a 3.2 kernel: CPU partial lists, E1 fast path; the model's message is alloc + the producer's write + the consumer's use + free, nothing else of hackbench",
-        },
-        SeedCase {
-            id: "004",
-            file: "004_be3faf7328bf917d.txt",
-            what: "kmem fastpath reuse: tid read by loop vs preempt_disable/enable around it (CONFIG_PREEMPT=y, CPU partial off)",
-            workload: w(WorkloadKind::FastpathReuse, 64),
-            metric: Metric::Pair,
-            before: &[("cpuPartial", "false"), ("preempt", "full"), ("fastpath", "preempt-disable")],
-            change: &[("fastpath", "tid-loop")],
-            published: (46.0, 43.0),
-            unit: "cycles per alloc+free",
-            asserted: true,
-            note: "",
-        },
-        SeedCase {
-            id: "004b",
-            file: "004_be3faf7328bf917d.txt",
-            what: "slab_test alloc/free pairs, kmalloc(8), same patch",
-            workload: w(WorkloadKind::AllocFree, 8),
-            metric: Metric::Pair,
-            before: &[("cpuPartial", "false"), ("preempt", "full"), ("fastpath", "preempt-disable")],
-            change: &[("fastpath", "tid-loop")],
-            published: (68.0, 65.0),
-            unit: "cycles per kmalloc/kfree",
-            asserted: true,
-            note: "",
-        },
-        SeedCase {
-            id: "004c",
-            file: "004_be3faf7328bf917d.txt",
-            what: "slab_test 10000 x kmalloc(8) then 10000 x kfree: the allocations, same patch",
-            workload: w(WorkloadKind::AllocThenFree, 8),
-            metric: Metric::Alloc,
-            before: &[("cpuPartial", "false"), ("preempt", "full"), ("fastpath", "preempt-disable")],
-            change: &[("fastpath", "tid-loop")],
-            published: (49.0, 46.0),
-            unit: "cycles per kmalloc",
-            asserted: true,
-            note: "",
-        },
-        SeedCase {
-            id: "004d",
-            file: "004_be3faf7328bf917d.txt",
-            what: "slab_test 10000 x kmalloc(8) then 10000 x kfree: the frees, same patch",
-            workload: w(WorkloadKind::AllocThenFree, 8),
-            metric: Metric::Free,
-            before: &[("cpuPartial", "false"), ("preempt", "full"), ("fastpath", "preempt-disable")],
-            change: &[("fastpath", "tid-loop")],
-            published: (62.0, 61.0),
-            unit: "cycles per kfree",
-            asserted: false,
-            note: "a 1-cycle change: within the run-to-run noise of the other rows",
-        },
-        SeedCase {
-            id: "004e",
-            file: "004_be3faf7328bf917d.txt",
-            what: "alloc+free N-pattern (256), same patch",
-            workload: WorkloadKind::NPattern.workload(),
-            metric: Metric::Pair,
-            before: &[("cpuPartial", "false"), ("preempt", "full"), ("fastpath", "preempt-disable")],
-            change: &[("fastpath", "tid-loop")],
-            published: (40.077, 40.369),
-            unit: "ns per alloc+free",
-            asserted: false,
-            note: "the seed measured +0.3 ns (100 cycles both times): no change within its resolution",
-        },
-        SeedCase {
-            id: "001",
-            file: "001_c2fcaa7addc01362.txt",
-            what: "SLAB's lockless decision to grow, N*alloc N*free(4096) on 8 CPUs at once: the allocations",
-            workload: Workload {
-                cpus: 8,
-                ..w(WorkloadKind::Concurrent, 4096)
-            },
-            metric: Metric::Alloc,
-            before: &[("allocator", "slab"), ("slabGrow", "locked")],
-            change: &[("slabGrow", "lockless")],
-            published: (9000.0, 4742.0),
-            unit: "cycles per kmalloc",
-            asserted: true,
-            note: "right sign and fewer list_lock acquisitions, but a far smaller change: the model charges a contended lock only its hand-over (the waiter's clock jumps to the release) and a fixed 600-cycle page allocation; the seed's 9000 cycles per allocation are mostly waiting on list_lock (and the zone lock) with every CPU refilling at once, and in the model the waiters do not keep stealing the lock's line from its holder",
-        },
-        SeedCase {
-            id: "001b",
-            file: "001_c2fcaa7addc01362.txt",
-            what: "the same at 2048 bytes",
-            workload: Workload {
-                cpus: 8,
-                ..w(WorkloadKind::Concurrent, 2048)
-            },
-            metric: Metric::Alloc,
-            before: &[("allocator", "slab"), ("slabGrow", "locked")],
-            change: &[("slabGrow", "lockless")],
-            published: (4980.0, 2513.0),
-            unit: "cycles per kmalloc",
-            asserted: true,
-            note: "as 001: the sign and the lock count, not the size of the change",
-        },
-        SeedCase {
-            id: "001c",
-            file: "001_c2fcaa7addc01362.txt",
-            what: "the same at 1024 bytes",
-            workload: Workload {
-                cpus: 8,
-                ..w(WorkloadKind::Concurrent, 1024)
-            },
-            metric: Metric::Alloc,
-            before: &[("allocator", "slab"), ("slabGrow", "locked")],
-            change: &[("slabGrow", "lockless")],
-            published: (2437.0, 1295.0),
-            unit: "cycles per kmalloc",
-            asserted: true,
-            note: "as 001: the sign and the lock count, not the size of the change",
-        },
-        SeedCase {
-            id: "001d",
-            file: "001_c2fcaa7addc01362.txt",
-            what: "the same at 32 bytes, where the seed's allocations got slower (the extra unlocked reads)",
-            workload: Workload {
-                cpus: 8,
-                ..w(WorkloadKind::Concurrent, 32)
-            },
-            metric: Metric::Alloc,
-            before: &[("allocator", "slab"), ("slabGrow", "locked")],
-            change: &[("slabGrow", "lockless")],
-            published: (248.0, 344.0),
-            unit: "cycles per kmalloc",
-            asserted: true,
-            note: "a slab of 124 objects rarely leaves the node empty, so the lockless read of free_objects and shared->avail (lines other CPUs keep writing) is paid on almost every refill and saves a lock only seldom",
-        },
-        SeedCase {
-            id: "002",
-            file: "002_22f21bf95ef19f2f.txt",
-            what: "hackbench-like producer/consumer pairs (remote frees): SLUB of 2.6.39 (slab changes under slab_lock with interrupts off) vs SLUB with lockless slow paths (v3.1)",
-            workload: Workload {
-                cpus: 8,
-                pairs: 4,
-                n: 2_000,
-                ..WorkloadKind::ProducerConsumer.workload()
-            },
-            metric: Metric::Message,
-            before: &[("era", "v3.1"), ("cmpxchgDouble", "slab-lock")],
-            change: &[("cmpxchgDouble", "native")],
-            published: (32.2, 29.53),
-            unit: "seconds (hackbench 200 process 200 under KVM, mean of three runs); the model: busy cycles per message",
-            asserted: true,
-            note: "2.6.39's slow paths are modelled by v3.1's structure with every slab change done under slab_lock with interrupts off (the cmpxchg_double fallback of spec §2.2), which is how 2.6.39 changed a slab; its frozen flag and list handling were otherwise close",
-        },
-        SeedCase {
-            id: "002b",
-            file: "002_22f21bf95ef19f2f.txt",
-            what: "the same workload: SLAB vs SLUB with lockless slow paths",
-            workload: Workload {
-                cpus: 8,
-                pairs: 4,
-                n: 2_000,
-                ..WorkloadKind::ProducerConsumer.workload()
-            },
-            metric: Metric::Message,
-            before: &[("allocator", "slab")],
-            change: &[("allocator", "slub"), ("era", "v3.1")],
-            published: (34.53, 29.53),
-            unit: "seconds (hackbench); the model: busy cycles per message",
-            asserted: false,
-            note: "the model's sign is wrong: its SLAB is the cheapest of the three here. Per message SLAB only pushes and pops array entries with interrupts off and moves a batch under list_lock now and then, while SLUB writes and reads free pointers inside the objects and changes the slab with a LOCK'd cmpxchg. What made SLAB slow on hackbench is outside the model: hundreds of tasks, objects queued long enough to go cold, alien caches, the periodic reaper draining the queues, and the locks of the socket layer",
-        },
-        SeedCase {
-            id: "002c",
-            file: "002_22f21bf95ef19f2f.txt",
-            what: "the same workload: SLAB vs SLUB of 2.6.39",
-            workload: Workload {
-                cpus: 8,
-                pairs: 4,
-                n: 2_000,
-                ..WorkloadKind::ProducerConsumer.workload()
-            },
-            metric: Metric::Message,
-            before: &[("allocator", "slab")],
-            change: &[("allocator", "slub"), ("era", "v3.1"), ("cmpxchgDouble", "slab-lock")],
-            published: (34.53, 32.2),
-            unit: "seconds (hackbench); the model: busy cycles per message",
-            asserted: false,
-            note: "wrong sign, for the reasons of 002b",
-        },
-    ]
+    set(&mut w.cpus, spec.cpus);
+    set(&mut w.nodes, spec.nodes);
+    set(&mut w.size, spec.size);
+    set(&mut w.n, spec.n);
+    set(&mut w.rounds, spec.rounds);
+    set(&mut w.window, spec.window);
+    set(&mut w.pairs, spec.pairs);
+    Ok(w)
+}
+
+/// `seeds.json`: the seed comparisons, as data.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeedFile {
+    cases: Vec<SeedCase>,
+    pending: Vec<PendingSeed>,
+}
+
+/// Parse a seed file; the error names the JSON path (`cases[3].workload: ...`).
+fn parse_seeds(json: &str) -> Result<SeedFile, String> {
+    let de = &mut serde_json::Deserializer::from_str(json);
+    serde_path_to_error::deserialize(de)
+        .map_err(|e| format!("seeds.json at {}: {}", e.path(), e.inner()))
+}
+
+/// The crate's `seeds.json`, parsed once. It is part of the program, checked by the tests
+/// (`seeds_json_parses`), so a bad file is a bug and panics with the path of the mistake.
+fn seeds() -> &'static SeedFile {
+    static SEEDS: std::sync::OnceLock<SeedFile> = std::sync::OnceLock::new();
+    SEEDS.get_or_init(|| {
+        parse_seeds(include_str!("../seeds.json")).unwrap_or_else(|e| panic!("{e}"))
+    })
+}
+
+/// Every seed comparison, SLUB's and (seeds 001 and 002) SLAB's, from `seeds.json`.
+pub fn seed_cases() -> &'static [SeedCase] {
+    &seeds().cases
 }
 
 /// A seed comparison that needs what the model does not have yet.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PendingSeed {
-    pub id: &'static str,
-    pub file: &'static str,
-    pub what: &'static str,
-    pub needs: &'static str,
+    pub id: String,
+    pub file: String,
+    pub what: String,
+    pub needs: String,
 }
 
+/// The seed comparisons of `seeds.json` the model cannot run yet (none since the SLAB model
+/// runs seeds 001 and 002).
 pub fn pending_seeds() -> Vec<PendingSeed> {
-    // Every seed runs since the SLAB model (seeds 001 and 002).
-    Vec::new()
+    seeds().pending.clone()
 }
 
 /// One side (before or after) of a comparison as run.
@@ -1484,18 +1302,12 @@ fn side(pairs: &[(String, String)], published: f64, r: &Report, metric: Metric) 
     }
 }
 
-fn owned(p: &[(&str, &str)]) -> Vec<(String, String)> {
-    p.iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
-
 impl SeedCase {
     /// The variant pairs of one side: `before`, or `before` with `change` applied.
     pub fn pairs(&self, after: bool) -> Vec<(String, String)> {
-        let mut p = owned(self.before);
+        let mut p = self.before.clone();
         if after {
-            p.extend(owned(self.change));
+            p.extend(self.change.iter().cloned());
         }
         p
     }
@@ -1516,18 +1328,18 @@ impl SeedCase {
     /// program: the learner plays the scheduler.
     pub fn stepper_scenario(&self, after: bool) -> Result<Scenario, String> {
         let (mut w, variant) = self.side(after)?;
-        let per_ctx_ops = crate::scenario::MAX_CONTEXT_OPS as u32 / 2;
+        let per_ctx_ops = slub_sim::scenario::MAX_CONTEXT_OPS as u32 / 2;
         w.n = w.n.min(match w.kind {
             WorkloadKind::Concurrent => 8,
             _ => per_ctx_ops.min(12),
         });
         w.rounds = 1;
-        w.size = w.size.min(crate::scenario::MAX_OBJECT_SIZE);
+        w.size = w.size.min(slub_sim::scenario::MAX_OBJECT_SIZE);
         let (mut sc, _gates) = w.build(&variant);
         let cache = &mut sc.cache;
         cache.objects_per_slab = cache
             .objects_per_slab
-            .min(crate::scenario::MAX_OBJECTS_PER_SLAB);
+            .min(slub_sim::scenario::MAX_OBJECTS_PER_SLAB);
         sc.name = format!(
             "seed {} ({}), {}: {} with n = {}",
             self.id,
@@ -1538,13 +1350,13 @@ impl SeedCase {
         );
         // Round-trip through the validator: what the stepper loads must be a valid scenario.
         let json = serde_json::to_string(&sc).map_err(|e| e.to_string())?;
-        crate::scenario::parse(&json)
+        slub_sim::scenario::parse(&json)
             .map_err(|e| format!("stepper scenario of seed {}: {e}", self.id))
     }
 }
 
 /// Run one seed comparison.
-pub fn run_seed(case: &SeedCase) -> Result<SeedResult, String> {
+pub fn run_seed(case: &'static SeedCase) -> Result<SeedResult, String> {
     let (before, after) = (case.pairs(false), case.pairs(true));
     let (wb, vb) = case.side(false)?;
     let (wa, va) = case.side(true)?;
@@ -1557,13 +1369,13 @@ pub fn run_seed(case: &SeedCase) -> Result<SeedResult, String> {
     let sign = |r: f64| (r - 1.0).signum();
     let r4 = |x: f64| (x * 10_000.0).round() / 10_000.0;
     Ok(SeedResult {
-        id: case.id,
-        file: case.file,
-        what: case.what,
+        id: &case.id,
+        file: &case.file,
+        what: &case.what,
         workload: case.workload.kind.name(),
         params: rb.params.clone(),
         metric: case.metric,
-        unit: case.unit,
+        unit: &case.unit,
         before: side(&before, case.published.0, &rb, case.metric),
         after: side(&after, case.published.1, &ra, case.metric),
         seed_ratio: r4(seed_ratio),
@@ -1573,6 +1385,46 @@ pub fn run_seed(case: &SeedCase) -> Result<SeedResult, String> {
         sign_ok: sign(model_ratio) == sign(seed_ratio),
         within_tolerance: ratio_off.abs() <= TOLERANCE,
         asserted: case.asserted,
-        note: case.note,
+        note: &case.note,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_json_parses() {
+        let file = parse_seeds(include_str!("../seeds.json")).expect("seeds.json is valid");
+        assert!(!file.cases.is_empty());
+        let mut ids: Vec<&str> = file.cases.iter().map(|c| c.id.as_str()).collect();
+        ids.sort_unstable();
+        let n = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), n, "a seed id is used twice");
+        for c in &file.cases {
+            c.workload
+                .check()
+                .unwrap_or_else(|e| panic!("seed {}: {e}", c.id));
+            c.side(false)
+                .unwrap_or_else(|e| panic!("seed {}: {e}", c.id));
+            c.side(true)
+                .unwrap_or_else(|e| panic!("seed {}: {e}", c.id));
+        }
+    }
+
+    #[test]
+    fn a_bad_seed_file_names_the_path() {
+        let bad = r#"{ "cases": [{ "id": "x", "file": "f", "what": "w",
+            "workload": { "kind": "alloc-free", "sise": 8 }, "metric": "pair",
+            "before": [], "change": [], "published": [1.0, 2.0], "unit": "u", "asserted": true }],
+            "pending": [] }"#;
+        let e = parse_seeds(bad).unwrap_err();
+        assert!(e.contains("cases[0].workload") && e.contains("sise"), "{e}");
+        let bad = bad
+            .replace("\"sise\": 8", "\"size\": 8")
+            .replace("alloc-free", "hackbench");
+        let e = parse_seeds(&bad).unwrap_err();
+        assert!(e.contains("unknown workload `hackbench`"), "{e}");
+    }
 }

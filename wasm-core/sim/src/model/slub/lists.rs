@@ -19,7 +19,7 @@ impl Machine {
     /// the `slab-lock` fallback is a call of `cmpxchg_double_slab` (X1–X6). Either way the
     /// result lands in `fr.ok` and execution resumes at `resume`. `irqsave` selects the
     /// entry point that disables interrupts itself (callers running with irqs on).
-    pub(super) fn cas2_site(
+    pub(in crate::model) fn cas2_site(
         &mut self,
         fr: &mut Frame,
         s: SlabId,
@@ -61,7 +61,7 @@ impl Machine {
     }
 
     /// `cmpxchg_double_slab` without a double-word CAS: the `slab_lock` bit spinlock.
-    pub(super) fn cmpxchg_double_slab(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn cmpxchg_double_slab(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let s = fr.pg.unwrap();
         match fr.pc {
@@ -184,7 +184,7 @@ impl Machine {
         }
     }
 
-    pub(super) fn get_partial_frame(&self, n: u32, c: u32, any: bool) -> Frame {
+    pub(in crate::model) fn get_partial_frame(&self, n: u32, c: u32, any: bool) -> Frame {
         let mut f = Frame::new(Func::GetPartialNode, Pc::H1);
         f.n = Some(n);
         f.c = c;
@@ -194,7 +194,7 @@ impl Machine {
 
     /// `get_partial_node`: under `list_lock`, freeze the first slab as the CPU slab and move
     /// more to the CPU partial list. Returns the freelist and the slab.
-    pub(super) fn get_partial_node(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn get_partial_node(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let n = fr.n.unwrap();
         let v = self.variant().clone();
@@ -375,7 +375,7 @@ impl Machine {
     }
 
     /// `acquire_slab(n, P, mode)` (`fr.lock` = mode): freeze P with one CAS, unlink it.
-    pub(super) fn acquire_slab(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn acquire_slab(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let p = fr.pg.unwrap();
         match fr.pc {
@@ -448,7 +448,7 @@ impl Machine {
         }
     }
 
-    pub(super) fn put_cpu_partial_frame(&self, p: SlabId, drain: bool) -> Frame {
+    pub(in crate::model) fn put_cpu_partial_frame(&self, p: SlabId, drain: bool) -> Frame {
         let start = if self.variant().cpu_partial_frozen {
             Pc::U1
         } else {
@@ -462,7 +462,7 @@ impl Machine {
 
     /// `put_cpu_partial(P, drain)`: 3.x pushes with `this_cpu_cmpxchg` (irqs and preemption
     /// on, so U1 and U5 may run on different CPUs); 6.8+ pushes under the local lock.
-    pub(super) fn put_cpu_partial(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn put_cpu_partial(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let p = fr.pg.unwrap();
         let budget = self.cfg.sc.cache.cpu_partial;
@@ -709,7 +709,7 @@ impl Machine {
 
     /// `unfreeze_partials(c)` (3.x) / `__put_partials` (6.8+): move a CPU partial list to the
     /// node lists, discarding empty slabs when the node has enough.
-    pub(super) fn unfreeze_partials(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn unfreeze_partials(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let frozen = self.variant().cpu_partial_frozen;
         match fr.pc {
@@ -926,7 +926,7 @@ impl Machine {
         }
     }
 
-    pub(super) fn deactivate_frame(&self, p: SlabId, freelist: Addr, c: u32) -> Frame {
+    pub(in crate::model) fn deactivate_frame(&self, p: SlabId, freelist: Addr, c: u32) -> Frame {
         let start = match self.variant().deactivate {
             Deactivate::TwoStage => Pc::D0,
             Deactivate::Splice => Pc::DS0,
@@ -942,7 +942,7 @@ impl Machine {
     }
 
     /// `deactivate_slab(P, freelist)`: give a CPU slab and its CPU freelist back.
-    pub(super) fn deactivate_slab(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn deactivate_slab(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let p = fr.pg.unwrap();
         let n = fr.n.unwrap();
@@ -1424,7 +1424,7 @@ impl Machine {
     /// `flush_slab(c)`: deactivate CPU c's slab and clear `c.page`/`c.freelist`, in the
     /// write order of the era (3.10: deactivate, tid, page, freelist; 3.1: tid and page
     /// first; 5.15+: detach under the local lock with tid last, deactivate after).
-    pub(super) fn flush_slab(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn flush_slab(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let c = fr.c;
         let v = self.variant().clone();
@@ -1599,7 +1599,7 @@ impl Machine {
     }
 
     /// The `flush` op: `__flush_cpu_slab(cpu)` with interrupts off (spec §2.11).
-    pub(super) fn flush_cpu_slab(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn flush_cpu_slab(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         match fr.pc {
             FC0 => {

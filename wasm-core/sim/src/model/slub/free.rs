@@ -17,7 +17,7 @@ impl Machine {
     }
 
     /// `slab_free` of object `fr.x` (`fr.pg` = its slab, from `virt_to_head_page`).
-    pub(super) fn slab_free(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn slab_free(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let fp = self.fastpath();
         match fr.pc {
@@ -210,7 +210,7 @@ impl Machine {
     }
 
     /// `__slab_free(P, x)`: one double CAS on the slab, `list_lock` only for list changes.
-    pub(super) fn slab_free_slow(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn slab_free_slow(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let p = fr.pg.unwrap();
         let v = self.variant().clone();
@@ -448,7 +448,7 @@ impl Machine {
     }
 
     /// The `touch` op: the user writes the object's payload, free pointer word included.
-    pub(super) fn touch(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn touch(&mut self, fr: &mut Frame) -> Flow {
         step!(self);
         if let Some((s, i)) = self.object_of(fr.x) {
             let line = self.obj_line(s, i);

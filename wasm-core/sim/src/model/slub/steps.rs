@@ -7,7 +7,7 @@ use super::{Flow, Machine, Pc};
 
 impl Machine {
     /// `preempt_disable()` (or `get_cpu`), then go to `next`.
-    pub(super) fn s_preempt_off(&mut self, fr: &mut Frame, next: Pc, why: &str) -> Flow {
+    pub(in crate::model) fn s_preempt_off(&mut self, fr: &mut Frame, next: Pc, why: &str) -> Flow {
         step!(self);
         self.preempt_off();
         note!(
@@ -22,7 +22,7 @@ impl Machine {
     }
 
     /// `preempt_enable()`: a preemption (and migration) point from here on.
-    pub(super) fn s_preempt_on(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_preempt_on(&mut self, fr: &mut Frame, next: Pc) -> Flow {
         step!(self);
         self.preempt_on();
         note!(
@@ -36,7 +36,7 @@ impl Machine {
     }
 
     /// `c = this_cpu_ptr(s->cpu_slab)`: binds `c` to the CPU of this instant.
-    pub(super) fn s_pcpu(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_pcpu(&mut self, fr: &mut Frame, next: Pc) -> Flow {
         step!(self);
         fr.c = self.me();
         note!(
@@ -52,7 +52,7 @@ impl Machine {
 
     /// `tid = c->tid` (possibly a remote read if the task moved since computing `c`); the
     /// INV-12 snapshot is taken here.
-    pub(super) fn s_read_tid(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_read_tid(&mut self, fr: &mut Frame, next: Pc) -> Flow {
         step!(self);
         fr.tid = self.ld_tid(fr.c);
         self.snapshot(fr, fr.c);
@@ -71,7 +71,7 @@ impl Machine {
     }
 
     /// E3: `tid = this_cpu_read(s->cpu_slab->tid)`, one instruction on the executing CPU.
-    pub(super) fn s_this_cpu_read_tid(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_this_cpu_read_tid(&mut self, fr: &mut Frame, next: Pc) -> Flow {
         step!(self);
         let k = self.me();
         self.access(self.cfg.line_cc(k), Access::Read);
@@ -90,7 +90,12 @@ impl Machine {
     }
 
     /// E3: `c = raw_cpu_ptr(s->cpu_slab)`; with preemption the loop re-checks the tid.
-    pub(super) fn s_raw_cpu_ptr(&mut self, fr: &mut Frame, recheck: Pc, done: Pc) -> Flow {
+    pub(in crate::model) fn s_raw_cpu_ptr(
+        &mut self,
+        fr: &mut Frame,
+        recheck: Pc,
+        done: Pc,
+    ) -> Flow {
         step!(self);
         fr.c = self.me();
         note!(
@@ -109,7 +114,7 @@ impl Machine {
     }
 
     /// E3: `while (tid != READ_ONCE(c->tid))`: read again if the task moved in between.
-    pub(super) fn s_recheck_tid(&mut self, fr: &mut Frame, same: Pc, again: Pc) -> Flow {
+    pub(in crate::model) fn s_recheck_tid(&mut self, fr: &mut Frame, same: Pc, again: Pc) -> Flow {
         step!(self);
         let t = self.ld_tid(fr.c);
         let ok = t == fr.tid;
@@ -130,7 +135,7 @@ impl Machine {
     }
 
     /// `local_irq_save(flags)` at the start of an irq-off or emulated section.
-    pub(super) fn s_irq_save(&mut self, fr: &mut Frame, next: Pc, why: &str) -> Flow {
+    pub(in crate::model) fn s_irq_save(&mut self, fr: &mut Frame, next: Pc, why: &str) -> Flow {
         step!(self);
         self.irq_save(fr);
         note!(self, "irq-off", "irqs".into(), "local_irq_save: {why}.");
@@ -139,7 +144,7 @@ impl Machine {
     }
 
     /// `local_irq_restore(flags)`.
-    pub(super) fn s_irq_restore(&mut self, fr: &mut Frame, next: Pc, why: &str) -> Flow {
+    pub(in crate::model) fn s_irq_restore(&mut self, fr: &mut Frame, next: Pc, why: &str) -> Flow {
         step!(self);
         self.irq_restore(fr);
         note!(self, "irq-on", "irqs".into(), "local_irq_restore: {why}.");
@@ -150,7 +155,7 @@ impl Machine {
     /// Narrate a fast-path `this_cpu_cmpxchg_double` (or, under `no-tid`, the freelist-only
     /// compare the broken control does).
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn note_pcas2(
+    pub(in crate::model) fn note_pcas2(
         &mut self,
         k: u32,
         old: Addr,
@@ -190,7 +195,7 @@ impl Machine {
     }
 
     /// Alloc: `object = c->freelist` (the INV-12 snapshot too, for the eras without a tid).
-    pub(super) fn s_alloc_load_freelist(
+    pub(in crate::model) fn s_alloc_load_freelist(
         &mut self,
         fr: &mut Frame,
         next: Pc,
@@ -214,7 +219,12 @@ impl Machine {
     }
 
     /// Alloc: `page = c->page`; no object or the wrong node sends it to the slow path.
-    pub(super) fn s_alloc_load_page(&mut self, fr: &mut Frame, fast: Pc, slow: Pc) -> Flow {
+    pub(in crate::model) fn s_alloc_load_page(
+        &mut self,
+        fr: &mut Frame,
+        fast: Pc,
+        slow: Pc,
+    ) -> Flow {
         step!(self);
         fr.pg = self.ld_page(fr.c);
         note!(
@@ -234,7 +244,7 @@ impl Machine {
     }
 
     /// Alloc: `next = get_freepointer(s, object)`, which may be stale: the CAS decides.
-    pub(super) fn s_alloc_load_next(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_alloc_load_next(&mut self, fr: &mut Frame, next: Pc) -> Flow {
         step!(self);
         fr.nxt = self.load_fp(fr.obj);
         note!(
@@ -251,7 +261,12 @@ impl Machine {
     }
 
     /// Free: `page == c->page`? The object's slab must be the CPU slab for the fast path.
-    pub(super) fn s_free_check_page(&mut self, fr: &mut Frame, fast: Pc, slow: Pc) -> Flow {
+    pub(in crate::model) fn s_free_check_page(
+        &mut self,
+        fr: &mut Frame,
+        fast: Pc,
+        slow: Pc,
+    ) -> Flow {
         step!(self);
         let pg = self.ld_page(fr.c);
         let mine = pg.is_some() && pg == fr.pg;
@@ -274,7 +289,7 @@ impl Machine {
     }
 
     /// Free: `head = c->freelist` (the INV-12 snapshot too, for the eras without a tid).
-    pub(super) fn s_free_load_freelist(
+    pub(in crate::model) fn s_free_load_freelist(
         &mut self,
         fr: &mut Frame,
         next: Pc,
@@ -303,7 +318,7 @@ impl Machine {
     }
 
     /// Free: `set_freepointer(s, x, head)`: link the object in front of the head.
-    pub(super) fn s_free_link(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_free_link(&mut self, fr: &mut Frame, next: Pc) -> Flow {
         step!(self);
         self.store_fp(fr.x, fr.f);
         note!(
@@ -319,7 +334,7 @@ impl Machine {
     }
 
     /// Slow path: `c->partial` (unlocked peek or under the local lock, per `what`).
-    pub(super) fn s_load_cpu_partial(
+    pub(in crate::model) fn s_load_cpu_partial(
         &mut self,
         fr: &mut Frame,
         some: Pc,
@@ -340,7 +355,7 @@ impl Machine {
     }
 
     /// Slow path: the CPU partial list's head becomes the CPU slab (`c->page = c->partial`).
-    pub(super) fn s_install_cpu_partial(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_install_cpu_partial(&mut self, fr: &mut Frame, next: Pc) -> Flow {
         step!(self);
         self.st_page(fr.c, fr.p);
         note!(
@@ -355,7 +370,7 @@ impl Machine {
     }
 
     /// Slow path, `load_freelist`: take `freelist` for the caller, read its free pointer.
-    pub(super) fn s_load_freelist_next(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_load_freelist_next(&mut self, fr: &mut Frame, next: Pc) -> Flow {
         step!(self);
         fr.nxt = self.load_fp(fr.f);
         note!(
@@ -371,7 +386,7 @@ impl Machine {
     }
 
     /// Slow path, `load_freelist`: `c->freelist = next`; the taken chain is no longer in flight.
-    pub(super) fn s_store_freelist_next(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_store_freelist_next(&mut self, fr: &mut Frame, next: Pc) -> Flow {
         step!(self);
         self.st_freelist(fr.c, fr.nxt);
         note!(

@@ -9,7 +9,7 @@ use super::{Flow, Machine, Pc, Stat};
 use crate::scenario::{Fastpath, Prefetch, Slowpath};
 
 impl Machine {
-    pub(super) fn node_ok(&self, pg: Option<SlabId>, node: Option<u32>) -> bool {
+    pub(in crate::model) fn node_ok(&self, pg: Option<SlabId>, node: Option<u32>) -> bool {
         match (pg, node) {
             (_, None) => true,
             (Some(p), Some(n)) => self.slab(p).node == n,
@@ -31,7 +31,7 @@ impl Machine {
     }
 
     /// `slab_alloc` / `slab_alloc_node`. `fr.node` is the requested node; returns the object.
-    pub(super) fn slab_alloc(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn slab_alloc(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let fp = self.fastpath();
         match fr.pc {
@@ -289,7 +289,7 @@ impl Machine {
     }
 
     /// `__slab_alloc` (v3.10, irqs off throughout) and `___slab_alloc` (5.15+ local lock).
-    pub(super) fn slab_alloc_slow(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn slab_alloc_slow(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let ll = self.variant().slowpath == Slowpath::LocalLock;
         match fr.pc {
@@ -675,7 +675,7 @@ impl Machine {
     }
 
     /// `get_freelist` (spec §2.5): take the CPU slab's freelist, unfreezing it if empty.
-    pub(super) fn get_freelist(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn get_freelist(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let p = fr.pg.unwrap();
         match fr.pc {
@@ -728,7 +728,7 @@ impl Machine {
     }
 
     /// `new_slab` (spec §2.7): irqs on around the page allocator when the caller may sleep.
-    pub(super) fn new_slab(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn new_slab(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let may_sleep = self.st.ctxs[self.cur as usize].kind == CtxKind::Task;
         match fr.pc {
@@ -839,14 +839,14 @@ impl Machine {
     }
 
     /// Allocate the slab's memory: a descriptor line and its object lines, all uncached.
-    pub(super) fn create_slab(&mut self, node: u32) -> SlabId {
+    pub(in crate::model) fn create_slab(&mut self, node: u32) -> SlabId {
         self.touch_resource(super::RES_PAGE_ALLOC, true);
         let id = self.st.slabs.len() as SlabId;
         let line = self.st.lines.len() as u32;
         for _ in 0..=self.cfg.obj_lines {
             self.st.lines.push([Mesi::I; MAX_CPUS]);
         }
-        self.st.slabs.push(Slab {
+        self.st.slabs.push(Page {
             node,
             freelist: NULL,
             counters: Counters {
@@ -861,7 +861,6 @@ impl Machine {
             life: Life::Private,
             on_node_partial: false,
             fp: vec![NULL; self.cfg.objects as usize],
-            bufctl: Vec::new(),
             line,
         });
         id

@@ -4,14 +4,14 @@
 //! [`run_case`]; the listing ([`cases`]) is cheap, so the page can show every case's metadata
 //! and published figures at once and run the cases one at a time in a worker.
 //!
-//! The cost table is read from the documentation table at the top of `model/cost.rs` (the one
-//! table every experiment uses), with the cycle counts taken from that file's constants; a test
-//! checks that the two agree, so what the page shows is what the model charges.
+//! The cost table is `slub_sim::model::cost::TABLE`, the typed constant the model charges from
+//! (the one table every experiment uses), so what the page shows is what the model charges.
 
-use crate::lab::{
-    self, Measured, Metric, OpTallies, ParamsOut, PendingSeed, Report, SeedCase, SeedResult,
+use crate::{
+    self as lab, Measured, Metric, OpTallies, ParamsOut, PendingSeed, Report, SeedCase, SeedResult,
 };
 use serde::Serialize;
+use slub_sim::model::cost;
 use std::collections::BTreeMap;
 
 /// Everything the page shows before running anything.
@@ -67,63 +67,26 @@ pub struct CostRow {
     pub source: String,
 }
 
-const COST_RS: &str = include_str!("model/cost.rs");
-
-/// `pub const NAME: u64 = N;` of `model/cost.rs`: (name, value).
-fn cost_constants() -> Vec<(String, u64)> {
-    COST_RS
-        .lines()
-        .filter_map(|l| {
-            let rest = l.trim().strip_prefix("pub const ")?;
-            let (name, rest) = rest.split_once(':')?;
-            let value = rest.split_once('=')?.1.trim().trim_end_matches(';').trim();
-            Some((
-                name.trim().to_string(),
-                value.replace('_', "").parse().ok()?,
-            ))
-        })
-        .collect()
-}
-
-/// The documentation table of `model/cost.rs`, with each constant's cycles read from its
-/// definition (the table's own figure where a name is not a constant).
+/// The cost table of `slub_sim::model::cost::TABLE`, one row per group of constants that
+/// share a source (`IRQ_SAVE / IRQ_RESTORE`, `14 / 10`).
 pub fn cost_table() -> Vec<CostRow> {
-    let consts = cost_constants();
-    COST_RS
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("//! | `"))
-        .filter_map(|row| {
-            let row = format!("`{row}");
-            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-            let [constant, cycles, source, ..] = cells.as_slice() else {
-                return None;
-            };
-            let names: Vec<&str> = constant
-                .split('/')
-                .map(|n| n.trim().trim_matches('`'))
-                .collect();
-            let figures: Vec<&str> = cycles.split('/').map(str::trim).collect();
-            let cycles = names
+    cost::rows()
+        .into_iter()
+        .map(|(group, source)| CostRow {
+            constant: group.iter().map(|c| c.name).collect::<Vec<_>>().join(" / "),
+            cycles: group
                 .iter()
-                .zip(figures.iter().chain(std::iter::repeat(&"?")))
-                .map(|(n, doc)| match consts.iter().find(|(c, _)| c == n) {
-                    Some((_, v)) => v.to_string(),
-                    None => doc.to_string(),
-                })
+                .map(|c| c.value.to_string())
                 .collect::<Vec<_>>()
-                .join(" / ");
-            Some(CostRow {
-                constant: names.join(" / "),
-                cycles,
-                source: source.to_string(),
-            })
+                .join(" / "),
+            source: source.to_string(),
         })
         .collect()
 }
 
 /// The parameters a case's run reports, without running it: the report of an empty run (the
 /// same code as a real run's, so the two cannot differ).
-fn params(case: &SeedCase) -> Result<ParamsOut, String> {
+fn params(case: &'static SeedCase) -> Result<ParamsOut, String> {
     let (w, variant) = case.side(false)?;
     let empty = Measured {
         per_cpu: Vec::new(),
@@ -137,26 +100,34 @@ fn params(case: &SeedCase) -> Result<ParamsOut, String> {
     Ok(Report::of(&w, &variant, empty).params)
 }
 
-fn info(case: &SeedCase) -> Result<CaseInfo, String> {
+fn info(case: &'static SeedCase) -> Result<CaseInfo, String> {
     let r4 = |x: f64| (x * 10_000.0).round() / 10_000.0;
     Ok(CaseInfo {
-        id: case.id,
-        file: case.file,
-        what: case.what,
+        id: &case.id,
+        file: &case.file,
+        what: &case.what,
         workload: case.workload.kind.name(),
         about: case.workload.kind.about(),
         params: params(case).map_err(|e| format!("seed {}: {e}", case.id))?,
         metric: case.metric,
-        unit: case.unit,
+        unit: &case.unit,
         published: Published {
             before: case.published.0,
             after: case.published.1,
         },
         seed_ratio: r4(case.published.1 / case.published.0),
         asserted: case.asserted,
-        note: case.note,
-        before: case.before.iter().map(|(k, v)| [*k, *v]).collect(),
-        change: case.change.iter().map(|(k, v)| [*k, *v]).collect(),
+        note: &case.note,
+        before: case
+            .before
+            .iter()
+            .map(|(k, v)| [k.as_str(), v.as_str()])
+            .collect(),
+        change: case
+            .change
+            .iter()
+            .map(|(k, v)| [k.as_str(), v.as_str()])
+            .collect(),
         ops: case.workload.ops(),
     })
 }
@@ -180,10 +151,10 @@ pub fn pending() -> Vec<PendingSeed> {
     lab::pending_seeds()
 }
 
-fn find(id: &str) -> Result<SeedCase, String> {
+fn find(id: &str) -> Result<&'static SeedCase, String> {
     let all = lab::seed_cases();
     if let Some(case) = all.iter().find(|c| c.id == id) {
-        return Ok(case.clone());
+        return Ok(case);
     }
     if let Some(p) = lab::pending_seeds().into_iter().find(|p| p.id == id) {
         return Err(format!(
@@ -191,7 +162,7 @@ fn find(id: &str) -> Result<SeedCase, String> {
             p.needs
         ));
     }
-    let ids: Vec<&str> = all.iter().map(|c| c.id).collect();
+    let ids: Vec<&str> = all.iter().map(|c| c.id.as_str()).collect();
     Err(format!(
         "no seed comparison `{id}`; they are {}",
         ids.join(", ")
@@ -201,11 +172,11 @@ fn find(id: &str) -> Result<SeedCase, String> {
 /// Run one seed comparison (both sides; a fraction of a second to a second).
 pub fn run_case(id: &str) -> Result<SeedResult, String> {
     let case = find(id)?;
-    lab::run_seed(&case).map_err(|e| format!("seed {id}: {e}"))
+    lab::run_seed(case).map_err(|e| format!("seed {id}: {e}"))
 }
 
 /// A small instance of one side of a comparison, for the stepper ([`SeedCase::stepper_scenario`]).
-pub fn stepper_scenario(id: &str, after: bool) -> Result<crate::Scenario, String> {
+pub fn stepper_scenario(id: &str, after: bool) -> Result<slub_sim::Scenario, String> {
     find(id)?.stepper_scenario(after)
 }
 
@@ -214,43 +185,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_cost_table_is_the_constants() {
-        let consts = cost_constants();
-        assert!(consts.len() >= 10, "constants of model/cost.rs: {consts:?}");
+    fn the_cost_table_is_every_constant_once() {
         let table = cost_table();
-        for (name, value) in &consts {
-            let row = table
-                .iter()
-                .find(|r| r.constant.split(" / ").any(|n| n == name))
-                .unwrap_or_else(|| {
-                    panic!("model/cost.rs: `{name}` has no row in the doc table at its top")
-                });
-            let names: Vec<&str> = row.constant.split(" / ").collect();
-            let i = names.iter().position(|n| n == name).expect("found above");
-            assert_eq!(
-                row.cycles.split(" / ").nth(i),
-                Some(value.to_string().as_str())
-            );
-        }
-        // ... and the table's own figures say the same (the doc does not drift from the code).
-        for line in COST_RS.lines().filter(|l| l.starts_with("//! | `")) {
-            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-            let names: Vec<&str> = cells[1]
-                .split('/')
-                .map(|n| n.trim().trim_matches('`'))
-                .collect();
-            let figures: Vec<&str> = cells[2].split('/').map(str::trim).collect();
-            for (n, f) in names.iter().zip(&figures) {
-                let (_, v) = consts.iter().find(|(c, _)| c == n).unwrap_or_else(|| {
-                    panic!("model/cost.rs: the doc table's `{n}` is not a constant")
-                });
-                assert_eq!(
-                    f,
-                    &v.to_string(),
-                    "model/cost.rs: `{n}` is {v}, the doc table says {f}"
-                );
-            }
-        }
+        let names: Vec<&str> = table.iter().flat_map(|r| r.constant.split(" / ")).collect();
+        let all: Vec<&str> = cost::TABLE.iter().map(|c| c.name).collect();
+        assert_eq!(names, all);
+        let irq = table
+            .iter()
+            .find(|r| r.constant == "IRQ_SAVE / IRQ_RESTORE")
+            .expect("the irq pair is one row");
+        assert_eq!(
+            irq.cycles,
+            format!("{} / {}", cost::IRQ_SAVE, cost::IRQ_RESTORE)
+        );
         assert!(table.iter().all(|r| !r.source.is_empty()));
     }
 
@@ -268,7 +215,7 @@ mod tests {
             for after in [false, true] {
                 let sc = stepper_scenario(c.id, after).expect("a stepper scenario");
                 let json = serde_json::to_string(&sc).expect("serialises");
-                crate::scenario::parse(&json).expect("the stepper scenario parses back");
+                slub_sim::scenario::parse(&json).expect("the stepper scenario parses back");
             }
         }
         let json = serde_json::to_value(&listed).expect("serialises");
@@ -294,7 +241,7 @@ mod tests {
         let e = run_case("nope").unwrap_err();
         assert!(e.contains("no seed comparison `nope`"), "{e}");
         if let Some(p) = pending().first() {
-            let e = run_case(p.id).unwrap_err();
+            let e = run_case(&p.id).unwrap_err();
             assert!(e.contains("not runnable yet"), "{e}");
         }
     }

@@ -1,8 +1,9 @@
 //! Contexts and moves (DESIGN §3): which move is enabled, applying one, settling a context
 //! after its step, starting and finishing operations, setup and the default policy.
 
+use super::allocator::OpCall;
 use super::state::*;
-use super::{Config, Flow, Machine, Pc};
+use super::{Config, Flow, Machine};
 use crate::event::Event;
 use crate::scenario::{Op, Preempt, Scenario};
 
@@ -52,39 +53,16 @@ impl Machine {
                     current: None,
                     irq: None,
                     ghost_version: 0,
-                    ac: match &cfg.slab {
-                        Some(l) => ArrayCache {
-                            limit: l.limit,
-                            batchcount: l.batchcount,
-                            ..Default::default()
-                        },
-                        None => ArrayCache::default(),
-                    },
                 })
                 .collect(),
             nodes: (0..sc.nodes)
-                .map(|n| Node {
+                .map(|_| Node {
                     list_lock: None,
                     nr_partial: 0,
                     partial: Vec::new(),
-                    slab: match &cfg.slab {
-                        // init_cache_node: free_limit = (1 + CPUs of the node) * batchcount + num.
-                        Some(l) => SlabNode {
-                            free_limit: (1 + cfg.cpu_node.iter().filter(|&&m| m == n).count()
-                                as u32)
-                                * l.batchcount
-                                + cfg.objects,
-                            shared: (l.shared_limit > 0).then(|| ArrayCache {
-                                limit: l.shared_limit,
-                                batchcount: l.batchcount,
-                                ..Default::default()
-                            }),
-                            ..Default::default()
-                        },
-                        None => SlabNode::default(),
-                    },
                 })
                 .collect(),
+            alloc: Machine::initial_alloc_state(&cfg),
             slabs: Vec::new(),
             ctxs,
             vars: vec![Var::default(); cfg.var_names.len()],
@@ -292,9 +270,7 @@ impl Machine {
             return None;
         }
         let cpu = &self.st.cpus[c.cpu as usize];
-        let at_sleep_point = matches!(c.stack.last(), Some(f)
-            if (f.func == Func::NewSlab && f.pc == Pc::N2)
-                || (f.func == Func::CacheGrowBegin && f.pc == Pc::GB2));
+        let at_sleep_point = c.stack.last().is_some_and(|f| self.at_sleep_point(f));
         if self.variant().preempt == Preempt::None {
             return (!at_sleep_point).then(|| {
                 "the kernel is not preemptible (preempt = none) and it is not sleeping".into()
@@ -327,34 +303,7 @@ impl Machine {
                 _ => None,
             };
         };
-        let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
-        let node_lock =
-            |n: u32| held_by(self.st.nodes[n as usize].list_lock).map(|h| Block::ListLock(n, h));
-        let local_lock =
-            |k: u32| held_by(self.st.cpus[k as usize].local_lock).map(|h| Block::LocalLock(k, h));
-        use Pc::*;
-        match (fr.func, fr.pc) {
-            (Func::SlabFreeSlow, S4) => node_lock(self.node_of_slab(fr.pg.unwrap())),
-            (Func::GetPartialNode, H2) => node_lock(fr.n.unwrap()),
-            (Func::UnfreezePartials, V3l) => node_lock(self.node_of_slab(fr.p.unwrap())),
-            (Func::DeactivateSlab, D6)
-            | (Func::DeactivateSlab, DS6)
-            | (Func::DeactivateSlab, DSK) => node_lock(fr.n.unwrap()),
-            (Func::CmpxchgDoubleSlab, X2) => {
-                let s = fr.pg.unwrap();
-                held_by(self.slab(s).slab_lock).map(|h| Block::SlabLock(s, h))
-            }
-            (Func::SlabAllocSlow, LL4 | LL21 | LL30 | LL50) | (Func::FlushSlab, K1) => {
-                local_lock(fr.c)
-            }
-            (Func::PutCpuPartial, U6) => local_lock(c.cpu),
-            (Func::CacheAllocRefill, RF3)
-            | (Func::CacheGrowEnd, GE1)
-            | (Func::CacheFlusharray, FA1)
-            | (Func::DoDrain, DD1)
-            | (Func::CacheFree, CFA1) => node_lock(fr.n.unwrap()),
-            _ => None,
-        }
+        self.lock_wait(cx, fr)
     }
 
     /// `blocked` in words ("spins on node 0's list_lock, held by B").
@@ -448,18 +397,6 @@ impl Machine {
         }
     }
 
-    /// The next move of the default policy (DESIGN §5), if any.
-    pub fn default_move(&self) -> Option<Move> {
-        if let Some(last) = self.st.last_moved {
-            if self.move_enabled(Move::Step(last)) {
-                return Some(Move::Step(last));
-            }
-        }
-        (0..self.cfg.n_ctx as CtxId)
-            .map(Move::Step)
-            .find(|&m| self.move_enabled(m))
-    }
-
     pub fn all_finished(&self) -> bool {
         self.st.ctxs[..self.cfg.n_ctx].iter().all(|c| c.finished)
     }
@@ -535,26 +472,9 @@ impl Machine {
             return false;
         }
         let idx = c.op_index;
-        let slab = self.cfg.is_slab();
         let fr = match op {
-            IOp::Alloc { node, .. } if slab => {
-                let mut f = Frame::new(Func::CacheAlloc, Pc::CA0);
-                f.node = node;
-                Some(f)
-            }
-            IOp::Flush { target } if slab => {
-                let mut f = Frame::new(Func::DoDrain, Pc::DD0);
-                match target {
-                    Some(t) => f.c = t,
-                    None => f.flag = true,
-                }
-                Some(f)
-            }
-            IOp::Alloc { node, .. } => {
-                let mut f = Frame::new(Func::SlabAlloc, Pc::AllocEntry);
-                f.node = node;
-                Some(f)
-            }
+            IOp::Alloc { node, .. } => Some(self.op_frame(OpCall::Alloc { node })),
+            IOp::Flush { target } => Some(self.op_frame(OpCall::Flush { target })),
             IOp::Free { var } => {
                 let addr = self.st.vars[var].addr;
                 match addr {
@@ -564,18 +484,7 @@ impl Machine {
                     }
                     // The variable lets go of its object at the op's first step (`begin_op`).
                     Some(a) => match self.slab_of(a) {
-                        Some(s) if slab => {
-                            let mut f = Frame::new(Func::CacheFree, Pc::CF0);
-                            f.x = a;
-                            f.pg = Some(s);
-                            Some(f)
-                        }
-                        Some(s) => {
-                            let mut f = Frame::new(Func::SlabFree, Pc::FreeEntry);
-                            f.x = a;
-                            f.pg = Some(s);
-                            Some(f)
-                        }
+                        Some(s) => Some(self.op_frame(OpCall::Free { addr: a, slab: s })),
                         None => {
                             self.st.vars[var].freed = true;
                             let msg = format!(
@@ -595,14 +504,6 @@ impl Machine {
                 f.count = var as u32;
                 f
             }),
-            IOp::Flush { target } => {
-                let mut f = Frame::new(Func::FlushCpuSlab, Pc::FC0);
-                match target {
-                    Some(t) => f.c = t,
-                    None => f.flag = true,
-                }
-                Some(f)
-            }
         };
         let c = &mut self.st.ctxs[cx as usize];
         c.op_index += 1;
@@ -744,37 +645,9 @@ impl Machine {
             r.events.push(ev);
         }
         if self.checks {
-            self.check_invariants();
+            self.check_step_invariants();
         }
         self.st.steps += 1;
-    }
-
-    /// Dispatch one label of the frame's function.
-    pub(super) fn exec(&mut self, fr: &mut Frame) -> Flow {
-        match fr.func {
-            Func::SlabAlloc => self.slab_alloc(fr),
-            Func::SlabAllocSlow => self.slab_alloc_slow(fr),
-            Func::GetFreelist => self.get_freelist(fr),
-            Func::GetPartialNode => self.get_partial_node(fr),
-            Func::AcquireSlab => self.acquire_slab(fr),
-            Func::NewSlab => self.new_slab(fr),
-            Func::PutCpuPartial => self.put_cpu_partial(fr),
-            Func::UnfreezePartials => self.unfreeze_partials(fr),
-            Func::DeactivateSlab => self.deactivate_slab(fr),
-            Func::FlushSlab => self.flush_slab(fr),
-            Func::FlushCpuSlab => self.flush_cpu_slab(fr),
-            Func::SlabFree => self.slab_free(fr),
-            Func::SlabFreeSlow => self.slab_free_slow(fr),
-            Func::CmpxchgDoubleSlab => self.cmpxchg_double_slab(fr),
-            Func::Touch => self.touch(fr),
-            Func::CacheAlloc => self.cache_alloc(fr),
-            Func::CacheAllocRefill => self.cache_alloc_refill(fr),
-            Func::CacheGrowBegin => self.cache_grow_begin(fr),
-            Func::CacheGrowEnd => self.cache_grow_end(fr),
-            Func::CacheFree => self.cache_free(fr),
-            Func::CacheFlusharray => self.cache_flusharray(fr),
-            Func::DoDrain => self.do_drain(fr),
-        }
     }
 }
 
@@ -874,7 +747,7 @@ impl Machine {
         }
         if self.all_finished() {
             self.end_checked = true;
-            self.check_end();
+            self.check_end_of_run();
         } else if self.deadlocked() {
             self.end_checked = true;
             let waits: Vec<String> = (0..self.cfg.n_ctx as CtxId)

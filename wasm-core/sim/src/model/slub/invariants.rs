@@ -193,10 +193,6 @@ impl Machine {
     }
 
     pub fn check_invariants(&mut self) {
-        if self.cfg.is_slab() {
-            self.check_slab_invariants();
-            return;
-        }
         let objects = self.cfg.objects as usize;
         let nslabs = self.st.slabs.len();
         let mut own = std::mem::take(&mut self.scratch);
@@ -581,10 +577,6 @@ impl Machine {
 
     /// INV-15 at the end of a run: conservation and stat identities.
     pub fn check_end(&mut self) {
-        if self.cfg.is_slab() {
-            self.check_slab_end();
-            return;
-        }
         let stat =
             |m: &Machine, s: super::Stat| m.st.stats.iter().map(|c| c[s as usize]).sum::<u64>();
         use super::Stat::*;

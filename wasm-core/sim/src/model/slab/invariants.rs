@@ -15,7 +15,7 @@
 //!   frees of objects of another node = frees.
 
 use super::state::*;
-use super::{Machine, Pc, Stat};
+use super::{ArrayCache, Machine, Pc, Stat};
 use crate::view::{ArrayView, SlabNodeView};
 
 /// Where an object was found (for the messages).
@@ -53,13 +53,14 @@ impl Machine {
                 put(self, v.addr.unwrap(), Place::User(vi));
             }
         }
-        for (k, c) in self.st.cpus.iter().enumerate() {
-            for &a in c.ac.live() {
+        let sb = sb!(self);
+        for (k, ac) in sb.ac.iter().enumerate() {
+            for &a in ac.live() {
                 put(self, a, Place::Cpu(k));
             }
         }
-        for (n, node) in self.st.nodes.iter().enumerate() {
-            if let Some(sh) = &node.slab.shared {
+        for (n, node) in sb.nodes.iter().enumerate() {
+            if let Some(sh) = &node.shared {
                 for &a in &sh.entry {
                     put(self, a, Place::Shared(n));
                 }
@@ -69,7 +70,11 @@ impl Machine {
             if sl.life == Life::Discarded {
                 continue;
             }
-            for &i in sl.bufctl.iter().skip(sl.counters.inuse as usize) {
+            for &i in sb
+                .bufctl(s as SlabId)
+                .iter()
+                .skip(sl.counters.inuse as usize)
+            {
                 put(self, self.obj_addr(s as SlabId, u32::from(i)), Place::Slab);
             }
         }
@@ -101,7 +106,7 @@ impl Machine {
             .any(|c| c.stack.iter().any(|f| f.queue.contains(&s)))
     }
 
-    pub(super) fn check_slab_invariants(&mut self) {
+    pub(in crate::model) fn check_slab_invariants(&mut self) {
         let mut problems: Vec<(&'static str, String)> = Vec::new();
         let objects = self.cfg.objects;
 
@@ -112,7 +117,7 @@ impl Machine {
             for i in 0..objects {
                 let places = &at[s as usize * objects as usize + i as usize];
                 let a = self.obj_addr(s, i);
-                if sl.bufctl.is_empty() {
+                if sb!(self).bufctl(s).is_empty() {
                     // A page `cache_grow_begin` just got: its objects exist from
                     // `cache_init_objs` on.
                     continue;
@@ -160,8 +165,8 @@ impl Machine {
         for (n, node) in self.st.nodes.iter().enumerate() {
             let lists = [
                 ("slabs_partial", &node.partial),
-                ("slabs_full", &node.slab.slabs_full),
-                ("slabs_free", &node.slab.slabs_free),
+                ("slabs_full", &sb!(self).nodes[n].slabs_full),
+                ("slabs_free", &sb!(self).nodes[n].slabs_free),
             ];
             let mut free_in_slabs = 0;
             for (s, sl) in self.st.slabs.iter().enumerate() {
@@ -221,17 +226,18 @@ impl Machine {
                     ));
                 }
             }
-            if node.list_lock.is_none() && node.slab.free_objects != free_in_slabs {
+            let sn = &sb!(self).nodes[n];
+            if node.list_lock.is_none() && sn.free_objects != free_in_slabs {
                 problems.push((
                     "SLAB-3",
                     format!(
                         "node {n}'s free_objects is {}, but its slabs hold {free_in_slabs} free object(s)",
-                        node.slab.free_objects
+                        sn.free_objects
                     ),
                 ));
             }
             // SLAB-4 (shared).
-            if let Some(sh) = &node.slab.shared {
+            if let Some(sh) = &sn.shared {
                 if sh.avail() > sh.limit {
                     problems.push((
                         "SLAB-4",
@@ -244,14 +250,14 @@ impl Machine {
                 }
             }
         }
-        for (k, c) in self.st.cpus.iter().enumerate() {
-            if c.ac.avail() > c.ac.limit {
+        for (k, ac) in sb!(self).ac.iter().enumerate() {
+            if ac.avail() > ac.limit {
                 problems.push((
                     "SLAB-4",
                     format!(
                         "cpu{k}'s array holds {} of at most {}",
-                        c.ac.avail(),
-                        c.ac.limit
+                        ac.avail(),
+                        ac.limit
                     ),
                 ));
             }
@@ -262,7 +268,7 @@ impl Machine {
     }
 
     /// The end-of-run identities of SLAB's counters.
-    pub(super) fn check_slab_end(&mut self) {
+    pub(in crate::model) fn check_slab_end(&mut self) {
         let stat = |m: &Machine, s: Stat| m.st.stats.iter().map(|c| c[s as usize]).sum::<u64>();
         let allocs = stat(self, Stat::ALLOCHIT) + stat(self, Stat::ALLOCMISS);
         let started = self.ghost.slab_allocs;
@@ -296,17 +302,20 @@ impl Machine {
         }
     }
 
-    pub(super) fn cpu_array_view(&self, k: usize) -> Option<ArrayView> {
-        self.cfg
-            .is_slab()
-            .then(|| self.array_view(&self.st.cpus[k].ac))
+    /// CPU `k`'s `array_cache`, under SLAB (another allocator has none).
+    pub(in crate::model) fn cpu_array_view(&self, k: usize) -> Option<ArrayView> {
+        match &self.st.alloc {
+            AllocState::Slab(sb) => Some(self.array_view(&sb.ac[k])),
+            _ => None,
+        }
     }
 
-    pub(super) fn slab_node_view(&self, n: usize) -> Option<SlabNodeView> {
-        if !self.cfg.is_slab() {
+    /// Node `n`'s SLAB lists and shared array, under SLAB.
+    pub(in crate::model) fn slab_node_view(&self, n: usize) -> Option<SlabNodeView> {
+        let AllocState::Slab(sb) = &self.st.alloc else {
             return None;
-        }
-        let ns = &self.st.nodes[n].slab;
+        };
+        let ns = &sb.nodes[n];
         let names = |l: &[SlabId]| l.iter().map(|&s| self.slab_name(s)).collect();
         Some(SlabNodeView {
             slabs_full: names(&ns.slabs_full),
@@ -320,16 +329,17 @@ impl Machine {
     }
 
     /// SLAB: the free objects of a slab, in the order `slab_get_obj` hands them out.
-    pub(super) fn slab_free_names(&self, s: SlabId) -> Vec<String> {
+    pub(in crate::model) fn slab_free_names(&self, s: SlabId) -> Vec<String> {
         let sl = self.slab(s);
-        sl.bufctl
+        sb!(self)
+            .bufctl(s)
             .iter()
             .skip(sl.counters.inuse as usize)
             .map(|&i| self.addr_name(self.obj_addr(s, u32::from(i))))
             .collect()
     }
 
-    pub(super) fn slab_slab_owner(&self, s: SlabId) -> String {
+    pub(in crate::model) fn slab_slab_owner(&self, s: SlabId) -> String {
         let sl = self.slab(s);
         match sl.life {
             Life::Discarded => return "discarded".into(),
@@ -340,9 +350,9 @@ impl Machine {
         let node = &self.st.nodes[n];
         if node.partial.contains(&s) {
             format!("node{n}-partial")
-        } else if node.slab.slabs_full.contains(&s) {
+        } else if sb!(self).nodes[n].slabs_full.contains(&s) {
             format!("node{n}-full")
-        } else if node.slab.slabs_free.contains(&s) {
+        } else if sb!(self).nodes[n].slabs_free.contains(&s) {
             format!("node{n}-free")
         } else if self.destroying(s) {
             "destroying".into()
@@ -353,7 +363,7 @@ impl Machine {
 
     /// The owner text of every object (by `slab * objects + i`), as `ObjectView.owner` says it;
     /// computed once per view, since each answer needs every place of every object.
-    pub(super) fn slab_object_owners(&self) -> Vec<String> {
+    pub(in crate::model) fn slab_object_owners(&self) -> Vec<String> {
         self.slab_places()
             .iter()
             .map(|places| match places.first() {
@@ -368,7 +378,7 @@ impl Machine {
     }
 
     /// Names of SLAB's static lines (`array_cache[k]`, its entries, `node n`, `shared[n]`).
-    pub(super) fn slab_line_name(&self, l: u32) -> Option<String> {
+    pub(in crate::model) fn slab_line_name(&self, l: u32) -> Option<String> {
         let layout = self.cfg.slab.as_ref()?;
         if l == 0 || l >= self.cfg.static_lines() {
             return None;
@@ -404,12 +414,12 @@ impl Machine {
 mod tests {
     //! The checker can fail: each SLAB invariant is broken by hand in a real state (the
     //! model itself never breaks them: the property tests say so) and must be reported.
-    use super::super::{Machine, Move};
+    use crate::model::{Machine, Move};
     use crate::scenario;
 
     /// SC18 after task A's first allocation: a slab on node 0, one object in cpu0's array.
     fn machine() -> Machine {
-        let text = include_str!("../../tests/scenarios/sc18_slab_lockless_grow_decision.json");
+        let text = include_str!("../../../tests/scenarios/sc18_slab_lockless_grow_decision.json");
         let mut m = Machine::new(scenario::parse(text).unwrap(), false, true);
         while !m.st.vars[0].bound {
             m.apply_move(Move::Step(0), None);
@@ -421,15 +431,15 @@ mod tests {
     fn invariants_after(edit: impl FnOnce(&mut Machine)) -> Vec<String> {
         let mut m = machine();
         edit(&mut m);
-        m.check_invariants();
+        m.check_step_invariants();
         m.violations.iter().map(|v| v.invariant.clone()).collect()
     }
 
     #[test]
     fn an_object_in_two_arrays_is_slab_1() {
         let v = invariants_after(|m| {
-            let a = m.st.cpus[0].ac.entry[0];
-            m.st.cpus[1].ac.entry.push(a);
+            let a = sb!(m).ac[0].entry[0];
+            sb_mut!(m).ac[1].entry.push(a);
         });
         assert_eq!(v, ["SLAB-1"]);
     }
@@ -437,7 +447,7 @@ mod tests {
     #[test]
     fn a_lost_object_is_slab_1() {
         let v = invariants_after(|m| {
-            m.st.cpus[0].ac.entry.clear();
+            sb_mut!(m).ac[0].entry.clear();
         });
         assert_eq!(v, ["SLAB-1"]);
     }
@@ -446,20 +456,20 @@ mod tests {
     fn a_slab_on_the_wrong_list_is_slab_2() {
         let v = invariants_after(|m| {
             let s = m.st.nodes[0].partial.remove(0);
-            m.st.nodes[0].slab.slabs_full.push(s);
+            sb_mut!(m).nodes[0].slabs_full.push(s);
         });
         assert_eq!(v, ["SLAB-2"]);
     }
 
     #[test]
     fn a_wrong_free_objects_is_slab_3() {
-        let v = invariants_after(|m| m.st.nodes[0].slab.free_objects += 1);
+        let v = invariants_after(|m| sb_mut!(m).nodes[0].free_objects += 1);
         assert_eq!(v, ["SLAB-3"]);
     }
 
     #[test]
     fn an_overfull_array_is_slab_4() {
-        let v = invariants_after(|m| m.st.cpus[0].ac.limit = 0);
+        let v = invariants_after(|m| sb_mut!(m).ac[0].limit = 0);
         assert_eq!(v, ["SLAB-4"]);
     }
 }

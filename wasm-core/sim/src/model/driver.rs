@@ -1,0 +1,243 @@
+//! The driver seam: the one interface through which anything outside the model moves the
+//! machine. A driver asks which moves are enabled, applies one, and reads a [`PolicyView`]:
+//! what a scheduling policy may look at (each context's CPU, whether it finished, is inside
+//! an op or blocked, which op it is at; each CPU's cycles; the stats; the violations). The
+//! default policy and a seeded random one (`crate::policy`), the simulator's history, the
+//! explorer, the Lab's discrete-event clock and the benchmarks all drive the machine this
+//! way; nothing outside `model` reads or writes the machine's fields.
+
+use super::state::{CtxId, CtxKind, IOp};
+use super::stats::NR_STATS;
+use super::{Machine, Move};
+use crate::event::Event;
+use crate::view::Violation;
+
+/// Drive a machine: the moves, applying one, the end of the run and what a policy sees.
+pub trait Driver {
+    /// The moves that may come next: contexts in scenario order, then migrations.
+    fn enabled_moves(&self) -> Vec<Move>;
+    /// Whether one move is enabled now (cheaper than listing them all).
+    fn move_enabled(&self, mv: Move) -> bool;
+    /// Why a move cannot be applied now, or `None` if it is enabled.
+    fn move_blocked(&self, mv: Move) -> Option<String>;
+    /// Apply an enabled move; `index` is its place in a history, for the events it records.
+    fn apply(&mut self, mv: Move, index: Option<usize>);
+    /// After a move: when every context has finished run the end-of-run checks (INV-15), and
+    /// report a deadlock when nothing can move. Cheap once done; a driver that only needs
+    /// the stats may call it once at the end.
+    fn finish_if_done(&mut self);
+    /// What a policy may read.
+    fn policy_view(&self) -> PolicyView<'_>;
+    /// Move the events recorded since the last call to the end of `out` (none when the
+    /// machine records none).
+    fn take_events(&mut self, out: &mut Vec<Event>);
+}
+
+impl Driver for Machine {
+    fn enabled_moves(&self) -> Vec<Move> {
+        Machine::enabled_moves(self)
+    }
+    #[inline]
+    fn move_enabled(&self, mv: Move) -> bool {
+        Machine::move_enabled(self, mv)
+    }
+    fn move_blocked(&self, mv: Move) -> Option<String> {
+        Machine::move_blocked(self, mv)
+    }
+    #[inline]
+    fn apply(&mut self, mv: Move, index: Option<usize>) {
+        self.apply_move(mv, index)
+    }
+    fn finish_if_done(&mut self) {
+        Machine::finish_if_done(self)
+    }
+    #[inline]
+    fn policy_view(&self) -> PolicyView<'_> {
+        Machine::policy_view(self)
+    }
+    fn take_events(&mut self, out: &mut Vec<Event>) {
+        if let Some(r) = self.rec.as_mut() {
+            out.append(&mut r.events);
+        }
+    }
+}
+
+/// One context as a policy sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CtxView {
+    pub kind: CtxKind,
+    pub cpu: u32,
+    pub finished: bool,
+    /// Inside an op (it has a kernel function on its stack).
+    pub in_op: bool,
+    /// An interrupt handler that has entered (its next move is not an irq entry).
+    pub entered: bool,
+    /// The op it is executing, or the next one it will start (its index in the context's
+    /// program; past the end once finished).
+    pub op: usize,
+}
+
+/// The read-only state a policy may look at. Borrowed, allocation-free: the Lab's clock reads
+/// it before and after every step.
+#[derive(Clone, Copy)]
+pub struct PolicyView<'a> {
+    m: &'a Machine,
+}
+
+impl<'a> PolicyView<'a> {
+    /// Contexts a move can name (tasks then irqs; not the hidden setup context).
+    #[inline]
+    pub fn contexts(&self) -> usize {
+        self.m.cfg.n_ctx
+    }
+    pub fn tasks(&self) -> usize {
+        self.m.cfg.sc.tasks.len()
+    }
+    #[inline]
+    pub fn ctx(&self, cx: CtxId) -> CtxView {
+        let c = &self.m.st.ctxs[cx as usize];
+        CtxView {
+            kind: c.kind,
+            cpu: c.cpu,
+            finished: c.finished,
+            in_op: !c.stack.is_empty(),
+            entered: c.entered,
+            op: c.cur_op.unwrap_or(c.op_index),
+        }
+    }
+    /// Whether the context's next step must wait (a lock held by another, a variable not yet
+    /// bound) or it has finished.
+    pub fn blocked(&self, cx: CtxId) -> bool {
+        self.m.blocked(cx).is_some()
+    }
+    /// The context's `i`th op, its variable resolved to an index.
+    pub fn op(&self, cx: CtxId, i: usize) -> IOp {
+        self.m.cfg.ops_of(cx)[i]
+    }
+    pub fn ctx_name(&self, cx: CtxId) -> &'a str {
+        &self.m.cfg.ctx_ids[cx as usize]
+    }
+    /// The context a move text names (`A`), if any.
+    pub fn ctx_index(&self, name: &str) -> Option<CtxId> {
+        self.m.cfg.ctx_ids[..self.m.cfg.n_ctx]
+            .iter()
+            .position(|c| c == name)
+            .map(|i| i as CtxId)
+    }
+    pub fn cpus(&self) -> usize {
+        self.m.cfg.cpus
+    }
+    pub fn node_of_cpu(&self, k: u32) -> u32 {
+        self.m.cfg.cpu_node[k as usize]
+    }
+    /// Cache lines of the fixed structures (`kmem_cache`, per-CPU, per-node), then each
+    /// slab's descriptor line followed by `obj_lines` object lines.
+    pub fn static_lines(&self) -> u32 {
+        self.m.cfg.static_lines()
+    }
+    pub fn obj_lines(&self) -> u32 {
+        self.m.cfg.obj_lines
+    }
+    /// Cycles charged to CPU `k` so far.
+    #[inline]
+    pub fn cycles(&self, k: usize) -> u64 {
+        self.m.st.cycles[k]
+    }
+    pub fn cycles_per_cpu(&self) -> &'a [u64] {
+        &self.m.st.cycles
+    }
+    /// Steps taken (setup's included).
+    pub fn steps(&self) -> u64 {
+        self.m.st.steps
+    }
+    /// The context that moved last (what the default policy keeps running).
+    pub fn last_moved(&self) -> Option<CtxId> {
+        self.m.st.last_moved
+    }
+    /// How many nodes' `list_lock` are held now.
+    pub fn list_locks_held(&self) -> usize {
+        self.m
+            .st
+            .nodes
+            .iter()
+            .filter(|n| n.list_lock.is_some())
+            .count()
+    }
+    /// Each CPU's stat counters, indexed by `Stat as usize`.
+    pub fn stats_per_cpu(&self) -> &'a [[u64; NR_STATS]] {
+        &self.m.st.stats
+    }
+    pub fn violations(&self) -> &'a [Violation] {
+        &self.m.violations
+    }
+    pub fn all_finished(&self) -> bool {
+        self.m.all_finished()
+    }
+    pub fn deadlocked(&self) -> bool {
+        self.m.deadlocked()
+    }
+    /// A move as text (`A`, `migrate:A:1`).
+    pub fn move_text(&self, mv: Move) -> String {
+        self.m.move_text(mv)
+    }
+    /// Parse a move text against this machine's contexts and CPUs.
+    pub fn parse_move(&self, mv: &str) -> Result<Move, String> {
+        self.m.parse_move(mv)
+    }
+    /// Each scenario variable's name, address (`None` when unbound or NULL) and whether it
+    /// still holds its object.
+    pub fn vars(&self) -> impl Iterator<Item = (&'a str, Option<u64>, bool)> + 'a {
+        let m = self.m;
+        m.cfg
+            .var_names
+            .iter()
+            .zip(&m.st.vars)
+            .map(|(n, v)| (n.as_str(), v.addr, v.held()))
+    }
+}
+
+/// What the simulator and the explorer need beyond driving: the scenario, recording on and
+/// off, a move's footprint and a hash of the state.
+impl Machine {
+    /// What a policy may read (also [`Driver::policy_view`]).
+    #[inline]
+    pub fn policy_view(&self) -> PolicyView<'_> {
+        PolicyView { m: self }
+    }
+
+    pub fn scenario(&self) -> &crate::Scenario {
+        &self.cfg.sc
+    }
+
+    /// Turn event recording off (replaying to a point whose events are kept elsewhere) or
+    /// on again (with nothing recorded yet).
+    pub fn set_recording(&mut self, on: bool) {
+        if on != self.rec.is_some() {
+            self.rec = on.then(Box::default);
+        }
+    }
+
+    /// Apply a move and return the resources it read or wrote (cache lines and the tagged
+    /// `RES_*` ids; `WRITE` set on writes): the explorer's dependency relation.
+    pub fn apply_traced(&mut self, mv: Move) -> Vec<u32> {
+        self.foot = Some(Vec::new());
+        self.apply_move(mv, None);
+        self.finish_if_done();
+        self.foot.take().unwrap_or_default()
+    }
+
+    /// Hash what makes two states the same for the explorer: the allocator's structures (the
+    /// shared ones and its own), the
+    /// contexts, the variables and who moved last (not cycles, stats or coherence).
+    pub fn hash_state<H: std::hash::Hasher>(&self, h: &mut H) {
+        use std::hash::Hash;
+        let st = &self.st;
+        st.cpus.hash(h);
+        st.nodes.hash(h);
+        st.slabs.hash(h);
+        st.alloc.hash(h);
+        st.ctxs.hash(h);
+        st.vars.hash(h);
+        st.last_moved.hash(h);
+    }
+}

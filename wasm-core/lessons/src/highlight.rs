@@ -308,6 +308,24 @@ mod tests {
         for (name, want) in cases {
             assert_eq!(Highlight::parse(name), Some(want), "{name}");
         }
+        // The forms the page's tests used to parse itself.
+        for name in [
+            "slab P.counters",
+            "node 0.list_lock",
+            "line page P",
+            "stat FREE_SLOWPATH",
+            "violations",
+            "object p3.fp",
+            "cpu1",
+        ] {
+            assert!(Highlight::parse(name).is_some(), "{name}");
+        }
+        assert_eq!(
+            Highlight::parse("line page P"),
+            Some(Highlight::Line {
+                line: "page P".into()
+            })
+        );
         for bad in [
             "cpu0.frelist",
             "cpu",
@@ -321,6 +339,7 @@ mod tests {
             "ctx 1T",
             "stat alloc",
             "timelines",
+            "nonsense here",
         ] {
             assert_eq!(Highlight::parse(bad), None, "{bad}");
         }

@@ -9,7 +9,10 @@
 //   3. node_modules (`npm ci`) when missing or older than package-lock.json;
 //   4. with --browser: /usr/bin/chromium for the end-to-end tests (apt-get; we run as root);
 //   5. the wasm builds into web/src/sim/pkg and web/src/sim/pkg-lab (scripts/build-wasm.mjs),
-//      unless --no-wasm.
+//      unless --no-wasm;
+//   6. the `slub-lab` binary (target/release/slub-lab), whose `lesson export` gives the page its
+//      lessons at build time (web/src/lessons/vite-plugin.ts) and the tests theirs (cargo
+//      build --release; quick when it is up to date).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildWasm } from './build-wasm.mjs';
@@ -83,12 +86,18 @@ function ensureChromium() {
   });
 }
 
+function ensureSlubLab() {
+  log('setup', 'cargo build --release -p slub-lab (the lessons\' checker and exporter)');
+  must('setup', 'cargo', ['build', '--release', '-p', 'slub-lab']);
+}
+
 export function setup({ browser = false, wasm = true } = {}) {
   ensureWasmTarget();
   ensureWasmBindgen();
   ensureNodeModules();
   if (browser) ensureChromium();
   if (wasm) buildWasm();
+  ensureSlubLab();
 }
 
 if (isMain(import.meta.url)) {

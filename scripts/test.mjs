@@ -21,6 +21,8 @@ const STAGES = [
     true,
   ],
   ['cargo test', 'cargo', ['test', '--workspace', '--release'], false],
+  // The lessons as authors write them, every claim replayed (cargo test built the binary).
+  ['lessons', join(root, 'target', 'release', 'slub-lab'), ['lesson', 'check', 'lessons'], false],
   ['wasm build', 'node', [join(root, 'scripts', 'build-wasm.mjs')], false],
   ['tsc', bin('tsc'), ['--noEmit', '-p', 'web'], true],
   ['eslint', bin('eslint'), ['--max-warnings=0', '.'], true],

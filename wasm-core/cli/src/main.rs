@@ -1,5 +1,7 @@
 //! `slub-lab`: run, explore and benchmark SLUB scenarios headless, with JSON output
-//! (DESIGN §5; tests outside the project rely on this contract).
+//! (DESIGN §5; tests outside the project rely on this contract), and check or export the
+//! lessons (`lesson check [DIR]`: exit 1 a failed claim, 2 a malformed lesson; crate
+//! slub-lessons).
 //!
 //! Exit codes: 0 no violation, 1 some violation, 2 bad input (unreadable file, bad scenario, a
 //! move that is not enabled, bad arguments). The tool never panics on its input: every failure
@@ -86,6 +88,32 @@ enum Command {
         #[arg(long = "seed", value_name = "ID")]
         seed: Vec<String>,
     },
+    /// Check the lessons, or export them as JSON for the page (docs/writing-lessons.md).
+    #[command(subcommand)]
+    Lesson(LessonCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum LessonCommand {
+    /// Parse every lesson folder of DIR (`NN-slug/lesson.md` and its scenario, with
+    /// DIR/vocabulary.json) and replay every claim and prediction against the model.
+    #[command(
+        after_help = "Exit status: 0 every lesson holds, 1 a claim, prediction, \
+                            highlight or move the model does not bear out (the message names the \
+                            file, the step and the claim), 2 a malformed lesson (naming the \
+                            file and the field) or bad arguments."
+    )]
+    Check {
+        #[arg(default_value = "lessons")]
+        dir: PathBuf,
+    },
+    /// Check the lessons as `check` does, then print them as one JSON object `{"lessons":
+    /// [...]}`: the structure parsed, moves resolved, highlights parsed, prose as Markdown.
+    /// Exit status as `check` (nothing is printed on stdout unless every lesson holds).
+    Export {
+        #[arg(default_value = "lessons")]
+        dir: PathBuf,
+    },
 }
 
 const BENCH_HELP: &str = "Workloads (defaults in brackets):
@@ -170,6 +198,8 @@ fn main() -> ExitCode {
             param,
             seed,
         } => bench(&workload, &variant, cpus, &param, &seed),
+        Command::Lesson(LessonCommand::Check { dir }) => lesson(&dir, false),
+        Command::Lesson(LessonCommand::Export { dir }) => lesson(&dir, true),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -178,6 +208,31 @@ fn main() -> ExitCode {
             ExitCode::from(f.code)
         }
     }
+}
+
+/// `lesson check` / `lesson export`: every problem on stderr, one line each; the JSON on
+/// stdout only when every lesson holds.
+fn lesson(dir: &Path, export: bool) -> Result<u8, Failure> {
+    let t0 = std::time::Instant::now();
+    let report = slub_lessons::check_dir(dir);
+    let code = report.exit_code();
+    if code != 0 {
+        return Err(Failure {
+            code,
+            message: report.errors().join("\n"),
+        });
+    }
+    if export {
+        let json = serde_json::json!({ "lessons": slub_lessons::export::export(&report.lessons) });
+        let _ = writeln!(std::io::stdout(), "{json}");
+    } else {
+        eprintln!(
+            "slub-lab: {} lessons hold ({} ms)",
+            report.lessons.len(),
+            t0.elapsed().as_millis()
+        );
+    }
+    Ok(0)
 }
 
 /// `--schedule` as moves: split on commas, each trimmed; empty items (an empty value, a

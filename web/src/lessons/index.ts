@@ -1,15 +1,92 @@
 // The lessons as the page sees them: every `lessons/NN-slug/lesson.md` with its scenario,
-// parsed and validated at build time (vite-plugin.ts runs library.ts, parse.ts and schema.ts
-// in node) and shipped as JSON in the module `virtual:lessons`, which bundled.ts reads. This
-// module and bundled.ts are what the page imports: neither pulls in markdown-it, yaml or zod.
+// parsed, validated and replayed at build time by the Rust checker (crate slub-lessons, through
+// `slub-lab lesson export`, which vite-plugin.ts runs), its prose rendered to safe HTML
+// (render.ts), and shipped as JSON in the module `virtual:lessons`, which bundled.ts reads.
+// This module and bundled.ts are what the page imports: neither pulls in a parser.
 //
 // State of a lesson at step k = the scenario (with the lesson's variant overrides) after the
 // moves of steps 1..k. A step's `predict` is asked before its moves are played and answered
 // by the state after them.
-import type { FrontMatter } from './schema.js';
+//
+// The shapes of `slub-lab lesson export` (wasm-core/lessons/src/export.rs) are written by hand
+// below (`Exported*`), as are the page's own (`Lesson`, `LessonStep`, ...).
 
-export { DESCRIPTIONS, expandMoves, PATCHES, SEEDS, STATS, TOPICS } from './vocabulary.js';
-export type { Claims, FrontMatter, WhatIf } from './schema.js';
+export { DESCRIPTIONS, PATCHES, SEEDS, STATS, TOPICS } from './vocabulary.js';
+
+type Scalar = string | boolean | number;
+
+/** A lesson's front matter (docs/writing-lessons.md §2). */
+export interface FrontMatter {
+  id: string;
+  title: string;
+  summary: string;
+  topics: string[];
+  seeds: string[];
+  patches: string[];
+  scenario: string;
+  variant: Record<string, Scalar>;
+}
+
+export type Panel = 'lines' | 'stats' | 'timeline' | 'violations' | 'code';
+
+/** A highlight (docs/writing-lessons.md §4), parsed by the Rust side (highlight.rs). */
+export type Highlight =
+  | { readonly kind: 'cpu'; readonly cpu: number; readonly field: string | null }
+  | { readonly kind: 'slab'; readonly slab: string; readonly field: string | null }
+  | { readonly kind: 'object'; readonly object: string; readonly fp: boolean }
+  | { readonly kind: 'node'; readonly node: number; readonly field: string | null }
+  | { readonly kind: 'line'; readonly line: string }
+  | { readonly kind: 'code'; readonly label: string }
+  | { readonly kind: 'ctx'; readonly ctx: string }
+  | { readonly kind: 'var'; readonly name: string }
+  | { readonly kind: 'stat'; readonly stat: string }
+  | { readonly kind: 'panel'; readonly panel: Panel };
+
+/** A highlight with its name as the lesson writes it (`cpu0.tid`). */
+export type NamedHighlight = Highlight & { readonly name: string };
+
+export interface LessonTryIt {
+  /** Markdown as written; `goalHtml` is it rendered. */
+  goal: string;
+  /** `here`: open the playground at this step's state; `start`: at the scenario's start. */
+  from: 'here' | 'start';
+  variant: Record<string, Scalar>;
+  cache: Record<string, Scalar>;
+}
+
+/** A step of `slub-lab lesson export`: prose as Markdown, claims as written. */
+export interface ExportedStep {
+  n: number;
+  title: string;
+  line: number;
+  moves: string[];
+  movesSource: string[];
+  highlights: NamedHighlight[];
+  predict: {
+    question: string;
+    choices: string[];
+    answer: number;
+    explain: string | null;
+    claims: unknown;
+  } | null;
+  tryIt: LessonTryIt | null;
+  expect: unknown;
+  whatIf: unknown;
+  narration: string;
+}
+
+/** A lesson of `slub-lab lesson export`. */
+export interface ExportedLesson {
+  file: string;
+  dir: string;
+  number: number;
+  id: string;
+  front: FrontMatter;
+  intro: string;
+  /** The scenario file as written. */
+  scenario: string;
+  steps: ExportedStep[];
+}
 
 export interface LessonPredict {
   question: string;
@@ -22,18 +99,9 @@ export interface LessonPredict {
   explainHtml: string | null;
 }
 
-export interface LessonTryIt {
-  goal: string;
-  goalHtml: string;
-  /** `here`: open the playground at this step's state; `start`: at the scenario's start. */
-  from: 'here' | 'start';
-  variant: Record<string, string | boolean | number>;
-  cache: Record<string, string | boolean | number>;
-}
-
 /**
  * A step as the page gets it. The claims a step makes (`expect`, `whatIf`, a prediction's
- * claims) are checked by the tests, not shown, and stay out of the bundle (parse.ts has them).
+ * claims) are checked by `slub-lab lesson check`, not shown, and stay out of the bundle.
  */
 export interface LessonStep {
   /** 1-based, as in the URL `#/lessons/<id>/<n>`. */
@@ -41,14 +109,14 @@ export interface LessonStep {
   title: string;
   /** Line of the heading in lesson.md. */
   line: number;
-  /** The moves this step plays, `T*3` expanded. */
+  /** The moves this step plays (`T*3` expanded, `T to end` resolved). */
   moves: string[];
   /** The moves as written. */
   movesSource: string[];
-  highlights: string[];
+  highlights: NamedHighlight[];
   predict: LessonPredict | null;
-  tryIt: LessonTryIt | null;
-  /** Narration rendered to HTML at build time, safe to insert (parse.ts). */
+  tryIt: (LessonTryIt & { goalHtml: string }) | null;
+  /** Narration rendered to HTML at build time, safe to insert (render.ts). */
   narrationHtml: string;
 }
 

@@ -1,23 +1,16 @@
-// Every lesson of lessons/ through the page's loader: it must parse and validate (file + field
-// in every message), its narration must come out as safe HTML, and its moves must play in the
-// page's own simulator (the wasm bridge). The claims themselves are checked against the model
-// by `cargo test --release -p slub-sim --test lessons`.
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+// Every lesson of lessons/ through the page's loader (library.ts, which runs `slub-lab lesson
+// export`: the Rust checker of crate slub-lessons): it must load (file + field in every
+// message of a broken one), its prose must come out as safe HTML, and its moves must play in
+// the page's own simulator (the wasm bridge). The format's every rule and claim is tested in
+// the crate (`cargo test -p slub-lessons`); here, through the binary, as the build sees it.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimError, Simulation } from '../sim/simulator';
 import { loadWasmNode, repoRoot } from '../sim/testing';
-import { expandMoves, movesThrough, tryItPlayground, withOverrides } from './index';
-import { buildLibrary, LessonError, loadLessons, pageLesson, parseLesson } from './library';
+import { movesThrough, tryItPlayground, withOverrides } from './index';
+import { loadLessons } from './library';
 import { LESSONS_MODULE, lessonsPlugin } from './vite-plugin';
 
 const FILE = 'lessons/99-sample/lesson.md';
@@ -96,14 +89,43 @@ const GOOD_SCENARIO = JSON.stringify({
   ],
 });
 
-function errorOf(text: string): string {
-  try {
-    parseLesson(FILE, '99-sample', text);
-  } catch (e) {
-    if (e instanceof LessonError) return e.message;
-    throw e;
+const scratch = mkdtempSync(join(tmpdir(), 'slub-lessons-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let folders = 0;
+
+/**
+ * A fresh `lessons` folder: lessons/vocabulary.json and each `NN-slug` → lesson.md, with
+ * GOOD_SCENARIO as its scenario.json unless `scenarios` gives another (`null`: none).
+ */
+function lessonsFolder(
+  lessons: Record<string, string>,
+  scenarios: Record<string, string | null> = {},
+): string {
+  const dir = join(scratch, String(folders++), 'lessons');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'vocabulary.json'), readFileSync(join(repoRoot, 'lessons', 'vocabulary.json')));
+  for (const [name, text] of Object.entries(lessons)) {
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, 'lesson.md'), text);
+    const sc = name in scenarios ? scenarios[name] : GOOD_SCENARIO;
+    if (sc !== null && sc !== undefined) writeFileSync(join(dir, name, 'scenario.json'), sc);
   }
-  return '(accepted)';
+  return dir;
+}
+
+/** The checker's messages for lesson 99-sample with `text`, or `(accepted)`. */
+function errorOf(text: string): string {
+  const { errors } = loadLessons(lessonsFolder({ '99-sample': text }));
+  return errors.length === 0 ? '(accepted)' : errors.map((e) => e.message).join('\n');
+}
+
+/** Lesson 99-sample with `text`, which must hold. */
+function sample(text: string, scenario = GOOD_SCENARIO) {
+  const { lessons, errors } = loadLessons(lessonsFolder({ '99-sample': text }, { '99-sample': scenario }));
+  expect(errors.map((e) => e.message)).toEqual([]);
+  const l = lessons[0];
+  if (l === undefined) throw new Error('no lesson');
+  return l;
 }
 
 function replace(from: string, to: string): string {
@@ -180,12 +202,16 @@ describe('the lessons of lessons/', () => {
 
 describe('the loader', () => {
   it('accepts the sample lesson', () => {
-    const l = parseLesson(FILE, '99-sample', GOOD);
+    const l = sample(GOOD);
     expect(l.front.id).toBe('sample');
     expect(l.steps.map((s) => s.title)).toEqual(['Setup', 'Read', 'CAS', 'Rest', 'Try']);
     expect(l.steps[1]?.moves).toEqual(Array(7).fill('T'));
     expect(l.steps[1]?.movesSource).toEqual(['T*7']);
     expect(l.steps[1]?.predict?.answer).toBe(0);
+    expect(l.steps[0]?.highlights).toEqual([
+      { name: 'cpu0.freelist', kind: 'cpu', cpu: 0, field: 'freelist' },
+      { name: 'code slab_alloc:A9', kind: 'code', label: 'slab_alloc:A9' },
+    ]);
     expect(l.steps[4]?.tryIt).toMatchObject({
       from: 'here',
       variant: { cmpxchgDouble: 'slab-lock' },
@@ -194,21 +220,24 @@ describe('the loader', () => {
     expect(l.steps[0]?.narrationHtml).toBe('<p>CPU 0 has three free objects.</p>\n');
   });
 
-  it('merges variant and cache overrides into the scenario', () => {
-    const lib = buildLibrary(
-      {
-        '/x/lessons/99-sample/lesson.md': GOOD.replace(
-          'scenario: scenario.json',
-          'scenario: scenario.json\nvariant: {fastpath: tid-loop}',
-        ),
-      },
-      { '/x/lessons/99-sample/scenario.json': GOOD_SCENARIO },
+  it('gets destination moves resolved into plain moves', () => {
+    const l = sample(
+      replace('moves: [T*7]', 'moves: [T to slab_alloc:A9]').replace(
+        'moves: [T]\nexpect: {vars',
+        'moves: [T to end]\nexpect: {vars',
+      ),
     );
-    expect(lib.errors).toEqual([]);
-    const lesson = lib.lessons[0];
-    expect(lesson).toBeDefined();
-    if (!lesson) return;
-    expect(JSON.parse(lesson.scenario)).toMatchObject({ variant: { fastpath: 'tid-loop' } });
+    expect(l.steps[1]?.moves).toEqual(Array(7).fill('T'));
+    expect(l.steps[1]?.movesSource).toEqual(['T to slab_alloc:A9']);
+    expect(l.steps[3]?.moves).toEqual(['T']);
+    expect(l.steps[3]?.movesSource).toEqual(['T to end']);
+  });
+
+  it('merges variant and cache overrides into the scenario', () => {
+    const lesson = sample(
+      replace('scenario: scenario.json', 'scenario: scenario.json\nvariant: {tidStep: 2}'),
+    );
+    expect(JSON.parse(lesson.scenario)).toMatchObject({ variant: { tidStep: 2 } });
     const last = lesson.steps.at(-1);
     expect(last && tryItPlayground(lesson, last)).toEqual({
       scenario: withOverrides(lesson.scenario, { cmpxchgDouble: 'slab-lock' }),
@@ -219,46 +248,30 @@ describe('the loader', () => {
     });
   });
 
-  it('keeps the good lessons when others are broken, and reports the broken ones', () => {
-    const lib = buildLibrary(
-      {
-        '/x/lessons/98-sample/lesson.md': GOOD,
-        '/x/lessons/99-sample/lesson.md': GOOD,
-        '/x/lessons/97-other/lesson.md': GOOD.replace('id: sample', 'id: other').replace(
-          'scenario: scenario.json',
-          'scenario: missing.json',
-        ),
-      },
-      {
-        '/x/lessons/99-sample/scenario.json': GOOD_SCENARIO,
-        '/x/lessons/98-sample/scenario.json': GOOD_SCENARIO,
-      },
+  it('reports every broken lesson, each with its file, and gives no lessons then', () => {
+    const other = GOOD.replace('id: sample', 'id: other').replace('scenario: scenario.json', 'scenario: missing.json');
+    const lib = loadLessons(
+      lessonsFolder({ '97-other': other, '98-sample': GOOD, '99-sample': GOOD }),
     );
-    expect(lib.lessons.map((l) => l.dir)).toEqual(['98-sample']);
+    expect(lib.lessons).toEqual([]);
+    expect(lib.errors.map((e) => e.file)).toEqual(['lessons/97-other/lesson.md', 'lessons/99-sample/lesson.md']);
     expect(lib.errors.map((e) => e.message)).toEqual([
-      'lessons/97-other/lesson.md: front matter: scenario: no file missing.json beside lesson.md',
+      expect.stringMatching(/^lessons\/97-other\/lesson.md: front matter: scenario: cannot read lessons\/97-other\/missing.json: /),
       'lessons/99-sample/lesson.md: front matter: id: "sample" is also the id of lessons/98-sample/lesson.md',
     ]);
   });
 
   it('refuses a scenario with its own schedule', () => {
-    const lib = buildLibrary(
-      { '/x/lessons/99-sample/lesson.md': GOOD },
-      {
-        '/x/lessons/99-sample/scenario.json': JSON.stringify({
-          ...(JSON.parse(GOOD_SCENARIO) as object),
-          schedule: ['T'],
-        }),
-      },
-    );
-    expect(lib.errors.map((e) => e.message)).toEqual([
+    const scenario = JSON.stringify({ ...(JSON.parse(GOOD_SCENARIO) as object), schedule: ['T'] });
+    expect(loadLessons(lessonsFolder({ '99-sample': GOOD }, { '99-sample': scenario })).errors.map((e) => e.message)).toEqual([
       "lessons/99-sample/lesson.md: front matter: scenario: scenario.json has a `schedule`; a lesson's steps are its schedule",
     ]);
   });
 
-  it('expands repeated moves', () => {
-    expect(expandMoves(['T*3', 'migrate:T:1', 'I'])).toEqual(['T', 'T', 'T', 'migrate:T:1', 'I']);
-    expect(() => expandMoves(['migrate:T'])).toThrow();
+  it('reports a claim the model does not bear out, with the step and the claim', () => {
+    expect(errorOf(replace('{vars: {x: p1}, violations', '{vars: {x: p2}, violations'))).toBe(
+      `${FILE}: step 4 "Rest" (line 45): expect.vars.x: the model has p1, the lesson says p2`,
+    );
   });
 
   it('renders narration as safe HTML', () => {
@@ -269,7 +282,7 @@ describe('the loader', () => {
       'question: What is next?',
       'question: "What <script>x()</script> [c](javascript:x()) is next?"',
     );
-    const l = parseLesson(FILE, '99-sample', hostile);
+    const l = sample(hostile);
     const html = l.steps[0]?.narrationHtml ?? '';
     const question = l.steps[1]?.predict?.questionHtml ?? '';
     for (const h of [html, question]) {
@@ -291,7 +304,7 @@ describe('a broken lesson fails with the file and the field', () => {
       'seeds: [004.txt]',
       ['front matter: seeds[0]', '004.txt'],
     ],
-    ['summary: Checks the checker.\n', '', ['front matter: summary', 'missing']],
+    ['summary: Checks the checker.\n', '', ['front matter', 'missing field `summary`']],
     ['patches: []', 'patches: []\ncolour: red', ['front matter', 'colour']],
     [
       'highlights: [cpu0.freelist, code slab_alloc:A9]',
@@ -349,7 +362,7 @@ describe('a broken lesson fails with the file and the field', () => {
     ['## Step: CAS', '# Step: CAS', ['line', 'no `#` heading']],
     ['\nIt succeeds.\n', '\n', ['step 3 "CAS"', 'narration']],
     ['---\nid: sample', 'id: sample', ['front matter', '---']],
-    ['moves: [T]\nexpect: {delta', 'moves: [T\nexpect: {delta', ['step 3 "CAS"', 'YAML error']],
+    ['moves: [T]\nexpect: {delta', 'moves: [T\nexpect: {delta', ['step 3 "CAS"', 'did not find expected']],
     [
       '```step\nmoves: [T]\nexpect: {delta',
       'Some text.\n\n```step\nmoves: [T]\nexpect: {delta',
@@ -390,9 +403,13 @@ describe('SLAB claims (cpus.<cpu>.array, nodes.<node>.freeObjects, shared, …)'
   const withSlab = (step: string) =>
     replace('expect:\n  cpus: {cpu0: {freelist: [p1, p2, p3]}}\n', step);
 
-  it('are accepted by the schema', () => {
-    expect(errorOf(withSlab(SLAB_STEP))).toBe('(accepted)');
-    expect(errorOf(withSlab('expect: {nodes: {node0: {shared: null}}}\n'))).toBe('(accepted)');
+  it('are well-formed, and false of a SLUB scenario', () => {
+    expect(errorOf(withSlab(SLAB_STEP))).toContain(
+      `${FILE}: step 1 "Setup" (line 13): expect.cpus.cpu0.array: this scenario runs SLUB`,
+    );
+    expect(errorOf(withSlab('expect: {nodes: {node0: {shared: null}}}\n'))).toContain(
+      `${FILE}: step 1 "Setup" (line 13): expect.nodes.node0: this scenario runs SLUB`,
+    );
   });
 
   it.each([
@@ -445,7 +462,7 @@ describe('the build plugin (virtual:lessons)', () => {
     const dir = join(repoRoot, 'lessons');
     const { code, watched } = load(dir);
     const lessons = exported(code);
-    expect(lessons).toEqual(loadLessons(dir).lessons.map(pageLesson));
+    expect(lessons).toEqual(loadLessons(dir).lessons);
     expect(code).not.toMatch(/\\"(expect|whatIf|claims)\\":/);
     expect(watched).toContain(join(dir, '01-slab-and-objects', 'lesson.md'));
     expect(watched).toContain(join(dir, '01-slab-and-objects', 'scenario.json'));
@@ -455,6 +472,8 @@ describe('the build plugin (virtual:lessons)', () => {
     const tmp = mkdtempSync(join(tmpdir(), 'slub-lessons-'));
     try {
       const dir = join(tmp, 'lessons');
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'vocabulary.json'), readFileSync(join(repoRoot, 'lessons', 'vocabulary.json')));
       const bad = GOOD.replace('id: sample', 'id: bad').replace('[fast-path]', '[fastpath]');
       for (const [name, text] of [
         ['97-bad', bad],
@@ -473,7 +492,7 @@ describe('the build plugin (virtual:lessons)', () => {
       }
       expect(message.split('\n')).toEqual([
         expect.stringMatching(
-          /^lessons\/97-bad\/lesson.md: front matter: topics\[0\]: "fastpath" is not in lessons\/vocabulary.json topics/,
+          /^lessons\/97-bad\/lesson.md: front matter: topics\[0\]: "fastpath" is not in lessons\/vocabulary.json/,
         ),
         'lessons/99-sample/lesson.md: front matter: id: "sample" is also the id of lessons/98-sample/lesson.md',
       ]);
@@ -487,9 +506,9 @@ describe('the build plugin (virtual:lessons)', () => {
 });
 
 describe('the page', () => {
-  /** The modules that parse and validate: they run in node (build, tests), never in the page. */
-  const NODE_ONLY = ['library', 'parse', 'schema', 'vite-plugin'].map((m) => `lessons/${m}.ts`);
-  const PARSERS = /^(zod|yaml|markdown-it.*)$|(^|\/)(lessons\/|\.\/)(library|parse|schema|vite-plugin)(\.js)?$/;
+  /** The modules that load and render lessons: they run in node (build, tests), never in the page. */
+  const NODE_ONLY = ['library', 'render', 'vite-plugin'].map((m) => `lessons/${m}.ts`);
+  const PARSERS = /^(markdown-it.*)$|(^|\/)(lessons\/|\.\/)(library|render|vite-plugin)(\.js)?$/;
 
   function sources(dir: string): string[] {
     return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -499,7 +518,7 @@ describe('the page', () => {
     });
   }
 
-  it('imports no parser: markdown-it, yaml and zod run at build time only', () => {
+  it('imports no parser: the Rust checker and markdown-it run at build time only', () => {
     const src = join(repoRoot, 'web', 'src');
     const found: string[] = [];
     for (const file of sources(src)) {

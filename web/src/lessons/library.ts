@@ -1,117 +1,108 @@
-// The lesson library, built in node (the Vite plugin, vite-plugin.ts, and the tests): every
-// `lessons/NN-slug/lesson.md` with its scenario, parsed and validated (parse.ts, schema.ts).
-// A lesson that does not validate is reported in `errors` and left out of `lessons`, so a test
-// can check the good ones and the messages of the bad ones; the plugin fails the build (and
-// shows the dev server's overlay) on any error.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { withOverrides, type Lesson, type LessonStep } from './index.js';
-import { LessonError, parseLesson, type LessonSource, type ParsedStep } from './parse.js';
+// The lesson library, built in node (the Vite plugin, vite-plugin.ts, and the tests): the
+// lessons of a `lessons/` folder as the Rust checker exports them (`slub-lab lesson export`,
+// crate slub-lessons: parsed, validated and every claim replayed against the model), with
+// their prose rendered to safe HTML (render.ts). The page gets `pageLesson`'s shape.
+//
+// The binary is `<repo>/target/release/slub-lab` (`$CARGO_TARGET_DIR/release/slub-lab` when
+// that is set, or `$SLUB_LAB_BIN`); scripts/setup.mjs builds it for `npm start` and `npm test`.
+import { spawnSync } from 'node:child_process';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { withOverrides, type ExportedLesson, type ExportedStep, type Lesson, type LessonStep } from './index.js';
+import { renderInline, renderMarkdown } from './render.js';
 
-export { LessonError, parseLesson, renderInline, renderMarkdown } from './parse.js';
-export type { LessonSource, ParsedPredict, ParsedStep } from './parse.js';
+export { renderInline, renderMarkdown } from './render.js';
 
-/** A lesson with its claims (what the tests check); `pageLesson` is what the page gets. */
-export interface ParsedLesson extends LessonSource {
-  id: string;
-  /** The lesson's scenario JSON with its variant overrides merged in: what the player loads. */
-  scenario: string;
+/** A lesson the checker refused: its messages, each `file: step/field: why`. */
+export class LessonError extends Error {
+  readonly file: string;
+  readonly lines: readonly string[];
+
+  constructor(file: string, lines: readonly string[]) {
+    super(lines.join('\n'));
+    this.name = 'LessonError';
+    this.file = file;
+    this.lines = lines;
+  }
 }
 
 export interface LessonLibrary {
-  /** Valid lessons, in folder order. */
-  lessons: ParsedLesson[];
+  /** Every lesson, in folder order, when all of them hold; none otherwise. */
+  lessons: Lesson[];
+  /** One per broken lesson file, in the checker's order. */
   errors: LessonError[];
 }
 
-type Json = Record<string, unknown>;
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-/** Attach the scenario text to a parsed lesson (throws LessonError if it is not usable). */
-export function withScenario(src: LessonSource, scenarioText: string | undefined): ParsedLesson {
-  const field = 'front matter: scenario';
-  if (scenarioText === undefined) {
-    throw new LessonError(src.file, [
-      { field, message: `no file ${src.front.scenario} beside lesson.md` },
-    ]);
-  }
-  let j: Json;
-  try {
-    j = JSON.parse(scenarioText) as Json;
-  } catch (e) {
-    throw new LessonError(src.file, [
-      { field, message: `${src.front.scenario} is not JSON: ${String(e)}` },
-    ]);
-  }
-  if ('schedule' in j) {
-    throw new LessonError(src.file, [
-      {
-        field,
-        message: `${src.front.scenario} has a \`schedule\`; a lesson's steps are its schedule`,
-      },
-    ]);
-  }
-  return {
-    ...src,
-    id: src.front.id,
-    scenario: withOverrides(scenarioText, src.front.variant ?? {}),
-  };
+/** The `slub-lab` binary the library runs. */
+export function slubLabBin(): string {
+  const env = process.env;
+  if (env.SLUB_LAB_BIN) return env.SLUB_LAB_BIN;
+  const target = env.CARGO_TARGET_DIR ? resolve(REPO, env.CARGO_TARGET_DIR) : join(REPO, 'target');
+  return join(target, 'release', process.platform === 'win32' ? 'slub-lab.exe' : 'slub-lab');
 }
 
 /**
- * Parse and validate raw files: `lessonFiles` maps `…/lessons/NN-slug/lesson.md` to its text,
- * `scenarioFiles` maps `…/lessons/NN-slug/NAME.json` to its text.
+ * `slub-lab lesson export` on `lessonsDir`, run from its parent so that messages name
+ * `lessons/NN-slug/lesson.md`. Exit 1 (a failed claim) or 2 (a malformed lesson) gives the
+ * messages as LessonErrors, grouped by file; anything else throws.
  */
-export function buildLibrary(
-  lessonFiles: Record<string, string>,
-  scenarioFiles: Record<string, string>,
-): LessonLibrary {
-  const lessons: ParsedLesson[] = [];
-  const errors: LessonError[] = [];
-  const ids = new Map<string, string>();
-  const scenarios = new Map(
-    Object.entries(scenarioFiles).map(([path, text]) => [relative(path), text]),
-  );
-  for (const path of Object.keys(lessonFiles).sort()) {
-    const file = relative(path);
-    const dir = file.split('/')[1] ?? '';
-    try {
-      const src = parseLesson(file, dir, lessonFiles[path] ?? '');
-      const lesson = withScenario(src, scenarios.get(`lessons/${dir}/${src.front.scenario}`));
-      const other = ids.get(lesson.id);
-      if (other !== undefined) {
-        throw new LessonError(file, [
-          {
-            field: 'front matter: id',
-            message: `${JSON.stringify(lesson.id)} is also the id of ${other}`,
-          },
-        ]);
-      }
-      ids.set(lesson.id, file);
-      lessons.push(lesson);
-    } catch (e) {
-      if (!(e instanceof LessonError)) throw e;
-      errors.push(e);
-    }
+export function exportLessons(lessonsDir: string): { lessons: ExportedLesson[]; errors: LessonError[] } {
+  const bin = slubLabBin();
+  const name = basename(lessonsDir);
+  const r = spawnSync(bin, ['lesson', 'export', name], {
+    cwd: dirname(lessonsDir),
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (r.error) {
+    throw new Error(
+      `cannot run ${bin} (${r.error.message}): build it with \`node scripts/setup.mjs\` or \`cargo build --release -p slub-lab\``,
+    );
   }
-  return { lessons, errors };
+  if (r.status === 0) {
+    return { lessons: (JSON.parse(r.stdout) as { lessons: ExportedLesson[] }).lessons, errors: [] };
+  }
+  const lines = r.stderr.split('\n').filter((l) => l.trim() !== '');
+  if ((r.status !== 1 && r.status !== 2) || lines.length === 0) {
+    throw new Error(`${bin} lesson export ${name}: exit ${String(r.status)}\n${r.stderr}`);
+  }
+  // A message starts with its file (`lessons/NN-slug/lesson.md: ...`); the lines after it that
+  // do not (an event claim lists the step's events) belong to it.
+  const byFile = new Map<string, string[]>();
+  let last: string[] | undefined;
+  for (const line of lines) {
+    const file = line.startsWith(`${name}/`) ? line.slice(0, line.indexOf(': ')) : null;
+    if (file === null || file === '') {
+      if (last) last.push(line);
+      else byFile.set(name, (last = [line]));
+      continue;
+    }
+    last = byFile.get(file) ?? [];
+    byFile.set(file, last);
+    last.push(line);
+  }
+  return { lessons: [], errors: [...byFile].map(([file, ls]) => new LessonError(file, ls)) };
 }
 
-/** What the page needs of a lesson (index.ts): the claims left out, field by field. */
-export function pageLesson(l: ParsedLesson): Lesson {
+/** What the page needs of an exported lesson: prose rendered, claims left out. */
+export function pageLesson(l: ExportedLesson): Lesson {
   return {
     file: l.file,
     dir: l.dir,
     number: l.number,
     id: l.id,
     front: l.front,
-    introHtml: l.introHtml,
+    introHtml: renderMarkdown(l.intro),
     steps: l.steps.map(pageStep),
-    scenario: l.scenario,
+    scenario: withOverrides(l.scenario, l.front.variant),
   };
 }
 
-function pageStep(s: ParsedStep): LessonStep {
+function pageStep(s: ExportedStep): LessonStep {
   const p = s.predict;
+  const t = s.tryIt;
   return {
     n: s.n,
     title: s.title,
@@ -121,48 +112,19 @@ function pageStep(s: ParsedStep): LessonStep {
     highlights: s.highlights,
     predict: p && {
       question: p.question,
-      questionHtml: p.questionHtml,
+      questionHtml: renderInline(p.question),
       choices: p.choices,
-      choicesHtml: p.choicesHtml,
+      choicesHtml: p.choices.map(renderInline),
       answer: p.answer,
-      explainHtml: p.explainHtml,
+      explainHtml: p.explain === null ? null : renderInline(p.explain),
     },
-    tryIt: s.tryIt,
-    narrationHtml: s.narrationHtml,
+    tryIt: t && { ...t, goalHtml: renderInline(t.goal) },
+    narrationHtml: renderMarkdown(s.narration),
   };
 }
 
-/** `/abs/path/lessons/03-x/lesson.md` or `../../../lessons/03-x/lesson.md` → `lessons/03-x/lesson.md`. */
-function relative(path: string): string {
-  const i = path.lastIndexOf('lessons/');
-  return i < 0 ? path : path.slice(i);
-}
-
-/**
- * The files of a lessons folder (`<repo>/lessons`), keyed by absolute path: each
- * `NN-slug/lesson.md` and each `NN-slug/*.json`. Folders without lesson.md, like `00-sample`,
- * are not lessons (their JSON is read and unused).
- */
-export function readLessonFiles(lessonsDir: string): {
-  lessonFiles: Record<string, string>;
-  scenarioFiles: Record<string, string>;
-} {
-  const lessonFiles: Record<string, string> = {};
-  const scenarioFiles: Record<string, string> = {};
-  for (const dir of readdirSync(lessonsDir).sort()) {
-    const folder = join(lessonsDir, dir);
-    if (!statSync(folder).isDirectory()) continue;
-    const md = join(folder, 'lesson.md');
-    if (existsSync(md)) lessonFiles[md] = readFileSync(md, 'utf8');
-    for (const f of readdirSync(folder)) {
-      if (f.endsWith('.json')) scenarioFiles[join(folder, f)] = readFileSync(join(folder, f), 'utf8');
-    }
-  }
-  return { lessonFiles, scenarioFiles };
-}
-
-/** Read, parse and validate every lesson of `lessonsDir` (`<repo>/lessons`). */
+/** Every lesson of `lessonsDir` (`<repo>/lessons`) as the page gets it, or the errors. */
 export function loadLessons(lessonsDir: string): LessonLibrary {
-  const { lessonFiles, scenarioFiles } = readLessonFiles(lessonsDir);
-  return buildLibrary(lessonFiles, scenarioFiles);
+  const { lessons, errors } = exportLessons(lessonsDir);
+  return { lessons: lessons.map(pageLesson), errors };
 }

@@ -1,20 +1,23 @@
-// The Vite plugin that parses and validates the lessons at build time (and in the dev server):
+// The Vite plugin that gives the page its lessons at build time (and in the dev server):
 // `import lessons from 'virtual:lessons'` (bundled.ts) gets every lesson of `<repo>/lessons` as
-// JSON, its narration already rendered to safe HTML (parse.ts). markdown-it, yaml and zod run
-// here, in node, and never reach the page.
+// JSON. The Rust checker parses, validates and replays them (`slub-lab lesson export`, run by
+// library.ts); markdown-it renders their prose to safe HTML here, in node (render.ts). Neither
+// reaches the page.
 //
-// A lesson with an error fails `vite build`, and in `vite` (dev) shows the error overlay, with
-// the messages of LessonError: `lessons/NN-slug/lesson.md: <field>: <why>`, one line each. In
-// dev, a change to a file under lessons/ reloads the page with the lessons read again.
+// A lesson with an error, malformed or with a claim the model does not bear out, fails `vite
+// build`, and in `vite` (dev) shows the error overlay, with the checker's messages:
+// `lessons/NN-slug/lesson.md: <step>: <field>: <why>`, one line each. In dev, a change to a
+// file under lessons/ reloads the page with the lessons read again.
 //
 // vite.config.ts imports this file, so Vite's config loader bundles it with library.ts,
-// parse.ts, schema.ts, vocabulary.ts and index.ts: their relative imports name the file
-// (`./parse.js` for parse.ts, as TypeScript resolves it) and the JSON import has its
-// `with { type: 'json' }`, which Vite's native config loader needs (it warns otherwise).
-import { extname, join } from 'node:path';
+// render.ts, vocabulary.ts and index.ts: their relative imports name the file (`./library.js`
+// for library.ts, as TypeScript resolves it) and the JSON import has its `with { type: 'json'
+// }`, which Vite's native config loader needs (it warns otherwise).
+import { readdirSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
 import { normalizePath, type Plugin } from 'vite';
 import type { Lesson } from './index.js';
-import { buildLibrary, pageLesson, readLessonFiles } from './library.js';
+import { loadLessons } from './library.js';
 
 export const LESSONS_MODULE = 'virtual:lessons';
 const RESOLVED = `\0${LESSONS_MODULE}`;
@@ -22,6 +25,19 @@ const RESOLVED = `\0${LESSONS_MODULE}`;
 /** The module's code: the lessons as a JSON string (JSON.parse is quicker than a literal). */
 export function lessonsModule(lessons: readonly Lesson[]): string {
   return `export default JSON.parse(${JSON.stringify(JSON.stringify(lessons))});\n`;
+}
+
+/** Every `NN-slug/*.md` and `*.json` of the lessons folder, and its vocabulary.json. */
+function lessonFilesOf(lessonsDir: string): string[] {
+  const out = [join(lessonsDir, 'vocabulary.json')];
+  for (const dir of readdirSync(lessonsDir)) {
+    const folder = join(lessonsDir, dir);
+    if (!statSync(folder).isDirectory()) continue;
+    for (const f of readdirSync(folder)) {
+      if (['.md', '.json'].includes(extname(f))) out.push(join(folder, f));
+    }
+  }
+  return out;
 }
 
 /** `lessonsDir` is `<repo>/lessons`, an absolute path. */
@@ -36,20 +52,17 @@ export function lessonsPlugin(lessonsDir: string): Plugin {
     },
     load(id) {
       if (id !== RESOLVED) return undefined;
-      const { lessonFiles, scenarioFiles } = readLessonFiles(lessonsDir);
-      for (const file of [...Object.keys(lessonFiles), ...Object.keys(scenarioFiles)]) {
-        this.addWatchFile(file);
-      }
-      const { lessons, errors } = buildLibrary(lessonFiles, scenarioFiles);
+      for (const file of lessonFilesOf(lessonsDir)) this.addWatchFile(file);
+      const { lessons, errors } = loadLessons(lessonsDir);
       if (errors.length > 0) {
         // `id`: the first broken file, for the overlay (LessonError's `file` is `lessons/…`).
-        const first = (errors[0]?.file ?? '').replace(/^lessons\//, '');
+        const first = (errors[0]?.file ?? '').replace(`${basename(lessonsDir)}/`, '');
         this.error({
           message: errors.map((e) => e.message).join('\n'),
           id: join(lessonsDir, first),
         });
       }
-      return lessonsModule(lessons.map(pageLesson));
+      return lessonsModule(lessons);
     },
     configureServer(server) {
       // lessons/ is outside the Vite root: watch it, new lesson folders included.

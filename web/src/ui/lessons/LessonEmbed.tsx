@@ -15,7 +15,6 @@ import { CrashScreen } from '../CrashScreen';
 import { useShortcuts } from '../HelpDialog';
 import { useSimulation } from '../useSimulation';
 import { ListingView, StageView, useMediaQuery } from '../views';
-import { parseHighlight, type Highlight } from './highlight';
 import { applyHighlights } from './highlightDom';
 import { lessonHash, parseLessonPath, resolveStep } from './route';
 import { stepAction, stepReducer, type StepBounds } from './stepper';
@@ -95,10 +94,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
     return () => window.clearTimeout(id);
   }, [state.playing, state.step, walk.walking]);
 
-  const highlights = useMemo(
-    () => current.highlights.map(parseHighlight).filter((h): h is Highlight => h !== null),
-    [current],
-  );
+  const highlights = current.highlights;
   const view = derived.kind === 'ok' ? derived.view : null;
   useLayoutEffect(() => {
     if (root.current !== null && view !== null) applyHighlights(root.current, highlights, view);

@@ -13,7 +13,7 @@ import { StatsPanel, VarsPanel, ViolationsPanel } from '../panels';
 import { BUILTIN_TEXTS } from '../scenarios';
 import { useSimulation } from '../useSimulation';
 import { LinesView, ListingView, StageView, useMediaQuery } from '../views';
-import { describeHighlight, parseHighlight } from './highlight';
+import { describeHighlight } from './highlight';
 import { applyHighlights } from './highlightDom';
 import { lessonProgress, lessonStatus, progressStore } from './progress';
 import { Predict } from './Predict';
@@ -109,10 +109,7 @@ export function LessonReader({
   }, [lesson.id, total]);
 
   const highlights = useMemo(
-    () => current.highlights.flatMap((name) => {
-      const h = parseHighlight(name);
-      return h === null ? [] : [{ name, h }];
-    }),
+    () => current.highlights.map((h) => ({ name: h.name, h })),
     [current],
   );
   const view = derived.kind === 'ok' ? derived.view : null;
@@ -152,7 +149,7 @@ export function LessonReader({
   const playground = tryItPlayground(lesson, current);
   const hereMoves = movesThrough(lesson, step);
   const hereLink = playHash(lesson.scenario, hereMoves, hereMoves.length, BUILTIN_TEXTS);
-  const variant = Object.entries(lesson.front.variant ?? {});
+  const variant = Object.entries(lesson.front.variant);
   const stepMoves = current.moves.length;
   const played = Math.max(0, Math.min(stepMoves, walk.cursor - before));
 

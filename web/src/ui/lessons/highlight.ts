@@ -1,44 +1,11 @@
-// A step's highlights (docs/writing-lessons.md §4): parsed into targets, described in words
-// from the current view (the reader's "Look at" list, so nothing is shown by colour alone),
-// and marked on the rendered stage, listing, cache lines and panels (highlightDom.ts). Pure.
+// A step's highlights (docs/writing-lessons.md §4), parsed by the Rust side and shipped with
+// the lesson (index.ts, `Highlight`): described in words from the current view (the reader's
+// "Look at" list, so nothing is shown by colour alone), and marked on the rendered stage,
+// listing, cache lines and panels (highlightDom.ts). Pure.
+import type { Highlight, Panel } from '../../lessons';
 import type { ArrayView, ListingFunction, Outcome, View } from '../../sim';
 
-export type Panel = 'lines' | 'stats' | 'timeline' | 'violations' | 'code';
-
-export type Highlight =
-  | { readonly kind: 'cpu'; readonly cpu: number; readonly field: string | null }
-  | { readonly kind: 'slab'; readonly slab: string; readonly field: string | null }
-  | { readonly kind: 'object'; readonly object: string; readonly fp: boolean }
-  | { readonly kind: 'node'; readonly node: number; readonly field: string | null }
-  | { readonly kind: 'line'; readonly line: string }
-  | { readonly kind: 'code'; readonly label: string }
-  | { readonly kind: 'ctx'; readonly ctx: string }
-  | { readonly kind: 'var'; readonly name: string }
-  | { readonly kind: 'stat'; readonly stat: string }
-  | { readonly kind: 'panel'; readonly panel: Panel };
-
-/** One highlight name, or null if it is not one (the schema has checked them already). */
-export function parseHighlight(name: string): Highlight | null {
-  let m = /^(lines|stats|timeline|violations|code)$/.exec(name);
-  if (m) return { kind: 'panel', panel: m[1] as Panel };
-  m = /^cpu(\d+)(?:\.(\w+))?$/.exec(name);
-  if (m) return { kind: 'cpu', cpu: Number(m[1]), field: m[2] ?? null };
-  m = /^slab ([A-Z]\w*)(?:\.(\w+))?$/.exec(name);
-  if (m) return { kind: 'slab', slab: m[1] ?? '', field: m[2] ?? null };
-  m = /^object ([a-z]\w*)(\.fp)?$/.exec(name);
-  if (m) return { kind: 'object', object: m[1] ?? '', fp: m[2] !== undefined };
-  m = /^node (\d+)(?:\.(\w+))?$/.exec(name);
-  if (m) return { kind: 'node', node: Number(m[1]), field: m[2] ?? null };
-  m = /^line (\S.*)$/.exec(name);
-  if (m) return { kind: 'line', line: m[1] ?? '' };
-  m = /^code (\w+:\w+)$/.exec(name);
-  if (m) return { kind: 'code', label: m[1] ?? '' };
-  m = /^(ctx|var) (\w+)$/.exec(name);
-  if (m) return m[1] === 'ctx' ? { kind: 'ctx', ctx: m[2] ?? '' } : { kind: 'var', name: m[2] ?? '' };
-  m = /^stat ([A-Z_]+)$/.exec(name);
-  if (m) return { kind: 'stat', stat: m[1] ?? '' };
-  return null;
-}
+export type { Highlight, Panel } from '../../lessons';
 
 const chain = (names: readonly string[], empty = 'NULL') => (names.length === 0 ? empty : names.join(' → '));
 

@@ -9,7 +9,7 @@ import { listing, Simulation } from '../../sim/simulator';
 import { loadWasmNode, repoRoot } from '../../sim/testing';
 import { parseHash, playHash } from '../../state/url';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from '../scenarios';
-import { describeHighlight, parseHighlight } from './highlight';
+import { describeHighlight, type Highlight } from './highlight';
 import {
   createProgressStore,
   EMPTY,
@@ -151,10 +151,8 @@ describe('every lesson', () => {
           for (const m of step.moves) sim.apply(m);
           const view = sim.view();
           const outcome = sim.outcome();
-          for (const name of step.highlights) {
-            const h = parseHighlight(name);
-            expect(h, `${lesson.id} step ${step.n}: ${name}`).not.toBeNull();
-            if (h === null) continue;
+          for (const h of step.highlights) {
+            const name = h.name;
             const words = describeHighlight(h, view, outcome, code);
             expect(words, `${lesson.id} step ${step.n}: ${name}`).not.toMatch(/not made yet|not in this scenario/);
             if (view.allocator === 'slab') {
@@ -191,23 +189,6 @@ describe('every lesson', () => {
   });
 });
 
-describe('highlights in words', () => {
-  it('parse every form of docs/writing-lessons.md §4', () => {
-    expect(parseHighlight('cpu0.tid')).toEqual({ kind: 'cpu', cpu: 0, field: 'tid' });
-    expect(parseHighlight('cpu1')).toEqual({ kind: 'cpu', cpu: 1, field: null });
-    expect(parseHighlight('slab P.counters')).toEqual({ kind: 'slab', slab: 'P', field: 'counters' });
-    expect(parseHighlight('object p3.fp')).toEqual({ kind: 'object', object: 'p3', fp: true });
-    expect(parseHighlight('node 0.list_lock')).toEqual({ kind: 'node', node: 0, field: 'list_lock' });
-    expect(parseHighlight('line page P')).toEqual({ kind: 'line', line: 'page P' });
-    expect(parseHighlight('code slab_alloc:A9')).toEqual({ kind: 'code', label: 'slab_alloc:A9' });
-    expect(parseHighlight('ctx T')).toEqual({ kind: 'ctx', ctx: 'T' });
-    expect(parseHighlight('var x')).toEqual({ kind: 'var', name: 'x' });
-    expect(parseHighlight('stat FREE_SLOWPATH')).toEqual({ kind: 'stat', stat: 'FREE_SLOWPATH' });
-    expect(parseHighlight('violations')).toEqual({ kind: 'panel', panel: 'violations' });
-    expect(parseHighlight('nonsense here')).toBeNull();
-  });
-});
-
 describe('SLAB highlights in words (lesson 12)', () => {
   beforeAll(loadWasmNode);
 
@@ -218,25 +199,21 @@ describe('SLAB highlights in words (lesson 12)', () => {
     try {
       for (const m of movesThrough(lesson, 11)) sim.apply(m);
       const view = sim.view();
-      const words = (name: string) => {
-        const h = parseHighlight(name);
-        if (h === null) throw new Error(`${name} is not a highlight`);
-        return describeHighlight(h, view, sim.outcome(), listing());
-      };
-      expect(words('cpu0')).toBe("CPU 0's array_cache: p2, q1, p1 (top p1), 3 of 4");
-      expect(words('cpu1.array')).toBe("CPU 1's array_cache: r0 (top r0), 1 of 4");
-      expect(words('cpu0.irqs')).toBe('CPU 0 · interrupts on');
-      expect(words('node 0.free_objects')).toBe('node 0 · free_objects: 4 (free_limit 10)');
-      expect(words('node 0.shared')).toBe('node 0 · shared array: q0, p0 (top p0), 2 of 2');
-      expect(words('node 0.partial')).toBe('node 0 · slabs_partial: R, Q');
-      expect(words('node 0.slabs_full')).toBe('node 0 · slabs_full: P');
-      expect(words('node 0.slabs_free')).toBe('node 0 · slabs_free: none');
-      expect(words('node 0.list_lock')).toBe('node 0 · list_lock: free');
-      expect(words('node 0')).toBe(
+      const words = (h: Highlight) => describeHighlight(h, view, sim.outcome(), listing());
+      expect(words({ kind: 'cpu', cpu: 0, field: null })).toBe("CPU 0's array_cache: p2, q1, p1 (top p1), 3 of 4");
+      expect(words({ kind: 'cpu', cpu: 1, field: 'array' })).toBe("CPU 1's array_cache: r0 (top r0), 1 of 4");
+      expect(words({ kind: 'cpu', cpu: 0, field: 'irqs' })).toBe('CPU 0 · interrupts on');
+      expect(words({ kind: 'node', node: 0, field: 'free_objects' })).toBe('node 0 · free_objects: 4 (free_limit 10)');
+      expect(words({ kind: 'node', node: 0, field: 'shared' })).toBe('node 0 · shared array: q0, p0 (top p0), 2 of 2');
+      expect(words({ kind: 'node', node: 0, field: 'partial' })).toBe('node 0 · slabs_partial: R, Q');
+      expect(words({ kind: 'node', node: 0, field: 'slabs_full' })).toBe('node 0 · slabs_full: P');
+      expect(words({ kind: 'node', node: 0, field: 'slabs_free' })).toBe('node 0 · slabs_free: none');
+      expect(words({ kind: 'node', node: 0, field: 'list_lock' })).toBe('node 0 · list_lock: free');
+      expect(words({ kind: 'node', node: 0, field: null })).toBe(
         'node 0: free_objects 4; partial R, Q, full P, free none; shared array q0, p0 (top p0), 2 of 2; list_lock free',
       );
-      expect(words('slab P')).toBe('slab P: on node 0\'s full list, inuse 4/4');
-      expect(words('object q0')).toBe("object q0: free in node 0's shared array");
+      expect(words({ kind: 'slab', slab: 'P', field: null })).toBe('slab P: on node 0\'s full list, inuse 4/4');
+      expect(words({ kind: 'object', object: 'q0', fp: false })).toBe("object q0: free in node 0's shared array");
     } finally {
       sim.free();
     }

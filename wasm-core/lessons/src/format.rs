@@ -1,0 +1,325 @@
+//! The lesson format (docs/writing-lessons.md): the front matter, the YAML block of each step
+//! and the claims a step may make about the model, as serde types. Unknown fields are errors.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+use crate::highlight::Named;
+use crate::moves::Move;
+
+/// Fewest and most steps a lesson may have.
+pub const MIN_STEPS: usize = 5;
+pub const MAX_STEPS: usize = 15;
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Front {
+    pub id: String,
+    pub title: String,
+    pub summary: String,
+    pub topics: Vec<String>,
+    pub seeds: Vec<String>,
+    pub patches: Vec<String>,
+    pub scenario: String,
+    #[serde(default)]
+    pub variant: Map<String, Value>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct StepBlock {
+    pub moves: Vec<String>,
+    #[serde(default)]
+    pub highlights: Vec<String>,
+    pub predict: Option<Predict>,
+    pub expect: Option<Claims>,
+    #[serde(default)]
+    pub what_if: Vec<WhatIf>,
+    pub try_it: Option<TryIt>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Predict {
+    pub question: String,
+    pub choices: Vec<String>,
+    /// `choice` (the index of the right choice) plus the claims that make it right.
+    pub answer: Claims,
+    pub explain: Option<String>,
+}
+
+/// What would have happened under other variant keys (or cache fields): the lesson's moves up
+/// to this step, or `moves` (the whole run from the start, when the variant changes the steps),
+/// then `expect` (`delta` and `events` count this step's moves, or all of `moves`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WhatIf {
+    #[serde(default)]
+    pub variant: Map<String, Value>,
+    #[serde(default)]
+    pub cache: Map<String, Value>,
+    pub moves: Option<Vec<String>>,
+    pub expect: Claims,
+}
+
+/// The playground the "try it yourself" step opens: the scenario under these changes, at this
+/// step's state (`from: here`, the default: the moves so far must replay under the changes) or
+/// at its start (`from: start`).
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TryIt {
+    pub goal: String,
+    #[serde(default)]
+    pub from: From,
+    #[serde(default)]
+    pub variant: Map<String, Value>,
+    #[serde(default)]
+    pub cache: Map<String, Value>,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum From {
+    #[default]
+    Here,
+    Start,
+}
+
+/// What a lesson may claim about the model after a step (docs/writing-lessons.md).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Claims {
+    /// Only in `predict.answer`: the index (from 0) of the right choice.
+    pub choice: Option<usize>,
+    /// Counter totals since the very start, setup included (the stats panel).
+    pub stats: Option<BTreeMap<String, u64>>,
+    /// Counter changes during this step's moves.
+    pub delta: Option<BTreeMap<String, i64>>,
+    /// Cycles charged to each CPU (`cpu0: 36`) during this step's moves.
+    pub step_cycles: Option<BTreeMap<String, u64>>,
+    /// Exactly the invariants violated so far (`[]`: none).
+    pub violations: Option<Vec<String>>,
+    /// Variable -> object it is bound to; `null`: the allocation failed; `unbound`: not yet.
+    #[serde(default, deserialize_with = "map_of_nullables")]
+    pub vars: Option<BTreeMap<String, Option<String>>>,
+    pub cpus: Option<BTreeMap<String, CpuClaim>>,
+    pub slabs: Option<BTreeMap<String, SlabClaim>>,
+    pub objects: Option<BTreeMap<String, ObjectClaim>>,
+    pub nodes: Option<BTreeMap<String, NodeClaim>>,
+    pub contexts: Option<BTreeMap<String, ContextClaim>>,
+    /// Move -> whether it is enabled now.
+    pub enabled: Option<BTreeMap<String, bool>>,
+    /// Cache line name -> one MESI letter per CPU (`MI`).
+    pub lines: Option<BTreeMap<String, String>>,
+    /// Each must match at least one event of this step.
+    pub events: Option<Vec<EventClaim>>,
+    /// The scenario's TID_STEP.
+    pub tid_step: Option<u64>,
+    pub finished: Option<bool>,
+    pub deadlock: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CpuClaim {
+    pub freelist: Option<Vec<String>>,
+    pub tid: Option<u64>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub page: Option<Option<String>>,
+    pub partial: Option<Vec<String>>,
+    pub irqs: Option<bool>,
+    pub preempt: Option<u32>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub running: Option<Option<String>>,
+    pub cycles: Option<u64>,
+    /// SLAB: the CPU's `array_cache`.
+    pub array: Option<ArrayClaim>,
+}
+
+/// SLAB's `array_cache` (a CPU's, or a node's shared one).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ArrayClaim {
+    /// The stack, bottom first (the next pop takes the last); during a flush the first
+    /// `handed` of them are stale copies already given away.
+    pub entries: Option<Vec<String>>,
+    pub avail: Option<u32>,
+    pub limit: Option<u32>,
+    pub batchcount: Option<u32>,
+    pub touched: Option<bool>,
+    pub handed: Option<u32>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SlabClaim {
+    pub freelist: Option<Vec<String>>,
+    pub inuse: Option<u32>,
+    pub frozen: Option<bool>,
+    pub owner: Option<String>,
+    pub locked: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ObjectClaim {
+    pub fp: Option<String>,
+    pub owner: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct NodeClaim {
+    pub partial: Option<Vec<String>>,
+    pub nr_partial: Option<u32>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub list_lock: Option<Option<String>>,
+    pub waiters: Option<Vec<String>>,
+    /// SLAB: `free_objects`, `free_limit`, `total_slabs`, `free_slabs`, the other two lists
+    /// (`partial` is `slabs_partial`) and the shared array (`null`: the cache has none).
+    pub free_objects: Option<u32>,
+    pub free_limit: Option<u32>,
+    pub total_slabs: Option<u32>,
+    pub free_slabs: Option<u32>,
+    pub slabs_full: Option<Vec<String>>,
+    pub slabs_free: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub shared: Option<Option<ArrayClaim>>,
+}
+
+impl NodeClaim {
+    pub fn claims_slab(&self) -> bool {
+        self.free_objects.is_some()
+            || self.free_limit.is_some()
+            || self.total_slabs.is_some()
+            || self.free_slabs.is_some()
+            || self.slabs_full.is_some()
+            || self.slabs_free.is_some()
+            || self.shared.is_some()
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ContextClaim {
+    #[serde(default, deserialize_with = "nullable")]
+    pub at: Option<Option<String>>,
+    pub state: Option<String>,
+    pub cpu: Option<u32>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub op: Option<Option<String>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EventClaim {
+    pub ctx: Option<String>,
+    pub label: Option<String>,
+    pub kind: Option<String>,
+    pub ok: Option<bool>,
+    pub cycles: Option<u64>,
+    pub stat: Option<String>,
+    #[serde(default)]
+    pub coherence: Vec<TransitionClaim>,
+    /// A piece of the event's narration.
+    pub says: Option<String>,
+    /// Exactly this many events of the step match (`0`: none does); without it, at least one.
+    pub count: Option<usize>,
+}
+
+impl EventClaim {
+    /// The matcher as a lesson writes it: `{ctx: T, label: slab_alloc:A9, ok: false}`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        let mut put = |k: &str, v: Option<String>| {
+            if let Some(v) = v {
+                parts.push(format!("{k}: {v}"));
+            }
+        };
+        put("ctx", self.ctx.clone());
+        put("label", self.label.clone());
+        put("kind", self.kind.clone());
+        put("ok", self.ok.map(|x| x.to_string()));
+        put("cycles", self.cycles.map(|x| x.to_string()));
+        put("stat", self.stat.clone());
+        put("says", self.says.as_ref().map(|x| format!("{x:?}")));
+        if !self.coherence.is_empty() {
+            put(
+                "coherence",
+                Some(format!(
+                    "[{}]",
+                    self.coherence
+                        .iter()
+                        .map(|t| format!("{} cpu{} {}>{}", t.line, t.cpu, t.from, t.to))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            );
+        }
+        put("count", self.count.map(|x| x.to_string()));
+        format!("{{{}}}", parts.join(", "))
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TransitionClaim {
+    pub line: String,
+    pub cpu: u32,
+    pub from: char,
+    pub to: char,
+}
+
+/// `field: null` is a claim (Some(None)); a missing field is no claim (None).
+pub(crate) fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+pub(crate) fn map_of_nullables<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<BTreeMap<String, Option<String>>>, D::Error> {
+    BTreeMap::<String, Option<String>>::deserialize(d).map(Some)
+}
+
+/// A parsed lesson.
+#[derive(Debug)]
+pub struct Lesson {
+    /// `lessons/NN-slug/lesson.md`, for messages.
+    pub file: String,
+    /// `NN-slug`.
+    pub dir_name: String,
+    pub front: Front,
+    /// The Markdown between the front matter and the first step.
+    pub intro: String,
+    pub steps: Vec<Step>,
+}
+
+#[derive(Debug)]
+pub struct Step {
+    pub title: String,
+    pub line: usize,
+    pub block: StepBlock,
+    /// The step block as JSON (for the export's claims, as written).
+    pub raw: Value,
+    /// The moves, parsed (`block.moves` has them as written).
+    pub moves: Vec<Move>,
+    pub highlights: Vec<Named>,
+    /// The Markdown after the step block.
+    pub narration: String,
+}
+
+impl Step {
+    pub fn claims(&self) -> Vec<(String, &Claims)> {
+        let mut v = Vec::new();
+        if let Some(c) = &self.block.expect {
+            v.push(("expect".to_string(), c));
+        }
+        if let Some(p) = &self.block.predict {
+            v.push(("predict.answer".to_string(), &p.answer));
+        }
+        v
+    }
+}

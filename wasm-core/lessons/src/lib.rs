@@ -1,0 +1,166 @@
+//! `slub-lessons`: the one parser and checker of the lessons in `lessons/NN-slug/lesson.md`.
+//!
+//! A lesson folder holds `lesson.md` (YAML front matter, `## Step: <title>` headings each
+//! followed by a fenced `step` YAML block, Markdown narration; docs/writing-lessons.md) and its
+//! scenario. [`check_dir`] reads every folder of a lessons directory as authors write them,
+//! parses and validates each lesson against the closed vocabularies of `vocabulary.json`
+//! ([`parse`]), and replays it against the model ([`replay`]): every move must be enabled and
+//! every claim, prediction and highlight must hold. [`export`] turns the checked lessons into
+//! the JSON the page is built from (`slub-lab lesson export`), so the page runs no parser of
+//! its own. `slub-lab lesson check [DIR]` is the command line of [`check_dir`].
+//!
+//! Every message names the file, the step and the field:
+//! `lessons/03-interrupt-retry/lesson.md: step 4 "The CAS fails" (line 61): expect.delta...`.
+
+pub mod export;
+pub mod format;
+pub mod highlight;
+pub mod moves;
+pub mod parse;
+pub mod replay;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub use format::Lesson;
+pub use parse::{parse_lesson, Vocabulary};
+pub use replay::{replay, Replayed};
+
+/// A lesson that parsed, validated and replayed.
+#[derive(Debug)]
+pub struct Checked {
+    pub lesson: Lesson,
+    /// The scenario file as written.
+    pub scenario: String,
+    /// The plain moves of each step, destinations resolved.
+    pub moves: Vec<Vec<String>>,
+}
+
+/// What checking a lessons directory found.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// The lessons with no problem, in folder order.
+    pub lessons: Vec<Checked>,
+    /// Lessons that are not well-formed (a field, a name, the file's structure, the scenario).
+    pub malformed: Vec<String>,
+    /// Claims, predictions, highlights or moves the model does not bear out.
+    pub failed: Vec<String>,
+}
+
+impl Report {
+    /// `slub-lab lesson check`'s exit status: 2 a malformed lesson, 1 a failed claim, 0 none.
+    pub fn exit_code(&self) -> u8 {
+        if !self.malformed.is_empty() {
+            2
+        } else if !self.failed.is_empty() {
+            1
+        } else {
+            0
+        }
+    }
+
+    /// Every message, the malformed first.
+    pub fn errors(&self) -> Vec<String> {
+        self.malformed.iter().chain(&self.failed).cloned().collect()
+    }
+}
+
+/// `(folder name, folder)` of every lesson of `dir`, sorted. Folders without `lesson.md` (the
+/// page's `00-sample`) are not lessons.
+pub fn lesson_dirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
+    let mut v: Vec<(String, PathBuf)> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("lesson.md").is_file())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+/// `dir/name`, with `/` whatever the platform: how messages name a lesson's files.
+fn shown(dir: &Path, name: &str) -> String {
+    let d = dir.to_string_lossy();
+    format!("{}/{name}", d.trim_end_matches('/'))
+}
+
+/// Parse and replay one lesson folder (`file` names its lesson.md in messages).
+fn check_one(file: &str, dir_name: &str, folder: &Path, voc: &Vocabulary, report: &mut Report) {
+    let text = match std::fs::read_to_string(folder.join("lesson.md")) {
+        Ok(t) => t,
+        Err(e) => return report.malformed.push(format!("{file}: cannot read: {e}")),
+    };
+    let lesson = match parse_lesson(file, dir_name, &text, voc) {
+        Ok(l) => l,
+        Err(e) => return report.malformed.push(e),
+    };
+    let sc_path = folder.join(&lesson.front.scenario);
+    let scenario = match std::fs::read_to_string(&sc_path) {
+        Ok(s) => s,
+        Err(e) => {
+            return report.malformed.push(format!(
+                "{file}: front matter: scenario: cannot read {}: {e}",
+                shown(
+                    Path::new(file).parent().unwrap_or(Path::new("")),
+                    &lesson.front.scenario
+                )
+            ))
+        }
+    };
+    let r = replay(&lesson, &scenario);
+    if r.malformed.is_empty() && r.failed.is_empty() {
+        report.lessons.push(Checked {
+            lesson,
+            scenario,
+            moves: r.moves,
+        });
+    } else {
+        report.malformed.extend(r.malformed);
+        report.failed.extend(r.failed);
+    }
+}
+
+/// Check every lesson folder of `dir` (`lessons/`), with `dir/vocabulary.json`. Messages name
+/// the files as `dir` is given (`lessons/03-interrupt-retry/lesson.md` for `lessons`).
+pub fn check_dir(dir: &Path) -> Report {
+    let mut report = Report::default();
+    let voc = match Vocabulary::read(dir).and_then(|v| v.check().map(|()| v)) {
+        Ok(v) => v,
+        Err(e) => {
+            report.malformed.push(e);
+            return report;
+        }
+    };
+    let folders = match lesson_dirs(dir) {
+        Ok(f) => f,
+        Err(e) => {
+            report.malformed.push(e);
+            return report;
+        }
+    };
+    if folders.is_empty() {
+        report.malformed.push(format!(
+            "{}: no lesson folder (NN-slug/lesson.md)",
+            dir.display()
+        ));
+    }
+    for (name, folder) in &folders {
+        let file = shown(dir, &format!("{name}/lesson.md"));
+        check_one(&file, name, folder, &voc, &mut report);
+    }
+    // An id names one lesson (the page's URLs are `#/lessons/<id>/<step>`).
+    let mut ids: BTreeMap<&str, &str> = BTreeMap::new();
+    for c in &report.lessons {
+        if let Some(other) = ids.insert(&c.lesson.front.id, &c.lesson.file) {
+            report.malformed.push(format!(
+                "{}: front matter: id: {:?} is also the id of {other}",
+                c.lesson.file, c.lesson.front.id
+            ));
+        }
+    }
+    report
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,581 @@
+//! Parsing a lesson file (YAML front matter, `## Step: <title>` headings each followed by a
+//! fenced `step` YAML block, Markdown narration) and the checks that need no model: the closed
+//! vocabularies of `lessons/vocabulary.json`, the step count, names and claim syntax. Every
+//! message names the field (`front matter: topics[0]: ...`, `step 2 "Read" (line 24):
+//! predict.answer.choice: ...`); the caller prefixes the file.
+
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, MetadataBlockKind, Options, Parser};
+use pulldown_cmark::{Tag, TagEnd};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use slub_sim::Simulator;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use crate::format::*;
+use crate::highlight;
+use crate::moves::{is_move, parse_moves};
+
+/// The closed vocabularies of `lessons/vocabulary.json`.
+#[derive(Debug, Deserialize)]
+pub struct Vocabulary {
+    pub seeds: BTreeMap<String, String>,
+    pub patches: BTreeMap<String, String>,
+    pub topics: BTreeMap<String, String>,
+    /// The model's counter names, for the page's filters (checked against the model).
+    pub stats: Vec<String>,
+}
+
+impl Vocabulary {
+    /// Read `<dir>/vocabulary.json`; `Err` names the file.
+    pub fn read(dir: &Path) -> Result<Vocabulary, String> {
+        let path = dir.join("vocabulary.json");
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(&text))
+            .map_err(|e| format!("{}: {}: {}", path.display(), e.path(), e.inner()))
+    }
+
+    /// The vocabularies are described, kebab-case, and `stats` are exactly the model's
+    /// counter names; `Err` names the field.
+    pub fn check(&self) -> Result<(), String> {
+        let f = "vocabulary.json";
+        let mine: BTreeSet<String> = self.stats.iter().cloned().collect();
+        if mine != stat_names() {
+            return Err(format!(
+                "{f}: stats: must be exactly the model's counter names {:?}",
+                stat_names()
+            ));
+        }
+        for (field, m) in [
+            ("seeds", &self.seeds),
+            ("patches", &self.patches),
+            ("topics", &self.topics),
+        ] {
+            for (k, v) in m {
+                if v.trim().is_empty() {
+                    return Err(format!("{f}: {field}.{k}: needs a description"));
+                }
+                if field != "seeds" && !is_kebab(k) {
+                    return Err(format!("{f}: {field}.{k}: must be kebab-case"));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn is_kebab(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('-').all(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
+}
+
+pub(crate) fn is_ident(s: &str) -> bool {
+    let mut cs = s.chars();
+    matches!(cs.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing
+// ---------------------------------------------------------------------------------------------
+
+/// Deserialize YAML, naming the field that is wrong (`predict.answer.choice: invalid type`).
+fn from_yaml<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    let de = serde_norway::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let inner = inner.to_string();
+        // serde_norway names the path itself in some messages.
+        if path == "." || inner.starts_with(&path) {
+            inner
+        } else {
+            format!("{path}: {inner}")
+        }
+    })
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// Parse a lesson file; `file` is its path for messages, `dir_name` its folder (`03-slug`).
+pub fn parse_lesson(
+    file: &str,
+    dir_name: &str,
+    text: &str,
+    voc: &Vocabulary,
+) -> Result<Lesson, String> {
+    let at = |what: String| format!("{file}: {what}");
+    let opts = Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+        | Options::ENABLE_TABLES
+        | Options::ENABLE_STRIKETHROUGH;
+    let mut front_text: Option<String> = None;
+    // (title, heading line, block text, block start line, narration start offset)
+    struct Raw {
+        title: String,
+        line: usize,
+        block: Option<(String, usize)>,
+        narration_from: usize,
+        narration_to: usize,
+    }
+    let mut raws: Vec<Raw> = Vec::new();
+    let mut in_meta = false;
+    let mut in_heading: Option<(usize, String)> = None;
+    let mut in_step_block: Option<(usize, String)> = None;
+    let mut first_block = true;
+    let mut want_block = false;
+    // The Markdown between the front matter and the first step.
+    let mut intro = (0, text.len());
+    for (ev, range) in Parser::new_ext(text, opts).into_offset_iter() {
+        match &ev {
+            Event::Start(Tag::MetadataBlock(kind)) => {
+                if *kind != MetadataBlockKind::YamlStyle || !first_block {
+                    return Err(at(
+                        "front matter: the file must start with a `---` YAML block".into(),
+                    ));
+                }
+                in_meta = true;
+                front_text = Some(String::new());
+                continue;
+            }
+            Event::End(TagEnd::MetadataBlock(_)) => {
+                in_meta = false;
+                intro.0 = range.end;
+                continue;
+            }
+            Event::Text(t) if in_meta => {
+                front_text.as_mut().unwrap().push_str(t);
+                continue;
+            }
+            _ => {}
+        }
+        let block_start = matches!(
+            ev,
+            Event::Start(
+                Tag::Paragraph
+                    | Tag::Heading { .. }
+                    | Tag::BlockQuote(_)
+                    | Tag::CodeBlock(_)
+                    | Tag::HtmlBlock
+                    | Tag::List(_)
+                    | Tag::Table(_)
+            ) | Event::Rule
+        );
+        if block_start && first_block {
+            first_block = false;
+            if front_text.is_none() {
+                return Err(at(
+                    "front matter: the file must start with a `---` YAML block".into(),
+                ));
+            }
+        }
+        match ev {
+            Event::Start(Tag::Heading { level, .. }) => {
+                if want_block {
+                    let r = raws.last().unwrap();
+                    return Err(at(format!(
+                        "step {} {:?} (line {}): the heading must be followed by a ```step block",
+                        raws.len(),
+                        r.title,
+                        r.line
+                    )));
+                }
+                if level == HeadingLevel::H1 {
+                    return Err(at(format!(
+                        "line {}: no `#` heading in the body (the title is in the front matter)",
+                        line_of(text, range.start)
+                    )));
+                }
+                if level == HeadingLevel::H2 {
+                    match raws.last_mut() {
+                        Some(r) => r.narration_to = range.start,
+                        None => intro.1 = intro.1.min(range.start),
+                    }
+                    in_heading = Some((range.start, String::new()));
+                }
+            }
+            Event::Text(t) | Event::Code(t) if in_heading.is_some() => {
+                in_heading.as_mut().unwrap().1.push_str(&t);
+            }
+            Event::End(TagEnd::Heading(HeadingLevel::H2)) => {
+                let (start, title) = in_heading.take().unwrap();
+                let line = line_of(text, start);
+                let Some(t) = title.strip_prefix("Step:") else {
+                    return Err(at(format!(
+                        "line {line}: a `##` heading must be `## Step: <title>`, found {title:?}"
+                    )));
+                };
+                let t = t.trim().to_string();
+                if t.is_empty() {
+                    return Err(at(format!("line {line}: a step needs a title")));
+                }
+                raws.push(Raw {
+                    title: t,
+                    line,
+                    block: None,
+                    narration_from: range.end,
+                    narration_to: text.len(),
+                });
+                want_block = true;
+            }
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
+                if info.split_whitespace().next() == Some("step") =>
+            {
+                let n = raws.len();
+                match raws.last() {
+                    None => {
+                        return Err(at(format!(
+                            "line {}: a ```step block before the first `## Step:` heading",
+                            line_of(text, range.start)
+                        )))
+                    }
+                    Some(r) if !want_block => {
+                        return Err(at(format!(
+                            "step {n} {:?} (line {}): a second ```step block at line {}",
+                            r.title,
+                            r.line,
+                            line_of(text, range.start)
+                        )))
+                    }
+                    _ => {}
+                }
+                in_step_block = Some((line_of(text, range.start), String::new()));
+                want_block = false;
+            }
+            Event::Text(t) if in_step_block.is_some() => {
+                in_step_block.as_mut().unwrap().1.push_str(&t);
+            }
+            Event::End(TagEnd::CodeBlock) if in_step_block.is_some() => {
+                let (line, body) = in_step_block.take().unwrap();
+                let r = raws.last_mut().unwrap();
+                r.block = Some((body, line));
+                r.narration_from = range.end;
+            }
+            _ if block_start && want_block => {
+                let r = raws.last().unwrap();
+                return Err(at(format!(
+                    "step {} {:?} (line {}): the heading must be followed by a ```step block",
+                    raws.len(),
+                    r.title,
+                    r.line
+                )));
+            }
+            _ => {}
+        }
+    }
+    if want_block {
+        let r = raws.last().unwrap();
+        return Err(at(format!(
+            "step {} {:?} (line {}): the heading must be followed by a ```step block",
+            raws.len(),
+            r.title,
+            r.line
+        )));
+    }
+    let Some(front_text) = front_text else {
+        return Err(at(
+            "front matter: the file must start with a `---` YAML block".into(),
+        ));
+    };
+    let front: Front = from_yaml(&front_text).map_err(|e| at(format!("front matter: {e}")))?;
+
+    let mut steps = Vec::new();
+    for (i, r) in raws.into_iter().enumerate() {
+        let here = format!("step {} {:?} (line {})", i + 1, r.title, r.line);
+        let (body, _) = r.block.expect("checked above");
+        let block: StepBlock = from_yaml(&body).map_err(|e| at(format!("{here}: {e}")))?;
+        let raw: serde_json::Value = from_yaml(&body).map_err(|e| at(format!("{here}: {e}")))?;
+        let moves = parse_moves(&block.moves).map_err(|e| at(format!("{here}: {e}")))?;
+        let highlights =
+            highlight::parse_all(&block.highlights).map_err(|e| at(format!("{here}: {e}")))?;
+        let narration = text[r.narration_from..r.narration_to.max(r.narration_from)].trim();
+        if narration.is_empty() {
+            return Err(at(format!(
+                "{here}: narration: every step needs narration after its ```step block"
+            )));
+        }
+        steps.push(Step {
+            title: r.title,
+            line: r.line,
+            block,
+            raw,
+            moves,
+            highlights,
+            narration: narration.to_string(),
+        });
+    }
+    let lesson = Lesson {
+        file: file.to_string(),
+        dir_name: dir_name.to_string(),
+        front,
+        intro: text[intro.0..intro.1.max(intro.0)].trim().to_string(),
+        steps,
+    };
+    validate(&lesson, voc).map_err(at)?;
+    Ok(lesson)
+}
+
+/// Checks that need no model: vocabularies, counts, names.
+fn validate(l: &Lesson, voc: &Vocabulary) -> Result<(), String> {
+    let f = &l.front;
+    let fm = |field: &str, what: String| Err(format!("front matter: {field}: {what}"));
+    if !is_kebab(&f.id) {
+        return fm("id", format!("{:?} must be kebab-case", f.id));
+    }
+    match l.dir_name.split_once('-') {
+        Some((nn, slug))
+            if nn.len() == 2 && nn.chars().all(|c| c.is_ascii_digit()) && slug == f.id => {}
+        _ => {
+            return fm(
+                "id",
+                format!(
+                    "{:?} must be the folder name {:?} without its `NN-` prefix",
+                    f.id, l.dir_name
+                ),
+            )
+        }
+    }
+    for (field, v) in [("title", &f.title), ("summary", &f.summary)] {
+        if v.trim().is_empty() {
+            return fm(field, "must not be empty".into());
+        }
+    }
+    for (field, list, known) in [
+        ("topics", &f.topics, &voc.topics),
+        ("seeds", &f.seeds, &voc.seeds),
+        ("patches", &f.patches, &voc.patches),
+    ] {
+        if field == "topics" && list.is_empty() {
+            return fm(field, "list at least one topic".into());
+        }
+        for (i, v) in list.iter().enumerate() {
+            if !known.contains_key(v) {
+                return fm(
+                    &format!("{field}[{i}]"),
+                    format!(
+                        "{v:?} is not in lessons/vocabulary.json (one of {:?})",
+                        known.keys().collect::<Vec<_>>()
+                    ),
+                );
+            }
+        }
+    }
+    if f.scenario.contains('/') || !f.scenario.ends_with(".json") {
+        return fm(
+            "scenario",
+            format!("{:?} must be a .json file beside lesson.md", f.scenario),
+        );
+    }
+    if !(MIN_STEPS..=MAX_STEPS).contains(&l.steps.len()) {
+        return Err(format!(
+            "steps: a lesson has {MIN_STEPS} to {MAX_STEPS} steps, this one has {}",
+            l.steps.len()
+        ));
+    }
+    if !l.steps.iter().any(|s| s.block.predict.is_some()) {
+        return Err("steps: at least one step needs a `predict` question".into());
+    }
+    let last = l.steps.last().unwrap();
+    if last.block.try_it.is_none() {
+        return Err(format!(
+            "step {} {:?} (line {}): tryIt: the last step must say what to try in the playground",
+            l.steps.len(),
+            last.title,
+            last.line
+        ));
+    }
+    for (i, s) in l.steps.iter().enumerate() {
+        let here = format!("step {} {:?} (line {})", i + 1, s.title, s.line);
+        if let Some(p) = &s.block.predict {
+            if p.question.trim().is_empty() {
+                return Err(format!("{here}: predict.question: must not be empty"));
+            }
+            if p.choices.len() < 2 {
+                return Err(format!(
+                    "{here}: predict.choices: give at least two choices"
+                ));
+            }
+            match p.answer.choice {
+                None => {
+                    return Err(format!(
+                        "{here}: predict.answer.choice: missing (the index of the right choice, from 0)"
+                    ))
+                }
+                Some(c) if c >= p.choices.len() => {
+                    return Err(format!(
+                        "{here}: predict.answer.choice: {c} is out of range ({} choices, counted from 0)",
+                        p.choices.len()
+                    ))
+                }
+                _ => {}
+            }
+            if p.answer.is_empty() {
+                return Err(format!(
+                    "{here}: predict.answer: needs at least one claim the model checks (stats, vars, ...)"
+                ));
+            }
+            if let Some(e) = &p.explain {
+                if e.trim().is_empty() {
+                    return Err(format!("{here}: predict.explain: must not be empty"));
+                }
+            }
+        }
+        if let Some(e) = &s.block.expect {
+            if e.is_empty() {
+                return Err(format!(
+                    "{here}: expect: claim something (stats, vars, cpus, ...)"
+                ));
+            }
+            if e.choice.is_some() {
+                return Err(format!(
+                    "{here}: expect.choice: `choice` belongs in predict.answer"
+                ));
+            }
+        }
+        for (k, w) in s.block.what_if.iter().enumerate() {
+            if w.expect.choice.is_some() {
+                return Err(format!(
+                    "{here}: whatIf[{k}].expect.choice: `choice` belongs in predict.answer"
+                ));
+            }
+            if w.variant.is_empty() && w.cache.is_empty() && w.moves.is_none() {
+                return Err(format!(
+                    "{here}: whatIf[{k}]: change a variant or cache key, or give other moves"
+                ));
+            }
+            if w.expect.is_empty() {
+                return Err(format!("{here}: whatIf[{k}].expect: claim something"));
+            }
+            if let Some(m) = &w.moves {
+                parse_moves(m).map_err(|e| format!("{here}: whatIf[{k}].{e}"))?;
+            }
+        }
+        if let Some(t) = &s.block.try_it {
+            if t.goal.trim().is_empty() {
+                return Err(format!("{here}: tryIt.goal: must not be empty"));
+            }
+        }
+        for (field, c) in s.claims().into_iter().chain(
+            s.block
+                .what_if
+                .iter()
+                .enumerate()
+                .map(|(k, w)| (format!("whatIf[{k}].expect"), &w.expect)),
+        ) {
+            c.validate().map_err(|e| format!("{here}: {field}.{e}"))?;
+        }
+    }
+    Ok(())
+}
+
+impl Claims {
+    fn is_empty(&self) -> bool {
+        self.stats.is_none()
+            && self.delta.is_none()
+            && self.step_cycles.is_none()
+            && self.violations.is_none()
+            && self.vars.is_none()
+            && self.cpus.is_none()
+            && self.slabs.is_none()
+            && self.objects.is_none()
+            && self.nodes.is_none()
+            && self.contexts.is_none()
+            && self.enabled.is_none()
+            && self.lines.is_none()
+            && self.events.is_none()
+            && self.tid_step.is_none()
+            && self.finished.is_none()
+            && self.deadlock.is_none()
+    }
+
+    /// Syntax of the names; `Err("field: why")`.
+    fn validate(&self) -> Result<(), String> {
+        let stat_names = stat_names();
+        for (field, keys) in [
+            (
+                "stats",
+                self.stats.as_ref().map(|m| m.keys().collect::<Vec<_>>()),
+            ),
+            (
+                "delta",
+                self.delta.as_ref().map(|m| m.keys().collect::<Vec<_>>()),
+            ),
+        ] {
+            for k in keys.unwrap_or_default() {
+                if !stat_names.contains(k.as_str()) {
+                    return Err(format!("{field}.{k}: not a stat counter of the model"));
+                }
+            }
+        }
+        for e in self.events.iter().flatten() {
+            if let Some(s) = &e.stat {
+                if !stat_names.contains(s.as_str()) {
+                    return Err(format!("events.stat: {s:?} is not a stat counter"));
+                }
+            }
+        }
+        for (i, v) in self.violations.iter().flatten().enumerate() {
+            let numbered = |prefix: &str, last: u32| {
+                v.strip_prefix(prefix)
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .is_some_and(|n| (1..=last).contains(&n))
+            };
+            if !numbered("INV-", 15) && !numbered("SLAB-", 6) {
+                return Err(format!(
+                    "violations[{i}]: {v:?} is not INV-1 … INV-15 (SLUB) or SLAB-1 … SLAB-6"
+                ));
+            }
+        }
+        for k in self
+            .cpus
+            .iter()
+            .flat_map(|m| m.keys())
+            .chain(self.step_cycles.iter().flat_map(|m| m.keys()))
+        {
+            if k.strip_prefix("cpu")
+                .and_then(|n| n.parse::<u32>().ok())
+                .is_none()
+            {
+                return Err(format!("cpus.{k}: CPUs are named cpu0, cpu1, ..."));
+            }
+        }
+        for k in self.nodes.iter().flat_map(|m| m.keys()) {
+            if k.strip_prefix("node")
+                .and_then(|n| n.parse::<u32>().ok())
+                .is_none()
+            {
+                return Err(format!("nodes.{k}: nodes are named node0, node1, ..."));
+            }
+        }
+        for (k, v) in self.lines.iter().flat_map(|m| m.iter()) {
+            if v.is_empty() || !v.chars().all(|c| "MESI".contains(c)) {
+                return Err(format!(
+                    "lines.{k}: {v:?} must be MESI letters, one per CPU"
+                ));
+            }
+        }
+        for (k, _) in self.enabled.iter().flat_map(|m| m.iter()) {
+            if !is_move(k) {
+                return Err(format!("enabled.{k}: not a move"));
+            }
+        }
+        Ok(())
+    }
+}
+
+pub(crate) fn stat_names() -> BTreeSet<String> {
+    thread_local! {
+        static NAMES: BTreeSet<String> = {
+            let sim = Simulator::from_json(r#"{"schemaVersion":1,"cpus":1,"tasks":[{"id":"T","cpu":0,"ops":[{"op":"alloc","var":"x"}]}]}"#, false)
+                .expect("the smallest scenario");
+            sim.outcome().stats.total.keys().cloned().collect()
+        };
+    }
+    NAMES.with(|n| n.clone())
+}

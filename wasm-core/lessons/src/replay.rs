@@ -1,0 +1,714 @@
+//! Replaying a lesson against the model: the moves of steps 1..k applied in order to the
+//! lesson's scenario (with its variant overrides), every move enabled, and after step k every
+//! `expect`, `predict.answer`, `whatIf`, the `tryIt` and the highlights of step k checked. A
+//! lesson can claim nothing the model does not do. `LESSON_TRACE=<id>` (or `all`) prints every
+//! step's moves with the model's narration and the state after it.
+
+use serde_json::{Map, Value};
+use slub_sim::Simulator;
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::format::*;
+use crate::highlight;
+use crate::moves;
+use crate::parse::stat_names;
+
+/// The lesson's scenario JSON with variant (and cache) overrides merged in; `Err` when the
+/// scenario or its `variant`/`cache` is not a JSON object.
+fn scenario_with(
+    base: &Value,
+    variant: &[&Map<String, Value>],
+    cache: &Map<String, Value>,
+) -> Result<Value, String> {
+    let mut j = base.clone();
+    let Some(root) = j.as_object_mut() else {
+        return Err("a scenario is a JSON object".into());
+    };
+    let mut merge = |key: &str, with: &Map<String, Value>| -> Result<(), String> {
+        if with.is_empty() {
+            return Ok(());
+        }
+        let dst = root.entry(key).or_insert_with(|| Value::Object(Map::new()));
+        let Some(dst) = dst.as_object_mut() else {
+            return Err(format!("its `{key}` is not a JSON object"));
+        };
+        for (k, val) in with {
+            dst.insert(k.clone(), val.clone());
+        }
+        Ok(())
+    };
+    for v in variant {
+        merge("variant", v)?;
+    }
+    merge("cache", cache)?;
+    Ok(j)
+}
+
+fn show<T: std::fmt::Debug>(v: &T) -> String {
+    format!("{v:?}")
+}
+
+/// Compare one claimed field; `Err` names the field and both values.
+fn same<T: PartialEq + std::fmt::Debug>(
+    errs: &mut Vec<String>,
+    field: &str,
+    model: T,
+    lesson: &Option<T>,
+) {
+    if let Some(want) = lesson {
+        if *want != model {
+            errs.push(format!(
+                "{field}: the model has {}, the lesson says {}",
+                show(&model),
+                show(want)
+            ));
+        }
+    }
+}
+
+/// The simulator's counters before a step: `delta`, `stepCycles` and `events` are measured
+/// from here.
+struct Mark {
+    stats: BTreeMap<String, u64>,
+    cycles: Vec<u64>,
+    events: usize,
+}
+
+impl Mark {
+    fn of(sim: &Simulator) -> Mark {
+        let o = sim.outcome();
+        Mark {
+            stats: o.stats.total,
+            cycles: o.cycles.per_cpu,
+            events: sim.events().len(),
+        }
+    }
+}
+
+/// Check `claims` against the simulator after a step that started at `mark`. Returns one
+/// message per false claim (field: why).
+fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
+    let before = &mark.stats;
+    let ev_from = mark.events;
+    let mut errs = Vec::new();
+    let view = sim.view();
+    let out = sim.outcome();
+    let total = &out.stats.total;
+    for (k, want) in claims.stats.iter().flatten() {
+        let got = total.get(k).copied().unwrap_or(0);
+        if got != *want {
+            errs.push(format!(
+                "stats.{k}: the model has {got} (setup included), the lesson says {want}"
+            ));
+        }
+    }
+    for (k, want) in claims.delta.iter().flatten() {
+        let got =
+            total.get(k).copied().unwrap_or(0) as i64 - before.get(k).copied().unwrap_or(0) as i64;
+        if got != *want {
+            errs.push(format!(
+                "delta.{k}: this step changed it by {got}, the lesson says {want}"
+            ));
+        }
+    }
+    for (name, want) in claims.step_cycles.iter().flatten() {
+        let idx: usize = name[3..].parse().unwrap_or(usize::MAX);
+        match (out.cycles.per_cpu.get(idx), mark.cycles.get(idx)) {
+            (Some(now), Some(then)) => {
+                if now - then != *want {
+                    errs.push(format!(
+                        "stepCycles.{name}: this step charged {} cycles to {name}, the lesson says {want}",
+                        now - then
+                    ));
+                }
+            }
+            _ => errs.push(format!("stepCycles.{name}: no such CPU")),
+        }
+    }
+    if let Some(want) = &claims.violations {
+        let got: BTreeSet<String> = view
+            .violations
+            .iter()
+            .map(|v| v.invariant.clone())
+            .collect();
+        let want_set: BTreeSet<String> = want.iter().cloned().collect();
+        if got != want_set {
+            errs.push(format!(
+                "violations: the model has {:?} ({}), the lesson says {:?}",
+                got,
+                view.violations
+                    .iter()
+                    .map(|v| format!("step {} {}: {}", v.step, v.invariant, v.message))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                want
+            ));
+        }
+    }
+    for (name, want) in claims.vars.iter().flatten() {
+        match view.vars.iter().find(|v| &v.name == name) {
+            None => errs.push(format!("vars.{name}: the scenario has no variable {name}")),
+            Some(v) => {
+                let got = if !v.bound {
+                    Some("unbound".to_string())
+                } else {
+                    v.object.clone()
+                };
+                if &got != want {
+                    errs.push(format!(
+                        "vars.{name}: the model has {}, the lesson says {}",
+                        got.as_deref().unwrap_or("null"),
+                        want.as_deref().unwrap_or("null")
+                    ));
+                }
+            }
+        }
+    }
+    for (name, c) in claims.cpus.iter().flatten() {
+        let idx: usize = name[3..].parse().unwrap_or(usize::MAX);
+        let Some(v) = view.cpus.get(idx) else {
+            errs.push(format!("cpus.{name}: no such CPU"));
+            continue;
+        };
+        let f = |x: &str| format!("cpus.{name}.{x}");
+        same(&mut errs, &f("freelist"), v.freelist.clone(), &c.freelist);
+        same(&mut errs, &f("tid"), v.tid, &c.tid);
+        same(&mut errs, &f("page"), v.page.clone(), &c.page);
+        same(&mut errs, &f("partial"), v.partial.clone(), &c.partial);
+        same(&mut errs, &f("irqs"), v.irqs_enabled, &c.irqs);
+        same(&mut errs, &f("preempt"), v.preempt_count, &c.preempt);
+        same(&mut errs, &f("running"), v.running.clone(), &c.running);
+        same(&mut errs, &f("cycles"), v.cycles, &c.cycles);
+        if let Some(a) = &c.array {
+            match &v.array_cache {
+                Some(av) => check_array(&mut errs, &f("array"), av, a),
+                None => errs.push(format!(
+                    "{}: this scenario runs SLUB, whose CPUs have no array_cache",
+                    f("array")
+                )),
+            }
+        }
+    }
+    for (name, c) in claims.slabs.iter().flatten() {
+        let Some(v) = view.slabs.iter().find(|s| &s.name == name) else {
+            errs.push(format!("slabs.{name}: no such slab (yet)"));
+            continue;
+        };
+        let f = |x: &str| format!("slabs.{name}.{x}");
+        same(&mut errs, &f("freelist"), v.freelist.clone(), &c.freelist);
+        same(&mut errs, &f("inuse"), v.inuse, &c.inuse);
+        same(&mut errs, &f("frozen"), v.frozen, &c.frozen);
+        same(&mut errs, &f("owner"), v.owner.clone(), &c.owner);
+        same(&mut errs, &f("locked"), v.slab_locked, &c.locked);
+    }
+    for (name, c) in claims.objects.iter().flatten() {
+        let Some(o) = view
+            .slabs
+            .iter()
+            .flat_map(|s| s.objects.iter())
+            .find(|o| &o.name == name)
+        else {
+            errs.push(format!("objects.{name}: no such object (yet)"));
+            continue;
+        };
+        let f = |x: &str| format!("objects.{name}.{x}");
+        same(&mut errs, &f("fp"), o.fp.clone(), &c.fp);
+        same(&mut errs, &f("owner"), o.owner.clone(), &c.owner);
+    }
+    for (name, c) in claims.nodes.iter().flatten() {
+        let idx: usize = name[4..].parse().unwrap_or(usize::MAX);
+        let Some(v) = view.nodes.get(idx) else {
+            errs.push(format!("nodes.{name}: no such node"));
+            continue;
+        };
+        let f = |x: &str| format!("nodes.{name}.{x}");
+        same(&mut errs, &f("partial"), v.partial.clone(), &c.partial);
+        same(&mut errs, &f("nrPartial"), v.nr_partial, &c.nr_partial);
+        same(&mut errs, &f("listLock"), v.list_lock.clone(), &c.list_lock);
+        same(&mut errs, &f("waiters"), v.waiters.clone(), &c.waiters);
+        match &v.slab {
+            None if c.claims_slab() => errs.push(format!(
+                "nodes.{name}: this scenario runs SLUB: freeObjects, slabsFull, slabsFree, shared, \
+                 ... are SLAB's"
+            )),
+            None => {}
+            Some(sn) => {
+                same(
+                    &mut errs,
+                    &f("freeObjects"),
+                    sn.free_objects,
+                    &c.free_objects,
+                );
+                same(&mut errs, &f("freeLimit"), sn.free_limit, &c.free_limit);
+                same(&mut errs, &f("totalSlabs"), sn.total_slabs, &c.total_slabs);
+                same(&mut errs, &f("freeSlabs"), sn.free_slabs, &c.free_slabs);
+                same(
+                    &mut errs,
+                    &f("slabsFull"),
+                    sn.slabs_full.clone(),
+                    &c.slabs_full,
+                );
+                same(
+                    &mut errs,
+                    &f("slabsFree"),
+                    sn.slabs_free.clone(),
+                    &c.slabs_free,
+                );
+                match (&c.shared, &sn.shared) {
+                    (None, _) => {}
+                    (Some(Some(a)), Some(av)) => check_array(&mut errs, &f("shared"), av, a),
+                    (Some(None), None) => {}
+                    (Some(None), Some(av)) => errs.push(format!(
+                        "{}: the node has a shared array ({:?}), the lesson says none",
+                        f("shared"),
+                        av.entries
+                    )),
+                    (Some(Some(_)), None) => errs.push(format!(
+                        "{}: the node has no shared array, the lesson claims one",
+                        f("shared")
+                    )),
+                }
+            }
+        }
+    }
+    for (id, c) in claims.contexts.iter().flatten() {
+        let Some(v) = view.contexts.iter().find(|x| &x.id == id) else {
+            errs.push(format!("contexts.{id}: no such context"));
+            continue;
+        };
+        let f = |x: &str| format!("contexts.{id}.{x}");
+        same(&mut errs, &f("at"), v.label.clone(), &c.at);
+        same(&mut errs, &f("state"), v.state.clone(), &c.state);
+        same(&mut errs, &f("cpu"), v.cpu, &c.cpu);
+        same(&mut errs, &f("op"), v.op.clone(), &c.op);
+    }
+    for (mv, want) in claims.enabled.iter().flatten() {
+        let got = view.enabled_moves.iter().any(|m| m == mv);
+        if got != *want {
+            errs.push(format!(
+                "enabled.{mv}: the model says {got} (enabled: {:?}), the lesson says {want}",
+                view.enabled_moves
+            ));
+        }
+    }
+    for (name, want) in claims.lines.iter().flatten() {
+        match view.lines.iter().find(|l| &l.name == name) {
+            None => errs.push(format!(
+                "lines.{name}: no such cache line (lines: {:?})",
+                view.lines.iter().map(|l| &l.name).collect::<Vec<_>>()
+            )),
+            Some(l) => {
+                let got: String = l.states.iter().collect();
+                if &got != want {
+                    errs.push(format!(
+                        "lines.{name}: the model has {got}, the lesson says {want}"
+                    ));
+                }
+            }
+        }
+    }
+    let events = &sim.events()[ev_from.min(sim.events().len())..];
+    for (i, e) in claims.events.iter().flatten().enumerate() {
+        let mut line_ids = Vec::new();
+        let mut bad_line = false;
+        for t in &e.coherence {
+            match view.lines.iter().find(|l| l.name == t.line) {
+                Some(l) => line_ids.push((l.id, t)),
+                None => {
+                    errs.push(format!("events[{i}].coherence: no cache line {:?}", t.line));
+                    bad_line = true;
+                }
+            }
+        }
+        if bad_line {
+            continue;
+        }
+        let matching = events
+            .iter()
+            .filter(|ev| {
+                e.ctx.as_ref().is_none_or(|x| *x == ev.ctx)
+                    && e.label.as_ref().is_none_or(|x| *x == ev.label)
+                    && e.kind.as_ref().is_none_or(|x| *x == ev.kind)
+                    && e.ok.is_none_or(|x| Some(x) == ev.ok)
+                    && e.cycles.is_none_or(|x| x == ev.cycles)
+                    && e.stat.as_ref().is_none_or(|x| ev.stats.contains(x))
+                    && e.says
+                        .as_ref()
+                        .is_none_or(|x| ev.narration.contains(x.as_str()))
+                    && line_ids.iter().all(|(id, t)| {
+                        ev.coherence.iter().any(|c| {
+                            c.line == *id && c.cpu == t.cpu && c.from == t.from && c.to == t.to
+                        })
+                    })
+            })
+            .count();
+        if let Some(n) = e.count {
+            if n != matching {
+                errs.push(format!(
+                    "events[{i}]: {matching} event(s) of this step match {}, the lesson says {n}",
+                    e.describe()
+                ));
+            }
+            continue;
+        }
+        let hit = matching > 0;
+        if !hit {
+            errs.push(format!(
+                "events[{i}]: no event of this step matches {}; the step's events:\n{}",
+                e.describe(),
+                events
+                    .iter()
+                    .map(|ev| format!(
+                        "      {} {} {} ok={:?} {} cycles stats={:?} coherence={:?}",
+                        ev.ctx,
+                        ev.label,
+                        ev.kind,
+                        ev.ok,
+                        ev.cycles,
+                        ev.stats,
+                        ev.coherence
+                            .iter()
+                            .map(|c| format!(
+                                "{}:cpu{}:{}>{}",
+                                view.lines
+                                    .iter()
+                                    .find(|l| l.id == c.line)
+                                    .map(|l| l.name.as_str())
+                                    .unwrap_or("?"),
+                                c.cpu,
+                                c.from,
+                                c.to
+                            ))
+                            .collect::<Vec<_>>()
+                    ))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            ));
+        }
+    }
+    same(&mut errs, "tidStep", view.tid_step, &claims.tid_step);
+    same(&mut errs, "finished", view.finished, &claims.finished);
+    same(&mut errs, "deadlock", view.deadlock, &claims.deadlock);
+    errs
+}
+
+/// Compare a claimed `array_cache` with the model's (`field` names it in messages).
+fn check_array(errs: &mut Vec<String>, field: &str, v: &slub_sim::view::ArrayView, c: &ArrayClaim) {
+    let f = |x: &str| format!("{field}.{x}");
+    same(errs, &f("entries"), v.entries.clone(), &c.entries);
+    same(errs, &f("avail"), v.avail, &c.avail);
+    same(errs, &f("limit"), v.limit, &c.limit);
+    same(errs, &f("batchcount"), v.batchcount, &c.batchcount);
+    same(errs, &f("touched"), v.touched, &c.touched);
+    same(errs, &f("handed"), v.handed, &c.handed);
+}
+
+/// A simulator for the lesson's scenario under extra overrides, with events.
+fn new_sim(
+    lesson: &Lesson,
+    base: &Value,
+    variant: &Map<String, Value>,
+    cache: &Map<String, Value>,
+) -> Result<Simulator, String> {
+    let j = scenario_with(base, &[&lesson.front.variant, variant], cache)?;
+    Simulator::from_json(&j.to_string(), true).map_err(|e| e.to_string())
+}
+
+/// Apply the plain moves of steps `0..=k` as the lesson resolved them (or stop at the first
+/// refused move: `Err`).
+fn replay_to(
+    sim: &mut Simulator,
+    lesson: &Lesson,
+    resolved: &[Vec<String>],
+    k: usize,
+) -> Result<(), String> {
+    for (i, (s, moves)) in lesson.steps[..=k].iter().zip(resolved).enumerate() {
+        for (j, m) in moves.iter().enumerate() {
+            sim.apply(m).map_err(|e| {
+                format!(
+                    "step {} {:?} (line {}): moves: move {} ({m:?}) is refused: {e}",
+                    i + 1,
+                    s.title,
+                    s.line,
+                    j + 1
+                )
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// What replaying a lesson found. Every message names the file, the step and the field.
+#[derive(Debug, Default)]
+pub struct Replayed {
+    /// The plain moves of each step, destinations resolved, as far as the replay got.
+    pub moves: Vec<Vec<String>>,
+    /// The scenario cannot be a lesson's (not JSON, has a schedule, the model refuses it).
+    pub malformed: Vec<String>,
+    /// Claims, predictions, highlights and moves the model does not bear out.
+    pub failed: Vec<String>,
+}
+
+impl Replayed {
+    /// Every message, the malformed first.
+    pub fn errors(&self) -> Vec<String> {
+        self.malformed.iter().chain(&self.failed).cloned().collect()
+    }
+}
+
+/// Replay a parsed lesson against its scenario text: the moves of steps 1..k in order, then
+/// every claim of step k (`expect`, `predict.answer`, each `whatIf`, `tryIt`, the highlights).
+pub fn replay(lesson: &Lesson, scenario_text: &str) -> Replayed {
+    let file = &lesson.file;
+    let mut out = Replayed::default();
+    let base: Value = match serde_json::from_str(scenario_text) {
+        Ok(v) => v,
+        Err(e) => {
+            out.malformed
+                .push(format!("{file}: front matter: scenario: not JSON: {e}"));
+            return out;
+        }
+    };
+    if base.get("schedule").is_some() {
+        out.malformed.push(format!(
+            "{file}: front matter: scenario: {} has a `schedule`; a lesson's steps are its schedule",
+            lesson.front.scenario
+        ));
+    }
+    let empty = Map::new();
+    let mut sim = match new_sim(lesson, &base, &empty, &empty) {
+        Ok(s) => s,
+        Err(e) => {
+            out.malformed.push(format!(
+                "{file}: front matter: scenario/variant: the model refuses it: {e}"
+            ));
+            return out;
+        }
+    };
+    let labels: BTreeSet<String> = slub_sim::listing()
+        .into_iter()
+        .flat_map(|f| f.lines.into_iter().map(|l| l.label))
+        .collect();
+    let stats = stat_names();
+    let trace = std::env::var("LESSON_TRACE").is_ok_and(|t| t == "all" || t == lesson.front.id);
+    let errs = &mut out.failed;
+    for (k, s) in lesson.steps.iter().enumerate() {
+        let here = format!("{file}: step {} {:?} (line {})", k + 1, s.title, s.line);
+        let mark = Mark::of(&sim);
+        match moves::play(&mut sim, &s.moves, &s.block.moves) {
+            Ok(m) => out.moves.push(m),
+            Err(e) => {
+                errs.push(format!(
+                    "{here}: moves: {e}; enabled were {:?}",
+                    sim.enabled_moves()
+                ));
+                return out;
+            }
+        }
+        let step_moves = &out.moves[k];
+        if trace {
+            print_trace(k, s, &sim, mark.events);
+        }
+        for (field, c) in s.claims() {
+            for e in check_claims(c, &sim, &mark) {
+                errs.push(format!("{here}: {field}.{e}"));
+            }
+        }
+        for e in highlight::check(&s.highlights, &sim.view(), &labels, &stats) {
+            errs.push(format!("{here}: {e}"));
+        }
+        for (w, what) in s.block.what_if.iter().enumerate() {
+            let field = format!("whatIf[{w}]");
+            let mut alt = match new_sim(lesson, &base, &what.variant, &what.cache) {
+                Ok(a) => a,
+                Err(e) => {
+                    errs.push(format!("{here}: {field}: the model refuses it: {e}"));
+                    continue;
+                }
+            };
+            // Its own moves (the whole run from the start), or this step's after the steps
+            // before it, as the lesson resolved them; `delta` and `events` count from `mark`.
+            let played = match &what.moves {
+                Some(written) => match moves::parse_moves(written) {
+                    Ok(m) => {
+                        let mark = Mark::of(&alt);
+                        moves::play(&mut alt, &m, written).map(|_| mark)
+                    }
+                    Err(e) => {
+                        errs.push(format!("{here}: {field}.{e}"));
+                        continue;
+                    }
+                },
+                None => {
+                    if k > 0 {
+                        if let Err(e) = replay_to(&mut alt, lesson, &out.moves, k - 1) {
+                            errs.push(format!("{here}: {field}: {e}"));
+                            continue;
+                        }
+                    }
+                    let mark = Mark::of(&alt);
+                    step_moves
+                        .iter()
+                        .enumerate()
+                        .try_for_each(|(j, m)| {
+                            alt.apply(m)
+                                .map_err(|e| format!("move {} ({m:?}) is refused: {e}", j + 1))
+                        })
+                        .map(|_| mark)
+                }
+            };
+            match played {
+                Err(e) => errs.push(format!("{here}: {field}: moves: {e} (under this variant)")),
+                Ok(mark) => {
+                    for e in check_claims(&what.expect, &alt, &mark) {
+                        errs.push(format!("{here}: {field}.expect.{e}"));
+                    }
+                }
+            }
+        }
+        if let Some(t) = &s.block.try_it {
+            match new_sim(lesson, &base, &t.variant, &t.cache) {
+                Err(e) => errs.push(format!("{here}: tryIt: the model refuses it: {e}")),
+                Ok(mut alt) => {
+                    if t.from == From::Here {
+                        if let Err(e) = replay_to(&mut alt, lesson, &out.moves, k) {
+                            errs.push(format!(
+                                "{here}: tryIt: the moves so far do not replay under its changes (say `from: start`?): {e}"
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn print_trace(k: usize, s: &Step, sim: &Simulator, ev_from: usize) {
+    println!("── step {} {:?}: {:?}", k + 1, s.title, s.block.moves);
+    for e in &sim.events()[ev_from..] {
+        println!(
+            "   {:>4} {:<3} {:<24} {:>4}cy {}{}",
+            e.step,
+            e.ctx,
+            e.label,
+            e.cycles,
+            e.narration,
+            if e.stats.is_empty() {
+                String::new()
+            } else {
+                format!("  [{}]", e.stats.join(", "))
+            }
+        );
+    }
+    let v = sim.view();
+    let arr = |a: &slub_sim::view::ArrayView| {
+        format!(
+            "{:?} (avail {}/{}, batch {}, touched {}{})",
+            a.entries,
+            a.avail,
+            a.limit,
+            a.batchcount,
+            a.touched,
+            if a.handed > 0 {
+                format!(", handed {}", a.handed)
+            } else {
+                String::new()
+            }
+        )
+    };
+    for c in &v.cpus {
+        match &c.array_cache {
+            Some(a) => println!(
+                "   cpu{}: array {} irqs {} preempt {} cycles {}",
+                c.cpu,
+                arr(a),
+                c.irqs_enabled,
+                c.preempt_count,
+                c.cycles
+            ),
+            None => println!(
+                "   cpu{}: freelist {:?} tid {} page {:?} partial {:?} irqs {} preempt {} cycles {}",
+                c.cpu,
+                c.freelist,
+                c.tid,
+                c.page,
+                c.partial,
+                c.irqs_enabled,
+                c.preempt_count,
+                c.cycles
+            ),
+        }
+    }
+    for sl in &v.slabs {
+        println!(
+            "   slab {}: freelist {:?} inuse {} frozen {} owner {} [{}]",
+            sl.name,
+            sl.freelist,
+            sl.inuse,
+            sl.frozen,
+            sl.owner,
+            sl.objects
+                .iter()
+                .map(|o| format!("{} fp {} {}", o.name, o.fp, o.owner))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    for n in &v.nodes {
+        println!(
+            "   node{}: partial {:?} nr_partial {} list_lock {:?}",
+            n.node, n.partial, n.nr_partial, n.list_lock
+        );
+        if let Some(sn) = &n.slab {
+            println!(
+                "          full {:?} free {:?} free_objects {} (limit {}) total_slabs {} free_slabs {} shared {}",
+                sn.slabs_full,
+                sn.slabs_free,
+                sn.free_objects,
+                sn.free_limit,
+                sn.total_slabs,
+                sn.free_slabs,
+                sn.shared.as_ref().map(arr).unwrap_or("none".into())
+            );
+        }
+    }
+    for c in &v.contexts {
+        println!(
+            "   {} ({}) on cpu{}: {:?} next {:?}",
+            c.id, c.state, c.cpu, c.op, c.label
+        );
+    }
+    println!(
+        "   vars {}",
+        v.vars
+            .iter()
+            .map(|x| format!(
+                "{}={}",
+                x.name,
+                if x.bound {
+                    x.object.clone().unwrap_or("null".into())
+                } else {
+                    "unbound".into()
+                }
+            ))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    println!("   enabled {:?}", v.enabled_moves);
+    let st: Vec<String> = sim
+        .outcome()
+        .stats
+        .total
+        .iter()
+        .filter(|(_, n)| **n > 0)
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
+    println!("   stats {}", st.join(", "));
+    for x in &v.violations {
+        println!(
+            "   VIOLATION step {} {}: {}",
+            x.step, x.invariant, x.message
+        );
+    }
+}

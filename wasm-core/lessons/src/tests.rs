@@ -1,0 +1,610 @@
+//! The checker checked: a small good lesson (SLUB and SLAB), changed case by case into broken
+//! ones, must fail with the file, the step and the field; a lessons folder on disk gets the
+//! right exit status.
+
+use super::*;
+use std::path::PathBuf;
+
+fn repo_lessons() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../lessons")
+}
+
+fn vocabulary() -> Vocabulary {
+    Vocabulary::read(&repo_lessons()).unwrap()
+}
+
+fn replay_errors(l: &Lesson, scenario: &str) -> Vec<String> {
+    replay(l, scenario).errors()
+}
+
+/// A small valid lesson, changed by each case below into a broken one.
+const GOOD: &str = r#"---
+id: sample
+title: A sample
+summary: Checks the checker.
+topics: [fast-path]
+seeds: [004_be3faf7328bf917d.txt]
+patches: []
+scenario: scenario.json
+---
+
+Intro text.
+
+## Step: Setup
+
+```step
+moves: []
+highlights: [cpu0.freelist, code slab_alloc:A9]
+expect:
+  cpus: {cpu0: {freelist: [p1, p2, p3]}}
+```
+
+CPU 0 has three free objects.
+
+## Step: Read
+
+```step
+moves: [T*7]
+predict:
+  question: What is next?
+  choices: [the CAS, a retry]
+  answer: {choice: 0, contexts: {T: {at: "slab_alloc:A9"}}}
+```
+
+T read everything.
+
+## Step: CAS
+
+```step
+moves: [T]
+expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}
+```
+
+It succeeds.
+
+## Step: Rest
+
+```step
+moves: [T]
+expect: {vars: {x: p1}, violations: []}
+```
+
+Done.
+
+## Step: Try
+
+```step
+moves: []
+tryIt: {goal: "Run U first.", variant: {cmpxchgDouble: slab-lock}}
+```
+
+Try it.
+"#;
+
+const GOOD_SCENARIO: &str = r#"{ "schemaVersion": 1, "cpus": 2,
+  "setup": [ { "cpu": 0, "op": "alloc", "var": "a" } ],
+  "tasks": [ { "id": "T", "cpu": 0, "ops": [ { "op": "alloc", "var": "x" } ] },
+             { "id": "U", "cpu": 0, "ops": [ { "op": "alloc", "var": "u" } ] } ] }"#;
+
+fn check_text(text: &str) -> Result<(), String> {
+    let file = "lessons/99-sample/lesson.md";
+    let l = parse_lesson(file, "99-sample", text, &vocabulary())?;
+    let errs = replay_errors(&l, GOOD_SCENARIO);
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs.join("\n"))
+    }
+}
+
+#[test]
+fn the_sample_lesson_is_good() {
+    check_text(GOOD).unwrap();
+}
+
+#[test]
+fn broken_lessons_fail_with_file_and_field() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        // (what to replace, with what, substrings the message must contain; none: accepted)
+        (
+            "id: sample",
+            "id: Sample",
+            &["front matter: id", "kebab-case"],
+        ),
+        (
+            "id: sample",
+            "id: other",
+            &["front matter: id", "99-sample"],
+        ),
+        (
+            "topics: [fast-path]",
+            "topics: [fastpath]",
+            &["front matter: topics[0]", "fastpath"],
+        ),
+        (
+            "seeds: [004_be3faf7328bf917d.txt]",
+            "seeds: [004.txt]",
+            &["front matter: seeds[0]", "004.txt"],
+        ),
+        (
+            "summary: Checks the checker.\n",
+            "",
+            &["front matter", "summary"],
+        ),
+        (
+            "patches: []",
+            "patches: []\ncolour: red",
+            &["front matter", "colour"],
+        ),
+        (
+            "highlights: [cpu0.freelist, code slab_alloc:A9]",
+            "highlights: [cpu0.frelist]",
+            &[
+                "step 1 \"Setup\" (line 13)",
+                "highlights[0]",
+                "cpu0.frelist",
+            ],
+        ),
+        (
+            "highlights: [cpu0.freelist, code slab_alloc:A9]",
+            "highlights: [code slab_alloc:Z9]",
+            &["step 1 \"Setup\"", "highlights[0]", "exists"],
+        ),
+        (
+            "answer: {choice: 0, contexts",
+            "answer: {choice: 2, contexts",
+            &["step 2 \"Read\"", "predict.answer.choice", "out of range"],
+        ),
+        (
+            "answer: {choice: 0, contexts: {T: {at: \"slab_alloc:A9\"}}}",
+            "answer: {choice: 0}",
+            &["step 2 \"Read\"", "predict.answer", "claim"],
+        ),
+        (
+            "answer: {choice: 0, contexts: {T: {at: \"slab_alloc:A9\"}}}",
+            "answer: {choice: 0, contexts: {T: {at: \"slab_alloc:A8\"}}}",
+            &[
+                "step 2 \"Read\"",
+                "predict.answer.contexts.T.at",
+                "slab_alloc:A9",
+            ],
+        ),
+        (
+            "expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}",
+            "expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 1}}",
+            &[
+                "step 3 \"CAS\"",
+                "expect.delta.CMPXCHG_DOUBLE_CPU_FAIL",
+                "changed it by 0",
+            ],
+        ),
+        (
+            "expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}",
+            "expect: {delta: {CPU_FAILS: 0}}",
+            &["step 3 \"CAS\"", "expect.delta.CPU_FAILS", "not a stat"],
+        ),
+        (
+            "expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}",
+            "expect: {stat: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}",
+            &["step 3 \"CAS\"", "stat", "unknown field"],
+        ),
+        (
+            "expect: {vars: {x: p1}, violations: []}",
+            "expect: {vars: {x: p2}, violations: [INV-12]}",
+            &["step 4 \"Rest\"", "expect.vars.x", "expect.violations"],
+        ),
+        (
+            "moves: [T]\nexpect: {vars",
+            "moves: [T*20]\nexpect: {vars",
+            &["step 4 \"Rest\"", "moves: move 2", "refused"],
+        ),
+        (
+            "moves: [T]\nexpect: {vars",
+            "moves: [T**2]\nexpect: {vars",
+            &["step 4 \"Rest\"", "moves[0]"],
+        ),
+        (
+            "moves: [T]\nexpect: {vars",
+            "moves: [migrate:T:7]\nexpect: {vars",
+            &["step 4 \"Rest\"", "moves: move 1", "refused"],
+        ),
+        ("moves: [T]\n", "", &["step 3 \"CAS\"", "moves"]),
+        (
+            "tryIt: {goal: \"Run U first.\", variant: {cmpxchgDouble: slab-lock}}",
+            "",
+            &["step 5 \"Try\"", "tryIt"],
+        ),
+        (
+            "variant: {cmpxchgDouble: slab-lock}",
+            "variant: {cmpxchgDouble: slab-lok}",
+            &["step 5 \"Try\"", "tryIt", "cmpxchgDouble"],
+        ),
+        (
+            "variant: {cmpxchgDouble: slab-lock}",
+            "variant: {fastpath: tid-loop}",
+            &["step 5 \"Try\"", "tryIt", "do not replay"],
+        ),
+        (
+            "variant: {cmpxchgDouble: slab-lock}",
+            "variant: {fastpath: tid-loop}, from: start",
+            &[],
+        ),
+        ("## Step: CAS", "## CAS", &["line", "## Step: <title>"]),
+        (
+            "expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}",
+            "expect: {}",
+            &["step 3 \"CAS\"", "expect", "claim something"],
+        ),
+        ("\nIt succeeds.\n", "\n", &["step 3 \"CAS\"", "narration"]),
+        ("---\nid: sample", "id: sample", &["front matter"]),
+    ];
+    let mut errs = Vec::new();
+    for (from, to, want) in cases {
+        assert!(GOOD.contains(from), "the case {from:?} does not apply");
+        let text = GOOD.replacen(from, to, 1);
+        match check_text(&text) {
+            Ok(()) if want.is_empty() => {}
+            Err(msg) if want.is_empty() => errs.push(format!("{from:?} -> {to:?}: refused: {msg}")),
+            Ok(()) => errs.push(format!("{from:?} -> {to:?}: accepted")),
+            Err(msg) => {
+                if !msg.starts_with("lessons/99-sample/lesson.md: ") {
+                    errs.push(format!("{from:?} -> {to:?}: no file name in {msg:?}"));
+                }
+                for w in *want {
+                    if !msg.contains(w) {
+                        errs.push(format!("{from:?} -> {to:?}: {w:?} not in {msg:?}"));
+                    }
+                }
+            }
+        }
+    }
+    // Two lessons steps fewer than the minimum; one with no prediction.
+    let short = GOOD.split("## Step: Rest").next().unwrap();
+    match check_text(short) {
+        Ok(()) => errs.push("a 3-step lesson was accepted".into()),
+        Err(m) if m.contains("steps") => {}
+        Err(m) => errs.push(format!("3 steps: {m}")),
+    }
+    let no_predict = GOOD.replace(
+        "predict:\n  question: What is next?\n  choices: [the CAS, a retry]\n  answer: {choice: 0, contexts: {T: {at: \"slab_alloc:A9\"}}}\n",
+        "",
+    );
+    match check_text(&no_predict) {
+        Ok(()) => errs.push("a lesson without a prediction was accepted".into()),
+        Err(m) if m.contains("predict") => {}
+        Err(m) => errs.push(format!("no predict: {m}")),
+    }
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+}
+
+/// A small valid SLAB lesson: the claims about arrays and a node's SLAB state.
+const GOOD_SLAB: &str = r#"---
+id: sample
+title: A SLAB sample
+summary: Checks the SLAB claims.
+topics: [slab-allocator]
+seeds: []
+patches: [v-slab-grow]
+scenario: scenario.json
+---
+
+## Step: Setup
+
+```step
+moves: []
+highlights: [cpu0.array, node 0.free_objects, node 0.shared, node 0.slabs_full]
+expect:
+  cpus: {cpu0: {array: {entries: [p0], avail: 1, limit: 4, batchcount: 2, touched: true, handed: 0}}}
+  nodes: {node0: {partial: [P], slabsFull: [], slabsFree: [], freeObjects: 2, freeLimit: 10, totalSlabs: 1, freeSlabs: 0, shared: {entries: [], limit: 2}}}
+```
+
+CPU 0's array holds p0.
+
+## Step: Hit
+
+```step
+moves: [T*4]
+predict:
+  question: Which object?
+  choices: [p0, p2]
+  answer: {choice: 0, vars: {x: p0}, cpus: {cpu0: {array: {entries: []}}}}
+```
+
+A hit.
+
+## Step: Refill
+
+```step
+moves: [T*10]
+expect: {vars: {y: p3}, cpus: {cpu0: {array: {entries: [p2]}}}, nodes: {node0: {slabsFull: [P], freeObjects: 0}}}
+```
+
+A refill from P.
+
+## Step: Free
+
+```step
+moves: [T*4]
+expect: {cpus: {cpu0: {array: {entries: [p2, p0], avail: 2}}}, violations: []}
+```
+
+A push.
+
+## Step: Try
+
+```step
+moves: []
+tryIt: {goal: "Grow without the check.", variant: {slabGrow: locked}, from: start}
+```
+
+Try it.
+"#;
+
+const GOOD_SLAB_SCENARIO: &str = r#"{ "schemaVersion": 1, "allocator": "slab", "cpus": 2,
+  "cache": { "objectsPerSlab": 4, "limit": 4, "batchcount": 2, "shared": 1 },
+  "setup": [ { "cpu": 0, "op": "alloc", "var": "a" } ],
+  "tasks": [ { "id": "T", "cpu": 0, "ops": [ { "op": "alloc", "var": "x" }, { "op": "alloc", "var": "y" }, { "op": "free", "var": "x" } ] } ] }"#;
+
+fn check_slab_text(text: &str) -> Result<(), String> {
+    let file = "lessons/99-sample/lesson.md";
+    let l = parse_lesson(file, "99-sample", text, &vocabulary())?;
+    let errs = replay_errors(&l, GOOD_SLAB_SCENARIO);
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs.join("\n"))
+    }
+}
+
+#[test]
+fn slab_claims_are_checked() {
+    check_slab_text(GOOD_SLAB).unwrap();
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "entries: [p0], avail: 1",
+            "entries: [p1], avail: 1",
+            &[
+                "step 1 \"Setup\"",
+                "expect.cpus.cpu0.array.entries",
+                "[\"p0\"]",
+            ],
+        ),
+        (
+            "touched: true, handed: 0",
+            "touched: false, handed: 0",
+            &["expect.cpus.cpu0.array.touched"],
+        ),
+        (
+            "freeObjects: 2, freeLimit",
+            "freeObjects: 3, freeLimit",
+            &["step 1 \"Setup\"", "expect.nodes.node0.freeObjects", "2"],
+        ),
+        (
+            "slabsFull: [], slabsFree: []",
+            "slabsFull: [P], slabsFree: []",
+            &["expect.nodes.node0.slabsFull"],
+        ),
+        (
+            "shared: {entries: [], limit: 2}",
+            "shared: {entries: [p3], limit: 2}",
+            &["expect.nodes.node0.shared.entries"],
+        ),
+        (
+            "shared: {entries: [], limit: 2}",
+            "shared: null",
+            &["expect.nodes.node0.shared", "has a shared array"],
+        ),
+        (
+            "shared: {entries: [], limit: 2}",
+            "shared: {entrys: []}",
+            &["step 1 \"Setup\"", "entrys", "unknown field"],
+        ),
+        (
+            "entries: [p2, p0], avail: 2",
+            "entries: [p0, p2], avail: 2",
+            &["step 4 \"Free\"", "expect.cpus.cpu0.array.entries"],
+        ),
+        (
+            "cpus: {cpu0: {array: {entries: []}}}}",
+            "cpus: {cpu0: {array: {entries: [p2]}}}}",
+            &["step 2 \"Hit\"", "predict.answer.cpus.cpu0.array.entries"],
+        ),
+        (
+            "violations: []",
+            "violations: [SLAB-3]",
+            &["step 4 \"Free\"", "expect.violations"],
+        ),
+        (
+            "violations: []",
+            "violations: [SLAB-7]",
+            &["step 4 \"Free\"", "violations[0]", "SLAB-1 … SLAB-6"],
+        ),
+        (
+            "highlights: [cpu0.array, node 0.free_objects, node 0.shared, node 0.slabs_full]",
+            "highlights: [cpu0.tid]",
+            &[
+                "step 1 \"Setup\"",
+                "highlights[0]",
+                "this scenario runs SLAB",
+            ],
+        ),
+        (
+            "highlights: [cpu0.array, node 0.free_objects, node 0.shared, node 0.slabs_full]",
+            "highlights: [cpu0.arrays]",
+            &["step 1 \"Setup\"", "highlights[0]", "not a highlight name"],
+        ),
+    ];
+    let mut errs = Vec::new();
+    for (from, to, want) in cases {
+        assert!(GOOD_SLAB.contains(from), "the case {from:?} does not apply");
+        match check_slab_text(&GOOD_SLAB.replacen(from, to, 1)) {
+            Ok(()) => errs.push(format!("{from:?} -> {to:?}: accepted")),
+            Err(msg) => {
+                if !msg.starts_with("lessons/99-sample/lesson.md: ") {
+                    errs.push(format!("{from:?} -> {to:?}: no file name in {msg:?}"));
+                }
+                for w in *want {
+                    if !msg.contains(w) {
+                        errs.push(format!("{from:?} -> {to:?}: {w:?} not in {msg:?}"));
+                    }
+                }
+            }
+        }
+    }
+    // SLAB's claims about a SLUB scenario are errors, not silently true.
+    for (from, to, want) in [
+        (
+            "cpus: {cpu0: {freelist: [p1, p2, p3]}}",
+            "cpus: {cpu0: {array: {entries: []}}}",
+            "expect.cpus.cpu0.array: this scenario runs SLUB",
+        ),
+        (
+            "cpus: {cpu0: {freelist: [p1, p2, p3]}}",
+            "nodes: {node0: {freeObjects: 0}}",
+            "expect.nodes.node0: this scenario runs SLUB",
+        ),
+        (
+            "cpus: {cpu0: {freelist: [p1, p2, p3]}}",
+            "nodes: {node0: {shared: null}}",
+            "expect.nodes.node0: this scenario runs SLUB",
+        ),
+        (
+            "highlights: [cpu0.freelist, code slab_alloc:A9]",
+            "highlights: [cpu0.array]",
+            "highlights[0]: \"cpu0.array\" is SLAB's; this scenario runs SLUB",
+        ),
+        (
+            "highlights: [cpu0.freelist, code slab_alloc:A9]",
+            "highlights: [node 0.free_objects]",
+            "highlights[0]: \"node 0.free_objects\" is SLAB's",
+        ),
+    ] {
+        match check_text(&GOOD.replacen(from, to, 1)) {
+            Ok(()) => errs.push(format!("SLUB: {to:?}: accepted")),
+            Err(msg) if msg.contains(want) => {}
+            Err(msg) => errs.push(format!("SLUB: {to:?}: {want:?} not in {msg:?}")),
+        }
+    }
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+}
+
+#[test]
+fn the_vocabulary_names_the_models_counters() {
+    vocabulary().check().unwrap();
+    let mut v = vocabulary();
+    v.stats.pop();
+    assert!(v
+        .check()
+        .unwrap_err()
+        .starts_with("vocabulary.json: stats:"));
+}
+
+#[test]
+fn destination_moves_resolve_in_a_lesson() {
+    // `T*7` and `T to slab_alloc:A9` are the same moves here; `T to end` finishes T.
+    let text = GOOD
+        .replacen("moves: [T*7]", "moves: [T to slab_alloc:A9]", 1)
+        .replacen(
+            "moves: [T]\nexpect: {vars",
+            "moves: [T to end]\nexpect: {vars",
+            1,
+        );
+    let l = parse_lesson(
+        "lessons/99-sample/lesson.md",
+        "99-sample",
+        &text,
+        &vocabulary(),
+    )
+    .unwrap();
+    let r = replay(&l, GOOD_SCENARIO);
+    assert_eq!(r.errors(), Vec::<String>::new());
+    assert_eq!(r.moves[1], vec!["T".to_string(); 7]);
+    let counted = parse_lesson(
+        "lessons/99-sample/lesson.md",
+        "99-sample",
+        GOOD,
+        &vocabulary(),
+    )
+    .unwrap();
+    assert_eq!(r.moves, replay(&counted, GOOD_SCENARIO).moves);
+    // A destination T does not reach fails the step, naming the move.
+    let text = GOOD.replacen("moves: [T*7]", "moves: [T to slab_alloc:Z9]", 1);
+    let l = parse_lesson(
+        "lessons/99-sample/lesson.md",
+        "99-sample",
+        &text,
+        &vocabulary(),
+    )
+    .unwrap();
+    let e = replay(&l, GOOD_SCENARIO).errors().join("\n");
+    assert!(
+        e.starts_with("lessons/99-sample/lesson.md: step 2 \"Read\" (line 24): moves: moves[0] (\"T to slab_alloc:Z9\"): T is refused after"),
+        "{e}"
+    );
+}
+
+/// A lessons folder in a fresh temporary directory: `vocabulary.json` and one lesson.
+fn folder(name: &str, lesson: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("slub-lessons-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("99-sample")).unwrap();
+    std::fs::copy(
+        repo_lessons().join("vocabulary.json"),
+        dir.join("vocabulary.json"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("99-sample/lesson.md"), lesson).unwrap();
+    std::fs::write(dir.join("99-sample/scenario.json"), GOOD_SCENARIO).unwrap();
+    dir
+}
+
+#[test]
+fn a_folder_is_checked_as_written() {
+    let dir = folder("good", GOOD);
+    let r = check_dir(&dir);
+    assert_eq!((r.exit_code(), r.lessons.len()), (0, 1), "{:?}", r.errors());
+    assert_eq!(r.lessons[0].moves[1].len(), 7);
+
+    // A false claim: exit 1, naming the file, the step and the claim.
+    let dir = folder(
+        "false",
+        &GOOD.replacen("x: p1}, violations", "x: p2}, violations", 1),
+    );
+    let r = check_dir(&dir);
+    let file = format!("{}/99-sample/lesson.md", dir.display());
+    assert_eq!(r.exit_code(), 1);
+    assert_eq!(
+        r.errors(),
+        [format!("{file}: step 4 \"Rest\" (line 45): expect.vars.x: the model has p1, the lesson says p2")]
+    );
+
+    // A malformed lesson: exit 2, naming the field.
+    let dir = folder(
+        "malformed",
+        &GOOD.replacen("topics: [fast-path]", "topics: [fastpath]", 1),
+    );
+    let r = check_dir(&dir);
+    assert_eq!(r.exit_code(), 2);
+    let e = r.errors().join("\n");
+    let file = format!("{}/99-sample/lesson.md", dir.display());
+    assert!(
+        e.starts_with(&format!("{file}: front matter: topics[0]: \"fastpath\"")),
+        "{e}"
+    );
+
+    // A scenario with a schedule is malformed too.
+    let dir = folder("schedule", GOOD);
+    std::fs::write(
+        dir.join("99-sample/scenario.json"),
+        GOOD_SCENARIO.replacen("\"cpus\": 2,", "\"cpus\": 2, \"schedule\": [],", 1),
+    )
+    .unwrap();
+    let r = check_dir(&dir);
+    assert_eq!(r.exit_code(), 2, "{:?}", r.errors());
+    assert!(r.errors()[0].contains("front matter: scenario: scenario.json has a `schedule`"));
+    for name in ["good", "false", "malformed", "schedule"] {
+        let _ = std::fs::remove_dir_all(
+            std::env::temp_dir().join(format!("slub-lessons-{}-{name}", std::process::id())),
+        );
+    }
+}

@@ -61,7 +61,9 @@ impl Machine {
             E3a => self.s_this_cpu_read_tid(fr, E3b),
             E3b => self.s_raw_cpu_ptr(fr, E3c, A5),
             E3c => self.s_recheck_tid(fr, A5, E3a),
-            A5 => self.s_alloc_load_freelist(fr, A6, false),
+            // Under `no-tid` the CAS compares only the head: INV-12's snapshot is taken here,
+            // where the CAS gets its expected value, not at the tid read (spec INV-12).
+            A5 => self.s_alloc_load_freelist(fr, A6, fp == Fastpath::NoTid),
             A6 => self.s_alloc_load_page(fr, A7, A7),
             A7 => {
                 if fr.obj == NULL || !self.node_ok(fr.pg, fr.node) {

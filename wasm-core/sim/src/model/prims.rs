@@ -137,7 +137,8 @@ impl Machine {
 
     /// `this_cpu_cmpxchg_double` on the executing CPU's (freelist, tid): no LOCK prefix, atomic
     /// only against this CPU (spec §2.1). `with_tid` false is the broken `no-tid` control.
-    /// Checks INV-12 on success: the CPU and ghost version must be the ones snapshotted with tid.
+    /// Checks INV-12 on success: the CPU and ghost version must be the ones snapshotted when the
+    /// compared value was read.
     pub fn pcas2(
         &mut self,
         fr: &Frame,
@@ -204,7 +205,8 @@ impl Machine {
         }
     }
 
-    /// Take the ghost snapshot for INV-12 (when the tid, or without tid the freelist, is read).
+    /// Take the ghost snapshot for INV-12 (when the value the CAS compares is read: the tid, or
+    /// the freelist head in the variants that compare only the head).
     pub fn snapshot(&self, fr: &mut Frame, k: u32) {
         fr.ghost_cpu = k;
         fr.ghost_version = self.st.cpus[k as usize].ghost_version;

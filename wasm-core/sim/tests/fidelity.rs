@@ -79,3 +79,78 @@ fn no_tid_snapshot_is_taken_at_the_head_read() -> R {
     no_violation(&r)?;
     Ok(())
 }
+
+/// The node of the slab that holds the object bound to `var`.
+fn node_of_var(r: &Run, var: &str) -> Option<u32> {
+    let obj = r.var(var)?;
+    r.view()
+        .slabs
+        .iter()
+        .find(|s| s.objects.iter().any(|o| o.name == obj))
+        .map(|s| s.node)
+}
+
+/// Item 2: from 6.8 (`___slab_alloc`, "Delay freezing of partial slabs"), the loop over the CPU
+/// partial list installs a slab only if `node_match()` holds; a mismatching slab goes back to
+/// its node through `__put_partials` and the loop continues. Checked against `___slab_alloc`
+/// of a v6.8+ mm/slub.c (spec S6 and the index's 6.x copies).
+#[test]
+fn v6_8_cpu_partial_slab_of_another_node_is_not_installed() -> R {
+    let c = case(
+        "v68_cpu_partial_node",
+        json!({
+            "schemaVersion": 1,
+            "name": "cpu0's partial list holds a node-1 slab; a node-0 request",
+            "cpus": 2,
+            "nodes": 2,
+            "cache": { "objectsPerSlab": 2, "minPartial": 1, "cpuPartial": 2 },
+            "variant": { "era": "v6.8" },
+            "setup": [
+                { "cpu": 1, "op": "alloc", "var": "b0" },
+                { "cpu": 1, "op": "alloc", "var": "b1" },
+                { "cpu": 1, "op": "flush" },
+                { "cpu": 0, "op": "free", "var": "b0" }
+            ],
+            "tasks": [ { "id": "T", "cpu": 0, "ops": [ { "op": "alloc", "var": "x", "node": 0 } ] } ]
+        }),
+    );
+    let mut r = c.run();
+    let b = r.view().slabs[0].clone();
+    if b.node != 1 || b.owner != "cpu0-partial" {
+        return Err(format!(
+            "setup: want a node-1 slab on cpu0's partial list, got {b:?}"
+        ));
+    }
+    r.complete("T")?;
+    no_violation(&r)?;
+    if node_of_var(&r, "x") != Some(0) {
+        return Err(format!(
+            "a node-0 request was served from node {:?}\n{}",
+            node_of_var(&r, "x"),
+            r.describe()
+        ));
+    }
+    let b = r.view().slabs[0].clone();
+    if b.owner != "node1-partial" {
+        return Err(format!(
+            "the mismatching slab must go back to node 1's partial list, it is {}",
+            b.owner
+        ));
+    }
+    // A NUMA_NO_NODE request still takes it.
+    let c = case("v68_cpu_partial_any", {
+        let mut j = c.json.clone();
+        j["tasks"][0]["ops"][0] = json!({ "op": "alloc", "var": "x" });
+        j
+    });
+    let mut r = c.run();
+    r.complete("T")?;
+    no_violation(&r)?;
+    if node_of_var(&r, "x") != Some(1) {
+        return Err(format!(
+            "an any-node request must use the CPU partial slab\n{}",
+            r.describe()
+        ));
+    }
+    Ok(())
+}

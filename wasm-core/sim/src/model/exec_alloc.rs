@@ -962,7 +962,7 @@ impl Machine {
                 };
                 Flow::Step
             }
-            LLu2 | LLu20 | LLu40 | LLu37 | LL13 | LL26 | LL8c | LL53 => {
+            LLu2 | LLu20 | LLu25 | LLu40 | LLu37 | LL13 | LL26 | LL8c | LL53 => {
                 step!(self);
                 self.st.cpus[self.cur_cpu as usize].local_lock = None;
                 self.irq_restore(fr);
@@ -975,6 +975,7 @@ impl Machine {
                 fr.pc = match fr.pc {
                     LLu2 => LL2,
                     LLu20 => LL20,
+                    LLu25 => LL25p,
                     LLu40 => LL40,
                     LLu37 => LL37,
                     LL13 => LL9,
@@ -1117,6 +1118,12 @@ impl Machine {
                 Flow::Step
             }
             LL23 => self.s_load_cpu_partial(fr, LL24, LLu40, "Under the lock, c->partial is"),
+            // 5.15–6.7 install the partial slab at once (`slab = c->slab = ...`) and check
+            // its node at `redo`; 6.8+ pops it first and installs it only if it matches.
+            LL24 if !self.variant().cpu_partial_frozen => {
+                fr.pc = LL25;
+                Flow::Go
+            }
             LL24 => self.s_install_cpu_partial(fr, LL25),
             LL25 => {
                 step!(self);
@@ -1135,9 +1142,40 @@ impl Machine {
                 fr.pc = if self.variant().cpu_partial_frozen {
                     LL26
                 } else {
-                    LL27
+                    LL25n
                 };
                 Flow::Step
+            }
+            // 6.8+ `___slab_alloc`: `if (likely(node_match(slab, node) && pfmemalloc_match()))`
+            // install it; else unlock, `slab->next = NULL; __put_partials(s, slab)`, loop.
+            LL25n => {
+                if self.node_ok(fr.p, fr.node) {
+                    fr.pc = LL25i;
+                } else {
+                    fr.pc = LLu25; // no stat on this path
+                }
+                Flow::Go
+            }
+            LL25i => self.s_install_cpu_partial(fr, LL27),
+            LL25p => {
+                step!(self);
+                let p = fr.p.unwrap();
+                self.access(self.slab(p).line, Access::Write);
+                self.st.slabs[p as usize].next = None;
+                note!(
+                    self,
+                    "store",
+                    format!("page {}.next", self.slab_name(p)),
+                    "{} is on node {}, not the requested one: slab->next := NULL and \
+                     __put_partials() gives it back to its node.",
+                    self.slab_name(p),
+                    self.slab(p).node
+                );
+                fr.pc = LL20;
+                let mut u = Frame::new(Func::UnfreezePartials, V3z);
+                u.c = fr.c;
+                u.p = Some(p);
+                Flow::Call(Box::new(u))
             }
             LL27 => {
                 // 6.8+: the CPU partial slab is not frozen; get_freelist freezes it.

@@ -57,6 +57,8 @@ impl Machine {
                                 | LL35
                                 | LLu37
                                 | LL25
+                                | LL25n
+                                | LL25i
                                 | LL27
                                 | LL28
                                 | LL26

@@ -154,3 +154,46 @@ fn v6_8_cpu_partial_slab_of_another_node_is_not_installed() -> R {
     }
     Ok(())
 }
+
+/// Item 8: with no CPU slab the fast path goes to the slow path even for a NUMA_NO_NODE
+/// request: `node_match()` returns 0 for `!page` from v3.8 ("slub: Check for page NULL before
+/// doing the node_match check", checked in v3.10 and v4.0 `slab_alloc_node`), and 5.15+ tests
+/// `!slab` explicitly. Pre-3.8 fast paths (`tid-unguarded`) still had no `!page` test.
+#[test]
+fn fast_path_without_cpu_slab_takes_the_slow_path() -> R {
+    for (fp, fast) in [
+        ("preempt-disable", false),
+        ("tid-loop", false),
+        ("tid-unguarded", true),
+    ] {
+        // SC13's state: F's suspended free succeeds after G's bypass ran out of memory, so
+        // cpu0 has a freelist and no slab; then H allocates on cpu0.
+        let mut c = Case::load("sc13_bypass_oom_leaves_freelist_without_slab.json")
+            .with_variant("fastpath", json!(fp));
+        c.json["tasks"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({ "id": "H", "cpu": 0, "ops": [ { "op": "alloc", "var": "h" } ] }));
+        let mut r = c.run();
+        r.until_label("F", "slab_free:F8")?;
+        r.complete("G")?;
+        r.complete("F")?;
+        if r.cpu(0).page.is_some() || r.cpu(0).freelist.is_empty() {
+            return Err(format!(
+                "{fp}: setup did not leave a freelist without a slab\n{}",
+                r.describe()
+            ));
+        }
+        let before = r.stat("ALLOC_FASTPATH");
+        r.complete("H")?;
+        let took_fast = r.stat("ALLOC_FASTPATH") > before;
+        if took_fast != fast {
+            return Err(format!(
+                "{fp}: with c->page NULL and c->freelist {:?}, the fast path was {}taken",
+                r.cpu(0).freelist,
+                if took_fast { "" } else { "not " }
+            ));
+        }
+    }
+    Ok(())
+}

@@ -17,6 +17,20 @@ impl Machine {
         }
     }
 
+    /// The fast path's `node_match(page, node)`. From v3.8 ("slub: Check for page NULL before
+    /// doing the node_match check") a missing CPU slab never matches, even for NUMA_NO_NODE,
+    /// and 5.15+ tests `!slab` explicitly; the pre-3.8 fast paths had no `!page` test.
+    pub(super) fn fast_node_match(&self, pg: Option<SlabId>, node: Option<u32>) -> bool {
+        let pre_3_8 = matches!(
+            self.fastpath(),
+            Fastpath::TidUnguarded
+                | Fastpath::IrqDisable
+                | Fastpath::CmpxchgLocal
+                | Fastpath::CmpxchgLocalEmulated
+        );
+        (pg.is_some() || pre_3_8) && self.node_ok(pg, node)
+    }
+
     fn count_slow_alloc(&mut self, obj: Addr) {
         if obj != NULL {
             self.ghost.slow_allocs += 1;
@@ -66,7 +80,7 @@ impl Machine {
             A5 => self.s_alloc_load_freelist(fr, A6, fp == Fastpath::NoTid),
             A6 => self.s_alloc_load_page(fr, A7, A7),
             A7 => {
-                if fr.obj == NULL || !self.node_ok(fr.pg, fr.node) {
+                if fr.obj == NULL || !self.fast_node_match(fr.pg, fr.node) {
                     fr.pc = A7r;
                     return self.call_slow(fr);
                 }

@@ -197,3 +197,65 @@ fn fast_path_without_cpu_slab_takes_the_slow_path() -> R {
     }
     Ok(())
 }
+
+/// Item 4: from 5.15 ("mm, slub: protect put_cpu_partial() with disabled irqs instead of
+/// cmpxchg") `put_cpu_partial` runs under `local_lock_irqsave` whether or not CPU partial slabs
+/// are frozen, drains the old list after unlocking with `__unfreeze_partials`, and (5.16+)
+/// counts the threshold in slabs (`oldslab->slabs >= s->cpu_partial_slabs`). Checked against
+/// `put_cpu_partial`/`__unfreeze_partials` of a 6.x mm/slub.c before "Delay freezing" (spec S6
+/// and the index's 6.5 copies).
+#[test]
+fn v5_15_put_cpu_partial_runs_under_the_local_lock_and_drains_by_slabs() -> R {
+    let c = case(
+        "v515_put_cpu_partial",
+        json!({
+            "schemaVersion": 1,
+            "name": "two full slabs each get a first free on cpu0 (5.15-6.7: frozen CPU partial slabs)",
+            "cpus": 2,
+            "cache": { "objectsPerSlab": 4, "minPartial": 1, "cpuPartial": 2 },
+            "variant": { "fastpath": "tid-direct", "slowpath": "local-lock",
+                         "cpuPartialFrozen": true, "discard": "ge", "deactivate": "splice" },
+            "setup": [
+                { "cpu": 1, "op": "alloc", "var": "p0" },
+                { "cpu": 1, "op": "alloc", "var": "p1" },
+                { "cpu": 1, "op": "alloc", "var": "p2" },
+                { "cpu": 1, "op": "alloc", "var": "p3" },
+                { "cpu": 1, "op": "alloc", "var": "q0" },
+                { "cpu": 1, "op": "alloc", "var": "q1" },
+                { "cpu": 1, "op": "alloc", "var": "q2" },
+                { "cpu": 1, "op": "alloc", "var": "q3" },
+                { "cpu": 1, "op": "flush" }
+            ],
+            "tasks": [ { "id": "T", "cpu": 0, "ops": [
+                { "op": "free", "var": "p0" },
+                { "op": "free", "var": "q0" }
+            ] } ]
+        }),
+    );
+    let mut r = c.run_events();
+    let before = r.stats();
+    r.complete("T")?;
+    no_violation(&r)?;
+    let labels = r.labels_of("T");
+    if !labels.iter().any(|l| l == "put_cpu_partial:U6")
+        || labels.iter().any(|l| l == "put_cpu_partial:U5")
+    {
+        return Err(format!(
+            "put_cpu_partial must take the local lock (U6), not the this_cpu_cmpxchg loop: {labels:?}"
+        ));
+    }
+    let drains =
+        r.stat("CPU_PARTIAL_DRAIN") - before.get("CPU_PARTIAL_DRAIN").copied().unwrap_or(0);
+    let (p, q) = (r.slab("P"), r.slab("Q"));
+    if drains != 1 || p.owner != "node0-partial" || q.owner != "cpu0-partial" || p.frozen {
+        return Err(format!(
+            "one slab on the list is the budget (cpu_partial_slabs = 1): P must be drained \
+             (unfrozen) to node 0 when Q comes; drains {drains}, P {} frozen {}, Q {}\n{}",
+            p.owner,
+            p.frozen,
+            q.owner,
+            r.describe()
+        ));
+    }
+    Ok(())
+}

@@ -448,11 +448,14 @@ impl Machine {
         }
     }
 
+    /// 3.x–5.14 push with `this_cpu_cmpxchg` (U1); from 5.15 ("mm, slub: protect
+    /// put_cpu_partial() with disabled irqs instead of cmpxchg") the local-lock slow path's
+    /// era pushes under `local_lock_irqsave` (U6), frozen CPU partial slabs or not.
     pub(super) fn put_cpu_partial_frame(&self, p: SlabId, drain: bool) -> Frame {
-        let start = if self.variant().cpu_partial_frozen {
-            Pc::U1
-        } else {
+        let start = if self.variant().slowpath == Slowpath::LocalLock {
             Pc::U6
+        } else {
+            Pc::U1
         };
         let mut f = Frame::new(Func::PutCpuPartial, start);
         f.pg = Some(p);
@@ -461,7 +464,8 @@ impl Machine {
     }
 
     /// `put_cpu_partial(P, drain)`: 3.x pushes with `this_cpu_cmpxchg` (irqs and preemption
-    /// on, so U1 and U5 may run on different CPUs); 6.8+ pushes under the local lock.
+    /// on, so U1 and U5 may run on different CPUs); 5.15+ pushes under the local lock and
+    /// drains by slab count (5.16+ `cpu_partial_slabs`) after unlocking.
     pub(super) fn put_cpu_partial(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let p = fr.pg.unwrap();
@@ -712,6 +716,8 @@ impl Machine {
     pub(super) fn unfreeze_partials(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let frozen = self.variant().cpu_partial_frozen;
+        // Whether the list is walked as a detached chain (5.15+) rather than popped from c.
+        let chain = !frozen || self.variant().slowpath == Slowpath::LocalLock;
         match fr.pc {
             V1 => {
                 step!(self);
@@ -724,7 +730,9 @@ impl Machine {
                     fr.c,
                     self.slab_opt_name(fr.p)
                 );
-                fr.pc = match (fr.p.is_some(), frozen) {
+                // 3.x pops one slab at a time (V2); 5.15+ `unfreeze_partials` detaches the
+                // whole list and `__unfreeze_partials` / `__put_partials` walk it (VZ2).
+                fr.pc = match (fr.p.is_some(), frozen && !chain) {
                     (false, _) => V7,
                     (true, true) => V2,
                     (true, false) => VZ2,
@@ -848,7 +856,7 @@ impl Machine {
                 let n = fr.n.unwrap();
                 let nr = self.ld_nr_partial(n);
                 let inuse = self.slab(p).counters.inuse;
-                let next = if fr.pc == VZ6 {
+                let next = if chain {
                     self.access(self.slab(p).line, Access::Read);
                     self.slab(p).next
                 } else {
@@ -876,7 +884,7 @@ impl Machine {
                         )
                     }
                 );
-                if fr.pc == VZ6 {
+                if chain {
                     fr.p = next;
                     fr.pc = V3z;
                 } else {

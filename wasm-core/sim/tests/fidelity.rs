@@ -259,3 +259,154 @@ fn v5_15_put_cpu_partial_runs_under_the_local_lock_and_drains_by_slabs() -> R {
     }
     Ok(())
 }
+
+/// Item 3: v3.1's `__slab_alloc` has no re-read of `c->freelist` after `local_irq_save` (it
+/// came with "slub: fix a possible memleak in __slab_alloc()", v3.2): an interrupt that frees
+/// to the CPU freelist between the fast path and the slow path loses that object under v3.1,
+/// and the invariants report the loss; v3.10 re-reads and hands it out. Checked against
+/// `__slab_alloc` of v3.1 (303750856/linux-3.1) and v3.10 (AndreiLux/ref-3.10).
+#[test]
+fn v3_1_slow_path_does_not_reread_the_cpu_freelist() -> R {
+    let c = |era: &str| {
+        case(
+            "v31_memleak",
+            json!({
+                "schemaVersion": 1,
+                "name": "an irq frees to the CPU freelist while a task enters the slow path",
+                "cpus": 1,
+                "cache": { "objectsPerSlab": 2 },
+                "variant": { "era": era },
+                "setup": [
+                    { "cpu": 0, "op": "alloc", "var": "a" },
+                    { "cpu": 0, "op": "alloc", "var": "b" }
+                ],
+                "tasks": [ { "id": "T", "cpu": 0, "ops": [ { "op": "alloc", "var": "x" } ] } ],
+                "irqs": [ { "id": "I", "cpu": 0, "ops": [ { "op": "free", "var": "a" } ] } ]
+            }),
+        )
+    };
+    // v3.10: the re-read finds the irq's object.
+    let mut r = c("v3.10").run();
+    r.until_label("T", "__slab_alloc:B1")?;
+    r.complete("I")?;
+    r.complete("T")?;
+    no_violation(&r)?;
+    if r.var("x")
+        != r.view()
+            .vars
+            .iter()
+            .find(|v| v.name == "a")
+            .and_then(|v| v.object.clone())
+    {
+        return Err(format!(
+            "v3.10: x must be the object the irq freed\n{}",
+            r.describe()
+        ));
+    }
+    // v3.1: no re-read; the slow path installs a new slab over the CPU freelist.
+    let mut r = c("v3.1").run();
+    r.until_label("T", "__slab_alloc:B1")?;
+    r.complete("I")?;
+    r.complete("T")?;
+    let lost: Vec<String> = r
+        .view()
+        .slabs
+        .iter()
+        .flat_map(|s| s.objects.iter())
+        .filter(|o| o.owner == "lost")
+        .map(|o| o.name.clone())
+        .collect();
+    if lost.is_empty() || r.violations().is_empty() {
+        return Err(format!(
+            "v3.1: the irq's object must be lost and reported; lost {lost:?}, violations {:?}\n  replay: {}\n{}",
+            r.violations(),
+            r.replay(),
+            r.describe()
+        ));
+    }
+    Ok(())
+}
+
+/// Item 3, the other 3.1 deltas of spec §2.15. (a) The node-mismatch exit calls 3.1's
+/// `deactivate_slab(s, c)`, which bumps tid and clears `c->page`/`c->freelist` *before* stage
+/// one (3.10 deactivates first and clears after). (b) 3.1's `acquire_slab` loops its CAS until
+/// it freezes the slab; 3.10's single attempt gives up on a changed slab. Checked against
+/// `__slab_alloc`, `deactivate_slab` and `acquire_slab` of v3.1 and v3.10.
+#[test]
+fn v3_1_node_mismatch_order_and_acquire_slab_loop() -> R {
+    // (a) SC16 under v3.1: the tid bump (flush_slab:T2) precedes the deactivation.
+    let mut r = Case::load("sc16_node_mismatch.json")
+        .with_variant("era", json!("v3.1"))
+        .run_events();
+    r.complete("T")?;
+    no_violation(&r)?;
+    let labels = r.labels_of("T");
+    let bump = labels.iter().position(|l| l == "flush_slab:T2");
+    let deact = labels
+        .iter()
+        .position(|l| l.starts_with("deactivate_slab:"));
+    match (bump, deact) {
+        (Some(b), Some(d)) if b < d => {}
+        _ => {
+            return Err(format!(
+                "v3.1 node mismatch: tid bump and clears must precede deactivate_slab: {labels:?}"
+            ))
+        }
+    }
+    if labels.iter().any(|l| l == "__slab_alloc:B4b") {
+        return Err(format!(
+            "v3.1 must not clear c->page after deactivating: {labels:?}"
+        ));
+    }
+    // (b) a remote free changes the partial slab between acquire_slab's loads and its CAS.
+    let c = |variant: Value| {
+        case(
+            "v31_acquire_loop",
+            json!({
+                "schemaVersion": 1,
+                "name": "a remote free races acquire_slab",
+                "cpus": 2,
+                "cache": { "objectsPerSlab": 4, "minPartial": 1 },
+                "variant": variant,
+                "setup": [
+                    { "cpu": 1, "op": "alloc", "var": "a" },
+                    { "cpu": 1, "op": "alloc", "var": "b" },
+                    { "cpu": 1, "op": "alloc", "var": "c" },
+                    { "cpu": 1, "op": "alloc", "var": "d" },
+                    { "cpu": 1, "op": "flush" },
+                    { "cpu": 0, "op": "free", "var": "a" }
+                ],
+                "tasks": [
+                    { "id": "T", "cpu": 0, "ops": [ { "op": "alloc", "var": "x" } ] },
+                    { "id": "U", "cpu": 1, "ops": [ { "op": "free", "var": "b" } ] }
+                ]
+            }),
+        )
+    };
+    for (variant, new_slabs) in [
+        (json!({ "era": "v3.1" }), 0),
+        (json!({ "era": "v3.10", "cpuPartial": false }), 1),
+    ] {
+        let mut r = c(variant.clone()).run();
+        if r.node(0).partial != vec!["P".to_string()] {
+            return Err(format!(
+                "setup: P must be on node 0's partial list\n{}",
+                r.describe()
+            ));
+        }
+        let before = r.stat("ALLOC_SLAB");
+        r.until_label("T", "acquire_slab:Q3")?;
+        r.complete("U")?;
+        r.complete("T")?;
+        no_violation(&r)?;
+        if r.stat("ALLOC_SLAB") - before != new_slabs {
+            return Err(format!(
+                "{variant}: acquire_slab after a failed CAS: want {new_slabs} new slab(s), got {}\n  replay: {}\n{}",
+                r.stat("ALLOC_SLAB") - before,
+                r.replay(),
+                r.describe()
+            ));
+        }
+    }
+    Ok(())
+}

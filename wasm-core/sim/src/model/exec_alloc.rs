@@ -31,6 +31,12 @@ impl Machine {
         (pg.is_some() || pre_3_8) && self.node_ok(pg, node)
     }
 
+    /// The 3.1 slow path (spec §2.15): `tid-unguarded` (the pre-3.8 fast path, whose slow path
+    /// is 3.1's) without CPU partial lists (3.2+) is exactly v3.1.
+    pub(super) fn v3_1_slow_path(&self) -> bool {
+        self.fastpath() == Fastpath::TidUnguarded && !self.variant().cpu_partial
+    }
+
     fn count_slow_alloc(&mut self, obj: Addr) {
         if obj != NULL {
             self.ghost.slow_allocs += 1;
@@ -361,7 +367,22 @@ impl Machine {
             B4 => {
                 if !self.node_ok(fr.pg, fr.node) {
                     self.stat(Stat::ALLOC_NODE_MISMATCH);
+                    if self.fastpath() == Fastpath::TidUnguarded {
+                        // 3.1's deactivate_slab(s, c) bumps tid and clears c->page and
+                        // c->freelist before stage one: flush_slab's 3.1 order (T1–T4), without
+                        // its CPUSLAB_FLUSH.
+                        fr.pc = B14;
+                        let mut w = Frame::new(Func::FlushSlab, T1);
+                        w.c = fr.c;
+                        return Flow::Call(Box::new(w));
+                    }
                     fr.pc = B4a;
+                } else if self.v3_1_slow_path() {
+                    // 3.1 has no B5: the re-read of c->freelist came with "slub: fix a
+                    // possible memleak in __slab_alloc()" (v3.2). An object an irq or a
+                    // migration put on c->freelist meanwhile is overwritten and lost.
+                    fr.flag = false;
+                    fr.pc = B6;
                 } else {
                     fr.pc = B5;
                 }

@@ -425,6 +425,12 @@ impl Machine {
             }
             Q3 => self.cas2_site(fr, p, (fr.f, fr.cnt), (fr.nxt, fr.new), false, Q3r),
             Q3r => {
+                if !fr.ok && self.v3_1_slow_path() {
+                    // 3.1's acquire_slab loops its CAS until the slab is frozen; 3.10's
+                    // single attempt (mode) lets get_partial_node give up.
+                    fr.pc = Q1;
+                    return Flow::Go;
+                }
                 if !fr.ok {
                     return Flow::Ret(NULL, None);
                 }

@@ -410,3 +410,60 @@ fn v3_1_node_mismatch_order_and_acquire_slab_loop() -> R {
     }
     Ok(())
 }
+
+/// Item 11: `ALLOC_SLOWPATH` is counted where the era counts it: inside `__slab_alloc` after the
+/// re-read (3.1–3.14), by the caller after every slow-path call (3.15–5.14, "slub: fix
+/// ALLOC_SLOWPATH stat", checked in v4.0 `slab_alloc_node`), at the entry of `___slab_alloc`
+/// (5.15+, a 6.x mm/slub.c). The broken `no-tid` control is a 4.0 fast path; a 4.0 fast path
+/// with the local-lock slow path counts once.
+#[test]
+fn alloc_slowpath_is_counted_once_where_the_era_counts_it() -> R {
+    let c = |variant: Value| {
+        case(
+            "slowpath_stat",
+            json!({
+                "schemaVersion": 1,
+                "name": "an irq refills the CPU freelist while a task enters the slow path",
+                "cpus": 1,
+                "cache": { "objectsPerSlab": 2 },
+                "variant": variant,
+                "setup": [
+                    { "cpu": 0, "op": "alloc", "var": "a" },
+                    { "cpu": 0, "op": "alloc", "var": "b" }
+                ],
+                "tasks": [ { "id": "T", "cpu": 0, "ops": [ { "op": "alloc", "var": "x" } ] } ],
+                "irqs": [ { "id": "I", "cpu": 0, "ops": [ { "op": "free", "var": "a" } ] } ]
+            }),
+        )
+    };
+    // The re-read finds the irq's object: 3.10 does not count, the 3.15+ caller does.
+    for (variant, want, entry) in [
+        (json!({ "era": "v3.10" }), 0, "__slab_alloc:B1"),
+        (json!({ "era": "v4.0" }), 1, "__slab_alloc:B1"),
+        (
+            json!({ "era": "v4.0", "fastpath": "no-tid" }),
+            1,
+            "__slab_alloc:B1",
+        ),
+        (
+            json!({ "era": "v4.0", "slowpath": "local-lock" }),
+            1,
+            "__slab_alloc:LL0",
+        ),
+        (json!({ "era": "v6.8" }), 1, "__slab_alloc:LL0"),
+    ] {
+        let mut r = c(variant.clone()).run();
+        let before = r.stat("ALLOC_SLOWPATH");
+        r.until_label("T", entry)?;
+        r.complete("I")?;
+        r.complete("T")?;
+        no_violation(&r)?;
+        let got = r.stat("ALLOC_SLOWPATH") - before;
+        if got != want {
+            return Err(format!(
+                "{variant}: ALLOC_SLOWPATH counted {got} time(s), want {want}"
+            ));
+        }
+    }
+    Ok(())
+}

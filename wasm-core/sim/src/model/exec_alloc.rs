@@ -37,6 +37,15 @@ impl Machine {
         self.fastpath() == Fastpath::TidUnguarded && !self.variant().cpu_partial
     }
 
+    /// Where the era counts `ALLOC_SLOWPATH`: 3.1–3.14 inside `__slab_alloc` (B6, after the
+    /// re-read), 3.15–5.14 in `slab_alloc_node` after every slow-path call ("slub: fix
+    /// ALLOC_SLOWPATH stat"; the 4.0 fast paths `tid-loop` and `no-tid`), 5.15+ at the entry of
+    /// `___slab_alloc` (LL0, whatever the fast path).
+    fn alloc_slowpath_counted_by_caller(&self) -> bool {
+        self.variant().slowpath == Slowpath::IrqOff
+            && matches!(self.fastpath(), Fastpath::TidLoop | Fastpath::NoTid)
+    }
+
     fn count_slow_alloc(&mut self, obj: Addr) {
         if obj != NULL {
             self.ghost.slow_allocs += 1;
@@ -96,8 +105,7 @@ impl Machine {
             A7r => {
                 fr.obj = fr.ret;
                 self.count_slow_alloc(fr.obj);
-                if fp == Fastpath::TidLoop {
-                    // 4.0–5.14 count ALLOC_SLOWPATH in the caller after every slow-path call.
+                if self.alloc_slowpath_counted_by_caller() {
                     self.stat(Stat::ALLOC_SLOWPATH);
                 }
                 Flow::Ret(fr.obj, None)
@@ -445,7 +453,7 @@ impl Machine {
                 Flow::Step
             }
             B6 => {
-                if self.fastpath() != Fastpath::TidLoop {
+                if !self.alloc_slowpath_counted_by_caller() {
                     self.stat(Stat::ALLOC_SLOWPATH);
                 }
                 fr.pc = B8;

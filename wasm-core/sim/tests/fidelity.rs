@@ -467,3 +467,74 @@ fn alloc_slowpath_is_counted_once_where_the_era_counts_it() -> R {
     }
     Ok(())
 }
+
+/// Item 5: 6.x flushes from a work item (`flush_cpu_slab`): `flush_slab` detaches the CPU slab
+/// under the local lock, then `deactivate_slab` and `__put_partials` run with interrupts on, and
+/// `CPUSLAB_FLUSH` is counted after the deactivation. Checked against `flush_slab`,
+/// `flush_cpu_slab` and `put_partials` of a 6.8+ mm/slub.c (spec S6).
+#[test]
+fn v6_flush_deactivates_with_interrupts_on() -> R {
+    let c = case(
+        "v68_flush",
+        json!({
+            "schemaVersion": 1,
+            "name": "a flush on cpu0 while an irq allocates there",
+            "cpus": 2,
+            "cache": { "objectsPerSlab": 2, "minPartial": 1, "cpuPartial": 2 },
+            "variant": { "era": "v6.8" },
+            "setup": [
+                { "cpu": 1, "op": "alloc", "var": "q0" },
+                { "cpu": 1, "op": "alloc", "var": "q1" },
+                { "cpu": 1, "op": "alloc", "var": "r0" },
+                { "cpu": 1, "op": "alloc", "var": "r1" },
+                { "cpu": 1, "op": "flush" },
+                { "cpu": 0, "op": "free", "var": "q0" },
+                { "cpu": 0, "op": "alloc", "var": "a" },
+                { "cpu": 0, "op": "free", "var": "r0" }
+            ],
+            "tasks": [ { "id": "F", "cpu": 0, "ops": [ { "op": "flush" } ] } ],
+            "irqs": [ { "id": "I", "cpu": 0, "ops": [ { "op": "alloc", "var": "i" } ] } ]
+        }),
+    );
+    let mut r = c.run();
+    if r.cpu(0).page.is_none() || r.cpu(0).partial.is_empty() {
+        return Err(format!(
+            "setup: cpu0 needs a CPU slab and a partial slab\n{}",
+            r.describe()
+        ));
+    }
+    let before = r.stat("CPUSLAB_FLUSH");
+    r.until_label("F", "deactivate_slab:DS0")?;
+    if !r.enabled("I") {
+        return Err(format!(
+            "6.x deactivates the detached CPU slab with interrupts on: the irq must be able to run\n{}",
+            r.describe()
+        ));
+    }
+    if r.stat("CPUSLAB_FLUSH") != before {
+        return Err("CPUSLAB_FLUSH is counted after the deactivation, not before".into());
+    }
+    r.until_label("F", "unfreeze_partials:V3l")?;
+    if !r.enabled("I") {
+        return Err(format!(
+            "__put_partials runs with interrupts on\n{}",
+            r.describe()
+        ));
+    }
+    r.complete("F")?;
+    if r.stat("CPUSLAB_FLUSH") != before + 1 {
+        return Err("CPUSLAB_FLUSH must be counted once".into());
+    }
+    // Interleave the irq at every step of the flush: never a violation.
+    for n in 0..60 {
+        let mut r = c.run();
+        if !r.steps("F", n) {
+            break;
+        }
+        r.while_enabled("I");
+        r.complete("F")?;
+        r.finish();
+        no_violation(&r)?;
+    }
+    Ok(())
+}

@@ -1444,10 +1444,13 @@ impl Machine {
         let v = self.variant().clone();
         match fr.pc {
             W1 => {
+                // 5.15+ count CPUSLAB_FLUSH after the deactivation (K8).
+                if v.slowpath == Slowpath::LocalLock {
+                    fr.pc = K1;
+                    return Flow::Go;
+                }
                 self.stat(Stat::CPUSLAB_FLUSH);
-                fr.pc = if v.slowpath == Slowpath::LocalLock {
-                    K1
-                } else if v.fastpath == Fastpath::TidUnguarded {
+                fr.pc = if v.fastpath == Fastpath::TidUnguarded {
                     T1
                 } else {
                     W2
@@ -1602,11 +1605,18 @@ impl Machine {
                 Flow::Step
             }
             K7 => {
-                fr.pc = W9;
+                fr.pc = K8;
                 match fr.pg {
                     Some(p) => Flow::Call(Box::new(self.deactivate_frame(p, fr.f, c))),
                     None => Flow::Go,
                 }
+            }
+            K8 => {
+                // (The 3.1 order, T1–T4, joins at K7 and counted at W1.)
+                if fr.pg.is_some() && v.slowpath == Slowpath::LocalLock {
+                    self.stat(Stat::CPUSLAB_FLUSH);
+                }
+                Flow::Ret(NULL, None)
             }
             _ => unreachable!("flush_slab has no label {:?}", fr.pc),
         }
@@ -1616,6 +1626,25 @@ impl Machine {
     pub(super) fn flush_cpu_slab(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         match fr.pc {
+            FC0 if self.variant().slowpath == Slowpath::LocalLock => {
+                // 5.15+: flush_cpu_slab runs from a work item bound to its CPU (migration
+                // off) with interrupts on; slub_cpu_dead (a survivor flushing a dead CPU)
+                // needs no irq disabling either. Only the detaches take the local lock.
+                step!(self);
+                self.preempt_off();
+                if fr.flag {
+                    fr.c = self.me();
+                }
+                note!(
+                    self,
+                    "preempt-off",
+                    "preempt_count".into(),
+                    "flush_cpu_slab(cpu{}) from a work item: interrupts stay on.",
+                    fr.c
+                );
+                fr.pc = FC2;
+                Flow::Step
+            }
             FC0 => {
                 step!(self);
                 self.irq_save(fr);
@@ -1655,6 +1684,59 @@ impl Machine {
                 }
                 Flow::Go
             }
+            // 5.15+ unfreeze_partials / put_partials: detach c->partial under the local lock,
+            // walk it after unlocking (a dead CPU's survivor detaches without the lock).
+            FC3 if self.variant().slowpath == Slowpath::LocalLock
+                && self.variant().cpu_partial
+                && fr.flag =>
+            {
+                step!(self);
+                self.irq_save(fr);
+                self.st.cpus[fr.c as usize].local_lock = Some(self.cur);
+                note!(
+                    self,
+                    "local-lock",
+                    format!("cpu_slab[{}].lock", fr.c),
+                    "put_partials: local_lock_irqsave."
+                );
+                fr.pc = FC3p;
+                Flow::Step
+            }
+            FC3p => {
+                step!(self);
+                fr.p = self.ld_partial(fr.c);
+                self.st_partial(fr.c, None);
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "Detach the CPU partial list {} (c->partial := NULL).",
+                    self.slab_opt_name(fr.p)
+                );
+                fr.pc = FC3u;
+                Flow::Step
+            }
+            FC3u => {
+                step!(self);
+                self.st.cpus[fr.c as usize].local_lock = None;
+                self.irq_restore(fr);
+                note!(
+                    self,
+                    "local-unlock",
+                    format!("cpu_slab[{}].lock", fr.c),
+                    "local_unlock_irqrestore; walk the list with interrupts on."
+                );
+                fr.pc = FC4;
+                match fr.p {
+                    Some(p) => {
+                        let mut u = Frame::new(Func::UnfreezePartials, V3z);
+                        u.c = fr.c;
+                        u.p = Some(p);
+                        Flow::Call(Box::new(u))
+                    }
+                    None => Flow::Step,
+                }
+            }
             FC3 => {
                 fr.pc = FC4;
                 if self.variant().cpu_partial {
@@ -1663,6 +1745,18 @@ impl Machine {
                     return Flow::Call(Box::new(u));
                 }
                 Flow::Go
+            }
+            FC4 if self.variant().slowpath == Slowpath::LocalLock => {
+                step!(self);
+                self.preempt_on();
+                note!(
+                    self,
+                    "preempt-on",
+                    "preempt_count".into(),
+                    "Flush of cpu{} done.",
+                    fr.c
+                );
+                Flow::Ret(NULL, None)
             }
             FC4 => {
                 step!(self);

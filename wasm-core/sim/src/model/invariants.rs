@@ -116,8 +116,12 @@ impl Machine {
                 for &q in &f.queue {
                     mark(Some(q));
                 }
-                // A detached CPU partial list (6.8+ `__put_partials`) is held as a chain.
-                if matches!(f.func, Func::UnfreezePartials | Func::PutCpuPartial) {
+                // A detached CPU partial list (5.15+ `__unfreeze_partials`, 6.8+
+                // `__put_partials`, and the flush that detached it) is held as a chain.
+                if matches!(
+                    f.func,
+                    Func::UnfreezePartials | Func::PutCpuPartial | Func::FlushCpuSlab
+                ) {
                     let mut cur = f.p;
                     let mut n = 0;
                     while let Some(p) = cur {

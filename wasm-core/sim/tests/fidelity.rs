@@ -538,3 +538,77 @@ fn v6_flush_deactivates_with_interrupts_on() -> R {
     }
     Ok(())
 }
+
+/// Item 6: a `flush` with `target` is CPU hotplug (`slub_cpu_dead` / SLAB's `cpuup_canceled`):
+/// the target CPU is offline. Its contexts must have finished before the survivor flushes it
+/// (the flush waits), nothing migrates onto it afterwards, and a context bound to the CPU it
+/// flushes as dead is refused with an error naming the path. Under SLUB and SLAB.
+#[test]
+fn flushing_a_dead_cpu_waits_until_it_is_offline() -> R {
+    for allocator in ["slub", "slab"] {
+        let sc = json!({
+            "schemaVersion": 1,
+            "name": "cpu1 goes offline while a task still runs there",
+            "allocator": allocator,
+            "cpus": 2,
+            "cache": { "objectsPerSlab": 4, "minPartial": 1, "cpuPartial": 2 },
+            "setup": [ { "cpu": 1, "op": "alloc", "var": "a" } ],
+            "tasks": [
+                { "id": "T", "cpu": 0, "ops": [ { "op": "flush", "target": 1 } ] },
+                { "id": "U", "cpu": 1, "ops": [ { "op": "alloc", "var": "b" }, { "op": "free", "var": "a" } ] },
+                { "id": "V", "cpu": 0, "ops": [ { "op": "alloc", "var": "c" } ] }
+            ]
+        });
+        let mut r = case("hotplug_busy", sc.clone()).run();
+        if r.enabled("T") {
+            return Err(format!(
+                "{allocator}: the flush of cpu1 must wait while U still runs there\n{}",
+                r.describe()
+            ));
+        }
+        r.complete("U")?;
+        if !r.enabled("T") {
+            return Err(format!(
+                "{allocator}: U finished: the flush may go\n{}",
+                r.describe()
+            ));
+        }
+        r.mv("T")?;
+        if r.try_move("migrate:V:1") {
+            return Err(format!(
+                "{allocator}: cpu1 is offline: nothing migrates there"
+            ));
+        }
+        r.complete("T")?;
+        r.finish();
+        no_violation(&r)?;
+        // The explorer finds no fault in any schedule.
+        let parsed = slub_sim::scenario::parse(&sc.to_string()).map_err(|e| e.to_string())?;
+        let rep =
+            slub_sim::explore::explore(&parsed, &slub_sim::explore::Bounds::default(), &mut |_| {
+                true
+            });
+        if !rep.violations.is_empty() || !rep.complete {
+            return Err(format!(
+                "{allocator}: explored hotplug: {:?} (complete {})",
+                rep.violations
+                    .first()
+                    .map(|v| (&v.invariant, &v.message, v.schedule.join(","))),
+                rep.complete
+            ));
+        }
+        // A context bound to the CPU it declares dead is refused.
+        let mut bad = sc.clone();
+        bad["tasks"][1]["ops"][0] = json!({ "op": "flush", "target": 1 });
+        match slub_sim::scenario::parse(&bad.to_string()) {
+            Err(e) if e.to_string().contains("tasks[1].ops[0].target") => {}
+            other => {
+                return Err(format!(
+                    "{allocator}: a task on cpu1 flushing cpu1 as dead must be refused at tasks[1].ops[0].target: {:?}",
+                    other.map(|_| ())
+                ))
+            }
+        }
+    }
+    Ok(())
+}

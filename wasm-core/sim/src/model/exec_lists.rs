@@ -1458,6 +1458,10 @@ impl Machine {
                 Flow::Go
             }
             W2 => {
+                // c->page and c->freelist in one step: with this CPU's interrupts off nobody
+                // else writes them (remote CPUs only read them; a dead CPU's survivor runs
+                // only once the dead CPU's contexts have finished), so the two loads see the
+                // same values whichever steps fall between them.
                 step!(self);
                 fr.pg = self.ld_page(c);
                 fr.f = self.st.cpus[c as usize].freelist;

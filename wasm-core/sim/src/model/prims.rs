@@ -218,6 +218,17 @@ impl Machine {
         &self.st.slabs[s as usize]
     }
 
+    /// `prior = P->freelist; counters = P->counters` as one step (`__slab_free` S2,
+    /// `deactivate_slab` D1/D4/DS2, `__unfreeze_partials` V4), where the kernel does two loads
+    /// and `get_freelist`/`acquire_slab` (G1/G2, Q1/Q2) keep them apart. Why the merge cannot
+    /// change an outcome: every caller consumes the pair only through a double CAS on the same
+    /// two words (native or under `slab_lock`), and nothing it does between the loads and that
+    /// CAS is visible to others except under `list_lock` (which interferers would have to take).
+    /// A torn pair (freelist from before a change, counters from after) either fails the CAS,
+    /// and the loop reloads, or passes it only if both words are current at the CAS, and then
+    /// the same run with the interfering steps moved before the (merged) load reads the very same
+    /// pair and does the same thing. So every outcome of the split loads is an outcome of the
+    /// merged one. The split in G1/G2 and Q1/Q2 is kept for the listing's line-by-line view.
     pub fn ld_slab_pair(&mut self, s: SlabId) -> (Addr, Counters) {
         self.access(self.slab(s).line, Access::Read);
         let sl = self.slab(s);

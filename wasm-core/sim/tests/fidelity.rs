@@ -612,3 +612,41 @@ fn flushing_a_dead_cpu_waits_until_it_is_offline() -> R {
     }
     Ok(())
 }
+
+/// Item 7 (INV-11): tids only move by TID_STEP, so "tid ≡ cpu (mod TID_STEP)" could never
+/// fire. INV-11 now checks what a broken variant can break: the tid a fast-path CAS commits
+/// was read from the CPU whose tid it replaces. SC4's forced TID_STEP 1 lets a snapshot of
+/// cpu0 commit on cpu1: INV-11 fires; with the derived TID_STEP the CAS fails.
+#[test]
+fn inv11_a_committed_tid_was_read_on_the_cpu_it_replaces() -> R {
+    let base = Case::load("sc04_stale_tid_collision.json");
+    let mut hit = None;
+    for m in 0..80 {
+        let mut r = base.run();
+        r.until_label("T", "slab_alloc:A9")?;
+        r.complete("U")?;
+        if !r.steps("B", m) {
+            break;
+        }
+        if !r.try_move("migrate:T:1") {
+            continue;
+        }
+        while r.try_move("T") {}
+        r.finish();
+        if r.invariants().iter().any(|i| i == "INV-12") {
+            hit = Some(r);
+            break;
+        }
+    }
+    let Some(r) = hit else {
+        return Err("SC4: T's stale CAS never succeeded on cpu1".into());
+    };
+    if !r.invariants().iter().any(|i| i == "INV-11") {
+        return Err(format!(
+            "SC4: a tid read on cpu0 was committed on cpu1 without INV-11: {:?}\n  replay: {}",
+            r.violations(),
+            r.replay()
+        ));
+    }
+    Ok(())
+}

@@ -172,6 +172,17 @@ impl Machine {
         }
         if ok {
             self.check_snapshot(fr, k);
+            if with_tid && fr.ghost_cpu != k {
+                // INV-11: the tid this CAS commits (`tid + TID_STEP`) must have been read on
+                // the CPU whose tid it replaces; only a forced TID_STEP (SC4) lets it pass.
+                let msg = format!(
+                    "{} committed on cpu{k} a tid it read from cpu{}: per-CPU tids collide (TID_STEP {})",
+                    self.ctx_name(self.cur),
+                    fr.ghost_cpu,
+                    self.cfg.tid_step
+                );
+                self.violate("INV-11", msg);
+            }
             let cpu = &mut self.st.cpus[k as usize];
             cpu.freelist = new.0;
             if with_tid {

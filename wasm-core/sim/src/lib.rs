@@ -36,18 +36,22 @@
 //!   hardening, no bulk alloc/free, no memcg/KASAN/KFENCE hooks, no pfmemalloc matching.
 //! - `get_any_partial` always tries the other nodes (the kernel asks a random number against
 //!   `remote_node_defrag_ratio`); the model has no randomness of its own.
-//! - 3.1's `acquire_slab` retried its CAS; the model uses 3.10's single attempt in every era.
+//! - 3.1's `acquire_slab` loop, its missing re-read of `c->freelist` in `__slab_alloc` and its
+//!   `deactivate_slab(s, c)` order are the 3.1 bundle's (`tid-unguarded` without CPU partial
+//!   lists); 5.15 itself (objects, not slabs, as the CPU partial budget) is not a separate key.
 //!   v4.0's `put_cpu_partial` preempt guard is not a separate key (the 3.x form is used).
 //! - The CPU partial list's `pobjects` is kept as the kernel keeps it (approximate), and
 //!   INV-10 does not check `pages` against the chain length: an ABA on `c->partial` can leave
 //!   it stale in the kernel too (spec §2.8).
 //! - Irq handlers do not nest; a handler runs with interrupts off from entry to exit.
 //!
-//! A finding of the model (spec §3.6's family, analysis): in the 3.x–5.14 slow path the
-//! `DEACTIVATE_BYPASS` exit clears `c->page` without bumping tid and `new_slab` then enables
-//! interrupts, so a task preempted inside its free fast path on the same CPU can commit an
-//! object to a CPU freelist whose slab is gone; the object is then lost when the new slab is
-//! installed. The 5.15+ slow path (`slowpath: local-lock`) bumps tid there and is immune.
+//! A finding of the model (spec §3.6's family), the "bypass race": the model's analysis,
+//! unconfirmed upstream. In the 3.x–5.14 slow path the `DEACTIVATE_BYPASS` exit clears
+//! `c->page` without bumping tid and `new_slab` then enables interrupts, so a task preempted
+//! inside its free fast path on the same CPU can commit an object to a CPU freelist whose slab
+//! is gone; the object is then lost when the new slab is installed. The 5.15+ slow path
+//! (`slowpath: local-lock`) bumps tid there and is immune. SC17 (the 3.1 torn read) ships
+//! without an allocation on its second CPU so that exploring it finds its own bug, not this.
 
 pub mod event;
 pub mod explore;

@@ -1299,6 +1299,23 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             Op::Flush { target } => {
                 if let Some(t) = target {
                     check_cpu(&format!("{path}.target"), *t, s.cpus)?;
+                    // Hotplug: the target CPU is dead; the context flushing it cannot be one
+                    // of its own (it would wait for itself to finish).
+                    let own = match loc.list {
+                        List::Setup => None,
+                        List::Task(i) => Some(s.tasks[i].cpu),
+                        List::Irq(i) => Some(s.irqs[i].cpu),
+                    };
+                    if own == Some(*t) {
+                        return Err(ScenarioError::new(
+                            format!("{path}.target"),
+                            format!(
+                                "cpu{t} is this context's own CPU: a flush with `target` is a \
+                                 survivor flushing a dead CPU; use `flush` without `target` \
+                                 to flush the own CPU"
+                            ),
+                        ));
+                    }
                 }
             }
         }

@@ -15,6 +15,8 @@ pub enum Block {
     ListLock(u32, CtxId),
     SlabLock(SlabId, CtxId),
     LocalLock(u32, CtxId),
+    /// A survivor's flush of CPU k (hotplug) waits until k's contexts have finished.
+    CpuOnline(u32),
 }
 
 /// A parsed move.
@@ -252,6 +254,9 @@ impl Machine {
                 if c.cpu == k {
                     return Some(format!("{name} is already on cpu{k}"));
                 }
+                if self.cpu_offline(k) {
+                    return Some(format!("cpu{k} is offline (a survivor flushed it as dead)"));
+                }
                 if self.st.cpus[c.cpu as usize].current == Some(t) {
                     return Some(format!(
                         "{name} is running on cpu{}: only a task that is switched out can migrate",
@@ -300,6 +305,9 @@ impl Machine {
                 Some(IOp::Free { var }) | Some(IOp::Touch { var }) if !self.st.vars[*var].bound => {
                     Some(Block::Var(*var))
                 }
+                Some(IOp::Flush { target: Some(k) }) if self.cpu_busy(*k, cx) => {
+                    Some(Block::CpuOnline(*k))
+                }
                 _ => None,
             };
         };
@@ -311,6 +319,9 @@ impl Machine {
         self.blocked(cx).map(|b| match b {
             Block::Finished => "has finished".into(),
             Block::Var(v) => format!("waits until `{}` is allocated", self.cfg.var_names[v]),
+            Block::CpuOnline(k) => format!(
+                "waits until cpu{k}'s contexts have finished: it flushes cpu{k} as a dead CPU"
+            ),
             Block::ListLock(n, h) => format!(
                 "spins on node {n}'s list_lock, held by {}",
                 self.ctx_name(h)
@@ -525,11 +536,44 @@ impl Machine {
         }
         c.begun = true;
         if let Some(i) = c.cur_op {
-            if let IOp::Free { var } = self.cfg.ops_of(cx)[i] {
-                self.st.vars[var].freed = true;
-                self.ghost.frees += 1;
+            match self.cfg.ops_of(cx)[i] {
+                IOp::Free { var } => {
+                    self.st.vars[var].freed = true;
+                    self.ghost.frees += 1;
+                }
+                IOp::Flush { target: Some(k) } => {
+                    // Hotplug: this start waited for k's contexts to finish and takes k
+                    // offline (no migration there any more): both are part of its footprint.
+                    use super::{RES_CTX, RES_SCHED};
+                    for o in 0..self.st.ctxs.len() {
+                        if self.st.ctxs[o].cpu == k {
+                            self.touch_resource(RES_CTX | o as u32, false);
+                        }
+                    }
+                    self.touch_resource(RES_SCHED | k, true);
+                }
+                _ => {}
             }
         }
+    }
+
+    /// Whether a context other than `cx` is still alive on CPU k (so k cannot go offline).
+    fn cpu_busy(&self, k: u32, cx: CtxId) -> bool {
+        self.st
+            .ctxs
+            .iter()
+            .enumerate()
+            .any(|(o, c)| o != cx as usize && c.cpu == k && !c.finished)
+    }
+
+    /// Whether a survivor has begun flushing CPU k as dead (an op `flush` with `target` k).
+    pub fn cpu_offline(&self, k: u32) -> bool {
+        (0..self.st.ctxs.len()).any(|o| {
+            let begun = self.st.ctxs[o].op_index;
+            self.cfg.ops_of(o as CtxId)[..begun]
+                .iter()
+                .any(|op| matches!(op, IOp::Flush { target: Some(t) } if *t == k))
+        })
     }
 
     fn finish_op(&mut self, cx: CtxId, v: Addr) {

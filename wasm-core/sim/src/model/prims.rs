@@ -137,7 +137,8 @@ impl Machine {
 
     /// `this_cpu_cmpxchg_double` on the executing CPU's (freelist, tid): no LOCK prefix, atomic
     /// only against this CPU (spec §2.1). `with_tid` false is the broken `no-tid` control.
-    /// Checks INV-12 on success: the CPU and ghost version must be the ones snapshotted with tid.
+    /// Checks INV-12 on success: the CPU and ghost version must be the ones snapshotted when the
+    /// compared value was read.
     pub fn pcas2(
         &mut self,
         fr: &Frame,
@@ -171,6 +172,17 @@ impl Machine {
         }
         if ok {
             self.check_snapshot(fr, k);
+            if with_tid && fr.ghost_cpu != k {
+                // INV-11: the tid this CAS commits (`tid + TID_STEP`) must have been read on
+                // the CPU whose tid it replaces; only a forced TID_STEP (SC4) lets it pass.
+                let msg = format!(
+                    "{} committed on cpu{k} a tid it read from cpu{}: per-CPU tids collide (TID_STEP {})",
+                    self.ctx_name(self.cur),
+                    fr.ghost_cpu,
+                    self.cfg.tid_step
+                );
+                self.violate("INV-11", msg);
+            }
             let cpu = &mut self.st.cpus[k as usize];
             cpu.freelist = new.0;
             if with_tid {
@@ -204,7 +216,8 @@ impl Machine {
         }
     }
 
-    /// Take the ghost snapshot for INV-12 (when the tid, or without tid the freelist, is read).
+    /// Take the ghost snapshot for INV-12 (when the value the CAS compares is read: the tid, or
+    /// the freelist head in the variants that compare only the head).
     pub fn snapshot(&self, fr: &mut Frame, k: u32) {
         fr.ghost_cpu = k;
         fr.ghost_version = self.st.cpus[k as usize].ghost_version;
@@ -216,6 +229,17 @@ impl Machine {
         &self.st.slabs[s as usize]
     }
 
+    /// `prior = P->freelist; counters = P->counters` as one step (`__slab_free` S2,
+    /// `deactivate_slab` D1/D4/DS2, `__unfreeze_partials` V4), where the kernel does two loads
+    /// and `get_freelist`/`acquire_slab` (G1/G2, Q1/Q2) keep them apart. Why the merge cannot
+    /// change an outcome: every caller consumes the pair only through a double CAS on the same
+    /// two words (native or under `slab_lock`), and nothing it does between the loads and that
+    /// CAS is visible to others except under `list_lock` (which interferers would have to take).
+    /// A torn pair (freelist from before a change, counters from after) either fails the CAS,
+    /// and the loop reloads, or passes it only if both words are current at the CAS, and then
+    /// the same run with the interfering steps moved before the (merged) load reads the very same
+    /// pair and does the same thing. So every outcome of the split loads is an outcome of the
+    /// merged one. The split in G1/G2 and Q1/Q2 is kept for the listing's line-by-line view.
     pub fn ld_slab_pair(&mut self, s: SlabId) -> (Addr, Counters) {
         self.access(self.slab(s).line, Access::Read);
         let sl = self.slab(s);

@@ -249,7 +249,8 @@ pub struct Frame {
     pub count: u32,
     pub pages: u32,
     pub pobj: u32,
-    /// Ghost (INV-12): CPU and version snapshotted when the tid was read.
+    /// Ghost (INV-12): CPU and version snapshotted when the value the CAS compares was read
+    /// (the tid, or the head under `no-tid` / `cmpxchg-local*`).
     pub ghost_cpu: u32,
     pub ghost_version: u64,
     /// Slabs queued for discard (`unfreeze_partials`), or the remaining walk of a node list.

@@ -17,6 +17,35 @@ impl Machine {
         }
     }
 
+    /// The fast path's `node_match(page, node)`. From v3.8 ("slub: Check for page NULL before
+    /// doing the node_match check") a missing CPU slab never matches, even for NUMA_NO_NODE,
+    /// and 5.15+ tests `!slab` explicitly; the pre-3.8 fast paths had no `!page` test.
+    pub(super) fn fast_node_match(&self, pg: Option<SlabId>, node: Option<u32>) -> bool {
+        let pre_3_8 = matches!(
+            self.fastpath(),
+            Fastpath::TidUnguarded
+                | Fastpath::IrqDisable
+                | Fastpath::CmpxchgLocal
+                | Fastpath::CmpxchgLocalEmulated
+        );
+        (pg.is_some() || pre_3_8) && self.node_ok(pg, node)
+    }
+
+    /// The 3.1 slow path (spec §2.15): `tid-unguarded` (the pre-3.8 fast path, whose slow path
+    /// is 3.1's) without CPU partial lists (3.2+) is exactly v3.1.
+    pub(super) fn v3_1_slow_path(&self) -> bool {
+        self.fastpath() == Fastpath::TidUnguarded && !self.variant().cpu_partial
+    }
+
+    /// Where the era counts `ALLOC_SLOWPATH`: 3.1–3.14 inside `__slab_alloc` (B6, after the
+    /// re-read), 3.15–5.14 in `slab_alloc_node` after every slow-path call ("slub: fix
+    /// ALLOC_SLOWPATH stat"; the 4.0 fast paths `tid-loop` and `no-tid`), 5.15+ at the entry of
+    /// `___slab_alloc` (LL0, whatever the fast path).
+    fn alloc_slowpath_counted_by_caller(&self) -> bool {
+        self.variant().slowpath == Slowpath::IrqOff
+            && matches!(self.fastpath(), Fastpath::TidLoop | Fastpath::NoTid)
+    }
+
     fn count_slow_alloc(&mut self, obj: Addr) {
         if obj != NULL {
             self.ghost.slow_allocs += 1;
@@ -61,10 +90,12 @@ impl Machine {
             E3a => self.s_this_cpu_read_tid(fr, E3b),
             E3b => self.s_raw_cpu_ptr(fr, E3c, A5),
             E3c => self.s_recheck_tid(fr, A5, E3a),
-            A5 => self.s_alloc_load_freelist(fr, A6, false),
+            // Under `no-tid` the CAS compares only the head: INV-12's snapshot is taken here,
+            // where the CAS gets its expected value, not at the tid read (spec INV-12).
+            A5 => self.s_alloc_load_freelist(fr, A6, fp == Fastpath::NoTid),
             A6 => self.s_alloc_load_page(fr, A7, A7),
             A7 => {
-                if fr.obj == NULL || !self.node_ok(fr.pg, fr.node) {
+                if fr.obj == NULL || !self.fast_node_match(fr.pg, fr.node) {
                     fr.pc = A7r;
                     return self.call_slow(fr);
                 }
@@ -74,8 +105,7 @@ impl Machine {
             A7r => {
                 fr.obj = fr.ret;
                 self.count_slow_alloc(fr.obj);
-                if fp == Fastpath::TidLoop {
-                    // 4.0–5.14 count ALLOC_SLOWPATH in the caller after every slow-path call.
+                if self.alloc_slowpath_counted_by_caller() {
                     self.stat(Stat::ALLOC_SLOWPATH);
                 }
                 Flow::Ret(fr.obj, None)
@@ -345,7 +375,22 @@ impl Machine {
             B4 => {
                 if !self.node_ok(fr.pg, fr.node) {
                     self.stat(Stat::ALLOC_NODE_MISMATCH);
+                    if self.fastpath() == Fastpath::TidUnguarded {
+                        // 3.1's deactivate_slab(s, c) bumps tid and clears c->page and
+                        // c->freelist before stage one: flush_slab's 3.1 order (T1–T4), without
+                        // its CPUSLAB_FLUSH.
+                        fr.pc = B14;
+                        let mut w = Frame::new(Func::FlushSlab, T1);
+                        w.c = fr.c;
+                        return Flow::Call(Box::new(w));
+                    }
                     fr.pc = B4a;
+                } else if self.v3_1_slow_path() {
+                    // 3.1 has no B5: the re-read of c->freelist came with "slub: fix a
+                    // possible memleak in __slab_alloc()" (v3.2). An object an irq or a
+                    // migration put on c->freelist meanwhile is overwritten and lost.
+                    fr.flag = false;
+                    fr.pc = B6;
                 } else {
                     fr.pc = B5;
                 }
@@ -408,7 +453,7 @@ impl Machine {
                 Flow::Step
             }
             B6 => {
-                if self.fastpath() != Fastpath::TidLoop {
+                if !self.alloc_slowpath_counted_by_caller() {
                     self.stat(Stat::ALLOC_SLOWPATH);
                 }
                 fr.pc = B8;
@@ -959,7 +1004,7 @@ impl Machine {
                 };
                 Flow::Step
             }
-            LLu2 | LLu20 | LLu40 | LLu37 | LL13 | LL26 | LL8c | LL53 => {
+            LLu2 | LLu20 | LLu25 | LLu40 | LLu37 | LL13 | LL26 | LL8c | LL53 => {
                 step!(self);
                 self.st.cpus[self.cur_cpu as usize].local_lock = None;
                 self.irq_restore(fr);
@@ -972,6 +1017,7 @@ impl Machine {
                 fr.pc = match fr.pc {
                     LLu2 => LL2,
                     LLu20 => LL20,
+                    LLu25 => LL25p,
                     LLu40 => LL40,
                     LLu37 => LL37,
                     LL13 => LL9,
@@ -1114,6 +1160,12 @@ impl Machine {
                 Flow::Step
             }
             LL23 => self.s_load_cpu_partial(fr, LL24, LLu40, "Under the lock, c->partial is"),
+            // 5.15–6.7 install the partial slab at once (`slab = c->slab = ...`) and check
+            // its node at `redo`; 6.8+ pops it first and installs it only if it matches.
+            LL24 if !self.variant().cpu_partial_frozen => {
+                fr.pc = LL25;
+                Flow::Go
+            }
             LL24 => self.s_install_cpu_partial(fr, LL25),
             LL25 => {
                 step!(self);
@@ -1132,9 +1184,40 @@ impl Machine {
                 fr.pc = if self.variant().cpu_partial_frozen {
                     LL26
                 } else {
-                    LL27
+                    LL25n
                 };
                 Flow::Step
+            }
+            // 6.8+ `___slab_alloc`: `if (likely(node_match(slab, node) && pfmemalloc_match()))`
+            // install it; else unlock, `slab->next = NULL; __put_partials(s, slab)`, loop.
+            LL25n => {
+                if self.node_ok(fr.p, fr.node) {
+                    fr.pc = LL25i;
+                } else {
+                    fr.pc = LLu25; // no stat on this path
+                }
+                Flow::Go
+            }
+            LL25i => self.s_install_cpu_partial(fr, LL27),
+            LL25p => {
+                step!(self);
+                let p = fr.p.unwrap();
+                self.access(self.slab(p).line, Access::Write);
+                self.st.slabs[p as usize].next = None;
+                note!(
+                    self,
+                    "store",
+                    format!("page {}.next", self.slab_name(p)),
+                    "{} is on node {}, not the requested one: slab->next := NULL and \
+                     __put_partials() gives it back to its node.",
+                    self.slab_name(p),
+                    self.slab(p).node
+                );
+                fr.pc = LL20;
+                let mut u = Frame::new(Func::UnfreezePartials, V3z);
+                u.c = fr.c;
+                u.p = Some(p);
+                Flow::Call(Box::new(u))
             }
             LL27 => {
                 // 6.8+: the CPU partial slab is not frozen; get_freelist freezes it.

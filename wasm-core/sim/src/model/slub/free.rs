@@ -53,7 +53,9 @@ impl Machine {
             F5r => Flow::Ret(NULL, None),
             F6 => self.s_free_load_freelist(fr, F7, false, false),
             F7 => self.s_free_link(fr, if fp == Fastpath::TidDirect { F8 } else { F7b }),
-            F7b => self.s_free_load_freelist(fr, F8, false, true),
+            // 3.x reads the head again for the CAS: under `no-tid` that read is the value the
+            // CAS compares, so INV-12's snapshot is taken here (spec INV-12).
+            F7b => self.s_free_load_freelist(fr, F8, fp == Fastpath::NoTid, true),
             F8 => {
                 step!(self);
                 let k = self.me();

@@ -425,6 +425,12 @@ impl Machine {
             }
             Q3 => self.cas2_site(fr, p, (fr.f, fr.cnt), (fr.nxt, fr.new), false, Q3r),
             Q3r => {
+                if !fr.ok && self.v3_1_slow_path() {
+                    // 3.1's acquire_slab loops its CAS until the slab is frozen; 3.10's
+                    // single attempt (mode) lets get_partial_node give up.
+                    fr.pc = Q1;
+                    return Flow::Go;
+                }
                 if !fr.ok {
                     return Flow::Ret(NULL, None);
                 }
@@ -448,11 +454,14 @@ impl Machine {
         }
     }
 
+    /// 3.x–5.14 push with `this_cpu_cmpxchg` (U1); from 5.15 ("mm, slub: protect
+    /// put_cpu_partial() with disabled irqs instead of cmpxchg") the local-lock slow path's
+    /// era pushes under `local_lock_irqsave` (U6), frozen CPU partial slabs or not.
     pub(in crate::model) fn put_cpu_partial_frame(&self, p: SlabId, drain: bool) -> Frame {
-        let start = if self.variant().cpu_partial_frozen {
-            Pc::U1
-        } else {
+        let start = if self.variant().slowpath == Slowpath::LocalLock {
             Pc::U6
+        } else {
+            Pc::U1
         };
         let mut f = Frame::new(Func::PutCpuPartial, start);
         f.pg = Some(p);
@@ -461,7 +470,8 @@ impl Machine {
     }
 
     /// `put_cpu_partial(P, drain)`: 3.x pushes with `this_cpu_cmpxchg` (irqs and preemption
-    /// on, so U1 and U5 may run on different CPUs); 6.8+ pushes under the local lock.
+    /// on, so U1 and U5 may run on different CPUs); 5.15+ pushes under the local lock and
+    /// drains by slab count (5.16+ `cpu_partial_slabs`) after unlocking.
     pub(in crate::model) fn put_cpu_partial(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let p = fr.pg.unwrap();
@@ -712,6 +722,8 @@ impl Machine {
     pub(in crate::model) fn unfreeze_partials(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let frozen = self.variant().cpu_partial_frozen;
+        // Whether the list is walked as a detached chain (5.15+) rather than popped from c.
+        let chain = !frozen || self.variant().slowpath == Slowpath::LocalLock;
         match fr.pc {
             V1 => {
                 step!(self);
@@ -724,7 +736,9 @@ impl Machine {
                     fr.c,
                     self.slab_opt_name(fr.p)
                 );
-                fr.pc = match (fr.p.is_some(), frozen) {
+                // 3.x pops one slab at a time (V2); 5.15+ `unfreeze_partials` detaches the
+                // whole list and `__unfreeze_partials` / `__put_partials` walk it (VZ2).
+                fr.pc = match (fr.p.is_some(), frozen && !chain) {
                     (false, _) => V7,
                     (true, true) => V2,
                     (true, false) => VZ2,
@@ -848,7 +862,7 @@ impl Machine {
                 let n = fr.n.unwrap();
                 let nr = self.ld_nr_partial(n);
                 let inuse = self.slab(p).counters.inuse;
-                let next = if fr.pc == VZ6 {
+                let next = if chain {
                     self.access(self.slab(p).line, Access::Read);
                     self.slab(p).next
                 } else {
@@ -876,7 +890,7 @@ impl Machine {
                         )
                     }
                 );
-                if fr.pc == VZ6 {
+                if chain {
                     fr.p = next;
                     fr.pc = V3z;
                 } else {
@@ -1430,10 +1444,13 @@ impl Machine {
         let v = self.variant().clone();
         match fr.pc {
             W1 => {
+                // 5.15+ count CPUSLAB_FLUSH after the deactivation (K8).
+                if v.slowpath == Slowpath::LocalLock {
+                    fr.pc = K1;
+                    return Flow::Go;
+                }
                 self.stat(Stat::CPUSLAB_FLUSH);
-                fr.pc = if v.slowpath == Slowpath::LocalLock {
-                    K1
-                } else if v.fastpath == Fastpath::TidUnguarded {
+                fr.pc = if v.fastpath == Fastpath::TidUnguarded {
                     T1
                 } else {
                     W2
@@ -1441,6 +1458,10 @@ impl Machine {
                 Flow::Go
             }
             W2 => {
+                // c->page and c->freelist in one step: with this CPU's interrupts off nobody
+                // else writes them (remote CPUs only read them; a dead CPU's survivor runs
+                // only once the dead CPU's contexts have finished), so the two loads see the
+                // same values whichever steps fall between them.
                 step!(self);
                 fr.pg = self.ld_page(c);
                 fr.f = self.st.cpus[c as usize].freelist;
@@ -1588,11 +1609,18 @@ impl Machine {
                 Flow::Step
             }
             K7 => {
-                fr.pc = W9;
+                fr.pc = K8;
                 match fr.pg {
                     Some(p) => Flow::Call(Box::new(self.deactivate_frame(p, fr.f, c))),
                     None => Flow::Go,
                 }
+            }
+            K8 => {
+                // (The 3.1 order, T1–T4, joins at K7 and counted at W1.)
+                if fr.pg.is_some() && v.slowpath == Slowpath::LocalLock {
+                    self.stat(Stat::CPUSLAB_FLUSH);
+                }
+                Flow::Ret(NULL, None)
             }
             _ => unreachable!("flush_slab has no label {:?}", fr.pc),
         }
@@ -1602,6 +1630,25 @@ impl Machine {
     pub(in crate::model) fn flush_cpu_slab(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         match fr.pc {
+            FC0 if self.variant().slowpath == Slowpath::LocalLock => {
+                // 5.15+: flush_cpu_slab runs from a work item bound to its CPU (migration
+                // off) with interrupts on; slub_cpu_dead (a survivor flushing a dead CPU)
+                // needs no irq disabling either. Only the detaches take the local lock.
+                step!(self);
+                self.preempt_off();
+                if fr.flag {
+                    fr.c = self.me();
+                }
+                note!(
+                    self,
+                    "preempt-off",
+                    "preempt_count".into(),
+                    "flush_cpu_slab(cpu{}) from a work item: interrupts stay on.",
+                    fr.c
+                );
+                fr.pc = FC2;
+                Flow::Step
+            }
             FC0 => {
                 step!(self);
                 self.irq_save(fr);
@@ -1641,6 +1688,59 @@ impl Machine {
                 }
                 Flow::Go
             }
+            // 5.15+ unfreeze_partials / put_partials: detach c->partial under the local lock,
+            // walk it after unlocking (a dead CPU's survivor detaches without the lock).
+            FC3 if self.variant().slowpath == Slowpath::LocalLock
+                && self.variant().cpu_partial
+                && fr.flag =>
+            {
+                step!(self);
+                self.irq_save(fr);
+                self.st.cpus[fr.c as usize].local_lock = Some(self.cur);
+                note!(
+                    self,
+                    "local-lock",
+                    format!("cpu_slab[{}].lock", fr.c),
+                    "put_partials: local_lock_irqsave."
+                );
+                fr.pc = FC3p;
+                Flow::Step
+            }
+            FC3p => {
+                step!(self);
+                fr.p = self.ld_partial(fr.c);
+                self.st_partial(fr.c, None);
+                note!(
+                    self,
+                    "store",
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "Detach the CPU partial list {} (c->partial := NULL).",
+                    self.slab_opt_name(fr.p)
+                );
+                fr.pc = FC3u;
+                Flow::Step
+            }
+            FC3u => {
+                step!(self);
+                self.st.cpus[fr.c as usize].local_lock = None;
+                self.irq_restore(fr);
+                note!(
+                    self,
+                    "local-unlock",
+                    format!("cpu_slab[{}].lock", fr.c),
+                    "local_unlock_irqrestore; walk the list with interrupts on."
+                );
+                fr.pc = FC4;
+                match fr.p {
+                    Some(p) => {
+                        let mut u = Frame::new(Func::UnfreezePartials, V3z);
+                        u.c = fr.c;
+                        u.p = Some(p);
+                        Flow::Call(Box::new(u))
+                    }
+                    None => Flow::Step,
+                }
+            }
             FC3 => {
                 fr.pc = FC4;
                 if self.variant().cpu_partial {
@@ -1649,6 +1749,18 @@ impl Machine {
                     return Flow::Call(Box::new(u));
                 }
                 Flow::Go
+            }
+            FC4 if self.variant().slowpath == Slowpath::LocalLock => {
+                step!(self);
+                self.preempt_on();
+                note!(
+                    self,
+                    "preempt-on",
+                    "preempt_count".into(),
+                    "Flush of cpu{} done.",
+                    fr.c
+                );
+                Flow::Ret(NULL, None)
             }
             FC4 => {
                 step!(self);

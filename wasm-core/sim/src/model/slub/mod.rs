@@ -90,9 +90,9 @@ impl Machine {
                 let s = fr.pg.unwrap();
                 held_by(self.slab(s).slab_lock).map(|h| Block::SlabLock(s, h))
             }
-            (Func::SlabAllocSlow, LL4 | LL21 | LL30 | LL50) | (Func::FlushSlab, K1) => {
-                local_lock(fr.c)
-            }
+            (Func::SlabAllocSlow, LL4 | LL21 | LL30 | LL50)
+            | (Func::FlushSlab, K1)
+            | (Func::FlushCpuSlab, FC3) => local_lock(fr.c),
             (Func::PutCpuPartial, U6) => local_lock(self.st.ctxs[cx as usize].cpu),
             _ => None,
         }

@@ -235,7 +235,7 @@ impl Machine {
             self.slab_opt_name(fr.pg)
         );
         rw!(self, read = self.slab_opt_name(fr.pg));
-        fr.pc = if fr.obj == NULL || !self.node_ok(fr.pg, fr.node) {
+        fr.pc = if fr.obj == NULL || !self.fast_node_match(fr.pg, fr.node) {
             slow
         } else {
             fast

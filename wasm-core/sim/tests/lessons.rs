@@ -1145,7 +1145,7 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
         same(&mut errs, &f("freelist"), v.freelist.clone(), &c.freelist);
         same(&mut errs, &f("inuse"), v.inuse, &c.inuse);
         same(&mut errs, &f("frozen"), v.frozen, &c.frozen);
-        same(&mut errs, &f("owner"), v.owner.clone(), &c.owner);
+        same(&mut errs, &f("owner"), v.owner.to_string(), &c.owner);
         same(&mut errs, &f("locked"), v.slab_locked, &c.locked);
     }
     for (name, c) in claims.objects.iter().flatten() {
@@ -1160,7 +1160,7 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
         };
         let f = |x: &str| format!("objects.{name}.{x}");
         same(&mut errs, &f("fp"), o.fp.clone(), &c.fp);
-        same(&mut errs, &f("owner"), o.owner.clone(), &c.owner);
+        same(&mut errs, &f("owner"), o.owner.to_string(), &c.owner);
     }
     for (name, c) in claims.nodes.iter().flatten() {
         let idx: usize = name[4..].parse().unwrap_or(usize::MAX);
@@ -1225,7 +1225,7 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
         };
         let f = |x: &str| format!("contexts.{id}.{x}");
         same(&mut errs, &f("at"), v.label.clone(), &c.at);
-        same(&mut errs, &f("state"), v.state.clone(), &c.state);
+        same(&mut errs, &f("state"), v.state.to_string(), &c.state);
         same(&mut errs, &f("cpu"), v.cpu, &c.cpu);
         same(&mut errs, &f("op"), v.op.clone(), &c.op);
     }

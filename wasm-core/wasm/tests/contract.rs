@@ -17,7 +17,7 @@ type Export = fn(&Config) -> Result<(), ts_rs::ExportError>;
 /// Export every root (and, through them, every type they name) into `dir`.
 fn export_all(dir: &Path) {
     let cfg = Config::new().with_large_int("number").with_out_dir(dir);
-    let roots: [Export; 7] = [
+    let roots: [Export; 10] = [
         slub_sim::View::export_all,
         slub_sim::Event::export_all,
         slub_sim::Outcome::export_all,
@@ -25,6 +25,9 @@ fn export_all(dir: &Path) {
         slub_sim::explore::Progress::export_all,
         slub_sim::explore::Report::export_all,
         slub_sim::view::Frame::export_all,
+        slub_sim::lab_export::LabCases::export_all,
+        slub_sim::lab::PendingSeed::export_all,
+        slub_sim::lab::SeedResult::export_all,
     ];
     for export in roots {
         export(&cfg).expect("export the TypeScript bindings");

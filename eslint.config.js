@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'target/', 'node_modules/', '.tools/', 'test-results/', 'web/src/sim/pkg/', 'web/src/sim/pkg-lab/'],
+    ignores: ['dist/', 'target/', 'node_modules/', '.tools/', 'test-results/', 'web/src/sim/pkg/', 'web/src/sim/pkg-fast/', 'web/src/sim/pkg-lab/'],
   },
   js.configs.recommended,
   {
@@ -30,7 +30,7 @@ export default tseslint.config(
     extends: [reactHooks.configs.flat.recommended],
   },
   {
-    // The wasm packages (pkg, pkg-lab) are reached only through the bridge (web/src/sim/): it
+    // The wasm packages (pkg, pkg-fast, pkg-lab) are reached only through the bridge (web/src/sim/): it
     // turns JSON into typed, version-checked views and every failure into SimError or SimCrash.
     files: ['web/**/*.{ts,tsx,js,mjs}'],
     ignores: ['web/src/sim/**'],
@@ -40,7 +40,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/pkg/slub_wasm*', '**/sim/pkg', '**/sim/pkg/**', '**/pkg-lab/slub_lab_wasm*', '**/sim/pkg-lab', '**/sim/pkg-lab/**'],
+              group: ['**/pkg/slub_wasm*', '**/sim/pkg', '**/sim/pkg/**', '**/pkg-lab/slub_lab_wasm*', '**/sim/pkg-lab', '**/sim/pkg-lab/**', '**/sim/pkg-fast', '**/sim/pkg-fast/**'],
               message:
                 'Only web/src/sim/ may import the wasm package: use the bridge (web/src/sim), ' +
                 'which parses and version-checks what crosses and sorts errors from crashes.',

@@ -5,8 +5,11 @@
 // Workload: 2 CPUs, each doing N alloc/free pairs (default 2000), with events off. A scenario
 // caps a context at 64 operations, so the pairs are spread over 4 tasks per CPU of 32 pairs each
 // and the scenario is replayed until N pairs per CPU have run; only `runToEnd()` is timed
-// (parsing and setup are reported apart). Best of R rounds (default 3). Needs the wasm package
-// (scripts/build-wasm.mjs).
+// (parsing and setup are reported apart). Best of R rounds (default 3). Then the core loop of
+// `cargo bench` (core_steps_*) in both builds of slub-wasm: pkg (opt-level "s", the first page)
+// and pkg-fast (opt-level 3, the explorer's worker; the Lab's module is built the same way),
+// as a fraction of native when NATIVE_STEPS=<steps/s of core_steps_no_events_no_checks> is
+// given. Needs the wasm packages (scripts/build-wasm.mjs).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,7 +33,7 @@ if (!existsSync(wasmPath)) {
   process.exit(1);
 }
 const wasmBytes = readFileSync(wasmPath);
-const { initSync, Simulator, benchSteps } = await import(pathToFileURL(join(pkg, 'slub_wasm.js')).href);
+const { initSync, Simulator } = await import(pathToFileURL(join(pkg, 'slub_wasm.js')).href);
 initSync({ module: wasmBytes });
 
 const tasks = [];
@@ -81,18 +84,29 @@ log('bench-wasm', `wasm steps/s: ${perSec}`);
 log('bench-wasm', `scenario parse + setup: ${(best.newMs / replays).toFixed(2)} ms per run`);
 // The core loop on the same workload as `cargo bench` (core_steps_*): compare the two.
 const workload = readFileSync(join(root, 'wasm-core', 'sim', 'benches', 'workload.json'), 'utf8');
-for (const checks of [false, true]) {
-  let bestRate = 0;
-  for (let r = 0; r < 5; r++) {
-    let steps = 0;
-    const t0 = performance.now();
-    while (performance.now() - t0 < 400) steps += benchSteps(workload, checks);
-    bestRate = Math.max(bestRate, steps / ((performance.now() - t0) / 1000));
+const native = Number(process.env.NATIVE_STEPS ?? NaN);
+async function coreSteps(name, dir) {
+  const bytes = readFileSync(join(dir, 'slub_wasm_bg.wasm'));
+  // A module instance of its own: the glue keeps one instance per import URL.
+  const glue = await import(`${pathToFileURL(join(dir, 'slub_wasm.js')).href}?${name}`);
+  glue.initSync({ module: bytes });
+  for (const checks of [false, true]) {
+    let bestRate = 0;
+    for (let r = 0; r < 5; r++) {
+      let steps = 0;
+      const t0 = performance.now();
+      while (performance.now() - t0 < 400) steps += glue.benchSteps(workload, checks);
+      bestRate = Math.max(bestRate, steps / ((performance.now() - t0) / 1000));
+    }
+    const fraction = !checks && native > 0 ? `, ${((100 * bestRate) / native).toFixed(0)} % of native` : '';
+    log(
+      'bench-wasm',
+      `${name}: core steps/s ${checks ? 'with every invariant checked' : 'without events or checks'}: ` +
+        `${Math.round(bestRate).toLocaleString('en-US')}${fraction} (compare cargo bench model/core_steps_${checks ? 'with_every_invariant' : 'no_events_no_checks'})`,
+    );
   }
-  log(
-    'bench-wasm',
-    `core steps/s ${checks ? 'with every invariant checked' : 'without events or checks'}: ` +
-      `${Math.round(bestRate).toLocaleString('en-US')} (compare cargo bench model/core_steps_${checks ? 'with_every_invariant' : 'no_events_no_checks'})`,
-  );
+  log('bench-wasm', `${name}: wasm size ${kib(bytes.length)}, gzip ${kib(gzipSync(bytes, { level: 9 }).length)}`);
 }
-log('bench-wasm', `wasm size: ${kib(wasmBytes.length)}, gzip: ${kib(gzipSync(wasmBytes, { level: 9 }).length)}`);
+await coreSteps('size build (pkg, the first page)', pkg);
+const fast = join(root, 'web', 'src', 'sim', 'pkg-fast');
+if (existsSync(join(fast, 'slub_wasm_bg.wasm'))) await coreSteps('speed build (pkg-fast, explorer and Lab)', fast);

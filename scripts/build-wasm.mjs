@@ -1,8 +1,10 @@
-// Build the two wasm crates and generate their JS glue (both gitignored):
-//   slub-wasm      → web/src/sim/pkg      the simulator every page loads;
-//   slub-lab-wasm  → web/src/sim/pkg-lab  the Lab's seed comparisons, loaded by `#/lab` and its
-//                                         worker only (their code is ~40 KB gzip of slub-wasm's
-//                                         221 KiB: it ships 179 KiB without them).
+// Build the wasm crates and generate their JS glue (all gitignored):
+//   slub-wasm      → web/src/sim/pkg       the simulator every page loads, built for size
+//                                          (profile wasm-release, opt-level "s");
+//   slub-wasm      → web/src/sim/pkg-fast  the same crate built for speed (profile wasm-speed,
+//                                          opt-level 3), loaded only by the explorer's worker;
+//   slub-lab-wasm  → web/src/sim/pkg-lab   the Lab's seed comparisons, built for speed, loaded
+//                                          by `#/lab` and its worker only.
 //
 //   node scripts/build-wasm.mjs
 //
@@ -11,10 +13,12 @@
 // bytes directly (node tests and benchmarks read them with fs). Needs the wasm32 target and the
 // wasm-bindgen CLI that `scripts/setup.mjs` installs.
 //
-// The profile is `wasm-release` (Cargo.toml): release at opt-level "s". Measured on slub-wasm
-// (with the lab exports still in it): 265 → 221 KiB gzip, for a core loop 4.71 → 3.65 M steps/s
-// (scripts/bench-wasm.mjs). The page's weight budget (≤ 300 KB gzip of JS + wasm) needs the
-// bytes; the steps are still far more than a page asks for. Native builds keep opt-level 3.
+// Two profiles (Cargo.toml) because the first page and the searches want different things. The
+// first page's weight budget (≤ 300 KB gzip of JS + wasm) needs opt-level "s": measured on
+// slub-wasm with the lab exports still in it, 265 → 221 KiB gzip, for a core loop 4.71 → 3.65 M
+// steps/s (scripts/bench-wasm.mjs), still far more steps than a page asks for. The explorer and
+// the Lab run millions of steps and are fetched on demand: opt-level 3 (scripts/bench-wasm.mjs
+// prints both builds' steps/s against native).
 //
 // The `name` section (function names for stack traces) and the `producers` section are left
 // out. A panic's message and location, which the crash screen shows, are not in them.
@@ -24,39 +28,45 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isMain, log, mtime, must, root, wasmBindgenBin, wasmBindgenVersion } from './lib.mjs';
 
-const PROFILE = 'wasm-release';
+const SIZE = 'wasm-release';
+const SPEED = 'wasm-speed';
 const targetDir = process.env.CARGO_TARGET_DIR ?? join(root, 'target');
-const wasmOut = join(targetDir, 'wasm32-unknown-unknown', PROFILE);
+const wasmOut = (profile) => join(targetDir, 'wasm32-unknown-unknown', profile);
 const simDir = join(root, 'web', 'src', 'sim');
 
-/** The crates built to wasm: package, its wasm file, the package dir under web/src/sim. */
+/** The builds: crate, profile, its wasm file, the package dir under web/src/sim. */
 const CRATES = [
-  { crate: 'slub-wasm', input: join(wasmOut, 'slub_wasm.wasm'), dir: 'pkg', wasm: 'slub_wasm_bg.wasm' },
-  { crate: 'slub-lab-wasm', input: join(wasmOut, 'slub_lab_wasm.wasm'), dir: 'pkg-lab', wasm: 'slub_lab_wasm_bg.wasm' },
+  { crate: 'slub-wasm', profile: SIZE, input: join(wasmOut(SIZE), 'slub_wasm.wasm'), dir: 'pkg', wasm: 'slub_wasm_bg.wasm' },
+  { crate: 'slub-wasm', profile: SPEED, input: join(wasmOut(SPEED), 'slub_wasm.wasm'), dir: 'pkg-fast', wasm: 'slub_wasm_bg.wasm' },
+  { crate: 'slub-lab-wasm', profile: SPEED, input: join(wasmOut(SPEED), 'slub_lab_wasm.wasm'), dir: 'pkg-lab', wasm: 'slub_lab_wasm_bg.wasm' },
 ];
 
 export const wasmInput = CRATES[0].input;
 export const pkgDir = join(simDir, 'pkg');
 export const pkgWasm = join(pkgDir, 'slub_wasm_bg.wasm');
+export const fastPkgDir = join(simDir, 'pkg-fast');
+export const fastPkgWasm = join(fastPkgDir, 'slub_wasm_bg.wasm');
 export const labPkgDir = join(simDir, 'pkg-lab');
 export const labPkgWasm = join(labPkgDir, 'slub_lab_wasm_bg.wasm');
 const BINDGEN_FLAGS = ['--target', 'web', '--remove-name-section', '--remove-producers-section'];
 
 export function buildWasm() {
-  must('build-wasm', 'cargo', [
-    'build',
-    '--profile',
-    PROFILE,
-    '--quiet',
-    ...CRATES.flatMap(({ crate }) => ['-p', crate]),
-    '--target',
-    'wasm32-unknown-unknown',
-  ]);
+  for (const profile of [SIZE, SPEED]) {
+    must('build-wasm', 'cargo', [
+      'build',
+      '--profile',
+      profile,
+      '--quiet',
+      ...CRATES.filter((c) => c.profile === profile).flatMap(({ crate }) => ['-p', crate]),
+      '--target',
+      'wasm32-unknown-unknown',
+    ]);
+  }
   const version = wasmBindgenVersion();
-  // The stamp holds the CLI's version, the profile and the flags: a change of any regenerates
-  // the package.
-  const stamped = `${version} ${PROFILE} ${BINDGEN_FLAGS.join(' ')}`;
-  for (const { input, dir, wasm } of CRATES) {
+  for (const { input, dir, wasm, profile } of CRATES) {
+    // The stamp holds the CLI's version, the profile and the flags: a change of any
+    // regenerates the package.
+    const stamped = `${version} ${profile} ${BINDGEN_FLAGS.join(' ')}`;
     const outDir = join(simDir, dir);
     const stamp = join(outDir, '.wasm-bindgen-version');
     const fresh =

@@ -8,7 +8,7 @@
 //      .tools/wasm-bindgen-<version>/ (cargo install; a few minutes the first time);
 //   3. node_modules (`npm ci`) when missing or older than package-lock.json;
 //   4. with --browser: /usr/bin/chromium for the end-to-end tests (apt-get; we run as root);
-//   5. the wasm builds into web/src/sim/pkg and web/src/sim/pkg-lab (scripts/build-wasm.mjs),
+//   5. the wasm builds into web/src/sim/pkg, pkg-fast and pkg-lab (scripts/build-wasm.mjs),
 //      unless --no-wasm;
 //   6. the `slub-lab` binary (target/release/slub-lab), whose `lesson export` gives the page its
 //      lessons at build time (web/src/lessons/vite-plugin.ts) and the tests theirs (cargo

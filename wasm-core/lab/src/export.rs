@@ -15,7 +15,7 @@ use slub_sim::model::cost;
 use std::collections::BTreeMap;
 
 /// Everything the page shows before running anything.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct LabCases {
     pub schema_version: u32,
@@ -26,7 +26,7 @@ pub struct LabCases {
 }
 
 /// One seed comparison, not yet run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CaseInfo {
     pub id: &'static str,
@@ -43,6 +43,7 @@ pub struct CaseInfo {
     pub seed_ratio: f64,
     pub asserted: bool,
     #[serde(skip_serializing_if = "str::is_empty")]
+    #[ts(as = "Option<String>", optional)]
     pub note: &'static str,
     /// The variant pairs of the "before" run, in order (a later pair overrides an earlier one).
     pub before: Vec<[&'static str; 2]>,
@@ -52,7 +53,7 @@ pub struct CaseInfo {
     pub ops: u64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct Published {
     pub before: f64,
     pub after: f64,
@@ -60,7 +61,7 @@ pub struct Published {
 
 /// A row of the cost table: one constant (or a pair, `IRQ_SAVE / IRQ_RESTORE`), its cycles
 /// and where the figure comes from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct CostRow {
     pub constant: String,
     pub cycles: String,

@@ -873,18 +873,22 @@ fn count_transfers(ev: &Event, static_lines: u32, obj_lines: u32, cpus: u32, out
 // ---------------------------------------------------------------------------------------------
 
 /// The workload's parameters as run, with the cache they imply.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "LabParams")]
 pub struct ParamsOut {
     pub cpus: u32,
     pub nodes: u32,
     pub size: u32,
     pub n: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub rounds: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub window: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub pairs: Option<u32>,
     pub objects_per_slab: u32,
     pub slab_order: u32,
@@ -1070,7 +1074,7 @@ pub fn bench(w: &Workload, variant: &Variant) -> Result<Report, String> {
 // ---------------------------------------------------------------------------------------------
 
 /// Which number of a report a comparison reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub enum Metric {
     Alloc,
@@ -1189,7 +1193,7 @@ pub fn seed_cases() -> &'static [SeedCase] {
 }
 
 /// A seed comparison that needs what the model does not have yet.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PendingSeed {
     pub id: String,
@@ -1205,7 +1209,7 @@ pub fn pending_seeds() -> Vec<PendingSeed> {
 }
 
 /// One side (before or after) of a comparison as run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Side {
     pub variant: BTreeMap<String, String>,
@@ -1216,7 +1220,7 @@ pub struct Side {
     pub stats: BTreeMap<String, u64>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OpLine {
     pub cycles: f64,
@@ -1228,7 +1232,7 @@ pub struct OpLine {
 }
 
 /// A seed comparison's result: both sides, the two ratios and whether they agree.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SeedResult {
     pub id: &'static str,
@@ -1252,6 +1256,7 @@ pub struct SeedResult {
     pub within_tolerance: bool,
     pub asserted: bool,
     #[serde(skip_serializing_if = "str::is_empty")]
+    #[ts(as = "Option<String>", optional)]
     pub note: &'static str,
 }
 

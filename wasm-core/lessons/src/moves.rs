@@ -100,7 +100,7 @@ fn whereabouts(sim: &Simulator, ctx: &str) -> Option<(Option<String>, String)> {
         .contexts
         .into_iter()
         .find(|c| c.id == ctx)
-        .map(|c| (c.label, c.state))
+        .map(|c| (c.label, c.state.to_string()))
 }
 
 /// Apply `moves` to `sim` and return the plain moves taken. `Err` says which move failed and

@@ -279,7 +279,7 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
         };
         let f = |x: &str| format!("contexts.{id}.{x}");
         same(&mut errs, &f("at"), v.label.clone(), &c.at);
-        same(&mut errs, &f("state"), v.state.clone(), &c.state);
+        same(&mut errs, &f("state"), v.state.to_string(), &c.state);
         same(&mut errs, &f("cpu"), v.cpu, &c.cpu);
         same(&mut errs, &f("op"), v.op.clone(), &c.op);
     }

@@ -3,9 +3,11 @@
 //! the explorer and the benchmarks pay nothing for narration.
 
 use serde::Serialize;
+use ts_rs::TS;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Default, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "SimEvent")] // not the DOM's `Event`
 pub struct Event {
     /// Index of the step since the start (setup included).
     pub step: u64,
@@ -32,7 +34,7 @@ pub struct Event {
     pub narration: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CasHalf {
     pub field: String,
@@ -41,7 +43,7 @@ pub struct CasHalf {
 }
 
 /// A cache-line state change caused by one access (DESIGN §3).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Transition {
     pub line: u32,

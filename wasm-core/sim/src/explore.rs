@@ -69,8 +69,9 @@ impl Default for Bounds {
 }
 
 /// Progress, reported every few hundred states.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "ExploreProgressCounts")]
 pub struct Progress {
     pub executions: u64,
     pub states: u64,
@@ -78,7 +79,8 @@ pub struct Progress {
     pub frontier: usize,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[ts(rename = "ExploreViolation")]
 pub struct FoundViolation {
     pub invariant: String,
     pub message: String,
@@ -86,8 +88,9 @@ pub struct FoundViolation {
     pub schedule: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "ExploreResult")]
 pub struct Report {
     pub executions: u64,
     pub states: u64,

@@ -99,7 +99,7 @@ impl From<ScenarioError> for Error {
 }
 
 /// What `slub-lab run` prints (DESIGN §5), minus the CLI's own `events` switch.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Outcome {
     pub schema_version: u32,
@@ -111,20 +111,20 @@ pub struct Outcome {
     pub vars: std::collections::BTreeMap<String, VarOutcome>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Stats {
     pub total: std::collections::BTreeMap<String, u64>,
     pub per_cpu: Vec<std::collections::BTreeMap<String, u64>>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Cycles {
     pub per_cpu: Vec<u64>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 pub struct VarOutcome {
     pub addr: Option<u64>,
     pub held: bool,
@@ -134,14 +134,14 @@ mod simulator;
 pub use simulator::Simulator;
 
 /// One modelled kernel function of the code listing (DESIGN §3 "Code listing").
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct ListingFunction {
     pub name: String,
     pub lines: Vec<ListingLine>,
 }
 
 /// A line of pseudo-code; `label` is what events carry (`slab_alloc:A9`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct ListingLine {
     pub label: String,
     pub text: String,

@@ -26,7 +26,7 @@ impl std::fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default, ts_rs::TS)]
 #[serde(rename_all = "kebab-case")]
 pub enum Allocator {
     #[default]
@@ -36,7 +36,7 @@ pub enum Allocator {
 
 /// `cache` of the scenario (DESIGN §4). Defaults: kmalloc-64, 64-byte objects, 4 per slab,
 /// offset 0, minPartial 1, cpuPartial 2, pageAllocFail false.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CacheConfig {
     pub name: String,
@@ -52,10 +52,13 @@ pub struct CacheConfig {
     /// SLAB's tunables (`/proc/slabinfo`'s `limit batchcount sharedfactor`), `allocator: slab`
     /// only; unset, `enable_cpucache`'s choice for the object size (see `slab_tunables`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub limit: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub batchcount: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub shared: Option<u32>,
 }
 
@@ -78,7 +81,7 @@ pub fn slab_tunables(size: u32, cpus: u32) -> (u32, u32, u32) {
 macro_rules! kebab_enum {
     ($(#[$m:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
         pub enum $name { $(#[serde(rename = $text)] $variant),+ }
         impl $name {
             pub fn as_str(self) -> &'static str { match self { $(Self::$variant => $text),+ } }
@@ -114,7 +117,8 @@ kebab_enum!(
 );
 
 /// `prefetch`: `true` (prefetch, 3.3+), `false` (none), `"w"` (prefetchw, ≈5.16+).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ts_rs::TS)]
+#[ts(type = "boolean | \"w\"")]
 pub enum Prefetch {
     On,
     Off,
@@ -122,7 +126,7 @@ pub enum Prefetch {
 }
 
 /// The resolved variant: era bundle first, explicit keys over it, defaults = v3.10 (spec §2.16).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Variant {
     pub fastpath: Fastpath,
@@ -131,7 +135,6 @@ pub struct Variant {
     pub cpu_partial_frozen: bool,
     pub cmpxchg_double: CmpxchgDouble,
     pub preempt: Preempt,
-    #[serde(serialize_with = "ser_prefetch")]
     pub prefetch: Prefetch,
     pub discard: Discard,
     pub deactivate: Deactivate,
@@ -142,11 +145,14 @@ pub struct Variant {
     pub slab_grow: SlabGrow,
 }
 
-fn ser_prefetch<S: serde::Serializer>(p: &Prefetch, s: S) -> Result<S::Ok, S::Error> {
-    match p {
-        Prefetch::On => s.serialize_bool(true),
-        Prefetch::Off => s.serialize_bool(false),
-        Prefetch::Write => s.serialize_str("w"),
+/// Written as the scenario writes it: `true`, `false` or `"w"`.
+impl Serialize for Prefetch {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Prefetch::On => s.serialize_bool(true),
+            Prefetch::Off => s.serialize_bool(false),
+            Prefetch::Write => s.serialize_str("w"),
+        }
     }
 }
 
@@ -207,7 +213,6 @@ pub struct SlubVariantKeys {
     pub fastpath: Fastpath,
     pub free_retry_lock: FreeRetryLock,
     pub preempt: Preempt,
-    #[serde(serialize_with = "ser_prefetch")]
     pub prefetch: Prefetch,
     pub slowpath: Slowpath,
     pub tid_step: Option<u64>,

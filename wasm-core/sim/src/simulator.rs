@@ -4,6 +4,7 @@
 
 use crate::model::{Driver, Machine, Move, Stat};
 use crate::policy;
+use crate::view::Frame;
 use crate::{scenario, Cycles, Error, Event, Outcome, Scenario, Stats, VarOutcome, View};
 use std::collections::BTreeMap;
 
@@ -21,6 +22,10 @@ pub struct Simulator {
     /// `marks[i]` = number of events after `i` moves.
     marks: Vec<usize>,
     recording: bool,
+    /// For [`Simulator::frame`]: how many moves of the page's schedule played, and why the
+    /// next one did not.
+    played: usize,
+    schedule_error: Option<String>,
 }
 
 impl Simulator {
@@ -44,6 +49,8 @@ impl Simulator {
             marks: vec![evs.len()],
             events: evs,
             recording: events,
+            played: 0,
+            schedule_error: None,
         }
     }
 
@@ -139,21 +146,90 @@ impl Simulator {
                 why: format!("the history has only {} moves", self.history.len()),
             });
         }
+        if n == self.cursor {
+            return Ok(());
+        }
         let ck = (n / CHECKPOINT).min(self.checkpoints.len() - 1);
-        let mut m = self.checkpoints[ck].clone();
+        // Forward from the machine at hand when that is nearer than the checkpoint (a step
+        // forward within the history replays one move, not up to CHECKPOINT of them).
+        let from = if n > self.cursor && self.cursor >= ck * CHECKPOINT {
+            self.cursor
+        } else {
+            ck * CHECKPOINT
+        };
+        if from != self.cursor {
+            self.machine = self.checkpoints[ck].clone();
+        }
+        let m = &mut self.machine;
         m.set_recording(false);
-        for i in ck * CHECKPOINT..n {
+        for i in from..n {
             let mv = m
                 .policy_view()
                 .parse_move(&self.history[i])
                 .expect("history holds valid moves");
             m.apply(mv, Some(i));
-            Driver::finish_if_done(&mut m);
+            Driver::finish_if_done(m);
         }
         m.set_recording(self.recording);
-        self.machine = m;
         self.cursor = n;
         Ok(())
+    }
+
+    /// Bring the history to start with `schedule` (when given: the moves after the common
+    /// prefix are applied, up to the first that is not enabled) and the cursor to `cursor`
+    /// (clamped to what played), and say what the page needs in one [`Frame`]. `have_events`
+    /// is how many events of the previous frames the page holds: only the ones after what is
+    /// still valid of them are sent.
+    pub fn frame(
+        &mut self,
+        schedule: Option<&[String]>,
+        cursor: usize,
+        have_events: usize,
+    ) -> Frame {
+        let mut error: Option<String> = None;
+        let common = match schedule {
+            Some(schedule) => {
+                let common = self
+                    .history
+                    .iter()
+                    .zip(schedule)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                self.played = schedule.len();
+                if common < schedule.len() {
+                    self.seek(common)
+                        .expect("the common prefix is in the history");
+                    for (i, mv) in schedule.iter().enumerate().skip(common) {
+                        if let Err(e) = self.apply(mv) {
+                            error = Some(e.to_string());
+                            self.played = i;
+                            break;
+                        }
+                    }
+                }
+                self.schedule_error = error;
+                common
+            }
+            None => self.played,
+        };
+        let played = self.played;
+        let at = cursor.min(played);
+        self.seek(at).expect("the cursor is within the history");
+        let keep = have_events.min(self.marks[common.min(self.marks.len() - 1)]);
+        let end = self.marks[played];
+        Frame {
+            view: self.view(),
+            outcome: self.outcome(),
+            events_from: keep,
+            events: self.events_range(keep, end).to_vec(),
+            events_at_cursor: self.marks[at],
+            played,
+            error: if cursor > played {
+                self.schedule_error.clone()
+            } else {
+                None
+            },
+        }
     }
 
     pub fn view(&self) -> View {

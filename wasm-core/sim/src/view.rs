@@ -1,10 +1,18 @@
 //! Purpose-built view objects: what crosses to the UI and the CLI (DESIGN §6). They are
 //! snapshots computed from the machine state; nothing here is read back by the model.
+//!
+//! Their TypeScript is generated from these definitions (`web/src/sim/generated/`, written and
+//! checked by `wasm-core/wasm/tests/contract.rs`). ts-rs rather than tsify or specta: it is a
+//! plain derive that reads the serde attributes already here (renames, tags, skips), costs
+//! nothing at run time (the impls are never called from wasm, so they are not linked), and does
+//! not tie this pure crate to wasm-bindgen as tsify would.
 
 use serde::Serialize;
+use std::fmt;
+use ts_rs::TS;
 
 /// The whole visible state after some number of moves.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct View {
     pub schema_version: u32,
@@ -33,7 +41,7 @@ pub struct View {
     pub deadlock: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CpuView {
     pub cpu: u32,
@@ -57,7 +65,7 @@ pub struct CpuView {
 }
 
 /// SLAB's `struct array_cache`: a stack of object pointers, bottom first.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ArrayView {
     pub avail: u32,
@@ -71,7 +79,7 @@ pub struct ArrayView {
 }
 
 /// SLAB's `kmem_cache_node` beyond `list_lock` and `slabs_partial` (which is `partial`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SlabNodeView {
     pub slabs_full: Vec<String>,
@@ -83,7 +91,7 @@ pub struct SlabNodeView {
     pub shared: Option<ArrayView>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SlabView {
     /// P, Q, R, ... in creation order.
@@ -94,13 +102,12 @@ pub struct SlabView {
     pub inuse: u32,
     pub capacity: u32,
     pub frozen: bool,
-    /// Who owns it: `cpu0`, `cpu0-partial`, `node0-partial`, `full`, `private`, `discarded`;
-    /// SLAB: `node0-partial`, `node0-full`, `node0-free`, `private`, `destroying`, `discarded`.
-    pub owner: String,
+    /// Who owns it (its `Display` is the old text: `cpu0`, `cpu0-partial`, `node0-partial`, ...).
+    pub owner: SlabOwner,
     pub slab_locked: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectView {
     pub name: String,
@@ -108,13 +115,12 @@ pub struct ObjectView {
     /// The word at the free-pointer offset, as an object name, `NULL`, or `data` (user payload);
     /// SLAB keeps no pointer in free objects: `-`.
     pub fp: String,
-    /// `user:<var>`, `cpu<k>`, `slab`, `inflight:<ctx>` or `lost` (reachable from nothing);
-    /// SLAB adds `shared<n>` (in node n's shared array); `cpu<k>` is then its array.
-    pub owner: String,
+    /// Who holds it (its `Display` is the old text: `user:x`, `cpu0`, `inflight:T`, `lost`, ...).
+    pub owner: ObjectOwner,
     pub line: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeView {
     pub node: u32,
@@ -128,12 +134,11 @@ pub struct NodeView {
     pub slab: Option<SlabNodeView>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextView {
     pub id: String,
-    /// `task` or `irq`.
-    pub kind: String,
+    pub kind: ContextKind,
     pub cpu: u32,
     /// The operation in progress, e.g. `alloc x`, or null between operations.
     pub op: Option<String>,
@@ -143,8 +148,7 @@ pub struct ContextView {
     pub label: Option<String>,
     /// Kernel functions on its call stack, outermost first.
     pub stack: Vec<String>,
-    /// `running`, `runnable` (switched out), `waiting` (irq not entered), `blocked`, `finished`.
-    pub state: String,
+    pub state: ContextState,
     pub preempt_count: u32,
     pub irqs_enabled: bool,
     /// What its fast path has read so far and will compare in its CAS (null outside one).
@@ -152,18 +156,175 @@ pub struct ContextView {
 }
 
 /// The locals a fast path holds between its reads and its cmpxchg: what the CAS will expect.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SnapshotView {
+    /// Which fast path holds it.
+    pub op: FastOp,
     /// The CPU whose `kmem_cache_cpu` it read (`c`).
     pub cpu: u32,
     pub tid: u64,
     /// `object` (alloc) or the freelist head read (free), and `next` / the object being freed.
     pub object: String,
     pub next: String,
+    /// `object = c->freelist` (alloc) or `head = c->freelist` (free) has been read: before
+    /// that only the tid is held.
+    pub object_read: bool,
+    /// Alloc: `next = get_freepointer(s, object)` has been read (what the CAS installs).
+    pub next_read: bool,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The fast path a snapshot belongs to: `slab_alloc` or `slab_free`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum FastOp {
+    Alloc,
+    Free,
+}
+
+/// Whether a context is a task or an interrupt handler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ContextKind {
+    Task,
+    Irq,
+}
+
+/// Where a context stands (DESIGN §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ContextState {
+    Running,
+    /// A task switched out.
+    Runnable,
+    /// An irq handler not entered yet.
+    Waiting,
+    Blocked,
+    Finished,
+}
+
+impl ContextKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContextKind::Task => "task",
+            ContextKind::Irq => "irq",
+        }
+    }
+}
+
+impl ContextState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContextState::Running => "running",
+            ContextState::Runnable => "runnable",
+            ContextState::Waiting => "waiting",
+            ContextState::Blocked => "blocked",
+            ContextState::Finished => "finished",
+        }
+    }
+}
+
+impl fmt::Display for ContextKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for ContextState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Who owns a slab. Crosses to the page as a tagged object (`{ kind: "cpuPartial", cpu: 0 }`);
+/// its `Display` is the text the CLI, the tests and the lessons use (`cpu0-partial`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum SlabOwner {
+    /// SLUB: the CPU's slab (`c->page`).
+    Cpu {
+        cpu: u32,
+    },
+    /// SLUB: on the CPU's partial list.
+    CpuPartial {
+        cpu: u32,
+    },
+    /// SLUB's node partial list; SLAB's `slabs_partial`.
+    NodePartial {
+        node: u32,
+    },
+    /// SLAB's `slabs_full`.
+    NodeFull {
+        node: u32,
+    },
+    /// SLAB's `slabs_free`.
+    NodeFree {
+        node: u32,
+    },
+    /// SLUB: no free object and on no list.
+    Full,
+    /// SLUB: free objects but on no list (mid-operation).
+    None,
+    /// Being set up by the context that allocated it.
+    Private,
+    /// SLAB: on its way back to the page allocator.
+    Destroying,
+    Discarded,
+}
+
+impl fmt::Display for SlabOwner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SlabOwner::Cpu { cpu } => write!(f, "cpu{cpu}"),
+            SlabOwner::CpuPartial { cpu } => write!(f, "cpu{cpu}-partial"),
+            SlabOwner::NodePartial { node } => write!(f, "node{node}-partial"),
+            SlabOwner::NodeFull { node } => write!(f, "node{node}-full"),
+            SlabOwner::NodeFree { node } => write!(f, "node{node}-free"),
+            SlabOwner::Full => f.write_str("full"),
+            SlabOwner::None => f.write_str("none"),
+            SlabOwner::Private => f.write_str("private"),
+            SlabOwner::Destroying => f.write_str("destroying"),
+            SlabOwner::Discarded => f.write_str("discarded"),
+        }
+    }
+}
+
+/// Who holds an object. Crosses to the page as a tagged object (`{ kind: "user", var: "x" }`);
+/// its `Display` is the old text (`user:x`, `cpu0`, `shared0`, `slab`, `inflight:T`, `lost`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ObjectOwner {
+    /// Held by a variable of the scenario.
+    User { var: String },
+    /// SLUB: on the CPU's freelist; SLAB: in the CPU's `array_cache`.
+    Cpu { cpu: u32 },
+    /// SLAB: in node n's shared array.
+    Shared { node: u32 },
+    /// On its slab's freelist.
+    Slab,
+    /// Held in the locals of a context mid-operation.
+    Inflight { ctx: String },
+    /// Reachable from nothing.
+    Lost,
+    /// Its slab went back to the page allocator.
+    Discarded,
+}
+
+impl fmt::Display for ObjectOwner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ObjectOwner::User { var } => write!(f, "user:{var}"),
+            ObjectOwner::Cpu { cpu } => write!(f, "cpu{cpu}"),
+            ObjectOwner::Shared { node } => write!(f, "shared{node}"),
+            ObjectOwner::Slab => f.write_str("slab"),
+            ObjectOwner::Inflight { ctx } => write!(f, "inflight:{ctx}"),
+            ObjectOwner::Lost => f.write_str("lost"),
+            ObjectOwner::Discarded => f.write_str("discarded"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct LineView {
     pub id: u32,
@@ -173,7 +334,7 @@ pub struct LineView {
     pub states: Vec<char>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct VarView {
     pub name: String,
@@ -185,9 +346,42 @@ pub struct VarView {
 }
 
 /// An invariant violation, recorded as an outcome (never a panic).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, TS)]
 pub struct Violation {
     pub step: u64,
     pub invariant: String,
     pub message: String,
 }
+
+/// What the page needs after one user action (a step, a seek, a jump, a new schedule), built
+/// by [`crate::Simulator::frame`] and sent in one crossing: the view and outcome at the cursor
+/// and only the events the page does not have yet.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Frame {
+    pub view: View,
+    pub outcome: crate::Outcome,
+    /// The page keeps the first `eventsFrom` events it had and appends `events`: together they
+    /// are every event of the played schedule (setup's first), moves past the cursor included.
+    pub events_from: usize,
+    pub events: Vec<crate::Event>,
+    /// The number of events up to the cursor: the last step's event is the one before it.
+    pub events_at_cursor: usize,
+    /// How many moves of the schedule played (all of them unless `error`).
+    pub played: usize,
+    /// Why move `played` of the schedule did not play (the simulator's message).
+    pub error: Option<String>,
+}
+
+/// An owner or a context's kind or state compares equal to its text (`"cpu0-partial"`,
+/// `"user:x"`, `"finished"`): tests and lesson claims name them as the narration does.
+macro_rules! eq_text {
+    ($($t:ty),+) => {$(
+        impl PartialEq<&str> for $t {
+            fn eq(&self, other: &&str) -> bool {
+                self.to_string() == *other
+            }
+        }
+    )+};
+}
+eq_text!(SlabOwner, ObjectOwner, ContextKind, ContextState);

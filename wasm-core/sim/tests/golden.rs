@@ -562,7 +562,7 @@ fn sc05_remote_free_into_frozen_slab() -> R {
     f.eq(
         &r,
         "P at the end (fl, inuse, frozen, owner)",
-        (p.freelist, p.inuse, p.frozen, p.owner),
+        (p.freelist, p.inuse, p.frozen, p.owner.to_string()),
         (vec![], 4, true, "cpu0".to_string()),
     );
     expect_deltas(
@@ -601,7 +601,7 @@ fn sc06_remote_free_makes_full_slab_partial() -> R {
     f.eq(
         &r,
         "Q after setup (fl, inuse, frozen, owner)",
-        (q.freelist, q.inuse, q.frozen, q.owner),
+        (q.freelist, q.inuse, q.frozen, q.owner.to_string()),
         (vec![], 4, false, "full".to_string()),
     );
     f.eq(&r, "c1's slab after setup", r.cpu(1).page, some("P"));
@@ -619,7 +619,7 @@ fn sc06_remote_free_makes_full_slab_partial() -> R {
     f.eq(
         &r,
         "(a) Q (fl, inuse, frozen, owner)",
-        (q.freelist, q.inuse, q.frozen, q.owner),
+        (q.freelist, q.inuse, q.frozen, q.owner.to_string()),
         (names(&["q1"]), 3, true, "cpu1-partial".to_string()),
     );
     f.eq(&r, "(a) c1.partial", r.cpu(1).partial, names(&["Q"]));
@@ -642,7 +642,7 @@ fn sc06_remote_free_makes_full_slab_partial() -> R {
     f.eq(
         &r,
         "(b) Q (fl, inuse, frozen, owner)",
-        (q.freelist, q.inuse, q.frozen, q.owner),
+        (q.freelist, q.inuse, q.frozen, q.owner.to_string()),
         (names(&["q1"]), 3, false, "node0-partial".to_string()),
     );
     f.eq(&r, "(b) list_lock taken by B", r.list_locks("B"), 1);
@@ -664,7 +664,7 @@ fn sc06_remote_free_makes_full_slab_partial() -> R {
     f.eq(
         &r,
         "(c) Q (fl, inuse, frozen, owner)",
-        (q.freelist, q.inuse, q.frozen, q.owner),
+        (q.freelist, q.inuse, q.frozen, q.owner.to_string()),
         (names(&["q1"]), 3, false, "cpu1-partial".to_string()),
     );
     f.eq(&r, "(c) c1.partial", r.cpu(1).partial, names(&["Q"]));
@@ -705,7 +705,7 @@ fn sc07_free_empties_partial_slab() -> R {
     f.eq(
         &r,
         "R after setup (fl len, inuse, frozen, owner)",
-        (rs.freelist.len(), rs.inuse, rs.frozen, rs.owner),
+        (rs.freelist.len(), rs.inuse, rs.frozen, rs.owner.to_string()),
         (3, 1, false, "node0-partial".to_string()),
     );
     f.eq(&r, "nr_partial after setup", r.node(0).nr_partial, 2);
@@ -716,7 +716,12 @@ fn sc07_free_empties_partial_slab() -> R {
     let before = r.stats();
     r.complete("B")?;
     r.finish();
-    f.eq(&r, "R owner", r.slab("R").owner, "discarded".to_string());
+    f.eq(
+        &r,
+        "R owner",
+        r.slab("R").owner.to_string(),
+        "discarded".to_string(),
+    );
     f.eq(
         &r,
         "node partial",
@@ -753,7 +758,7 @@ fn sc07_free_empties_partial_slab() -> R {
     f.eq(
         &r,
         "(gt) R (fl len, inuse, frozen, owner)",
-        (rs.freelist.len(), rs.inuse, rs.frozen, rs.owner),
+        (rs.freelist.len(), rs.inuse, rs.frozen, rs.owner.to_string()),
         (4, 0, false, "node0-partial".to_string()),
     );
     expect_deltas(&mut f, &r, &before, &[("FREE_SLOWPATH", 1)]);
@@ -768,7 +773,7 @@ fn sc07_free_empties_partial_slab() -> R {
     f.eq(
         &r,
         "(ge) R owner",
-        r.slab("R").owner,
+        r.slab("R").owner.to_string(),
         "discarded".to_string(),
     );
     f.eq(&r, "(ge) nr_partial", r.node(0).nr_partial, 0);
@@ -796,7 +801,7 @@ fn check_sc8_setup(f: &mut Failures, r: &Run) {
     f.eq(
         r,
         "R after setup (fl, inuse, frozen, owner)",
-        (rs.freelist, rs.inuse, rs.frozen, rs.owner),
+        (rs.freelist, rs.inuse, rs.frozen, rs.owner.to_string()),
         (names(&["r2"]), 3, false, "node0-partial".to_string()),
     );
     f.eq(r, "c0's slab after setup", r.cpu(0).page, some("P"));
@@ -815,7 +820,7 @@ fn check_sc8_end(f: &mut Failures, r: &Run, before: &BTreeMap<String, u64>) {
     f.eq(
         r,
         "R at the end (fl, inuse, frozen, owner)",
-        (rs.freelist, rs.inuse, rs.frozen, rs.owner),
+        (rs.freelist, rs.inuse, rs.frozen, rs.owner.to_string()),
         (
             names(&["r1", "r0", "r2"]),
             1,
@@ -924,7 +929,7 @@ fn sc09_free_to_empty_races_acquire() -> R {
     f.eq(
         &r,
         "R after setup (fl len, inuse, owner)",
-        (rs.freelist.len(), rs.inuse, rs.owner),
+        (rs.freelist.len(), rs.inuse, rs.owner.to_string()),
         (3, 1, "node0-partial".to_string()),
     );
     f.eq(
@@ -955,7 +960,7 @@ fn sc09_free_to_empty_races_acquire() -> R {
     f.eq(
         &r,
         "R at the end (fl, frozen, owner)",
-        (rs.freelist, rs.frozen, rs.owner),
+        (rs.freelist, rs.frozen, rs.owner.to_string()),
         (names(&["r0"]), true, "cpu0".to_string()),
     );
     f.eq(&r, "c0's slab", r.cpu(0).page, some("R"));
@@ -966,7 +971,7 @@ fn sc09_free_to_empty_races_acquire() -> R {
         r.slab("R")
             .objects
             .iter()
-            .find(|o| o.owner == "user:x")
+            .find(|o| o.owner.to_string() == "user:x")
             .map(|o| o.name.clone()),
     );
     // No ALLOC_SLOWPATH: with c.page NULL the 3.10 slow path goes to new_slab before B6.
@@ -1029,7 +1034,7 @@ fn sc10_deactivate_races_remote_free() -> R {
     f.eq(
         &r,
         "P at the end (fl, inuse, frozen, owner)",
-        (p.freelist, p.inuse, p.frozen, p.owner),
+        (p.freelist, p.inuse, p.frozen, p.owner.to_string()),
         (names(&["p3", "p0"]), 2, false, "node0-partial".to_string()),
     );
     expect_deltas(
@@ -1076,7 +1081,7 @@ fn sc11_cpu_partial_drain() -> R {
     f.eq(
         &r,
         "R after setup (frozen, owner)",
-        (rs.frozen, rs.owner),
+        (rs.frozen, rs.owner.to_string()),
         (false, "full".to_string()),
     );
 
@@ -1091,7 +1096,7 @@ fn sc11_cpu_partial_drain() -> R {
         f.eq(
             &r,
             &format!("{s} (frozen, owner)"),
-            (sl.frozen, sl.owner),
+            (sl.frozen, sl.owner.to_string()),
             (false, "node0-partial".to_string()),
         );
     }
@@ -1158,7 +1163,7 @@ fn sc12_hotplug_flush_dead_cpu() -> R {
         f.eq(
             &r,
             &format!("{s} (frozen, owner)"),
-            (sl.frozen, sl.owner),
+            (sl.frozen, sl.owner.to_string()),
             (false, "node0-partial".to_string()),
         );
     }
@@ -1364,7 +1369,7 @@ fn sc16_node_mismatch() -> R {
     f.eq(
         &r,
         "P (frozen, owner)",
-        (r.slab("P").frozen, r.slab("P").owner),
+        (r.slab("P").frozen, r.slab("P").owner.to_string()),
         (false, "node0-partial".to_string()),
     );
     expect_deltas(

@@ -1,10 +1,11 @@
 //! slub-wasm: the only code of slub-lab that knows JavaScript (DESIGN §2, §6).
 //!
-//! It wraps [`slub_sim::Simulator`] in one opaque `Simulator` class with a coarse API. Views,
+//! It wraps [`slub_sim::Simulator`] in one opaque `Simulator` class with a coarse API: the page
+//! makes one call per user action ([`Simulator::frame`]) and gets one JSON string back. Views,
 //! events, outcomes and the listing cross as JSON strings (serde_json, already a dependency of
 //! the model) rather than through serde-wasm-bindgen: one `JSON.parse` on the JS side is as fast
-//! and keeps the module small. The TypeScript mirror of those shapes is `web/src/sim/types.ts`,
-//! kept honest by a round-trip test (`web/src/sim/types.test.ts`).
+//! and keeps the module small. Their TypeScript is generated from the Rust types by ts-rs into
+//! `web/src/sim/generated/` (`tests/contract.rs` fails when it is stale).
 //!
 //! Errors cross in one place ([`into_error`]): a bad scenario or a move that is not enabled
 //! becomes a JS `Error` whose message is the `Display` text of [`slub_sim::Error`]. A Rust panic
@@ -71,6 +72,19 @@ impl Simulator {
         Ok(Simulator { inner })
     }
 
+    /// One user action in one call: make the history start with `schedule` (omitted: the
+    /// same as the last call's), move the cursor to `cursor`, and return the
+    /// `slub_sim::view::Frame` as JSON (view, outcome, the events after the first `haveEvents`
+    /// the page keeps, and why the schedule stopped if it did). The history lives here only.
+    pub fn frame(
+        &mut self,
+        schedule: Option<Vec<String>>,
+        cursor: usize,
+        #[wasm_bindgen(js_name = haveEvents)] have_events: usize,
+    ) -> String {
+        to_json(&self.inner.frame(schedule.as_deref(), cursor, have_events))
+    }
+
     /// The moves that may come next.
     #[wasm_bindgen(js_name = enabledMoves)]
     pub fn enabled_moves(&self) -> Vec<String> {
@@ -100,30 +114,6 @@ impl Simulator {
     /// Every event so far, as a JSON array (empty unless created with events on).
     pub fn events(&self) -> String {
         to_json(self.inner.events())
-    }
-
-    /// The events from index `start` on, as a JSON array: lets the page fetch only what is new.
-    /// Events `start..end` of the whole kept history (past the cursor too), as JSON.
-    #[wasm_bindgen(js_name = eventsRange)]
-    pub fn events_range(&self, start: usize, end: usize) -> String {
-        to_json(self.inner.events_range(start, end))
-    }
-
-    /// `marks[n]` = number of events after `n` moves (move n's events: `marks[n]..marks[n+1]`).
-    pub fn marks(&self) -> Vec<usize> {
-        self.inner.marks().to_vec()
-    }
-
-    #[wasm_bindgen(js_name = eventsFrom)]
-    pub fn events_from(&self, start: usize) -> String {
-        let events = self.inner.events();
-        to_json(&events[start.min(events.len())..])
-    }
-
-    /// How many events have been recorded so far.
-    #[wasm_bindgen(js_name = eventCount)]
-    pub fn event_count(&self) -> usize {
-        self.inner.events().len()
     }
 
     /// What `slub-lab run` prints, minus events (DESIGN §5), as JSON.

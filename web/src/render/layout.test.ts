@@ -105,14 +105,14 @@ describe('stage layout', () => {
   });
 
   it('words owners and object states (never colour alone)', () => {
-    expect(ownerText('cpu1')).toBe('CPU 1 slab');
-    expect(ownerText('cpu0-partial')).toBe('CPU 0 partial');
-    expect(ownerText('node0-partial')).toBe('node 0 partial');
-    expect(ownerText('full')).toBe('full, on no list');
-    expect(objectState('user:x')).toEqual({ state: 'held', cpu: null, label: 'x' });
-    expect(objectState('inflight:T')).toEqual({ state: 'inflight', cpu: null, label: '⇢T' });
-    expect(objectState('cpu1')).toEqual({ state: 'free', cpu: 1, label: '' });
-    expect(objectState('lost').state).toBe('lost');
+    expect(ownerText({ kind: 'cpu', cpu: 1 })).toBe('CPU 1 slab');
+    expect(ownerText({ kind: 'cpuPartial', cpu: 0 })).toBe('CPU 0 partial');
+    expect(ownerText({ kind: 'nodePartial', node: 0 })).toBe('node 0 partial');
+    expect(ownerText({ kind: 'full' })).toBe('full, on no list');
+    expect(objectState({ kind: 'user', var: 'x' })).toEqual({ state: 'held', cpu: null, label: 'x' });
+    expect(objectState({ kind: 'inflight', ctx: 'T' })).toEqual({ state: 'inflight', cpu: null, label: '⇢T' });
+    expect(objectState({ kind: 'cpu', cpu: 1 })).toEqual({ state: 'free', cpu: 1, label: '' });
+    expect(objectState({ kind: 'lost' }).state).toBe('lost');
   });
 
   it('draws free-pointer arcs as stable path strings', () => {
@@ -388,11 +388,11 @@ describe('stage layout under SLAB', () => {
   });
 
   it('words SLAB owners, arrays and lines', () => {
-    expect(ownerText('node0-full')).toBe('node 0 full');
-    expect(ownerText('node1-free')).toBe('node 1 free');
-    expect(slabObjectState('cpu1')).toEqual({ state: 'free', cpu: 1, label: 'cpu1' });
-    expect(slabObjectState('shared0')).toEqual({ state: 'free', cpu: null, label: 'shared0' });
-    expect(slabObjectState('user:x')).toEqual({ state: 'held', cpu: null, label: 'x' });
+    expect(ownerText({ kind: 'nodeFull', node: 0 })).toBe('node 0 full');
+    expect(ownerText({ kind: 'nodeFree', node: 1 })).toBe('node 1 free');
+    expect(slabObjectState({ kind: 'cpu', cpu: 1 })).toEqual({ state: 'free', cpu: 1, label: 'cpu1' });
+    expect(slabObjectState({ kind: 'shared', node: 0 })).toEqual({ state: 'free', cpu: null, label: 'shared0' });
+    expect(slabObjectState({ kind: 'user', var: 'x' })).toEqual({ state: 'held', cpu: null, label: 'x' });
     expect(shortLineName('array_cache[0] entries 6..13')).toBe('ac[0] [6..13]');
     expect(shortLineName('shared[1] entries 502..509')).toBe('sh[1] [502..509]');
     expect(shortLineName('objects P[0..1]')).toBe('objects P[0..1]');

@@ -15,7 +15,7 @@
 //                                     one): it moves from array to array, and from and to its
 //                                     grid position, like a freelist link
 //   ghost:<name>                      a stale copy a flush left at the bottom of a CPU's array
-import type { ArrayView, ContextView, CpuView, NodeView, ObjectView, SimEvent, SlabNodeView, SlabView, View } from '../sim/types';
+import type { ArrayView, ContextView, CpuView, NodeView, ObjectOwner, ObjectView, SimEvent, SlabNodeView, SlabOwner, SlabView, View } from '../sim/types';
 import { arcPath, contextMarker, linkPath, r1, type Point } from './geometry';
 import { gapText, stackHeightRows, stackRows } from './stack.layout';
 
@@ -175,17 +175,19 @@ export function tidText(c: CpuView, tidStep: number): string {
 }
 
 /** Who owns a slab, in words (never by colour alone). */
-export function ownerText(owner: string): string {
-  let m = /^cpu(\d+)$/.exec(owner);
-  if (m) return `CPU ${m[1] ?? ''} slab`;
-  m = /^cpu(\d+)-partial$/.exec(owner);
-  if (m) return `CPU ${m[1] ?? ''} partial`;
-  m = /^node(\d+)-partial$/.exec(owner);
-  if (m) return `node ${m[1] ?? ''} partial`;
-  // SLAB's other two node lists.
-  m = /^node(\d+)-(full|free)$/.exec(owner);
-  if (m) return `node ${m[1] ?? ''} ${m[2] ?? ''}`;
-  switch (owner) {
+export function ownerText(owner: SlabOwner): string {
+  switch (owner.kind) {
+    case 'cpu':
+      return `CPU ${owner.cpu} slab`;
+    case 'cpuPartial':
+      return `CPU ${owner.cpu} partial`;
+    case 'nodePartial':
+      return `node ${owner.node} partial`;
+    // SLAB's other two node lists.
+    case 'nodeFull':
+      return `node ${owner.node} full`;
+    case 'nodeFree':
+      return `node ${owner.node} free`;
     case 'full':
       return 'full, on no list';
     case 'private':
@@ -194,30 +196,38 @@ export function ownerText(owner: string): string {
       return 'destroying (to the page allocator)';
     case 'discarded':
       return 'discarded';
-    default:
-      return owner;
+    case 'none':
+      return 'none';
   }
 }
 
 /** An object's state from its `owner` (view.rs ObjectView). */
-export function objectState(owner: string): { state: ObjectState; cpu: number | null; label: string } {
-  if (owner.startsWith('user:')) return { state: 'held', cpu: null, label: owner.slice(5) };
-  if (owner.startsWith('inflight:')) return { state: 'inflight', cpu: null, label: `⇢${owner.slice(9)}` };
-  if (owner === 'lost') return { state: 'lost', cpu: null, label: '⚠ lost' };
-  const m = /^cpu(\d+)$/.exec(owner);
-  if (m) return { state: 'free', cpu: Number(m[1]), label: '' };
-  return { state: 'free', cpu: null, label: '' };
+export function objectState(owner: ObjectOwner): { state: ObjectState; cpu: number | null; label: string } {
+  switch (owner.kind) {
+    case 'user':
+      return { state: 'held', cpu: null, label: owner.var };
+    case 'inflight':
+      return { state: 'inflight', cpu: null, label: `⇢${owner.ctx}` };
+    case 'lost':
+      return { state: 'lost', cpu: null, label: '⚠ lost' };
+    case 'cpu':
+      return { state: 'free', cpu: owner.cpu, label: '' };
+    default:
+      return { state: 'free', cpu: null, label: '' };
+  }
 }
+
+const LOST: ObjectOwner = { kind: 'lost' };
 
 /**
  * Under SLAB a free object is in a CPU's array, in a node's shared array or in its slab: the
  * chip says which array in words (`cpu0`, `shared0`), beside the CPU's hue.
  */
-export function slabObjectState(owner: string): { state: ObjectState; cpu: number | null; label: string } {
+export function slabObjectState(owner: ObjectOwner): { state: ObjectState; cpu: number | null; label: string } {
   const st = objectState(owner);
   if (st.state !== 'free') return st;
   if (st.cpu !== null) return { ...st, label: `cpu${st.cpu}` };
-  if (/^shared\d+$/.test(owner)) return { ...st, label: owner };
+  if (owner.kind === 'shared') return { ...st, label: `shared${owner.node}` };
   return st;
 }
 
@@ -225,11 +235,6 @@ export function slabObjectState(owner: string): { state: ObjectState; cpu: numbe
 const TID_FASTPATHS = new Set(['preempt-disable', 'tid-loop', 'tid-direct', 'tid-unguarded']);
 /** Fast paths with no cmpxchg: the update is a plain store with irqs off (E0). */
 const STORE_FASTPATHS = new Set(['irq-disable']);
-/** Lines of `slab_alloc` reached once `object = c->freelist` has been read, and once `next` has. */
-const ALLOC_OBJECT_READ = new Set(['A6', 'A7', 'A8', 'A9', 'E0d', 'E0e', 'E0f', 'L3', 'L4', 'L5', 'L5a', 'L5b', 'L5c']);
-const ALLOC_NEXT_READ = new Set(['A9', 'E0f', 'L5', 'L5a', 'L5b', 'L5c']);
-/** Lines of `slab_free` reached once `head = c->freelist` has been read. */
-const FREE_HEAD_READ = new Set(['F7', 'F7b', 'F8', 'FE0e', 'FE0f', 'FL3', 'FL4', 'FL5', 'FL5a', 'FL5b', 'FL5c']);
 
 export interface SnapshotLine {
   readonly text: string;
@@ -250,14 +255,13 @@ export interface SnapshotLine {
 export function snapshotLine(ctx: ContextView, view: View, objects: ReadonlyMap<string, ObjectView>): SnapshotLine | null {
   const s = ctx.snapshot;
   // SLAB's fast path is a plain push or pop with irqs off: nothing read to compare later.
-  if (s === null || ctx.label === null || view.allocator === 'slab') return null;
-  const fn = ctx.label.slice(0, ctx.label.lastIndexOf(':'));
-  const pc = ctx.label.slice(ctx.label.lastIndexOf(':') + 1);
-  const alloc = fn === 'slab_alloc';
+  if (s === null || view.allocator === 'slab') return null;
+  // What it has read so far is the model's to say (SnapshotView.objectRead, nextRead).
+  const alloc = s.op === 'alloc';
   const tid = TID_FASTPATHS.has(view.variant.fastpath) ? `tid ${s.tid}` : null;
   const where = s.cpu === ctx.cpu ? '' : ` (CPU ${s.cpu})`;
   const verb = STORE_FASTPATHS.has(view.variant.fastpath) ? 'read' : 'CAS expects';
-  const read = alloc ? ALLOC_OBJECT_READ.has(pc) : FREE_HEAD_READ.has(pc);
+  const read = s.objectRead;
   const on = s.cpu === ctx.cpu ? '' : ` (read on CPU ${s.cpu})`;
   if (!read) {
     if (tid === null) return null;
@@ -265,7 +269,7 @@ export function snapshotLine(ctx: ContextView, view: View, objects: ReadonlyMap<
   }
   const expects = [s.object, tid].filter((x) => x !== null).join(', ');
   // A free installs the object it frees; an alloc the free pointer it read (once read).
-  const installs = alloc ? (ALLOC_NEXT_READ.has(pc) ? s.next : null) : s.next;
+  const installs = alloc ? (s.nextRead ? s.next : null) : s.next;
   let text = `  ${verb} ${expects}${where}${installs === null ? '' : ` → ${installs}`}`;
   let words = `${ctx.id}'s ${verb === 'read' ? 'update has read' : 'cmpxchg expects'} ${expects}${on}${installs === null ? '' : ` and installs ${installs}`}`;
   let stale = false;
@@ -406,7 +410,7 @@ export function layoutStage(
       w: CARD_W,
       h: slabRowH,
       cpu: cpuOfOwner(s.owner),
-      faded: s.owner === 'discarded',
+      faded: s.owner.kind === 'discarded',
       selected: sel === s.name,
       texts,
       marks: [],
@@ -416,7 +420,7 @@ export function layoutStage(
       const cy = top + 70 + Math.floor(j / gridPerRow) * 50;
       gridPos.set(o.name, { x: cx, y: cy });
       const nth = order?.get(o.name);
-      if (nth !== undefined && s.owner !== 'discarded') texts.push(text(cx - x, cy - top - CHIP_H / 2 - 4, `${nth}`, 'muted', 'middle'));
+      if (nth !== undefined && s.owner.kind !== 'discarded') texts.push(text(cx - x, cy - top - CHIP_H / 2 - 4, `${nth}`, 'muted', 'middle'));
       const st = slab ? slabObjectState(o.owner) : objectState(o.owner);
       chips.push({
         key: `obj:${o.name}`,
@@ -437,7 +441,7 @@ export function layoutStage(
       const from = gridPos.get(o.name);
       const to = gridPos.get(o.fp);
       if (from === undefined || to === undefined) continue;
-      const free = o.owner === 'slab' || /^cpu\d+$/.test(o.owner);
+      const free = o.owner.kind === 'slab' || o.owner.kind === 'cpu';
       arrows.push({ key: `fp:${o.name}`, d: arcPath(from, to, CHIP_H), kind: free ? 'fp' : 'stale' });
     }
   }
@@ -476,7 +480,7 @@ export function layoutStage(
       const cy = top + ry + Math.floor(j / perRowChips) * ROW;
       flPos.push({ x: cx, y: cy });
       const obj = findObject(slabByName, name);
-      const st = obj === undefined ? objectState('lost') : objectState(obj.owner);
+      const st = obj === undefined ? objectState(LOST) : objectState(obj.owner);
       chips.push({
         key: flKeys[j] ?? `fl:${name}`,
         object: name,
@@ -556,9 +560,8 @@ export function layoutStage(
   return { width, height: y, strip, cards, chips, refs, arrows, locks };
 }
 
-function cpuOfOwner(owner: string): number | null {
-  const m = /^cpu(\d+)/.exec(owner);
-  return m ? Number(m[1]) : null;
+function cpuOfOwner(owner: SlabOwner): number | null {
+  return owner.kind === 'cpu' || owner.kind === 'cpuPartial' ? owner.cpu : null;
 }
 
 function findObject(slabs: ReadonlyMap<string, SlabView>, name: string) {
@@ -754,7 +757,7 @@ function layoutStack(
       return;
     }
     const obj = objects.get(name);
-    const st = obj === undefined ? objectState('lost') : objectState(obj.owner);
+    const st = obj === undefined ? objectState(LOST) : objectState(obj.owner);
     out.chips.push({
       key: uniqueKeys('arr', [name])[0] ?? `arr:${name}`,
       object: name,

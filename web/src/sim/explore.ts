@@ -2,7 +2,7 @@
 // responsive; the worker posts progress (executions, states, depth, elapsed) and the result,
 // and cancelling terminates it at once. `runExploreRequest` is the worker's logic as a pure
 // function of the wasm `explore` entry point, so it is tested in node without a worker.
-import { SCHEMA_VERSION } from './types';
+import { SCHEMA_VERSION, type ExploreProgressCounts, type ExploreResult, type ExploreViolation } from './types';
 
 /** Bounds of a search; every field optional (the CLI's defaults). */
 export interface ExploreBounds {
@@ -14,32 +14,14 @@ export interface ExploreBounds {
   reduction?: boolean;
 }
 
-export interface ExploreProgress {
-  executions: number;
-  states: number;
-  depth: number;
-  frontier: number;
-  elapsedMs: number;
-}
+/** The search's counts (generated from Rust) and the time it has taken here. */
+export type ExploreProgress = ExploreProgressCounts & { elapsedMs: number };
 
-export interface FoundViolation {
-  invariant: string;
-  message: string;
-  /** The moves that reach it: load them into the stepper to replay. */
-  schedule: string[];
-}
+/** A violation found, with the moves that reach it (load them into the stepper to replay). */
+export type FoundViolation = ExploreViolation;
 
-export interface ExploreReport {
-  executions: number;
-  states: number;
-  transitions: number;
-  pruned: number;
-  maxDepth: number;
-  complete: boolean;
-  cancelled: boolean;
-  violations: FoundViolation[];
-  elapsedMs: number;
-}
+/** The search's result (generated from Rust) and the time it took here. */
+export type ExploreReport = ExploreResult & { elapsedMs: number };
 
 export interface ExploreRequest {
   type: 'slub-lab:explore';

@@ -1,5 +1,6 @@
-// The explorer's Web Worker: loads its own copy of the wasm module and runs one search.
-import init, { explore } from './pkg/slub_wasm.js';
+// The explorer's Web Worker: loads its own copy of the wasm module, the one built for speed
+// (pkg-fast, opt-level 3: scripts/build-wasm.mjs), and runs one search.
+import init, { explore } from './pkg-fast/slub_wasm.js';
 import { runExploreRequest, type ExploreMessage, type ExploreRequest } from './explore';
 
 const ready = init();

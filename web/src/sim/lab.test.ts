@@ -1,6 +1,5 @@
-// The lab's side of the bridge (issue 6): what the wasm sends has exactly the keys lab.ts
-// declares, a comparison run in wasm is the native CLI's to the digit (`slub-lab bench seeds`),
-// every stepper scenario plays, and the runner runs cases one at a time, keeps their results
+// The lab's side of the bridge (issue 6): the cases list, a comparison run in wasm is the
+// native CLI's to the digit (`slub-lab bench seeds`), every stepper scenario plays, and the runner runs cases one at a time, keeps their results
 // and survives a crashed run.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -8,7 +7,6 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { labRunSeed } from './pkg-lab/slub_lab_wasm.js';
 import {
-  LAB_KEYS,
   labCases,
   loadLabSync,
   labPending,
@@ -27,16 +25,6 @@ beforeAll(() => {
   loadLabSync(readFileSync(join(repoRoot, 'web/src/sim/pkg-lab/slub_lab_wasm_bg.wasm')));
 });
 
-function keysOf(kind: keyof typeof LAB_KEYS, value: unknown): void {
-  expect(value, kind).toBeTypeOf('object');
-  const keys = Object.keys(value as object);
-  const declared: readonly string[] = LAB_KEYS[kind];
-  const required = declared.filter((k) => !k.endsWith('?'));
-  const all = declared.map((k) => k.replace(/\?$/, ''));
-  for (const k of required) expect(keys, `${kind} lacks ${k}`).toContain(k);
-  for (const k of keys) expect(all, `${kind} has an undeclared key ${k}`).toContain(k);
-}
-
 function run(id: string): LabRunMessage {
   const messages: LabRunMessage[] = [];
   runLabRequest(labRunSeed, () => undefined, { type: 'slub-lab:lab-run', version: 1, id }, (m) => messages.push(m));
@@ -47,21 +35,17 @@ function run(id: string): LabRunMessage {
 }
 
 describe('the lab through the bridge', () => {
-  it('lists every case with exactly the declared keys, and the pending seeds', () => {
+  it('lists every case and the pending seeds (their types are generated from Rust)', () => {
     const cases = labCases();
-    keysOf('LabCases', cases);
     expect(cases.cases.length).toBeGreaterThan(0);
     expect(cases.tolerance).toBe(0.25);
-    for (const row of cases.costTable) keysOf('CostRow', row);
     expect(cases.costTable.map((r) => r.constant)).toContain('L1_HIT');
     for (const c of cases.cases) {
-      keysOf('CaseInfo', c);
-      keysOf('LabParams', c.params);
       expect(c.seedRatio).toBeCloseTo(c.published.after / c.published.before, 4);
       expect(c.change.length).toBeGreaterThan(0);
     }
     expect(new Set(cases.cases.map((c) => c.id)).size).toBe(cases.cases.length);
-    for (const p of labPending()) keysOf('PendingSeed', p);
+    expect(Array.isArray(labPending())).toBe(true);
   });
 
   it('runs a comparison in wasm to the same numbers as the native CLI', () => {
@@ -69,12 +53,6 @@ describe('the lab through the bridge', () => {
     const m = run(id);
     if (m.type !== 'result') throw new Error(m.message);
     const r = m.result;
-    keysOf('SeedResult', r);
-    keysOf('LabParams', r.params);
-    for (const side of [r.before, r.after]) {
-      keysOf('Side', side);
-      for (const line of Object.values(side.perOp)) keysOf('OpLine', line);
-    }
     const cli = join(repoRoot, 'target', 'release', 'slub-lab');
     const native = JSON.parse(execFileSync(cli, ['bench', 'seeds', '--seed', id], { encoding: 'utf8' })) as { comparisons: SeedResult[] };
     expect(r).toEqual(native.comparisons[0]);

@@ -53,115 +53,19 @@ if (typeof document !== 'undefined') {
 /** `key=value` of a scenario's variant (or `allocator`), as the seed case lists them. */
 export type Pair = readonly [key: string, value: string];
 
-/** The workload's parameters and the cache they imply (`lab::ParamsOut`). */
-export interface LabParams {
-  cpus: number;
-  nodes: number;
-  size: number;
-  n: number;
-  rounds?: number;
-  window?: number;
-  /** `producer-consumer`: producer/consumer pairs running at once. */
-  pairs?: number;
-  objectsPerSlab: number;
-  slabOrder: number;
-  minPartial: number;
-  cpuPartial: number;
-}
-
-/** Which number of a run a comparison reads. */
-export type Metric = 'alloc' | 'free' | 'pair' | 'message';
-
-/** One seed comparison, not yet run (`slub_lab_core::export::CaseInfo`). */
-export interface CaseInfo {
-  id: string;
-  file: string;
-  what: string;
-  workload: string;
-  about: string;
-  params: LabParams;
-  metric: Metric;
-  unit: string;
-  published: { before: number; after: number };
-  seedRatio: number;
-  asserted: boolean;
-  note?: string;
-  before: Pair[];
-  change: Pair[];
-  ops: number;
-}
-
-export interface CostRow {
-  constant: string;
-  cycles: string;
-  source: string;
-}
-
-export interface LabCases {
-  schemaVersion: number;
-  tolerance: number;
-  costTable: CostRow[];
-  cases: CaseInfo[];
-}
-
-export interface PendingSeed {
-  id: string;
-  file: string;
-  what: string;
-  needs: string;
-}
-
-/** One kind of operation of one side's run, per operation (`lab::OpLine`). */
-export interface OpLine {
-  cycles: number;
-  listLocks: number;
-  transfers: number;
-  prefetched: number;
-  objectTransfers: number;
-  slabPageTransfers: number;
-}
-
-/** One side (before or after) of a comparison as run (`lab::Side`). */
-export interface Side {
-  variant: Record<string, string>;
-  published: number;
-  model: number;
-  perOp: Partial<Record<'alloc' | 'free' | 'touch', OpLine>>;
-  stats: Record<string, number>;
-}
-
-/** A comparison's result (`lab::SeedResult`). */
-export interface SeedResult {
-  id: string;
-  file: string;
-  what: string;
-  workload: string;
-  params: LabParams;
-  metric: Metric;
-  unit: string;
-  before: Side;
-  after: Side;
-  seedRatio: number;
-  modelRatio: number;
-  ratioOff: number;
-  changeFraction: number;
-  signOk: boolean;
-  withinTolerance: boolean;
-  asserted: boolean;
-  note?: string;
-}
-
-/** The keys each object carries, optional ones marked `?` (lab.test.ts holds the wasm to them). */
-export const LAB_KEYS = {
-  LabCases: ['schemaVersion', 'tolerance', 'costTable', 'cases'],
-  CostRow: ['constant', 'cycles', 'source'],
-  CaseInfo: ['id', 'file', 'what', 'workload', 'about', 'params', 'metric', 'unit', 'published', 'seedRatio', 'asserted', 'note?', 'before', 'change', 'ops'],
-  LabParams: ['cpus', 'nodes', 'size', 'n', 'rounds?', 'window?', 'pairs?', 'objectsPerSlab', 'slabOrder', 'minPartial', 'cpuPartial'],
-  PendingSeed: ['id', 'file', 'what', 'needs'],
-  SeedResult: ['id', 'file', 'what', 'workload', 'params', 'metric', 'unit', 'before', 'after', 'seedRatio', 'modelRatio', 'ratioOff', 'changeFraction', 'signOk', 'withinTolerance', 'asserted', 'note?'],
-  Side: ['variant', 'published', 'model', 'perOp', 'stats'],
-  OpLine: ['cycles', 'listLocks', 'transfers', 'prefetched', 'objectTransfers', 'slabPageTransfers'],
-} as const satisfies Record<string, readonly string[]>;
+// What crosses is generated from the Rust types by ts-rs (./generated, checked by
+// wasm-core/wasm/tests/contract.rs).
+export type { CaseInfo } from './generated/CaseInfo';
+export type { CostRow } from './generated/CostRow';
+export type { LabCases } from './generated/LabCases';
+export type { LabParams } from './generated/LabParams';
+export type { Metric } from './generated/Metric';
+export type { OpLine } from './generated/OpLine';
+export type { PendingSeed } from './generated/PendingSeed';
+export type { SeedResult } from './generated/SeedResult';
+export type { Side } from './generated/Side';
+import type { LabCases } from './generated/LabCases';
+import type { PendingSeed } from './generated/PendingSeed';
 
 function panicMessage(): string | undefined {
   try {

@@ -15,6 +15,7 @@ import init, {
 } from './pkg/slub_wasm.js';
 import {
   SCHEMA_VERSION,
+  type Frame,
   type ListingFunction,
   type Outcome,
   type SimEvent,
@@ -96,6 +97,20 @@ export class Simulation {
     this.#raw = call(() => new RawSimulator(scenarioJson, events));
   }
 
+  /**
+   * One user action in one call and one JSON crossing: make the history start with
+   * `schedule` (undefined: the last call's), move the cursor to `cursor`, and get the view,
+   * the outcome and the events after the first `haveEvents` the caller keeps.
+   */
+  frame(schedule: readonly string[] | undefined, cursor: number, haveEvents: number): Frame {
+    const frame = JSON.parse(
+      call(() => this.#raw.frame(schedule === undefined ? undefined : [...schedule], cursor, haveEvents)),
+    ) as Frame;
+    checkVersion('view', frame.view);
+    checkVersion('outcome', frame.outcome);
+    return frame;
+  }
+
   enabledMoves(): string[] {
     return call(() => this.#raw.enabledMoves());
   }
@@ -124,60 +139,13 @@ export class Simulation {
     return JSON.parse(call(() => this.#raw.events())) as SimEvent[];
   }
 
-  /** The events from index `start` on. */
-  /** Events `start..end` of the whole kept history (past the cursor too). */
-  eventsRange(start: number, end: number): SimEvent[] {
-    return JSON.parse(call(() => this.#raw.eventsRange(start, end))) as SimEvent[];
-  }
-
-  /** `marks[n]` = events after `n` moves; move n's events are `marks[n]..marks[n + 1]`. */
-  marks(): number[] {
-    return Array.from(call(() => this.#raw.marks()));
-  }
-
-  eventsFrom(start: number): SimEvent[] {
-    return JSON.parse(call(() => this.#raw.eventsFrom(start))) as SimEvent[];
-  }
-
-  eventCount(): number {
-    return call(() => this.#raw.eventCount());
-  }
-
-  /** The last event recorded, if any. */
+  /** The last event recorded up to the cursor, if any. */
   lastEvent(): SimEvent | undefined {
-    const n = this.eventCount();
-    return n === 0 ? undefined : this.eventsFrom(n - 1)[0];
+    return this.events().at(-1);
   }
 
   outcome(): Outcome {
     return checkVersion('outcome', JSON.parse(call(() => this.#raw.outcome())) as Outcome);
-  }
-
-  /**
-   * Bring the simulator to `cursor` moves of `schedule`: seek within the history it already
-   * has when that is a prefix, otherwise seek to the common prefix and apply the rest. If the
-   * simulator refuses to branch from there, start again from the scenario (correct, slower).
-   * A move of `schedule` that is not enabled throws SimError.
-   */
-  sync(schedule: readonly string[], cursor: number): void {
-    const target = schedule.slice(0, cursor);
-    const history = this.history();
-    let common = 0;
-    while (common < target.length && history[common] === target[common]) common++;
-    const position = this.view().position;
-    if (common === target.length) {
-      if (position !== cursor) this.seek(cursor);
-      return;
-    }
-    try {
-      if (position !== common) this.seek(common);
-      for (const move of target.slice(common)) this.apply(move);
-    } catch (e) {
-      if (!(e instanceof SimError)) throw e;
-      this.#raw.free();
-      this.#raw = call(() => new RawSimulator(this.scenarioJson, this.recordsEvents));
-      for (const move of target) this.apply(move);
-    }
   }
 
   /** Release the wasm memory now (otherwise the garbage collector does it eventually). */

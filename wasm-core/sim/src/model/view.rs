@@ -18,44 +18,46 @@ impl Machine {
         out
     }
 
-    fn slab_owner(&self, s: SlabId) -> String {
+    fn slab_owner(&self, s: SlabId) -> SlabOwner {
         let sl = self.slab(s);
         match sl.life {
-            Life::Discarded => return "discarded".into(),
-            Life::Private => return "private".into(),
+            Life::Discarded => return SlabOwner::Discarded,
+            Life::Private => return SlabOwner::Private,
             Life::Live => {}
         }
         for (k, c) in self.st.cpus.iter().enumerate() {
             if c.page == Some(s) {
-                return format!("cpu{k}");
+                return SlabOwner::Cpu { cpu: k as u32 };
             }
         }
         for (k, c) in self.st.cpus.iter().enumerate() {
             if self.chain_contains(c.partial, s) {
-                return format!("cpu{k}-partial");
+                return SlabOwner::CpuPartial { cpu: k as u32 };
             }
         }
         for (n, node) in self.st.nodes.iter().enumerate() {
             if node.partial.contains(&s) {
-                return format!("node{n}-partial");
+                return SlabOwner::NodePartial { node: n as u32 };
             }
         }
         if sl.freelist == NULL {
-            "full".into()
+            SlabOwner::Full
         } else {
-            "none".into()
+            SlabOwner::None
         }
     }
 
-    fn object_owner(&self, a: Addr) -> String {
+    fn object_owner(&self, a: Addr) -> ObjectOwner {
         for (vi, v) in self.st.vars.iter().enumerate() {
             if v.held() && v.addr == Some(a) {
-                return format!("user:{}", self.cfg.var_names[vi]);
+                return ObjectOwner::User {
+                    var: self.cfg.var_names[vi].clone(),
+                };
             }
         }
         for (k, c) in self.st.cpus.iter().enumerate() {
             if self.chain_names(c.freelist).contains(&self.addr_name(a)) {
-                return format!("cpu{k}");
+                return ObjectOwner::Cpu { cpu: k as u32 };
             }
         }
         if let Some(s) = self.slab_of(a) {
@@ -63,15 +65,17 @@ impl Machine {
                 .chain_names(self.slab(s).freelist)
                 .contains(&self.addr_name(a))
             {
-                return "slab".into();
+                return ObjectOwner::Slab;
             }
         }
         for (i, c) in self.st.ctxs.iter().enumerate() {
             if c.stack.iter().any(|f| f.x == a || f.obj == a || f.f == a) {
-                return format!("inflight:{}", self.ctx_name(i as CtxId));
+                return ObjectOwner::Inflight {
+                    ctx: self.ctx_name(i as CtxId).to_string(),
+                };
             }
         }
-        "lost".into()
+        ObjectOwner::Lost
     }
 
     fn line_name(&self, l: u32) -> String {
@@ -166,7 +170,7 @@ impl Machine {
                                 self.addr_name(sl.fp[i as usize])
                             },
                             owner: if sl.life == Life::Discarded {
-                                "discarded".into()
+                                ObjectOwner::Discarded
                             } else if slab {
                                 let index = s as usize * self.cfg.objects as usize + i as usize;
                                 slab_owners[index].clone()
@@ -209,24 +213,23 @@ impl Machine {
             let cpu = &self.st.cpus[c.cpu as usize];
             let cx = i as CtxId;
             let state = if c.finished {
-                "finished"
+                ContextState::Finished
             } else if c.kind == CtxKind::Irq && !c.entered {
-                "waiting"
+                ContextState::Waiting
             } else if self.blocked(cx).is_some() {
-                "blocked"
+                ContextState::Blocked
             } else if cpu.irq == Some(cx) || (cpu.current == Some(cx) && cpu.irq.is_none()) {
-                "running"
+                ContextState::Running
             } else {
-                "runnable"
+                ContextState::Runnable
             };
             ContextView {
                 id: self.ctx_name(cx).to_string(),
                 kind: if c.kind == CtxKind::Task {
-                    "task"
+                    ContextKind::Task
                 } else {
-                    "irq"
-                }
-                .into(),
+                    ContextKind::Irq
+                },
                 cpu: c.cpu,
                 op: c.cur_op.map(|o| op_text(&self.cfg.src_ops[i][o])),
                 op_index: c.op_index,
@@ -236,7 +239,7 @@ impl Machine {
                     .last()
                     .map(|f| format!("{}:{}", f.func.name(), f.pc.name())),
                 stack: c.stack.iter().map(|f| f.func.name().to_string()).collect(),
-                state: state.into(),
+                state,
                 preempt_count: cpu.preempt_count,
                 irqs_enabled: cpu.irqs_on,
                 snapshot: c
@@ -279,16 +282,25 @@ impl Machine {
                                 | FL5b
                                 | FL5c
                         );
-                        let (object, next) = if f.func == Func::SlabAlloc {
-                            (f.obj, f.nxt)
+                        let alloc = f.func == Func::SlabAlloc;
+                        let (object, next) = if alloc { (f.obj, f.nxt) } else { (f.f, f.x) };
+                        // Before these lines only the tid (and `c`) has been read: A5/E3c of
+                        // `slab_alloc`, F5/F6/FE3c/FE0d of `slab_free` (`head` not read yet).
+                        let object_read = if alloc {
+                            !matches!(f.pc, A5 | E3c)
                         } else {
-                            (f.f, f.x)
+                            !matches!(f.pc, F5 | F6 | FE3c | FE0d)
                         };
+                        // `next = get_freepointer(s, object)` done (`slab_alloc` only).
+                        let next_read = alloc && matches!(f.pc, A9 | E0f | L5 | L5a | L5b | L5c);
                         reading.then(|| SnapshotView {
+                            op: if alloc { FastOp::Alloc } else { FastOp::Free },
                             cpu: f.c,
                             tid: f.tid,
                             object: self.addr_name(object),
                             next: self.addr_name(next),
+                            object_read,
+                            next_read,
                         })
                     }),
             }

@@ -287,7 +287,7 @@ impl Run {
 
     /// `running`, `runnable`, `waiting`, `blocked` or `finished`.
     pub fn state(&self, ctx: &str) -> String {
-        self.ctx_view(ctx).state
+        self.ctx_view(ctx).state.to_string()
     }
 
     pub fn finished(&self, ctx: &str) -> bool {

@@ -3,7 +3,7 @@
 // "Look at" list, so nothing is shown by colour alone), and marked on the rendered stage,
 // listing, cache lines and panels (highlightDom.ts). Pure.
 import type { Highlight, Panel } from '../../lessons';
-import type { ArrayView, ListingFunction, Outcome, View } from '../../sim';
+import type { ArrayView, ListingFunction, ObjectOwner, Outcome, SlabOwner, View } from '../../sim';
 
 export type { Highlight, Panel } from '../../lessons';
 
@@ -26,27 +26,42 @@ function arrayWords(a: ArrayView): string {
 
 const slabs = (names: readonly string[]) => (names.length === 0 ? 'none' : names.join(', '));
 
-function ownerWords(owner: string): string {
-  let m = /^cpu(\d+)$/.exec(owner);
-  if (m) return `CPU ${m[1] ?? ''}'s slab`;
-  m = /^cpu(\d+)-partial$/.exec(owner);
-  if (m) return `on CPU ${m[1] ?? ''}'s partial list`;
-  m = /^node(\d+)-(partial|full|free)$/.exec(owner);
-  if (m) return `on node ${m[1] ?? ''}'s ${m[2] ?? ''} list`;
-  if (owner === 'full') return 'full, on no list';
-  return owner;
+function ownerWords(owner: SlabOwner): string {
+  switch (owner.kind) {
+    case 'cpu':
+      return `CPU ${owner.cpu}'s slab`;
+    case 'cpuPartial':
+      return `on CPU ${owner.cpu}'s partial list`;
+    case 'nodePartial':
+      return `on node ${owner.node}'s partial list`;
+    case 'nodeFull':
+      return `on node ${owner.node}'s full list`;
+    case 'nodeFree':
+      return `on node ${owner.node}'s free list`;
+    case 'full':
+      return 'full, on no list';
+    default:
+      return owner.kind;
+  }
 }
 
-function objectWords(owner: string): string {
-  if (owner.startsWith('user:')) return `held by ${owner.slice(5)}`;
-  if (owner.startsWith('inflight:')) return `being taken by ${owner.slice(9)}`;
-  if (owner === 'slab') return "free on its slab's freelist";
-  if (owner === 'lost') return 'lost (on no list, held by nobody)';
-  let m = /^cpu(\d+)$/.exec(owner);
-  if (m) return `free on CPU ${m[1] ?? ''}'s freelist`;
-  m = /^shared(\d+)$/.exec(owner);
-  if (m) return `free in node ${m[1] ?? ''}'s shared array`;
-  return owner;
+function objectWords(owner: ObjectOwner): string {
+  switch (owner.kind) {
+    case 'user':
+      return `held by ${owner.var}`;
+    case 'inflight':
+      return `being taken by ${owner.ctx}`;
+    case 'slab':
+      return "free on its slab's freelist";
+    case 'lost':
+      return 'lost (on no list, held by nobody)';
+    case 'cpu':
+      return `free on CPU ${owner.cpu}'s freelist`;
+    case 'shared':
+      return `free in node ${owner.node}'s shared array`;
+    default:
+      return owner.kind;
+  }
 }
 
 /**

@@ -16,7 +16,7 @@
 
 use super::state::*;
 use super::{ArrayCache, Machine, Pc, Stat};
-use crate::view::{ArrayView, SlabNodeView};
+use crate::view::{ArrayView, ObjectOwner, SlabNodeView, SlabOwner};
 
 /// Where an object was found (for the messages).
 #[derive(Clone, Debug)]
@@ -339,40 +339,45 @@ impl Machine {
             .collect()
     }
 
-    pub(in crate::model) fn slab_slab_owner(&self, s: SlabId) -> String {
+    pub(in crate::model) fn slab_slab_owner(&self, s: SlabId) -> SlabOwner {
         let sl = self.slab(s);
         match sl.life {
-            Life::Discarded => return "discarded".into(),
-            Life::Private => return "private".into(),
+            Life::Discarded => return SlabOwner::Discarded,
+            Life::Private => return SlabOwner::Private,
             Life::Live => {}
         }
         let n = sl.node as usize;
         let node = &self.st.nodes[n];
+        let at = sl.node;
         if node.partial.contains(&s) {
-            format!("node{n}-partial")
+            SlabOwner::NodePartial { node: at }
         } else if sb!(self).nodes[n].slabs_full.contains(&s) {
-            format!("node{n}-full")
+            SlabOwner::NodeFull { node: at }
         } else if sb!(self).nodes[n].slabs_free.contains(&s) {
-            format!("node{n}-free")
+            SlabOwner::NodeFree { node: at }
         } else if self.destroying(s) {
-            "destroying".into()
+            SlabOwner::Destroying
         } else {
-            "none".into()
+            SlabOwner::None
         }
     }
 
     /// The owner text of every object (by `slab * objects + i`), as `ObjectView.owner` says it;
     /// computed once per view, since each answer needs every place of every object.
-    pub(in crate::model) fn slab_object_owners(&self) -> Vec<String> {
+    pub(in crate::model) fn slab_object_owners(&self) -> Vec<ObjectOwner> {
         self.slab_places()
             .iter()
             .map(|places| match places.first() {
-                Some(Place::User(v)) => format!("user:{}", self.cfg.var_names[*v]),
-                Some(Place::Cpu(k)) => format!("cpu{k}"),
-                Some(Place::Shared(n)) => format!("shared{n}"),
-                Some(Place::Slab) => "slab".into(),
-                Some(Place::Inflight(c)) => format!("inflight:{}", self.ctx_name(*c)),
-                None => "lost".into(),
+                Some(Place::User(v)) => ObjectOwner::User {
+                    var: self.cfg.var_names[*v].clone(),
+                },
+                Some(Place::Cpu(k)) => ObjectOwner::Cpu { cpu: *k as u32 },
+                Some(Place::Shared(n)) => ObjectOwner::Shared { node: *n as u32 },
+                Some(Place::Slab) => ObjectOwner::Slab,
+                Some(Place::Inflight(c)) => ObjectOwner::Inflight {
+                    ctx: self.ctx_name(*c).to_string(),
+                },
+                None => ObjectOwner::Lost,
             })
             .collect()
     }

@@ -379,9 +379,21 @@ macro_rules! eq_text {
     ($($t:ty),+) => {$(
         impl PartialEq<&str> for $t {
             fn eq(&self, other: &&str) -> bool {
-                self.to_string() == *other
+                let mut rest = TextMatch(Some(other));
+                fmt::write(&mut rest, format_args!("{self}")).is_ok() && rest.0 == Some("")
             }
         }
     )+};
+}
+
+/// Matches what is written against a text, piece by piece, without building a `String`:
+/// `Some(rest)` while every piece matched so far.
+struct TextMatch<'a>(Option<&'a str>);
+
+impl fmt::Write for TextMatch<'_> {
+    fn write_str(&mut self, piece: &str) -> fmt::Result {
+        self.0 = self.0.and_then(|rest| rest.strip_prefix(piece));
+        Ok(())
+    }
 }
 eq_text!(SlabOwner, ObjectOwner, ContextKind, ContextState);

@@ -971,7 +971,7 @@ fn sc09_free_to_empty_races_acquire() -> R {
         r.slab("R")
             .objects
             .iter()
-            .find(|o| o.owner.to_string() == "user:x")
+            .find(|o| o.owner == "user:x")
             .map(|o| o.name.clone()),
     );
     // No ALLOC_SLOWPATH: with c.page NULL the 3.10 slow path goes to new_slab before B6.

@@ -650,3 +650,34 @@ fn inv11_a_committed_tid_was_read_on_the_cpu_it_replaces() -> R {
     }
     Ok(())
 }
+
+/// Item 5 follow-up: with the flush's deactivation running with interrupts on, the
+/// `slab-lock` fallback of `cmpxchg_double_slab` must save interrupts itself (6.x
+/// `slab_update_freelist`), or an irq spinning on the slab lock deadlocks its CPU.
+#[test]
+fn v6_flush_slab_lock_fallback_saves_interrupts() -> R {
+    let c = case(
+        "v6_flush_slab_lock",
+        json!({
+            "schemaVersion": 1, "name": "flush with the slab-lock fallback while an irq frees",
+            "cpus": 1, "cache": { "objectsPerSlab": 4 },
+            "variant": { "cmpxchgDouble": "slab-lock", "fastpath": "tid-loop", "slowpath": "local-lock" },
+            "setup": [
+                { "cpu": 0, "op": "alloc", "var": "s0" }, { "cpu": 0, "op": "alloc", "var": "s1" },
+                { "cpu": 0, "op": "alloc", "var": "s2" }, { "cpu": 0, "op": "alloc", "var": "s3" }
+            ],
+            "tasks": [ { "id": "T0", "cpu": 0, "ops": [ { "op": "flush" } ] } ],
+            "irqs": [ { "id": "I0", "cpu": 0, "ops": [ { "op": "free", "var": "s0" } ] } ]
+        }),
+    );
+    for n in 0..60 {
+        let mut r = c.run();
+        if !r.steps("T0", n) {
+            break;
+        }
+        r.while_enabled("I0");
+        r.finish();
+        no_violation(&r)?;
+    }
+    Ok(())
+}

@@ -34,7 +34,10 @@ impl Machine {
             x.pg = Some(s);
             (x.f, x.cnt) = old;
             (x.nxt, x.new) = new;
-            x.drain = irqsave;
+            // A caller running with interrupts on (5.15+ deactivate_slab after the flush or
+            // the slow path unlocked) uses the irq-saving cmpxchg_double_slab, as the kernel's
+            // slab_update_freelist does: the slab_lock is never held with irqs on.
+            x.drain = irqsave || self.cpu(self.me()).irqs_on;
             return Flow::Call(Box::new(x));
         }
         step!(self);

@@ -2,24 +2,12 @@
 //! and replays to the same violation; the correct counterparts, and SC1–SC12 under every
 //! correct era bundle, are explored to completion with no violation.
 
+mod common;
+
+use common::{load, with_variant};
 use serde_json::Value;
 use slub_sim::explore::{explore, Bounds, Report};
 use slub_sim::{scenario, Simulator};
-
-fn load(prefix: &str) -> Value {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios");
-    let file = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with(prefix))
-        .unwrap_or_else(|| panic!("no scenario {prefix}"));
-    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
-}
-
-fn with_variant(mut sc: Value, variant: Value) -> Value {
-    sc["variant"] = variant;
-    sc
-}
 
 fn run_explorer(sc: &Value) -> Report {
     let parsed = scenario::parse(&sc.to_string()).unwrap();

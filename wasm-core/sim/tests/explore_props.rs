@@ -8,6 +8,9 @@
 //!
 //! `SLUB_EXPLORE_PROPTEST_CASES` scales the property test (default 64 cases).
 
+mod common;
+
+use common::{load, with_variant};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use slub_sim::explore::{explore, Bounds, Report};
@@ -155,21 +158,6 @@ proptest! {
         }
         prop_assert!(reduced.states <= plain.states, "the reduction visited more states");
     }
-}
-
-fn load(prefix: &str) -> Value {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios");
-    let file = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.file_name().unwrap().to_str().unwrap().starts_with(prefix))
-        .unwrap_or_else(|| panic!("no scenario {prefix}"));
-    serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
-}
-
-fn with_variant(mut sc: Value, variant: Value) -> Value {
-    sc["variant"] = variant;
-    sc
 }
 
 /// Invariants that say an object or a list is actually wrong (not only a snapshot check).

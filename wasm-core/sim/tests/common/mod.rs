@@ -707,3 +707,24 @@ pub fn prefix_plans(ctx: &'static str, n: usize, rest: &[Seg]) -> Vec<Plan> {
         })
         .collect()
 }
+
+/// The scenario file whose name starts with `prefix` (`"sc02"`), as JSON.
+pub fn load(prefix: &str) -> Value {
+    let file = std::fs::read_dir(scenarios_dir())
+        .expect("tests/scenarios exists")
+        .map(|e| e.expect("dir entry").path())
+        .find(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(prefix))
+        })
+        .unwrap_or_else(|| panic!("no scenario {prefix}"));
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", file.display()))
+}
+
+/// `sc` with its `variant` replaced.
+pub fn with_variant(mut sc: Value, variant: Value) -> Value {
+    sc["variant"] = variant;
+    sc
+}

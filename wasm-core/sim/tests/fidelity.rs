@@ -681,3 +681,60 @@ fn v6_flush_slab_lock_fallback_saves_interrupts() -> R {
     }
     Ok(())
 }
+
+/// The slab that holds the object bound to `var`.
+fn slab_of_var(r: &Run, var: &str) -> Option<String> {
+    let obj = r.var(var)?;
+    r.view()
+        .slabs
+        .iter()
+        .find(|s| s.objects.iter().any(|o| o.name == obj))
+        .map(|s| s.name.clone())
+}
+
+/// Item 7: a slab an operation holds is exempt from INV-5/6/9 only in the windows of spec §5,
+/// not for the operation's whole life. `__slab_free` changes its slab only with the CAS at S5
+/// (v3.10 `__slab_free`'s `cmpxchg_double_slab` loop): before it the slab is exactly as other
+/// contexts left it, so a fault they made must be reported at once, not once the free is done.
+/// From the CAS that freezes a full slab it holds it until `put_cpu_partial` has it (U5).
+#[test]
+fn slab_free_holds_its_slab_only_from_its_cas() -> R {
+    let c = case(
+        "held_window",
+        json!({
+            "schemaVersion": 1,
+            "name": "a remote free into a full slab",
+            "cpus": 2,
+            "cache": { "objectsPerSlab": 2, "minPartial": 1, "cpuPartial": 2 },
+            "variant": { "era": "v3.10" },
+            "setup": [
+                { "cpu": 1, "op": "alloc", "var": "a" },
+                { "cpu": 1, "op": "alloc", "var": "b" },
+                { "cpu": 1, "op": "alloc", "var": "c" }
+            ],
+            "tasks": [ { "id": "T", "cpu": 0, "ops": [ { "op": "free", "var": "a" } ] } ]
+        }),
+    );
+    let mut r = c.run();
+    let p = slab_of_var(&r, "a").ok_or("setup: `a` must be allocated")?;
+    let held = |r: &Run| r.sim.machine().slabs_held_by_ops().contains(&p);
+    for label in ["__slab_free:S2", "__slab_free:S3", "__slab_free:S5"] {
+        r.until_label("T", label)?;
+        if held(&r) {
+            return Err(format!(
+                "before its CAS __slab_free must not exempt slab {p} (next step {label})\n{}",
+                r.describe()
+            ));
+        }
+    }
+    r.mv("T")?; // the CAS at S5 freezes the full slab for cpu0's partial list
+    if !held(&r) {
+        return Err(format!(
+            "between the freezing CAS and put_cpu_partial, slab {p} is held by the free\n{}",
+            r.describe()
+        ));
+    }
+    r.complete("T")?;
+    r.finish();
+    no_violation(&r)
+}

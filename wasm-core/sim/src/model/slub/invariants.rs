@@ -89,7 +89,40 @@ impl Machine {
         })
     }
 
-    /// Slabs operations legitimately hold in their locals right now (INV-5/8/9 windows), as a
+    /// Whether frame `f` is at a step where the slabs in its locals may be transiently
+    /// inconsistent (spec §5, INV-5/6/9 "held by an op"). `__slab_free` changes its slab only
+    /// with the CAS at S5: before it (S0–S5, including a retry after a failed CAS) the slab
+    /// is exactly as other contexts left it, so holding it there must not hide their faults.
+    /// From the successful CAS on it holds the slab it froze (until `put_cpu_partial`'s U5)
+    /// or emptied (S5–S6, until the discard). The other operations change their slab from
+    /// their first step on (`new_slab`, `acquire_slab`, `deactivate_slab`, the flushes and
+    /// `unfreeze_partials`), so their windows are their lives.
+    pub fn frame_holds_slabs(f: &Frame) -> bool {
+        use Pc::*;
+        match f.func {
+            Func::SlabAlloc | Func::SlabFree | Func::Touch => false,
+            // The slab-lock fallback (X1–X6) is the CAS itself: once it has stored (X4 ok),
+            // its caller's window has begun although the caller waits for the return.
+            Func::CmpxchgDoubleSlab => f.ok && matches!(f.pc, X5 | X6),
+            Func::SlabFreeSlow => {
+                !(matches!(f.pc, S0 | S1 | S2 | S3 | S4 | S5) || (f.pc == S5r && !f.ok))
+            }
+            _ => true,
+        }
+    }
+
+    /// The names of the slabs exempt from INV-5/6/9 right now because an operation holds them
+    /// in one of its windows (for tests and the explorer's explanations).
+    pub fn slabs_held_by_ops(&self) -> Vec<String> {
+        self.held_by_ops()
+            .iter()
+            .enumerate()
+            .filter(|(_, &h)| h)
+            .map(|(s, _)| self.slab_name(s as SlabId))
+            .collect()
+    }
+
+    /// Slabs operations legitimately hold in their locals right now (INV-5/6/9 windows), as a
     /// flag per slab.
     fn held_by_ops(&self) -> Vec<bool> {
         let mut held = vec![false; self.st.slabs.len()];
@@ -102,11 +135,8 @@ impl Machine {
         };
         for c in &self.st.ctxs {
             for f in &c.stack {
-                match f.func {
-                    Func::SlabAlloc | Func::SlabFree | Func::Touch | Func::CmpxchgDoubleSlab => {
-                        continue
-                    }
-                    _ => {}
+                if !Self::frame_holds_slabs(f) {
+                    continue;
                 }
                 mark(f.pg);
                 mark(f.p);

@@ -851,7 +851,7 @@ fn count_transfers(ev: &Event, static_lines: u32, obj_lines: u32, cpus: u32, out
         if gained && others {
             out.total += 1;
             out.from_modified += u64::from(modified);
-            out.prefetched += u64::from(ev.kind == "prefetch");
+            out.prefetched += u64::from(ev.kind == slub_sim::event::EventKind::Prefetch);
             if line == 0 {
                 out.cache += 1;
             } else if line <= cpus {

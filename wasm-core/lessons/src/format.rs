@@ -216,7 +216,7 @@ pub struct ContextClaim {
 pub struct EventClaim {
     pub ctx: Option<String>,
     pub label: Option<String>,
-    pub kind: Option<String>,
+    pub kind: Option<slub_sim::event::EventKind>,
     pub ok: Option<bool>,
     pub cycles: Option<u64>,
     pub stat: Option<String>,
@@ -239,7 +239,7 @@ impl EventClaim {
         };
         put("ctx", self.ctx.clone());
         put("label", self.label.clone());
-        put("kind", self.kind.clone());
+        put("kind", self.kind.map(|k| k.to_string()));
         put("ok", self.ok.map(|x| x.to_string()));
         put("cycles", self.cycles.map(|x| x.to_string()));
         put("stat", self.stat.clone());

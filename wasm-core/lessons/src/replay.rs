@@ -329,7 +329,7 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             .filter(|ev| {
                 e.ctx.as_ref().is_none_or(|x| *x == ev.ctx)
                     && e.label.as_ref().is_none_or(|x| *x == ev.label)
-                    && e.kind.as_ref().is_none_or(|x| *x == ev.kind)
+                    && e.kind.is_none_or(|x| x == ev.kind)
                     && e.ok.is_none_or(|x| Some(x) == ev.ok)
                     && e.cycles.is_none_or(|x| x == ev.cycles)
                     && e.stat.as_ref().is_none_or(|x| ev.stats.contains(x))

@@ -27,3 +27,36 @@ fn every_lesson_parses_and_replays() {
         report.lessons.len()
     );
 }
+
+/// An event kind is one of the model's (`slub_sim::event::EventKind`): a misspelt one in a
+/// lesson's `expect.events` is an error naming the step and the path, not a claim that
+/// silently never matches.
+#[test]
+fn an_unknown_event_kind_is_named() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../lessons");
+    let tmp = std::env::temp_dir().join(format!("slub-lessons-kind-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let lesson = tmp.join("02-fast-path-and-tid");
+    std::fs::create_dir_all(&lesson).unwrap();
+    for f in ["lesson.md", "scenario.json"] {
+        std::fs::copy(src.join("02-fast-path-and-tid").join(f), lesson.join(f)).unwrap();
+    }
+    std::fs::copy(src.join("vocabulary.json"), tmp.join("vocabulary.json")).unwrap();
+    let md = std::fs::read_to_string(lesson.join("lesson.md")).unwrap();
+    assert!(
+        md.contains("kind: load}"),
+        "lesson 02 no longer claims `kind: load`"
+    );
+    std::fs::write(
+        lesson.join("lesson.md"),
+        md.replacen("kind: load}", "kind: lood}", 1),
+    )
+    .unwrap();
+    let errs = slub_lessons::check_dir(&tmp).errors();
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(
+        errs.iter()
+            .any(|e| e.contains(".kind: unknown variant `lood`") && e.contains("`pcas2`")),
+        "{errs:?}"
+    );
+}

@@ -12,11 +12,11 @@ macro_rules! step {
 /// Describe the current step for the event stream. Arguments are evaluated only when events
 /// are being recorded, so the explorer and benchmarks pay nothing for them.
 macro_rules! note {
-    ($m:expr, $kind:expr, $target:expr, $($narr:tt)+) => {
+    ($m:expr, $kind:ident, $target:expr, $($narr:tt)+) => {
         if $m.recording() {
             let target: String = $target;
             let narration: String = format!($($narr)+);
-            $m.set_note($kind, target, narration);
+            $m.set_note($crate::event::EventKind::$kind, target, narration);
         }
     };
 }

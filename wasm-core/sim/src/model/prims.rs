@@ -6,13 +6,13 @@ use super::cost;
 use super::memory::Access;
 use super::state::*;
 use super::{Machine, Stat};
-use crate::event::CasHalf;
+use crate::event::{CasHalf, EventKind};
 use crate::view::Violation;
 
 impl Machine {
-    pub fn set_note(&mut self, kind: &str, target: String, narration: String) {
+    pub fn set_note(&mut self, kind: EventKind, target: String, narration: String) {
         if let Some(r) = self.rec.as_mut() {
-            r.cur.kind = kind.to_string();
+            r.cur.kind = kind;
             r.cur.target = target;
             r.cur.narration = narration;
         }

@@ -425,7 +425,7 @@ impl Run {
             .filter(|e| {
                 e.mv.is_some()
                     && e.ctx == ctx
-                    && e.kind == "lock"
+                    && e.kind == slub_sim::event::EventKind::Lock
                     && e.target.ends_with("list_lock")
             })
             .count()

@@ -382,7 +382,7 @@ impl Machine {
         self.spin_unlock(n);
         note!(
             self,
-            "unlock",
+            Unlock,
             format!("node {n} list_lock"),
             "Drop node {n}'s list_lock."
         );
@@ -413,7 +413,7 @@ impl Machine {
         fr.pages += 1;
         note!(
             self,
-            "store",
+            Store,
             format!("slab {}", self.slab_opt_name(self.slab_of(a))),
             "free_block: {} goes back into slab {}.",
             self.addr_name(a),
@@ -430,7 +430,7 @@ impl Machine {
         fr.queue = q;
         note!(
             self,
-            "store",
+            Store,
             format!("node {n}"),
             "free_block: {} free slab(s) above free_limit ({}) go to the destroy list.",
             fr.queue.len(),
@@ -444,7 +444,7 @@ impl Machine {
         self.slab_destroy(s);
         note!(
             self,
-            "page-free",
+            PageFree,
             format!("slab {}", self.slab_name(s)),
             "slab_destroy: slab {} goes back to the page allocator.",
             self.slab_name(s)
@@ -464,7 +464,7 @@ impl Machine {
                 self.irq_save(fr);
                 fr.c = self.me();
                 self.ghost.slab_allocs += 1;
-                note!(self, "irq-off", "irqs".into(), "slab_alloc: local_irq_save. SLAB's per-CPU array is only ever touched with interrupts off.");
+                note!(self, IrqOff, "irqs".into(), "slab_alloc: local_irq_save. SLAB's per-CPU array is only ever touched with interrupts off.");
                 fr.pc = CA1;
                 Flow::Step
             }
@@ -475,7 +475,7 @@ impl Machine {
                 let avail = sb!(self).ac[k as usize].avail();
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("ac[{k}].avail"),
                     "Read cpu{k}'s array_cache: {avail} object(s) available."
                 );
@@ -494,7 +494,7 @@ impl Machine {
                 self.touch_arr(Arr::Cpu(k), avail, avail + 1, Access::Write);
                 self.stat(Stat::ALLOCHIT);
                 fr.obj = obj;
-                note!(self, "store", format!("ac[{k}]"), "Pop {} off the top of cpu{k}'s array (touched = 1): no atomic instruction, no lock.", self.addr_name(obj));
+                note!(self, Store, format!("ac[{k}]"), "Pop {} off the top of cpu{k}'s array (touched = 1): no atomic instruction, no lock.", self.addr_name(obj));
                 rw!(self, read = self.addr_name(obj));
                 fr.pc = CA3;
                 Flow::Step
@@ -514,7 +514,7 @@ impl Machine {
                 self.irq_restore(fr);
                 note!(
                     self,
-                    "irq-on",
+                    IrqOn,
                     "irqs".into(),
                     "local_irq_restore: the allocation returns {}.",
                     self.addr_name(fr.obj)
@@ -560,7 +560,7 @@ impl Machine {
                 let empty = free == 0 && shared.unwrap_or(0) == 0;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("node {n}"),
                     "Lockless check (v4.7): node {n} has free_objects = {free} and {}: {}",
                     match shared {
@@ -582,7 +582,7 @@ impl Machine {
                 self.spin_lock(n);
                 note!(
                     self,
-                    "lock",
+                    Lock,
                     format!("node {n} list_lock"),
                     "Take node {n}'s list_lock to refill from the node."
                 );
@@ -617,12 +617,12 @@ impl Machine {
                     sh.touched = true;
                     sb_mut!(self).ac[k as usize].entry.extend(moved);
                     self.touch_arr(Arr::Cpu(k), from, from + nr, Access::Write);
-                    note!(self, "store", format!("ac[{k}]"), "transfer_objects: {nr} object(s) from node {n}'s shared array to cpu{k}'s array.");
+                    note!(self, Store, format!("ac[{k}]"), "transfer_objects: {nr} object(s) from node {n}'s shared array to cpu{k}'s array.");
                     fr.pc = RF7;
                 } else {
                     note!(
                         self,
-                        "load",
+                        Load,
                         format!("node {n} shared"),
                         "The shared array has nothing to give: take objects from the slab lists."
                     );
@@ -645,7 +645,7 @@ impl Machine {
                 let Some(s) = page else {
                     note!(
                         self,
-                        "load",
+                        Load,
                         format!("node {n}"),
                         "get_first_slab: node {n} has no partial and no free slab: must grow."
                     );
@@ -664,7 +664,7 @@ impl Machine {
                 self.slab_list_fixup(n, s);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("slab {}", self.slab_name(s)),
                     "alloc_block: {} object(s) of {} slab {} onto cpu{k}'s array; the slab moves to {}.",
                     before - fr.count,
@@ -690,7 +690,7 @@ impl Machine {
                 } else {
                     ns.free_objects -= avail;
                 }
-                note!(self, "store", format!("node {n}"), "n->free_objects -= {avail}: the objects now in cpu{k}'s array are no longer the node's.");
+                note!(self, Store, format!("node {n}"), "n->free_objects -= {avail}: the objects now in cpu{k}'s array are no longer the node's.");
                 fr.pc = RF7;
                 Flow::Step
             }
@@ -733,7 +733,7 @@ impl Machine {
                 self.check_ac_owner(k, false);
                 let before = fr.count;
                 fr.count = self.alloc_block(k, s, fr.count);
-                note!(self, "store", format!("slab {}", self.slab_name(s)), "alloc_block from the new slab {} (still private, no lock): {} object(s) onto cpu{k}'s array.", self.slab_name(s), before - fr.count);
+                note!(self, Store, format!("slab {}", self.slab_name(s)), "alloc_block from the new slab {} (still private, no lock): {} object(s) onto cpu{k}'s array.", self.slab_name(s), before - fr.count);
                 fr.pc = RF9c;
                 Flow::Step
             }
@@ -767,7 +767,7 @@ impl Machine {
                 self.touch_arr(Arr::Cpu(k), avail, avail + 1, Access::Write);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("ac[{k}]"),
                     "Refilled: pop {} off cpu{k}'s array ({avail} left).",
                     self.addr_name(obj)
@@ -791,7 +791,7 @@ impl Machine {
                 step!(self);
                 self.irq_set(true);
                 fr.flag = true;
-                note!(self, "irq-on", "irqs".into(), "GFP_KERNEL may sleep: interrupts on around the page allocator (cache_grow_begin).");
+                note!(self, IrqOn, "irqs".into(), "GFP_KERNEL may sleep: interrupts on around the page allocator (cache_grow_begin).");
                 fr.pc = GB2;
                 Flow::Step
             }
@@ -803,7 +803,7 @@ impl Machine {
                     fr.p = None;
                     note!(
                         self,
-                        "page-alloc",
+                        PageAlloc,
                         "page allocator".into(),
                         "The page allocator fails (pageAllocFail): no new slab."
                     );
@@ -813,7 +813,7 @@ impl Machine {
                     fr.p = Some(s);
                     note!(
                         self,
-                        "page-alloc",
+                        PageAlloc,
                         format!("page {}", self.slab_name(s)),
                         "kmem_getpages: a page for the new slab {} on node {node}.",
                         self.slab_name(s)
@@ -837,7 +837,7 @@ impl Machine {
                     bufctl.resize(s as usize + 1, Vec::new());
                 }
                 bufctl[s as usize] = (0..objects).collect();
-                note!(self, "store", format!("slab {}", self.slab_name(s)), "cache_init_objs: slab {}'s freelist is the index array 0..{} (SLAB writes no pointer into free objects).", self.slab_name(s), self.cfg.objects);
+                note!(self, Store, format!("slab {}", self.slab_name(s)), "cache_init_objs: slab {}'s freelist is the index array 0..{} (SLAB writes no pointer into free objects).", self.slab_name(s), self.cfg.objects);
                 fr.pc = GB4;
                 Flow::Step
             }
@@ -849,7 +849,7 @@ impl Machine {
                 self.irq_set(false);
                 note!(
                     self,
-                    "irq-off",
+                    IrqOff,
                     "irqs".into(),
                     "Interrupts off again after the page allocator."
                 );
@@ -870,7 +870,7 @@ impl Machine {
                 self.spin_lock(n);
                 note!(
                     self,
-                    "lock",
+                    Lock,
                     format!("node {n} list_lock"),
                     "cache_grow_end: take node {n}'s list_lock to link slab {}.",
                     self.slab_name(s)
@@ -895,7 +895,7 @@ impl Machine {
                     self.slab_list_fixup(n, s);
                 }
                 self.stat(Stat::GROWN);
-                note!(self, "store", format!("node {n}"), "Link slab {} ({active} of {num} in use) and add its {} free object(s) to free_objects.", self.slab_name(s), num - active);
+                note!(self, Store, format!("node {n}"), "Link slab {} ({active} of {num} in use) and add its {} free object(s) to free_objects.", self.slab_name(s), num - active);
                 fr.pc = GE3;
                 Flow::Step
             }
@@ -921,7 +921,7 @@ impl Machine {
                 fr.c = self.me();
                 note!(
                     self,
-                    "irq-off",
+                    IrqOff,
                     "irqs".into(),
                     "kmem_cache_free: local_irq_save."
                 );
@@ -941,7 +941,7 @@ impl Machine {
                         self.ghost.alien_frees += 1;
                         note!(
                             self,
-                            "load",
+                            Load,
                             format!("page {}", self.slab_name(s)),
                             "{} belongs to node {home}: free it to its home node (alien).",
                             self.addr_name(fr.x)
@@ -962,7 +962,7 @@ impl Machine {
                 }
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("ac[{k}].avail"),
                     "cpu{k}'s array holds {avail} of {limit}: {}",
                     if avail < limit {
@@ -998,14 +998,14 @@ impl Machine {
                 let avail = ac.avail();
                 self.touch_arr(Arr::Cpu(k), avail - 1, avail, Access::Write);
                 fr.flag = true;
-                note!(self, "store", format!("ac[{k}]"), "Push {} onto cpu{k}'s array ({avail} now): no atomic instruction, no lock, no write into the object.", self.addr_name(fr.x));
+                note!(self, Store, format!("ac[{k}]"), "Push {} onto cpu{k}'s array ({avail} now): no atomic instruction, no lock, no write into the object.", self.addr_name(fr.x));
                 fr.pc = CF3;
                 Flow::Step
             }
             CF3 => {
                 step!(self);
                 self.irq_restore(fr);
-                note!(self, "irq-on", "irqs".into(), "local_irq_restore.");
+                note!(self, IrqOn, "irqs".into(), "local_irq_restore.");
                 if fr.queue.is_empty() {
                     Flow::Ret(NULL, None)
                 } else {
@@ -1019,7 +1019,7 @@ impl Machine {
                 self.spin_lock(n);
                 note!(
                     self,
-                    "lock",
+                    Lock,
                     format!("node {n} list_lock"),
                     "Take node {n}'s list_lock (the object's home node)."
                 );
@@ -1038,7 +1038,7 @@ impl Machine {
                 fr.flag = true;
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("slab {}", self.slab_name(fr.pg.unwrap())),
                     "free_block: {} goes back into its slab on node {n}.",
                     self.addr_name(fr.x)
@@ -1082,7 +1082,7 @@ impl Machine {
                 self.spin_lock(n);
                 note!(
                     self,
-                    "lock",
+                    Lock,
                     format!("node {n} list_lock"),
                     "cache_flusharray: take node {n}'s list_lock."
                 );
@@ -1114,13 +1114,13 @@ impl Machine {
                     fr.count = nr;
                     note!(
                         self,
-                        "store",
+                        Store,
                         format!("node {n} shared"),
                         "The shared array has room: copy cpu{k}'s {nr} oldest entries into it."
                     );
                     fr.pc = FA5;
                 } else {
-                    note!(self, "load", format!("node {n} shared"), "No room in a shared array: free the batch back into its slabs (free_block).");
+                    note!(self, Load, format!("node {n} shared"), "No room in a shared array: free the batch back into its slabs (free_block).");
                     fr.pc = FA3;
                 }
                 Flow::Step
@@ -1130,7 +1130,7 @@ impl Machine {
                 self.free_block_begin(fr);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("node {}", fr.n.unwrap()),
                     "free_block: n->free_objects += {}.",
                     fr.count
@@ -1177,7 +1177,7 @@ impl Machine {
                 self.touch_arr(Arr::Cpu(k), 0, avail, Access::Write);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("ac[{k}]"),
                     "ac->avail -= {nr}; memmove the {avail} newer entries down."
                 );
@@ -1200,7 +1200,7 @@ impl Machine {
                 fr.n = Some(self.node_of_cpu(fr.c));
                 note!(
                     self,
-                    "irq-off",
+                    IrqOff,
                     "irqs".into(),
                     "do_drain of cpu{}'s array: interrupts off.",
                     fr.c
@@ -1214,7 +1214,7 @@ impl Machine {
                 self.spin_lock(n);
                 note!(
                     self,
-                    "lock",
+                    Lock,
                     format!("node {n} list_lock"),
                     "Take node {n}'s list_lock."
                 );
@@ -1229,7 +1229,7 @@ impl Machine {
                 self.free_block_begin(fr);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("node {}", fr.n.unwrap()),
                     "free_block of all {} entries: n->free_objects += {}.",
                     fr.count,
@@ -1273,14 +1273,14 @@ impl Machine {
                 ac.entry.clear();
                 ac.handed = 0;
                 self.access(self.arr_hdr(Arr::Cpu(k)), Access::Write);
-                note!(self, "store", format!("ac[{k}]"), "ac->avail = 0.");
+                note!(self, Store, format!("ac[{k}]"), "ac->avail = 0.");
                 fr.pc = DD7;
                 Flow::Step
             }
             DD7 => {
                 step!(self);
                 self.irq_restore(fr);
-                note!(self, "irq-on", "irqs".into(), "Interrupts back on.");
+                note!(self, IrqOn, "irqs".into(), "Interrupts back on.");
                 Flow::Ret(NULL, None)
             }
             _ => unreachable!("{:?} in do_drain", fr.pc),

@@ -148,7 +148,7 @@ impl Machine {
                 }
                 note!(
                     self,
-                    "prefetch",
+                    Prefetch,
                     format!("{}.fp", self.addr_name(fr.nxt)),
                     "{} the next free pointer ({}) so the next allocation finds it in cache.",
                     if pf == Prefetch::Write {
@@ -187,7 +187,7 @@ impl Machine {
                 self.st_freelist(fr.c, fr.nxt);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "freelist := {} (plain store, safe with interrupts off).",
                     self.addr_name(fr.nxt)
@@ -201,7 +201,7 @@ impl Machine {
                 self.irq_restore(fr);
                 note!(
                     self,
-                    "irq-on",
+                    IrqOn,
                     "irqs".into(),
                     "local_irq_restore: the allocation of {} is complete.",
                     self.addr_name(fr.obj)
@@ -247,7 +247,7 @@ impl Machine {
                 }
                 note!(
                     self,
-                    "cas-local",
+                    CasLocal,
                     format!("cpu_slab[{k}].freelist"),
                     "cmpxchg_local(freelist: {} -> {}) {}.",
                     self.addr_name(fr.obj),
@@ -268,7 +268,7 @@ impl Machine {
                 fr.ok = cur == fr.obj;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Compare the head {} with {}: {}.",
                     self.addr_name(cur),
@@ -289,7 +289,7 @@ impl Machine {
                 self.stat(Stat::ALLOC_FASTPATH);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Store the new head {}.",
                     self.addr_name(fr.nxt)
@@ -307,7 +307,7 @@ impl Machine {
                 self.preempt_on();
                 note!(
                     self,
-                    "preempt-on",
+                    PreemptOn,
                     "preempt_count".into(),
                     "put_cpu: preemption back on; allocated {}.",
                     self.addr_name(fr.obj)
@@ -339,7 +339,7 @@ impl Machine {
                 self.irq_save(fr);
                 note!(
                     self,
-                    "irq-off",
+                    IrqOff,
                     "irqs".into(),
                     "Slow path: local_irq_save; the rest runs with interrupts off."
                 );
@@ -351,7 +351,7 @@ impl Machine {
                 fr.c = self.me();
                 note!(
                     self,
-                    "pcpu",
+                    Pcpu,
                     format!("cpu_slab[{}]", fr.c),
                     "Reload c: we may have migrated since the fast path (cpu{}).",
                     fr.c
@@ -364,7 +364,7 @@ impl Machine {
                 fr.pg = self.ld_page(fr.c);
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].page", fr.c),
                     "Read the CPU slab: {}.",
                     self.slab_opt_name(fr.pg)
@@ -401,7 +401,7 @@ impl Machine {
                 fr.f = self.ld_freelist(fr.c);
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Slab {} is on the wrong node: deactivate it with its freelist {}.",
                     self.slab_opt_name(fr.pg),
@@ -419,7 +419,7 @@ impl Machine {
                 self.st_page(fr.c, None);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "c->page := NULL."
                 );
@@ -431,7 +431,7 @@ impl Machine {
                 self.st_freelist(fr.c, NULL);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist := NULL (no tid bump on this path in 3.10)."
                 );
@@ -443,7 +443,7 @@ impl Machine {
                 fr.f = self.ld_freelist(fr.c);
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Re-read the CPU freelist: {}.",
                     self.addr_name(fr.f)
@@ -478,7 +478,7 @@ impl Machine {
                 self.stat(Stat::DEACTIVATE_BYPASS);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "The slab had nothing left and was unfrozen by get_freelist: c->page := NULL."
                 );
@@ -490,7 +490,7 @@ impl Machine {
                 self.bump_tid(fr.c);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].tid", fr.c),
                     "5.15+: the bypass exit bumps tid too."
                 );
@@ -504,7 +504,7 @@ impl Machine {
                 self.bump_tid(fr.c);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].tid", fr.c),
                     "Bump tid to {}: any fast path suspended on this CPU will now fail its CAS.",
                     self.cpu(fr.c).tid
@@ -521,7 +521,7 @@ impl Machine {
                 self.irq_restore(fr);
                 note!(
                     self,
-                    "irq-on",
+                    IrqOn,
                     "irqs".into(),
                     "local_irq_restore: slow path done, returning {}.",
                     self.addr_name(fr.f)
@@ -539,7 +539,7 @@ impl Machine {
                 self.stat(Stat::CPU_PARTIAL_ALLOC);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "c->partial := {}.",
                     self.slab_opt_name(next)
@@ -552,7 +552,7 @@ impl Machine {
                 self.st_freelist(fr.c, NULL);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist := NULL; redo with {}.",
                     self.slab_opt_name(fr.p)
@@ -611,7 +611,7 @@ impl Machine {
                 self.st_page(fr.c, Some(p));
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "c->page := {}, frozen by taking its freelist.",
                     self.slab_name(p)
@@ -640,7 +640,7 @@ impl Machine {
                 self.irq_restore(fr);
                 note!(
                     self,
-                    "irq-on",
+                    IrqOn,
                     "irqs".into(),
                     "Out of memory: the slow path returns NULL (no tid bump on this exit in 3.10)."
                 );
@@ -651,7 +651,7 @@ impl Machine {
                 fr.c = self.me();
                 note!(
                     self,
-                    "pcpu",
+                    Pcpu,
                     format!("cpu_slab[{}]", fr.c),
                     "Reload c after new_slab: we may be on another CPU now (cpu{}).",
                     fr.c
@@ -664,7 +664,7 @@ impl Machine {
                 fr.old = self.ld_page(fr.c);
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].page", fr.c),
                     "Is there a CPU slab already? {}.",
                     self.slab_opt_name(fr.old)
@@ -689,7 +689,7 @@ impl Machine {
                 self.st.slabs[p as usize].freelist = NULL;
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("page {}.freelist", self.slab_name(p)),
                     "Take the new slab's whole freelist ({}...) and leave it empty.",
                     self.addr_name(fr.f)
@@ -705,7 +705,7 @@ impl Machine {
                 self.stat(Stat::ALLOC_SLAB);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "Install {} as the CPU slab.",
                     self.slab_name(p)
@@ -730,7 +730,7 @@ impl Machine {
                 fr.f = self.slab(p).freelist;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("page {}.freelist", self.slab_name(p)),
                     "get_freelist: read {}'s freelist: {}.",
                     self.slab_name(p),
@@ -745,7 +745,7 @@ impl Machine {
                 fr.cnt = self.slab(p).counters;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("page {}.counters", self.slab_name(p)),
                     "Read {}'s counters: {}.",
                     self.slab_name(p),
@@ -787,7 +787,7 @@ impl Machine {
                 fr.flag = true;
                 note!(
                     self,
-                    "irq-on",
+                    IrqOn,
                     "irqs".into(),
                     "GFP_KERNEL may sleep: interrupts on around the page allocator."
                 );
@@ -802,7 +802,7 @@ impl Machine {
                     fr.ret_slab = None;
                     note!(
                         self,
-                        "page-alloc",
+                        PageAlloc,
                         "page allocator".into(),
                         "The page allocator fails (pageAllocFail): no new slab."
                     );
@@ -812,7 +812,7 @@ impl Machine {
                     fr.ret_slab = Some(s);
                     note!(
                         self,
-                        "page-alloc",
+                        PageAlloc,
                         format!("page {}", self.slab_name(s)),
                         "The page allocator hands out a page for slab {} on node {node}.",
                         self.slab_name(s)
@@ -830,7 +830,7 @@ impl Machine {
                 self.irq_set(false);
                 note!(
                     self,
-                    "irq-off",
+                    IrqOff,
                     "irqs".into(),
                     "Interrupts off again after the page allocator."
                 );
@@ -855,7 +855,7 @@ impl Machine {
                 }
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("objects of {}", self.slab_name(s)),
                     "Chain the {objects} objects of {} through their free pointers.",
                     self.slab_name(s)
@@ -876,7 +876,7 @@ impl Machine {
                     objects,
                     frozen: true,
                 };
-                note!(self, "store", format!("page {}", self.slab_name(s)), "{}: freelist = first object, inuse = objects = {objects}, frozen = 1 (private to this CPU).", self.slab_name(s));
+                note!(self, Store, format!("page {}", self.slab_name(s)), "{}: freelist = first object, inuse = objects = {objects}, frozen = 1 (private to this CPU).", self.slab_name(s));
                 Flow::Ret(NULL, Some(s))
             }
             _ => unreachable!(),
@@ -924,7 +924,7 @@ impl Machine {
                 step!(self);
                 self.preempt_off();
                 self.stat(Stat::ALLOC_SLOWPATH);
-                note!(self, "preempt-off", "preempt_count".into(), "5.15+ slow path: get_cpu_ptr (preemption off), ALLOC_SLOWPATH counted at entry.");
+                note!(self, PreemptOff, "preempt_count".into(), "5.15+ slow path: get_cpu_ptr (preemption off), ALLOC_SLOWPATH counted at entry.");
                 fr.pc = LL1;
                 Flow::Step
             }
@@ -933,7 +933,7 @@ impl Machine {
                 fr.c = self.me();
                 note!(
                     self,
-                    "pcpu",
+                    Pcpu,
                     format!("cpu_slab[{}]", fr.c),
                     "c := this CPU's kmem_cache_cpu (cpu{}).",
                     fr.c
@@ -946,7 +946,7 @@ impl Machine {
                 fr.pg = self.ld_page(fr.c);
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "reread_slab: c->slab is {} (read without the lock).",
                     self.slab_opt_name(fr.pg)
@@ -969,7 +969,7 @@ impl Machine {
                 self.st.cpus[self.cur_cpu as usize].local_lock = Some(self.cur);
                 note!(
                     self,
-                    "local-lock",
+                    LocalLock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_lock_irqsave(&c->lock)."
                 );
@@ -987,7 +987,7 @@ impl Machine {
                 let same = cur == fr.pg;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "Re-check c->slab under the lock: {} ({}).",
                     self.slab_opt_name(cur),
@@ -1010,7 +1010,7 @@ impl Machine {
                 self.irq_restore(fr);
                 note!(
                     self,
-                    "local-unlock",
+                    LocalUnlock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore(&c->lock)."
                 );
@@ -1039,7 +1039,7 @@ impl Machine {
                 fr.flag = false;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist is {}.",
                     self.addr_name(fr.f)
@@ -1069,7 +1069,7 @@ impl Machine {
                 self.st_page(fr.c, None);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].slab", fr.c),
                     "c->slab := NULL."
                 );
@@ -1085,7 +1085,7 @@ impl Machine {
                 self.st_freelist(fr.c, NULL);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist := NULL."
                 );
@@ -1097,7 +1097,7 @@ impl Machine {
                 self.bump_tid(fr.c);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].tid", fr.c),
                     "Bump tid to {}: the last write of the locked section.",
                     self.cpu(fr.c).tid
@@ -1117,7 +1117,7 @@ impl Machine {
                 self.preempt_on();
                 note!(
                     self,
-                    "preempt-on",
+                    PreemptOn,
                     "preempt_count".into(),
                     "put_cpu_ptr: preemption back on; returning {}.",
                     self.addr_name(fr.f)
@@ -1130,7 +1130,7 @@ impl Machine {
                 fr.f = self.ld_freelist(fr.c);
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Detach the CPU slab: its freelist is {}.",
                     self.addr_name(fr.f)
@@ -1151,7 +1151,7 @@ impl Machine {
                 let cur = self.ld_page(fr.c);
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "Under the lock, c->slab is {}.",
                     self.slab_opt_name(cur)
@@ -1175,7 +1175,7 @@ impl Machine {
                 self.st_partial(fr.c, next);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "c->partial := {}.",
                     self.slab_opt_name(next)
@@ -1206,7 +1206,7 @@ impl Machine {
                 self.st.slabs[p as usize].next = None;
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("page {}.next", self.slab_name(p)),
                     "{} is on node {}, not the requested one: slab->next := NULL and \
                      __put_partials() gives it back to its node.",
@@ -1277,7 +1277,7 @@ impl Machine {
                 self.preempt_on();
                 note!(
                     self,
-                    "preempt-on",
+                    PreemptOn,
                     "preempt_count".into(),
                     "slub_put_cpu_ptr: new_slab runs with preemption on."
                 );
@@ -1297,7 +1297,7 @@ impl Machine {
                 fr.p = fr.ret_slab;
                 note!(
                     self,
-                    "preempt-off",
+                    PreemptOff,
                     "preempt_count".into(),
                     "slub_get_cpu_ptr: preemption off again, c := cpu{}.",
                     fr.c
@@ -1310,7 +1310,7 @@ impl Machine {
                 self.preempt_on();
                 note!(
                     self,
-                    "preempt-on",
+                    PreemptOn,
                     "preempt_count".into(),
                     "Out of memory: return NULL."
                 );
@@ -1325,7 +1325,7 @@ impl Machine {
                 self.stat(Stat::ALLOC_SLAB);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("page {}.freelist", self.slab_name(p)),
                     "Take the new slab's freelist ({}...).",
                     self.addr_name(fr.f)
@@ -1340,7 +1340,7 @@ impl Machine {
                 fr.old = self.ld_page(fr.c);
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "retry_load_slab: c->slab is {}.",
                     self.slab_opt_name(fr.old)
@@ -1353,7 +1353,7 @@ impl Machine {
                 fr.prior = self.ld_freelist(fr.c);
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Someone installed {} meanwhile: detach it (freelist {}).",
                     self.slab_opt_name(fr.old),
@@ -1382,7 +1382,7 @@ impl Machine {
                 self.st.slabs[p as usize].life = Life::Live;
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].slab", fr.c),
                     "c->slab := {}.",
                     self.slab_name(p)

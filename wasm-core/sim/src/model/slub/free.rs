@@ -92,7 +92,7 @@ impl Machine {
                 self.stat(Stat::FREE_FASTPATH);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "freelist := {}.",
                     self.addr_name(fr.x)
@@ -103,12 +103,7 @@ impl Machine {
             FE0g => {
                 step!(self);
                 self.irq_restore(fr);
-                note!(
-                    self,
-                    "irq-on",
-                    "irqs".into(),
-                    "local_irq_restore: free done."
-                );
+                note!(self, IrqOn, "irqs".into(), "local_irq_restore: free done.");
                 Flow::Ret(NULL, None)
             }
             // 2008: cmpxchg_local loop with preemption off, no tid.
@@ -146,7 +141,7 @@ impl Machine {
                 }
                 note!(
                     self,
-                    "cas-local",
+                    CasLocal,
                     format!("cpu_slab[{k}].freelist"),
                     "cmpxchg_local(freelist: {} -> {}) {}.",
                     self.addr_name(fr.f),
@@ -163,7 +158,7 @@ impl Machine {
                 fr.ok = cur == fr.f;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Compare the head {} with {}.",
                     self.addr_name(cur),
@@ -183,7 +178,7 @@ impl Machine {
                 self.stat(Stat::FREE_FASTPATH);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Store the new head {}.",
                     self.addr_name(fr.x)
@@ -201,7 +196,7 @@ impl Machine {
                 self.preempt_on();
                 note!(
                     self,
-                    "preempt-on",
+                    PreemptOn,
                     "preempt_count".into(),
                     "put_cpu: preemption back on."
                 );
@@ -235,7 +230,7 @@ impl Machine {
                 self.irq_restore(fr);
                 note!(
                     self,
-                    "unlock",
+                    Unlock,
                     format!("node {n}.list_lock"),
                     "Retry without holding list_lock (3.10+)."
                 );
@@ -249,7 +244,7 @@ impl Machine {
                 fr.cnt = cnt;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("page {}.(freelist,counters)", self.slab_name(p)),
                     "__slab_free: {}'s freelist is {}, {}.",
                     self.slab_name(p),
@@ -279,7 +274,7 @@ impl Machine {
                 fr.new = new;
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("{}.fp", self.addr_name(fr.x)),
                     "Link {} in front of {}'s freelist ({}){}.",
                     self.addr_name(fr.x),
@@ -303,7 +298,7 @@ impl Machine {
                 self.spin_lock(n);
                 fr.n = Some(n);
                 fr.lock = self.slab(p).on_node_partial;
-                note!(self, "lock", format!("node {n}.list_lock"), "spin_lock_irqsave(list_lock) before the CAS, so the list change is atomic with it.");
+                note!(self, Lock, format!("node {n}.list_lock"), "spin_lock_irqsave(list_lock) before the CAS, so the list change is atomic with it.");
                 fr.pc = S5;
                 Flow::Step
             }
@@ -356,7 +351,7 @@ impl Machine {
                 let empty = fr.new.inuse == 0 && self.discard_ok(nr);
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("node {n}.nr_partial"),
                     "nr_partial is {nr}; the slab now has {} object(s) in use{}.",
                     fr.new.inuse,
@@ -376,7 +371,7 @@ impl Machine {
                 self.stat(Stat::FREE_REMOVE_PARTIAL);
                 note!(
                     self,
-                    "list-del",
+                    ListDel,
                     format!("node {n}.partial"),
                     "remove_partial({}).",
                     self.slab_name(p)
@@ -391,7 +386,7 @@ impl Machine {
                 self.irq_restore(fr);
                 note!(
                     self,
-                    "unlock",
+                    Unlock,
                     format!("node {n}.list_lock"),
                     "Unlock before giving the page back."
                 );
@@ -404,7 +399,7 @@ impl Machine {
                 self.stat(Stat::FREE_SLAB);
                 note!(
                     self,
-                    "page-free",
+                    PageFree,
                     format!("page {}", self.slab_name(p)),
                     "discard_slab({}): the empty slab goes back to the page allocator.",
                     self.slab_name(p)
@@ -424,7 +419,7 @@ impl Machine {
                 self.stat(Stat::FREE_ADD_PARTIAL);
                 note!(
                     self,
-                    "list-add",
+                    ListAdd,
                     format!("node {n}.partial"),
                     "The full slab {} got a free object: add_partial at the tail.",
                     self.slab_name(p)
@@ -439,7 +434,7 @@ impl Machine {
                 self.irq_restore(fr);
                 note!(
                     self,
-                    "unlock",
+                    Unlock,
                     format!("node {n}.list_lock"),
                     "spin_unlock_irqrestore(list_lock)."
                 );
@@ -459,7 +454,7 @@ impl Machine {
         }
         note!(
             self,
-            "store",
+            Store,
             format!("{}", self.addr_name(fr.x)),
             "The user writes into {}: its line is now this CPU's, and its first word is data.",
             self.addr_name(fr.x)

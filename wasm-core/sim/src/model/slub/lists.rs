@@ -45,7 +45,7 @@ impl Machine {
         fr.ok = ok;
         note!(
             self,
-            "cas2",
+            Cas2,
             format!("page {}.(freelist,counters)", self.slab_name(s)),
             "cmpxchg_double on {}: ({}, {}) -> ({}, {}) {}.",
             self.slab_name(s),
@@ -79,7 +79,7 @@ impl Machine {
                 fr.flag = true;
                 note!(
                     self,
-                    "irq-off",
+                    IrqOff,
                     "irqs".into(),
                     "cmpxchg_double_slab: interrupts off around the slab_lock fallback."
                 );
@@ -93,7 +93,7 @@ impl Machine {
                 self.st.slabs[s as usize].slab_lock = Some(self.cur);
                 note!(
                     self,
-                    "bit-lock",
+                    BitLock,
                     format!("page {}.flags", self.slab_name(s)),
                     "slab_lock({}): take the page's bit spinlock.",
                     self.slab_name(s)
@@ -108,7 +108,7 @@ impl Machine {
                 fr.ok = fl == fr.f && cnt == fr.cnt;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("page {}.(freelist,counters)", self.slab_name(s)),
                     "Under slab_lock: ({}, {}) {} the expected ({}, {}).",
                     self.addr_name(fl),
@@ -150,7 +150,7 @@ impl Machine {
                 sl.counters = fr.new;
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("page {}.(freelist,counters)", self.slab_name(s)),
                     "Store freelist {} and {}.",
                     self.addr_name(fr.nxt),
@@ -165,7 +165,7 @@ impl Machine {
                 self.st.slabs[s as usize].slab_lock = None;
                 note!(
                     self,
-                    "bit-unlock",
+                    BitUnlock,
                     format!("page {}.flags", self.slab_name(s)),
                     "slab_unlock({}).",
                     self.slab_name(s)
@@ -180,7 +180,7 @@ impl Machine {
                 }
                 step!(self);
                 self.irq_restore(fr);
-                note!(self, "irq-on", "irqs".into(), "Interrupts restored.");
+                note!(self, IrqOn, "irqs".into(), "Interrupts restored.");
                 Flow::Ret(ok, None)
             }
             _ => unreachable!(),
@@ -209,7 +209,7 @@ impl Machine {
                 let skip = if fr.drain { nr <= min } else { nr == 0 };
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("node {n}.nr_partial"),
                     "get_partial_node: node {n} has {nr} partial slab(s) (racy hint){}.",
                     if skip { ": nothing to take" } else { "" }
@@ -238,7 +238,7 @@ impl Machine {
                 fr.pages = 0;
                 note!(
                     self,
-                    "lock",
+                    Lock,
                     format!("node {n}.list_lock"),
                     "Take node {n}'s list_lock; the list head is {}.",
                     self.slab_opt_name(fr.p)
@@ -299,7 +299,7 @@ impl Machine {
                 self.stat(Stat::ALLOC_FROM_PARTIAL);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "c->page := {}, frozen by acquire_slab.",
                     self.slab_name(p)
@@ -333,7 +333,7 @@ impl Machine {
                 self.remove_partial(n, p);
                 note!(
                     self,
-                    "list-del",
+                    ListDel,
                     format!("node {n}.partial"),
                     "remove_partial({}) (6.8+: not frozen here).",
                     self.slab_name(p)
@@ -361,7 +361,7 @@ impl Machine {
                 }
                 note!(
                     self,
-                    "unlock",
+                    Unlock,
                     format!("node {n}.list_lock"),
                     "Release node {n}'s list_lock; got {}.",
                     self.slab_opt_name(fr.pg)
@@ -388,7 +388,7 @@ impl Machine {
                 fr.f = self.slab(p).freelist;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("page {}.freelist", self.slab_name(p)),
                     "acquire_slab({}): its freelist is {}.",
                     self.slab_name(p),
@@ -412,7 +412,7 @@ impl Machine {
                 fr.new = new;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("page {}.counters", self.slab_name(p)),
                     "{}: {} free; {}.",
                     counters_text(fr.cnt),
@@ -446,7 +446,7 @@ impl Machine {
                 self.remove_partial(n, p);
                 note!(
                     self,
-                    "list-del",
+                    ListDel,
                     format!("node {n}.partial"),
                     "remove_partial({}): it is frozen now.",
                     self.slab_name(p)
@@ -488,7 +488,7 @@ impl Machine {
                 fr.c = k;
                 note!(
                     self,
-                    "pld",
+                    Pld,
                     format!("cpu_slab[{k}].partial"),
                     "put_cpu_partial({}): this CPU's partial list head is {}.",
                     self.slab_name(p),
@@ -511,7 +511,7 @@ impl Machine {
                 let drain = fr.drain && fr.pobj > budget;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("page {}.(pages,pobjects)", self.slab_name(old)),
                     "The list holds {} slab(s), about {} free object(s){}.",
                     fr.pages,
@@ -530,7 +530,7 @@ impl Machine {
                 self.irq_save(fr);
                 note!(
                     self,
-                    "irq-off",
+                    IrqOff,
                     "irqs".into(),
                     "Interrupts off to unfreeze this CPU's partial list."
                 );
@@ -547,12 +547,7 @@ impl Machine {
                 step!(self);
                 self.irq_restore(fr);
                 self.stat(Stat::CPU_PARTIAL_DRAIN);
-                note!(
-                    self,
-                    "irq-on",
-                    "irqs".into(),
-                    "Drained; interrupts restored."
-                );
+                note!(self, IrqOn, "irqs".into(), "Drained; interrupts restored.");
                 fr.old = None;
                 fr.pages = 0;
                 fr.pobj = 0;
@@ -572,7 +567,7 @@ impl Machine {
                 sl.next = fr.old;
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("page {}.(next,pages,pobjects)", self.slab_name(p)),
                     "{}.next := {}, pages {}, pobjects {}.",
                     self.slab_name(p),
@@ -595,7 +590,7 @@ impl Machine {
                 }
                 note!(
                     self,
-                    "pcas",
+                    Pcas,
                     format!("cpu_slab[{k}].partial"),
                     "this_cpu_cmpxchg(partial: {} -> {}) on cpu{k} {}.",
                     self.slab_opt_name(fr.old),
@@ -620,7 +615,7 @@ impl Machine {
                 self.st.cpus[fr.c as usize].local_lock = Some(self.cur);
                 note!(
                     self,
-                    "local-lock",
+                    LocalLock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "put_cpu_partial({}): local_lock_irqsave.",
                     self.slab_name(p)
@@ -645,7 +640,7 @@ impl Machine {
                 }
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].partial", fr.c),
                     "The CPU partial list is {}{}.",
                     self.slab_opt_name(fr.old.or(fr.p)),
@@ -666,7 +661,7 @@ impl Machine {
                 sl.next = fr.old;
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("page {}.(next,slabs)", self.slab_name(p)),
                     "{}.next := {}, slabs {}.",
                     self.slab_name(p),
@@ -681,7 +676,7 @@ impl Machine {
                 self.st_partial(fr.c, Some(p));
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "c->partial := {}.",
                     self.slab_name(p)
@@ -695,7 +690,7 @@ impl Machine {
                 self.irq_restore(fr);
                 note!(
                     self,
-                    "local-unlock",
+                    LocalUnlock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore."
                 );
@@ -733,7 +728,7 @@ impl Machine {
                 fr.p = self.ld_partial(fr.c);
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].partial", fr.c),
                     "unfreeze_partials: next on cpu{}'s partial list is {}.",
                     fr.c,
@@ -756,7 +751,7 @@ impl Machine {
                 self.st_partial(fr.c, next);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "Pop {}: c->partial := {}.",
                     self.slab_name(p),
@@ -770,7 +765,7 @@ impl Machine {
                 self.st_partial(fr.c, None);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "Detach the whole CPU partial list."
                 );
@@ -804,7 +799,7 @@ impl Machine {
                 self.spin_unlock(n);
                 note!(
                     self,
-                    "unlock",
+                    Unlock,
                     format!("node {n}.list_lock"),
                     "Next slab is on another node: unlock node {n}."
                 );
@@ -822,7 +817,7 @@ impl Machine {
                 fr.n = Some(n2);
                 note!(
                     self,
-                    "lock",
+                    Lock,
                     format!("node {n2}.list_lock"),
                     "Take node {n2}'s list_lock."
                 );
@@ -841,7 +836,7 @@ impl Machine {
                 };
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("page {}.(freelist,counters)", self.slab_name(p)),
                     "{}: freelist {}, {}.",
                     self.slab_name(p),
@@ -881,7 +876,7 @@ impl Machine {
                 }
                 note!(
                     self,
-                    "list-add",
+                    ListAdd,
                     format!("node {n}.partial"),
                     "{}",
                     if discard {
@@ -914,7 +909,7 @@ impl Machine {
                 fr.n = None;
                 note!(
                     self,
-                    "unlock",
+                    Unlock,
                     format!("node {n}.list_lock"),
                     "Release node {n}'s list_lock."
                 );
@@ -932,7 +927,7 @@ impl Machine {
                 self.stat(Stat::FREE_SLAB);
                 note!(
                     self,
-                    "page-free",
+                    PageFree,
                     format!("page {}", self.slab_name(p)),
                     "discard_slab({}).",
                     self.slab_name(p)
@@ -973,7 +968,7 @@ impl Machine {
                 }
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("page {}.freelist", self.slab_name(p)),
                     "deactivate_slab({}, {}): {}.",
                     self.slab_name(p),
@@ -1004,7 +999,7 @@ impl Machine {
                 fr.nxt = self.load_fp(fr.f);
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("{}.fp", self.addr_name(fr.f)),
                     "Stage 1: {} is followed by {}.",
                     self.addr_name(fr.f),
@@ -1020,7 +1015,7 @@ impl Machine {
                 fr.cnt = cnt;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("page {}.(freelist,counters)", self.slab_name(p)),
                     "{}: freelist {}, {}.",
                     self.slab_name(p),
@@ -1035,7 +1030,7 @@ impl Machine {
                 self.store_fp(fr.f, fr.prior);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("{}.fp", self.addr_name(fr.f)),
                     "Link {} in front of {}.",
                     self.addr_name(fr.f),
@@ -1084,7 +1079,7 @@ impl Machine {
                 };
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("page {}.(freelist,counters)", self.slab_name(p)),
                     "Stage 2: {} has freelist {}, {}; it will be {}.",
                     self.slab_name(p),
@@ -1104,7 +1099,7 @@ impl Machine {
                 self.store_fp(fr.f, fr.prior);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("{}.fp", self.addr_name(fr.f)),
                     "Link the last CPU-freelist object {} in front of {}.",
                     self.addr_name(fr.f),
@@ -1128,7 +1123,7 @@ impl Machine {
                 fr.lock = true;
                 note!(
                     self,
-                    "lock",
+                    Lock,
                     format!("node {n}.list_lock"),
                     "Take list_lock: the slab goes on the partial list before it is unfrozen."
                 );
@@ -1150,7 +1145,7 @@ impl Machine {
                 self.remove_partial(n, p);
                 note!(
                     self,
-                    "list-del",
+                    ListDel,
                     format!("node {n}.partial"),
                     "The decision changed: take {} off the partial list again.",
                     self.slab_name(p)
@@ -1177,7 +1172,7 @@ impl Machine {
                 });
                 note!(
                     self,
-                    "list-add",
+                    ListAdd,
                     format!("node {n}.partial"),
                     "add_partial({}) at the {} (still frozen until the CAS).",
                     self.slab_name(p),
@@ -1203,7 +1198,7 @@ impl Machine {
                 }
                 note!(
                     self,
-                    "unlock",
+                    Unlock,
                     format!("node {n}.list_lock"),
                     "Release list_lock."
                 );
@@ -1220,7 +1215,7 @@ impl Machine {
                 self.stat(Stat::FREE_SLAB);
                 note!(
                     self,
-                    "page-free",
+                    PageFree,
                     format!("page {}", self.slab_name(p)),
                     "discard_slab({}): empty, and the node has enough partial slabs.",
                     self.slab_name(p)
@@ -1239,7 +1234,7 @@ impl Machine {
                 fr.prior = fr.obj;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("{}.fp", self.addr_name(fr.obj)),
                     "Walk the CPU freelist: {} -> {} ({} so far).",
                     self.addr_name(fr.obj),
@@ -1266,7 +1261,7 @@ impl Machine {
                 fr.nxt = if fr.f != NULL { fr.f } else { of };
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("page {}.(freelist,counters)", self.slab_name(p)),
                     "{}: freelist {}, {}.",
                     self.slab_name(p),
@@ -1281,7 +1276,7 @@ impl Machine {
                 self.store_fp(fr.prior, fr.x);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("{}.fp", self.addr_name(fr.prior)),
                     "Splice: the CPU freelist's tail {} now points to {}.",
                     self.addr_name(fr.prior),
@@ -1311,7 +1306,7 @@ impl Machine {
                     M_FULL
                 };
                 fr.lock = true;
-                note!(self, "load", format!("node {n}.nr_partial"), "Decide before the CAS (5.17–6.7): node {n} has {nr} partial slab(s), so the slab will be {}.", match fr.m { M_FREE => "discarded", M_PARTIAL => "put on the partial list", _ => "left full" });
+                note!(self, Load, format!("node {n}.nr_partial"), "Decide before the CAS (5.17–6.7): node {n} has {nr} partial slab(s), so the slab will be {}.", match fr.m { M_FREE => "discarded", M_PARTIAL => "put on the partial list", _ => "left full" });
                 fr.pc = if fr.m == M_PARTIAL { DSK } else { DS4 };
                 Flow::Step
             }
@@ -1319,7 +1314,7 @@ impl Machine {
                 step!(self);
                 self.irq_save(fr);
                 self.spin_lock(n);
-                note!(self, "lock", format!("node {n}.list_lock"), "Take list_lock before the unfreezing CAS, so no free sees it unfrozen and off the list.");
+                note!(self, Lock, format!("node {n}.list_lock"), "Take list_lock before the unfreezing CAS, so no free sees it unfrozen and off the list.");
                 fr.pc = DS4;
                 Flow::Step
             }
@@ -1349,7 +1344,7 @@ impl Machine {
                 fr.lock = false;
                 note!(
                     self,
-                    "unlock",
+                    Unlock,
                     format!("node {n}.list_lock"),
                     "The CAS failed: unlock and redo."
                 );
@@ -1368,7 +1363,7 @@ impl Machine {
                 };
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("node {n}.nr_partial"),
                     "Unfrozen; node {n} has {nr} partial slab(s): {}.",
                     match fr.m {
@@ -1395,7 +1390,7 @@ impl Machine {
                 fr.lock = true;
                 note!(
                     self,
-                    "lock",
+                    Lock,
                     format!("node {n}.list_lock"),
                     "spin_lock_irqsave(list_lock)."
                 );
@@ -1412,7 +1407,7 @@ impl Machine {
                 });
                 note!(
                     self,
-                    "list-add",
+                    ListAdd,
                     format!("node {n}.partial"),
                     "add_partial({}) at the {}.",
                     self.slab_name(p),
@@ -1428,7 +1423,7 @@ impl Machine {
                 fr.lock = false;
                 note!(
                     self,
-                    "unlock",
+                    Unlock,
                     format!("node {n}.list_lock"),
                     "Release list_lock."
                 );
@@ -1470,7 +1465,7 @@ impl Machine {
                 fr.f = self.st.cpus[c as usize].freelist;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{c}].(page,freelist)"),
                     "flush_slab: cpu{c}'s slab {} with freelist {}.",
                     self.slab_opt_name(fr.pg),
@@ -1491,7 +1486,7 @@ impl Machine {
                 self.bump_tid(c);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{c}].tid"),
                     "Bump cpu{c}'s tid to {}.",
                     self.cpu(c).tid
@@ -1508,7 +1503,7 @@ impl Machine {
                 self.st_page(c, None);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{c}].page"),
                     "c->page := NULL."
                 );
@@ -1524,7 +1519,7 @@ impl Machine {
                 self.st_freelist(c, NULL);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{c}].freelist"),
                     "c->freelist := NULL."
                 );
@@ -1544,7 +1539,7 @@ impl Machine {
                 fr.pg = self.ld_page(c);
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{c}].page"),
                     "3.1 flush: cpu{c}'s slab is {}.",
                     self.slab_opt_name(fr.pg)
@@ -1561,7 +1556,7 @@ impl Machine {
                 cpu.ghost_version += 1;
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{c}].freelist"),
                     "Take cpu{c}'s freelist {} and clear it.",
                     self.addr_name(fr.f)
@@ -1576,7 +1571,7 @@ impl Machine {
                 self.st.cpus[c as usize].local_lock = Some(self.cur);
                 note!(
                     self,
-                    "local-lock",
+                    LocalLock,
                     format!("cpu_slab[{c}].lock"),
                     "flush_slab: local_lock_irqsave."
                 );
@@ -1589,7 +1584,7 @@ impl Machine {
                 fr.f = self.st.cpus[c as usize].freelist;
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{c}].(slab,freelist)"),
                     "Detach slab {} with freelist {}.",
                     self.slab_opt_name(fr.pg),
@@ -1604,7 +1599,7 @@ impl Machine {
                 self.irq_restore(fr);
                 note!(
                     self,
-                    "local-unlock",
+                    LocalUnlock,
                     format!("cpu_slab[{c}].lock"),
                     "local_unlock_irqrestore; deactivate outside the lock."
                 );
@@ -1644,7 +1639,7 @@ impl Machine {
                 }
                 note!(
                     self,
-                    "preempt-off",
+                    PreemptOff,
                     "preempt_count".into(),
                     "flush_cpu_slab(cpu{}) from a work item: interrupts stay on.",
                     fr.c
@@ -1660,7 +1655,7 @@ impl Machine {
                 }
                 note!(
                     self,
-                    "irq-off",
+                    IrqOff,
                     "irqs".into(),
                     "__flush_cpu_slab(cpu{}) with interrupts off.",
                     fr.c
@@ -1673,7 +1668,7 @@ impl Machine {
                 fr.pg = self.ld_page(fr.c);
                 note!(
                     self,
-                    "load",
+                    Load,
                     format!("cpu_slab[{}].page", fr.c),
                     "cpu{}'s slab is {}.",
                     fr.c,
@@ -1702,7 +1697,7 @@ impl Machine {
                 self.st.cpus[fr.c as usize].local_lock = Some(self.cur);
                 note!(
                     self,
-                    "local-lock",
+                    LocalLock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "put_partials: local_lock_irqsave."
                 );
@@ -1715,7 +1710,7 @@ impl Machine {
                 self.st_partial(fr.c, None);
                 note!(
                     self,
-                    "store",
+                    Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "Detach the CPU partial list {} (c->partial := NULL).",
                     self.slab_opt_name(fr.p)
@@ -1729,7 +1724,7 @@ impl Machine {
                 self.irq_restore(fr);
                 note!(
                     self,
-                    "local-unlock",
+                    LocalUnlock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore; walk the list with interrupts on."
                 );
@@ -1758,7 +1753,7 @@ impl Machine {
                 self.preempt_on();
                 note!(
                     self,
-                    "preempt-on",
+                    PreemptOn,
                     "preempt_count".into(),
                     "Flush of cpu{} done.",
                     fr.c
@@ -1770,7 +1765,7 @@ impl Machine {
                 self.irq_restore(fr);
                 note!(
                     self,
-                    "irq-on",
+                    IrqOn,
                     "irqs".into(),
                     "Flush of cpu{} done; interrupts restored.",
                     fr.c

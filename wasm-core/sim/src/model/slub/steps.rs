@@ -12,7 +12,7 @@ impl Machine {
         self.preempt_off();
         note!(
             self,
-            "preempt-off",
+            PreemptOff,
             "preempt_count".into(),
             "{} disables preemption{why}.",
             self.ctx_name(self.cur)
@@ -27,7 +27,7 @@ impl Machine {
         self.preempt_on();
         note!(
             self,
-            "preempt-on",
+            PreemptOn,
             "preempt_count".into(),
             "Preemption back on: from here the task may be preempted or migrated."
         );
@@ -41,7 +41,7 @@ impl Machine {
         fr.c = self.me();
         note!(
             self,
-            "pcpu",
+            Pcpu,
             format!("cpu_slab[{}]", fr.c),
             "c := this CPU's kmem_cache_cpu (cpu{}).",
             fr.c
@@ -58,7 +58,7 @@ impl Machine {
         self.snapshot(fr, fr.c);
         note!(
             self,
-            "load",
+            Load,
             format!("cpu_slab[{}].tid", fr.c),
             "Read tid {} (event {}, cpu residue {}).",
             fr.tid,
@@ -79,7 +79,7 @@ impl Machine {
         self.snapshot(fr, k);
         note!(
             self,
-            "pld",
+            Pld,
             format!("cpu_slab[{k}].tid"),
             "this_cpu_read(tid) = {} on cpu{k}.",
             fr.tid
@@ -100,7 +100,7 @@ impl Machine {
         fr.c = self.me();
         note!(
             self,
-            "pcpu",
+            Pcpu,
             format!("cpu_slab[{}]", fr.c),
             "c := raw_cpu_ptr (cpu{}).",
             fr.c
@@ -120,7 +120,7 @@ impl Machine {
         let ok = t == fr.tid;
         note!(
             self,
-            "load",
+            Load,
             format!("cpu_slab[{}].tid", fr.c),
             "Re-read c->tid = {t}: {}.",
             if ok {
@@ -138,7 +138,7 @@ impl Machine {
     pub(in crate::model) fn s_irq_save(&mut self, fr: &mut Frame, next: Pc, why: &str) -> Flow {
         step!(self);
         self.irq_save(fr);
-        note!(self, "irq-off", "irqs".into(), "local_irq_save: {why}.");
+        note!(self, IrqOff, "irqs".into(), "local_irq_save: {why}.");
         fr.pc = next;
         Flow::Step
     }
@@ -147,7 +147,7 @@ impl Machine {
     pub(in crate::model) fn s_irq_restore(&mut self, fr: &mut Frame, next: Pc, why: &str) -> Flow {
         step!(self);
         self.irq_restore(fr);
-        note!(self, "irq-on", "irqs".into(), "local_irq_restore: {why}.");
+        note!(self, IrqOn, "irqs".into(), "local_irq_restore: {why}.");
         fr.pc = next;
         Flow::Step
     }
@@ -188,7 +188,7 @@ impl Machine {
             "fails: retry from the start"
         };
         self.set_note(
-            "pcas2",
+            crate::event::EventKind::Pcas2,
             format!("cpu_slab[{k}].(freelist,tid)"),
             format!("{what} {result}."),
         );
@@ -208,7 +208,7 @@ impl Machine {
         }
         note!(
             self,
-            "load",
+            Load,
             format!("cpu_slab[{}].freelist", fr.c),
             "Read the per-CPU freelist head: {}.",
             self.addr_name(fr.obj)
@@ -229,7 +229,7 @@ impl Machine {
         fr.pg = self.ld_page(fr.c);
         note!(
             self,
-            "load",
+            Load,
             format!("cpu_slab[{}].page", fr.c),
             "Read the CPU slab: {}.",
             self.slab_opt_name(fr.pg)
@@ -249,7 +249,7 @@ impl Machine {
         fr.nxt = self.load_fp(fr.obj);
         note!(
             self,
-            "load",
+            Load,
             format!("{}.fp", self.addr_name(fr.obj)),
             "Read the free pointer of {}: next is {} (may be stale; the CAS decides).",
             self.addr_name(fr.obj),
@@ -272,7 +272,7 @@ impl Machine {
         let mine = pg.is_some() && pg == fr.pg;
         note!(
             self,
-            "load",
+            Load,
             format!("cpu_slab[{}].page", fr.c),
             "The CPU slab is {}; {} belongs to {}: {}.",
             self.slab_opt_name(pg),
@@ -303,7 +303,7 @@ impl Machine {
         }
         note!(
             self,
-            "load",
+            Load,
             format!("cpu_slab[{}].freelist", fr.c),
             "{} the freelist head: {}.",
             if again {
@@ -323,7 +323,7 @@ impl Machine {
         self.store_fp(fr.x, fr.f);
         note!(
             self,
-            "store",
+            Store,
             format!("{}.fp", self.addr_name(fr.x)),
             "Link {} in front of {}.",
             self.addr_name(fr.x),
@@ -345,7 +345,7 @@ impl Machine {
         fr.p = self.ld_partial(fr.c);
         note!(
             self,
-            "load",
+            Load,
             format!("cpu_slab[{}].partial", fr.c),
             "{what}: {}.",
             self.slab_opt_name(fr.p)
@@ -360,7 +360,7 @@ impl Machine {
         self.st_page(fr.c, fr.p);
         note!(
             self,
-            "store",
+            Store,
             format!("cpu_slab[{}].page", fr.c),
             "Take {} from the CPU partial list as the CPU slab.",
             self.slab_opt_name(fr.p)
@@ -375,7 +375,7 @@ impl Machine {
         fr.nxt = self.load_fp(fr.f);
         note!(
             self,
-            "load",
+            Load,
             format!("{}.fp", self.addr_name(fr.f)),
             "Take {} for the caller; its free pointer {} becomes the CPU freelist.",
             self.addr_name(fr.f),
@@ -391,7 +391,7 @@ impl Machine {
         self.st_freelist(fr.c, fr.nxt);
         note!(
             self,
-            "store",
+            Store,
             format!("cpu_slab[{}].freelist", fr.c),
             "c->freelist := {}.",
             self.addr_name(fr.nxt)

@@ -84,6 +84,8 @@ macro_rules! kebab_enum {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
         pub enum $name { $(#[serde(rename = $text)] $variant),+ }
         impl $name {
+            /// Every value, in the order written here.
+            pub const ALL: &'static [Self] = &[$(Self::$variant),+];
             pub fn as_str(self) -> &'static str { match self { $(Self::$variant => $text),+ } }
         }
     };
@@ -224,6 +226,46 @@ pub struct SlubVariantKeys {
 pub struct SlabVariantKeys {
     pub preempt: Preempt,
     pub slab_grow: SlabGrow,
+}
+
+/// The variant toggles the page offers for `allocator`, each key with every value as a scenario
+/// spells it (spec §2.16; Appendix A for SLAB). The page's variant panel is generated from this
+/// (`web/src/sim/generated/variantKeys.ts`, by the contract test), so it cannot drift from the
+/// parser. `tidStep`, a number, is set in the scenario text only.
+pub fn variant_toggles(allocator: Allocator) -> Vec<(&'static str, Vec<serde_json::Value>)> {
+    use serde_json::Value;
+    fn texts<T: Copy>(all: &[T], as_str: fn(T) -> &'static str) -> Vec<Value> {
+        all.iter().map(|&v| Value::from(as_str(v))).collect()
+    }
+    let bools = || vec![Value::from(true), Value::from(false)];
+    let preempt = ("preempt", texts(Preempt::ALL, Preempt::as_str));
+    match allocator {
+        Allocator::Slub => vec![
+            ("fastpath", texts(Fastpath::ALL, Fastpath::as_str)),
+            ("slowpath", texts(Slowpath::ALL, Slowpath::as_str)),
+            ("cpuPartial", bools()),
+            ("cpuPartialFrozen", bools()),
+            (
+                "cmpxchgDouble",
+                texts(CmpxchgDouble::ALL, CmpxchgDouble::as_str),
+            ),
+            preempt,
+            (
+                "prefetch",
+                vec![Value::from(true), Value::from(false), Value::from("w")],
+            ),
+            ("discard", texts(Discard::ALL, Discard::as_str)),
+            ("deactivate", texts(Deactivate::ALL, Deactivate::as_str)),
+            (
+                "freeRetryLock",
+                texts(FreeRetryLock::ALL, FreeRetryLock::as_str),
+            ),
+        ],
+        Allocator::Slab => vec![
+            preempt,
+            ("slabGrow", texts(SlabGrow::ALL, SlabGrow::as_str)),
+        ],
+    }
 }
 
 /// A variant as the file of one allocator writes it: each allocator's keys are its own type,

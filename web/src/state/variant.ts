@@ -1,30 +1,17 @@
 // Variant and era toggles: rebuild the scenario JSON with its `variant` object (DESIGN §4; keys
-// and values of slub-algorithm.md §2.16, mirrored from wasm-core/sim/src/scenario.rs). Pure.
+// and values of slub-algorithm.md §2.16, generated from wasm-core/sim/src/scenario.rs). Pure.
+import { ERAS, SLAB_VARIANT_KEYS, SLUB_VARIANT_KEYS } from '../sim/generated/variantKeys';
 
-export const ERAS = ['v3.1', 'v3.10', 'v4.0', 'v6.8'] as const;
+export { ERAS };
 
-/** Each toggle and its values, as the scenario JSON spells them. */
-export const VARIANT_KEYS: Readonly<Record<string, readonly (string | boolean)[]>> = {
-  fastpath: [
-    'preempt-disable',
-    'tid-loop',
-    'tid-direct',
-    'tid-unguarded',
-    'irq-disable',
-    'cmpxchg-local',
-    'cmpxchg-local-emulated',
-    'no-tid',
-  ],
-  slowpath: ['irq-off', 'local-lock'],
-  cpuPartial: [true, false],
-  cpuPartialFrozen: [true, false],
-  cmpxchgDouble: ['native', 'slab-lock'],
-  preempt: ['full', 'none'],
-  prefetch: [true, false, 'w'],
-  discard: ['gt', 'ge'],
-  deactivate: ['two-stage', 'splice'],
-  freeRetryLock: ['release', 'hold'],
-};
+/** Each toggle and its values, as the scenario JSON spells them (generated). */
+export const VARIANT_KEYS: Readonly<Record<string, readonly (string | boolean)[]>> = SLUB_VARIANT_KEYS;
+
+/**
+ * The keys SLAB reads (spec Appendix A, §4 (v); generated): `preempt`, and `slabGrow`, the v4.7
+ * lockless decision to grow against taking `list_lock` first. The others (and the eras) are SLUB's.
+ */
+export const SLAB_KEYS: Readonly<Record<string, readonly (string | boolean)[]>> = SLAB_VARIANT_KEYS;
 
 export type VariantValue = string | boolean | number;
 

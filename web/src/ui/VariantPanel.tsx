@@ -1,15 +1,6 @@
 import { memo, useId } from 'react';
 import type { VariantView } from '../sim';
-import { ERAS, optionValue, parseOptionValue, VARIANT_KEYS, variantOf, type VariantValue } from '../state/variant';
-
-/**
- * The keys SLAB reads (spec Appendix A, §4 (v)): `preempt`, and `slabGrow`, the v4.7 lockless
- * decision to grow against taking `list_lock` first. The others (and the eras) are SLUB's.
- */
-export const SLAB_VARIANT_KEYS: Readonly<Record<string, readonly (string | boolean)[]>> = {
-  preempt: VARIANT_KEYS.preempt ?? ['full', 'none'],
-  slabGrow: ['lockless', 'locked'],
-};
+import { ERAS, optionValue, parseOptionValue, SLAB_KEYS, VARIANT_KEYS, variantOf, type VariantValue } from '../state/variant';
 
 /** The scenario's `allocator` (`slub` when absent or unreadable: the simulator says why). */
 export function allocatorOf(scenario: string): 'slub' | 'slab' {
@@ -75,7 +66,7 @@ function VariantPanelImpl({ scenario, resolved, onChange }: Props) {
       </p>
       <div className="variant-rows">
         {slab ? (
-          Object.entries(SLAB_VARIANT_KEYS).map(([k, vs]) => row(k, vs))
+          Object.entries(SLAB_KEYS).map(([k, vs]) => row(k, vs))
         ) : (
           <>
             {row('era', ERAS)}

@@ -130,16 +130,23 @@ impl Simulator {
 
 /// The core benchmark (DESIGN §8): run a scenario by the default policy on the bare machine,
 /// events off, the invariant checks on or off, and return the number of steps taken. The same
-/// loop as the native `cargo bench` (`core_steps_*`), so the two numbers compare.
+/// loop as the native `cargo bench` (`core_steps_*`), so the two numbers compare; `runs`
+/// machines are run from one parse.
 #[wasm_bindgen(js_name = benchSteps)]
-pub fn bench_steps(scenario_json: &str, checks: bool) -> Result<f64, JsError> {
+pub fn bench_steps(scenario_json: &str, checks: bool, runs: u32) -> Result<f64, JsError> {
+    // Parsed once, then `runs` machines built from a clone, as `cargo bench` times it: the
+    // parse is not part of the core loop.
     let sc = slub_sim::scenario::parse(scenario_json).map_err(|e| into_error(e.into()))?;
     use slub_sim::model::Driver;
-    let mut m = slub_sim::model::Machine::new(sc, false, checks);
-    while let Some(mv) = slub_sim::policy::default_move(&m) {
-        m.apply(mv, None);
+    let mut steps = 0;
+    for _ in 0..runs.max(1) {
+        let mut m = slub_sim::model::Machine::new(sc.clone(), false, checks);
+        while let Some(mv) = slub_sim::policy::default_move(&m) {
+            m.apply(mv, None);
+        }
+        steps += m.policy_view().steps();
     }
-    Ok(m.policy_view().steps() as f64)
+    Ok(steps as f64)
 }
 
 /// The explorer's bounds as JS passes them (all optional; defaults are the CLI's).

@@ -87,6 +87,10 @@ enum Command {
         /// `bench seeds` only: run just this comparison (`003`, `004b`, ...; repeatable).
         #[arg(long = "seed", value_name = "ID")]
         seed: Vec<String>,
+        /// `bench seeds` only: find each comparison's sensitivity to every cost constant by
+        /// re-running both sides with it at 75 % and 125 % (slow) instead of the linear estimate.
+        #[arg(long)]
+        sensitivity: bool,
     },
     /// Check the lessons, or export them as JSON for the page (docs/writing-lessons.md).
     #[command(subcommand)]
@@ -197,7 +201,8 @@ fn main() -> ExitCode {
             cpus,
             param,
             seed,
-        } => bench(&workload, &variant, cpus, &param, &seed),
+            sensitivity,
+        } => bench(&workload, &variant, cpus, &param, &seed, sensitivity),
         Command::Lesson(LessonCommand::Check { dir }) => lesson(&dir, false),
         Command::Lesson(LessonCommand::Export { dir }) => lesson(&dir, true),
     };
@@ -315,6 +320,7 @@ fn bench(
     cpus: Option<u32>,
     params: &[(String, String)],
     only: &[String],
+    sensitivity: bool,
 ) -> Result<u8, Failure> {
     use slub_lab_core as lab;
     let names: Vec<&str> = lab::WorkloadKind::ALL.iter().map(|w| w.name()).collect();
@@ -350,9 +356,12 @@ fn bench(
             .iter()
             .filter(|c| only.is_empty() || only.contains(&c.id))
         {
-            let r = lab::run_seed(case).map_err(|e| {
-                Failure::input(format!("slub-lab bench seeds: seed {}: {e}", case.id))
-            })?;
+            let fail =
+                |e: String| Failure::input(format!("slub-lab bench seeds: seed {}: {e}", case.id));
+            let mut r = lab::run_seed(case).map_err(fail)?;
+            if sensitivity {
+                lab::rerun_sensitivity(case, &mut r).map_err(fail)?;
+            }
             wrong |= r.asserted && !r.sign_ok;
             comparisons.push(r);
         }
@@ -364,6 +373,11 @@ fn bench(
         });
         print_json(&json)?;
         return Ok(u8::from(wrong));
+    }
+    if sensitivity {
+        return Err(Failure::input(
+            "slub-lab bench: --sensitivity goes with `bench seeds` only",
+        ));
     }
     if !only.is_empty() {
         return Err(Failure::input(

@@ -97,6 +97,7 @@ fn params(case: &'static SeedCase) -> Result<ParamsOut, String> {
         stats_per_cpu: Vec::new(),
         finished: true,
         violations: Vec::new(),
+        costs: Default::default(),
     };
     Ok(Report::of(&w, &variant, empty).params)
 }

@@ -67,6 +67,7 @@ pub mod export;
 
 use serde::{Deserialize, Serialize};
 use slub_sim::event::Event;
+use slub_sim::model::cost::{self, Costs};
 use slub_sim::model::state::CtxId;
 use slub_sim::model::state::IOp;
 use slub_sim::model::{Driver, Machine, Move, PolicyView, Stat};
@@ -610,11 +611,25 @@ pub struct Tally {
     /// `list_lock` acquisitions.
     pub list_locks: u64,
     pub transfers: Transfers,
+    /// How often each cost constant was charged inside these operations (`cost::Id` order):
+    /// `cycles - spin` is exactly the sum of these times the constants' cycles.
+    pub charges: [u64; cost::N],
 }
 
 impl Tally {
     pub fn per_op(&self) -> Option<f64> {
         (self.ops > 0).then(|| self.cycles as f64 / self.ops as f64)
+    }
+
+    fn add(&mut self, o: &Tally) {
+        self.ops += o.ops;
+        self.cycles += o.cycles;
+        self.spin += o.spin;
+        self.list_locks += o.list_locks;
+        self.transfers.add(&o.transfers);
+        for (a, b) in self.charges.iter_mut().zip(o.charges) {
+            *a += b;
+        }
     }
 }
 
@@ -656,12 +671,15 @@ pub struct Measured {
     pub stats_per_cpu: Vec<BTreeMap<String, u64>>,
     pub finished: bool,
     pub violations: Vec<slub_sim::view::Violation>,
+    /// The cost table the run charged.
+    #[serde(skip)]
+    pub costs: Costs,
 }
 
 /// Run a scenario under the lab's driver (see the module docs). `transfers` records events
 /// to count cache-line transfers (slower; the cycles are the same either way).
-pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
-    let mut m = Machine::new(sc, transfers, false);
+pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool, costs: cost::Costs) -> Measured {
+    let mut m = Machine::with_costs(sc, transfers, false, costs, true);
     let (n_ctx, cpus, obj_lines, static_lines) = {
         let v = m.policy_view();
         (v.contexts(), v.cpus(), v.obj_lines(), v.static_lines())
@@ -711,6 +729,7 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
         let op_i = c.op;
         let op = v.op(cx as CtxId, op_i);
         let before = v.cycles(k);
+        let charges_before = v.charges(k).copied().unwrap_or([0; cost::N]);
         let locked_before = v.list_locks_held();
         m.apply(Move::Step(cx as CtxId), None);
         m.finish_if_done();
@@ -725,6 +744,11 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
         let v = m.policy_view();
         let tally = per_cpu[k].ops.of(op);
         tally.cycles += charged;
+        if let Some(after) = v.charges(k) {
+            for ((t, a), b) in tally.charges.iter_mut().zip(after).zip(charges_before) {
+                *t += a - b;
+            }
+        }
         tally.list_locks += locked_after.saturating_sub(locked_before) as u64;
         tally.transfers.add(&tr);
         if v.ctx(cx as CtxId).op != op_i || !v.ctx(cx as CtxId).in_op {
@@ -770,17 +794,9 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
     for (k, c) in per_cpu.iter_mut().enumerate() {
         c.busy = v.cycles(k) + spin[k];
         c.idle = idle[k];
-        for (all, one) in [
-            (&mut ops.alloc, &c.ops.alloc),
-            (&mut ops.free, &c.ops.free),
-            (&mut ops.touch, &c.ops.touch),
-        ] {
-            all.ops += one.ops;
-            all.cycles += one.cycles;
-            all.spin += one.spin;
-            all.list_locks += one.list_locks;
-            all.transfers.add(&one.transfers);
-        }
+        ops.alloc.add(&c.ops.alloc);
+        ops.free.add(&c.ops.free);
+        ops.touch.add(&c.ops.touch);
     }
     let stats_per_cpu: Vec<BTreeMap<String, u64>> = v
         .stats_per_cpu()
@@ -807,6 +823,7 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool) -> Measured {
         stats_per_cpu,
         finished: v.all_finished(),
         violations: v.violations().to_vec(),
+        costs,
     }
 }
 
@@ -966,11 +983,34 @@ pub struct Report {
     /// `list_lock` acquisitions, by the operation that took them.
     pub list_locks: OpsOut,
     pub transfers: TransfersOut,
+    /// Cycles per operation by cost constant (constants charged at all), by operation: where
+    /// the cycles went, and what a change of one constant would move.
+    pub by_constant: BTreeMap<&'static str, BTreeMap<&'static str, f64>>,
     pub stats: StatsOut,
     pub steps: u64,
     pub finished: bool,
     pub violations: Vec<slub_sim::view::Violation>,
 }
+
+/// Cycles per `per` by cost constant (the constants charged at all, by name), with the
+/// spinning as `waiting`.
+fn per_constant(t: &Tally, costs: &Costs, per: f64) -> BTreeMap<&'static str, f64> {
+    let mut out: BTreeMap<&'static str, f64> = cost::Id::ALL
+        .iter()
+        .filter(|id| t.charges[**id as usize] > 0)
+        .map(|&id| {
+            let cycles = t.charges[id as usize] * costs.get(id);
+            (id.cost().name, round2(cycles as f64 / per))
+        })
+        .collect();
+    if t.spin > 0 {
+        out.insert(WAITING, round2(t.spin as f64 / per));
+    }
+    out
+}
+
+/// The name of spinning on a held lock in `by_constant` (the driver's time, not a constant's).
+pub const WAITING: &str = "waiting";
 
 fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
@@ -996,6 +1036,11 @@ impl Report {
             .into_iter()
             .filter(|(_, t)| t.ops > 0)
             .map(|(k, t)| (k, round2(t.transfers.total as f64 / t.ops as f64)))
+            .collect();
+        let by_constant = [("alloc", &o.alloc), ("free", &o.free), ("touch", &o.touch)]
+            .into_iter()
+            .filter(|(_, t)| t.ops > 0)
+            .map(|(k, t)| (k, per_constant(t, &m.costs, t.ops as f64)))
             .collect();
         Report {
             schema_version: 1,
@@ -1050,6 +1095,7 @@ impl Report {
                 free: o.free.transfers.clone(),
                 touch: o.touch.transfers.clone(),
             },
+            by_constant,
             stats: StatsOut {
                 total: m.stats,
                 per_cpu: m.stats_per_cpu,
@@ -1063,9 +1109,14 @@ impl Report {
 
 /// Run a workload under a variant (parameters checked first).
 pub fn bench(w: &Workload, variant: &Variant) -> Result<Report, String> {
+    bench_with(w, variant, Costs::default())
+}
+
+/// [`bench`] under another cost table (the sensitivity runs).
+pub fn bench_with(w: &Workload, variant: &Variant, costs: Costs) -> Result<Report, String> {
     w.check()?;
     let (sc, gates) = w.build(variant);
-    let m = drive(sc, &gates, true);
+    let m = drive(sc, &gates, true, costs);
     Ok(Report::of(w, variant, m))
 }
 
@@ -1217,7 +1268,34 @@ pub struct Side {
     pub model: f64,
     /// Cycles and transfers per operation of this run, for the explanation.
     pub per_op: BTreeMap<&'static str, OpLine>,
+    /// The metric's cycles by cost constant (and `waiting`, spinning on a held lock): the
+    /// stacked bar of the Lab page.
+    pub by_constant: BTreeMap<&'static str, f64>,
     pub stats: BTreeMap<String, u64>,
+}
+
+/// How a comparison's ratio moves when one cost constant moves by ±25 % (issue: "a verdict
+/// that flips under a 25 % change in one constant says so").
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Sensitivity {
+    pub constant: &'static str,
+    /// The model's after/before ratio with the constant at 75 % and at 125 % of its value.
+    pub low: f64,
+    pub high: f64,
+    /// At one end the ratio is on the other side of 1 than the model's own: the verdict
+    /// depends on this constant's value.
+    pub flips: bool,
+}
+
+/// How [`Sensitivity`] was found: `linear` holds every run's charges fixed and scales one
+/// constant's share (exact when the interleaving does not depend on time: one CPU, or CPUs
+/// that never wait for each other); `rerun` runs both sides again with the constant moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub enum SensitivityMethod {
+    Linear,
+    Rerun,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
@@ -1255,6 +1333,9 @@ pub struct SeedResult {
     /// `|ratio_off| <= 25 %`.
     pub within_tolerance: bool,
     pub asserted: bool,
+    /// One row per cost constant either side charges.
+    pub sensitivity: Vec<Sensitivity>,
+    pub sensitivity_method: SensitivityMethod,
     #[serde(skip_serializing_if = "str::is_empty")]
     #[ts(as = "Option<String>", optional)]
     pub note: &'static str,
@@ -1303,7 +1384,71 @@ fn side(pairs: &[(String, String)], published: f64, r: &Report, metric: Metric) 
         published,
         model: metric.of(r),
         per_op,
+        by_constant: metric_by_constant(r, metric),
         stats: r.stats.total.clone(),
+    }
+}
+
+/// The metric's cycles by cost constant: an operation's own, the pair's sum, or every
+/// operation's per message.
+fn metric_by_constant(r: &Report, metric: Metric) -> BTreeMap<&'static str, f64> {
+    let mut out = BTreeMap::new();
+    let mut add = |op: &str, weight: f64| {
+        for (k, v) in r.by_constant.get(op).into_iter().flatten() {
+            *out.entry(*k).or_insert(0.0) += v * weight;
+        }
+    };
+    match metric {
+        Metric::Alloc => add("alloc", 1.0),
+        Metric::Free => add("free", 1.0),
+        Metric::Pair => {
+            add("alloc", 1.0);
+            add("free", 1.0);
+        }
+        Metric::Message => {
+            let messages = f64::from(r.params.n * r.params.pairs.unwrap_or(1));
+            add("alloc", r.ops.alloc as f64 / messages);
+            add("free", r.ops.free as f64 / messages);
+            add("touch", r.ops.touch as f64 / messages);
+        }
+    }
+    out.values_mut().for_each(|v| *v = round2(*v));
+    out
+}
+
+/// The ratio's sensitivity with every run's charges held fixed (see [`SensitivityMethod`]).
+fn linear_sensitivity(before: &Side, after: &Side) -> Vec<Sensitivity> {
+    let base = after.model / before.model;
+    cost::Id::ALL
+        .iter()
+        .filter(|id| {
+            let n = id.cost().name;
+            before.by_constant.contains_key(n) || after.by_constant.contains_key(n)
+        })
+        .map(|&id| {
+            let name = id.cost().name;
+            let (b, a) = (
+                before.by_constant.get(name).copied().unwrap_or(0.0),
+                after.by_constant.get(name).copied().unwrap_or(0.0),
+            );
+            // The factor a re-run charges: the scaled constant is rounded to whole cycles.
+            let factor = |percent| {
+                Costs::default().scaled(id, percent).get(id) as f64 / id.cost().value as f64
+            };
+            let at = |s: f64| (after.model + (s - 1.0) * a) / (before.model + (s - 1.0) * b);
+            sensitivity_row(name, base, at(factor(75)), at(factor(125)))
+        })
+        .collect()
+}
+
+fn sensitivity_row(constant: &'static str, base: f64, low: f64, high: f64) -> Sensitivity {
+    let side = |r: f64| (r - 1.0).signum();
+    let r4 = |x: f64| (x * 10_000.0).round() / 10_000.0;
+    Sensitivity {
+        constant,
+        low: r4(low),
+        high: r4(high),
+        flips: side(low) != side(base) || side(high) != side(base),
     }
 }
 
@@ -1373,6 +1518,11 @@ pub fn run_seed(case: &'static SeedCase) -> Result<SeedResult, String> {
     let ratio_off = model_ratio / seed_ratio - 1.0;
     let sign = |r: f64| (r - 1.0).signum();
     let r4 = |x: f64| (x * 10_000.0).round() / 10_000.0;
+    let (side_b, side_a) = (
+        side(&before, case.published.0, &rb, case.metric),
+        side(&after, case.published.1, &ra, case.metric),
+    );
+    let sensitivity = linear_sensitivity(&side_b, &side_a);
     Ok(SeedResult {
         id: &case.id,
         file: &case.file,
@@ -1381,8 +1531,8 @@ pub fn run_seed(case: &'static SeedCase) -> Result<SeedResult, String> {
         params: rb.params.clone(),
         metric: case.metric,
         unit: &case.unit,
-        before: side(&before, case.published.0, &rb, case.metric),
-        after: side(&after, case.published.1, &ra, case.metric),
+        before: side_b,
+        after: side_a,
         seed_ratio: r4(seed_ratio),
         model_ratio: r4(model_ratio),
         ratio_off: r4(ratio_off),
@@ -1390,8 +1540,38 @@ pub fn run_seed(case: &'static SeedCase) -> Result<SeedResult, String> {
         sign_ok: sign(model_ratio) == sign(seed_ratio),
         within_tolerance: ratio_off.abs() <= TOLERANCE,
         asserted: case.asserted,
+        sensitivity,
+        sensitivity_method: SensitivityMethod::Linear,
         note: &case.note,
     })
+}
+
+/// Replace a result's linear sensitivity by re-running both sides with each constant they
+/// charge at 75 % and at 125 % (four runs per constant: slow, `bench seeds --sensitivity`).
+pub fn rerun_sensitivity(case: &'static SeedCase, result: &mut SeedResult) -> Result<(), String> {
+    let (wb, vb) = case.side(false)?;
+    let (wa, va) = case.side(true)?;
+    let ratio = |costs: Costs| -> Result<f64, String> {
+        let mb = case.metric.of(&bench_with(&wb, &vb, costs)?);
+        let ma = case.metric.of(&bench_with(&wa, &va, costs)?);
+        Ok(ma / mb)
+    };
+    let base = result.model_ratio;
+    let mut rows = Vec::new();
+    for row in &result.sensitivity {
+        let Some(&id) = cost::Id::ALL
+            .iter()
+            .find(|id| id.cost().name == row.constant)
+        else {
+            continue;
+        };
+        let low = ratio(Costs::default().scaled(id, 75))?;
+        let high = ratio(Costs::default().scaled(id, 125))?;
+        rows.push(sensitivity_row(row.constant, base, low, high));
+    }
+    result.sensitivity = rows;
+    result.sensitivity_method = SensitivityMethod::Rerun;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -38,6 +38,20 @@ fn every_seed_comparison_has_the_seeds_sign() {
             if r.sign_ok { "ok" } else { "WRONG" },
             if r.asserted { "" } else { " (not asserted)" }
         );
+        // The breakdown is the metric: every charged cycle has its constant (and the rest
+        // is waiting), so the stacked bar adds up to the number beside it.
+        for s in [&r.before, &r.after] {
+            let sum: f64 = s.by_constant.values().sum();
+            if (sum - s.model).abs() > 0.01 * s.model.max(1.0) {
+                failures.push(format!(
+                    "seed {}: by constant {sum:.2} but the metric is {:.2}: {:?}",
+                    r.id, s.model, s.by_constant
+                ));
+            }
+        }
+        if r.sensitivity.is_empty() {
+            failures.push(format!("seed {}: no sensitivity rows", r.id));
+        }
         if r.asserted && !r.sign_ok {
             failures.push(format!(
                 "seed {}: model ratio {} but the seed's is {} ({})",
@@ -276,4 +290,31 @@ fn seed_002_runs_three_allocators_and_says_where_it_misses() {
         slab.side(true).unwrap().0.allocator,
         scenario::Allocator::Slub
     );
+}
+
+/// On one CPU nothing waits for anything, so moving a constant cannot change the
+/// interleaving: the re-run sensitivity must equal the linear estimate (up to the rounding of
+/// the per-constant cycles). On seed 001's 8 contending CPUs it need not, and it does not.
+#[test]
+fn sensitivity_rerun_agrees_with_the_linear_estimate_on_one_cpu() {
+    let case = lab::seed_cases()
+        .iter()
+        .find(|c| c.id == "003")
+        .expect("seed 003");
+    assert_eq!(case.workload.cpus, 1);
+    let mut r = lab::run_seed(case).expect("runs");
+    let linear = r.sensitivity.clone();
+    lab::rerun_sensitivity(case, &mut r).expect("reruns");
+    assert_eq!(r.sensitivity_method, lab::SensitivityMethod::Rerun);
+    assert_eq!(linear.len(), r.sensitivity.len());
+    for (l, x) in linear.iter().zip(&r.sensitivity) {
+        assert_eq!(l.constant, x.constant);
+        for (a, b) in [(l.low, x.low), (l.high, x.high)] {
+            assert!(
+                (a - b).abs() < 0.002,
+                "{}: linear {a} rerun {b}",
+                l.constant
+            );
+        }
+    }
 }

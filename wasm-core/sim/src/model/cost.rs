@@ -96,6 +96,110 @@ pub const TABLE: [Cost; 16] = [
     cycles("PAGE_FREE", PAGE_FREE, PAGE),
 ];
 
+/// Each constant of [`TABLE`] by name, in its order: what the model charges (`Machine::charge`)
+/// and counts, so a run can say where its cycles went and be re-run with one constant moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Id {
+    L1Hit,
+    L3Unshared,
+    CleanInOtherCore,
+    ModifiedInOtherCore,
+    RemoteSocket,
+    LockedCmpxchg16b,
+    PercpuCmpxchg16b,
+    PercpuCmpxchg,
+    IrqSave,
+    IrqRestore,
+    PreemptToggle,
+    SpinLock,
+    SpinUnlock,
+    Prefetch,
+    PageAlloc,
+    PageFree,
+}
+
+/// How many constants the table has.
+pub const N: usize = TABLE.len();
+
+/// What a constant's cycles are spent on, for the Lab's breakdown (issue: "waiting, transfers,
+/// atomics and work"; waiting is the driver's, not a constant's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Share {
+    /// A cache line fetched from another core, the L3 or another socket.
+    Transfer,
+    /// A compare-and-swap or a lock acquisition (a read-modify-write instruction).
+    Atomic,
+    /// Everything else: L1 hits, interrupt and preemption toggles, unlocks, prefetch issue,
+    /// the page allocator.
+    Work,
+}
+
+impl Id {
+    pub const ALL: [Id; N] = [
+        Id::L1Hit,
+        Id::L3Unshared,
+        Id::CleanInOtherCore,
+        Id::ModifiedInOtherCore,
+        Id::RemoteSocket,
+        Id::LockedCmpxchg16b,
+        Id::PercpuCmpxchg16b,
+        Id::PercpuCmpxchg,
+        Id::IrqSave,
+        Id::IrqRestore,
+        Id::PreemptToggle,
+        Id::SpinLock,
+        Id::SpinUnlock,
+        Id::Prefetch,
+        Id::PageAlloc,
+        Id::PageFree,
+    ];
+
+    /// The constant's row of [`TABLE`].
+    pub fn cost(self) -> &'static Cost {
+        &TABLE[self as usize]
+    }
+
+    pub fn share(self) -> Share {
+        match self {
+            Id::L3Unshared | Id::CleanInOtherCore | Id::ModifiedInOtherCore | Id::RemoteSocket => {
+                Share::Transfer
+            }
+            Id::LockedCmpxchg16b | Id::PercpuCmpxchg16b | Id::PercpuCmpxchg | Id::SpinLock => {
+                Share::Atomic
+            }
+            _ => Share::Work,
+        }
+    }
+}
+
+/// The cycles the machine charges per constant: [`TABLE`]'s by default; the Lab's sensitivity
+/// runs move one constant (`scaled`) and nothing else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Costs([u64; N]);
+
+impl Default for Costs {
+    fn default() -> Self {
+        let mut v = [0; N];
+        for (slot, c) in v.iter_mut().zip(TABLE.iter()) {
+            *slot = c.value;
+        }
+        Costs(v)
+    }
+}
+
+impl Costs {
+    pub fn get(&self, id: Id) -> u64 {
+        self.0[id as usize]
+    }
+
+    /// The table with `id` multiplied by `percent` / 100 (rounded to the nearest cycle).
+    pub fn scaled(mut self, id: Id, percent: u64) -> Costs {
+        let v = &mut self.0[id as usize];
+        *v = (*v * percent + 50) / 100;
+        self
+    }
+}
+
 /// The rows as the docs and the page show them: adjacent constants with one source form one
 /// row (`IRQ_SAVE / IRQ_RESTORE`, `14 / 10`).
 pub fn rows() -> Vec<(Vec<&'static Cost>, &'static str)> {
@@ -136,6 +240,24 @@ mod tests {
             "docs/cost-table.md is not the table of model::cost; it should read:\n{}",
             markdown()
         );
+    }
+
+    #[test]
+    fn every_id_is_its_row() {
+        for (i, id) in Id::ALL.iter().enumerate() {
+            assert_eq!(*id as usize, i);
+            let camel: String = TABLE[i]
+                .name
+                .split('_')
+                .map(|w| w[..1].to_string() + &w[1..].to_lowercase())
+                .collect();
+            assert_eq!(format!("{id:?}").to_lowercase(), camel.to_lowercase());
+        }
+        assert_eq!(
+            Costs::default().get(Id::ModifiedInOtherCore),
+            MODIFIED_IN_OTHER_CORE
+        );
+        assert_eq!(Costs::default().scaled(Id::L1Hit, 125).get(Id::L1Hit), 5);
     }
 
     #[test]

@@ -143,6 +143,11 @@ impl<'a> PolicyView<'a> {
     pub fn cycles(&self, k: usize) -> u64 {
         self.m.st.cycles[k]
     }
+    /// How often each cost constant was charged on CPU `k`, if the machine counts them
+    /// (`Machine::with_costs`).
+    pub fn charges(&self, k: usize) -> Option<&'a [u64; super::cost::N]> {
+        self.m.charges(k)
+    }
     pub fn cycles_per_cpu(&self) -> &'a [u64] {
         &self.m.st.cycles
     }

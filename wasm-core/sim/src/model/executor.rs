@@ -2,6 +2,7 @@
 //! after its step, starting and finishing operations, setup and the default policy.
 
 use super::allocator::OpCall;
+use super::cost;
 use super::state::*;
 use super::{Config, Flow, Machine};
 use crate::event::Event;
@@ -28,7 +29,21 @@ pub enum Move {
 
 impl Machine {
     pub fn new(sc: Scenario, record: bool, checks: bool) -> Machine {
-        let cfg = Config::from_scenario(sc);
+        Machine::with_costs(sc, record, checks, cost::Costs::default(), false)
+    }
+
+    /// A machine that charges `costs` instead of the table's and, if `count_charges`, counts
+    /// every charge per constant and CPU ([`Machine::charges`]): the Lab's breakdown of a
+    /// run's cycles and its sensitivity runs.
+    pub fn with_costs(
+        sc: Scenario,
+        record: bool,
+        checks: bool,
+        costs: cost::Costs,
+        count_charges: bool,
+    ) -> Machine {
+        let mut cfg = Config::from_scenario(sc);
+        cfg.costs = costs;
         let cfg = std::rc::Rc::new(cfg);
         let cpus = cfg.cpus;
         let mut lines = Vec::new();
@@ -89,6 +104,7 @@ impl Machine {
             foot: None,
             end_checked: false,
             pending_discards: Vec::new(),
+            charges: count_charges.then(|| Box::new([[0; cost::N]; MAX_CPUS])),
         };
         m.run_setup();
         m
@@ -763,6 +779,7 @@ impl Config {
             None => (1, 0),
         };
         Config {
+            costs: cost::Costs::default(),
             slab,
             cpu_lines,
             node_extra_lines,

@@ -91,6 +91,9 @@ pub struct Config {
     /// and after each node's line (SLAB's shared array; 0 under SLUB).
     pub cpu_lines: u32,
     pub node_extra_lines: u32,
+    /// The cycles each constant of the cost table charges (`cost::TABLE`'s unless the Lab
+    /// moves one, `Machine::with_costs`).
+    pub costs: cost::Costs,
 }
 
 impl Config {
@@ -156,6 +159,8 @@ pub struct Machine {
     foot: Option<Vec<u32>>,
     /// The end-of-run checks ran.
     end_checked: bool,
+    /// When the Lab asks (`count_charges`): how often each cost constant was charged, per CPU.
+    charges: Option<Box<[[u64; cost::N]; MAX_CPUS]>>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -275,7 +280,23 @@ impl Machine {
         }
     }
 
-    pub fn charge(&mut self, cycles: u64) {
+    /// Charge the stepping CPU one use of cost constant `id`; returns the cycles.
+    pub fn charge(&mut self, id: cost::Id) -> u64 {
+        let cycles = self.cfg.costs.get(id);
+        if let Some(c) = self.charges.as_mut() {
+            c[self.cur_cpu as usize][id as usize] += 1;
+        }
+        self.charge_cycles(cycles);
+        cycles
+    }
+
+    /// How often each cost constant was charged on CPU `k` (`None` unless the machine was
+    /// made to count, [`Machine::with_costs`]).
+    pub fn charges(&self, k: usize) -> Option<&[u64; cost::N]> {
+        self.charges.as_ref().and_then(|c| c.get(k))
+    }
+
+    fn charge_cycles(&mut self, cycles: u64) {
         self.st.cycles[self.cur_cpu as usize] += cycles;
         if let Some(r) = self.rec.as_mut() {
             r.cur.cycles += cycles;

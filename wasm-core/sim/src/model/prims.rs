@@ -61,7 +61,7 @@ impl Machine {
         let k = self.me() as usize;
         fr.saved_irq = self.st.cpus[k].irqs_on;
         self.st.cpus[k].irqs_on = false;
-        self.charge(cost::IRQ_SAVE);
+        self.charge(cost::Id::IrqSave);
     }
 
     /// `local_irq_restore` of what the frame saved.
@@ -69,7 +69,7 @@ impl Machine {
         self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         let k = self.me() as usize;
         self.st.cpus[k].irqs_on = fr.saved_irq;
-        self.charge(cost::IRQ_RESTORE);
+        self.charge(cost::Id::IrqRestore);
     }
 
     pub fn irq_set(&mut self, on: bool) {
@@ -77,23 +77,23 @@ impl Machine {
         let k = self.me() as usize;
         self.st.cpus[k].irqs_on = on;
         self.charge(if on {
-            cost::IRQ_RESTORE
+            cost::Id::IrqRestore
         } else {
-            cost::IRQ_SAVE
+            cost::Id::IrqSave
         });
     }
 
     pub fn preempt_off(&mut self) {
         self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         self.st.cpus[self.cur_cpu as usize].preempt_count += 1;
-        self.charge(cost::PREEMPT_TOGGLE);
+        self.charge(cost::Id::PreemptToggle);
     }
 
     pub fn preempt_on(&mut self) {
         self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         let c = &mut self.st.cpus[self.cur_cpu as usize].preempt_count;
         *c = c.saturating_sub(1);
-        self.charge(cost::PREEMPT_TOGGLE);
+        self.charge(cost::Id::PreemptToggle);
     }
 
     // ----- kmem_cache_cpu fields (of CPU `c`, which may not be the executing CPU) -----
@@ -148,7 +148,7 @@ impl Machine {
     ) -> bool {
         let k = self.me();
         self.access(self.cfg.line_cc(k), Access::Write);
-        self.charge(cost::PERCPU_CMPXCHG16B);
+        self.charge(cost::Id::PercpuCmpxchg16b);
         let (fl, tid) = (
             self.st.cpus[k as usize].freelist,
             self.st.cpus[k as usize].tid,
@@ -249,7 +249,7 @@ impl Machine {
     /// The LOCK'd `cmpxchg16b` on `P.freelist`/`P.counters` (spec §2.2, native).
     pub fn cas2_native(&mut self, s: SlabId, old: (Addr, Counters), new: (Addr, Counters)) -> bool {
         self.access(self.slab(s).line, Access::Write);
-        self.charge(cost::LOCKED_CMPXCHG16B);
+        self.charge(cost::Id::LockedCmpxchg16b);
         self.cas2_compare_store(s, old, new)
     }
 
@@ -300,7 +300,7 @@ impl Machine {
 
     pub fn spin_lock(&mut self, n: u32) {
         self.access(self.cfg.line_nd(n), Access::Write);
-        self.charge(cost::SPIN_LOCK);
+        self.charge(cost::Id::SpinLock);
         if self.st.cpus[self.cur_cpu as usize].irqs_on {
             let msg = format!(
                 "{} took node {n}'s list_lock with interrupts enabled",
@@ -320,7 +320,7 @@ impl Machine {
 
     pub fn spin_unlock(&mut self, n: u32) {
         self.access(self.cfg.line_nd(n), Access::Write);
-        self.charge(cost::SPIN_UNLOCK);
+        self.charge(cost::Id::SpinUnlock);
         self.st.nodes[n as usize].list_lock = None;
     }
 
@@ -407,7 +407,7 @@ impl Machine {
     /// `discard_slab`: give the page back. INV-14 is judged after the step (it needs the
     /// callers' frames), from the facts noted here.
     pub fn discard_slab(&mut self, s: SlabId) {
-        self.charge(cost::PAGE_FREE);
+        self.charge(cost::Id::PageFree);
         if self.checks {
             let sl = self.slab(s);
             let cpus: Vec<u32> = (0..self.cfg.cpus as u32)

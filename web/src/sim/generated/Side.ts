@@ -8,4 +8,9 @@ export type Side = { variant: { [key in string]: string }, published: number, mo
 /**
  * Cycles and transfers per operation of this run, for the explanation.
  */
-perOp: { [key in string]: OpLine }, stats: { [key in string]: number }, };
+perOp: { [key in string]: OpLine }, 
+/**
+ * The metric's cycles by cost constant (and `waiting`, spinning on a held lock): the
+ * stacked bar of the Lab page.
+ */
+byConstant: { [key in string]: number }, stats: { [key in string]: number }, };

@@ -364,7 +364,7 @@ impl Machine {
 
     /// `slab_destroy`: give the slab's pages back (after `list_lock` is dropped).
     fn slab_destroy(&mut self, s: SlabId) {
-        self.charge(cost::PAGE_FREE);
+        self.charge(cost::Id::PageFree);
         self.touch_resource(super::RES_PAGE_ALLOC, true);
         let first = self.slab(s).line;
         for l in first..=first + self.cfg.obj_lines {
@@ -797,7 +797,7 @@ impl Machine {
             }
             GB2 => {
                 step!(self);
-                self.charge(cost::PAGE_ALLOC);
+                self.charge(cost::Id::PageAlloc);
                 let fail = self.cfg.sc.cache.page_alloc_fail && !self.st.in_setup;
                 if fail {
                     fr.p = None;

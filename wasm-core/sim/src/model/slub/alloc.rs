@@ -144,7 +144,7 @@ impl Machine {
                         },
                     );
                 } else {
-                    self.charge(cost::PREFETCH);
+                    self.charge(cost::Id::Prefetch);
                 }
                 note!(
                     self,
@@ -235,7 +235,7 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.access(self.cfg.line_cc(k), Access::Write);
-                self.charge(cost::PERCPU_CMPXCHG);
+                self.charge(cost::Id::PercpuCmpxchg);
                 let cur = self.st.cpus[k as usize].freelist;
                 let ok = cur == fr.obj;
                 self.set_ok(ok);
@@ -796,7 +796,7 @@ impl Machine {
             }
             N2 => {
                 step!(self);
-                self.charge(cost::PAGE_ALLOC);
+                self.charge(cost::Id::PageAlloc);
                 let fail = self.cfg.sc.cache.page_alloc_fail && !self.st.in_setup;
                 if fail {
                     fr.ret_slab = None;

@@ -130,7 +130,7 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.access(self.cfg.line_cc(k), Access::Write);
-                self.charge(cost::PERCPU_CMPXCHG);
+                self.charge(cost::Id::PercpuCmpxchg);
                 let ok = self.st.cpus[k as usize].freelist == fr.f;
                 self.set_ok(ok);
                 if ok {

@@ -3,6 +3,7 @@
 //! `flush_slab` and `__flush_cpu_slab` (§2.11), and `cmpxchg_double_slab` with its
 //! `slab_lock` fallback (§2.2).
 
+use super::cost;
 use super::memory::Access;
 use super::prims::counters_text;
 use super::state::*;
@@ -89,7 +90,7 @@ impl Machine {
             X2 => {
                 step!(self);
                 self.access(self.slab(s).line, Access::Write);
-                self.charge(super::cost::SPIN_LOCK);
+                self.charge(cost::Id::SpinLock);
                 self.st.slabs[s as usize].slab_lock = Some(self.cur);
                 note!(
                     self,
@@ -582,7 +583,7 @@ impl Machine {
                 step!(self);
                 let k = self.me();
                 self.access(self.cfg.line_cc(k), Access::Write);
-                self.charge(super::cost::PERCPU_CMPXCHG);
+                self.charge(cost::Id::PercpuCmpxchg);
                 let ok = self.st.cpus[k as usize].partial == fr.old;
                 self.set_ok(ok);
                 if ok {

@@ -1271,7 +1271,41 @@ pub struct Side {
     /// The metric's cycles by cost constant (and `waiting`, spinning on a held lock): the
     /// stacked bar of the Lab page.
     pub by_constant: BTreeMap<&'static str, f64>,
+    /// The same cycles in four shares (`cost::Share`, plus waiting).
+    pub shares: Shares,
     pub stats: BTreeMap<String, u64>,
+}
+
+/// A metric's cycles by what they were spent on: spinning on a lock another CPU held,
+/// cache-line transfers, atomic instructions, and the rest (`cost::Share`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Shares {
+    pub waiting: f64,
+    pub transfers: f64,
+    pub atomics: f64,
+    pub work: f64,
+}
+
+impl Shares {
+    fn of(by_constant: &BTreeMap<&'static str, f64>) -> Shares {
+        let mut s = Shares::default();
+        for (name, v) in by_constant {
+            let slot = match cost::Id::ALL.iter().find(|id| id.cost().name == *name) {
+                None => &mut s.waiting,
+                Some(id) => match id.share() {
+                    cost::Share::Transfer => &mut s.transfers,
+                    cost::Share::Atomic => &mut s.atomics,
+                    cost::Share::Work => &mut s.work,
+                },
+            };
+            *slot += v;
+        }
+        for v in [&mut s.waiting, &mut s.transfers, &mut s.atomics, &mut s.work] {
+            *v = round2(*v);
+        }
+        s
+    }
 }
 
 /// How a comparison's ratio moves when one cost constant moves by ±25 % (issue: "a verdict
@@ -1385,6 +1419,7 @@ fn side(pairs: &[(String, String)], published: f64, r: &Report, metric: Metric) 
         model: metric.of(r),
         per_op,
         by_constant: metric_by_constant(r, metric),
+        shares: Shares::of(&metric_by_constant(r, metric)),
         stats: r.stats.total.clone(),
     }
 }

@@ -64,6 +64,8 @@ export type { OpLine } from './generated/OpLine';
 export type { PendingSeed } from './generated/PendingSeed';
 export type { SeedResult } from './generated/SeedResult';
 export type { Side } from './generated/Side';
+export type { Sensitivity } from './generated/Sensitivity';
+export type { Shares } from './generated/Shares';
 import type { LabCases } from './generated/LabCases';
 import type { PendingSeed } from './generated/PendingSeed';
 

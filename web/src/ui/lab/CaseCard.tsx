@@ -8,6 +8,7 @@ import { labStepperScenario, type CaseInfo } from '../../sim/lab';
 import type { CaseRun } from '../../sim/lab-runner';
 import { playHash } from '../../state/url';
 import { BUILTIN_TEXTS } from '../scenarios';
+import { Breakdown } from './Breakdown';
 import { RatioChart } from './RatioChart';
 import type { ChartInput } from './chart.layout';
 import {
@@ -174,6 +175,7 @@ export function CaseCard({
 
       {result !== null && (
         <div className="why">
+          <Breakdown result={result} unit={metricUnit(info.metric)} />
           <h4>Why the cycles moved</h4>
           <ul>
             {explainOps(result.before, result.after, info.metric).map((s) => (

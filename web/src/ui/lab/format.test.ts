@@ -12,6 +12,9 @@ import {
   paramsText,
   pct,
   progressText,
+  robustnessText,
+  sensitivityRows,
+  sharesText,
   ratioText,
   sentence,
   shareText,
@@ -30,7 +33,15 @@ const line = (o: Partial<OpLine>): OpLine => ({
   slabPageTransfers: 0,
   ...o,
 });
-const side = (perOp: Side['perOp'], stats: Record<string, number> = {}): Side => ({ variant: {}, published: 1, model: 1, perOp, stats });
+const side = (perOp: Side['perOp'], stats: Record<string, number> = {}): Side => ({
+  variant: {},
+  published: 1,
+  model: 1,
+  perOp,
+  byConstant: {},
+  shares: { waiting: 0, transfers: 0, atomics: 0, work: 0 },
+  stats,
+});
 
 describe('numbers', () => {
   it('writes changes with a sign and a real minus, ratios as multipliers', () => {
@@ -166,5 +177,32 @@ describe('progress in words', () => {
     expect(progressText({ batch: 11, ended: 2, running: '003c', batchMs: null }, 0)).toBe('Running 3 of 11: seed case 003c…');
     expect(progressText({ batch: 9, ended: 9, running: null, batchMs: 4670 }, 0)).toBe('All 9 comparisons ran in 4.7 s.');
     expect(progressText({ batch: 9, ended: 9, running: null, batchMs: 4670 }, 2)).toBe('All 9 comparisons ran in 4.7 s, 2 failed.');
+  });
+});
+
+describe('where the cycles go and how robust the verdict is', () => {
+  it('writes the shares in words, skipping the empty ones', () => {
+    expect(sharesText({ waiting: 605.57, transfers: 121.2, atomics: 0, work: 436.3 })).toBe(
+      'waiting for a lock 606, cache-line transfers 121, other work 436',
+    );
+  });
+
+  it('puts the constants that flip the verdict first, then the widest', () => {
+    const rows = sensitivityRows({
+      sensitivity: [
+        { constant: 'L1_HIT', low: 0.93, high: 0.94, flips: false },
+        { constant: 'PAGE_ALLOC', low: 0.9, high: 0.97, flips: false },
+        { constant: 'CLEAN_IN_OTHER_CORE', low: 0.86, high: 1.02, flips: true },
+      ],
+    });
+    expect(rows.map((r) => r.constant)).toEqual(['CLEAN_IN_OTHER_CORE', 'PAGE_ALLOC', 'L1_HIT']);
+  });
+
+  it('says whether a verdict depends on one constant, and how that was found', () => {
+    const sensitivity = [{ constant: 'CLEAN_IN_OTHER_CORE', low: 0.86, high: 1.02, flips: true }];
+    expect(robustnessText({ sensitivity, sensitivityMethod: 'rerun' })).toBe(
+      'The verdict flips when CLEAN_IN_OTHER_CORE moves by 25 % (each constant re-run at 75 % and 125 %): it depends on that value.',
+    );
+    expect(robustnessText({ sensitivity: [], sensitivityMethod: 'linear' })).toMatch(/^No single cost constant/);
   });
 });

@@ -1,7 +1,7 @@
 // The Lab's words and numbers, as pure functions of the cases and results (tested in
 // format.test.ts): percent changes, the verdicts in words and symbols (colour is never the only
 // carrier), the variant change, the workload's parameters and the per-operation explanation.
-import type { CaseInfo, LabParams, Metric, OpLine, Pair, SeedResult, Side } from '../../sim/lab';
+import type { CaseInfo, LabParams, Metric, OpLine, Pair, SeedResult, Sensitivity, Shares, Side } from '../../sim/lab';
 
 const MINUS = '\u2212';
 
@@ -277,4 +277,45 @@ export function progressText(
 /** The case's published figures in its unit: `105 → 143 cycles per pair (IA64)`. */
 export function publishedText(c: Pick<CaseInfo, 'published' | 'unit'>): string {
   return `${num(c.published.before, 3)} → ${num(c.published.after, 3)} ${c.unit}`;
+}
+
+/** The four shares of a metric's cycles, in the order the stacked bar draws them. */
+export const SHARE_KEYS = ['waiting', 'transfers', 'atomics', 'work'] as const;
+export type ShareKey = (typeof SHARE_KEYS)[number];
+
+export const SHARE_WORDS: Record<ShareKey, string> = {
+  waiting: 'waiting for a lock',
+  transfers: 'cache-line transfers',
+  atomics: 'atomic instructions',
+  work: 'other work',
+};
+
+/** One side's shares as a sentence: "waiting for a lock 606, cache-line transfers 121, …". */
+export function sharesText(s: Shares): string {
+  return SHARE_KEYS.filter((k) => s[k] > 0)
+    .map((k) => `${SHARE_WORDS[k]} ${num(s[k], 0)}`)
+    .join(', ');
+}
+
+export interface SensitivityRow extends Sensitivity {
+  /** How far apart the two ends are (the bar's length). */
+  spread: number;
+}
+
+/** The sensitivity rows, the constants that move the ratio most first. */
+export function sensitivityRows(r: Pick<SeedResult, 'sensitivity'>): SensitivityRow[] {
+  return r.sensitivity
+    .map((s) => ({ ...s, spread: Math.abs(s.high - s.low) }))
+    .sort((a, b) => Number(b.flips) - Number(a.flips) || b.spread - a.spread || a.constant.localeCompare(b.constant));
+}
+
+/** The verdict on robustness in words. */
+export function robustnessText(r: Pick<SeedResult, 'sensitivity' | 'sensitivityMethod'>): string {
+  const flips = r.sensitivity.filter((s) => s.flips).map((s) => s.constant);
+  const how =
+    r.sensitivityMethod === 'rerun'
+      ? 'each constant re-run at 75 % and 125 %'
+      : 'each constant at 75 % and 125 %, the interleaving held fixed';
+  if (flips.length === 0) return `No single cost constant moved by 25 % flips this verdict (${how}).`;
+  return `The verdict flips when ${flips.join(', ')} ${flips.length === 1 ? 'moves' : 'move'} by 25 % (${how}): it depends on ${flips.length === 1 ? 'that value' : 'those values'}.`;
 }

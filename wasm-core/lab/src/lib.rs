@@ -58,15 +58,14 @@
 //! each ratio beside the published one); [`pending_seeds`] lists those that need the SLAB
 //! model. A case whose sign the model gets wrong says why in its `note`.
 //!
-//! Cache-line transfers are counted, for explanation, from the coherence transitions the
-//! model records with each event: a transfer is an access that took a line another CPU held
-//! (a Modified copy, or a clean one it had to share or invalidate). Runs record events only
-//! for that; the cycles do not depend on it.
+//! Cache-line transfers are counted, for explanation, by the machine itself
+//! (`Machine::with_costs` with counting on, `model::memory::Transfers`): a transfer is an
+//! access that took a line another CPU held (a Modified copy, or a clean one it had to share
+//! or invalidate). Runs record no events.
 
 pub mod export;
 
 use serde::{Deserialize, Serialize};
-use slub_sim::event::Event;
 use slub_sim::model::cost::{self, Costs};
 use slub_sim::model::state::CtxId;
 use slub_sim::model::state::IOp;
@@ -565,39 +564,7 @@ pub fn parse_flavour(
 // Measurements
 // ---------------------------------------------------------------------------------------------
 
-/// Cache-line transfers by the kind of line (spec §6 names).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Transfers {
-    pub total: u64,
-    /// Of those, taken from a Modified copy in another cache (the 75-cycle kind).
-    pub from_modified: u64,
-    /// Of those, brought in by a prefetch (charged the issue cost only).
-    pub prefetched: u64,
-    /// `OBJ(o)`: an object's free-pointer line.
-    pub object: u64,
-    /// `PG(P)`: a slab descriptor.
-    pub slab_page: u64,
-    /// `CC(k)`: a CPU's `kmem_cache_cpu`.
-    pub cpu_slab: u64,
-    /// `ND(n)`: a node's `list_lock` line.
-    pub node: u64,
-    /// `KC`: the `kmem_cache` itself.
-    pub cache: u64,
-}
-
-impl Transfers {
-    fn add(&mut self, o: &Transfers) {
-        self.total += o.total;
-        self.from_modified += o.from_modified;
-        self.prefetched += o.prefetched;
-        self.object += o.object;
-        self.slab_page += o.slab_page;
-        self.cpu_slab += o.cpu_slab;
-        self.node += o.node;
-        self.cache += o.cache;
-    }
-}
+pub use slub_sim::model::memory::Transfers;
 
 /// What one kind of operation cost, summed over a run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -676,13 +643,13 @@ pub struct Measured {
     pub costs: Costs,
 }
 
-/// Run a scenario under the lab's driver (see the module docs). `transfers` records events
-/// to count cache-line transfers (slower; the cycles are the same either way).
-pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool, costs: cost::Costs) -> Measured {
-    let mut m = Machine::with_costs(sc, transfers, false, costs, true);
-    let (n_ctx, cpus, obj_lines, static_lines) = {
+/// Run a scenario under the lab's driver (see the module docs) and the cost table `costs`.
+/// The machine counts charges and cache-line transfers itself: no events are recorded.
+pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
+    let mut m = Machine::with_costs(sc, false, false, costs, true);
+    let (n_ctx, cpus) = {
         let v = m.policy_view();
-        (v.contexts(), v.cpus(), v.obj_lines(), v.static_lines())
+        (v.contexts(), v.cpus())
     };
     // gates_of[ctx]: (op, after_ctx, after_op), sorted by op; the next unpassed one first.
     let mut gates_of: Vec<Vec<Gate>> = vec![Vec::new(); n_ctx];
@@ -699,7 +666,6 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool, costs: cost::Costs) 
     let mut waiting: Vec<Option<bool>> = vec![None; n_ctx];
     let time =
         |v: PolicyView, spin: &[u64], idle: &[u64], k: usize| v.cycles(k) + spin[k] + idle[k];
-    let mut events = Vec::new();
 
     loop {
         // Which contexts can step now, and which of them is earliest in time.
@@ -730,18 +696,17 @@ pub fn drive(sc: Scenario, gates: &[Gate], transfers: bool, costs: cost::Costs) 
         let op = v.op(cx as CtxId, op_i);
         let before = v.cycles(k);
         let charges_before = v.charges(k).copied().unwrap_or([0; cost::N]);
+        let transfers_before = v.transfers(k).copied().unwrap_or_default();
         let locked_before = v.list_locks_held();
         m.apply(Move::Step(cx as CtxId), None);
         m.finish_if_done();
         let v = m.policy_view();
         let locked_after = v.list_locks_held();
         let charged = v.cycles(k) - before;
-        let mut tr = Transfers::default();
-        m.take_events(&mut events);
-        for ev in events.drain(..) {
-            count_transfers(&ev, static_lines, obj_lines, cpus as u32, &mut tr);
-        }
-        let v = m.policy_view();
+        let tr = v
+            .transfers(k)
+            .map(|t| t.since(&transfers_before))
+            .unwrap_or_default();
         let tally = per_cpu[k].ops.of(op);
         tally.cycles += charged;
         if let Some(after) = v.charges(k) {
@@ -842,46 +807,6 @@ fn gate_open(v: PolicyView, gates_of: &mut [Vec<Gate>], cx: usize) -> bool {
             done > g.after_op
         }
         _ => true,
-    }
-}
-
-/// Count the transfers of one step from its coherence transitions.
-fn count_transfers(ev: &Event, static_lines: u32, obj_lines: u32, cpus: u32, out: &mut Transfers) {
-    let me = ev.cpu;
-    let mut i = 0;
-    let tr = &ev.coherence;
-    while i < tr.len() {
-        // Transitions of one access are consecutive and share the line.
-        let line = tr[i].line;
-        let mut j = i;
-        let (mut gained, mut others, mut modified) = (false, false, false);
-        while j < tr.len() && tr[j].line == line {
-            let t = &tr[j];
-            if t.cpu == me {
-                gained |= t.from == 'I' || (t.from == 'S' && t.to == 'M');
-            } else {
-                others = true;
-                modified |= t.from == 'M';
-            }
-            j += 1;
-        }
-        if gained && others {
-            out.total += 1;
-            out.from_modified += u64::from(modified);
-            out.prefetched += u64::from(ev.kind == slub_sim::event::EventKind::Prefetch);
-            if line == 0 {
-                out.cache += 1;
-            } else if line <= cpus {
-                out.cpu_slab += 1;
-            } else if line < static_lines {
-                out.node += 1;
-            } else if (line - static_lines).is_multiple_of(obj_lines + 1) {
-                out.slab_page += 1;
-            } else {
-                out.object += 1;
-            }
-        }
-        i = j;
     }
 }
 
@@ -1091,9 +1016,9 @@ impl Report {
             },
             transfers: TransfersOut {
                 per_op,
-                alloc: o.alloc.transfers.clone(),
-                free: o.free.transfers.clone(),
-                touch: o.touch.transfers.clone(),
+                alloc: o.alloc.transfers,
+                free: o.free.transfers,
+                touch: o.touch.transfers,
             },
             by_constant,
             stats: StatsOut {
@@ -1116,7 +1041,7 @@ pub fn bench(w: &Workload, variant: &Variant) -> Result<Report, String> {
 pub fn bench_with(w: &Workload, variant: &Variant, costs: Costs) -> Result<Report, String> {
     w.check()?;
     let (sc, gates) = w.build(variant);
-    let m = drive(sc, &gates, true, costs);
+    let m = drive(sc, &gates, costs);
     Ok(Report::of(w, variant, m))
 }
 
@@ -1301,7 +1226,12 @@ impl Shares {
             };
             *slot += v;
         }
-        for v in [&mut s.waiting, &mut s.transfers, &mut s.atomics, &mut s.work] {
+        for v in [
+            &mut s.waiting,
+            &mut s.transfers,
+            &mut s.atomics,
+            &mut s.work,
+        ] {
             *v = round2(*v);
         }
         s

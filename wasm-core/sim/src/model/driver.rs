@@ -148,6 +148,10 @@ impl<'a> PolicyView<'a> {
     pub fn charges(&self, k: usize) -> Option<&'a [u64; super::cost::N]> {
         self.m.charges(k)
     }
+    /// The cache-line transfers to CPU `k`, if the machine counts them.
+    pub fn transfers(&self, k: usize) -> Option<&'a super::memory::Transfers> {
+        self.m.transfers(k)
+    }
     pub fn cycles_per_cpu(&self) -> &'a [u64] {
         &self.m.st.cycles
     }

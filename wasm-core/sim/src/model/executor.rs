@@ -32,15 +32,16 @@ impl Machine {
         Machine::with_costs(sc, record, checks, cost::Costs::default(), false)
     }
 
-    /// A machine that charges `costs` instead of the table's and, if `count_charges`, counts
-    /// every charge per constant and CPU ([`Machine::charges`]): the Lab's breakdown of a
-    /// run's cycles and its sensitivity runs.
+    /// A machine that charges `costs` instead of the table's and, if `count`, counts every
+    /// charge per constant and CPU ([`Machine::charges`]) and the cache-line transfers
+    /// ([`Machine::transfers`]): the Lab's breakdown of a run's cycles, its sensitivity runs,
+    /// and its transfer counts without recording events.
     pub fn with_costs(
         sc: Scenario,
         record: bool,
         checks: bool,
         costs: cost::Costs,
-        count_charges: bool,
+        count: bool,
     ) -> Machine {
         let mut cfg = Config::from_scenario(sc);
         cfg.costs = costs;
@@ -104,7 +105,7 @@ impl Machine {
             foot: None,
             end_checked: false,
             pending_discards: Vec::new(),
-            charges: count_charges.then(|| Box::new([[0; cost::N]; MAX_CPUS])),
+            counts: count.then(Box::default),
         };
         m.run_setup();
         m

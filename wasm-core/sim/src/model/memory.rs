@@ -3,7 +3,7 @@
 //! `cost.rs` (counted per constant when the Lab asks). The protocol is textbook MESI with a directory view: a read miss takes the line
 //! Shared (Exclusive if nobody has it), a write invalidates every other copy.
 
-use super::cost::Id;
+use super::cost::{self, Id};
 use super::state::{Mesi, MAX_CPUS};
 use super::Machine;
 use crate::event::Transition;
@@ -19,7 +19,100 @@ pub enum Access {
     PrefetchW,
 }
 
+/// Cache-line transfers by the kind of line (spec §6 names): an access that took a line
+/// another CPU held (a Modified copy, or a clean one it had to share or invalidate). Counted
+/// per CPU when the Lab asks (`Machine::with_costs`), so its runs need no events.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Transfers {
+    pub total: u64,
+    /// Of those, taken from a Modified copy in another cache (the 75-cycle kind).
+    pub from_modified: u64,
+    /// Of those, brought in by a prefetch (charged the issue cost only).
+    pub prefetched: u64,
+    /// `OBJ(o)`: an object's free-pointer line.
+    pub object: u64,
+    /// `PG(P)`: a slab descriptor.
+    pub slab_page: u64,
+    /// `CC(k)`: a CPU's `kmem_cache_cpu`.
+    pub cpu_slab: u64,
+    /// `ND(n)`: a node's `list_lock` line.
+    pub node: u64,
+    /// `KC`: the `kmem_cache` itself.
+    pub cache: u64,
+}
+
+impl Transfers {
+    pub fn add(&mut self, o: &Transfers) {
+        self.total += o.total;
+        self.from_modified += o.from_modified;
+        self.prefetched += o.prefetched;
+        self.object += o.object;
+        self.slab_page += o.slab_page;
+        self.cpu_slab += o.cpu_slab;
+        self.node += o.node;
+        self.cache += o.cache;
+    }
+
+    /// `self - earlier`, field by field (counters only grow).
+    pub fn since(&self, earlier: &Transfers) -> Transfers {
+        Transfers {
+            total: self.total - earlier.total,
+            from_modified: self.from_modified - earlier.from_modified,
+            prefetched: self.prefetched - earlier.prefetched,
+            object: self.object - earlier.object,
+            slab_page: self.slab_page - earlier.slab_page,
+            cpu_slab: self.cpu_slab - earlier.cpu_slab,
+            node: self.node - earlier.node,
+            cache: self.cache - earlier.cache,
+        }
+    }
+}
+
+/// What a counting machine counts, per CPU: each cost constant's charges and the transfers.
+#[derive(Clone, Debug)]
+pub struct Counts {
+    pub charges: [[u64; cost::N]; MAX_CPUS],
+    pub transfers: [Transfers; MAX_CPUS],
+}
+
+impl Default for Counts {
+    fn default() -> Self {
+        Counts {
+            charges: [[0; cost::N]; MAX_CPUS],
+            transfers: [Transfers::default(); MAX_CPUS],
+        }
+    }
+}
+
 impl Machine {
+    /// Count a transfer of `line` to the stepping CPU by the kind of line.
+    fn count_transfer(&mut self, line: u32, modified: bool, prefetch: bool) {
+        let (cpus, statics, obj_lines) = (
+            self.cfg.cpus as u32,
+            self.cfg.static_lines(),
+            self.cfg.obj_lines,
+        );
+        let Some(c) = self.counts.as_mut() else {
+            return;
+        };
+        let t = &mut c.transfers[self.cur_cpu as usize];
+        t.total += 1;
+        t.from_modified += u64::from(modified);
+        t.prefetched += u64::from(prefetch);
+        if line == 0 {
+            t.cache += 1;
+        } else if line <= cpus {
+            t.cpu_slab += 1;
+        } else if line < statics {
+            t.node += 1;
+        } else if (line - statics).is_multiple_of(obj_lines + 1) {
+            t.slab_page += 1;
+        } else {
+            t.object += 1;
+        }
+    }
+
     /// Touch `line` from the stepping CPU; returns the cycles charged.
     pub fn access(&mut self, line: u32, acc: Access) -> u64 {
         if self.foot.is_some() {
@@ -90,6 +183,14 @@ impl Machine {
             charged = Id::Prefetch;
         }
         if next != states {
+            // A transfer: this CPU gained the line (a miss, or an upgrade of a Shared copy)
+            // and another CPU's copy changed.
+            let gained = mine == Mesi::I || (mine == Mesi::S && write);
+            let others = (0..ncpu).any(|k| k != me && next[k] != states[k]);
+            if gained && others && self.counts.is_some() {
+                let prefetch = matches!(acc, Access::Prefetch | Access::PrefetchW);
+                self.count_transfer(line, modified_at.is_some(), prefetch);
+            }
             if self.recording() {
                 for k in 0..ncpu {
                     if next[k] != states[k] {

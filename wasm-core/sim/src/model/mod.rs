@@ -26,7 +26,7 @@ pub mod cost;
 mod driver;
 mod executor;
 mod labels;
-mod memory;
+pub mod memory;
 mod prims;
 mod slab;
 mod slub;
@@ -159,8 +159,9 @@ pub struct Machine {
     foot: Option<Vec<u32>>,
     /// The end-of-run checks ran.
     end_checked: bool,
-    /// When the Lab asks (`count_charges`): how often each cost constant was charged, per CPU.
-    charges: Option<Box<[[u64; cost::N]; MAX_CPUS]>>,
+    /// When the Lab asks (`count`): each cost constant's charges and the cache-line
+    /// transfers, per CPU.
+    counts: Option<Box<memory::Counts>>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -283,8 +284,8 @@ impl Machine {
     /// Charge the stepping CPU one use of cost constant `id`; returns the cycles.
     pub fn charge(&mut self, id: cost::Id) -> u64 {
         let cycles = self.cfg.costs.get(id);
-        if let Some(c) = self.charges.as_mut() {
-            c[self.cur_cpu as usize][id as usize] += 1;
+        if let Some(c) = self.counts.as_mut() {
+            c.charges[self.cur_cpu as usize][id as usize] += 1;
         }
         self.charge_cycles(cycles);
         cycles
@@ -293,7 +294,12 @@ impl Machine {
     /// How often each cost constant was charged on CPU `k` (`None` unless the machine was
     /// made to count, [`Machine::with_costs`]).
     pub fn charges(&self, k: usize) -> Option<&[u64; cost::N]> {
-        self.charges.as_ref().and_then(|c| c.get(k))
+        self.counts.as_ref().and_then(|c| c.charges.get(k))
+    }
+
+    /// The cache-line transfers to CPU `k` so far (`None` unless the machine counts).
+    pub fn transfers(&self, k: usize) -> Option<&memory::Transfers> {
+        self.counts.as_ref().and_then(|c| c.transfers.get(k))
     }
 
     fn charge_cycles(&mut self, cycles: u64) {

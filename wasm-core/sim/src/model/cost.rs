@@ -90,7 +90,7 @@ pub const TABLE: [Cost; 16] = [
     cycles(
         "PREFETCH",
         PREFETCH,
-        "estimate: the transfer it starts is charged to the line",
+        "estimate: the issue; the line arrives after the transfer it starts",
     ),
     cycles("PAGE_ALLOC", PAGE_ALLOC, PAGE),
     cycles("PAGE_FREE", PAGE_FREE, PAGE),

@@ -148,6 +148,10 @@ impl<'a> PolicyView<'a> {
     pub fn charges(&self, k: usize) -> Option<&'a [u64; super::cost::N]> {
         self.m.charges(k)
     }
+    /// Cycles CPU `k` waited for prefetched lines, if the machine counts them.
+    pub fn prefetch_wait(&self, k: usize) -> Option<u64> {
+        self.m.prefetch_wait(k)
+    }
     /// The cache-line transfers to CPU `k`, if the machine counts them.
     pub fn transfers(&self, k: usize) -> Option<&'a super::memory::Transfers> {
         self.m.transfers(k)

@@ -87,6 +87,7 @@ impl Machine {
             lines,
             stats: vec![[0; super::stats::NR_STATS]; cpus],
             cycles: vec![0; cpus],
+            prefetches: Vec::new(),
             steps: 0,
             in_setup: true,
             last_moved: None,
@@ -702,7 +703,14 @@ impl Machine {
         self.after_exec(cx, flow);
         self.settle(cx);
         if let Some(r) = self.rec.as_mut() {
-            let ev = std::mem::take(&mut r.cur);
+            let mut ev = std::mem::take(&mut r.cur);
+            let waited = std::mem::take(&mut r.prefetch_wait);
+            if waited > 0 {
+                // The step itself does not know: the access waited for a prefetch in flight.
+                ev.narration += &format!(
+                    " The line was prefetched but still on its way: {waited} of the cycles are the wait for the rest of its transfer."
+                );
+            }
             r.events.push(ev);
         }
         if self.checks {

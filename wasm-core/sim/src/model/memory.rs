@@ -4,7 +4,7 @@
 //! Shared (Exclusive if nobody has it), a write invalidates every other copy.
 
 use super::cost::{self, Id};
-use super::state::{Mesi, MAX_CPUS};
+use super::state::{Mesi, PrefetchInFlight, MAX_CPUS};
 use super::Machine;
 use crate::event::Transition;
 
@@ -74,6 +74,8 @@ impl Transfers {
 pub struct Counts {
     pub charges: [[u64; cost::N]; MAX_CPUS],
     pub transfers: [Transfers; MAX_CPUS],
+    /// Cycles spent waiting for a prefetched line to arrive.
+    pub prefetch_wait: [u64; MAX_CPUS],
 }
 
 impl Default for Counts {
@@ -81,6 +83,7 @@ impl Default for Counts {
         Counts {
             charges: [[0; cost::N]; MAX_CPUS],
             transfers: [Transfers::default(); MAX_CPUS],
+            prefetch_wait: [0; MAX_CPUS],
         }
     }
 }
@@ -119,6 +122,48 @@ impl Machine {
             // A prefetch changes only coherence, but that is state too.
             self.touch_resource(line, acc != Access::Read);
         }
+        let waited = if matches!(acc, Access::Read | Access::Write) {
+            self.wait_for_prefetch(line)
+        } else {
+            0
+        };
+        waited + self.access_now(line, acc)
+    }
+
+    /// `cycles` pass on CPU `k` outside the model's steps (a driver's spinning or sleeping):
+    /// prefetches on their way to it arrive that much sooner on its step clock.
+    pub fn pass_time(&mut self, k: u32, cycles: u64) {
+        let now = self.st.cycles[k as usize];
+        for p in self.st.prefetches.iter_mut().filter(|p| p.cpu == k) {
+            p.at = p.at.saturating_sub(cycles).max(now);
+        }
+    }
+
+    /// A read or write of a line this CPU prefetched and that is still on its way waits for
+    /// the rest of its transfer (the line is already this CPU's in the MESI view: the
+    /// protocol acts at once, only the time is spread). Returns the cycles waited.
+    fn wait_for_prefetch(&mut self, line: u32) -> u64 {
+        let me = self.cur_cpu;
+        let Some(i) = self
+            .st
+            .prefetches
+            .iter()
+            .position(|p| p.line == line && p.cpu == me)
+        else {
+            return 0;
+        };
+        let p = self.st.prefetches.swap_remove(i);
+        let now = self.st.cycles[me as usize];
+        // Another CPU took the line meanwhile: this access misses on its own.
+        if self.st.lines[line as usize][me as usize] == Mesi::I || p.at <= now {
+            return 0;
+        }
+        let wait = p.at - now;
+        self.wait_cycles(wait);
+        wait
+    }
+
+    fn access_now(&mut self, line: u32, acc: Access) -> u64 {
         let me = self.cur_cpu as usize;
         let mine = self.st.lines[line as usize][me];
         // The common case: a hit that changes no state.
@@ -180,6 +225,19 @@ impl Machine {
             }
         }
         if matches!(acc, Access::Prefetch | Access::PrefetchW) {
+            // The prefetch costs its issue; the line arrives after the transfer it started.
+            if charged != Id::L1Hit {
+                let at = self.st.cycles[me]
+                    + self.cfg.costs.get(Id::Prefetch)
+                    + self.cfg.costs.get(charged);
+                let cpu = me as u32;
+                // Keep only what is still on its way (a line that has arrived costs nothing).
+                let cycles = &self.st.cycles;
+                self.st
+                    .prefetches
+                    .retain(|p| !(p.line == line && p.cpu == cpu) && p.at > cycles[p.cpu as usize]);
+                self.st.prefetches.push(PrefetchInFlight { line, cpu, at });
+            }
             charged = Id::Prefetch;
         }
         if next != states {

@@ -132,6 +132,8 @@ pub struct Recorder {
     pub events: Vec<Event>,
     pub cur: Event,
     pub mv: Option<usize>,
+    /// Cycles the current step waited for a prefetched line (said in its narration).
+    pub prefetch_wait: u64,
 }
 
 /// The simulated machine. `st` is the whole state; the rest is configuration or scratch.
@@ -297,9 +299,28 @@ impl Machine {
         self.counts.as_ref().and_then(|c| c.charges.get(k))
     }
 
+    /// Cycles CPU `k` waited for prefetched lines so far (`None` unless the machine counts).
+    pub fn prefetch_wait(&self, k: usize) -> Option<u64> {
+        self.counts
+            .as_ref()
+            .and_then(|c| c.prefetch_wait.get(k).copied())
+    }
+
     /// The cache-line transfers to CPU `k` so far (`None` unless the machine counts).
     pub fn transfers(&self, k: usize) -> Option<&memory::Transfers> {
         self.counts.as_ref().and_then(|c| c.transfers.get(k))
+    }
+
+    /// Charge the stepping CPU `cycles` of waiting for a prefetched line still on its way
+    /// (counted as transfer time: the rest of the transfer the prefetch started).
+    fn wait_cycles(&mut self, cycles: u64) {
+        if let Some(c) = self.counts.as_mut() {
+            c.prefetch_wait[self.cur_cpu as usize] += cycles;
+        }
+        if let Some(r) = self.rec.as_mut() {
+            r.prefetch_wait += cycles;
+        }
+        self.charge_cycles(cycles);
     }
 
     fn charge_cycles(&mut self, cycles: u64) {

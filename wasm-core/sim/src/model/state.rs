@@ -323,6 +323,14 @@ impl Mesi {
     }
 }
 
+/// A prefetched line in flight to `cpu`, there when `cycles[cpu]` reaches `at`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PrefetchInFlight {
+    pub line: u32,
+    pub cpu: u32,
+    pub at: u64,
+}
+
 /// The whole mutable machine.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
@@ -337,6 +345,10 @@ pub struct State {
     pub lines: Vec<[Mesi; MAX_CPUS]>,
     pub stats: Vec<[u64; NR_STATS]>,
     pub cycles: Vec<u64>,
+    /// Prefetches still on their way: a line a CPU prefetched arrives when that CPU's clock
+    /// reaches `at`; an access before then waits for the rest (spec §7's transfer latency).
+    /// Timing only, like `cycles` and `lines`: not part of the explorer's state identity.
+    pub prefetches: Vec<PrefetchInFlight>,
     pub steps: u64,
     /// Page allocations made after setup (for `pageAllocFail`).
     pub in_setup: bool,

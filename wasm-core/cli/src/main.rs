@@ -40,6 +40,10 @@ enum Command {
         /// Also print the event of every step (`"events": [...]`).
         #[arg(long)]
         events: bool,
+        /// The most moves the default policy may add after the schedule; a run still going
+        /// then is reported as the violation `LIVELOCK` (exit 1).
+        #[arg(long, value_name = "N", default_value_t = slub_sim::MAX_POLICY_MOVES)]
+        max_moves: usize,
     },
     /// Explore the interleavings of a scenario's tasks and irqs, breadth first, and print
     /// the shortest schedule that breaks an invariant (its schedule replays with `run`).
@@ -174,7 +178,8 @@ fn main() -> ExitCode {
             scenario,
             schedule,
             events,
-        } => run(&scenario, schedule.as_deref(), events),
+            max_moves,
+        } => run(&scenario, schedule.as_deref(), events, max_moves),
         Command::Explore {
             scenario,
             max_preemptions,
@@ -255,7 +260,7 @@ fn read_scenario(path: &Path) -> Result<String, Failure> {
         .map_err(|e| Failure::input(format!("slub-lab: {}: cannot read: {e}", path.display())))
 }
 
-fn run(path: &Path, schedule: Option<&str>, events: bool) -> Result<u8, Failure> {
+fn run(path: &Path, schedule: Option<&str>, events: bool, max_moves: usize) -> Result<u8, Failure> {
     let text = read_scenario(path)?;
     let file = path.display();
     // Validate first: a bad scenario is reported the same way whatever state the model is in.
@@ -267,7 +272,7 @@ fn run(path: &Path, schedule: Option<&str>, events: bool) -> Result<u8, Failure>
         None => sim.scenario().schedule.clone().unwrap_or_default(),
     };
     sim.apply_all(&moves).map_err(bad)?;
-    sim.run_to_end();
+    sim.run_to_end_within(max_moves);
 
     let outcome = sim.outcome();
     let code = if outcome.violations.is_empty() { 0 } else { 1 };

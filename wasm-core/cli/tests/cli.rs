@@ -522,3 +522,33 @@ fn the_schedule_comes_from_the_flag_else_from_the_file() {
     let out: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(out["finished"], json!(true));
 }
+
+/// Issue 12 item 2: the default policy adds a bounded number of moves (`MAX_POLICY_MOVES`,
+/// `--max-moves`); a run still going then is an outcome, `LIVELOCK`, never `finished`, and its
+/// events stop with it. Here the bound is made tiny on a run that needs more.
+#[test]
+fn a_run_that_outlasts_its_move_bound_is_a_livelock() {
+    let path = scenario_file("livelock", &valid().to_string());
+    let p = path.to_str().unwrap();
+    let whole = slub_lab(&["run", p, "--schedule", "", "--events"]);
+    assert_exit(&whole, 0);
+    let whole: Value = serde_json::from_str(&stdout(&whole)).unwrap();
+    let all_events = whole["events"].as_array().unwrap().len();
+    assert!(all_events > 6, "the run takes {all_events} steps");
+
+    let cut = slub_lab(&["run", p, "--schedule", "", "--events", "--max-moves", "5"]);
+    assert_exit(&cut, 1);
+    let cut: Value = serde_json::from_str(&stdout(&cut)).unwrap();
+    assert_eq!(cut["finished"], json!(false));
+    let v = &cut["violations"][0];
+    assert_eq!(v["invariant"], json!("LIVELOCK"), "{cut}");
+    let msg = v["message"].as_str().unwrap();
+    assert!(
+        msg.contains("after 5 moves") && msg.contains("A kept running"),
+        "{msg}"
+    );
+    assert!(cut["events"].as_array().unwrap().len() < all_events);
+
+    let bad = slub_lab(&["run", p, "--max-moves", "lots"]);
+    assert_exit(&bad, 2);
+}

@@ -9,8 +9,14 @@ use crate::{scenario, Cycles, Error, Event, Outcome, Scenario, Stats, VarOutcome
 use std::collections::BTreeMap;
 
 const CHECKPOINT: usize = 64;
-/// A bound on the default policy, far above any scenario the validator admits.
-const MAX_DEFAULT_MOVES: usize = 10_000_000;
+/// The moves the default policy may add to a run (`run --max-moves` overrides it). A correct
+/// variant of any scenario the validator admits ends far below it (64 ops per context, a few
+/// dozen steps per op); a broken one whose retry loop never succeeds would run for ever, and
+/// its events would fill the memory: it is stopped here and reported as `LIVELOCK`.
+pub const MAX_POLICY_MOVES: usize = 100_000;
+
+/// How many of the last moves name the contexts that kept running in a `LIVELOCK` report.
+const LIVELOCK_WINDOW: usize = 1_000;
 
 pub struct Simulator {
     machine: Machine,
@@ -26,6 +32,9 @@ pub struct Simulator {
     /// next one did not.
     played: usize,
     schedule_error: Option<String>,
+    /// The default policy stopped at its bound with moves still enabled: the violation
+    /// `LIVELOCK` of the outcome at the end of the history.
+    livelock: Option<crate::view::Violation>,
 }
 
 impl Simulator {
@@ -51,6 +60,7 @@ impl Simulator {
             recording: events,
             played: 0,
             schedule_error: None,
+            livelock: None,
         }
     }
 
@@ -89,6 +99,8 @@ impl Simulator {
     }
 
     fn push_move(&mut self, mv: Move, text: String) {
+        // A move after a livelocked end: that end is no longer the history's.
+        self.livelock = None;
         if self.cursor < self.history.len() {
             self.history.truncate(self.cursor);
             self.marks.truncate(self.cursor + 1);
@@ -117,15 +129,53 @@ impl Simulator {
     }
 
     /// Go on by the default policy of DESIGN §5 until every context has finished or nothing
-    /// is enabled.
+    /// is enabled, adding at most [`MAX_POLICY_MOVES`] moves.
     pub fn run_to_end(&mut self) {
-        for _ in 0..MAX_DEFAULT_MOVES {
+        self.run_to_end_within(MAX_POLICY_MOVES);
+    }
+
+    /// [`Simulator::run_to_end`] adding at most `max_moves` moves. If moves are still enabled
+    /// then, the run is reported as a `LIVELOCK` violation naming the contexts that kept
+    /// moving in its last moves (a retry loop that never succeeds), never as finished.
+    pub fn run_to_end_within(&mut self, max_moves: usize) {
+        let mut recent: std::collections::VecDeque<String> = Default::default();
+        for _ in 0..max_moves {
             let Some(mv) = policy::default_move(&self.machine) else {
-                break;
+                return;
             };
-            let text = self.machine.policy_view().move_text(mv);
+            let v = self.machine.policy_view();
+            let text = v.move_text(mv);
+            let (Move::Step(cx) | Move::Migrate(cx, _)) = mv;
+            if recent.len() == LIVELOCK_WINDOW {
+                recent.pop_front();
+            }
+            recent.push_back(v.ctx_name(cx).to_string());
             self.push_move(mv, text);
         }
+        if policy::default_move(&self.machine).is_none() {
+            return;
+        }
+        let mut names: Vec<String> = Vec::new();
+        for n in recent {
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        let v = self.machine.policy_view();
+        let at: Vec<String> = names
+            .iter()
+            .filter_map(|n| v.ctx_label(n).map(|l| format!("{n} at {l}")))
+            .collect();
+        self.livelock = Some(crate::view::Violation {
+            step: v.steps(),
+            invariant: "LIVELOCK".to_string(),
+            message: format!(
+                "the run was stopped unfinished after {max_moves} moves of the default policy: {} kept running in its last {} moves{}. A retry loop that never succeeds looks like this (if the scenario is only long, raise the bound: `run --max-moves`)",
+                names.join(" and "),
+                LIVELOCK_WINDOW.min(max_moves),
+                if at.is_empty() { String::new() } else { format!(", now {}", at.join(", ")) }
+            ),
+        });
     }
 
     /// The moves applied so far (up to the end of the history, not just the cursor).
@@ -284,11 +334,15 @@ impl Simulator {
             .vars()
             .map(|(name, addr, held)| (name.to_string(), VarOutcome { addr, held }))
             .collect();
+        let mut violations = m.violations().to_vec();
+        if self.cursor == self.history.len() {
+            violations.extend(self.livelock.clone());
+        }
         Outcome {
             schema_version: 1,
             finished: m.all_finished(),
             deadlock: m.deadlocked(),
-            violations: m.violations().to_vec(),
+            violations,
             stats: Stats { total, per_cpu },
             cycles: Cycles {
                 per_cpu: m.cycles_per_cpu().to_vec(),

@@ -117,6 +117,12 @@ impl<'a> PolicyView<'a> {
     pub fn ctx_name(&self, cx: CtxId) -> &'a str {
         &self.m.cfg.ctx_ids[cx as usize]
     }
+    /// The listing label of the named context's next step (`slab_alloc:A9`), if it is in an op.
+    pub fn ctx_label(&self, name: &str) -> Option<String> {
+        let cx = self.ctx_index(name)?;
+        let f = self.m.st.ctxs[cx as usize].stack.last()?;
+        Some(format!("{}:{}", f.func.name(), f.pc.name()))
+    }
     /// The context a move text names (`A`), if any.
     pub fn ctx_index(&self, name: &str) -> Option<CtxId> {
         self.m.cfg.ctx_ids[..self.m.cfg.n_ctx]

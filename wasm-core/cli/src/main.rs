@@ -256,8 +256,16 @@ fn split_schedule(flag: &str) -> Vec<String> {
 }
 
 fn read_scenario(path: &Path) -> Result<String, Failure> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Failure::input(format!("slub-lab: {}: cannot read: {e}", path.display())))
+    let bytes = std::fs::read(path)
+        .map_err(|e| Failure::input(format!("slub-lab: {}: cannot read: {e}", path.display())))?;
+    // Name the byte where the text stops being UTF-8 (the std message does not).
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        Failure::input(format!(
+            "slub-lab: {}: not UTF-8 text: invalid byte sequence at byte offset {at}",
+            path.display()
+        ))
+    })
 }
 
 fn run(path: &Path, schedule: Option<&str>, events: bool, max_moves: usize) -> Result<u8, Failure> {

@@ -552,3 +552,22 @@ fn a_run_that_outlasts_its_move_bound_is_a_livelock() {
     let bad = slub_lab(&["run", p, "--max-moves", "lots"]);
     assert_exit(&bad, 2);
 }
+
+/// Issue 12 item 8: a file that is not UTF-8 is named with the byte offset where it stops.
+#[test]
+fn invalid_utf8_names_the_byte_offset() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("slub-lab-cli-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("latin1.json");
+    let mut bytes = br#"{"schemaVersion": 1, "name": "caf"#.to_vec();
+    let at = bytes.len();
+    bytes.extend_from_slice(b"\xe9\"}");
+    std::fs::write(&path, &bytes).unwrap();
+    let o = slub_lab(&["run", path.to_str().unwrap()]);
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains(&format!("byte offset {at}")),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -34,9 +34,11 @@ fn start() {
 }
 
 /// The message of the last Rust panic (with its source location), or `undefined` if none.
+/// Reading it forgets it: the caller keeps it with the crash it reports, and a later error
+/// (a bad link after the crash) is then not mistaken for the old panic.
 #[wasm_bindgen(js_name = lastPanic)]
 pub fn last_panic() -> Option<String> {
-    LAST_PANIC.lock().ok().and_then(|last| last.clone())
+    LAST_PANIC.lock().ok().and_then(|mut last| last.take())
 }
 
 /// The single conversion of a simulator error into a JS error.

@@ -90,6 +90,22 @@ export class Simulation {
   readonly scenarioJson: string;
   readonly recordsEvents: boolean;
   #raw: RawSimulator;
+  /**
+   * The crash this handle met, if any. A panic leaves the Rust object borrowed for ever, so a
+   * later call would only say "attempted to take ownership of Rust value while it was
+   * borrowed": every later call reports the first crash instead.
+   */
+  #crash: SimCrash | undefined;
+
+  #call<T>(f: () => T): T {
+    if (this.#crash !== undefined) throw this.#crash;
+    try {
+      return call(f);
+    } catch (e) {
+      if (e instanceof SimCrash) this.#crash = e;
+      throw e;
+    }
+  }
 
   constructor(scenarioJson: string, { events = true }: { events?: boolean } = {}) {
     this.scenarioJson = scenarioJson;
@@ -104,7 +120,7 @@ export class Simulation {
    */
   frame(schedule: readonly string[] | undefined, cursor: number, haveEvents: number): Frame {
     const frame = JSON.parse(
-      call(() => this.#raw.frame(schedule === undefined ? undefined : [...schedule], cursor, haveEvents)),
+      this.#call(() => this.#raw.frame(schedule === undefined ? undefined : [...schedule], cursor, haveEvents)),
     ) as Frame;
     checkVersion('view', frame.view);
     checkVersion('outcome', frame.outcome);
@@ -112,31 +128,31 @@ export class Simulation {
   }
 
   enabledMoves(): string[] {
-    return call(() => this.#raw.enabledMoves());
+    return this.#call(() => this.#raw.enabledMoves());
   }
 
   apply(move: string): void {
-    call(() => this.#raw.apply(move));
+    this.#call(() => this.#raw.apply(move));
   }
 
   seek(n: number): void {
-    call(() => this.#raw.seek(n));
+    this.#call(() => this.#raw.seek(n));
   }
 
   history(): string[] {
-    return call(() => this.#raw.history());
+    return this.#call(() => this.#raw.history());
   }
 
   runToEnd(): void {
-    call(() => this.#raw.runToEnd());
+    this.#call(() => this.#raw.runToEnd());
   }
 
   view(): View {
-    return checkVersion('view', JSON.parse(call(() => this.#raw.view())) as View);
+    return checkVersion('view', JSON.parse(this.#call(() => this.#raw.view())) as View);
   }
 
   events(): SimEvent[] {
-    return JSON.parse(call(() => this.#raw.events())) as SimEvent[];
+    return JSON.parse(this.#call(() => this.#raw.events())) as SimEvent[];
   }
 
   /** The last event recorded up to the cursor, if any. */
@@ -145,11 +161,12 @@ export class Simulation {
   }
 
   outcome(): Outcome {
-    return checkVersion('outcome', JSON.parse(call(() => this.#raw.outcome())) as Outcome);
+    return checkVersion('outcome', JSON.parse(this.#call(() => this.#raw.outcome())) as Outcome);
   }
 
   /** Release the wasm memory now (otherwise the garbage collector does it eventually). */
   free(): void {
+    if (this.#crash !== undefined) return; // the object is still borrowed: leave it
     this.#raw.free();
   }
 }

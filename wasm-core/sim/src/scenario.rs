@@ -510,6 +510,8 @@ pub const MAX_SETUP_OPS: usize = 256;
 pub const MAX_TASKS: usize = 8;
 pub const MAX_IRQS: usize = 8;
 pub const MAX_CONTEXT_OPS: usize = 64;
+/// The longest context id or variable name: they are labels on the stage and in moves.
+pub const MAX_NAME_LEN: usize = 32;
 pub const MAX_TID_STEP: u64 = 64;
 /// SLAB's array sizes at most (`limit`, and `shared * batchcount` for the shared array).
 pub const MAX_SLAB_LIMIT: u32 = 512;
@@ -1287,6 +1289,15 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                     "a context id must not be empty",
                 ));
             }
+            if c.id.chars().count() > MAX_NAME_LEN {
+                return Err(ScenarioError::new(
+                    id_path,
+                    format!(
+                        "context id of {} characters: at most {MAX_NAME_LEN}",
+                        c.id.chars().count()
+                    ),
+                ));
+            }
             if !is_context_id(&c.id) {
                 return Err(ScenarioError::new(
                     id_path,
@@ -1430,6 +1441,15 @@ fn check_cpu(path: &str, cpu: u32, cpus: u32) -> Result<(), ScenarioError> {
 }
 
 fn check_var_name(op_path: &str, var: &str) -> Result<(), ScenarioError> {
+    if var.chars().count() > MAX_NAME_LEN {
+        return Err(ScenarioError::new(
+            format!("{op_path}.var"),
+            format!(
+                "variable name of {} characters: at most {MAX_NAME_LEN}",
+                var.chars().count()
+            ),
+        ));
+    }
     if is_var_name(var) {
         Ok(())
     } else {
@@ -2368,6 +2388,26 @@ mod tests {
         let mut s = parse_value(&base()).unwrap();
         s.variant.tid_step = Some(6);
         assert_eq!(validate(&s).unwrap_err().path, "variant.tidStep");
+    }
+
+    /// Issue 12 item 8: ids and variable names are labels on the stage: bounded, and the
+    /// error names the path.
+    #[test]
+    fn long_ids_and_variable_names_are_refused_by_path() {
+        let long = "a".repeat(MAX_NAME_LEN + 1);
+        let mut v = base();
+        v["tasks"][0]["id"] = json!(long);
+        let e = parse_value(&v).unwrap_err();
+        assert_eq!(e.path, "tasks[0].id", "{e}");
+        assert!(e.to_string().contains("at most 32"), "{e}");
+        let mut v = base();
+        v["tasks"][0]["ops"][0]["var"] = json!(long);
+        let e = parse_value(&v).unwrap_err();
+        assert_eq!(e.path, "tasks[0].ops[0].var", "{e}");
+        let mut v = base();
+        v["tasks"][0]["id"] = json!("a".repeat(MAX_NAME_LEN));
+        v["schedule"] = json!([]);
+        assert!(parse_value(&v).is_ok());
     }
 
     #[test]

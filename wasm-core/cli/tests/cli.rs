@@ -571,3 +571,25 @@ fn invalid_utf8_names_the_byte_offset() {
         stderr(&o)
     );
 }
+
+/// Issue 12 item 8: with `--max-irq-entries 0` an irq that must run can never run, so no
+/// schedule ends; the search must not claim to be complete with 0 executions.
+#[test]
+fn a_search_whose_every_schedule_is_cut_is_not_complete() {
+    let path = scenario_file("irq_cut", &valid().to_string());
+    let o = slub_lab(&["explore", path.to_str().unwrap(), "--max-irq-entries", "0"]);
+    assert_exit(&o, 0);
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(r["executions"], json!(0));
+    assert_eq!(r["complete"], json!(false), "{r}");
+    assert!(
+        r["incomplete"].as_str().unwrap().contains("irq entries"),
+        "{r}"
+    );
+    let o = slub_lab(&["explore", path.to_str().unwrap()]);
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(
+        r["executions"].as_u64().unwrap() > 0 && r.get("incomplete").is_none(),
+        "{r}"
+    );
+}

@@ -102,6 +102,12 @@ pub struct Report {
     /// violation stopped the search early).
     pub complete: bool,
     pub cancelled: bool,
+    /// Schedules the bounds cut before their end (every enabled move was over a bound).
+    pub cut_by_bounds: u64,
+    /// Why `complete` is false, in words (absent when it is true).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub incomplete: Option<String>,
     pub violations: Vec<FoundViolation>,
 }
 
@@ -217,6 +223,8 @@ pub fn explore(
         max_depth: 0,
         complete: true,
         cancelled: false,
+        cut_by_bounds: 0,
+        incomplete: None,
         violations: Vec::new(),
     };
     if let Some(v) = root.policy_view().violations().first() {
@@ -227,6 +235,7 @@ pub fn explore(
             schedule: Vec::new(),
         });
         report.complete = false;
+        report.incomplete = Some("setup itself broke an invariant".into());
         return report;
     }
     let mut visited: HashMap<u128, Vec<Vec<Move>>> = HashMap::new();
@@ -247,6 +256,10 @@ pub fn explore(
             report.executions += 1;
             if report.executions >= bounds.max_executions {
                 report.complete = false;
+                report.incomplete = Some(format!(
+                    "the execution limit ({}) was reached",
+                    bounds.max_executions
+                ));
                 break;
             }
             continue;
@@ -255,6 +268,8 @@ pub fn explore(
         let last = view.last_moved();
         let last_enabled = last.is_some_and(|l| Driver::move_enabled(&node.m, Move::Step(l)));
         let mut done: Vec<Slept> = Vec::new();
+        let mut over_bounds = 0;
+        let n_moves = moves.len();
         for mv in moves {
             if bounds.reduction && node.sleep.iter().any(|s| s.mv == mv) {
                 report.pruned += 1;
@@ -278,6 +293,11 @@ pub fn explore(
                 || bounds.max_migrations.is_some_and(|b| used.migrations > b)
                 || bounds.max_irq_entries.is_some_and(|b| used.irq_entries > b)
             {
+                over_bounds += 1;
+                if over_bounds == n_moves {
+                    // Nothing within the bounds can go on: this schedule ends unfinished.
+                    report.cut_by_bounds += 1;
+                }
                 continue;
             }
             let mut child = node.m.clone();
@@ -294,6 +314,7 @@ pub fn explore(
                     schedule: path_moves(&child, path),
                 });
                 report.complete = false;
+                report.incomplete = Some("a violation stopped the search".into());
                 return report;
             }
             let sleep: Vec<Slept> = if bounds.reduction {
@@ -329,6 +350,10 @@ pub fn explore(
             report.states += 1;
             if report.states >= bounds.max_states {
                 report.complete = false;
+                report.incomplete = Some(format!(
+                    "the state limit ({}) was reached",
+                    bounds.max_states
+                ));
                 return report;
             }
             if report.states.is_multiple_of(256) {
@@ -341,6 +366,7 @@ pub fn explore(
                 if !progress(&p) {
                     report.cancelled = true;
                     report.complete = false;
+                    report.incomplete = Some("the search was stopped (cancel or timeout)".into());
                     return report;
                 }
             }
@@ -352,6 +378,15 @@ pub fn explore(
                 sleep,
             });
         }
+    }
+    if report.executions == 0 && report.cut_by_bounds > 0 {
+        // Every schedule was cut by a bound before its end: nothing was checked to the end,
+        // so the search cannot claim to be complete.
+        report.complete = false;
+        report.incomplete = Some(format!(
+            "no schedule reached its end within the bounds ({} stopped at a bound): raise the bound on irq entries, preemptions or migrations",
+            report.cut_by_bounds
+        ));
     }
     report
 }

@@ -112,6 +112,7 @@ export function startExplore(
         transitions: 0,
         pruned: 0,
         maxDepth: last.depth,
+        cutByBounds: 0,
         complete: false,
         cancelled: true,
         violations: [],

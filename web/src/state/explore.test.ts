@@ -11,6 +11,7 @@ const report = (r: Partial<ExploreReport>): ExploreReport => ({
   maxDepth: 40,
   complete: true,
   cancelled: false,
+  cutByBounds: 0,
   violations: [],
   elapsedMs: 12.5,
   ...r,
@@ -49,6 +50,8 @@ describe('what a search says', () => {
       detail: /^complete: every interleaving/,
     });
     expect(summarize(report({ complete: false, cancelled: true }), limits, true).detail).toMatch(/^incomplete: you cancelled/);
+    const cut = 'no schedule reached its end within the bounds (2 stopped at a bound)';
+    expect(summarize(report({ complete: false, executions: 0, cutByBounds: 2, incomplete: cut }), limits, false).detail).toContain(cut);
     expect(summarize(report({ complete: false, cancelled: true }), limits, false).detail).toMatch(/^incomplete: the time limit \(10 s\) ran out/);
     expect(summarize(report({ complete: false, states: 2_000_000 }), limits, false).detail).toMatch(/state limit \(2,000,000\)/);
     expect(summarize(report({ complete: false }), limits, false).detail).toMatch(/execution limit/);

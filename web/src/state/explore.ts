@@ -107,6 +107,7 @@ export function summarize(report: ExploreReport, limits: Limits, cancelledByUser
   if (cancelledByUser) why = 'you cancelled the search';
   else if (report.cancelled) why = `the time limit (${limits.timeoutMs / 1000} s) ran out`;
   else if (report.states >= (limits.bounds.maxStates ?? DEFAULT_MAX_STATES)) why = `the state limit (${num(limits.bounds.maxStates ?? DEFAULT_MAX_STATES)}) was reached`;
+  else if (report.incomplete !== undefined) why = report.incomplete;
   else why = 'the execution limit was reached';
   return { kind: 'none', complete: false, headline, detail: `incomplete: ${why}, so some interleavings were not tried (${size})` };
 }

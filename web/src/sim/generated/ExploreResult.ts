@@ -10,4 +10,12 @@ pruned: number, maxDepth: number,
  * Every schedule within the bounds was explored (no limit hit, not cancelled, no
  * violation stopped the search early).
  */
-complete: boolean, cancelled: boolean, violations: Array<ExploreViolation>, };
+complete: boolean, cancelled: boolean, 
+/**
+ * Schedules the bounds cut before their end (every enabled move was over a bound).
+ */
+cutByBounds: number, 
+/**
+ * Why `complete` is false, in words (absent when it is true).
+ */
+incomplete?: string, violations: Array<ExploreViolation>, };

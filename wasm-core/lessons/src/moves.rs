@@ -116,8 +116,13 @@ pub fn play(
         match m {
             Move::Repeat { mv, times } => {
                 for _ in 0..*times {
-                    sim.apply(mv)
-                        .map_err(|e| format!("move {} ({mv:?}) is refused: {e}", out.len() + 1))?;
+                    sim.apply(mv).map_err(|e| {
+                        format!(
+                            "move {} ({mv:?}) is refused: {}",
+                            out.len() + 1,
+                            refusal(&e)
+                        )
+                    })?;
                     out.push(mv.clone());
                 }
             }
@@ -146,8 +151,9 @@ pub fn play(
                     if let Err(e) = sim.apply(ctx) {
                         let (label, state) = whereabouts(sim, ctx).unwrap_or_default();
                         return Err(at(format!(
-                            "{ctx} is refused after {taken} step(s), {state} at {}, before getting there: {e}",
-                            label.as_deref().unwrap_or("no line")
+                            "{ctx} is refused after {taken} step(s), {state} at {}, before getting there: {}",
+                            label.as_deref().unwrap_or("no line"),
+                            refusal(&e)
                         )));
                     }
                     out.push(ctx.clone());
@@ -256,5 +262,14 @@ mod tests {
         let written = strings(&["Q to end"]);
         let e = play(&mut sim, &parse_moves(&written).unwrap(), &written).unwrap_err();
         assert!(e.contains("no context Q"), "{e}");
+    }
+}
+
+/// Why the simulator refused a move, without its own move index: a lesson names the move by
+/// its place in the lesson step, and one index is what a reader can look up.
+pub(crate) fn refusal(e: &slub_sim::Error) -> String {
+    match e {
+        slub_sim::Error::Move { why, .. } => format!("not enabled: {why}"),
+        other => other.to_string(),
     }
 }

@@ -427,11 +427,12 @@ fn replay_to(
         for (j, m) in moves.iter().enumerate() {
             sim.apply(m).map_err(|e| {
                 format!(
-                    "step {} {:?} (line {}): moves: move {} ({m:?}) is refused: {e}",
+                    "step {} {:?} (line {}): moves: move {} ({m:?}) is refused: {}",
                     i + 1,
                     s.title,
                     s.line,
-                    j + 1
+                    j + 1,
+                    crate::moves::refusal(&e)
                 )
             })?;
         }
@@ -552,8 +553,13 @@ pub fn replay(lesson: &Lesson, scenario_text: &str) -> Replayed {
                         .iter()
                         .enumerate()
                         .try_for_each(|(j, m)| {
-                            alt.apply(m)
-                                .map_err(|e| format!("move {} ({m:?}) is refused: {e}", j + 1))
+                            alt.apply(m).map_err(|e| {
+                                format!(
+                                    "move {} ({m:?}) is refused: {}",
+                                    j + 1,
+                                    crate::moves::refusal(&e)
+                                )
+                            })
                         })
                         .map(|_| mark)
                 }

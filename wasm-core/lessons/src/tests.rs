@@ -541,6 +541,19 @@ fn destination_moves_resolve_in_a_lesson() {
         e.starts_with("lessons/99-sample/lesson.md: step 2 \"Read\" (line 24): moves: moves[0] (\"T to slab_alloc:Z9\"): T is refused after"),
         "{e}"
     );
+    // A counted move that is not enabled names one index, the lesson's (issue 12 item 8):
+    // not also the simulator's own count of moves since the start.
+    let text = GOOD.replacen("moves: [T*7]", "moves: [T*7, Q]", 1);
+    let l = parse_lesson(
+        "lessons/99-sample/lesson.md",
+        "99-sample",
+        &text,
+        &vocabulary(),
+    )
+    .expect("the lesson parses; the move is judged on replay");
+    let e = replay(&l, GOOD_SCENARIO).errors().join("\n");
+    assert!(e.contains("move 8 (\"Q\") is refused: not enabled:"), "{e}");
+    assert_eq!(e.matches("move ").count(), 1, "{e}");
 }
 
 /// A lessons folder in a fresh temporary directory: `vocabulary.json` and one lesson.

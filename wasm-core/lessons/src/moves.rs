@@ -168,6 +168,15 @@ pub fn play(
     Ok(out)
 }
 
+/// Why the simulator refused a move, without its own move index: a lesson names the move by
+/// its place in the lesson step, and one index is what a reader can look up.
+pub(crate) fn refusal(e: &slub_sim::Error) -> String {
+    match e {
+        slub_sim::Error::Move { why, .. } => format!("not enabled: {why}"),
+        other => other.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,14 +271,5 @@ mod tests {
         let written = strings(&["Q to end"]);
         let e = play(&mut sim, &parse_moves(&written).unwrap(), &written).unwrap_err();
         assert!(e.contains("no context Q"), "{e}");
-    }
-}
-
-/// Why the simulator refused a move, without its own move index: a lesson names the move by
-/// its place in the lesson step, and one index is what a reader can look up.
-pub(crate) fn refusal(e: &slub_sim::Error) -> String {
-    match e {
-        slub_sim::Error::Move { why, .. } => format!("not enabled: {why}"),
-        other => other.to_string(),
     }
 }

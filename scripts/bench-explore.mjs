@@ -66,7 +66,7 @@ for (const c of cases) {
     const found = r.violations.length ? `found ${r.violations[0].invariant} in ${r.violations[0].schedule.length} moves` : 'no violation';
     console.log(
       `  ${where} ${r.ms.toFixed(1)} ms, ${r.executions} executions (${rate(r.executions, r.ms)}/s), ` +
-        `${r.states} states (${rate(r.states, r.ms)}/s), complete: ${r.complete}, ${found}`,
+        `${r.states} states (${rate(r.states, r.ms)}/s), peak memory about ${r.peakMemoryMb} MB, complete: ${r.complete}, ${found}`,
     );
   }
 }

@@ -58,6 +58,9 @@ enum Command {
         /// Distinct states before the search gives up.
         #[arg(long, value_name = "N", default_value_t = 2_000_000)]
         max_states: u64,
+        /// Memory the search may hold, about (MB); reached, it stops with complete: false.
+        #[arg(long, value_name = "MB", default_value_t = slub_sim::explore::DEFAULT_MAX_MEMORY_MB)]
+        max_memory_mb: u64,
         #[arg(long, value_name = "N", default_value_t = 2)]
         max_migrations: u32,
         /// Interrupt handler entries (each handler enters at most once anyway).
@@ -185,6 +188,7 @@ fn main() -> ExitCode {
             max_preemptions,
             max_executions,
             max_states,
+            max_memory_mb,
             max_migrations,
             max_irq_entries,
             timeout_ms,
@@ -196,6 +200,7 @@ fn main() -> ExitCode {
                 max_irq_entries,
                 max_executions: max_executions.max(1),
                 max_states: max_states.max(1),
+                max_memory_mb: max_memory_mb.max(1),
                 reduction: !no_reduction,
             };
             explore(&scenario, &bounds, timeout_ms)

@@ -593,3 +593,24 @@ fn a_search_whose_every_schedule_is_cut_is_not_complete() {
         "{r}"
     );
 }
+
+/// Issue 12 item 3: the search holds a bounded amount of memory (`--max-memory-mb`); reached,
+/// it stops with `complete: false` and says so, with its estimate per state.
+#[test]
+fn explore_stops_at_its_memory_budget_and_says_so() {
+    let sc = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../sim/tests/scenarios/sc15_asymmetric_producer_consumer.json");
+    let p = sc.to_str().unwrap();
+    let o = slub_lab(&["explore", p, "--max-memory-mb", "1"]);
+    assert_exit(&o, 0);
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(r["complete"], json!(false), "{r}");
+    let why = r["incomplete"].as_str().unwrap();
+    assert!(
+        why.contains("memory budget (1 MB)") && why.contains("bytes per queued state"),
+        "{why}"
+    );
+    let o = slub_lab(&["explore", p]);
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(r["complete"], json!(true), "{r}");
+}

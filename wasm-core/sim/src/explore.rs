@@ -51,9 +51,16 @@ pub struct Bounds {
     pub max_irq_entries: Option<u32>,
     pub max_executions: u64,
     pub max_states: u64,
+    /// The memory the search may hold (the frontier's machines and the visited set, about);
+    /// reached, it stops with `complete: false` and says so.
+    pub max_memory_mb: u64,
     /// Use the sleep-set reduction (off only to measure what it saves).
     pub reduction: bool,
 }
+
+/// The default memory budget: room natively and inside a browser tab's wasm32 heap (4 GiB at
+/// most, and a tab that is also drawing the page).
+pub const DEFAULT_MAX_MEMORY_MB: u64 = 1024;
 
 impl Default for Bounds {
     fn default() -> Self {
@@ -63,6 +70,7 @@ impl Default for Bounds {
             max_irq_entries: None,
             max_executions: 1_000_000,
             max_states: 2_000_000,
+            max_memory_mb: DEFAULT_MAX_MEMORY_MB,
             reduction: true,
         }
     }
@@ -104,6 +112,8 @@ pub struct Report {
     pub cancelled: bool,
     /// Schedules the bounds cut before their end (every enabled move was over a bound).
     pub cut_by_bounds: u64,
+    /// The most memory the search held, estimated (MB; see `Bounds::max_memory_mb`).
+    pub peak_memory_mb: u64,
     /// Why `complete` is false, in words (absent when it is true).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -224,6 +234,7 @@ pub fn explore(
         complete: true,
         cancelled: false,
         cut_by_bounds: 0,
+        peak_memory_mb: 0,
         incomplete: None,
         violations: Vec::new(),
     };
@@ -348,6 +359,23 @@ pub fn explore(
                 .collect();
             entry.push(sleep_moves);
             report.states += 1;
+            if report.states.is_multiple_of(256) {
+                // Every queued node holds a machine; every visited state a key and its sleep
+                // sets. Estimated from the machine at hand: states of one scenario differ little.
+                let per_node = child.approx_bytes() + std::mem::size_of::<Node>() + 64;
+                let bytes = (queue.len() + 1) * per_node + visited.len() * 96;
+                report.peak_memory_mb = report.peak_memory_mb.max((bytes >> 20) as u64);
+                if (bytes >> 20) as u64 >= bounds.max_memory_mb {
+                    report.complete = false;
+                    report.incomplete = Some(format!(
+                        "the memory budget ({} MB) was reached: {} states held, about {} bytes per queued state",
+                        bounds.max_memory_mb,
+                        report.states,
+                        per_node
+                    ));
+                    return report;
+                }
+            }
             if report.states >= bounds.max_states {
                 report.complete = false;
                 report.incomplete = Some(format!(

@@ -160,6 +160,7 @@ struct ExploreBounds {
     max_irq_entries: Option<u32>,
     max_executions: Option<u64>,
     max_states: Option<u64>,
+    max_memory_mb: Option<u64>,
     reduction: Option<bool>,
 }
 
@@ -189,6 +190,7 @@ pub fn explore(
         max_irq_entries: b.max_irq_entries.or(d.max_irq_entries),
         max_executions: b.max_executions.unwrap_or(d.max_executions).max(1),
         max_states: b.max_states.unwrap_or(d.max_states).max(1),
+        max_memory_mb: b.max_memory_mb.unwrap_or(d.max_memory_mb).max(1),
         reduction: b.reduction.unwrap_or(true),
     };
     let report = slub_sim::explore::explore(&sc, &bounds, &mut |p| {

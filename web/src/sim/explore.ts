@@ -113,6 +113,7 @@ export function startExplore(
         pruned: 0,
         maxDepth: last.depth,
         cutByBounds: 0,
+        peakMemoryMb: 0,
         complete: false,
         cancelled: true,
         violations: [],

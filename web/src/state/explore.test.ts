@@ -12,6 +12,7 @@ const report = (r: Partial<ExploreReport>): ExploreReport => ({
   complete: true,
   cancelled: false,
   cutByBounds: 0,
+  peakMemoryMb: 0,
   violations: [],
   elapsedMs: 12.5,
   ...r,

@@ -248,6 +248,28 @@ impl Machine {
     /// Hash what makes two states the same for the explorer: the allocator's structures (the
     /// shared ones and its own), the
     /// contexts, the variables and who moved last (not cycles, stats or coherence).
+    /// About how many bytes one copy of this machine holds (its state's vectors; the
+    /// configuration is shared between copies): what the explorer's memory budget counts.
+    pub fn approx_bytes(&self) -> usize {
+        use super::state::{Cpu, Ctx, Frame, Mesi, Node, Page, SlabId, Var, MAX_CPUS};
+        use std::mem::size_of;
+        let st = &self.st;
+        let frames: usize = st.ctxs.iter().map(|c| c.stack.len()).sum();
+        let partials: usize = st.nodes.iter().map(|n| n.partial.len()).sum();
+        size_of::<Machine>()
+            + st.cpus.len() * size_of::<Cpu>()
+            + st.nodes.len() * size_of::<Node>()
+            + partials * size_of::<SlabId>()
+            + st.slabs.len() * size_of::<Page>()
+            + st.ctxs.len() * size_of::<Ctx>()
+            + frames * size_of::<Frame>()
+            + st.vars.len() * size_of::<Var>()
+            + st.lines.len() * size_of::<[Mesi; MAX_CPUS]>()
+            + st.stats.len() * size_of::<[u64; NR_STATS]>()
+            + st.cycles.len() * size_of::<u64>()
+            + self.violations.len() * size_of::<crate::view::Violation>()
+    }
+
     pub fn hash_state<H: std::hash::Hasher>(&self, h: &mut H) {
         use std::hash::Hash;
         let st = &self.st;

@@ -16,6 +16,10 @@ complete: boolean, cancelled: boolean,
  */
 cutByBounds: number, 
 /**
+ * The most memory the search held, estimated (MB; see `Bounds::max_memory_mb`).
+ */
+peakMemoryMb: number, 
+/**
  * Why `complete` is false, in words (absent when it is true).
  */
 incomplete?: string, violations: Array<ExploreViolation>, };

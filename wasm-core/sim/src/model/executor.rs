@@ -420,7 +420,12 @@ impl Machine {
                 if !self.st.ctxs[cx as usize].settled {
                     self.settle(cx);
                 }
-                self.run_step(cx, index);
+                // Settling can finish the context without a step: its last ops had none (a
+                // `free` of a variable whose allocation failed is kfree(NULL), which returns
+                // at once). The move then only lets it run to its end.
+                if !self.st.ctxs[cx as usize].stack.is_empty() {
+                    self.run_step(cx, index);
+                }
                 self.st.last_moved = Some(cx);
             }
         }

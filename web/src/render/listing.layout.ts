@@ -53,7 +53,8 @@ export function layoutListing(
         key: `ln:${line.label}`,
         label: line.label,
         short: shortLabel(i < 0 ? line.label : line.label.slice(i + 1)),
-        text: line.text,
+        // The columns that align comments in the source mean nothing once a line wraps.
+        text: line.text.replace(/(\S) {2,}(\/\/|\/\*)/, '$1  $2'),
         markers,
         executed: event?.label === line.label,
         heading: false,

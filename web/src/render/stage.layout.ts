@@ -19,7 +19,7 @@ import type { ArrayView, ContextView, CpuView, NodeView, ObjectOwner, ObjectView
 import { arcPath, contextMarker, linkPath, r1, type Point } from './geometry';
 import { gapText, stackHeightRows, stackRows } from './stack.layout';
 
-export const CARD_W = 320;
+export const CARD_W = 296;
 export const GAP = 12;
 export const CHIP_W = 34;
 export const CHIP_H = 20;
@@ -29,11 +29,21 @@ const REF_STEP = REF_W + 12;
 const LABEL_X = 10;
 const VALUE_X = 76;
 const ROW = 24;
-const STRIP_H = 62;
+/** Height of the step strip's first line and of each line after it. */
+const STRIP_LINE = 18;
 /** Height of a context's line in a CPU card. */
-const CTX_LINE = 15;
-/** Characters that fit on one line of a card at the card font (monospace, 11 px). */
-const CARD_CHARS = 46;
+const CTX_LINE = 16;
+/** Width of one character of the stage's monospace font (12 px, style.ts), rounded up. */
+export const CHAR_W = 7.3;
+/** Characters that fit on one line of a card, inside its margins. */
+const CARD_CHARS = Math.floor((CARD_W - 2 * LABEL_X) / CHAR_W);
+/**
+ * The type scale (issue 13, VISUAL "lay out for the box you are given"): the stage is laid
+ * out in units of its 12 px font and drawn at a scale the container decides. More columns are
+ * used only while the scale stays at or above MIN_SCALE; it never grows past MAX_SCALE.
+ */
+export const MIN_SCALE = 0.95;
+export const MAX_SCALE = 1.35;
 
 /** `stale`: a copy left in a SLAB array by a flush that already gave the object back. */
 export type ObjectState = 'free' | 'held' | 'inflight' | 'lost' | 'stale';
@@ -137,6 +147,8 @@ export interface StripShape {
   readonly cpu: number | null;
   readonly failed: boolean;
   readonly halves: readonly HalfShape[];
+  /** Height of the strip (its text wraps to the stage's width). */
+  readonly h: number;
 }
 
 export interface StageShapes {
@@ -167,6 +179,40 @@ const text = (
 
 export function clip(s: string, n: number): string {
   return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
+}
+
+/**
+ * Word-wrap `s` into lines of at most `n` characters (the stage's font is monospace), breaking
+ * after a space; a word longer than a line is split. The stage never cuts text: it wraps it.
+ */
+export function wrap(s: string, n: number, indent = ''): string[] {
+  const width = Math.max(8, n);
+  const lines: string[] = [];
+  let rest = s;
+  while (rest.length > width) {
+    let cut = rest.lastIndexOf(' ', width);
+    if (cut <= indent.length) cut = width;
+    lines.push(rest.slice(0, cut).trimEnd());
+    rest = indent + rest.slice(cut).trimStart();
+  }
+  lines.push(rest);
+  return lines;
+}
+
+/** Columns and scale for a container `px` wide (see MIN_SCALE). */
+export function fitColumns(px: number, cards: number): { columns: number; scale: number } {
+  let columns = 1;
+  for (let c = Math.max(1, cards); c > 1; c--) {
+    if (px / stageWidth(c) >= MIN_SCALE) {
+      columns = c;
+      break;
+    }
+  }
+  return { columns, scale: Math.min(MAX_SCALE, px / stageWidth(columns)) };
+}
+
+export function stageWidth(columns: number): number {
+  return columns * CARD_W + (columns + 1) * GAP;
 }
 
 /** `object·TID_STEP + cpu` (spec §3.1), the tid's decomposition shown beside it. */
@@ -265,7 +311,7 @@ export function snapshotLine(ctx: ContextView, view: View, objects: ReadonlyMap<
   const on = s.cpu === ctx.cpu ? '' : ` (read on CPU ${s.cpu})`;
   if (!read) {
     if (tid === null) return null;
-    return { text: clip(`  holds ${tid}${where}`, CARD_CHARS), words: `${ctx.id} holds ${tid}${on}.`, stale: false, object: null, next: null };
+    return { text: `  holds ${tid}${where}`, words: `${ctx.id} holds ${tid}${on}.`, stale: false, object: null, next: null };
   }
   const expects = [s.object, tid].filter((x) => x !== null).join(', ');
   // A free installs the object it frees; an alloc the free pointer it read (once read).
@@ -281,7 +327,7 @@ export function snapshotLine(ctx: ContextView, view: View, objects: ReadonlyMap<
       words += `, but ${s.object} now points to ${fp}: the next it read is stale`;
     }
   }
-  return { text: clip(text, CARD_CHARS), words: `${words}.`, stale, object: alloc ? s.object : null, next: installs };
+  return { text, words: `${words}.`, stale, object: alloc ? s.object : null, next: installs };
 }
 
 /**
@@ -296,7 +342,24 @@ function contextLine(c: ContextView): string {
   const op = c.op === null ? (c.state === 'finished' ? 'done' : 'between ops') : c.op;
   const progress = opProgress(c);
   const at = c.label === null ? '' : ` · ${c.label}`;
-  return clip(`${contextMarker(c.kind)} ${c.id} ${c.state} · ${op} ${progress}${at}`, CARD_CHARS);
+  return `${contextMarker(c.kind)} ${c.id} ${c.state} · ${op} ${progress}${at}`;
+}
+
+/**
+ * A context's lines in its CPU card, wrapped to the card: what it does, then what its fast path
+ * holds (that line kept, blank, when empty, so a card does not jump as a fast path starts).
+ */
+function contextTexts(
+  ctx: ContextView,
+  running: boolean,
+  view: View,
+  objects: ReadonlyMap<string, ObjectView>,
+): { lines: { text: string; cls: string }[]; snap: SnapshotLine | null } {
+  const lines = wrap(contextLine(ctx), CARD_CHARS, '  ').map((t) => ({ text: t, cls: running ? 'value strong' : 'muted' }));
+  const snap = snapshotLine(ctx, view, objects);
+  if (snap === null) lines.push({ text: '', cls: 'muted' });
+  else for (const t of wrap(snap.text, CARD_CHARS, '    ')) lines.push({ text: t, cls: snap.stale ? 'value warn' : 'muted' });
+  return { lines, snap };
 }
 
 /**
@@ -324,7 +387,8 @@ export function layoutStage(
   event: SimEvent | undefined,
   options: StageOptions,
 ): StageShapes {
-  const columns = Math.max(1, Math.min(options.columns, Math.max(view.cpus.length, 1)));
+  // Never more columns than CPUs, but two for one CPU: its slabs go beside it.
+  const columns = Math.max(1, Math.min(options.columns, Math.max(view.cpus.length, 2)));
   const width = columns * CARD_W + (columns + 1) * GAP;
   const sel = options.selection;
   const uniqueKeys = keyer();
@@ -341,7 +405,7 @@ export function layoutStage(
   const colX = (i: number) => GAP + (i % columns) * (CARD_W + GAP);
 
   const strip = layoutStrip(view, event, width);
-  let y = STRIP_H + GAP;
+  let y = strip.h + GAP;
 
   // Slabs first (their grid positions are where freelist chips come from), placed after the
   // CPU cards, whose height we need: lay the CPUs out in two passes.
@@ -355,8 +419,9 @@ export function layoutStage(
     const partialRows = Math.max(1, Math.ceil(c.partial.length / perRowRefs));
     // Two lines per context: what it does, and what its fast path holds (kept even when empty,
     // so the cards do not jump as a fast path starts and ends).
-    const ctxRows = Math.max(1, ctxByCpu(c.cpu).length);
-    return 22 + ROW * (1 + flRows + 1 + partialRows + 1) + 2 * CTX_LINE * ctxRows + 14;
+    const ctxs = ctxByCpu(c.cpu);
+    const ctxLines = ctxs.length === 0 ? 2 : ctxs.reduce((n, ctx) => n + contextTexts(ctx, false, view, objectByName).lines.length, 0);
+    return 22 + ROW * (1 + flRows + 1 + partialRows + 1) + CTX_LINE * ctxLines + 14;
   };
   const cpuRows: CpuView[][] = [];
   view.cpus.forEach((c, i) => {
@@ -376,17 +441,23 @@ export function layoutStage(
   const gridPerRow = Math.floor((CARD_W - 2 * LABEL_X + 14) / CHIP_STEP);
   const gridPos = new Map<string, GridPos>();
   const slabH = (s: SlabView) => 62 + Math.max(1, Math.ceil(s.objects.length / gridPerRow)) * 50;
-  let slabRowTop = y;
-  let slabRowH = 0;
-  view.slabs.forEach((s, i) => {
-    if (i % columns === 0 && i > 0) {
-      slabRowTop += slabRowH + GAP;
-      slabRowH = 0;
-    }
-    const rowSlabs = view.slabs.slice(i - (i % columns), i - (i % columns) + columns);
-    slabRowH = Math.max(...rowSlabs.map(slabH));
-    const x = colX(i);
-    const top = slabRowTop;
+  // Slabs fill the columns like a masonry wall: each goes to the column whose bottom is highest,
+  // so with one CPU on two columns the slab sits beside it, in view, not below the fold.
+  const colBottom = Array.from({ length: columns }, (_, i) => {
+    const lastRow = cpuRows.length - 1;
+    const inLastRow = (cpuRows[lastRow]?.length ?? 0) > i;
+    if (lastRow < 0) return y;
+    return inLastRow ? y : (cpuTop[lastRow] ?? y);
+  });
+  view.slabs.forEach((s) => {
+    let col = 0;
+    colBottom.forEach((b, i) => {
+      if (b < (colBottom[col] ?? 0)) col = i;
+    });
+    const x = GAP + col * (CARD_W + GAP);
+    const top = colBottom[col] ?? y;
+    const slabRowH = slabH(s);
+    colBottom[col] = top + slabRowH + GAP;
     const owner = ownerText(s.owner);
     const texts: TextShape[] = [
       text(LABEL_X, 16, `slab ${s.name}`, 'title'),
@@ -445,7 +516,7 @@ export function layoutStage(
       arrows.push({ key: `fp:${o.name}`, d: arcPath(from, to, CHIP_H), kind: free ? 'fp' : 'stale' });
     }
   }
-  const slabsBottom = view.slabs.length === 0 ? y : slabRowTop + slabRowH + GAP;
+  const slabsBottom = Math.max(y, ...colBottom);
 
   // CPU cards.
   view.cpus.forEach((c, i) => {
@@ -530,12 +601,14 @@ export function layoutStage(
     ry += ROW - 4;
     const ctxs = ctxByCpu(c.cpu);
     if (ctxs.length === 0) texts.push(text(LABEL_X, ry + 4, 'no context here', 'muted'));
-    ctxs.forEach((ctx, j) => {
-      const y0 = ry + 4 + j * 2 * CTX_LINE;
-      texts.push(text(LABEL_X, y0, contextLine(ctx), ctx.id === c.running ? 'value strong' : 'muted'));
-      const snap = snapshotLine(ctx, view, objectByName);
+    let line = 0;
+    ctxs.forEach((ctx) => {
+      const { lines, snap } = contextTexts(ctx, ctx.id === c.running, view, objectByName);
+      for (const l of lines) {
+        if (l.text !== '') texts.push(text(LABEL_X, ry + 4 + line * CTX_LINE, l.text, l.cls));
+        line++;
+      }
       if (snap === null) return;
-      texts.push(text(LABEL_X, y0 + CTX_LINE, snap.text, snap.stale ? 'value warn' : 'muted'));
       const from = snap.object === null ? undefined : gridPos.get(snap.object);
       const to = snap.next === null ? undefined : gridPos.get(snap.next);
       if (snap.stale && from !== undefined && to !== undefined) {
@@ -595,23 +668,27 @@ function layoutNode(
   uniqueKeys: ReturnType<typeof keyer>,
 ): number {
   const { cards, refs, arrows, locks } = out;
-  const perRow = Math.max(1, Math.floor((w - VALUE_X - 230) / REF_STEP));
+  // The list_lock block sits at the right of a wide card, under the partial list in a narrow one.
+  const wide = w >= VALUE_X + 4 * REF_STEP + NODE_RIGHT_W;
+  const perRow = Math.max(1, Math.floor((w - VALUE_X - (wide ? NODE_RIGHT_W : LABEL_X)) / REF_STEP));
   const rows = Math.max(1, Math.ceil(n.partial.length / perRow));
-  const h = 22 + rows * ROW + 6;
+  const listH = 22 + rows * ROW + 6;
+  const lockX = wide ? w - 220 : LABEL_X;
+  const lockY = wide ? 0 : listH;
+  const h = wide ? Math.max(listH, 60) : listH + 58;
   const holder = contexts.find((c) => c.id === n.listLock);
-  const lockX = w - 220;
   const texts: TextShape[] = [
     text(LABEL_X, 16, `node ${n.node}`, 'title'),
-    text(LABEL_X + 60, 16, `nr_partial ${n.nrPartial}`, 'muted'),
+    text(LABEL_X + 64, 16, `nr_partial ${n.nrPartial}`, 'muted'),
     text(LABEL_X, 38, 'partial', 'label'),
-    text(lockX + 22, 16, 'list_lock', 'label'),
+    text(lockX + 22, lockY + 16, 'list_lock', 'label'),
     text(
       lockX + 22,
-      34,
+      lockY + 34,
       holder === undefined ? 'free' : `held by ${contextMarker(holder.kind)} ${holder.id} (CPU ${holder.cpu})`,
       holder === undefined ? 'muted' : 'value strong',
     ),
-    text(lockX + 22, 50, n.waiters.length === 0 ? 'no waiter' : `waiting: ${n.waiters.join(', ')}`, n.waiters.length === 0 ? 'muted' : 'value warn'),
+    text(lockX + 22, lockY + 50, n.waiters.length === 0 ? 'no waiter' : `waiting: ${n.waiters.join(', ')}`, n.waiters.length === 0 ? 'muted' : 'value warn'),
   ];
   if (n.partial.length === 0) texts.push(text(VALUE_X, 38, 'empty', 'muted'));
   const keys = uniqueKeys('ref', n.partial);
@@ -623,9 +700,9 @@ function layoutNode(
       arrows.push({ key: `link:${keys[j] ?? name}`, d: `M${r1(rx - 11)},${r1(ry + 10)} L${r1(rx - 2)},${r1(ry + 10)}`, kind: 'link' });
     }
   });
-  locks.push({ key: `lock:${n.node}`, x: GAP + lockX + 8, y: y + 26, held: holder !== undefined, holderCpu: holder?.cpu ?? null });
-  cards.push({ key: `node:${n.node}`, kind: 'node', x: GAP, y, w, h: Math.max(h, 60), cpu: null, faded: false, selected: false, texts, marks: [] });
-  return Math.max(h, 60);
+  locks.push({ key: `lock:${n.node}`, x: GAP + lockX + 8, y: y + lockY + 26, held: holder !== undefined, holderCpu: holder?.cpu ?? null });
+  cards.push({ key: `node:${n.node}`, kind: 'node', x: GAP, y, w, h, cpu: null, faded: false, selected: false, texts, marks: [] });
+  return h;
 }
 
 // ----- SLAB (spec Appendix A): array_cache stacks, the node's three lists and shared array -----
@@ -642,8 +719,6 @@ const NOTE_X = BRACKET_X + 11;
 /** A CPU card under SLAB: the array_cache line, then the stack's top. */
 const AC_LINE_Y = 40;
 const AC_STACK_TOP = 50;
-/** Width of a monospace character of the card font, for clipping. */
-const CHAR_W = 6.9;
 /** A SLAB node card: where the slab lists' tokens start (after `slabs_partial`). */
 const LIST_X = 112;
 /** The width of a node card's right column (list_lock, then the shared array). */
@@ -927,45 +1002,54 @@ function layoutSlabNode(
 
 /** The strip: the last step in one line; a failed cmpxchg's halves, expected against actual. */
 export function layoutStrip(view: View, event: SimEvent | undefined, width: number): StripShape {
+  const chars = Math.floor((width - 2 * GAP - 16) / CHAR_W);
+  const texts: TextShape[] = [];
+  let y = 20;
+  const lines = (t: string, cls: string) => {
+    for (const l of wrap(t, chars, '  ')) {
+      texts.push(text(GAP + 8, y, l, cls));
+      y += STRIP_LINE;
+    }
+  };
   if (event === undefined) {
-    return {
-      texts: [text(GAP, 22, `${view.scenarioName}: nothing has happened yet`, 'muted')],
-      cpu: null,
-      failed: false,
-      halves: [],
-    };
+    lines(`${view.scenarioName}: nothing has happened yet`, 'muted');
+    return { texts, cpu: null, failed: false, halves: [], h: y - 2 };
   }
   const who = event.ctx === '(setup)' ? 'setup' : event.ctx;
-  const verdict = event.ok === null ? '' : event.ok ? ' · ✓ succeeds' : ' · ✕ FAILS';
-  const head = clip(
+  // No break inside a verdict (a no-break space): "✕" alone at a line's end says nothing.
+  const verdict = event.ok === null ? '' : event.ok ? ' · ✓\u00a0succeeds' : ' · ✕\u00a0FAILS';
+  lines(
     `step ${event.step} · ${who} on CPU ${event.cpu} · ${event.label} · ${event.kind} ${event.target}${verdict} · ${event.cycles} cycles`,
-    Math.floor((width - 2 * GAP) / 7.1),
+    event.ok === false ? 'value warn strong' : 'value',
   );
-  const texts: TextShape[] = [text(GAP + 8, 20, head, event.ok === false ? 'value warn strong' : 'value')];
   const halves: HalfShape[] = [];
   if (event.halves.length > 0) {
-    texts.push(text(GAP + 8, 44, 'expected / actual', 'label'));
-    const hw = Math.min(200, (width - 2 * GAP - 150) / event.halves.length - 8);
+    texts.push(text(GAP + 8, y + 4, 'expected / actual', 'label'));
+    // Beside the label when they fit, else one under another, each as wide as its words.
+    const labelW = 19 * CHAR_W;
+    const words = event.halves.map((h) => halfText(h.field, h.expected, h.actual).length * CHAR_W + 16);
+    const side = labelW + words.reduce((a, b) => a + b + 8, 0) <= width - 2 * GAP - 16;
+    let x = GAP + 8 + (side ? labelW : 0);
+    let hy = side ? y - 10 : y + 12;
     event.halves.forEach((h, i) => {
-      halves.push({
-        key: `half:${h.field}`,
-        x: GAP + 140 + i * (hw + 8),
-        y: 30,
-        w: hw,
-        h: 24,
-        field: h.field,
-        expected: h.expected,
-        actual: h.actual,
-        match: h.expected === h.actual,
-      });
+      const w = words[i] ?? 0;
+      halves.push({ key: `half:${h.field}`, x, y: hy, w, h: 24, field: h.field, expected: h.expected, actual: h.actual, match: h.expected === h.actual });
+      if (side) x += w + 8;
+      else hy += 28;
     });
+    y = hy + (side ? 24 : 0) + 14;
   } else {
     const rw = [event.read === null ? '' : `read ${event.read}`, event.wrote === null ? '' : `wrote ${event.wrote}`]
       .filter((s) => s !== '')
       .join(' · ');
     const coh = event.coherence.map((t) => `line ${t.line} CPU ${t.cpu} ${t.from}→${t.to}`).join(', ');
     const second = [rw, coh].filter((s) => s !== '').join(' · ');
-    if (second !== '') texts.push(text(GAP + 8, 44, clip(second, Math.floor((width - 2 * GAP) / 7.1)), 'muted'));
+    if (second !== '') lines(second, 'muted');
   }
-  return { texts, cpu: event.cpu, failed: event.ok === false, halves };
+  return { texts, cpu: event.cpu, failed: event.ok === false, halves, h: Math.max(y - 2, 40) };
+}
+
+/** A compare-and-swap half's words: `freelist: p1 / p3 ✕ differs`. */
+export function halfText(field: string, expected: string, actual: string): string {
+  return `${field}: ${expected} / ${actual} ${expected === actual ? '✓' : '✕ differs'}`;
 }

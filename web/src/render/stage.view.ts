@@ -8,6 +8,7 @@ import { cpuColor } from './geometry';
 import {
   CHIP_H,
   CHIP_W,
+  halfText,
   type ArrowShape,
   type CardShape,
   type ChipShape,
@@ -86,12 +87,14 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
   const bg = strip
     .selectAll<SVGRectElement, number>('rect.bg')
     .data([shapes.width])
-    .join((enter) => enter.append('rect').attr('class', 'bg').attr('x', 12).attr('y', 2).attr('height', 58));
+    .join((enter) => enter.append('rect').attr('class', 'bg').attr('x', 12).attr('y', 2));
   setAttr(bg, 'width', (w) => w - 24);
+  setAttr(bg, 'height', () => shapes.strip.h);
   const band = strip
     .selectAll<SVGRectElement, number | null>('rect.band')
     .data([shapes.strip.cpu])
-    .join((enter) => enter.append('rect').attr('class', 'band').attr('x', 12).attr('y', 2).attr('width', 6).attr('height', 58));
+    .join((enter) => enter.append('rect').attr('class', 'band').attr('x', 12).attr('y', 2).attr('width', 6));
+  setAttr(band, 'height', () => shapes.strip.h);
   setAttr(band, 'fill', (c) => (c === null ? 'var(--border)' : cpuColor(c)));
   drawTexts(strip, () => shapes.strip.texts);
   const halves = strip
@@ -110,7 +113,7 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
     .select('text.f')
     .attr('x', 8)
     .attr('y', 16)
-    .text((h) => `${h.field}: ${h.expected} / ${h.actual} ${h.match ? '✓' : '✕ differs'}`);
+    .text((h) => halfText(h.field, h.expected, h.actual));
   // (The halves exist only on the step of a failed cmpxchg: few, and all new.)
 
   // Cards.

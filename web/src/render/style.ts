@@ -5,8 +5,8 @@ export const FONT_MONO = "ui-monospace, 'SFMono-Regular', Menlo, Consolas, 'Deja
 export const FONT_UI = "system-ui, -apple-system, 'Segoe UI', 'DejaVu Sans', sans-serif";
 
 export const SVG_CSS = `
-text { font: 11.5px ${FONT_MONO}; fill: var(--fg); }
-text.title { font: 700 12.5px ${FONT_UI}; }
+text { font: 12px ${FONT_MONO}; fill: var(--fg); }
+text.title { font: 700 13px ${FONT_UI}; }
 text.label, text.muted { fill: var(--muted); }
 text.strong { font-weight: 700; }
 text.warn { fill: var(--error); }
@@ -16,7 +16,7 @@ text.warn { fill: var(--error); }
 .card.faded > rect.bg { stroke-dasharray: 5 3; }
 .chip rect { fill: var(--bg); stroke: var(--fg); stroke-width: 1.2px; }
 .chip text.name { text-anchor: middle; dominant-baseline: central; }
-.chip text.sub { text-anchor: middle; font-size: 10px; fill: var(--muted); }
+.chip text.sub { text-anchor: middle; font-size: 12px; fill: var(--muted); }
 .chip.held rect { fill: var(--fg); }
 .chip.held text.name { fill: var(--bg); }
 .chip.held text.sub { fill: var(--fg); font-weight: 700; }

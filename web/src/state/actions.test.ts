@@ -105,7 +105,9 @@ describe('permalinks', () => {
     expect(parseHash('#/lab', builtins, 'sample')).toMatchObject({ kind: 'lab' });
     expect(parseHash('#/explore?s=sample&m=T&at=1', builtins, 'sample')).toMatchObject({ kind: 'play', page: 'explore', moves: ['T'], at: 1 });
     expect(playHash(builtins.sample, ['T'], 1, builtins, 'explore')).toBe('#/explore?s=sample&m=T&at=1');
-    expect(parseHash('', builtins, 'sample')).toMatchObject({ kind: 'play', scenarioId: 'sample', moves: null, at: 0 });
+    expect(parseHash('', builtins, 'sample')).toEqual({ kind: 'home' });
+    expect(parseHash('#/', builtins, 'sample')).toEqual({ kind: 'home' });
+    expect(parseHash('#/?s=sample', builtins, 'sample')).toMatchObject({ kind: 'play', scenarioId: 'sample', moves: null, at: 0 });
     expect(decodeScenario(encodeScenario('{"a":1}'))).toEqual({ ok: true, text: '{"a":1}' });
   });
 });

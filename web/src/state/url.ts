@@ -1,5 +1,6 @@
 // Hash routes (DESIGN §6): every player state is a permalink.
 //
+//   #/  (or no hash)   the front page.
 //   #/play?s=<scenario>&m=<moves>&at=<n>
 //     s   a built-in scenario id (`sc01`, `sample`) or `v1.` + base64url(UTF-8 JSON): the
 //         encoding is versioned so a later one can be told apart;
@@ -23,6 +24,8 @@ export type Route =
       readonly moves: readonly string[] | null;
       readonly at: number;
     }
+  /** `#/` (or no hash): the front page. */
+  | { readonly kind: 'home' }
   /** `#/lab`: the seed comparisons. */
   | { readonly kind: 'lab'; readonly path: string }
   /** `#/lessons…`: the path and query are the lesson pages' to read. */
@@ -103,6 +106,8 @@ export function parseHash(hash: string, builtins: Readonly<Record<string, string
   const h = hash.replace(/^#/, '');
   const [path = '', query = ''] = h.split('?', 2);
   const params = new URLSearchParams(query);
+  // The root is the front page; a root link with playground parameters (older permalinks) plays.
+  if ((path === '' || path === '/') && query === '') return { kind: 'home' };
   if (path === '' || path === '/' || path === '/play' || path === '/explore') {
     const page: PlayPage = path === '/explore' ? 'explore' : 'play';
     const s = params.get('s') ?? defaultId;

@@ -4,11 +4,14 @@ import { parseHash, type LinkError, type Route } from '../state/url';
 import { CrashScreen } from './CrashScreen';
 import { ErrorBoundary } from './ErrorBoundary';
 import { Player } from './Player';
+import { SiteHeader } from './SiteHeader';
 import { playState } from './route';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from './scenarios';
 
 // The lesson pages, with the lesson library and its parsers, load when first opened.
 const LessonsPage = lazy(() => import('./lessons/LessonsPage').then((m) => ({ default: m.LessonsPage })));
+// The front page lists the lessons (their titles come with the lesson library).
+const Home = lazy(() => import('./Home').then((m) => ({ default: m.Home })));
 // The lab page, with its worker, charts and styles, likewise.
 const LabPage = lazy(() => import('./lab/LabPage').then((m) => ({ default: m.LabPage })));
 
@@ -51,6 +54,12 @@ function Page({ route, hash }: { route: Route; hash: string }) {
   switch (route.kind) {
     case 'error':
       return <LinkErrorPanel error={route} hash={hash} />;
+    case 'home':
+      return (
+        <Suspense fallback={<p className="loading" role="status">Loading…</p>}>
+          <Home />
+        </Suspense>
+      );
     case 'lab':
       return (
         <Suspense fallback={<p className="loading" role="status">Loading the lab…</p>}>
@@ -83,6 +92,7 @@ const PARTS: Record<string, string> = {
 export function LinkErrorPanel({ error, hash }: { error: LinkError; hash: string }) {
   return (
     <main className="page link-error" aria-labelledby="link-error-title">
+      <SiteHeader current="error" />
       <h1 id="link-error-title">This link cannot be opened</h1>
       <p role="alert" data-testid="link-error">
         The problem is in {PARTS[error.part] ?? error.part}: {error.message}
@@ -91,7 +101,8 @@ export function LinkErrorPanel({ error, hash }: { error: LinkError; hash: string
         Link: <code className="break">{hash.length > 160 ? `${hash.slice(0, 160)}…` : hash}</code>
       </p>
       <p>
-        <a href="#/play">Open the playground with the sample scenario</a>
+        <a href="#/lessons">The lessons</a> · <a href="#/play">the playground with the sample scenario</a> ·{' '}
+        <a href="#/">the front page</a>
       </p>
     </main>
   );

@@ -20,7 +20,9 @@ import { StageView, TimelineView, useMediaQuery } from './views';
 const LessonEmbedPage = lazy(() => import('./lessons/LessonEmbed').then((m) => ({ default: m.LessonEmbedPage })));
 
 export function EmbedPage({ hash }: { hash: string }) {
-  const route = parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID);
+  const parsed = parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID);
+  // An embed has no front page: its root plays the sample scenario.
+  const route = parsed.kind === 'home' ? parseHash('#/play', BUILTIN_TEXTS, DEFAULT_SCENARIO_ID) : parsed;
   if (route.kind === 'error') return <LinkErrorPanel error={route} hash={hash} />;
   if (route.kind === 'lessons') {
     return (
@@ -29,7 +31,7 @@ export function EmbedPage({ hash }: { hash: string }) {
       </Suspense>
     );
   }
-  if (route.kind === 'lab') {
+  if (route.kind === 'lab' || route.kind === 'home') {
     return (
       <main className="embed not-embeddable">
         <p data-testid="not-embeddable">slub-lab: this embed shows a lesson step (#/lessons/…) or a playground scenario (#/play?s=…).</p>
@@ -51,7 +53,6 @@ function Embed({ initial, options, lesson }: { initial: PlayerState; options: Em
   const derived = useSimulation(state.scenario, state.schedule, state.cursor);
   const enabledMoves = useMemo(() => (derived.kind === 'ok' ? derived.view.enabledMoves : []), [derived]);
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
-  const narrow = useMediaQuery('(max-width: 520px)');
   const [, setTick] = useState(0);
   const enabledRef = useRef(enabledMoves);
   useEffect(() => {
@@ -112,7 +113,7 @@ function Embed({ initial, options, lesson }: { initial: PlayerState; options: Em
       <p className="narration" aria-live="polite" data-testid="narration">
         {lastEvent === undefined ? 'Nothing has happened yet.' : lastEvent.narration}
       </p>
-      <StageView view={view} event={lastEvent} selection={state.selection} columns={narrow ? 1 : 2} step={state.cursor} animate={animate} />
+      <StageView view={view} event={lastEvent} selection={state.selection} step={state.cursor} animate={animate} />
       {options.controls !== 'none' && (
         <div className="buttons">
           <button type="button" onClick={() => run('prev')} disabled={state.cursor <= options.from} aria-keyshortcuts="ArrowLeft">

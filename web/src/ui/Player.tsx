@@ -41,7 +41,6 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
   const derived = useSimulation(state.scenario, state.schedule, state.cursor);
   const enabledMoves = useMemo(() => (derived.kind === 'ok' ? derived.view.enabledMoves : []), [derived]);
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
-  const narrow = useMediaQuery('(max-width: 760px)');
   const listing = useListing();
   const [helpOpen, setHelpOpen] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
@@ -289,7 +288,6 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
             view={view}
             event={lastEvent}
             selection={state.selection}
-            columns={narrow ? 1 : 2}
             step={state.cursor}
             animate={animate}
             onSelect={(name) => dispatch({ type: 'select', name })}

@@ -7,7 +7,7 @@ import { layoutLines } from '../render/lines.layout';
 import { renderLines } from '../render/lines.view';
 import { layoutListing } from '../render/listing.layout';
 import { renderListing } from '../render/listing.view';
-import { layoutStage } from '../render/stage.layout';
+import { fitColumns, layoutStage } from '../render/stage.layout';
 import { renderStage } from '../render/stage.view';
 import { cursorAt, layoutTimeline } from '../render/timeline.layout';
 import { renderTimeline } from '../render/timeline.view';
@@ -55,30 +55,37 @@ interface StageProps {
   view: View;
   event: SimEvent | undefined;
   selection: string | null;
-  columns: number;
   step: number;
   animate: boolean;
   onSelect?: (name: string | null) => void;
 }
 
-export function StageView({ view, event, selection, columns, step, animate, onSelect }: StageProps) {
+/**
+ * The stage, laid out for the width it is given (issue 13): as many card columns as fit at a
+ * readable scale (stage.layout.ts fitColumns), drawn at that scale, never shrunk below it.
+ */
+export function StageView({ view, event, selection, step, animate, onSelect }: StageProps) {
   const ref = useRef<SVGSVGElement | null>(null);
+  const [box, px] = useWidth();
+  const { columns, scale } = fitColumns(px, Math.max(view.cpus.length, 2));
   const shapes = useMemo(() => layoutStage(view, event, { columns, selection }), [view, event, columns, selection]);
   useDraw(ref, shapes, step, animate, renderStage);
   return (
+    <div ref={box} className="stage-box">
     <svg
       ref={ref}
       className="stage"
       data-testid="stage"
       role="img"
       aria-label={`The allocator's state. ${describeView(view)}`}
-      width="100%"
+      width={Math.round(shapes.width * scale)}
       onClick={(e) => {
         if (onSelect === undefined) return;
         const target = (e.target as Element).closest('[data-object],[data-slab]');
         onSelect(target?.getAttribute('data-object') ?? target?.getAttribute('data-slab') ?? null);
       }}
     />
+    </div>
   );
 }
 

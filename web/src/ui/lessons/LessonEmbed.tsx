@@ -55,7 +55,6 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   const reducer = useMemo(() => stepReducer(bounds), [bounds]);
   const [state, dispatch] = useReducer(reducer, { step: initial, playing: options.autoplay && initial < hi });
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
-  const narrow = useMediaQuery('(max-width: 520px)');
   const root = useRef<HTMLElement | null>(null);
   const current = lesson.steps[state.step - 1] ?? lesson.steps[0];
   if (current === undefined) throw new Error(`${lesson.file} has no steps`);
@@ -135,7 +134,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
       />
       <div className="embed-stage">
         {full && <ListingView listing={listingCache} view={v} event={lastEvent} />}
-        <StageView view={v} event={lastEvent} selection={null} columns={narrow ? 1 : 2} step={walk.cursor} animate={!reducedMotion} />
+        <StageView view={v} event={lastEvent} selection={null} step={walk.cursor} animate={!reducedMotion} />
       </div>
       {options.controls !== 'none' && (
         <div className="buttons">

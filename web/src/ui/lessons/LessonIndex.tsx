@@ -5,7 +5,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { DESCRIPTIONS, type Lesson } from '../../lessons';
 import { lessonStatus, progressStore, type LessonStatus } from './progress';
 import { indexHash, lessonHash } from './route';
-import { SiteHeader } from './SiteHeader';
+import { SiteHeader } from '../SiteHeader';
 import { useProgress } from './useProgress';
 
 /** The words a lesson is found by: its title, summary, id, topics, seeds, patches, step titles. */

@@ -18,7 +18,7 @@ import { applyHighlights } from './highlightDom';
 import { lessonProgress, lessonStatus, progressStore } from './progress';
 import { Predict } from './Predict';
 import { lessonHash, parseLessonPath } from './route';
-import { SiteHeader } from './SiteHeader';
+import { SiteHeader } from '../SiteHeader';
 import { stepAction, stepReducer } from './stepper';
 import { useProgress } from './useProgress';
 import { useWalk } from './useWalk';
@@ -49,7 +49,6 @@ export function LessonReader({
   const [helpOpen, setHelpOpen] = useState(false);
   const progress = useProgress();
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
-  const narrow = useMediaQuery('(max-width: 760px)');
   const listing = useListing();
   const page = useRef<HTMLElement | null>(null);
 
@@ -359,7 +358,6 @@ export function LessonReader({
                 view={derived.view}
                 event={derived.lastEvent}
                 selection={null}
-                columns={narrow ? 1 : 2}
                 step={walk.cursor}
                 animate={!reducedMotion}
               />

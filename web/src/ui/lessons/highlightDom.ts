@@ -34,6 +34,9 @@ function markText(text: SVGTextElement, x = 0.5): void {
   look(text);
   const card = text.parentNode;
   if (card === null) return;
+  // One ▶ a row: a label and its value may both be highlighted.
+  const y = text.getAttribute('y') ?? '0';
+  for (const other of card.querySelectorAll(`:scope > text.${MARK}`)) if (other.getAttribute('y') === y) return;
   const m = document.createElementNS(SVG_NS, 'text');
   m.setAttribute('class', MARK);
   m.setAttribute('x', String(x));
@@ -43,18 +46,13 @@ function markText(text: SVGTextElement, x = 0.5): void {
   card.appendChild(m);
 }
 
-/** An outlined card with "▶ look" written above it. */
+/**
+ * An outlined card: the dashed outline (lessons.css) is the mark, a shape as well as a colour.
+ * (A "▶ look" above the card did not fit the gap between cards at a readable size.)
+ */
 function markCard(card: SVGGElement | null, how: 'on' | 'part' = 'on'): void {
   if (card === null) return;
   look(card, how);
-  if (how === 'part' || card.querySelector(`text.${MARK}.tag`) !== null) return;
-  const m = document.createElementNS(SVG_NS, 'text');
-  m.setAttribute('class', `${MARK} tag`);
-  m.setAttribute('x', '4');
-  m.setAttribute('y', '-3');
-  m.setAttribute('aria-hidden', 'true');
-  m.textContent = '▶ look';
-  card.appendChild(m);
 }
 
 function cardTexts(card: SVGGElement | null): SVGTextElement[] {

@@ -1,11 +1,14 @@
-// The site's bar on the lesson pages: the name and the sections (as the playground has them).
+// The site's bar: the name (a link to the front page) and the sections. On the lesson pages,
+// the front page and every error page.
 import type { ReactNode } from 'react';
 
-export function SiteHeader({ current, children }: { current: 'index' | 'reader'; children?: ReactNode }) {
+export function SiteHeader({ current, children }: { current: 'home' | 'index' | 'reader' | 'error'; children?: ReactNode }) {
   return (
     <header className="topbar site-bar">
       <p className="brand">
-        <a href="#/lessons">slub-lab</a>
+        <a href="#/" aria-current={current === 'home' ? 'page' : undefined}>
+          slub-lab
+        </a>
       </p>
       <nav aria-label="Sections" className="nav">
         <a href="#/play">Playground</a>

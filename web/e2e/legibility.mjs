@@ -1,0 +1,195 @@
+// The legibility check (issue 13 item 1): on a page as drawn, no two pieces of text overlap and
+// no text is cut. Run inside the page by `legibilityProblems`; each problem names the text.
+//
+// What counts:
+// - A piece of text is a non-blank text node (HTML) or an SVG <text>, drawn (visible, not
+//   transparent, not clipped away by a scroll container's viewport: text scrolled out of view
+//   is not cut, it is scrolled).
+// - Overlap: two pieces' boxes (a wrapped HTML text has one box per line) intersecting by more
+//   than OVERLAP_PX both ways, unless one contains the other's element (a <tspan> in its <text>).
+// - Cut: an HTML element with hidden overflow whose text is wider or taller than its box, text
+//   with `text-overflow: ellipsis` that overflows, SVG text outside its <svg> or outside the card
+//   or strip it is drawn in.
+
+/** Intersections smaller than this, both ways, are antialiasing, not overlap. */
+const OVERLAP_PX = 2;
+
+/** @param {import('playwright-core').Page} page @param {string} root a CSS selector */
+export async function legibilityProblems(page, root = 'body') {
+  return page.evaluate(
+    ({ root, OVERLAP_PX }) => {
+      const problems = [];
+      const rootEl = document.querySelector(root);
+      if (rootEl === null) return [`no element ${root}`];
+      const name = (s) => JSON.stringify(s.replace(/\s+/g, ' ').trim().slice(0, 60));
+      const shown = (el) => {
+        for (let e = el; e !== null && e instanceof Element; e = e.parentElement) {
+          const cs = getComputedStyle(e);
+          if (cs.display === 'none' || cs.visibility === 'hidden' || Number(cs.opacity) < 0.05) return false;
+          if (e.getAttribute('aria-hidden') === 'true' && e.classList.contains('sr-only')) return false;
+        }
+        return true;
+      };
+      // The visible part of a box after every scrolling or clipping ancestor (null: none).
+      const visiblePart = (el, r) => {
+        let { left, top, right, bottom } = r;
+        for (let e = el.parentElement; e !== null; e = e.parentElement) {
+          const cs = getComputedStyle(e);
+          if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') {
+            const b = e.getBoundingClientRect();
+            if (cs.overflowX !== 'visible') (left = Math.max(left, b.left)), (right = Math.min(right, b.right));
+            if (cs.overflowY !== 'visible') (top = Math.max(top, b.top)), (bottom = Math.min(bottom, b.bottom));
+          }
+        }
+        return right - left > 1 && bottom - top > 1 ? { left, top, right, bottom } : null;
+      };
+      /** @type {{ el: Element, text: string, rects: {left:number,top:number,right:number,bottom:number}[] }[]} */
+      const pieces = [];
+      const walker = document.createTreeWalker(rootEl, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n !== null; n = walker.nextNode()) {
+        const text = n.textContent ?? '';
+        const el = n.parentElement;
+        if (el === null || text.trim() === '') continue;
+        if (el.closest('svg') !== null) continue; // SVG text below, by element
+        if (el.closest('.sr-only, script, style, noscript, option') !== null) continue;
+        if (!shown(el)) continue;
+        const range = document.createRange();
+        range.selectNodeContents(n);
+        const rects = [...range.getClientRects()]
+          .filter((r) => r.width > 1 && r.height > 1)
+          .map((r) => visiblePart(el, r))
+          .filter((r) => r !== null);
+        if (rects.length > 0) pieces.push({ el, text, rects });
+      }
+      for (const t of rootEl.querySelectorAll('svg text')) {
+        if (!shown(t) || (t.textContent ?? '').trim() === '') continue;
+        if (t.parentElement?.closest('text') != null) continue; // a tspan's text is its text's
+        const r = visiblePart(t, t.getBoundingClientRect());
+        if (r !== null) pieces.push({ el: t, text: t.textContent ?? '', rects: [r] });
+      }
+      // Overlap, pairwise (boxes sorted by top, so the inner loop stops early).
+      const boxes = pieces.flatMap((p, i) => p.rects.map((r) => ({ ...r, i })));
+      boxes.sort((a, b) => a.top - b.top);
+      const seen = new Set();
+      for (let a = 0; a < boxes.length; a++) {
+        const A = boxes[a];
+        for (let b = a + 1; b < boxes.length; b++) {
+          const B = boxes[b];
+          if (B.top >= A.bottom - OVERLAP_PX) break;
+          if (A.i === B.i) continue;
+          const w = Math.min(A.right, B.right) - Math.max(A.left, B.left);
+          const h = Math.min(A.bottom, B.bottom) - Math.max(A.top, B.top);
+          if (w <= OVERLAP_PX || h <= OVERLAP_PX) continue;
+          const pa = pieces[A.i];
+          const pb = pieces[B.i];
+          if (pa.el.contains(pb.el) || pb.el.contains(pa.el)) continue;
+          const key = `${Math.min(A.i, B.i)}/${Math.max(A.i, B.i)}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          problems.push(`overlap: ${name(pa.text)} and ${name(pb.text)}`);
+        }
+      }
+      // Cut HTML text: an element that hides what overflows, and overflows.
+      for (const el of rootEl.querySelectorAll('*')) {
+        if (el.closest('svg') !== null || !(el instanceof HTMLElement)) continue;
+        const cs = getComputedStyle(el);
+        const hides = (o) => o === 'hidden' || o === 'clip';
+        const ellipsis = cs.textOverflow === 'ellipsis';
+        if (!hides(cs.overflowX) && !hides(cs.overflowY) && !ellipsis) continue;
+        if (!shown(el) || (el.textContent ?? '').trim() === '') continue;
+        if (el.classList.contains('sr-only')) continue;
+        const wide = el.scrollWidth > el.clientWidth + 1 && (hides(cs.overflowX) || ellipsis);
+        const tall = el.scrollHeight > el.clientHeight + 1 && hides(cs.overflowY);
+        if (wide || tall) problems.push(`cut: ${name(el.textContent ?? '')} (${wide ? 'too wide' : 'too tall'} for its ${el.clientWidth}×${el.clientHeight} box)`);
+      }
+      // Cut SVG text: outside its drawing, or outside the card (or strip) it belongs to.
+      for (const t of rootEl.querySelectorAll('svg text')) {
+        if (!shown(t) || (t.textContent ?? '').trim() === '') continue;
+        // The stage never abbreviates: a text ending in … was cut to fit.
+        if ((t.textContent ?? '').trimEnd().endsWith('…')) problems.push(`cut: ${name(t.textContent ?? '')} (ends in …)`);
+        const r = t.getBoundingClientRect();
+        const svg = t.ownerSVGElement;
+        const boxes = [svg, t.closest('g.card, g.strip')?.querySelector(':scope > rect.bg')].filter((e) => e != null);
+        for (const box of boxes) {
+          const b = box.getBoundingClientRect();
+          if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) {
+            problems.push(`cut: ${name(t.textContent ?? '')} (outside its ${box === svg ? 'drawing' : 'card'})`);
+            break;
+          }
+        }
+      }
+      return problems;
+    },
+    { root, OVERLAP_PX },
+  );
+}
+
+/** The smallest font size (px, as rendered: an SVG's scale applied) of the text in `root`. */
+export async function smallestText(page, root = 'body') {
+  return page.evaluate((root) => {
+    let least = Infinity;
+    let which = '';
+    for (const t of document.querySelectorAll(`${root} text, ${root} svg text`)) {
+      if ((t.textContent ?? '').trim() === '') continue;
+      const svg = t.ownerSVGElement;
+      const vb = svg?.viewBox.baseVal;
+      const scale = vb && vb.width > 0 ? svg.getBoundingClientRect().width / vb.width : 1;
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (px < least) (least = px), (which = t.textContent ?? '');
+    }
+    return { px: least, text: which.trim().slice(0, 40) };
+  }, root);
+}
+
+/** The three sizes every page is read at (DEVELOPERS.md: laptop, slide, phone). */
+export const SIZES = [
+  { name: 'laptop', width: 1440, height: 900 },
+  { name: 'slide', width: 1280, height: 720 },
+  { name: 'phone', width: 390, height: 844 },
+];
+
+/** Two animation frames: what a resize or a new step laid out is drawn. */
+async function settled(/** @type {import('playwright-core').Page} */ page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(undefined)))));
+}
+
+/**
+ * Every lesson step and every built-in scenario (at its last move), at the three sizes: the
+ * list of problems, each prefixed with the size and the page. Navigates by hash, as a link does.
+ */
+export async function legibilitySurvey(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ url) {
+  await page.goto(`${url}#/lessons`);
+  await page.locator('li.lesson-card').first().waitFor();
+  const lessons = await page
+    .locator('li.lesson-card')
+    .evaluateAll((els) => els.map((el) => ({ id: el.getAttribute('data-lesson') ?? '', steps: Number(el.getAttribute('data-steps')) })));
+  await page.goto(`${url}#/play`);
+  const select = page.getByLabel('Built-in scenario');
+  await select.waitFor();
+  const scenarios = await select.locator('option').evaluateAll((os) => os.map((o) => o.getAttribute('value') ?? '').filter((v) => v !== ''));
+  /** @type {string[]} */
+  const problems = [];
+  let pages = 0;
+  for (const size of SIZES) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    for (const { id, steps } of lessons) {
+      for (let n = 1; n <= steps; n++) {
+        await page.evaluate((h) => (window.location.hash = h), `#/lessons/${id}/${n}`);
+        const main = page.locator(`main.lesson-reader[data-lesson="${id}"][data-step="${n}"]`);
+        await main.getByTestId('stage').locator('g.card').first().waitFor();
+        await settled(page);
+        for (const p of await legibilityProblems(page, 'main')) problems.push(`${size.name} lesson ${id} step ${n}: ${p}`);
+        pages++;
+      }
+    }
+    for (const s of scenarios) {
+      await page.evaluate((h) => (window.location.hash = h), `#/play?s=${s}`);
+      await page.getByTestId('stage').locator('g.card').first().waitFor();
+      await page.locator('body').press('End');
+      await settled(page);
+      for (const p of await legibilityProblems(page, 'main')) problems.push(`${size.name} scenario ${s}: ${p}`);
+      pages++;
+    }
+  }
+  return { problems, pages };
+}

@@ -1,0 +1,62 @@
+// The front page (issue 13 item 7): what slub-lab is, in two sentences, the way in (lesson 1),
+// the lessons as the arc they follow, and the playground, explorer and lab.
+import { LESSONS } from '../lessons/bundled';
+import { SiteHeader } from './SiteHeader';
+
+export function Home() {
+  const first = LESSONS[0];
+  return (
+    <main className="page home" aria-labelledby="home-title">
+      <SiteHeader current="home" />
+      <h1 id="home-title">The Linux kernel&apos;s lockless slab allocator, run step by step</h1>
+      <p className="lead">
+        slub-lab runs a model of SLUB, the allocator behind every <code>kmalloc</code>, one atomic step at a time: you
+        watch per-CPU freelists, transaction ids, compare-and-swap retries, frozen slabs and cache lines move between
+        CPUs. You play the scheduler, and an explorer searches every interleaving for the one that breaks a variant.
+      </p>
+      {first !== undefined && (
+        <p>
+          <a className="start" href={`#/lessons/${first.id}/1`} data-testid="start-lesson-1">
+            Start with lesson 1: {first.front.title} →
+          </a>
+        </p>
+      )}
+      <div className="home-grid">
+        <section aria-labelledby="home-lessons">
+          <h2 id="home-lessons">Lessons</h2>
+          <ol className="home-lessons">
+            {LESSONS.map((l) => (
+              <li key={l.id}>
+                <a href={`#/lessons/${l.id}/1`}>{l.front.title}</a>
+                <span className="muted"> · {l.steps.length} steps</span>
+              </li>
+            ))}
+          </ol>
+          <p>
+            <a href="#/lessons">The lesson index</a>, with topics and your progress.
+          </p>
+        </section>
+        <section aria-labelledby="home-tools">
+          <h2 id="home-tools">Try it yourself</h2>
+          <dl className="home-tools">
+            <dt>
+              <a href="#/play">Playground</a>
+            </dt>
+            <dd>Pick a scenario and a kernel version, then choose which CPU or interrupt moves next.</dd>
+            <dt>
+              <a href="#/explore">Explorer</a>
+            </dt>
+            <dd>Let the model try every interleaving and show the one that breaks an invariant.</dd>
+            <dt>
+              <a href="#/lab">Lab</a>
+            </dt>
+            <dd>
+              Replay the measurements of the kernel patches this project grew from (its &ldquo;seeds&rdquo;) on the
+              model&apos;s cost table, and see which effects it reproduces.
+            </dd>
+          </dl>
+        </section>
+      </div>
+    </main>
+  );
+}

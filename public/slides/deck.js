@@ -1,6 +1,8 @@
 // Drives the slub-lab embeds of this deck through the postMessage API (DESIGN §6):
 //   deck → embed   {type: "slub-lab:command", command: "goto", step}
 //   embed → deck   {type: "slub-lab:step", lesson, step, total} on every change
+//   embed → deck   {type: "slub-lab:key", key} a deck key (arrows, PageUp/PageDown of a
+//                  clicker, b, ., Escape) pressed inside the iframe: the deck acts on it
 // The step a slide wants is that of its last fragment shown (`data-step`), else the iframe's
 // `data-start`. An embed that is still loading, or that reports another step (someone clicked
 // inside it), is sent the wanted step when it next reports; so the deck never loses a command.
@@ -33,9 +35,35 @@
     }
   }
 
+  /** A deck key pressed inside an embed: what reveal.js would have done with it. */
+  const KEYS = {
+    ArrowRight: () => Reveal.next(),
+    ArrowDown: () => Reveal.next(),
+    PageDown: () => Reveal.next(),
+    ArrowLeft: () => Reveal.prev(),
+    ArrowUp: () => Reveal.prev(),
+    PageUp: () => Reveal.prev(),
+    Home: () => Reveal.slide(0),
+    End: () => Reveal.slide(Number.MAX_VALUE),
+    b: () => Reveal.togglePause(),
+    B: () => Reveal.togglePause(),
+    '.': () => Reveal.togglePause(),
+    Escape: () => Reveal.toggleOverview(),
+  };
+
+  function fromEmbed(source) {
+    for (const [frame] of embeds) if (frame.contentWindow === source) return true;
+    return false;
+  }
+
   window.addEventListener('message', (event) => {
     const data = event.data;
-    if (!data || typeof data !== 'object' || data.type !== 'slub-lab:step') return;
+    if (!data || typeof data !== 'object') return;
+    if (data.type === 'slub-lab:key' && fromEmbed(event.source) && Object.hasOwn(KEYS, data.key)) {
+      KEYS[data.key]();
+      return;
+    }
+    if (data.type !== 'slub-lab:step') return;
     for (const [frame, e] of embeds) {
       if (frame.contentWindow !== event.source) continue;
       e.last = data;

@@ -1,6 +1,7 @@
 // End-to-end user stories of the lesson pages (index, reader, lesson embed, slide deck), run by
 // run.mjs with its helpers and its rules (any console error fails; axe must find nothing
 // serious or critical; screenshots go to test-results/).
+import { smallestText } from './legibility.mjs';
 
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {import('playwright-core').Locator} Locator */
@@ -243,6 +244,34 @@ export function lessonTests({ axe, expectText, until, shot }) {
         await page.keyboard.press('ArrowRight');
         await until(async () => (await aba.getAttribute('data-step')) === '4', 'the ABA embed at step 4');
         await expectText(page.frameLocator('[data-testid="slide-aba"] iframe').getByTestId('position'), /^Step 4 of 8$/);
+        // A click inside the embed, then the presenter's clicker: the key goes to the deck.
+        await page.frameLocator('[data-testid="slide-aba"] iframe').locator('main').click({ position: { x: 5, y: 5 } });
+        await page.frameLocator('[data-testid="slide-aba"] iframe').locator('body').press('PageDown');
+        await until(async () => (await aba.getAttribute('data-step')) === '5', 'PageDown inside the embed to move the deck (step 5)');
+        await page.frameLocator('[data-testid="slide-aba"] iframe').locator('body').press('ArrowLeft');
+        await until(async () => (await aba.getAttribute('data-step')) === '4', 'ArrowLeft inside the embed to move the deck back');
+      },
+    },
+    {
+      name: 'an embedded lesson step reads from the back of a room: 14 px text in a 960×540 frame, light in a dark OS',
+      viewport: { width: 960, height: 540 },
+      colorScheme: 'dark',
+      async run(page, url) {
+        await page.goto(`${url}embed.html#/lessons/aba-without-tid/8?controls=minimal`);
+        await page.getByTestId('stage').locator('g.card').first().waitFor();
+        const small = await smallestText(page, '[data-testid="stage"]');
+        if (small.px < 14) throw new Error(`stage text ${small.px.toFixed(1)} px ("${small.text}") in a 960×540 frame`);
+        const bg = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+        if (bg !== 'rgb(255, 255, 255)') throw new Error(`the embed is not light by default in a dark OS: ${bg}`);
+        // The violation this step is about is on the stage itself.
+        const strip = page.getByTestId('stage').locator('g.layer-strip');
+        await until(async () => /INV-1 violated/.test((await strip.textContent()) ?? ''), 'the violation on the stage');
+        await shot(page, 'embed-960x540');
+        await page.goto(`${url}embed.html#/lessons/aba-without-tid/8?theme=dark`);
+        await page.getByTestId('stage').locator('g.card').first().waitFor();
+        const dark = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+        if (dark === 'rgb(255, 255, 255)') throw new Error('theme=dark is still white');
+        await axe(page, 'dark lesson embed');
       },
     },
   ];

@@ -148,4 +148,4 @@ pub struct ListingLine {
 }
 
 mod listing;
-pub use listing::listing;
+pub use listing::{listing, listing_for};

@@ -2,6 +2,7 @@
 //! kernel's names (our own text), one line per label. Events and views carry `function:label`
 //! and the UI highlights that line. A test checks that every label an event can carry is here.
 
+use crate::scenario::{Fastpath, Slowpath};
 use crate::{ListingFunction, ListingLine};
 
 type Lines = &'static [(&'static str, &'static str)];
@@ -482,4 +483,58 @@ pub fn listing() -> Vec<ListingFunction> {
                 .collect(),
         })
         .collect()
+}
+
+/// The listing as the variant runs it (issue 13 item 3): the fast paths show only the lines of
+/// the variant's `fastpath` and `__slab_alloc` only those of its `slowpath`, so a v3.10 reader
+/// never sees v4.0's `raw_cpu_ptr` loop or 2008's `cmpxchg_local`. The branches are those the
+/// executor takes at `AllocEntry` / `FreeEntry` (model/slub/alloc.rs, free.rs); a test checks
+/// that every label an event carries under a variant is in that variant's listing.
+pub fn listing_for(fastpath: Fastpath, slowpath: Slowpath) -> Vec<ListingFunction> {
+    let mut all = listing();
+    for f in &mut all {
+        let func = f.name.clone();
+        f.lines.retain(|l| {
+            let short = l.label.rsplit(':').next().unwrap_or("");
+            line_runs_under(&func, short, fastpath, slowpath)
+        });
+    }
+    all
+}
+
+/// Whether the executor can reach line `short` of `func` under the two paths (see `listing_for`).
+fn line_runs_under(func: &str, short: &str, fp: Fastpath, slowpath: Slowpath) -> bool {
+    use Fastpath::*;
+    let tid_paths = matches!(fp, PreemptDisable | TidLoop | TidDirect | TidUnguarded | NoTid);
+    let local = matches!(fp, CmpxchgLocal | CmpxchgLocalEmulated);
+    match func {
+        "slab_alloc" => match short {
+            "AllocEntry" => true,
+            "A1" | "A4" => fp == PreemptDisable,
+            "A2" | "A3" => matches!(fp, PreemptDisable | TidDirect | TidUnguarded),
+            s if s.starts_with("E3") => matches!(fp, TidLoop | NoTid),
+            s if s.starts_with("E0") => fp == IrqDisable,
+            "L5" => fp == CmpxchgLocal,
+            s if s.starts_with("L5") => fp == CmpxchgLocalEmulated,
+            s if s.starts_with('L') => local,
+            _ => tid_paths, // A5..A11
+        },
+        "slab_free" => match short {
+            "FreeEntry" => true,
+            "F1" | "F4" => fp == PreemptDisable,
+            "F2" | "F3" => matches!(fp, PreemptDisable | TidDirect | TidUnguarded),
+            "F7b" => tid_paths && fp != TidDirect,
+            s if s.starts_with("FE3") => matches!(fp, TidLoop | NoTid),
+            s if s.starts_with("FE0") => fp == IrqDisable,
+            "FL5" => fp == CmpxchgLocal,
+            s if s.starts_with("FL5") => fp == CmpxchgLocalEmulated,
+            s if s.starts_with("FL") => local,
+            _ => tid_paths, // F5..F9
+        },
+        "__slab_alloc" => {
+            let ll = short.starts_with("LL");
+            ll == (slowpath == Slowpath::LocalLock)
+        }
+        _ => true,
+    }
 }

@@ -348,6 +348,7 @@ fn every_event_label_is_in_the_listing() {
                 "event label {} is missing from the listing",
                 e.label
             );
+
         }
         for c in sim.view().contexts {
             if let Some(l) = c.label {
@@ -358,4 +359,41 @@ fn every_event_label_is_in_the_listing() {
             }
         }
     }
+}
+
+/// Every fast path and slow path, broken ones included: what runs is what the page's listing of
+/// that variant shows (`listing_for`, issue 13 item 3).
+#[test]
+fn every_variant_runs_only_lines_of_its_own_listing() {
+    use slub_sim::scenario::{Fastpath, Slowpath};
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut checked = 0;
+    for fp in Fastpath::ALL {
+        for sp in Slowpath::ALL {
+            for _ in 0..40 {
+                let s = spec().new_tree(&mut runner).unwrap().current();
+                let mut j = scenario_json(&s);
+                j["variant"] = json!({"fastpath": fp.as_str(), "slowpath": sp.as_str()});
+                let Ok(sc) = scenario::parse(&j.to_string()) else { continue };
+                let own: std::collections::HashSet<String> = slub_sim::listing_for(sc.variant.fastpath, sc.variant.slowpath)
+                    .into_iter()
+                    .flat_map(|f| f.lines.into_iter().map(|l| l.label))
+                    .collect();
+                let mut sim = Simulator::new(sc, true, false);
+                for r in &s.schedule {
+                    let moves = sim.enabled_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    sim.apply(&moves[*r as usize % moves.len()]).unwrap();
+                }
+                sim.run_to_end();
+                for e in sim.events() {
+                    assert!(own.contains(&e.label), "{} runs under {fp:?}/{sp:?} but its listing hides it", e.label);
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} scenarios parsed");
 }

@@ -58,6 +58,20 @@ pub fn listing() -> String {
     to_json(&slub_sim::listing())
 }
 
+/// The listing as a variant runs it (`slub_sim::listing_for`): `fastpath` and `slowpath` as a
+/// view's `variant` spells them. An unknown value is an error naming it.
+#[wasm_bindgen(js_name = listingFor)]
+pub fn listing_for(fastpath: &str, slowpath: &str) -> Result<String, JsError> {
+    use slub_sim::scenario::{Fastpath, Slowpath};
+    let fp = Fastpath::ALL.iter().find(|f| f.as_str() == fastpath);
+    let sp = Slowpath::ALL.iter().find(|s| s.as_str() == slowpath);
+    match (fp, sp) {
+        (Some(fp), Some(sp)) => Ok(to_json(&slub_sim::listing_for(*fp, *sp))),
+        (None, _) => Err(JsError::new(&format!("listingFor: fastpath \"{fastpath}\" is not one the model knows"))),
+        (_, None) => Err(JsError::new(&format!("listingFor: slowpath \"{slowpath}\" is not one the model knows"))),
+    }
+}
+
 /// A scenario being played: the opaque handle JS holds.
 #[wasm_bindgen]
 pub struct Simulator {

@@ -46,7 +46,8 @@ export const MIN_SCALE = 0.95;
 export const MAX_SCALE = 1.35;
 
 /** `stale`: a copy left in a SLAB array by a flush that already gave the object back. */
-export type ObjectState = 'free' | 'held' | 'inflight' | 'lost' | 'stale';
+/** `double`: held by two variables at once (the ABA's outcome: one object handed out twice). */
+export type ObjectState = 'free' | 'held' | 'inflight' | 'lost' | 'stale' | 'double';
 
 export interface TextShape {
   readonly x: number;
@@ -399,6 +400,9 @@ export function layoutStage(
   const locks: LockShape[] = [];
   const slabByName = new Map(view.slabs.map((s) => [s.name, s]));
   const objectByName = new Map(view.slabs.flatMap((s) => s.objects.map((o) => [o.name, o] as const)));
+  // The variables holding each object: two means it was handed out twice, drawn as such.
+  const holders = new Map<string, string[]>();
+  for (const v of view.vars) if (v.held && v.object !== null) holders.set(v.object, [...(holders.get(v.object) ?? []), v.name]);
   // Room for a whole slab's objects on each CPU freelist, from the start (the cache's
   // objectsPerSlab), so the cards do not grow when the first slab arrives.
   const capacity = Math.max(1, view.cache.objectsPerSlab, ...view.slabs.map((s) => s.capacity));
@@ -492,7 +496,13 @@ export function layoutStage(
       gridPos.set(o.name, { x: cx, y: cy });
       const nth = order?.get(o.name);
       if (nth !== undefined && s.owner.kind !== 'discarded') texts.push(text(cx - x, cy - top - CHIP_H / 2 - 4, `${nth}`, 'muted', 'middle'));
-      const st = slab ? slabObjectState(o.owner) : objectState(o.owner);
+      const twice = holders.get(o.name) ?? [];
+      const st =
+        twice.length > 1
+          ? { state: 'double' as const, cpu: null, label: twice.map((v) => `⚠${v}`).join('\n') }
+          : slab
+            ? slabObjectState(o.owner)
+            : objectState(o.owner);
       chips.push({
         key: `obj:${o.name}`,
         object: o.name,
@@ -1011,15 +1021,21 @@ export function layoutStrip(view: View, event: SimEvent | undefined, width: numb
       y += STRIP_LINE;
     }
   };
+  // A violated invariant is the step's headline, on the stage (and so in the embed and exports).
+  const violation = view.violations.at(-1);
+  const violated = () => {
+    if (violation !== undefined) lines(`⚠ ${violation.invariant} violated (atomic step ${violation.step}): ${violation.message}`, 'value warn strong');
+  };
   if (event === undefined) {
     lines(`${view.scenarioName}: nothing has happened yet`, 'muted');
-    return { texts, cpu: null, failed: false, halves: [], h: y - 2 };
+    violated();
+    return { texts, cpu: null, failed: violation !== undefined, halves: [], h: y - 2 };
   }
   const who = event.ctx === '(setup)' ? 'setup' : event.ctx;
   // No break inside a verdict (a no-break space): "✕" alone at a line's end says nothing.
   const verdict = event.ok === null ? '' : event.ok ? ' · ✓\u00a0succeeds' : ' · ✕\u00a0FAILS';
   lines(
-    `step ${event.step} · ${who} on CPU ${event.cpu} · ${event.label} · ${event.kind} ${event.target}${verdict} · ${event.cycles} cycles`,
+    `atomic step ${event.step} · ${who} on CPU ${event.cpu} · ${event.label} · ${event.kind} ${event.target}${verdict} · ${event.cycles} cycles`,
     event.ok === false ? 'value warn strong' : 'value',
   );
   const halves: HalfShape[] = [];
@@ -1046,7 +1062,8 @@ export function layoutStrip(view: View, event: SimEvent | undefined, width: numb
     const second = [rw, coh].filter((s) => s !== '').join(' · ');
     if (second !== '') lines(second, 'muted');
   }
-  return { texts, cpu: event.cpu, failed: event.ok === false, halves, h: Math.max(y - 2, 40) };
+  violated();
+  return { texts, cpu: event.cpu, failed: event.ok === false || violation !== undefined, halves, h: Math.max(y - 2, 40) };
 }
 
 /** A compare-and-swap half's words: `freelist: p1 / p3 ✕ differs`. */

@@ -246,7 +246,15 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
   setStyle(chipRect, 'stroke', (c) => (hue(c) ? cpuColor(c.cpu ?? 0) : null));
   setStyle(chipRect, 'stroke-width', (c) => (hue(c) ? '2.5px' : null));
   setText(chips.select<SVGTextElement>('text.name'), (c) => c.object);
-  setText(chips.select<SVGTextElement>('text.sub'), (c) => c.label);
+  // A label of two lines (an object with two holders) is drawn as two tspans.
+  chips
+    .select<SVGTextElement>('text.sub')
+    .selectAll<SVGTSpanElement, string>('tspan')
+    .data((c) => c.label.split('\n'))
+    .join('tspan')
+    .attr('x', 0)
+    .attr('dy', (_l, i) => (i === 0 ? null : '1.15em'))
+    .text((l) => l);
   setText(chips.select<SVGTitleElement>('title'), chipTitle);
   place(chips, d);
 
@@ -285,6 +293,8 @@ function chipTitle(c: ChipShape): string {
       return `${c.object}: lost (reachable from nothing)`;
     case 'stale':
       return `${c.object}: a stale copy (a flush already gave it back; its memmove has not run yet)`;
+    case 'double':
+      return `${c.object}: handed out twice, held by ${c.label.replace(/⚠/g, '').split('\n').join(' and ')}`;
   }
 }
 

@@ -23,6 +23,9 @@ text.warn { fill: var(--error); }
 .chip.inflight rect { stroke-dasharray: 3 2; stroke-width: 1.6px; }
 .chip.lost rect { stroke: var(--error); stroke-width: 2px; }
 .chip.lost text.sub { fill: var(--error); }
+.chip.double rect { fill: var(--fg); stroke: var(--error); stroke-width: 3px; stroke-dasharray: 5 2; }
+.chip.double text.name { fill: var(--bg); }
+.chip.double text.sub { fill: var(--error); font-weight: 700; }
 .chip.selected rect { stroke: var(--accent); stroke-width: 3px; }
 .chip.stale rect { stroke-dasharray: 2 2; stroke: var(--muted); }
 .chip.stale text.name { fill: var(--muted); text-decoration: line-through; }

@@ -1,6 +1,7 @@
 // The public face of the bridge: what the rest of the page may use.
 export {
   listing,
+  listingFor,
   loadWasm,
   SimCrash,
   SimError,

@@ -11,6 +11,7 @@ import init, {
   initSync,
   lastPanic,
   listing as rawListing,
+  listingFor as rawListingFor,
   Simulator as RawSimulator,
 } from './pkg/slub_wasm.js';
 import {
@@ -78,6 +79,19 @@ function checkVersion<T extends { schemaVersion: number }>(what: string, value: 
 /** The code listing of every modelled kernel function. */
 export function listing(): ListingFunction[] {
   return JSON.parse(call(() => rawListing())) as ListingFunction[];
+}
+
+const listings = new Map<string, ListingFunction[]>();
+
+/** The listing as a variant runs it: only its fast path's and slow path's lines (Rust decides). */
+export function listingFor(fastpath: string, slowpath: string): ListingFunction[] {
+  const key = `${fastpath}|${slowpath}`;
+  let found = listings.get(key);
+  if (found === undefined) {
+    found = JSON.parse(call(() => rawListingFor(fastpath, slowpath))) as ListingFunction[];
+    listings.set(key, found);
+  }
+  return found;
 }
 
 /** Throws SimError with the simulator's message when `scenarioJson` is not a valid scenario. */

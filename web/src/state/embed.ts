@@ -5,9 +5,12 @@ import type { LinkError } from './url';
 import { perform, type Action, type PlayerState } from './player';
 
 export type Controls = 'none' | 'minimal' | 'full';
+/** `light` by default in an embed: a deck is white whatever the OS prefers; `auto` follows it. */
+export type Theme = 'light' | 'dark' | 'auto';
 
 export interface EmbedOptions {
   readonly controls: Controls;
+  readonly theme: Theme;
   readonly from: number;
   readonly to: number | null;
   readonly autoplay: boolean;
@@ -19,6 +22,10 @@ export function parseEmbedOptions(hash: string): EmbedOptions | LinkError {
   const controls = p.get('controls') ?? 'minimal';
   if (controls !== 'none' && controls !== 'minimal' && controls !== 'full') {
     return { kind: 'error', part: 'controls', message: `"${controls}" is not none, minimal or full` };
+  }
+  const theme = p.get('theme') ?? 'light';
+  if (theme !== 'light' && theme !== 'dark' && theme !== 'auto') {
+    return { kind: 'error', part: 'theme', message: `"${theme}" is not light, dark or auto` };
   }
   const num = (name: string): number | null | LinkError => {
     const v = p.get(name);
@@ -34,7 +41,7 @@ export function parseEmbedOptions(hash: string): EmbedOptions | LinkError {
     return { kind: 'error', part: 'to', message: `${to} is before from=${from}` };
   }
   const autoplay = p.get('autoplay');
-  return { controls, from: from ?? 0, to, autoplay: autoplay === '1' || autoplay === 'true' };
+  return { controls, theme, from: from ?? 0, to, autoplay: autoplay === '1' || autoplay === 'true' };
 }
 
 /** `perform`, then the cursor kept in [from, to] (and play stopped at `to`). */
@@ -56,4 +63,17 @@ export interface StepMessage {
   readonly lesson: string | null;
   readonly step: number;
   readonly total: number;
+}
+
+/**
+ * Keys a presenter presses to move a deck (arrows, a clicker's PageUp/PageDown, reveal.js's
+ * blank-screen keys): pressed inside the embed, they are also posted to the host as
+ * `{type: "slub-lab:key", key}` so that the deck still moves (docs/instructors-guide.md).
+ */
+export const HOST_KEYS: ReadonlySet<string> = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', 'b', 'B', '.', 'Escape']);
+
+/** The message an embed posts to its host for a deck key. */
+export interface KeyMessage {
+  readonly type: 'slub-lab:key';
+  readonly key: string;
 }

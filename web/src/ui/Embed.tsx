@@ -13,11 +13,15 @@ import { CrashScreen } from './CrashScreen';
 import { useShortcuts } from './HelpDialog';
 import { playState } from './route';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from './scenarios';
+import { useEmbedFrame } from './embedFrame';
 import { useSimulation } from './useSimulation';
 import { StageView, TimelineView, useMediaQuery } from './views';
 
 // A lesson step, with the lesson library and its parsers, loads when asked for.
 const LessonEmbedPage = lazy(() => import('./lessons/LessonEmbed').then((m) => ({ default: m.LessonEmbedPage })));
+
+/** Stage text in an embed: at least 14 px (12 px × 7/6), from the back of a lecture hall. */
+const EMBED_FIT = { minScale: 7 / 6 };
 
 export function EmbedPage({ hash }: { hash: string }) {
   const parsed = parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID);
@@ -50,6 +54,7 @@ function Embed({ initial, options, lesson }: { initial: PlayerState; options: Em
   const [state, dispatch] = useReducer(reducer, initial, (s) =>
     reducer({ ...s, playing: options.autoplay }, { type: 'goto', cursor: Math.max(s.cursor, options.from) }),
   );
+  useEmbedFrame(options.theme);
   const derived = useSimulation(state.scenario, state.schedule, state.cursor);
   const enabledMoves = useMemo(() => (derived.kind === 'ok' ? derived.view.enabledMoves : []), [derived]);
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
@@ -113,7 +118,7 @@ function Embed({ initial, options, lesson }: { initial: PlayerState; options: Em
       <p className="narration" aria-live="polite" data-testid="narration">
         {lastEvent === undefined ? 'Nothing has happened yet.' : lastEvent.narration}
       </p>
-      <StageView view={view} event={lastEvent} selection={state.selection} step={state.cursor} animate={animate} />
+      <StageView fitHeight={EMBED_FIT} view={view} event={lastEvent} selection={state.selection} step={state.cursor} animate={animate} />
       {options.controls !== 'none' && (
         <div className="buttons">
           <button type="button" onClick={() => run('prev')} disabled={state.cursor <= options.from} aria-keyshortcuts="ArrowLeft">

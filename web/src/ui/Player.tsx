@@ -1,7 +1,6 @@
 // The playground: the learner is the scheduler. Player state lives in one reducer (perform);
 // everything shown is derived from it through the simulator; the URL follows the state.
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { listing as loadListing, type ListingFunction } from '../sim';
 import { commandAction, type CommandName } from '../state/commands';
 import {
   canStepBack,
@@ -30,18 +29,11 @@ import { LinesView, ListingView, StageView, TimelineView, useMediaQuery } from '
 
 const URL_DELAY_MS = 150;
 
-let listingCache: ListingFunction[] | undefined;
-function useListing(): readonly ListingFunction[] {
-  listingCache ??= loadListing();
-  return listingCache;
-}
-
 export function Player({ initial, page: initialPage = 'play' }: { initial: PlayerState; page?: PlayPage }) {
   const [state, dispatch] = useReducer(perform, initial);
   const derived = useSimulation(state.scenario, state.schedule, state.cursor);
   const enabledMoves = useMemo(() => (derived.kind === 'ok' ? derived.view.enabledMoves : []), [derived]);
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
-  const listing = useListing();
   const [helpOpen, setHelpOpen] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
   const page = useRef<HTMLElement | null>(null);
@@ -280,7 +272,7 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
         <div className="col-left">
 
           <h2 className="sr-only">Code</h2>
-          <ListingView listing={listing} view={view} event={lastEvent} />
+          <ListingView view={view} event={lastEvent} />
         </div>
         <div className="col-stage">
           <h2 className="sr-only">Stage</h2>

@@ -11,7 +11,7 @@ import { fitColumns, layoutStage } from '../render/stage.layout';
 import { renderStage } from '../render/stage.view';
 import { cursorAt, layoutTimeline } from '../render/timeline.layout';
 import { renderTimeline } from '../render/timeline.view';
-import type { ListingFunction, SimEvent, View } from '../sim';
+import { listingFor, type SimEvent, type View } from '../sim';
 
 export const TWEEN_MS = 320;
 
@@ -52,6 +52,11 @@ export function useMediaQuery(query: string): boolean {
 }
 
 interface StageProps {
+  /**
+   * In an embed: draw the stage as large as the frame's height allows, but never with text
+   * under `minScale` × 12 px (a slide's back row): the frame scrolls rather than shrink it.
+   */
+  fitHeight?: { minScale: number };
   view: View;
   event: SimEvent | undefined;
   selection: string | null;
@@ -64,11 +69,18 @@ interface StageProps {
  * The stage, laid out for the width it is given (issue 13): as many card columns as fit at a
  * readable scale (stage.layout.ts fitColumns), drawn at that scale, never shrunk below it.
  */
-export function StageView({ view, event, selection, step, animate, onSelect }: StageProps) {
+export function StageView({ view, event, selection, step, animate, onSelect, fitHeight }: StageProps) {
   const ref = useRef<SVGSVGElement | null>(null);
   const [box, px] = useWidth();
-  const { columns, scale } = fitColumns(px, Math.max(view.cpus.length, 2));
+  const fit = fitColumns(px, Math.max(view.cpus.length, 2));
+  const { columns } = fit;
   const shapes = useMemo(() => layoutStage(view, event, { columns, selection }), [view, event, columns, selection]);
+  let scale = fit.scale;
+  if (fitHeight !== undefined) {
+    const top = box.current?.getBoundingClientRect().top ?? 0;
+    const room = Math.max(0, window.innerHeight - top - 8);
+    scale = Math.max(fitHeight.minScale, Math.min(scale, room / shapes.height));
+  }
   useDraw(ref, shapes, step, animate, renderStage);
   return (
     <div ref={box} className="stage-box">
@@ -177,16 +189,10 @@ export function TimelineView({ events, schedule, cursor, view, animate, onGoto }
   );
 }
 
-export function ListingView({
-  listing,
-  view,
-  event,
-}: {
-  listing: readonly ListingFunction[];
-  view: View;
-  event: SimEvent | undefined;
-}) {
+/** The code listing: only the lines the scenario's variant runs (its era's fast path). */
+export function ListingView({ view, event }: { view: View; event: SimEvent | undefined }) {
   const ol = useRef<HTMLOListElement | null>(null);
+  const listing = useMemo(() => listingFor(view.variant.fastpath, view.variant.slowpath), [view.variant.fastpath, view.variant.slowpath]);
   const rows = useMemo(() => layoutListing(listing, view.contexts, event), [listing, view.contexts, event]);
   useLayoutEffect(() => {
     const el = ol.current;

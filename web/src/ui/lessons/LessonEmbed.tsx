@@ -7,12 +7,12 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
 import { movesThrough, type Lesson } from '../../lessons';
 import { LESSONS } from '../../lessons/bundled';
-import { listing as loadListing, type ListingFunction } from '../../sim';
 import { parseEmbedMessage, type CommandName } from '../../state/commands';
 import { parseEmbedOptions, type EmbedOptions, type StepMessage } from '../../state/embed';
 import { LinkErrorPanel } from '../App';
 import { CrashScreen } from '../CrashScreen';
 import { useShortcuts } from '../HelpDialog';
+import { useEmbedFrame } from '../embedFrame';
 import { useSimulation } from '../useSimulation';
 import { ListingView, StageView, useMediaQuery } from '../views';
 import { applyHighlights } from './highlightDom';
@@ -24,7 +24,8 @@ import './lessons.css';
 /** While playing, how long a step stays once its moves have played. */
 export const DWELL_MS = 2500;
 
-let listingCache: ListingFunction[] | undefined;
+/** Stage text in an embed: at least 14 px (12 px × 7/6), from the back of a lecture hall. */
+const EMBED_FIT = { minScale: 7 / 6 };
 
 export function LessonEmbedPage({ path, query, hash }: { path: string; query: string; hash: string }) {
   const route = parseLessonPath(path, query);
@@ -54,6 +55,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   const bounds: StepBounds = useMemo(() => ({ lo, hi }), [lo, hi]);
   const reducer = useMemo(() => stepReducer(bounds), [bounds]);
   const [state, dispatch] = useReducer(reducer, { step: initial, playing: options.autoplay && initial < hi });
+  useEmbedFrame(options.theme);
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
   const root = useRef<HTMLElement | null>(null);
   const current = lesson.steps[state.step - 1] ?? lesson.steps[0];
@@ -95,8 +97,16 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
 
   const highlights = current.highlights;
   const view = derived.kind === 'ok' ? derived.view : null;
+  const shownStep = useRef(0);
   useLayoutEffect(() => {
-    if (root.current !== null && view !== null) applyHighlights(root.current, highlights, view);
+    if (root.current !== null && view !== null) {
+      applyHighlights(root.current, highlights, view);
+      // A new step's subject in view: a slide's frame may be shorter than the stage.
+      if (shownStep.current !== state.step) {
+        shownStep.current = state.step;
+        root.current.querySelector('svg [data-look]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      }
+    }
   });
 
   if (derived.kind === 'crash') return <CrashScreen title="The simulator crashed" message={derived.message} />;
@@ -109,7 +119,6 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
       </main>
     );
   }
-  listingCache ??= loadListing();
   const full = options.controls === 'full';
   const { view: v, lastEvent } = derived;
   return (
@@ -133,8 +142,8 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
         dangerouslySetInnerHTML={{ __html: current.narrationHtml }}
       />
       <div className="embed-stage">
-        {full && <ListingView listing={listingCache} view={v} event={lastEvent} />}
-        <StageView view={v} event={lastEvent} selection={null} step={walk.cursor} animate={!reducedMotion} />
+        {full && <ListingView view={v} event={lastEvent} />}
+        <StageView fitHeight={EMBED_FIT} view={v} event={lastEvent} selection={null} step={walk.cursor} animate={!reducedMotion} />
       </div>
       {options.controls !== 'none' && (
         <div className="buttons">

@@ -322,7 +322,7 @@ export function LessonReader({
 
           <section className="code-panel" aria-label="Code listing" data-panel="code">
             <h3>Code</h3>
-            {view !== null && <ListingView listing={listing} view={view} event={derived.kind === 'ok' ? derived.lastEvent : undefined} />}
+            {view !== null && <ListingView view={view} event={derived.kind === 'ok' ? derived.lastEvent : undefined} />}
           </section>
         </div>
 

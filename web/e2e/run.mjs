@@ -166,6 +166,21 @@ const TESTS = [
     },
   },
   {
+    name: 'a learner fires an interrupt and runs it to its end in one click, then runs a task to the end of its operation',
+    async run(page, url) {
+      await openPlayer(page, `${url}#/play?s=sc01&m=&at=0`);
+      const position = page.getByTestId('position');
+      await page.locator('button[data-to-end="I"]').click();
+      await expectText(position, /^move ([2-9]|\d\d+) of \1\b/);
+      if ((await page.locator('button[data-to-end="I"]').count()) !== 0) throw new Error('I can still be run after running to its end');
+      const after = await position.innerText();
+      await page.locator('button[data-to-end="T"]').click();
+      await until(async () => (await position.innerText()) !== after, 'T to run to the end of its operation');
+      await expectText(page.getByTestId('narration'), /\S/);
+      await axe(page, 'playground after run to end');
+    },
+  },
+  {
     name: 'a learner sees a failed cmpxchg half by half, with the retry on the timeline',
     async run(page, url) {
       await openPlayer(page, `${url}#/play?s=sc01&m=${SC1_FAIL}&at=17`);

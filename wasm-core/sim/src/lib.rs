@@ -131,7 +131,7 @@ pub struct VarOutcome {
 }
 
 mod simulator;
-pub use simulator::{Simulator, MAX_POLICY_MOVES};
+pub use simulator::{Simulator, MAX_POLICY_MOVES, MAX_RUN_MOVES};
 
 /// One modelled kernel function of the code listing (DESIGN §3 "Code listing").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]

@@ -505,7 +505,10 @@ pub fn listing_for(fastpath: Fastpath, slowpath: Slowpath) -> Vec<ListingFunctio
 /// Whether the executor can reach line `short` of `func` under the two paths (see `listing_for`).
 fn line_runs_under(func: &str, short: &str, fp: Fastpath, slowpath: Slowpath) -> bool {
     use Fastpath::*;
-    let tid_paths = matches!(fp, PreemptDisable | TidLoop | TidDirect | TidUnguarded | NoTid);
+    let tid_paths = matches!(
+        fp,
+        PreemptDisable | TidLoop | TidDirect | TidUnguarded | NoTid
+    );
     let local = matches!(fp, CmpxchgLocal | CmpxchgLocalEmulated);
     match func {
         "slab_alloc" => match short {

@@ -15,6 +15,10 @@ const CHECKPOINT: usize = 64;
 /// its events would fill the memory: it is stopped here and reported as `LIVELOCK`.
 pub const MAX_POLICY_MOVES: usize = 100_000;
 
+/// The most moves one "run to the end" plays ([`Simulator::moves_to_end`]): a context spinning
+/// on a lock that nobody releases would otherwise never end.
+pub const MAX_RUN_MOVES: usize = 10_000;
+
 /// How many of the last moves name the contexts that kept running in a `LIVELOCK` report.
 const LIVELOCK_WINDOW: usize = 1_000;
 
@@ -118,6 +122,46 @@ impl Simulator {
         {
             self.checkpoints.push(self.machine.clone());
         }
+    }
+
+    /// The moves that run context `ctx` to the end of what it is doing, from the cursor: the
+    /// operation it is in (or, between operations, its next one); an interrupt waiting to fire
+    /// fires and runs its handler to the end. What the playground's "run to the end" plays
+    /// (issue 13 item 6). Worked out on a copy of the machine: nothing here changes. It stops
+    /// early, with the moves found so far, where `ctx` cannot move (a lock held by another, its
+    /// CPU's other context running), and after [`MAX_RUN_MOVES`].
+    pub fn moves_to_end(&self, ctx: &str) -> Result<Vec<String>, Error> {
+        let pv = self.machine.policy_view();
+        let Some(cx) = pv.ctx_index(ctx) else {
+            return Err(Error::Move {
+                index: self.cursor,
+                mv: ctx.to_string(),
+                why: format!("there is no context named {ctx}"),
+            });
+        };
+        let start = pv.ctx(cx);
+        let irq = start.kind == crate::model::state::CtxKind::Irq;
+        let mut m = self.machine.clone();
+        let mut moves = Vec::new();
+        while moves.len() < MAX_RUN_MOVES {
+            let v = m.policy_view().ctx(cx);
+            // A task is done when it has left the operation it was in (or started); a handler
+            // when it has finished.
+            let done = v.finished || (!irq && !moves.is_empty() && !v.in_op && v.op > start.op);
+            if done {
+                break;
+            }
+            let Ok(mv) = m.policy_view().parse_move(ctx) else {
+                break;
+            };
+            if Driver::move_blocked(&m, mv).is_some() {
+                break;
+            }
+            m.apply(mv, None);
+            Driver::finish_if_done(&mut m);
+            moves.push(ctx.to_string());
+        }
+        Ok(moves)
     }
 
     /// Apply moves in order; stops at the first that is not enabled.

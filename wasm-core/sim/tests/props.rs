@@ -348,7 +348,6 @@ fn every_event_label_is_in_the_listing() {
                 "event label {} is missing from the listing",
                 e.label
             );
-
         }
         for c in sim.view().contexts {
             if let Some(l) = c.label {
@@ -374,11 +373,14 @@ fn every_variant_runs_only_lines_of_its_own_listing() {
                 let s = spec().new_tree(&mut runner).unwrap().current();
                 let mut j = scenario_json(&s);
                 j["variant"] = json!({"fastpath": fp.as_str(), "slowpath": sp.as_str()});
-                let Ok(sc) = scenario::parse(&j.to_string()) else { continue };
-                let own: std::collections::HashSet<String> = slub_sim::listing_for(sc.variant.fastpath, sc.variant.slowpath)
-                    .into_iter()
-                    .flat_map(|f| f.lines.into_iter().map(|l| l.label))
-                    .collect();
+                let Ok(sc) = scenario::parse(&j.to_string()) else {
+                    continue;
+                };
+                let own: std::collections::HashSet<String> =
+                    slub_sim::listing_for(sc.variant.fastpath, sc.variant.slowpath)
+                        .into_iter()
+                        .flat_map(|f| f.lines.into_iter().map(|l| l.label))
+                        .collect();
                 let mut sim = Simulator::new(sc, true, false);
                 for r in &s.schedule {
                     let moves = sim.enabled_moves();
@@ -389,7 +391,11 @@ fn every_variant_runs_only_lines_of_its_own_listing() {
                 }
                 sim.run_to_end();
                 for e in sim.events() {
-                    assert!(own.contains(&e.label), "{} runs under {fp:?}/{sp:?} but its listing hides it", e.label);
+                    assert!(
+                        own.contains(&e.label),
+                        "{} runs under {fp:?}/{sp:?} but its listing hides it",
+                        e.label
+                    );
                 }
                 checked += 1;
             }

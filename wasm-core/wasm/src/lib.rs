@@ -67,8 +67,12 @@ pub fn listing_for(fastpath: &str, slowpath: &str) -> Result<String, JsError> {
     let sp = Slowpath::ALL.iter().find(|s| s.as_str() == slowpath);
     match (fp, sp) {
         (Some(fp), Some(sp)) => Ok(to_json(&slub_sim::listing_for(*fp, *sp))),
-        (None, _) => Err(JsError::new(&format!("listingFor: fastpath \"{fastpath}\" is not one the model knows"))),
-        (_, None) => Err(JsError::new(&format!("listingFor: slowpath \"{slowpath}\" is not one the model knows"))),
+        (None, _) => Err(JsError::new(&format!(
+            "listingFor: fastpath \"{fastpath}\" is not one the model knows"
+        ))),
+        (_, None) => Err(JsError::new(&format!(
+            "listingFor: slowpath \"{slowpath}\" is not one the model knows"
+        ))),
     }
 }
 
@@ -110,6 +114,13 @@ impl Simulator {
     /// Apply one move; a move that is not enabled throws and changes nothing.
     pub fn apply(&mut self, mv: &str) -> Result<(), JsError> {
         self.inner.apply(mv).map_err(into_error)
+    }
+
+    /// The moves that run `ctx` to the end of its operation (an interrupt: of its handler),
+    /// from the cursor; nothing changes (`slub_sim::Simulator::moves_to_end`).
+    #[wasm_bindgen(js_name = movesToEnd)]
+    pub fn moves_to_end(&self, ctx: &str) -> Result<Vec<String>, JsError> {
+        self.inner.moves_to_end(ctx).map_err(into_error)
     }
 
     /// Move the cursor to `n` moves of the history.

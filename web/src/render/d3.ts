@@ -56,9 +56,9 @@ export function setStyle<E extends HTMLElement | SVGElement, D>(sel: Sel<E, D>, 
  * yet past its first frame) must not carry them away from where they now belong.
  */
 export function tweenOnly<E extends Element, D>(sel: Sel<E, D>, differs: (el: E, d: D) => boolean): Sel<E, D> {
-  sel.filter(function (d) {
-    return !differs(this, d);
-  }).interrupt();
+  // Every element's running transition stops here, where it is: one still tweening towards an
+  // older step's place would otherwise finish there, over the new step (issue 13 item 4).
+  sel.interrupt();
   return sel.filter(function (d) {
     return differs(this, d);
   });

@@ -2,6 +2,7 @@
 export {
   listing,
   listingFor,
+  movesToEnd,
   loadWasm,
   SimCrash,
   SimError,

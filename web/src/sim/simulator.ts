@@ -94,6 +94,20 @@ export function listingFor(fastpath: string, slowpath: string): ListingFunction[
   return found;
 }
 
+/**
+ * The moves that run context `ctx` to the end of what it is doing after `played` (the
+ * playground's "run to the end"): worked out in Rust on a copy, on a simulator of its own.
+ */
+export function movesToEnd(scenarioJson: string, played: readonly string[], ctx: string): string[] {
+  const sim = new Simulation(scenarioJson, { events: false });
+  try {
+    sim.frame(played, played.length, 0);
+    return sim.movesToEnd(ctx);
+  } finally {
+    sim.free();
+  }
+}
+
 /** Throws SimError with the simulator's message when `scenarioJson` is not a valid scenario. */
 export function validateScenario(scenarioJson: string): void {
   new Simulation(scenarioJson, { events: false }).free();
@@ -147,6 +161,11 @@ export class Simulation {
 
   apply(move: string): void {
     this.#call(() => this.#raw.apply(move));
+  }
+
+  /** The moves that run `ctx` to the end of its operation (an irq: of its handler), from the cursor. */
+  movesToEnd(ctx: string): string[] {
+    return this.#call(() => this.#raw.movesToEnd(ctx));
   }
 
   seek(n: number): void {

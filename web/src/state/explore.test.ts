@@ -50,7 +50,10 @@ describe('what a search says', () => {
       headline: 'No violation within these bounds (≤ 3 preemptions, ≤ 2 migrations)',
       detail: /^complete: every interleaving/,
     });
-    expect(summarize(report({ complete: false, cancelled: true }), limits, true).detail).toMatch(/^incomplete: you cancelled/);
+    expect(summarize(report({ complete: false, cancelled: true }), limits, true)).toMatchObject({
+      headline: 'No violation in the part searched (≤ 3 preemptions, ≤ 2 migrations)',
+      detail: /^incomplete: you cancelled/,
+    });
     const cut = 'no schedule reached its end within the bounds (2 stopped at a bound)';
     expect(summarize(report({ complete: false, executions: 0, cutByBounds: 2, incomplete: cut }), limits, false).detail).toContain(cut);
     expect(summarize(report({ complete: false, cancelled: true }), limits, false).detail).toMatch(/^incomplete: the time limit \(10 s\) ran out/);
@@ -60,7 +63,7 @@ describe('what a search says', () => {
 
   it('progress in words and as a share of the time limit', () => {
     const p = { executions: 1234, states: 56789, depth: 17, frontier: 3, elapsedMs: 2500 };
-    expect(progressText(p)).toBe('1,234 executions · 56,789 states · depth 17 · 2.50 s');
+    expect(progressText(p)).toBe('1,234 executions · 56,789 states · depth 17 moves · 2.50 s');
     expect(timeUsed(p, limits)).toBe(0.25);
     expect(timeUsed({ ...p, elapsedMs: 99_999 }, limits)).toBe(1);
   });

@@ -60,7 +60,7 @@ export function seconds(ms: number): string {
 
 /** The readout while searching (also what the live region reads, throttled). */
 export function progressText(p: ExploreProgress): string {
-  return `${num(p.executions)} executions · ${num(p.states)} states · depth ${p.depth} · ${seconds(p.elapsedMs)}`;
+  return `${num(p.executions)} executions · ${num(p.states)} states · depth ${p.depth} moves · ${seconds(p.elapsedMs)}`;
 }
 
 /** The share of the time limit used, 0..1 (the search's own size is not known in advance). */
@@ -109,5 +109,11 @@ export function summarize(report: ExploreReport, limits: Limits, cancelledByUser
   else if (report.states >= (limits.bounds.maxStates ?? DEFAULT_MAX_STATES)) why = `the state limit (${num(limits.bounds.maxStates ?? DEFAULT_MAX_STATES)}) was reached`;
   else if (report.incomplete !== undefined) why = report.incomplete;
   else why = 'the execution limit was reached';
-  return { kind: 'none', complete: false, headline, detail: `incomplete: ${why}, so some interleavings were not tried (${size})` };
+  // Not "no violation": only the part searched is known to be safe.
+  return {
+    kind: 'none',
+    complete: false,
+    headline: `No violation in the part searched (${boundsText(limits.bounds)})`,
+    detail: `incomplete: ${why}, so some interleavings were not tried (${size})`,
+  };
 }

@@ -28,6 +28,8 @@ export type Action =
   /** Redo the next kept move, else apply the first enabled move. */
   | { readonly type: 'stepForward'; readonly enabledMoves: readonly string[] }
   | { readonly type: 'applyMove'; readonly move: string }
+  /** Several moves in a row ("run to the end"), each as `applyMove`. */
+  | { readonly type: 'applyMoves'; readonly moves: readonly string[] }
   /** A scenario, with the moves to keep (default: its scripted `schedule`) and the cursor. */
   | {
       readonly type: 'loadScenario';
@@ -102,6 +104,8 @@ export function perform(state: PlayerState, action: Action): PlayerState {
         schedule: [...state.schedule.slice(0, state.cursor), action.move],
         cursor: state.cursor + 1,
       };
+    case 'applyMoves':
+      return action.moves.reduce((s, move) => perform(s, { type: 'applyMove', move }), state);
     case 'loadScenario': {
       const base = initialState(action.scenario);
       const schedule = action.schedule ?? base.schedule;

@@ -1,6 +1,7 @@
 // The playground: the learner is the scheduler. Player state lives in one reducer (perform);
 // everything shown is derived from it through the simulator; the URL follows the state.
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { movesToEnd } from '../sim';
 import { commandAction, type CommandName } from '../state/commands';
 import {
   canStepBack,
@@ -18,7 +19,7 @@ import { CrashScreen } from './CrashScreen';
 import { counterexample, ExplorerPanel } from './ExplorerPanel';
 import { download, frameSvg, svgToPng } from './export';
 import { HelpDialog, useShortcuts } from './HelpDialog';
-import { describeMove } from './moves';
+import { describeMove, describeRunToEnd } from './moves';
 import { StatsPanel, VarsPanel, ViolationBanner, ViolationsPanel } from './panels';
 import { ScenarioLoader } from './ScenarioLoader';
 import { BUILTIN_TEXTS } from './scenarios';
@@ -215,7 +216,7 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
             </select>
           </label>
           <span className="position" data-testid="position">
-            move {view.position} of {state.schedule.length} · step {view.steps}
+            move {view.position} of {state.schedule.length} · atomic step {view.steps}
           </span>
           <span className="status" data-testid="status">
             {status}
@@ -227,17 +228,27 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
             {enabledMoves.length === 0 && <span className="muted">none</span>}
             {enabledMoves.map((move) => {
               const b = describeMove(move, view);
+              const toEnd = b.kind === 'step' || b.kind === 'irq' ? describeRunToEnd(move, view) : null;
+              const style = b.cpu === null ? undefined : { borderLeftColor: `var(--cpu${b.cpu % 8})` };
               return (
-                <button
-                  key={move}
-                  type="button"
-                  className={`move ${b.kind}`}
-                  data-move={move}
-                  style={b.cpu === null ? undefined : { borderLeftColor: `var(--cpu${b.cpu % 8})` }}
-                  onClick={() => dispatch({ type: 'applyMove', move })}
-                >
-                  {b.text}
-                </button>
+                <Fragment key={move}>
+                  <button type="button" className={`move ${b.kind}`} data-move={move} style={style} onClick={() => dispatch({ type: 'applyMove', move })}>
+                    {b.text}
+                  </button>
+                  {toEnd !== null && (
+                    <button
+                      type="button"
+                      className={`move to-end ${b.kind}`}
+                      data-to-end={toEnd.ctx}
+                      aria-label={toEnd.label}
+                      title={toEnd.label}
+                      style={style}
+                      onClick={() => dispatch({ type: 'applyMoves', moves: movesToEnd(state.scenario, state.schedule.slice(0, state.cursor), toEnd.ctx) })}
+                    >
+                      {toEnd.text}
+                    </button>
+                  )}
+                </Fragment>
               );
             })}
           </div>

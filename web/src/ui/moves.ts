@@ -25,3 +25,17 @@ export function describeMove(move: string, view: View): MoveButton {
   }
   return { move, text: `${ctx.kind === 'irq' ? '⚡' : '●'} step ${ctx.id}`, cpu: ctx.cpu, kind: 'step' };
 }
+
+/**
+ * The "run to the end" button beside a context's move, if it has one: a task inside or before
+ * an operation runs to that operation's end; an interrupt fires and runs its handler to the end.
+ */
+export function describeRunToEnd(move: string, view: View): { ctx: string; text: string; label: string } | null {
+  const ctx = view.contexts.find((c) => c.id === move);
+  if (ctx === undefined || ctx.state === 'finished') return null;
+  if (ctx.kind === 'irq') {
+    return { ctx: ctx.id, text: `⚡» ${ctx.id} to its end`, label: `run interrupt ${ctx.id} to the end of its handler` };
+  }
+  const op = ctx.op ?? 'its next operation';
+  return { ctx: ctx.id, text: `» ${ctx.id} to end of ${ctx.op === null ? 'next op' : op}`, label: `run task ${ctx.id} to the end of ${op}` };
+}

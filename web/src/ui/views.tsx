@@ -71,14 +71,12 @@ interface StageProps {
  */
 export function StageView({ view, event, selection, step, animate, onSelect, fitHeight }: StageProps) {
   const ref = useRef<SVGSVGElement | null>(null);
-  const [box, px] = useWidth();
+  const [box, px, room] = useWidth();
   const fit = fitColumns(px, Math.max(view.cpus.length, 2));
   const { columns } = fit;
   const shapes = useMemo(() => layoutStage(view, event, { columns, selection }), [view, event, columns, selection]);
   let scale = fit.scale;
   if (fitHeight !== undefined) {
-    const top = box.current?.getBoundingClientRect().top ?? 0;
-    const room = Math.max(0, window.innerHeight - top - 8);
     scale = Math.max(fitHeight.minScale, Math.min(scale, room / shapes.height));
   }
   useDraw(ref, shapes, step, animate, renderStage);
@@ -119,18 +117,28 @@ export function LinesView({ view, event, step, animate }: Omit<StageProps, 'sele
   );
 }
 
-function useWidth(): [RefObject<HTMLDivElement | null>, number] {
+/** A box's width, and the room from its top to the bottom of the window (both measured). */
+function useWidth(): [RefObject<HTMLDivElement | null>, number, number] {
   const ref = useRef<HTMLDivElement | null>(null);
-  const [width, setWidth] = useState(800);
+  const [size, setSize] = useState({ width: 800, room: 600 });
   useLayoutEffect(() => {
     const el = ref.current;
     if (el === null) return;
-    const ro = new ResizeObserver(() => setWidth(Math.max(200, Math.round(el.clientWidth))));
+    const measure = () => {
+      const width = Math.max(200, Math.round(el.clientWidth));
+      const room = Math.max(0, Math.round(window.innerHeight - el.getBoundingClientRect().top - 8));
+      setSize((s) => (s.width === width && s.room === room ? s : { width, room }));
+    };
+    const ro = new ResizeObserver(measure);
     ro.observe(el);
-    setWidth(Math.max(200, Math.round(el.clientWidth)));
-    return () => ro.disconnect();
+    window.addEventListener('resize', measure);
+    measure();
+    return () => {
+      ro.disconnect();
+      window.removeEventListener('resize', measure);
+    };
   }, []);
-  return [ref, width];
+  return [ref, size.width, size.room];
 }
 
 interface TimelineProps {

@@ -112,15 +112,18 @@ export function LabPage() {
       <div className="lab-top">
         <section className="lab-intro" aria-label="How the lab works">
           <p className="lead">
-            Each comparison runs one workload on the model twice, <em>before</em> and <em>after</em> a patch (a variant of the
+            A <strong>seed</strong> is one of the five kernel texts this project grew from: a patch series or a paper that
+            published a measurement of SLUB (cycles per allocation, a benchmark&apos;s time) before and after a change. Each
+            comparison runs one workload on the model twice, <em>before</em> and <em>after</em> a patch (a variant of the
             model), and sets the model’s <strong>after ÷ before</strong> beside the ratio the seed published. One cost table
             charges every run, the same for every experiment: no constant is tuned to make one match.
           </p>
           <p>
             The model’s cycles are not the seeds’. Those come from an IA64 and several Xeons, and include the call, kmalloc’s
             size lookup, mispredicted branches and the benchmark loop; the model charges every memory access its full latency,
-            one after another, where a real core overlaps them. So the lab compares <em>ratios</em>: the change must go the
-            seed’s way, and the model’s ratio should be within {band} of the seed’s.
+            one after another, where a real core overlaps them. So the lab compares <em>ratios</em>, with two verdicts kept
+            apart: the <strong>sign</strong> (does the change go the seed&apos;s way?) and the <strong>size</strong> (is the
+            model&apos;s ratio within {band} of the seed&apos;s?).
           </p>
           <details className="cost-table">
             <summary>The cost table (cycles), from the model’s source</summary>

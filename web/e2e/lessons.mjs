@@ -122,6 +122,45 @@ export function lessonTests({ axe, expectText, until, shot }) {
       },
     },
     {
+      name: 'a learner plays the scheduler game: the goal on screen, checked by the model, won, and the way back',
+      async run(page, url) {
+        await page.goto(`${url}#/lessons`);
+        const lessons = await listed(page);
+        const two = lessons.find((l) => l.id === 'fast-path-and-tid');
+        if (two === undefined) throw new Error('no lesson fast-path-and-tid');
+        await goHash(page, `#/lessons/fast-path-and-tid/${two.steps}`);
+        const main = await reader(page, 'fast-path-and-tid', two.steps);
+        await main.getByTestId('try-it').click();
+        const goal = page.getByTestId('goal');
+        await goal.waitFor();
+        await expectText(goal, /compare-and-swap/);
+        await expectText(page.getByTestId('goal-status'), /Not yet: CMPXCHG_DOUBLE_CPU_FAIL 0 of 1/);
+        // T to its compare-and-swap (step by step until the listing's next line is A9), the
+        // interrupt to its end in one click, then T's compare-and-swap: it fails, and that wins.
+        const position = page.getByTestId('position');
+        for (let i = 0; i < 12; i++) {
+          const mark = page.locator('span.mark', { hasText: /● T$/ });
+          const next = await page.locator('[data-testid="listing"] li.current', { has: mark }).first().getAttribute('data-label');
+          if (next === 'slab_alloc:A9') break;
+          const before = await position.innerText();
+          await page.locator('button[data-move="T"]').click();
+          await until(async () => (await position.innerText()) !== before, 'T to step');
+        }
+        await page.locator('button[data-to-end="I"]').click();
+        await expectText(position, /^move \d+ of \d+/);
+        const before = await position.innerText();
+        await page.locator('button[data-move="T"]').click();
+        await until(async () => (await position.innerText()) !== before, 'T to step');
+        await until(async () => (await goal.getAttribute('data-won')) === 'true', 'the goal to be reached');
+        await expectText(page.getByTestId('goal-status'), /started over/);
+        // The goal stays in the permalink; the way back leads to the lesson step.
+        await until(async () => page.url().includes('goal=fast-path-and-tid/'), `the URL to keep the goal (${page.url()})`);
+        await axe(page, 'playground with a goal reached');
+        await page.getByTestId('goal-back').click();
+        await reader(page, 'fast-path-and-tid', two.steps);
+      },
+    },
+    {
       name: 'a learner filters the lessons by topic and by text',
       async run(page, url) {
         await page.goto(`${url}#/lessons`);

@@ -374,6 +374,7 @@ const TESTS = [
       const svg = readFileSync(svgPath, 'utf8');
       if (!svg.startsWith('<svg') || !svg.includes('xmlns="http://www.w3.org/2000/svg"')) throw new Error('not an SVG document');
       if (!svg.includes('p3') || !svg.includes('FAILS')) throw new Error('the SVG lacks the frame content');
+      if (!svg.includes('move 17 of 17 · atomic step')) throw new Error('the SVG does not say which frame it is');
       // It parses as XML, standalone (in a blank page: the app's policy would rightly refuse
       // the file's own <style> and style attributes in a document parsed inside the app).
       const blank = await page.context().newPage();

@@ -24,6 +24,31 @@ pub struct Front {
     pub scenario: String,
     #[serde(default)]
     pub variant: Map<String, Value>,
+    /// Parts of the page held back until the lesson introduces them: `lines: 9` shows the
+    /// cache lines (panel and stage tokens) from step 9, `tid: false` never shows the tid.
+    #[serde(default)]
+    pub reveal: BTreeMap<String, Reveal>,
+}
+
+/// The parts `reveal` may hold back (docs/writing-lessons.md §2).
+pub const REVEALABLE: [&str; 5] = ["lines", "tid", "stats", "vars", "violations"];
+
+/// From which step (1-based) a part is shown, or `false`: never in this lesson.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Reveal {
+    FromStep(usize),
+    Shown(bool),
+}
+
+impl Reveal {
+    /// Whether the part is shown at step `n` (1-based).
+    pub fn shown_at(self, n: usize) -> bool {
+        match self {
+            Reveal::FromStep(k) => n >= k,
+            Reveal::Shown(b) => b,
+        }
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -76,6 +101,27 @@ pub struct TryIt {
     pub variant: Map<String, Value>,
     #[serde(default)]
     pub cache: Map<String, Value>,
+    /// When the learner has reached the goal: the playground checks it after every move.
+    pub win: Option<Win>,
+}
+
+/// A try-it's goal as the model can check it: every condition given holds (any one of the
+/// `violation` list, each counter of `stats` at least its number). `lesson check` proves it
+/// reachable by playing `example` from where the playground opens, and that it does not hold
+/// before the learner moves.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Win {
+    /// Reached when any one of these invariants is violated (`INV-1`).
+    #[serde(default)]
+    pub violation: Vec<String>,
+    /// Reached when each counter's total (setup included) is at least its number.
+    #[serde(default)]
+    pub stats: BTreeMap<String, u64>,
+    /// What the playground says once it is reached (inline Markdown).
+    pub says: String,
+    /// Moves (§3.1 syntax) that reach it from where the playground opens.
+    pub example: Vec<String>,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]

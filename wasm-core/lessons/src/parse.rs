@@ -378,6 +378,46 @@ fn validate(l: &Lesson, voc: &Vocabulary) -> Result<(), String> {
             l.steps.len()
         ));
     }
+    for (part, r) in &f.reveal {
+        if !REVEALABLE.contains(&part.as_str()) {
+            return fm(
+                &format!("reveal.{part}"),
+                format!("not a part the page can hold back (one of {REVEALABLE:?})"),
+            );
+        }
+        if let Reveal::FromStep(k) = r {
+            if !(1..=l.steps.len()).contains(k) {
+                return fm(
+                    &format!("reveal.{part}"),
+                    format!(
+                        "step {k} is not a step of this lesson (1 to {})",
+                        l.steps.len()
+                    ),
+                );
+            }
+        }
+    }
+    for (i, s) in l.steps.iter().enumerate() {
+        for h in &s.highlights {
+            let part = match &h.highlight {
+                highlight::Highlight::Panel { panel } => panel.as_str(),
+                highlight::Highlight::Line { .. } => "lines",
+                highlight::Highlight::Cpu { field: Some(f), .. } if f == "tid" => "tid",
+                highlight::Highlight::Stat { .. } => "stats",
+                highlight::Highlight::Var { .. } => "vars",
+                _ => continue,
+            };
+            if f.reveal.get(part).is_some_and(|r| !r.shown_at(i + 1)) {
+                return Err(format!(
+                    "step {} {:?} (line {}): highlights: {:?} points at the {part}, which reveal.{part} holds back at this step",
+                    i + 1,
+                    s.title,
+                    s.line,
+                    h.name
+                ));
+            }
+        }
+    }
     if !l.steps.iter().any(|s| s.block.predict.is_some()) {
         return Err("steps: at least one step needs a `predict` question".into());
     }
@@ -460,6 +500,9 @@ fn validate(l: &Lesson, voc: &Vocabulary) -> Result<(), String> {
             if t.goal.trim().is_empty() {
                 return Err(format!("{here}: tryIt.goal: must not be empty"));
             }
+            if let Some(w) = &t.win {
+                check_win(w).map_err(|e| format!("{here}: tryIt.win.{e}"))?;
+            }
         }
         for (field, c) in s.claims().into_iter().chain(
             s.block
@@ -521,16 +564,7 @@ impl Claims {
             }
         }
         for (i, v) in self.violations.iter().flatten().enumerate() {
-            let numbered = |prefix: &str, last: u32| {
-                v.strip_prefix(prefix)
-                    .and_then(|n| n.parse::<u32>().ok())
-                    .is_some_and(|n| (1..=last).contains(&n))
-            };
-            if !numbered("INV-", 15) && !numbered("SLAB-", 6) {
-                return Err(format!(
-                    "violations[{i}]: {v:?} is not INV-1 … INV-15 (SLUB) or SLAB-1 … SLAB-6"
-                ));
-            }
+            check_invariant_name(v).map_err(|e| format!("violations[{i}]: {e}"))?;
         }
         for k in self
             .cpus
@@ -567,6 +601,51 @@ impl Claims {
         }
         Ok(())
     }
+}
+
+/// `INV-1` … `INV-15` (SLUB's invariants, spec §6) or `SLAB-1` … `SLAB-6` (Appendix A).
+fn check_invariant_name(v: &str) -> Result<(), String> {
+    let numbered = |prefix: &str, last: u32| {
+        v.strip_prefix(prefix)
+            .and_then(|n| n.parse::<u32>().ok())
+            .is_some_and(|n| (1..=last).contains(&n))
+    };
+    if numbered("INV-", 15) || numbered("SLAB-", 6) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{v:?} is not INV-1 … INV-15 (SLUB) or SLAB-1 … SLAB-6"
+        ))
+    }
+}
+
+/// A try-it's `win`: something to reach, named as the model names it, and an example.
+fn check_win(w: &Win) -> Result<(), String> {
+    if w.violation.is_empty() && w.stats.is_empty() {
+        return Err("give a `violation` list or `stats` to reach".into());
+    }
+    for (i, v) in w.violation.iter().enumerate() {
+        check_invariant_name(v).map_err(|e| format!("violation[{i}]: {e}"))?;
+    }
+    let names = stat_names();
+    for (k, n) in &w.stats {
+        if !names.contains(k.as_str()) {
+            return Err(format!("stats.{k}: not a stat counter of the model"));
+        }
+        if *n == 0 {
+            return Err(format!(
+                "stats.{k}: at least 0 always holds; say at least 1"
+            ));
+        }
+    }
+    if w.says.trim().is_empty() {
+        return Err("says: must not be empty".into());
+    }
+    if w.example.is_empty() {
+        return Err("example: give the moves that reach it".into());
+    }
+    parse_moves(&w.example).map_err(|e| format!("example: {e}"))?;
+    Ok(())
 }
 
 pub(crate) fn stat_names() -> BTreeSet<String> {

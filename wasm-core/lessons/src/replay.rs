@@ -582,13 +582,74 @@ pub fn replay(lesson: &Lesson, scenario_text: &str) -> Replayed {
                             errs.push(format!(
                                 "{here}: tryIt: the moves so far do not replay under its changes (say `from: start`?): {e}"
                             ));
+                            continue;
                         }
+                    }
+                    if let Some(w) = &t.win {
+                        errs.extend(
+                            check_win(w, alt)
+                                .into_iter()
+                                .map(|e| format!("{here}: tryIt.win.{e}")),
+                        );
                     }
                 }
             }
         }
     }
     out
+}
+
+/// Whether the playground would say a try-it's goal is reached (web/src/lessons/win.ts
+/// decides the same from the view and the outcome the page gets).
+pub fn won(w: &Win, sim: &Simulator) -> bool {
+    let violated = w.violation.is_empty()
+        || sim
+            .view()
+            .violations
+            .iter()
+            .any(|v| w.violation.contains(&v.invariant));
+    let total = &sim.outcome().stats.total;
+    violated
+        && w.stats
+            .iter()
+            .all(|(k, n)| total.get(k).copied().unwrap_or(0) >= *n)
+}
+
+/// A win must not hold where the playground opens, and its example must reach it.
+fn check_win(w: &Win, mut sim: Simulator) -> Vec<String> {
+    if won(w, &sim) {
+        return vec![
+            "it already holds where the playground opens: the learner would win without a move"
+                .into(),
+        ];
+    }
+    let moves = match moves::parse_moves(&w.example) {
+        Ok(m) => m,
+        Err(e) => return vec![format!("example: {e}")],
+    };
+    if let Err(e) = moves::play(&mut sim, &moves, &w.example) {
+        return vec![format!(
+            "example: {e}; enabled were {:?}",
+            sim.enabled_moves()
+        )];
+    }
+    if won(w, &sim) {
+        return vec![];
+    }
+    let total = &sim.outcome().stats.total;
+    vec![format!(
+        "example: does not reach it: violations {:?}, {}",
+        sim.view()
+            .violations
+            .iter()
+            .map(|v| v.invariant.clone())
+            .collect::<Vec<_>>(),
+        w.stats
+            .keys()
+            .map(|k| format!("{k} {}", total.get(k).copied().unwrap_or(0)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )]
 }
 
 fn print_trace(k: usize, s: &Step, sim: &Simulator, ev_from: usize) {

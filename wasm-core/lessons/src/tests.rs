@@ -103,6 +103,33 @@ fn the_sample_lesson_is_good() {
 }
 
 #[test]
+fn a_highlight_of_a_part_held_back_is_refused() {
+    let text = GOOD
+        .replacen(
+            "scenario: scenario.json\n",
+            "scenario: scenario.json\nreveal: {tid: 2}\n",
+            1,
+        )
+        .replacen("highlights: [cpu0.freelist,", "highlights: [cpu0.tid,", 1);
+    let err = check_text(&text).expect_err("cpu0.tid at step 1 with the tid held back to step 2");
+    assert!(
+        err.contains("step 1 \"Setup\"") && err.contains("reveal.tid"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_try_it_goal_the_example_reaches_is_accepted() {
+    // U allocates on CPU 0 after T: its fast path succeeds (ALLOC_FASTPATH counts it).
+    let text = GOOD.replacen(
+        "variant: {cmpxchgDouble: slab-lock}}",
+        "variant: {cmpxchgDouble: slab-lock}, win: {stats: {ALLOC_FASTPATH: 2}, says: Won., example: [U to end]}}",
+        1,
+    );
+    check_text(&text).expect("U's allocation reaches ALLOC_FASTPATH 2");
+}
+
+#[test]
 fn broken_lessons_fail_with_file_and_field() {
     let cases: &[(&str, &str, &[&str])] = &[
         // (what to replace, with what, substrings the message must contain; none: accepted)
@@ -227,6 +254,41 @@ fn broken_lessons_fail_with_file_and_field() {
         (
             "variant: {cmpxchgDouble: slab-lock}",
             "variant: {fastpath: tid-loop}, from: start",
+            &[],
+        ),
+        (
+            "variant: {cmpxchgDouble: slab-lock}}",
+            "variant: {cmpxchgDouble: slab-lock}, win: {stats: {CMPXCHG_DOUBLE_CPU_FAIL: 1}, says: Won., example: [U to end]}}",
+            &["step 5 \"Try\"", "tryIt.win.example", "does not reach it"],
+        ),
+        (
+            "variant: {cmpxchgDouble: slab-lock}}",
+            "variant: {cmpxchgDouble: slab-lock}, win: {stats: {ALLOC_FASTPATH: 1}, says: Won., example: [U to end]}}",
+            &["step 5 \"Try\"", "tryIt.win", "already holds"],
+        ),
+        (
+            "variant: {cmpxchgDouble: slab-lock}}",
+            "variant: {cmpxchgDouble: slab-lock}, win: {violation: [INV-99], says: Won., example: [U]}}",
+            &["step 5 \"Try\"", "tryIt.win.violation[0]"],
+        ),
+        (
+            "variant: {cmpxchgDouble: slab-lock}}",
+            "variant: {cmpxchgDouble: slab-lock}, win: {stats: {NO_SUCH: 1}, says: Won., example: [U]}}",
+            &["step 5 \"Try\"", "tryIt.win.stats.NO_SUCH"],
+        ),
+        (
+            "scenario: scenario.json\n",
+            "scenario: scenario.json\nreveal: {lines: 9}\n",
+            &["reveal.lines", "step 9"],
+        ),
+        (
+            "scenario: scenario.json\n",
+            "scenario: scenario.json\nreveal: {code: false}\n",
+            &["reveal.code", "not a part"],
+        ),
+        (
+            "scenario: scenario.json\n",
+            "scenario: scenario.json\nreveal: {tid: 2}\n",
             &[],
         ),
         ("## Step: CAS", "## CAS", &["line", "## Step: <title>"]),

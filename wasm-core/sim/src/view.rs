@@ -332,6 +332,24 @@ pub struct LineView {
     pub name: String,
     /// One MESI letter per CPU.
     pub states: Vec<char>,
+    /// What the line holds: the stage ties the line's token to it.
+    pub holds: LineHolds,
+}
+
+/// What a cache line holds (the layout of spec §7, Appendix A for SLAB).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum LineHolds {
+    /// The `kmem_cache` itself, read by every operation.
+    Cache,
+    /// CPU `cpu`'s `kmem_cache_cpu` (SLUB) or part of its `array_cache` (SLAB).
+    Cpu { cpu: u32 },
+    /// Node `node`'s `kmem_cache_node` (SLAB: or part of its shared array).
+    Node { node: u32 },
+    /// A slab's metadata (`struct page`, `struct slab` since 5.17): freelist and counters.
+    Slab { slab: String },
+    /// Objects of a slab: several small objects share a line; a large one spans many.
+    Objects { slab: String, objects: Vec<String> },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]

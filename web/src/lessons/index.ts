@@ -25,6 +25,17 @@ export interface FrontMatter {
   patches: string[];
   scenario: string;
   variant: Record<string, Scalar>;
+  /** Parts held back until a step (1-based) or for the whole lesson (`false`). */
+  reveal: Partial<Record<Revealable, number | boolean>>;
+}
+
+/** The parts of the page a lesson's `reveal` may hold back (format.rs REVEALABLE). */
+export type Revealable = 'lines' | 'tid' | 'stats' | 'vars' | 'violations';
+
+/** Whether `part` is shown at step `n` of a lesson with front matter `front`. */
+export function revealed(front: Pick<FrontMatter, 'reveal'>, part: Revealable, n: number): boolean {
+  const r = front.reveal[part];
+  return r === undefined || (typeof r === 'number' ? n >= r : r);
 }
 
 export type Panel = 'lines' | 'stats' | 'timeline' | 'violations' | 'code';
@@ -52,6 +63,20 @@ export interface LessonTryIt {
   from: 'here' | 'start';
   variant: Record<string, Scalar>;
   cache: Record<string, Scalar>;
+  /** What the playground checks after every move to say the goal is reached (win.ts). */
+  win: LessonWin | null;
+}
+
+/** A try-it's goal as the model can check it (wasm-core/lessons/src/format.rs `Win`). */
+export interface LessonWin {
+  /** Reached when any one of these invariants is violated (none listed: no such condition). */
+  violation: string[];
+  /** Reached when each counter's total (setup included) is at least its number. */
+  stats: Record<string, number>;
+  /** Inline Markdown, said once it is reached. */
+  says: string;
+  /** Moves (lesson syntax) that reach it; checked by `slub-lab lesson check`. */
+  example: string[];
 }
 
 /** A step of `slub-lab lesson export`: prose as Markdown, claims as written. */
@@ -115,7 +140,7 @@ export interface LessonStep {
   movesSource: string[];
   highlights: NamedHighlight[];
   predict: LessonPredict | null;
-  tryIt: (LessonTryIt & { goalHtml: string }) | null;
+  tryIt: (LessonTryIt & { goalHtml: string; saysHtml: string | null }) | null;
   /** Narration rendered to HTML at build time, safe to insert (render.ts). */
   narrationHtml: string;
 }

@@ -118,7 +118,7 @@ function pageStep(s: ExportedStep): LessonStep {
       answer: p.answer,
       explainHtml: p.explain === null ? null : renderInline(p.explain),
     },
-    tryIt: t && { ...t, goalHtml: renderInline(t.goal) },
+    tryIt: t && { ...t, goalHtml: renderInline(t.goal), saysHtml: t.win === null ? null : renderInline(t.win.says) },
     narrationHtml: renderMarkdown(s.narration),
   };
 }

@@ -18,6 +18,7 @@
 import type { ArrayView, ContextView, CpuView, NodeView, ObjectOwner, ObjectView, SimEvent, SlabNodeView, SlabOwner, SlabView, View } from '../sim/types';
 import { arcPath, contextMarker, linkPath, r1, type Point } from './geometry';
 import { gapText, stackHeightRows, stackRows } from './stack.layout';
+import { layoutTokens, TOKEN_BAND_H, TOKEN_ROWS, type TieShape, type TokenLayout } from './tokens.layout';
 
 export const CARD_W = 296;
 export const GAP = 12;
@@ -161,6 +162,10 @@ export interface StageShapes {
   readonly refs: readonly RefShape[];
   readonly arrows: readonly ArrowShape[];
   readonly locks: readonly LockShape[];
+  /** The cache lines each CPU holds, as tokens at the bottom of its card (tokens.layout.ts). */
+  readonly tokens: TokenLayout['tokens'];
+  readonly ties: readonly TieShape[];
+  readonly tokenLabels: TokenLayout['labels'];
 }
 
 export interface StageOptions {
@@ -168,6 +173,8 @@ export interface StageOptions {
   readonly columns: number;
   /** The selected object or slab name (outlined everywhere it appears). */
   readonly selection: string | null;
+  /** Parts a lesson holds back until it introduces them (lessons' `reveal`); default: all shown. */
+  readonly hide?: { readonly tid?: boolean; readonly lines?: boolean };
 }
 
 const text = (
@@ -392,6 +399,8 @@ export function layoutStage(
   const columns = Math.max(1, Math.min(options.columns, Math.max(view.cpus.length, 2)));
   const width = columns * CARD_W + (columns + 1) * GAP;
   const sel = options.selection;
+  const showTid = options.hide?.tid !== true;
+  const bandH = options.hide?.lines === true ? 0 : TOKEN_BAND_H;
   const uniqueKeys = keyer();
   const cards: CardShape[] = [];
   const chips: ChipShape[] = [];
@@ -418,14 +427,14 @@ export function layoutStage(
   const ctxByCpu = (cpu: number) => view.contexts.filter((c) => c.cpu === cpu);
   const slab = view.allocator === 'slab';
   const cpuHeight = (c: CpuView) => {
-    if (slab) return slabCpuHeight(c, ctxByCpu(c.cpu).length);
+    if (slab) return slabCpuHeight(c, ctxByCpu(c.cpu).length) + bandH;
     const flRows = Math.max(Math.ceil(capacity / perRowChips), Math.ceil(c.freelist.length / perRowChips), 1);
     const partialRows = Math.max(1, Math.ceil(c.partial.length / perRowRefs));
     // Two lines per context: what it does, and what its fast path holds (kept even when empty,
     // so the cards do not jump as a fast path starts and ends).
     const ctxs = ctxByCpu(c.cpu);
     const ctxLines = ctxs.length === 0 ? 2 : ctxs.reduce((n, ctx) => n + contextTexts(ctx, false, view, objectByName).lines.length, 0);
-    return 22 + ROW * (1 + flRows + 1 + partialRows + 1) + CTX_LINE * ctxLines + 14;
+    return 22 + ROW * ((showTid ? 1 : 0) + flRows + 1 + partialRows + 1) + CTX_LINE * ctxLines + 14 + bandH;
   };
   const cpuRows: CpuView[][] = [];
   view.cpus.forEach((c, i) => {
@@ -550,8 +559,10 @@ export function layoutStage(
       ),
     ];
     let ry = 22 + ROW - 6;
-    texts.push(text(LABEL_X, ry + 4, 'tid', 'label'), text(VALUE_X, ry + 4, tidText(c, view.tidStep)));
-    ry += ROW;
+    if (showTid) {
+      texts.push(text(LABEL_X, ry + 4, 'tid', 'label'), text(VALUE_X, ry + 4, tidText(c, view.tidStep)));
+      ry += ROW;
+    }
     texts.push(text(LABEL_X, ry + 4, 'freelist', 'label'));
     if (c.freelist.length === 0) texts.push(text(VALUE_X, ry + 4, 'NULL', 'muted'));
     const flKeys = uniqueKeys('fl', c.freelist);
@@ -640,7 +651,36 @@ export function layoutStage(
     y += h + GAP;
   }
 
-  return { width, height: y, strip, cards, chips, refs, arrows, locks };
+  // The cache lines, last: a moved line's token is tied to what it holds, wherever that is.
+  const cardAt = new Map(cards.map((c) => [c.key, c]));
+  const bands = bandH === 0 ? [] : view.cpus.map((c) => {
+    const card = cardAt.get(`cpu:${c.cpu}`);
+    const x = (card?.x ?? 0) + LABEL_X;
+    return { cpu: c.cpu, x, y: (card?.y ?? 0) + (card?.h ?? 0) - bandH, w: CARD_W - 2 * LABEL_X, rows: TOKEN_ROWS };
+  });
+  const holder = (key: string, dx: number, dy: number): Point | null => {
+    const card = cardAt.get(key);
+    return card === undefined ? null : { x: card.x + dx, y: card.y + dy };
+  };
+  const { tokens, ties, labels } = layoutTokens(view.lines, event, bands, (l) => {
+    const h = l.holds;
+    switch (h.kind) {
+      case 'cache':
+        return null;
+      case 'cpu':
+        return holder(`cpu:${h.cpu}`, CARD_W / 2, 10);
+      case 'node':
+        return holder(`node:${h.node}`, 40, 12);
+      case 'slab':
+        return holder(`slab:${h.slab}`, 30, 12);
+      case 'objects': {
+        const p = gridPos.get(h.objects[0] ?? '');
+        return p === undefined ? null : { x: p.x, y: p.y - CHIP_H / 2 };
+      }
+    }
+  });
+
+  return { width, height: y, strip, cards, chips, refs, arrows, locks, tokens, ties, tokenLabels: labels };
 }
 
 function cpuOfOwner(owner: SlabOwner): number | null {

@@ -20,6 +20,7 @@ import {
   type TextShape,
 } from './stage.layout';
 import { ensureStyle } from './style';
+import { renderTokens } from './tokens.view';
 
 export interface RenderOptions {
   /** Tween length in ms; 0 = no tween. */
@@ -168,6 +169,9 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
   if (d > 0) redrawn.attr('opacity', 0).transition().delay(d * 0.6).duration(d * 0.4).attr('opacity', 1);
   else redrawn.attr('opacity', 1);
 
+  // Ties from moved cache lines to what they hold (drawn by renderTokens, below the chips).
+  const ties = layer(svg, 'ties');
+
   // Slab tokens.
   const refs = layer(svg, 'refs')
     .selectAll<SVGGElement, RefShape>('g.ref')
@@ -257,6 +261,9 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
     .text((l) => l);
   setText(chips.select<SVGTitleElement>('title'), chipTitle);
   place(chips, d);
+
+  // Cache-line tokens in each CPU's band, and their ties.
+  renderTokens(ties, layer(svg, 'tokens'), shapes, d);
 
   // list_lock padlocks.
   const locks = layer(svg, 'locks')

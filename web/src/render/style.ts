@@ -59,6 +59,14 @@ text.warn { fill: var(--error); }
 .row.touched text.name { font-weight: 700; }
 .xfer circle { stroke: var(--fg); stroke-width: 1.5px; }
 .xfer text { font-size: 10px; text-anchor: middle; }
+.token rect { fill: var(--bg); stroke: var(--fg); stroke-width: 1.2px; }
+.token rect.hue { stroke: none; }
+.token.M rect:not(.hue), .token.E rect:not(.hue) { fill: var(--fg); }
+.token.M text, .token.E text { fill: var(--bg); font-weight: 700; }
+.token.arrived rect:not(.hue) { stroke: var(--accent); stroke-width: 2.5px; }
+.token.gone rect { stroke: var(--muted); stroke-dasharray: 3 2; fill: none; }
+.token.gone text { fill: var(--muted); text-decoration: line-through; }
+.tie { fill: none; stroke: var(--accent); stroke-width: 1.5px; stroke-dasharray: 2 3; }
 .tick.future rect { fill: var(--bg) !important; stroke: var(--muted); }
 .tick .fail { text-anchor: middle; font-weight: 700; fill: var(--error); }
 .bracket { fill: none; stroke: var(--error); stroke-width: 1.5px; }

@@ -21,6 +21,7 @@ export type { ExploreResult } from './generated/ExploreResult';
 export type { ExploreViolation } from './generated/ExploreViolation';
 export type { FastOp } from './generated/FastOp';
 export type { Frame } from './generated/Frame';
+export type { LineHolds } from './generated/LineHolds';
 export type { LineView } from './generated/LineView';
 export type { ListingFunction } from './generated/ListingFunction';
 export type { ListingLine } from './generated/ListingLine';

@@ -84,7 +84,14 @@ describe('permalinks', () => {
       scenarioId: 'sample',
       moves: ['T', 'migrate:T:1'],
       at: 1,
+      goal: null,
     });
+    // A try-it's goal rides along; a malformed one names the parameter.
+    const g = playHash(builtins.sample, [], 0, builtins, 'play', 'aba-without-tid/2');
+    expect(g).toBe('#/play?s=sample&m=&at=0&goal=aba-without-tid/2');
+    expect(parseHash(g, builtins, 'sample')).toMatchObject({ kind: 'play', goal: 'aba-without-tid/2' });
+    expect(parseHash('#/play?s=sample&goal=../x', builtins, 'sample')).toMatchObject({ kind: 'error', part: 'goal' });
+    expect(parseHash('#/play?s=sample&goal=aba/0', builtins, 'sample')).toMatchObject({ kind: 'error', part: 'goal' });
     const custom = '{"schemaVersion":1,"name":"é ✓","cpus":2,"tasks":[]}';
     const h2 = playHash(custom, [], 0, builtins);
     expect(h2).toMatch(/^#\/play\?s=v1\.[A-Za-z0-9_-]+&m=&at=0$/);

@@ -6,6 +6,8 @@
 //         encoding is versioned so a later one can be told apart;
 //     m   the kept moves, comma-separated (`T,T,I,migrate:T:1`); absent = the scenario's own;
 //     at  the cursor, 0..moves (absent = 0).
+//     goal  `<lesson id>/<step>`: the lesson step whose "try it yourself" opened the playground;
+//         its goal is shown, checked after every move, with the way back (absent = none).
 //   #/explore?s=&m=&at=   the same playground with the explorer open (same parameters).
 //   #/lessons, #/lessons/<id>/<step>   the lesson index and reader (ui/lessons/route.ts
 //         parses the rest of the path).
@@ -23,6 +25,8 @@ export type Route =
       readonly scenarioId: string | null;
       readonly moves: readonly string[] | null;
       readonly at: number;
+      /** `<lesson id>/<step>` of the try-it that opened it (the lesson library resolves it). */
+      readonly goal: string | null;
     }
   /** `#/` (or no hash): the front page. */
   | { readonly kind: 'home' }
@@ -102,6 +106,9 @@ export function decodeScenario(s: string): { ok: true; text: string } | { ok: fa
   }
 }
 
+/** A try-it's address: a lesson id (kebab-case) and a step number. */
+const GOAL = /^[a-z0-9]+(?:-[a-z0-9]+)*\/[1-9]\d{0,2}$/;
+
 export function parseHash(hash: string, builtins: Readonly<Record<string, string>>, defaultId: string): Route {
   const h = hash.replace(/^#/, '');
   const [path = '', query = ''] = h.split('?', 2);
@@ -133,7 +140,11 @@ export function parseHash(hash: string, builtins: Readonly<Record<string, string
       const n = moves?.length ?? null;
       if (n !== null && at > n) return { kind: 'error', part: 'at', message: `${at} is beyond the ${n} moves in m` };
     }
-    return { kind: 'play', page, scenario, scenarioId, moves, at };
+    const goal = params.get('goal');
+    if (goal !== null && !GOAL.test(goal)) {
+      return { kind: 'error', part: 'goal', message: `"${goal.slice(0, 40)}" is not <lesson id>/<step> (like aba-without-tid/2)` };
+    }
+    return { kind: 'play', page, scenario, scenarioId, moves, at, goal };
   }
   if (path === '/lab') return { kind: 'lab', path };
   if (path === '/lessons' || path.startsWith('/lessons/')) return { kind: 'lessons', path, query };
@@ -147,9 +158,11 @@ export function playHash(
   cursor: number,
   builtins: Readonly<Record<string, string>>,
   page: PlayPage = 'play',
+  goal: string | null = null,
 ): string {
   const id = Object.keys(builtins).find((k) => builtins[k] === scenario);
   const s = id ?? encodeScenario(scenario);
   const params = [`s=${s}`, `m=${schedule.map(encodeURIComponent).join(',')}`, `at=${cursor}`];
+  if (goal !== null) params.push(`goal=${goal}`);
   return `#/${page}?${params.join('&')}`;
 }

@@ -75,7 +75,7 @@ function Page({ route, hash }: { route: Route; hash: string }) {
     case 'play': {
       const state = playState(route);
       if ('kind' in state) return <LinkErrorPanel error={state} hash={hash} />;
-      return <Player key={hash} initial={state} page={route.page} />;
+      return <Player key={hash} initial={state} page={route.page} goal={route.goal} />;
     }
   }
 }
@@ -87,6 +87,7 @@ const PARTS: Record<string, string> = {
   at: 'the position (at)',
   lesson: 'the lesson',
   step: 'the step',
+  goal: 'the goal (goal)',
 };
 
 export function LinkErrorPanel({ error, hash }: { error: LinkError; hash: string }) {

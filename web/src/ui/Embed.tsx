@@ -118,7 +118,7 @@ function Embed({ initial, options, lesson }: { initial: PlayerState; options: Em
       <p className="narration" aria-live="polite" data-testid="narration">
         {lastEvent === undefined ? 'Nothing has happened yet.' : lastEvent.narration}
       </p>
-      <StageView fitHeight={EMBED_FIT} view={view} event={lastEvent} selection={state.selection} step={state.cursor} animate={animate} />
+      <StageView fitHeight={EMBED_FIT} legend={false} view={view} event={lastEvent} selection={state.selection} step={state.cursor} animate={animate} />
       {options.controls !== 'none' && (
         <div className="buttons">
           <button type="button" onClick={() => run('prev')} disabled={state.cursor <= options.from} aria-keyshortcuts="ArrowLeft">

@@ -1,6 +1,6 @@
 // The playground: the learner is the scheduler. Player state lives in one reducer (perform);
 // everything shown is derived from it through the simulator; the URL follows the state.
-import { Fragment, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { Fragment, lazy, Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { movesToEnd } from '../sim';
 import { commandAction, type CommandName } from '../state/commands';
 import {
@@ -26,11 +26,23 @@ import { BUILTIN_TEXTS } from './scenarios';
 import { useExplorer } from './useExplorer';
 import { playablePrefix, useSimulation } from './useSimulation';
 import { VariantPanel } from './VariantPanel';
-import { LinesView, ListingView, StageView, TimelineView, useMediaQuery } from './views';
+import { LinesView, ListingView, StageView, ThreadPanes, TimelineView, useMediaQuery } from './views';
 
 const URL_DELAY_MS = 150;
 
-export function Player({ initial, page: initialPage = 'play' }: { initial: PlayerState; page?: PlayPage }) {
+// A lesson's goal comes with the lesson library: loaded only when a link names one.
+const GoalBanner = lazy(() => import('./GoalBanner').then((m) => ({ default: m.GoalBanner })));
+
+export function Player({
+  initial,
+  page: initialPage = 'play',
+  goal = null,
+}: {
+  initial: PlayerState;
+  page?: PlayPage;
+  /** `<lesson id>/<step>` of the try-it that opened the playground (url.ts `goal`). */
+  goal?: string | null;
+}) {
   const [state, dispatch] = useReducer(perform, initial);
   const derived = useSimulation(state.scenario, state.schedule, state.cursor);
   const enabledMoves = useMemo(() => (derived.kind === 'ok' ? derived.view.enabledMoves : []), [derived]);
@@ -46,11 +58,11 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
   // after the last change (replaceState is slow enough to cost frames while playing).
   useEffect(() => {
     const id = window.setTimeout(() => {
-      const hash = playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, route);
+      const hash = playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, route, goal);
       if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
     }, URL_DELAY_MS);
     return () => window.clearTimeout(id);
-  }, [state.scenario, state.schedule, state.cursor, route]);
+  }, [state.scenario, state.schedule, state.cursor, route, goal]);
 
   /** The counterexample replaces the schedule; the cursor at its end shows the violation. */
   const loadSchedule = useCallback((scenario: string, schedule: readonly string[]) => {
@@ -113,8 +125,13 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
     const find = (id: string) => page.current?.querySelector<SVGSVGElement>(`svg[data-testid="${id}"]`) ?? null;
     const stage = find('stage');
     if (stage === null) return;
-    const title = derived.kind === 'ok' ? `${derived.view.scenarioName}, move ${state.cursor}` : 'slub-lab';
-    const svg = frameSvg(stage, find('lines'), find('timeline'), title);
+    if (derived.kind !== 'ok') return;
+    const v = derived.view;
+    const svg = frameSvg(stage, find('lines'), find('timeline'), {
+      title: `slub-lab · ${v.scenarioName}`,
+      position: `move ${state.cursor} of ${state.schedule.length} · atomic step ${v.steps}`,
+      violations: v.violations.map((x) => `⚠ ${x.invariant} violated (atomic step ${x.step}): ${x.message}`),
+    });
     const name = `slub-lab-move-${state.cursor}`;
     try {
       if (kind === 'svg') download(new Blob([svg], { type: 'image/svg+xml' }), `${name}.svg`);
@@ -174,11 +191,11 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
           </p>
         )}
         <nav aria-label="Sections" className="nav">
-          <a href={playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'play')} aria-current={exploreOpen ? undefined : 'page'}>
+          <a href={playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'play', goal)} aria-current={exploreOpen ? undefined : 'page'}>
             Playground
           </a>
           <a href="#/lessons">Lessons</a>
-          <a href={playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'explore')} aria-current={exploreOpen ? 'page' : undefined}>
+          <a href={playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'explore', goal)} aria-current={exploreOpen ? 'page' : undefined}>
             Explorer
           </a>
           <a href="#/lab">Lab</a>
@@ -187,6 +204,12 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
           </button>
         </nav>
       </header>
+
+      {goal !== null && (
+        <Suspense fallback={<p className="goal muted">Loading the goal…</p>}>
+          <GoalBanner goal={goal} view={view} outcome={outcome} />
+        </Suspense>
+      )}
 
       <section className="controls" aria-label="Player controls">
         <div className="buttons">
@@ -240,7 +263,6 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
                       type="button"
                       className={`move to-end ${b.kind}`}
                       data-to-end={toEnd.ctx}
-                      aria-label={toEnd.label}
                       title={toEnd.label}
                       style={style}
                       onClick={() => dispatch({ type: 'applyMoves', moves: movesToEnd(state.scenario, state.schedule.slice(0, state.cursor), toEnd.ctx) })}
@@ -283,6 +305,7 @@ export function Player({ initial, page: initialPage = 'play' }: { initial: Playe
         <div className="col-left">
 
           <h2 className="sr-only">Code</h2>
+          <ThreadPanes view={view} />
           <ListingView view={view} event={lastEvent} />
         </div>
         <div className="col-stage">

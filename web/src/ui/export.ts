@@ -29,8 +29,20 @@ function place(svg: SVGSVGElement, x: number, y: number, w: number, h: number): 
   return clone;
 }
 
-/** One SVG document of the frame; `timeline` and `lines` are optional. */
-export function frameSvg(stage: SVGSVGElement, lines: SVGSVGElement | null, timeline: SVGSVGElement | null, title: string): string {
+/** What an exported frame says above the stage: whose frame it is, where, and what broke. */
+export interface FrameCaption {
+  /** The scenario's name. */
+  readonly title: string;
+  /** `move 7 of 12 · atomic step 189`. */
+  readonly position: string;
+  /** One line per violated invariant (`⚠ INV-1 violated (atomic step 101): …`). */
+  readonly violations: readonly string[];
+}
+
+const CAPTION_LINE = 20;
+
+/** One SVG document of the frame under its caption; `timeline` and `lines` are optional. */
+export function frameSvg(stage: SVGSVGElement, lines: SVGSVGElement | null, timeline: SVGSVGElement | null, caption: FrameCaption): string {
   const s = viewBox(stage);
   const l = lines === null ? null : viewBox(lines);
   const gap = 16;
@@ -38,7 +50,8 @@ export function frameSvg(stage: SVGSVGElement, lines: SVGSVGElement | null, time
   const top = Math.max(s.h, l?.h ?? 0);
   const t = timeline === null ? null : viewBox(timeline);
   const tlH = t === null ? 0 : (t.h * width) / t.w;
-  const height = Math.ceil(top + (t === null ? 0 : gap + tlH));
+  const head = 12 + CAPTION_LINE * (2 + caption.violations.length);
+  const height = Math.ceil(head + top + (t === null ? 0 : gap + tlH));
 
   const out = document.createElementNS(SVG_NS, 'svg');
   out.setAttribute('xmlns', SVG_NS);
@@ -46,7 +59,7 @@ export function frameSvg(stage: SVGSVGElement, lines: SVGSVGElement | null, time
   out.setAttribute('height', String(height));
   out.setAttribute('viewBox', `0 0 ${width} ${height}`);
   const titleEl = document.createElementNS(SVG_NS, 'title');
-  titleEl.textContent = title;
+  titleEl.textContent = `${caption.title}, ${caption.position}`;
   out.appendChild(titleEl);
   const css = getComputedStyle(document.documentElement);
   const style = document.createElementNS(SVG_NS, 'style');
@@ -57,9 +70,27 @@ export function frameSvg(stage: SVGSVGElement, lines: SVGSVGElement | null, time
   bg.setAttribute('height', '100%');
   bg.setAttribute('fill', css.getPropertyValue('--bg').trim() || '#ffffff');
   out.appendChild(bg);
-  out.appendChild(place(stage, 0, 0, s.w, s.h));
-  if (lines !== null && l !== null) out.appendChild(place(lines, s.w + gap, 0, l.w, l.h));
-  if (timeline !== null && t !== null) out.appendChild(place(timeline, 0, top + gap, width, tlH));
+  // The caption: the scenario, the position, and each violation in the error colour.
+  const texts: [string, string, string][] = [
+    [caption.title, 'bold', 'var(--fg)'],
+    [caption.position, 'normal', 'var(--muted)'],
+    ...caption.violations.map((v): [string, string, string] => [v, 'bold', 'var(--error)']),
+  ];
+  texts.forEach(([text, weight, fill], i) => {
+    const el = document.createElementNS(SVG_NS, 'text');
+    el.setAttribute('x', '12');
+    el.setAttribute('y', String(12 + CAPTION_LINE * i + 14));
+    el.setAttribute('font-family', 'system-ui, sans-serif');
+    el.setAttribute('font-size', '14');
+    el.setAttribute('font-weight', weight);
+    el.setAttribute('fill', fill);
+    el.setAttribute('class', i >= 2 ? 'caption violation' : 'caption');
+    el.textContent = text;
+    out.appendChild(el);
+  });
+  out.appendChild(place(stage, 0, head, s.w, s.h));
+  if (lines !== null && l !== null) out.appendChild(place(lines, s.w + gap, head, l.w, l.h));
+  if (timeline !== null && t !== null) out.appendChild(place(timeline, 0, head + top + gap, width, tlH));
   return new XMLSerializer().serializeToString(out);
 }
 

@@ -11,6 +11,7 @@ import { fitColumns, layoutStage } from '../render/stage.layout';
 import { renderStage } from '../render/stage.view';
 import { cursorAt, layoutTimeline } from '../render/timeline.layout';
 import { renderTimeline } from '../render/timeline.view';
+import { StageLegend } from './StageLegend';
 import { listingFor, type SimEvent, type View } from '../sim';
 
 export const TWEEN_MS = 320;
@@ -63,18 +64,27 @@ interface StageProps {
   step: number;
   animate: boolean;
   onSelect?: (name: string | null) => void;
+  /** Parts a lesson holds back at this step (its `reveal`). */
+  hide?: { tid?: boolean; lines?: boolean };
+  /** Explain the shapes drawn under the stage (not in a slide's embed, whose room is the stage's). */
+  legend?: boolean;
 }
 
 /**
  * The stage, laid out for the width it is given (issue 13): as many card columns as fit at a
  * readable scale (stage.layout.ts fitColumns), drawn at that scale, never shrunk below it.
  */
-export function StageView({ view, event, selection, step, animate, onSelect, fitHeight }: StageProps) {
+export function StageView({ view, event, selection, step, animate, onSelect, fitHeight, legend = true, hide }: StageProps) {
   const ref = useRef<SVGSVGElement | null>(null);
   const [box, px, room] = useWidth();
   const fit = fitColumns(px, Math.max(view.cpus.length, 2));
   const { columns } = fit;
-  const shapes = useMemo(() => layoutStage(view, event, { columns, selection }), [view, event, columns, selection]);
+  const hideTid = hide?.tid === true;
+  const hideLines = hide?.lines === true;
+  const shapes = useMemo(
+    () => layoutStage(view, event, { columns, selection, hide: { tid: hideTid, lines: hideLines } }),
+    [view, event, columns, selection, hideTid, hideLines],
+  );
   let scale = fit.scale;
   if (fitHeight !== undefined) {
     scale = Math.max(fitHeight.minScale, Math.min(scale, room / shapes.height));
@@ -95,6 +105,7 @@ export function StageView({ view, event, selection, step, animate, onSelect, fit
         onSelect(target?.getAttribute('data-object') ?? target?.getAttribute('data-slab') ?? null);
       }}
     />
+    {legend && <StageLegend shapes={shapes} />}
     </div>
   );
 }
@@ -194,6 +205,34 @@ export function TimelineView({ events, schedule, cursor, view, animate, onGoto }
         }}
       />
     </div>
+  );
+}
+
+/**
+ * One pane per live context, side by side like threads (issue 13 item 3): who it is, where it
+ * runs, what it is doing, and the line it executes next, whole. The listing below has them all.
+ */
+export function ThreadPanes({ view }: { view: View }) {
+  const listing = useMemo(() => listingFor(view.variant.fastpath, view.variant.slowpath), [view.variant.fastpath, view.variant.slowpath]);
+  const live = view.contexts.filter((c) => c.state !== 'finished' && c.label !== null);
+  if (live.length === 0) return null;
+  return (
+    <ul className="threads" aria-label="Each context's next line" data-testid="threads">
+      {live.map((c) => {
+        const line = listing.flatMap((f) => f.lines).find((l) => l.label === c.label);
+        return (
+          <li key={c.id} style={{ borderLeftColor: `var(--cpu${c.cpu % 8})` }} data-ctx={c.id}>
+            <span className="thread-head">
+              {c.kind === 'irq' ? '⚡' : '●'} {c.id} · CPU {c.cpu} · {c.state}
+              {c.op !== null && <> · {c.op}</>}
+            </span>
+            <code className="thread-line">
+              <span className="muted">{c.label}</span> {line?.text.trim() ?? ''}
+            </code>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 

@@ -116,6 +116,41 @@ impl Machine {
         format!("line {l}")
     }
 
+    /// What line `l` holds, by the same layout as `line_name`.
+    fn line_holds(&self, l: u32) -> LineHolds {
+        let cpus = self.cfg.cpus as u32;
+        if l == 0 {
+            return LineHolds::Cache;
+        }
+        if l < self.cfg.static_lines() {
+            if let Some(holds) = self.slab_line_holds(l) {
+                return holds;
+            }
+            return if l <= cpus {
+                LineHolds::Cpu { cpu: l - 1 }
+            } else {
+                LineHolds::Node { node: l - 1 - cpus }
+            };
+        }
+        for (s, sl) in self.st.slabs.iter().enumerate() {
+            let slab = self.slab_name(s as SlabId);
+            if l == sl.line {
+                return LineHolds::Slab { slab };
+            }
+            if l > sl.line && l <= sl.line + self.cfg.obj_lines {
+                // The objects whose bytes overlap this line's 64.
+                let (start, end) = ((l - sl.line - 1) as u64 * 64, (l - sl.line) as u64 * 64);
+                let size = self.cfg.size.max(1);
+                let first = start / size;
+                let last = ((end - 1) / size).min(self.cfg.objects.saturating_sub(1) as u64);
+                let p = slab.to_lowercase();
+                let objects = (first..=last).map(|i| format!("{p}{i}")).collect();
+                return LineHolds::Objects { slab, objects };
+            }
+        }
+        LineHolds::Cache
+    }
+
     pub fn view(&self, position: usize, enabled: Vec<String>) -> View {
         let cpus = self.st.cpus.iter().enumerate().map(|(k, c)| CpuView {
             cpu: k as u32,
@@ -313,6 +348,7 @@ impl Machine {
             .map(|(l, states)| LineView {
                 id: l as u32,
                 name: self.line_name(l as u32),
+                holds: self.line_holds(l as u32),
                 states: states[..self.cfg.cpus].iter().map(|s| s.letter()).collect(),
             });
         let vars = self.st.vars.iter().enumerate().map(|(vi, v)| VarView {

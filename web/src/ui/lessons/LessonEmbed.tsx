@@ -5,7 +5,7 @@
 // total}` to the host, `total` being the last step it may reach. Predictions are not asked here:
 // the stage shows each step's outcome, for the speaker to ask about.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
-import { movesThrough, type Lesson } from '../../lessons';
+import { movesThrough, revealed, type Lesson } from '../../lessons';
 import { LESSONS } from '../../lessons/bundled';
 import { parseEmbedMessage, type CommandName } from '../../state/commands';
 import { parseEmbedOptions, type EmbedOptions, type StepMessage } from '../../state/embed';
@@ -143,7 +143,16 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
       />
       <div className="embed-stage">
         {full && <ListingView view={v} event={lastEvent} />}
-        <StageView fitHeight={EMBED_FIT} view={v} event={lastEvent} selection={null} step={walk.cursor} animate={!reducedMotion} />
+        <StageView
+          fitHeight={EMBED_FIT}
+          legend={false}
+          hide={{ tid: !revealed(lesson.front, 'tid', state.step), lines: !revealed(lesson.front, 'lines', state.step) }}
+          view={v}
+          event={lastEvent}
+          selection={null}
+          step={walk.cursor}
+          animate={!reducedMotion}
+        />
       </div>
       {options.controls !== 'none' && (
         <div className="buttons">

@@ -3,7 +3,7 @@
 // prediction question (asked before the step's moves play), "try it yourself" in the
 // playground, and the way on (steps, keyboard, the next lesson). The URL follows the step.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { movesThrough, tryItPlayground, type Lesson } from '../../lessons';
+import { movesThrough, revealed, tryItPlayground, type Lesson, type Revealable } from '../../lessons';
 import { listing as loadListing, type ListingFunction } from '../../sim';
 import type { CommandName } from '../../state/commands';
 import { playHash } from '../../state/url';
@@ -12,7 +12,7 @@ import { HelpDialog, useShortcuts } from '../HelpDialog';
 import { StatsPanel, VarsPanel, ViolationsPanel } from '../panels';
 import { BUILTIN_TEXTS } from '../scenarios';
 import { useSimulation } from '../useSimulation';
-import { LinesView, ListingView, StageView, useMediaQuery } from '../views';
+import { LinesView, ListingView, StageView, ThreadPanes, useMediaQuery } from '../views';
 import { describeHighlight } from './highlight';
 import { applyHighlights } from './highlightDom';
 import { lessonProgress, lessonStatus, progressStore } from './progress';
@@ -146,6 +146,7 @@ export function LessonReader({
   const status = lessonStatus(progress, lesson.id, total);
   const visited = lessonProgress(progress, lesson.id).visited;
   const playground = tryItPlayground(lesson, current);
+  const shown = (part: Revealable) => revealed(lesson.front, part, step);
   const hereMoves = movesThrough(lesson, step);
   const hereLink = playHash(lesson.scenario, hereMoves, hereMoves.length, BUILTIN_TEXTS);
   const variant = Object.entries(lesson.front.variant);
@@ -270,7 +271,7 @@ export function LessonReader({
               <a
                 className="button-link primary"
                 data-testid="try-it"
-                href={playHash(playground.scenario, playground.moves, playground.moves.length, BUILTIN_TEXTS)}
+                href={playHash(playground.scenario, playground.moves, playground.moves.length, BUILTIN_TEXTS, 'play', `${lesson.id}/${step}`)}
               >
                 Open the playground {current.tryIt.from === 'start' ? 'at the start' : 'at this step'} →
               </a>
@@ -322,6 +323,7 @@ export function LessonReader({
 
           <section className="code-panel" aria-label="Code listing" data-panel="code">
             <h3>Code</h3>
+            {view !== null && <ThreadPanes view={view} />}
             {view !== null && <ListingView view={view} event={derived.kind === 'ok' ? derived.lastEvent : undefined} />}
           </section>
         </div>
@@ -355,6 +357,7 @@ export function LessonReader({
             <>
               <h2 className="sr-only">Stage</h2>
               <StageView
+                hide={{ tid: !shown('tid'), lines: !shown('lines') }}
                 view={derived.view}
                 event={derived.lastEvent}
                 selection={null}
@@ -368,19 +371,28 @@ export function LessonReader({
         <div className="col-right">
           {derived.kind === 'ok' && (
             <>
-              <section className="panel" aria-labelledby="lines-h" data-panel="lines">
-                <h2 id="lines-h">Cache lines</h2>
-                <LinesView view={derived.view} event={derived.lastEvent} step={walk.cursor} animate={!reducedMotion} />
-              </section>
-              <div data-panel="vars">
-                <VarsPanel vars={derived.view.vars} />
-              </div>
-              <div data-panel="stats">
-                <StatsPanel outcome={derived.outcome} />
-              </div>
-              <div data-panel="violations">
-                <ViolationsPanel violations={derived.view.violations} />
-              </div>
+              {shown('lines') && (
+                <section className="panel" aria-labelledby="lines-h" data-panel="lines">
+                  <h2 id="lines-h">Cache lines</h2>
+                  <LinesView view={derived.view} event={derived.lastEvent} step={walk.cursor} animate={!reducedMotion} />
+                  <p className="muted small">M and E filled, S outlined, I grey: the MESI state of each line in each CPU&apos;s cache.</p>
+                </section>
+              )}
+              {shown('vars') && (
+                <div data-panel="vars">
+                  <VarsPanel vars={derived.view.vars} />
+                </div>
+              )}
+              {shown('stats') && (
+                <div data-panel="stats">
+                  <StatsPanel outcome={derived.outcome} />
+                </div>
+              )}
+              {shown('violations') && (
+                <div data-panel="violations">
+                  <ViolationsPanel violations={derived.view.violations} />
+                </div>
+              )}
             </>
           )}
         </div>

@@ -383,6 +383,22 @@ impl Machine {
     }
 
     /// Names of SLAB's static lines (`array_cache[k]`, its entries, `node n`, `shared[n]`).
+    /// What SLAB's static line `l` holds: a CPU's `array_cache`, a node's lists or shared array.
+    pub(in crate::model) fn slab_line_holds(&self, l: u32) -> Option<crate::view::LineHolds> {
+        let layout = self.cfg.slab.as_ref()?;
+        let cpus = self.cfg.cpus as u32;
+        let ac_end = 1 + cpus * layout.ac_lines;
+        Some(if l < ac_end {
+            crate::view::LineHolds::Cpu {
+                cpu: (l - 1) / layout.ac_lines,
+            }
+        } else {
+            crate::view::LineHolds::Node {
+                node: (l - ac_end) / (1 + layout.sh_lines),
+            }
+        })
+    }
+
     pub(in crate::model) fn slab_line_name(&self, l: u32) -> Option<String> {
         let layout = self.cfg.slab.as_ref()?;
         if l == 0 || l >= self.cfg.static_lines() {

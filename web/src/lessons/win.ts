@@ -1,0 +1,24 @@
+// A try-it's goal, checked in the playground after every move (issue 13 item 6): the same rule
+// as `won` in wasm-core/lessons/src/replay.rs, where `slub-lab lesson check` proves every goal
+// reachable by its example and not already reached where the playground opens.
+import type { Outcome, View } from '../sim';
+import type { LessonWin } from './index';
+
+/** Whether the model's state reaches `win`: any listed invariant violated, every counter at least its number. */
+export function goalReached(win: LessonWin, view: Pick<View, 'violations'>, outcome: Pick<Outcome, 'stats'>): boolean {
+  const violated = win.violation.length === 0 || view.violations.some((v) => win.violation.includes(v.invariant));
+  return violated && Object.entries(win.stats).every(([name, atLeast]) => (outcome.stats.total[name] ?? 0) >= atLeast);
+}
+
+/** How far the learner is, in words: what is still missing. */
+export function goalProgress(win: LessonWin, view: Pick<View, 'violations'>, outcome: Pick<Outcome, 'stats'>): string {
+  const parts: string[] = [];
+  if (win.violation.length > 0) {
+    const found = view.violations.filter((v) => win.violation.includes(v.invariant));
+    parts.push(found.length > 0 ? `${found[0]?.invariant ?? ''} violated` : `waiting for ${win.violation.join(' or ')}`);
+  }
+  for (const [name, atLeast] of Object.entries(win.stats)) {
+    parts.push(`${name} ${outcome.stats.total[name] ?? 0} of ${atLeast}`);
+  }
+  return parts.join(' · ');
+}

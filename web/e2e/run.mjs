@@ -410,6 +410,36 @@ const TESTS = [
     },
   },
   {
+    name: 'commands in a burst apply one after another: five messages to an embed, five keys to the playground',
+    async run(page, url) {
+      await page.goto(`${url}embed.html#/play?s=sc01&m=&at=0`);
+      const position = page.getByTestId('position');
+      await expectText(position, /^move 0 of 0$/);
+      // Five `next` in one tick (before any render): each must play a move enabled after the last.
+      await page.evaluate(() => {
+        for (let i = 0; i < 5; i++) window.postMessage({ type: 'slub-lab:command', command: 'next' }, '*');
+      });
+      await expectText(position, /^move 5 of 5$/);
+      await page.evaluate(() => {
+        for (let i = 0; i < 5; i++) window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+      });
+      await expectText(position, /^move 10 of 10$/);
+      // The playground: a burst of keys, and the permalink it writes opens (every move enabled).
+      await page.goto(`${url}#/play?s=sc01&m=&at=0`);
+      await page.getByTestId('stage').waitFor();
+      await page.evaluate(() => {
+        for (let i = 0; i < 6; i++) window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+      });
+      await expectText(page.getByTestId('position'), /^move 6 of 6\b/);
+      await until(async () => page.url().includes('at=6'), `the permalink to follow (${page.url()})`);
+      const link = page.url();
+      const other = await page.context().newPage();
+      await other.goto(link);
+      await expectText(other.getByTestId('position'), /^move 6 of 6\b/);
+      await other.close();
+    },
+  },
+  {
     name: 'a slide deck drives the embed through postMessage',
     async run(page, url) {
       await page.goto(`${url}embed-example.html`);

@@ -398,7 +398,7 @@ describe('stage layout under SLAB', () => {
     expect(shortLineName('objects P[0..1]')).toBe('objects P[0..1]');
   });
 
-  it("never folds SLUB's lines", () => {
+  it("never folds the built-in SLUB scenarios' lines (their runs are short)", () => {
     for (const f of scenarioFiles()) {
       const sim = new Simulation(readFileSync(f, 'utf8'));
       sim.runToEnd();
@@ -407,6 +407,27 @@ describe('stage layout under SLAB', () => {
       if (view.allocator === 'slab') continue;
       expect(foldLines(view.lines, new Set()).length, f).toBe(view.lines.length);
     }
+  });
+
+  it('folds the idle lines of big objects into a row per run: a table of rows, not thousands', () => {
+    const setup = Array.from({ length: 8 }, (_, c) => ({ cpu: c, op: 'alloc', var: `v${c}` }));
+    const tasks = [{ id: 'T', cpu: 0, ops: [{ op: 'alloc', var: 'x' }] }];
+    const huge = { schemaVersion: 1, cpus: 8, cache: { objectSize: 4096, objectsPerSlab: 64 }, setup, tasks };
+    const sim = new Simulation(JSON.stringify(huge));
+    const view = sim.view();
+    sim.free();
+    expect(view.lines.length).toBeGreaterThan(30_000);
+    const rows = foldLines(view.lines, new Set());
+    expect(rows.length).toBeLessThan(200);
+    // Every line outside the objects (the CPUs', the nodes', the slabs' metadata) keeps its row.
+    for (const l of view.lines.filter((x) => x.holds.kind !== 'objects')) {
+      expect(rows.some((r) => r.first === l && r.last === l), l.name).toBe(true);
+    }
+    // A folded row says the most any CPU holds of it, and how many lines each holds.
+    const shapes = layoutLines(view.lines, 8, undefined);
+    const p = shapes.rows.find((r) => r.name === 'p0..p63');
+    expect(p?.states[0]).toBe('M');
+    expect(p?.longName).toMatch(/^4096 lines of objects p0\.\.p63 \(CPU 0 holds \d+/);
   });
 
   it('describes the arrays and lists for screen readers', () => {

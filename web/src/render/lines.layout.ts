@@ -64,32 +64,71 @@ export function shortLineName(name: string): string {
   return `${m[1] === 'shared' ? 'sh' : 'ac'}[${m[2] ?? ''}] [${m[3] ?? ''}..${m[4] ?? ''}]`;
 }
 
+/** Runs shorter than this stay line by line (every built-in SLUB scenario's objects do). */
+export const MIN_FOLD = 8;
+
 /**
- * The table's rows: one per line, except that a run of a SLAB array's entry lines no CPU holds
- * (all I, not touched by the step) folds into one row (`ac[0] [14..117]`): a default array of
- * 120 entries is 16 lines per CPU, the shared one up to 64, and the rows that matter would
- * scroll away. SLUB's lines never fold.
+ * The table's rows: one per line, except that a run of idle lines (no CPU holds them, the step
+ * did not touch them) of one SLAB array (`ac[0] [14..117]`) or of one slab's objects
+ * (`p3..p63`) folds into one row: a default SLAB array of 120 entries is 16 lines per CPU, and a
+ * slab of 64 objects of 4096 bytes is 4096 lines, one table row and eight cells each (issue 12
+ * item 4: 860,000 elements for eight such slabs). A run shorter than MIN_FOLD lines stays.
  */
-export function foldLines(lines: readonly LineView[], touched: ReadonlySet<number>): { first: LineView; last: LineView }[] {
-  const out: { first: LineView; last: LineView }[] = [];
-  const idle = (l: LineView) => ENTRY_LINE.test(l.name) && !touched.has(l.id) && l.states.every((s) => s === 'I');
-  const array = (l: LineView) => /^\w+\[\d+\]/.exec(l.name)?.[0];
+export function foldLines(lines: readonly LineView[], touched: ReadonlySet<number>): { first: LineView; last: LineView; lines: LineView[] }[] {
+  const runOf = (l: LineView): string | null => {
+    if (touched.has(l.id)) return null;
+    // A slab's objects fold whatever CPUs hold them (the row then says the most any holds).
+    if (l.holds.kind === 'objects') return `objects ${l.holds.slab}`;
+    if (!l.states.every((st) => st === 'I')) return null;
+    return ENTRY_LINE.test(l.name) ? (/^\w+\[\d+\]/.exec(l.name)?.[0] ?? null) : null;
+  };
+  const out: { first: LineView; last: LineView; lines: LineView[] }[] = [];
+  let run: LineView[] = [];
+  let key: string | null = null;
+  const flush = () => {
+    const first = run[0];
+    const last = run.at(-1);
+    if (first !== undefined && last !== undefined && run.length >= MIN_FOLD && key !== null) out.push({ first, last, lines: run });
+    else for (const l of run) out.push({ first: l, last: l, lines: [l] });
+    run = [];
+  };
   for (const l of lines) {
-    const prev = out.at(-1);
-    if (prev !== undefined && idle(l) && idle(prev.last) && idle(prev.first) && array(prev.last) === array(l)) {
-      out[out.length - 1] = { first: prev.first, last: l };
-    } else {
-      out.push({ first: l, last: l });
-    }
+    const k = runOf(l);
+    if (k === null || k !== key) flush();
+    key = k;
+    if (k === null) out.push({ first: l, last: l, lines: [l] });
+    else run.push(l);
   }
+  flush();
   return out;
+}
+
+const RANK: Record<string, number> = { I: 0, S: 1, E: 2, M: 3 };
+
+/** Per CPU, the most owning state among `lines` (a folded row's cells), and how many it holds. */
+function summary(lines: readonly LineView[], cpus: number): { states: string[]; held: number[] } {
+  const states = Array.from({ length: cpus }, () => 'I');
+  const held = Array.from({ length: cpus }, () => 0);
+  for (const l of lines) {
+    l.states.forEach((st, cpu) => {
+      if (st !== 'I') held[cpu] = (held[cpu] ?? 0) + 1;
+      if ((RANK[st] ?? 0) > (RANK[states[cpu] ?? 'I'] ?? 0)) states[cpu] = st;
+    });
+  }
+  return { states, held };
 }
 
 function foldedName(first: LineView, last: LineView): { name: string; longName: string } {
   if (first === last) return { name: shortLineName(first.name), longName: first.name };
-  const a = ENTRY_LINE.exec(first.name);
-  const b = ENTRY_LINE.exec(last.name);
-  const long = `${a?.[1] ?? ''}[${a?.[2] ?? ''}] entries ${a?.[3] ?? ''}..${b?.[4] ?? ''}`;
+  if (first.holds.kind === 'objects' && last.holds.kind === 'objects') {
+    const a = first.holds.objects[0] ?? '?';
+    const b = last.holds.objects.at(-1) ?? a;
+    const lines = last.id - first.id + 1;
+    return { name: a === b ? `${a} ×${lines}` : `${a}..${b}`, longName: `${lines} lines of objects ${a}..${b}` };
+  }
+  const x = ENTRY_LINE.exec(first.name);
+  const y = ENTRY_LINE.exec(last.name);
+  const long = `${x?.[1] ?? ''}[${x?.[2] ?? ''}] entries ${x?.[3] ?? ''}..${y?.[4] ?? ''}`;
   return { name: shortLineName(long), longName: long };
 }
 
@@ -104,19 +143,24 @@ export function layoutLines(lines: readonly LineView[], cpus: number, event: Sim
   const cells: LineCell[] = [];
   const yOf = new Map<number, number>();
   const folded = foldLines(lines, new Set(transitions.map((t) => t.line)));
-  folded.forEach(({ first: l, last }, i) => {
+  folded.forEach(({ first: l, last, lines: run }, i) => {
     const y = HEAD + i * LINE_ROW + LINE_ROW / 2;
     yOf.set(l.id, y);
     const names = foldedName(l, last);
+    const { states, held } = run.length > 1 ? summary(run, cpus) : { states: l.states, held: [] };
+    const holders = held.flatMap((n, cpu) => (n > 0 ? [`CPU ${cpu} holds ${n}`] : []));
     rows.push({
       key: `line:${l.id}`,
       y,
       name: names.name,
-      longName: names.longName,
-      states: l.states,
+      longName:
+        run.length > 1 && l.holds.kind === 'objects'
+          ? `${names.longName}${holders.length > 0 ? ` (${holders.join(', ')}; the cells show the most any of them is in)` : ", in no CPU's cache"}`
+          : names.longName,
+      states,
       touched: transitions.some((t) => t.line === l.id),
     });
-    l.states.forEach((state, cpu) => {
+    states.forEach((state, cpu) => {
       cells.push({ key: `cell:${l.id}:${cpu}`, x: colX(cpu), y, cpu, state, changed: changed.has(`${l.id}:${cpu}`) });
     });
   });
@@ -146,7 +190,7 @@ export function layoutLines(lines: readonly LineView[], cpus: number, event: Sim
   }
   const heads = Array.from({ length: cpus }, (_, cpu) => ({ key: `head:${cpu}`, x: colX(cpu), cpu }));
   return {
-    width: LINE_NAME_W + cpus * LINE_COL_W + 44,
+    width: LINE_NAME_W + cpus * LINE_COL_W + 64,
     height: HEAD + folded.length * LINE_ROW + 6,
     heads,
     rows,

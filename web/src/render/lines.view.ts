@@ -77,7 +77,7 @@ export function renderLines(svgEl: SVGSVGElement, shapes: LinesShapes, options: 
   const rest = (t: Transfer) => `translate(${t.x2 + 10},${t.y - 6})`;
   xfers
     .select('text')
-    .attr('x', (t) => shapes.width - 40 - t.x2 - 10)
+    .attr('x', (t) => shapes.width - 56 - t.x2 - 10)
     .attr('y', 10)
     .text((t) => t.label);
   xfers.interrupt().attr('transform', (t) => (d > 0 ? `translate(${t.x1},${t.y - 6})` : rest(t)));

@@ -77,6 +77,8 @@ export interface CardShape {
   readonly cpu: number | null;
   /** A discarded slab: drawn faded. */
   readonly faded: boolean;
+  /** A SLUB slab's `frozen` bit: the card frosts over when a CPU freezes it, thaws when unfrozen. */
+  readonly frozen?: boolean;
   readonly selected: boolean;
   /** Texts in card coordinates. */
   readonly texts: readonly TextShape[];
@@ -495,6 +497,7 @@ export function layoutStage(
       h: slabRowH,
       cpu: cpuOfOwner(s.owner),
       faded: s.owner.kind === 'discarded',
+      frozen: !slab && s.frozen,
       selected: sel === s.name,
       texts,
       marks: [],

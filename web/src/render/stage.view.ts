@@ -128,6 +128,7 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
           .attr('transform', (c) => translate(c.x, c.y))
           .attr('opacity', d > 0 ? 0 : 1);
         g.append('rect').attr('class', 'bg');
+        g.append('rect').attr('class', 'frost').attr('opacity', (c) => (c.frozen === true ? 1 : 0));
         g.append('rect').attr('class', 'band').attr('x', 0).attr('y', 0).attr('height', 5).attr('rx', 2);
         return g;
       },
@@ -139,6 +140,13 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
   const cardBg = cards.select<SVGRectElement>('rect.bg');
   setAttr(cardBg, 'width', (c) => c.w);
   setAttr(cardBg, 'height', (c) => c.h);
+  // Freezing is a transition of its own: the card frosts over (or thaws) where it stands.
+  const frost = cards.select<SVGRectElement>('rect.frost');
+  setAttr(frost, 'width', (c) => c.w);
+  setAttr(frost, 'height', (c) => c.h);
+  const thawing = tweenOnly(frost, (el, c) => el.getAttribute('opacity') !== (c.frozen === true ? '1' : '0'));
+  if (d > 0) thawing.transition().duration(d * 1.5).attr('opacity', (c) => (c.frozen === true ? 1 : 0));
+  else thawing.attr('opacity', (c) => (c.frozen === true ? 1 : 0));
   const cardBand = cards.select<SVGRectElement>('rect.band');
   setAttr(cardBand, 'width', (c) => (c.cpu === null ? 0 : c.w));
   setAttr(cardBand, 'fill', (c) => (c.cpu === null ? 'none' : cpuColor(c.cpu)));

@@ -12,6 +12,7 @@ text.strong { font-weight: 700; }
 text.warn { fill: var(--error); }
 .card > rect.bg { fill: var(--panel); stroke: var(--border); rx: 8px; }
 .card.selected > rect.bg { stroke: var(--accent); stroke-width: 2.5px; }
+.card > rect.frost { fill: var(--frost, #dcefff); stroke: var(--frost-edge, #5aa0d8); stroke-width: 2px; rx: 8px; pointer-events: none; }
 .card.faded { opacity: 0.45; }
 .card.faded > rect.bg { stroke-dasharray: 5 3; }
 .chip rect { fill: var(--bg); stroke: var(--fg); stroke-width: 1.2px; }

@@ -178,8 +178,15 @@ export function layoutTokens(
     if (!fits(all, 0)) {
       const keep = all.filter((it) => it.arrived || it.gone);
       const rest = all.filter((it) => !(it.arrived || it.gone));
-      let n = rest.length;
-      while (n > 0 && !fits(merge(all, keep, rest.slice(0, n)), rest.length - n)) n--;
+      // The most of the rest that fit (binary search: a slab of big objects has thousands).
+      let lo = 0;
+      let hi = rest.length;
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (fits(merge(all, keep, rest.slice(0, mid)), rest.length - mid)) lo = mid;
+        else hi = mid - 1;
+      }
+      const n = lo;
       shown = merge(all, keep, rest.slice(0, n));
       more = rest.length - n;
     }

@@ -8,9 +8,17 @@ export type Controls = 'none' | 'minimal' | 'full';
 /** `light` by default in an embed: a deck is white whatever the OS prefers; `auto` follows it. */
 export type Theme = 'light' | 'dark' | 'auto';
 
+/**
+ * The cache-line band of the stage's CPU cards: `auto` shows it in lessons about cache lines
+ * (topic `cache-lines`) and in playground embeds, `on` and `off` decide (a slide has room for
+ * one idea: the lines are one of their own).
+ */
+export type LinesOption = 'auto' | 'on' | 'off';
+
 export interface EmbedOptions {
   readonly controls: Controls;
   readonly theme: Theme;
+  readonly lines: LinesOption;
   readonly from: number;
   readonly to: number | null;
   readonly autoplay: boolean;
@@ -27,6 +35,11 @@ export function parseEmbedOptions(hash: string): EmbedOptions | LinkError {
   if (theme !== 'light' && theme !== 'dark' && theme !== 'auto') {
     return { kind: 'error', part: 'theme', message: `"${theme}" is not light, dark or auto` };
   }
+  const linesText = p.get('lines');
+  if (linesText !== null && linesText !== '0' && linesText !== '1') {
+    return { kind: 'error', part: 'lines', message: `"${linesText}" is not 0 (hide the cache lines) or 1 (show them)` };
+  }
+  const lines: LinesOption = linesText === null ? 'auto' : linesText === '1' ? 'on' : 'off';
   const num = (name: string): number | null | LinkError => {
     const v = p.get(name);
     if (v === null || v === '') return null;
@@ -41,7 +54,7 @@ export function parseEmbedOptions(hash: string): EmbedOptions | LinkError {
     return { kind: 'error', part: 'to', message: `${to} is before from=${from}` };
   }
   const autoplay = p.get('autoplay');
-  return { controls, theme, from: from ?? 0, to, autoplay: autoplay === '1' || autoplay === 'true' };
+  return { controls, theme, lines, from: from ?? 0, to, autoplay: autoplay === '1' || autoplay === 'true' };
 }
 
 /** `perform`, then the cursor kept in [from, to] (and play stopped at `to`). */

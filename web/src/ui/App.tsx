@@ -88,6 +88,9 @@ const PARTS: Record<string, string> = {
   lesson: 'the lesson',
   step: 'the step',
   goal: 'the goal (goal)',
+  controls: 'the controls option (controls)',
+  theme: 'the theme option (theme)',
+  lines: 'the cache lines option (lines)',
 };
 
 export function LinkErrorPanel({ error, hash }: { error: LinkError; hash: string }) {

@@ -2,7 +2,7 @@
 // postMessage with the same command table as the keyboard. It shows a lesson step
 // (`#/lessons/<id>/<step>`, ui/lessons/LessonEmbed.tsx) or a playground state (`#/play?s=&m=&at=`),
 // plus the embed's own parameters (state/embed.ts).
-import { lazy, Suspense, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer } from 'react';
 import { commandAction, parseEmbedMessage, type CommandName } from '../state/commands';
 import { parseEmbedOptions, performBounded, type EmbedOptions, type StepMessage } from '../state/embed';
 import type { PlayerState } from '../state/player';
@@ -14,6 +14,7 @@ import { useShortcuts } from './HelpDialog';
 import { playState } from './route';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from './scenarios';
 import { useEmbedFrame } from './embedFrame';
+import { useCommandQueue } from './useCommandQueue';
 import { useSimulation } from './useSimulation';
 import { StageView, TimelineView, useMediaQuery } from './views';
 
@@ -58,35 +59,25 @@ function Embed({ initial, options, lesson }: { initial: PlayerState; options: Em
   const derived = useSimulation(state.scenario, state.schedule, state.cursor);
   const enabledMoves = useMemo(() => (derived.kind === 'ok' ? derived.view.enabledMoves : []), [derived]);
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
-  const [, setTick] = useState(0);
-  const enabledRef = useRef(enabledMoves);
-  useEffect(() => {
-    enabledRef.current = enabledMoves;
-  });
 
   const run = (name: CommandName, step?: number) => {
-    const action = commandAction(name, step === undefined ? { enabledMoves: enabledRef.current } : { enabledMoves: enabledRef.current, step });
+    const action = commandAction(name, step === undefined ? { enabledMoves } : { enabledMoves, step });
     if (action !== null) dispatch(action);
   };
-  const runRef = useRef(run);
-  useEffect(() => {
-    runRef.current = run;
-  });
-  useShortcuts((name) => {
-    runRef.current(name);
-  });
+  // Keys and the host's messages, one after another, each on the state the last one left.
+  const enqueue = useCommandQueue<{ name: CommandName; step?: number }>((c) => run(c.name, c.step));
+  useShortcuts(useCallback((name: CommandName) => enqueue({ name }), [enqueue]));
 
   // Host → embed.
   useEffect(() => {
     const on = (e: MessageEvent) => {
       const cmd = parseEmbedMessage(e.data);
       if (cmd === null) return;
-      runRef.current(cmd.command, cmd.step);
-      setTick((t) => t + 1);
+      enqueue(cmd.step === undefined ? { name: cmd.command } : { name: cmd.command, step: cmd.step });
     };
     window.addEventListener('message', on);
     return () => window.removeEventListener('message', on);
-  }, []);
+  }, [enqueue]);
 
   // Embed → host, on every change.
   const total = options.to ?? state.schedule.length;
@@ -118,7 +109,7 @@ function Embed({ initial, options, lesson }: { initial: PlayerState; options: Em
       <p className="narration" aria-live="polite" data-testid="narration">
         {lastEvent === undefined ? 'Nothing has happened yet.' : lastEvent.narration}
       </p>
-      <StageView fitHeight={EMBED_FIT} legend={false} view={view} event={lastEvent} selection={state.selection} step={state.cursor} animate={animate} />
+      <StageView fitHeight={EMBED_FIT} legend={false} hide={{ lines: options.lines === 'off' }} view={view} event={lastEvent} selection={state.selection} step={state.cursor} animate={animate} />
       {options.controls !== 'none' && (
         <div className="buttons">
           <button type="button" onClick={() => run('prev')} disabled={state.cursor <= options.from} aria-keyshortcuts="ArrowLeft">

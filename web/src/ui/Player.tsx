@@ -24,6 +24,7 @@ import { StatsPanel, VarsPanel, ViolationBanner, ViolationsPanel } from './panel
 import { ScenarioLoader } from './ScenarioLoader';
 import { BUILTIN_TEXTS } from './scenarios';
 import { useExplorer } from './useExplorer';
+import { useCommandQueue } from './useCommandQueue';
 import { playablePrefix, useSimulation } from './useSimulation';
 import { VariantPanel } from './VariantPanel';
 import { LinesView, ListingView, StageView, ThreadPanes, TimelineView, useMediaQuery } from './views';
@@ -98,7 +99,8 @@ export function Player({
     },
     [enabledMoves, explorer, state.scenario, loadSchedule],
   );
-  useShortcuts(run);
+  // Keys one after another, each on the state the last one left (a held key, a burst).
+  useShortcuts(useCommandQueue(run));
 
   // Callbacks of the panels below the stage keep their identity across steps (the panels are
   // memoised: a step should not re-render what it does not change); they read the latest state.

@@ -24,7 +24,9 @@ const CHIPS: readonly Entry[] = [
 export function legendEntries(shapes: StageShapes): Entry[] {
   const states = new Set(shapes.chips.map((c) => c.state));
   const out = CHIPS.filter((e) => states.has(e.key as never));
-  if (shapes.refs.some((r) => r.frozen)) out.push({ key: 'frozen', swatch: 'sw-ref', mark: '❄', words: 'frozen slab: a CPU owns it; only that CPU allocates from it' });
+  if (shapes.cards.some((c) => c.frozen === true) || shapes.refs.some((r) => r.frozen)) {
+    out.push({ key: 'frozen', swatch: 'sw-frost', mark: '❄', words: 'frozen slab (frosted card, ❄ on its token): a CPU owns it; only that CPU allocates from it' });
+  }
   if (shapes.arrows.some((a) => a.kind === 'snap')) out.push({ key: 'snap', swatch: 'sw-snap', words: "a fast path's snapshot of a free pointer that has changed since" });
   const tokens = new Set(shapes.tokens.map((t) => (t.gone ? 'gone' : t.state)));
   if (tokens.has('M') || tokens.has('E')) out.push({ key: 'me', swatch: 'sw-tok-m', mark: 'M', words: 'cache line this CPU holds alone: Modified (written) or Exclusive' });

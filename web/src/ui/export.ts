@@ -3,7 +3,7 @@
 // resolved here from the page, so the file looks the same anywhere.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const THEME_VARS = ['--fg', '--muted', '--bg', '--panel', '--border', '--accent', '--error', ...Array.from({ length: 8 }, (_, i) => `--cpu${i}`)];
+const THEME_VARS = ['--fg', '--muted', '--bg', '--panel', '--border', '--accent', '--error', '--frost', '--frost-edge', ...Array.from({ length: 8 }, (_, i) => `--cpu${i}`)];
 
 interface Box {
   readonly w: number;

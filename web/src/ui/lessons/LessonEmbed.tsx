@@ -120,6 +120,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
     );
   }
   const full = options.controls === 'full';
+  const showLines = options.lines === 'on' || (options.lines === 'auto' && lesson.front.topics.includes('cache-lines'));
   const { view: v, lastEvent } = derived;
   return (
     <main
@@ -146,7 +147,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
         <StageView
           fitHeight={EMBED_FIT}
           legend={false}
-          hide={{ tid: !revealed(lesson.front, 'tid', state.step), lines: !revealed(lesson.front, 'lines', state.step) }}
+          hide={{ tid: !revealed(lesson.front, 'tid', state.step), lines: !revealed(lesson.front, 'lines', state.step) || !showLines }}
           view={v}
           event={lastEvent}
           selection={null}

@@ -333,15 +333,7 @@ fn every_event_label_is_in_the_listing() {
     for _ in 0..400 {
         let s = spec().new_tree(&mut runner).unwrap().current();
         let sc = scenario::parse(&scenario_json(&s).to_string()).unwrap();
-        let mut sim = Simulator::new(sc, true, false);
-        for r in &s.schedule {
-            let moves = sim.enabled_moves();
-            if moves.is_empty() {
-                break;
-            }
-            sim.apply(&moves[*r as usize % moves.len()]).unwrap();
-        }
-        sim.run_to_end();
+        let sim = played(sc, &s.schedule);
         for e in sim.events() {
             assert!(
                 labels.contains(&e.label),
@@ -358,6 +350,20 @@ fn every_event_label_is_in_the_listing() {
             }
         }
     }
+}
+
+/// `sc` played with events: the schedule's picks among the enabled moves, then to the end.
+fn played(sc: scenario::Scenario, schedule: &[u16]) -> Simulator {
+    let mut sim = Simulator::new(sc, true, false);
+    for r in schedule {
+        let moves = sim.enabled_moves();
+        if moves.is_empty() {
+            break;
+        }
+        sim.apply(&moves[*r as usize % moves.len()]).unwrap();
+    }
+    sim.run_to_end();
+    sim
 }
 
 /// Every fast path and slow path, broken ones included: what runs is what the page's listing of
@@ -381,15 +387,7 @@ fn every_variant_runs_only_lines_of_its_own_listing() {
                         .into_iter()
                         .flat_map(|f| f.lines.into_iter().map(|l| l.label))
                         .collect();
-                let mut sim = Simulator::new(sc, true, false);
-                for r in &s.schedule {
-                    let moves = sim.enabled_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    sim.apply(&moves[*r as usize % moves.len()]).unwrap();
-                }
-                sim.run_to_end();
+                let sim = played(sc, &s.schedule);
                 for e in sim.events() {
                     assert!(
                         own.contains(&e.label),

@@ -48,7 +48,8 @@ export const fastPkgDir = join(simDir, 'pkg-fast');
 export const fastPkgWasm = join(fastPkgDir, 'slub_wasm_bg.wasm');
 export const labPkgDir = join(simDir, 'pkg-lab');
 export const labPkgWasm = join(labPkgDir, 'slub_lab_wasm_bg.wasm');
-const BINDGEN_FLAGS = ['--target', 'web', '--remove-name-section', '--remove-producers-section'];
+// The reset function re-instantiates a module a panic left in an unknown state (issue 12 item 5).
+const BINDGEN_FLAGS = ['--target', 'web', '--remove-name-section', '--remove-producers-section', '--experimental-reset-state-function'];
 
 export function buildWasm() {
   for (const profile of [SIZE, SPEED]) {

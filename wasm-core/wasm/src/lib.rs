@@ -41,6 +41,13 @@ pub fn last_panic() -> Option<String> {
     LAST_PANIC.lock().ok().and_then(|mut last| last.take())
 }
 
+/// Panics, on purpose: the tests of the page's recovery (a crash screen with this message, the
+/// module re-instantiated, later calls unaffected) need a panic that no valid input can cause.
+#[wasm_bindgen(js_name = panicForTest)]
+pub fn panic_for_test() {
+    panic!("a panic asked for by a test");
+}
+
 /// The single conversion of a simulator error into a JS error.
 fn into_error(e: slub_sim::Error) -> JsError {
     JsError::new(&e.to_string())

@@ -3,6 +3,7 @@ export {
   listing,
   listingFor,
   movesToEnd,
+  panicForTest,
   loadWasm,
   SimCrash,
   SimError,

@@ -8,8 +8,10 @@
 //   SimCrash  a bug (a Rust panic, a view of another schema version): the page shows its crash
 //             screen with the message and the replay.
 import init, {
+  __wbg_reset_state as resetWasm,
   initSync,
   lastPanic,
+  panicForTest as rawPanicForTest,
   listing as rawListing,
   listingFor as rawListingFor,
   Simulator as RawSimulator,
@@ -53,17 +55,32 @@ function panicMessage(): string | undefined {
   }
 }
 
-/** Every call into wasm goes through here: it sorts what was thrown into SimError or SimCrash. */
+/**
+ * Every call into wasm goes through here: it sorts what was thrown into SimError or SimCrash.
+ * After a crash the module is re-instantiated (issue 12 item 5): a trap leaves the instance's
+ * memory as the panic found it (a value still borrowed, a lock held), so the next simulation
+ * starts on a fresh one; the handles of the old instance refuse every call.
+ */
 function call<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
     const panic = panicMessage();
     if (panic !== undefined || e instanceof WebAssembly.RuntimeError) {
+      try {
+        resetWasm();
+      } catch {
+        // the crash screen still shows the panic; a reload will start afresh
+      }
       throw new SimCrash(panic ?? String(e), { cause: e });
     }
     throw new SimError(e instanceof Error ? e.message : String(e), { cause: e });
   }
+}
+
+/** A Rust panic on purpose, for the tests of recovery: throws SimCrash. */
+export function panicForTest(): void {
+  call(() => rawPanicForTest());
 }
 
 function checkVersion<T extends { schemaVersion: number }>(what: string, value: T): T {

@@ -52,3 +52,62 @@ describe('wasm and native produce identical events', () => {
     expect(outcome.vars).toEqual(native.vars);
   });
 });
+
+/** JSON text with every object's keys sorted (the CLI prints them sorted, the page in field order). */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/** A small seeded PRNG (mulberry32): the same schedules on every run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Random schedules (issue 12 item 9): any enabled move at each point, migrations, preemptions and
+// interrupts included, on every golden scenario (SLAB's among them), compared as JSON text (keys
+// sorted): events, cycles per CPU, statistics, violations, variables.
+describe('wasm and native agree on random schedules, as JSON text', () => {
+  const SCHEDULES = 4;
+  const MAX_MOVES = 60;
+  const played = { migrations: 0, schedules: 0 };
+  it.each(scenarioFiles().map((f) => [basename(f), f]))('%s', (_name, file) => {
+    const text = readFileSync(file, 'utf8');
+    const next = rng(basename(file).length * 7919 + text.length);
+    for (let k = 0; k < SCHEDULES; k++) {
+      const sim = new Simulation(text, { events: true });
+      for (let i = 0; i < MAX_MOVES; i++) {
+        const moves = sim.view().enabledMoves;
+        if (moves.length === 0) break;
+        const move = moves[Math.floor(next() * moves.length)] ?? '';
+        if (move.startsWith('migrate:')) played.migrations++;
+        sim.apply(move);
+      }
+      sim.runToEnd();
+      const moves = sim.history();
+      const wasm = { events: sim.events(), outcome: sim.outcome() };
+      sim.free();
+      const native = runCli(file, moves);
+      expect(canonical(wasm.events), `${basename(file)} schedule ${k}`).toBe(canonical(native.events));
+      for (const key of ['cycles', 'stats', 'violations', 'vars', 'finished'] as const) {
+        expect(canonical(wasm.outcome[key]), `${basename(file)} schedule ${k}: ${key}`).toBe(canonical(native[key]));
+      }
+    }
+    played.schedules += SCHEDULES;
+  });
+  it('played migrations among them', () => {
+    expect(played.schedules).toBe(SCHEDULES * scenarioFiles().length);
+    expect(played.migrations).toBeGreaterThan(0);
+  });
+});
+

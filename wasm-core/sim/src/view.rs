@@ -31,7 +31,10 @@ pub struct View {
     pub slabs: Vec<SlabView>,
     pub nodes: Vec<NodeView>,
     pub contexts: Vec<ContextView>,
+    /// Every cache line, except in a scenario of more than [`MAX_LISTED_LINES`] lines: there
+    /// the object lines no CPU holds are left out, and counted in `lines_omitted`.
     pub lines: Vec<LineView>,
+    pub lines_omitted: u32,
     pub vars: Vec<VarView>,
     pub enabled_moves: Vec<String>,
     pub violations: Vec<Violation>,
@@ -323,6 +326,11 @@ impl fmt::Display for ObjectOwner {
         }
     }
 }
+
+/// Above this many cache lines a view lists only the object lines some CPU holds (issue 12
+/// item 4): eight slabs of 64 objects of 4,096 bytes are 32,768 lines, 4 MB of view at every
+/// step, nearly all of them in no cache.
+pub const MAX_LISTED_LINES: usize = 1024;
 
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]

@@ -45,6 +45,8 @@ export interface Transfer {
 export interface LinesShapes {
   readonly width: number;
   readonly height: number;
+  /** Under the rows: the lines a huge scenario's view left out (none: null). */
+  readonly omitted: { readonly y: number; readonly text: string } | null;
   readonly heads: readonly { readonly key: string; readonly x: number; readonly cpu: number }[];
   readonly rows: readonly LineRow[];
   readonly cells: readonly LineCell[];
@@ -136,7 +138,7 @@ const colX = (cpu: number) => LINE_NAME_W + cpu * LINE_COL_W + LINE_COL_W / 2;
 
 const OWNING = new Set(['M', 'E']);
 
-export function layoutLines(lines: readonly LineView[], cpus: number, event: SimEvent | undefined): LinesShapes {
+export function layoutLines(lines: readonly LineView[], cpus: number, event: SimEvent | undefined, omitted = 0): LinesShapes {
   const transitions = event?.coherence ?? [];
   const changed = new Set(transitions.map((t) => `${t.line}:${t.cpu}`));
   const rows: LineRow[] = [];
@@ -189,9 +191,11 @@ export function layoutLines(lines: readonly LineView[], cpus: number, event: Sim
     }
   }
   const heads = Array.from({ length: cpus }, (_, cpu) => ({ key: `head:${cpu}`, x: colX(cpu), cpu }));
+  const bottom = HEAD + folded.length * LINE_ROW;
   return {
     width: LINE_NAME_W + cpus * LINE_COL_W + 64,
-    height: HEAD + folded.length * LINE_ROW + 6,
+    height: bottom + 6 + (omitted > 0 ? LINE_ROW : 0),
+    omitted: omitted > 0 ? { y: bottom + LINE_ROW / 2 + 4, text: `+ ${omitted.toLocaleString('en')} object lines in no cache` } : null,
     heads,
     rows,
     cells,

@@ -32,6 +32,12 @@ export function renderLines(svgEl: SVGSVGElement, shapes: LinesShapes, options: 
     .selectAll<SVGTextElement, number>('text.line-head')
     .data([0])
     .join((enter) => enter.append('text').attr('class', 'line-head label').attr('x', 4).attr('y', 18).text('line'));
+  const omitted = svg
+    .selectAll<SVGTextElement, NonNullable<LinesShapes['omitted']>>('text.omitted')
+    .data(shapes.omitted === null ? [] : [shapes.omitted])
+    .join((enter) => enter.append('text').attr('class', 'omitted label').attr('x', 4));
+  setAttr(omitted, 'y', (o) => o.y);
+  setText(omitted, (o) => o.text);
   const rows = svg
     .selectAll<SVGGElement, LineRow>('g.row')
     .data(shapes.rows, (r) => r.key)

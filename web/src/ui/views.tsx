@@ -112,9 +112,9 @@ export function StageView({ view, event, selection, step, animate, onSelect, fit
 
 export function LinesView({ view, event, step, animate }: Omit<StageProps, 'selection' | 'columns' | 'onSelect'>) {
   const ref = useRef<SVGSVGElement | null>(null);
-  const shapes = useMemo(() => layoutLines(view.lines, view.cpus.length, event), [view, event]);
+  const shapes = useMemo(() => layoutLines(view.lines, view.cpus.length, event, view.linesOmitted), [view, event]);
   useDraw(ref, shapes, step, animate, renderLines);
-  const summary = shapes.rows.map((r) => `${r.longName}: ${r.states.join(' ')}`).join('; ');
+  const summary = [...shapes.rows.map((r) => `${r.longName}: ${r.states.join(' ')}`), ...(shapes.omitted === null ? [] : [shapes.omitted.text])].join('; ');
   return (
     <svg
       ref={ref}

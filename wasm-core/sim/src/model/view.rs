@@ -116,6 +116,16 @@ impl Machine {
         format!("line {l}")
     }
 
+    /// Whether line `l` holds objects (not a slab's metadata, a CPU's or a node's structure).
+    fn is_object_line(&self, l: u32) -> bool {
+        l >= self.cfg.static_lines()
+            && self
+                .st
+                .slabs
+                .iter()
+                .any(|sl| l > sl.line && l <= sl.line + self.cfg.obj_lines)
+    }
+
     /// What line `l` holds, by the same layout as `line_name`.
     fn line_holds(&self, l: u32) -> LineHolds {
         let cpus = self.cfg.cpus as u32;
@@ -340,17 +350,27 @@ impl Machine {
                     }),
             }
         });
-        let lines = self
+        // A huge scenario lists only the object lines some CPU holds (MAX_LISTED_LINES).
+        let compact = self.st.lines.len() > MAX_LISTED_LINES;
+        let listed = |l: usize, states: &[Mesi]| {
+            !compact
+                || states[..self.cfg.cpus].iter().any(|s| *s != Mesi::I)
+                || !self.is_object_line(l as u32)
+        };
+        let lines: Vec<LineView> = self
             .st
             .lines
             .iter()
             .enumerate()
+            .filter(|(l, states)| listed(*l, &states[..]))
             .map(|(l, states)| LineView {
                 id: l as u32,
                 name: self.line_name(l as u32),
                 holds: self.line_holds(l as u32),
                 states: states[..self.cfg.cpus].iter().map(|s| s.letter()).collect(),
-            });
+            })
+            .collect();
+        let lines_omitted = (self.st.lines.len() - lines.len()) as u32;
         let vars = self.st.vars.iter().enumerate().map(|(vi, v)| VarView {
             name: self.cfg.var_names[vi].clone(),
             bound: v.bound,
@@ -371,7 +391,8 @@ impl Machine {
             slabs: slabs.collect(),
             nodes: nodes.collect(),
             contexts: contexts.collect(),
-            lines: lines.collect(),
+            lines,
+            lines_omitted,
             vars: vars.collect(),
             enabled_moves: enabled,
             violations: self.violations.clone(),

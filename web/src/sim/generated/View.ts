@@ -29,7 +29,12 @@ position: number,
 /**
  * Steps executed so far, setup included.
  */
-steps: number, tidStep: number, cpus: Array<CpuView>, slabs: Array<SlabView>, nodes: Array<NodeView>, contexts: Array<ContextView>, lines: Array<LineView>, vars: Array<VarView>, enabledMoves: Array<string>, violations: Array<Violation>, 
+steps: number, tidStep: number, cpus: Array<CpuView>, slabs: Array<SlabView>, nodes: Array<NodeView>, contexts: Array<ContextView>, 
+/**
+ * Every cache line, except in a scenario of more than [`MAX_LISTED_LINES`] lines: there
+ * the object lines no CPU holds are left out, and counted in `lines_omitted`.
+ */
+lines: Array<LineView>, linesOmitted: number, vars: Array<VarView>, enabledMoves: Array<string>, violations: Array<Violation>, 
 /**
  * Every context has finished.
  */

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { loadWasm } from '../sim';
 import { parseHash, type LinkError, type Route } from '../state/url';
 import { CrashScreen } from './CrashScreen';
@@ -7,11 +7,13 @@ import { Player } from './Player';
 import { SiteHeader } from './SiteHeader';
 import { playState } from './route';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from './scenarios';
+import { SimReady } from './simReady';
+import { useChunk } from './useChunk';
 
 // The lesson pages, with the lesson library and its parsers, load when first opened.
-const LessonsPage = lazy(() => import('./lessons/LessonsPage').then((m) => ({ default: m.LessonsPage })));
+export const loadLessonsPage = () => import('./lessons/LessonsPage');
 // The front page lists the lessons (their titles come with the lesson library).
-const Home = lazy(() => import('./Home').then((m) => ({ default: m.Home })));
+export const loadHome = () => import('./Home');
 // The lab page, with its worker, charts and styles, likewise.
 const LabPage = lazy(() => import('./lab/LabPage').then((m) => ({ default: m.LabPage })));
 
@@ -21,33 +23,57 @@ type Loading = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; messa
 export function App() {
   const [loading, setLoading] = useState<Loading>({ kind: 'loading' });
   const [hash, setHash] = useState(() => window.location.hash);
-  useEffect(() => {
+  const route = parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID);
+  const wordsFirst = route.kind === 'lessons' || route.kind === 'home';
+  const started = useRef(false);
+  const want = useCallback(() => {
+    if (started.current) return;
+    started.current = true;
     loadWasm().then(
       () => setLoading({ kind: 'ready' }),
       (e: unknown) => setLoading({ kind: 'failed', message: String(e) }),
     );
+  }, []);
+  useEffect(() => {
+    // The playground and the lab need the simulator at once; a lesson or the front page asks
+    // for it once its words are painted (simReady.ts), or after a second at the latest.
+    if (!wordsFirst) want();
+    const late = window.setTimeout(want, 1000);
     // Only navigation fires hashchange (the player itself uses replaceState).
     const on = () => setHash(window.location.hash);
     window.addEventListener('hashchange', on);
-    return () => window.removeEventListener('hashchange', on);
+    return () => {
+      window.clearTimeout(late);
+      window.removeEventListener('hashchange', on);
+    };
+    // The first route decides; later navigation finds the module loading or loaded.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+  const status = useMemo(() => ({ ready: loading.kind === 'ready', want }), [loading.kind, want]);
 
   switch (loading.kind) {
     case 'loading':
-      return (
-        <p className="loading" role="status">
-          Loading the simulator…
-        </p>
-      );
+      // The lessons and the front page draw their words at once; the rest waits for the wasm.
+      if (!wordsFirst) {
+        return (
+          <p className="loading" role="status">
+            Loading the simulator…
+          </p>
+        );
+      }
+      break;
     case 'failed':
       return <CrashScreen title="The simulator could not be loaded" message={loading.message} />;
     case 'ready':
-      return (
-        <ErrorBoundary key={hash} replay={() => window.location.href}>
-          <Page route={parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID)} hash={hash} />
-        </ErrorBoundary>
-      );
+      break;
   }
+  return (
+    <SimReady.Provider value={status}>
+      <ErrorBoundary key={hash} replay={() => window.location.href}>
+        <Page route={route} hash={hash} />
+      </ErrorBoundary>
+    </SimReady.Provider>
+  );
 }
 
 function Page({ route, hash }: { route: Route; hash: string }) {
@@ -56,9 +82,9 @@ function Page({ route, hash }: { route: Route; hash: string }) {
       return <LinkErrorPanel error={route} hash={hash} />;
     case 'home':
       return (
-        <Suspense fallback={<p className="loading" role="status">Loading…</p>}>
-          <Home />
-        </Suspense>
+        <Chunked load={loadHome} what="the front page">
+          {(m) => <m.Home />}
+        </Chunked>
       );
     case 'lab':
       return (
@@ -68,9 +94,9 @@ function Page({ route, hash }: { route: Route; hash: string }) {
       );
     case 'lessons':
       return (
-        <Suspense fallback={<p className="loading" role="status">Loading the lessons…</p>}>
-          <LessonsPage path={route.path} query={route.query} hash={hash} />
-        </Suspense>
+        <Chunked load={loadLessonsPage} what="the lessons">
+          {(m) => <m.LessonsPage path={route.path} query={route.query} hash={hash} />}
+        </Chunked>
       );
     case 'play': {
       const state = playState(route);
@@ -78,6 +104,20 @@ function Page({ route, hash }: { route: Route; hash: string }) {
       return <Player key={hash} initial={state} page={route.page} goal={route.goal} />;
     }
   }
+}
+
+/** A page drawn from its chunk once it is here (useChunk.ts: no Suspense reveal delay). */
+function Chunked<M>({ load, what, children }: { load: () => Promise<M>; what: string; children: (module: M) => ReactNode }) {
+  const chunk = useChunk(load);
+  if (chunk.kind === 'failed') return <CrashScreen title={`${what[0]?.toUpperCase() ?? ''}${what.slice(1)} could not be loaded`} message={chunk.message} />;
+  if (chunk.kind === 'loading') {
+    return (
+      <p className="loading" role="status">
+        Loading {what}…
+      </p>
+    );
+  }
+  return <>{children(chunk.module)}</>;
 }
 
 const PARTS: Record<string, string> = {

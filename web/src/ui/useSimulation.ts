@@ -76,6 +76,15 @@ export function useSimulation(scenario: string, schedule: readonly string[], cur
   return useMemo(() => derived(schedule, cursor), [derived, schedule, cursor]);
 }
 
+/** The simulator is still loading: a page that can show something without it does. */
+export const LOADING = { kind: 'loading' } as const;
+
+/** `useSimulation` once `ready` (the wasm module is instantiated), LOADING until then. */
+export function useSimulationWhen(ready: boolean, scenario: string, schedule: readonly string[], cursor: number): Derived | typeof LOADING {
+  const derived = useMemo(() => (ready ? deriver(scenario) : null), [ready, scenario]);
+  return useMemo(() => (derived === null ? LOADING : derived(schedule, cursor)), [derived, schedule, cursor]);
+}
+
 /**
  * How many of `moves` play from the start of `scenario` (for a variant change that keeps what
  * it can). A scenario that does not load keeps none.

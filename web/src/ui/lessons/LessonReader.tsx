@@ -11,7 +11,8 @@ import { CrashScreen } from '../CrashScreen';
 import { HelpDialog, useShortcuts } from '../HelpDialog';
 import { StatsPanel, VarsPanel, ViolationsPanel } from '../panels';
 import { BUILTIN_TEXTS } from '../scenarios';
-import { useSimulation } from '../useSimulation';
+import { useSimReady } from '../simReady';
+import { useSimulationWhen } from '../useSimulation';
 import { LinesView, ListingView, StageView, ThreadPanes, useMediaQuery } from '../views';
 import { describeHighlight } from './highlight';
 import { applyHighlights } from './highlightDom';
@@ -24,7 +25,9 @@ import { useProgress } from './useProgress';
 import { useWalk } from './useWalk';
 
 let listingCache: ListingFunction[] | undefined;
-function useListing(): readonly ListingFunction[] {
+/** The whole listing, once the simulator is ready (empty until then). */
+function useListing(ready: boolean): readonly ListingFunction[] {
+  if (!ready) return [];
   listingCache ??= loadListing();
   return listingCache;
 }
@@ -49,7 +52,9 @@ export function LessonReader({
   const [helpOpen, setHelpOpen] = useState(false);
   const progress = useProgress();
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
-  const listing = useListing();
+  // The prose is drawn before the simulator is ready; the stage and panels once it is.
+  const ready = useSimReady();
+  const listing = useListing(ready);
   const page = useRef<HTMLElement | null>(null);
 
   const current = lesson.steps[step - 1] ?? lesson.steps[0];
@@ -65,7 +70,7 @@ export function LessonReader({
   const after = before + current.moves.length;
   const walk = useWalk(pending ? before : after, !reducedMotion);
   const { replay } = walk;
-  const derived = useSimulation(lesson.scenario, allMoves, walk.cursor);
+  const derived = useSimulationWhen(ready, lesson.scenario, allMoves, walk.cursor);
 
   const go = useCallback(
     (name: CommandName) => {
@@ -349,7 +354,11 @@ export function LessonReader({
               </button>
             )}
           </div>
-          {derived.kind === 'error' ? (
+          {derived.kind === 'loading' ? (
+            <p className="loading stage-loading" role="status">
+              Loading the simulator…
+            </p>
+          ) : derived.kind === 'error' ? (
             <p className="error" role="alert">
               This lesson does not play: {derived.message}
             </p>

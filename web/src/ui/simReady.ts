@@ -15,7 +15,17 @@ export const SimReady = createContext<SimStatus>({ ready: true, want: () => unde
 /** Whether the simulator is ready; asks for it once this page's first frame is painted. */
 export function useSimReady(): boolean {
   const { ready, want } = useContext(SimReady);
-  // A passive effect runs once the frame is painted: the words are on screen by then.
-  useEffect(want, [want]);
+  // After the next paint (a passive effect may run before it, when a layout effect updates
+  // state): the frame callback runs before that paint, its timeout after it.
+  useEffect(() => {
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(want, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+    };
+  }, [want]);
   return ready;
 }

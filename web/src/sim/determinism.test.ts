@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Simulation } from './simulator';
-import { fileSchedule, loadWasmNode, repoRoot, scenarioFiles } from './testing';
+import { fileSchedule, loadWasmNode, repoRoot, rng, scenarioFiles } from './testing';
 import type { Outcome, SimEvent } from './types';
 
 const cli = join(repoRoot, 'target', 'release', 'slub-lab');
@@ -60,18 +60,6 @@ function canonical(value: unknown): string {
       ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : v,
   );
-}
-
-/** A small seeded PRNG (mulberry32): the same schedules on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // Random schedules (issue 12 item 9): any enabled move at each point, migrations, preemptions and

@@ -35,3 +35,15 @@ export function fileSchedule(text: string): string[] {
   const parsed = JSON.parse(text) as { schedule?: unknown };
   return Array.isArray(parsed.schedule) ? parsed.schedule.map(String) : [];
 }
+
+/** A seeded PRNG (mulberry32) for tests: the same cases on every run. Numbers in [0, 1). */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

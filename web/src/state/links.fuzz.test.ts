@@ -2,7 +2,7 @@
 // (LINK_FUZZ_CASES for more). Whatever a link holds, parsing it and opening its player state
 // never throws: it is a page or a LinkError naming its part; a message is a command or ignored.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadWasmNode } from '../sim/testing';
+import { loadWasmNode, rng } from '../sim/testing';
 import { playState } from '../ui/route';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from '../ui/scenarios';
 import { parseEmbedMessage } from './commands';
@@ -12,18 +12,6 @@ import { encodeScenario, parseHash } from './url';
 beforeAll(loadWasmNode);
 
 const CASES = Number(process.env.LINK_FUZZ_CASES ?? 10_000);
-
-/** mulberry32: the same cases on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SEEDS = [
   '#/play?s=sc01&m=T,T,T,I,I&at=4',

@@ -18,6 +18,24 @@ impl Machine {
         out
     }
 
+    /// Whether object `a` is on the freelist chain from `head` (the walk of `chain_names`,
+    /// without naming every link: a view asks this for every object of every slab).
+    fn chain_has(&self, head: Addr, a: Addr) -> bool {
+        let mut cur = head;
+        let mut seen = 0;
+        while cur != NULL && seen <= self.cfg.objects as usize {
+            if cur == a {
+                return true;
+            }
+            seen += 1;
+            match self.object_of(cur) {
+                Some((s, i)) => cur = self.slab(s).fp[i as usize],
+                None => break,
+            }
+        }
+        false
+    }
+
     fn slab_owner(&self, s: SlabId) -> SlabOwner {
         let sl = self.slab(s);
         match sl.life {
@@ -56,15 +74,12 @@ impl Machine {
             }
         }
         for (k, c) in self.st.cpus.iter().enumerate() {
-            if self.chain_names(c.freelist).contains(&self.addr_name(a)) {
+            if self.chain_has(c.freelist, a) {
                 return ObjectOwner::Cpu { cpu: k as u32 };
             }
         }
         if let Some(s) = self.slab_of(a) {
-            if self
-                .chain_names(self.slab(s).freelist)
-                .contains(&self.addr_name(a))
-            {
+            if self.chain_has(self.slab(s).freelist, a) {
                 return ObjectOwner::Slab;
             }
         }

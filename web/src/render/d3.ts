@@ -63,3 +63,41 @@ export function tweenOnly<E extends Element, D>(sel: Sel<E, D>, differs: (el: E,
     return differs(this, d);
   });
 }
+
+export const translate = (x: number, y: number) => `translate(${x},${y})`;
+
+const TRANSLATE = /^translate\(\s*(-?[\d.e+-]+)[\s,]+(-?[\d.e+-]+)\s*\)$/;
+
+/**
+ * At (x, y) and at opacity `o`: what a card, a slab token, a chip or a line token tweens to.
+ * Compared as numbers: a tween leaves its own spelling (`translate(12, 40)`) and its own rounding.
+ */
+function placed(el: Element, p: { x: number; y: number }, o: number): boolean {
+  if (el.getAttribute('opacity') !== String(o)) return false;
+  const m = TRANSLATE.exec(el.getAttribute('transform') ?? '');
+  return m !== null && Math.abs(Number(m[1]) - p.x) < 0.01 && Math.abs(Number(m[2]) - p.y) < 0.01;
+}
+
+/**
+ * Move the elements that are not where they belong, to opacity `opacity` (1 by default):
+ * tweened over `d` ms, or at once.
+ */
+export function place<E extends SVGGElement, D extends { x: number; y: number }>(
+  sel: Sel<E, D>,
+  d: number,
+  opacity: (p: D) => number = () => 1,
+): void {
+  const moving = tweenOnly(sel, (el, p) => !placed(el, p, opacity(p)));
+  if (d > 0) {
+    moving
+      .transition()
+      .duration(d)
+      .attr('transform', (p) => translate(p.x, p.y))
+      .attr('opacity', opacity)
+      .on('end', function (p) {
+        this.setAttribute('transform', translate(p.x, p.y)); // our spelling again
+      });
+  } else {
+    moving.attr('transform', (p) => translate(p.x, p.y)).attr('opacity', opacity);
+  }
+}

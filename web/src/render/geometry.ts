@@ -22,6 +22,9 @@ export function contextMarker(kind: string): string {
   return kind === 'irq' ? '⚡' : '●';
 }
 
+/** Width of one character of the stage's monospace font (12 px, style.ts), rounded up. */
+export const CHAR_W = 7.3;
+
 export interface Point {
   readonly x: number;
   readonly y: number;

@@ -16,7 +16,7 @@
 //                                     grid position, like a freelist link
 //   ghost:<name>                      a stale copy a flush left at the bottom of a CPU's array
 import type { ArrayView, ContextView, CpuView, NodeView, ObjectOwner, ObjectView, SimEvent, SlabNodeView, SlabOwner, SlabView, View } from '../sim/types';
-import { arcPath, contextMarker, linkPath, r1, type Point } from './geometry';
+import { arcPath, CHAR_W, contextMarker, linkPath, r1, type Point } from './geometry';
 import { gapText, stackHeightRows, stackRows } from './stack.layout';
 import { layoutTokens, TOKEN_BAND_H, TOKEN_ROWS, type TieShape, type TokenLayout } from './tokens.layout';
 
@@ -34,8 +34,6 @@ const ROW = 24;
 const STRIP_LINE = 18;
 /** Height of a context's line in a CPU card. */
 const CTX_LINE = 16;
-/** Width of one character of the stage's monospace font (12 px, style.ts), rounded up. */
-export const CHAR_W = 7.3;
 /** Characters that fit on one line of a card, inside its margins. */
 const CARD_CHARS = Math.floor((CARD_W - 2 * LABEL_X) / CHAR_W);
 /**

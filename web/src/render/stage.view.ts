@@ -3,7 +3,7 @@
 // freelist, a slab token slides from the node list to a CPU. `duration` 0 (reduced motion,
 // top speed, a jump) sets everything at once; changed chips are then outlined briefly instead.
 // No React, no store: the caller owns the <svg>.
-import { select, setAttr, setStyle, setText, tweenOnly, type Selection } from './d3';
+import { place, select, setAttr, setStyle, setText, translate, tweenOnly, type Selection } from './d3';
 import { cpuColor } from './geometry';
 import {
   CHIP_H,
@@ -35,8 +35,6 @@ function layer(root: Selection<SVGSVGElement, unknown, null, undefined>, name: s
   return root.append('g').attr('class', `layer-${name}`);
 }
 
-const translate = (x: number, y: number) => `translate(${x},${y})`;
-
 function drawTexts<P extends SVGGElement, D>(g: Selection<P, D, null | SVGGElement, unknown>, texts: (d: D) => readonly TextShape[]) {
   const t = g.selectAll<SVGTextElement, TextShape>('text.t').data(texts, (_t, i) => `${i}`).join('text');
   setAttr(t, 'class', (x) => `t ${x.cls}`);
@@ -44,35 +42,6 @@ function drawTexts<P extends SVGGElement, D>(g: Selection<P, D, null | SVGGEleme
   setAttr(t, 'y', (x) => x.y);
   setAttr(t, 'text-anchor', (x) => x.anchor);
   setText(t, (x) => x.text);
-}
-
-const TRANSLATE = /^translate\(\s*(-?[\d.e+-]+)[\s,]+(-?[\d.e+-]+)\s*\)$/;
-
-/**
- * At (x, y) and fully shown: what a card, a slab token or a chip tweens to. Compared as
- * numbers: a tween leaves its own spelling (`translate(12, 40)`) and its own rounding.
- */
-function placed(el: Element, p: { x: number; y: number }): boolean {
-  if (el.getAttribute('opacity') !== '1') return false;
-  const m = TRANSLATE.exec(el.getAttribute('transform') ?? '');
-  return m !== null && Math.abs(Number(m[1]) - p.x) < 0.01 && Math.abs(Number(m[2]) - p.y) < 0.01;
-}
-
-/** Move the elements that are not where they belong: tweened over `d` ms, or at once. */
-function place<E extends SVGGElement, D extends { x: number; y: number }>(sel: Selection<E, D, SVGGElement, unknown>, d: number): void {
-  const moving = tweenOnly(sel, (el, p) => !placed(el, p));
-  if (d > 0) {
-    moving
-      .transition()
-      .duration(d)
-      .attr('transform', (p) => translate(p.x, p.y))
-      .attr('opacity', 1)
-      .on('end', function (p) {
-        this.setAttribute('transform', translate(p.x, p.y)); // our spelling again
-      });
-  } else {
-    moving.attr('transform', (p) => translate(p.x, p.y)).attr('opacity', 1);
-  }
 }
 
 export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: RenderOptions): void {

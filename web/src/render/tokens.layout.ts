@@ -8,13 +8,11 @@
 //
 // Keys: tok:<line>:<cpu> (a CPU's copy of a line), tie:<line>:<cpu>, more:<cpu>.
 import type { LineView, SimEvent } from '../sim/types';
-import type { Point } from './geometry';
+import { CHAR_W, type Point } from './geometry';
 
 export const TOKEN_H = 20;
 const TOKEN_ROW = TOKEN_H + 6;
 const TOKEN_GAP = 6;
-/** Characters are drawn at the stage's 12 px (stage.layout.ts CHAR_W). */
-const TOKEN_CHAR_W = 7.3;
 /**
  * The band: a label line, then this many rows of tokens, always (a band that grew as lines
  * arrive would move every card below it at each transfer).
@@ -116,7 +114,7 @@ function bandItems(lines: readonly LineView[], event: SimEvent | undefined, cpu:
     if (state === 'I' && !gone) continue;
     const arrived = t !== undefined && state !== 'I' && (t.from === 'I' || (t.from === 'S' && state !== 'S'));
     const label = `${tokenName(l)} ${gone ? 'I' : state}${arrived && event !== undefined ? ` ${event.cycles}cy` : ''}`;
-    items.push({ line: l, state, arrived, gone, text: label, w: Math.ceil(label.length * TOKEN_CHAR_W + 12) });
+    items.push({ line: l, state, arrived, gone, text: label, w: Math.ceil(label.length * CHAR_W + 12) });
   }
   return items;
 }
@@ -238,7 +236,7 @@ export function layoutTokens(
 }
 
 function moreWidth(n: number): number {
-  return Math.ceil(`+${n} more`.length * TOKEN_CHAR_W + 8);
+  return Math.ceil(`+${n} more`.length * CHAR_W + 8);
 }
 
 /** `keep` and the first of `rest`, in the band's (line) order. */

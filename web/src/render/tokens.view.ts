@@ -2,14 +2,12 @@
 // token travels from the copy it was taken from (or from what it holds, out of memory) to the
 // CPU that took it, its tie fading in behind it; an invalidated copy fades to a ghost; tokens
 // the next step drops fade out. With `duration` 0 everything is set at once.
-import { setAttr, setText, tweenOnly, type Selection } from './d3';
+import { place, setAttr, setText, translate, tweenOnly, type Selection } from './d3';
 import { cpuColor } from './geometry';
 import { TOKEN_H, type TieShape, type TokenShape } from './tokens.layout';
 import type { StageShapes } from './stage.layout';
 
 type Layer = Selection<SVGGElement, unknown, null, undefined>;
-
-const translate = (x: number, y: number) => `translate(${x},${y})`;
 
 export function renderTokens(ties: Layer, tokensLayer: Layer, shapes: StageShapes, d: number): void {
   const tie = ties
@@ -48,20 +46,8 @@ export function renderTokens(ties: Layer, tokensLayer: Layer, shapes: StageShape
   setAttr(tokens.select<SVGRectElement>('rect.hue'), 'fill', (t) => cpuColor(t.cpu));
   setText(tokens.select<SVGTextElement>('text'), (t) => t.text);
   setText(tokens.select<SVGTitleElement>('title'), (t) => t.title);
-  const target = (t: TokenShape) => ({ x: t.x, y: t.y, o: t.gone ? 0.5 : 1 });
-  const moving = tweenOnly(tokens, (el, t) => {
-    const p = target(t);
-    return el.getAttribute('transform') !== translate(p.x, p.y) || el.getAttribute('opacity') !== String(p.o);
-  });
-  if (d > 0) {
-    moving
-      .transition()
-      .duration(d)
-      .attr('transform', (t) => translate(t.x, t.y))
-      .attr('opacity', (t) => target(t).o);
-  } else {
-    moving.attr('transform', (t) => translate(t.x, t.y)).attr('opacity', (t) => target(t).o);
-  }
+  // A ghost (a copy the step invalidated) stays half faded.
+  place(tokens, d, (t) => (t.gone ? 0.5 : 1));
 
   const labels = tokensLayer
     .selectAll<SVGTextElement, StageShapes['tokenLabels'][number]>('text.band-label')

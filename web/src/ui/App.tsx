@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { loadWasm } from '../sim';
 import { parseHash, type LinkError, type Route } from '../state/url';
 import { CrashScreen } from './CrashScreen';
@@ -15,7 +15,15 @@ export const loadLessonsPage = () => import('./lessons/LessonsPage');
 // The front page lists the lessons (their titles come with the lesson library).
 export const loadHome = () => import('./Home');
 // The lab page, with its worker, charts and styles, likewise.
-const LabPage = lazy(() => import('./lab/LabPage').then((m) => ({ default: m.LabPage })));
+const loadLabPage = () => import('./lab/LabPage');
+
+/**
+ * The lessons and the front page draw their words before the simulator is loaded, and ask for
+ * it once they are painted; every other page waits for it (main.tsx fetches it at once then).
+ */
+export function drawsWordsFirst(route: Route): boolean {
+  return route.kind === 'lessons' || route.kind === 'home';
+}
 
 type Loading = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; message: string };
 
@@ -24,7 +32,7 @@ export function App() {
   const [loading, setLoading] = useState<Loading>({ kind: 'loading' });
   const [hash, setHash] = useState(() => window.location.hash);
   const route = parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID);
-  const wordsFirst = route.kind === 'lessons' || route.kind === 'home';
+  const wordsFirst = drawsWordsFirst(route);
   const started = useRef(false);
   const want = useCallback(() => {
     if (started.current) return;
@@ -88,9 +96,9 @@ function Page({ route, hash }: { route: Route; hash: string }) {
       );
     case 'lab':
       return (
-        <Suspense fallback={<p className="loading" role="status">Loading the lab…</p>}>
-          <LabPage />
-        </Suspense>
+        <Chunked load={loadLabPage} what="the lab">
+          {(m) => <m.LabPage />}
+        </Chunked>
       );
     case 'lessons':
       return (

@@ -4,6 +4,7 @@
 import { lessonById } from '../lessons/bundled';
 import { goalProgress, goalReached } from '../lessons/win';
 import type { Outcome, View } from '../sim';
+import { lessonHash } from './lessons/route';
 
 export function GoalBanner({ goal, view, outcome }: { goal: string; view: View; outcome: Outcome }) {
   const [id = '', n = ''] = goal.split('/');
@@ -20,7 +21,7 @@ export function GoalBanner({ goal, view, outcome }: { goal: string; view: View; 
   }
   const won = t.win !== null && goalReached(t.win, view, outcome);
   const next = lesson.steps[step.n];
-  const back = `#/lessons/${lesson.id}/${step.n}`;
+  const back = lessonHash(lesson.id, step.n);
   return (
     <section className={`goal${won ? ' won' : ''}`} aria-labelledby="goal-title" data-testid="goal" data-won={won}>
       <h2 id="goal-title">
@@ -44,7 +45,7 @@ export function GoalBanner({ goal, view, outcome }: { goal: string; view: View; 
           ← Back to the lesson
         </a>
         {won && next !== undefined && (
-          <a className="button-link primary" href={`#/lessons/${lesson.id}/${next.n}`}>
+          <a className="button-link primary" href={lessonHash(lesson.id, next.n)}>
             Continue with step {next.n} →
           </a>
         )}

@@ -501,7 +501,7 @@ fn validate(l: &Lesson, voc: &Vocabulary) -> Result<(), String> {
                 return Err(format!("{here}: tryIt.goal: must not be empty"));
             }
             if let Some(w) = &t.win {
-                check_win(w).map_err(|e| format!("{here}: tryIt.win.{e}"))?;
+                validate_win(w).map_err(|e| format!("{here}: tryIt.win.{e}"))?;
             }
         }
         for (field, c) in s.claims().into_iter().chain(
@@ -620,7 +620,7 @@ fn check_invariant_name(v: &str) -> Result<(), String> {
 }
 
 /// A try-it's `win`: something to reach, named as the model names it, and an example.
-fn check_win(w: &Win) -> Result<(), String> {
+fn validate_win(w: &Win) -> Result<(), String> {
     if w.violation.is_empty() && w.stats.is_empty() {
         return Err("give a `violation` list or `stats` to reach".into());
     }

@@ -4,6 +4,12 @@ use super::state::*;
 use super::Machine;
 use crate::view::*;
 
+/// A line of a slab's page: its metadata, or its n-th line of objects.
+enum SlabLine {
+    Meta(SlabId),
+    Objects(SlabId, u32),
+}
+
 impl Machine {
     fn chain_names(&self, head: Addr) -> Vec<String> {
         let mut out = Vec::new();
@@ -107,38 +113,47 @@ impl Machine {
         if l < self.cfg.static_lines() {
             return format!("node {}", l - 1 - cpus);
         }
-        for (s, sl) in self.st.slabs.iter().enumerate() {
-            if l == sl.line {
-                return format!("page {}", self.slab_name(s as SlabId));
-            }
-            if l > sl.line && l <= sl.line + self.cfg.obj_lines {
+        match self.slab_line(l) {
+            Some(SlabLine::Meta(s)) => format!("page {}", self.slab_name(s)),
+            Some(SlabLine::Objects(s, off)) => {
+                // Named by the objects that start in it (`holds` lists every one it overlaps).
                 let per = (64 / self.cfg.size).max(1) as u32;
-                let first = (l - sl.line - 1) * 64 / self.cfg.size.min(64) as u32;
                 let first = if self.cfg.size >= 64 {
-                    ((l - sl.line - 1) as u64 * 64 / self.cfg.size) as u32
+                    (off as u64 * 64 / self.cfg.size) as u32
                 } else {
-                    first
+                    off * 64 / self.cfg.size as u32
                 };
                 let last = (first + per - 1).min(self.cfg.objects - 1);
-                let p = self.slab_name(s as SlabId).to_lowercase();
-                return if first == last {
+                let p = self.slab_name(s).to_lowercase();
+                if first == last {
                     format!("{p}{first}")
                 } else {
                     format!("{p}{first}..{p}{last}")
-                };
+                }
             }
+            None => format!("line {l}"),
         }
-        format!("line {l}")
+    }
+
+    /// Which slab line `l` belongs to, if any: its metadata, or its `off`-th line of objects.
+    fn slab_line(&self, l: u32) -> Option<SlabLine> {
+        if l < self.cfg.static_lines() {
+            return None;
+        }
+        self.st.slabs.iter().enumerate().find_map(|(s, sl)| {
+            if l == sl.line {
+                Some(SlabLine::Meta(s as SlabId))
+            } else if l > sl.line && l <= sl.line + self.cfg.obj_lines {
+                Some(SlabLine::Objects(s as SlabId, l - sl.line - 1))
+            } else {
+                None
+            }
+        })
     }
 
     /// Whether line `l` holds objects (not a slab's metadata, a CPU's or a node's structure).
     fn is_object_line(&self, l: u32) -> bool {
-        l >= self.cfg.static_lines()
-            && self
-                .st
-                .slabs
-                .iter()
-                .any(|sl| l > sl.line && l <= sl.line + self.cfg.obj_lines)
+        matches!(self.slab_line(l), Some(SlabLine::Objects(..)))
     }
 
     /// What line `l` holds, by the same layout as `line_name`.
@@ -157,23 +172,23 @@ impl Machine {
                 LineHolds::Node { node: l - 1 - cpus }
             };
         }
-        for (s, sl) in self.st.slabs.iter().enumerate() {
-            let slab = self.slab_name(s as SlabId);
-            if l == sl.line {
-                return LineHolds::Slab { slab };
-            }
-            if l > sl.line && l <= sl.line + self.cfg.obj_lines {
+        match self.slab_line(l) {
+            Some(SlabLine::Meta(s)) => LineHolds::Slab {
+                slab: self.slab_name(s),
+            },
+            Some(SlabLine::Objects(s, off)) => {
                 // The objects whose bytes overlap this line's 64.
-                let (start, end) = ((l - sl.line - 1) as u64 * 64, (l - sl.line) as u64 * 64);
+                let (start, end) = (off as u64 * 64, (off as u64 + 1) * 64);
                 let size = self.cfg.size.max(1);
                 let first = start / size;
                 let last = ((end - 1) / size).min(self.cfg.objects.saturating_sub(1) as u64);
+                let slab = self.slab_name(s);
                 let p = slab.to_lowercase();
                 let objects = (first..=last).map(|i| format!("{p}{i}")).collect();
-                return LineHolds::Objects { slab, objects };
+                LineHolds::Objects { slab, objects }
             }
+            None => LineHolds::Cache,
         }
-        LineHolds::Cache
     }
 
     pub fn view(&self, position: usize, enabled: Vec<String>) -> View {

@@ -382,53 +382,62 @@ impl Machine {
             .collect()
     }
 
-    /// Names of SLAB's static lines (`array_cache[k]`, its entries, `node n`, `shared[n]`).
-    /// What SLAB's static line `l` holds: a CPU's `array_cache`, a node's lists or shared array.
-    pub(in crate::model) fn slab_line_holds(&self, l: u32) -> Option<crate::view::LineHolds> {
-        let layout = self.cfg.slab.as_ref()?;
-        let cpus = self.cfg.cpus as u32;
-        let ac_end = 1 + cpus * layout.ac_lines;
-        Some(if l < ac_end {
-            crate::view::LineHolds::Cpu {
-                cpu: (l - 1) / layout.ac_lines,
-            }
-        } else {
-            crate::view::LineHolds::Node {
-                node: (l - ac_end) / (1 + layout.sh_lines),
-            }
-        })
-    }
-
-    pub(in crate::model) fn slab_line_name(&self, l: u32) -> Option<String> {
+    /// Where SLAB's static line `l` lies: the `off`-th line of CPU `cpu`'s `array_cache`, or
+    /// of node `node`'s block (its lists, then its shared array). `None` outside them.
+    fn slab_static_line(&self, l: u32) -> Option<SlabStaticLine> {
         let layout = self.cfg.slab.as_ref()?;
         if l == 0 || l >= self.cfg.static_lines() {
             return None;
         }
-        let cpus = self.cfg.cpus as u32;
-        let ac_end = 1 + cpus * layout.ac_lines;
+        let ac_end = 1 + self.cfg.cpus as u32 * layout.ac_lines;
+        Some(if l < ac_end {
+            SlabStaticLine::Array {
+                cpu: (l - 1) / layout.ac_lines,
+                off: (l - 1) % layout.ac_lines,
+            }
+        } else {
+            let per = 1 + layout.sh_lines;
+            SlabStaticLine::Node {
+                node: (l - ac_end) / per,
+                off: (l - ac_end) % per,
+            }
+        })
+    }
+
+    /// What SLAB's static line `l` holds: a CPU's `array_cache`, a node's lists or shared array.
+    pub(in crate::model) fn slab_line_holds(&self, l: u32) -> Option<crate::view::LineHolds> {
+        Some(match self.slab_static_line(l)? {
+            SlabStaticLine::Array { cpu, .. } => crate::view::LineHolds::Cpu { cpu },
+            SlabStaticLine::Node { node, .. } => crate::view::LineHolds::Node { node },
+        })
+    }
+
+    /// Names of SLAB's static lines (`array_cache[k]`, its entries, `node n`, `shared[n]`).
+    pub(in crate::model) fn slab_line_name(&self, l: u32) -> Option<String> {
+        let layout = self.cfg.slab.as_ref()?;
         let entries = |off: u32, limit: u32| {
             let first = (off * 8).saturating_sub(2);
             let last = ((off + 1) * 8 - 3).min(limit - 1);
             format!("entries {first}..{last}")
         };
-        if l < ac_end {
-            let k = (l - 1) / layout.ac_lines;
-            let off = (l - 1) % layout.ac_lines;
-            return Some(if off == 0 {
-                format!("array_cache[{k}]")
-            } else {
-                format!("array_cache[{k}] {}", entries(off, layout.limit))
-            });
-        }
-        let per = 1 + layout.sh_lines;
-        let n = (l - ac_end) / per;
-        let off = (l - ac_end) % per;
-        Some(match off {
-            0 => format!("node {n}"),
-            1 => format!("shared[{n}]"),
-            _ => format!("shared[{n}] {}", entries(off - 1, layout.shared_limit)),
+        Some(match self.slab_static_line(l)? {
+            SlabStaticLine::Array { cpu, off: 0 } => format!("array_cache[{cpu}]"),
+            SlabStaticLine::Array { cpu, off } => {
+                format!("array_cache[{cpu}] {}", entries(off, layout.limit))
+            }
+            SlabStaticLine::Node { node, off: 0 } => format!("node {node}"),
+            SlabStaticLine::Node { node, off: 1 } => format!("shared[{node}]"),
+            SlabStaticLine::Node { node, off } => {
+                format!("shared[{node}] {}", entries(off - 1, layout.shared_limit))
+            }
         })
     }
+}
+
+/// A static line of SLAB's layout (Appendix A): a CPU's `array_cache` or a node's block.
+enum SlabStaticLine {
+    Array { cpu: u32, off: u32 },
+    Node { node: u32, off: u32 },
 }
 
 #[cfg(test)]

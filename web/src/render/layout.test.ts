@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listing, Simulation, type SimEvent, type View } from '../sim';
-import { loadWasmNode, scenarioFiles } from '../sim/testing';
+import { loadWasmNode, scenarioFiles, scenarioFrames } from '../sim/testing';
 import { describeView } from './describe';
 import { arcPath } from './geometry';
 import { foldLines, layoutLines, shortLineName } from './lines.layout';
@@ -36,26 +36,19 @@ function overlaps(a: CardShape, b: CardShape): boolean {
 
 describe('stage layout', () => {
   it('gives every shape a unique key and every object a grid chip, on every scenario', () => {
-    for (const f of scenarioFiles()) {
-      const sim = new Simulation(readFileSync(f, 'utf8'));
-      sim.runToEnd();
-      for (const at of [0, Math.floor(sim.history().length / 2), sim.history().length]) {
-        sim.seek(at);
-        const view = sim.view();
-        const s = layoutStage(view, sim.lastEvent(), { columns: 2, selection: null });
-        const keys = [...s.cards, ...s.chips, ...s.refs, ...s.arrows, ...s.locks].map((x) => x.key);
-        expect(new Set(keys).size, f).toBe(keys.length);
-        const objects = view.slabs.flatMap((sl) => sl.objects.map((o) => o.name));
-        expect(s.chips.filter((c) => c.key.startsWith('obj:')).map((c) => c.object).sort()).toEqual([...objects].sort());
-        for (const [i, a] of s.cards.entries()) {
-          for (const b of s.cards.slice(i + 1)) expect(overlaps(a, b), `${f}: ${a.key} / ${b.key}`).toBe(false);
-        }
-        for (const c of s.cards) {
-          expect(c.x + c.w).toBeLessThanOrEqual(s.width);
-          expect(c.y + c.h).toBeLessThanOrEqual(s.height);
-        }
+    for (const { file: f, view, event } of scenarioFrames()) {
+      const s = layoutStage(view, event, { columns: 2, selection: null });
+      const keys = [...s.cards, ...s.chips, ...s.refs, ...s.arrows, ...s.locks].map((x) => x.key);
+      expect(new Set(keys).size, f).toBe(keys.length);
+      const objects = view.slabs.flatMap((sl) => sl.objects.map((o) => o.name));
+      expect(s.chips.filter((c) => c.key.startsWith('obj:')).map((c) => c.object).sort()).toEqual([...objects].sort());
+      for (const [i, a] of s.cards.entries()) {
+        for (const b of s.cards.slice(i + 1)) expect(overlaps(a, b), `${f}: ${a.key} / ${b.key}`).toBe(false);
       }
-      sim.free();
+      for (const c of s.cards) {
+        expect(c.x + c.w).toBeLessThanOrEqual(s.width);
+        expect(c.y + c.h).toBeLessThanOrEqual(s.height);
+      }
     }
   });
 

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Simulation } from '../sim';
-import { loadWasmNode, scenarioFiles } from '../sim/testing';
+import { loadWasmNode, scenarioFiles, scenarioFrames } from '../sim/testing';
 import { layoutStage } from './stage.layout';
 import { tokenName } from './tokens.layout';
 
@@ -11,29 +11,22 @@ beforeAll(loadWasmNode);
 
 describe('cache-line tokens', () => {
   it('draw every line a CPU holds (or count it in +N more) inside that CPU card, on every scenario', () => {
-    for (const f of scenarioFiles()) {
-      const sim = new Simulation(readFileSync(f, 'utf8'));
-      sim.runToEnd();
-      for (const at of [0, Math.floor(sim.history().length / 2), sim.history().length]) {
-        sim.seek(at);
-        const view = sim.view();
-        const s = layoutStage(view, sim.lastEvent(), { columns: 2, selection: null });
-        const keys = s.tokens.map((t) => t.key);
-        expect(new Set(keys).size, f).toBe(keys.length);
-        for (const c of view.cpus) {
-          const card = s.cards.find((k) => k.key === `cpu:${c.cpu}`);
-          const mine = s.tokens.filter((t) => t.cpu === c.cpu);
-          for (const t of mine) {
-            expect(t.x >= (card?.x ?? 0) && t.x + t.w <= (card?.x ?? 0) + (card?.w ?? 0), `${f} ${t.key} inside its card`).toBe(true);
-            expect(t.y + 20 <= (card?.y ?? 0) + (card?.h ?? 0), `${f} ${t.key} above the card's bottom`).toBe(true);
-          }
-          const held = view.lines.filter((l) => l.states[c.cpu] !== 'I').length;
-          const more = s.tokenLabels.find((l) => l.key === `more:${c.cpu}`);
-          const counted = mine.filter((t) => !t.gone).length + (more === undefined ? 0 : Number(/\+(\d+)/.exec(more.text)?.[1]));
-          expect(counted, `${f} at ${at}: cpu${c.cpu}`).toBe(held);
+    for (const { file: f, at, view, event } of scenarioFrames()) {
+      const s = layoutStage(view, event, { columns: 2, selection: null });
+      const keys = s.tokens.map((t) => t.key);
+      expect(new Set(keys).size, f).toBe(keys.length);
+      for (const c of view.cpus) {
+        const card = s.cards.find((k) => k.key === `cpu:${c.cpu}`);
+        const mine = s.tokens.filter((t) => t.cpu === c.cpu);
+        for (const t of mine) {
+          expect(t.x >= (card?.x ?? 0) && t.x + t.w <= (card?.x ?? 0) + (card?.w ?? 0), `${f} ${t.key} inside its card`).toBe(true);
+          expect(t.y + 20 <= (card?.y ?? 0) + (card?.h ?? 0), `${f} ${t.key} above the card's bottom`).toBe(true);
         }
+        const held = view.lines.filter((l) => l.states[c.cpu] !== 'I').length;
+        const more = s.tokenLabels.find((l) => l.key === `more:${c.cpu}`);
+        const counted = mine.filter((t) => !t.gone).length + (more === undefined ? 0 : Number(/\+(\d+)/.exec(more.text)?.[1]));
+        expect(counted, `${f} at ${at}: cpu${c.cpu}`).toBe(held);
       }
-      sim.free();
     }
   });
 

@@ -3,7 +3,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadWasmSync } from './simulator';
+import { loadWasmSync, Simulation } from './simulator';
+import type { SimEvent, View } from './types';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const wasmPath = fileURLToPath(new URL('./pkg/slub_wasm_bg.wasm', import.meta.url));
@@ -46,4 +47,19 @@ export function rng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** Every built-in scenario played to its end, seen at its start, half way and its end. */
+export function scenarioFrames(): { file: string; at: number; view: View; event: SimEvent | undefined }[] {
+  const frames: { file: string; at: number; view: View; event: SimEvent | undefined }[] = [];
+  for (const file of scenarioFiles()) {
+    const sim = new Simulation(readFileSync(file, 'utf8'));
+    sim.runToEnd();
+    for (const at of [0, Math.floor(sim.history().length / 2), sim.history().length]) {
+      sim.seek(at);
+      frames.push({ file, at, view: sim.view(), event: sim.lastEvent() });
+    }
+    sim.free();
+  }
+  return frames;
 }

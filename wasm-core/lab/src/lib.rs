@@ -305,7 +305,8 @@ impl Workload {
     /// metadata, `slub_max_order` = 3, `slub_min_objects` derived from the CPU count).
     pub fn geometry(&self) -> (u32, u32) {
         match self.allocator {
-            Allocator::Slub => slab_geometry(self.size, self.cpus),
+            // Linux 7.0 kept `calculate_order`.
+            Allocator::Slub | Allocator::Sheaves => slab_geometry(self.size, self.cpus),
             Allocator::Slab => slab_geometry_slab(self.size),
         }
     }
@@ -338,6 +339,10 @@ impl Workload {
             limit: None,
             batchcount: None,
             shared: None,
+            // Linux 7.0: the kernel's sheaf capacity and barn limits for the size.
+            sheaf_capacity: None,
+            max_full_sheaves: None,
+            max_empty_sheaves: None,
         }
     }
 

@@ -85,6 +85,12 @@ pub enum EventKind {
     PageFree,
     /// `prefetch` / `prefetchw` of the next object.
     Prefetch,
+    /// Linux 7.0's `local_trylock` test of the per-CPU sheaves' `acquired` flag.
+    Trylock,
+    /// Linux 7.0: a sheaf from `kzalloc` (`__alloc_empty_sheaf`).
+    SheafAlloc,
+    /// Linux 7.0: a sheaf back to `kfree` (`free_empty_sheaf`).
+    SheafFree,
 }
 
 impl EventKind {
@@ -115,6 +121,9 @@ impl EventKind {
             PageAlloc => "page-alloc",
             PageFree => "page-free",
             Prefetch => "prefetch",
+            Trylock => "trylock",
+            SheafAlloc => "sheaf-alloc",
+            SheafFree => "sheaf-free",
         }
     }
 }

@@ -148,4 +148,5 @@ pub struct ListingLine {
 }
 
 mod listing;
-pub use listing::{listing, listing_for};
+mod listing_v7;
+pub use listing::{listing, listing_for, listing_v7};

@@ -2,10 +2,19 @@
 //! kernel's names (our own text), one line per label. Events and views carry `function:label`
 //! and the UI highlights that line. A test checks that every label an event can carry is here.
 
-use crate::scenario::{Fastpath, Slowpath};
+use crate::scenario::{Allocator, Fastpath, Slowpath};
 use crate::{ListingFunction, ListingLine};
 
-type Lines = &'static [(&'static str, &'static str)];
+pub(crate) type Lines = &'static [(&'static str, &'static str)];
+
+/// The user writing its object: the same line under every allocator.
+pub(crate) const TOUCH: (&str, Lines) = (
+    "touch",
+    &[(
+        "TC",
+        "memset(object, data, s->object_size);        // the user writes its object",
+    )],
+);
 
 const LISTING: &[(&str, Lines)] = &[
     (
@@ -376,7 +385,7 @@ const LISTING: &[(&str, Lines)] = &[
             ("X6", "local_irq_restore(flags); return ok;"),
         ],
     ),
-    ("touch", &[("TC", "memset(object, data, s->object_size);        // the user writes its object")]),
+    TOUCH,
     // ---- SLAB (spec Appendix A; mm/slab.c ~v4.7) ----
     (
         "____cache_alloc",
@@ -468,10 +477,19 @@ const LISTING: &[(&str, Lines)] = &[
     ),
 ];
 
-/// The listing of every modelled function, in one place with the labels events refer to.
+/// The listing of every modelled function of the classic SLUB and of SLAB, in one place with
+/// the labels events refer to (Linux 7.0's is `listing_v7`).
 pub fn listing() -> Vec<ListingFunction> {
-    LISTING
-        .iter()
+    table(LISTING)
+}
+
+/// The listing of Linux 7.0's sheaves (`"era": "v7.0"`).
+pub fn listing_v7() -> Vec<ListingFunction> {
+    table(crate::listing_v7::LISTING_V7)
+}
+
+fn table(t: &[(&str, Lines)]) -> Vec<ListingFunction> {
+    t.iter()
         .map(|(name, lines)| ListingFunction {
             name: name.to_string(),
             lines: lines
@@ -490,7 +508,14 @@ pub fn listing() -> Vec<ListingFunction> {
 /// never sees v4.0's `raw_cpu_ptr` loop or 2008's `cmpxchg_local`. The branches are those the
 /// executor takes at `AllocEntry` / `FreeEntry` (model/slub/alloc.rs, free.rs); a test checks
 /// that every label an event carries under a variant is in that variant's listing.
-pub fn listing_for(fastpath: Fastpath, slowpath: Slowpath) -> Vec<ListingFunction> {
+pub fn listing_for(
+    allocator: Allocator,
+    fastpath: Fastpath,
+    slowpath: Slowpath,
+) -> Vec<ListingFunction> {
+    if allocator == Allocator::Sheaves {
+        return listing_v7();
+    }
     let mut all = listing();
     for f in &mut all {
         let func = f.name.clone();

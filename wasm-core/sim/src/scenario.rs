@@ -32,6 +32,18 @@ pub enum Allocator {
     #[default]
     Slub,
     Slab,
+    /// SLUB as Linux 7.0 rebuilt it (spec Appendix C): per-CPU sheaves and per-node barns
+    /// instead of `kmem_cache_cpu`. A file selects it with `"era": "v7.0"` (and `allocator`
+    /// `slub` or absent); views name it `sheaves`.
+    Sheaves,
+}
+
+/// `allocator` as a file writes it: the 7.0 design is an era of SLUB, not an allocator name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum RawAllocator {
+    Slub,
+    Slab,
 }
 
 /// `cache` of the scenario (DESIGN §4). Defaults: kmalloc-64, 64-byte objects, 4 per slab,
@@ -60,6 +72,36 @@ pub struct CacheConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub shared: Option<u32>,
+    /// Linux 7.0 (`"era": "v7.0"`) only: objects per sheaf (`s->sheaf_capacity`); unset, the
+    /// kernel's `calculate_sheaf_capacity` for the object size (see `sheaf_capacity`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub sheaf_capacity: Option<u32>,
+    /// Linux 7.0 only: the barn's soft limits `MAX_FULL_SHEAVES` / `MAX_EMPTY_SHEAVES`
+    /// (kernel: 10 each).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub max_full_sheaves: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub max_empty_sheaves: Option<u32>,
+}
+
+/// Linux 7.0's `calculate_sheaf_capacity` on a 64-bit kernel with 4 KiB pages (spec C.2.7):
+/// a base of 4, 12, 26 or 60 by object size, raised so the sheaf (a 32-byte header and 8
+/// bytes per pointer) fills its kmalloc bucket.
+pub fn sheaf_capacity(size: u32) -> u32 {
+    let base: u32 = if size >= 4096 {
+        4
+    } else if size >= 1024 {
+        12
+    } else if size >= 256 {
+        26
+    } else {
+        60
+    };
+    let bytes = (32 + 8 * base).next_power_of_two();
+    (bytes - 32) / 8
 }
 
 /// v4.7 `enable_cpucache` for a cache of `size`-byte objects on `cpus` CPUs:
@@ -110,7 +152,19 @@ kebab_enum!(Preempt { Full = "full", None = "none" });
 kebab_enum!(Discard { Gt = "gt", Ge = "ge" });
 kebab_enum!(Deactivate { TwoStage = "two-stage", Splice = "splice" });
 kebab_enum!(FreeRetryLock { Release = "release", Hold = "hold" });
-kebab_enum!(Era { V3_1 = "v3.1", V3_10 = "v3.10", V4_0 = "v4.0", V6_8 = "v6.8" });
+kebab_enum!(Era {
+    V3_1 = "v3.1",
+    V3_10 = "v3.10",
+    V4_0 = "v4.0",
+    V6_8 = "v6.8",
+    V7_0 = "v7.0"
+});
+kebab_enum!(
+    /// Linux 7.0: how `alloc_from_pcs`/`free_to_pcs` guard the per-CPU sheaves (spec C.3.0).
+    /// `trylock` is the kernel's `local_trylock`; `none` only disables preemption, so an
+    /// interrupt can touch a sheaf mid-operation (the negative control of SH5).
+    PcsLock { Trylock = "trylock", None = "none" }
+);
 kebab_enum!(
     /// SLAB's refill when the node looks empty (spec §4 (v)): `lockless` reads `free_objects`
     /// and `shared` without `list_lock` and grows at once (v4.7); `locked` takes the lock to
@@ -145,6 +199,10 @@ pub struct Variant {
     pub tid_step: Option<u64>,
     /// SLAB only (`allocator: slab`); the only key besides `preempt` SLAB reads.
     pub slab_grow: SlabGrow,
+    /// Linux 7.0 only: the per-CPU sheaves' lock, and whether a refill that fell short
+    /// flushes the sheaf before freeing it (spec C.9 item 3: `false` leaks its objects).
+    pub pcs_lock: PcsLock,
+    pub refill_fail_flush: bool,
 }
 
 /// Written as the scenario writes it: `true`, `false` or `"w"`.
@@ -228,6 +286,16 @@ pub struct SlabVariantKeys {
     pub slab_grow: SlabGrow,
 }
 
+/// The variant keys Linux 7.0's sheaves read (spec Appendix C): `era` is always `"v7.0"`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SheavesVariantKeys {
+    pub era: Era,
+    pub pcs_lock: PcsLock,
+    pub preempt: Preempt,
+    pub refill_fail_flush: bool,
+}
+
 /// The variant toggles the page offers for `allocator`, each key with every value as a scenario
 /// spells it (spec §2.16; Appendix A for SLAB). The page's variant panel is generated from this
 /// (`web/src/sim/generated/variantKeys.ts`, by the contract test), so it cannot drift from the
@@ -265,6 +333,11 @@ pub fn variant_toggles(allocator: Allocator) -> Vec<(&'static str, Vec<serde_jso
             preempt,
             ("slabGrow", texts(SlabGrow::ALL, SlabGrow::as_str)),
         ],
+        Allocator::Sheaves => vec![
+            ("pcsLock", texts(PcsLock::ALL, PcsLock::as_str)),
+            preempt,
+            ("refillFailFlush", bools()),
+        ],
     }
 }
 
@@ -276,6 +349,7 @@ pub fn variant_toggles(allocator: Allocator) -> Vec<(&'static str, Vec<serde_jso
 pub enum AllocatorVariant {
     Slub(SlubVariantKeys),
     Slab(SlabVariantKeys),
+    Sheaves(SheavesVariantKeys),
 }
 
 impl Variant {
@@ -298,6 +372,12 @@ impl Variant {
             Allocator::Slab => AllocatorVariant::Slab(SlabVariantKeys {
                 preempt: self.preempt,
                 slab_grow: self.slab_grow,
+            }),
+            Allocator::Sheaves => AllocatorVariant::Sheaves(SheavesVariantKeys {
+                era: Era::V7_0,
+                pcs_lock: self.pcs_lock,
+                preempt: self.preempt,
+                refill_fail_flush: self.refill_fail_flush,
             }),
         }
     }
@@ -325,7 +405,11 @@ impl Serialize for Scenario {
         Out {
             schema_version: self.schema_version,
             name: &self.name,
-            allocator: self.allocator,
+            // The 7.0 design is written as SLUB with `"era": "v7.0"` (its variant keys).
+            allocator: match self.allocator {
+                Allocator::Sheaves => Allocator::Slub,
+                a => a,
+            },
             cpus: self.cpus,
             nodes: self.nodes,
             cache: &self.cache,
@@ -356,6 +440,9 @@ impl Default for CacheConfig {
             limit: None,
             batchcount: None,
             shared: None,
+            sheaf_capacity: None,
+            max_full_sheaves: None,
+            max_empty_sheaves: None,
         }
     }
 }
@@ -376,6 +463,8 @@ impl Default for Variant {
             free_retry_lock: FreeRetryLock::Release,
             tid_step: None,
             slab_grow: SlabGrow::Lockless,
+            pcs_lock: PcsLock::Trylock,
+            refill_fail_flush: false,
         }
     }
 }
@@ -406,6 +495,12 @@ impl Variant {
                 deactivate: Deactivate::Splice,
                 discard: Discard::Ge,
                 prefetch: Prefetch::Write,
+                ..d
+            },
+            // Sheaves read only `pcsLock`, `preempt` and `refillFailFlush`; the slab-level
+            // code they share with 6.8 discards at `>=` (spec C.3.10 SS9).
+            Era::V7_0 => Variant {
+                discard: Discard::Ge,
                 ..d
             },
         }
@@ -463,6 +558,18 @@ impl Scenario {
         }
     }
 
+    /// Linux 7.0: `sheaf_capacity`, `MAX_FULL_SHEAVES`, `MAX_EMPTY_SHEAVES` (the cache's, else
+    /// the kernel's).
+    pub fn sheaf_tunables(&self) -> (u32, u32, u32) {
+        (
+            self.cache
+                .sheaf_capacity
+                .unwrap_or_else(|| sheaf_capacity(self.cache.object_size)),
+            self.cache.max_full_sheaves.unwrap_or(10),
+            self.cache.max_empty_sheaves.unwrap_or(10),
+        )
+    }
+
     /// SLAB's (limit, batchcount, shared factor): the cache's, else `enable_cpucache`'s.
     pub fn slab_tunables(&self) -> (u32, u32, u32) {
         let (limit, batch, shared) = slab_tunables(self.cache.object_size, self.cpus);
@@ -515,6 +622,10 @@ pub const MAX_NAME_LEN: usize = 32;
 pub const MAX_TID_STEP: u64 = 64;
 /// SLAB's array sizes at most (`limit`, and `shared * batchcount` for the shared array).
 pub const MAX_SLAB_LIMIT: u32 = 512;
+/// Linux 7.0: objects per sheaf at most (the kernel's largest default is 60), and sheaves a
+/// barn keeps of each kind before its soft limit refuses more.
+pub const MAX_SHEAF_CAPACITY: u32 = 64;
+pub const MAX_BARN_SHEAVES: u32 = 64;
 pub const OP_NAMES: [&str; 4] = ["alloc", "free", "flush", "touch"];
 
 // ---------------------------------------------------------------------------------------------
@@ -626,7 +737,7 @@ raw_object!(
 struct RawScenario {
     schema_version: Int,
     name: Option<String>,
-    allocator: Option<Allocator>,
+    allocator: Option<RawAllocator>,
     cpus: Int,
     nodes: Option<Int>,
     cache: Option<Obj<RawCache>>,
@@ -650,6 +761,9 @@ struct RawCache {
     limit: Option<Int>,
     batchcount: Option<Int>,
     shared: Option<Int>,
+    sheaf_capacity: Option<Int>,
+    max_full_sheaves: Option<Int>,
+    max_empty_sheaves: Option<Int>,
 }
 
 #[derive(Deserialize)]
@@ -668,6 +782,8 @@ struct RawVariant {
     free_retry_lock: Option<FreeRetryLock>,
     tid_step: Option<Int>,
     slab_grow: Option<SlabGrow>,
+    pcs_lock: Option<PcsLock>,
+    refill_fail_flush: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -782,7 +898,15 @@ fn resolve(raw: RawScenario) -> Result<Scenario, ScenarioError> {
         Some(n) => to_u32("nodes", n, || nodes_expected(cpus))?,
         None => 1,
     };
-    let allocator = raw.allocator.unwrap_or_default();
+    let era = raw.variant.as_ref().and_then(|Obj(v)| v.era);
+    let allocator = match (raw.allocator, era) {
+        (Some(RawAllocator::Slab), _) => Allocator::Slab,
+        (_, Some(Era::V7_0)) => Allocator::Sheaves,
+        _ => Allocator::Slub,
+    };
+    if let Some(Obj(c)) = &raw.cache {
+        check_cache_keys(allocator, c)?;
+    }
     if allocator == Allocator::Slub {
         if let Some(Obj(c)) = &raw.cache {
             for (key, set) in [
@@ -833,6 +957,18 @@ fn resolve(raw: RawScenario) -> Result<Scenario, ScenarioError> {
         if let Some(v) = c.shared {
             cache.shared = tunable("cache.shared", v)?;
         }
+        if let Some(v) = c.sheaf_capacity {
+            cache.sheaf_capacity = Some(to_u32("cache.sheafCapacity", v, || {
+                format!("expected 1 to {MAX_SHEAF_CAPACITY}")
+            })?);
+        }
+        let barn = |path: &str, v: Int| to_u32(path, v, || upto(MAX_BARN_SHEAVES)).map(Some);
+        if let Some(v) = c.max_full_sheaves {
+            cache.max_full_sheaves = barn("cache.maxFullSheaves", v)?;
+        }
+        if let Some(v) = c.max_empty_sheaves {
+            cache.max_empty_sheaves = barn("cache.maxEmptySheaves", v)?;
+        }
     }
     if let Some(Obj(v)) = &raw.variant {
         check_allocator_keys(allocator, v)?;
@@ -869,9 +1005,43 @@ fn resolve(raw: RawScenario) -> Result<Scenario, ScenarioError> {
     })
 }
 
+/// The cache keys of one design mean nothing to another: Linux 7.0 has no CPU partial list,
+/// only 7.0 has sheaves and barns.
+fn check_cache_keys(allocator: Allocator, c: &RawCache) -> Result<(), ScenarioError> {
+    let sheaf_keys = [
+        ("sheafCapacity", c.sheaf_capacity.is_some()),
+        ("maxFullSheaves", c.max_full_sheaves.is_some()),
+        ("maxEmptySheaves", c.max_empty_sheaves.is_some()),
+    ];
+    match allocator {
+        Allocator::Sheaves => {
+            if c.cpu_partial.is_some() {
+                return Err(ScenarioError::new(
+                    "cache.cpuPartial",
+                    "Linux 7.0 has no CPU partial list (its per-CPU sheaves replaced it): `cpuPartial` does not apply with \"era\": \"v7.0\"",
+                ));
+            }
+        }
+        Allocator::Slub | Allocator::Slab => {
+            if let Some((key, _)) = sheaf_keys.iter().find(|(_, set)| *set) {
+                return Err(ScenarioError::new(
+                    format!("cache.{key}"),
+                    format!("`{key}` sizes Linux 7.0's sheaves: it needs \"era\": \"v7.0\""),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// SLUB's variant keys mean nothing to SLAB and `slabGrow` nothing to SLUB: naming one for the
-/// other allocator is an error, not a silently ignored key.
+/// other allocator is an error, not a silently ignored key. Linux 7.0's sheaves read only
+/// `pcsLock`, `preempt` and `refillFailFlush`; the tid and CPU-slab keys are refused there.
 fn check_allocator_keys(allocator: Allocator, v: &RawVariant) -> Result<(), ScenarioError> {
+    let sheaf_keys = [
+        ("pcsLock", v.pcs_lock.is_some()),
+        ("refillFailFlush", v.refill_fail_flush.is_some()),
+    ];
     let slub_keys = [
         ("era", v.era.is_some()),
         ("fastpath", v.fastpath.is_some()),
@@ -885,7 +1055,30 @@ fn check_allocator_keys(allocator: Allocator, v: &RawVariant) -> Result<(), Scen
         ("freeRetryLock", v.free_retry_lock.is_some()),
         ("tidStep", v.tid_step.is_some()),
     ];
+    if allocator != Allocator::Sheaves {
+        if let Some((key, _)) = sheaf_keys.iter().find(|(_, set)| *set) {
+            return Err(ScenarioError::new(
+                format!("variant.{key}"),
+                format!("`{key}` is a key of Linux 7.0's sheaves: it needs \"era\": \"v7.0\""),
+            ));
+        }
+    }
     match allocator {
+        Allocator::Sheaves => {
+            let classic = slub_keys.iter().skip(1).find(|(_, set)| *set);
+            if let Some((key, _)) = classic {
+                return Err(ScenarioError::new(
+                    format!("variant.{key}"),
+                    format!("`{key}` is a key of the classic SLUB (kmem_cache_cpu, the tid, CPU slabs), which Linux 7.0 removed; with \"era\": \"v7.0\" only `preempt`, `pcsLock` and `refillFailFlush` apply"),
+                ));
+            }
+            if v.slab_grow.is_some() {
+                return Err(ScenarioError::new(
+                    "variant.slabGrow",
+                    "`slabGrow` is a SLAB variant key: it needs \"allocator\": \"slab\"",
+                ));
+            }
+        }
         Allocator::Slab => {
             if let Some((key, _)) = slub_keys.iter().find(|(_, set)| *set) {
                 return Err(ScenarioError::new(
@@ -940,6 +1133,12 @@ fn resolve_variant(v: RawVariant) -> Result<Variant, ScenarioError> {
     }
     if let Some(x) = v.slab_grow {
         out.slab_grow = x;
+    }
+    if let Some(x) = v.pcs_lock {
+        out.pcs_lock = x;
+    }
+    if let Some(x) = v.refill_fail_flush {
+        out.refill_fail_flush = x;
     }
     if let Some(x) = v.tid_step {
         let n = u64::try_from(x.0)

@@ -355,17 +355,18 @@ impl Simulator {
 
     pub fn outcome(&self) -> Outcome {
         let m = self.machine.policy_view();
+        let reported = Stat::reported(m.allocator());
         let per_cpu: Vec<BTreeMap<String, u64>> = m
             .stats_per_cpu()
             .iter()
             .map(|c| {
-                Stat::ALL
+                reported
                     .iter()
                     .map(|s| (s.name().to_string(), c[*s as usize]))
                     .collect()
             })
             .collect();
-        let total = Stat::ALL
+        let total = reported
             .iter()
             .map(|s| {
                 (

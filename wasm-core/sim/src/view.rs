@@ -35,6 +35,11 @@ pub struct View {
     /// the object lines no CPU holds are left out, and counted in `lines_omitted`.
     pub lines: Vec<LineView>,
     pub lines_omitted: u32,
+    /// Linux 7.0: the sheaves on no CPU and in no barn, held by an operation (absent
+    /// otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub loose_sheaves: Option<Vec<SheafView>>,
     pub vars: Vec<VarView>,
     pub enabled_moves: Vec<String>,
     pub violations: Vec<Violation>,
@@ -65,6 +70,50 @@ pub struct CpuView {
     pub cycles: u64,
     /// SLAB: this CPU's `array_cache` (null under SLUB).
     pub array_cache: Option<ArrayView>,
+    /// Linux 7.0: this CPU's `slub_percpu_sheaves` (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub sheaves: Option<PcsView>,
+}
+
+/// Linux 7.0's `slub_percpu_sheaves`: the lock and the two sheaves.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct PcsView {
+    /// The context that set `acquired` (null when the lock is free).
+    pub locked_by: Option<String>,
+    pub main: SheafView,
+    pub spare: Option<SheafView>,
+}
+
+/// Linux 7.0's `struct slab_sheaf`: a stack of object pointers, bottom first.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SheafView {
+    /// `h0`, `h1`... in the order the sheaves were allocated.
+    pub name: String,
+    pub capacity: u32,
+    /// `objects[0..size]`, bottom first (allocation pops the last).
+    pub objects: Vec<String>,
+    /// Not on a CPU or in a barn: the context whose operation holds it (a sheaf being
+    /// refilled, flushed or about to be installed), when the view can tell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub held_by: Option<String>,
+}
+
+/// Linux 7.0's `struct node_barn`: full and empty sheaves, head first.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct BarnView {
+    pub locked_by: Option<String>,
+    /// Contexts whose next step is taking the barn's lock.
+    pub waiters: Vec<String>,
+    pub full: Vec<SheafView>,
+    pub empty: Vec<SheafView>,
+    /// The soft limits `MAX_FULL_SHEAVES`, `MAX_EMPTY_SHEAVES`.
+    pub max_full: u32,
+    pub max_empty: u32,
 }
 
 /// SLAB's `struct array_cache`: a stack of object pointers, bottom first.
@@ -135,6 +184,10 @@ pub struct NodeView {
     pub waiters: Vec<String>,
     /// SLAB: the node's other lists, counters and shared array (null under SLUB).
     pub slab: Option<SlabNodeView>,
+    /// Linux 7.0: the node's barn (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub barn: Option<BarnView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
@@ -303,6 +356,8 @@ pub enum ObjectOwner {
     Cpu { cpu: u32 },
     /// SLAB: in node n's shared array.
     Shared { node: u32 },
+    /// Linux 7.0: in sheaf `sheaf` (a CPU's main or spare, a barn's, or one in flight).
+    Sheaf { sheaf: String },
     /// On its slab's freelist.
     Slab,
     /// Held in the locals of a context mid-operation.
@@ -319,6 +374,7 @@ impl fmt::Display for ObjectOwner {
             ObjectOwner::User { var } => write!(f, "user:{var}"),
             ObjectOwner::Cpu { cpu } => write!(f, "cpu{cpu}"),
             ObjectOwner::Shared { node } => write!(f, "shared{node}"),
+            ObjectOwner::Sheaf { sheaf } => write!(f, "sheaf:{sheaf}"),
             ObjectOwner::Slab => f.write_str("slab"),
             ObjectOwner::Inflight { ctx } => write!(f, "inflight:{ctx}"),
             ObjectOwner::Lost => f.write_str("lost"),
@@ -358,6 +414,10 @@ pub enum LineHolds {
     Slab { slab: String },
     /// Objects of a slab: several small objects share a line; a large one spans many.
     Objects { slab: String, objects: Vec<String> },
+    /// Linux 7.0: node `node`'s barn.
+    Barn { node: u32 },
+    /// Linux 7.0: a sheaf's header or a line of its object pointers.
+    Sheaf { sheaf: String },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]

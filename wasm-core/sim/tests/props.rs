@@ -131,6 +131,34 @@ fn slab_scenario_json(s: &Spec) -> Value {
     v
 }
 
+/// Linux 7.0's correct variants (spec Appendix C): the kernel's trylock, a kernel without
+/// preemption, and the later flush of a sheaf whose refill fell short (with the page allocator
+/// failing, so that refills do fall short and sheaf allocations fail).
+fn sheaf_variants() -> Vec<(Value, bool)> {
+    vec![
+        (json!({"era": "v7.0"}), false),
+        (json!({"era": "v7.0", "preempt": "none"}), false),
+        (json!({"era": "v7.0", "refillFailFlush": true}), true),
+    ]
+}
+
+/// The same generated program under Linux 7.0, with small sheaves and barns so that every
+/// exchange, refill, flush and barn limit is reached in a few operations. The per-CPU lock
+/// keeps preemption off while the sheaves are touched, so tasks share CPUs freely.
+fn sheaf_scenario_json(s: &Spec) -> Value {
+    let mut v = scenario_json_for(s, true);
+    let (variant, fail) = sheaf_variants()[s.variant % 3].clone();
+    v["variant"] = variant;
+    v["cache"] = json!({
+        "objectsPerSlab": s.objects,
+        "sheafCapacity": 1 + (s.objects + s.variant as u32) % 4,
+        "maxFullSheaves": s.variant as u32 % 3,
+        "maxEmptySheaves": (s.variant as u32 / 3) % 3,
+        "pageAllocFail": fail && s.variant % 2 == 0,
+    });
+    v
+}
+
 fn scenario_json_for(s: &Spec, slab: bool) -> Value {
     let mut free_pool: Vec<String> = Vec::new(); // setup variables still held
     let mut setup = Vec::new();
@@ -320,6 +348,59 @@ proptest! {
     fn random_schedules_keep_every_slab_invariant(s in spec()) {
         run_json(slab_scenario_json(&s), true, true, &s)?;
     }
+    #[test]
+    fn random_schedules_keep_every_sheaf_invariant(s in spec()) {
+        run_json(sheaf_scenario_json(&s), true, false, &s)?;
+    }
+}
+
+/// Every label a Linux 7.0 event carries is a line of its listing.
+#[test]
+fn every_sheaf_event_label_is_in_its_listing() {
+    let labels: std::collections::HashSet<String> = slub_sim::listing_v7()
+        .into_iter()
+        .flat_map(|f| f.lines.into_iter().map(|l| l.label))
+        .collect();
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut hit = std::collections::HashSet::new();
+    for _ in 0..2000 {
+        let s = spec().new_tree(&mut runner).unwrap().current();
+        let sc = scenario::parse(&sheaf_scenario_json(&s).to_string()).unwrap();
+        let sim = played(sc, &s.schedule);
+        for e in sim.events() {
+            assert!(labels.contains(&e.label), "event label {} is missing from the 7.0 listing", e.label);
+            hit.insert(e.label.clone());
+        }
+        for c in sim.view().contexts {
+            if let Some(l) = c.label {
+                assert!(labels.contains(&l), "context label {l} is missing from the 7.0 listing");
+            }
+        }
+    }
+    // The generator reaches every path that matters: the trylock failing, the spare swap on
+    // both sides, the barn exchange, a refill that isolates slabs and gives some back, the
+    // flush in batches, __slab_free's CAS and its locked tail, a sheaf allocated and freed.
+    for want in [
+        "local_trylock:LT2f",
+        "__pcs_replace_empty_main:SE3",
+        "__pcs_replace_full_main:FR5b",
+        "barn_replace_empty_sheaf:BRE3",
+        "barn_put_full_sheaf:BP2",
+        "get_partial_node_bulk:GB3",
+        "get_freelist_nofreeze:GN3",
+        "__refill_objects_node:RN5",
+        "__refill_objects_node:RN7u",
+        "sheaf_flush_main:FM3",
+        "__slab_free:SS6",
+        "__slab_free:SS10",
+        "__slab_free:SS11d",
+        "__pcs_replace_empty_main:SE12",
+        "pcs_flush_all:FA2f",
+        "get_from_partial_node:GP5",
+        "alloc_from_new_slab:NS5a",
+    ] {
+        assert!(hit.contains(want), "no generated run reached {want}");
+    }
 }
 
 /// Every label an event carries is a line of the listing (DESIGN §3 "Code listing").
@@ -383,7 +464,7 @@ fn every_variant_runs_only_lines_of_its_own_listing() {
                     continue;
                 };
                 let own: std::collections::HashSet<String> =
-                    slub_sim::listing_for(sc.variant.fastpath, sc.variant.slowpath)
+                    slub_sim::listing_for(sc.allocator, sc.variant.fastpath, sc.variant.slowpath)
                         .into_iter()
                         .flat_map(|f| f.lines.into_iter().map(|l| l.label))
                         .collect();

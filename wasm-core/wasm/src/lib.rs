@@ -65,15 +65,25 @@ pub fn listing() -> String {
     to_json(&slub_sim::listing())
 }
 
-/// The listing as a variant runs it (`slub_sim::listing_for`): `fastpath` and `slowpath` as a
-/// view's `variant` spells them. An unknown value is an error naming it.
+/// The listing as a variant runs it (`slub_sim::listing_for`): `allocator`, `fastpath` and
+/// `slowpath` as a view spells them. An unknown value is an error naming it.
 #[wasm_bindgen(js_name = listingFor)]
-pub fn listing_for(fastpath: &str, slowpath: &str) -> Result<String, JsError> {
-    use slub_sim::scenario::{Fastpath, Slowpath};
+pub fn listing_for(allocator: &str, fastpath: &str, slowpath: &str) -> Result<String, JsError> {
+    use slub_sim::scenario::{Allocator, Fastpath, Slowpath};
+    let alloc = match allocator {
+        "slub" => Allocator::Slub,
+        "slab" => Allocator::Slab,
+        "sheaves" => Allocator::Sheaves,
+        _ => {
+            return Err(JsError::new(&format!(
+                "listingFor: allocator \"{allocator}\" is not one the model knows"
+            )))
+        }
+    };
     let fp = Fastpath::ALL.iter().find(|f| f.as_str() == fastpath);
     let sp = Slowpath::ALL.iter().find(|s| s.as_str() == slowpath);
     match (fp, sp) {
-        (Some(fp), Some(sp)) => Ok(to_json(&slub_sim::listing_for(*fp, *sp))),
+        (Some(fp), Some(sp)) => Ok(to_json(&slub_sim::listing_for(alloc, *fp, *sp))),
         (None, _) => Err(JsError::new(&format!(
             "listingFor: fastpath \"{fastpath}\" is not one the model knows"
         ))),

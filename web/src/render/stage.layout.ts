@@ -15,7 +15,7 @@
 //                                     one): it moves from array to array, and from and to its
 //                                     grid position, like a freelist link
 //   ghost:<name>                      a stale copy a flush left at the bottom of a CPU's array
-import type { ArrayView, ContextView, CpuView, NodeView, ObjectOwner, ObjectView, SimEvent, SlabNodeView, SlabOwner, SlabView, View } from '../sim/types';
+import type { ArrayView, BarnView, ContextView, CpuView, NodeView, ObjectOwner, ObjectView, SheafView, SimEvent, SlabNodeView, SlabOwner, SlabView, View } from '../sim/types';
 import { arcPath, CHAR_W, contextMarker, linkPath, r1, type Point } from './geometry';
 import { gapText, stackHeightRows, stackRows } from './stack.layout';
 import { layoutTokens, TOKEN_BAND_H, TOKEN_ROWS, type TieShape, type TokenLayout } from './tokens.layout';
@@ -426,8 +426,10 @@ export function layoutStage(
   const perRowRefs = Math.floor((CARD_W - VALUE_X - LABEL_X + 12) / REF_STEP);
   const ctxByCpu = (cpu: number) => view.contexts.filter((c) => c.cpu === cpu);
   const slab = view.allocator === 'slab';
+  const sheaves = view.allocator === 'sheaves';
   const cpuHeight = (c: CpuView) => {
     if (slab) return slabCpuHeight(c, ctxByCpu(c.cpu).length) + bandH;
+    if (sheaves) return sheafCpuHeight(view, c) + bandH;
     const flRows = Math.max(Math.ceil(capacity / perRowChips), Math.ceil(c.freelist.length / perRowChips), 1);
     const partialRows = Math.max(1, Math.ceil(c.partial.length / perRowRefs));
     // Two lines per context: what it does, and what its fast path holds (kept even when empty,
@@ -548,6 +550,10 @@ export function layoutStage(
       layoutSlabCpu(c, view, { x, y: top, h }, { cards, chips, arrows }, gridPos, sel, uniqueKeys);
       return;
     }
+    if (sheaves) {
+      layoutSheafCpu(c, view, { x, y: top, h }, { cards, chips }, gridPos, sel, uniqueKeys);
+      return;
+    }
     const running = view.contexts.find((ctx) => ctx.id === c.running);
     const texts: TextShape[] = [
       text(LABEL_X, 15, `CPU ${c.cpu}`, 'title on-band'),
@@ -650,6 +656,7 @@ export function layoutStage(
         ? layoutNode(n, y, nodeW, out, slabByName, view.contexts, sel, uniqueKeys)
         : layoutSlabNode(n, n.slab, y, nodeW, out, slabByName, view, gridPos, sel, uniqueKeys);
     y += h + GAP;
+    if (n.barn !== undefined) y += layoutBarn(n.node, n.barn, y, nodeW, { cards, locks }, view.contexts) + GAP;
   }
 
   // The cache lines, last: a moved line's token is tied to what it holds, wherever that is.
@@ -677,6 +684,15 @@ export function layoutStage(
       case 'objects': {
         const p = gridPos.get(h.objects[0] ?? '');
         return p === undefined ? null : { x: p.x, y: p.y - CHIP_H / 2 };
+      }
+      case 'barn':
+        return holder(`barn:${h.node}`, 40, 12);
+      case 'sheaf': {
+        // A CPU's main or spare: over its stack; a barn's: its barn; in flight: nowhere.
+        const cpu = view.cpus.find((c) => c.sheaves?.main.name === h.sheaf || c.sheaves?.spare?.name === h.sheaf);
+        if (cpu !== undefined) return holder(`cpu:${cpu.cpu}`, cpu.sheaves?.main.name === h.sheaf ? SHEAF_COL / 2 : (3 * SHEAF_COL) / 2, SHEAF_LINE_Y);
+        const node = view.nodes.find((n) => n.barn?.full.some((f) => f.name === h.sheaf) === true || n.barn?.empty.some((e) => e.name === h.sheaf) === true);
+        return node === undefined ? null : holder(`barn:${node.node}`, 40, 12);
       }
     }
   });
@@ -1048,6 +1064,146 @@ function layoutSlabNode(
   }
   const h = Math.max(wide ? Math.max(listsBottom, rightBottom) : rightBottom, 60);
   out.cards.push({ key: `node:${n.node}`, kind: 'node', x: GAP, y, w, h, cpu: null, faded: false, selected: false, texts, marks });
+  return h;
+}
+
+// ----- Linux 7.0 (spec Appendix C): per-CPU sheaves as stacks, the node's barn -----
+
+/** A CPU card under 7.0: two columns, main on the left and spare on the right. */
+const SHEAF_COL = CARD_W / 2;
+/** The sheaves' caption line (`main h3 · 2/4`) and the stacks' top. */
+const SHEAF_LINE_Y = 58;
+const SHEAF_STACK_TOP = 66;
+/** A stack block's origin so that its slot sits in the column (see layoutStack's offsets). */
+const SHEAF_X0 = -34;
+
+/** A sheaf as the array layoutStack draws: `size` objects of `capacity` slots, top last. */
+export function sheafArray(h: SheafView): ArrayView {
+  return { avail: h.objects.length, limit: h.capacity, batchcount: 0, touched: false, entries: h.objects, handed: 0 };
+}
+
+/** `h3 · 2/4`: a sheaf's name and fill. */
+export function sheafText(h: SheafView): string {
+  return `${h.name} · ${h.objects.length}/${h.capacity}`;
+}
+
+/** The sheaves in flight a context on CPU `cpu` holds (refilled, flushed, about to be installed). */
+function looseOn(view: View, cpu: number): SheafView[] {
+  const here = new Set(view.contexts.filter((c) => c.cpu === cpu).map((c) => c.id));
+  return (view.looseSheaves ?? []).filter((h) => h.heldBy !== undefined && here.has(h.heldBy));
+}
+
+function sheafCpuHeight(view: View, c: CpuView): number {
+  const cap = c.sheaves?.main.capacity ?? 1;
+  const rows = Math.min(Math.max(cap, 1), STACK_ROWS);
+  const contexts = Math.max(1, view.contexts.filter((ctx) => ctx.cpu === c.cpu).length);
+  return SHEAF_STACK_TOP + rows * SLOT_H + 20 + 15 + 2 * CTX_LINE * contexts + CTX_LINE * looseOn(view, c.cpu).length;
+}
+
+/** A CPU card under 7.0: the sheaves' lock, then main and spare as stacks; no tid, freelist or CPU slab. */
+function layoutSheafCpu(
+  c: CpuView,
+  view: View,
+  box: { x: number; y: number; h: number },
+  out: { cards: CardShape[]; chips: ChipShape[] },
+  gridPos: ReadonlyMap<string, GridPos>,
+  sel: string | null,
+  uniqueKeys: ReturnType<typeof keyer>,
+): void {
+  const running = view.contexts.find((ctx) => ctx.id === c.running);
+  const pcs = c.sheaves;
+  const holder = view.contexts.find((ctx) => ctx.id === pcs?.lockedBy);
+  const texts: TextShape[] = [
+    text(LABEL_X, 15, `CPU ${c.cpu}`, 'title on-band'),
+    text(CARD_W - LABEL_X, 15, running === undefined ? 'idle' : `running ${contextMarker(running.kind)} ${running.id}`, 'on-band', 'end'),
+    text(LABEL_X, 38, 'sheaves', 'label'),
+    text(
+      VALUE_X,
+      38,
+      holder === undefined ? 'lock free' : `🔒 locked by ${contextMarker(holder.kind)} ${holder.id}`,
+      holder === undefined ? 'muted' : 'value strong',
+    ),
+  ];
+  const marks: MarkShape[] = [];
+  const objects = new Map(view.slabs.flatMap((s) => s.objects.map((o) => [o.name, o] as const)));
+  const column = (label: string, h: SheafView | null | undefined, col: number) => {
+    const x = col * SHEAF_COL;
+    if (h === null || h === undefined) {
+      texts.push(text(x + LABEL_X, SHEAF_LINE_Y, `${label} NULL`, 'muted'));
+      return;
+    }
+    texts.push(text(x + LABEL_X, SHEAF_LINE_Y, `${label} ${sheafText(h)}`, 'value'));
+    layoutStack(
+      sheafArray(h),
+      { cardX: box.x, cardY: box.y, x0: x + SHEAF_X0, top: SHEAF_STACK_TOP, w: x + SHEAF_COL, cpu: c.cpu, batch: false },
+      { chips: out.chips, texts, marks },
+      objects,
+      gridPos,
+      sel,
+      uniqueKeys,
+    );
+  };
+  column('main', pcs?.main, 0);
+  column('spare', pcs?.spare, 1);
+  const rows = Math.min(Math.max(pcs?.main.capacity ?? 1, 1), STACK_ROWS);
+  const irqY = SHEAF_STACK_TOP + rows * SLOT_H + 20;
+  texts.push(text(LABEL_X, irqY, `irqs ${c.irqsEnabled ? 'on' : 'OFF'} · preempt ${c.preemptCount} · ${c.cycles} cycles`, 'value'));
+  const ctxs = view.contexts.filter((ctx) => ctx.cpu === c.cpu);
+  if (ctxs.length === 0) texts.push(text(LABEL_X, irqY + 20, 'no context here', 'muted'));
+  ctxs.forEach((ctx, j) => {
+    const y0 = irqY + 20 + j * 2 * CTX_LINE;
+    const [what, at] = contextLines(ctx);
+    texts.push(text(LABEL_X, y0, what, ctx.id === c.running ? 'value strong' : 'muted'));
+    if (at !== '') texts.push(text(LABEL_X, y0 + CTX_LINE, at, 'muted'));
+  });
+  const loose = looseOn(view, c.cpu);
+  loose.forEach((h, j) => {
+    const y0 = irqY + 20 + Math.max(1, ctxs.length) * 2 * CTX_LINE + j * CTX_LINE;
+    const what = `${h.heldBy ?? '?'} holds ${sheafText(h)}${h.objects.length > 0 ? `: ${h.objects.join(' ')}` : ' (empty)'}`;
+    texts.push(text(LABEL_X, y0, clip(what, CARD_CHARS), 'value warn'));
+  });
+  out.cards.push({ key: `cpu:${c.cpu}`, kind: 'cpu', x: box.x, y: box.y, w: CARD_W, h: box.h, cpu: c.cpu, faded: false, selected: false, texts, marks });
+}
+
+/**
+ * A node's barn under 7.0: its lock, then the full sheaves (each with its objects) and the
+ * empty ones, with the counts against the soft limits.
+ */
+function layoutBarn(
+  node: number,
+  b: BarnView,
+  y: number,
+  w: number,
+  out: { cards: CardShape[]; locks: LockShape[] },
+  contexts: readonly ContextView[],
+): number {
+  const chars = Math.floor((w - VALUE_X - LABEL_X) / CHAR_W);
+  const holder = contexts.find((c) => c.id === b.lockedBy);
+  const full = b.full.length === 0 ? ['none'] : b.full.map((h) => `${sheafText(h)}: ${h.objects.join(' ')}`);
+  const empty = b.empty.length === 0 ? 'none' : b.empty.map((h) => h.name).join(' ');
+  const texts: TextShape[] = [
+    text(LABEL_X, 16, `barn of node ${node}`, 'title'),
+    text(LABEL_X + 112, 16, `nr_full ${b.full.length}/${b.maxFull} · nr_empty ${b.empty.length}/${b.maxEmpty} (soft limits)`, 'muted'),
+    text(LABEL_X + 22, 38, 'lock', 'label'),
+    text(
+      VALUE_X,
+      38,
+      holder === undefined ? 'free' : `held by ${contextMarker(holder.kind)} ${holder.id} (CPU ${holder.cpu})`,
+      holder === undefined ? 'muted' : 'value strong',
+    ),
+  ];
+  if (b.waiters.length > 0) texts.push(text(VALUE_X + 200, 38, clip(`waiting: ${b.waiters.join(', ')}`, 30), 'value warn'));
+  let ly = 38 + ROW;
+  texts.push(text(LABEL_X, ly, 'full', 'label'));
+  for (const line of full) {
+    texts.push(text(VALUE_X, ly, clip(line, chars), b.full.length === 0 ? 'muted' : 'value'));
+    ly += ROW - 4;
+  }
+  ly += 4;
+  texts.push(text(LABEL_X, ly, 'empty', 'label'), text(VALUE_X, ly, clip(empty, chars), b.empty.length === 0 ? 'muted' : 'value'));
+  const h = ly + 14;
+  out.locks.push({ key: `barnlock:${node}`, x: GAP + LABEL_X + 8, y: y + 34, held: holder !== undefined, holderCpu: holder?.cpu ?? null });
+  out.cards.push({ key: `barn:${node}`, kind: 'node', x: GAP, y, w, h, cpu: null, faded: false, selected: false, texts, marks: [] });
   return h;
 }
 

@@ -57,7 +57,7 @@ export function tokenName(l: LineView): string {
     case 'cache':
       return 'kmem_cache';
     case 'cpu':
-      return /^array_cache/.test(l.name) ? `ac${h.cpu}` : `cpu${h.cpu}`;
+      return /^array_cache/.test(l.name) ? `ac${h.cpu}` : /^cpu_sheaves/.test(l.name) ? `pcs${h.cpu}` : `cpu${h.cpu}`;
     case 'node':
       return /^shared/.test(l.name) ? `shared${h.node}` : `node${h.node}`;
     case 'slab':
@@ -67,6 +67,10 @@ export function tokenName(l: LineView): string {
       const last = h.objects.at(-1) ?? first;
       return first === last ? first : `${first}..${last.replace(/^[a-z]+/, '')}`;
     }
+    case 'barn':
+      return `barn${h.node}`;
+    case 'sheaf':
+      return h.sheaf;
   }
 }
 
@@ -76,12 +80,16 @@ function tokenTitle(l: LineView, state: Mesi, gone: boolean): string {
     h.kind === 'cache'
       ? 'the kmem_cache'
       : h.kind === 'cpu'
-        ? `CPU ${h.cpu}'s ${/^array_cache/.test(l.name) ? 'array_cache' : 'kmem_cache_cpu'}`
+        ? `CPU ${h.cpu}'s ${/^array_cache/.test(l.name) ? 'array_cache' : /^cpu_sheaves/.test(l.name) ? 'slub_percpu_sheaves' : 'kmem_cache_cpu'}`
         : h.kind === 'node'
           ? `node ${h.node}'s ${/^shared/.test(l.name) ? 'shared array' : 'kmem_cache_node'}`
           : h.kind === 'slab'
             ? `slab ${h.slab}'s metadata (freelist, counters)`
-            : `object${h.objects.length > 1 ? 's' : ''} ${h.objects.join(', ')}`;
+            : h.kind === 'barn'
+              ? `node ${h.node}'s barn (its lock and lists of full and empty sheaves)`
+              : h.kind === 'sheaf'
+                ? `sheaf ${h.sheaf} (its size and object pointers)`
+                : `object${h.objects.length > 1 ? 's' : ''} ${h.objects.join(', ')}`;
   return `cache line ${l.name} (${what}): ${gone ? 'invalidated by this step' : MESI_WORDS[state]}`;
 }
 

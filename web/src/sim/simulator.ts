@@ -100,12 +100,15 @@ export function listing(): ListingFunction[] {
 
 const listings = new Map<string, ListingFunction[]>();
 
-/** The listing as a variant runs it: only its fast path's and slow path's lines (Rust decides). */
-export function listingFor(fastpath: string, slowpath: string): ListingFunction[] {
-  const key = `${fastpath}|${slowpath}`;
+/**
+ * The listing as a variant runs it: Linux 7.0's functions for `sheaves`, else only the fast
+ * path's and slow path's lines of the classic ones (Rust decides).
+ */
+export function listingFor(allocator: string, fastpath: string, slowpath: string): ListingFunction[] {
+  const key = `${allocator}|${fastpath}|${slowpath}`;
   let found = listings.get(key);
   if (found === undefined) {
-    found = JSON.parse(call(() => rawListingFor(fastpath, slowpath))) as ListingFunction[];
+    found = JSON.parse(call(() => rawListingFor(allocator, fastpath, slowpath))) as ListingFunction[];
     listings.set(key, found);
   }
   return found;

@@ -9,6 +9,7 @@ export const SCHEMA_VERSION = 1;
 
 export type { Allocator } from './generated/Allocator';
 export type { ArrayView } from './generated/ArrayView';
+export type { BarnView } from './generated/BarnView';
 export type { CacheConfig } from './generated/CacheConfig';
 export type { CasHalf } from './generated/CasHalf';
 export type { ContextKind } from './generated/ContextKind';
@@ -29,6 +30,8 @@ export type { NodeView } from './generated/NodeView';
 export type { ObjectOwner } from './generated/ObjectOwner';
 export type { ObjectView } from './generated/ObjectView';
 export type { Outcome } from './generated/Outcome';
+export type { PcsView } from './generated/PcsView';
+export type { SheafView } from './generated/SheafView';
 export type { SimEvent } from './generated/SimEvent';
 export type { SlabNodeView } from './generated/SlabNodeView';
 export type { SlabOwner } from './generated/SlabOwner';

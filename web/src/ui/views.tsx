@@ -213,7 +213,10 @@ export function TimelineView({ events, schedule, cursor, view, animate, onGoto }
  * runs, what it is doing, and the line it executes next, whole. The listing below has them all.
  */
 export function ThreadPanes({ view }: { view: View }) {
-  const listing = useMemo(() => listingFor(view.variant.fastpath, view.variant.slowpath), [view.variant.fastpath, view.variant.slowpath]);
+  const listing = useMemo(
+    () => listingFor(view.allocator, view.variant.fastpath, view.variant.slowpath),
+    [view.allocator, view.variant.fastpath, view.variant.slowpath],
+  );
   const live = view.contexts.filter((c) => c.state !== 'finished' && c.label !== null);
   if (live.length === 0) return null;
   return (
@@ -239,7 +242,10 @@ export function ThreadPanes({ view }: { view: View }) {
 /** The code listing: only the lines the scenario's variant runs (its era's fast path). */
 export function ListingView({ view, event }: { view: View; event: SimEvent | undefined }) {
   const ol = useRef<HTMLOListElement | null>(null);
-  const listing = useMemo(() => listingFor(view.variant.fastpath, view.variant.slowpath), [view.variant.fastpath, view.variant.slowpath]);
+  const listing = useMemo(
+    () => listingFor(view.allocator, view.variant.fastpath, view.variant.slowpath),
+    [view.allocator, view.variant.fastpath, view.variant.slowpath],
+  );
   const rows = useMemo(() => layoutListing(listing, view.contexts, event), [listing, view.contexts, event]);
   useLayoutEffect(() => {
     const el = ol.current;

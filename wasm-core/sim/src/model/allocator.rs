@@ -28,6 +28,13 @@ impl Machine {
     pub(super) fn initial_alloc_state(cfg: &super::Config) -> AllocState {
         match cfg.sc.allocator {
             Allocator::Slub => AllocState::Slub,
+            Allocator::Sheaves => AllocState::Sheaves(super::sheaves::SheavesState {
+                pcs: Vec::new(),
+                sheaves: Vec::new(),
+                barns: vec![Default::default(); cfg.sc.nodes as usize],
+                held: Vec::new(),
+                isolated: Vec::new(),
+            }),
             Allocator::Slab => {
                 let l = cfg.slab.as_ref().expect("SLAB's layout under SLAB");
                 AllocState::Slab(super::slab::SlabState::new(
@@ -40,10 +47,19 @@ impl Machine {
         }
     }
 
+    /// What the allocator sets up when the cache is created, before the scenario's setup.
+    pub(super) fn create_cache(&mut self) {
+        match self.allocator() {
+            Allocator::Slub | Allocator::Slab => {}
+            Allocator::Sheaves => self.init_sheaves(),
+        }
+    }
+
     /// The entry frame of an op.
     pub(super) fn op_frame(&self, call: OpCall) -> Frame {
         match self.allocator() {
             Allocator::Slub => super::slub::op_frame(call),
+            Allocator::Sheaves => super::sheaves::op_frame(call),
             Allocator::Slab => super::slab::op_frame(call),
         }
     }
@@ -53,6 +69,7 @@ impl Machine {
     pub(super) fn exec(&mut self, fr: &mut Frame) -> Flow {
         match self.allocator() {
             Allocator::Slub => self.exec_slub(fr),
+            Allocator::Sheaves => self.exec_sheaves(fr),
             Allocator::Slab => self.exec_slab(fr),
         }
     }
@@ -62,6 +79,7 @@ impl Machine {
     pub(super) fn lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
         match self.allocator() {
             Allocator::Slub => self.slub_lock_wait(cx, fr),
+            Allocator::Sheaves => self.sheaves_lock_wait(cx, fr),
             Allocator::Slab => self.slab_lock_wait(cx, fr),
         }
     }
@@ -71,6 +89,7 @@ impl Machine {
     pub(super) fn at_sleep_point(&self, fr: &Frame) -> bool {
         match self.allocator() {
             Allocator::Slub => super::slub::at_sleep_point(fr),
+            Allocator::Sheaves => super::sheaves::at_sleep_point(fr),
             Allocator::Slab => super::slab::at_sleep_point(fr),
         }
     }
@@ -79,6 +98,7 @@ impl Machine {
     pub(super) fn check_step_invariants(&mut self) {
         match self.allocator() {
             Allocator::Slub => self.check_invariants(),
+            Allocator::Sheaves => self.check_sheaves_invariants(),
             Allocator::Slab => self.check_slab_invariants(),
         }
     }
@@ -87,6 +107,7 @@ impl Machine {
     pub(super) fn check_end_of_run(&mut self) {
         match self.allocator() {
             Allocator::Slub => self.check_end(),
+            Allocator::Sheaves => self.check_sheaves_end(),
             Allocator::Slab => self.check_slab_end(),
         }
     }

@@ -182,6 +182,10 @@ impl<'a> PolicyView<'a> {
             .filter(|n| n.list_lock.is_some())
             .count()
     }
+    /// The allocator the scenario runs.
+    pub fn allocator(&self) -> crate::scenario::Allocator {
+        self.m.cfg.sc.allocator
+    }
     /// Each CPU's stat counters, indexed by `Stat as usize`.
     pub fn stats_per_cpu(&self) -> &'a [[u64; NR_STATS]] {
         &self.m.st.stats

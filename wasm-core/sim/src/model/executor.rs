@@ -16,6 +16,8 @@ pub enum Block {
     ListLock(u32, CtxId),
     SlabLock(SlabId, CtxId),
     LocalLock(u32, CtxId),
+    /// Linux 7.0: node n's barn lock.
+    BarnLock(u32, CtxId),
     /// A survivor's flush of CPU k (hotplug) waits until k's contexts have finished.
     CpuOnline(u32),
 }
@@ -108,6 +110,7 @@ impl Machine {
             pending_discards: Vec::new(),
             counts: count.then(Box::default),
         };
+        m.create_cache();
         m.run_setup();
         m
     }
@@ -347,6 +350,10 @@ impl Machine {
             Block::SlabLock(s, h) => format!(
                 "spins on slab {}'s slab_lock, held by {}",
                 self.slab_name(s),
+                self.ctx_name(h)
+            ),
+            Block::BarnLock(n, h) => format!(
+                "spins on node {n}'s barn lock, held by {}",
                 self.ctx_name(h)
             ),
             Block::LocalLock(k, h) => format!(
@@ -788,13 +795,19 @@ impl Config {
             let (limit, batch, shared) = sc.slab_tunables();
             super::slab::SlabLayout::new(limit, batch, shared)
         });
-        let (cpu_lines, node_extra_lines) = match &slab {
-            Some(l) => (l.ac_lines, l.sh_lines),
-            None => (1, 0),
+        let sheaf = (sc.allocator == crate::scenario::Allocator::Sheaves).then(|| {
+            let (capacity, max_full, max_empty) = sc.sheaf_tunables();
+            super::sheaves::SheafLayout::new(capacity, max_full, max_empty)
+        });
+        let (cpu_lines, node_extra_lines) = match (&slab, &sheaf) {
+            (Some(l), _) => (l.ac_lines, l.sh_lines),
+            (None, Some(_)) => (1, 1),
+            (None, None) => (1, 0),
         };
         Config {
             costs: cost::Costs::default(),
             slab,
+            sheaf,
             cpu_lines,
             node_extra_lines,
             n_ctx,

@@ -34,4 +34,18 @@ labels!(
     CA0, CA1, CA1r, CA1s, CA2, CA3, RF1, RF2, RF3, RF4, RF5, RF6, RF7, RF8, RF8r, RF9, RF9c, RF9r,
     RF10, GB1, GB2, GB3, GB4, GE1, GE2, GE3, CF0, CF1, CF1f, CF2, CF3, CFA1, CFA2, CFA3, CFA4, FA0,
     FA1, FA2, FA3, FA4, FA4d, FA5, FA6, FA7, DD0, DD1, DD2, DD3, DD3d, DD4, DD5, DD6, DD7,
+    // Linux 7.0's sheaves (spec Appendix C; labels shared with other functions' lines are
+    // reused: a label is read with its function)
+    SA1, SA2, SA5, SA6, SA7, SA8, SA9, SA12, SAe, SAr, SAs, SAt, SE2, SE2b, SE3, SE4, SE5, SE6,
+    SE7, SE8, SE8r, SE9, SE10, SE11, SE11r, SE11f, SE11g, SE12, SE12r, SE13, SE13r, SE14, SE14b,
+    SE15, SE16, SE16r, SE17, SE17r, BRE1, BRE2, BRE3, BRE4, BGE1, BGE2, BGE3, BGE4, BRF1, BRF2,
+    BRF3, BRF4, BRF5, BP1, BP2, BP3, RS1, RS2, RS3, RS4, RO2, RO3, RO3r, RO5, RO5r, RO7, RO7r, RN1,
+    RN1r, RN2, RN3, RN3r, RN4, RN5, RN5r, RN7, RN7u, RN8, GN1, GN3, NS3, NS4, NS5, NS5a, NS5u, NB1,
+    NB2, SL1, SL3, SL3r, SL3a, SL5, SL5r, SL7, SL7r, GP1, GP2, GP4, GP4b, GP5, GP6, GP7, SF2, SF3,
+    SF3r, SF4, SF4r, FP1, FP2, FP3, FP4, FP5, FP5r, FP6, FP7, FP8, FP10, FR2, FR3, FR4, FR4r, FR5,
+    FR5b, FR6, FR6r, FR7, FR8, FR8u, FR8f, FR8r, FR10, FR10r, FR11, FR12, FR12a, FR12b, FR12c,
+    FR13, FR13r, FR13f, FR14, FR14r, FI1, FI2, FI2r, FI3, FI4, FI4r, FM1, FM1r, FM2, FM3, FM4,
+    FM4r, FM5, FM5r, FU1, FU3, FU3r, KB1, KB2, KB3, KB3r, SS1, SS2, SS4, SS5, SS6, SS7, SS8, SS9,
+    SS10, SS10u, SS11, SS11u, SS11d, HP2, HP3, HP3r, HP4, HP4r, HP4f, FA1a, FA1b, FA1u, FA2r,
+    FA2f, FA4r, LT1, LT2, LT2f, LT3, LU1, LU2, SAu, SE16b, RO3n, FU4,
 );

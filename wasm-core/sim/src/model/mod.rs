@@ -28,6 +28,7 @@ mod executor;
 mod labels;
 pub mod memory;
 mod prims;
+mod sheaves;
 mod slab;
 mod slub;
 pub mod state;
@@ -87,8 +88,11 @@ pub struct Config {
     pub cpu_node: Vec<u32>,
     /// SLAB's tunables and line layout (`allocator: slab`), else `None`.
     pub slab: Option<slab::SlabLayout>,
-    /// Lines per CPU structure (`kmem_cache_cpu`: 1; SLAB's `array_cache`: header + entries)
-    /// and after each node's line (SLAB's shared array; 0 under SLUB).
+    /// Linux 7.0's sheaf geometry (`"era": "v7.0"`), else `None`.
+    pub sheaf: Option<sheaves::SheafLayout>,
+    /// Lines per CPU structure (`kmem_cache_cpu`: 1; SLAB's `array_cache`: header + entries;
+    /// 7.0's `slub_percpu_sheaves`: 1) and after each node's line (SLAB's shared array; 7.0's
+    /// barn: 1; 0 under SLUB).
     pub cpu_lines: u32,
     pub node_extra_lines: u32,
     /// The cycles each constant of the cost table charges (`cost::TABLE`'s unless the Lab

@@ -179,6 +179,36 @@ pub enum Func {
     CacheFree,
     CacheFlusharray,
     DoDrain,
+    // Linux 7.0's sheaves (spec Appendix C)
+    SlabAllocNode,
+    ReplaceEmptyMain,
+    BarnReplaceEmpty,
+    BarnGetEmpty,
+    BarnReplaceFull,
+    BarnPutEmpty,
+    BarnPutFull,
+    RefillSheaf,
+    RefillObjects,
+    RefillObjectsNode,
+    GetPartialNodeBulk,
+    GetFreelistNofreeze,
+    AllocFromNewSlab,
+    AllocateSlab,
+    SlabAllocV7,
+    GetFromPartialNode,
+    SlabFreeV7,
+    FreeToPcs,
+    ReplaceFullMain,
+    InstallEmptySheaf,
+    SheafFlushMain,
+    SheafFlushUnused,
+    FreeBulk,
+    SlabFreeSlowV7,
+    CpuDead,
+    PcsFlushAll,
+    LocalTrylock,
+    LocalLockV7,
+    LocalUnlockV7,
 }
 
 impl Func {
@@ -206,6 +236,35 @@ impl Func {
             Func::CacheFree => "___cache_free",
             Func::CacheFlusharray => "cache_flusharray",
             Func::DoDrain => "do_drain",
+            Func::SlabAllocNode => "slab_alloc_node",
+            Func::ReplaceEmptyMain => "__pcs_replace_empty_main",
+            Func::BarnReplaceEmpty => "barn_replace_empty_sheaf",
+            Func::BarnGetEmpty => "barn_get_empty_sheaf",
+            Func::BarnReplaceFull => "barn_replace_full_sheaf",
+            Func::BarnPutEmpty => "barn_put_empty_sheaf",
+            Func::BarnPutFull => "barn_put_full_sheaf",
+            Func::RefillSheaf => "refill_sheaf",
+            Func::RefillObjects => "refill_objects",
+            Func::RefillObjectsNode => "__refill_objects_node",
+            Func::GetPartialNodeBulk => "get_partial_node_bulk",
+            Func::GetFreelistNofreeze => "get_freelist_nofreeze",
+            Func::AllocFromNewSlab => "alloc_from_new_slab",
+            Func::AllocateSlab => "new_slab",
+            Func::SlabAllocV7 => "___slab_alloc",
+            Func::GetFromPartialNode => "get_from_partial_node",
+            Func::SlabFreeV7 => "slab_free",
+            Func::FreeToPcs => "free_to_pcs",
+            Func::ReplaceFullMain => "__pcs_replace_full_main",
+            Func::InstallEmptySheaf => "__pcs_install_empty_sheaf",
+            Func::SheafFlushMain => "sheaf_flush_main",
+            Func::SheafFlushUnused => "sheaf_flush_unused",
+            Func::FreeBulk => "__kmem_cache_free_bulk",
+            Func::SlabFreeSlowV7 => "__slab_free",
+            Func::CpuDead => "slub_cpu_dead",
+            Func::PcsFlushAll => "pcs_flush_all",
+            Func::LocalTrylock => "local_trylock",
+            Func::LocalLockV7 => "local_lock",
+            Func::LocalUnlockV7 => "local_unlock",
         }
     }
 }
@@ -260,6 +319,11 @@ pub struct Frame {
     pub ret_slab: Option<SlabId>,
     /// A count the last callee reported (`acquire_slab`: the free objects it took).
     pub ret_count: u32,
+    /// Linux 7.0: the sheaves a function works on (`main`, `spare`, `empty`, `full`...).
+    pub h: Option<u32>,
+    pub h2: Option<u32>,
+    /// Linux 7.0: an on-stack array of object pointers (a flush batch, a detached group).
+    pub arr: Vec<Addr>,
 }
 
 impl Frame {
@@ -297,6 +361,9 @@ impl Frame {
             ret: NULL,
             ret_slab: None,
             ret_count: 0,
+            h: None,
+            h2: None,
+            arr: Vec::new(),
         }
     }
 }
@@ -364,4 +431,6 @@ pub enum AllocState {
     Slub,
     /// SLAB's arrays, slab lists and index-array freelists (`model::slab`).
     Slab(super::slab::SlabState),
+    /// Linux 7.0's per-CPU sheaves and per-node barns (`model::sheaves`).
+    Sheaves(super::sheaves::SheavesState),
 }

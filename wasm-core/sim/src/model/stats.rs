@@ -47,6 +47,48 @@ stats!(
     FREEHIT,
     FREEMISS,
     GROWN,
+    // Linux 7.0's sheaf and barn items (spec C.6)
+    SHEAF_FLUSH,
+    SHEAF_REFILL,
+    SHEAF_ALLOC,
+    SHEAF_FREE,
+    BARN_GET,
+    BARN_GET_FAIL,
+    BARN_PUT,
+    BARN_PUT_FAIL,
 );
 
-pub const NR_STATS: usize = 31;
+pub const NR_STATS: usize = 39;
+
+impl Stat {
+    /// The counters a run under `allocator` reports: the classic 26 and SLAB's five for SLUB
+    /// and SLAB (as always), and for Linux 7.0 the items of its `enum stat_item` that the
+    /// model counts (spec C.6; the 15 classic names 7.0 removed are not among them).
+    pub fn reported(allocator: crate::scenario::Allocator) -> &'static [Stat] {
+        use Stat::*;
+        match allocator {
+            crate::scenario::Allocator::Sheaves => &[
+                ALLOC_FASTPATH,
+                ALLOC_SLOWPATH,
+                FREE_FASTPATH,
+                FREE_SLOWPATH,
+                FREE_ADD_PARTIAL,
+                FREE_REMOVE_PARTIAL,
+                ALLOC_SLAB,
+                ALLOC_NODE_MISMATCH,
+                FREE_SLAB,
+                ORDER_FALLBACK,
+                CMPXCHG_DOUBLE_FAIL,
+                SHEAF_FLUSH,
+                SHEAF_REFILL,
+                SHEAF_ALLOC,
+                SHEAF_FREE,
+                BARN_GET,
+                BARN_GET_FAIL,
+                BARN_PUT,
+                BARN_PUT_FAIL,
+            ],
+            _ => &Stat::ALL[..GROWN as usize + 1],
+        }
+    }
+}

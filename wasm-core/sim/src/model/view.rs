@@ -26,7 +26,7 @@ impl Machine {
 
     /// Whether object `a` is on the freelist chain from `head` (the walk of `chain_names`,
     /// without naming every link: a view asks this for every object of every slab).
-    fn chain_has(&self, head: Addr, a: Addr) -> bool {
+    pub(in crate::model) fn chain_has(&self, head: Addr, a: Addr) -> bool {
         let mut cur = head;
         let mut seen = 0;
         while cur != NULL && seen <= self.cfg.objects as usize {
@@ -103,6 +103,9 @@ impl Machine {
         if let Some(name) = self.slab_line_name(l) {
             return name;
         }
+        if let Some(name) = self.sheaves_line_name(l) {
+            return name;
+        }
         let cpus = self.cfg.cpus as u32;
         if l == 0 {
             return "kmem_cache".into();
@@ -161,6 +164,9 @@ impl Machine {
         let cpus = self.cfg.cpus as u32;
         if l == 0 {
             return LineHolds::Cache;
+        }
+        if let Some(holds) = self.sheaves_line_holds(l) {
+            return holds;
         }
         if l < self.cfg.static_lines() {
             if let Some(holds) = self.slab_line_holds(l) {
@@ -221,8 +227,10 @@ impl Machine {
                 .map(|x| self.ctx_name(x).to_string()),
             cycles: self.st.cycles[k],
             array_cache: self.cpu_array_view(k),
+            sheaves: self.pcs_view(k),
         });
         let slab = self.cfg.is_slab();
+        let sheaves = self.cfg.sheaf.is_some();
         let slab_owners = if slab {
             self.slab_object_owners()
         } else {
@@ -249,6 +257,8 @@ impl Machine {
                             } else if slab {
                                 let index = s as usize * self.cfg.objects as usize + i as usize;
                                 slab_owners[index].clone()
+                            } else if sheaves {
+                                self.sheaves_object_owner(a)
                             } else {
                                 self.object_owner(a)
                             },
@@ -282,6 +292,7 @@ impl Machine {
                 .map(|c| self.ctx_name(c).to_string())
                 .collect(),
             slab: self.slab_node_view(n),
+            barn: self.barn_view(n),
         });
         let contexts = (0..self.cfg.n_ctx).map(|i| {
             let c = &self.st.ctxs[i];
@@ -423,6 +434,7 @@ impl Machine {
             contexts: contexts.collect(),
             lines,
             lines_omitted,
+            loose_sheaves: self.loose_sheaves(),
             vars: vars.collect(),
             enabled_moves: enabled,
             violations: self.violations.clone(),

@@ -457,6 +457,11 @@ impl Run {
     }
 }
 
+/// `h3 [p0,p1]`: a sheaf and its objects, bottom first.
+pub fn sheaf_text(h: &slub_sim::view::SheafView) -> String {
+    format!("{} [{}]", h.name, h.objects.join(","))
+}
+
 /// Per-CPU, per-slab and per-node state in a few lines.
 pub fn describe(v: &View) -> String {
     let mut out = String::new();
@@ -469,6 +474,14 @@ pub fn describe(v: &View) -> String {
             c.page.clone().unwrap_or_else(|| "NULL".into()),
             c.partial.join(",")
         ));
+        if let Some(p) = &c.sheaves {
+            out.push_str(&format!(
+                "        sheaves: main {} spare {} lock {}\n",
+                sheaf_text(&p.main),
+                p.spare.as_ref().map_or("NULL".into(), sheaf_text),
+                p.locked_by.clone().unwrap_or_else(|| "-".into())
+            ));
+        }
     }
     for s in &v.slabs {
         out.push_str(&format!(
@@ -487,6 +500,24 @@ pub fn describe(v: &View) -> String {
             n.node,
             n.partial.join(","),
             n.nr_partial
+        ));
+        if let Some(b) = &n.barn {
+            let list = |l: &[slub_sim::view::SheafView]| {
+                l.iter().map(sheaf_text).collect::<Vec<_>>().join(" ")
+            };
+            out.push_str(&format!(
+                "        barn: full [{}] empty [{}] lock {}\n",
+                list(&b.full),
+                list(&b.empty),
+                b.locked_by.clone().unwrap_or_else(|| "-".into())
+            ));
+        }
+    }
+    for h in v.loose_sheaves.iter().flatten() {
+        out.push_str(&format!(
+            "  loose sheaf {} held by {}\n",
+            sheaf_text(h),
+            h.held_by.clone().unwrap_or_else(|| "?".into())
         ));
     }
     let vars: Vec<String> = v

@@ -18,4 +18,14 @@ pageAllocFail: boolean,
  * SLAB's tunables (`/proc/slabinfo`'s `limit batchcount sharedfactor`), `allocator: slab`
  * only; unset, `enable_cpucache`'s choice for the object size (see `slab_tunables`).
  */
-limit?: number, batchcount?: number, shared?: number, };
+limit?: number, batchcount?: number, shared?: number, 
+/**
+ * Linux 7.0 (`"era": "v7.0"`) only: objects per sheaf (`s->sheaf_capacity`); unset, the
+ * kernel's `calculate_sheaf_capacity` for the object size (see `sheaf_capacity`).
+ */
+sheafCapacity?: number, 
+/**
+ * Linux 7.0 only: the barn's soft limits `MAX_FULL_SHEAVES` / `MAX_EMPTY_SHEAVES`
+ * (kernel: 10 each).
+ */
+maxFullSheaves?: number, maxEmptySheaves?: number, };

@@ -3,4 +3,4 @@
 /**
  * What a cache line holds (the layout of spec §7, Appendix A for SLAB).
  */
-export type LineHolds = { "kind": "cache" } | { "kind": "cpu", cpu: number, } | { "kind": "node", node: number, } | { "kind": "slab", slab: string, } | { "kind": "objects", slab: string, objects: Array<string>, };
+export type LineHolds = { "kind": "cache" } | { "kind": "cpu", cpu: number, } | { "kind": "node", node: number, } | { "kind": "slab", slab: string, } | { "kind": "objects", slab: string, objects: Array<string>, } | { "kind": "barn", node: number, } | { "kind": "sheaf", sheaf: string, };

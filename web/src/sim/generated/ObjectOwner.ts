@@ -4,4 +4,4 @@
  * Who holds an object. Crosses to the page as a tagged object (`{ kind: "user", var: "x" }`);
  * its `Display` is the old text (`user:x`, `cpu0`, `shared0`, `slab`, `inflight:T`, `lost`).
  */
-export type ObjectOwner = { "kind": "user", var: string, } | { "kind": "cpu", cpu: number, } | { "kind": "shared", node: number, } | { "kind": "slab" } | { "kind": "inflight", ctx: string, } | { "kind": "lost" } | { "kind": "discarded" };
+export type ObjectOwner = { "kind": "user", var: string, } | { "kind": "cpu", cpu: number, } | { "kind": "shared", node: number, } | { "kind": "sheaf", sheaf: string, } | { "kind": "slab" } | { "kind": "inflight", ctx: string, } | { "kind": "lost" } | { "kind": "discarded" };

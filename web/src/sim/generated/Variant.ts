@@ -4,6 +4,7 @@ import type { Deactivate } from "./Deactivate";
 import type { Discard } from "./Discard";
 import type { Fastpath } from "./Fastpath";
 import type { FreeRetryLock } from "./FreeRetryLock";
+import type { PcsLock } from "./PcsLock";
 import type { Preempt } from "./Preempt";
 import type { Prefetch } from "./Prefetch";
 import type { SlabGrow } from "./SlabGrow";
@@ -20,4 +21,9 @@ tidStep: number | null,
 /**
  * SLAB only (`allocator: slab`); the only key besides `preempt` SLAB reads.
  */
-slabGrow: SlabGrow, };
+slabGrow: SlabGrow, 
+/**
+ * Linux 7.0 only: the per-CPU sheaves' lock, and whether a refill that fell short
+ * flushes the sheaf before freeing it (spec C.9 item 3: `false` leaks its objects).
+ */
+pcsLock: PcsLock, refillFailFlush: boolean, };

@@ -5,6 +5,7 @@ import type { ContextView } from "./ContextView";
 import type { CpuView } from "./CpuView";
 import type { LineView } from "./LineView";
 import type { NodeView } from "./NodeView";
+import type { SheafView } from "./SheafView";
 import type { SlabView } from "./SlabView";
 import type { VarView } from "./VarView";
 import type { Variant } from "./Variant";
@@ -34,7 +35,12 @@ steps: number, tidStep: number, cpus: Array<CpuView>, slabs: Array<SlabView>, no
  * Every cache line, except in a scenario of more than [`MAX_LISTED_LINES`] lines: there
  * the object lines no CPU holds are left out, and counted in `lines_omitted`.
  */
-lines: Array<LineView>, linesOmitted: number, vars: Array<VarView>, enabledMoves: Array<string>, violations: Array<Violation>, 
+lines: Array<LineView>, linesOmitted: number, 
+/**
+ * Linux 7.0: the sheaves on no CPU and in no barn, held by an operation (absent
+ * otherwise).
+ */
+looseSheaves?: Array<SheafView>, vars: Array<VarView>, enabledMoves: Array<string>, violations: Array<Violation>, 
 /**
  * Every context has finished.
  */

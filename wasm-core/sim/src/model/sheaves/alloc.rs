@@ -1,0 +1,1330 @@
+//! Allocation under Linux 7.0 (spec C.3.1–C.3.5): the sheaf fast path, the exchange with the
+//! spare and the barn, the refill from slabs, and the one-object slab path that remains.
+//!
+//! Frame locals, per function: `c` the CPU whose sheaves are locked; `h` the main sheaf (or
+//! the sheaf being filled), `h2` the spare / the sheaf obtained; `pages` the barn's node (or a
+//! slot index where said); `count` a size or a number of objects; `node` the requested node.
+
+use super::super::memory::Access;
+use super::{call, sheaf_of_ret, sv, sv_mut};
+use crate::model::prims::counters_text;
+use crate::model::state::*;
+use crate::model::{Flow, Machine, Pc, Stat};
+
+impl Machine {
+    /// `slab_alloc_node` → `alloc_from_pcs` (SA1–SA12), falling back to `___slab_alloc`.
+    /// `m` = 1 once the slab path was taken; `flag` = the object is on the wrong node (SA8).
+    pub(in crate::model) fn slab_alloc_node(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            SA1 => {
+                let here = self.cfg.cpu_node[self.me() as usize];
+                if fr.node.is_some_and(|n| n != here) {
+                    self.stat(Stat::ALLOC_NODE_MISMATCH);
+                    fr.pc = SAs;
+                    return Flow::Go;
+                }
+                fr.pc = SA2;
+                call(Func::LocalTrylock, LT1, |_| {})
+            }
+            SA2 => {
+                if fr.ret == 0 {
+                    fr.pc = SAs;
+                    return Flow::Go;
+                }
+                fr.c = fr.ret_count;
+                fr.pc = SA5;
+                Flow::Go
+            }
+            SA5 => {
+                step!(self);
+                let p = self.ld_pcs(fr.c);
+                fr.h = Some(p.main);
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_sheaves[{}].main", fr.c),
+                    "main = pcs->main: sheaf {}.",
+                    self.sheaf_name(p.main)
+                );
+                fr.pc = SA6;
+                Flow::Step
+            }
+            SA6 => {
+                step!(self);
+                let h = fr.h.expect("main");
+                let n = self.ld_size(h);
+                fr.count = n;
+                note!(
+                    self,
+                    Load,
+                    format!("sheaf {}.size", self.sheaf_name(h)),
+                    "main->size is {n}{}",
+                    if n == 0 {
+                        ": the main sheaf is empty."
+                    } else {
+                        "."
+                    }
+                );
+                fr.pc = if n == 0 { SAe } else { SA7 };
+                Flow::Step
+            }
+            SAe => {
+                fr.pc = SAr;
+                let (c, h) = (fr.c, fr.h);
+                call(Func::ReplaceEmptyMain, SE2, |f| {
+                    f.c = c;
+                    f.h = h;
+                })
+            }
+            SAr => {
+                if fr.ret == 0 {
+                    fr.pc = SAs;
+                } else {
+                    fr.c = fr.ret_count;
+                    fr.pc = SA5;
+                }
+                Flow::Go
+            }
+            SA7 => {
+                step!(self);
+                let h = fr.h.expect("main");
+                let x = self.ld_slot(h, fr.count - 1);
+                fr.obj = x;
+                note!(
+                    self,
+                    Load,
+                    format!("sheaf {}.objects[{}]", self.sheaf_name(h), fr.count - 1),
+                    "object = main->objects[{}] = {}.",
+                    fr.count - 1,
+                    self.addr_name(x)
+                );
+                fr.pc = if fr.node.is_some() { SA8 } else { SA9 };
+                Flow::Step
+            }
+            SA8 => {
+                step!(self);
+                let want = fr.node.unwrap_or(0);
+                let node = self.slab_of(fr.obj).map(|s| {
+                    self.access(self.slab(s).line, Access::Read);
+                    self.node_of_slab(s)
+                });
+                let ok = node == Some(want);
+                note!(
+                    self,
+                    Load,
+                    format!("page of {}", self.addr_name(fr.obj)),
+                    "{} is on node {}; node {want} was asked for{}",
+                    self.addr_name(fr.obj),
+                    node.map_or("?".into(), |n| n.to_string()),
+                    if ok { "." } else { ": it stays in the sheaf." }
+                );
+                if ok {
+                    fr.pc = SA9;
+                } else {
+                    self.stat(Stat::ALLOC_NODE_MISMATCH);
+                    fr.flag = true;
+                    fr.pc = SAu;
+                }
+                Flow::Step
+            }
+            SA9 => {
+                step!(self);
+                let h = fr.h.expect("main");
+                self.st_size(h, fr.count - 1, false);
+                self.hold(fr.obj);
+                note!(
+                    self,
+                    Store,
+                    format!("sheaf {}.size", self.sheaf_name(h)),
+                    "main->size := {}: {} is taken off the top of the sheaf.",
+                    fr.count - 1,
+                    self.addr_name(fr.obj)
+                );
+                fr.pc = SAu;
+                Flow::Step
+            }
+            SAu => {
+                fr.pc = SA12;
+                let c = fr.c;
+                call(Func::LocalUnlockV7, LU1, |f| f.c = c)
+            }
+            SA12 => {
+                if fr.m == 1 {
+                    if fr.ret != NULL {
+                        self.unhold(fr.ret);
+                        self.ghost.slow_allocs += 1;
+                    }
+                    return Flow::Ret(fr.ret, None);
+                }
+                if fr.flag {
+                    fr.pc = SAs;
+                    return Flow::Go;
+                }
+                self.stat(Stat::ALLOC_FASTPATH);
+                self.unhold(fr.obj);
+                Flow::Ret(fr.obj, None)
+            }
+            SAs => {
+                fr.m = 1;
+                fr.pc = SA12;
+                let node = fr.node;
+                call(Func::SlabAllocV7, SL1, |f| f.node = node)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `__pcs_replace_empty_main` (SE2–SE17): entered holding the lock with an empty main.
+    /// Returns 1 with the lock held (and its CPU in `count`), or 0 with the lock released.
+    /// `flag` = the gfp allows blocking (may refill).
+    pub(in crate::model) fn pcs_replace_empty_main(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let k = fr.c;
+        match fr.pc {
+            SE2 => {
+                step!(self);
+                let sp = self.ld_pcs(k).spare;
+                fr.h2 = sp;
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_sheaves[{k}].spare"),
+                    "__pcs_replace_empty_main: spare is {}.",
+                    sp.map_or("NULL".into(), |s| self.sheaf_name(s))
+                );
+                fr.pc = if sp.is_some() { SE2b } else { SE4 };
+                Flow::Step
+            }
+            SE2b => {
+                step!(self);
+                let sp = fr.h2.expect("spare");
+                let n = self.ld_size(sp);
+                note!(
+                    self,
+                    Load,
+                    format!("sheaf {}.size", self.sheaf_name(sp)),
+                    "spare->size is {n}{}",
+                    if n > 0 { ": swap main and spare." } else { ": empty too." }
+                );
+                fr.pc = if n > 0 { SE3 } else { SE4 };
+                Flow::Step
+            }
+            SE3 => {
+                step!(self);
+                let (m, sp) = (fr.h.expect("main"), fr.h2.expect("spare"));
+                // Both stores hit the one `PCS(k)` line under the lock: no context on this CPU
+                // can run between them (an irq's trylock fails), none elsewhere reads them.
+                self.st_pcs(k, Some(sp), Some(Some(m)), false);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_sheaves[{k}]"),
+                    "main := {} and spare := {}: the spare swap (no statistic counts it).",
+                    self.sheaf_name(sp),
+                    self.sheaf_name(m)
+                );
+                fr.count = k;
+                Flow::Ret(1, None)
+            }
+            SE4 => {
+                step!(self);
+                let n = self.cfg.cpu_node[k as usize];
+                self.access(self.cfg.line_kc(), Access::Read);
+                self.access(self.cfg.line_nd(n), Access::Read);
+                fr.pages = n;
+                note!(
+                    self,
+                    Load,
+                    format!("node {n}.barn"),
+                    "get_barn(s): this CPU's node is {n}; its barn holds {} full and {} empty sheaves.",
+                    self.barn(n).full.len(),
+                    self.barn(n).empty.len()
+                );
+                fr.pc = SE5;
+                Flow::Step
+            }
+            SE5 => {
+                fr.pc = SE6;
+                let (n, m) = (fr.pages, fr.h);
+                call(Func::BarnReplaceEmpty, BRE1, |f| {
+                    f.pages = n;
+                    f.h = m;
+                })
+            }
+            SE6 => {
+                let Some(full) = sheaf_of_ret(fr.ret) else {
+                    fr.pc = SE7;
+                    return Flow::Go;
+                };
+                step!(self);
+                self.st_pcs(k, Some(full), None, false);
+                self.stat(Stat::BARN_GET);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_sheaves[{k}].main"),
+                    "main := {}, the full sheaf from the barn.",
+                    self.sheaf_name(full)
+                );
+                fr.count = k;
+                Flow::Ret(1, None)
+            }
+            SE7 => {
+                self.stat(Stat::BARN_GET_FAIL);
+                fr.flag = self.can_block();
+                fr.pc = if !fr.flag {
+                    SE9
+                } else if fr.h2.is_some() {
+                    SE8
+                } else {
+                    fr.pc = SE8r;
+                    let n = fr.pages;
+                    return call(Func::BarnGetEmpty, BGE1, |f| f.pages = n);
+                };
+                Flow::Go
+            }
+            SE8 => {
+                step!(self);
+                // The spare is empty (SE2b): take it as the sheaf to refill.
+                self.st_pcs(k, None, Some(None), false);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_sheaves[{k}].spare"),
+                    "spare := NULL: the empty spare {} will be refilled.",
+                    self.sheaf_name(fr.h2.expect("spare"))
+                );
+                fr.pc = SE9;
+                Flow::Step
+            }
+            SE8r => {
+                fr.h2 = sheaf_of_ret(fr.ret);
+                fr.pc = SE9;
+                Flow::Go
+            }
+            SE9 => {
+                fr.pc = SE10;
+                call(Func::LocalUnlockV7, LU1, |f| f.c = k)
+            }
+            SE10 => {
+                // GFP_ATOMIC (an interrupt handler) never refills a sheaf.
+                fr.pc = if !fr.flag {
+                    return Flow::Ret(0, None);
+                } else if fr.h2.is_some() {
+                    SE11
+                } else {
+                    SE12
+                };
+                Flow::Go
+            }
+            SE11 => {
+                fr.pc = SE11r;
+                let e = fr.h2;
+                call(Func::RefillSheaf, RS1, |f| f.h = e)
+            }
+            SE11r => {
+                if fr.ret == 1 {
+                    fr.pc = SE13;
+                    return Flow::Go;
+                }
+                // The refill fell short. The 7.0 code frees the sheaf as it is (its objects
+                // stay counted in their slabs: spec C.9 item 3); later code flushes it first.
+                if self.variant().refill_fail_flush {
+                    fr.pc = SE11f;
+                    let e = fr.h2;
+                    return call(Func::SheafFlushUnused, FU1, |f| f.h = e);
+                }
+                fr.pc = SE11f;
+                Flow::Go
+            }
+            SE11f => {
+                step!(self);
+                self.sheaf_free(fr.h2.expect("the sheaf that failed to refill"));
+                Flow::Ret(0, None)
+            }
+            SE12 => {
+                step!(self);
+                // `alloc_full_sheaf`: a new sheaf, then the refill.
+                fr.h2 = self.sheaf_alloc();
+                fr.pc = if fr.h2.is_some() { SE11 } else { SE12r };
+                Flow::Step
+            }
+            SE12r => Flow::Ret(0, None),
+            SE13 => {
+                fr.pc = SE13r;
+                call(Func::LocalLockV7, LL1, |_| {})
+            }
+            SE13r => {
+                fr.c = fr.ret_count;
+                fr.pc = SE14;
+                Flow::Go
+            }
+            SE14 => {
+                step!(self);
+                let p = self.ld_pcs(k);
+                let n = self.ld_size(p.main);
+                fr.h = Some(p.main);
+                fr.count = n;
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_sheaves[{k}]"),
+                    "Locked again on cpu{k}: main {} holds {n}, spare is {}.",
+                    self.sheaf_name(p.main),
+                    p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
+                );
+                fr.pc = if n == 0 { SE14b } else { SE15 };
+                Flow::Step
+            }
+            SE14b => {
+                let f_ = fr.h2.expect("the refilled sheaf");
+                let m = fr.h.expect("main");
+                if self.pcs(k).spare.is_some() {
+                    fr.pc = SE16r;
+                    let n = fr.pages;
+                    return call(Func::BarnPutEmpty, BP1, |f| {
+                        f.pages = n;
+                        f.h = Some(m);
+                    });
+                }
+                step!(self);
+                self.st_pcs(k, Some(f_), Some(Some(m)), false);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_sheaves[{k}]"),
+                    "spare := {} (empty) and main := {} (full).",
+                    self.sheaf_name(m),
+                    self.sheaf_name(f_)
+                );
+                fr.count = k;
+                Flow::Ret(1, None)
+            }
+            SE15 => {
+                // Someone refilled main while the lock was dropped.
+                let f_ = fr.h2.expect("the refilled sheaf");
+                let Some(sp) = self.pcs(k).spare else {
+                    step!(self);
+                    self.st_pcs(k, None, Some(Some(f_)), false);
+                    note!(
+                        self,
+                        Store,
+                        format!("cpu_sheaves[{k}].spare"),
+                        "main was refilled meanwhile: spare := {}.",
+                        self.sheaf_name(f_)
+                    );
+                    fr.count = k;
+                    return Flow::Ret(1, None);
+                };
+                fr.h = Some(sp);
+                fr.pc = SE16;
+                Flow::Go
+            }
+            SE16 => {
+                step!(self);
+                let sp = fr.h.expect("spare");
+                let n = self.ld_size(sp);
+                note!(
+                    self,
+                    Load,
+                    format!("sheaf {}.size", self.sheaf_name(sp)),
+                    "spare->size is {n}."
+                );
+                fr.pc = if n == 0 { SE16b } else { SE17 };
+                Flow::Step
+            }
+            SE16b => {
+                fr.pc = SE16r;
+                let (n, sp) = (fr.pages, fr.h);
+                call(Func::BarnPutEmpty, BP1, |f| {
+                    f.pages = n;
+                    f.h = sp;
+                })
+            }
+            SE16r => {
+                // After putting the old main (SE14) or the empty spare (SE16) in the barn.
+                step!(self);
+                let f_ = fr.h2.expect("the refilled sheaf");
+                let main_was_empty = fr.count == 0;
+                if main_was_empty {
+                    self.st_pcs(k, Some(f_), None, false);
+                } else {
+                    self.st_pcs(k, None, Some(Some(f_)), false);
+                }
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_sheaves[{k}]"),
+                    "{} := {}.",
+                    if main_was_empty { "main" } else { "spare" },
+                    self.sheaf_name(f_)
+                );
+                fr.count = k;
+                Flow::Ret(1, None)
+            }
+            SE17 => {
+                fr.pc = SE17r;
+                let (n, f_) = (fr.pages, fr.h2);
+                call(Func::BarnPutFull, BP1, |f| {
+                    f.pages = n;
+                    f.h = f_;
+                })
+            }
+            SE17r => {
+                self.stat(Stat::BARN_PUT);
+                fr.count = k;
+                Flow::Ret(1, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `refill_sheaf(h)` (RS1–RS4): fill `h` to capacity from slabs. Returns 1, or 0 when it
+    /// got fewer objects than it needed (the objects it did get stay in `h`).
+    /// `pages` = the size before, `pobj` = objects wanted.
+    pub(in crate::model) fn refill_sheaf(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let h = fr.h.expect("the sheaf to refill");
+        match fr.pc {
+            RS1 => {
+                step!(self);
+                let size = self.ld_size(h);
+                fr.pages = size;
+                fr.pobj = self.capacity() - size.min(self.capacity());
+                note!(
+                    self,
+                    Load,
+                    format!("sheaf {}.size", self.sheaf_name(h)),
+                    "refill_sheaf({}): size {size}, so {} to fill.",
+                    self.sheaf_name(h),
+                    fr.pobj
+                );
+                if fr.pobj == 0 {
+                    return Flow::Ret(1, None);
+                }
+                fr.pc = RS2;
+                Flow::Step
+            }
+            RS2 => {
+                fr.pc = RS3;
+                let (base, want) = (fr.pages, fr.pobj);
+                call(Func::RefillObjects, RO2, |f| {
+                    f.h = Some(h);
+                    f.pages = base;
+                    f.pobj = want;
+                })
+            }
+            RS3 => {
+                step!(self);
+                let filled = fr.ret_count;
+                let size = fr.pages + filled;
+                self.st_size(h, size, false);
+                for i in fr.pages..size {
+                    let x = self.sheaf(h).slots[i as usize];
+                    self.unhold(x);
+                }
+                self.stat_add(Stat::SHEAF_REFILL, filled);
+                note!(
+                    self,
+                    Store,
+                    format!("sheaf {}.size", self.sheaf_name(h)),
+                    "size += {filled}: sheaf {} now holds {size} objects.",
+                    self.sheaf_name(h)
+                );
+                fr.count = filled;
+                fr.pc = RS4;
+                Flow::Step
+            }
+            RS4 => Flow::Ret((fr.count >= fr.pobj) as Addr, None),
+            _ => unreachable!(),
+        }
+    }
+
+    /// `refill_objects(p, min = max = pobj)` (RO2–RO7): from this node's partial slabs, then
+    /// other nodes', then new slabs, into the sheaf `h` from slot `pages` on. Returns the number
+    /// of objects in `count`. `count` = got so far, `n` = the other node being tried.
+    pub(in crate::model) fn refill_objects(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            RO2 => {
+                fr.pc = RO3;
+                let n = self.cfg.cpu_node[self.me() as usize];
+                fr.node = Some(n);
+                self.call_refill_node(fr, n, false)
+            }
+            RO3 => {
+                fr.count += fr.ret_count;
+                if fr.count >= fr.pobj {
+                    return Flow::Ret(1, None);
+                }
+                // NUMA: `__refill_objects_any` tries the other nodes with `allow_spin = false`
+                // (the model does not draw the `remote_node_defrag_ratio` lottery: it tries).
+                let here = fr.node.unwrap_or(0);
+                let next = match fr.n {
+                    None => 0,
+                    Some(m) => m + 1,
+                };
+                let next = (next..self.cfg.sc.nodes).find(|&m| m != here);
+                match next {
+                    Some(m) => {
+                        fr.n = Some(m);
+                        fr.pc = RO3r;
+                    }
+                    None => fr.pc = RO5,
+                }
+                Flow::Go
+            }
+            RO3r => {
+                step!(self);
+                let m = fr.n.expect("a node");
+                let nr = self.ld_nr_partial(m);
+                let min = self.cfg.sc.cache.min_partial;
+                note!(
+                    self,
+                    Load,
+                    format!("node {m}.nr_partial"),
+                    "__refill_objects_any: node {m} has {nr} partial slab(s){}",
+                    if nr <= min {
+                        format!(", not above min_partial ({min}): skip it.")
+                    } else {
+                        ": try it, without spinning on its list_lock.".into()
+                    }
+                );
+                fr.pc = if nr <= min { RO3 } else { RO3n };
+                fr.ret_count = 0;
+                Flow::Step
+            }
+            RO3n => {
+                fr.pc = RO3;
+                let m = fr.n.expect("a node");
+                self.call_refill_node(fr, m, true)
+            }
+            RO5 => {
+                fr.pc = RO7;
+                let n = self.cfg.cpu_node[self.me() as usize];
+                call(Func::AllocateSlab, NB1, |f| f.node = Some(n))
+            }
+            RO7 => {
+                let Some(p) = fr.ret_slab else {
+                    return Flow::Ret(0, None);
+                };
+                self.stat(Stat::ALLOC_SLAB);
+                fr.pc = RO7r;
+                let (h, base, want) = (fr.h, fr.pages + fr.count, fr.pobj - fr.count);
+                call(Func::AllocFromNewSlab, NS3, |f| {
+                    f.pg = Some(p);
+                    f.h = h;
+                    f.pages = base;
+                    f.pobj = want;
+                })
+            }
+            RO7r => {
+                fr.count += fr.ret_count;
+                fr.pc = if fr.count < fr.pobj { RO5 } else { return Flow::Ret(1, None) };
+                Flow::Go
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    fn call_refill_node(&self, fr: &Frame, n: u32, trylock: bool) -> Flow {
+        let (h, base, want) = (fr.h, fr.pages + fr.count, fr.pobj - fr.count);
+        call(Func::RefillObjectsNode, Pc::RN1, |f| {
+            f.h = h;
+            f.pages = base;
+            f.pobj = want;
+            f.n = Some(n);
+            f.lock = trylock;
+        })
+    }
+
+    /// The slabs this context isolated (its private list `L`), in order.
+    fn my_isolated(&self) -> Vec<SlabId> {
+        sv!(self)
+            .isolated
+            .iter()
+            .filter(|(c, _)| *c == self.cur)
+            .map(|&(_, s)| s)
+            .collect()
+    }
+    fn unisolate(&mut self, s: SlabId) {
+        let iso = &mut sv_mut!(self).isolated;
+        if let Some(i) = iso.iter().position(|&(_, x)| x == s) {
+            iso.remove(i);
+        }
+    }
+
+    /// `__refill_objects_node(n)` (RN1–RN8): isolate slabs in bulk, take each one's whole
+    /// freelist, give back what does not fit. `count` = stored so far (slot `pages + count`),
+    /// `pobj` = wanted, `f` = the rest of the chain being stored, `lock` = trylock.
+    pub(in crate::model) fn refill_objects_node(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let n = fr.n.expect("the node");
+        match fr.pc {
+            RN1 => {
+                fr.pc = RN1r;
+                let (want, trylock) = (fr.pobj, fr.lock);
+                call(Func::GetPartialNodeBulk, GB1, |f| {
+                    f.n = Some(n);
+                    f.pobj = want;
+                    f.lock = trylock;
+                })
+            }
+            RN1r => {
+                if fr.ret == 0 {
+                    return Flow::Ret(0, None);
+                }
+                fr.pc = RN2;
+                Flow::Go
+            }
+            RN2 => {
+                let Some(&p) = self.my_isolated().first() else {
+                    fr.pc = RN7;
+                    return Flow::Go;
+                };
+                if fr.count >= fr.pobj {
+                    fr.pc = RN7;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.access(self.slab(p).line, Access::Write);
+                fr.pg = Some(p);
+                note!(
+                    self,
+                    Store,
+                    format!("page {}.slab_list", self.slab_name(p)),
+                    "Unlink slab {} from the private list of isolated slabs.",
+                    self.slab_name(p)
+                );
+                fr.pc = RN3;
+                Flow::Step
+            }
+            RN3 => {
+                fr.pc = RN3r;
+                let p = fr.pg;
+                call(Func::GetFreelistNofreeze, GN1, |f| f.pg = p)
+            }
+            RN3r => {
+                fr.f = fr.ret;
+                fr.pc = RN4;
+                Flow::Go
+            }
+            RN4 => {
+                if fr.f == NULL {
+                    fr.pc = RN2;
+                    return Flow::Go;
+                }
+                if fr.count >= fr.pobj {
+                    fr.pc = RN5;
+                    return Flow::Go;
+                }
+                step!(self);
+                let h = fr.h.expect("the sheaf");
+                let i = fr.pages + fr.count;
+                self.st_slot(h, i, fr.f, false);
+                let next = self.load_fp(fr.f);
+                note!(
+                    self,
+                    Store,
+                    format!("sheaf {}.objects[{i}]", self.sheaf_name(h)),
+                    "p[{}] := {}; its free pointer gives the next, {}.",
+                    fr.count,
+                    self.addr_name(fr.f),
+                    self.addr_name(next)
+                );
+                fr.f = next;
+                fr.count += 1;
+                Flow::Step
+            }
+            RN5 => {
+                step!(self);
+                // The rest of the chain is this context's alone (taken off the slab at GN3):
+                // walking it to find its tail changes nothing anyone else can see.
+                let head = fr.f;
+                let (mut tail, mut cnt, mut a) = (head, 0u32, head);
+                while a != NULL && cnt <= self.cfg.objects {
+                    tail = a;
+                    cnt += 1;
+                    a = self.load_fp(a);
+                }
+                fr.x = tail;
+                fr.ret_count = cnt;
+                note!(
+                    self,
+                    Load,
+                    format!("objects of {}", self.slab_name(fr.pg.expect("slab"))),
+                    "{cnt} object(s) from {} on do not fit: give them back to their slab.",
+                    self.addr_name(head)
+                );
+                fr.pc = RN5r;
+                Flow::Step
+            }
+            RN5r => {
+                fr.pc = RN2;
+                let (p, head, tail, cnt) = (fr.pg, fr.f, fr.x, fr.ret_count);
+                fr.f = NULL;
+                call(Func::SlabFreeSlowV7, SS2, |f| {
+                    f.pg = p;
+                    f.f = head;
+                    f.x = tail;
+                    f.count = cnt;
+                })
+            }
+            RN7 => {
+                if self.my_isolated().is_empty() {
+                    return Flow::Ret(NULL, None);
+                }
+                step!(self);
+                self.list_lock_irqsave(fr, n);
+                fr.pc = RN7u;
+                Flow::Step
+            }
+            RN7u => {
+                step!(self);
+                // Under list_lock: each slab left is put back at the head, except empty ones
+                // beyond min_partial, kept to be discarded (a free cannot empty a slab without
+                // this lock, and nobody else allocates from an isolated slab).
+                let mut kept = Vec::new();
+                for p in self.my_isolated() {
+                    let empty = self.slab(p).counters.inuse == 0;
+                    if empty && self.discard_ok(self.st.nodes[n as usize].nr_partial) {
+                        kept.push(p);
+                    } else {
+                        self.add_partial(n, p, false);
+                        self.unisolate(p);
+                    }
+                }
+                self.list_unlock_irqrestore(fr, n);
+                note!(
+                    self,
+                    ListAdd,
+                    format!("node {n}.partial"),
+                    "Put the slabs not used back on node {n}'s partial list{}; unlock.",
+                    if kept.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", keeping {} empty one(s) to discard", kept.len())
+                    }
+                );
+                fr.pc = RN8;
+                Flow::Step
+            }
+            RN8 => {
+                let Some(&p) = self.my_isolated().first() else {
+                    return Flow::Ret(NULL, None);
+                };
+                step!(self);
+                self.unisolate(p);
+                self.discard_slab(p);
+                note!(
+                    self,
+                    PageFree,
+                    format!("page {}", self.slab_name(p)),
+                    "discard_slab({}): the empty slab goes back to the page allocator.",
+                    self.slab_name(p)
+                );
+                Flow::Step
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `get_partial_node_bulk(n, {min, max = pobj})` (GB1–GB4): isolate slabs off the node's
+    /// partial list until their free objects reach `max`. Returns 1 if it took any.
+    /// `lock` = `allow_spin` is false (trylock).
+    pub(in crate::model) fn get_partial_node_bulk(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let n = fr.n.expect("the node");
+        match fr.pc {
+            GB1 => {
+                step!(self);
+                let nr = self.ld_nr_partial(n);
+                note!(
+                    self,
+                    Load,
+                    format!("node {n}.nr_partial"),
+                    "get_partial_node_bulk: node {n} has {nr} partial slab(s) (racy read)."
+                );
+                if nr == 0 {
+                    return Flow::Ret(0, None);
+                }
+                fr.pc = GB2;
+                Flow::Step
+            }
+            GB2 => {
+                step!(self);
+                if fr.lock && !self.lock_free(n) {
+                    note!(
+                        self,
+                        Lock,
+                        format!("node {n}.list_lock"),
+                        "spin_trylock_irqsave of node {n}'s list_lock fails: it is held. Skip the node."
+                    );
+                    return Flow::Ret(0, None);
+                }
+                self.list_lock_irqsave(fr, n);
+                fr.pc = GB3;
+                Flow::Step
+            }
+            GB3 => {
+                step!(self);
+                // One step for the walk under list_lock: nobody allocates from a listed slab
+                // meanwhile, and a lockless free touches one slab, so reading every slab's
+                // counters at one instant reaches the same outcomes.
+                let (min, max) = (fr.pobj, fr.pobj);
+                let mut total = 0u32;
+                let mut taken = Vec::new();
+                for p in self.st.nodes[n as usize].partial.clone() {
+                    self.access(self.slab(p).line, Access::Read);
+                    let c = self.slab(p).counters;
+                    let free = c.objects - c.inuse.min(c.objects);
+                    if total >= min && total + free > max {
+                        break;
+                    }
+                    self.remove_partial(n, p);
+                    let cur = self.cur;
+                    sv_mut!(self).isolated.push((cur, p));
+                    taken.push(p);
+                    total += free;
+                    if total >= max {
+                        break;
+                    }
+                }
+                fr.count = total;
+                note!(
+                    self,
+                    ListDel,
+                    format!("node {n}.partial"),
+                    "Isolate {} with {total} free object(s) between them, off node {n}'s list.",
+                    taken
+                        .iter()
+                        .map(|&p| self.slab_name(p))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                fr.pc = GB4;
+                Flow::Step
+            }
+            GB4 => {
+                step!(self);
+                self.list_unlock_irqrestore(fr, n);
+                Flow::Ret((fr.count > 0) as Addr, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `get_freelist_nofreeze(P)` (GN1–GN3): take the isolated slab's whole freelist with one
+    /// double CAS (a concurrent free may make it fail: then read again).
+    pub(in crate::model) fn get_freelist_nofreeze(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let p = fr.pg.expect("the slab");
+        match fr.pc {
+            GN1 => {
+                step!(self);
+                let (f, c) = self.ld_slab_pair(p);
+                fr.f = f;
+                fr.cnt = c;
+                note!(
+                    self,
+                    Load,
+                    format!("page {}.(freelist,counters)", self.slab_name(p)),
+                    "get_freelist_nofreeze: freelist {}, {}.",
+                    self.addr_name(f),
+                    counters_text(c)
+                );
+                fr.pc = GN3;
+                Flow::Step
+            }
+            GN3 => {
+                step!(self);
+                let new = Counters {
+                    inuse: fr.cnt.objects,
+                    ..fr.cnt
+                };
+                let ok = self.cas2_native(p, (fr.f, fr.cnt), (NULL, new));
+                note!(
+                    self,
+                    Cas2,
+                    format!("page {}.(freelist,counters)", self.slab_name(p)),
+                    "cmpxchg_double({}: freelist {} -> NULL, inuse {} -> {}) {}",
+                    self.slab_name(p),
+                    self.addr_name(fr.f),
+                    fr.cnt.inuse,
+                    new.inuse,
+                    if ok {
+                        "succeeds: the whole freelist is this refill's."
+                    } else {
+                        "fails: a free changed the slab. Read it again."
+                    }
+                );
+                if !ok {
+                    fr.pc = GN1;
+                    return Flow::Step;
+                }
+                let mut a = fr.f;
+                let mut seen = 0;
+                while a != NULL && seen <= self.cfg.objects {
+                    self.hold(a);
+                    seen += 1;
+                    a = match self.object_of(a) {
+                        Some((s, i)) => self.slab(s).fp[i as usize],
+                        None => NULL,
+                    };
+                }
+                self.unisolate(p);
+                Flow::Ret(fr.f, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `new_slab` under 7.0 (NB1 the pages, NB2 the freelist): a private slab with `inuse` 0,
+    /// not frozen, on no list.
+    pub(in crate::model) fn allocate_slab(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            NB1 => {
+                step!(self);
+                self.charge(crate::model::cost::Id::PageAlloc);
+                if self.cfg.sc.cache.page_alloc_fail && !self.st.in_setup {
+                    note!(
+                        self,
+                        PageAlloc,
+                        "page allocator".into(),
+                        "The page allocator fails (pageAllocFail): no new slab."
+                    );
+                    return Flow::Ret(NULL, None);
+                }
+                let node = fr.node.unwrap_or(self.cfg.cpu_node[self.me() as usize]);
+                let s = self.create_slab(node);
+                fr.pg = Some(s);
+                note!(
+                    self,
+                    PageAlloc,
+                    format!("page {}", self.slab_name(s)),
+                    "new_slab: the page allocator hands out slab {} on node {node}.",
+                    self.slab_name(s)
+                );
+                fr.pc = NB2;
+                Flow::Step
+            }
+            NB2 => {
+                step!(self);
+                let s = fr.pg.expect("the new slab");
+                let objects = self.cfg.objects;
+                for i in 0..objects {
+                    let next = if i + 1 < objects {
+                        self.obj_addr(s, i + 1)
+                    } else {
+                        NULL
+                    };
+                    let line = self.obj_line(s, i);
+                    self.access(line, Access::Write);
+                    self.st.slabs[s as usize].fp[i as usize] = next;
+                }
+                self.access(self.slab(s).line, Access::Write);
+                let first = self.obj_addr(s, 0);
+                self.st.slabs[s as usize].freelist = first;
+                note!(
+                    self,
+                    Store,
+                    format!("objects of {}", self.slab_name(s)),
+                    "Chain the {objects} objects of {} through their free pointers; inuse 0, not frozen.",
+                    self.slab_name(s)
+                );
+                Flow::Ret(NULL, Some(s))
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `alloc_from_new_slab(P, p, count = pobj)` (NS3–NS5): take objects off the private slab
+    /// into the sheaf `h` from slot `pages` (or, without `h`, one object into `obj`), then
+    /// publish the slab: on the node's partial list if objects remain, else as a full slab.
+    pub(in crate::model) fn alloc_from_new_slab(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let p = fr.pg.expect("the new slab");
+        match fr.pc {
+            NS3 => {
+                let f = self.slab(p).freelist;
+                if f == NULL || fr.count >= fr.pobj {
+                    fr.pc = NS4;
+                    return Flow::Go;
+                }
+                step!(self);
+                match fr.h {
+                    Some(h) => self.st_slot(h, fr.pages + fr.count, f, false),
+                    None => fr.obj = f,
+                }
+                self.hold(f);
+                let next = self.load_fp(f);
+                let sl = &mut self.st.slabs[p as usize];
+                sl.freelist = next;
+                sl.counters.inuse += 1;
+                fr.count += 1;
+                note!(
+                    self,
+                    Store,
+                    format!("objects of {}", self.slab_name(p)),
+                    "p[{}] := {} (plain stores: the slab is still private).",
+                    fr.count - 1,
+                    self.addr_name(f)
+                );
+                Flow::Step
+            }
+            NS4 => {
+                step!(self);
+                self.access(self.slab(p).line, Access::Write);
+                let needs_list = self.cfg.objects > fr.count;
+                if !needs_list {
+                    self.st.slabs[p as usize].life = Life::Live;
+                }
+                note!(
+                    self,
+                    Store,
+                    format!("page {}.freelist", self.slab_name(p)),
+                    "slab->freelist := {}{}",
+                    self.addr_name(self.slab(p).freelist),
+                    if needs_list {
+                        "; objects remain, so the slab goes on the partial list."
+                    } else {
+                        ": the slab is full and on no list."
+                    }
+                );
+                if !needs_list {
+                    return Flow::Ret(fr.obj, None);
+                }
+                fr.pc = NS5;
+                Flow::Step
+            }
+            NS5 => {
+                step!(self);
+                let n = self.node_of_slab(p);
+                self.list_lock_irqsave(fr, n);
+                fr.pc = NS5a;
+                Flow::Step
+            }
+            NS5a => {
+                step!(self);
+                let n = self.node_of_slab(p);
+                self.st.slabs[p as usize].life = Life::Live;
+                self.add_partial(n, p, false);
+                note!(
+                    self,
+                    ListAdd,
+                    format!("node {n}.partial"),
+                    "add_partial(n, {}, ADD_TO_HEAD): the new slab is public now.",
+                    self.slab_name(p)
+                );
+                fr.pc = NS5u;
+                Flow::Step
+            }
+            NS5u => {
+                step!(self);
+                let n = self.node_of_slab(p);
+                self.list_unlock_irqrestore(fr, n);
+                Flow::Ret(fr.obj, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `___slab_alloc` under 7.0 (SL1–SL8): one object, from a node's partial slab under its
+    /// `list_lock`, or from a new slab. `n` = the other node being tried (NUMA).
+    pub(in crate::model) fn slab_alloc_v7(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            SL1 => {
+                self.stat(Stat::ALLOC_SLOWPATH);
+                fr.pc = SL3;
+                let n = fr.node.unwrap_or(self.cfg.cpu_node[self.me() as usize]);
+                fr.n = Some(n);
+                call(Func::GetFromPartialNode, GP1, |f| f.n = Some(n))
+            }
+            SL3 => {
+                if fr.ret != NULL {
+                    return Flow::Ret(fr.ret, None);
+                }
+                // `get_from_any_partial`: only when no node was asked for.
+                if fr.node.is_some() {
+                    fr.pc = SL5;
+                    return Flow::Go;
+                }
+                let here = self.cfg.cpu_node[self.me() as usize];
+                let start = if fr.m == 0 { 0 } else { fr.l as u32 + 1 };
+                match (start..self.cfg.sc.nodes).find(|&m| m != here) {
+                    Some(m) => {
+                        fr.m = 1;
+                        fr.l = m as u8;
+                        fr.pc = SL3a;
+                    }
+                    None => fr.pc = SL5,
+                }
+                Flow::Go
+            }
+            SL3a => {
+                step!(self);
+                let m = fr.l as u32;
+                let nr = self.ld_nr_partial(m);
+                let min = self.cfg.sc.cache.min_partial;
+                note!(
+                    self,
+                    Load,
+                    format!("node {m}.nr_partial"),
+                    "get_from_any_partial: node {m} has {nr} partial slab(s){}",
+                    if nr > min { ": try it." } else { ", not above min_partial: skip it." }
+                );
+                fr.pc = if nr > min { SL3r } else { SL3 };
+                fr.ret = NULL;
+                Flow::Step
+            }
+            SL3r => {
+                fr.pc = SL3;
+                let m = fr.l as u32;
+                call(Func::GetFromPartialNode, GP1, |f| f.n = Some(m))
+            }
+            SL5 => {
+                fr.pc = SL5r;
+                let node = fr.node;
+                call(Func::AllocateSlab, NB1, |f| f.node = node)
+            }
+            SL5r => {
+                let Some(p) = fr.ret_slab else {
+                    return Flow::Ret(NULL, None);
+                };
+                self.stat(Stat::ALLOC_SLAB);
+                fr.pc = SL7r;
+                call(Func::AllocFromNewSlab, NS3, |f| {
+                    f.pg = Some(p);
+                    f.pobj = 1;
+                })
+            }
+            SL7r => Flow::Ret(fr.ret, None),
+            _ => unreachable!(),
+        }
+    }
+
+    /// `get_from_partial_node(n)` (GP1–GP7): one object off the first partial slab, under the
+    /// node's `list_lock` and with the slab's double CAS (lockless frees may push meanwhile).
+    pub(in crate::model) fn get_from_partial_node(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let n = fr.n.expect("the node");
+        match fr.pc {
+            GP1 => {
+                step!(self);
+                let nr = self.ld_nr_partial(n);
+                note!(
+                    self,
+                    Load,
+                    format!("node {n}.nr_partial"),
+                    "get_from_partial_node: node {n} has {nr} partial slab(s) (racy read)."
+                );
+                if nr == 0 {
+                    return Flow::Ret(NULL, None);
+                }
+                fr.pc = GP2;
+                Flow::Step
+            }
+            GP2 => {
+                step!(self);
+                self.list_lock_irqsave(fr, n);
+                fr.obj = NULL;
+                fr.pc = GP4;
+                Flow::Step
+            }
+            GP4 => {
+                let Some(&p) = self.st.nodes[n as usize].partial.first() else {
+                    fr.pc = GP7;
+                    return Flow::Go;
+                };
+                step!(self);
+                fr.pg = Some(p);
+                let (f, c) = self.ld_slab_pair(p);
+                fr.f = f;
+                fr.cnt = c;
+                note!(
+                    self,
+                    Load,
+                    format!("page {}.(freelist,counters)", self.slab_name(p)),
+                    "Slab {}: freelist {}, {}.",
+                    self.slab_name(p),
+                    self.addr_name(f),
+                    counters_text(c)
+                );
+                fr.pc = GP4b;
+                Flow::Step
+            }
+            GP4b => {
+                step!(self);
+                let nx = self.load_fp(fr.f);
+                fr.nxt = nx;
+                note!(
+                    self,
+                    Load,
+                    format!("{}.fp", self.addr_name(fr.f)),
+                    "next = get_freepointer({}) = {}.",
+                    self.addr_name(fr.f),
+                    self.addr_name(nx)
+                );
+                fr.pc = GP5;
+                Flow::Step
+            }
+            GP5 => {
+                step!(self);
+                let p = fr.pg.expect("slab");
+                let new = Counters {
+                    inuse: fr.cnt.inuse + 1,
+                    ..fr.cnt
+                };
+                let ok = self.cas2_native(p, (fr.f, fr.cnt), (fr.nxt, new));
+                note!(
+                    self,
+                    Cas2,
+                    format!("page {}.(freelist,counters)", self.slab_name(p)),
+                    "cmpxchg_double({}: freelist {} -> {}, inuse {} -> {}) {}",
+                    self.slab_name(p),
+                    self.addr_name(fr.f),
+                    self.addr_name(fr.nxt),
+                    fr.cnt.inuse,
+                    new.inuse,
+                    if ok {
+                        "succeeds."
+                    } else {
+                        "fails: a lockless free pushed meanwhile. Read again."
+                    }
+                );
+                if !ok {
+                    fr.pc = GP4;
+                    return Flow::Step;
+                }
+                self.hold(fr.f);
+                fr.obj = fr.f;
+                fr.pc = if fr.nxt == NULL { GP6 } else { GP7 };
+                Flow::Step
+            }
+            GP6 => {
+                step!(self);
+                let p = fr.pg.expect("slab");
+                self.remove_partial(n, p);
+                note!(
+                    self,
+                    ListDel,
+                    format!("node {n}.partial"),
+                    "The slab {} is full now: remove_partial.",
+                    self.slab_name(p)
+                );
+                fr.pc = GP7;
+                Flow::Step
+            }
+            GP7 => {
+                step!(self);
+                self.list_unlock_irqrestore(fr, n);
+                Flow::Ret(fr.obj, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+}

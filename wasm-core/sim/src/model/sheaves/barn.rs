@@ -1,0 +1,499 @@
+//! The per-CPU lock (`local_trylock`, `local_lock`, `local_unlock` on the `local_trylock_t`
+//! of `slub_percpu_sheaves`, spec C.3.0) and the barn helpers (spec C.3.3). Each is its own
+//! step machine so the listing shows its lines; callers read the result from `fr.ret`.
+//!
+//! Frames: the lock functions keep the CPU in `c` and return it in `count`; the barn
+//! helpers keep the barn's node in `pages` and the sheaf they were given in `h`, and return
+//! the sheaf they took (`ret_sheaf`) with an error code in `count` (`barn_replace_full_sheaf`:
+//! `E2BIG` or `ENOMEM`).
+
+use super::super::memory::Access;
+use super::{ret_sheaf, sv_mut, SheafId};
+use crate::model::state::*;
+use crate::model::{Flow, Machine, Pc};
+
+/// `barn_replace_full_sheaf`'s errors, in `count` of its frame.
+pub const E2BIG: u32 = 1;
+pub const ENOMEM: u32 = 2;
+
+impl Machine {
+    /// `local_trylock(&s->cpu_sheaves->lock)`: LT1 `preempt_disable` (the CPU is fixed from
+    /// here), LT2 test `acquired`, LT3 set it. Returns 1 (and the CPU) or 0.
+    pub(in crate::model) fn local_trylock(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            LT1 => {
+                step!(self);
+                self.preempt_off();
+                fr.c = self.me();
+                fr.count = fr.c;
+                note!(
+                    self,
+                    PreemptOff,
+                    "preempt_count".into(),
+                    "local_trylock: preempt_disable(); this CPU (cpu{}) is fixed until the unlock.",
+                    fr.c
+                );
+                if !self.locked_pcs() {
+                    // The negative control: nothing but preemption guards the sheaves.
+                    return Flow::Ret(1, None);
+                }
+                fr.pc = LT2;
+                Flow::Step
+            }
+            LT2 => {
+                step!(self);
+                self.access(self.line_pcs(fr.c), Access::Read);
+                let holder = self.pcs(fr.c).holder;
+                self.set_ok(holder.is_none());
+                note!(
+                    self,
+                    Trylock,
+                    format!("cpu_sheaves[{}].lock", fr.c),
+                    "local_trylock: acquired is {}{}",
+                    holder.is_some() as u8,
+                    match holder {
+                        Some(h) => format!(
+                            ": {} holds cpu{}'s sheaves, so the trylock fails.",
+                            self.ctx_name(h),
+                            fr.c
+                        ),
+                        None => ", so the lock is free.".into(),
+                    }
+                );
+                fr.pc = if holder.is_some() { LT2f } else { LT3 };
+                Flow::Step
+            }
+            LT2f => {
+                step!(self);
+                self.preempt_on();
+                note!(
+                    self,
+                    PreemptOn,
+                    "preempt_count".into(),
+                    "local_trylock failed: preempt_enable()."
+                );
+                Flow::Ret(0, None)
+            }
+            LT3 => {
+                step!(self);
+                self.access(self.line_pcs(fr.c), Access::Write);
+                let cur = self.cur;
+                sv_mut!(self).pcs[fr.c as usize].holder = Some(cur);
+                note!(
+                    self,
+                    LocalLock,
+                    format!("cpu_sheaves[{}].lock", fr.c),
+                    "local_trylock: acquired := 1. {} holds cpu{}'s sheaves.",
+                    self.ctx_name(cur),
+                    fr.c
+                );
+                Flow::Ret(1, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `local_lock` on the same lock: LL1 `preempt_disable`, LL2 `acquired := 1` without a
+    /// test (only task contexts that may block use it: INV-S7 says why that is safe).
+    pub(in crate::model) fn local_lock_v7(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            LL1 => {
+                step!(self);
+                self.preempt_off();
+                fr.c = self.me();
+                fr.count = fr.c;
+                note!(
+                    self,
+                    PreemptOff,
+                    "preempt_count".into(),
+                    "local_lock: preempt_disable() on cpu{}.",
+                    fr.c
+                );
+                if !self.locked_pcs() {
+                    return Flow::Ret(1, None);
+                }
+                fr.pc = LL2;
+                Flow::Step
+            }
+            LL2 => {
+                step!(self);
+                self.access(self.line_pcs(fr.c), Access::Write);
+                let cur = self.cur;
+                if let Some(h) = self.pcs(fr.c).holder.filter(|&h| h != cur) {
+                    let msg = format!(
+                        "{} took cpu{}'s sheaves with local_lock (no test) while {} held them",
+                        self.ctx_name(cur),
+                        fr.c,
+                        self.ctx_name(h)
+                    );
+                    self.violate("INV-S7", msg);
+                }
+                sv_mut!(self).pcs[fr.c as usize].holder = Some(cur);
+                note!(
+                    self,
+                    LocalLock,
+                    format!("cpu_sheaves[{}].lock", fr.c),
+                    "local_lock: acquired := 1 without testing it."
+                );
+                Flow::Ret(1, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `local_unlock`: LU1 `acquired := 0`, LU2 `preempt_enable` (a preemption point).
+    pub(in crate::model) fn local_unlock_v7(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            LU1 => {
+                if !self.locked_pcs() {
+                    fr.pc = LU2;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.access(self.line_pcs(fr.c), Access::Write);
+                sv_mut!(self).pcs[fr.c as usize].holder = None;
+                note!(
+                    self,
+                    LocalUnlock,
+                    format!("cpu_sheaves[{}].lock", fr.c),
+                    "local_unlock: acquired := 0."
+                );
+                fr.pc = LU2;
+                Flow::Step
+            }
+            LU2 => {
+                step!(self);
+                self.preempt_on();
+                note!(
+                    self,
+                    PreemptOn,
+                    "preempt_count".into(),
+                    "local_unlock: preempt_enable(). The task may be preempted or migrated from here."
+                );
+                Flow::Ret(1, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    // ----- the barn (all under `barn->lock`, taken with irqsave) -----
+
+    fn barn_lock(&mut self, fr: &mut Frame) {
+        let n = fr.pages;
+        self.irq_save(fr);
+        self.access(self.line_bn(n), Access::Write);
+        self.charge(crate::model::cost::Id::SpinLock);
+        let cur = self.cur;
+        sv_mut!(self).barns[n as usize].lock = Some(cur);
+        note!(
+            self,
+            Lock,
+            format!("barn {n}.lock"),
+            "spin_lock_irqsave(&barn->lock) of node {n}'s barn."
+        );
+    }
+
+    fn barn_unlock(&mut self, fr: &mut Frame) {
+        let n = fr.pages;
+        self.access(self.line_bn(n), Access::Write);
+        self.charge(crate::model::cost::Id::SpinUnlock);
+        sv_mut!(self).barns[n as usize].lock = None;
+        self.irq_restore(fr);
+        note!(
+            self,
+            Unlock,
+            format!("barn {n}.lock"),
+            "spin_unlock_irqrestore(&barn->lock)."
+        );
+    }
+
+    /// INV-S5: the barn's lists change only under its lock.
+    fn check_barn_lock(&mut self, n: u32) {
+        if self.barn(n).lock != Some(self.cur) {
+            let msg = format!(
+                "{} changed node {n}'s barn without holding its lock",
+                self.ctx_name(self.cur)
+            );
+            self.violate("INV-S5", msg);
+        }
+    }
+
+    /// A racy `data_race()` read of one of the barn's counts (`RLD` of spec C.3.0).
+    fn barn_count(&mut self, n: u32, full: bool) -> u32 {
+        self.access(self.line_bn(n), Access::Read);
+        let b = self.barn(n);
+        (if full { b.full.len() } else { b.empty.len() }) as u32
+    }
+
+    /// Write the header lines of the sheaves a list operation links or unlinks.
+    fn touch_sheaves(&mut self, hs: &[SheafId]) {
+        for &h in hs {
+            self.access(self.line_sh(h), Access::Write);
+        }
+    }
+
+    /// `barn_replace_empty_sheaf(barn, empty)`: swap the empty `h` for a full sheaf.
+    pub(in crate::model) fn barn_replace_empty_sheaf(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let n = fr.pages;
+        match fr.pc {
+            BRE1 => {
+                step!(self);
+                let nr = self.barn_count(n, true);
+                note!(
+                    self,
+                    Load,
+                    format!("barn {n}.nr_full"),
+                    "barn_replace_empty_sheaf: nr_full reads {nr} (a racy read, not under the lock){}",
+                    if nr == 0 { ": no full sheaf to take." } else { "." }
+                );
+                if nr == 0 {
+                    return Flow::Ret(NULL, None);
+                }
+                fr.pc = BRE2;
+                Flow::Step
+            }
+            BRE2 => {
+                step!(self);
+                self.barn_lock(fr);
+                fr.pc = BRE3;
+                Flow::Step
+            }
+            BRE3 => {
+                step!(self);
+                self.check_barn_lock(n);
+                self.access(self.line_bn(n), Access::Write);
+                let empty = fr.h.expect("the empty sheaf to park");
+                let b = &mut sv_mut!(self).barns[n as usize];
+                let full = (!b.full.is_empty()).then(|| b.full.remove(0));
+                if let Some(f) = full {
+                    // "the number of sheaves doesn't change": the empty limit is not checked.
+                    b.empty.insert(0, empty);
+                    self.touch_sheaves(&[f, empty]);
+                }
+                fr.h2 = full;
+                note!(
+                    self,
+                    Store,
+                    format!("barn {n}"),
+                    "{}",
+                    match full {
+                        Some(f) => format!(
+                            "Under the lock: take the full sheaf {} and leave the empty {} on the empty list.",
+                            self.sheaf_name(f),
+                            self.sheaf_name(empty)
+                        ),
+                        None => "Under the lock nr_full is 0: the racy read lost. Nothing taken.".into(),
+                    }
+                );
+                fr.pc = BRE4;
+                Flow::Step
+            }
+            BRE4 => {
+                step!(self);
+                self.barn_unlock(fr);
+                Flow::Ret(ret_sheaf(fr.h2), None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `barn_get_empty_sheaf(barn)`: take an empty sheaf, if the barn has one.
+    pub(in crate::model) fn barn_get_empty_sheaf(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let n = fr.pages;
+        match fr.pc {
+            BGE1 => {
+                step!(self);
+                let nr = self.barn_count(n, false);
+                note!(
+                    self,
+                    Load,
+                    format!("barn {n}.nr_empty"),
+                    "barn_get_empty_sheaf: nr_empty reads {nr} (racy){}",
+                    if nr == 0 { ": none." } else { "." }
+                );
+                if nr == 0 {
+                    return Flow::Ret(NULL, None);
+                }
+                fr.pc = BGE2;
+                Flow::Step
+            }
+            BGE2 => {
+                step!(self);
+                self.barn_lock(fr);
+                fr.pc = BGE3;
+                Flow::Step
+            }
+            BGE3 => {
+                step!(self);
+                self.check_barn_lock(n);
+                self.access(self.line_bn(n), Access::Write);
+                let b = &mut sv_mut!(self).barns[n as usize];
+                let e = (!b.empty.is_empty()).then(|| b.empty.remove(0));
+                if let Some(e) = e {
+                    self.touch_sheaves(&[e]);
+                }
+                fr.h2 = e;
+                note!(
+                    self,
+                    Store,
+                    format!("barn {n}"),
+                    "{}",
+                    match e {
+                        Some(e) => format!("Under the lock: take the empty sheaf {}.", self.sheaf_name(e)),
+                        None => "Under the lock the empty list is empty: nothing taken.".into(),
+                    }
+                );
+                fr.pc = BGE4;
+                Flow::Step
+            }
+            BGE4 => {
+                step!(self);
+                self.barn_unlock(fr);
+                Flow::Ret(ret_sheaf(fr.h2), None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `barn_replace_full_sheaf(barn, full)`: swap the full `h` for an empty sheaf, unless the
+    /// barn holds `MAX_FULL_SHEAVES` full ones (`-E2BIG`) or no empty one (`-ENOMEM`). Both
+    /// limits are read without the lock and not checked again under it.
+    pub(in crate::model) fn barn_replace_full_sheaf(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let n = fr.pages;
+        match fr.pc {
+            BRF1 => {
+                step!(self);
+                let nr = self.barn_count(n, true);
+                let max = self.sheaf_layout().max_full;
+                note!(
+                    self,
+                    Load,
+                    format!("barn {n}.nr_full"),
+                    "barn_replace_full_sheaf: nr_full reads {nr} (racy){}",
+                    if nr >= max {
+                        format!(", at MAX_FULL_SHEAVES ({max}): -E2BIG.")
+                    } else {
+                        ".".into()
+                    }
+                );
+                if nr >= max {
+                    fr.count = E2BIG;
+                    return Flow::Ret(NULL, None);
+                }
+                fr.pc = BRF2;
+                Flow::Step
+            }
+            BRF2 => {
+                step!(self);
+                let nr = self.barn_count(n, false);
+                note!(
+                    self,
+                    Load,
+                    format!("barn {n}.nr_empty"),
+                    "nr_empty reads {nr} (racy){}",
+                    if nr == 0 { ": no empty sheaf, -ENOMEM." } else { "." }
+                );
+                if nr == 0 {
+                    fr.count = ENOMEM;
+                    return Flow::Ret(NULL, None);
+                }
+                fr.pc = BRF3;
+                Flow::Step
+            }
+            BRF3 => {
+                step!(self);
+                self.barn_lock(fr);
+                fr.pc = BRF4;
+                Flow::Step
+            }
+            BRF4 => {
+                step!(self);
+                self.check_barn_lock(n);
+                self.access(self.line_bn(n), Access::Write);
+                let full = fr.h.expect("the full sheaf to park");
+                let b = &mut sv_mut!(self).barns[n as usize];
+                let e = (!b.empty.is_empty()).then(|| b.empty.remove(0));
+                if let Some(e) = e {
+                    b.full.insert(0, full);
+                    self.touch_sheaves(&[e, full]);
+                } else {
+                    fr.count = ENOMEM;
+                }
+                fr.h2 = e;
+                note!(
+                    self,
+                    Store,
+                    format!("barn {n}"),
+                    "{}",
+                    match e {
+                        Some(e) => format!(
+                            "Under the lock: park the full sheaf {} and take the empty {}.",
+                            self.sheaf_name(full),
+                            self.sheaf_name(e)
+                        ),
+                        None => "Under the lock no empty sheaf is left: -ENOMEM.".into(),
+                    }
+                );
+                fr.pc = BRF5;
+                Flow::Step
+            }
+            BRF5 => {
+                step!(self);
+                self.barn_unlock(fr);
+                Flow::Ret(ret_sheaf(fr.h2), None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `barn_put_empty_sheaf` / `barn_put_full_sheaf`: link `h` at the head of a list with no
+    /// limit check ("used mainly in cases where we have to undo an intended action").
+    pub(in crate::model) fn barn_put_sheaf(&mut self, fr: &mut Frame, full: bool) -> Flow {
+        use Pc::*;
+        let n = fr.pages;
+        match fr.pc {
+            BP1 => {
+                step!(self);
+                self.barn_lock(fr);
+                fr.pc = BP2;
+                Flow::Step
+            }
+            BP2 => {
+                step!(self);
+                self.check_barn_lock(n);
+                self.access(self.line_bn(n), Access::Write);
+                let h: SheafId = fr.h.expect("the sheaf to put");
+                let b = &mut sv_mut!(self).barns[n as usize];
+                if full {
+                    b.full.insert(0, h);
+                } else {
+                    b.empty.insert(0, h);
+                }
+                self.touch_sheaves(&[h]);
+                note!(
+                    self,
+                    Store,
+                    format!("barn {n}"),
+                    "Put the {} sheaf {} on the barn's {} list.",
+                    if full { "full" } else { "empty" },
+                    self.sheaf_name(h),
+                    if full { "full" } else { "empty" }
+                );
+                fr.pc = BP3;
+                Flow::Step
+            }
+            BP3 => {
+                step!(self);
+                self.barn_unlock(fr);
+                Flow::Ret(1, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+}

@@ -1,0 +1,1074 @@
+//! Freeing under Linux 7.0 (spec C.3.6–C.3.11): the push onto the main sheaf, the exchange
+//! of a full main, the flushes back to slabs, `__slab_free` as 7.0 has it, and the CPU
+//! hotplug and `flush_all` work.
+//!
+//! Frame locals as in `alloc`: `c` the locked CPU, `h`/`h2` sheaves, `pages` the barn's node,
+//! `x` the object freed (or a chain's tail), `f` a chain's head, `arr` an on-stack batch.
+
+use super::super::memory::Access;
+use super::barn::E2BIG;
+use super::{call, sheaf_of_ret, PCS_BATCH_MAX};
+use crate::model::prims::counters_text;
+use crate::model::state::*;
+use crate::model::{Flow, Machine, Pc, Stat};
+
+impl Machine {
+    /// `slab_free` (SF2–SF4): a local object goes to the sheaves, a remote one (or one the
+    /// sheaves refuse) straight to its slab.
+    pub(in crate::model) fn slab_free_v7(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let p = fr.pg.expect("the object's slab");
+        match fr.pc {
+            SF2 => {
+                step!(self);
+                self.access(self.slab(p).line, Access::Read);
+                self.hold(fr.x);
+                let here = self.cfg.cpu_node[self.me() as usize];
+                let node = self.node_of_slab(p);
+                fr.flag = node == here;
+                note!(
+                    self,
+                    Load,
+                    format!("page {}.flags", self.slab_name(p)),
+                    "slab_free({}): its slab {} is on node {node}, this CPU on node {here}{}",
+                    self.addr_name(fr.x),
+                    self.slab_name(p),
+                    if fr.flag {
+                        ": a local object, for the sheaves."
+                    } else {
+                        ": a remote object, straight back to its slab."
+                    }
+                );
+                fr.pc = if fr.flag { SF3 } else { SF4 };
+                Flow::Step
+            }
+            SF3 => {
+                fr.pc = SF3r;
+                let x = fr.x;
+                call(Func::FreeToPcs, FP1, |f| f.x = x)
+            }
+            SF3r => {
+                if fr.ret == 1 {
+                    return Flow::Ret(NULL, None);
+                }
+                fr.pc = SF4;
+                Flow::Go
+            }
+            SF4 => {
+                self.stat(Stat::FREE_SLOWPATH);
+                fr.pc = SF4r;
+                let x = fr.x;
+                call(Func::SlabFreeSlowV7, SS2, |f| {
+                    f.pg = Some(p);
+                    f.f = x;
+                    f.x = x;
+                    f.count = 1;
+                })
+            }
+            SF4r => Flow::Ret(NULL, None),
+            _ => unreachable!(),
+        }
+    }
+
+    /// `free_to_pcs(x)` (FP1–FP10): push `x` on the main sheaf under the trylock. Returns 1,
+    /// or 0 if the trylock failed or no room could be made (then `__slab_free`).
+    pub(in crate::model) fn free_to_pcs(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            FP1 => {
+                fr.pc = FP2;
+                call(Func::LocalTrylock, LT1, |_| {})
+            }
+            FP2 => {
+                if fr.ret == 0 {
+                    return Flow::Ret(0, None);
+                }
+                fr.c = fr.ret_count;
+                fr.pc = FP4;
+                Flow::Go
+            }
+            FP4 => {
+                step!(self);
+                let m = self.ld_pcs(fr.c).main;
+                fr.h = Some(m);
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_sheaves[{}].main", fr.c),
+                    "free_to_pcs: main is sheaf {}.",
+                    self.sheaf_name(m)
+                );
+                fr.pc = FP5;
+                Flow::Step
+            }
+            FP5 => {
+                step!(self);
+                let m = fr.h.expect("main");
+                self.access(self.cfg.line_kc(), Access::Read);
+                let n = self.ld_size(m);
+                fr.count = n;
+                let full = n >= self.capacity();
+                note!(
+                    self,
+                    Load,
+                    format!("sheaf {}.size", self.sheaf_name(m)),
+                    "main->size is {n} of {}{}",
+                    self.capacity(),
+                    if full { ": the main sheaf is full." } else { "." }
+                );
+                fr.pc = if full { FP5r } else { FP6 };
+                Flow::Step
+            }
+            FP5r => {
+                fr.pc = FP8;
+                fr.m = 1;
+                let (c, m) = (fr.c, fr.h);
+                call(Func::ReplaceFullMain, FR2, |f| {
+                    f.c = c;
+                    f.h = m;
+                })
+            }
+            FP6 => {
+                step!(self);
+                let m = fr.h.expect("main");
+                self.st_slot(m, fr.count, fr.x, false);
+                note!(
+                    self,
+                    Store,
+                    format!("sheaf {}.objects[{}]", self.sheaf_name(m), fr.count),
+                    "main->objects[{}] := {}.",
+                    fr.count,
+                    self.addr_name(fr.x)
+                );
+                fr.pc = FP7;
+                Flow::Step
+            }
+            FP7 => {
+                step!(self);
+                let m = fr.h.expect("main");
+                self.st_size(m, fr.count + 1, false);
+                self.unhold(fr.x);
+                note!(
+                    self,
+                    Store,
+                    format!("sheaf {}.size", self.sheaf_name(m)),
+                    "main->size := {}: {} is on top of the sheaf.",
+                    fr.count + 1,
+                    self.addr_name(fr.x)
+                );
+                fr.pc = FP8;
+                Flow::Step
+            }
+            FP8 => {
+                if fr.m == 1 {
+                    // Back from `__pcs_replace_full_main`: locked (on `ret_count`'s CPU) with
+                    // room in main, or unlocked and refused.
+                    fr.m = 0;
+                    if fr.ret == 0 {
+                        return Flow::Ret(0, None);
+                    }
+                    fr.c = fr.ret_count;
+                    fr.pc = FP4;
+                    return Flow::Go;
+                }
+                fr.pc = FP10;
+                let c = fr.c;
+                call(Func::LocalUnlockV7, LU1, |f| f.c = c)
+            }
+            FP10 => {
+                self.stat(Stat::FREE_FASTPATH);
+                Flow::Ret(1, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `__pcs_replace_full_main` (FR2–FR14): make room for a free when main is full. Returns
+    /// 1 with the lock held (its CPU in `count`) or 0 with the lock released. `flag` =
+    /// `put_fail`; `h2` = the spare, then the empty sheaf to install.
+    pub(in crate::model) fn pcs_replace_full_main(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let k = fr.c;
+        match fr.pc {
+            FR2 => {
+                step!(self);
+                let n = self.cfg.cpu_node[k as usize];
+                self.access(self.cfg.line_kc(), Access::Read);
+                self.access(self.cfg.line_nd(n), Access::Read);
+                fr.pages = n;
+                note!(
+                    self,
+                    Load,
+                    format!("node {n}.barn"),
+                    "__pcs_replace_full_main: get_barn(s) is node {n}'s barn."
+                );
+                fr.pc = FR3;
+                Flow::Step
+            }
+            FR3 => {
+                step!(self);
+                let p = self.ld_pcs(k);
+                fr.h = Some(p.main);
+                fr.h2 = p.spare;
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_sheaves[{k}].spare"),
+                    "spare is {}.",
+                    p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
+                );
+                fr.pc = if p.spare.is_some() { FR5 } else { FR4 };
+                Flow::Step
+            }
+            FR4 => {
+                fr.pc = FR4r;
+                let n = fr.pages;
+                call(Func::BarnGetEmpty, BGE1, |f| f.pages = n)
+            }
+            FR4r => {
+                let Some(e) = sheaf_of_ret(fr.ret) else {
+                    fr.pc = FR10;
+                    return Flow::Go;
+                };
+                step!(self);
+                let m = fr.h.expect("main");
+                self.st_pcs(k, Some(e), Some(Some(m)), false);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_sheaves[{k}]"),
+                    "spare := {} (full) and main := {}, the empty sheaf from the barn.",
+                    self.sheaf_name(m),
+                    self.sheaf_name(e)
+                );
+                fr.count = k;
+                Flow::Ret(1, None)
+            }
+            FR5 => {
+                step!(self);
+                let sp = fr.h2.expect("spare");
+                let n = self.ld_size(sp);
+                note!(
+                    self,
+                    Load,
+                    format!("sheaf {}.size", self.sheaf_name(sp)),
+                    "spare->size is {n}{}",
+                    if n < self.capacity() {
+                        ": not full, swap main and spare."
+                    } else {
+                        ": full too."
+                    }
+                );
+                fr.pc = if n < self.capacity() { FR5b } else { FR6 };
+                Flow::Step
+            }
+            FR5b => {
+                step!(self);
+                let (m, sp) = (fr.h.expect("main"), fr.h2.expect("spare"));
+                self.st_pcs(k, Some(sp), Some(Some(m)), false);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_sheaves[{k}]"),
+                    "main := {} and spare := {}: the spare swap.",
+                    self.sheaf_name(sp),
+                    self.sheaf_name(m)
+                );
+                fr.count = k;
+                Flow::Ret(1, None)
+            }
+            FR6 => {
+                fr.pc = FR6r;
+                let (n, m) = (fr.pages, fr.h);
+                call(Func::BarnReplaceFull, BRF1, |f| {
+                    f.pages = n;
+                    f.h = m;
+                })
+            }
+            FR6r => {
+                if let Some(e) = sheaf_of_ret(fr.ret) {
+                    step!(self);
+                    self.st_pcs(k, Some(e), None, false);
+                    self.stat(Stat::BARN_PUT);
+                    note!(
+                        self,
+                        Store,
+                        format!("cpu_sheaves[{k}].main"),
+                        "main := {}, the empty sheaf the barn gave for the full one.",
+                        self.sheaf_name(e)
+                    );
+                    fr.count = k;
+                    return Flow::Ret(1, None);
+                }
+                if fr.ret_count == E2BIG {
+                    fr.pc = FR8;
+                } else {
+                    fr.flag = true; // put_fail
+                    fr.pc = FR10;
+                }
+                Flow::Go
+            }
+            FR8 => {
+                step!(self);
+                // The barn has enough full sheaves: flush the full spare to slabs and use it.
+                self.stat(Stat::BARN_PUT_FAIL);
+                self.st_pcs(k, None, Some(None), false);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_sheaves[{k}].spare"),
+                    "The barn is at MAX_FULL_SHEAVES: spare := NULL; its objects go back to their slabs."
+                );
+                fr.pc = FR8u;
+                Flow::Step
+            }
+            FR8u => {
+                fr.pc = FR8f;
+                call(Func::LocalUnlockV7, LU1, |f| f.c = k)
+            }
+            FR8f => {
+                fr.pc = FR13;
+                let t = fr.h2;
+                call(Func::SheafFlushUnused, FU1, |f| f.h = t)
+            }
+            FR10 => {
+                fr.pc = FR11;
+                call(Func::LocalUnlockV7, LU1, |f| f.c = k)
+            }
+            FR11 => {
+                step!(self);
+                // `GFP_NOWAIT`: no sleeping here.
+                let e = self.sheaf_alloc();
+                fr.h2 = e;
+                fr.pc = if e.is_some() { FR13 } else { FR12 };
+                Flow::Step
+            }
+            FR12 => {
+                if fr.flag {
+                    self.stat(Stat::BARN_PUT_FAIL);
+                }
+                fr.pc = FR12a;
+                call(Func::SheafFlushMain, FM1, |_| {})
+            }
+            FR12a => {
+                if fr.ret == 0 {
+                    return Flow::Ret(0, None);
+                }
+                fr.pc = FR12b;
+                call(Func::LocalTrylock, LT1, |_| {})
+            }
+            FR12b => {
+                if fr.ret == 0 {
+                    return Flow::Ret(0, None);
+                }
+                fr.c = fr.ret_count;
+                fr.pc = FR12c;
+                Flow::Go
+            }
+            FR12c => {
+                step!(self);
+                let m = self.ld_pcs(fr.c).main;
+                let n = self.ld_size(m);
+                note!(
+                    self,
+                    Load,
+                    format!("sheaf {}.size", self.sheaf_name(m)),
+                    "After the flush main holds {n}{}",
+                    if n >= self.capacity() {
+                        ": still full, start again."
+                    } else {
+                        "."
+                    }
+                );
+                if n >= self.capacity() {
+                    fr.flag = false;
+                    fr.pc = FR2;
+                    return Flow::Step;
+                }
+                fr.count = fr.c;
+                Flow::Ret(1, None)
+            }
+            FR13 => {
+                fr.pc = FR13r;
+                call(Func::LocalTrylock, LT1, |_| {})
+            }
+            FR13r => {
+                if fr.ret == 0 {
+                    fr.pc = FR13f;
+                    let (n, e) = (fr.pages, fr.h2);
+                    return call(Func::BarnPutEmpty, BP1, |f| {
+                        f.pages = n;
+                        f.h = e;
+                    });
+                }
+                fr.c = fr.ret_count;
+                fr.pc = FR14r;
+                let (c, e, n) = (fr.c, fr.h2, fr.pages);
+                call(Func::InstallEmptySheaf, FI1, |f| {
+                    f.c = c;
+                    f.h2 = e;
+                    f.pages = n;
+                })
+            }
+            FR13f => Flow::Ret(0, None),
+            FR14r => {
+                fr.count = fr.c;
+                Flow::Ret(1, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `__pcs_install_empty_sheaf(pcs, e, barn)` (FI1–FI4), with the lock held: install the
+    /// empty `h2`, reconciling with whatever changed while the lock was dropped.
+    pub(in crate::model) fn pcs_install_empty_sheaf(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let k = fr.c;
+        let e = fr.h2.expect("the empty sheaf");
+        match fr.pc {
+            FI1 => {
+                step!(self);
+                let p = self.ld_pcs(k);
+                fr.h = Some(p.main);
+                if p.spare.is_none() {
+                    // "what we expect to find if nobody interrupted us"
+                    self.st_pcs(k, Some(e), Some(Some(p.main)), false);
+                    note!(
+                        self,
+                        Store,
+                        format!("cpu_sheaves[{k}]"),
+                        "__pcs_install_empty_sheaf: spare := {} (full), main := {} (empty).",
+                        self.sheaf_name(p.main),
+                        self.sheaf_name(e)
+                    );
+                    return Flow::Ret(1, None);
+                }
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_sheaves[{k}]"),
+                    "__pcs_install_empty_sheaf: the spare slot is taken ({}): something changed meanwhile.",
+                    p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
+                );
+                fr.pc = FI2;
+                Flow::Step
+            }
+            FI2 => {
+                step!(self);
+                let m = fr.h.expect("main");
+                let n = self.ld_size(m);
+                note!(
+                    self,
+                    Load,
+                    format!("sheaf {}.size", self.sheaf_name(m)),
+                    "main->size is {n}{}",
+                    if n < self.capacity() {
+                        ": room again, so the new empty sheaf goes to the barn."
+                    } else {
+                        "."
+                    }
+                );
+                fr.pc = if n < self.capacity() { FI2r } else { FI3 };
+                Flow::Step
+            }
+            FI2r => {
+                fr.pc = FI4r;
+                fr.m = 1;
+                let n = fr.pages;
+                call(Func::BarnPutEmpty, BP1, |f| {
+                    f.pages = n;
+                    f.h = Some(e);
+                })
+            }
+            FI3 => {
+                step!(self);
+                let sp = self.pcs(k).spare.expect("spare");
+                let m = fr.h.expect("main");
+                let n = self.ld_size(sp);
+                if n < self.capacity() {
+                    self.st_pcs(k, Some(sp), Some(Some(m)), false);
+                    fr.pc = FI2r;
+                } else {
+                    fr.pc = FI4;
+                }
+                note!(
+                    self,
+                    Load,
+                    format!("sheaf {}.size", self.sheaf_name(sp)),
+                    "spare->size is {n}{}",
+                    if n < self.capacity() {
+                        ": swap main and spare; the new empty sheaf goes to the barn."
+                    } else {
+                        ": both full, so main goes to the barn as a full sheaf."
+                    }
+                );
+                Flow::Step
+            }
+            FI4 => {
+                fr.pc = FI4r;
+                let (n, m) = (fr.pages, fr.h);
+                call(Func::BarnPutFull, BP1, |f| {
+                    f.pages = n;
+                    f.h = m;
+                })
+            }
+            FI4r => {
+                if fr.m == 1 {
+                    return Flow::Ret(1, None);
+                }
+                step!(self);
+                self.st_pcs(k, Some(e), None, false);
+                self.stat(Stat::BARN_PUT);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_sheaves[{k}].main"),
+                    "main := {}.",
+                    self.sheaf_name(e)
+                );
+                Flow::Ret(1, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `sheaf_flush_main` (FM1–FM7): take up to `PCS_BATCH_MAX` objects off the main sheaf
+    /// under the trylock and free them to their slabs without it, until main is empty.
+    /// Returns 1 if it flushed anything. `pages` = the batch size, `count` = what was left.
+    pub(in crate::model) fn sheaf_flush_main(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            FM1 => {
+                fr.pc = FM1r;
+                call(Func::LocalTrylock, LT1, |_| {})
+            }
+            FM1r => {
+                if fr.ret == 0 {
+                    return Flow::Ret(fr.ok as Addr, None);
+                }
+                fr.c = fr.ret_count;
+                fr.pc = FM2;
+                Flow::Go
+            }
+            FM2 => {
+                step!(self);
+                let m = self.ld_pcs(fr.c).main;
+                let size = self.ld_size(m);
+                fr.h = Some(m);
+                fr.pages = size.min(PCS_BATCH_MAX);
+                note!(
+                    self,
+                    Load,
+                    format!("sheaf {}.size", self.sheaf_name(m)),
+                    "sheaf_flush_main: main {} holds {size}; take {}.",
+                    self.sheaf_name(m),
+                    fr.pages
+                );
+                fr.pc = FM3;
+                Flow::Step
+            }
+            FM3 => {
+                step!(self);
+                let m = fr.h.expect("main");
+                let size = self.sheaf(m).size;
+                let b = fr.pages.min(size);
+                let rest = size - b;
+                self.st_size(m, rest, false);
+                let mut batch = Vec::new();
+                for i in rest..size {
+                    let x = self.ld_slot(m, i);
+                    batch.push(x);
+                    self.hold(x);
+                }
+                fr.arr = batch;
+                fr.count = rest;
+                note!(
+                    self,
+                    Store,
+                    format!("sheaf {}.size", self.sheaf_name(m)),
+                    "main->size := {rest}; copy the {b} pointer(s) above it to an on-stack batch."
+                );
+                fr.pc = FM4;
+                Flow::Step
+            }
+            FM4 => {
+                fr.pc = FM5;
+                let c = fr.c;
+                call(Func::LocalUnlockV7, LU1, |f| f.c = c)
+            }
+            FM5 => {
+                fr.pc = FM5r;
+                let batch = std::mem::take(&mut fr.arr);
+                call(Func::FreeBulk, KB1, |f| f.arr = batch)
+            }
+            FM5r => {
+                self.stat_add(Stat::SHEAF_FLUSH, fr.pages);
+                fr.ok = true;
+                if fr.count > 0 {
+                    fr.pc = FM1;
+                    return Flow::Go;
+                }
+                Flow::Ret(1, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `sheaf_flush_unused(h)` (FU1–FU4) for a sheaf on no CPU (or a dead CPU's), hence with
+    /// no lock: free all of its objects to their slabs.
+    pub(in crate::model) fn sheaf_flush_unused(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let h = fr.h.expect("the sheaf");
+        match fr.pc {
+            FU1 => {
+                step!(self);
+                let n = self.ld_size(h);
+                note!(
+                    self,
+                    Load,
+                    format!("sheaf {}.size", self.sheaf_name(h)),
+                    "sheaf_flush_unused({}): {n} object(s).",
+                    self.sheaf_name(h)
+                );
+                if n == 0 {
+                    return Flow::Ret(NULL, None);
+                }
+                fr.pc = FU3;
+                Flow::Step
+            }
+            FU3 => {
+                step!(self);
+                // The sheaf is this context's alone (or a dead CPU's): emptying it before
+                // handing its pointers to the bulk free, rather than after as the kernel
+                // does, is invisible to everyone else and keeps each object in one place.
+                let n = self.sheaf(h).size;
+                self.stat_add(Stat::SHEAF_FLUSH, n);
+                let mut batch = Vec::new();
+                for i in 0..n {
+                    let x = self.ld_slot(h, i);
+                    batch.push(x);
+                    self.hold(x);
+                }
+                self.st_size(h, 0, true);
+                fr.arr = batch;
+                note!(
+                    self,
+                    Store,
+                    format!("sheaf {}", self.sheaf_name(h)),
+                    "Hand the {n} object(s) of {} to __kmem_cache_free_bulk; size := 0.",
+                    self.sheaf_name(h)
+                );
+                fr.pc = FU3r;
+                Flow::Step
+            }
+            FU3r => {
+                fr.pc = FU4;
+                let batch = std::mem::take(&mut fr.arr);
+                call(Func::FreeBulk, KB1, |f| f.arr = batch)
+            }
+            FU4 => Flow::Ret(NULL, None),
+            _ => unreachable!(),
+        }
+    }
+
+    /// `__kmem_cache_free_bulk(p)` (KB1–KB3): group the batch by slab with
+    /// `build_detached_freelist` (the last object, then same-slab objects looking back, up to
+    /// three others) and free each group with one `__slab_free`. `count` = the look-back
+    /// cursor, `pobj` = `same`, `l` = lookahead left.
+    pub(in crate::model) fn kmem_cache_free_bulk(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            KB1 => {
+                let Some(&x) = fr.arr.last() else {
+                    return Flow::Ret(NULL, None);
+                };
+                step!(self);
+                fr.arr.pop();
+                let p = self.slab_of(x).expect("an object of this cache");
+                self.access(self.slab(p).line, Access::Read);
+                self.store_fp(x, NULL);
+                fr.pg = Some(p);
+                fr.f = x;
+                fr.x = x;
+                fr.ret_count = 1;
+                fr.count = fr.arr.len() as u32;
+                fr.pobj = fr.count;
+                fr.l = 3;
+                note!(
+                    self,
+                    Store,
+                    format!("{}.fp", self.addr_name(x)),
+                    "build_detached_freelist: a new group for slab {} from {} (its free pointer := NULL).",
+                    self.slab_name(p),
+                    self.addr_name(x)
+                );
+                fr.pc = KB2;
+                Flow::Step
+            }
+            KB2 => {
+                if fr.count == 0 || fr.l == 0 {
+                    fr.arr.truncate(fr.pobj as usize);
+                    fr.pc = KB3;
+                    return Flow::Go;
+                }
+                step!(self);
+                fr.count -= 1;
+                let i = fr.count as usize;
+                let y = fr.arr[i];
+                let p = fr.pg.expect("the group's slab");
+                let py = self.slab_of(y);
+                if let Some(s) = py {
+                    self.access(self.slab(s).line, Access::Read);
+                }
+                if py == Some(p) {
+                    self.store_fp(y, fr.f);
+                    note!(
+                        self,
+                        Store,
+                        format!("{}.fp", self.addr_name(y)),
+                        "{} is of slab {} too: link it in front ({} -> {}).",
+                        self.addr_name(y),
+                        self.slab_name(p),
+                        self.addr_name(y),
+                        self.addr_name(fr.f)
+                    );
+                    fr.f = y;
+                    fr.ret_count += 1;
+                    fr.pobj -= 1;
+                    let same = fr.pobj as usize;
+                    if i != same {
+                        fr.arr.swap(i, same);
+                    }
+                } else {
+                    fr.l -= 1;
+                    note!(
+                        self,
+                        Load,
+                        format!("page of {}", self.addr_name(y)),
+                        "{} is of another slab ({} more look(s) back).",
+                        self.addr_name(y),
+                        fr.l
+                    );
+                }
+                Flow::Step
+            }
+            KB3 => {
+                fr.pc = KB1;
+                let (p, head, tail, cnt) = (fr.pg, fr.f, fr.x, fr.ret_count);
+                call(Func::SlabFreeSlowV7, SS2, |f| {
+                    f.pg = p;
+                    f.f = head;
+                    f.x = tail;
+                    f.count = cnt;
+                })
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `__slab_free(P, head, tail, cnt)` as Linux 7.0 has it (SS1–SS11): push the chain with
+    /// the slab's double CAS, taking `list_lock` first only when the slab was full or becomes
+    /// empty. No frozen slabs, no CPU partial list. `flag` = was_full, `drain` = on the node
+    /// list (`SL_partial`) when the lock was taken, `n` = the node whose lock is held.
+    pub(in crate::model) fn slab_free_slow_v7(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let p = fr.pg.expect("the slab");
+        match fr.pc {
+            SS1 => {
+                let Some(n) = fr.n else {
+                    fr.pc = SS2;
+                    return Flow::Go;
+                };
+                step!(self);
+                self.list_unlock_irqrestore(fr, n);
+                fr.n = None;
+                fr.pc = SS2;
+                Flow::Step
+            }
+            SS2 => {
+                step!(self);
+                let (prior, c) = self.ld_slab_pair(p);
+                fr.prior = prior;
+                fr.cnt = c;
+                note!(
+                    self,
+                    Load,
+                    format!("page {}.(freelist,counters)", self.slab_name(p)),
+                    "__slab_free: slab {} has freelist {}, {}.",
+                    self.slab_name(p),
+                    self.addr_name(prior),
+                    counters_text(c)
+                );
+                fr.pc = SS4;
+                Flow::Step
+            }
+            SS4 => {
+                step!(self);
+                fr.flag = fr.prior == NULL;
+                self.store_fp(fr.x, fr.prior);
+                fr.new = Counters {
+                    inuse: fr.cnt.inuse.saturating_sub(fr.count),
+                    ..fr.cnt
+                };
+                note!(
+                    self,
+                    Store,
+                    format!("{}.fp", self.addr_name(fr.x)),
+                    "set_freepointer({}, {}): the chain will end in the old freelist; inuse {} -> {}{}.",
+                    self.addr_name(fr.x),
+                    self.addr_name(fr.prior),
+                    fr.cnt.inuse,
+                    fr.new.inuse,
+                    if fr.flag { " (the slab was full)" } else { "" }
+                );
+                fr.pc = SS5;
+                Flow::Step
+            }
+            SS5 => {
+                if fr.new.inuse != 0 && !fr.flag {
+                    fr.pc = SS6;
+                    return Flow::Go;
+                }
+                step!(self);
+                let n = self.node_of_slab(p);
+                self.list_lock_irqsave(fr, n);
+                self.access(self.slab(p).line, Access::Read);
+                fr.n = Some(n);
+                fr.drain = self.slab(p).on_node_partial;
+                fr.pc = SS6;
+                Flow::Step
+            }
+            SS6 => {
+                step!(self);
+                let ok = self.cas2_native(p, (fr.prior, fr.cnt), (fr.f, fr.new));
+                note!(
+                    self,
+                    Cas2,
+                    format!("page {}.(freelist,counters)", self.slab_name(p)),
+                    "cmpxchg_double({}: freelist {} -> {}, inuse {} -> {}) {}",
+                    self.slab_name(p),
+                    self.addr_name(fr.prior),
+                    self.addr_name(fr.f),
+                    fr.cnt.inuse,
+                    fr.new.inuse,
+                    if ok {
+                        "succeeds: the object(s) are back in their slab."
+                    } else {
+                        "fails: the slab changed meanwhile. Retry."
+                    }
+                );
+                if ok {
+                    self.unhold_chain(fr.f, fr.count);
+                    fr.pc = SS7;
+                } else {
+                    fr.pc = SS1;
+                }
+                Flow::Step
+            }
+            SS7 => {
+                let Some(n) = fr.n else {
+                    return Flow::Ret(NULL, None);
+                };
+                if !fr.flag && !fr.drain {
+                    // Isolated by a refill: its isolator handles it (SS8).
+                    fr.pc = SS8;
+                    return Flow::Go;
+                }
+                let empty = fr.new.inuse == 0;
+                let nr = self.st.nodes[n as usize].nr_partial;
+                fr.pc = if empty && self.discard_ok(nr) {
+                    SS11
+                } else {
+                    SS10
+                };
+                Flow::Go
+            }
+            SS8 => {
+                step!(self);
+                let n = fr.n.expect("the lock");
+                self.list_unlock_irqrestore(fr, n);
+                note!(
+                    self,
+                    Unlock,
+                    format!("node {n}.list_lock"),
+                    "Slab {} is on no list and was not full: a refill isolated it and will deal with it. Unlock.",
+                    self.slab_name(p)
+                );
+                Flow::Ret(NULL, None)
+            }
+            SS10 => {
+                if !fr.flag {
+                    fr.pc = SS10u;
+                    return Flow::Go;
+                }
+                step!(self);
+                let n = fr.n.expect("the lock");
+                self.add_partial(n, p, true);
+                self.stat(Stat::FREE_ADD_PARTIAL);
+                note!(
+                    self,
+                    ListAdd,
+                    format!("node {n}.partial"),
+                    "The slab {} was full: add_partial at the tail of node {n}'s list.",
+                    self.slab_name(p)
+                );
+                fr.pc = SS10u;
+                Flow::Step
+            }
+            SS10u => {
+                step!(self);
+                let n = fr.n.expect("the lock");
+                self.list_unlock_irqrestore(fr, n);
+                Flow::Ret(NULL, None)
+            }
+            SS11 => {
+                if fr.flag {
+                    fr.pc = SS11u;
+                    return Flow::Go;
+                }
+                step!(self);
+                let n = fr.n.expect("the lock");
+                self.remove_partial(n, p);
+                self.stat(Stat::FREE_REMOVE_PARTIAL);
+                note!(
+                    self,
+                    ListDel,
+                    format!("node {n}.partial"),
+                    "The slab {} is empty and node {n} keeps enough: remove_partial.",
+                    self.slab_name(p)
+                );
+                fr.pc = SS11u;
+                Flow::Step
+            }
+            SS11u => {
+                step!(self);
+                let n = fr.n.expect("the lock");
+                self.list_unlock_irqrestore(fr, n);
+                fr.n = None;
+                fr.pc = SS11d;
+                Flow::Step
+            }
+            SS11d => {
+                step!(self);
+                self.stat(Stat::FREE_SLAB);
+                self.discard_slab(p);
+                note!(
+                    self,
+                    PageFree,
+                    format!("page {}", self.slab_name(p)),
+                    "discard_slab({}): the empty slab goes back to the page allocator.",
+                    self.slab_name(p)
+                );
+                Flow::Ret(NULL, None)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `slub_cpu_dead(d)` on a survivor (HP2–HP4): empty the dead CPU's sheaves without its
+    /// lock ("the cpu is not executing anymore"); main stays installed, spare is freed.
+    pub(in crate::model) fn slub_cpu_dead(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        let d = fr.c;
+        match fr.pc {
+            HP2 => {
+                step!(self);
+                let p = self.ld_pcs(d);
+                fr.h = Some(p.main);
+                fr.h2 = p.spare;
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_sheaves[{d}]"),
+                    "slub_cpu_dead(cpu{d}): main {}, spare {}.",
+                    self.sheaf_name(p.main),
+                    p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
+                );
+                fr.pc = HP3;
+                Flow::Step
+            }
+            HP3 => {
+                fr.pc = HP4;
+                let m = fr.h;
+                call(Func::SheafFlushUnused, FU1, |f| f.h = m)
+            }
+            HP4 => {
+                let Some(sp) = fr.h2 else {
+                    return Flow::Ret(NULL, None);
+                };
+                fr.pc = HP4r;
+                call(Func::SheafFlushUnused, FU1, |f| f.h = Some(sp))
+            }
+            HP4r => {
+                step!(self);
+                let sp = fr.h2.expect("spare");
+                self.st_pcs(d, None, Some(None), true);
+                self.sheaf_free(sp);
+                fr.pc = HP4f;
+                Flow::Step
+            }
+            HP4f => Flow::Ret(NULL, None),
+            _ => unreachable!(),
+        }
+    }
+
+    /// `pcs_flush_all` on this CPU (the work `flush_all` queues): detach the spare under the
+    /// lock, flush and free it, then flush main in batches.
+    pub(in crate::model) fn pcs_flush_all(&mut self, fr: &mut Frame) -> Flow {
+        use Pc::*;
+        match fr.pc {
+            LL1 => {
+                fr.pc = FA1a;
+                call(Func::LocalLockV7, LL1, |_| {})
+            }
+            FA1a => {
+                fr.c = fr.ret_count;
+                fr.pc = FA1b;
+                Flow::Go
+            }
+            FA1b => {
+                step!(self);
+                let k = fr.c;
+                let sp = self.ld_pcs(k).spare;
+                fr.h2 = sp;
+                if sp.is_some() {
+                    self.st_pcs(k, None, Some(None), false);
+                }
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_sheaves[{k}].spare"),
+                    "pcs_flush_all: {}",
+                    match sp {
+                        Some(s) => format!("detach the spare {} (spare := NULL).", self.sheaf_name(s)),
+                        None => "no spare to detach.".into(),
+                    }
+                );
+                fr.pc = FA1u;
+                Flow::Step
+            }
+            FA1u => {
+                fr.pc = FA2r;
+                let k = fr.c;
+                call(Func::LocalUnlockV7, LU1, |f| f.c = k)
+            }
+            FA2r => {
+                let Some(sp) = fr.h2 else {
+                    fr.pc = FA4r;
+                    return call(Func::SheafFlushMain, FM1, |_| {});
+                };
+                fr.pc = FA2f;
+                call(Func::SheafFlushUnused, FU1, |f| f.h = Some(sp))
+            }
+            FA2f => {
+                step!(self);
+                let sp = fr.h2.take().expect("spare");
+                self.sheaf_free(sp);
+                fr.pc = FA2r;
+                Flow::Step
+            }
+            FA4r => Flow::Ret(NULL, None),
+            _ => unreachable!(),
+        }
+    }
+}

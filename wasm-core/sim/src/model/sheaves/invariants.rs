@@ -1,0 +1,344 @@
+//! Linux 7.0's invariants (spec C.5), checked after every step, and its end-of-run identities.
+//! INV-S6 (who writes a CPU's sheaves), INV-S7 (`local_lock` without a test) and INV-S5's
+//! "lists change only under the barn lock" are checked where the writes happen (`mod.rs`,
+//! `barn.rs`); INV-S14 (NUMA locality) is advisory in the kernel and not reported.
+
+use super::{sv, SheafId};
+use crate::model::state::*;
+use crate::model::{Machine, Stat};
+
+/// Where an object was found, for the message of a double or missing owner.
+#[derive(Clone)]
+enum Place {
+    User(usize),
+    Sheaf(SheafId, u32),
+    Freelist(SlabId),
+    Held(CtxId),
+}
+
+impl Machine {
+    /// Whether some context stands between parking CPU k's main or spare in a barn and
+    /// storing its replacement (`barn_replace_empty_sheaf` then `pcs->main = full`, and the
+    /// like): the kernel leaves the old pointer in place for those steps, under the CPU's lock,
+    /// and never reads it again.
+    fn replacing(&self, k: u32) -> bool {
+        use crate::model::Pc::*;
+        self.st.ctxs.iter().any(|c| {
+            c.stack.iter().any(|f| {
+                f.c == k
+                    && matches!(
+                        (f.func, f.pc),
+                        (Func::ReplaceEmptyMain, SE6 | SE16r)
+                            | (Func::ReplaceFullMain, FR6r)
+                            | (Func::InstallEmptySheaf, FI4r)
+                    )
+            })
+        })
+    }
+
+    /// Whether a context's `__slab_free` of slab `s` has done its CAS and still has the slab in
+    /// hand: it will list it, leave it to its isolator, or discard it.
+    fn freeing_after_cas(&self, s: SlabId) -> bool {
+        use crate::model::Pc::*;
+        self.st.ctxs.iter().any(|c| {
+            c.stack.iter().any(|f| {
+                f.func == Func::SlabFreeSlowV7
+                    && f.pg == Some(s)
+                    && matches!(f.pc, SS7 | SS8 | SS10 | SS10u | SS11 | SS11u | SS11d)
+            })
+        })
+    }
+
+    fn sheaf_place_text(&self, p: &Place) -> String {
+        match p {
+            Place::User(v) => format!("held by `{}`", self.cfg.var_names[*v]),
+            Place::Sheaf(h, i) => format!("in sheaf {} (slot {i})", self.sheaf_name(*h)),
+            Place::Freelist(s) => format!("on slab {}'s freelist", self.slab_name(*s)),
+            Place::Held(c) => format!("in flight in {}", self.ctx_name(*c)),
+        }
+    }
+
+    /// INV-S1, INV-S2, INV-S3, INV-S5, INV-S9–INV-S13 after a step.
+    pub(in crate::model) fn check_sheaves_invariants(&mut self) {
+        let objects = self.cfg.objects as usize;
+        let nslabs = self.st.slabs.len();
+        let mut places: Vec<Vec<Place>> = vec![Vec::new(); nslabs * objects];
+        let idx = |m: &Machine, a: Addr| {
+            m.object_of(a)
+                .map(|(s, i)| s as usize * objects + i as usize)
+        };
+        let mut problems: Vec<(&'static str, String)> = Vec::new();
+        let discards = std::mem::take(&mut self.pending_discards);
+        for (vi, v) in self.st.vars.iter().enumerate() {
+            if let Some(i) = v.addr.filter(|_| v.held()).and_then(|a| idx(self, a)) {
+                places[i].push(Place::User(vi));
+            }
+        }
+        let s = sv!(self);
+        for (h, sh) in s.sheaves.iter().enumerate() {
+            if sh.freed {
+                continue;
+            }
+            for (slot, &a) in sh.slots.iter().take(sh.size as usize).enumerate() {
+                if let Some(i) = idx(self, a) {
+                    places[i].push(Place::Sheaf(h as SheafId, slot as u32));
+                }
+            }
+        }
+        for &(c, a) in &s.held {
+            if let Some(i) = idx(self, a) {
+                places[i].push(Place::Held(c));
+            }
+        }
+        // INV-S9: every published slab's freelist is a chain within it, acyclic, and with
+        // `inuse` accounts for every object.
+        for (sid, sl) in self.st.slabs.iter().enumerate() {
+            if sl.life != Life::Live {
+                continue;
+            }
+            let mut a = sl.freelist;
+            let mut len = 0u32;
+            while a != NULL {
+                match self.object_of(a) {
+                    Some((s2, i)) if s2 as usize == sid && len < self.cfg.objects => {
+                        places[s2 as usize * objects + i as usize]
+                            .push(Place::Freelist(sid as SlabId));
+                        len += 1;
+                        a = sl.fp[i as usize];
+                    }
+                    _ => {
+                        problems.push((
+                            "INV-S9",
+                            format!(
+                                "slab {}'s freelist is not a chain of its own objects ending in NULL",
+                                self.slab_name(sid as SlabId)
+                            ),
+                        ));
+                        break;
+                    }
+                }
+            }
+            if sl.counters.inuse + len != sl.counters.objects {
+                problems.push((
+                    "INV-S9",
+                    format!(
+                        "slab {}: inuse {} + {len} on its freelist != {} objects",
+                        self.slab_name(sid as SlabId),
+                        sl.counters.inuse,
+                        sl.counters.objects
+                    ),
+                ));
+            }
+            if sl.counters.frozen {
+                problems.push((
+                    "INV-S11",
+                    format!("slab {} is frozen", self.slab_name(sid as SlabId)),
+                ));
+            }
+        }
+        // INV-S1: one place per object of every published slab.
+        for (i, ps) in places.iter().enumerate() {
+            let sid = (i / objects) as SlabId;
+            if self.slab(sid).life != Life::Live {
+                continue;
+            }
+            let a = self.obj_addr(sid, (i % objects) as u32);
+            match ps.len() {
+                1 => {}
+                0 => problems.push((
+                    "INV-S1",
+                    format!(
+                        "{} is in no place: no user, sheaf, freelist or operation holds it (leaked)",
+                        self.addr_name(a)
+                    ),
+                )),
+                _ => problems.push((
+                    "INV-S1",
+                    format!(
+                        "{} is in {} places at once: {}",
+                        self.addr_name(a),
+                        ps.len(),
+                        ps.iter()
+                            .map(|p| self.sheaf_place_text(p))
+                            .collect::<Vec<_>>()
+                            .join(" and ")
+                    ),
+                )),
+            }
+        }
+        // INV-S3: one place per sheaf; INV-S5: barn lists hold empty / non-empty sheaves.
+        let mut refs = vec![0u32; s.sheaves.len()];
+        for p in &s.pcs {
+            refs[p.main as usize] += 1;
+            if let Some(sp) = p.spare {
+                refs[sp as usize] += 1;
+            }
+        }
+        for (n, b) in s.barns.iter().enumerate() {
+            for &h in &b.full {
+                refs[h as usize] += 1;
+                if s.sheaves[h as usize].size == 0 {
+                    problems.push((
+                        "INV-S5",
+                        format!(
+                            "node {n}'s barn has the empty sheaf {} on its full list",
+                            self.sheaf_name(h)
+                        ),
+                    ));
+                }
+            }
+            for &h in &b.empty {
+                refs[h as usize] += 1;
+                if s.sheaves[h as usize].size != 0 {
+                    problems.push((
+                        "INV-S5",
+                        format!(
+                            "node {n}'s barn has sheaf {} with {} object(s) on its empty list",
+                            self.sheaf_name(h),
+                            s.sheaves[h as usize].size
+                        ),
+                    ));
+                }
+            }
+        }
+        for (h, &r) in refs.iter().enumerate() {
+            let sh = &s.sheaves[h];
+            let cpu = s
+                .pcs
+                .iter()
+                .position(|p| p.main == h as SheafId || p.spare == Some(h as SheafId));
+            if r > 1 && !cpu.is_some_and(|k| self.replacing(k as u32)) {
+                problems.push((
+                    "INV-S3",
+                    format!(
+                        "sheaf {} is in {r} places at once (main, spare or a barn list)",
+                        self.sheaf_name(h as SheafId)
+                    ),
+                ));
+            }
+            if r > 0 && sh.freed {
+                problems.push((
+                    "INV-S3",
+                    format!(
+                        "sheaf {} was freed but a CPU or a barn still points to it",
+                        self.sheaf_name(h as SheafId)
+                    ),
+                ));
+            }
+        }
+        // INV-S10: the node list and its flag agree; INV-S12: a published slab with free
+        // objects is on its node's list, isolated by a refill, or being put back by the
+        // holder of that node's list_lock.
+        for (n, node) in self.st.nodes.iter().enumerate() {
+            if node.nr_partial as usize != node.partial.len() {
+                problems.push((
+                    "INV-S10",
+                    format!(
+                        "node {n}: nr_partial {} but {} slabs on the list",
+                        node.nr_partial,
+                        node.partial.len()
+                    ),
+                ));
+            }
+        }
+        for (sid, sl) in self.st.slabs.iter().enumerate() {
+            let sid = sid as SlabId;
+            if sl.life != Life::Live {
+                continue;
+            }
+            let listed = self.st.nodes[sl.node as usize].partial.contains(&sid);
+            if listed != sl.on_node_partial {
+                problems.push((
+                    "INV-S10",
+                    format!(
+                        "slab {}: SL_partial is {} but it is {}on node {}'s list",
+                        self.slab_name(sid),
+                        sl.on_node_partial as u8,
+                        if listed { "" } else { "not " },
+                        sl.node
+                    ),
+                ));
+            }
+            let isolated = s.isolated.iter().any(|&(_, x)| x == sid);
+            // RN7 puts isolated slabs back under the lock: they stay isolated until listed.
+            let putting_back = self.freeing_after_cas(sid);
+            if sl.freelist != NULL && !listed && !isolated && !putting_back {
+                problems.push((
+                    "INV-S12",
+                    format!(
+                        "slab {} has free objects but is on no list and no refill isolated it: they cannot be found",
+                        self.slab_name(sid)
+                    ),
+                ));
+            }
+        }
+        // INV-S13: the discards of this step.
+        for (sid, why, _) in discards {
+            let other = s
+                .isolated
+                .iter()
+                .find(|&&(c, x)| x == sid && c != self.cur)
+                .map(|&(c, _)| c);
+            let why = why.or_else(|| {
+                other.map(|c| format!("{} isolated it", self.ctx_name(c)))
+            });
+            if let Some(why) = why {
+                problems.push((
+                    "INV-S13",
+                    format!("slab {} was discarded although {why}", self.slab_name(sid)),
+                ));
+            }
+        }
+        for (inv, msg) in problems {
+            self.violate(inv, msg);
+        }
+    }
+
+    /// INV-S15 at the end of a run: the counters account for every object, and nothing is
+    /// left locked, in flight or isolated.
+    pub(in crate::model) fn check_sheaves_end(&mut self) {
+        let total = |m: &Machine, s: Stat| m.st.stats.iter().map(|c| c[s as usize]).sum::<u64>();
+        use Stat::*;
+        let in_sheaves: u64 = sv!(self)
+            .sheaves
+            .iter()
+            .filter(|h| !h.freed)
+            .map(|h| h.size as u64)
+            .sum();
+        let flow = (total(self, SHEAF_REFILL) + total(self, FREE_FASTPATH)) as i64
+            - (total(self, ALLOC_FASTPATH) + total(self, SHEAF_FLUSH)) as i64;
+        // Sheaves freed with objects in them (spec C.9 item 3) hold objects the counters
+        // still count: INV-S1 reports those objects as leaked, this identity excludes them.
+        let leaked: u64 = sv!(self)
+            .sheaves
+            .iter()
+            .filter(|h| h.freed)
+            .map(|h| h.size as u64)
+            .sum();
+        if in_sheaves as i64 + leaked as i64 != flow {
+            let msg = format!(
+                "the sheaves hold {in_sheaves} object(s), but SHEAF_REFILL + FREE_FASTPATH - ALLOC_FASTPATH - SHEAF_FLUSH = {flow}"
+            );
+            self.violate("INV-S15", msg);
+        }
+        let fast = total(self, ALLOC_FASTPATH);
+        if fast + self.ghost.slow_allocs != self.ghost.allocs {
+            let msg = format!(
+                "ALLOC_FASTPATH ({fast}) + successful ___slab_alloc calls ({}) != successful allocations ({})",
+                self.ghost.slow_allocs, self.ghost.allocs
+            );
+            self.violate("INV-S15", msg);
+        }
+        let frees = total(self, FREE_FASTPATH) + total(self, FREE_SLOWPATH);
+        if frees != self.ghost.frees {
+            let msg = format!(
+                "FREE_FASTPATH + FREE_SLOWPATH = {frees}, but {} objects were freed",
+                self.ghost.frees
+            );
+            self.violate("INV-S15", msg);
+        }
+        if self.checks {
+            self.check_sheaves_invariants();
+        }
+    }
+}

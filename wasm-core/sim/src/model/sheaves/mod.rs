@@ -1,0 +1,522 @@
+//! Linux 7.0's SLUB (spec Appendix C): per-CPU sheaves and per-node barns in place of
+//! `kmem_cache_cpu`, its tid and its CPU (partial) slabs. The slab level (`freelist` +
+//! `counters` and their double CAS, the node partial list under `list_lock`) is the shared
+//! `Page`/`Node` of the machine, as in the classic design.
+//!
+//! Files: `alloc` (`slab_alloc_node`/`alloc_from_pcs`, `__pcs_replace_empty_main`, the refill
+//! from slabs and `___slab_alloc`), `free` (`slab_free`, `free_to_pcs`,
+//! `__pcs_replace_full_main`, the flushes, `__kmem_cache_free_bulk`, `__slab_free`, hotplug),
+//! `barn` (the barn helpers and the per-CPU lock), `invariants` (INV-S1…INV-S15 of spec C.5).
+//!
+//! Where a kernel statement becomes one step although it is several accesses, the comment at
+//! the step says why no other context can tell the difference (a private sheaf, a lock held).
+
+use super::allocator::OpCall;
+use super::executor::Block;
+use super::memory::Access;
+use super::state::*;
+use super::{cost, Flow, Machine, Pc, Stat};
+use crate::scenario::PcsLock;
+
+mod alloc;
+mod barn;
+mod free;
+mod invariants;
+mod view;
+
+macro_rules! sv {
+    ($m:expr) => {
+        match &$m.st.alloc {
+            $crate::model::state::AllocState::Sheaves(s) => s,
+            _ => unreachable!("the sheaves' code runs only under Linux 7.0"),
+        }
+    };
+}
+macro_rules! sv_mut {
+    ($m:expr) => {
+        match &mut $m.st.alloc {
+            $crate::model::state::AllocState::Sheaves(s) => s,
+            _ => unreachable!("the sheaves' code runs only under Linux 7.0"),
+        }
+    };
+}
+pub(crate) use {sv, sv_mut};
+
+pub type SheafId = u32;
+
+/// `PCS_BATCH_MAX`: objects `sheaf_flush_main` takes off the main sheaf per locked section.
+pub const PCS_BATCH_MAX: u32 = 32;
+
+/// `struct slab_sheaf`: a LIFO stack of object pointers. Slots at and above `size` are stale
+/// (whatever was written there last), as in the kernel; only `slots[..size]` hold objects.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Sheaf {
+    pub slots: Vec<Addr>,
+    pub size: u32,
+    /// The header's cache line `SH(h)`; further slot lines follow it.
+    pub line: u32,
+    /// Given back to `kfree` (`free_empty_sheaf`).
+    pub freed: bool,
+}
+
+/// `struct slub_percpu_sheaves`: the `local_trylock_t` (who set `acquired`), `main`, `spare`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Pcs {
+    pub holder: Option<CtxId>,
+    pub main: SheafId,
+    pub spare: Option<SheafId>,
+}
+
+/// `struct node_barn`: its spinlock and its two LIFO lists, head first (the counts
+/// `nr_full`/`nr_empty` are the lists' lengths).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Barn {
+    pub lock: Option<CtxId>,
+    pub full: Vec<SheafId>,
+    pub empty: Vec<SheafId>,
+}
+
+/// Everything Linux 7.0 keeps beyond the shared slabs and nodes, with the ghost state of spec
+/// C.2.9 the checker needs: objects an operation holds privately (`INFLIGHT(op)`) and the
+/// slabs `get_partial_node_bulk` isolated, with the context that isolated each.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SheavesState {
+    pub pcs: Vec<Pcs>,
+    pub sheaves: Vec<Sheaf>,
+    pub barns: Vec<Barn>,
+    pub held: Vec<(CtxId, Addr)>,
+    pub isolated: Vec<(CtxId, SlabId)>,
+}
+
+/// The cache's sheaf geometry, fixed at creation.
+#[derive(Clone, Debug)]
+pub struct SheafLayout {
+    pub capacity: u32,
+    pub max_full: u32,
+    pub max_empty: u32,
+    /// A sheaf's cache lines: a 32-byte header with `objects[0..3]`, then 8 pointers a line
+    /// (spec C.2.3).
+    pub lines: u32,
+}
+
+impl SheafLayout {
+    pub fn new(capacity: u32, max_full: u32, max_empty: u32) -> SheafLayout {
+        SheafLayout {
+            capacity,
+            max_full,
+            max_empty,
+            lines: 1 + capacity.saturating_sub(4).div_ceil(8),
+        }
+    }
+}
+
+/// The entry frame of an op under Linux 7.0.
+pub(super) fn op_frame(call: OpCall) -> Frame {
+    match call {
+        OpCall::Alloc { node } => {
+            let mut f = Frame::new(Func::SlabAllocNode, Pc::SA1);
+            f.node = node;
+            f
+        }
+        OpCall::Free { addr, slab } => {
+            let mut f = Frame::new(Func::SlabFreeV7, Pc::SF2);
+            f.x = addr;
+            f.pg = Some(slab);
+            f
+        }
+        // `flush` of this CPU: the work item `flush_all` queues on it (`pcs_flush_all`); of
+        // CPU `target`: `slub_cpu_dead` on a survivor.
+        OpCall::Flush { target: None } => Frame::new(Func::PcsFlushAll, Pc::LL1),
+        OpCall::Flush { target: Some(t) } => {
+            let mut f = Frame::new(Func::CpuDead, Pc::HP2);
+            f.c = t;
+            f
+        }
+    }
+}
+
+/// Where a task may sleep: the page allocator and the sheaf's `kzalloc` with `GFP_KERNEL`.
+pub(super) fn at_sleep_point(fr: &Frame) -> bool {
+    matches!(
+        (fr.func, fr.pc),
+        (Func::AllocateSlab, Pc::NB1) | (Func::ReplaceEmptyMain, Pc::SE12)
+    )
+}
+
+impl Machine {
+    pub(super) fn sheaf_layout(&self) -> &SheafLayout {
+        self.cfg
+            .sheaf
+            .as_ref()
+            .expect("the sheaf layout under Linux 7.0")
+    }
+
+    /// `init_percpu_sheaves` at cache creation: every CPU's `main` is an empty sheaf of its
+    /// own, `spare` is NULL, every barn is empty.
+    pub(super) fn init_sheaves(&mut self) {
+        let mut pcs = Vec::new();
+        for _ in 0..self.cfg.cpus {
+            let h = self.create_sheaf();
+            pcs.push(Pcs {
+                holder: None,
+                main: h,
+                spare: None,
+            });
+        }
+        sv_mut!(self).pcs = pcs;
+    }
+
+    /// A new, empty sheaf with its cache lines (the `kzalloc` of `__alloc_empty_sheaf`).
+    fn create_sheaf(&mut self) -> SheafId {
+        let (cap, lines) = (self.sheaf_layout().capacity, self.sheaf_layout().lines);
+        let line = self.st.lines.len() as u32;
+        for _ in 0..lines {
+            self.st.lines.push([Mesi::I; MAX_CPUS]);
+        }
+        let s = sv_mut!(self);
+        s.sheaves.push(Sheaf {
+            slots: vec![NULL; cap as usize],
+            size: 0,
+            line,
+            freed: false,
+        });
+        (s.sheaves.len() - 1) as SheafId
+    }
+
+    // ----- names -----
+
+    /// Sheaves are named `h0`, `h1`… in the order they were allocated.
+    pub fn sheaf_name(&self, h: SheafId) -> String {
+        format!("h{h}")
+    }
+
+    // ----- lines -----
+
+    /// `PCS(k)`: CPU k's `slub_percpu_sheaves` (the per-CPU line of the layout).
+    pub(super) fn line_pcs(&self, k: u32) -> u32 {
+        self.cfg.line_cc(k)
+    }
+    /// `BN(n)`: node n's barn, the line after `ND(n)`.
+    pub(super) fn line_bn(&self, n: u32) -> u32 {
+        self.cfg.line_nd(n) + 1
+    }
+    pub(super) fn line_sh(&self, h: SheafId) -> u32 {
+        sv!(self).sheaves[h as usize].line
+    }
+    /// `SO(h, i)`: the line of `h.objects[i]` (`SH(h)` for the first four).
+    pub(super) fn line_slot(&self, h: SheafId, i: u32) -> u32 {
+        let base = self.line_sh(h);
+        if i < 4 {
+            base
+        } else {
+            (base + 1 + (i - 4) / 8).min(base + self.sheaf_layout().lines - 1)
+        }
+    }
+
+    // ----- accessors -----
+
+    pub(super) fn sheaf(&self, h: SheafId) -> &Sheaf {
+        &sv!(self).sheaves[h as usize]
+    }
+    pub(super) fn pcs(&self, k: u32) -> &Pcs {
+        &sv!(self).pcs[k as usize]
+    }
+    pub(super) fn barn(&self, n: u32) -> &Barn {
+        &sv!(self).barns[n as usize]
+    }
+    pub(super) fn capacity(&self) -> u32 {
+        self.sheaf_layout().capacity
+    }
+    pub(super) fn locked_pcs(&self) -> bool {
+        self.variant().pcs_lock == PcsLock::Trylock
+    }
+    /// Whether the stepping context may allocate with a blocking gfp (`GFP_KERNEL`): tasks
+    /// do; interrupt handlers allocate with `GFP_ATOMIC` (spec C.7's fixture).
+    pub(super) fn can_block(&self) -> bool {
+        self.st.ctxs[self.cur as usize].kind == CtxKind::Task
+    }
+
+    /// The CPU whose sheaves a sheaf is `main` or `spare` of, if any.
+    pub(super) fn sheaf_cpu(&self, h: SheafId) -> Option<u32> {
+        sv!(self)
+            .pcs
+            .iter()
+            .position(|p| p.main == h || p.spare == Some(h))
+            .map(|k| k as u32)
+    }
+
+    // ----- the ghost owner of objects in flight -----
+
+    pub(super) fn hold(&mut self, a: Addr) {
+        let cur = self.cur;
+        sv_mut!(self).held.push((cur, a));
+    }
+    pub(super) fn unhold(&mut self, a: Addr) {
+        let cur = self.cur;
+        let held = &mut sv_mut!(self).held;
+        if let Some(i) = held.iter().position(|&(c, x)| c == cur && x == a) {
+            held.remove(i);
+        }
+    }
+    /// Release the `cnt` objects of a detached chain from `head` (they reached their slab).
+    pub(super) fn unhold_chain(&mut self, head: Addr, cnt: u32) {
+        let mut a = head;
+        for _ in 0..cnt {
+            if a == NULL {
+                break;
+            }
+            self.unhold(a);
+            a = match self.object_of(a) {
+                Some((s, i)) => self.slab(s).fp[i as usize],
+                None => NULL,
+            };
+        }
+    }
+
+    // ----- per-CPU sheaves: every write checks the lock discipline (INV-S6) -----
+
+    /// A load of CPU k's `slub_percpu_sheaves`.
+    pub(super) fn ld_pcs(&mut self, k: u32) -> Pcs {
+        self.access(self.line_pcs(k), Access::Read);
+        self.pcs(k).clone()
+    }
+
+    /// INV-S6: CPU k's sheaves change only under its lock, by the context that holds it (or,
+    /// for a dead CPU, by `slub_cpu_dead`: `dead`).
+    fn check_pcs_writer(&mut self, k: u32, what: &str, dead: bool) {
+        if !self.locked_pcs() || dead {
+            return;
+        }
+        let holder = self.pcs(k).holder;
+        if holder != Some(self.cur) {
+            let who = holder.map_or("nobody".to_string(), |h| self.ctx_name(h).to_string());
+            let msg = format!(
+                "{} changed cpu{k}'s sheaves ({what}) while the lock was held by {who}",
+                self.ctx_name(self.cur)
+            );
+            self.violate("INV-S6", msg);
+        }
+    }
+
+    /// Store `main` and/or `spare` of CPU k (one step writes the `PCS(k)` line).
+    pub(super) fn st_pcs(
+        &mut self,
+        k: u32,
+        main: Option<SheafId>,
+        spare: Option<Option<SheafId>>,
+        dead: bool,
+    ) {
+        self.access(self.line_pcs(k), Access::Write);
+        self.check_pcs_writer(k, "main/spare", dead);
+        let p = &mut sv_mut!(self).pcs[k as usize];
+        if let Some(m) = main {
+            p.main = m;
+        }
+        if let Some(s) = spare {
+            p.spare = s;
+        }
+    }
+
+    /// The lock rule for a sheaf's `size` and slots: if it is a CPU's main or spare, only the
+    /// holder of that CPU's lock writes them.
+    fn check_sheaf_writer(&mut self, h: SheafId, dead: bool) {
+        if let Some(k) = self.sheaf_cpu(h) {
+            let what = format!("sheaf {}", self.sheaf_name(h));
+            self.check_pcs_writer(k, &what, dead);
+        }
+    }
+
+    pub(super) fn ld_size(&mut self, h: SheafId) -> u32 {
+        self.access(self.line_sh(h), Access::Read);
+        self.sheaf(h).size
+    }
+    pub(super) fn st_size(&mut self, h: SheafId, size: u32, dead: bool) {
+        self.access(self.line_sh(h), Access::Write);
+        self.check_sheaf_writer(h, dead);
+        sv_mut!(self).sheaves[h as usize].size = size;
+        if size > self.capacity() {
+            let msg = format!(
+                "sheaf {} holds {size} objects, above its capacity {}",
+                self.sheaf_name(h),
+                self.capacity()
+            );
+            self.violate("INV-S2", msg);
+        }
+    }
+    pub(super) fn ld_slot(&mut self, h: SheafId, i: u32) -> Addr {
+        self.access(self.line_slot(h, i), Access::Read);
+        self.sheaf(h).slots.get(i as usize).copied().unwrap_or(NULL)
+    }
+    pub(super) fn st_slot(&mut self, h: SheafId, i: u32, v: Addr, dead: bool) {
+        self.access(self.line_slot(h, i), Access::Write);
+        self.check_sheaf_writer(h, dead);
+        if let Some(s) = sv_mut!(self).sheaves[h as usize].slots.get_mut(i as usize) {
+            *s = v;
+        }
+    }
+
+    /// `SHALLOC`: `__alloc_empty_sheaf`'s `kzalloc`. The model lets it fail with the page
+    /// allocator (`cache.pageAllocFail`, after setup), the memory pressure of the scenario.
+    pub(super) fn sheaf_alloc(&mut self) -> Option<SheafId> {
+        self.charge(cost::Id::PageAlloc);
+        if self.cfg.sc.cache.page_alloc_fail && !self.st.in_setup {
+            note!(
+                self,
+                SheafAlloc,
+                "kzalloc".into(),
+                "__alloc_empty_sheaf: kzalloc fails (pageAllocFail): no new sheaf."
+            );
+            return None;
+        }
+        let h = self.create_sheaf();
+        self.access(self.line_sh(h), Access::Write);
+        self.stat(Stat::SHEAF_ALLOC);
+        note!(
+            self,
+            SheafAlloc,
+            format!("sheaf {}", self.sheaf_name(h)),
+            "__alloc_empty_sheaf: kzalloc gives the empty sheaf {}.",
+            self.sheaf_name(h)
+        );
+        Some(h)
+    }
+
+    /// `SHFREE`: `free_empty_sheaf`. A sheaf freed with objects in it leaks them (INV-S1
+    /// reports them as lost): spec C.9 item 3.
+    pub(super) fn sheaf_free(&mut self, h: SheafId) {
+        self.charge(cost::Id::PageFree);
+        self.stat(Stat::SHEAF_FREE);
+        let size = self.sheaf(h).size;
+        sv_mut!(self).sheaves[h as usize].freed = true;
+        for l in self.line_sh(h)..self.line_sh(h) + self.sheaf_layout().lines {
+            self.invalidate_line(l);
+        }
+        note!(
+            self,
+            SheafFree,
+            format!("sheaf {}", self.sheaf_name(h)),
+            "free_empty_sheaf({}): kfree the sheaf{}.",
+            self.sheaf_name(h),
+            if size > 0 {
+                format!(" with {size} object(s) still in it: they are lost to their slabs")
+            } else {
+                String::new()
+            }
+        );
+    }
+
+    /// Count `n` for a statistic at once (`stat_add`).
+    pub(super) fn stat_add(&mut self, s: Stat, n: u32) {
+        for _ in 0..n {
+            self.stat(s);
+        }
+    }
+
+    // ----- spinlocks taken with irqsave (`LOCKI`/`UNLOCKI` of spec C.3.0) -----
+
+    /// `spin_lock_irqsave(&n->list_lock)` as one step: the interrupt flag is this CPU's alone,
+    /// so saving it and then taking the lock is the same to every other context as doing both
+    /// at the instant the lock is free (the step waits until it is).
+    pub(super) fn list_lock_irqsave(&mut self, fr: &mut Frame, n: u32) {
+        self.irq_save(fr);
+        self.spin_lock(n);
+        note!(
+            self,
+            Lock,
+            format!("node {n}.list_lock"),
+            "spin_lock_irqsave(&n->list_lock) of node {n}."
+        );
+    }
+    pub(super) fn list_unlock_irqrestore(&mut self, fr: &Frame, n: u32) {
+        self.spin_unlock(n);
+        self.irq_restore(fr);
+        note!(
+            self,
+            Unlock,
+            format!("node {n}.list_lock"),
+            "spin_unlock_irqrestore(&n->list_lock) of node {n}."
+        );
+    }
+
+    /// The locks of `cx`'s next step, if another context holds one.
+    pub(super) fn sheaves_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
+        let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
+        let node_lock =
+            |n: u32| held_by(self.st.nodes[n as usize].list_lock).map(|h| Block::ListLock(n, h));
+        let barn_lock = |n: u32| held_by(self.barn(n).lock).map(|h| Block::BarnLock(n, h));
+        use Pc::*;
+        match (fr.func, fr.pc) {
+            (Func::SlabFreeSlowV7, SS5) => {
+                let n = self.node_of_slab(fr.pg?);
+                let locks = fr.new.inuse == 0 || fr.prior == NULL;
+                if locks {
+                    node_lock(n)
+                } else {
+                    None
+                }
+            }
+            (Func::AllocFromNewSlab, NS5) => node_lock(self.node_of_slab(fr.pg?)),
+            (Func::GetFromPartialNode, GP2) | (Func::RefillObjectsNode, RN7) => node_lock(fr.n?),
+            // `allow_spin = false` takes the lock by trylock: it never waits.
+            (Func::GetPartialNodeBulk, GB2) if !fr.lock => node_lock(fr.n?),
+            (Func::BarnReplaceEmpty, BRE2)
+            | (Func::BarnGetEmpty, BGE2)
+            | (Func::BarnReplaceFull, BRF3)
+            | (Func::BarnPutEmpty, BP1)
+            | (Func::BarnPutFull, BP1) => barn_lock(fr.pages),
+            _ => None,
+        }
+    }
+
+    /// Dispatch one label of a Linux 7.0 function.
+    pub(super) fn exec_sheaves(&mut self, fr: &mut Frame) -> Flow {
+        match fr.func {
+            Func::SlabAllocNode => self.slab_alloc_node(fr),
+            Func::ReplaceEmptyMain => self.pcs_replace_empty_main(fr),
+            Func::RefillSheaf => self.refill_sheaf(fr),
+            Func::RefillObjects => self.refill_objects(fr),
+            Func::RefillObjectsNode => self.refill_objects_node(fr),
+            Func::GetPartialNodeBulk => self.get_partial_node_bulk(fr),
+            Func::GetFreelistNofreeze => self.get_freelist_nofreeze(fr),
+            Func::AllocFromNewSlab => self.alloc_from_new_slab(fr),
+            Func::AllocateSlab => self.allocate_slab(fr),
+            Func::SlabAllocV7 => self.slab_alloc_v7(fr),
+            Func::GetFromPartialNode => self.get_from_partial_node(fr),
+            Func::BarnReplaceEmpty => self.barn_replace_empty_sheaf(fr),
+            Func::BarnGetEmpty => self.barn_get_empty_sheaf(fr),
+            Func::BarnReplaceFull => self.barn_replace_full_sheaf(fr),
+            Func::BarnPutEmpty => self.barn_put_sheaf(fr, false),
+            Func::BarnPutFull => self.barn_put_sheaf(fr, true),
+            Func::LocalTrylock => self.local_trylock(fr),
+            Func::LocalLockV7 => self.local_lock_v7(fr),
+            Func::LocalUnlockV7 => self.local_unlock_v7(fr),
+            Func::SlabFreeV7 => self.slab_free_v7(fr),
+            Func::FreeToPcs => self.free_to_pcs(fr),
+            Func::ReplaceFullMain => self.pcs_replace_full_main(fr),
+            Func::InstallEmptySheaf => self.pcs_install_empty_sheaf(fr),
+            Func::SheafFlushMain => self.sheaf_flush_main(fr),
+            Func::SheafFlushUnused => self.sheaf_flush_unused(fr),
+            Func::FreeBulk => self.kmem_cache_free_bulk(fr),
+            Func::SlabFreeSlowV7 => self.slab_free_slow_v7(fr),
+            Func::CpuDead => self.slub_cpu_dead(fr),
+            Func::PcsFlushAll => self.pcs_flush_all(fr),
+            Func::Touch => self.touch(fr),
+            f => unreachable!("{} is not a Linux 7.0 function", f.name()),
+        }
+    }
+}
+
+/// A sheaf id as a callee's return value (`Flow::Ret` carries an address): 0 is NULL.
+pub(super) fn ret_sheaf(h: Option<SheafId>) -> Addr {
+    h.map_or(NULL, |h| h as Addr + 1)
+}
+pub(super) fn sheaf_of_ret(v: Addr) -> Option<SheafId> {
+    (v != NULL).then(|| (v - 1) as SheafId)
+}
+
+/// A callee frame of `func` starting at `pc`.
+pub(super) fn call(func: Func, pc: Pc, set: impl FnOnce(&mut Frame)) -> Flow {
+    let mut f = Frame::new(func, pc);
+    set(&mut f);
+    Flow::Call(Box::new(f))
+}

@@ -1,0 +1,172 @@
+//! The views of Linux 7.0's structures: each CPU's sheaves, each node's barn, sheaves in
+//! flight, who holds an object, and the names of the sheaves' cache lines.
+
+use super::{sv, SheafId};
+use crate::model::state::*;
+use crate::model::Machine;
+use crate::view::{BarnView, LineHolds, ObjectOwner, PcsView, SheafView};
+
+impl Machine {
+    fn sheaf_view(&self, h: SheafId) -> SheafView {
+        let sh = self.sheaf(h);
+        SheafView {
+            name: self.sheaf_name(h),
+            capacity: self.capacity(),
+            objects: sh.slots[..(sh.size as usize).min(sh.slots.len())]
+                .iter()
+                .map(|&a| self.addr_name(a))
+                .collect(),
+            held_by: None,
+        }
+    }
+
+    pub(in crate::model) fn pcs_view(&self, k: usize) -> Option<PcsView> {
+        let AllocState::Sheaves(s) = &self.st.alloc else {
+            return None;
+        };
+        let p = &s.pcs[k];
+        Some(PcsView {
+            locked_by: p.holder.map(|h| self.ctx_name(h).to_string()),
+            main: self.sheaf_view(p.main),
+            spare: p.spare.map(|h| self.sheaf_view(h)),
+        })
+    }
+
+    pub(in crate::model) fn barn_view(&self, n: usize) -> Option<BarnView> {
+        let AllocState::Sheaves(s) = &self.st.alloc else {
+            return None;
+        };
+        let b = &s.barns[n];
+        Some(BarnView {
+            locked_by: b.lock.map(|h| self.ctx_name(h).to_string()),
+            waiters: (0..self.cfg.n_ctx as CtxId)
+                .filter(|&c| {
+                    matches!(self.blocked(c), Some(crate::model::executor::Block::BarnLock(m, _)) if m as usize == n)
+                })
+                .map(|c| self.ctx_name(c).to_string())
+                .collect(),
+            full: b.full.iter().map(|&h| self.sheaf_view(h)).collect(),
+            empty: b.empty.iter().map(|&h| self.sheaf_view(h)).collect(),
+            max_full: self.sheaf_layout().max_full,
+            max_empty: self.sheaf_layout().max_empty,
+        })
+    }
+
+    /// Sheaves neither on a CPU nor in a barn nor freed, with the context whose frames name
+    /// one (`h`/`h2`), if any.
+    pub(in crate::model) fn loose_sheaves(&self) -> Option<Vec<SheafView>> {
+        let AllocState::Sheaves(s) = &self.st.alloc else {
+            return None;
+        };
+        let placed = |h: SheafId| {
+            s.pcs.iter().any(|p| p.main == h || p.spare == Some(h))
+                || s.barns
+                    .iter()
+                    .any(|b| b.full.contains(&h) || b.empty.contains(&h))
+        };
+        Some(
+            (0..s.sheaves.len() as SheafId)
+                .filter(|&h| !s.sheaves[h as usize].freed && !placed(h))
+                .map(|h| {
+                    let mut v = self.sheaf_view(h);
+                    v.held_by = (0..self.cfg.n_ctx)
+                        .find(|&c| {
+                            self.st.ctxs[c]
+                                .stack
+                                .iter()
+                                .any(|f| f.h == Some(h) || f.h2 == Some(h))
+                        })
+                        .map(|c| self.ctx_name(c as CtxId).to_string());
+                    v
+                })
+                .collect(),
+        )
+    }
+
+    /// Who holds object `a` under Linux 7.0 (the order of INV-S1's places).
+    pub(in crate::model) fn sheaves_object_owner(&self, a: Addr) -> ObjectOwner {
+        for (vi, v) in self.st.vars.iter().enumerate() {
+            if v.held() && v.addr == Some(a) {
+                return ObjectOwner::User {
+                    var: self.cfg.var_names[vi].clone(),
+                };
+            }
+        }
+        let s = sv!(self);
+        if let Some(h) = s.sheaves.iter().position(|sh| {
+            !sh.freed && sh.slots[..(sh.size as usize).min(sh.slots.len())].contains(&a)
+        }) {
+            return ObjectOwner::Sheaf {
+                sheaf: self.sheaf_name(h as SheafId),
+            };
+        }
+        if let Some(&(c, _)) = s.held.iter().find(|&&(_, x)| x == a) {
+            return ObjectOwner::Inflight {
+                ctx: self.ctx_name(c).to_string(),
+            };
+        }
+        if let Some(sl) = self.slab_of(a) {
+            if self.chain_has(self.slab(sl).freelist, a) {
+                return ObjectOwner::Slab;
+            }
+        }
+        ObjectOwner::Lost
+    }
+
+    /// The sheaf a line past the static lines and the slabs belongs to.
+    fn sheaf_of_line(&self, l: u32) -> Option<SheafId> {
+        let AllocState::Sheaves(s) = &self.st.alloc else {
+            return None;
+        };
+        let lines = self.sheaf_layout().lines;
+        s.sheaves
+            .iter()
+            .position(|sh| l >= sh.line && l < sh.line + lines)
+            .map(|h| h as SheafId)
+    }
+
+    /// Names of Linux 7.0's lines: `cpu_sheaves[k]`, `barn n`, `sheaf h3` (and its slots).
+    pub(in crate::model) fn sheaves_line_name(&self, l: u32) -> Option<String> {
+        self.cfg.sheaf.as_ref()?;
+        let cpus = self.cfg.cpus as u32;
+        if l >= 1 && l <= cpus {
+            return Some(format!("cpu_sheaves[{}]", l - 1));
+        }
+        if l > cpus && l < self.cfg.static_lines() {
+            let n = (l - 1 - cpus) / 2;
+            return Some(if (l - 1 - cpus) % 2 == 0 {
+                format!("node {n}")
+            } else {
+                format!("barn {n}")
+            });
+        }
+        let h = self.sheaf_of_line(l)?;
+        let off = l - self.sheaf(h).line;
+        Some(if off == 0 {
+            format!("sheaf {}", self.sheaf_name(h))
+        } else {
+            let first = 4 + (off - 1) * 8;
+            let last = (first + 7).min(self.capacity().saturating_sub(1));
+            format!("sheaf {} objects[{first}..{last}]", self.sheaf_name(h))
+        })
+    }
+
+    pub(in crate::model) fn sheaves_line_holds(&self, l: u32) -> Option<LineHolds> {
+        self.cfg.sheaf.as_ref()?;
+        let cpus = self.cfg.cpus as u32;
+        if l >= 1 && l <= cpus {
+            return Some(LineHolds::Cpu { cpu: l - 1 });
+        }
+        if l > cpus && l < self.cfg.static_lines() {
+            let n = (l - 1 - cpus) / 2;
+            return Some(if (l - 1 - cpus) % 2 == 0 {
+                LineHolds::Node { node: n }
+            } else {
+                LineHolds::Barn { node: n }
+            });
+        }
+        self.sheaf_of_line(l).map(|h| LineHolds::Sheaf {
+            sheaf: self.sheaf_name(h),
+        })
+    }
+}

@@ -368,12 +368,19 @@ fn every_sheaf_event_label_is_in_its_listing() {
         let sc = scenario::parse(&sheaf_scenario_json(&s).to_string()).unwrap();
         let sim = played(sc, &s.schedule);
         for e in sim.events() {
-            assert!(labels.contains(&e.label), "event label {} is missing from the 7.0 listing", e.label);
+            assert!(
+                labels.contains(&e.label),
+                "event label {} is missing from the 7.0 listing",
+                e.label
+            );
             hit.insert(e.label.clone());
         }
         for c in sim.view().contexts {
             if let Some(l) = c.label {
-                assert!(labels.contains(&l), "context label {l} is missing from the 7.0 listing");
+                assert!(
+                    labels.contains(&l),
+                    "context label {l} is missing from the 7.0 listing"
+                );
             }
         }
     }

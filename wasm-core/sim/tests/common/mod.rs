@@ -442,6 +442,16 @@ impl Run {
     }
 
     /// Labels of the steps `ctx` took (after setup), in order.
+    /// The events of `ctx`'s steps in the moves played (not setup's).
+    pub fn events_of(&self, ctx: &str) -> Vec<slub_sim::Event> {
+        self.sim
+            .events()
+            .iter()
+            .filter(|e| e.mv.is_some() && e.ctx == ctx)
+            .cloned()
+            .collect()
+    }
+
     pub fn labels_of(&self, ctx: &str) -> Vec<String> {
         self.sim
             .events()

@@ -205,7 +205,11 @@ impl Machine {
                     Load,
                     format!("sheaf {}.size", self.sheaf_name(sp)),
                     "spare->size is {n}{}",
-                    if n > 0 { ": swap main and spare." } else { ": empty too." }
+                    if n > 0 {
+                        ": swap main and spare."
+                    } else {
+                        ": empty too."
+                    }
                 );
                 fr.pc = if n > 0 { SE3 } else { SE4 };
                 Flow::Step
@@ -621,7 +625,11 @@ impl Machine {
             }
             RO7r => {
                 fr.count += fr.ret_count;
-                fr.pc = if fr.count < fr.pobj { RO5 } else { return Flow::Ret(1, None) };
+                fr.pc = if fr.count < fr.pobj {
+                    RO5
+                } else {
+                    return Flow::Ret(1, None);
+                };
                 Flow::Go
             }
             _ => unreachable!(),
@@ -1174,7 +1182,11 @@ impl Machine {
                     Load,
                     format!("node {m}.nr_partial"),
                     "get_from_any_partial: node {m} has {nr} partial slab(s){}",
-                    if nr > min { ": try it." } else { ", not above min_partial: skip it." }
+                    if nr > min {
+                        ": try it."
+                    } else {
+                        ", not above min_partial: skip it."
+                    }
                 );
                 fr.pc = if nr > min { SL3r } else { SL3 };
                 fr.ret = NULL;
@@ -1326,5 +1338,4 @@ impl Machine {
             _ => unreachable!(),
         }
     }
-
 }

@@ -344,7 +344,10 @@ impl Machine {
                     format!("barn {n}"),
                     "{}",
                     match e {
-                        Some(e) => format!("Under the lock: take the empty sheaf {}.", self.sheaf_name(e)),
+                        Some(e) => format!(
+                            "Under the lock: take the empty sheaf {}.",
+                            self.sheaf_name(e)
+                        ),
                         None => "Under the lock the empty list is empty: nothing taken.".into(),
                     }
                 );
@@ -397,7 +400,11 @@ impl Machine {
                     Load,
                     format!("barn {n}.nr_empty"),
                     "nr_empty reads {nr} (racy){}",
-                    if nr == 0 { ": no empty sheaf, -ENOMEM." } else { "." }
+                    if nr == 0 {
+                        ": no empty sheaf, -ENOMEM."
+                    } else {
+                        "."
+                    }
                 );
                 if nr == 0 {
                     fr.count = ENOMEM;

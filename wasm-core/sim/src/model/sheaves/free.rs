@@ -114,7 +114,11 @@ impl Machine {
                     format!("sheaf {}.size", self.sheaf_name(m)),
                     "main->size is {n} of {}{}",
                     self.capacity(),
-                    if full { ": the main sheaf is full." } else { "." }
+                    if full {
+                        ": the main sheaf is full."
+                    } else {
+                        "."
+                    }
                 );
                 fr.pc = if full { FP5r } else { FP6 };
                 Flow::Step
@@ -1040,7 +1044,8 @@ impl Machine {
                     format!("cpu_sheaves[{k}].spare"),
                     "pcs_flush_all: {}",
                     match sp {
-                        Some(s) => format!("detach the spare {} (spare := NULL).", self.sheaf_name(s)),
+                        Some(s) =>
+                            format!("detach the spare {} (spare := NULL).", self.sheaf_name(s)),
                         None => "no spare to detach.".into(),
                     }
                 );

@@ -320,7 +320,9 @@ impl Machine {
     /// The lock rule for a sheaf's `size` and slots: if it is a CPU's main or spare, only the
     /// holder of that CPU's lock writes them.
     fn check_sheaf_writer(&mut self, h: SheafId, dead: bool) {
-        if let Some(k) = self.sheaf_cpu(h) {
+        // A main just parked in a barn is still `pcs->main` until its CPU stores the
+        // replacement (`replacing`): another CPU that takes it from the barn may fill it.
+        if let Some(k) = self.sheaf_cpu(h).filter(|&k| !self.replacing(k)) {
             let what = format!("sheaf {}", self.sheaf_name(h));
             self.check_pcs_writer(k, &what, dead);
         }

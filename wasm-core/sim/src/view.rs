@@ -321,6 +321,8 @@ pub enum SlabOwner {
     Full,
     /// SLUB: free objects but on no list (mid-operation).
     None,
+    /// Linux 7.0: taken off the node list by a refill (`get_partial_node_bulk`) of `ctx`.
+    Isolated { ctx: String },
     /// Being set up by the context that allocated it.
     Private,
     /// SLAB: on its way back to the page allocator.
@@ -337,6 +339,7 @@ impl fmt::Display for SlabOwner {
             SlabOwner::NodeFull { node } => write!(f, "node{node}-full"),
             SlabOwner::NodeFree { node } => write!(f, "node{node}-free"),
             SlabOwner::Full => f.write_str("full"),
+            SlabOwner::Isolated { ctx } => write!(f, "isolated:{ctx}"),
             SlabOwner::None => f.write_str("none"),
             SlabOwner::Private => f.write_str("private"),
             SlabOwner::Destroying => f.write_str("destroying"),

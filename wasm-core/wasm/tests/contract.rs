@@ -55,10 +55,13 @@ fn variant_keys_ts() -> String {
          /** SLUB's variant toggles and their values, as the scenario JSON spells them. */\n\
          export const SLUB_VARIANT_KEYS = {};\n\n\
          /** The keys SLAB reads (spec Appendix A, §4 (v)). */\n\
-         export const SLAB_VARIANT_KEYS = {};\n",
+         export const SLAB_VARIANT_KEYS = {};\n\n\
+         /** The keys Linux 7.0's sheaves read besides `\"era\": \"v7.0\"` (spec Appendix C). */\n\
+         export const SHEAVES_VARIANT_KEYS = {};\n",
         serde_json::to_string(&eras).unwrap(),
         object(Allocator::Slub),
-        object(Allocator::Slab)
+        object(Allocator::Slab),
+        object(Allocator::Sheaves)
     )
 }
 

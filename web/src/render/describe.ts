@@ -1,5 +1,5 @@
 // A plain-text summary of the stage for screen readers (the SVG's accessible description).
-import type { ArrayView, View } from '../sim/types';
+import type { ArrayView, SheafView, View } from '../sim/types';
 import { freeIndexText, ownerText, snapshotLine } from './stage.layout';
 
 const chain = (xs: readonly string[]) => (xs.length === 0 ? 'empty' : xs.join(' → '));
@@ -7,6 +7,7 @@ const list = (xs: readonly string[]) => (xs.length === 0 ? 'empty' : xs.join(', 
 
 export function describeView(view: View): string {
   if (view.allocator === 'slab') return describeSlab(view);
+  if (view.allocator === 'sheaves') return describeSheaves(view);
   const cpus = view.cpus.map(
     (c) =>
       `CPU ${c.cpu}: tid ${c.tid} (event ${c.tidEvent}, cpu ${c.tidCpu}), freelist ${chain(c.freelist)}, ` +
@@ -56,4 +57,31 @@ function describeSlab(view: View): string {
     );
   });
   return [...cpus, ...slabs, ...nodes].join(' ');
+}
+
+/** A sheaf in words: `h3 holds 2 of 4: bottom to top p0, p1 (top p1)`. */
+export function describeSheaf(h: SheafView): string {
+  const objects = h.objects.length === 0 ? 'empty' : `bottom to top ${h.objects.join(', ')} (top ${h.objects.at(-1) ?? ''})`;
+  return `${h.name} holds ${h.objects.length} of ${h.capacity}: ${objects}`;
+}
+
+function describeSheaves(view: View): string {
+  const cpus = view.cpus.map((c) => {
+    const p = c.sheaves;
+    const lock = p?.lockedBy == null ? 'lock free' : `locked by ${p.lockedBy}`;
+    const main = p === undefined ? 'none' : describeSheaf(p.main);
+    const spare = p?.spare == null ? 'none' : describeSheaf(p.spare);
+    return `CPU ${c.cpu}: sheaves ${lock}; main ${main}; spare ${spare}; ${c.running === null ? 'idle' : `running ${c.running}`}.`;
+  });
+  const slabs = view.slabs.map((s) => `Slab ${s.name}: ${ownerText(s.owner)}, inuse ${s.inuse} of ${s.capacity}.`);
+  const nodes = view.nodes.map((n) => {
+    const b = n.barn;
+    const barn =
+      b === undefined
+        ? ''
+        : ` Barn: lock ${b.lockedBy === null ? 'free' : `held by ${b.lockedBy}`}, full sheaves ${list(b.full.map((h) => `${h.name} (${h.objects.length})`))}, empty sheaves ${list(b.empty.map((h) => h.name))}.`;
+    return `Node ${n.node}: partial ${chain(n.partial)}, list_lock ${n.listLock === null ? 'free' : `held by ${n.listLock}`}.${barn}`;
+  });
+  const loose = (view.looseSheaves ?? []).map((h) => `Sheaf ${describeSheaf(h)}, held by ${h.heldBy ?? 'an operation'}.`);
+  return [...cpus, ...slabs, ...nodes, ...loose].join(' ');
 }

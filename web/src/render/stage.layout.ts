@@ -252,6 +252,8 @@ export function ownerText(owner: SlabOwner): string {
       return 'discarded';
     case 'none':
       return 'none';
+    case 'isolated':
+      return `isolated by ${owner.ctx}'s refill`;
   }
 }
 
@@ -1160,7 +1162,7 @@ function layoutSheafCpu(
   loose.forEach((h, j) => {
     const y0 = irqY + 20 + Math.max(1, ctxs.length) * 2 * CTX_LINE + j * CTX_LINE;
     const what = `${h.heldBy ?? '?'} holds ${sheafText(h)}${h.objects.length > 0 ? `: ${h.objects.join(' ')}` : ' (empty)'}`;
-    texts.push(text(LABEL_X, y0, clip(what, CARD_CHARS), 'value warn'));
+    texts.push(text(LABEL_X, y0, clip(what, CARD_CHARS), 'value'));
   });
   out.cards.push({ key: `cpu:${c.cpu}`, kind: 'cpu', x: box.x, y: box.y, w: CARD_W, h: box.h, cpu: c.cpu, faded: false, selected: false, texts, marks });
 }

@@ -1,6 +1,6 @@
 // Variant and era toggles: rebuild the scenario JSON with its `variant` object (DESIGN §4; keys
 // and values of slub-algorithm.md §2.16, generated from wasm-core/sim/src/scenario.rs). Pure.
-import { ERAS, SLAB_VARIANT_KEYS, SLUB_VARIANT_KEYS } from '../sim/generated/variantKeys';
+import { ERAS, SHEAVES_VARIANT_KEYS, SLAB_VARIANT_KEYS, SLUB_VARIANT_KEYS } from '../sim/generated/variantKeys';
 
 export { ERAS };
 
@@ -12,6 +12,19 @@ export const VARIANT_KEYS: Readonly<Record<string, readonly (string | boolean)[]
  * lockless decision to grow against taking `list_lock` first. The others (and the eras) are SLUB's.
  */
 export const SLAB_KEYS: Readonly<Record<string, readonly (string | boolean)[]>> = SLAB_VARIANT_KEYS;
+
+/**
+ * The keys Linux 7.0's sheaves read besides `era` (spec Appendix C; generated): the per-CPU
+ * lock (`none` is the negative control), `preempt`, and whether a short refill is flushed.
+ */
+export const SHEAVES_KEYS: Readonly<Record<string, readonly (string | boolean)[]>> = SHEAVES_VARIANT_KEYS;
+
+/** The era that selects Linux 7.0's sheaves instead of the classic per-CPU slab. */
+export const SHEAVES_ERA = 'v7.0';
+
+/** The cache keys only one of the two SLUB designs has (the others are refused with it). */
+const CLASSIC_CACHE_KEYS = ['cpuPartial'];
+const SHEAVES_CACHE_KEYS = ['sheafCapacity', 'maxFullSheaves', 'maxEmptySheaves'];
 
 export type VariantValue = string | boolean | number;
 
@@ -41,7 +54,19 @@ export function withVariant(scenario: string, key: string, value: VariantValue |
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
   const obj = { ...(parsed as Record<string, unknown>) };
-  const variant = Object.fromEntries(Object.entries(variantOf(scenario)).filter(([k]) => k !== key));
+  let variant = Object.fromEntries(Object.entries(variantOf(scenario)).filter(([k]) => k !== key));
+  if (key === 'era' && (value === SHEAVES_ERA) !== (variantOf(scenario).era === SHEAVES_ERA)) {
+    // Crossing between the classic design and 7.0's: keep only the keys the new one reads,
+    // so the scenario stays valid (each refuses the other's keys, naming them).
+    const sheaves = value === SHEAVES_ERA;
+    const keep = new Set(Object.keys(sheaves ? SHEAVES_KEYS : VARIANT_KEYS));
+    variant = Object.fromEntries(Object.entries(variant).filter(([k]) => keep.has(k)));
+    const cache = obj.cache;
+    if (cache !== null && typeof cache === 'object' && !Array.isArray(cache)) {
+      const drop = new Set(sheaves ? CLASSIC_CACHE_KEYS : SHEAVES_CACHE_KEYS);
+      obj.cache = Object.fromEntries(Object.entries(cache as Record<string, unknown>).filter(([k]) => !drop.has(k)));
+    }
+  }
   if (value !== undefined) variant[key] = value;
   if (Object.keys(variant).length === 0) delete obj.variant;
   else obj.variant = variant;

@@ -186,6 +186,11 @@ export function Player({
             array limit {view.cpus[0]?.arrayCache?.limit ?? '?'}, batch {view.cpus[0]?.arrayCache?.batchcount ?? '?'} · grow{' '}
             <code>{view.variant.slabGrow}</code>
           </p>
+        ) : view.allocator === 'sheaves' ? (
+          <p className="cache-chip" data-testid="cache-chip" title="The cache and Linux 7.0's per-CPU sheaves this scenario runs (Kernel variant panel below)">
+            Linux 7.0 · <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab · sheaves of{' '}
+            {view.cpus[0]?.sheaves?.main.capacity ?? '?'} · lock <code>{view.variant.pcsLock}</code>
+          </p>
         ) : (
           <p className="cache-chip" data-testid="cache-chip" title="The cache and the fast path this scenario runs (Kernel variant panel below)">
             <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab · fast path{' '}

@@ -12,7 +12,7 @@ interface Entry {
 }
 
 const CHIPS: readonly Entry[] = [
-  { key: 'free', swatch: 'sw-free', words: 'free object (outlined in the hue of the CPU whose freelist holds it)' },
+  { key: 'free', swatch: 'sw-free', words: 'free object (outlined in the hue of the CPU whose freelist, array or sheaf holds it)' },
   { key: 'held', swatch: 'sw-held', words: 'allocated: the variable holding it is under it' },
   { key: 'inflight', swatch: 'sw-inflight', words: 'in flight: taken by a context mid-operation' },
   { key: 'lost', swatch: 'sw-lost', words: 'lost: reachable from nothing' },
@@ -26,6 +26,9 @@ export function legendEntries(shapes: StageShapes): Entry[] {
   const out = CHIPS.filter((e) => states.has(e.key as never));
   if (shapes.cards.some((c) => c.frozen === true) || shapes.refs.some((r) => r.frozen)) {
     out.push({ key: 'frozen', swatch: 'sw-frost', mark: '❄', words: 'frozen slab (frosted card, ❄ on its token): a CPU owns it; only that CPU allocates from it' });
+  }
+  if (shapes.cards.some((c) => c.key.startsWith('barn:'))) {
+    out.push({ key: 'sheaf', swatch: 'sw-free', mark: '▯', words: "a sheaf: a stack of object pointers, the top last; a CPU pops and pushes its main one under its lock" });
   }
   if (shapes.arrows.some((a) => a.kind === 'snap')) out.push({ key: 'snap', swatch: 'sw-snap', words: "a fast path's snapshot of a free pointer that has changed since" });
   const tokens = new Set(shapes.tokens.map((t) => (t.gone ? 'gone' : t.state)));

@@ -1,12 +1,16 @@
 import { memo, useId } from 'react';
 import type { VariantView } from '../sim';
-import { ERAS, optionValue, parseOptionValue, SLAB_KEYS, VARIANT_KEYS, variantOf, type VariantValue } from '../state/variant';
+import { ERAS, optionValue, parseOptionValue, SHEAVES_ERA, SHEAVES_KEYS, SLAB_KEYS, VARIANT_KEYS, variantOf, type VariantValue } from '../state/variant';
 
-/** The scenario's `allocator` (`slub` when absent or unreadable: the simulator says why). */
-export function allocatorOf(scenario: string): 'slub' | 'slab' {
+/**
+ * The allocator a scenario runs: SLAB, Linux 7.0's sheaves (`"era": "v7.0"`), or the classic
+ * SLUB (also when the text is unreadable: the simulator says why).
+ */
+export function allocatorOf(scenario: string): 'slub' | 'slab' | 'sheaves' {
   try {
     const parsed = JSON.parse(scenario) as { allocator?: unknown };
-    return parsed.allocator === 'slab' ? 'slab' : 'slub';
+    if (parsed.allocator === 'slab') return 'slab';
+    return variantOf(scenario).era === SHEAVES_ERA ? 'sheaves' : 'slub';
   } catch {
     return 'slub';
   }
@@ -26,7 +30,8 @@ interface Props {
 function VariantPanelImpl({ scenario, resolved, onChange }: Props) {
   const id = useId();
   const variant = variantOf(scenario);
-  const slab = allocatorOf(scenario) === 'slab';
+  const allocator = allocatorOf(scenario);
+  const slab = allocator === 'slab';
   const era = variant.era;
   const inherited = (key: string): string => {
     if (key === 'era') return '— (v3.10 defaults)';
@@ -63,6 +68,7 @@ function VariantPanelImpl({ scenario, resolved, onChange }: Props) {
         Changing a toggle reloads the scenario and keeps the moves that still play. “—” leaves a key to the era or the default, whose value it
         names.
         {slab && ' This scenario runs SLAB, which reads only these two keys.'}
+        {allocator === 'sheaves' && ' Era v7.0 runs the per-CPU sheaves, which have no tid, CPU slab or CPU partial list: they read only these keys.'}
       </p>
       <div className="variant-rows">
         {slab ? (
@@ -70,7 +76,7 @@ function VariantPanelImpl({ scenario, resolved, onChange }: Props) {
         ) : (
           <>
             {row('era', ERAS)}
-            {Object.entries(VARIANT_KEYS).map(([k, vs]) => row(k, vs))}
+            {Object.entries(allocator === 'sheaves' ? SHEAVES_KEYS : VARIANT_KEYS).map(([k, vs]) => row(k, vs))}
           </>
         )}
       </div>

@@ -64,6 +64,13 @@ impl Machine {
                 return SlabOwner::NodePartial { node: n as u32 };
             }
         }
+        if let AllocState::Sheaves(sv) = &self.st.alloc {
+            if let Some(&(c, _)) = sv.isolated.iter().find(|&&(_, x)| x == s) {
+                return SlabOwner::Isolated {
+                    ctx: self.ctx_name(c).to_string(),
+                };
+            }
+        }
         if sl.freelist == NULL {
             SlabOwner::Full
         } else {

@@ -4,4 +4,4 @@
  * Who owns a slab. Crosses to the page as a tagged object (`{ kind: "cpuPartial", cpu: 0 }`);
  * its `Display` is the text the CLI, the tests and the lessons use (`cpu0-partial`).
  */
-export type SlabOwner = { "kind": "cpu", cpu: number, } | { "kind": "cpuPartial", cpu: number, } | { "kind": "nodePartial", node: number, } | { "kind": "nodeFull", node: number, } | { "kind": "nodeFree", node: number, } | { "kind": "full" } | { "kind": "none" } | { "kind": "private" } | { "kind": "destroying" } | { "kind": "discarded" };
+export type SlabOwner = { "kind": "cpu", cpu: number, } | { "kind": "cpuPartial", cpu: number, } | { "kind": "nodePartial", node: number, } | { "kind": "nodeFull", node: number, } | { "kind": "nodeFree", node: number, } | { "kind": "full" } | { "kind": "none" } | { "kind": "isolated", ctx: string, } | { "kind": "private" } | { "kind": "destroying" } | { "kind": "discarded" };

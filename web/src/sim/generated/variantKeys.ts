@@ -23,3 +23,10 @@ export const SLAB_VARIANT_KEYS = {
   preempt: ["full","none"],
   slabGrow: ["lockless","locked"],
 } as const;
+
+/** The keys Linux 7.0's sheaves read besides `"era": "v7.0"` (spec Appendix C). */
+export const SHEAVES_VARIANT_KEYS = {
+  pcsLock: ["trylock","none"],
+  preempt: ["full","none"],
+  refillFailFlush: [true,false],
+} as const;

@@ -181,6 +181,30 @@ pub struct CpuClaim {
     pub cycles: Option<u64>,
     /// SLAB: the CPU's `array_cache`.
     pub array: Option<ArrayClaim>,
+    /// Linux 7.0: the CPU's sheaves.
+    pub sheaves: Option<SheavesClaim>,
+}
+
+/// Linux 7.0's `slub_percpu_sheaves`: the objects of `main` and `spare`, bottom first (`spare:
+/// null` says there is none), and who holds the lock (`null`: nobody).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SheavesClaim {
+    pub main: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub spare: Option<Option<Vec<String>>>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub locked_by: Option<Option<String>>,
+}
+
+/// Linux 7.0's barn: how many full and empty sheaves it holds, and who holds its lock.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct BarnClaim {
+    pub full: Option<u32>,
+    pub empty: Option<u32>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub locked_by: Option<Option<String>>,
 }
 
 /// SLAB's `array_cache` (a CPU's, or a node's shared one).
@@ -232,6 +256,8 @@ pub struct NodeClaim {
     pub slabs_free: Option<Vec<String>>,
     #[serde(default, deserialize_with = "nullable")]
     pub shared: Option<Option<ArrayClaim>>,
+    /// Linux 7.0: the node's barn.
+    pub barn: Option<BarnClaim>,
 }
 
 impl NodeClaim {

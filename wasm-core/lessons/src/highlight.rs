@@ -12,18 +12,20 @@ use crate::parse::is_ident;
 /// The panels a highlight can name by itself.
 const PANELS: [&str; 5] = ["lines", "stats", "timeline", "violations", "code"];
 /// The fields of a CPU: SLUB's `kmem_cache_cpu`, the CPU's state, SLAB's `array_cache`.
-const CPU_FIELDS: [&str; 7] = [
-    "freelist", "tid", "page", "partial", "irqs", "preempt", "array",
+const CPU_FIELDS: [&str; 8] = [
+    "freelist", "tid", "page", "partial", "irqs", "preempt", "array", "sheaves",
 ];
 const SLAB_FIELDS: [&str; 4] = ["freelist", "counters", "inuse", "frozen"];
-/// A node's fields; `shared`, `free_objects`, `slabs_full`, `slabs_free` are SLAB's.
-const NODE_FIELDS: [&str; 6] = [
+/// A node's fields; `shared`, `free_objects`, `slabs_full`, `slabs_free` are SLAB's, `barn`
+/// Linux 7.0's.
+const NODE_FIELDS: [&str; 7] = [
     "partial",
     "list_lock",
     "shared",
     "free_objects",
     "slabs_full",
     "slabs_free",
+    "barn",
 ];
 
 /// One highlight, as the page gets it (`web/src/lessons/index.ts`, `Highlight`).
@@ -196,6 +198,7 @@ pub fn check(
 ) -> Vec<String> {
     let mut errs = Vec::new();
     let slab = view.cpus.first().is_some_and(|c| c.array_cache.is_some());
+    let sheaves = view.allocator == slub_sim::scenario::Allocator::Sheaves;
     for (i, Named { name, highlight }) in hs.iter().enumerate() {
         if !highlight.exists(view, labels, stats) {
             errs.push(format!(
@@ -220,7 +223,28 @@ pub fn check(
             ),
             _ => (false, false),
         };
-        if slab_only && !slab {
+        let sheaves_only = match highlight {
+            Highlight::Node { field, .. } => field.as_deref() == Some("barn"),
+            Highlight::Cpu { field, .. } => field.as_deref() == Some("sheaves"),
+            _ => false,
+        };
+        if sheaves_only != sheaves && (sheaves_only || slub_only) {
+            errs.push(format!(
+                "highlights[{i}]: {name:?} is {}; this scenario runs {}",
+                if sheaves_only {
+                    "Linux 7.0's (\"era\": \"v7.0\")"
+                } else {
+                    "a field of the classic SLUB's kmem_cache_cpu"
+                },
+                if sheaves {
+                    "Linux 7.0's sheaves"
+                } else if slab {
+                    "SLAB"
+                } else {
+                    "the classic SLUB"
+                }
+            ));
+        } else if slab_only && !slab {
             errs.push(format!(
                 "highlights[{i}]: {name:?} is SLAB's; this scenario runs SLUB"
             ));

@@ -8,7 +8,6 @@ use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, MetadataBlockKind, Opti
 use pulldown_cmark::{Tag, TagEnd};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use slub_sim::Simulator;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -603,18 +602,19 @@ impl Claims {
     }
 }
 
-/// `INV-1` … `INV-15` (SLUB's invariants, spec §6) or `SLAB-1` … `SLAB-6` (Appendix A).
+/// `INV-1` … `INV-15` (SLUB's invariants, spec §6), `SLAB-1` … `SLAB-6` (Appendix A) or
+/// `INV-S1` … `INV-S15` (Linux 7.0's, Appendix C.5).
 fn check_invariant_name(v: &str) -> Result<(), String> {
     let numbered = |prefix: &str, last: u32| {
         v.strip_prefix(prefix)
             .and_then(|n| n.parse::<u32>().ok())
             .is_some_and(|n| (1..=last).contains(&n))
     };
-    if numbered("INV-", 15) || numbered("SLAB-", 6) {
+    if numbered("INV-", 15) || numbered("SLAB-", 6) || numbered("INV-S", 15) {
         Ok(())
     } else {
         Err(format!(
-            "{v:?} is not INV-1 … INV-15 (SLUB) or SLAB-1 … SLAB-6"
+            "{v:?} is not INV-1 … INV-15 (SLUB), SLAB-1 … SLAB-6 or INV-S1 … INV-S15 (Linux 7.0)"
         ))
     }
 }
@@ -649,12 +649,8 @@ fn validate_win(w: &Win) -> Result<(), String> {
 }
 
 pub(crate) fn stat_names() -> BTreeSet<String> {
-    thread_local! {
-        static NAMES: BTreeSet<String> = {
-            let sim = Simulator::from_json(r#"{"schemaVersion":1,"cpus":1,"tasks":[{"id":"T","cpu":0,"ops":[{"op":"alloc","var":"x"}]}]}"#, false)
-                .expect("the smallest scenario");
-            sim.outcome().stats.total.keys().cloned().collect()
-        };
-    }
-    NAMES.with(|n| n.clone())
+    slub_sim::model::Stat::ALL
+        .iter()
+        .map(|s| s.name().to_string())
+        .collect()
 }

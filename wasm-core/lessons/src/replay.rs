@@ -179,6 +179,34 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
         same(&mut errs, &f("preempt"), v.preempt_count, &c.preempt);
         same(&mut errs, &f("running"), v.running.clone(), &c.running);
         same(&mut errs, &f("cycles"), v.cycles, &c.cycles);
+        if let Some(sc) = &c.sheaves {
+            match &v.sheaves {
+                Some(p) => {
+                    same(
+                        &mut errs,
+                        &f("sheaves.main"),
+                        p.main.objects.clone(),
+                        &sc.main,
+                    );
+                    same(
+                        &mut errs,
+                        &f("sheaves.spare"),
+                        p.spare.as_ref().map(|h| h.objects.clone()),
+                        &sc.spare,
+                    );
+                    same(
+                        &mut errs,
+                        &f("sheaves.lockedBy"),
+                        p.locked_by.clone(),
+                        &sc.locked_by,
+                    );
+                }
+                None => errs.push(format!(
+                    "{}: only Linux 7.0 (\"era\": \"v7.0\") has per-CPU sheaves",
+                    f("sheaves")
+                )),
+            }
+        }
         if let Some(a) = &c.array {
             match &v.array_cache {
                 Some(av) => check_array(&mut errs, &f("array"), av, a),
@@ -227,6 +255,24 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
         same(&mut errs, &f("nrPartial"), v.nr_partial, &c.nr_partial);
         same(&mut errs, &f("listLock"), v.list_lock.clone(), &c.list_lock);
         same(&mut errs, &f("waiters"), v.waiters.clone(), &c.waiters);
+        if let Some(bc) = &c.barn {
+            match &v.barn {
+                Some(b) => {
+                    same(&mut errs, &f("barn.full"), b.full.len() as u32, &bc.full);
+                    same(&mut errs, &f("barn.empty"), b.empty.len() as u32, &bc.empty);
+                    same(
+                        &mut errs,
+                        &f("barn.lockedBy"),
+                        b.locked_by.clone(),
+                        &bc.locked_by,
+                    );
+                }
+                None => errs.push(format!(
+                    "{}: only Linux 7.0 (\"era\": \"v7.0\") has barns",
+                    f("barn")
+                )),
+            }
+        }
         match &v.slab {
             None if c.claims_slab() => errs.push(format!(
                 "nodes.{name}: this scenario runs SLUB: freeObjects, slabsFull, slabsFree, shared, \
@@ -487,10 +533,16 @@ pub fn replay(lesson: &Lesson, scenario_text: &str) -> Replayed {
             return out;
         }
     };
-    let labels: BTreeSet<String> = slub_sim::listing()
-        .into_iter()
-        .flat_map(|f| f.lines.into_iter().map(|l| l.label))
-        .collect();
+    // The listing of the design the lesson runs (Linux 7.0's functions are a table of their own).
+    let v7 = sim.scenario().allocator == slub_sim::scenario::Allocator::Sheaves;
+    let labels: BTreeSet<String> = if v7 {
+        slub_sim::listing_v7()
+    } else {
+        slub_sim::listing()
+    }
+    .into_iter()
+    .flat_map(|f| f.lines.into_iter().map(|l| l.label))
+    .collect();
     let stats = stat_names();
     let trace = std::env::var("LESSON_TRACE").is_ok_and(|t| t == "all" || t == lesson.front.id);
     let errs = &mut out.failed;

@@ -322,7 +322,9 @@ pub enum SlabOwner {
     /// SLUB: free objects but on no list (mid-operation).
     None,
     /// Linux 7.0: taken off the node list by a refill (`get_partial_node_bulk`) of `ctx`.
-    Isolated { ctx: String },
+    Isolated {
+        ctx: String,
+    },
     /// Being set up by the context that allocated it.
     Private,
     /// SLAB: on its way back to the page allocator.

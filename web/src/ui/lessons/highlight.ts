@@ -3,7 +3,7 @@
 // "Look at" list, so nothing is shown by colour alone), and marked on the rendered stage,
 // listing, cache lines and panels (highlightDom.ts). Pure.
 import type { Highlight, Panel } from '../../lessons';
-import type { ArrayView, ListingFunction, ObjectOwner, Outcome, SlabOwner, View } from '../../sim';
+import type { ArrayView, ListingFunction, ObjectOwner, Outcome, SheafView, SlabOwner, View } from '../../sim';
 
 export type { Highlight, Panel } from '../../lessons';
 
@@ -24,6 +24,12 @@ function arrayWords(a: ArrayView): string {
   return `${live.join(', ')} (top ${live.at(-1) ?? ''}), ${live.length} of ${a.limit}`;
 }
 
+/** A Linux 7.0 sheaf in words: `h3: p0, p1 (top p1), 2 of 4`. */
+function sheafWords(h: SheafView): string {
+  if (h.objects.length === 0) return `${h.name}: empty, 0 of ${h.capacity}`;
+  return `${h.name}: ${h.objects.join(', ')} (top ${h.objects.at(-1) ?? ''}), ${h.objects.length} of ${h.capacity}`;
+}
+
 const slabs = (names: readonly string[]) => (names.length === 0 ? 'none' : names.join(', '));
 
 function ownerWords(owner: SlabOwner): string {
@@ -40,6 +46,8 @@ function ownerWords(owner: SlabOwner): string {
       return `on node ${owner.node}'s free list`;
     case 'full':
       return 'full, on no list';
+    case 'isolated':
+      return `isolated by ${owner.ctx}'s refill`;
     default:
       return owner.kind;
   }
@@ -55,6 +63,8 @@ function objectWords(owner: ObjectOwner): string {
       return "free on its slab's freelist";
     case 'lost':
       return 'lost (on no list, held by nobody)';
+    case 'sheaf':
+      return `free in sheaf ${owner.sheaf}`;
     case 'cpu':
       return `free on CPU ${owner.cpu}'s freelist`;
     case 'shared':
@@ -81,6 +91,18 @@ export function describeHighlight(
       const c = view.cpus.find((x) => x.cpu === h.cpu);
       const who = `CPU ${h.cpu}`;
       if (c === undefined) return `${who} (not in this scenario)`;
+      const pcs = c.sheaves;
+      if (pcs !== undefined) {
+        // Linux 7.0: the per-CPU sheaves instead of a kmem_cache_cpu.
+        switch (h.field) {
+          case 'irqs':
+            return `${who} · interrupts ${c.irqsEnabled ? 'on' : 'off'}`;
+          case 'preempt':
+            return `${who} · preempt count: ${c.preemptCount}`;
+          default:
+            return `${who}'s sheaves (lock ${pcs.lockedBy === null ? 'free' : `held by ${pcs.lockedBy}`}): main ${sheafWords(pcs.main)}; spare ${pcs.spare === null ? 'none' : sheafWords(pcs.spare)}`;
+        }
+      }
       const ac = c.arrayCache;
       if (ac !== null) {
         // SLAB: the CPU's array_cache instead of a kmem_cache_cpu.
@@ -145,6 +167,12 @@ export function describeHighlight(
       const who = `node ${h.node}`;
       if (n === undefined) return `${who} (not in this scenario)`;
       const lock = n.listLock === null ? 'free' : `held by ${n.listLock}`;
+      const barn = n.barn;
+      if (barn !== undefined && h.field === 'barn') {
+        const full = barn.full.length === 0 ? 'none' : barn.full.map(sheafWords).join('; ');
+        const empty = barn.empty.length === 0 ? 'none' : barn.empty.map((x) => x.name).join(', ');
+        return `${who}'s barn (lock ${barn.lockedBy === null ? 'free' : `held by ${barn.lockedBy}`}): full sheaves ${full}; empty sheaves ${empty}`;
+      }
       const sn = n.slab;
       if (sn !== null) {
         // SLAB: three slab lists, free_objects and the shared array under list_lock.

@@ -98,6 +98,38 @@ async function pagePolicy(/** @type {Page} */ page) {
 /** @type {{ name: string, viewport?: { width: number, height: number }, colorScheme?: 'light' | 'dark', reducedMotion?: 'reduce', run: (page: Page, url: string) => Promise<void> }[]} */
 const TESTS = [
   {
+    name: 'a learner compares Linux 6.8 and 7.0 side by side, an operation at a time, by button, key and link',
+    async run(page, url) {
+      await page.goto(`${url}#/compare?s=sh05`);
+      const counters = page.getByTestId('compare-counters');
+      await counters.waitFor();
+      const position = page.locator('.compare-position');
+      await expectText(position, /^operation 0 of 3$/);
+      const stages = page.getByTestId('stage');
+      if ((await stages.count()) !== 2) throw new Error('the comparison does not show two stages');
+      // The 7.0 stage draws sheaves and a barn; the 6.8 one a tid.
+      const [old, now] = [await stages.nth(0).getAttribute('aria-label'), await stages.nth(1).getAttribute('aria-label')];
+      if (!/tid/.test(old ?? '') || !/sheaves/.test(now ?? '') || !/Barn/.test(now ?? '')) throw new Error(`the stages do not show the two designs: ${old} | ${now}`);
+      await page.getByRole('button', { name: 'Operation →' }).click();
+      await expectText(position, /^operation 1 of 3$/);
+      await page.locator('body').press('ArrowRight');
+      await expectText(position, /^operation 2 of 3$/);
+      // The interrupt's allocation: a per-CPU cmpxchg under 6.8, none under 7.0.
+      const row = counters.getByRole('row', { name: /per-CPU cmpxchg/ });
+      await expectText(row, /per-CPU cmpxchg\s+\d+\s+0\s/);
+      await expectText(page.locator('[aria-live="polite"]'), /v6\.8: I: alloc y/);
+      if (!/at=2/.test(page.url())) throw new Error(`the address does not keep the position: ${page.url()}`);
+      await shot(page, 'compare');
+      await page.goto(`${url}#/compare?s=sh05&at=x`);
+      await expectText(page.locator('.link-error, main'), /not a whole number of operations/);
+      await page.goto(`${url}#/compare?s=sc18`);
+      await expectText(page.locator('main'), /SLAB/);
+      await page.goto(`${url}#/compare?s=sample&at=1`);
+      await counters.waitFor();
+      await axe(page, 'compare');
+    },
+  },
+  {
     name: 'a newcomer lands on the front page, reads what this is and starts lesson 1',
     viewport: PHONE,
     async run(page, url) {

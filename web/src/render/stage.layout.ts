@@ -1183,19 +1183,25 @@ function layoutBarn(
   const holder = contexts.find((c) => c.id === b.lockedBy);
   const full = b.full.length === 0 ? ['none'] : b.full.map((h) => `${sheafText(h)}: ${h.objects.join(' ')}`);
   const empty = b.empty.length === 0 ? 'none' : b.empty.map((h) => h.name).join(' ');
+  // The counts go beside the title on a wide card, under it on a narrow one.
+  const counts = `nr_full ${b.full.length}/${b.maxFull} · nr_empty ${b.empty.length}/${b.maxEmpty} (soft limits)`;
+  const wide = w >= LABEL_X + 112 + counts.length * CHAR_W + LABEL_X;
+  const top = wide ? 0 : 18;
   const texts: TextShape[] = [
     text(LABEL_X, 16, `barn of node ${node}`, 'title'),
-    text(LABEL_X + 112, 16, `nr_full ${b.full.length}/${b.maxFull} · nr_empty ${b.empty.length}/${b.maxEmpty} (soft limits)`, 'muted'),
-    text(LABEL_X + 22, 38, 'lock', 'label'),
+    wide ? text(LABEL_X + 112, 16, counts, 'muted') : text(LABEL_X, 34, clip(counts, Math.floor((w - 2 * LABEL_X) / CHAR_W)), 'muted'),
+    text(LABEL_X + 22, top + 38, 'lock', 'label'),
     text(
       VALUE_X,
-      38,
+      top + 38,
       holder === undefined ? 'free' : `held by ${contextMarker(holder.kind)} ${holder.id} (CPU ${holder.cpu})`,
       holder === undefined ? 'muted' : 'value strong',
     ),
   ];
-  if (b.waiters.length > 0) texts.push(text(VALUE_X + 200, 38, clip(`waiting: ${b.waiters.join(', ')}`, 30), 'value warn'));
-  let ly = 38 + ROW;
+  if (b.waiters.length > 0) {
+    texts.push(text(LABEL_X, top + 38 + ROW, clip(`waiting: ${b.waiters.join(', ')}`, chars), 'value warn'));
+  }
+  let ly = top + 38 + ROW * (b.waiters.length > 0 ? 2 : 1);
   texts.push(text(LABEL_X, ly, 'full', 'label'));
   for (const line of full) {
     texts.push(text(VALUE_X, ly, clip(line, chars), b.full.length === 0 ? 'muted' : 'value'));
@@ -1204,7 +1210,7 @@ function layoutBarn(
   ly += 4;
   texts.push(text(LABEL_X, ly, 'empty', 'label'), text(VALUE_X, ly, clip(empty, chars), b.empty.length === 0 ? 'muted' : 'value'));
   const h = ly + 14;
-  out.locks.push({ key: `barnlock:${node}`, x: GAP + LABEL_X + 8, y: y + 34, held: holder !== undefined, holderCpu: holder?.cpu ?? null });
+  out.locks.push({ key: `barnlock:${node}`, x: GAP + LABEL_X + 8, y: y + top + 34, held: holder !== undefined, holderCpu: holder?.cpu ?? null });
   out.cards.push({ key: `barn:${node}`, kind: 'node', x: GAP, y, w, h, cpu: null, faded: false, selected: false, texts, marks: [] });
   return h;
 }

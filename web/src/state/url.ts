@@ -12,6 +12,8 @@
 //   #/lessons, #/lessons/<id>/<step>   the lesson index and reader (ui/lessons/route.ts
 //         parses the rest of the path).
 //   #/lab   the Lab: the seeds' comparisons run on the model.
+//   #/compare?s=<scenario>&at=<k>   the scenario under Linux 6.8 and 7.0 side by side, after
+//         k of its operations (absent = 0).
 //
 // Pure: parsing never throws; what cannot be decoded comes back as a `LinkError` naming the
 // parameter and why. Whether the moves play is the simulator's to say (the page checks it).
@@ -32,6 +34,8 @@ export type Route =
   | { readonly kind: 'home' }
   /** `#/lab`: the seed comparisons. */
   | { readonly kind: 'lab'; readonly path: string }
+  /** `#/compare`: one scenario under 6.8 and 7.0, `at` operations in. */
+  | { readonly kind: 'compare'; readonly scenario: string; readonly scenarioId: string | null; readonly at: number }
   /** `#/lessons…`: the path and query are the lesson pages' to read. */
   | { readonly kind: 'lessons'; readonly path: string; readonly query: string }
   | LinkError;
@@ -147,6 +151,20 @@ export function parseHash(hash: string, builtins: Readonly<Record<string, string
     return { kind: 'play', page, scenario, scenarioId, moves, at, goal };
   }
   if (path === '/lab') return { kind: 'lab', path };
+  if (path === '/compare') {
+    const s = params.get('s') ?? defaultId;
+    let scenario = Object.hasOwn(builtins, s) ? builtins[s] : undefined;
+    let scenarioId: string | null = s;
+    if (scenario === undefined) {
+      const decoded = decodeScenario(s);
+      if (!decoded.ok) return { kind: 'error', part: 's', message: decoded.message };
+      scenario = decoded.text;
+      scenarioId = null;
+    }
+    const atText = params.get('at') ?? '0';
+    if (!/^\d{1,6}$/.test(atText)) return { kind: 'error', part: 'at', message: `"${atText.slice(0, 24)}" is not a whole number of operations` };
+    return { kind: 'compare', scenario, scenarioId, at: Number(atText) };
+  }
   if (path === '/lessons' || path.startsWith('/lessons/')) return { kind: 'lessons', path, query };
   return { kind: 'error', part: 'route', message: `there is no page "${path}" (try #/play)` };
 }
@@ -165,4 +183,11 @@ export function playHash(
   const params = [`s=${s}`, `m=${schedule.map(encodeURIComponent).join(',')}`, `at=${cursor}`];
   if (goal !== null) params.push(`goal=${goal}`);
   return `#/${page}?${params.join('&')}`;
+}
+
+/** The permalink of the side-by-side view: a built-in scenario by id, another encoded. */
+export function compareHash(scenario: string, at: number, builtins: Readonly<Record<string, string>>): string {
+  const id = Object.keys(builtins).find((k) => builtins[k] === scenario);
+  const s = id ?? encodeScenario(scenario);
+  return `#/compare?s=${encodeURIComponent(s)}${at > 0 ? `&at=${at}` : ''}`;
 }

@@ -16,6 +16,8 @@ export const loadLessonsPage = () => import('./lessons/LessonsPage');
 export const loadHome = () => import('./Home');
 // The lab page, with its worker, charts and styles, likewise.
 const loadLabPage = () => import('./lab/LabPage');
+// The side-by-side view of 6.8 and 7.0.
+const loadComparePage = () => import('./compare/ComparePage');
 
 /**
  * The lessons and the front page draw their words before the simulator is loaded, and ask for
@@ -98,6 +100,12 @@ function Page({ route, hash }: { route: Route; hash: string }) {
       return (
         <Chunked load={loadLabPage} what="the lab">
           {(m) => <m.LabPage />}
+        </Chunked>
+      );
+    case 'compare':
+      return (
+        <Chunked load={loadComparePage} what="the comparison">
+          {(m) => <m.ComparePage key={hash} scenario={route.scenario} at={route.at} />}
         </Chunked>
       );
     case 'lessons':

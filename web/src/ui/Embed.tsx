@@ -36,7 +36,7 @@ export function EmbedPage({ hash }: { hash: string }) {
       </Suspense>
     );
   }
-  if (route.kind === 'lab' || route.kind === 'home') {
+  if (route.kind === 'lab' || route.kind === 'home' || route.kind === 'compare') {
     return (
       <main className="embed not-embeddable">
         <p data-testid="not-embeddable">slub-lab: this embed shows a lesson step (#/lessons/…) or a playground scenario (#/play?s=…).</p>

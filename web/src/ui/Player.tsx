@@ -13,7 +13,7 @@ import {
   SPEEDS,
   type PlayerState,
 } from '../state/player';
-import { playHash, type PlayPage } from '../state/url';
+import { compareHash, playHash, type PlayPage } from '../state/url';
 import { withVariant, type VariantValue } from '../state/variant';
 import { CrashScreen } from './CrashScreen';
 import { counterexample, ExplorerPanel } from './ExplorerPanel';
@@ -206,6 +206,7 @@ export function Player({
             Explorer
           </a>
           <a href="#/lab">Lab</a>
+          <a href={compareHash(state.scenario, 0, BUILTIN_TEXTS)}>6.8 vs 7.0</a>
           <button type="button" className="help-button" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
             ? Shortcuts
           </button>

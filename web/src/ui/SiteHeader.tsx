@@ -2,7 +2,7 @@
 // the front page and every error page.
 import type { ReactNode } from 'react';
 
-export function SiteHeader({ current, children }: { current: 'home' | 'index' | 'reader' | 'error'; children?: ReactNode }) {
+export function SiteHeader({ current, children }: { current: 'home' | 'index' | 'reader' | 'compare' | 'error'; children?: ReactNode }) {
   return (
     <header className="topbar site-bar">
       <p className="brand">
@@ -17,6 +17,9 @@ export function SiteHeader({ current, children }: { current: 'home' | 'index' | 
         </a>
         <a href="#/explore">Explorer</a>
         <a href="#/lab">Lab</a>
+        <a href="#/compare" aria-current={current === 'compare' ? 'page' : undefined}>
+          6.8 vs 7.0
+        </a>
         {children}
       </nav>
     </header>

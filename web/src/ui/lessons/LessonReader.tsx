@@ -14,7 +14,7 @@ import { BUILTIN_TEXTS } from '../scenarios';
 import { useSimReady } from '../simReady';
 import { useSimulationWhen } from '../useSimulation';
 import { LinesView, ListingView, StageView, ThreadPanes, useMediaQuery } from '../views';
-import { describeHighlight } from './highlight';
+import { describeHighlight, codeFor } from './highlight';
 import { applyHighlights } from './highlightDom';
 import { lessonProgress, lessonStatus, progressStore } from './progress';
 import { Predict } from './Predict';
@@ -262,7 +262,7 @@ export function LessonReader({
                 {highlights.map(({ name, h }) => (
                   <li key={name} data-highlight={name}>
                     <span aria-hidden="true">▶ </span>
-                    {describeHighlight(h, view, derived.kind === 'ok' ? derived.outcome : null, listing)}
+                    {describeHighlight(h, view, derived.kind === 'ok' ? derived.outcome : null, codeFor(view, listing))}
                   </li>
                 ))}
               </ul>

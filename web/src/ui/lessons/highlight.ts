@@ -3,9 +3,14 @@
 // "Look at" list, so nothing is shown by colour alone), and marked on the rendered stage,
 // listing, cache lines and panels (highlightDom.ts). Pure.
 import type { Highlight, Panel } from '../../lessons';
-import type { ArrayView, ListingFunction, ObjectOwner, Outcome, SheafView, SlabOwner, View } from '../../sim';
+import { listingFor, type ArrayView, type ListingFunction, type ObjectOwner, type Outcome, type SheafView, type SlabOwner, type View } from '../../sim';
 
 export type { Highlight, Panel } from '../../lessons';
+
+/** The listing a lesson's code highlights name: Linux 7.0's functions are a table of their own. */
+export function codeFor(view: View, whole: readonly ListingFunction[]): readonly ListingFunction[] {
+  return view.allocator === 'sheaves' ? listingFor(view.allocator, view.variant.fastpath, view.variant.slowpath) : whole;
+}
 
 const chain = (names: readonly string[], empty = 'NULL') => (names.length === 0 ? empty : names.join(' → '));
 

@@ -9,7 +9,7 @@ import { listing, Simulation } from '../../sim/simulator';
 import { loadWasmNode, repoRoot } from '../../sim/testing';
 import { parseHash, playHash } from '../../state/url';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from '../scenarios';
-import { describeHighlight, type Highlight } from './highlight';
+import { codeFor, describeHighlight, type Highlight } from './highlight';
 import {
   createProgressStore,
   EMPTY,
@@ -153,7 +153,7 @@ describe('every lesson', () => {
           const outcome = sim.outcome();
           for (const h of step.highlights) {
             const name = h.name;
-            const words = describeHighlight(h, view, outcome, code);
+            const words = describeHighlight(h, view, outcome, codeFor(view, code));
             expect(words, `${lesson.id} step ${step.n}: ${name}`).not.toMatch(/not made yet|not in this scenario/);
             if (view.allocator === 'slab') {
               // SLAB has no kmem_cache_cpu, and its node counts partial slabs on its lists.

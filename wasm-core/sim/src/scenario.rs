@@ -395,7 +395,7 @@ impl Serialize for Scenario {
             allocator: Allocator,
             cpus: u32,
             nodes: u32,
-            cache: &'a CacheConfig,
+            cache: serde_json::Value,
             variant: AllocatorVariant,
             setup: &'a [SetupOp],
             tasks: &'a [ContextSpec],
@@ -412,7 +412,16 @@ impl Serialize for Scenario {
             },
             cpus: self.cpus,
             nodes: self.nodes,
-            cache: &self.cache,
+            cache: {
+                let mut c = serde_json::to_value(&self.cache).map_err(serde::ser::Error::custom)?;
+                // Linux 7.0 has no CPU partial list: its file has no `cpuPartial` (refused there).
+                if self.allocator == Allocator::Sheaves {
+                    if let Some(o) = c.as_object_mut() {
+                        o.remove("cpuPartial");
+                    }
+                }
+                c
+            },
             variant: self.variant.keys_for(self.allocator),
             setup: &self.setup,
             tasks: &self.tasks,

@@ -14,6 +14,21 @@ export function Home() {
         watch per-CPU freelists, transaction ids, compare-and-swap retries, frozen slabs and cache lines move between
         CPUs. You play the scheduler, and an explorer searches every interleaving for the one that breaks a variant.
       </p>
+      <ol className="home-arc" aria-label="The arc the lessons follow, from 2007 to Linux 7.0">
+        <li>
+          <strong>2007</strong> SLUB replaces SLAB&apos;s queues with a per-CPU slab and a freelist threaded through the
+          objects.
+        </li>
+        <li>
+          <strong>2011</strong> the lockless fast path: a compare-and-swap of the freelist and a transaction id.
+        </li>
+        <li>
+          <strong>2012–2024</strong> CPU partial lists, local locks, a safer tid read.
+        </li>
+        <li>
+          <strong>7.0 (2026)</strong> per-CPU sheaves and a per-node barn replace the tid fast path.
+        </li>
+      </ol>
       {first !== undefined && (
         <p>
           <a className="start" href={`#/lessons/${first.id}/1`} data-testid="start-lesson-1">
@@ -54,6 +69,10 @@ export function Home() {
               Replay the measurements of the kernel patches this project grew from (its &ldquo;seeds&rdquo;) on the
               model&apos;s cost table, and see which effects it reproduces.
             </dd>
+            <dt>
+              <a href="#/compare">6.8 vs 7.0</a>
+            </dt>
+            <dd>Run one scenario under the tid fast path and under the sheaves side by side, an operation at a time.</dd>
           </dl>
         </section>
       </div>

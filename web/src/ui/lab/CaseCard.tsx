@@ -92,12 +92,19 @@ export function CaseCard({
       <h3 id={titleId} tabIndex={-1}>
         <span className="case-id">{info.id}</span> {info.what}
       </h3>
-      <p className="seed-cite">
-        Seed <code>{info.file}</code>
-        {seedTitle !== undefined && <span className="muted"> — {seedTitle}</span>}
-        {' · '}
-        <a href={lessonsHash(info.file)}>lessons citing seed {seedNumber(info.file)}</a>
-      </p>
+      {info.file.endsWith('.txt') ? (
+        <p className="seed-cite">
+          Seed <code>{info.file}</code>
+          {seedTitle !== undefined && <span className="muted"> — {seedTitle}</span>}
+          {' · '}
+          <a href={lessonsHash(info.file)}>lessons citing seed {seedNumber(info.file)}</a>
+        </p>
+      ) : (
+        <p className="seed-cite">
+          Published figure: <code>{info.file}</code> · <a href="#/lessons/why-the-tid-went/7">lesson 15 on what was measured</a> ·{' '}
+          <a href="#/compare">6.8 and 7.0 side by side</a>
+        </p>
+      )}
 
       <div className="case-body">
         <dl className="case-facts">

@@ -154,7 +154,7 @@ fn sheaf_scenario_json(s: &Spec) -> Value {
         "sheafCapacity": 1 + (s.objects + s.variant as u32) % 4,
         "maxFullSheaves": s.variant as u32 % 3,
         "maxEmptySheaves": (s.variant as u32 / 3) % 3,
-        "pageAllocFail": fail && s.variant % 2 == 0,
+        "pageAllocFail": fail && s.variant.is_multiple_of(2),
     });
     v
 }

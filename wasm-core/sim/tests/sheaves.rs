@@ -325,7 +325,7 @@ fn sh04_refill_isolated_slab_remote_free() -> R {
         &r,
         "Q after B's free (inuse, owner)",
         (r.slab("Q").inuse, r.slab("Q").owner.to_string()),
-        (0, "none".into()),
+        (0, "isolated:T".into()),
     );
     r.finish();
     // B's free pushed q3 back on Q's freelist: T takes all four, q3 first.
@@ -583,6 +583,59 @@ fn sh08_free_main_full_barn_full_flush_spare() -> R {
         ],
     );
     f.no_violation(&r);
+    f.done();
+    Ok(())
+}
+
+const SH9: &str = "sh09_hotplug_flush_dead_cpu.json";
+
+/// CPU hotplug (spec C.3.11): once CPU 1's last context has finished, a survivor empties its
+/// sheaves without their lock (`slub_cpu_dead`): main stays installed, empty; the spare's objects
+/// go back to their slabs and the sheaf is freed.
+#[test]
+fn sh09_hotplug_flush_dead_cpu() -> R {
+    let case = Case::load(SH9);
+    let mut f = Failures::default();
+    let mut r = case.run_events();
+    let main = main_objects(&r, 1).len();
+    let spare = spare_objects(&r, 1).map_or(0, |s| s.len());
+    f.check(main + spare > 0, || {
+        "SH9: CPU 1 has no object in its sheaves after setup".into()
+    });
+    f.eq(&r, "T waits for CPU 1's contexts", r.enabled("T"), false);
+    r.complete("B")?;
+    let before = r.stats();
+    let in_sheaves = main_objects(&r, 1).len() + spare_objects(&r, 1).map_or(0, |s| s.len());
+    r.complete("T")?;
+    f.eq(
+        &r,
+        "CPU 1's main, emptied and kept",
+        main_objects(&r, 1),
+        vec![],
+    );
+    f.eq(&r, "CPU 1's spare, freed", spare_objects(&r, 1), None);
+    let d = stat_delta(&before, &r.stats());
+    f.eq(
+        &r,
+        "SHEAF_FLUSH",
+        d.get("SHEAF_FLUSH").copied(),
+        Some(in_sheaves as i64),
+    );
+    f.eq(&r, "SHEAF_FREE", d.get("SHEAF_FREE").copied(), Some(1));
+    f.check(
+        r.events_of("T")
+            .iter()
+            .all(|e| e.kind.to_string() != "trylock" && e.kind.to_string() != "local-lock"),
+        || "SH9: the survivor took the dead CPU's lock".into(),
+    );
+    f.no_violation(&r);
+    // Migrating a task onto the dead CPU is refused once the flush has begun.
+    f.eq(
+        &r,
+        "migrate onto the dead CPU",
+        r.enabled("migrate:B:1"),
+        false,
+    );
     f.done();
     Ok(())
 }

@@ -134,7 +134,7 @@ impl Machine {
         }
         if l > cpus && l < self.cfg.static_lines() {
             let n = (l - 1 - cpus) / 2;
-            return Some(if (l - 1 - cpus) % 2 == 0 {
+            return Some(if (l - 1 - cpus).is_multiple_of(2) {
                 format!("node {n}")
             } else {
                 format!("barn {n}")
@@ -159,7 +159,7 @@ impl Machine {
         }
         if l > cpus && l < self.cfg.static_lines() {
             let n = (l - 1 - cpus) / 2;
-            return Some(if (l - 1 - cpus) % 2 == 0 {
+            return Some(if (l - 1 - cpus).is_multiple_of(2) {
                 LineHolds::Node { node: n }
             } else {
                 LineHolds::Barn { node: n }

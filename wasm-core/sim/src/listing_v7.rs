@@ -49,7 +49,9 @@ pub(crate) const LISTING_V7: &[(&str, Lines)] = &[
     (
         "__pcs_replace_empty_main",
         &[
-            ("SE2", "__pcs_replace_empty_main(s, pcs, gfp): if (pcs->spare"),
+            ("SE1", "__pcs_replace_empty_main(s, pcs, gfp): if (!cache_has_sheaves(s)) {   // capacity 0"),
+            ("SE1u", "        local_unlock(&s->cpu_sheaves->lock); return NULL; }"),
+            ("SE2", "if (pcs->spare"),
             ("SE2b", "        && pcs->spare->size > 0) {"),
             ("SE3", "        swap(pcs->main, pcs->spare); return pcs; }   // no statistic"),
             ("SE4", "barn = get_barn(s);                        // this CPU's node"),
@@ -242,7 +244,9 @@ pub(crate) const LISTING_V7: &[(&str, Lines)] = &[
     (
         "__pcs_replace_full_main",
         &[
-            ("FR2", "__pcs_replace_full_main(s, pcs, allow_spin): restart: barn = get_barn(s);"),
+            ("FR1", "__pcs_replace_full_main(s, pcs, allow_spin): restart: if (!cache_has_sheaves(s)) {"),
+            ("FR1u", "        local_unlock(&s->cpu_sheaves->lock); return NULL; }"),
+            ("FR2", "barn = get_barn(s);"),
             ("FR3", "put_fail = false; if (!pcs->spare) {"),
             ("FR4", "        empty = barn_get_empty_sheaf(barn, allow_spin);"),
             ("FR4r", "        if (empty) { pcs->spare = pcs->main; pcs->main = empty; return pcs; } goto alloc_empty; }"),

@@ -968,7 +968,7 @@ fn resolve(raw: RawScenario) -> Result<Scenario, ScenarioError> {
         }
         if let Some(v) = c.sheaf_capacity {
             cache.sheaf_capacity = Some(to_u32("cache.sheafCapacity", v, || {
-                format!("expected 1 to {MAX_SHEAF_CAPACITY}")
+                upto(MAX_SHEAF_CAPACITY)
             })?);
         }
         let barn = |path: &str, v: Int| to_u32(path, v, || upto(MAX_BARN_SHEAVES)).map(Some);
@@ -1419,6 +1419,21 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         nodes_expected(s.cpus)
     })?;
     validate_cache(&s.cache)?;
+    if let Some(c) = s.cache.sheaf_capacity {
+        // 0 is the kernel's "no sheaves" (`cache_has_sheaves()` false): every operation
+        // takes the slab paths.
+        check_range("cache.sheafCapacity", c, 0, MAX_SHEAF_CAPACITY, || {
+            upto(MAX_SHEAF_CAPACITY)
+        })?;
+    }
+    for (path, v) in [
+        ("cache.maxFullSheaves", s.cache.max_full_sheaves),
+        ("cache.maxEmptySheaves", s.cache.max_empty_sheaves),
+    ] {
+        if let Some(v) = v {
+            check_range(path, v, 0, MAX_BARN_SHEAVES, || upto(MAX_BARN_SHEAVES))?;
+        }
+    }
     if s.allocator == Allocator::Slab {
         let (limit, batch, shared) = s.slab_tunables();
         check_range("cache.limit", limit, 1, MAX_SLAB_LIMIT, || {

@@ -696,3 +696,21 @@ fn the_explorer_finds_a_sheaf_touched_without_its_lock() {
         Some("INV-S1".into())
     );
 }
+
+/// `sheafCapacity: 0` is the kernel's cache without sheaves (`cache_has_sheaves()` false:
+/// SLUB_TINY, debug and boot caches): every allocation and free takes the slab paths. Found by
+/// the fuzz harness, which hung on it when the model ignored the check.
+#[test]
+fn a_cache_without_sheaves_takes_the_slab_paths() {
+    let case = Case::load(SH2).with_cache("sheafCapacity", json!(0));
+    let mut r = case.run_events();
+    let before = r.stats();
+    r.finish();
+    let d = stat_delta(&before, &r.stats());
+    assert_eq!(d.get("ALLOC_FASTPATH"), None, "{d:?}");
+    assert_eq!(d.get("FREE_FASTPATH"), None, "{d:?}");
+    assert_eq!(d.get("ALLOC_SLOWPATH"), Some(&1), "{d:?}");
+    assert_eq!(d.get("FREE_SLOWPATH"), Some(&2), "{d:?}");
+    assert!(r.violations().is_empty(), "{:?}", r.violations());
+    assert!(r.labels_of("T").iter().any(|l| l == "local_unlock:LU1"));
+}

@@ -128,14 +128,24 @@ impl Machine {
             self.st.cpus[k as usize].current = Some(sx);
             self.settle(sx);
             // Settling after an op's last step already lines up the next op: stop at the op
-            // boundary so each op runs on its own CPU.
+            // boundary so each op runs on its own CPU. An op that would not end (a variant that
+            // livelocks) is cut after as many steps as a run may add, and said so.
+            let mut steps = 0;
             while !self.st.ctxs[sx as usize].stack.is_empty()
                 && self.st.ctxs[sx as usize].cur_op == Some(i)
             {
                 if self.blocked(sx).is_some() {
                     break;
                 }
+                if steps == crate::MAX_POLICY_MOVES {
+                    let msg = format!(
+                        "setup[{i}] did not finish in {steps} steps: the variant livelocks"
+                    );
+                    self.violate("LIVELOCK", msg);
+                    break;
+                }
                 self.run_step(sx, None);
+                steps += 1;
             }
             self.st.cpus[k as usize].current = None;
         }

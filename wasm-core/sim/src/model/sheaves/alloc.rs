@@ -72,7 +72,7 @@ impl Machine {
             SAe => {
                 fr.pc = SAr;
                 let (c, h) = (fr.c, fr.h);
-                call(Func::ReplaceEmptyMain, SE2, |f| {
+                call(Func::ReplaceEmptyMain, SE1, |f| {
                     f.c = c;
                     f.h = h;
                 })
@@ -182,6 +182,17 @@ impl Machine {
         use Pc::*;
         let k = fr.c;
         match fr.pc {
+            SE1 => {
+                // `!cache_has_sheaves(s)`: a capacity of 0 (SLUB_TINY, debug and boot caches)
+                // keeps no objects per CPU; every allocation takes the slab path.
+                if self.capacity() > 0 {
+                    fr.pc = SE2;
+                    return Flow::Go;
+                }
+                fr.pc = SE1u;
+                call(Func::LocalUnlockV7, LU1, |f| f.c = k)
+            }
+            SE1u => Flow::Ret(0, None),
             SE2 => {
                 step!(self);
                 let sp = self.ld_pcs(k).spare;

@@ -127,7 +127,7 @@ impl Machine {
                 fr.pc = FP8;
                 fr.m = 1;
                 let (c, m) = (fr.c, fr.h);
-                call(Func::ReplaceFullMain, FR2, |f| {
+                call(Func::ReplaceFullMain, FR1, |f| {
                     f.c = c;
                     f.h = m;
                 })
@@ -194,6 +194,16 @@ impl Machine {
         use Pc::*;
         let k = fr.c;
         match fr.pc {
+            FR1 => {
+                // `!cache_has_sheaves(s)`: with a capacity of 0 every free goes to its slab.
+                if self.capacity() > 0 {
+                    fr.pc = FR2;
+                    return Flow::Go;
+                }
+                fr.pc = FR1u;
+                call(Func::LocalUnlockV7, LU1, |f| f.c = k)
+            }
+            FR1u => Flow::Ret(0, None),
             FR2 => {
                 step!(self);
                 let n = self.cfg.cpu_node[k as usize];
@@ -386,7 +396,7 @@ impl Machine {
                 );
                 if n >= self.capacity() {
                     fr.flag = false;
-                    fr.pc = FR2;
+                    fr.pc = FR1;
                     return Flow::Step;
                 }
                 fr.count = fr.c;

@@ -640,6 +640,62 @@ fn sh09_hotplug_flush_dead_cpu() -> R {
     Ok(())
 }
 
+const SH10: &str = "sh10_barn_takes_a_full_main.json";
+
+/// Main and spare full, room in the barn and an empty sheaf there: `barn_replace_full_sheaf`
+/// parks the full main and hands back the empty one (FR6, `BARN_PUT`), with no flush and no
+/// sheaf allocated. T's allocations took both of the barn's full sheaves first (parking two
+/// empty ones), and its frees filled main, swapped in an empty sheaf, and filled main again.
+#[test]
+fn sh10_barn_takes_a_full_main() -> R {
+    let case = Case::load(SH10);
+    let mut f = Failures::default();
+    let mut r = case.run_events();
+    f.eq(
+        &r,
+        "barn after setup (full, empty)",
+        {
+            let b = r.node(0).barn.unwrap();
+            (b.full.len(), b.empty.len())
+        },
+        (2, 0),
+    );
+    let before = r.stats();
+    r.finish();
+    let t = r.labels_of("T");
+    for want in [
+        "barn_replace_empty_sheaf:BRE3",
+        "barn_get_empty_sheaf:BGE3",
+        "barn_replace_full_sheaf:BRF4",
+    ] {
+        f.check(t.iter().any(|l| l == want), || {
+            format!("SH10: T never ran {want}")
+        });
+    }
+    expect_deltas(
+        &mut f,
+        &r,
+        &before,
+        &[
+            ("ALLOC_FASTPATH", 5),
+            ("FREE_FASTPATH", 6),
+            ("BARN_GET", 2),
+            ("BARN_PUT", 1),
+        ],
+    );
+    let b = r.node(0).barn.unwrap();
+    f.eq(
+        &r,
+        "barn at the end (full, empty)",
+        (b.full.len(), b.empty.len()),
+        (1, 0),
+    );
+    f.eq(&r, "main holds the last free", main_objects(&r, 0).len(), 1);
+    f.no_violation(&r);
+    f.done();
+    Ok(())
+}
+
 /// The classic golden scenarios' programs under Linux 7.0 (spec C.4.1: their races are gone)
 /// and every sheaf scenario: the explorer finds no violation and completes.
 #[test]

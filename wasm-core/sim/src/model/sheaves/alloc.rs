@@ -6,7 +6,7 @@
 //! slot index where said); `count` a size or a number of objects; `node` the requested node.
 
 use super::super::memory::Access;
-use super::{call, sheaf_of_ret, sv, sv_mut};
+use super::{call, sheaf_of_ret, sv, sv_mut, without_sheaves};
 use crate::model::prims::counters_text;
 use crate::model::state::*;
 use crate::model::{Flow, Machine, Pc, Stat};
@@ -182,16 +182,7 @@ impl Machine {
         use Pc::*;
         let k = fr.c;
         match fr.pc {
-            SE1 => {
-                // `!cache_has_sheaves(s)`: a capacity of 0 (SLUB_TINY, debug and boot caches)
-                // keeps no objects per CPU; every allocation takes the slab path.
-                if self.capacity() > 0 {
-                    fr.pc = SE2;
-                    return Flow::Go;
-                }
-                fr.pc = SE1u;
-                call(Func::LocalUnlockV7, LU1, |f| f.c = k)
-            }
+            SE1 => without_sheaves(self, fr, SE2, SE1u),
             SE1u => Flow::Ret(0, None),
             SE2 => {
                 step!(self);
@@ -658,6 +649,18 @@ impl Machine {
         })
     }
 
+    /// `data_race(n->nr_partial)`: the quick look both partial-list takers begin with.
+    fn racy_nr_partial(&mut self, n: u32, who: &str) -> u32 {
+        let nr = self.ld_nr_partial(n);
+        note!(
+            self,
+            Load,
+            format!("node {n}.nr_partial"),
+            "{who}: node {n} has {nr} partial slab(s) (racy read)."
+        );
+        nr
+    }
+
     /// The slabs this context isolated (its private list `L`), in order.
     fn my_isolated(&self) -> Vec<SlabId> {
         sv!(self)
@@ -858,14 +861,7 @@ impl Machine {
         match fr.pc {
             GB1 => {
                 step!(self);
-                let nr = self.ld_nr_partial(n);
-                note!(
-                    self,
-                    Load,
-                    format!("node {n}.nr_partial"),
-                    "get_partial_node_bulk: node {n} has {nr} partial slab(s) (racy read)."
-                );
-                if nr == 0 {
+                if self.racy_nr_partial(n, "get_partial_node_bulk") == 0 {
                     return Flow::Ret(0, None);
                 }
                 fr.pc = GB2;
@@ -1033,16 +1029,7 @@ impl Machine {
                 step!(self);
                 let s = fr.pg.expect("the new slab");
                 let objects = self.cfg.objects;
-                for i in 0..objects {
-                    let next = if i + 1 < objects {
-                        self.obj_addr(s, i + 1)
-                    } else {
-                        NULL
-                    };
-                    let line = self.obj_line(s, i);
-                    self.access(line, Access::Write);
-                    self.st.slabs[s as usize].fp[i as usize] = next;
-                }
+                self.chain_objects(s);
                 self.access(self.slab(s).line, Access::Write);
                 let first = self.obj_addr(s, 0);
                 self.st.slabs[s as usize].freelist = first;
@@ -1237,14 +1224,7 @@ impl Machine {
         match fr.pc {
             GP1 => {
                 step!(self);
-                let nr = self.ld_nr_partial(n);
-                note!(
-                    self,
-                    Load,
-                    format!("node {n}.nr_partial"),
-                    "get_from_partial_node: node {n} has {nr} partial slab(s) (racy read)."
-                );
-                if nr == 0 {
+                if self.racy_nr_partial(n, "get_from_partial_node") == 0 {
                     return Flow::Ret(NULL, None);
                 }
                 fr.pc = GP2;

@@ -7,7 +7,7 @@
 
 use super::super::memory::Access;
 use super::barn::E2BIG;
-use super::{call, sheaf_of_ret, PCS_BATCH_MAX};
+use super::{call, sheaf_of_ret, without_sheaves, PCS_BATCH_MAX};
 use crate::model::prims::counters_text;
 use crate::model::state::*;
 use crate::model::{Flow, Machine, Pc, Stat};
@@ -194,15 +194,7 @@ impl Machine {
         use Pc::*;
         let k = fr.c;
         match fr.pc {
-            FR1 => {
-                // `!cache_has_sheaves(s)`: with a capacity of 0 every free goes to its slab.
-                if self.capacity() > 0 {
-                    fr.pc = FR2;
-                    return Flow::Go;
-                }
-                fr.pc = FR1u;
-                call(Func::LocalUnlockV7, LU1, |f| f.c = k)
-            }
+            FR1 => without_sheaves(self, fr, FR2, FR1u),
             FR1u => Flow::Ret(0, None),
             FR2 => {
                 step!(self);

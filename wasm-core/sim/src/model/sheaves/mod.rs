@@ -508,6 +508,20 @@ impl Machine {
     }
 }
 
+/// `!cache_has_sheaves(s)` at the top of `__pcs_replace_empty_main` and
+/// `__pcs_replace_full_main`: with a capacity of 0 (SLUB_TINY, debug and boot caches) no object
+/// stays on a CPU, so the function unlocks and returns NULL (the caller takes the slab path);
+/// otherwise it goes on at `next`.
+pub(super) fn without_sheaves(m: &Machine, fr: &mut Frame, next: Pc, unlocked: Pc) -> Flow {
+    if m.capacity() > 0 {
+        fr.pc = next;
+        return Flow::Go;
+    }
+    fr.pc = unlocked;
+    let k = fr.c;
+    call(Func::LocalUnlockV7, Pc::LU1, |f| f.c = k)
+}
+
 /// A sheaf id as a callee's return value (`Flow::Ret` carries an address): 0 is NULL.
 pub(super) fn ret_sheaf(h: Option<SheafId>) -> Addr {
     h.map_or(NULL, |h| h as Addr + 1)

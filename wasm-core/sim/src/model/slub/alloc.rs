@@ -843,16 +843,7 @@ impl Machine {
                 };
                 step!(self);
                 let objects = self.cfg.objects;
-                for i in 0..objects {
-                    let next = if i + 1 < objects {
-                        self.obj_addr(s, i + 1)
-                    } else {
-                        NULL
-                    };
-                    let line = self.obj_line(s, i);
-                    self.access(line, Access::Write);
-                    self.st.slabs[s as usize].fp[i as usize] = next;
-                }
+                self.chain_objects(s);
                 note!(
                     self,
                     Store,
@@ -880,6 +871,22 @@ impl Machine {
                 Flow::Ret(NULL, Some(s))
             }
             _ => unreachable!(),
+        }
+    }
+
+    /// Link a new slab's objects through their free pointers, first to last (`new_slab`'s
+    /// loop, the same in every era and in 7.0).
+    pub(in crate::model) fn chain_objects(&mut self, s: SlabId) {
+        let objects = self.cfg.objects;
+        for i in 0..objects {
+            let next = if i + 1 < objects {
+                self.obj_addr(s, i + 1)
+            } else {
+                NULL
+            };
+            let line = self.obj_line(s, i);
+            self.access(line, Access::Write);
+            self.st.slabs[s as usize].fp[i as usize] = next;
         }
     }
 

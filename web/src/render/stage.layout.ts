@@ -1161,8 +1161,10 @@ function layoutSheafCpu(
   const loose = looseOn(view, c.cpu);
   loose.forEach((h, j) => {
     const y0 = irqY + 20 + Math.max(1, ctxs.length) * 2 * CTX_LINE + j * CTX_LINE;
-    const what = `${h.heldBy ?? '?'} holds ${sheafText(h)}${h.objects.length > 0 ? `: ${h.objects.join(' ')}` : ' (empty)'}`;
-    texts.push(text(LABEL_X, y0, clip(what, CARD_CHARS), 'value'));
+    const short = `${h.heldBy ?? '?'} holds ${sheafText(h)}`;
+    const what = `${short}${h.objects.length > 0 ? `: ${h.objects.join(' ')}` : ' (empty)'}`;
+    // The objects when they fit on the line; a big sheaf says only its fill.
+    texts.push(text(LABEL_X, y0, clip(what.length <= CARD_CHARS ? what : short, CARD_CHARS), 'value'));
   });
   out.cards.push({ key: `cpu:${c.cpu}`, kind: 'cpu', x: box.x, y: box.y, w: CARD_W, h: box.h, cpu: c.cpu, faded: false, selected: false, texts, marks });
 }
@@ -1183,13 +1185,14 @@ function layoutBarn(
   const holder = contexts.find((c) => c.id === b.lockedBy);
   const full = b.full.length === 0 ? ['none'] : b.full.map((h) => `${sheafText(h)}: ${h.objects.join(' ')}`);
   const empty = b.empty.length === 0 ? 'none' : b.empty.map((h) => h.name).join(' ');
-  // The counts go beside the title on a wide card, under it on a narrow one.
+  // The counts go beside the title on a wide card, under it (shorter) on a narrow one.
   const counts = `nr_full ${b.full.length}/${b.maxFull} · nr_empty ${b.empty.length}/${b.maxEmpty} (soft limits)`;
+  const short = `full ${b.full.length}/${b.maxFull} · empty ${b.empty.length}/${b.maxEmpty} (soft limits)`;
   const wide = w >= LABEL_X + 112 + counts.length * CHAR_W + LABEL_X;
   const top = wide ? 0 : 18;
   const texts: TextShape[] = [
     text(LABEL_X, 16, `barn of node ${node}`, 'title'),
-    wide ? text(LABEL_X + 112, 16, counts, 'muted') : text(LABEL_X, 34, clip(counts, Math.floor((w - 2 * LABEL_X) / CHAR_W)), 'muted'),
+    wide ? text(LABEL_X + 112, 16, counts, 'muted') : text(LABEL_X, 34, short, 'muted'),
     text(LABEL_X + 22, top + 38, 'lock', 'label'),
     text(
       VALUE_X,
@@ -1203,12 +1206,18 @@ function layoutBarn(
   }
   let ly = top + 38 + ROW * (b.waiters.length > 0 ? 2 : 1);
   texts.push(text(LABEL_X, ly, 'full', 'label'));
-  for (const line of full) {
-    texts.push(text(VALUE_X, ly, clip(line, chars), b.full.length === 0 ? 'muted' : 'value'));
+  // A full sheaf's objects wrap rather than being cut (a sheaf of 60 takes several lines).
+  for (const line of full.flatMap((l) => wrap(l, chars, '  '))) {
+    texts.push(text(VALUE_X, ly, line, b.full.length === 0 ? 'muted' : 'value'));
     ly += ROW - 4;
   }
   ly += 4;
-  texts.push(text(LABEL_X, ly, 'empty', 'label'), text(VALUE_X, ly, clip(empty, chars), b.empty.length === 0 ? 'muted' : 'value'));
+  texts.push(text(LABEL_X, ly, 'empty', 'label'));
+  for (const line of wrap(empty, chars, '  ')) {
+    texts.push(text(VALUE_X, ly, line, b.empty.length === 0 ? 'muted' : 'value'));
+    ly += ROW - 4;
+  }
+  ly -= ROW - 4;
   const h = ly + 14;
   out.locks.push({ key: `barnlock:${node}`, x: GAP + LABEL_X + 8, y: y + top + 34, held: holder !== undefined, holderCpu: holder?.cpu ?? null });
   out.cards.push({ key: `barn:${node}`, kind: 'node', x: GAP, y, w, h, cpu: null, faded: false, selected: false, texts, marks: [] });

@@ -17,6 +17,7 @@ const CPU_LABEL: Record<string, string> = {
   page: 'slab',
   partial: 'partial',
   array: 'array_cache',
+  sheaves: 'sheaves',
 };
 
 /** How a node card's field is labelled (SLAB's node card names its lists and counters). */
@@ -121,6 +122,11 @@ export function applyHighlights(root: ParentNode, highlights: readonly Highlight
         for (const chip of chips(h.object)) look(chip);
         break;
       case 'node': {
+        if (h.field === 'barn') {
+          // Linux 7.0: the barn has a card of its own, under its node's.
+          markCard(card(`barn:${h.node}`));
+          break;
+        }
         const c = card(`node:${h.node}`);
         if (h.field === null) {
           markCard(c);

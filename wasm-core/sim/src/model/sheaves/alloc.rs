@@ -219,25 +219,13 @@ impl Machine {
             SE3 => {
                 step!(self);
                 let (m, sp) = (fr.h.expect("main"), fr.h2.expect("spare"));
-                // Both stores hit the one `PCS(k)` line under the lock: no context on this CPU
-                // can run between them (an irq's trylock fails), none elsewhere reads them.
-                self.st_pcs(k, Some(sp), Some(Some(m)), false);
-                note!(
-                    self,
-                    Store,
-                    format!("cpu_sheaves[{k}]"),
-                    "main := {} and spare := {}: the spare swap (no statistic counts it).",
-                    self.sheaf_name(sp),
-                    self.sheaf_name(m)
-                );
+                self.swap_main_spare(k, m, sp, " (no statistic counts it)");
                 fr.count = k;
                 Flow::Ret(1, None)
             }
             SE4 => {
                 step!(self);
-                let n = self.cfg.cpu_node[k as usize];
-                self.access(self.cfg.line_kc(), Access::Read);
-                self.access(self.cfg.line_nd(n), Access::Read);
+                let n = self.get_barn(k);
                 fr.pages = n;
                 note!(
                     self,

@@ -198,9 +198,7 @@ impl Machine {
             FR1u => Flow::Ret(0, None),
             FR2 => {
                 step!(self);
-                let n = self.cfg.cpu_node[k as usize];
-                self.access(self.cfg.line_kc(), Access::Read);
-                self.access(self.cfg.line_nd(n), Access::Read);
+                let n = self.get_barn(k);
                 fr.pages = n;
                 note!(
                     self,
@@ -271,15 +269,7 @@ impl Machine {
             FR5b => {
                 step!(self);
                 let (m, sp) = (fr.h.expect("main"), fr.h2.expect("spare"));
-                self.st_pcs(k, Some(sp), Some(Some(m)), false);
-                note!(
-                    self,
-                    Store,
-                    format!("cpu_sheaves[{k}]"),
-                    "main := {} and spare := {}: the spare swap.",
-                    self.sheaf_name(sp),
-                    self.sheaf_name(m)
-                );
+                self.swap_main_spare(k, m, sp, "");
                 fr.count = k;
                 Flow::Ret(1, None)
             }

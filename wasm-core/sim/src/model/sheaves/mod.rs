@@ -320,12 +320,42 @@ impl Machine {
     /// The lock rule for a sheaf's `size` and slots: if it is a CPU's main or spare, only the
     /// holder of that CPU's lock writes them.
     fn check_sheaf_writer(&mut self, h: SheafId, dead: bool) {
+        let Some(k) = self.sheaf_cpu(h) else { return };
+        // The holder writing its own sheaf is every fast path's case: settle it before the
+        // scan of every context's frames that `replacing` is.
+        if !self.locked_pcs() || dead || self.pcs(k).holder == Some(self.cur) {
+            return;
+        }
         // A main just parked in a barn is still `pcs->main` until its CPU stores the
         // replacement (`replacing`): another CPU that takes it from the barn may fill it.
-        if let Some(k) = self.sheaf_cpu(h).filter(|&k| !self.replacing(k)) {
+        if !self.replacing(k) {
             let what = format!("sheaf {}", self.sheaf_name(h));
             self.check_pcs_writer(k, &what, dead);
         }
+    }
+
+    /// `get_barn(s)`: the barn of CPU k's node, through `s->node[]` (read-mostly, on the
+    /// `kmem_cache` line here) and the node's `barn` pointer.
+    pub(super) fn get_barn(&mut self, k: u32) -> u32 {
+        let n = self.cfg.cpu_node[k as usize];
+        self.access(self.cfg.line_kc(), Access::Read);
+        self.access(self.cfg.line_nd(n), Access::Read);
+        n
+    }
+
+    /// The spare swap of both replace functions: `main` and `spare` exchanged, two stores to
+    /// the one `PCS(k)` line under the lock (no context on this CPU can run between them: an
+    /// irq's trylock fails; none elsewhere reads them). `why` ends the narration.
+    pub(super) fn swap_main_spare(&mut self, k: u32, main: SheafId, spare: SheafId, why: &str) {
+        self.st_pcs(k, Some(spare), Some(Some(main)), false);
+        note!(
+            self,
+            Store,
+            format!("cpu_sheaves[{k}]"),
+            "main := {} and spare := {}: the spare swap{why}.",
+            self.sheaf_name(spare),
+            self.sheaf_name(main)
+        );
     }
 
     pub(super) fn ld_size(&mut self, h: SheafId) -> u32 {

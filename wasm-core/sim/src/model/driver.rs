@@ -228,6 +228,19 @@ impl Machine {
         PolicyView { m: self }
     }
 
+    /// The cache line of the lock context `cx` spins on (`list_lock`, a slab's `slab_lock`
+    /// bit, a barn's lock), if it is blocked on one another CPU holds. A local lock is not
+    /// spun on: its holder is on the same CPU.
+    pub fn spin_line(&self, cx: CtxId) -> Option<u32> {
+        use super::executor::Block;
+        match self.blocked(cx)? {
+            Block::ListLock(n, _) => Some(self.cfg.line_nd(n)),
+            Block::BarnLock(n, _) => Some(self.cfg.line_nd(n) + 1),
+            Block::SlabLock(s, _) => Some(self.slab(s).line),
+            Block::LocalLock(..) | Block::Var(_) | Block::CpuOnline(_) | Block::Finished => None,
+        }
+    }
+
     pub fn scenario(&self) -> &crate::Scenario {
         &self.cfg.sc
     }

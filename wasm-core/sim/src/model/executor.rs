@@ -623,12 +623,14 @@ impl Machine {
             let addr = (v != NULL).then_some(v);
             if let Some(a) = addr {
                 self.ghost.allocs += 1;
-                if let Some(other) = self
-                    .st
-                    .vars
-                    .iter()
-                    .position(|o| o.held() && o.addr == Some(a))
-                {
+                // INV-1 by a scan of every variable: an invariant check, so only when checks
+                // are on (the Lab's runs bind tens of thousands of variables).
+                if let Some(other) = self.checks.then_some(()).and_then(|()| {
+                    self.st
+                        .vars
+                        .iter()
+                        .position(|o| o.held() && o.addr == Some(a))
+                }) {
                     let var = &self.cfg.var_names[vi];
                     let msg = format!(
                         "`{var}` was handed {}, which `{}` still holds: a double allocation",

@@ -40,6 +40,11 @@ pub struct Transfers {
     pub node: u64,
     /// `KC`: the `kmem_cache` itself.
     pub cache: u64,
+    /// Re-reads of a held lock's line by a CPU spinning on it ([`Machine::spin_read`]),
+    /// counted by the Lab's driver for the spinner's operation: coherence traffic that costs
+    /// the spinner nothing (it is waiting anyway) and makes the holder's next write to the
+    /// line an invalidation. Not in `total`.
+    pub spin_reads: u64,
 }
 
 impl Transfers {
@@ -52,6 +57,7 @@ impl Transfers {
         self.cpu_slab += o.cpu_slab;
         self.node += o.node;
         self.cache += o.cache;
+        self.spin_reads += o.spin_reads;
     }
 
     /// `self - earlier`, field by field (counters only grow).
@@ -65,6 +71,7 @@ impl Transfers {
             cpu_slab: self.cpu_slab - earlier.cpu_slab,
             node: self.node - earlier.node,
             cache: self.cache - earlier.cache,
+            spin_reads: self.spin_reads - earlier.spin_reads,
         }
     }
 }
@@ -273,6 +280,35 @@ impl Machine {
         } else {
             same_socket
         }
+    }
+
+    /// CPU `k`, spinning on a lock whose word is in `line`, re-reads it: a test-and-test-and-set
+    /// waiter loops on plain loads of the lock word (the kernel's queued spinlock makes the
+    /// first waiter do so; spec §7 "contended locks"), so it holds the line Shared while the
+    /// holder works and takes a copy back after each of the holder's writes to it. No cycles are
+    /// charged (the spinner's clock is the driver's). Returns whether the line moved (the
+    /// spinner had no copy): a coherence event the driver counts.
+    pub fn spin_read(&mut self, k: u32, line: u32) -> bool {
+        let k = k as usize;
+        let Some(states) = self.st.lines.get(line as usize).copied() else {
+            return false;
+        };
+        if states[k] != Mesi::I {
+            return false;
+        }
+        let mut next = states;
+        for (j, s) in next.iter_mut().enumerate().take(self.cfg.cpus) {
+            if j == k || *s != Mesi::I {
+                *s = Mesi::S;
+            }
+        }
+        let shared_before = states.iter().any(|s| *s != Mesi::I);
+        if !shared_before {
+            // Nobody holds it (the holder's copy left every cache): the spinner reads it alone.
+            next[k] = Mesi::E;
+        }
+        self.st.lines[line as usize] = next;
+        true
     }
 
     /// Drop a line from every cache (a discarded slab's page goes back to the allocator).

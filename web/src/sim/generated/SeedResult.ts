@@ -24,7 +24,12 @@ changeFraction: number, signOk: boolean,
 /**
  * `|ratio_off| <= 25 %`.
  */
-withinTolerance: boolean, asserted: boolean, 
+withinTolerance: boolean, 
+/**
+ * The sign is right and `change_fraction` is within [`EFFECT_RANGE`]: the model shows
+ * between half and twice the seed's change.
+ */
+effectOk: boolean, asserted: boolean, effectAsserted: boolean, 
 /**
  * One row per cost constant either side charges.
  */

@@ -25,6 +25,7 @@ import {
   seedNumber,
   sentence,
   shareText,
+  effectVerdict,
   signVerdict,
   statRows,
   toleranceVerdict,
@@ -152,12 +153,17 @@ export function CaseCard({
           {result !== null && (
             <ul className="verdicts" data-testid="verdicts">
               <VerdictLine v={signVerdict(result)} testId="sign" />
+              <VerdictLine v={effectVerdict(result)} testId="size" />
               <VerdictLine v={toleranceVerdict(result, tolerance)} testId="tolerance" />
               <li className="plain">
                 <span className="symbol" aria-hidden="true">
                   {result.asserted ? '■' : '□'}
                 </span>{' '}
-                {result.asserted ? 'The lab’s tests assert this sign.' : 'The lab’s tests do not assert this sign.'}
+                {result.asserted
+                  ? result.effectAsserted
+                    ? 'The lab’s tests assert this sign and this size.'
+                    : 'The lab’s tests assert this sign, not this size.'
+                  : 'The lab’s tests do not assert this sign.'}
                 {shareText(result) !== null && ` ${shareText(result) ?? ''}`}
               </li>
             </ul>

@@ -9,7 +9,7 @@ import { labRunner, type CaseRun } from '../../sim/lab-runner';
 import { useMediaQuery } from '../views';
 import { CaseCard } from './CaseCard';
 import { OverviewChart } from './OverviewChart';
-import { num, pct, progressText, signVerdict, toleranceVerdict } from './format';
+import { effectVerdict, num, pct, progressText, signVerdict, toleranceVerdict } from './format';
 import './lab.css';
 
 const SEED_TITLES: Readonly<Record<string, string>> = vocabulary.seeds;
@@ -49,6 +49,7 @@ function SummaryRow({ info, run, tolerance }: { info: CaseInfo; run: CaseRun | u
   const r = run?.state === 'done' ? run.result : null;
   const sign = r === null ? null : signVerdict(r);
   const tol = r === null ? null : toleranceVerdict(r, tolerance);
+  const size = r === null ? null : effectVerdict(r);
   return (
     <tr data-testid={`summary-${info.id}`}>
       <th scope="row">
@@ -62,6 +63,13 @@ function SummaryRow({ info, run, tolerance }: { info: CaseInfo; run: CaseRun | u
         {sign !== null && (
           <>
             <span aria-hidden="true">{sign.symbol}</span> {sign.ok ? 'same' : 'opposite'}
+          </>
+        )}
+      </td>
+      <td className={size === null ? undefined : size.ok ? 'ok' : 'bad'} title={size?.text}>
+        {size !== null && r !== null && (
+          <>
+            <span aria-hidden="true">{size.symbol}</span> {Number.isFinite(r.changeFraction) ? `${num(r.changeFraction, 2)}×` : '—'}
           </>
         )}
       </td>
@@ -121,9 +129,10 @@ export function LabPage() {
           <p>
             The model’s cycles are not the seeds’. Those come from an IA64 and several Xeons, and include the call, kmalloc’s
             size lookup, mispredicted branches and the benchmark loop; the model charges every memory access its full latency,
-            one after another, where a real core overlaps them. So the lab compares <em>ratios</em>, with two verdicts kept
-            apart: the <strong>sign</strong> (does the change go the seed&apos;s way?) and the <strong>size</strong> (is the
-            model&apos;s ratio within {band} of the seed&apos;s?).
+            one after another, where a real core overlaps some of them. So the lab compares <em>ratios</em>, with verdicts kept
+            apart: the <strong>sign</strong> (does the change go the seed&apos;s way?), the <strong>size</strong> (is the
+            model&apos;s change between half and twice the seed&apos;s?) and the <strong>band</strong> (is the model&apos;s
+            ratio within {band} of the seed&apos;s?).
           </p>
           <details className="cost-table">
             <summary>The cost table (cycles), from the model’s source</summary>
@@ -178,6 +187,7 @@ export function LabPage() {
                   <th scope="col">seed</th>
                   <th scope="col">model</th>
                   <th scope="col">direction</th>
+                  <th scope="col">size</th>
                   <th scope="col">{band}</th>
                   <th scope="col" className="asserted">asserted</th>
                 </tr>

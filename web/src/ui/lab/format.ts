@@ -76,6 +76,18 @@ export function toleranceVerdict(r: Pick<SeedResult, 'ratioOff' | 'withinToleran
     : { ok: false, symbol: '✗', short: `outside ${band}`, text: `Outside ${band}: the model’s ratio is ${where}.` };
 }
 
+/**
+ * The size verdict: the model's change (ratio − 1) between half and twice the seed's, with the
+ * sign right (the Rust side's `effectOk`, `EFFECT_RANGE`).
+ */
+export function effectVerdict(r: Pick<SeedResult, 'changeFraction' | 'effectOk' | 'signOk'>): Verdict {
+  const f = r.changeFraction;
+  const size = Number.isFinite(f) ? `${num(f, 2)} × the seed’s change` : 'no change to compare';
+  if (r.effectOk) return { ok: true, symbol: '✓', short: 'size ½–2×', text: `Size within ½–2×: the model shows ${size}.` };
+  const why = !r.signOk ? 'the change goes the other way' : Number.isFinite(f) && f < 0.5 ? 'too small' : 'too large';
+  return { ok: false, symbol: '✗', short: 'size off', text: `Size outside ½–2× (${why}): the model shows ${size}.` };
+}
+
 /** How much of the seed's change the model shows, when the seed's change is big enough to say. */
 export function shareText(r: Pick<SeedResult, 'seedRatio' | 'changeFraction' | 'signOk'>): string | null {
   if (!r.signOk || Math.abs(r.seedRatio - 1) < 0.02 || !Number.isFinite(r.changeFraction)) return null;

@@ -85,23 +85,38 @@ async function waitInteractive(page) {
   return page.evaluate(() => performance.now());
 }
 
-const PARTS = ['sizes', 'load', 'latency', 'frames', 'lighthouse'];
+const PARTS = ['sizes', 'load', 'latency', 'frames', 'lab', 'lighthouse'];
 const args = process.argv.slice(2);
 const only = args.flatMap((a, i) => (args[i - 1] === '--only' ? [a] : []));
 for (const p of only) if (!PARTS.includes(p)) throw new Error(`no part ${JSON.stringify(p)}: ${PARTS.join(', ')}`);
 const wanted = (part) => only.length === 0 || only.includes(part);
 
 async function browserBenches(url) {
-  if (!['load', 'latency', 'frames'].some(wanted)) return;
+  if (!['load', 'latency', 'frames', 'lab'].some(wanted)) return;
   log('bench-web', 'headless chromium');
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
   try {
     if (wanted('load')) await load(browser, url);
     if (wanted('latency')) await latency(browser, url);
     if (wanted('frames')) await frameTimes(browser, url);
+    if (wanted('lab')) await labPage(browser, url);
   } finally {
     await browser.close();
   }
+}
+
+async function labPage(browser, url) {
+  // The Lab page from opening to every seed comparison run on the model (issue 14: ≤ 3 s).
+  const times = [];
+  for (let i = 0; i < 3; i++) {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(`${url}#/lab`);
+    await page.getByTestId('lab-progress').filter({ hasText: /^All \d+ comparisons ran/ }).waitFor({ timeout: 120_000 });
+    times.push(await page.evaluate(() => performance.now()));
+    await ctx.close();
+  }
+  console.log(`  the Lab page, open to every comparison run: median ${ms(quantile(times, 0.5))}, max ${ms(Math.max(...times))} (target ≤ 3 s; 3 cold loads)`);
 }
 
 async function load(browser, url) {

@@ -42,6 +42,8 @@ pub struct CaseInfo {
     /// `published.after / published.before`, rounded as `SeedResult::seed_ratio` is.
     pub seed_ratio: f64,
     pub asserted: bool,
+    /// Whether the lab's tests assert the size of the change too.
+    pub effect_asserted: bool,
     #[serde(skip_serializing_if = "str::is_empty")]
     #[ts(as = "Option<String>", optional)]
     pub note: &'static str,
@@ -119,6 +121,7 @@ fn info(case: &'static SeedCase) -> Result<CaseInfo, String> {
         },
         seed_ratio: r4(case.published.1 / case.published.0),
         asserted: case.asserted,
+        effect_asserted: case.effect_asserted,
         note: &case.note,
         before: case
             .before

@@ -17,6 +17,10 @@ pub enum Access {
     Prefetch,
     /// `prefetchw`: brings the line in exclusive, charged `PREFETCH` only.
     PrefetchW,
+    /// The memory operand of an atomic instruction (a cmpxchg, a lock's read-modify-write):
+    /// needs the line Modified like a store, but on a hit costs nothing beyond the
+    /// instruction's own constant ([`Machine::atomic`]).
+    Atomic,
 }
 
 /// Cache-line transfers by the kind of line (spec §6 names): an access that took a line
@@ -129,7 +133,7 @@ impl Machine {
             // A prefetch changes only coherence, but that is state too.
             self.touch_resource(line, acc != Access::Read);
         }
-        let waited = if matches!(acc, Access::Read | Access::Write) {
+        let waited = if matches!(acc, Access::Read | Access::Write | Access::Atomic) {
             self.wait_for_prefetch(line)
         } else {
             0
@@ -178,14 +182,15 @@ impl Machine {
             || (acc == Access::Read && mine != Mesi::I)
             || (acc == Access::Prefetch && mine != Mesi::I)
         {
-            return self.charge(match acc {
-                Access::Read | Access::Write => Id::L1Hit,
-                Access::Prefetch | Access::PrefetchW => Id::Prefetch,
-            });
+            return match acc {
+                Access::Read | Access::Write => self.charge(Id::L1Hit),
+                Access::Prefetch | Access::PrefetchW => self.charge(Id::Prefetch),
+                Access::Atomic => 0,
+            };
         }
         let ncpu = self.cfg.cpus;
         let states = self.st.lines[line as usize];
-        let write = matches!(acc, Access::Write | Access::PrefetchW);
+        let write = matches!(acc, Access::Write | Access::PrefetchW | Access::Atomic);
         // Where the line comes from when we miss: a Modified copy, a clean copy, or memory.
         let mut modified_at = None;
         let mut clean_at = None;
@@ -270,7 +275,19 @@ impl Machine {
             }
             self.st.lines[line as usize] = next;
         }
+        if acc == Access::Atomic && charged == Id::L1Hit {
+            // A line already this CPU's: the atomic's constant is all it costs.
+            return 0;
+        }
         self.charge(charged)
+    }
+
+    /// An atomic instruction on `line` from the stepping CPU: its memory operand (a transfer
+    /// if another CPU holds the line) and its constant `id`. The table's figures for atomics
+    /// were measured on a line already in L1 (M8, M10: the instruction in a loop), so a hit
+    /// adds nothing to them; charging an L1 hit as well would count the operand twice.
+    pub fn atomic(&mut self, line: u32, id: Id) -> u64 {
+        self.access(line, Access::Atomic) + self.charge(id)
     }
 
     fn transfer_cost(&self, from_cpu: usize, same_socket: Id) -> Id {

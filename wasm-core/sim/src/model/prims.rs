@@ -147,8 +147,7 @@ impl Machine {
         with_tid: bool,
     ) -> bool {
         let k = self.me();
-        self.access(self.cfg.line_cc(k), Access::Write);
-        self.charge(cost::Id::PercpuCmpxchg16b);
+        self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg16b);
         let (fl, tid) = (
             self.st.cpus[k as usize].freelist,
             self.st.cpus[k as usize].tid,
@@ -248,8 +247,7 @@ impl Machine {
 
     /// The LOCK'd `cmpxchg16b` on `P.freelist`/`P.counters` (spec §2.2, native).
     pub fn cas2_native(&mut self, s: SlabId, old: (Addr, Counters), new: (Addr, Counters)) -> bool {
-        self.access(self.slab(s).line, Access::Write);
-        self.charge(cost::Id::LockedCmpxchg16b);
+        self.atomic(self.slab(s).line, cost::Id::LockedCmpxchg16b);
         self.cas2_compare_store(s, old, new)
     }
 
@@ -299,8 +297,7 @@ impl Machine {
     }
 
     pub fn spin_lock(&mut self, n: u32) {
-        self.access(self.cfg.line_nd(n), Access::Write);
-        self.charge(cost::Id::SpinLock);
+        self.atomic(self.cfg.line_nd(n), cost::Id::SpinLock);
         if self.st.cpus[self.cur_cpu as usize].irqs_on {
             let msg = format!(
                 "{} took node {n}'s list_lock with interrupts enabled",

@@ -14,7 +14,11 @@ about: string, params: LabParams, metric: Metric, unit: string, published: Publi
 /**
  * `published.after / published.before`, rounded as `SeedResult::seed_ratio` is.
  */
-seedRatio: number, asserted: boolean, note?: string, 
+seedRatio: number, asserted: boolean, 
+/**
+ * Whether the lab's tests assert the size of the change too.
+ */
+effectAsserted: boolean, note?: string, 
 /**
  * The variant pairs of the "before" run, in order (a later pair overrides an earlier one).
  */

@@ -24,7 +24,6 @@ import {
   ratioText,
   seedNumber,
   sentence,
-  shareText,
   effectVerdict,
   signVerdict,
   statRows,
@@ -164,7 +163,6 @@ export function CaseCard({
                     ? 'The lab’s tests assert this sign and this size.'
                     : 'The lab’s tests assert this sign, not this size.'
                   : 'The lab’s tests do not assert this sign.'}
-                {shareText(result) !== null && ` ${shareText(result) ?? ''}`}
               </li>
             </ul>
           )}

@@ -69,7 +69,8 @@ function SummaryRow({ info, run, tolerance }: { info: CaseInfo; run: CaseRun | u
       <td className={size === null ? undefined : size.ok ? 'ok' : 'bad'} title={size?.text}>
         {size !== null && r !== null && (
           <>
-            <span aria-hidden="true">{size.symbol}</span> {Number.isFinite(r.changeFraction) ? `${num(r.changeFraction, 2)}×` : '—'}
+            <span aria-hidden="true">{size.symbol}</span>{' '}
+            {r.signOk && Number.isFinite(r.changeFraction) ? `${num(r.changeFraction, 2)}×` : '—'}
           </>
         )}
       </td>
@@ -80,7 +81,7 @@ function SummaryRow({ info, run, tolerance }: { info: CaseInfo; run: CaseRun | u
           </>
         )}
       </td>
-      <td className="asserted">{info.asserted ? 'yes' : 'no'}</td>
+      <td className="asserted">{info.asserted ? (info.effectAsserted ? 'sign, size' : 'sign') : 'no'}</td>
     </tr>
   );
 }
@@ -170,7 +171,9 @@ export function LabPage() {
             <strong>Reading a chart:</strong> each bar is a change from before to after (after ÷ before − 1). The top bar is the
             seed’s published change, the one below is the model’s. Left of the zero line the change costs less after; right of
             it, it costs more. On the model’s row, the shaded band is the seed’s ratio {band} and the dashed mark is the seed’s
-            change. The verdicts are also written out in words beside each chart.
+            change. In the summary, <strong>size</strong> is the model’s change divided by the seed’s: between ½ and 2 it counts
+            as the seed’s effect; <strong>asserted</strong> says which verdicts the lab’s tests hold the model to. The verdicts
+            are also written out in words beside each chart.
           </p>
         </section>
 

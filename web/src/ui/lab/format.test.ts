@@ -17,7 +17,7 @@ import {
   sharesText,
   ratioText,
   sentence,
-  shareText,
+  effectVerdict,
   signVerdict,
   statRows,
   toleranceVerdict,
@@ -82,10 +82,11 @@ describe('verdicts, in words and symbols', () => {
     expect(out.text).toContain('40.0 % above');
   });
 
-  it('gives the share of the seed’s change only when the seed changed enough to say', () => {
-    expect(shareText({ seedRatio: 1.36, changeFraction: 0.6864, signOk: true })).toBe('The model shows 69 % of the seed’s change.');
-    expect(shareText({ seedRatio: 1.0073, changeFraction: -6.5, signOk: false })).toBeNull();
-    expect(shareText({ seedRatio: 0.85, changeFraction: -0.66, signOk: false })).toBeNull();
+  it('says whether the model’s change is between half and twice the seed’s', () => {
+    expect(effectVerdict({ changeFraction: 0.6864, effectOk: true, signOk: true }).text).toBe('Size within ½–2×: the model shows 0.69 × the seed’s change.');
+    expect(effectVerdict({ changeFraction: 0.1243, effectOk: false, signOk: true }).text).toBe('Size outside ½–2× (too small): the model shows 0.12 × the seed’s change.');
+    expect(effectVerdict({ changeFraction: 2.78, effectOk: false, signOk: true }).short).toBe('size off');
+    expect(effectVerdict({ changeFraction: -0.46, effectOk: false, signOk: false }).text).toMatch(/the change goes the other way/);
   });
 
   it('marks a case that misses either check', () => {

@@ -88,12 +88,6 @@ export function effectVerdict(r: Pick<SeedResult, 'changeFraction' | 'effectOk' 
   return { ok: false, symbol: '✗', short: 'size off', text: `Size outside ½–2× (${why}): the model shows ${size}.` };
 }
 
-/** How much of the seed's change the model shows, when the seed's change is big enough to say. */
-export function shareText(r: Pick<SeedResult, 'seedRatio' | 'changeFraction' | 'signOk'>): string | null {
-  if (!r.signOk || Math.abs(r.seedRatio - 1) < 0.02 || !Number.isFinite(r.changeFraction)) return null;
-  return `The model shows ${num(r.changeFraction * 100, 0)} % of the seed’s change.`;
-}
-
 /** Whether a card should say the model cannot match (and the note, or that there is none). */
 export function mismatch(r: Pick<SeedResult, 'signOk' | 'withinTolerance'>): boolean {
   return !r.signOk || !r.withinTolerance;

@@ -184,8 +184,7 @@ impl Machine {
     fn barn_lock(&mut self, fr: &mut Frame) {
         let n = fr.pages;
         self.irq_save(fr);
-        self.access(self.line_bn(n), Access::Write);
-        self.charge(crate::model::cost::Id::SpinLock);
+        self.atomic(self.line_bn(n), crate::model::cost::Id::SpinLock);
         let cur = self.cur;
         sv_mut!(self).barns[n as usize].lock = Some(cur);
         note!(

@@ -234,8 +234,7 @@ impl Machine {
             L5 => {
                 step!(self);
                 let k = fr.c;
-                self.access(self.cfg.line_cc(k), Access::Write);
-                self.charge(cost::Id::PercpuCmpxchg);
+                self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
                 let cur = self.st.cpus[k as usize].freelist;
                 let ok = cur == fr.obj;
                 self.set_ok(ok);

@@ -129,8 +129,7 @@ impl Machine {
             FL5 => {
                 step!(self);
                 let k = fr.c;
-                self.access(self.cfg.line_cc(k), Access::Write);
-                self.charge(cost::Id::PercpuCmpxchg);
+                self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
                 let ok = self.st.cpus[k as usize].freelist == fr.f;
                 self.set_ok(ok);
                 if ok {

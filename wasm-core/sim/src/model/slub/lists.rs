@@ -89,8 +89,7 @@ impl Machine {
             }
             X2 => {
                 step!(self);
-                self.access(self.slab(s).line, Access::Write);
-                self.charge(cost::Id::SpinLock);
+                self.atomic(self.slab(s).line, cost::Id::SpinLock);
                 self.st.slabs[s as usize].slab_lock = Some(self.cur);
                 note!(
                     self,
@@ -582,8 +581,7 @@ impl Machine {
             U5 => {
                 step!(self);
                 let k = self.me();
-                self.access(self.cfg.line_cc(k), Access::Write);
-                self.charge(cost::Id::PercpuCmpxchg);
+                self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
                 let ok = self.st.cpus[k as usize].partial == fr.old;
                 self.set_ok(ok);
                 if ok {

@@ -568,7 +568,7 @@ TESTS.push(
       await until(async () => (await labCards(page, 'done')) >= 2, 'two comparisons to finish');
       const firstTwoMs = Date.now() - t0;
       if ((await labCards(page, 'done')) === total) console.log('    (every case finished before two were seen)');
-      else await expectText(progress, new RegExp(`^Running \\d+ of ${total}: seed case \\S+…$`));
+      else await expectText(progress, new RegExp(`^(Running \\d+ of ${total}: seed case \\S+|Running \\d+–\\d+ of ${total}: seed cases \\S+ and \\S+)…$`));
       const card = page.locator('article.lab-case[data-state="done"]').first();
       const id = (await card.locator('h3 .case-id').innerText()).trim();
       // The chart: the published and the model's bars, the ratio as numbers, the verdicts in words.

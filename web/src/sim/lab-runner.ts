@@ -1,13 +1,19 @@
-// The Lab's runs: the seed comparisons run in a Web Worker (lab.worker.ts), one at a time, in
-// the order asked; each result is kept for the rest of the session (leaving `#/lab` for the
-// stepper and coming back shows them at once). The page subscribes to a snapshot that changes
-// on every start and result (React's useSyncExternalStore). No React in here.
+// The Lab's runs: the seed comparisons run in Web Workers (lab.worker.ts), each worker one case
+// at a time, in the order asked; each result is kept for the rest of the session (leaving
+// `#/lab` for the stepper and coming back shows them at once). The page subscribes to a
+// snapshot that changes on every start and result (React's useSyncExternalStore). No React in
+// here.
 //
-// A case whose run panics in Rust fails alone: the worker's instance is thrown away and a new
-// one runs the next case. The worker is let go when nothing is queued.
+// The page runs two workers on a machine with two cores or more. The cases of one seed share
+// runs (003b and 003c are the allocations and the frees of the same two runs), and a worker's
+// wasm instance makes each distinct run once, so a worker keeps to one seed's cases while
+// there are any: it takes the next case of the seed it ran last, else the first case of a
+// seed no other worker is on, else the first case queued.
+//
+// A case whose run panics in Rust fails alone: that worker's instance is thrown away and a new
+// one runs its next case. The workers are let go when nothing is queued.
 import type { SeedResult } from './lab';
 import { LAB_SCHEMA_VERSION, type LabRunMessage, type LabRunRequest } from './lab-protocol';
-
 export type CaseRun =
   | { readonly state: 'waiting' }
   | { readonly state: 'running' }
@@ -17,8 +23,8 @@ export type CaseRun =
 export interface LabProgress {
   /** Every case asked for this session, by id. */
   readonly runs: ReadonlyMap<string, CaseRun>;
-  /** The case running now. */
-  readonly running: string | null;
+  /** The cases running now, one per busy worker. */
+  readonly running: readonly string[];
   /** Cases asked for in the current batch (since the runner was last idle), and how many ended. */
   readonly batch: number;
   readonly ended: number;
@@ -34,18 +40,32 @@ export interface WorkerLike {
   onerror: ((ev: ErrorEvent) => void) | null;
 }
 
+/** The seed a case belongs to: its id without the letter of a further figure (`003c` → `003`). */
+export function seedOf(id: string): string {
+  return id.replace(/[a-z]+$/, '');
+}
+
+/** One worker and the case it runs. */
+interface Slot {
+  worker: WorkerLike | null;
+  id: string | null;
+  /** The seed of the last case it ran: its wasm instance holds that seed's runs. */
+  seed: string | null;
+}
+
 export class LabRunner {
-  #progress: LabProgress = { runs: new Map(), running: null, batch: 0, ended: 0, batchMs: null };
+  #progress: LabProgress = { runs: new Map(), running: [], batch: 0, ended: 0, batchMs: null };
   readonly #queue: string[] = [];
   readonly #listeners = new Set<() => void>();
-  #worker: WorkerLike | null = null;
+  readonly #slots: Slot[];
   #batchStart = 0;
   readonly #makeWorker: () => WorkerLike;
   readonly #now: () => number;
 
-  constructor(makeWorker: () => WorkerLike, now: () => number = () => performance.now()) {
+  constructor(makeWorker: () => WorkerLike, now: () => number = () => performance.now(), workers = 1) {
     this.#makeWorker = makeWorker;
     this.#now = now;
+    this.#slots = Array.from({ length: Math.max(1, Math.floor(workers)) }, () => ({ worker: null, id: null, seed: null }));
   }
 
   /** The current state (a new object after every change, the same one in between). */
@@ -67,14 +87,14 @@ export class LabRunner {
       added++;
     }
     if (added === 0) return;
-    if (this.#progress.running !== null) {
-      this.#set({ runs, batch: this.#progress.batch + added });
-      return;
+    if (this.#progress.running.length > 0) {
+      this.#progress = { ...this.#progress, runs, batch: this.#progress.batch + added };
+    } else {
+      // Idle: a new batch starts with its first cases running (one change, no in-between state).
+      this.#batchStart = this.#now();
+      this.#progress = { ...this.#progress, runs, batch: added, ended: 0, batchMs: null };
     }
-    // Idle: a new batch starts with its first case running (one change, no in-between state).
-    this.#batchStart = this.#now();
-    this.#progress = { ...this.#progress, runs, batch: added, ended: 0, batchMs: null };
-    this.#next();
+    this.#fill();
   }
 
   /** Run the cases that failed again (a crash may have been a one-off). */
@@ -87,64 +107,88 @@ export class LabRunner {
     this.request(failed);
   }
 
-  #set(change: Partial<LabProgress>): void {
-    this.#progress = { ...this.#progress, ...change };
+  #publish(): void {
     for (const l of [...this.#listeners]) l();
   }
 
-  #next(): void {
-    const id = this.#queue.shift();
-    if (id === undefined) {
-      this.#worker?.terminate();
-      this.#worker = null;
-      this.#set({ running: null, batchMs: this.#now() - this.#batchStart });
-      return;
-    }
+  /** Give every idle worker a case, or end the batch when nothing runs and nothing is queued. */
+  #fill(): void {
     const runs = new Map(this.#progress.runs);
-    runs.set(id, { state: 'running' });
-    this.#set({ runs, running: id });
-    const worker = (this.#worker ??= this.#startWorker());
-    worker.postMessage({ type: 'slub-lab:lab-run', version: LAB_SCHEMA_VERSION, id });
+    for (const slot of this.#slots) {
+      if (slot.id !== null) continue;
+      const i = this.#pick(slot);
+      if (i < 0) continue;
+      const id = this.#queue.splice(i, 1)[0];
+      if (id === undefined) continue;
+      slot.id = id;
+      slot.seed = seedOf(id);
+      runs.set(id, { state: 'running' });
+      const worker = (slot.worker ??= this.#startWorker(slot));
+      worker.postMessage({ type: 'slub-lab:lab-run', version: LAB_SCHEMA_VERSION, id });
+    }
+    const running = this.#slots.flatMap((s) => (s.id === null ? [] : [s.id]));
+    if (running.length === 0) {
+      for (const slot of this.#slots) this.#dropWorker(slot);
+      this.#progress = { ...this.#progress, runs, running, batchMs: this.#now() - this.#batchStart };
+    } else {
+      this.#progress = { ...this.#progress, runs, running };
+    }
+    this.#publish();
   }
 
-  #startWorker(): WorkerLike {
+  /** The queue index of the case `slot` should take next, or -1 if the queue is empty. */
+  #pick(slot: Slot): number {
+    if (this.#queue.length === 0) return -1;
+    const own = this.#queue.findIndex((id) => seedOf(id) === slot.seed);
+    if (own >= 0) return own;
+    const busy = new Set(this.#slots.flatMap((s) => (s !== slot && s.id !== null && s.seed !== null ? [s.seed] : [])));
+    const free = this.#queue.findIndex((id) => !busy.has(seedOf(id)));
+    return free >= 0 ? free : 0;
+  }
+
+  #startWorker(slot: Slot): WorkerLike {
     const worker = this.#makeWorker();
     worker.onmessage = (ev) => {
-      if (worker !== this.#worker) return; // a late message of a worker let go
+      if (worker !== slot.worker) return; // a late message of a worker let go
       const m = ev.data;
-      if (m.id !== this.#progress.running) return;
+      if (m.id !== slot.id) return;
       if (m.type === 'result') {
-        this.#end(m.id, { state: 'done', result: m.result, ms: m.ms });
+        this.#end(slot, { state: 'done', result: m.result, ms: m.ms });
       } else {
-        if (m.crash) this.#dropWorker();
-        this.#end(m.id, { state: 'failed', message: m.message, crash: m.crash });
+        if (m.crash) this.#dropWorker(slot);
+        this.#end(slot, { state: 'failed', message: m.message, crash: m.crash });
       }
     };
     worker.onerror = (ev) => {
-      if (worker !== this.#worker) return;
+      if (worker !== slot.worker) return;
       ev.preventDefault();
-      this.#dropWorker();
-      const id = this.#progress.running;
-      if (id !== null) this.#end(id, { state: 'failed', message: ev.message || 'the lab worker failed', crash: true });
+      this.#dropWorker(slot);
+      if (slot.id !== null) this.#end(slot, { state: 'failed', message: ev.message || 'the lab worker failed', crash: true });
     };
     return worker;
   }
 
-  #dropWorker(): void {
-    this.#worker?.terminate();
-    this.#worker = null;
+  #dropWorker(slot: Slot): void {
+    slot.worker?.terminate();
+    slot.worker = null;
+    slot.seed = null;
   }
 
-  #end(id: string, run: CaseRun): void {
+  #end(slot: Slot, run: CaseRun): void {
+    const id = slot.id;
+    if (id === null) return;
+    slot.id = null;
     const runs = new Map(this.#progress.runs);
     runs.set(id, run);
     // One change: the result and the next case's start (or the batch's end) together.
     this.#progress = { ...this.#progress, runs, ended: this.#progress.ended + 1 };
-    this.#next();
+    this.#fill();
   }
 }
 
 /** The page's runner: one for the session, so results outlive the page that asked for them. */
 export const labRunner = new LabRunner(
   () => new Worker(new URL('./lab.worker.ts', import.meta.url), { type: 'module' }),
+  undefined,
+  typeof navigator !== 'undefined' && (navigator.hardwareConcurrency ?? 1) >= 2 ? 2 : 1,
 );

@@ -108,7 +108,7 @@ class FakeWorker implements WorkerLike {
 function idle(runner: LabRunner): Promise<void> {
   return new Promise((resolve) => {
     const check = () => {
-      if (runner.snapshot().running === null) {
+      if (runner.snapshot().running.length === 0) {
         stop();
         resolve();
       }
@@ -124,16 +124,17 @@ describe('the lab runner', () => {
     const seen: string[] = [];
     runner.subscribe(() => {
       const s = runner.snapshot();
-      if (s.running !== null && seen.at(-1) !== s.running) seen.push(s.running);
+      const now = s.running[0];
+      if (now !== undefined && seen.at(-1) !== now) seen.push(now);
       expect([...s.runs.values()].filter((r) => r.state === 'running').length).toBeLessThanOrEqual(1);
     });
     const done = idle(runner);
     runner.request(['000', 'nope']);
-    expect(runner.snapshot()).toMatchObject({ running: '000', batch: 2, ended: 0 });
+    expect(runner.snapshot()).toMatchObject({ running: ['000'], batch: 2, ended: 0 });
     await done;
     expect(seen).toEqual(['000', 'nope']);
     const s = runner.snapshot();
-    expect(s).toMatchObject({ running: null, batch: 2, ended: 2 });
+    expect(s).toMatchObject({ running: [], batch: 2, ended: 2 });
     expect(s.batchMs).not.toBeNull();
     expect(s.runs.get('000')?.state).toBe('done');
     expect(s.runs.get('nope')).toMatchObject({ state: 'failed', crash: false });
@@ -158,5 +159,42 @@ describe('the lab runner', () => {
     runner.retryFailed();
     await done;
     expect(runner.snapshot().runs.get('000')?.state).toBe('done');
+  });
+
+  it('with two workers runs two seeds at once and keeps each seed on one worker', async () => {
+    FakeWorker.started = 0;
+    const workers: FakeWorker[] = [];
+    const ranOn = new Map<string, number>();
+    const runner = new LabRunner(
+      () => {
+        const w = new FakeWorker();
+        const post = w.postMessage.bind(w);
+        const index = workers.length;
+        w.postMessage = (req) => {
+          ranOn.set(req.id, index);
+          post(req);
+        };
+        workers.push(w);
+        return w;
+      },
+      undefined,
+      2,
+    );
+    let most = 0;
+    runner.subscribe(() => {
+      most = Math.max(most, runner.snapshot().running.length);
+    });
+    const done = idle(runner);
+    runner.request(['003b', '003c', '004', '004b', '000']);
+    expect(runner.snapshot().running).toEqual(['003b', '004']);
+    await done;
+    expect(most).toBe(2);
+    expect(FakeWorker.started).toBe(2);
+    expect(ranOn.get('003b')).toBe(ranOn.get('003c'));
+    expect(ranOn.get('004')).toBe(ranOn.get('004b'));
+    expect(ranOn.get('003b')).not.toBe(ranOn.get('004'));
+    const s = runner.snapshot();
+    expect(s).toMatchObject({ running: [], batch: 5, ended: 5 });
+    expect([...s.runs.values()].every((r) => r.state === 'done')).toBe(true);
   });
 });

@@ -206,12 +206,12 @@ export function LabPage() {
         </section>
       </div>
 
-      <section className={`lab-progress${progress.running !== null ? ' running' : ''}`} aria-label="Progress">
+      <section className={`lab-progress${progress.running.length > 0 ? ' running' : ''}`} aria-label="Progress">
         <p aria-live="polite" data-testid="lab-progress">
           {progressText(progress, failed)}
         </p>
         <progress max={cases.length} value={done + failed} aria-label="Comparisons run" />
-        {failed > 0 && progress.running === null && (
+        {failed > 0 && progress.running.length === 0 && (
           <button type="button" onClick={() => labRunner.retryFailed()}>
             Run the failed ones again
           </button>

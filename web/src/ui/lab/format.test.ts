@@ -174,10 +174,11 @@ describe('why the cycles moved', () => {
 
 describe('progress in words', () => {
   it('counts the runs, then says how long they took', () => {
-    expect(progressText({ batch: 0, ended: 0, running: null, batchMs: null }, 0)).toBe('');
-    expect(progressText({ batch: 11, ended: 2, running: '003c', batchMs: null }, 0)).toBe('Running 3 of 11: seed case 003c…');
-    expect(progressText({ batch: 9, ended: 9, running: null, batchMs: 4670 }, 0)).toBe('All 9 comparisons ran in 4.7 s.');
-    expect(progressText({ batch: 9, ended: 9, running: null, batchMs: 4670 }, 2)).toBe('All 9 comparisons ran in 4.7 s, 2 failed.');
+    expect(progressText({ batch: 0, ended: 0, running: [], batchMs: null }, 0)).toBe('');
+    expect(progressText({ batch: 11, ended: 2, running: ['003c'], batchMs: null }, 0)).toBe('Running 3 of 11: seed case 003c…');
+    expect(progressText({ batch: 11, ended: 2, running: ['003c', '001'], batchMs: null }, 0)).toBe('Running 3–4 of 11: seed cases 003c and 001…');
+    expect(progressText({ batch: 9, ended: 9, running: [], batchMs: 4670 }, 0)).toBe('All 9 comparisons ran in 4.7 s.');
+    expect(progressText({ batch: 9, ended: 9, running: [], batchMs: 4670 }, 2)).toBe('All 9 comparisons ran in 4.7 s, 2 failed.');
   });
 });
 

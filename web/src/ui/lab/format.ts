@@ -270,11 +270,16 @@ export function lessonsHash(file: string): string {
 
 /** Progress in words for the live region. */
 export function progressText(
-  p: { batch: number; ended: number; running: string | null; batchMs: number | null },
+  p: { batch: number; ended: number; running: readonly string[]; batchMs: number | null },
   failed: number,
 ): string {
   if (p.batch === 0) return '';
-  if (p.running !== null) return `Running ${Math.min(p.ended + 1, p.batch)} of ${p.batch}: seed case ${p.running}…`;
+  if (p.running.length === 1) return `Running ${Math.min(p.ended + 1, p.batch)} of ${p.batch}: seed case ${p.running[0]}…`;
+  if (p.running.length > 1) {
+    const first = Math.min(p.ended + 1, p.batch);
+    const last = Math.min(p.ended + p.running.length, p.batch);
+    return `Running ${first}–${last} of ${p.batch}: seed cases ${p.running.join(' and ')}…`;
+  }
   const secs = p.batchMs === null ? '' : ` in ${num(p.batchMs / 1000, 1)} s`;
   const fails = failed > 0 ? `, ${num(failed, 0)} failed` : '';
   return `All ${plural(p.batch, 'comparison')} ran${secs}${fails}.`;

@@ -190,5 +190,5 @@ export class LabRunner {
 export const labRunner = new LabRunner(
   () => new Worker(new URL('./lab.worker.ts', import.meta.url), { type: 'module' }),
   undefined,
-  typeof navigator !== 'undefined' && (navigator.hardwareConcurrency ?? 1) >= 2 ? 2 : 1,
+  typeof navigator !== 'undefined' && navigator.hardwareConcurrency >= 2 ? 2 : 1,
 );

@@ -66,6 +66,18 @@
 //! two loads its tid loop added cost about the same, which full L1 latencies reproduce and
 //! overlapped loads do not. So the model charges loads one after another.
 //!
+//! SLAB's costs. SLAB runs under the same table: its arrays' headers and entries are lines
+//! like any other (a batch moved between a CPU's array and the shared one is a copy of entry
+//! lines), `list_lock` is spun on as above, a grown slab pays `PAGE_ALLOC`. Seed 002 puts SLAB
+//! last on hackbench and the model puts it first; two candidate causes were run and neither
+//! turns it (case 002b's note has the numbers): objects going cold in the queues (they wait 60 to
+//! 180 messages, which pushes them out of L2 but not out of L3, and an L3 hit is cheaper than a
+//! line another core holds Modified), and bursts deep enough to spill the arrays to the slab
+//! lists (SLUB's remote frees then take `list_lock` too, and SLUB gets dearer still). Left out:
+//! alien caches (every seed workload runs on one node, as the seed's KVM guest did), the
+//! periodic reaper, the page allocator's own locks (a grown slab's page costs a fixed
+//! `PAGE_ALLOC`, where seed 001's 8 CPUs also queue on the zone lock).
+//!
 //! The seeds' comparisons are data, `seeds.json` in this crate, read by [`seed_cases`] (each
 //! case: the seed file, its workload, the variant pairs before and the change after, the
 //! published figures, whether the sign is asserted and why not; `slub-lab bench seeds` runs them all and prints

@@ -157,6 +157,12 @@ export interface StageShapes {
   readonly width: number;
   readonly height: number;
   readonly strip: StripShape;
+  /**
+   * Where the body (everything under the strip) starts. The shapes below are in the body's
+   * coordinates: a strip that wraps to one more line moves the body as one, not each of its
+   * elements (a huge scenario's thousands of chips).
+   */
+  readonly bodyY: number;
   readonly cards: readonly CardShape[];
   readonly chips: readonly ChipShape[];
   readonly refs: readonly RefShape[];
@@ -420,7 +426,8 @@ export function layoutStage(
   const colX = (i: number) => GAP + (i % columns) * (CARD_W + GAP);
 
   const strip = layoutStrip(view, event, width);
-  let y = strip.h + GAP;
+  const bodyY = strip.h + GAP;
+  let y = 0;
 
   // Slabs first (their grid positions are where freelist chips come from), placed after the
   // CPU cards, whose height we need: lay the CPUs out in two passes.
@@ -699,7 +706,7 @@ export function layoutStage(
     }
   });
 
-  return { width, height: y, strip, cards, chips, refs, arrows, locks, tokens, ties, tokenLabels: labels };
+  return { width, height: bodyY + y, strip, bodyY, cards, chips, refs, arrows, locks, tokens, ties, tokenLabels: labels };
 }
 
 function cpuOfOwner(owner: SlabOwner): number | null {

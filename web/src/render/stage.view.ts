@@ -4,7 +4,7 @@
 // top speed, a jump) sets everything at once; changed chips are then outlined briefly instead.
 // No React, no store: the caller owns the <svg>.
 import { place, select, setAttr, setStyle, setText, translate, tweenOnly, type Selection } from './d3';
-import { cpuColor } from './geometry';
+import { cpuColor, type Point } from './geometry';
 import {
   CHIP_H,
   CHIP_W,
@@ -29,10 +29,23 @@ export interface RenderOptions {
 
 type Layer = Selection<SVGGElement, unknown, null, undefined>;
 
-function layer(root: Selection<SVGSVGElement, unknown, null, undefined>, name: string): Layer {
+function layer<E extends SVGSVGElement | SVGGElement>(root: Selection<E, unknown, null, undefined>, name: string): Layer {
   const found = root.select<SVGGElement>(`g.layer-${name}`);
   if (!found.empty()) return found;
   return root.append('g').attr('class', `layer-${name}`);
+}
+
+/**
+ * The group of everything under the strip, at the strip's foot: when the strip wraps to another
+ * line the body slides as one element (tweened like a card), its contents keep their places.
+ */
+function bodyLayer(svg: Selection<SVGSVGElement, unknown, null, undefined>, y: number, d: number): Layer {
+  const body = svg
+    .selectAll<SVGGElement, Point>('g.layer-body')
+    .data([{ x: 0, y }])
+    .join((enter) => enter.append('g').attr('class', 'layer-body').attr('transform', (p) => translate(p.x, p.y)).attr('opacity', 1));
+  place(body, d);
+  return select(body.node() as SVGGElement);
 }
 
 function drawTexts<P extends SVGGElement, D>(g: Selection<P, D, null | SVGGElement, unknown>, texts: (d: D) => readonly TextShape[]) {
@@ -87,7 +100,8 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
   // (The halves exist only on the step of a failed cmpxchg: few, and all new.)
 
   // Cards.
-  const cards = layer(svg, 'cards')
+  const body = bodyLayer(svg, shapes.bodyY, d);
+  const cards = layer(body, 'cards')
     .selectAll<SVGGElement, CardShape>('g.card')
     .data(shapes.cards, (c) => c.key)
     .join(
@@ -131,7 +145,7 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
 
   // Arrows (under the chips). A new or redrawn one (no path tween) is hidden while the chips
   // move and fades in where it ends; the others are left alone.
-  const arrows = layer(svg, 'arrows')
+  const arrows = layer(body, 'arrows')
     .selectAll<SVGPathElement, ArrowShape>('path.arrow')
     .data(shapes.arrows, (a) => a.key)
     .join(
@@ -147,10 +161,10 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
   else redrawn.attr('opacity', 1);
 
   // Ties from moved cache lines to what they hold (drawn by renderTokens, below the chips).
-  const ties = layer(svg, 'ties');
+  const ties = layer(body, 'ties');
 
   // Slab tokens.
-  const refs = layer(svg, 'refs')
+  const refs = layer(body, 'refs')
     .selectAll<SVGGElement, RefShape>('g.ref')
     .data(shapes.refs, (r) => r.key)
     .join(
@@ -178,7 +192,7 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
 
   // Object chips: grid chips and freelist links, entering from / leaving to the grid.
   const grid = new Map(shapes.chips.filter((c) => c.key.startsWith('obj:')).map((c) => [c.object, c]));
-  const chips = layer(svg, 'chips')
+  const chips = layer(body, 'chips')
     .selectAll<SVGGElement, ChipShape>('g.chip')
     .data(shapes.chips, (c) => c.key)
     .join(
@@ -217,7 +231,8 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
   chips.each(function (c) {
     const prev = this.getAttribute('data-state');
     const now = `${c.state}|${c.label}|${c.cpu ?? ''}`;
-    if (prev !== null && prev !== now) changed.add(c.key);
+    if (prev === now) return;
+    if (prev !== null) changed.add(c.key);
     this.setAttribute('data-state', now);
   });
   setAttr(chips, 'class', (c) => `chip ${c.state}${c.selected ? ' selected' : ''}${d === 0 && changed.has(c.key) ? ' changed' : ''}`);
@@ -228,22 +243,21 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
   setStyle(chipRect, 'stroke-width', (c) => (hue(c) ? '2.5px' : null));
   setText(chips.select<SVGTextElement>('text.name'), (c) => c.object);
   // A label of two lines (an object with two holders) is drawn as two tspans.
-  chips
+  const lines = chips
     .select<SVGTextElement>('text.sub')
     .selectAll<SVGTSpanElement, string>('tspan')
     .data((c) => c.label.split('\n'))
-    .join('tspan')
-    .attr('x', 0)
-    .attr('dy', (_l, i) => (i === 0 ? null : '1.15em'))
-    .text((l) => l);
+    .join((enter) => enter.append('tspan').attr('x', 0));
+  setAttr(lines, 'dy', (_l, i) => (i === 0 ? null : '1.15em'));
+  setText(lines, (l) => l);
   setText(chips.select<SVGTitleElement>('title'), chipTitle);
   place(chips, d);
 
   // Cache-line tokens in each CPU's band, and their ties.
-  renderTokens(ties, layer(svg, 'tokens'), shapes, d);
+  renderTokens(ties, layer(body, 'tokens'), shapes, d);
 
   // list_lock padlocks.
-  const locks = layer(svg, 'locks')
+  const locks = layer(body, 'locks')
     .selectAll<SVGGElement, LockShape>('g.lock')
     .data(shapes.locks, (l) => l.key)
     .join((enter) => {

@@ -64,6 +64,24 @@ export function tweenOnly<E extends Element, D>(sel: Sel<E, D>, differs: (el: E,
   });
 }
 
+/** The signature each element was last drawn with (`redrawn`). */
+const drawnWith = new WeakMap<Element, string>();
+
+/**
+ * The elements of `sel` to draw: those whose `signature` (of everything drawn from the datum)
+ * differs from the one they were last drawn with. A step changes a handful of a big stage's
+ * thousands of elements; comparing a string is cheaper than reading each attribute back. An
+ * element left alone keeps any tween it runs: it runs to where the element still belongs.
+ */
+export function redrawn<E extends Element, D>(sel: Sel<E, D>, signature: (d: D, el: E) => string): Sel<E, D> {
+  return sel.filter(function (d) {
+    const s = signature(d, this);
+    if (drawnWith.get(this) === s) return false;
+    drawnWith.set(this, s);
+    return true;
+  });
+}
+
 export const translate = (x: number, y: number) => `translate(${x},${y})`;
 
 const TRANSLATE = /^translate\(\s*(-?[\d.e+-]+)[\s,]+(-?[\d.e+-]+)\s*\)$/;

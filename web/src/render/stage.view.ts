@@ -3,7 +3,7 @@
 // freelist, a slab token slides from the node list to a CPU. `duration` 0 (reduced motion,
 // top speed, a jump) sets everything at once; changed chips are then outlined briefly instead.
 // No React, no store: the caller owns the <svg>.
-import { place, select, setAttr, setStyle, setText, translate, tweenOnly, type Selection } from './d3';
+import { place, redrawn, select, setAttr, setStyle, setText, translate, tweenOnly, type Selection } from './d3';
 import { cpuColor, type Point } from './geometry';
 import {
   CHIP_H,
@@ -57,10 +57,30 @@ function drawTexts<P extends SVGGElement, D>(g: Selection<P, D, null | SVGGEleme
   setText(t, (x) => x.text);
 }
 
+/**
+ * The SVG's drawn height is the stage's rounded up to a multiple of ROOM_STEP, and kept while
+ * the stage stays within it and not two steps shorter. Resizing an SVG lays out every <text>
+ * in it again (the browser rescales their fonts): in a huge scenario, 20 to 50 ms of the step.
+ */
+export const ROOM_STEP = 240;
+
+function roomFor(svg: SVGSVGElement, width: number, height: number): number {
+  // (No viewBox yet: a rect of zeros.)
+  const now = svg.viewBox.baseVal;
+  const room = now.width !== width ? 0 : now.height;
+  if (room >= height && room - height < 2 * ROOM_STEP) return room;
+  return Math.ceil(height / ROOM_STEP) * ROOM_STEP;
+}
+
+/** What each chip showed when last drawn (its state, label and CPU): a change is outlined. */
+const chipStates = new WeakMap<Element, string>();
+
 export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: RenderOptions): void {
   ensureStyle(svgEl);
   const svg = select(svgEl);
-  setAttr(svg, 'viewBox', () => `0 0 ${shapes.width} ${shapes.height}`);
+  // The SVG's height, in steps of ROOM_STEP: its box (StageView's) cuts it to the stage's.
+  setAttr(svg, 'viewBox', () => `0 0 ${shapes.width} ${roomFor(svgEl, shapes.width, shapes.height)}`);
+  setAttr(svg, 'data-height', () => shapes.height);
   ensureDefs(svg);
   const d = options.duration;
 
@@ -153,12 +173,13 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
       (update) => update,
       (exit) => exit.remove(),
     );
-  setAttr(arrows, 'class', (a) => `arrow ${a.kind}`);
-  setAttr(arrows, 'marker-end', (a) => (a.kind === 'link' ? 'url(#slub-link)' : 'url(#slub-arrow)'));
-  const redrawn = tweenOnly(arrows, (el, a) => el.getAttribute('d') !== a.d || el.getAttribute('opacity') !== '1');
-  redrawn.attr('d', (a) => a.d);
-  if (d > 0) redrawn.attr('opacity', 0).transition().delay(d * 0.6).duration(d * 0.4).attr('opacity', 1);
-  else redrawn.attr('opacity', 1);
+  const changedArrows = redrawn(arrows, (a) => `${a.kind} ${a.d}`);
+  setAttr(changedArrows, 'class', (a) => `arrow ${a.kind}`);
+  setAttr(changedArrows, 'marker-end', (a) => (a.kind === 'link' ? 'url(#slub-link)' : 'url(#slub-arrow)'));
+  const fading = tweenOnly(changedArrows, (el, a) => el.getAttribute('d') !== a.d || el.getAttribute('opacity') !== '1');
+  fading.attr('d', (a) => a.d);
+  if (d > 0) fading.attr('opacity', 0).transition().delay(d * 0.6).duration(d * 0.4).attr('opacity', 1);
+  else fading.attr('opacity', 1);
 
   // Ties from moved cache lines to what they hold (drawn by renderTokens, below the chips).
   const ties = layer(body, 'ties');
@@ -227,31 +248,34 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
           .remove();
       },
     );
-  const changed = new Set<string>();
-  chips.each(function (c) {
-    const prev = this.getAttribute('data-state');
-    const now = `${c.state}|${c.label}|${c.cpu ?? ''}`;
-    if (prev === now) return;
-    if (prev !== null) changed.add(c.key);
-    this.setAttribute('data-state', now);
+  // A chip is drawn again only when what it shows differs from what it was last drawn with:
+  // a step changes a few of a big stage's thousand chips. With no tween, a chip whose state
+  // changed is outlined for that step.
+  const outlined = new Set<string>();
+  const redrawnChips = redrawn(chips, (c, el) => {
+    const state = `${c.state}|${c.label}|${c.cpu ?? ''}`;
+    const before = chipStates.get(el);
+    chipStates.set(el, state);
+    if (d === 0 && before !== undefined && before !== state) outlined.add(c.key);
+    return `${c.x},${c.y},${outlined.has(c.key) ? 1 : 0},${c.selected ? 1 : 0},${c.object}|${state}`;
   });
-  setAttr(chips, 'class', (c) => `chip ${c.state}${c.selected ? ' selected' : ''}${d === 0 && changed.has(c.key) ? ' changed' : ''}`);
-  setAttr(chips, 'data-object', (c) => c.object);
-  const chipRect = chips.select<SVGRectElement>('rect');
+  setAttr(redrawnChips, 'class', (c) => `chip ${c.state}${c.selected ? ' selected' : ''}${outlined.has(c.key) ? ' changed' : ''}`);
+  setAttr(redrawnChips, 'data-object', (c) => c.object);
+  const chipRect = redrawnChips.select<SVGRectElement>('rect');
   const hue = (c: ChipShape) => c.cpu !== null && c.state === 'free' && !c.selected;
   setStyle(chipRect, 'stroke', (c) => (hue(c) ? cpuColor(c.cpu ?? 0) : null));
   setStyle(chipRect, 'stroke-width', (c) => (hue(c) ? '2.5px' : null));
-  setText(chips.select<SVGTextElement>('text.name'), (c) => c.object);
+  setText(redrawnChips.select<SVGTextElement>('text.name'), (c) => c.object);
   // A label of two lines (an object with two holders) is drawn as two tspans.
-  const lines = chips
+  const lines = redrawnChips
     .select<SVGTextElement>('text.sub')
     .selectAll<SVGTSpanElement, string>('tspan')
     .data((c) => c.label.split('\n'))
     .join((enter) => enter.append('tspan').attr('x', 0));
   setAttr(lines, 'dy', (_l, i) => (i === 0 ? null : '1.15em'));
   setText(lines, (l) => l);
-  setText(chips.select<SVGTitleElement>('title'), chipTitle);
-  place(chips, d);
+  setText(redrawnChips.select<SVGTitleElement>('title'), chipTitle);
+  place(redrawnChips, d);
 
   // Cache-line tokens in each CPU's band, and their ties.
   renderTokens(ties, layer(body, 'tokens'), shapes, d);

@@ -90,22 +90,26 @@ export function StageView({ view, event, selection, step, animate, onSelect, fit
     scale = Math.max(fitHeight.minScale, Math.min(scale, room / shapes.height));
   }
   useDraw(ref, shapes, step, animate, renderStage);
+  // The SVG is drawn taller than the stage (renderStage: its viewBox's height changes in big
+  // steps only) and cut to the stage's own height here: a step that makes the stage taller or
+  // shorter resizes this box, not the SVG, whose resizing lays out every text it holds again.
   return (
     <div ref={box} className="stage-box">
-    <svg
-      ref={ref}
-      className="stage"
-      data-testid="stage"
-      role="img"
-      aria-label={`The allocator's state. ${describeView(view)}`}
-      width={Math.round(shapes.width * scale)}
-      onClick={(e) => {
-        if (onSelect === undefined) return;
-        const target = (e.target as Element).closest('[data-object],[data-slab]');
-        onSelect(target?.getAttribute('data-object') ?? target?.getAttribute('data-slab') ?? null);
-      }}
-    />
-    {legend && <StageLegend shapes={shapes} />}
+      <div className="stage-clip" style={{ width: Math.round(shapes.width * scale), aspectRatio: `${shapes.width} / ${shapes.height}` }}>
+        <svg
+          ref={ref}
+          className="stage"
+          data-testid="stage"
+          role="img"
+          aria-label={`The allocator's state. ${describeView(view)}`}
+          onClick={(e) => {
+            if (onSelect === undefined) return;
+            const target = (e.target as Element).closest('[data-object],[data-slab]');
+            onSelect(target?.getAttribute('data-object') ?? target?.getAttribute('data-slab') ?? null);
+          }}
+        />
+      </div>
+      {legend && <StageLegend shapes={shapes} />}
     </div>
   );
 }

@@ -416,7 +416,8 @@ export function layoutStage(
   const arrows: ArrowShape[] = [];
   const locks: LockShape[] = [];
   const slabByName = new Map(view.slabs.map((s) => [s.name, s]));
-  const objectByName = new Map(view.slabs.flatMap((s) => s.objects.map((o) => [o.name, o] as const)));
+  // (The first slab holding a name wins, as a search in slab order would find it.)
+  const objectByName = new Map(view.slabs.flatMap((s) => s.objects.map((o) => [o.name, o] as const)).reverse());
   // The variables holding each object: two means it was handed out twice, drawn as such.
   const holders = new Map<string, string[]>();
   for (const v of view.vars) if (v.held && v.object !== null) holders.set(v.object, [...(holders.get(v.object) ?? []), v.name]);
@@ -587,7 +588,7 @@ export function layoutStage(
       const cx = x + VALUE_X + CHIP_W / 2 + (j % perRowChips) * CHIP_STEP;
       const cy = top + ry + Math.floor(j / perRowChips) * ROW;
       flPos.push({ x: cx, y: cy });
-      const obj = findObject(slabByName, name);
+      const obj = objectByName.get(name);
       const st = obj === undefined ? objectState(LOST) : objectState(obj.owner);
       chips.push({
         key: flKeys[j] ?? `fl:${name}`,
@@ -711,14 +712,6 @@ export function layoutStage(
 
 function cpuOfOwner(owner: SlabOwner): number | null {
   return owner.kind === 'cpu' || owner.kind === 'cpuPartial' ? owner.cpu : null;
-}
-
-function findObject(slabs: ReadonlyMap<string, SlabView>, name: string) {
-  for (const s of slabs.values()) {
-    const o = s.objects.find((ob) => ob.name === name);
-    if (o !== undefined) return o;
-  }
-  return undefined;
 }
 
 function slabRef(

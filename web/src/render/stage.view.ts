@@ -3,7 +3,7 @@
 // freelist, a slab token slides from the node list to a CPU. `duration` 0 (reduced motion,
 // top speed, a jump) sets everything at once; changed chips are then outlined briefly instead.
 // No React, no store: the caller owns the <svg>.
-import { place, redrawn, select, setAttr, setStyle, setText, translate, tweenOnly, type Selection } from './d3';
+import { forget, place, redrawn, select, setAttr, setStyle, setText, translate, tweenOnly, type Selection } from './d3';
 import { cpuColor, type Point } from './geometry';
 import {
   CHIP_H,
@@ -136,32 +136,34 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
         return g;
       },
       (update) => update,
-      (exit) => (d > 0 ? exit.transition().duration(d).attr('opacity', 0).remove() : exit.remove()),
+      (exit) => (d > 0 ? forget(exit).transition().duration(d).attr('opacity', 0).remove() : exit.remove()),
     );
-  setAttr(cards, 'class', (c) => `card ${c.kind}${c.selected ? ' selected' : ''}${c.faded ? ' faded' : ''}`);
-  setAttr(cards, 'data-key', (c) => c.key);
-  const cardBg = cards.select<SVGRectElement>('rect.bg');
+  // Only the cards whose shape changed (a step changes the texts of one or two).
+  const changedCards = redrawn(cards, cardSignature);
+  setAttr(changedCards, 'class', (c) => `card ${c.kind}${c.selected ? ' selected' : ''}${c.faded ? ' faded' : ''}`);
+  setAttr(changedCards, 'data-key', (c) => c.key);
+  const cardBg = changedCards.select<SVGRectElement>('rect.bg');
   setAttr(cardBg, 'width', (c) => c.w);
   setAttr(cardBg, 'height', (c) => c.h);
   // Freezing is a transition of its own: the card frosts over (or thaws) where it stands.
-  const frost = cards.select<SVGRectElement>('rect.frost');
+  const frost = changedCards.select<SVGRectElement>('rect.frost');
   setAttr(frost, 'width', (c) => c.w);
   setAttr(frost, 'height', (c) => c.h);
   const thawing = tweenOnly(frost, (el, c) => el.getAttribute('opacity') !== (c.frozen === true ? '1' : '0'));
   if (d > 0) thawing.transition().duration(d * 1.5).attr('opacity', (c) => (c.frozen === true ? 1 : 0));
   else thawing.attr('opacity', (c) => (c.frozen === true ? 1 : 0));
-  const cardBand = cards.select<SVGRectElement>('rect.band');
+  const cardBand = changedCards.select<SVGRectElement>('rect.band');
   setAttr(cardBand, 'width', (c) => (c.cpu === null ? 0 : c.w));
   setAttr(cardBand, 'fill', (c) => (c.cpu === null ? 'none' : cpuColor(c.cpu)));
   // SLAB's stack slots and brackets (none under SLUB), under the texts.
-  const marks = cards
+  const marks = changedCards
     .selectAll<SVGPathElement, MarkShape>('path.m')
     .data((c) => c.marks, (_m, i) => `${i}`)
     .join((enter) => enter.insert('path', 'text'));
   setAttr(marks, 'class', (m) => `m ${m.cls}`);
   setAttr(marks, 'd', (m) => m.d);
-  drawTexts(cards, (c) => c.texts);
-  place(cards, d);
+  drawTexts(changedCards, (c) => c.texts);
+  place(changedCards, d);
 
   // Arrows (under the chips). A new or redrawn one (no path tween) is hidden while the chips
   // move and fades in where it ends; the others are left alone.
@@ -237,7 +239,7 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
       (exit) => {
         if (d === 0) return exit.remove();
         // A leaving link goes home to its grid position; a SLAB ghost just fades where it is.
-        return exit
+        return forget(exit)
           .transition()
           .duration(d)
           .attr('transform', (c) => {
@@ -294,6 +296,13 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
   setAttr(locks, 'transform', (l) => translate(l.x, l.y));
   setAttr(locks.select<SVGPathElement>('path.shackle'), 'd', (l) => (l.held ? 'M-4,-2 v-4 a4,4 0 0 1 8,0 v4' : 'M-4,-2 v-4 a4,4 0 0 1 8,0 v-2'));
   setStyle(locks.select<SVGPathElement>('path.body'), 'fill', (l) => (l.held && l.holderCpu !== null ? cpuColor(l.holderCpu) : null));
+}
+
+/** Everything a card draws of its shape (`redrawn`). */
+function cardSignature(c: CardShape): string {
+  const texts = c.texts.map((t) => `${t.x},${t.y},${t.anchor},${t.cls},${t.text}`).join('\n');
+  const marks = c.marks.map((m) => `${m.cls} ${m.d}`).join('\n');
+  return `${c.kind},${c.x},${c.y},${c.w},${c.h},${c.cpu ?? ''},${c.faded},${c.frozen ?? ''},${c.selected}\n${texts}\n${marks}`;
 }
 
 function chipTitle(c: ChipShape): string {

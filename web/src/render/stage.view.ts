@@ -231,7 +231,6 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
           .attr('height', CHIP_H)
           .attr('rx', CHIP_H / 2);
         g.append('text').attr('class', 'name');
-        g.append('text').attr('class', 'sub').attr('y', CHIP_H / 2 + 11);
         g.append('title');
         return g;
       },
@@ -268,9 +267,14 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
   setStyle(chipRect, 'stroke', (c) => (hue(c) ? cpuColor(c.cpu ?? 0) : null));
   setStyle(chipRect, 'stroke-width', (c) => (hue(c) ? '2.5px' : null));
   setText(redrawnChips.select<SVGTextElement>('text.name'), (c) => c.object);
-  // A label of two lines (an object with two holders) is drawn as two tspans.
-  const lines = redrawnChips
-    .select<SVGTextElement>('text.sub')
+  // The label under a chip (its holder), only when it says something: a free chip has none,
+  // and in a big stage a thousand empty texts cost every frame's paint. A label of two lines
+  // (an object with two holders) is drawn as two tspans.
+  const subs = redrawnChips
+    .selectAll<SVGTextElement, ChipShape>('text.sub')
+    .data((c) => (c.label === '' ? [] : [c]))
+    .join((enter) => enter.insert('text', 'title').attr('class', 'sub').attr('y', CHIP_H / 2 + 11));
+  const lines = subs
     .selectAll<SVGTSpanElement, string>('tspan')
     .data((c) => c.label.split('\n'))
     .join((enter) => enter.append('tspan').attr('x', 0));

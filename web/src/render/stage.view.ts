@@ -72,6 +72,37 @@ function roomFor(svg: SVGSVGElement, width: number, height: number): number {
   return Math.ceil(height / ROOM_STEP) * ROOM_STEP;
 }
 
+/** Where each chip is drawn (its centre), as moveChip last placed it, mid-tween too. */
+const chipAt = new WeakMap<Element, Point>();
+
+/** Place a chip's shapes around its centre `p`: the pill, its name, the label under it. */
+function moveChip(g: SVGGElement, p: Point): void {
+  chipAt.set(g, { x: p.x, y: p.y });
+  const x = String(p.x);
+  for (const el of g.children) {
+    if (el instanceof SVGRectElement) {
+      write(el, 'x', String(p.x - CHIP_W / 2));
+      write(el, 'y', String(p.y - CHIP_H / 2));
+    } else if (el instanceof SVGTextElement) {
+      write(el, 'x', x);
+      write(el, 'y', String(el.classList.contains('sub') ? p.y + CHIP_H / 2 + 11 : p.y));
+      for (const t of el.children) write(t, 'x', x);
+    }
+  }
+}
+
+/** Set an attribute unless it already has the value (a write of the same value costs a frame). */
+function write(el: Element, name: string, value: string): void {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
+/** A transition's tween moving a chip from where it is now to `to`. */
+function chipTween(g: SVGGElement, to: Point): (t: number) => void {
+  const from = chipAt.get(g) ?? to;
+  const target = { x: to.x, y: to.y };
+  return (t) => moveChip(g, { x: from.x + (target.x - from.x) * t, y: from.y + (target.y - from.y) * t });
+}
+
 /** What each chip showed when last drawn (its state, label and CPU): a change is outlined. */
 const chipStates = new WeakMap<Element, string>();
 
@@ -213,25 +244,23 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
   setText(refs.select<SVGTitleElement>('title'), (r) => `slab ${r.slab}${r.frozen ? ', frozen' : ''}`);
   place(refs, d);
 
-  // Object chips: grid chips and freelist links, entering from / leaving to the grid.
+  // Object chips: grid chips and freelist links, entering from / leaving to the grid. A chip
+  // is not a translated group: its shapes are placed themselves (moveChip), since each
+  // transform is a node of the browser's property trees, and a big stage's thousand of them
+  // cost every frame's paint and compositing.
   const grid = new Map(shapes.chips.filter((c) => c.key.startsWith('obj:')).map((c) => [c.object, c]));
   const chips = layer(body, 'chips')
     .selectAll<SVGGElement, ChipShape>('g.chip')
     .data(shapes.chips, (c) => c.key)
     .join(
       (enter) => {
-        const g = enter
-          .append('g')
-          .attr('transform', (c) => translate(c.from?.x ?? c.x, c.from?.y ?? c.y))
-          .attr('opacity', (c) => (d > 0 && c.from === null ? 0 : 1));
-        g.append('rect')
-          .attr('x', -CHIP_W / 2)
-          .attr('y', -CHIP_H / 2)
-          .attr('width', CHIP_W)
-          .attr('height', CHIP_H)
-          .attr('rx', CHIP_H / 2);
+        const g = enter.append('g').attr('opacity', (c) => (d > 0 && c.from === null ? 0 : 1));
+        g.append('rect').attr('width', CHIP_W).attr('height', CHIP_H).attr('rx', CHIP_H / 2);
         g.append('text').attr('class', 'name');
         g.append('title');
+        g.each(function (c) {
+          moveChip(this, c.from ?? c);
+        });
         return g;
       },
       (update) => update,
@@ -241,9 +270,9 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
         return forget(exit)
           .transition()
           .duration(d)
-          .attr('transform', (c) => {
+          .tween('at', function (c) {
             const home = c.key.startsWith('ghost:') ? undefined : grid.get(c.object);
-            return home === undefined ? translate(c.x, c.y) : translate(home.x, home.y);
+            return chipTween(this, home ?? c);
           })
           .attr('opacity', 0)
           .remove();
@@ -273,15 +302,36 @@ export function renderStage(svgEl: SVGSVGElement, shapes: StageShapes, options: 
   const subs = redrawnChips
     .selectAll<SVGTextElement, ChipShape>('text.sub')
     .data((c) => (c.label === '' ? [] : [c]))
-    .join((enter) => enter.insert('text', 'title').attr('class', 'sub').attr('y', CHIP_H / 2 + 11));
+    .join((enter) => enter.insert('text', 'title').attr('class', 'sub'));
   const lines = subs
     .selectAll<SVGTSpanElement, string>('tspan')
     .data((c) => c.label.split('\n'))
-    .join((enter) => enter.append('tspan').attr('x', 0));
+    .join('tspan');
   setAttr(lines, 'dy', (_l, i) => (i === 0 ? null : '1.15em'));
   setText(lines, (l) => l);
   setText(redrawnChips.select<SVGTitleElement>('title'), chipTitle);
-  place(redrawnChips, d);
+  // Where each redrawn chip is: its own label's place too (the label may be new).
+  redrawnChips.each(function () {
+    const at = chipAt.get(this);
+    if (at !== undefined) moveChip(this, at);
+  });
+  const moving = tweenOnly(redrawnChips, (el, c) => {
+    const at = chipAt.get(el);
+    return at === undefined || Math.abs(at.x - c.x) >= 0.01 || Math.abs(at.y - c.y) >= 0.01 || el.getAttribute('opacity') !== '1';
+  });
+  if (d > 0) {
+    moving
+      .transition()
+      .duration(d)
+      .tween('at', function (c) {
+        return chipTween(this, c);
+      })
+      .attr('opacity', 1);
+  } else {
+    moving.attr('opacity', 1).each(function (c) {
+      moveChip(this, c);
+    });
+  }
 
   // Cache-line tokens in each CPU's band, and their ties.
   renderTokens(ties, layer(body, 'tokens'), shapes, d);

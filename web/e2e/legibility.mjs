@@ -30,15 +30,17 @@ export async function legibilityProblems(page, root = 'body') {
         }
         return true;
       };
-      // The visible part of a box after every scrolling or clipping ancestor (null: none).
+      // The visible part of a box after every scrolling or clipping ancestor (null: none); paint
+      // containment clips both ways.
       const visiblePart = (el, r) => {
         let { left, top, right, bottom } = r;
         for (let e = el.parentElement; e !== null; e = e.parentElement) {
           const cs = getComputedStyle(e);
-          if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') {
+          const paint = /paint|strict|content/.test(cs.contain);
+          if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible' || paint) {
             const b = e.getBoundingClientRect();
-            if (cs.overflowX !== 'visible') (left = Math.max(left, b.left)), (right = Math.min(right, b.right));
-            if (cs.overflowY !== 'visible') (top = Math.max(top, b.top)), (bottom = Math.min(bottom, b.bottom));
+            if (cs.overflowX !== 'visible' || paint) (left = Math.max(left, b.left)), (right = Math.min(right, b.right));
+            if (cs.overflowY !== 'visible' || paint) (top = Math.max(top, b.top)), (bottom = Math.min(bottom, b.bottom));
           }
         }
         return right - left > 1 && bottom - top > 1 ? { left, top, right, bottom } : null;
@@ -89,6 +91,16 @@ export async function legibilityProblems(page, root = 'body') {
           problems.push(`overlap: ${name(pa.text)} and ${name(pb.text)}`);
         }
       }
+      /** An element's box, cut by every ancestor that contains its painting. */
+      const paintedPart = (el) => {
+        let { left, top, right, bottom } = el.getBoundingClientRect();
+        for (let e = el.parentElement; e !== null; e = e.parentElement) {
+          if (!/paint|strict|content/.test(getComputedStyle(e).contain)) continue;
+          const b = e.getBoundingClientRect();
+          (left = Math.max(left, b.left)), (right = Math.min(right, b.right)), (top = Math.max(top, b.top)), (bottom = Math.min(bottom, b.bottom));
+        }
+        return { left, top, right, bottom };
+      };
       // Cut HTML text: an element that hides what overflows, and overflows.
       for (const el of rootEl.querySelectorAll('*')) {
         if (el.closest('svg') !== null || !(el instanceof HTMLElement)) continue;
@@ -111,7 +123,9 @@ export async function legibilityProblems(page, root = 'body') {
         const svg = t.ownerSVGElement;
         const boxes = [svg, t.closest('g.card, g.strip')?.querySelector(':scope > rect.bg')].filter((e) => e != null);
         for (const box of boxes) {
-          const b = box.getBoundingClientRect();
+          // The drawing as far as it is drawn: the stage's SVG is cut to its box (paint
+          // containment) below the stage. (A scroller's viewport is no cut: text scrolled away is not.)
+          const b = box === svg ? paintedPart(svg) : box.getBoundingClientRect();
           if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) {
             problems.push(`cut: ${name(t.textContent ?? '')} (outside its ${box === svg ? 'drawing' : 'card'})`);
             break;

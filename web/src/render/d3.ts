@@ -64,6 +64,34 @@ export function tweenOnly<E extends Element, D>(sel: Sel<E, D>, differs: (el: E,
   });
 }
 
+/** The signature each element was last drawn with (`redrawn`). */
+const drawnWith = new WeakMap<Element, string>();
+
+/**
+ * The elements of `sel` to draw: those whose `signature` (of everything drawn from the datum)
+ * differs from the one they were last drawn with. A step changes a handful of a big stage's
+ * thousands of elements; comparing a string is cheaper than reading each attribute back. An
+ * element left alone keeps any tween it runs: it runs to where the element still belongs.
+ */
+export function redrawn<E extends Element, D, P extends BaseType, PD>(sel: Selection<E, D, P, PD>, signature: (d: D, el: E) => string): Selection<E, D, P, PD> {
+  return sel.filter(function (d) {
+    const s = signature(d, this);
+    if (drawnWith.get(this) === s) return false;
+    drawnWith.set(this, s);
+    return true;
+  });
+}
+
+/**
+ * Forget what the elements of `sel` were drawn with: they leave (a fading exit), and one that
+ * comes back before it is removed must be drawn again, its exit interrupted.
+ */
+export function forget<E extends Element, D, P extends BaseType, PD>(sel: Selection<E, D, P, PD>): Selection<E, D, P, PD> {
+  return sel.each(function () {
+    drawnWith.delete(this);
+  });
+}
+
 export const translate = (x: number, y: number) => `translate(${x},${y})`;
 
 const TRANSLATE = /^translate\(\s*(-?[\d.e+-]+)[\s,]+(-?[\d.e+-]+)\s*\)$/;

@@ -8,7 +8,7 @@ import { arcPath } from './geometry';
 import { foldLines, layoutLines, shortLineName } from './lines.layout';
 import { functionOf, layoutListing } from './listing.layout';
 import { stackRows } from './stack.layout';
-import { layoutStage, objectState, opProgress, ownerText, slabObjectState, snapshotLine, STACK_ROWS, type CardShape } from './stage.layout';
+import { GAP, layoutStage, objectState, opProgress, ownerText, slabObjectState, snapshotLine, STACK_ROWS, type CardShape } from './stage.layout';
 import { cursorAt, layoutTimeline } from './timeline.layout';
 
 beforeAll(loadWasmNode);
@@ -47,8 +47,21 @@ describe('stage layout', () => {
       }
       for (const c of s.cards) {
         expect(c.x + c.w).toBeLessThanOrEqual(s.width);
-        expect(c.y + c.h).toBeLessThanOrEqual(s.height);
+        expect(c.y + c.h).toBeLessThanOrEqual(s.height - s.bodyY);
       }
+    }
+  });
+
+  it('lays the body out under the strip, in its own coordinates: a taller strip moves it as one', () => {
+    for (const { file: f, view, event } of scenarioFrames()) {
+      const s = layoutStage(view, event, { columns: 2, selection: null });
+      expect(s.bodyY, f).toBe(s.strip.h + GAP);
+      const tops = [...s.cards.map((c) => c.y), ...s.refs.map((r) => r.y), ...s.tokens.map((t) => t.y), ...s.chips.map((c) => c.y - 10)];
+      expect(Math.min(...tops), f).toBeGreaterThanOrEqual(0);
+      // The same view under another step's strip: the body's shapes are the same.
+      const other = layoutStage(view, undefined, { columns: 2, selection: null });
+      expect(other.cards.map((c) => [c.key, c.x, c.y]), f).toEqual(s.cards.map((c) => [c.key, c.x, c.y]));
+      expect(other.height - other.bodyY, f).toBe(s.height - s.bodyY);
     }
   });
 

@@ -1,6 +1,6 @@
 // D3 rendering of the code listing (listing.layout.ts) into an HTML <ol>: rows keyed by label,
 // each context's marker beside its next line, the line the last step ran highlighted.
-import { select, setAttr, setStyle, setText } from './d3';
+import { redrawn, select, setAttr, setStyle, setText } from './d3';
 import { cpuColor } from './geometry';
 import type { ListingRow } from './listing.layout';
 
@@ -16,7 +16,8 @@ export function renderListing(ol: HTMLOListElement, rows: readonly ListingRow[])
       row.append('span').attr('class', 'marks');
       return row;
     });
-  setAttr(li, 'class', (r) => `${r.heading ? 'fn' : 'ln'}${r.executed ? ' executed' : ''}${r.markers.length > 0 ? ' current' : ''}`);
+  // A step changes the class of a few rows: compare strings, not every row's attribute.
+  setAttr(redrawn(li, rowClass), 'class', rowClass);
   li.order();
   // Markers: only on the rows whose markers changed (a step moves one or two of them).
   const marks = li
@@ -32,4 +33,8 @@ export function renderListing(ol: HTMLOListElement, rows: readonly ListingRow[])
     .join((enter) => enter.append('span').attr('class', 'mark'));
   setStyle(marks, 'border-color', (m) => cpuColor(m.cpu));
   setText(marks, (m) => m.text);
+}
+
+function rowClass(r: ListingRow): string {
+  return `${r.heading ? 'fn' : 'ln'}${r.executed ? ' executed' : ''}${r.markers.length > 0 ? ' current' : ''}`;
 }

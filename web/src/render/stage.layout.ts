@@ -157,6 +157,12 @@ export interface StageShapes {
   readonly width: number;
   readonly height: number;
   readonly strip: StripShape;
+  /**
+   * Where the body (everything under the strip) starts. The shapes below are in the body's
+   * coordinates: a strip that wraps to one more line moves the body as one, not each of its
+   * elements (a huge scenario's thousands of chips).
+   */
+  readonly bodyY: number;
   readonly cards: readonly CardShape[];
   readonly chips: readonly ChipShape[];
   readonly refs: readonly RefShape[];
@@ -410,7 +416,8 @@ export function layoutStage(
   const arrows: ArrowShape[] = [];
   const locks: LockShape[] = [];
   const slabByName = new Map(view.slabs.map((s) => [s.name, s]));
-  const objectByName = new Map(view.slabs.flatMap((s) => s.objects.map((o) => [o.name, o] as const)));
+  // (The first slab holding a name wins, as a search in slab order would find it.)
+  const objectByName = new Map(view.slabs.flatMap((s) => s.objects.map((o) => [o.name, o] as const)).reverse());
   // The variables holding each object: two means it was handed out twice, drawn as such.
   const holders = new Map<string, string[]>();
   for (const v of view.vars) if (v.held && v.object !== null) holders.set(v.object, [...(holders.get(v.object) ?? []), v.name]);
@@ -420,7 +427,8 @@ export function layoutStage(
   const colX = (i: number) => GAP + (i % columns) * (CARD_W + GAP);
 
   const strip = layoutStrip(view, event, width);
-  let y = strip.h + GAP;
+  const bodyY = strip.h + GAP;
+  let y = 0;
 
   // Slabs first (their grid positions are where freelist chips come from), placed after the
   // CPU cards, whose height we need: lay the CPUs out in two passes.
@@ -580,7 +588,7 @@ export function layoutStage(
       const cx = x + VALUE_X + CHIP_W / 2 + (j % perRowChips) * CHIP_STEP;
       const cy = top + ry + Math.floor(j / perRowChips) * ROW;
       flPos.push({ x: cx, y: cy });
-      const obj = findObject(slabByName, name);
+      const obj = objectByName.get(name);
       const st = obj === undefined ? objectState(LOST) : objectState(obj.owner);
       chips.push({
         key: flKeys[j] ?? `fl:${name}`,
@@ -699,19 +707,11 @@ export function layoutStage(
     }
   });
 
-  return { width, height: y, strip, cards, chips, refs, arrows, locks, tokens, ties, tokenLabels: labels };
+  return { width, height: bodyY + y, strip, bodyY, cards, chips, refs, arrows, locks, tokens, ties, tokenLabels: labels };
 }
 
 function cpuOfOwner(owner: SlabOwner): number | null {
   return owner.kind === 'cpu' || owner.kind === 'cpuPartial' ? owner.cpu : null;
-}
-
-function findObject(slabs: ReadonlyMap<string, SlabView>, name: string) {
-  for (const s of slabs.values()) {
-    const o = s.objects.find((ob) => ob.name === name);
-    if (o !== undefined) return o;
-  }
-  return undefined;
 }
 
 function slabRef(

@@ -1,6 +1,6 @@
 // D3 rendering of the event timeline (timeline.layout.ts): ticks keyed by move index, the
 // cursor line, retry brackets. Pointer scrubbing is wired by the caller through `cursorAt`.
-import { select, setAttr, setText } from './d3';
+import { redrawn, select, setAttr, setText } from './d3';
 import { cpuColor } from './geometry';
 import type { Bracket, Tick, TimelineShapes } from './timeline.layout';
 import { ensureStyle } from './style';
@@ -32,18 +32,19 @@ export function renderTimeline(svgEl: SVGSVGElement, shapes: TimelineShapes): vo
       g.append('title');
       return g;
     });
-  // A step changes one tick's class (the cursor passes it) or adds one: write only that.
-  setAttr(ticks, 'class', (t) => `tick ${t.kind}${t.future ? ' future' : ''}${t.failed ? ' failed' : ''}`);
-  const rect = ticks.select<SVGRectElement>('rect');
+  // A step changes one tick's class (the cursor passes it) or adds one: draw only those.
+  const changed = redrawn(ticks, (t) => `${t.kind},${t.future},${t.failed},${t.x},${t.y},${t.w},${t.h},${t.cpu ?? ''},${t.title}`);
+  setAttr(changed, 'class', (t) => `tick ${t.kind}${t.future ? ' future' : ''}${t.failed ? ' failed' : ''}`);
+  const rect = changed.select<SVGRectElement>('rect');
   setAttr(rect, 'x', (t) => t.x);
   setAttr(rect, 'y', (t) => t.y);
   setAttr(rect, 'width', (t) => t.w);
   setAttr(rect, 'height', (t) => t.h);
   setAttr(rect, 'fill', (t) => (t.cpu === null ? 'var(--muted)' : cpuColor(t.cpu)));
-  const fail = ticks.select<SVGTextElement>('text.fail');
+  const fail = changed.select<SVGTextElement>('text.fail');
   setAttr(fail, 'x', (t) => t.x + t.w / 2);
   setText(fail, (t) => (t.failed ? '✕' : ''));
-  setText(ticks.select<SVGTitleElement>('title'), (t) => t.title);
+  setText(changed.select<SVGTitleElement>('title'), (t) => t.title);
   const brackets = svg
     .selectAll<SVGPathElement, Bracket>('path.bracket')
     .data(shapes.brackets, (b) => b.key)

@@ -10,9 +10,11 @@ interface Box {
   readonly h: number;
 }
 
+/** The part of `svg` that is drawn: its viewBox, down to its `data-height` (the stage's SVG is taller). */
 function viewBox(svg: SVGSVGElement): Box {
   const vb = svg.viewBox.baseVal;
-  if (vb.width > 0 && vb.height > 0) return { w: vb.width, h: vb.height };
+  const drawn = Number(svg.getAttribute('data-height') ?? NaN);
+  if (vb.width > 0 && vb.height > 0) return { w: vb.width, h: drawn > 0 ? Math.min(drawn, vb.height) : vb.height };
   const r = svg.getBoundingClientRect();
   return { w: r.width, h: r.height };
 }
@@ -26,6 +28,8 @@ function place(svg: SVGSVGElement, x: number, y: number, w: number, h: number): 
   clone.setAttribute('y', String(y));
   clone.setAttribute('width', String(w));
   clone.setAttribute('height', String(h));
+  const box = viewBox(svg);
+  if (svg.viewBox.baseVal.height !== box.h) clone.setAttribute('viewBox', `0 0 ${box.w} ${box.h}`);
   return clone;
 }
 

@@ -2,6 +2,7 @@
 // function (memoised) and hands the shapes to its D3 renderer in a layout effect. The tween
 // length is decided here: consecutive steps animate, jumps and reduced motion do not.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 import { describeView } from '../render/describe';
 import { layoutLines } from '../render/lines.layout';
 import { renderLines } from '../render/lines.view';
@@ -10,6 +11,7 @@ import { renderListing } from '../render/listing.view';
 import { fitColumns, layoutStage } from '../render/stage.layout';
 import { renderStage } from '../render/stage.view';
 import { cursorAt, layoutTimeline } from '../render/timeline.layout';
+import { SVG_CSS } from '../render/style';
 import { renderTimeline } from '../render/timeline.view';
 import { StageLegend } from './StageLegend';
 import { listingFor, type SimEvent, type View } from '../sim';
@@ -38,6 +40,16 @@ function useDraw<E extends Element, S>(
     if (prev === null || prev.step !== step) last.current = { step, at: now };
     if (ref.current !== null) render(ref.current, shapes, { duration: tween ? TWEEN_MS : 0 });
   }, [ref, shapes, step, animate, render]);
+}
+
+/**
+ * The D3 views' CSS inside their SVG (so an exported frame carries it), rendered with the SVG:
+ * every view's sheet is in the document before the first view draws. Inserted by the first
+ * draw instead, the second and third sheets each restyled a stage already drawn (a huge
+ * scenario's 7,000 elements, twice, 30-40 ms each, before its first frame).
+ */
+function SvgStyle() {
+  return <style>{SVG_CSS}</style>;
 }
 
 export function useMediaQuery(query: string): boolean {
@@ -76,7 +88,7 @@ interface StageProps {
  */
 export function StageView({ view, event, selection, step, animate, onSelect, fitHeight, legend = true, hide }: StageProps) {
   const ref = useRef<SVGSVGElement | null>(null);
-  const [box, px, room] = useWidth();
+  const [box, px, room] = useWidth(true);
   const fit = fitColumns(px, Math.max(view.cpus.length, 2));
   const { columns } = fit;
   const hideTid = hide?.tid === true;
@@ -90,22 +102,28 @@ export function StageView({ view, event, selection, step, animate, onSelect, fit
     scale = Math.max(fitHeight.minScale, Math.min(scale, room / shapes.height));
   }
   useDraw(ref, shapes, step, animate, renderStage);
+  // The SVG is drawn taller than the stage (renderStage: its viewBox's height changes in big
+  // steps only) and cut to the stage's own height here: a step that makes the stage taller or
+  // shorter resizes this box, not the SVG, whose resizing lays out every text it holds again.
   return (
     <div ref={box} className="stage-box">
-    <svg
-      ref={ref}
-      className="stage"
-      data-testid="stage"
-      role="img"
-      aria-label={`The allocator's state. ${describeView(view)}`}
-      width={Math.round(shapes.width * scale)}
-      onClick={(e) => {
-        if (onSelect === undefined) return;
-        const target = (e.target as Element).closest('[data-object],[data-slab]');
-        onSelect(target?.getAttribute('data-object') ?? target?.getAttribute('data-slab') ?? null);
-      }}
-    />
-    {legend && <StageLegend shapes={shapes} />}
+      <div className="stage-clip" style={{ width: Math.round(shapes.width * scale), aspectRatio: `${shapes.width} / ${shapes.height}` }}>
+        <svg
+          ref={ref}
+          className="stage"
+          data-testid="stage"
+          role="img"
+          aria-label={`The allocator's state. ${describeView(view)}`}
+          onClick={(e) => {
+            if (onSelect === undefined) return;
+            const target = (e.target as Element).closest('[data-object],[data-slab]');
+            onSelect(target?.getAttribute('data-object') ?? target?.getAttribute('data-slab') ?? null);
+          }}
+        >
+          <SvgStyle />
+        </svg>
+      </div>
+      {legend && <StageLegend shapes={shapes} />}
     </div>
   );
 }
@@ -124,12 +142,14 @@ export function LinesView({ view, event, step, animate }: Omit<StageProps, 'sele
       aria-label={`Cache lines, MESI state per CPU. ${summary}`}
       width="100%"
       style={{ maxWidth: `${shapes.width * 1.35}px` }}
-    />
+    >
+      <SvgStyle />
+    </svg>
   );
 }
 
 /** A box's width, and the room from its top to the bottom of the window (both measured). */
-function useWidth(): [RefObject<HTMLDivElement | null>, number, number] {
+function useWidth(atOnce: boolean): [RefObject<HTMLDivElement | null>, number, number] {
   const ref = useRef<HTMLDivElement | null>(null);
   const [size, setSize] = useState({ width: 800, room: 600 });
   useLayoutEffect(() => {
@@ -140,15 +160,27 @@ function useWidth(): [RefObject<HTMLDivElement | null>, number, number] {
       const room = Math.max(0, Math.round(window.innerHeight - el.getBoundingClientRect().top - 8));
       setSize((s) => (s.width === width && s.room === room ? s : { width, room }));
     };
-    const ro = new ResizeObserver(measure);
+    // The first size: measured at once (the page is laid out here, as it is so far), or taken
+    // from the observer's first report, after the browser's own layout and drawn before that
+    // frame is painted. A view after the stage waits for the report: measured at once, it laid
+    // out a stage just drawn (a huge scenario's, 50-70 ms) before the frame laid it out again.
+    let first = !atOnce;
+    const ro = new ResizeObserver(() => {
+      if (!first) {
+        measure();
+        return;
+      }
+      first = false;
+      flushSync(measure);
+    });
     ro.observe(el);
     window.addEventListener('resize', measure);
-    measure();
+    if (atOnce) measure();
     return () => {
       ro.disconnect();
       window.removeEventListener('resize', measure);
     };
-  }, []);
+  }, [atOnce]);
   return [ref, size.width, size.room];
 }
 
@@ -162,7 +194,7 @@ interface TimelineProps {
 }
 
 export function TimelineView({ events, schedule, cursor, view, animate, onGoto }: TimelineProps) {
-  const [box, width] = useWidth();
+  const [box, width] = useWidth(false);
   const ref = useRef<SVGSVGElement | null>(null);
   const shapes = useMemo(
     () => layoutTimeline(events, schedule, cursor, view.contexts, width),
@@ -203,7 +235,9 @@ export function TimelineView({ events, schedule, cursor, view, animate, onGoto }
         onPointerCancel={() => {
           dragging.current = false;
         }}
-      />
+      >
+        <SvgStyle />
+      </svg>
     </div>
   );
 }

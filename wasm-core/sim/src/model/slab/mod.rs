@@ -145,6 +145,12 @@ pub struct SlabLayout {
 }
 
 impl SlabLayout {
+    /// The layout of a SLAB scenario's cache (its tunables, `Scenario::slab_tunables`).
+    pub fn of(sc: &crate::Scenario) -> SlabLayout {
+        let (limit, batch, shared) = sc.slab_tunables();
+        SlabLayout::new(limit, batch, shared)
+    }
+
     pub fn new(limit: u32, batchcount: u32, shared: u32) -> SlabLayout {
         let lines = |n: u32| (2 + n).div_ceil(8);
         let shared_limit = shared * batchcount;
@@ -371,10 +377,6 @@ impl Machine {
             self.invalidate_line(l);
         }
         self.st.slabs[s as usize].life = Life::Discarded;
-    }
-
-    fn node_of_cpu(&self, k: u32) -> u32 {
-        self.cfg.cpu_node[k as usize]
     }
 
     /// `spin_unlock(&n->list_lock)`, as every SLAB function drops it.

@@ -47,6 +47,15 @@ macro_rules! need {
             None => return $m.fault($crate::model::Fault::Unset(stringify!($e))),
         }
     };
+    ($m:expr, $e:expr, ()) => {
+        match $e {
+            Some(v) => v,
+            None => {
+                $m.fault($crate::model::Fault::Unset(stringify!($e)));
+                return;
+            }
+        }
+    };
     ($m:expr, $e:expr, $otherwise:expr) => {
         match $e {
             Some(v) => v,

@@ -345,6 +345,17 @@ impl Machine {
         }
     }
 
+    /// Object `i`'s free-pointer word in slab `s`, for a write that is not an access of
+    /// memory (a new slab's chain, a user's payload).
+    pub fn fp_slot(&mut self, s: SlabId, i: u32) -> Option<&mut Addr> {
+        let a = self.obj_addr(s, i);
+        let slab = self.st.slabs.get_mut(s as usize);
+        let slot = prims::found(&self.fault, "slab", s.into(), slab)?
+            .fp
+            .get_mut(i as usize);
+        prims::found(&self.fault, "object", a, slot)
+    }
+
     // ----- stats, cycles, events -----
 
     pub fn stat(&mut self, s: Stat) {

@@ -76,6 +76,18 @@ impl Machine {
         self.halted = true;
     }
 
+    /// A read-only lookup that found nothing: note it ([`Fault::NoSuch`]) and hand out the
+    /// inert stand-in.
+    #[cold]
+    pub(super) fn missing<T>(
+        &self,
+        what: &'static str,
+        id: u64,
+        stand_in: &'static T,
+    ) -> &'static T {
+        missing(&self.fault, what, id, stand_in)
+    }
+
     /// The model stopped at an internal error, or found one it has not reported yet.
     #[inline]
     pub(super) fn stopped(&self) -> bool {

@@ -345,6 +345,20 @@ impl Machine {
         }
     }
 
+    /// The free-pointer word of object `a` as it is, with no access (a ghost's or a view's
+    /// read), if `a` is an object.
+    pub fn peek_fp(&self, a: Addr) -> Option<Addr> {
+        let (s, i) = self.object_of(a)?;
+        // `object_of` found the slab and `i < objects`, the length of every `fp`.
+        match self.slab(s).fp.get(i as usize) {
+            Some(&w) => Some(w),
+            None => {
+                self.fault(Fault::NoSuch("object", a));
+                None
+            }
+        }
+    }
+
     /// Object `i`'s free-pointer word in slab `s`, for a write that is not an access of
     /// memory (a new slab's chain, a user's payload).
     pub fn fp_slot(&mut self, s: SlabId, i: u32) -> Option<&mut Addr> {

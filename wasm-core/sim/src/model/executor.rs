@@ -961,3 +961,75 @@ impl Machine {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! An internal error of the model is an outcome, never a panic: the inconsistencies below
+    //! cannot arise from any input (the lints of `lib.rs` and the fuzz harness say so), so
+    //! they are made by hand.
+    use super::*;
+    use crate::scenario;
+
+    /// SC1 after setup: task T (context 0) about to allocate on cpu0.
+    fn machine() -> Machine {
+        let text = include_str!("../../tests/scenarios/sc01_alloc_fastpath_irq_free_retry.json");
+        Machine::new(scenario::parse(text).unwrap(), true, true)
+    }
+
+    fn model_errors(m: &Machine) -> Vec<&str> {
+        m.violations
+            .iter()
+            .filter(|v| v.invariant == "MODEL")
+            .map(|v| v.message.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn a_label_of_another_function_is_the_violation_model_and_the_machine_stops() {
+        let mut m = machine();
+        assert!(m.move_enabled(Move::Step(0)));
+        // `____cache_alloc`'s first label in a frame of SLUB's `slab_alloc`.
+        m.st.ctxs[0].stack = vec![Frame::new(Func::SlabAlloc, Pc::CA0)];
+        m.st.ctxs[0].settled = true;
+        m.apply_move(Move::Step(0), Some(0));
+        m.finish_if_done();
+        let errors = model_errors(&m);
+        assert_eq!(errors.len(), 1, "{:?}", m.violations);
+        assert!(
+            errors[0].contains("(T at slab_alloc:CA0): the label is not one of its function's"),
+            "{}",
+            errors[0]
+        );
+        assert!(m.enabled_moves().is_empty());
+        assert!(!m.deadlocked() && !m.all_finished());
+        assert!(m.move_blocked(Move::Step(1)).is_some());
+    }
+
+    #[test]
+    fn an_id_with_nothing_behind_it_is_the_violation_model() {
+        let mut m = machine();
+        // A CPU slab that was never created.
+        m.st.cpus[0].page = Some(999);
+        while model_errors(&m).is_empty() && m.move_enabled(Move::Step(0)) {
+            m.apply_move(Move::Step(0), None);
+            m.finish_if_done();
+        }
+        let errors = model_errors(&m);
+        assert_eq!(errors.len(), 1, "{:?}", m.violations);
+        assert!(errors[0].contains("there is no slab 999"), "{}", errors[0]);
+        assert!(m.enabled_moves().is_empty());
+    }
+
+    #[test]
+    fn a_frame_local_that_is_unset_is_the_violation_model() {
+        let mut m = machine();
+        // `get_freelist` of no slab.
+        m.st.ctxs[0].stack = vec![Frame::new(Func::GetFreelist, Pc::G1)];
+        m.st.ctxs[0].settled = true;
+        m.apply_move(Move::Step(0), None);
+        m.finish_if_done();
+        let errors = model_errors(&m);
+        assert_eq!(errors.len(), 1, "{:?}", m.violations);
+        assert!(errors[0].contains("`fr.pg` found nothing"), "{}", errors[0]);
+    }
+}

@@ -179,6 +179,32 @@ impl Machine {
     pub fn var_mut(&mut self, v: usize) -> Option<&mut Var> {
         found(&self.fault, "variable", v as u64, self.st.vars.get_mut(v))
     }
+    /// Cache line `l`'s MESI state in every CPU (a line the layout has: `Config::line_cc`,
+    /// `line_nd`, a slab's or a sheaf's lines).
+    #[inline]
+    pub fn line(&self, l: u32) -> [Mesi; MAX_CPUS] {
+        match self.st.lines.get(l as usize) {
+            Some(&states) => states,
+            None => {
+                note_fault(&self.fault, Fault::NoSuch("cache line", l.into()));
+                [Mesi::I; MAX_CPUS]
+            }
+        }
+    }
+    #[inline]
+    pub fn line_mut(&mut self, l: u32) -> Option<&mut [Mesi; MAX_CPUS]> {
+        found(
+            &self.fault,
+            "cache line",
+            l.into(),
+            self.st.lines.get_mut(l as usize),
+        )
+    }
+    /// The stepping CPU's clock.
+    #[inline]
+    pub fn my_cycles(&self) -> u64 {
+        self.policy_view().cycles(self.cur_cpu as usize)
+    }
     /// The node CPU `k` belongs to (`cpu_to_node`).
     #[inline]
     pub fn node_of_cpu(&self, k: u32) -> u32 {

@@ -59,8 +59,9 @@
 // stage (`cargo clippy ... -D warnings`, scripts/test.mjs) keeps it. A lookup by an id the
 // model itself hands around goes through the typed lookups of `model`, which turn an id with
 // nothing behind it into an internal error of the model (`model::Fault`): the violation
-// `MODEL`, after which the machine stops. Arithmetic a run's counts reach saturates; what
-// input reaches is checked; the few helpers allowed plain arithmetic name what bounds it.
+// `MODEL`, after which the machine stops. Counts a run reaches wrap as the kernel's counters
+// do (`model::state::Bump`, far from their limit); what input reaches is checked or saturates;
+// the few helpers allowed plain arithmetic name what bounds it.
 #![cfg_attr(
     not(test),
     deny(

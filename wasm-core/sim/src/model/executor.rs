@@ -870,36 +870,51 @@ impl Config {
             .map(|c| c.ops.clone())
             .collect();
         src_ops.push(sc.setup.iter().map(|s| s.op.clone()).collect());
-        let mut by_name: std::collections::HashMap<String, usize> =
-            (var_names.iter().cloned()).zip(0..).collect();
-        // Every variable a valid scenario frees or touches is bound by an `alloc`
-        // (`scenario::validate`). One that is not (a workload built in code) becomes a
-        // variable no `alloc` binds: its `free` waits for ever and the run ends in DEADLOCK.
-        let mut index = |name: &str| match by_name.get(name) {
-            Some(&i) => i,
-            None => {
-                let i = var_names.len();
-                var_names.push(name.to_string());
-                by_name.insert(name.to_string(), i);
-                i
-            }
+        // Each op with its variable resolved to an index; the names no `alloc` binds, apart.
+        let resolve = |var_names: &[String]| {
+            let by_name: std::collections::HashMap<&str, usize> = var_names
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (v.as_str(), i))
+                .collect();
+            let mut unbound: Vec<String> = Vec::new();
+            let mut index = |name: &str| match by_name.get(name) {
+                Some(&i) => i,
+                None => {
+                    unbound.push(name.to_string());
+                    0
+                }
+            };
+            let ops: Vec<Vec<IOp>> = src_ops
+                .iter()
+                .map(|list| {
+                    list.iter()
+                        .map(|op| match op {
+                            Op::Alloc { var, node } => IOp::Alloc {
+                                var: index(var),
+                                node: *node,
+                            },
+                            Op::Free { var } => IOp::Free { var: index(var) },
+                            Op::Touch { var } => IOp::Touch { var: index(var) },
+                            Op::Flush { target } => IOp::Flush { target: *target },
+                        })
+                        .collect()
+                })
+                .collect();
+            (ops, unbound)
         };
-        let ops = src_ops
-            .iter()
-            .map(|list| {
-                list.iter()
-                    .map(|op| match op {
-                        Op::Alloc { var, node } => IOp::Alloc {
-                            var: index(var),
-                            node: *node,
-                        },
-                        Op::Free { var } => IOp::Free { var: index(var) },
-                        Op::Touch { var } => IOp::Touch { var: index(var) },
-                        Op::Flush { target } => IOp::Flush { target: *target },
-                    })
-                    .collect()
-            })
-            .collect();
+        let (mut ops, unbound) = resolve(&var_names);
+        if !unbound.is_empty() {
+            // Every variable a valid scenario frees or touches is bound by an `alloc`
+            // (`scenario::validate`). One that is not (a workload built in code) becomes a
+            // variable no `alloc` binds: its `free` waits for ever and the run ends in DEADLOCK.
+            for name in unbound {
+                if !var_names.contains(&name) {
+                    var_names.push(name);
+                }
+            }
+            ops = resolve(&var_names).0;
+        }
         let slab = (sc.allocator == crate::scenario::Allocator::Slab)
             .then(|| super::slab::SlabLayout::of(&sc));
         let sheaf = (sc.allocator == crate::scenario::Allocator::Sheaves).then(|| {

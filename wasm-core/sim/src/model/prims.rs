@@ -54,8 +54,18 @@ impl Machine {
     }
 
     /// Report a noted internal error as the violation `MODEL`, naming the context and the
-    /// label (`at`) that found it, and stop the machine. Nothing if none was noted.
+    /// label (`at`) that found it, and stop the machine. Nothing if none was noted (the check
+    /// every label pays; the report is out of line).
+    #[inline]
     pub(super) fn report_fault(&mut self, at: Option<&Frame>) {
+        if self.fault.get().is_some() {
+            self.report_noted_fault(at);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn report_noted_fault(&mut self, at: Option<&Frame>) {
         let Some(f) = self.fault.take() else { return };
         let place = match at {
             Some(fr) => format!(

@@ -17,8 +17,8 @@ pub type CtxId = u8;
 pub const MAX_CPUS: usize = 8;
 
 /// Counting up: stats, cycles, versions, steps, counts of ops. A run is bounded (its moves,
-/// ops and the policy's limits) far below where any of these could wrap, so they saturate
-/// rather than wrap; either way, never a panic.
+/// ops and the policy's limits) far below where any of these could wrap; they wrap as the
+/// kernel's unsigned counters do (a plain add, where the step loop counts), never a panic.
 pub trait Bump: Sized {
     /// Add one.
     fn bump(&mut self);
@@ -31,11 +31,11 @@ macro_rules! bump_impl {
         impl Bump for $t {
             #[inline]
             fn bump(&mut self) {
-                *self = self.saturating_add(1);
+                *self = self.wrapping_add(1);
             }
             #[inline]
             fn bump_by(&mut self, n: Self) {
-                *self = self.saturating_add(n);
+                *self = self.wrapping_add(n);
             }
         }
     )+};

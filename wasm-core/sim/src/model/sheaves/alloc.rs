@@ -1038,8 +1038,8 @@ impl Machine {
                 self.chain_objects(s);
                 self.access(self.slab(s).line, Access::Write);
                 let first = self.obj_addr(s, 0);
-                if let Some(x) = self.slab_mut(s) {
-                    x.freelist = first;
+                if let Some(sl) = self.slab_mut(s) {
+                    sl.freelist = first;
                 }
                 note!(
                     self,
@@ -1093,8 +1093,8 @@ impl Machine {
                 self.access(self.slab(p).line, Access::Write);
                 let needs_list = self.cfg.objects > fr.count;
                 if !needs_list {
-                    if let Some(x) = self.slab_mut(p) {
-                        x.life = Life::Live;
+                    if let Some(sl) = self.slab_mut(p) {
+                        sl.life = Life::Live;
                     }
                 }
                 note!(
@@ -1125,8 +1125,8 @@ impl Machine {
             NS5a => {
                 step!(self);
                 let n = self.node_of_slab(p);
-                if let Some(x) = self.slab_mut(p) {
-                    x.life = Life::Live;
+                if let Some(sl) = self.slab_mut(p) {
+                    sl.life = Life::Live;
                 }
                 self.add_partial(n, p, false);
                 note!(

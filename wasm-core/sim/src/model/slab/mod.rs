@@ -477,8 +477,8 @@ impl Machine {
         for l in first..=first.saturating_add(self.cfg.obj_lines) {
             self.invalidate_line(l);
         }
-        if let Some(x) = self.slab_mut(s) {
-            x.life = Life::Discarded;
+        if let Some(sl) = self.slab_mut(s) {
+            sl.life = Life::Discarded;
         }
     }
 
@@ -1005,8 +1005,8 @@ impl Machine {
                 self.check_node_lock(n, "slab lists");
                 self.access(self.cfg.line_nd(n), Access::Write);
                 self.access(self.slab(s).line, Access::Write);
-                if let Some(x) = self.slab_mut(s) {
-                    x.life = Life::Live;
+                if let Some(sl) = self.slab_mut(s) {
+                    sl.life = Life::Live;
                 }
                 let (active, num) = (self.slab(s).counters.inuse, self.cfg.objects);
                 let free = num.saturating_sub(active);

@@ -242,9 +242,9 @@ impl Machine {
                 self.set_ok(ok);
                 if ok {
                     self.check_snapshot(fr, k);
-                    if let Some(x) = self.cpu_mut(k) {
-                        x.freelist = fr.nxt;
-                        x.ghost_version.bump();
+                    if let Some(cpu) = self.cpu_mut(k) {
+                        cpu.freelist = fr.nxt;
+                        cpu.ghost_version.bump();
                     }
                     self.stat(Stat::ALLOC_FASTPATH);
                 }
@@ -691,8 +691,8 @@ impl Machine {
                 let p = need!(self, fr.p);
                 self.access(self.slab(p).line, Access::Write);
                 fr.f = self.slab(p).freelist;
-                if let Some(x) = self.slab_mut(p) {
-                    x.freelist = NULL;
+                if let Some(sl) = self.slab_mut(p) {
+                    sl.freelist = NULL;
                 }
                 note!(
                     self,
@@ -708,8 +708,8 @@ impl Machine {
                 step!(self);
                 let p = need!(self, fr.p);
                 self.st_page(fr.c, Some(p));
-                if let Some(x) = self.slab_mut(p) {
-                    x.life = Life::Live;
+                if let Some(sl) = self.slab_mut(p) {
+                    sl.life = Life::Live;
                 }
                 self.stat(Stat::ALLOC_SLAB);
                 note!(
@@ -994,8 +994,8 @@ impl Machine {
                 step!(self);
                 self.irq_save(fr);
                 let cur = self.cur;
-                if let Some(x) = self.cpu_mut(self.cur_cpu) {
-                    x.local_lock = Some(cur);
+                if let Some(cpu) = self.cpu_mut(self.cur_cpu) {
+                    cpu.local_lock = Some(cur);
                 }
                 note!(
                     self,
@@ -1036,8 +1036,8 @@ impl Machine {
             }
             LLu2 | LLu20 | LLu25 | LLu40 | LLu37 | LL13 | LL26 | LL8c | LL53 => {
                 step!(self);
-                if let Some(x) = self.cpu_mut(self.cur_cpu) {
-                    x.local_lock = None;
+                if let Some(cpu) = self.cpu_mut(self.cur_cpu) {
+                    cpu.local_lock = None;
                 }
                 self.irq_restore(fr);
                 note!(
@@ -1239,8 +1239,8 @@ impl Machine {
                 step!(self);
                 let p = need!(self, fr.p);
                 self.access(self.slab(p).line, Access::Write);
-                if let Some(x) = self.slab_mut(p) {
-                    x.next = None;
+                if let Some(sl) = self.slab_mut(p) {
+                    sl.next = None;
                 }
                 note!(
                     self,
@@ -1357,8 +1357,8 @@ impl Machine {
                 let p = need!(self, fr.p);
                 self.access(self.slab(p).line, Access::Write);
                 fr.f = self.slab(p).freelist;
-                if let Some(x) = self.slab_mut(p) {
-                    x.freelist = NULL;
+                if let Some(sl) = self.slab_mut(p) {
+                    sl.freelist = NULL;
                 }
                 self.stat(Stat::ALLOC_SLAB);
                 note!(
@@ -1417,8 +1417,8 @@ impl Machine {
                 step!(self);
                 let p = need!(self, fr.p);
                 self.st_page(fr.c, Some(p));
-                if let Some(x) = self.slab_mut(p) {
-                    x.life = Life::Live;
+                if let Some(sl) = self.slab_mut(p) {
+                    sl.life = Life::Live;
                 }
                 note!(
                     self,

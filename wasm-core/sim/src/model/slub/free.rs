@@ -136,9 +136,9 @@ impl Machine {
                 self.set_ok(ok);
                 if ok {
                     self.check_snapshot(fr, k);
-                    if let Some(x) = self.cpu_mut(k) {
-                        x.freelist = fr.x;
-                        x.ghost_version.bump();
+                    if let Some(cpu) = self.cpu_mut(k) {
+                        cpu.freelist = fr.x;
+                        cpu.ghost_version.bump();
                     }
                     self.stat(Stat::FREE_FASTPATH);
                 }

@@ -93,8 +93,8 @@ impl Machine {
                 self.access(self.slab(s).line, Access::Write);
                 self.charge(cost::Id::SpinLock);
                 let cur = self.cur;
-                if let Some(x) = self.slab_mut(s) {
-                    x.slab_lock = Some(cur);
+                if let Some(sl) = self.slab_mut(s) {
+                    sl.slab_lock = Some(cur);
                 }
                 note!(
                     self,
@@ -167,8 +167,8 @@ impl Machine {
             X5 => {
                 step!(self);
                 self.access(self.slab(s).line, Access::Write);
-                if let Some(x) = self.slab_mut(s) {
-                    x.slab_lock = None;
+                if let Some(sl) = self.slab_mut(s) {
+                    sl.slab_lock = None;
                 }
                 note!(
                     self,
@@ -594,8 +594,8 @@ impl Machine {
                 let ok = self.cpu(k).partial == fr.old;
                 self.set_ok(ok);
                 if ok {
-                    if let Some(x) = self.cpu_mut(k) {
-                        x.partial = Some(p);
+                    if let Some(cpu) = self.cpu_mut(k) {
+                        cpu.partial = Some(p);
                     }
                 }
                 note!(
@@ -623,8 +623,8 @@ impl Machine {
                 self.irq_save(fr);
                 fr.c = self.me();
                 let cur = self.cur;
-                if let Some(x) = self.cpu_mut(fr.c) {
-                    x.local_lock = Some(cur);
+                if let Some(cpu) = self.cpu_mut(fr.c) {
+                    cpu.local_lock = Some(cur);
                 }
                 note!(
                     self,
@@ -700,8 +700,8 @@ impl Machine {
             }
             U11 => {
                 step!(self);
-                if let Some(x) = self.cpu_mut(fr.c) {
-                    x.local_lock = None;
+                if let Some(cpu) = self.cpu_mut(fr.c) {
+                    cpu.local_lock = None;
                 }
                 self.irq_restore(fr);
                 note!(
@@ -1585,8 +1585,8 @@ impl Machine {
                 step!(self);
                 self.irq_save(fr);
                 let cur = self.cur;
-                if let Some(x) = self.cpu_mut(c) {
-                    x.local_lock = Some(cur);
+                if let Some(cpu) = self.cpu_mut(c) {
+                    cpu.local_lock = Some(cur);
                 }
                 note!(
                     self,
@@ -1614,8 +1614,8 @@ impl Machine {
             }
             K6 => {
                 step!(self);
-                if let Some(x) = self.cpu_mut(c) {
-                    x.local_lock = None;
+                if let Some(cpu) = self.cpu_mut(c) {
+                    cpu.local_lock = None;
                 }
                 self.irq_restore(fr);
                 note!(
@@ -1716,8 +1716,8 @@ impl Machine {
                 step!(self);
                 self.irq_save(fr);
                 let cur = self.cur;
-                if let Some(x) = self.cpu_mut(fr.c) {
-                    x.local_lock = Some(cur);
+                if let Some(cpu) = self.cpu_mut(fr.c) {
+                    cpu.local_lock = Some(cur);
                 }
                 note!(
                     self,
@@ -1744,8 +1744,8 @@ impl Machine {
             }
             FC3u => {
                 step!(self);
-                if let Some(x) = self.cpu_mut(fr.c) {
-                    x.local_lock = None;
+                if let Some(cpu) = self.cpu_mut(fr.c) {
+                    cpu.local_lock = None;
                 }
                 self.irq_restore(fr);
                 note!(

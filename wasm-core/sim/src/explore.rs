@@ -36,6 +36,7 @@
 //! With the preemption bound on, the bound itself is a heuristic (as in CHESS): it limits
 //! which schedules exist, and the reduction is sound for the schedules within it.
 
+use crate::model::state::Bump;
 use crate::model::{Driver, Machine, Move, WRITE};
 use crate::scenario::Scenario;
 use serde::Serialize;
@@ -165,7 +166,9 @@ impl Hasher for Lanes {
     fn write(&mut self, bytes: &[u8]) {
         for chunk in bytes.chunks(8) {
             let mut w = [0u8; 8];
-            w[..chunk.len()].copy_from_slice(chunk);
+            for (to, from) in w.iter_mut().zip(chunk) {
+                *to = *from;
+            }
             self.write_u64(u64::from_le_bytes(w));
         }
     }
@@ -264,7 +267,7 @@ pub fn explore(
         report.max_depth = report.max_depth.max(node.depth);
         let moves = Driver::enabled_moves(&node.m);
         if moves.is_empty() {
-            report.executions += 1;
+            report.executions.bump();
             if report.executions >= bounds.max_executions {
                 report.complete = false;
                 report.incomplete = Some(format!(
@@ -279,24 +282,24 @@ pub fn explore(
         let last = view.last_moved();
         let last_enabled = last.is_some_and(|l| Driver::move_enabled(&node.m, Move::Step(l)));
         let mut done: Vec<Slept> = Vec::new();
-        let mut over_bounds = 0;
+        let mut over_bounds = 0usize;
         let n_moves = moves.len();
         for mv in moves {
             if bounds.reduction && node.sleep.iter().any(|s| s.mv == mv) {
-                report.pruned += 1;
+                report.pruned.bump();
                 continue;
             }
             // Account the bounded kinds of move.
             let mut used = node.used;
             match mv {
-                Move::Migrate(..) => used.migrations += 1,
+                Move::Migrate(..) => used.migrations.bump(),
                 Move::Step(cx) => {
                     let c = view.ctx(cx);
                     let irq_entry = c.kind == crate::model::state::CtxKind::Irq && !c.entered;
                     if irq_entry {
-                        used.irq_entries += 1;
+                        used.irq_entries.bump();
                     } else if last_enabled && last != Some(cx) {
-                        used.preemptions += 1;
+                        used.preemptions.bump();
                     }
                 }
             }
@@ -304,16 +307,16 @@ pub fn explore(
                 || bounds.max_migrations.is_some_and(|b| used.migrations > b)
                 || bounds.max_irq_entries.is_some_and(|b| used.irq_entries > b)
             {
-                over_bounds += 1;
+                over_bounds.bump();
                 if over_bounds == n_moves {
                     // Nothing within the bounds can go on: this schedule ends unfinished.
-                    report.cut_by_bounds += 1;
+                    report.cut_by_bounds.bump();
                 }
                 continue;
             }
             let mut child = node.m.clone();
             let foot = Rc::new(child.apply_traced(mv));
-            report.transitions += 1;
+            report.transitions.bump();
             let path = Some(Rc::new(PathNode {
                 mv,
                 parent: node.path.clone(),
@@ -358,12 +361,16 @@ pub fn explore(
                 .filter(|s| sleep_moves.contains(&s.mv))
                 .collect();
             entry.push(sleep_moves);
-            report.states += 1;
+            report.states.bump();
             if report.states.is_multiple_of(256) {
                 // Every queued node holds a machine; every visited state a key and its sleep
                 // sets. Estimated from the machine at hand: states of one scenario differ little.
-                let per_node = child.approx_bytes() + std::mem::size_of::<Node>() + 64;
-                let bytes = (queue.len() + 1) * per_node + visited.len() * 96;
+                let per_node = (child.approx_bytes())
+                    .saturating_add(std::mem::size_of::<Node>())
+                    .saturating_add(64);
+                let bytes = (queue.len().saturating_add(1))
+                    .saturating_mul(per_node)
+                    .saturating_add(visited.len().saturating_mul(96));
                 report.peak_memory_mb = report.peak_memory_mb.max((bytes >> 20) as u64);
                 if (bytes >> 20) as u64 >= bounds.max_memory_mb {
                     report.complete = false;
@@ -388,7 +395,7 @@ pub fn explore(
                 let p = Progress {
                     executions: report.executions,
                     states: report.states,
-                    depth: node.depth + 1,
+                    depth: node.depth.saturating_add(1),
                     frontier: queue.len(),
                 };
                 if !progress(&p) {
@@ -401,7 +408,7 @@ pub fn explore(
             queue.push_back(Node {
                 m: child,
                 path,
-                depth: node.depth + 1,
+                depth: node.depth.saturating_add(1),
                 used,
                 sleep,
             });

@@ -1,7 +1,7 @@
 //! Scheduling policies: which enabled move comes next. Both read the machine only through the
 //! driver seam ([`Driver`]), as any other policy should.
 
-use crate::model::state::CtxId;
+use crate::model::state::{Bump, CtxId};
 use crate::model::{Driver, Move};
 
 /// A policy picks the next move, or `None` when it stops (nothing enabled).
@@ -63,8 +63,8 @@ impl Policy for RandomPolicy {
         if moves.is_empty() {
             return None;
         }
-        let i = (self.next_u64() % moves.len() as u64) as usize;
-        Some(moves[i])
+        let i = self.next_u64().checked_rem(moves.len() as u64).unwrap_or(0) as usize;
+        moves.get(i).copied()
     }
 }
 
@@ -72,12 +72,12 @@ impl Policy for RandomPolicy {
 /// end-of-run checks. Returns the moves applied.
 pub fn run<D: Driver, P: Policy>(d: &mut D, policy: &mut P, max_moves: usize) -> usize {
     let mut n = 0;
-    while n < max_moves {
+    for _ in 0..max_moves {
         let Some(mv) = policy.next_move(d) else {
             break;
         };
         d.apply(mv, None);
-        n += 1;
+        n.bump();
     }
     d.finish_if_done();
     n

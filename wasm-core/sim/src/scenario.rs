@@ -100,8 +100,11 @@ pub fn sheaf_capacity(size: u32) -> u32 {
     } else {
         60
     };
-    let bytes = (32 + 8 * base).next_power_of_two();
-    (bytes - 32) / 8
+    let bytes = base
+        .saturating_mul(8)
+        .saturating_add(32)
+        .next_power_of_two();
+    bytes.saturating_sub(32) / 8
 }
 
 /// v4.7 `enable_cpucache` for a cache of `size`-byte objects on `cpus` CPUs:
@@ -599,7 +602,9 @@ impl Scenario {
         if self.cpus == 0 {
             return 0;
         }
-        (u64::from(cpu) * u64::from(self.nodes) / u64::from(self.cpus)) as u32
+        // Two u32 factors fit a u64; `cpus` is not 0 (above).
+        let spread = u64::from(cpu).saturating_mul(u64::from(self.nodes));
+        spread.checked_div(u64::from(self.cpus)).unwrap_or(0) as u32
     }
 
     /// Every context id in scenario order: tasks, then interrupt handlers.
@@ -1289,7 +1294,7 @@ fn cpu_expected(cpus: u32) -> String {
     } else {
         format!(
             "expected a CPU number 0 to {} (the scenario has {cpus} CPUs)",
-            cpus.max(1) - 1
+            cpus.saturating_sub(1)
         )
     }
 }
@@ -1299,7 +1304,7 @@ fn node_expected(nodes: u32) -> String {
     } else {
         format!(
             "expected a node number 0 to {} (the scenario has {nodes} nodes)",
-            nodes.max(1) - 1
+            nodes.saturating_sub(1)
         )
     }
 }
@@ -1445,7 +1450,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 format!("{batch} is out of range: expected 1 to the limit ({limit})"),
             ));
         }
-        if shared * batch > MAX_SLAB_LIMIT {
+        if shared.checked_mul(batch).is_none_or(|n| n > MAX_SLAB_LIMIT) {
             return Err(ScenarioError::new(
                 "cache.shared",
                 format!(
@@ -1584,8 +1589,8 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                     // of its own (it would wait for itself to finish).
                     let own = match loc.list {
                         List::Setup => None,
-                        List::Task(i) => Some(s.tasks[i].cpu),
-                        List::Irq(i) => Some(s.irqs[i].cpu),
+                        List::Task(i) => s.tasks.get(i).map(|c| c.cpu),
+                        List::Irq(i) => s.irqs.get(i).map(|c| c.cpu),
                     };
                     if own == Some(*t) {
                         return Err(ScenarioError::new(

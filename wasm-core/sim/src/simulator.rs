@@ -2,6 +2,7 @@
 //! history, which is the artifact: STYLE 5), a cursor into it, and the machine at the cursor.
 //! Time travel replays from the nearest checkpoint (one every `CHECKPOINT` moves).
 
+use crate::model::state::Bump;
 use crate::model::{Driver, Machine, Move, Stat};
 use crate::policy;
 use crate::view::Frame;
@@ -107,15 +108,16 @@ impl Simulator {
         self.livelock = None;
         if self.cursor < self.history.len() {
             self.history.truncate(self.cursor);
-            self.marks.truncate(self.cursor + 1);
-            self.events.truncate(self.marks[self.cursor]);
-            self.checkpoints.truncate(self.cursor / CHECKPOINT + 1);
+            self.marks.truncate(self.cursor.saturating_add(1));
+            self.events.truncate(self.mark(self.cursor));
+            self.checkpoints
+                .truncate((self.cursor / CHECKPOINT).saturating_add(1));
         }
         self.machine.apply(mv, Some(self.cursor));
         Driver::finish_if_done(&mut self.machine);
         self.machine.take_events(&mut self.events);
         self.history.push(text);
-        self.cursor += 1;
+        self.cursor.bump();
         self.marks.push(self.events.len());
         if self.cursor.is_multiple_of(CHECKPOINT)
             && self.checkpoints.len() == self.cursor / CHECKPOINT
@@ -243,24 +245,35 @@ impl Simulator {
         if n == self.cursor {
             return Ok(());
         }
-        let ck = (n / CHECKPOINT).min(self.checkpoints.len() - 1);
+        // There is always the checkpoint of move 0 (`new`).
+        let ck = (n / CHECKPOINT).min(self.checkpoints.len().saturating_sub(1));
+        let at_ck = ck.saturating_mul(CHECKPOINT);
         // Forward from the machine at hand when that is nearer than the checkpoint (a step
         // forward within the history replays one move, not up to CHECKPOINT of them).
-        let from = if n > self.cursor && self.cursor >= ck * CHECKPOINT {
+        let from = if n > self.cursor && self.cursor >= at_ck {
             self.cursor
         } else {
-            ck * CHECKPOINT
+            at_ck
+        };
+        // The history holds only moves that applied: one that does not parse again, or a
+        // missing checkpoint, is an error of the simulator itself, said as such.
+        let broken = |index: usize, why: &str| Error::Move {
+            index,
+            mv: format!("seek {n}"),
+            why: format!("internal error of the simulator: {why}"),
         };
         if from != self.cursor {
-            self.machine = self.checkpoints[ck].clone();
+            let Some(checkpoint) = self.checkpoints.get(ck) else {
+                return Err(broken(n, "a checkpoint is missing"));
+            };
+            self.machine = checkpoint.clone();
         }
         let m = &mut self.machine;
         m.set_recording(false);
-        for i in from..n {
-            let mv = m
-                .policy_view()
-                .parse_move(&self.history[i])
-                .expect("history holds valid moves");
+        for (i, text) in self.history.iter().enumerate().take(n).skip(from) {
+            let Ok(mv) = m.policy_view().parse_move(text) else {
+                return Err(broken(i, "a move of the history does not parse"));
+            };
             m.apply(mv, Some(i));
             Driver::finish_if_done(m);
         }
@@ -291,9 +304,15 @@ impl Simulator {
                     .count();
                 self.played = schedule.len();
                 if common < schedule.len() {
-                    self.seek(common)
-                        .expect("the common prefix is in the history");
+                    // The common prefix is in the history.
+                    if let Err(e) = self.seek(common) {
+                        error = Some(e.to_string());
+                    }
                     for (i, mv) in schedule.iter().enumerate().skip(common) {
+                        if error.is_some() {
+                            self.played = i;
+                            break;
+                        }
                         if let Err(e) = self.apply(mv) {
                             error = Some(e.to_string());
                             self.played = i;
@@ -308,15 +327,18 @@ impl Simulator {
         };
         let played = self.played;
         let at = cursor.min(played);
-        self.seek(at).expect("the cursor is within the history");
-        let keep = have_events.min(self.marks[common.min(self.marks.len() - 1)]);
-        let end = self.marks[played];
+        // The cursor is within the history.
+        if let Err(e) = self.seek(at) {
+            self.schedule_error = Some(e.to_string());
+        }
+        let keep = have_events.min(self.mark(common));
+        let end = self.mark(played);
         Frame {
             view: self.view(),
             outcome: self.outcome(),
             events_from: keep,
             events: self.events_range(keep, end).to_vec(),
-            events_at_cursor: self.marks[at],
+            events_at_cursor: self.mark(at),
             played,
             error: if cursor > played {
                 self.schedule_error.clone()
@@ -335,7 +357,7 @@ impl Simulator {
         if !self.recording {
             return &[];
         }
-        &self.events[..self.marks[self.cursor]]
+        self.events_range(0, self.mark(self.cursor))
     }
 
     /// Events of the whole kept history (past the cursor too), `start..end` clamped.
@@ -344,7 +366,13 @@ impl Simulator {
             return &[];
         }
         let end = end.min(self.events.len());
-        &self.events[start.min(end)..end]
+        self.events.get(start.min(end)..end).unwrap_or_default()
+    }
+
+    /// `marks()[n]`, or every event for an `n` past the history.
+    fn mark(&self, n: usize) -> usize {
+        let last = self.marks.last().copied().unwrap_or(0);
+        self.marks.get(n).copied().unwrap_or(last)
     }
 
     /// `marks()[n]` = the number of events after `n` moves of the history (setup's events
@@ -362,7 +390,12 @@ impl Simulator {
             .map(|c| {
                 reported
                     .iter()
-                    .map(|s| (s.name().to_string(), c[*s as usize]))
+                    .map(|s| {
+                        (
+                            s.name().to_string(),
+                            c.get(*s as usize).copied().unwrap_or(0),
+                        )
+                    })
                     .collect()
             })
             .collect();

@@ -3,7 +3,7 @@
 //! mutant that validates under random schedules (moves, migrations, interrupts) and then the
 //! bounded default policy. It asserts what the issue asks of any input:
 //! - no panic (a panic fails this test; the release build aborts, so the CLI could not even
-//!   report it);
+//!   report it), and no internal error of the model (the violation `MODEL`);
 //! - a rejected scenario names where: a JSON path, or for text that is not JSON a line and
 //!   column;
 //! - a run ends within its move bound, finished, deadlocked or reported as `LIVELOCK`.
@@ -201,6 +201,10 @@ fn play(sim: &mut Simulator, r: &mut Rng) {
     let _ = sim.apply("no-such-context");
     sim.run_to_end_within(20_000);
     let out = sim.outcome();
+    // An internal error of the model (`model::Fault`) is a bug of the model, whatever input led
+    // to it.
+    let model = out.violations.iter().find(|v| v.invariant == "MODEL");
+    assert!(model.is_none(), "an internal error of the model: {model:?}");
     let livelock = out.violations.iter().any(|v| v.invariant == "LIVELOCK");
     assert!(
         out.finished || out.deadlock || livelock,

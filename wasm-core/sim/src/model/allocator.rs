@@ -36,9 +36,13 @@ impl Machine {
                 isolated: Vec::new(),
             }),
             Allocator::Slab => {
-                let l = cfg.slab.as_ref().expect("SLAB's layout under SLAB");
+                // `Config::from_scenario` made the layout of every SLAB scenario.
+                let l = cfg
+                    .slab
+                    .clone()
+                    .unwrap_or_else(|| super::slab::SlabLayout::of(&cfg.sc));
                 AllocState::Slab(super::slab::SlabState::new(
-                    l,
+                    &l,
                     &cfg.cpu_node,
                     cfg.sc.nodes,
                     cfg.objects,

@@ -155,6 +155,9 @@ impl Id {
     ];
 
     /// The constant's row of [`TABLE`].
+    // `Id`'s discriminants are `0..N`, the rows of `TABLE`: `Id::ALL` has N entries and the
+    // test `every_id_is_its_row` checks each.
+    #[allow(clippy::indexing_slicing)]
     pub fn cost(self) -> &'static Cost {
         &TABLE[self as usize]
     }
@@ -188,14 +191,16 @@ impl Default for Costs {
 }
 
 impl Costs {
+    #[allow(clippy::indexing_slicing)] // as `Id::cost`
     pub fn get(&self, id: Id) -> u64 {
         self.0[id as usize]
     }
 
     /// The table with `id` multiplied by `percent` / 100 (rounded to the nearest cycle).
     pub fn scaled(mut self, id: Id, percent: u64) -> Costs {
-        let v = &mut self.0[id as usize];
-        *v = (*v * percent + 50) / 100;
+        if let Some(v) = self.0.get_mut(id as usize) {
+            *v = v.saturating_mul(percent).saturating_add(50) / 100;
+        }
         self
     }
 }

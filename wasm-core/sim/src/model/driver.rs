@@ -95,7 +95,7 @@ impl<'a> PolicyView<'a> {
     }
     #[inline]
     pub fn ctx(&self, cx: CtxId) -> CtxView {
-        let c = &self.m.st.ctxs[cx as usize];
+        let c = self.m.ctx(cx);
         CtxView {
             kind: c.kind,
             cpu: c.cpu,
@@ -110,23 +110,31 @@ impl<'a> PolicyView<'a> {
     pub fn blocked(&self, cx: CtxId) -> bool {
         self.m.blocked(cx).is_some()
     }
-    /// The context's `i`th op, its variable resolved to an index.
+    /// The context's `i`th op, its variable resolved to an index. A driver asks only for an
+    /// op a context has (`CtxView::op` of a context in an op); any other is an internal error
+    /// ([`super::Fault`]): it is noted, stops the machine, and reads as a `flush`.
     pub fn op(&self, cx: CtxId, i: usize) -> IOp {
-        self.m.cfg.ops_of(cx)[i]
+        match self.m.cfg.ops_of(cx).get(i) {
+            Some(&op) => op,
+            None => {
+                let f = super::Fault::NoSuch("op", i as u64);
+                super::prims::note_fault(&self.m.fault, f);
+                IOp::Flush { target: None }
+            }
+        }
     }
     pub fn ctx_name(&self, cx: CtxId) -> &'a str {
-        &self.m.cfg.ctx_ids[cx as usize]
+        self.m.ctx_name(cx)
     }
     /// The listing label of the named context's next step (`slab_alloc:A9`), if it is in an op.
     pub fn ctx_label(&self, name: &str) -> Option<String> {
         let cx = self.ctx_index(name)?;
-        let f = self.m.st.ctxs[cx as usize].stack.last()?;
+        let f = self.m.ctx(cx).stack.last()?;
         Some(format!("{}:{}", f.func.name(), f.pc.name()))
     }
     /// The context a move text names (`A`), if any.
     pub fn ctx_index(&self, name: &str) -> Option<CtxId> {
-        self.m.cfg.ctx_ids[..self.m.cfg.n_ctx]
-            .iter()
+        (self.m.cfg.ctx_ids.iter().take(self.m.cfg.n_ctx))
             .position(|c| c == name)
             .map(|i| i as CtxId)
     }
@@ -134,7 +142,7 @@ impl<'a> PolicyView<'a> {
         self.m.cfg.cpus
     }
     pub fn node_of_cpu(&self, k: u32) -> u32 {
-        self.m.cfg.cpu_node[k as usize]
+        self.m.node_of_cpu(k)
     }
     /// Cache lines of the fixed structures (`kmem_cache`, per-CPU, per-node), then each
     /// slab's descriptor line followed by `obj_lines` object lines.
@@ -147,7 +155,13 @@ impl<'a> PolicyView<'a> {
     /// Cycles charged to CPU `k` so far.
     #[inline]
     pub fn cycles(&self, k: usize) -> u64 {
-        self.m.st.cycles[k]
+        match self.m.st.cycles.get(k) {
+            Some(&c) => c,
+            None => {
+                super::prims::note_fault(&self.m.fault, super::Fault::NoSuch("cpu", k as u64));
+                0
+            }
+        }
     }
     /// How often each cost constant was charged on CPU `k`, if the machine counts them
     /// (`Machine::with_costs`).
@@ -235,7 +249,7 @@ impl Machine {
         use super::executor::Block;
         match self.blocked(cx)? {
             Block::ListLock(n, _) => Some(self.cfg.line_nd(n)),
-            Block::BarnLock(n, _) => Some(self.cfg.line_nd(n) + 1),
+            Block::BarnLock(n, _) => Some(self.cfg.line_nd(n).saturating_add(1)),
             Block::SlabLock(s, _) => Some(self.slab(s).line),
             Block::LocalLock(..) | Block::Var(_) | Block::CpuOnline(_) | Block::Finished => None,
         }
@@ -267,6 +281,8 @@ impl Machine {
     /// contexts, the variables and who moved last (not cycles, stats or coherence).
     /// About how many bytes one copy of this machine holds (its state's vectors; the
     /// configuration is shared between copies): what the explorer's memory budget counts.
+    // Sizes times lengths of vectors this copy holds in memory: far below `usize::MAX`.
+    #[allow(clippy::arithmetic_side_effects)]
     pub fn approx_bytes(&self) -> usize {
         use super::state::{Cpu, Ctx, Frame, Mesi, Node, Page, SlabId, Var, MAX_CPUS};
         use std::mem::size_of;

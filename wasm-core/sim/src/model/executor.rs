@@ -4,7 +4,7 @@
 use super::allocator::OpCall;
 use super::cost;
 use super::state::*;
-use super::{Config, Flow, Machine};
+use super::{Config, Fault, Flow, Machine};
 use crate::event::Event;
 use crate::scenario::{Op, Preempt, Scenario};
 
@@ -21,6 +21,9 @@ pub enum Block {
     /// A survivor's flush of CPU k (hotplug) waits until k's contexts have finished.
     CpuOnline(u32),
 }
+
+/// Why no move is enabled after an internal error of the model.
+const HALTED: &str = "the model stopped at an internal error (the violation MODEL)";
 
 /// A parsed move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,14 +112,17 @@ impl Machine {
             end_checked: false,
             pending_discards: Vec::new(),
             counts: count.then(Box::default),
+            fault: Default::default(),
+            halted: false,
         };
         m.create_cache();
         m.run_setup();
         m
     }
 
+    /// The hidden context that runs `setup`: the one after the scenario's tasks and irqs.
     fn setup_ctx(&self) -> CtxId {
-        (self.st.ctxs.len() - 1) as CtxId
+        self.cfg.n_ctx as CtxId
     }
 
     fn run_setup(&mut self) {
@@ -124,51 +130,60 @@ impl Machine {
         let setup = self.cfg.sc.setup.clone();
         for (i, op) in setup.iter().enumerate() {
             let k = op.cpu;
-            self.st.ctxs[sx as usize].cpu = k;
-            self.st.cpus[k as usize].current = Some(sx);
+            if let Some(c) = self.ctx_mut(sx) {
+                c.cpu = k;
+            }
+            if let Some(cpu) = self.cpu_mut(k) {
+                cpu.current = Some(sx);
+            }
             self.settle(sx);
             // Settling after an op's last step already lines up the next op: stop at the op
             // boundary so each op runs on its own CPU. An op that would not end (a variant that
             // livelocks) is cut after as many steps as a run may add, and said so.
-            let mut steps = 0;
-            while !self.st.ctxs[sx as usize].stack.is_empty()
-                && self.st.ctxs[sx as usize].cur_op == Some(i)
-            {
-                if self.blocked(sx).is_some() {
+            let mut budget = 0..crate::MAX_POLICY_MOVES;
+            while !self.ctx(sx).stack.is_empty() && self.ctx(sx).cur_op == Some(i) {
+                if self.blocked(sx).is_some() || self.stopped() {
                     break;
                 }
-                if steps == crate::MAX_POLICY_MOVES {
+                if budget.next().is_none() {
                     let msg = format!(
-                        "setup[{i}] did not finish in {steps} steps: the variant livelocks"
+                        "setup[{i}] did not finish in {} steps: the variant livelocks",
+                        crate::MAX_POLICY_MOVES
                     );
                     self.violate("LIVELOCK", msg);
                     break;
                 }
                 self.run_step(sx, None);
-                steps += 1;
             }
-            self.st.cpus[k as usize].current = None;
+            if let Some(cpu) = self.cpu_mut(k) {
+                cpu.current = None;
+            }
         }
-        self.st.ctxs[sx as usize].finished = true;
+        if let Some(c) = self.ctx_mut(sx) {
+            c.finished = true;
+        }
         self.st.in_setup = false;
         // Each CPU's first task is current; the others wait switched out.
-        for (i, c) in self.st.ctxs.iter().enumerate() {
-            if c.kind == CtxKind::Task
-                && i < self.cfg.sc.tasks.len()
-                && self.st.cpus[c.cpu as usize].current.is_none()
-            {
-                self.st.cpus[c.cpu as usize].current = Some(i as CtxId);
+        let tasks = self.cfg.sc.tasks.len();
+        for (i, c) in self.st.ctxs.iter().enumerate().take(tasks) {
+            if let Some(cpu) = self.st.cpus.get_mut(c.cpu as usize) {
+                if c.kind == CtxKind::Task && cpu.current.is_none() {
+                    cpu.current = Some(i as CtxId);
+                }
             }
         }
         for i in 0..self.cfg.n_ctx {
             self.settle(i as CtxId);
         }
+        self.report_fault(None);
     }
 
     pub fn parse_move(&self, mv: &str) -> Result<Move, String> {
         let find = |id: &str| {
-            self.cfg.ctx_ids[..self.cfg.n_ctx]
+            self.cfg
+                .ctx_ids
                 .iter()
+                .take(self.cfg.n_ctx)
                 .position(|c| c == id)
                 .map(|i| i as CtxId)
         };
@@ -177,7 +192,7 @@ impl Machine {
                 .rsplit_once(':')
                 .ok_or_else(|| "a migration is written `migrate:<task>:<cpu>`".to_string())?;
             let t = find(task).ok_or_else(|| format!("there is no context `{task}`"))?;
-            if self.st.ctxs[t as usize].kind != CtxKind::Task {
+            if self.ctx(t).kind != CtxKind::Task {
                 return Err(format!(
                     "`{task}` is an interrupt handler; only tasks migrate"
                 ));
@@ -201,12 +216,16 @@ impl Machine {
     /// Whether a move is enabled now (the fast check the policies and the explorer use).
     pub fn move_enabled(&self, mv: Move) -> bool {
         match mv {
+            // A move of a context that does not exist (only a caller that made up a `Move`
+            // can name one) is not enabled; after an internal error nothing is.
             Move::Step(cx) => {
-                let c = &self.st.ctxs[cx as usize];
-                if c.finished {
+                let Some(c) = self.st.ctxs.get(cx as usize) else {
+                    return false;
+                };
+                if c.finished || self.stopped() {
                     return false;
                 }
-                let cpu = &self.st.cpus[c.cpu as usize];
+                let cpu = self.cpu(c.cpu);
                 let ok = match c.kind {
                     CtxKind::Irq => c.entered || (cpu.irq.is_none() && cpu.irqs_on),
                     CtxKind::Task => {
@@ -227,12 +246,17 @@ impl Machine {
     pub fn move_blocked(&self, mv: Move) -> Option<String> {
         match mv {
             Move::Step(cx) => {
-                let c = &self.st.ctxs[cx as usize];
+                let Some(c) = self.st.ctxs.get(cx as usize) else {
+                    return Some(format!("there is no context {cx}"));
+                };
                 let name = self.ctx_name(cx);
                 if c.finished {
                     return Some(format!("{name} has finished"));
                 }
-                let cpu = &self.st.cpus[c.cpu as usize];
+                if self.stopped() {
+                    return Some(HALTED.into());
+                }
+                let cpu = self.cpu(c.cpu);
                 match c.kind {
                     CtxKind::Irq => {
                         if !c.entered {
@@ -272,10 +296,18 @@ impl Machine {
                 self.blocked_reason(cx).map(|why| format!("{name} {why}"))
             }
             Move::Migrate(t, k) => {
-                let c = &self.st.ctxs[t as usize];
+                let Some(c) = self.st.ctxs.get(t as usize) else {
+                    return Some(format!("there is no context {t}"));
+                };
                 let name = self.ctx_name(t);
                 if c.finished {
                     return Some(format!("{name} has finished"));
+                }
+                if self.stopped() {
+                    return Some(HALTED.into());
+                }
+                if c.kind != CtxKind::Task || k as usize >= self.cfg.cpus {
+                    return Some(format!("{name} cannot migrate to cpu{k}"));
                 }
                 if self.variant().preempt == Preempt::None {
                     return Some(
@@ -288,7 +320,7 @@ impl Machine {
                 if self.cpu_offline(k) {
                     return Some(format!("cpu{k} is offline (a survivor flushed it as dead)"));
                 }
-                if self.st.cpus[c.cpu as usize].current == Some(t) {
+                if self.cpu(c.cpu).current == Some(t) {
                     return Some(format!(
                         "{name} is running on cpu{}: only a task that is switched out can migrate",
                         c.cpu
@@ -301,11 +333,11 @@ impl Machine {
 
     /// Why the current task `cur` of a CPU cannot be switched out now.
     fn switch_blocked(&self, cur: CtxId) -> Option<String> {
-        let c = &self.st.ctxs[cur as usize];
+        let c = self.ctx(cur);
         if c.finished {
             return None;
         }
-        let cpu = &self.st.cpus[c.cpu as usize];
+        let cpu = self.cpu(c.cpu);
         let at_sleep_point = c.stack.last().is_some_and(|f| self.at_sleep_point(f));
         if self.variant().preempt == Preempt::None {
             return (!at_sleep_point).then(|| {
@@ -327,13 +359,13 @@ impl Machine {
     /// Whether a context's next step must wait: a lock held by another, a variable not yet
     /// bound. `None` means it can take its step.
     pub fn blocked(&self, cx: CtxId) -> Option<Block> {
-        let c = &self.st.ctxs[cx as usize];
+        let c = self.ctx(cx);
         if c.finished {
             return Some(Block::Finished);
         }
         let Some(fr) = c.stack.last() else {
             return match self.cfg.ops_of(cx).get(c.op_index) {
-                Some(IOp::Free { var }) | Some(IOp::Touch { var }) if !self.st.vars[*var].bound => {
+                Some(IOp::Free { var }) | Some(IOp::Touch { var }) if !self.var(*var).bound => {
                     Some(Block::Var(*var))
                 }
                 Some(IOp::Flush { target: Some(k) }) if self.cpu_busy(*k, cx) => {
@@ -349,7 +381,7 @@ impl Machine {
     pub fn blocked_reason(&self, cx: CtxId) -> Option<String> {
         self.blocked(cx).map(|b| match b {
             Block::Finished => "has finished".into(),
-            Block::Var(v) => format!("waits until `{}` is allocated", self.cfg.var_names[v]),
+            Block::Var(v) => format!("waits until `{}` is allocated", self.var_name(v)),
             Block::CpuOnline(k) => format!(
                 "waits until cpu{k}'s contexts have finished: it flushes cpu{k} as a dead CPU"
             ),
@@ -409,52 +441,70 @@ impl Machine {
         }
         match mv {
             Move::Migrate(t, k) => {
-                let from = self.st.ctxs[t as usize].cpu;
-                self.st.ctxs[t as usize].cpu = k;
-                if self.st.cpus[from as usize].current == Some(t) {
-                    self.st.cpus[from as usize].current = None;
+                let from = self.ctx(t).cpu;
+                if let Some(c) = self.ctx_mut(t) {
+                    c.cpu = k;
+                }
+                if let Some(cpu) = self.cpu_mut(from) {
+                    if cpu.current == Some(t) {
+                        cpu.current = None;
+                    }
                 }
             }
             Move::Step(cx) => {
-                let k = self.st.ctxs[cx as usize].cpu;
-                match self.st.ctxs[cx as usize].kind {
+                let (k, kind, entered) = {
+                    let c = self.ctx(cx);
+                    (c.cpu, c.kind, c.entered)
+                };
+                match kind {
                     CtxKind::Task => {
-                        self.st.cpus[k as usize].current = Some(cx);
+                        if let Some(cpu) = self.cpu_mut(k) {
+                            cpu.current = Some(cx);
+                        }
                     }
                     CtxKind::Irq => {
-                        if !self.st.ctxs[cx as usize].entered {
-                            let cpu = &mut self.st.cpus[k as usize];
-                            let c = &mut self.st.ctxs[cx as usize];
-                            c.entered = true;
-                            c.saved_irqs_on = cpu.irqs_on;
-                            c.saved_preempt = cpu.preempt_count;
-                            cpu.irqs_on = false;
-                            cpu.preempt_count += 1;
-                            cpu.irq = Some(cx);
+                        if !entered {
+                            let (irqs_on, preempt) = {
+                                let cpu = self.cpu(k);
+                                (cpu.irqs_on, cpu.preempt_count)
+                            };
+                            if let Some(c) = self.ctx_mut(cx) {
+                                c.entered = true;
+                                c.saved_irqs_on = irqs_on;
+                                c.saved_preempt = preempt;
+                            }
+                            if let Some(cpu) = self.cpu_mut(k) {
+                                cpu.irqs_on = false;
+                                cpu.preempt_count.bump();
+                                cpu.irq = Some(cx);
+                            }
                         }
                     }
                 }
-                if !self.st.ctxs[cx as usize].settled {
+                if !self.ctx(cx).settled {
                     self.settle(cx);
                 }
                 // Settling can finish the context without a step: its last ops had none (a
                 // `free` of a variable whose allocation failed is kfree(NULL), which returns
                 // at once). The move then only lets it run to its end.
-                if !self.st.ctxs[cx as usize].stack.is_empty() {
+                if !self.ctx(cx).stack.is_empty() && !self.stopped() {
                     self.run_step(cx, index);
                 }
                 self.st.last_moved = Some(cx);
             }
         }
+        self.report_fault(None);
     }
 
     pub fn all_finished(&self) -> bool {
-        self.st.ctxs[..self.cfg.n_ctx].iter().all(|c| c.finished)
+        self.st.ctxs.iter().take(self.cfg.n_ctx).all(|c| c.finished)
     }
 
-    /// Some context is unfinished and no move is enabled.
+    /// Some context is unfinished and no move is enabled. (Not after an internal error of the
+    /// model: nothing moves then because the model stopped, `MODEL` says why.)
     pub fn deadlocked(&self) -> bool {
-        !self.all_finished()
+        !self.stopped()
+            && !self.all_finished()
             && (0..self.cfg.n_ctx as CtxId).all(|c| !self.move_enabled(Move::Step(c)))
     }
 
@@ -462,9 +512,10 @@ impl Machine {
     pub(super) fn settle(&mut self, cx: CtxId) {
         self.probing = true;
         self.cur = cx;
-        loop {
-            self.cur_cpu = self.st.ctxs[cx as usize].cpu;
-            if self.st.ctxs[cx as usize].stack.is_empty() {
+        // An internal error stops the settling where it was found.
+        while !self.stopped() {
+            self.cur_cpu = self.ctx(cx).cpu;
+            if self.ctx(cx).stack.is_empty() {
                 if !self.start_op(cx) {
                     break;
                 }
@@ -472,7 +523,9 @@ impl Machine {
             }
             let flow = self.exec_top(cx);
             if let Flow::Pending = flow {
-                self.st.ctxs[cx as usize].settled = true;
+                if let Some(c) = self.ctx_mut(cx) {
+                    c.settled = true;
+                }
                 break;
             }
             self.after_exec(cx, flow);
@@ -482,22 +535,37 @@ impl Machine {
 
     /// Run the current label of `cx`'s top frame in place. The stack is moved out for the
     /// call (a three-word move, not a frame copy), so nothing that runs inside a label may
-    /// look at this context's stack: invariant checks that need it run after the step.
+    /// look at this context's stack: invariant checks that need it run after the step. An
+    /// internal error the label found is reported here, where its label is known.
     fn exec_top(&mut self, cx: CtxId) -> Flow {
-        let mut stack = std::mem::take(&mut self.st.ctxs[cx as usize].stack);
-        let flow = self.exec(stack.last_mut().expect("a frame to run"));
-        self.st.ctxs[cx as usize].stack = stack;
+        let Some(c) = self.ctx_mut(cx) else {
+            return Flow::Step;
+        };
+        let mut stack = std::mem::take(&mut c.stack);
+        let flow = match stack.last_mut() {
+            Some(fr) => {
+                let flow = self.exec(fr);
+                self.report_fault(Some(fr));
+                flow
+            }
+            None => self.fault(Fault::Broken("a context stepped with no frame to run")),
+        };
+        if let Some(c) = self.ctx_mut(cx) {
+            c.stack = stack;
+        }
         flow
     }
 
     /// Push/pop frames after `exec` ran the top frame's label.
     fn after_exec(&mut self, cx: CtxId, flow: Flow) {
-        let stack = &mut self.st.ctxs[cx as usize].stack;
+        let Some(c) = self.ctx_mut(cx) else { return };
+        let stack = &mut c.stack;
         match flow {
             Flow::Step | Flow::Go | Flow::Pending => {}
             Flow::Call(child) => stack.push(*child),
             Flow::Ret(v, s) => {
-                let fr = stack.pop().expect("the returning frame");
+                // The returning frame is the one `exec_top` just ran.
+                let Some(fr) = stack.pop() else { return };
                 if let Some(parent) = stack.last_mut() {
                     parent.ret = v;
                     parent.ret_slab = s;
@@ -514,33 +582,36 @@ impl Machine {
 
     /// Start the context's next op. Returns false if there is none (finished) or it must wait.
     fn start_op(&mut self, cx: CtxId) -> bool {
-        let c = &self.st.ctxs[cx as usize];
-        let Some(&op) = self.cfg.ops_of(cx).get(c.op_index) else {
+        let idx = self.ctx(cx).op_index;
+        let Some(&op) = self.cfg.ops_of(cx).get(idx) else {
             self.finish_ctx(cx);
             return false;
         };
         if self.blocked(cx).is_some() {
             return false;
         }
-        let idx = c.op_index;
         let fr = match op {
             IOp::Alloc { node, .. } => Some(self.op_frame(OpCall::Alloc { node })),
             IOp::Flush { target } => Some(self.op_frame(OpCall::Flush { target })),
             IOp::Free { var } => {
-                let addr = self.st.vars[var].addr;
+                let addr = self.var(var).addr;
                 match addr {
                     None => {
-                        self.st.vars[var].freed = true;
+                        if let Some(v) = self.var_mut(var) {
+                            v.freed = true;
+                        }
                         None // kfree(NULL): nothing to do
                     }
                     // The variable lets go of its object at the op's first step (`begin_op`).
                     Some(a) => match self.slab_of(a) {
                         Some(s) => Some(self.op_frame(OpCall::Free { addr: a, slab: s })),
                         None => {
-                            self.st.vars[var].freed = true;
+                            if let Some(v) = self.var_mut(var) {
+                                v.freed = true;
+                            }
                             let msg = format!(
                                 "kfree of `{}` = {}, which is not an object of this cache (the allocation returned user data)",
-                                self.cfg.var_names[var],
+                                self.var_name(var),
                                 self.addr_name(a)
                             );
                             self.violate("INV-2", msg);
@@ -549,15 +620,18 @@ impl Machine {
                     },
                 }
             }
-            IOp::Touch { var } => self.st.vars[var].addr.map(|a| {
+            IOp::Touch { var } => self.var(var).addr.map(|a| {
                 let mut f = Frame::new(Func::Touch, Pc::TC);
                 f.x = a;
                 f.count = var as u32;
                 f
             }),
         };
-        let c = &mut self.st.ctxs[cx as usize];
-        c.op_index += 1;
+        let Some(c) = self.ctx_mut(cx) else {
+            return false;
+        };
+        // At most the context's op count (`MAX_CONTEXT_OPS`, or a workload's length).
+        c.op_index.bump();
         c.cur_op = Some(idx);
         c.begun = false;
         match fr {
@@ -570,30 +644,35 @@ impl Machine {
     /// The first step of an op: a `free` hands its object over to the kernel now (not when
     /// the op was merely lined up by settling, which happens before the context moves).
     fn begin_op(&mut self, cx: CtxId) {
-        let c = &mut self.st.ctxs[cx as usize];
+        let Some(c) = self.ctx_mut(cx) else { return };
         if c.begun {
             return;
         }
         c.begun = true;
-        if let Some(i) = c.cur_op {
-            match self.cfg.ops_of(cx)[i] {
-                IOp::Free { var } => {
-                    self.st.vars[var].freed = true;
-                    self.ghost.frees += 1;
+        let Some(i) = c.cur_op else { return };
+        match self.cfg.ops_of(cx).get(i) {
+            Some(&IOp::Free { var }) => {
+                if let Some(v) = self.var_mut(var) {
+                    v.freed = true;
                 }
-                IOp::Flush { target: Some(k) } => {
-                    // Hotplug: this start waited for k's contexts to finish and takes k
-                    // offline (no migration there any more): both are part of its footprint.
-                    use super::{RES_CTX, RES_SCHED};
-                    for o in 0..self.st.ctxs.len() {
-                        if self.st.ctxs[o].cpu == k {
-                            self.touch_resource(RES_CTX | o as u32, false);
-                        }
-                    }
-                    self.touch_resource(RES_SCHED | k, true);
-                }
-                _ => {}
+                self.ghost.frees.bump();
             }
+            Some(&IOp::Flush { target: Some(k) }) => {
+                // Hotplug: this start waited for k's contexts to finish and takes k
+                // offline (no migration there any more): both are part of its footprint.
+                use super::{RES_CTX, RES_SCHED};
+                if self.foot.is_some() {
+                    let on_k: Vec<usize> = (self.st.ctxs.iter().enumerate())
+                        .filter(|(_, c)| c.cpu == k)
+                        .map(|(o, _)| o)
+                        .collect();
+                    for o in on_k {
+                        self.touch_resource(RES_CTX | o as u32, false);
+                    }
+                }
+                self.touch_resource(RES_SCHED | k, true);
+            }
+            _ => {}
         }
     }
 
@@ -608,21 +687,21 @@ impl Machine {
 
     /// Whether a survivor has begun flushing CPU k as dead (an op `flush` with `target` k).
     pub fn cpu_offline(&self, k: u32) -> bool {
-        (0..self.st.ctxs.len()).any(|o| {
-            let begun = self.st.ctxs[o].op_index;
-            self.cfg.ops_of(o as CtxId)[..begun]
+        self.st.ctxs.iter().enumerate().any(|(o, c)| {
+            self.cfg
+                .ops_of(o as CtxId)
                 .iter()
+                .take(c.op_index)
                 .any(|op| matches!(op, IOp::Flush { target: Some(t) } if *t == k))
         })
     }
 
     fn finish_op(&mut self, cx: CtxId, v: Addr) {
-        let c = &self.st.ctxs[cx as usize];
-        let Some(i) = c.cur_op else { return };
-        if let IOp::Alloc { var: vi, .. } = self.cfg.ops_of(cx)[i] {
+        let Some(i) = self.ctx(cx).cur_op else { return };
+        if let Some(&IOp::Alloc { var: vi, .. }) = self.cfg.ops_of(cx).get(i) {
             let addr = (v != NULL).then_some(v);
             if let Some(a) = addr {
-                self.ghost.allocs += 1;
+                self.ghost.allocs.bump();
                 // INV-1 by a scan of every variable: an invariant check, so only when checks
                 // are on (the Lab's runs bind tens of thousands of variables).
                 if let Some(other) = self.checks.then_some(()).and_then(|()| {
@@ -631,20 +710,23 @@ impl Machine {
                         .iter()
                         .position(|o| o.held() && o.addr == Some(a))
                 }) {
-                    let var = &self.cfg.var_names[vi];
                     let msg = format!(
-                        "`{var}` was handed {}, which `{}` still holds: a double allocation",
+                        "`{}` was handed {}, which `{}` still holds: a double allocation",
+                        self.var_name(vi),
                         self.addr_name(a),
-                        self.cfg.var_names[other]
+                        self.var_name(other)
                     );
                     self.violate("INV-1", msg);
                 }
             }
-            let var = &mut self.st.vars[vi];
-            var.bound = true;
-            var.addr = addr;
+            if let Some(var) = self.var_mut(vi) {
+                var.bound = true;
+                var.addr = addr;
+            }
         }
-        self.st.ctxs[cx as usize].cur_op = None;
+        if let Some(c) = self.ctx_mut(cx) {
+            c.cur_op = None;
+        }
     }
 
     /// The scheduling state a move reads or writes, for the explorer's footprints: every move
@@ -654,17 +736,17 @@ impl Machine {
         use super::{RES_CTX, RES_SCHED};
         match mv {
             Move::Migrate(t, k) => {
-                let from = self.st.ctxs[t as usize].cpu;
+                let from = self.ctx(t).cpu;
                 self.touch_resource(RES_CTX | t as u32, true);
                 self.touch_resource(RES_SCHED | from, true);
                 self.touch_resource(RES_SCHED | k, true);
             }
             Move::Step(cx) => {
-                let c = &self.st.ctxs[cx as usize];
+                let c = self.ctx(cx);
                 let k = c.cpu;
                 let switches = match c.kind {
                     CtxKind::Irq => !c.entered,
-                    CtxKind::Task => self.st.cpus[k as usize].current != Some(cx),
+                    CtxKind::Task => self.cpu(k).current != Some(cx),
                 };
                 self.touch_resource(RES_CTX | cx as u32, true);
                 self.touch_resource(RES_SCHED | k, switches);
@@ -673,27 +755,27 @@ impl Machine {
     }
 
     fn finish_ctx(&mut self, cx: CtxId) {
-        let k = self.st.ctxs[cx as usize].cpu;
+        let k = self.ctx(cx).cpu;
         self.touch_resource(super::RES_SCHED | k, true);
-        let c = &mut self.st.ctxs[cx as usize];
+        let n_ctx = self.cfg.n_ctx;
+        let Some(c) = self.ctx_mut(cx) else { return };
         if c.finished {
             return;
         }
         c.finished = true;
-        let k = c.cpu as usize;
-        match c.kind {
+        let (kind, entered, on, preempt) = (c.kind, c.entered, c.saved_irqs_on, c.saved_preempt);
+        let Some(cpu) = self.cpu_mut(k) else { return };
+        match kind {
             CtxKind::Irq => {
-                if c.entered {
-                    let (on, pc) = (c.saved_irqs_on, c.saved_preempt);
-                    let cpu = &mut self.st.cpus[k];
+                if entered {
                     cpu.irqs_on = on;
-                    cpu.preempt_count = pc;
+                    cpu.preempt_count = preempt;
                     cpu.irq = None;
                 }
             }
             CtxKind::Task => {
-                if self.st.cpus[k].current == Some(cx) && (cx as usize) < self.cfg.n_ctx {
-                    self.st.cpus[k].current = None;
+                if cpu.current == Some(cx) && (cx as usize) < n_ctx {
+                    cpu.current = None;
                 }
             }
         }
@@ -702,20 +784,25 @@ impl Machine {
     /// Execute the step at the top of `cx`'s stack, settle, record and check.
     pub(super) fn run_step(&mut self, cx: CtxId, mv: Option<usize>) {
         self.cur = cx;
-        self.cur_cpu = self.st.ctxs[cx as usize].cpu;
-        self.st.ctxs[cx as usize].settled = false;
+        self.cur_cpu = self.ctx(cx).cpu;
+        if let Some(c) = self.ctx_mut(cx) {
+            c.settled = false;
+        }
         self.begin_op(cx);
         if self.recording() {
-            let fr = self.st.ctxs[cx as usize]
+            // A settled context that moves has a step on top (`apply_move` checked).
+            let label = self
+                .ctx(cx)
                 .stack
                 .last()
-                .expect("settled context has a step");
+                .map(|fr| format!("{}:{}", fr.func.name(), fr.pc.name()))
+                .unwrap_or_default();
             let ev = Event {
                 step: self.st.steps,
                 mv,
                 ctx: self.ctx_name(cx).to_string(),
                 cpu: self.cur_cpu,
-                label: format!("{}:{}", fr.func.name(), fr.pc.name()),
+                label,
                 ..Default::default()
             };
             if let Some(rec) = self.rec.as_mut() {
@@ -737,10 +824,13 @@ impl Machine {
             }
             r.events.push(ev);
         }
-        if self.checks {
+        // The invariants judge a consistent state only: after an internal error `MODEL` says
+        // what broke.
+        if self.checks && !self.halted {
             self.check_step_invariants();
         }
-        self.st.steps += 1;
+        // A run is bounded by its moves (`MAX_POLICY_MOVES` and the like), far below u64.
+        self.st.steps.bump();
     }
 }
 
@@ -749,13 +839,15 @@ impl Config {
         let cpus = sc.cpus as usize;
         let objects = sc.cache.objects_per_slab;
         let size = sc.cache.object_size as u64;
-        let obj_lines = ((objects as u64 * size).div_ceil(64)) as u32;
+        // Two u32 factors: the product fits a u64.
+        let obj_lines = (u64::from(objects).saturating_mul(size)).div_ceil(64) as u32;
         let mut ctx_ids: Vec<String> = sc
             .tasks
             .iter()
             .chain(sc.irqs.iter())
             .map(|c| c.id.clone())
             .collect();
+        let n_ctx = ctx_ids.len();
         ctx_ids.push("(setup)".into());
         let mut var_names: Vec<String> = Vec::new();
         let all_ops = sc.setup.iter().map(|s| &s.op).chain(
@@ -780,33 +872,53 @@ impl Config {
             .map(|c| c.ops.clone())
             .collect();
         src_ops.push(sc.setup.iter().map(|s| s.op.clone()).collect());
-        let by_name: std::collections::HashMap<&str, usize> = var_names
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (v.as_str(), i))
-            .collect();
-        let index = |name: &str| by_name[name];
-        let ops = src_ops
-            .iter()
-            .map(|list| {
-                list.iter()
-                    .map(|op| match op {
-                        Op::Alloc { var, node } => IOp::Alloc {
-                            var: index(var),
-                            node: *node,
-                        },
-                        Op::Free { var } => IOp::Free { var: index(var) },
-                        Op::Touch { var } => IOp::Touch { var: index(var) },
-                        Op::Flush { target } => IOp::Flush { target: *target },
-                    })
-                    .collect()
-            })
-            .collect();
-        let n_ctx = ctx_ids.len() - 1;
-        let slab = (sc.allocator == crate::scenario::Allocator::Slab).then(|| {
-            let (limit, batch, shared) = sc.slab_tunables();
-            super::slab::SlabLayout::new(limit, batch, shared)
-        });
+        // Each op with its variable resolved to an index; the names no `alloc` binds, apart.
+        let resolve = |var_names: &[String]| {
+            let by_name: std::collections::HashMap<&str, usize> = var_names
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (v.as_str(), i))
+                .collect();
+            let mut unbound: Vec<String> = Vec::new();
+            let mut index = |name: &str| match by_name.get(name) {
+                Some(&i) => i,
+                None => {
+                    unbound.push(name.to_string());
+                    0
+                }
+            };
+            let ops: Vec<Vec<IOp>> = src_ops
+                .iter()
+                .map(|list| {
+                    list.iter()
+                        .map(|op| match op {
+                            Op::Alloc { var, node } => IOp::Alloc {
+                                var: index(var),
+                                node: *node,
+                            },
+                            Op::Free { var } => IOp::Free { var: index(var) },
+                            Op::Touch { var } => IOp::Touch { var: index(var) },
+                            Op::Flush { target } => IOp::Flush { target: *target },
+                        })
+                        .collect()
+                })
+                .collect();
+            (ops, unbound)
+        };
+        let (mut ops, unbound) = resolve(&var_names);
+        if !unbound.is_empty() {
+            // Every variable a valid scenario frees or touches is bound by an `alloc`
+            // (`scenario::validate`). One that is not (a workload built in code) becomes a
+            // variable no `alloc` binds: its `free` waits for ever and the run ends in DEADLOCK.
+            for name in unbound {
+                if !var_names.contains(&name) {
+                    var_names.push(name);
+                }
+            }
+            ops = resolve(&var_names).0;
+        }
+        let slab = (sc.allocator == crate::scenario::Allocator::Slab)
+            .then(|| super::slab::SlabLayout::of(&sc));
         let sheaf = (sc.allocator == crate::scenario::Allocator::Sheaves).then(|| {
             let (capacity, max_full, max_empty) = sc.sheaf_tunables();
             super::sheaves::SheafLayout::new(capacity, max_full, max_empty)
@@ -840,9 +952,11 @@ impl Config {
 }
 
 impl Machine {
-    /// After a move: at the end of the run check INV-15, and report a deadlock as an outcome.
+    /// After a move: at the end of the run check INV-15, and report a deadlock as an outcome
+    /// (or an internal error of the model a read-only lookup noted since the last move).
     pub fn finish_if_done(&mut self) {
-        if self.end_checked {
+        self.report_fault(None);
+        if self.end_checked || self.halted {
             return;
         }
         if self.all_finished() {
@@ -851,7 +965,7 @@ impl Machine {
         } else if self.deadlocked() {
             self.end_checked = true;
             let waits: Vec<String> = (0..self.cfg.n_ctx as CtxId)
-                .filter(|&c| !self.st.ctxs[c as usize].finished)
+                .filter(|&c| !self.ctx(c).finished)
                 .map(|c| match self.blocked_reason(c) {
                     Some(r) => format!("{} {r}", self.ctx_name(c)),
                     None => format!("{} cannot run", self.ctx_name(c)),
@@ -862,5 +976,77 @@ impl Machine {
                 format!("no context can move: {}", waits.join("; ")),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! An internal error of the model is an outcome, never a panic: the inconsistencies below
+    //! cannot arise from any input (the lints of `lib.rs` and the fuzz harness say so), so
+    //! they are made by hand.
+    use super::*;
+    use crate::scenario;
+
+    /// SC1 after setup: task T (context 0) about to allocate on cpu0.
+    fn machine() -> Machine {
+        let text = include_str!("../../tests/scenarios/sc01_alloc_fastpath_irq_free_retry.json");
+        Machine::new(scenario::parse(text).unwrap(), true, true)
+    }
+
+    fn model_errors(m: &Machine) -> Vec<&str> {
+        m.violations
+            .iter()
+            .filter(|v| v.invariant == "MODEL")
+            .map(|v| v.message.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn a_label_of_another_function_is_the_violation_model_and_the_machine_stops() {
+        let mut m = machine();
+        assert!(m.move_enabled(Move::Step(0)));
+        // `____cache_alloc`'s first label in a frame of SLUB's `slab_alloc`.
+        m.st.ctxs[0].stack = vec![Frame::new(Func::SlabAlloc, Pc::CA0)];
+        m.st.ctxs[0].settled = true;
+        m.apply_move(Move::Step(0), Some(0));
+        m.finish_if_done();
+        let errors = model_errors(&m);
+        assert_eq!(errors.len(), 1, "{:?}", m.violations);
+        assert!(
+            errors[0].contains("(T at slab_alloc:CA0): the label is not one of its function's"),
+            "{}",
+            errors[0]
+        );
+        assert!(m.enabled_moves().is_empty());
+        assert!(!m.deadlocked() && !m.all_finished());
+        assert!(m.move_blocked(Move::Step(1)).is_some());
+    }
+
+    #[test]
+    fn an_id_with_nothing_behind_it_is_the_violation_model() {
+        let mut m = machine();
+        // A CPU slab that was never created.
+        m.st.cpus[0].page = Some(999);
+        while model_errors(&m).is_empty() && m.move_enabled(Move::Step(0)) {
+            m.apply_move(Move::Step(0), None);
+            m.finish_if_done();
+        }
+        let errors = model_errors(&m);
+        assert_eq!(errors.len(), 1, "{:?}", m.violations);
+        assert!(errors[0].contains("there is no slab 999"), "{}", errors[0]);
+        assert!(m.enabled_moves().is_empty());
+    }
+
+    #[test]
+    fn a_frame_local_that_is_unset_is_the_violation_model() {
+        let mut m = machine();
+        // `get_freelist` of no slab.
+        m.st.ctxs[0].stack = vec![Frame::new(Func::GetFreelist, Pc::G1)];
+        m.st.ctxs[0].settled = true;
+        m.apply_move(Move::Step(0), None);
+        m.finish_if_done();
+        let errors = model_errors(&m);
+        assert_eq!(errors.len(), 1, "{:?}", m.violations);
+        assert!(errors[0].contains("`fr.pg` found nothing"), "{}", errors[0]);
     }
 }

@@ -1,4 +1,4 @@
-//! Two macros every modelled function uses.
+//! The macros every modelled function uses.
 
 /// Start a step: in probing mode, stop in front of it (see `mod.rs`).
 macro_rules! step {
@@ -33,6 +33,36 @@ macro_rules! rw {
         if $m.recording() {
             let v: String = $w;
             $m.set_wrote(v);
+        }
+    };
+}
+
+/// `?` for the step functions: the value inside `Some`, or stop the label here with an
+/// internal error of the model (`Fault::Unset`, naming the expression; see `Fault`). A
+/// third argument is what a function that is not a step function returns instead.
+macro_rules! need {
+    ($m:expr, $e:expr) => {
+        match $e {
+            Some(v) => v,
+            None => return $m.fault($crate::model::Fault::Unset(stringify!($e))),
+        }
+    };
+    ($m:expr, $e:expr, ()) => {
+        match $e {
+            Some(v) => v,
+            None => {
+                $m.fault($crate::model::Fault::Unset(stringify!($e)));
+                return;
+            }
+        }
+    };
+    ($m:expr, $e:expr, $otherwise:expr) => {
+        match $e {
+            Some(v) => v,
+            None => {
+                $m.fault($crate::model::Fault::Unset(stringify!($e)));
+                return $otherwise;
+            }
         }
     };
 }

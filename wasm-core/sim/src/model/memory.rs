@@ -52,6 +52,8 @@ pub struct Transfers {
 }
 
 impl Transfers {
+    // Counts of bounded runs: far below u64::MAX.
+    #[allow(clippy::arithmetic_side_effects)]
     pub fn add(&mut self, o: &Transfers) {
         self.total += o.total;
         self.from_modified += o.from_modified;
@@ -67,15 +69,15 @@ impl Transfers {
     /// `self - earlier`, field by field (counters only grow).
     pub fn since(&self, earlier: &Transfers) -> Transfers {
         Transfers {
-            total: self.total - earlier.total,
-            from_modified: self.from_modified - earlier.from_modified,
-            prefetched: self.prefetched - earlier.prefetched,
-            object: self.object - earlier.object,
-            slab_page: self.slab_page - earlier.slab_page,
-            cpu_slab: self.cpu_slab - earlier.cpu_slab,
-            node: self.node - earlier.node,
-            cache: self.cache - earlier.cache,
-            spin_reads: self.spin_reads - earlier.spin_reads,
+            total: self.total.saturating_sub(earlier.total),
+            from_modified: self.from_modified.saturating_sub(earlier.from_modified),
+            prefetched: self.prefetched.saturating_sub(earlier.prefetched),
+            object: self.object.saturating_sub(earlier.object),
+            slab_page: self.slab_page.saturating_sub(earlier.slab_page),
+            cpu_slab: self.cpu_slab.saturating_sub(earlier.cpu_slab),
+            node: self.node.saturating_sub(earlier.node),
+            cache: self.cache.saturating_sub(earlier.cache),
+            spin_reads: self.spin_reads.saturating_sub(earlier.spin_reads),
         }
     }
 }
@@ -101,6 +103,8 @@ impl Default for Counts {
 
 impl Machine {
     /// Count a transfer of `line` to the stepping CPU by the kind of line.
+    // Counts of a bounded run; `line >= statics` in the last two branches.
+    #[allow(clippy::arithmetic_side_effects)]
     fn count_transfer(&mut self, line: u32, modified: bool, prefetch: bool) {
         let (cpus, statics, obj_lines) = (
             self.cfg.cpus as u32,
@@ -110,7 +114,9 @@ impl Machine {
         let Some(c) = self.counts.as_mut() else {
             return;
         };
-        let t = &mut c.transfers[self.cur_cpu as usize];
+        let Some(t) = c.transfers.get_mut(self.cur_cpu as usize) else {
+            return;
+        };
         t.total += 1;
         t.from_modified += u64::from(modified);
         t.prefetched += u64::from(prefetch);
@@ -138,13 +144,13 @@ impl Machine {
         } else {
             0
         };
-        waited + self.access_now(line, acc)
+        waited.saturating_add(self.access_now(line, acc))
     }
 
     /// `cycles` pass on CPU `k` outside the model's steps (a driver's spinning or sleeping):
     /// prefetches on their way to it arrive that much sooner on its step clock.
     pub fn pass_time(&mut self, k: u32, cycles: u64) {
-        let now = self.st.cycles[k as usize];
+        let now = self.policy_view().cycles(k as usize);
         for p in self.st.prefetches.iter_mut().filter(|p| p.cpu == k) {
             p.at = p.at.saturating_sub(cycles).max(now);
         }
@@ -164,19 +170,20 @@ impl Machine {
             return 0;
         };
         let p = self.st.prefetches.swap_remove(i);
-        let now = self.st.cycles[me as usize];
+        let now = self.my_cycles();
         // Another CPU took the line meanwhile: this access misses on its own.
-        if self.st.lines[line as usize][me as usize] == Mesi::I || p.at <= now {
+        if self.line(line).get(me as usize) == Some(&Mesi::I) || p.at <= now {
             return 0;
         }
-        let wait = p.at - now;
+        let wait = p.at.saturating_sub(now);
         self.wait_cycles(wait);
         wait
     }
 
     fn access_now(&mut self, line: u32, acc: Access) -> u64 {
         let me = self.cur_cpu as usize;
-        let mine = self.st.lines[line as usize][me];
+        let states = self.line(line);
+        let mine = states.get(me).copied().unwrap_or(Mesi::I);
         // The common case: a hit that changes no state.
         if mine == Mesi::M
             || (acc == Access::Read && mine != Mesi::I)
@@ -189,7 +196,6 @@ impl Machine {
             };
         }
         let ncpu = self.cfg.cpus;
-        let states = self.st.lines[line as usize];
         let write = matches!(acc, Access::Write | Access::PrefetchW | Access::Atomic);
         // Where the line comes from when we miss: a Modified copy, a clean copy, or memory.
         let mut modified_at = None;
@@ -239,15 +245,17 @@ impl Machine {
         if matches!(acc, Access::Prefetch | Access::PrefetchW) {
             // The prefetch costs its issue; the line arrives after the transfer it started.
             if charged != Id::L1Hit {
-                let at = self.st.cycles[me]
-                    + self.cfg.costs.get(Id::Prefetch)
-                    + self.cfg.costs.get(charged);
+                let at = self
+                    .my_cycles()
+                    .saturating_add(self.cfg.costs.get(Id::Prefetch))
+                    .saturating_add(self.cfg.costs.get(charged));
                 let cpu = me as u32;
                 // Keep only what is still on its way (a line that has arrived costs nothing).
                 let cycles = &self.st.cycles;
-                self.st
-                    .prefetches
-                    .retain(|p| !(p.line == line && p.cpu == cpu) && p.at > cycles[p.cpu as usize]);
+                self.st.prefetches.retain(|p| {
+                    !(p.line == line && p.cpu == cpu)
+                        && cycles.get(p.cpu as usize).is_some_and(|&c| p.at > c)
+                });
                 self.st.prefetches.push(PrefetchInFlight { line, cpu, at });
             }
             charged = Id::Prefetch;
@@ -256,24 +264,27 @@ impl Machine {
             // A transfer: this CPU gained the line (a miss, or an upgrade of a Shared copy)
             // and another CPU's copy changed.
             let gained = mine == Mesi::I || (mine == Mesi::S && write);
-            let others = (0..ncpu).any(|k| k != me && next[k] != states[k]);
+            let changed = |k: usize| next.get(k) != states.get(k);
+            let others = (0..ncpu).any(|k| k != me && changed(k));
             if gained && others && self.counts.is_some() {
                 let prefetch = matches!(acc, Access::Prefetch | Access::PrefetchW);
                 self.count_transfer(line, modified_at.is_some(), prefetch);
             }
             if self.recording() {
-                for k in 0..ncpu {
-                    if next[k] != states[k] {
+                for (k, (from, to)) in states.iter().zip(&next).enumerate().take(ncpu) {
+                    if from != to {
                         self.ev_transition(Transition {
                             line,
                             cpu: k as u32,
-                            from: states[k].letter(),
-                            to: next[k].letter(),
+                            from: from.letter(),
+                            to: to.letter(),
                         });
                     }
                 }
             }
-            self.st.lines[line as usize] = next;
+            if let Some(l) = self.line_mut(line) {
+                *l = next;
+            }
         }
         if acc == Access::Atomic && charged == Id::L1Hit {
             // A line already this CPU's: the atomic's constant is all it costs.
@@ -287,12 +298,12 @@ impl Machine {
     /// were measured on a line already in L1 (M8, M10: the instruction in a loop), so a hit
     /// adds nothing to them; charging an L1 hit as well would count the operand twice.
     pub fn atomic(&mut self, line: u32, id: Id) -> u64 {
-        self.access(line, Access::Atomic) + self.charge(id)
+        self.access(line, Access::Atomic)
+            .saturating_add(self.charge(id))
     }
 
     fn transfer_cost(&self, from_cpu: usize, same_socket: Id) -> Id {
-        let nodes = &self.cfg.cpu_node;
-        if nodes[from_cpu] != nodes[self.cur_cpu as usize] {
+        if self.node_of_cpu(from_cpu as u32) != self.my_node() {
             Id::RemoteSocket
         } else {
             same_socket
@@ -306,30 +317,29 @@ impl Machine {
     /// charged (the spinner's clock is the driver's). Returns whether the line moved (the
     /// spinner had no copy): a coherence event the driver counts.
     pub fn spin_read(&mut self, k: u32, line: u32) -> bool {
-        let k = k as usize;
-        let Some(states) = self.st.lines.get(line as usize).copied() else {
+        let (k, cpus) = (k as usize, self.cfg.cpus);
+        let Some(states) = self.st.lines.get_mut(line as usize) else {
             return false;
         };
-        if states[k] != Mesi::I {
+        if states.get(k).is_none_or(|s| *s != Mesi::I) {
             return false;
         }
-        let mut next = states;
-        for (j, s) in next.iter_mut().enumerate().take(self.cfg.cpus) {
-            if j == k || *s != Mesi::I {
+        // Nobody holds it (the holder's copy left every cache): the spinner reads it alone.
+        let alone = states.iter().all(|s| *s == Mesi::I);
+        for (j, s) in states.iter_mut().enumerate().take(cpus) {
+            if j == k {
+                *s = if alone { Mesi::E } else { Mesi::S };
+            } else if *s != Mesi::I {
                 *s = Mesi::S;
             }
         }
-        let shared_before = states.iter().any(|s| *s != Mesi::I);
-        if !shared_before {
-            // Nobody holds it (the holder's copy left every cache): the spinner reads it alone.
-            next[k] = Mesi::E;
-        }
-        self.st.lines[line as usize] = next;
         true
     }
 
     /// Drop a line from every cache (a discarded slab's page goes back to the allocator).
     pub fn invalidate_line(&mut self, line: u32) {
-        self.st.lines[line as usize] = [Mesi::I; MAX_CPUS];
+        if let Some(l) = self.line_mut(line) {
+            *l = [Mesi::I; MAX_CPUS];
+        }
     }
 }

@@ -105,10 +105,15 @@ impl Config {
         0
     }
     /// `CC(k)`: CPU k's `kmem_cache_cpu` (SLAB: the header of its `array_cache`).
+    // Line numbers of the fixed structures stay small: at most `MAX_CPUS` CPUs and
+    // `MAX_NODES` nodes, a SLAB array of at most `MAX_SLAB_LIMIT` entries
+    // (`scenario::validate`; the Lab's workloads stay within the same limits).
+    #[allow(clippy::arithmetic_side_effects)]
     pub fn line_cc(&self, cpu: u32) -> u32 {
         1 + cpu * self.cpu_lines
     }
     /// `ND(n)`: node n's `kmem_cache_node` (SLAB: its shared array's lines follow).
+    #[allow(clippy::arithmetic_side_effects)] // as `line_cc`
     pub fn line_nd(&self, node: u32) -> u32 {
         1 + self.cpus as u32 * self.cpu_lines + node * (1 + self.node_extra_lines)
     }
@@ -118,15 +123,14 @@ impl Config {
     pub fn is_slab(&self) -> bool {
         self.slab.is_some()
     }
-    pub fn var_index(&self, name: &str) -> usize {
-        self.var_names
-            .iter()
-            .position(|v| v == name)
-            .expect("validated variable")
+    /// The index of the variable `name`, if the scenario has one.
+    pub fn var_index(&self, name: &str) -> Option<usize> {
+        self.var_names.iter().position(|v| v == name)
     }
 
+    /// Context `cx`'s ops (none for an id that names no context).
     pub fn ops_of(&self, cx: CtxId) -> &[IOp] {
-        &self.ops[cx as usize]
+        self.ops.get(cx as usize).map_or(&[], |ops| ops)
     }
 }
 
@@ -168,6 +172,43 @@ pub struct Machine {
     /// When the Lab asks (`count`): each cost constant's charges and the cache-line
     /// transfers, per CPU.
     counts: Option<Box<memory::Counts>>,
+    /// An internal error of the model noted but not yet reported ([`Fault`]). A `Cell`, so
+    /// that a read-only lookup that finds nothing can note it.
+    fault: std::cell::Cell<Option<Fault>>,
+    /// The model found itself inconsistent and said so (the violation `MODEL`): no move is
+    /// enabled any more.
+    halted: bool,
+}
+
+/// An internal error of the model: something the model itself guarantees did not hold (an id
+/// with nothing behind it, a frame local its earlier labels always set, a label its function
+/// does not have). A bug of the model, never a finding about the kernel it models. Noted where
+/// it is found ([`Machine::fault`] and the lookups), it becomes the violation `MODEL` (with
+/// the context and the label) after the label that found it, and the machine stops there: no
+/// move is enabled after it, so nothing runs on the inconsistent state. The CLI exits 1 with
+/// it like any violation; the page shows it like any violation. Never a panic: the release
+/// build aborts on one, which would take the page's wasm instance with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// A lookup by id found nothing: what it looked for (`slab`, `cpu`…) and the id.
+    NoSuch(&'static str, u64),
+    /// A value the code relies on was absent: the expression, as written (`need!`).
+    Unset(&'static str),
+    /// The frame's label is not one of its function's.
+    Label,
+    /// Anything else, in words.
+    Broken(&'static str),
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fault::NoSuch(what, id) => write!(f, "there is no {what} {id}"),
+            Fault::Unset(expr) => write!(f, "`{expr}` found nothing"),
+            Fault::Label => f.write_str("the label is not one of its function's"),
+            Fault::Broken(what) => f.write_str(what),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -195,12 +236,13 @@ impl Machine {
     // ----- naming, for events, narration and views -----
 
     pub fn slab_name(&self, s: SlabId) -> String {
-        const NAMES: &[u8] = b"PQRSTUVWXYZABCDEFGHIJKLMNO";
-        let letter = NAMES[s as usize % NAMES.len()] as char;
-        if (s as usize) < NAMES.len() {
+        const NAMES: &[u8; 26] = b"PQRSTUVWXYZABCDEFGHIJKLMNO";
+        let (round, i) = (s / 26, s % 26);
+        let letter = NAMES.get(i as usize).map_or('?', |&b| char::from(b));
+        if round == 0 {
             letter.to_string()
         } else {
-            format!("{letter}{}", s as usize / NAMES.len())
+            format!("{letter}{round}")
         }
     }
 
@@ -222,26 +264,38 @@ impl Machine {
     }
 
     pub fn ctx_name(&self, c: CtxId) -> &str {
-        &self.cfg.ctx_ids[c as usize]
+        match self.cfg.ctx_ids.get(c as usize) {
+            Some(name) => name,
+            None => {
+                prims::note_fault(&self.fault, Fault::NoSuch("context", c.into()));
+                "?"
+            }
+        }
     }
 
     // ----- addresses -----
 
+    /// Object `i` of slab `s`. Slab s's objects start at `OBJ_BASE * (s + 1)`: a slab id is a
+    /// u32, so that is below 2^53, and a slab's objects span `objects * size`, at most a few
+    /// pages (`MAX_OBJECTS_PER_SLAB` x `MAX_OBJECT_SIZE`, `scenario::validate_cache`; a
+    /// Lab workload's slab is at most an order-3 page), well below `OBJ_BASE`.
+    #[allow(clippy::arithmetic_side_effects)]
     pub fn obj_addr(&self, s: SlabId, i: u32) -> Addr {
         OBJ_BASE * (s as u64 + 1) + i as u64 * self.cfg.size
     }
 
     /// The (slab, index) of an object address, if it is one (of any slab ever created).
     pub fn object_of(&self, a: Addr) -> Option<(SlabId, u32)> {
-        if a < OBJ_BASE || a & DATA == DATA {
+        if a & DATA == DATA {
             return None;
         }
-        let s = a / OBJ_BASE - 1;
+        // Below `OBJ_BASE` is no slab's (`obj_addr`).
+        let s = (a / OBJ_BASE).checked_sub(1)?;
         let off = a % OBJ_BASE;
         if s >= self.st.slabs.len() as u64 || !off.is_multiple_of(self.cfg.size) {
             return None;
         }
-        let i = off / self.cfg.size;
+        let i = off.checked_div(self.cfg.size)?;
         (i < self.cfg.objects as u64).then_some((s as SlabId, i as u32))
     }
 
@@ -250,11 +304,12 @@ impl Machine {
         self.object_of(a).map(|(s, _)| s)
     }
 
-    /// The cache line holding the free pointer of object `a` (`OBJ(o)` of spec §6).
+    /// The cache line holding the free pointer of object `a` (`OBJ(o)` of spec §6): the
+    /// slab's object lines follow its descriptor line (bounded as in `obj_addr`; the offset
+    /// is within the object, `scenario::validate_cache`).
+    #[allow(clippy::arithmetic_side_effects)]
     pub fn obj_line(&self, s: SlabId, i: u32) -> u32 {
-        self.st.slabs[s as usize].line
-            + 1
-            + ((i as u64 * self.cfg.size + self.cfg.offset) / 64) as u32
+        self.slab(s).line + 1 + ((i as u64 * self.cfg.size + self.cfg.offset) / 64) as u32
     }
 
     /// Read an object's free-pointer word; a non-object address reads as `DATA` (the model's
@@ -264,7 +319,14 @@ impl Machine {
             Some((s, i)) => {
                 let line = self.obj_line(s, i);
                 self.access(line, memory::Access::Read);
-                self.st.slabs[s as usize].fp[i as usize]
+                // `object_of` found the slab and `i < objects`, the length of every `fp`.
+                match self.slab(s).fp.get(i as usize) {
+                    Some(&w) => w,
+                    None => {
+                        self.fault(Fault::NoSuch("object", a));
+                        DATA
+                    }
+                }
             }
             None => DATA,
         }
@@ -274,14 +336,49 @@ impl Machine {
         if let Some((s, i)) = self.object_of(a) {
             let line = self.obj_line(s, i);
             self.access(line, memory::Access::Write);
-            self.st.slabs[s as usize].fp[i as usize] = v;
+            match self.slab_mut(s).and_then(|sl| sl.fp.get_mut(i as usize)) {
+                Some(w) => *w = v,
+                None => {
+                    self.fault(Fault::NoSuch("object", a));
+                }
+            }
         }
+    }
+
+    /// The free-pointer word of object `a` as it is, with no access (a ghost's or a view's
+    /// read), if `a` is an object.
+    pub fn peek_fp(&self, a: Addr) -> Option<Addr> {
+        let (s, i) = self.object_of(a)?;
+        // `object_of` found the slab and `i < objects`, the length of every `fp`.
+        match self.slab(s).fp.get(i as usize) {
+            Some(&w) => Some(w),
+            None => {
+                self.fault(Fault::NoSuch("object", a));
+                None
+            }
+        }
+    }
+
+    /// Object `i`'s free-pointer word in slab `s`, for a write that is not an access of
+    /// memory (a new slab's chain, a user's payload).
+    pub fn fp_slot(&mut self, s: SlabId, i: u32) -> Option<&mut Addr> {
+        let a = self.obj_addr(s, i);
+        let slab = self.st.slabs.get_mut(s as usize);
+        let slot = prims::found(&self.fault, "slab", s.into(), slab)?
+            .fp
+            .get_mut(i as usize);
+        prims::found(&self.fault, "object", a, slot)
     }
 
     // ----- stats, cycles, events -----
 
     pub fn stat(&mut self, s: Stat) {
-        self.st.stats[self.cur_cpu as usize][s as usize] += 1;
+        let k = self.cur_cpu;
+        // A row per CPU; `Stat` indexes `[u64; NR_STATS]` by construction (`stats`).
+        match (self.st.stats.get_mut(k as usize)).and_then(|row| row.get_mut(s as usize)) {
+            Some(n) => n.bump(),
+            None => prims::note_fault(&self.fault, Fault::NoSuch("cpu", k.into())),
+        }
         if let Some(r) = self.rec.as_mut() {
             r.cur.stats.push(s.name().to_string());
         }
@@ -291,7 +388,14 @@ impl Machine {
     pub fn charge(&mut self, id: cost::Id) -> u64 {
         let cycles = self.cfg.costs.get(id);
         if let Some(c) = self.counts.as_mut() {
-            c.charges[self.cur_cpu as usize][id as usize] += 1;
+            // The counts have a row per CPU and a column per constant (`memory::Counts`).
+            if let Some(n) = c
+                .charges
+                .get_mut(self.cur_cpu as usize)
+                .and_then(|row| row.get_mut(id as usize))
+            {
+                n.bump();
+            }
         }
         self.charge_cycles(cycles);
         cycles
@@ -318,19 +422,27 @@ impl Machine {
     /// Charge the stepping CPU `cycles` of waiting for a prefetched line still on its way
     /// (counted as transfer time: the rest of the transfer the prefetch started).
     fn wait_cycles(&mut self, cycles: u64) {
-        if let Some(c) = self.counts.as_mut() {
-            c.prefetch_wait[self.cur_cpu as usize] += cycles;
+        if let Some(w) = self
+            .counts
+            .as_mut()
+            .and_then(|c| c.prefetch_wait.get_mut(self.cur_cpu as usize))
+        {
+            w.bump_by(cycles);
         }
         if let Some(r) = self.rec.as_mut() {
-            r.prefetch_wait += cycles;
+            r.prefetch_wait.bump_by(cycles);
         }
         self.charge_cycles(cycles);
     }
 
     fn charge_cycles(&mut self, cycles: u64) {
-        self.st.cycles[self.cur_cpu as usize] += cycles;
+        let k = self.cur_cpu;
+        match self.st.cycles.get_mut(k as usize) {
+            Some(c) => c.bump_by(cycles),
+            None => prims::note_fault(&self.fault, Fault::NoSuch("cpu", k.into())),
+        }
         if let Some(r) = self.rec.as_mut() {
-            r.cur.cycles += cycles;
+            r.cur.cycles.bump_by(cycles);
         }
     }
 

@@ -5,7 +5,7 @@
 use super::cost;
 use super::memory::Access;
 use super::state::*;
-use super::{Machine, Stat};
+use super::{Fault, Flow, Machine, Stat};
 use crate::event::{CasHalf, EventKind};
 use crate::view::Violation;
 
@@ -45,12 +45,201 @@ impl Machine {
         });
     }
 
+    /// Note an internal error of the model ([`Fault`]): the first one noted is reported after
+    /// the label that found it and stops the machine. Returns the `Flow` a step function then
+    /// returns (the label ends there; nothing after it runs).
+    pub fn fault(&self, f: Fault) -> Flow {
+        note_fault(&self.fault, f);
+        Flow::Step
+    }
+
+    /// Report a noted internal error as the violation `MODEL`, naming the context and the
+    /// label (`at`) that found it, and stop the machine. Nothing if none was noted (the check
+    /// every label pays; the report is out of line).
+    #[inline]
+    pub(super) fn report_fault(&mut self, at: Option<&Frame>) {
+        if self.fault.get().is_some() {
+            self.report_noted_fault(at);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn report_noted_fault(&mut self, at: Option<&Frame>) {
+        let Some(f) = self.fault.take() else { return };
+        let place = match at {
+            Some(fr) => format!(
+                " ({} at {}:{})",
+                self.cfg.ctx_ids.get(self.cur as usize).map_or("?", |s| s),
+                fr.func.name(),
+                fr.pc.name()
+            ),
+            None => String::new(),
+        };
+        self.violate(
+            "MODEL",
+            format!(
+                "internal error of the model{place}: {f}. This is a bug of the model, not a \
+                 finding about the kernel; the run stops here"
+            ),
+        );
+        self.halted = true;
+    }
+
+    /// A read-only lookup that found nothing: note it ([`Fault::NoSuch`]) and hand out the
+    /// inert stand-in.
+    #[cold]
+    pub(super) fn missing<T>(
+        &self,
+        what: &'static str,
+        id: u64,
+        stand_in: &'static T,
+    ) -> &'static T {
+        missing(&self.fault, what, id, stand_in)
+    }
+
+    /// The model stopped at an internal error, or found one it has not reported yet.
+    #[inline]
+    pub(super) fn stopped(&self) -> bool {
+        self.halted || self.fault.get().is_some()
+    }
+
     pub fn me(&self) -> u32 {
         self.cur_cpu
     }
 
+    // ----- lookups -----
+    //
+    // Every id the model hands around names something that exists: CPUs and nodes come from
+    // the validated scenario, slabs are never removed (a discarded one keeps its id), contexts
+    // are fixed at creation. A lookup that finds nothing is therefore an internal error of the
+    // model: it is noted ([`Fault::NoSuch`]) and a read gets an inert stand-in (no links, no
+    // objects, nothing held), a write is skipped (`None`); the machine stops after the label.
+
+    #[inline]
     pub fn cpu(&self, k: u32) -> &Cpu {
-        &self.st.cpus[k as usize]
+        self.st
+            .cpus
+            .get(k as usize)
+            .unwrap_or_else(|| missing(&self.fault, "cpu", k.into(), &NO_CPU))
+    }
+    #[inline]
+    pub fn cpu_mut(&mut self, k: u32) -> Option<&mut Cpu> {
+        found(
+            &self.fault,
+            "cpu",
+            k.into(),
+            self.st.cpus.get_mut(k as usize),
+        )
+    }
+    /// The stepping CPU's `Cpu`, for a write.
+    #[inline]
+    pub fn my_cpu_mut(&mut self) -> Option<&mut Cpu> {
+        self.cpu_mut(self.cur_cpu)
+    }
+    #[inline]
+    pub fn node(&self, n: u32) -> &Node {
+        self.st
+            .nodes
+            .get(n as usize)
+            .unwrap_or_else(|| missing(&self.fault, "node", n.into(), &NO_NODE))
+    }
+    #[inline]
+    pub fn node_mut(&mut self, n: u32) -> Option<&mut Node> {
+        found(
+            &self.fault,
+            "node",
+            n.into(),
+            self.st.nodes.get_mut(n as usize),
+        )
+    }
+    #[inline]
+    pub fn slab_mut(&mut self, s: SlabId) -> Option<&mut Page> {
+        found(
+            &self.fault,
+            "slab",
+            s.into(),
+            self.st.slabs.get_mut(s as usize),
+        )
+    }
+    #[inline]
+    pub fn ctx(&self, cx: CtxId) -> &Ctx {
+        self.st
+            .ctxs
+            .get(cx as usize)
+            .unwrap_or_else(|| missing(&self.fault, "context", cx.into(), &NO_CTX))
+    }
+    #[inline]
+    pub fn ctx_mut(&mut self, cx: CtxId) -> Option<&mut Ctx> {
+        found(
+            &self.fault,
+            "context",
+            cx.into(),
+            self.st.ctxs.get_mut(cx as usize),
+        )
+    }
+    #[inline]
+    pub fn var(&self, v: usize) -> &Var {
+        self.st
+            .vars
+            .get(v)
+            .unwrap_or_else(|| missing(&self.fault, "variable", v as u64, &NO_VAR))
+    }
+    #[inline]
+    pub fn var_mut(&mut self, v: usize) -> Option<&mut Var> {
+        found(&self.fault, "variable", v as u64, self.st.vars.get_mut(v))
+    }
+    /// Cache line `l`'s MESI state in every CPU (a line the layout has: `Config::line_cc`,
+    /// `line_nd`, a slab's or a sheaf's lines).
+    #[inline]
+    pub fn line(&self, l: u32) -> [Mesi; MAX_CPUS] {
+        match self.st.lines.get(l as usize) {
+            Some(&states) => states,
+            None => {
+                note_fault(&self.fault, Fault::NoSuch("cache line", l.into()));
+                [Mesi::I; MAX_CPUS]
+            }
+        }
+    }
+    #[inline]
+    pub fn line_mut(&mut self, l: u32) -> Option<&mut [Mesi; MAX_CPUS]> {
+        found(
+            &self.fault,
+            "cache line",
+            l.into(),
+            self.st.lines.get_mut(l as usize),
+        )
+    }
+    /// The stepping CPU's clock.
+    #[inline]
+    pub fn my_cycles(&self) -> u64 {
+        self.policy_view().cycles(self.cur_cpu as usize)
+    }
+    /// The node CPU `k` belongs to (`cpu_to_node`).
+    #[inline]
+    pub fn node_of_cpu(&self, k: u32) -> u32 {
+        match self.cfg.cpu_node.get(k as usize) {
+            Some(&n) => n,
+            None => {
+                note_fault(&self.fault, Fault::NoSuch("cpu", k.into()));
+                0
+            }
+        }
+    }
+    /// The stepping CPU's node (`numa_mem_id()`).
+    #[inline]
+    pub fn my_node(&self) -> u32 {
+        self.node_of_cpu(self.cur_cpu)
+    }
+    /// A scenario variable's name.
+    pub fn var_name(&self, v: usize) -> &str {
+        match self.cfg.var_names.get(v) {
+            Some(name) => name,
+            None => {
+                note_fault(&self.fault, Fault::NoSuch("variable", v as u64));
+                "?"
+            }
+        }
     }
 
     // ----- processor state -----
@@ -58,24 +247,27 @@ impl Machine {
     /// `local_irq_save`: remember the flag in the frame, disable.
     pub fn irq_save(&mut self, fr: &mut Frame) {
         self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
-        let k = self.me() as usize;
-        fr.saved_irq = self.st.cpus[k].irqs_on;
-        self.st.cpus[k].irqs_on = false;
+        if let Some(cpu) = self.my_cpu_mut() {
+            fr.saved_irq = cpu.irqs_on;
+            cpu.irqs_on = false;
+        }
         self.charge(cost::Id::IrqSave);
     }
 
     /// `local_irq_restore` of what the frame saved.
     pub fn irq_restore(&mut self, fr: &Frame) {
         self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
-        let k = self.me() as usize;
-        self.st.cpus[k].irqs_on = fr.saved_irq;
+        if let Some(cpu) = self.my_cpu_mut() {
+            cpu.irqs_on = fr.saved_irq;
+        }
         self.charge(cost::Id::IrqRestore);
     }
 
     pub fn irq_set(&mut self, on: bool) {
         self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
-        let k = self.me() as usize;
-        self.st.cpus[k].irqs_on = on;
+        if let Some(cpu) = self.my_cpu_mut() {
+            cpu.irqs_on = on;
+        }
         self.charge(if on {
             cost::Id::IrqRestore
         } else {
@@ -85,14 +277,17 @@ impl Machine {
 
     pub fn preempt_off(&mut self) {
         self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
-        self.st.cpus[self.cur_cpu as usize].preempt_count += 1;
+        if let Some(cpu) = self.my_cpu_mut() {
+            cpu.preempt_count.bump();
+        }
         self.charge(cost::Id::PreemptToggle);
     }
 
     pub fn preempt_on(&mut self) {
         self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
-        let c = &mut self.st.cpus[self.cur_cpu as usize].preempt_count;
-        *c = c.saturating_sub(1);
+        if let Some(cpu) = self.my_cpu_mut() {
+            cpu.preempt_count = cpu.preempt_count.saturating_sub(1);
+        }
         self.charge(cost::Id::PreemptToggle);
     }
 
@@ -100,39 +295,47 @@ impl Machine {
 
     pub fn ld_tid(&mut self, c: u32) -> u64 {
         self.access(self.cfg.line_cc(c), Access::Read);
-        self.st.cpus[c as usize].tid
+        self.cpu(c).tid
     }
     pub fn ld_freelist(&mut self, c: u32) -> Addr {
         self.access(self.cfg.line_cc(c), Access::Read);
-        self.st.cpus[c as usize].freelist
+        self.cpu(c).freelist
     }
     pub fn ld_page(&mut self, c: u32) -> Option<SlabId> {
         self.access(self.cfg.line_cc(c), Access::Read);
-        self.st.cpus[c as usize].page
+        self.cpu(c).page
     }
     pub fn ld_partial(&mut self, c: u32) -> Option<SlabId> {
         self.access(self.cfg.line_cc(c), Access::Read);
-        self.st.cpus[c as usize].partial
+        self.cpu(c).partial
     }
     pub fn st_freelist(&mut self, c: u32, v: Addr) {
         self.access(self.cfg.line_cc(c), Access::Write);
-        let cpu = &mut self.st.cpus[c as usize];
-        cpu.freelist = v;
-        cpu.ghost_version += 1;
+        if let Some(cpu) = self.cpu_mut(c) {
+            cpu.freelist = v;
+            cpu.ghost_version.bump();
+        }
     }
     pub fn st_page(&mut self, c: u32, v: Option<SlabId>) {
         self.access(self.cfg.line_cc(c), Access::Write);
-        let cpu = &mut self.st.cpus[c as usize];
-        cpu.page = v;
-        cpu.ghost_version += 1;
+        if let Some(cpu) = self.cpu_mut(c) {
+            cpu.page = v;
+            cpu.ghost_version.bump();
+        }
     }
     pub fn st_partial(&mut self, c: u32, v: Option<SlabId>) {
         self.access(self.cfg.line_cc(c), Access::Write);
-        self.st.cpus[c as usize].partial = v;
+        if let Some(cpu) = self.cpu_mut(c) {
+            cpu.partial = v;
+        }
     }
+    /// `next_tid`: the kernel's tid is an `unsigned long` that wraps, and so does this one.
     pub fn bump_tid(&mut self, c: u32) {
         self.access(self.cfg.line_cc(c), Access::Write);
-        self.st.cpus[c as usize].tid += self.cfg.tid_step;
+        let step = self.cfg.tid_step;
+        if let Some(cpu) = self.cpu_mut(c) {
+            cpu.tid = cpu.tid.wrapping_add(step);
+        }
     }
 
     /// `this_cpu_cmpxchg_double` on the executing CPU's (freelist, tid): no LOCK prefix, atomic
@@ -148,10 +351,7 @@ impl Machine {
     ) -> bool {
         let k = self.me();
         self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg16b);
-        let (fl, tid) = (
-            self.st.cpus[k as usize].freelist,
-            self.st.cpus[k as usize].tid,
-        );
+        let (fl, tid) = (self.cpu(k).freelist, self.cpu(k).tid);
         let ok = fl == old.0 && (!with_tid || tid == old.1);
         self.set_ok(ok);
         if !ok && self.recording() {
@@ -182,12 +382,13 @@ impl Machine {
                 );
                 self.violate("INV-11", msg);
             }
-            let cpu = &mut self.st.cpus[k as usize];
-            cpu.freelist = new.0;
-            if with_tid {
-                cpu.tid = new.1;
+            if let Some(cpu) = self.cpu_mut(k) {
+                cpu.freelist = new.0;
+                if with_tid {
+                    cpu.tid = new.1;
+                }
+                cpu.ghost_version.bump();
             }
-            cpu.ghost_version += 1;
         }
         ok
     }
@@ -195,7 +396,7 @@ impl Machine {
     /// INV-12: a successful lockless update of CPU k's freelist must come from a snapshot of
     /// CPU k taken with no change to its freelist or slab since.
     pub fn check_snapshot(&mut self, fr: &Frame, k: u32) {
-        let now = self.st.cpus[k as usize].ghost_version;
+        let now = self.cpu(k).ghost_version;
         if fr.ghost_cpu != k {
             let msg = format!(
                 "the lockless update of cpu{k}'s freelist succeeded with a snapshot taken from cpu{}: \
@@ -208,7 +409,8 @@ impl Machine {
             let msg = format!(
                 "the lockless update of cpu{k}'s freelist succeeded although cpu{k}'s freelist or slab \
                  changed {} time(s) since {} read it: a stale snapshot was accepted (ABA)",
-                now - fr.ghost_version,
+                // Versions only grow: the difference is the number of changes.
+                now.wrapping_sub(fr.ghost_version),
                 self.ctx_name(self.cur)
             );
             self.violate("INV-12", msg);
@@ -219,13 +421,17 @@ impl Machine {
     /// the freelist head in the variants that compare only the head).
     pub fn snapshot(&self, fr: &mut Frame, k: u32) {
         fr.ghost_cpu = k;
-        fr.ghost_version = self.st.cpus[k as usize].ghost_version;
+        fr.ghost_version = self.cpu(k).ghost_version;
     }
 
     // ----- the slab descriptor -----
 
+    #[inline]
     pub fn slab(&self, s: SlabId) -> &Page {
-        &self.st.slabs[s as usize]
+        self.st
+            .slabs
+            .get(s as usize)
+            .unwrap_or_else(|| missing(&self.fault, "slab", s.into(), &NO_PAGE))
     }
 
     /// `prior = P->freelist; counters = P->counters` as one step (`__slab_free` S2,
@@ -262,9 +468,10 @@ impl Machine {
         let ok = fl == old.0 && cnt == old.1;
         self.set_ok(ok);
         if ok {
-            let sl = &mut self.st.slabs[s as usize];
-            sl.freelist = new.0;
-            sl.counters = new.1;
+            if let Some(sl) = self.slab_mut(s) {
+                sl.freelist = new.0;
+                sl.counters = new.1;
+            }
         } else {
             if self.recording() {
                 let h = vec![
@@ -293,12 +500,12 @@ impl Machine {
     }
 
     pub fn lock_free(&self, n: u32) -> bool {
-        self.st.nodes[n as usize].list_lock.is_none()
+        self.node(n).list_lock.is_none()
     }
 
     pub fn spin_lock(&mut self, n: u32) {
         self.atomic(self.cfg.line_nd(n), cost::Id::SpinLock);
-        if self.st.cpus[self.cur_cpu as usize].irqs_on {
+        if self.cpu(self.cur_cpu).irqs_on {
             let msg = format!(
                 "{} took node {n}'s list_lock with interrupts enabled",
                 self.ctx_name(self.cur)
@@ -313,18 +520,23 @@ impl Machine {
             );
             self.violate("INV-13", msg);
         }
-        self.st.nodes[n as usize].list_lock = Some(self.cur);
+        let cur = self.cur;
+        if let Some(node) = self.node_mut(n) {
+            node.list_lock = Some(cur);
+        }
     }
 
     pub fn spin_unlock(&mut self, n: u32) {
         self.access(self.cfg.line_nd(n), Access::Write);
         self.charge(cost::Id::SpinUnlock);
-        self.st.nodes[n as usize].list_lock = None;
+        if let Some(node) = self.node_mut(n) {
+            node.list_lock = None;
+        }
     }
 
     pub fn ld_nr_partial(&mut self, n: u32) -> u32 {
         self.access(self.cfg.line_nd(n), Access::Read);
-        self.st.nodes[n as usize].nr_partial
+        self.node(n).nr_partial
     }
 
     /// The discard test of spec §2.9/§2.10/§2.13: `>` (3.x) or `>=` (4.0+).
@@ -337,21 +549,19 @@ impl Machine {
     }
 
     fn list_neighbours(&mut self, n: u32, pos: usize) {
-        let list = &self.st.nodes[n as usize].partial;
-        let mut lines = Vec::new();
-        if pos > 0 {
-            lines.push(self.slab(list[pos - 1]).line);
-        }
-        if pos + 1 < list.len() {
-            lines.push(self.slab(list[pos + 1]).line);
-        }
+        let list = &self.node(n).partial;
+        let before = pos.checked_sub(1).and_then(|i| list.get(i));
+        let after = list.get(pos..).and_then(|rest| rest.get(1));
+        let lines: Vec<u32> = (before.into_iter().chain(after))
+            .map(|&p| self.slab(p).line)
+            .collect();
         for l in lines {
             self.access(l, Access::Write);
         }
     }
 
     fn check_list_lock(&mut self, n: u32, what: &str) {
-        if self.st.nodes[n as usize].list_lock != Some(self.cur) {
+        if self.node(n).list_lock != Some(self.cur) {
             let msg = format!(
                 "{} changed node {n}'s partial list ({what}) without holding list_lock",
                 self.ctx_name(self.cur)
@@ -365,16 +575,19 @@ impl Machine {
         self.check_list_lock(n, "add_partial");
         self.access(self.cfg.line_nd(n), Access::Write);
         self.access(self.slab(s).line, Access::Write);
-        let node = &mut self.st.nodes[n as usize];
-        if tail {
+        let Some(node) = self.node_mut(n) else { return };
+        let pos = if tail {
             node.partial.push(s);
+            node.partial.len().saturating_sub(1)
         } else {
             node.partial.insert(0, s);
-        }
-        node.nr_partial += 1;
-        let pos = if tail { node.partial.len() - 1 } else { 0 };
+            0
+        };
+        node.nr_partial.bump();
         self.list_neighbours(n, pos);
-        self.st.slabs[s as usize].on_node_partial = true;
+        if let Some(sl) = self.slab_mut(s) {
+            sl.on_node_partial = true;
+        }
     }
 
     /// `remove_partial`: one step under `list_lock`. Removing a slab that is not on the list
@@ -383,11 +596,7 @@ impl Machine {
         self.check_list_lock(n, "remove_partial");
         self.access(self.cfg.line_nd(n), Access::Write);
         self.access(self.slab(s).line, Access::Write);
-        let Some(pos) = self.st.nodes[n as usize]
-            .partial
-            .iter()
-            .position(|&x| x == s)
-        else {
+        let Some(pos) = self.node(n).partial.iter().position(|&x| x == s) else {
             let msg = format!(
                 "list_del of slab {} from node {n}'s partial list, which does not hold it",
                 self.slab_name(s)
@@ -396,10 +605,13 @@ impl Machine {
             return;
         };
         self.list_neighbours(n, pos);
-        let node = &mut self.st.nodes[n as usize];
-        node.partial.remove(pos);
-        node.nr_partial = node.nr_partial.saturating_sub(1);
-        self.st.slabs[s as usize].on_node_partial = false;
+        if let Some(node) = self.node_mut(n) {
+            node.partial.remove(pos);
+            node.nr_partial = node.nr_partial.saturating_sub(1);
+        }
+        if let Some(sl) = self.slab_mut(s) {
+            sl.on_node_partial = false;
+        }
     }
 
     /// `discard_slab`: give the page back. INV-14 is judged after the step (it needs the
@@ -432,29 +644,117 @@ impl Machine {
             self.pending_discards.push((s, why, cpus));
         }
         let first = self.slab(s).line;
-        for l in first..=first + self.cfg.obj_lines {
+        for l in first..=first.saturating_add(self.cfg.obj_lines) {
             self.invalidate_line(l);
         }
-        self.st.slabs[s as usize].life = Life::Discarded;
+        if let Some(sl) = self.slab_mut(s) {
+            sl.life = Life::Discarded;
+        }
     }
 
     /// Whether a CPU partial chain starting at `head` contains `s` (bounded walk).
     pub fn chain_contains(&self, head: Option<SlabId>, s: SlabId) -> bool {
         let mut cur = head;
-        let mut n = 0;
-        while let Some(p) = cur {
+        // A chain longer than there are slabs is a cycle (INV-10 reports it).
+        for _ in 0..=self.st.slabs.len() {
+            let Some(p) = cur else { return false };
             if p == s {
                 return true;
-            }
-            n += 1;
-            if n > self.st.slabs.len() {
-                return false;
             }
             cur = self.slab(p).next;
         }
         false
     }
 }
+
+/// Note `f` unless an earlier fault is noted (the first one is the one to report).
+#[inline]
+pub(super) fn note_fault(slot: &std::cell::Cell<Option<Fault>>, f: Fault) {
+    if slot.get().is_none() {
+        slot.set(Some(f));
+    }
+}
+
+/// A lookup that found nothing: note it and hand out the inert stand-in.
+#[cold]
+pub(super) fn missing<T>(
+    slot: &std::cell::Cell<Option<Fault>>,
+    what: &'static str,
+    id: u64,
+    stand_in: &'static T,
+) -> &'static T {
+    note_fault(slot, Fault::NoSuch(what, id));
+    stand_in
+}
+
+/// A lookup for a write: note it if it found nothing.
+#[inline]
+pub(super) fn found<T>(
+    slot: &std::cell::Cell<Option<Fault>>,
+    what: &'static str,
+    id: u64,
+    r: Option<T>,
+) -> Option<T> {
+    if r.is_none() {
+        note_fault(slot, Fault::NoSuch(what, id));
+    }
+    r
+}
+
+/// The stand-ins a read gets for an id with nothing behind it: nothing linked, nothing held,
+/// nothing free.
+static NO_CPU: Cpu = Cpu {
+    freelist: NULL,
+    tid: 0,
+    page: None,
+    partial: None,
+    local_lock: None,
+    irqs_on: false,
+    preempt_count: 0,
+    current: None,
+    irq: None,
+    ghost_version: 0,
+};
+static NO_NODE: Node = Node {
+    list_lock: None,
+    nr_partial: 0,
+    partial: Vec::new(),
+};
+static NO_PAGE: Page = Page {
+    node: 0,
+    freelist: NULL,
+    counters: Counters {
+        inuse: 0,
+        objects: 0,
+        frozen: false,
+    },
+    slab_lock: None,
+    next: None,
+    pages: 0,
+    pobjects: 0,
+    life: Life::Discarded,
+    on_node_partial: false,
+    fp: Vec::new(),
+    line: 0,
+};
+static NO_VAR: Var = Var {
+    bound: false,
+    addr: None,
+    freed: false,
+};
+static NO_CTX: Ctx = Ctx {
+    kind: CtxKind::Task,
+    cpu: 0,
+    op_index: 0,
+    stack: Vec::new(),
+    finished: true,
+    entered: false,
+    settled: true,
+    begun: false,
+    saved_irqs_on: false,
+    saved_preempt: 0,
+    cur_op: None,
+};
 
 pub fn counters_text(c: Counters) -> String {
     format!(

@@ -16,6 +16,32 @@ pub type CtxId = u8;
 
 pub const MAX_CPUS: usize = 8;
 
+/// Counting up: stats, cycles, versions, steps, counts of ops. A run is bounded (its moves,
+/// ops and the policy's limits) far below where any of these could wrap; they wrap as the
+/// kernel's unsigned counters do (a plain add, where the step loop counts), never a panic.
+pub trait Bump: Sized {
+    /// Add one.
+    fn bump(&mut self);
+    /// Add `n`.
+    fn bump_by(&mut self, n: Self);
+}
+
+macro_rules! bump_impl {
+    ($($t:ty),+) => {$(
+        impl Bump for $t {
+            #[inline]
+            fn bump(&mut self) {
+                *self = self.wrapping_add(1);
+            }
+            #[inline]
+            fn bump_by(&mut self, n: Self) {
+                *self = self.wrapping_add(n);
+            }
+        }
+    )+};
+}
+bump_impl!(u8, u32, u64, usize);
+
 /// `page->counters`: the `inuse:16, objects:15, frozen:1` word (spec §1.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Counters {

@@ -88,7 +88,8 @@ impl Stat {
                 BARN_PUT,
                 BARN_PUT_FAIL,
             ],
-            _ => &Stat::ALL[..GROWN as usize + 1],
+            // SLUB's and SLAB's items: every one up to SLAB's last.
+            _ => Stat::ALL.get(..=GROWN as usize).unwrap_or(Stat::ALL),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Building the view DTOs of `crate::view` from the machine state.
 
 use super::state::*;
-use super::Machine;
+use super::{Fault, Machine};
 use crate::view::*;
 
 /// A line of a slab's page: its metadata, or its n-th line of objects.
@@ -16,8 +16,8 @@ impl Machine {
         let mut a = head;
         while a != NULL && out.len() <= self.cfg.objects as usize {
             out.push(self.addr_name(a));
-            match self.object_of(a) {
-                Some((s, i)) => a = self.slab(s).fp[i as usize],
+            match self.peek_fp(a) {
+                Some(next) => a = next,
                 None => break,
             }
         }
@@ -33,9 +33,9 @@ impl Machine {
             if cur == a {
                 return true;
             }
-            seen += 1;
-            match self.object_of(cur) {
-                Some((s, i)) => cur = self.slab(s).fp[i as usize],
+            seen.bump();
+            match self.peek_fp(cur) {
+                Some(next) => cur = next,
                 None => break,
             }
         }
@@ -82,7 +82,7 @@ impl Machine {
         for (vi, v) in self.st.vars.iter().enumerate() {
             if v.held() && v.addr == Some(a) {
                 return ObjectOwner::User {
-                    var: self.cfg.var_names[vi].clone(),
+                    var: self.var_name(vi).to_string(),
                 };
             }
         }
@@ -113,27 +113,17 @@ impl Machine {
         if let Some(name) = self.sheaves_line_name(l) {
             return name;
         }
-        let cpus = self.cfg.cpus as u32;
-        if l == 0 {
-            return "kmem_cache".into();
-        }
-        if l <= cpus {
-            return format!("cpu_slab[{}]", l - 1);
-        }
-        if l < self.cfg.static_lines() {
-            return format!("node {}", l - 1 - cpus);
+        match self.slub_static_line(l) {
+            Some(LineHolds::Cpu { cpu }) => return format!("cpu_slab[{cpu}]"),
+            Some(LineHolds::Node { node }) => return format!("node {node}"),
+            Some(_) => return "kmem_cache".into(),
+            None => {}
         }
         match self.slab_line(l) {
             Some(SlabLine::Meta(s)) => format!("page {}", self.slab_name(s)),
             Some(SlabLine::Objects(s, off)) => {
                 // Named by the objects that start in it (`holds` lists every one it overlaps).
-                let per = (64 / self.cfg.size).max(1) as u32;
-                let first = if self.cfg.size >= 64 {
-                    (off as u64 * 64 / self.cfg.size) as u32
-                } else {
-                    off * 64 / self.cfg.size as u32
-                };
-                let last = (first + per - 1).min(self.cfg.objects - 1);
+                let (first, last) = self.objects_of_line(off, true);
                 let p = self.slab_name(s).to_lowercase();
                 if first == last {
                     format!("{p}{first}")
@@ -151,14 +141,47 @@ impl Machine {
             return None;
         }
         self.st.slabs.iter().enumerate().find_map(|(s, sl)| {
-            if l == sl.line {
-                Some(SlabLine::Meta(s as SlabId))
-            } else if l > sl.line && l <= sl.line + self.cfg.obj_lines {
-                Some(SlabLine::Objects(s as SlabId, l - sl.line - 1))
-            } else {
-                None
+            // The descriptor's line, then `obj_lines` lines of objects.
+            match l.checked_sub(sl.line)? {
+                0 => Some(SlabLine::Meta(s as SlabId)),
+                d => (d.checked_sub(1))
+                    .filter(|&off| off < self.cfg.obj_lines)
+                    .map(|off| SlabLine::Objects(s as SlabId, off)),
             }
         })
+    }
+
+    /// SLUB's fixed lines (`Config::line_cc`, `line_nd`): the `kmem_cache` line, a line per
+    /// CPU, then a line per node. `None` past them.
+    fn slub_static_line(&self, l: u32) -> Option<LineHolds> {
+        if l >= self.cfg.static_lines() {
+            return None;
+        }
+        let Some(i) = l.checked_sub(1) else {
+            return Some(LineHolds::Cache);
+        };
+        Some(match i.checked_sub(self.cfg.cpus as u32) {
+            None => LineHolds::Cpu { cpu: i },
+            Some(node) => LineHolds::Node { node },
+        })
+    }
+
+    /// The objects (`first`, `last`) of object line `off` of a slab: those that start in it
+    /// (`starting`), or every one whose bytes overlap its 64.
+    // Indices within one slab (at most a few pages, `Machine::obj_addr`); the size is at
+    // least 1 here.
+    #[allow(clippy::arithmetic_side_effects)]
+    fn objects_of_line(&self, off: u32, starting: bool) -> (u64, u64) {
+        let size = self.cfg.size.max(1);
+        let last_object = u64::from(self.cfg.objects.saturating_sub(1));
+        let (start, end) = (u64::from(off) * 64, (u64::from(off) + 1) * 64);
+        if starting {
+            let per = (64 / size).max(1);
+            let first = start / size;
+            (first, (first + per - 1).min(last_object))
+        } else {
+            (start / size, ((end - 1) / size).min(last_object))
+        }
     }
 
     /// Whether line `l` holds objects (not a slab's metadata, a CPU's or a node's structure).
@@ -168,7 +191,6 @@ impl Machine {
 
     /// What line `l` holds, by the same layout as `line_name`.
     fn line_holds(&self, l: u32) -> LineHolds {
-        let cpus = self.cfg.cpus as u32;
         if l == 0 {
             return LineHolds::Cache;
         }
@@ -179,11 +201,9 @@ impl Machine {
             if let Some(holds) = self.slab_line_holds(l) {
                 return holds;
             }
-            return if l <= cpus {
-                LineHolds::Cpu { cpu: l - 1 }
-            } else {
-                LineHolds::Node { node: l - 1 - cpus }
-            };
+            if let Some(holds) = self.slub_static_line(l) {
+                return holds;
+            }
         }
         match self.slab_line(l) {
             Some(SlabLine::Meta(s)) => LineHolds::Slab {
@@ -191,10 +211,7 @@ impl Machine {
             },
             Some(SlabLine::Objects(s, off)) => {
                 // The objects whose bytes overlap this line's 64.
-                let (start, end) = (off as u64 * 64, (off as u64 + 1) * 64);
-                let size = self.cfg.size.max(1);
-                let first = start / size;
-                let last = ((end - 1) / size).min(self.cfg.objects.saturating_sub(1) as u64);
+                let (first, last) = self.objects_of_line(off, false);
                 let slab = self.slab_name(s);
                 let p = slab.to_lowercase();
                 let objects = (first..=last).map(|i| format!("{p}{i}")).collect();
@@ -207,11 +224,12 @@ impl Machine {
     pub fn view(&self, position: usize, enabled: Vec<String>) -> View {
         let cpus = self.st.cpus.iter().enumerate().map(|(k, c)| CpuView {
             cpu: k as u32,
-            node: self.cfg.cpu_node[k],
+            node: self.node_of_cpu(k as u32),
             freelist: self.chain_names(c.freelist),
             tid: c.tid,
-            tid_event: c.tid / self.cfg.tid_step,
-            tid_cpu: c.tid % self.cfg.tid_step,
+            // TID_STEP is at least 1 (`scenario::validate`).
+            tid_event: c.tid.checked_div(self.cfg.tid_step).unwrap_or_default(),
+            tid_cpu: c.tid.checked_rem(self.cfg.tid_step).unwrap_or_default(),
             page: c.page.map(|p| self.slab_name(p)),
             partial: {
                 let mut v = Vec::new();
@@ -232,7 +250,7 @@ impl Machine {
                 .or(c.current)
                 .filter(|&x| (x as usize) < self.cfg.n_ctx)
                 .map(|x| self.ctx_name(x).to_string()),
-            cycles: self.st.cycles[k],
+            cycles: self.policy_view().cycles(k),
             array_cache: self.cpu_array_view(k),
             sheaves: self.pcs_view(k),
         });
@@ -257,13 +275,19 @@ impl Machine {
                             fp: if slab {
                                 "-".into()
                             } else {
-                                self.addr_name(sl.fp[i as usize])
+                                self.addr_name(self.peek_fp(a).unwrap_or(DATA))
                             },
                             owner: if sl.life == Life::Discarded {
                                 ObjectOwner::Discarded
                             } else if slab {
-                                let index = s as usize * self.cfg.objects as usize + i as usize;
-                                slab_owners[index].clone()
+                                // Slab by slab, each slab's objects in order.
+                                let index = (s as usize)
+                                    .saturating_mul(self.cfg.objects as usize)
+                                    .saturating_add(i as usize);
+                                slab_owners.get(index).cloned().unwrap_or_else(|| {
+                                    self.fault(Fault::NoSuch("object", a));
+                                    ObjectOwner::Lost
+                                })
                             } else if sheaves {
                                 self.sheaves_object_owner(a)
                             } else {
@@ -302,9 +326,9 @@ impl Machine {
             barn: self.barn_view(n),
         });
         let contexts = (0..self.cfg.n_ctx).map(|i| {
-            let c = &self.st.ctxs[i];
-            let cpu = &self.st.cpus[c.cpu as usize];
             let cx = i as CtxId;
+            let c = self.ctx(cx);
+            let cpu = self.cpu(c.cpu);
             let state = if c.finished {
                 ContextState::Finished
             } else if c.kind == CtxKind::Irq && !c.entered {
@@ -324,9 +348,11 @@ impl Machine {
                     ContextKind::Irq
                 },
                 cpu: c.cpu,
-                op: c.cur_op.map(|o| op_text(&self.cfg.src_ops[i][o])),
+                op: (c.cur_op)
+                    .and_then(|o| self.cfg.src_ops.get(i).and_then(|ops| ops.get(o)))
+                    .map(op_text),
                 op_index: c.op_index,
-                ops: self.cfg.ops[i].len(),
+                ops: self.cfg.ops_of(cx).len(),
                 label: c
                     .stack
                     .last()
@@ -402,7 +428,7 @@ impl Machine {
         let compact = self.st.lines.len() > MAX_LISTED_LINES;
         let listed = |l: usize, states: &[Mesi]| {
             !compact
-                || states[..self.cfg.cpus].iter().any(|s| *s != Mesi::I)
+                || states.iter().take(self.cfg.cpus).any(|s| *s != Mesi::I)
                 || !self.is_object_line(l as u32)
         };
         let lines: Vec<LineView> = self
@@ -415,12 +441,16 @@ impl Machine {
                 id: l as u32,
                 name: self.line_name(l as u32),
                 holds: self.line_holds(l as u32),
-                states: states[..self.cfg.cpus].iter().map(|s| s.letter()).collect(),
+                states: states
+                    .iter()
+                    .take(self.cfg.cpus)
+                    .map(|s| s.letter())
+                    .collect(),
             })
             .collect();
-        let lines_omitted = (self.st.lines.len() - lines.len()) as u32;
+        let lines_omitted = self.st.lines.len().saturating_sub(lines.len()) as u32;
         let vars = self.st.vars.iter().enumerate().map(|(vi, v)| VarView {
-            name: self.cfg.var_names[vi].clone(),
+            name: self.var_name(vi).to_string(),
             bound: v.bound,
             object: v.addr.map(|a| self.addr_name(a)),
             addr: v.addr,

@@ -6,9 +6,10 @@
 //! slot index where said); `count` a size or a number of objects; `node` the requested node.
 
 use super::super::memory::Access;
-use super::{call, sheaf_of_ret, sv, sv_mut, without_sheaves};
+use super::{call, sheaf_of_ret, sv, without_sheaves};
 use crate::model::prims::counters_text;
 use crate::model::state::*;
+use crate::model::Fault;
 use crate::model::{Flow, Machine, Pc, Stat};
 
 impl Machine {
@@ -18,7 +19,7 @@ impl Machine {
         use Pc::*;
         match fr.pc {
             SA1 => {
-                let here = self.cfg.cpu_node[self.me() as usize];
+                let here = self.my_node();
                 if fr.node.is_some_and(|n| n != here) {
                     self.stat(Stat::ALLOC_NODE_MISMATCH);
                     fr.pc = SAs;
@@ -52,7 +53,7 @@ impl Machine {
             }
             SA6 => {
                 step!(self);
-                let h = fr.h.expect("main");
+                let h = need!(self, fr.h);
                 let n = self.ld_size(h);
                 fr.count = n;
                 note!(
@@ -88,15 +89,17 @@ impl Machine {
             }
             SA7 => {
                 step!(self);
-                let h = fr.h.expect("main");
-                let x = self.ld_slot(h, fr.count - 1);
+                let h = need!(self, fr.h);
+                // The top of a sheaf that is not empty (SA5 checked `size`).
+                let top = fr.count.saturating_sub(1);
+                let x = self.ld_slot(h, top);
                 fr.obj = x;
                 note!(
                     self,
                     Load,
-                    format!("sheaf {}.objects[{}]", self.sheaf_name(h), fr.count - 1),
+                    format!("sheaf {}.objects[{}]", self.sheaf_name(h), top),
                     "object = main->objects[{}] = {}.",
-                    fr.count - 1,
+                    top,
                     self.addr_name(x)
                 );
                 fr.pc = if fr.node.is_some() { SA8 } else { SA9 };
@@ -130,15 +133,16 @@ impl Machine {
             }
             SA9 => {
                 step!(self);
-                let h = fr.h.expect("main");
-                self.st_size(h, fr.count - 1, false);
+                let h = need!(self, fr.h);
+                let top = fr.count.saturating_sub(1);
+                self.st_size(h, top, false);
                 self.hold(fr.obj);
                 note!(
                     self,
                     Store,
                     format!("sheaf {}.size", self.sheaf_name(h)),
                     "main->size := {}: {} is taken off the top of the sheaf.",
-                    fr.count - 1,
+                    top,
                     self.addr_name(fr.obj)
                 );
                 fr.pc = SAu;
@@ -153,7 +157,7 @@ impl Machine {
                 if fr.m == 1 {
                     if fr.ret != NULL {
                         self.unhold(fr.ret);
-                        self.ghost.slow_allocs += 1;
+                        self.ghost.slow_allocs.bump();
                     }
                     return Flow::Ret(fr.ret, None);
                 }
@@ -171,7 +175,7 @@ impl Machine {
                 let node = fr.node;
                 call(Func::SlabAllocV7, SL1, |f| f.node = node)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -200,7 +204,7 @@ impl Machine {
             }
             SE2b => {
                 step!(self);
-                let sp = fr.h2.expect("spare");
+                let sp = need!(self, fr.h2);
                 let n = self.ld_size(sp);
                 note!(
                     self,
@@ -218,7 +222,7 @@ impl Machine {
             }
             SE3 => {
                 step!(self);
-                let (m, sp) = (fr.h.expect("main"), fr.h2.expect("spare"));
+                let (m, sp) = (need!(self, fr.h), need!(self, fr.h2));
                 self.swap_main_spare(k, m, sp, " (no statistic counts it)");
                 fr.count = k;
                 Flow::Ret(1, None)
@@ -287,7 +291,7 @@ impl Machine {
                     Store,
                     format!("cpu_sheaves[{k}].spare"),
                     "spare := NULL: the empty spare {} will be refilled.",
-                    self.sheaf_name(fr.h2.expect("spare"))
+                    self.sheaf_name(need!(self, fr.h2))
                 );
                 fr.pc = SE9;
                 Flow::Step
@@ -334,7 +338,7 @@ impl Machine {
             }
             SE11f => {
                 step!(self);
-                self.sheaf_free(fr.h2.expect("the sheaf that failed to refill"));
+                self.sheaf_free(need!(self, fr.h2));
                 Flow::Ret(0, None)
             }
             SE12 => {
@@ -372,8 +376,8 @@ impl Machine {
                 Flow::Step
             }
             SE14b => {
-                let f_ = fr.h2.expect("the refilled sheaf");
-                let m = fr.h.expect("main");
+                let f_ = need!(self, fr.h2);
+                let m = need!(self, fr.h);
                 if self.pcs(k).spare.is_some() {
                     fr.pc = SE16r;
                     let n = fr.pages;
@@ -397,7 +401,7 @@ impl Machine {
             }
             SE15 => {
                 // Someone refilled main while the lock was dropped.
-                let f_ = fr.h2.expect("the refilled sheaf");
+                let f_ = need!(self, fr.h2);
                 let Some(sp) = self.pcs(k).spare else {
                     step!(self);
                     self.st_pcs(k, None, Some(Some(f_)), false);
@@ -417,7 +421,7 @@ impl Machine {
             }
             SE16 => {
                 step!(self);
-                let sp = fr.h.expect("spare");
+                let sp = need!(self, fr.h);
                 let n = self.ld_size(sp);
                 note!(
                     self,
@@ -439,7 +443,7 @@ impl Machine {
             SE16r => {
                 // After putting the old main (SE14) or the empty spare (SE16) in the barn.
                 step!(self);
-                let f_ = fr.h2.expect("the refilled sheaf");
+                let f_ = need!(self, fr.h2);
                 let main_was_empty = fr.count == 0;
                 if main_was_empty {
                     self.st_pcs(k, Some(f_), None, false);
@@ -470,7 +474,7 @@ impl Machine {
                 fr.count = k;
                 Flow::Ret(1, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -479,13 +483,13 @@ impl Machine {
     /// `pages` = the size before, `pobj` = objects wanted.
     pub(in crate::model) fn refill_sheaf(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let h = fr.h.expect("the sheaf to refill");
+        let h = need!(self, fr.h);
         match fr.pc {
             RS1 => {
                 step!(self);
                 let size = self.ld_size(h);
                 fr.pages = size;
-                fr.pobj = self.capacity() - size.min(self.capacity());
+                fr.pobj = self.capacity().saturating_sub(size);
                 note!(
                     self,
                     Load,
@@ -512,10 +516,15 @@ impl Machine {
             RS3 => {
                 step!(self);
                 let filled = fr.ret_count;
-                let size = fr.pages + filled;
+                // Sizes within the capacity (`MAX_SHEAF_CAPACITY`).
+                let size = fr.pages.saturating_add(filled);
                 self.st_size(h, size, false);
-                for i in fr.pages..size {
-                    let x = self.sheaf(h).slots[i as usize];
+                let stored: Vec<Addr> = (self.sheaf(h).slots.iter())
+                    .skip(fr.pages as usize)
+                    .take(filled as usize)
+                    .copied()
+                    .collect();
+                for x in stored {
                     self.unhold(x);
                 }
                 self.stat_add(Stat::SHEAF_REFILL, filled);
@@ -531,7 +540,7 @@ impl Machine {
                 Flow::Step
             }
             RS4 => Flow::Ret((fr.count >= fr.pobj) as Addr, None),
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -543,12 +552,12 @@ impl Machine {
         match fr.pc {
             RO2 => {
                 fr.pc = RO3;
-                let n = self.cfg.cpu_node[self.me() as usize];
+                let n = self.my_node();
                 fr.node = Some(n);
                 self.call_refill_node(fr, n, false)
             }
             RO3 => {
-                fr.count += fr.ret_count;
+                fr.count.bump_by(fr.ret_count);
                 if fr.count >= fr.pobj {
                     return Flow::Ret(1, None);
                 }
@@ -557,7 +566,7 @@ impl Machine {
                 let here = fr.node.unwrap_or(0);
                 let next = match fr.n {
                     None => 0,
-                    Some(m) => m + 1,
+                    Some(m) => m.saturating_add(1),
                 };
                 let next = (next..self.cfg.sc.nodes).find(|&m| m != here);
                 match next {
@@ -571,7 +580,7 @@ impl Machine {
             }
             RO3r => {
                 step!(self);
-                let m = fr.n.expect("a node");
+                let m = need!(self, fr.n);
                 let nr = self.ld_nr_partial(m);
                 let min = self.cfg.sc.cache.min_partial;
                 note!(
@@ -591,12 +600,12 @@ impl Machine {
             }
             RO3n => {
                 fr.pc = RO3;
-                let m = fr.n.expect("a node");
+                let m = need!(self, fr.n);
                 self.call_refill_node(fr, m, true)
             }
             RO5 => {
                 fr.pc = RO7;
-                let n = self.cfg.cpu_node[self.me() as usize];
+                let n = self.my_node();
                 call(Func::AllocateSlab, NB1, |f| f.node = Some(n))
             }
             RO7 => {
@@ -605,7 +614,11 @@ impl Machine {
                 };
                 self.stat(Stat::ALLOC_SLAB);
                 fr.pc = RO7r;
-                let (h, base, want) = (fr.h, fr.pages + fr.count, fr.pobj - fr.count);
+                let (h, base, want) = (
+                    fr.h,
+                    fr.pages.saturating_add(fr.count),
+                    fr.pobj.saturating_sub(fr.count),
+                );
                 call(Func::AllocFromNewSlab, NS3, |f| {
                     f.pg = Some(p);
                     f.h = h;
@@ -614,7 +627,7 @@ impl Machine {
                 })
             }
             RO7r => {
-                fr.count += fr.ret_count;
+                fr.count.bump_by(fr.ret_count);
                 fr.pc = if fr.count < fr.pobj {
                     RO5
                 } else {
@@ -622,12 +635,16 @@ impl Machine {
                 };
                 Flow::Go
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
     fn call_refill_node(&self, fr: &Frame, n: u32, trylock: bool) -> Flow {
-        let (h, base, want) = (fr.h, fr.pages + fr.count, fr.pobj - fr.count);
+        let (h, base, want) = (
+            fr.h,
+            fr.pages.saturating_add(fr.count),
+            fr.pobj.saturating_sub(fr.count),
+        );
         call(Func::RefillObjectsNode, Pc::RN1, |f| {
             f.h = h;
             f.pages = base;
@@ -659,9 +676,11 @@ impl Machine {
             .collect()
     }
     fn unisolate(&mut self, s: SlabId) {
-        let iso = &mut sv_mut!(self).isolated;
-        if let Some(i) = iso.iter().position(|&(_, x)| x == s) {
-            iso.remove(i);
+        let Some(st) = self.sheaves_state_mut() else {
+            return;
+        };
+        if let Some(i) = st.isolated.iter().position(|&(_, x)| x == s) {
+            st.isolated.remove(i);
         }
     }
 
@@ -670,7 +689,7 @@ impl Machine {
     /// `pobj` = wanted, `f` = the rest of the chain being stored, `lock` = trylock.
     pub(in crate::model) fn refill_objects_node(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let n = fr.n.expect("the node");
+        let n = need!(self, fr.n);
         match fr.pc {
             RN1 => {
                 fr.pc = RN1r;
@@ -730,8 +749,8 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                let h = fr.h.expect("the sheaf");
-                let i = fr.pages + fr.count;
+                let h = need!(self, fr.h);
+                let i = fr.pages.saturating_add(fr.count);
                 self.st_slot(h, i, fr.f, false);
                 let next = self.load_fp(fr.f);
                 note!(
@@ -744,7 +763,7 @@ impl Machine {
                     self.addr_name(next)
                 );
                 fr.f = next;
-                fr.count += 1;
+                fr.count.bump();
                 Flow::Step
             }
             RN5 => {
@@ -755,7 +774,7 @@ impl Machine {
                 let (mut tail, mut cnt, mut a) = (head, 0u32, head);
                 while a != NULL && cnt <= self.cfg.objects {
                     tail = a;
-                    cnt += 1;
+                    cnt.bump();
                     a = self.load_fp(a);
                 }
                 fr.x = tail;
@@ -763,7 +782,7 @@ impl Machine {
                 note!(
                     self,
                     Load,
-                    format!("objects of {}", self.slab_name(fr.pg.expect("slab"))),
+                    format!("objects of {}", self.slab_name(need!(self, fr.pg))),
                     "{cnt} object(s) from {} on do not fit: give them back to their slab.",
                     self.addr_name(head)
                 );
@@ -798,7 +817,7 @@ impl Machine {
                 let mut kept = Vec::new();
                 for p in self.my_isolated() {
                     let empty = self.slab(p).counters.inuse == 0;
-                    if empty && self.discard_ok(self.st.nodes[n as usize].nr_partial) {
+                    if empty && self.discard_ok(self.node(n).nr_partial) {
                         kept.push(p);
                     } else {
                         self.add_partial(n, p, false);
@@ -836,7 +855,7 @@ impl Machine {
                 );
                 Flow::Step
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -845,7 +864,7 @@ impl Machine {
     /// `lock` = `allow_spin` is false (trylock).
     pub(in crate::model) fn get_partial_node_bulk(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let n = fr.n.expect("the node");
+        let n = need!(self, fr.n);
         match fr.pc {
             GB1 => {
                 step!(self);
@@ -878,18 +897,20 @@ impl Machine {
                 let (min, max) = (fr.pobj, fr.pobj);
                 let mut total = 0u32;
                 let mut taken = Vec::new();
-                for p in self.st.nodes[n as usize].partial.clone() {
+                for p in self.node(n).partial.clone() {
                     self.access(self.slab(p).line, Access::Read);
                     let c = self.slab(p).counters;
-                    let free = c.objects - c.inuse.min(c.objects);
-                    if total >= min && total + free > max {
+                    let free = c.objects.saturating_sub(c.inuse);
+                    if total >= min && total.saturating_add(free) > max {
                         break;
                     }
                     self.remove_partial(n, p);
                     let cur = self.cur;
-                    sv_mut!(self).isolated.push((cur, p));
+                    if let Some(st) = self.sheaves_state_mut() {
+                        st.isolated.push((cur, p));
+                    }
                     taken.push(p);
-                    total += free;
+                    total.bump_by(free);
                     if total >= max {
                         break;
                     }
@@ -914,7 +935,7 @@ impl Machine {
                 self.list_unlock_irqrestore(fr, n);
                 Flow::Ret((fr.count > 0) as Addr, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -922,7 +943,7 @@ impl Machine {
     /// double CAS (a concurrent free may make it fail: then read again).
     pub(in crate::model) fn get_freelist_nofreeze(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let p = fr.pg.expect("the slab");
+        let p = need!(self, fr.pg);
         match fr.pc {
             GN1 => {
                 step!(self);
@@ -970,16 +991,13 @@ impl Machine {
                 let mut seen = 0;
                 while a != NULL && seen <= self.cfg.objects {
                     self.hold(a);
-                    seen += 1;
-                    a = match self.object_of(a) {
-                        Some((s, i)) => self.slab(s).fp[i as usize],
-                        None => NULL,
-                    };
+                    seen.bump();
+                    a = self.peek_fp(a).unwrap_or(NULL);
                 }
                 self.unisolate(p);
                 Flow::Ret(fr.f, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -1000,7 +1018,7 @@ impl Machine {
                     );
                     return Flow::Ret(NULL, None);
                 }
-                let node = fr.node.unwrap_or(self.cfg.cpu_node[self.me() as usize]);
+                let node = fr.node.unwrap_or(self.my_node());
                 let s = self.create_slab(node);
                 fr.pg = Some(s);
                 note!(
@@ -1015,12 +1033,14 @@ impl Machine {
             }
             NB2 => {
                 step!(self);
-                let s = fr.pg.expect("the new slab");
+                let s = need!(self, fr.pg);
                 let objects = self.cfg.objects;
                 self.chain_objects(s);
                 self.access(self.slab(s).line, Access::Write);
                 let first = self.obj_addr(s, 0);
-                self.st.slabs[s as usize].freelist = first;
+                if let Some(sl) = self.slab_mut(s) {
+                    sl.freelist = first;
+                }
                 note!(
                     self,
                     Store,
@@ -1030,7 +1050,7 @@ impl Machine {
                 );
                 Flow::Ret(NULL, Some(s))
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -1039,7 +1059,7 @@ impl Machine {
     /// publish the slab: on the node's partial list if objects remain, else as a full slab.
     pub(in crate::model) fn alloc_from_new_slab(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let p = fr.pg.expect("the new slab");
+        let p = need!(self, fr.pg);
         match fr.pc {
             NS3 => {
                 let f = self.slab(p).freelist;
@@ -1049,21 +1069,21 @@ impl Machine {
                 }
                 step!(self);
                 match fr.h {
-                    Some(h) => self.st_slot(h, fr.pages + fr.count, f, false),
+                    Some(h) => self.st_slot(h, fr.pages.saturating_add(fr.count), f, false),
                     None => fr.obj = f,
                 }
                 self.hold(f);
                 let next = self.load_fp(f);
-                let sl = &mut self.st.slabs[p as usize];
+                let sl = need!(self, self.slab_mut(p));
                 sl.freelist = next;
-                sl.counters.inuse += 1;
-                fr.count += 1;
+                sl.counters.inuse.bump();
+                fr.count.bump();
                 note!(
                     self,
                     Store,
                     format!("objects of {}", self.slab_name(p)),
                     "p[{}] := {} (plain stores: the slab is still private).",
-                    fr.count - 1,
+                    fr.count.saturating_sub(1),
                     self.addr_name(f)
                 );
                 Flow::Step
@@ -1073,7 +1093,9 @@ impl Machine {
                 self.access(self.slab(p).line, Access::Write);
                 let needs_list = self.cfg.objects > fr.count;
                 if !needs_list {
-                    self.st.slabs[p as usize].life = Life::Live;
+                    if let Some(sl) = self.slab_mut(p) {
+                        sl.life = Life::Live;
+                    }
                 }
                 note!(
                     self,
@@ -1103,7 +1125,9 @@ impl Machine {
             NS5a => {
                 step!(self);
                 let n = self.node_of_slab(p);
-                self.st.slabs[p as usize].life = Life::Live;
+                if let Some(sl) = self.slab_mut(p) {
+                    sl.life = Life::Live;
+                }
                 self.add_partial(n, p, false);
                 note!(
                     self,
@@ -1121,7 +1145,7 @@ impl Machine {
                 self.list_unlock_irqrestore(fr, n);
                 Flow::Ret(fr.obj, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -1133,7 +1157,7 @@ impl Machine {
             SL1 => {
                 self.stat(Stat::ALLOC_SLOWPATH);
                 fr.pc = SL3;
-                let n = fr.node.unwrap_or(self.cfg.cpu_node[self.me() as usize]);
+                let n = fr.node.unwrap_or(self.my_node());
                 fr.n = Some(n);
                 call(Func::GetFromPartialNode, GP1, |f| f.n = Some(n))
             }
@@ -1146,8 +1170,12 @@ impl Machine {
                     fr.pc = SL5;
                     return Flow::Go;
                 }
-                let here = self.cfg.cpu_node[self.me() as usize];
-                let start = if fr.m == 0 { 0 } else { fr.l as u32 + 1 };
+                let here = self.my_node();
+                let start = if fr.m == 0 {
+                    0
+                } else {
+                    u32::from(fr.l).saturating_add(1)
+                };
                 match (start..self.cfg.sc.nodes).find(|&m| m != here) {
                     Some(m) => {
                         fr.m = 1;
@@ -1200,7 +1228,7 @@ impl Machine {
                 })
             }
             SL7r => Flow::Ret(fr.ret, None),
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -1208,7 +1236,7 @@ impl Machine {
     /// node's `list_lock` and with the slab's double CAS (lockless frees may push meanwhile).
     pub(in crate::model) fn get_from_partial_node(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let n = fr.n.expect("the node");
+        let n = need!(self, fr.n);
         match fr.pc {
             GP1 => {
                 step!(self);
@@ -1226,7 +1254,7 @@ impl Machine {
                 Flow::Step
             }
             GP4 => {
-                let Some(&p) = self.st.nodes[n as usize].partial.first() else {
+                let Some(&p) = self.node(n).partial.first() else {
                     fr.pc = GP7;
                     return Flow::Go;
                 };
@@ -1264,9 +1292,9 @@ impl Machine {
             }
             GP5 => {
                 step!(self);
-                let p = fr.pg.expect("slab");
+                let p = need!(self, fr.pg);
                 let new = Counters {
-                    inuse: fr.cnt.inuse + 1,
+                    inuse: fr.cnt.inuse.saturating_add(1),
                     ..fr.cnt
                 };
                 let ok = self.cas2_native(p, (fr.f, fr.cnt), (fr.nxt, new));
@@ -1297,7 +1325,7 @@ impl Machine {
             }
             GP6 => {
                 step!(self);
-                let p = fr.pg.expect("slab");
+                let p = need!(self, fr.pg);
                 self.remove_partial(n, p);
                 note!(
                     self,
@@ -1314,7 +1342,7 @@ impl Machine {
                 self.list_unlock_irqrestore(fr, n);
                 Flow::Ret(fr.obj, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 }

@@ -8,8 +8,9 @@
 //! `E2BIG` or `ENOMEM`).
 
 use super::super::memory::Access;
-use super::{ret_sheaf, sv_mut, SheafId};
+use super::{ret_sheaf, SheafId};
 use crate::model::state::*;
+use crate::model::Fault;
 use crate::model::{Flow, Machine, Pc};
 
 /// `barn_replace_full_sheaf`'s errors, in `count` of its frame.
@@ -79,7 +80,9 @@ impl Machine {
                 step!(self);
                 self.access(self.line_pcs(fr.c), Access::Write);
                 let cur = self.cur;
-                sv_mut!(self).pcs[fr.c as usize].holder = Some(cur);
+                if let Some(p) = self.pcs_mut(fr.c) {
+                    p.holder = Some(cur);
+                }
                 note!(
                     self,
                     LocalLock,
@@ -90,7 +93,7 @@ impl Machine {
                 );
                 Flow::Ret(1, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -130,7 +133,9 @@ impl Machine {
                     );
                     self.violate("INV-S7", msg);
                 }
-                sv_mut!(self).pcs[fr.c as usize].holder = Some(cur);
+                if let Some(p) = self.pcs_mut(fr.c) {
+                    p.holder = Some(cur);
+                }
                 note!(
                     self,
                     LocalLock,
@@ -139,7 +144,7 @@ impl Machine {
                 );
                 Flow::Ret(1, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -154,7 +159,9 @@ impl Machine {
                 }
                 step!(self);
                 self.access(self.line_pcs(fr.c), Access::Write);
-                sv_mut!(self).pcs[fr.c as usize].holder = None;
+                if let Some(p) = self.pcs_mut(fr.c) {
+                    p.holder = None;
+                }
                 note!(
                     self,
                     LocalUnlock,
@@ -175,7 +182,7 @@ impl Machine {
                 );
                 Flow::Ret(1, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -186,7 +193,9 @@ impl Machine {
         self.irq_save(fr);
         self.atomic(self.line_bn(n), crate::model::cost::Id::SpinLock);
         let cur = self.cur;
-        sv_mut!(self).barns[n as usize].lock = Some(cur);
+        if let Some(b) = self.barn_mut(n) {
+            b.lock = Some(cur);
+        }
         note!(
             self,
             Lock,
@@ -199,7 +208,9 @@ impl Machine {
         let n = fr.pages;
         self.access(self.line_bn(n), Access::Write);
         self.charge(crate::model::cost::Id::SpinUnlock);
-        sv_mut!(self).barns[n as usize].lock = None;
+        if let Some(b) = self.barn_mut(n) {
+            b.lock = None;
+        }
         self.irq_restore(fr);
         note!(
             self,
@@ -265,8 +276,8 @@ impl Machine {
                 step!(self);
                 self.check_barn_lock(n);
                 self.access(self.line_bn(n), Access::Write);
-                let empty = fr.h.expect("the empty sheaf to park");
-                let b = &mut sv_mut!(self).barns[n as usize];
+                let empty = need!(self, fr.h);
+                let b = need!(self, self.barn_mut(n));
                 let full = (!b.full.is_empty()).then(|| b.full.remove(0));
                 if let Some(f) = full {
                     // "the number of sheaves doesn't change": the empty limit is not checked.
@@ -296,7 +307,7 @@ impl Machine {
                 self.barn_unlock(fr);
                 Flow::Ret(ret_sheaf(fr.h2), None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -331,7 +342,7 @@ impl Machine {
                 step!(self);
                 self.check_barn_lock(n);
                 self.access(self.line_bn(n), Access::Write);
-                let b = &mut sv_mut!(self).barns[n as usize];
+                let b = need!(self, self.barn_mut(n));
                 let e = (!b.empty.is_empty()).then(|| b.empty.remove(0));
                 if let Some(e) = e {
                     self.touch_sheaves(&[e]);
@@ -358,7 +369,7 @@ impl Machine {
                 self.barn_unlock(fr);
                 Flow::Ret(ret_sheaf(fr.h2), None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -422,8 +433,8 @@ impl Machine {
                 step!(self);
                 self.check_barn_lock(n);
                 self.access(self.line_bn(n), Access::Write);
-                let full = fr.h.expect("the full sheaf to park");
-                let b = &mut sv_mut!(self).barns[n as usize];
+                let full = need!(self, fr.h);
+                let b = need!(self, self.barn_mut(n));
                 let e = (!b.empty.is_empty()).then(|| b.empty.remove(0));
                 if let Some(e) = e {
                     b.full.insert(0, full);
@@ -454,7 +465,7 @@ impl Machine {
                 self.barn_unlock(fr);
                 Flow::Ret(ret_sheaf(fr.h2), None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -474,8 +485,8 @@ impl Machine {
                 step!(self);
                 self.check_barn_lock(n);
                 self.access(self.line_bn(n), Access::Write);
-                let h: SheafId = fr.h.expect("the sheaf to put");
-                let b = &mut sv_mut!(self).barns[n as usize];
+                let h: SheafId = need!(self, fr.h);
+                let b = need!(self, self.barn_mut(n));
                 if full {
                     b.full.insert(0, h);
                 } else {
@@ -499,7 +510,7 @@ impl Machine {
                 self.barn_unlock(fr);
                 Flow::Ret(1, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 }

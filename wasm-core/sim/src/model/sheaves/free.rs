@@ -10,6 +10,7 @@ use super::barn::E2BIG;
 use super::{call, sheaf_of_ret, without_sheaves, PCS_BATCH_MAX};
 use crate::model::prims::counters_text;
 use crate::model::state::*;
+use crate::model::Fault;
 use crate::model::{Flow, Machine, Pc, Stat};
 
 impl Machine {
@@ -17,13 +18,13 @@ impl Machine {
     /// sheaves refuse) straight to its slab.
     pub(in crate::model) fn slab_free_v7(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let p = fr.pg.expect("the object's slab");
+        let p = need!(self, fr.pg);
         match fr.pc {
             SF2 => {
                 step!(self);
                 self.access(self.slab(p).line, Access::Read);
                 self.hold(fr.x);
-                let here = self.cfg.cpu_node[self.me() as usize];
+                let here = self.my_node();
                 let node = self.node_of_slab(p);
                 fr.flag = node == here;
                 note!(
@@ -66,7 +67,7 @@ impl Machine {
                 })
             }
             SF4r => Flow::Ret(NULL, None),
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -103,7 +104,7 @@ impl Machine {
             }
             FP5 => {
                 step!(self);
-                let m = fr.h.expect("main");
+                let m = need!(self, fr.h);
                 self.access(self.cfg.line_kc(), Access::Read);
                 let n = self.ld_size(m);
                 fr.count = n;
@@ -134,7 +135,7 @@ impl Machine {
             }
             FP6 => {
                 step!(self);
-                let m = fr.h.expect("main");
+                let m = need!(self, fr.h);
                 self.st_slot(m, fr.count, fr.x, false);
                 note!(
                     self,
@@ -149,15 +150,16 @@ impl Machine {
             }
             FP7 => {
                 step!(self);
-                let m = fr.h.expect("main");
-                self.st_size(m, fr.count + 1, false);
+                let m = need!(self, fr.h);
+                let size = fr.count.saturating_add(1);
+                self.st_size(m, size, false);
                 self.unhold(fr.x);
                 note!(
                     self,
                     Store,
                     format!("sheaf {}.size", self.sheaf_name(m)),
                     "main->size := {}: {} is on top of the sheaf.",
-                    fr.count + 1,
+                    size,
                     self.addr_name(fr.x)
                 );
                 fr.pc = FP8;
@@ -183,7 +185,7 @@ impl Machine {
                 self.stat(Stat::FREE_FASTPATH);
                 Flow::Ret(1, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -235,7 +237,7 @@ impl Machine {
                     return Flow::Go;
                 };
                 step!(self);
-                let m = fr.h.expect("main");
+                let m = need!(self, fr.h);
                 self.st_pcs(k, Some(e), Some(Some(m)), false);
                 note!(
                     self,
@@ -250,7 +252,7 @@ impl Machine {
             }
             FR5 => {
                 step!(self);
-                let sp = fr.h2.expect("spare");
+                let sp = need!(self, fr.h2);
                 let n = self.ld_size(sp);
                 note!(
                     self,
@@ -268,7 +270,7 @@ impl Machine {
             }
             FR5b => {
                 step!(self);
-                let (m, sp) = (fr.h.expect("main"), fr.h2.expect("spare"));
+                let (m, sp) = (need!(self, fr.h), need!(self, fr.h2));
                 self.swap_main_spare(k, m, sp, "");
                 fr.count = k;
                 Flow::Ret(1, None)
@@ -411,7 +413,7 @@ impl Machine {
                 fr.count = fr.c;
                 Flow::Ret(1, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -420,7 +422,7 @@ impl Machine {
     pub(in crate::model) fn pcs_install_empty_sheaf(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
         let k = fr.c;
-        let e = fr.h2.expect("the empty sheaf");
+        let e = need!(self, fr.h2);
         match fr.pc {
             FI1 => {
                 step!(self);
@@ -451,7 +453,7 @@ impl Machine {
             }
             FI2 => {
                 step!(self);
-                let m = fr.h.expect("main");
+                let m = need!(self, fr.h);
                 let n = self.ld_size(m);
                 note!(
                     self,
@@ -478,8 +480,8 @@ impl Machine {
             }
             FI3 => {
                 step!(self);
-                let sp = self.pcs(k).spare.expect("spare");
-                let m = fr.h.expect("main");
+                let sp = need!(self, self.pcs(k).spare);
+                let m = need!(self, fr.h);
                 let n = self.ld_size(sp);
                 if n < self.capacity() {
                     self.st_pcs(k, Some(sp), Some(Some(m)), false);
@@ -524,7 +526,7 @@ impl Machine {
                 );
                 Flow::Ret(1, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -565,10 +567,10 @@ impl Machine {
             }
             FM3 => {
                 step!(self);
-                let m = fr.h.expect("main");
+                let m = need!(self, fr.h);
                 let size = self.sheaf(m).size;
                 let b = fr.pages.min(size);
-                let rest = size - b;
+                let rest = size.saturating_sub(b);
                 self.st_size(m, rest, false);
                 let mut batch = Vec::new();
                 for i in rest..size {
@@ -606,7 +608,7 @@ impl Machine {
                 }
                 Flow::Ret(1, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -614,7 +616,7 @@ impl Machine {
     /// no lock: free all of its objects to their slabs.
     pub(in crate::model) fn sheaf_flush_unused(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let h = fr.h.expect("the sheaf");
+        let h = need!(self, fr.h);
         match fr.pc {
             FU1 => {
                 step!(self);
@@ -663,7 +665,7 @@ impl Machine {
                 call(Func::FreeBulk, KB1, |f| f.arr = batch)
             }
             FU4 => Flow::Ret(NULL, None),
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -680,7 +682,7 @@ impl Machine {
                 };
                 step!(self);
                 fr.arr.pop();
-                let p = self.slab_of(x).expect("an object of this cache");
+                let p = need!(self, self.slab_of(x));
                 self.access(self.slab(p).line, Access::Read);
                 self.store_fp(x, NULL);
                 fr.pg = Some(p);
@@ -708,10 +710,10 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                fr.count -= 1;
+                fr.count = fr.count.saturating_sub(1);
                 let i = fr.count as usize;
-                let y = fr.arr[i];
-                let p = fr.pg.expect("the group's slab");
+                let y = need!(self, fr.arr.get(i).copied());
+                let p = need!(self, fr.pg);
                 let py = self.slab_of(y);
                 if let Some(s) = py {
                     self.access(self.slab(s).line, Access::Read);
@@ -729,14 +731,16 @@ impl Machine {
                         self.addr_name(fr.f)
                     );
                     fr.f = y;
-                    fr.ret_count += 1;
-                    fr.pobj -= 1;
+                    fr.ret_count.bump();
+                    fr.pobj = fr.pobj.saturating_sub(1);
                     let same = fr.pobj as usize;
                     if i != same {
+                        // Both within the batch (`pobj` counts its entries).
+                        need!(self, fr.arr.get(same));
                         fr.arr.swap(i, same);
                     }
                 } else {
-                    fr.l -= 1;
+                    fr.l = fr.l.saturating_sub(1);
                     note!(
                         self,
                         Load,
@@ -758,7 +762,7 @@ impl Machine {
                     f.count = cnt;
                 })
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -768,7 +772,7 @@ impl Machine {
     /// list (`SL_partial`) when the lock was taken, `n` = the node whose lock is held.
     pub(in crate::model) fn slab_free_slow_v7(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let p = fr.pg.expect("the slab");
+        let p = need!(self, fr.pg);
         match fr.pc {
             SS1 => {
                 let Some(n) = fr.n else {
@@ -871,7 +875,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 let empty = fr.new.inuse == 0;
-                let nr = self.st.nodes[n as usize].nr_partial;
+                let nr = self.node(n).nr_partial;
                 fr.pc = if empty && self.discard_ok(nr) {
                     SS11
                 } else {
@@ -881,7 +885,7 @@ impl Machine {
             }
             SS8 => {
                 step!(self);
-                let n = fr.n.expect("the lock");
+                let n = need!(self, fr.n);
                 self.list_unlock_irqrestore(fr, n);
                 note!(
                     self,
@@ -898,7 +902,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                let n = fr.n.expect("the lock");
+                let n = need!(self, fr.n);
                 self.add_partial(n, p, true);
                 self.stat(Stat::FREE_ADD_PARTIAL);
                 note!(
@@ -913,7 +917,7 @@ impl Machine {
             }
             SS10u => {
                 step!(self);
-                let n = fr.n.expect("the lock");
+                let n = need!(self, fr.n);
                 self.list_unlock_irqrestore(fr, n);
                 Flow::Ret(NULL, None)
             }
@@ -923,7 +927,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                let n = fr.n.expect("the lock");
+                let n = need!(self, fr.n);
                 self.remove_partial(n, p);
                 self.stat(Stat::FREE_REMOVE_PARTIAL);
                 note!(
@@ -938,7 +942,7 @@ impl Machine {
             }
             SS11u => {
                 step!(self);
-                let n = fr.n.expect("the lock");
+                let n = need!(self, fr.n);
                 self.list_unlock_irqrestore(fr, n);
                 fr.n = None;
                 fr.pc = SS11d;
@@ -957,7 +961,7 @@ impl Machine {
                 );
                 Flow::Ret(NULL, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -997,14 +1001,14 @@ impl Machine {
             }
             HP4r => {
                 step!(self);
-                let sp = fr.h2.expect("spare");
+                let sp = need!(self, fr.h2);
                 self.st_pcs(d, None, Some(None), true);
                 self.sheaf_free(sp);
                 fr.pc = HP4f;
                 Flow::Step
             }
             HP4f => Flow::Ret(NULL, None),
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -1059,13 +1063,13 @@ impl Machine {
             }
             FA2f => {
                 step!(self);
-                let sp = fr.h2.take().expect("spare");
+                let sp = need!(self, fr.h2.take());
                 self.sheaf_free(sp);
                 fr.pc = FA2r;
                 Flow::Step
             }
             FA4r => Flow::Ret(NULL, None),
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use super::{sv, SheafId};
 use crate::model::state::*;
+use crate::model::Fault;
 use crate::model::{Machine, Stat};
 
 /// Where an object was found, for the message of a double or missing owner.
@@ -51,7 +52,7 @@ impl Machine {
 
     fn sheaf_place_text(&self, p: &Place) -> String {
         match p {
-            Place::User(v) => format!("held by `{}`", self.cfg.var_names[*v]),
+            Place::User(v) => format!("held by `{}`", self.var_name(*v)),
             Place::Sheaf(h, i) => format!("in sheaf {} (slot {i})", self.sheaf_name(*h)),
             Place::Freelist(s) => format!("on slab {}'s freelist", self.slab_name(*s)),
             Place::Held(c) => format!("in flight in {}", self.ctx_name(*c)),
@@ -62,16 +63,21 @@ impl Machine {
     pub(in crate::model) fn check_sheaves_invariants(&mut self) {
         let objects = self.cfg.objects as usize;
         let nslabs = self.st.slabs.len();
-        let mut places: Vec<Vec<Place>> = vec![Vec::new(); nslabs * objects];
-        let idx = |m: &Machine, a: Addr| {
-            m.object_of(a)
-                .map(|(s, i)| s as usize * objects + i as usize)
+        let mut places: Vec<Vec<Place>> = vec![Vec::new(); nslabs.saturating_mul(objects)];
+        // Object i of slab s is entry `s * objects + i` of `places` (below its length).
+        let slot = |s: SlabId, i: u32| {
+            (s as usize)
+                .saturating_mul(objects)
+                .saturating_add(i as usize)
         };
+        let idx = |m: &Machine, a: Addr| m.object_of(a).map(|(s, i)| slot(s, i));
         let mut problems: Vec<(&'static str, String)> = Vec::new();
         let discards = std::mem::take(&mut self.pending_discards);
         for (vi, v) in self.st.vars.iter().enumerate() {
             if let Some(i) = v.addr.filter(|_| v.held()).and_then(|a| idx(self, a)) {
-                places[i].push(Place::User(vi));
+                if let Some(ps) = places.get_mut(i) {
+                    ps.push(Place::User(vi));
+                }
             }
         }
         let s = sv!(self);
@@ -81,13 +87,17 @@ impl Machine {
             }
             for (slot, &a) in sh.slots.iter().take(sh.size as usize).enumerate() {
                 if let Some(i) = idx(self, a) {
-                    places[i].push(Place::Sheaf(h as SheafId, slot as u32));
+                    if let Some(ps) = places.get_mut(i) {
+                        ps.push(Place::Sheaf(h as SheafId, slot as u32));
+                    }
                 }
             }
         }
         for &(c, a) in &s.held {
             if let Some(i) = idx(self, a) {
-                places[i].push(Place::Held(c));
+                if let Some(ps) = places.get_mut(i) {
+                    ps.push(Place::Held(c));
+                }
             }
         }
         // INV-S9: every published slab's freelist is a chain within it, acyclic, and with
@@ -101,10 +111,18 @@ impl Machine {
             while a != NULL {
                 match self.object_of(a) {
                     Some((s2, i)) if s2 as usize == sid && len < self.cfg.objects => {
-                        places[s2 as usize * objects + i as usize]
-                            .push(Place::Freelist(sid as SlabId));
-                        len += 1;
-                        a = sl.fp[i as usize];
+                        if let Some(ps) = places.get_mut(slot(s2, i)) {
+                            ps.push(Place::Freelist(sid as SlabId));
+                        }
+                        len.bump();
+                        // `i < objects`, the length of every `fp`.
+                        a = match sl.fp.get(i as usize) {
+                            Some(&next) => next,
+                            None => {
+                                self.fault(Fault::NoSuch("object", a));
+                                break;
+                            }
+                        };
                     }
                     _ => {
                         problems.push((
@@ -118,7 +136,7 @@ impl Machine {
                     }
                 }
             }
-            if sl.counters.inuse + len != sl.counters.objects {
+            if sl.counters.inuse.checked_add(len) != Some(sl.counters.objects) {
                 problems.push((
                     "INV-S9",
                     format!(
@@ -138,11 +156,14 @@ impl Machine {
         }
         // INV-S1: one place per object of every published slab.
         for (i, ps) in places.iter().enumerate() {
-            let sid = (i / objects) as SlabId;
+            let (Some(sid), Some(oi)) = (i.checked_div(objects), i.checked_rem(objects)) else {
+                continue;
+            };
+            let sid = sid as SlabId;
             if self.slab(sid).life != Life::Live {
                 continue;
             }
-            let a = self.obj_addr(sid, (i % objects) as u32);
+            let a = self.obj_addr(sid, oi as u32);
             match ps.len() {
                 1 => {}
                 0 => problems.push((
@@ -175,15 +196,21 @@ impl Machine {
             if self.replacing(k as u32) {
                 continue;
             }
-            refs[p.main as usize] += 1;
+            if let Some(r) = refs.get_mut(p.main as usize) {
+                r.bump();
+            }
             if let Some(sp) = p.spare {
-                refs[sp as usize] += 1;
+                if let Some(r) = refs.get_mut(sp as usize) {
+                    r.bump();
+                }
             }
         }
         for (n, b) in s.barns.iter().enumerate() {
             for &h in &b.full {
-                refs[h as usize] += 1;
-                if s.sheaves[h as usize].size == 0 {
+                if let Some(r) = refs.get_mut(h as usize) {
+                    r.bump();
+                }
+                if self.sheaf(h).size == 0 {
                     problems.push((
                         "INV-S5",
                         format!(
@@ -194,21 +221,22 @@ impl Machine {
                 }
             }
             for &h in &b.empty {
-                refs[h as usize] += 1;
-                if s.sheaves[h as usize].size != 0 {
+                if let Some(r) = refs.get_mut(h as usize) {
+                    r.bump();
+                }
+                if self.sheaf(h).size != 0 {
                     problems.push((
                         "INV-S5",
                         format!(
                             "node {n}'s barn has sheaf {} with {} object(s) on its empty list",
                             self.sheaf_name(h),
-                            s.sheaves[h as usize].size
+                            self.sheaf(h).size
                         ),
                     ));
                 }
             }
         }
-        for (h, &r) in refs.iter().enumerate() {
-            let sh = &s.sheaves[h];
+        for (h, (&r, sh)) in refs.iter().zip(&s.sheaves).enumerate() {
             if r > 1 {
                 problems.push((
                     "INV-S3",
@@ -248,7 +276,7 @@ impl Machine {
             if sl.life != Life::Live {
                 continue;
             }
-            let listed = self.st.nodes[sl.node as usize].partial.contains(&sid);
+            let listed = self.node(sl.node).partial.contains(&sid);
             if listed != sl.on_node_partial {
                 problems.push((
                     "INV-S10",
@@ -297,7 +325,10 @@ impl Machine {
     /// INV-S15 at the end of a run: the counters account for every object, and nothing is
     /// left locked, in flight or isolated.
     pub(in crate::model) fn check_sheaves_end(&mut self) {
-        let total = |m: &Machine, s: Stat| m.st.stats.iter().map(|c| c[s as usize]).sum::<u64>();
+        let total = |m: &Machine, s: Stat| {
+            (m.st.stats.iter().filter_map(|c| c.get(s as usize)))
+                .fold(0u64, |t, n| t.saturating_add(*n))
+        };
         use Stat::*;
         let in_sheaves: u64 = sv!(self)
             .sheaves
@@ -305,8 +336,11 @@ impl Machine {
             .filter(|h| !h.freed)
             .map(|h| h.size as u64)
             .sum();
-        let flow = (total(self, SHEAF_REFILL) + total(self, FREE_FASTPATH)) as i64
-            - (total(self, ALLOC_FASTPATH) + total(self, SHEAF_FLUSH)) as i64;
+        // Counts of a bounded run: far below where the sums or the i64 could overflow.
+        let flow = (total(self, SHEAF_REFILL).saturating_add(total(self, FREE_FASTPATH)) as i64)
+            .saturating_sub(
+                total(self, ALLOC_FASTPATH).saturating_add(total(self, SHEAF_FLUSH)) as i64,
+            );
         // Sheaves freed with objects in them (spec C.9 item 3) hold objects the counters
         // still count: INV-S1 reports those objects as leaked, this identity excludes them.
         let leaked: u64 = sv!(self)
@@ -315,21 +349,21 @@ impl Machine {
             .filter(|h| h.freed)
             .map(|h| h.size as u64)
             .sum();
-        if in_sheaves as i64 + leaked as i64 != flow {
+        if in_sheaves.saturating_add(leaked) as i64 != flow {
             let msg = format!(
                 "the sheaves hold {in_sheaves} object(s), but SHEAF_REFILL + FREE_FASTPATH - ALLOC_FASTPATH - SHEAF_FLUSH = {flow}"
             );
             self.violate("INV-S15", msg);
         }
         let fast = total(self, ALLOC_FASTPATH);
-        if fast + self.ghost.slow_allocs != self.ghost.allocs {
+        if fast.checked_add(self.ghost.slow_allocs) != Some(self.ghost.allocs) {
             let msg = format!(
                 "ALLOC_FASTPATH ({fast}) + successful ___slab_alloc calls ({}) != successful allocations ({})",
                 self.ghost.slow_allocs, self.ghost.allocs
             );
             self.violate("INV-S15", msg);
         }
-        let frees = total(self, FREE_FASTPATH) + total(self, FREE_SLOWPATH);
+        let frees = total(self, FREE_FASTPATH).saturating_add(total(self, FREE_SLOWPATH));
         if frees != self.ghost.frees {
             let msg = format!(
                 "FREE_FASTPATH + FREE_SLOWPATH = {frees}, but {} objects were freed",

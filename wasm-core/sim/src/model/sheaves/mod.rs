@@ -15,7 +15,7 @@ use super::allocator::OpCall;
 use super::executor::Block;
 use super::memory::Access;
 use super::state::*;
-use super::{cost, Flow, Machine, Pc, Stat};
+use super::{cost, Fault, Flow, Machine, Pc, Stat};
 use crate::scenario::PcsLock;
 
 mod alloc;
@@ -24,23 +24,13 @@ mod free;
 mod invariants;
 mod view;
 
+/// Linux 7.0's state of the machine `$m` (`Machine::sheaves_state`).
 macro_rules! sv {
     ($m:expr) => {
-        match &$m.st.alloc {
-            $crate::model::state::AllocState::Sheaves(s) => s,
-            _ => unreachable!("the sheaves' code runs only under Linux 7.0"),
-        }
+        $m.sheaves_state()
     };
 }
-macro_rules! sv_mut {
-    ($m:expr) => {
-        match &mut $m.st.alloc {
-            $crate::model::state::AllocState::Sheaves(s) => s,
-            _ => unreachable!("the sheaves' code runs only under Linux 7.0"),
-        }
-    };
-}
-pub(crate) use {sv, sv_mut};
+pub(crate) use sv;
 
 pub type SheafId = u32;
 
@@ -57,6 +47,14 @@ pub struct Sheaf {
     pub line: u32,
     /// Given back to `kfree` (`free_empty_sheaf`).
     pub freed: bool,
+}
+
+impl Sheaf {
+    /// `objects[0..size]`, bottom first (a size past the slots holds only the slots).
+    pub fn objects(&self) -> &[Addr] {
+        let n = (self.size as usize).min(self.slots.len());
+        self.slots.get(..n).unwrap_or_default()
+    }
 }
 
 /// `struct slub_percpu_sheaves`: the `local_trylock_t` (who set `acquired`), `main`, `spare`.
@@ -105,7 +103,7 @@ impl SheafLayout {
             capacity,
             max_full,
             max_empty,
-            lines: 1 + capacity.saturating_sub(4).div_ceil(8),
+            lines: capacity.saturating_sub(4).div_ceil(8).saturating_add(1),
         }
     }
 }
@@ -143,12 +141,112 @@ pub(super) fn at_sleep_point(fr: &Frame) -> bool {
     )
 }
 
+/// Linux 7.0's state in the machine's allocator state, for a write (`Machine::sheaves_state`).
+fn sheaves_state_mut<'a>(
+    fault: &std::cell::Cell<Option<Fault>>,
+    alloc: &'a mut AllocState,
+) -> Option<&'a mut SheavesState> {
+    match alloc {
+        AllocState::Sheaves(s) => Some(s),
+        _ => {
+            let f = Fault::Broken("the sheaves' code ran under another allocator");
+            super::prims::note_fault(fault, f);
+            None
+        }
+    }
+}
+
+/// What a read gets where the lookups below find nothing.
+static NO_SHEAVES_STATE: SheavesState = SheavesState {
+    pcs: Vec::new(),
+    sheaves: Vec::new(),
+    barns: Vec::new(),
+    held: Vec::new(),
+    isolated: Vec::new(),
+};
+static NO_SHEAF: Sheaf = Sheaf {
+    slots: Vec::new(),
+    size: 0,
+    line: 0,
+    freed: true,
+};
+static NO_PCS: Pcs = Pcs {
+    holder: None,
+    main: 0,
+    spare: None,
+};
+static NO_BARN: Barn = Barn {
+    lock: None,
+    full: Vec::new(),
+    empty: Vec::new(),
+};
+static NO_SHEAF_LAYOUT: SheafLayout = SheafLayout {
+    capacity: 0,
+    max_full: 0,
+    max_empty: 0,
+    lines: 1,
+};
+
+// Lookups of Linux 7.0's state, as the machine's (`prims`): only its code runs under it, every
+// CPU has its sheaves, every node its barn, a sheaf id names a sheaf ever allocated (sheaves
+// are never removed: a freed one keeps its id). Anything else is an internal error of the
+// model: noted, an empty stand-in read, a write skipped (`None`).
 impl Machine {
+    pub(super) fn sheaves_state(&self) -> &SheavesState {
+        match &self.st.alloc {
+            AllocState::Sheaves(s) => s,
+            _ => {
+                self.fault(Fault::Broken(
+                    "the sheaves' code ran under another allocator",
+                ));
+                &NO_SHEAVES_STATE
+            }
+        }
+    }
+    pub(super) fn sheaves_state_mut(&mut self) -> Option<&mut SheavesState> {
+        sheaves_state_mut(&self.fault, &mut self.st.alloc)
+    }
+    pub(super) fn sheaf(&self, h: SheafId) -> &Sheaf {
+        (sv!(self).sheaves.get(h as usize))
+            .unwrap_or_else(|| self.missing("sheaf", h.into(), &NO_SHEAF))
+    }
+    pub(super) fn sheaf_mut(&mut self, h: SheafId) -> Option<&mut Sheaf> {
+        let sh = sheaves_state_mut(&self.fault, &mut self.st.alloc)?
+            .sheaves
+            .get_mut(h as usize);
+        super::prims::found(&self.fault, "sheaf", h.into(), sh)
+    }
+    /// CPU k's `slub_percpu_sheaves`.
+    pub(super) fn pcs(&self, k: u32) -> &Pcs {
+        (sv!(self).pcs.get(k as usize))
+            .unwrap_or_else(|| self.missing("sheaves of cpu", k.into(), &NO_PCS))
+    }
+    pub(super) fn pcs_mut(&mut self, k: u32) -> Option<&mut Pcs> {
+        let p = sheaves_state_mut(&self.fault, &mut self.st.alloc)?
+            .pcs
+            .get_mut(k as usize);
+        super::prims::found(&self.fault, "sheaves of cpu", k.into(), p)
+    }
+    /// Node n's barn.
+    pub(super) fn barn(&self, n: u32) -> &Barn {
+        (sv!(self).barns.get(n as usize))
+            .unwrap_or_else(|| self.missing("barn of node", n.into(), &NO_BARN))
+    }
+    pub(super) fn barn_mut(&mut self, n: u32) -> Option<&mut Barn> {
+        let b = sheaves_state_mut(&self.fault, &mut self.st.alloc)?
+            .barns
+            .get_mut(n as usize);
+        super::prims::found(&self.fault, "barn of node", n.into(), b)
+    }
+
     pub(super) fn sheaf_layout(&self) -> &SheafLayout {
-        self.cfg
-            .sheaf
-            .as_ref()
-            .expect("the sheaf layout under Linux 7.0")
+        // `Config::from_scenario` made the layout of every Linux 7.0 scenario.
+        self.cfg.sheaf.as_ref().unwrap_or_else(|| {
+            self.fault(Fault::Broken(
+                "the sheaves' code ran without a sheaf layout",
+            ));
+            &NO_SHEAF_LAYOUT
+        })
     }
 
     /// `init_percpu_sheaves` at cache creation: every CPU's `main` is an empty sheaf of its
@@ -163,7 +261,9 @@ impl Machine {
                 spare: None,
             });
         }
-        sv_mut!(self).pcs = pcs;
+        if let Some(st) = self.sheaves_state_mut() {
+            st.pcs = pcs;
+        }
     }
 
     /// A new, empty sheaf with its cache lines (the `kzalloc` of `__alloc_empty_sheaf`).
@@ -173,14 +273,18 @@ impl Machine {
         for _ in 0..lines {
             self.st.lines.push([Mesi::I; MAX_CPUS]);
         }
-        let s = sv_mut!(self);
-        s.sheaves.push(Sheaf {
+        // Only under Linux 7.0 (else: an internal error, noted, and no sheaf).
+        let Some(st) = self.sheaves_state_mut() else {
+            return 0;
+        };
+        let h = st.sheaves.len() as SheafId;
+        st.sheaves.push(Sheaf {
             slots: vec![NULL; cap as usize],
             size: 0,
             line,
             freed: false,
         });
-        (s.sheaves.len() - 1) as SheafId
+        h
     }
 
     // ----- names -----
@@ -198,12 +302,15 @@ impl Machine {
     }
     /// `BN(n)`: node n's barn, the line after `ND(n)`.
     pub(super) fn line_bn(&self, n: u32) -> u32 {
-        self.cfg.line_nd(n) + 1
+        self.cfg.line_nd(n).saturating_add(1)
     }
     pub(super) fn line_sh(&self, h: SheafId) -> u32 {
-        sv!(self).sheaves[h as usize].line
+        self.sheaf(h).line
     }
     /// `SO(h, i)`: the line of `h.objects[i]` (`SH(h)` for the first four).
+    // A sheaf's lines follow its header line: at most `MAX_SHEAF_CAPACITY` slots, eight a
+    // line, and `lines` is at least 1 (`SheafLayout::new`).
+    #[allow(clippy::arithmetic_side_effects)]
     pub(super) fn line_slot(&self, h: SheafId, i: u32) -> u32 {
         let base = self.line_sh(h);
         if i < 4 {
@@ -215,15 +322,6 @@ impl Machine {
 
     // ----- accessors -----
 
-    pub(super) fn sheaf(&self, h: SheafId) -> &Sheaf {
-        &sv!(self).sheaves[h as usize]
-    }
-    pub(super) fn pcs(&self, k: u32) -> &Pcs {
-        &sv!(self).pcs[k as usize]
-    }
-    pub(super) fn barn(&self, n: u32) -> &Barn {
-        &sv!(self).barns[n as usize]
-    }
     pub(super) fn capacity(&self) -> u32 {
         self.sheaf_layout().capacity
     }
@@ -233,7 +331,7 @@ impl Machine {
     /// Whether the stepping context may allocate with a blocking gfp (`GFP_KERNEL`): tasks
     /// do; interrupt handlers allocate with `GFP_ATOMIC` (spec C.7's fixture).
     pub(super) fn can_block(&self) -> bool {
-        self.st.ctxs[self.cur as usize].kind == CtxKind::Task
+        self.ctx(self.cur).kind == CtxKind::Task
     }
 
     /// The CPU whose sheaves a sheaf is `main` or `spare` of, if any.
@@ -249,13 +347,17 @@ impl Machine {
 
     pub(super) fn hold(&mut self, a: Addr) {
         let cur = self.cur;
-        sv_mut!(self).held.push((cur, a));
+        if let Some(st) = self.sheaves_state_mut() {
+            st.held.push((cur, a));
+        }
     }
     pub(super) fn unhold(&mut self, a: Addr) {
         let cur = self.cur;
-        let held = &mut sv_mut!(self).held;
-        if let Some(i) = held.iter().position(|&(c, x)| c == cur && x == a) {
-            held.remove(i);
+        let Some(st) = self.sheaves_state_mut() else {
+            return;
+        };
+        if let Some(i) = st.held.iter().position(|&(c, x)| c == cur && x == a) {
+            st.held.remove(i);
         }
     }
     /// Release the `cnt` objects of a detached chain from `head` (they reached their slab).
@@ -266,10 +368,7 @@ impl Machine {
                 break;
             }
             self.unhold(a);
-            a = match self.object_of(a) {
-                Some((s, i)) => self.slab(s).fp[i as usize],
-                None => NULL,
-            };
+            a = self.peek_fp(a).unwrap_or(NULL);
         }
     }
 
@@ -308,7 +407,7 @@ impl Machine {
     ) {
         self.access(self.line_pcs(k), Access::Write);
         self.check_pcs_writer(k, "main/spare", dead);
-        let p = &mut sv_mut!(self).pcs[k as usize];
+        let p = need!(self, self.pcs_mut(k), ());
         if let Some(m) = main {
             p.main = m;
         }
@@ -337,7 +436,7 @@ impl Machine {
     /// `get_barn(s)`: the barn of CPU k's node, through `s->node[]` (read-mostly, on the
     /// `kmem_cache` line here) and the node's `barn` pointer.
     pub(super) fn get_barn(&mut self, k: u32) -> u32 {
-        let n = self.cfg.cpu_node[k as usize];
+        let n = self.node_of_cpu(k);
         self.access(self.cfg.line_kc(), Access::Read);
         self.access(self.cfg.line_nd(n), Access::Read);
         n
@@ -365,7 +464,9 @@ impl Machine {
     pub(super) fn st_size(&mut self, h: SheafId, size: u32, dead: bool) {
         self.access(self.line_sh(h), Access::Write);
         self.check_sheaf_writer(h, dead);
-        sv_mut!(self).sheaves[h as usize].size = size;
+        if let Some(sh) = self.sheaf_mut(h) {
+            sh.size = size;
+        }
         if size > self.capacity() {
             let msg = format!(
                 "sheaf {} holds {size} objects, above its capacity {}",
@@ -382,7 +483,11 @@ impl Machine {
     pub(super) fn st_slot(&mut self, h: SheafId, i: u32, v: Addr, dead: bool) {
         self.access(self.line_slot(h, i), Access::Write);
         self.check_sheaf_writer(h, dead);
-        if let Some(s) = sv_mut!(self).sheaves[h as usize].slots.get_mut(i as usize) {
+        // A slot beyond the capacity is not written (INV-S2 reports the size that led there).
+        if let Some(s) = self
+            .sheaf_mut(h)
+            .and_then(|sh| sh.slots.get_mut(i as usize))
+        {
             *s = v;
         }
     }
@@ -419,8 +524,11 @@ impl Machine {
         self.charge(cost::Id::PageFree);
         self.stat(Stat::SHEAF_FREE);
         let size = self.sheaf(h).size;
-        sv_mut!(self).sheaves[h as usize].freed = true;
-        for l in self.line_sh(h)..self.line_sh(h) + self.sheaf_layout().lines {
+        if let Some(sh) = self.sheaf_mut(h) {
+            sh.freed = true;
+        }
+        let first = self.line_sh(h);
+        for l in first..first.saturating_add(self.sheaf_layout().lines) {
             self.invalidate_line(l);
         }
         note!(
@@ -473,8 +581,7 @@ impl Machine {
     /// The locks of `cx`'s next step, if another context holds one.
     pub(super) fn sheaves_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
-        let node_lock =
-            |n: u32| held_by(self.st.nodes[n as usize].list_lock).map(|h| Block::ListLock(n, h));
+        let node_lock = |n: u32| held_by(self.node(n).list_lock).map(|h| Block::ListLock(n, h));
         let barn_lock = |n: u32| held_by(self.barn(n).lock).map(|h| Block::BarnLock(n, h));
         use Pc::*;
         match (fr.func, fr.pc) {
@@ -533,7 +640,7 @@ impl Machine {
             Func::CpuDead => self.slub_cpu_dead(fr),
             Func::PcsFlushAll => self.pcs_flush_all(fr),
             Func::Touch => self.touch(fr),
-            f => unreachable!("{} is not a Linux 7.0 function", f.name()),
+            _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }
 }
@@ -554,10 +661,11 @@ pub(super) fn without_sheaves(m: &Machine, fr: &mut Frame, next: Pc, unlocked: P
 
 /// A sheaf id as a callee's return value (`Flow::Ret` carries an address): 0 is NULL.
 pub(super) fn ret_sheaf(h: Option<SheafId>) -> Addr {
-    h.map_or(NULL, |h| h as Addr + 1)
+    // A u32 id plus one fits an address.
+    h.map_or(NULL, |h| u64::from(h).saturating_add(1))
 }
 pub(super) fn sheaf_of_ret(v: Addr) -> Option<SheafId> {
-    (v != NULL).then(|| (v - 1) as SheafId)
+    v.checked_sub(1).map(|h| h as SheafId)
 }
 
 /// A callee frame of `func` starting at `pc`.

@@ -12,19 +12,16 @@ impl Machine {
         SheafView {
             name: self.sheaf_name(h),
             capacity: self.capacity(),
-            objects: sh.slots[..(sh.size as usize).min(sh.slots.len())]
-                .iter()
-                .map(|&a| self.addr_name(a))
-                .collect(),
+            objects: (sh.objects().iter()).map(|&a| self.addr_name(a)).collect(),
             held_by: None,
         }
     }
 
     pub(in crate::model) fn pcs_view(&self, k: usize) -> Option<PcsView> {
-        let AllocState::Sheaves(s) = &self.st.alloc else {
+        let AllocState::Sheaves(_) = &self.st.alloc else {
             return None;
         };
-        let p = &s.pcs[k];
+        let p = self.pcs(k as u32);
         Some(PcsView {
             locked_by: p.holder.map(|h| self.ctx_name(h).to_string()),
             main: self.sheaf_view(p.main),
@@ -33,10 +30,10 @@ impl Machine {
     }
 
     pub(in crate::model) fn barn_view(&self, n: usize) -> Option<BarnView> {
-        let AllocState::Sheaves(s) = &self.st.alloc else {
+        let AllocState::Sheaves(_) = &self.st.alloc else {
             return None;
         };
-        let b = &s.barns[n];
+        let b = self.barn(n as u32);
         Some(BarnView {
             locked_by: b.lock.map(|h| self.ctx_name(h).to_string()),
             waiters: (0..self.cfg.n_ctx as CtxId)
@@ -65,18 +62,14 @@ impl Machine {
                     .any(|b| b.full.contains(&h) || b.empty.contains(&h))
         };
         Some(
-            (0..s.sheaves.len() as SheafId)
-                .filter(|&h| !s.sheaves[h as usize].freed && !placed(h))
-                .map(|h| {
+            ((0..).zip(&s.sheaves))
+                .filter(|&(h, sh)| !sh.freed && !placed(h))
+                .map(|(h, _)| {
                     let mut v = self.sheaf_view(h);
-                    v.held_by = (0..self.cfg.n_ctx)
-                        .find(|&c| {
-                            self.st.ctxs[c]
-                                .stack
-                                .iter()
-                                .any(|f| f.h == Some(h) || f.h2 == Some(h))
-                        })
-                        .map(|c| self.ctx_name(c as CtxId).to_string());
+                    v.held_by = (self.st.ctxs.iter().zip(&self.cfg.ctx_ids))
+                        .take(self.cfg.n_ctx)
+                        .find(|(c, _)| c.stack.iter().any(|f| f.h == Some(h) || f.h2 == Some(h)))
+                        .map(|(_, name)| name.clone());
                     v
                 })
                 .collect(),
@@ -88,14 +81,16 @@ impl Machine {
         for (vi, v) in self.st.vars.iter().enumerate() {
             if v.held() && v.addr == Some(a) {
                 return ObjectOwner::User {
-                    var: self.cfg.var_names[vi].clone(),
+                    var: self.var_name(vi).to_string(),
                 };
             }
         }
         let s = sv!(self);
-        if let Some(h) = s.sheaves.iter().position(|sh| {
-            !sh.freed && sh.slots[..(sh.size as usize).min(sh.slots.len())].contains(&a)
-        }) {
+        if let Some(h) = s
+            .sheaves
+            .iter()
+            .position(|sh| !sh.freed && sh.objects().contains(&a))
+        {
             return ObjectOwner::Sheaf {
                 sheaf: self.sheaf_name(h as SheafId),
             };
@@ -121,32 +116,39 @@ impl Machine {
         let lines = self.sheaf_layout().lines;
         s.sheaves
             .iter()
-            .position(|sh| l >= sh.line && l < sh.line + lines)
+            .position(|sh| l.checked_sub(sh.line).is_some_and(|off| off < lines))
             .map(|h| h as SheafId)
     }
 
     /// Names of Linux 7.0's lines: `cpu_sheaves[k]`, `barn n`, `sheaf h3` (and its slots).
     pub(in crate::model) fn sheaves_line_name(&self, l: u32) -> Option<String> {
         self.cfg.sheaf.as_ref()?;
+        // The layout of `Config::line_cc` and `line_nd`: the kmem_cache line, a line per CPU,
+        // then a node line and a barn line per node; the sheaves' lines after the slabs'.
         let cpus = self.cfg.cpus as u32;
-        if l >= 1 && l <= cpus {
-            return Some(format!("cpu_sheaves[{}]", l - 1));
+        if let Some(k) = l.checked_sub(1).filter(|&k| k < cpus) {
+            return Some(format!("cpu_sheaves[{k}]"));
         }
-        if l > cpus && l < self.cfg.static_lines() {
-            let n = (l - 1 - cpus) / 2;
-            return Some(if (l - 1 - cpus).is_multiple_of(2) {
-                format!("node {n}")
-            } else {
-                format!("barn {n}")
-            });
+        if let Some(i) = l.checked_sub(1).and_then(|i| i.checked_sub(cpus)) {
+            if l < self.cfg.static_lines() {
+                let n = i / 2;
+                return Some(if i.is_multiple_of(2) {
+                    format!("node {n}")
+                } else {
+                    format!("barn {n}")
+                });
+            }
         }
         let h = self.sheaf_of_line(l)?;
-        let off = l - self.sheaf(h).line;
+        let off = l.checked_sub(self.sheaf(h).line)?;
         Some(if off == 0 {
             format!("sheaf {}", self.sheaf_name(h))
         } else {
-            let first = 4 + (off - 1) * 8;
-            let last = (first + 7).min(self.capacity().saturating_sub(1));
+            // Slots 0..3 share the header line, then eight a line.
+            let first = off.saturating_sub(1).saturating_mul(8).saturating_add(4);
+            let last = first
+                .saturating_add(7)
+                .min(self.capacity().saturating_sub(1));
             format!("sheaf {} objects[{first}..{last}]", self.sheaf_name(h))
         })
     }
@@ -154,16 +156,18 @@ impl Machine {
     pub(in crate::model) fn sheaves_line_holds(&self, l: u32) -> Option<LineHolds> {
         self.cfg.sheaf.as_ref()?;
         let cpus = self.cfg.cpus as u32;
-        if l >= 1 && l <= cpus {
-            return Some(LineHolds::Cpu { cpu: l - 1 });
+        if let Some(k) = l.checked_sub(1).filter(|&k| k < cpus) {
+            return Some(LineHolds::Cpu { cpu: k });
         }
-        if l > cpus && l < self.cfg.static_lines() {
-            let n = (l - 1 - cpus) / 2;
-            return Some(if (l - 1 - cpus).is_multiple_of(2) {
-                LineHolds::Node { node: n }
-            } else {
-                LineHolds::Barn { node: n }
-            });
+        if let Some(i) = l.checked_sub(1).and_then(|i| i.checked_sub(cpus)) {
+            if l < self.cfg.static_lines() {
+                let n = i / 2;
+                return Some(if i.is_multiple_of(2) {
+                    LineHolds::Node { node: n }
+                } else {
+                    LineHolds::Barn { node: n }
+                });
+            }
         }
         self.sheaf_of_line(l).map(|h| LineHolds::Sheaf {
             sheaf: self.sheaf_name(h),

@@ -31,7 +31,7 @@ enum Place {
 impl Machine {
     fn place_text(&self, p: &Place) -> String {
         match p {
-            Place::User(v) => format!("held by `{}`", self.cfg.var_names[*v]),
+            Place::User(v) => format!("held by `{}`", self.var_name(*v)),
             Place::Cpu(k) => format!("in cpu{k}'s array"),
             Place::Shared(n) => format!("in node {n}'s shared array"),
             Place::Slab => "free in its slab".into(),
@@ -42,15 +42,21 @@ impl Machine {
     /// Every place an object is, by object index (`slab * objects + i`).
     fn slab_places(&self) -> Vec<Vec<Place>> {
         let objects = self.cfg.objects as usize;
-        let mut at: Vec<Vec<Place>> = vec![Vec::new(); self.st.slabs.len() * objects];
+        let mut at: Vec<Vec<Place>> = vec![Vec::new(); self.st.slabs.len().saturating_mul(objects)];
         let mut put = |m: &Machine, a: Addr, p: Place| {
-            if let Some((s, i)) = m.object_of(a) {
-                at[s as usize * objects + i as usize].push(p);
+            // An object's index is below `at`'s length (s < slabs, i < objects).
+            let slot = m.object_of(a).map(|(s, i)| {
+                (s as usize)
+                    .saturating_mul(objects)
+                    .saturating_add(i as usize)
+            });
+            if let Some(places) = slot.and_then(|slot| at.get_mut(slot)) {
+                places.push(p);
             }
         };
         for (vi, v) in self.st.vars.iter().enumerate() {
-            if v.held() {
-                put(self, v.addr.unwrap(), Place::User(vi));
+            if let (true, Some(a)) = (v.held(), v.addr) {
+                put(self, a, Place::User(vi));
             }
         }
         let sb = sb!(self);
@@ -111,11 +117,12 @@ impl Machine {
         let objects = self.cfg.objects;
 
         // SLAB-1.
-        let at = self.slab_places();
+        // Slab by slab, each slab's objects in order.
+        let mut at = self.slab_places().into_iter();
         for (s, sl) in self.st.slabs.iter().enumerate() {
             let s = s as SlabId;
             for i in 0..objects {
-                let places = &at[s as usize * objects as usize + i as usize];
+                let places = at.next().unwrap_or_default();
                 let a = self.obj_addr(s, i);
                 if sb!(self).bufctl(s).is_empty() {
                     // A page `cache_grow_begin` just got: its objects exist from
@@ -165,8 +172,8 @@ impl Machine {
         for (n, node) in self.st.nodes.iter().enumerate() {
             let lists = [
                 ("slabs_partial", &node.partial),
-                ("slabs_full", &sb!(self).nodes[n].slabs_full),
-                ("slabs_free", &sb!(self).nodes[n].slabs_free),
+                ("slabs_full", &self.snode(n as u32).slabs_full),
+                ("slabs_free", &self.snode(n as u32).slabs_free),
             ];
             let mut free_in_slabs = 0;
             for (s, sl) in self.st.slabs.iter().enumerate() {
@@ -207,7 +214,7 @@ impl Machine {
                     }
                     continue;
                 }
-                free_in_slabs += num.saturating_sub(active);
+                free_in_slabs.bump_by(num.saturating_sub(active));
                 let want = if active == 0 {
                     "slabs_free"
                 } else if active == num {
@@ -226,7 +233,7 @@ impl Machine {
                     ));
                 }
             }
-            let sn = &sb!(self).nodes[n];
+            let sn = self.snode(n as u32);
             if node.list_lock.is_none() && sn.free_objects != free_in_slabs {
                 problems.push((
                     "SLAB-3",
@@ -269,14 +276,18 @@ impl Machine {
 
     /// The end-of-run identities of SLAB's counters.
     pub(in crate::model) fn check_slab_end(&mut self) {
-        let stat = |m: &Machine, s: Stat| m.st.stats.iter().map(|c| c[s as usize]).sum::<u64>();
-        let allocs = stat(self, Stat::ALLOCHIT) + stat(self, Stat::ALLOCMISS);
+        let stat = |m: &Machine, s: Stat| {
+            (m.st.stats.iter().filter_map(|c| c.get(s as usize)))
+                .fold(0u64, |t, n| t.saturating_add(*n))
+        };
+        let allocs = stat(self, Stat::ALLOCHIT).saturating_add(stat(self, Stat::ALLOCMISS));
         let started = self.ghost.slab_allocs;
         if allocs != started {
             let msg = format!("ALLOCHIT + ALLOCMISS = {allocs}, but {started} allocations ran");
             self.violate("SLAB-6", msg);
         }
-        let frees = stat(self, Stat::FREEHIT) + stat(self, Stat::FREEMISS) + self.ghost.alien_frees;
+        let frees = (stat(self, Stat::FREEHIT).saturating_add(stat(self, Stat::FREEMISS)))
+            .saturating_add(self.ghost.alien_frees);
         if frees != self.ghost.frees {
             let msg = format!(
                 "FREEHIT + FREEMISS + frees to another node = {frees}, but {} objects were freed",
@@ -305,17 +316,17 @@ impl Machine {
     /// CPU `k`'s `array_cache`, under SLAB (another allocator has none).
     pub(in crate::model) fn cpu_array_view(&self, k: usize) -> Option<ArrayView> {
         match &self.st.alloc {
-            AllocState::Slab(sb) => Some(self.array_view(&sb.ac[k])),
+            AllocState::Slab(_) => Some(self.array_view(self.ac(k as u32))),
             _ => None,
         }
     }
 
     /// Node `n`'s SLAB lists and shared array, under SLAB.
     pub(in crate::model) fn slab_node_view(&self, n: usize) -> Option<SlabNodeView> {
-        let AllocState::Slab(sb) = &self.st.alloc else {
+        let AllocState::Slab(_) = &self.st.alloc else {
             return None;
         };
-        let ns = &sb.nodes[n];
+        let ns = self.snode(n as u32);
         let names = |l: &[SlabId]| l.iter().map(|&s| self.slab_name(s)).collect();
         Some(SlabNodeView {
             slabs_full: names(&ns.slabs_full),
@@ -346,14 +357,12 @@ impl Machine {
             Life::Private => return SlabOwner::Private,
             Life::Live => {}
         }
-        let n = sl.node as usize;
-        let node = &self.st.nodes[n];
         let at = sl.node;
-        if node.partial.contains(&s) {
+        if self.node(at).partial.contains(&s) {
             SlabOwner::NodePartial { node: at }
-        } else if sb!(self).nodes[n].slabs_full.contains(&s) {
+        } else if self.snode(at).slabs_full.contains(&s) {
             SlabOwner::NodeFull { node: at }
-        } else if sb!(self).nodes[n].slabs_free.contains(&s) {
+        } else if self.snode(at).slabs_free.contains(&s) {
             SlabOwner::NodeFree { node: at }
         } else if self.destroying(s) {
             SlabOwner::Destroying
@@ -369,7 +378,7 @@ impl Machine {
             .iter()
             .map(|places| match places.first() {
                 Some(Place::User(v)) => ObjectOwner::User {
-                    var: self.cfg.var_names[*v].clone(),
+                    var: self.var_name(*v).to_string(),
                 },
                 Some(Place::Cpu(k)) => ObjectOwner::Cpu { cpu: *k as u32 },
                 Some(Place::Shared(n)) => ObjectOwner::Shared { node: *n as u32 },
@@ -389,17 +398,21 @@ impl Machine {
         if l == 0 || l >= self.cfg.static_lines() {
             return None;
         }
-        let ac_end = 1 + self.cfg.cpus as u32 * layout.ac_lines;
+        // As `Config::line_cc` and `line_nd` lay them out (a CPU's array is at least a line).
+        let ac_end = (self.cfg.cpus as u32)
+            .saturating_mul(layout.ac_lines)
+            .saturating_add(1);
         Some(if l < ac_end {
+            let i = l.checked_sub(1)?;
             SlabStaticLine::Array {
-                cpu: (l - 1) / layout.ac_lines,
-                off: (l - 1) % layout.ac_lines,
+                cpu: i.checked_div(layout.ac_lines)?,
+                off: i.checked_rem(layout.ac_lines)?,
             }
         } else {
-            let per = 1 + layout.sh_lines;
+            let (i, per) = (l.checked_sub(ac_end)?, layout.sh_lines.saturating_add(1));
             SlabStaticLine::Node {
-                node: (l - ac_end) / per,
-                off: (l - ac_end) % per,
+                node: i.checked_div(per)?,
+                off: i.checked_rem(per)?,
             }
         })
     }
@@ -416,8 +429,9 @@ impl Machine {
     pub(in crate::model) fn slab_line_name(&self, l: u32) -> Option<String> {
         let layout = self.cfg.slab.as_ref()?;
         let entries = |off: u32, limit: u32| {
-            let first = (off * 8).saturating_sub(2);
-            let last = ((off + 1) * 8 - 3).min(limit - 1);
+            // Line `off` holds entries `8 * off - 2` to `8 * off + 5` (a 16-byte header first).
+            let first = off.saturating_mul(8).saturating_sub(2);
+            let last = (off.saturating_mul(8).saturating_add(5)).min(limit.saturating_sub(1));
             format!("entries {first}..{last}")
         };
         Some(match self.slab_static_line(l)? {
@@ -428,7 +442,10 @@ impl Machine {
             SlabStaticLine::Node { node, off: 0 } => format!("node {node}"),
             SlabStaticLine::Node { node, off: 1 } => format!("shared[{node}]"),
             SlabStaticLine::Node { node, off } => {
-                format!("shared[{node}] {}", entries(off - 1, layout.shared_limit))
+                format!(
+                    "shared[{node}] {}",
+                    entries(off.saturating_sub(1), layout.shared_limit)
+                )
             }
         })
     }
@@ -469,7 +486,7 @@ mod tests {
     fn an_object_in_two_arrays_is_slab_1() {
         let v = invariants_after(|m| {
             let a = sb!(m).ac[0].entry[0];
-            sb_mut!(m).ac[1].entry.push(a);
+            m.slab_state_mut().unwrap().ac[1].entry.push(a);
         });
         assert_eq!(v, ["SLAB-1"]);
     }
@@ -477,7 +494,7 @@ mod tests {
     #[test]
     fn a_lost_object_is_slab_1() {
         let v = invariants_after(|m| {
-            sb_mut!(m).ac[0].entry.clear();
+            m.slab_state_mut().unwrap().ac[0].entry.clear();
         });
         assert_eq!(v, ["SLAB-1"]);
     }
@@ -486,20 +503,20 @@ mod tests {
     fn a_slab_on_the_wrong_list_is_slab_2() {
         let v = invariants_after(|m| {
             let s = m.st.nodes[0].partial.remove(0);
-            sb_mut!(m).nodes[0].slabs_full.push(s);
+            m.slab_state_mut().unwrap().nodes[0].slabs_full.push(s);
         });
         assert_eq!(v, ["SLAB-2"]);
     }
 
     #[test]
     fn a_wrong_free_objects_is_slab_3() {
-        let v = invariants_after(|m| sb_mut!(m).nodes[0].free_objects += 1);
+        let v = invariants_after(|m| m.slab_state_mut().unwrap().nodes[0].free_objects += 1);
         assert_eq!(v, ["SLAB-3"]);
     }
 
     #[test]
     fn an_overfull_array_is_slab_4() {
-        let v = invariants_after(|m| sb_mut!(m).ac[0].limit = 0);
+        let v = invariants_after(|m| m.slab_state_mut().unwrap().ac[0].limit = 0);
         assert_eq!(v, ["SLAB-4"]);
     }
 }

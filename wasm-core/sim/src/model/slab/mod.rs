@@ -22,22 +22,12 @@ use super::cost;
 use super::memory::Access;
 use super::state;
 use super::state::*;
+use crate::model::Fault;
 
-/// SLAB's state of the machine `$m` (shared or `mut`): only SLAB's code runs under SLAB.
+/// SLAB's state of the machine `$m` (`Machine::slab_state`).
 macro_rules! sb {
     ($m:expr) => {
-        match &$m.st.alloc {
-            $crate::model::state::AllocState::Slab(s) => s,
-            _ => unreachable!("SLAB's code runs only under SLAB"),
-        }
-    };
-}
-macro_rules! sb_mut {
-    ($m:expr) => {
-        match &mut $m.st.alloc {
-            $crate::model::state::AllocState::Slab(s) => s,
-            _ => unreachable!("SLAB's code runs only under SLAB"),
-        }
+        $m.slab_state()
     };
 }
 
@@ -73,9 +63,10 @@ impl SlabState {
             nodes: (0..nodes)
                 .map(|n| SlabNode {
                     // init_cache_node: free_limit = (1 + CPUs of the node) * batchcount + num.
-                    free_limit: (1 + cpu_node.iter().filter(|&&m| m == n).count() as u32)
-                        * l.batchcount
-                        + objects,
+                    free_limit: (cpu_node.iter().filter(|&&m| m == n).count() as u32)
+                        .saturating_add(1)
+                        .saturating_mul(l.batchcount)
+                        .saturating_add(objects),
                     shared: (l.shared_limit > 0).then(|| ArrayCache {
                         limit: l.shared_limit,
                         batchcount: l.batchcount,
@@ -126,7 +117,7 @@ impl ArrayCache {
     }
     /// The entries this array still owns.
     pub fn live(&self) -> &[Addr] {
-        &self.entry[self.handed as usize..]
+        self.entry.get(self.handed as usize..).unwrap_or_default()
     }
 }
 
@@ -145,9 +136,16 @@ pub struct SlabLayout {
 }
 
 impl SlabLayout {
+    /// The layout of a SLAB scenario's cache (its tunables, `Scenario::slab_tunables`).
+    pub fn of(sc: &crate::Scenario) -> SlabLayout {
+        let (limit, batch, shared) = sc.slab_tunables();
+        SlabLayout::new(limit, batch, shared)
+    }
+
     pub fn new(limit: u32, batchcount: u32, shared: u32) -> SlabLayout {
-        let lines = |n: u32| (2 + n).div_ceil(8);
-        let shared_limit = shared * batchcount;
+        // Tunables of at most `MAX_SLAB_LIMIT` entries (`scenario::validate`).
+        let lines = |n: u32| n.saturating_add(2).div_ceil(8);
+        let shared_limit = shared.saturating_mul(batchcount);
         SlabLayout {
             limit,
             batchcount,
@@ -163,7 +161,7 @@ impl SlabLayout {
 
     /// The line of entry `i` of an array whose header is `hdr`.
     pub fn entry_line(hdr: u32, i: u32) -> u32 {
-        hdr + (2 + i) / 8
+        hdr.saturating_add(i.saturating_add(2) / 8)
     }
 }
 
@@ -174,31 +172,117 @@ enum Arr {
     Shared(u32),
 }
 
+/// SLAB's state in the machine's allocator state, for a write (see `Machine::slab_state`).
+fn slab_state_mut<'a>(
+    fault: &std::cell::Cell<Option<Fault>>,
+    alloc: &'a mut AllocState,
+) -> Option<&'a mut SlabState> {
+    match alloc {
+        AllocState::Slab(s) => Some(s),
+        _ => {
+            let f = Fault::Broken("SLAB's code ran under another allocator");
+            super::prims::note_fault(fault, f);
+            None
+        }
+    }
+}
+
+/// What a read of SLAB's state gets where there is none (see `Machine::slab_state`).
+static NO_SLAB_STATE: SlabState = SlabState {
+    ac: Vec::new(),
+    nodes: Vec::new(),
+    bufctl: Vec::new(),
+};
+static NO_ARRAY: ArrayCache = ArrayCache {
+    limit: 0,
+    batchcount: 0,
+    touched: false,
+    entry: Vec::new(),
+    handed: 0,
+};
+static NO_SLAB_NODE: SlabNode = SlabNode {
+    slabs_full: Vec::new(),
+    slabs_free: Vec::new(),
+    free_objects: 0,
+    free_limit: 0,
+    total_slabs: 0,
+    free_slabs: 0,
+    shared: None,
+};
+
+// Lookups of SLAB's state, as the machine's (`prims`): only SLAB's code runs under SLAB, a
+// CPU's array and a node's lists exist for every CPU and node, a shared array wherever SLAB's
+// code uses one (`shared_limit > 0`). Anything else is an internal error of the model: noted,
+// an empty stand-in read, a write skipped (`None`).
 impl Machine {
+    pub(super) fn slab_state(&self) -> &SlabState {
+        match &self.st.alloc {
+            AllocState::Slab(s) => s,
+            _ => {
+                self.fault(Fault::Broken("SLAB's code ran under another allocator"));
+                &NO_SLAB_STATE
+            }
+        }
+    }
+    fn slab_state_mut(&mut self) -> Option<&mut SlabState> {
+        slab_state_mut(&self.fault, &mut self.st.alloc)
+    }
+    /// CPU k's `array_cache`.
+    pub(super) fn ac(&self, k: u32) -> &ArrayCache {
+        (self.slab_state().ac.get(k as usize))
+            .unwrap_or_else(|| self.missing("array_cache of cpu", k.into(), &NO_ARRAY))
+    }
+    fn ac_mut(&mut self, k: u32) -> Option<&mut ArrayCache> {
+        let ac = slab_state_mut(&self.fault, &mut self.st.alloc)?
+            .ac
+            .get_mut(k as usize);
+        super::prims::found(&self.fault, "array_cache of cpu", k.into(), ac)
+    }
+    /// Node n's lists (SLAB's `kmem_cache_node` beyond the shared `Node`).
+    pub(super) fn snode(&self, n: u32) -> &SlabNode {
+        (self.slab_state().nodes.get(n as usize))
+            .unwrap_or_else(|| self.missing("SLAB node", n.into(), &NO_SLAB_NODE))
+    }
+    fn snode_mut(&mut self, n: u32) -> Option<&mut SlabNode> {
+        let sn = slab_state_mut(&self.fault, &mut self.st.alloc)?
+            .nodes
+            .get_mut(n as usize);
+        super::prims::found(&self.fault, "SLAB node", n.into(), sn)
+    }
+
     fn arr(&self, a: Arr) -> &ArrayCache {
         match a {
-            Arr::Cpu(k) => &sb!(self).ac[k as usize],
-            Arr::Shared(n) => sb!(self).nodes[n as usize]
-                .shared
-                .as_ref()
-                .expect("a shared array"),
+            Arr::Cpu(k) => self.ac(k),
+            Arr::Shared(n) => (self.snode(n).shared.as_ref())
+                .unwrap_or_else(|| self.missing("shared array of node", n.into(), &NO_ARRAY)),
         }
     }
 
-    fn arr_mut(&mut self, a: Arr) -> &mut ArrayCache {
+    fn arr_mut(&mut self, a: Arr) -> Option<&mut ArrayCache> {
         match a {
-            Arr::Cpu(k) => &mut sb_mut!(self).ac[k as usize],
-            Arr::Shared(n) => sb_mut!(self).nodes[n as usize]
-                .shared
-                .as_mut()
-                .expect("a shared array"),
+            Arr::Cpu(k) => self.ac_mut(k),
+            Arr::Shared(n) => {
+                let nodes = &mut slab_state_mut(&self.fault, &mut self.st.alloc)?.nodes;
+                let sn = super::prims::found(
+                    &self.fault,
+                    "SLAB node",
+                    n.into(),
+                    nodes.get_mut(n as usize),
+                );
+                super::prims::found(
+                    &self.fault,
+                    "shared array of node",
+                    n.into(),
+                    sn?.shared.as_mut(),
+                )
+            }
         }
     }
 
     fn arr_hdr(&self, a: Arr) -> u32 {
         match a {
             Arr::Cpu(k) => self.cfg.line_cc(k),
-            Arr::Shared(n) => self.cfg.line_nd(n) + 1,
+            Arr::Shared(n) => self.cfg.line_nd(n).saturating_add(1),
         }
     }
 
@@ -209,7 +293,7 @@ impl Machine {
         if from < to {
             let (first, last) = (
                 SlabLayout::entry_line(hdr, from),
-                SlabLayout::entry_line(hdr, to - 1),
+                SlabLayout::entry_line(hdr, to.saturating_sub(1)),
             );
             for l in first..=last {
                 if l != hdr {
@@ -250,7 +334,7 @@ impl Machine {
 
     /// SLAB's discipline for node state: lists, `free_objects` and `shared` under `list_lock`.
     fn check_node_lock(&mut self, n: u32, what: &str) {
-        if self.st.nodes[n as usize].list_lock != Some(self.cur) {
+        if self.node(n).list_lock != Some(self.cur) {
             let msg = format!(
                 "{} changed node {n}'s {what} without holding list_lock",
                 self.ctx_name(self.cur)
@@ -263,12 +347,17 @@ impl Machine {
 
     /// `list_del(&page->lru)`: off whichever of its node's lists holds it.
     fn slab_list_del(&mut self, n: u32, s: SlabId) {
-        let node = &mut self.st.nodes[n as usize];
-        let sn = &mut sb_mut!(self).nodes[n as usize];
-        for list in [&mut node.partial, &mut sn.slabs_full, &mut sn.slabs_free] {
+        let unlink = |list: &mut Vec<SlabId>| {
             if let Some(pos) = list.iter().position(|&x| x == s) {
                 list.remove(pos);
             }
+        };
+        if let Some(node) = self.node_mut(n) {
+            unlink(&mut node.partial);
+        }
+        if let Some(sn) = self.snode_mut(n) {
+            unlink(&mut sn.slabs_full);
+            unlink(&mut sn.slabs_free);
         }
     }
 
@@ -278,29 +367,39 @@ impl Machine {
         let sl = self.slab(s);
         let full = sl.counters.inuse == sl.counters.objects;
         if full {
-            sb_mut!(self).nodes[n as usize].slabs_full.insert(0, s);
-        } else {
-            self.st.nodes[n as usize].partial.insert(0, s);
+            if let Some(sn) = self.snode_mut(n) {
+                sn.slabs_full.insert(0, s);
+            }
+        } else if let Some(node) = self.node_mut(n) {
+            node.partial.insert(0, s);
         }
     }
 
     /// `alloc_block`: move up to `batch` free objects of slab `s` onto CPU `k`'s array
     /// (`slab_get_obj` each: `page->active++`). Returns the batch left.
     fn alloc_block(&mut self, k: u32, s: SlabId, mut batch: u32) -> u32 {
-        let from = sb!(self).ac[k as usize].avail();
+        let from = self.ac(k).avail();
         self.access(self.slab(s).line, Access::Write);
         while batch > 0 {
-            let sl = &mut self.st.slabs[s as usize];
-            if sl.counters.inuse >= sl.counters.objects {
+            let c = self.slab(s).counters;
+            if c.inuse >= c.objects {
                 break;
             }
-            let i = sb!(self).bufctl[s as usize][sl.counters.inuse as usize];
-            sl.counters.inuse += 1;
+            // `cache_init_objs` wrote an index for every object.
+            let Some(&i) = sb!(self).bufctl(s).get(c.inuse as usize) else {
+                self.fault(Fault::NoSuch("bufctl of slab", s.into()));
+                break;
+            };
+            if let Some(sl) = self.slab_mut(s) {
+                sl.counters.inuse.bump();
+            }
             let a = self.obj_addr(s, u32::from(i));
-            sb_mut!(self).ac[k as usize].entry.push(a);
-            batch -= 1;
+            if let Some(ac) = self.ac_mut(k) {
+                ac.entry.push(a);
+            }
+            batch = batch.saturating_sub(1);
         }
-        let to = sb!(self).ac[k as usize].avail();
+        let to = self.ac(k).avail();
         self.touch_arr(Arr::Cpu(k), from, to, Access::Write);
         batch
     }
@@ -320,7 +419,7 @@ impl Machine {
         self.access(self.slab(s).line, Access::Write);
         self.access(self.cfg.line_nd(n), Access::Write);
         self.slab_list_del(n, s);
-        let sl = &mut self.st.slabs[s as usize];
+        let sl = need!(self, self.slab_mut(s), ());
         if sl.counters.inuse == 0 {
             let msg = format!(
                 "slab_put_obj of {} into slab {}, which has no object in use: a double free",
@@ -330,15 +429,24 @@ impl Machine {
             self.violate("SLAB-2", msg);
             return;
         }
-        sl.counters.inuse -= 1;
+        sl.counters.inuse = sl.counters.inuse.saturating_sub(1);
         let active = sl.counters.inuse as usize;
-        sb_mut!(self).bufctl[s as usize][active] = i as u16;
+        let bufctl = slab_state_mut(&self.fault, &mut self.st.alloc)
+            .and_then(|sb| sb.bufctl.get_mut(s as usize))
+            .and_then(|b| b.get_mut(active));
+        match bufctl {
+            Some(w) => *w = i as u16,
+            None => {
+                self.fault(Fault::NoSuch("bufctl of slab", s.into()));
+            }
+        }
         if active == 0 {
-            let sn = &mut sb_mut!(self).nodes[n as usize];
-            sn.slabs_free.insert(0, s);
-            sn.free_slabs += 1;
-        } else {
-            self.st.nodes[n as usize].partial.push(s);
+            if let Some(sn) = self.snode_mut(n) {
+                sn.slabs_free.insert(0, s);
+                sn.free_slabs.bump();
+            }
+        } else if let Some(node) = self.node_mut(n) {
+            node.partial.push(s);
         }
     }
 
@@ -347,15 +455,14 @@ impl Machine {
     fn free_block_trim(&mut self, n: u32, queue: &mut Vec<SlabId>) {
         self.access(self.cfg.line_nd(n), Access::Write);
         let num = self.cfg.objects;
-        loop {
-            let node = &mut sb_mut!(self).nodes[n as usize];
+        while let Some(node) = self.snode_mut(n) {
             if node.free_objects <= node.free_limit {
                 break;
             }
             let Some(s) = node.slabs_free.pop() else {
                 break;
             };
-            node.free_objects -= num;
+            node.free_objects = node.free_objects.saturating_sub(num);
             node.free_slabs = node.free_slabs.saturating_sub(1);
             node.total_slabs = node.total_slabs.saturating_sub(1);
             queue.push(s);
@@ -367,14 +474,12 @@ impl Machine {
         self.charge(cost::Id::PageFree);
         self.touch_resource(super::RES_PAGE_ALLOC, true);
         let first = self.slab(s).line;
-        for l in first..=first + self.cfg.obj_lines {
+        for l in first..=first.saturating_add(self.cfg.obj_lines) {
             self.invalidate_line(l);
         }
-        self.st.slabs[s as usize].life = Life::Discarded;
-    }
-
-    fn node_of_cpu(&self, k: u32) -> u32 {
-        self.cfg.cpu_node[k as usize]
+        if let Some(sl) = self.slab_mut(s) {
+            sl.life = Life::Discarded;
+        }
     }
 
     /// `spin_unlock(&n->list_lock)`, as every SLAB function drops it.
@@ -393,24 +498,31 @@ impl Machine {
     /// The start of `free_block` of `fr.count` objects into node `fr.n`: the node counts them
     /// free at once (`n->free_objects += nr_objects`), then they go back one step each.
     fn free_block_begin(&mut self, fr: &mut Frame) {
-        let n = fr.n.unwrap();
+        let n = need!(self, fr.n, ());
         self.check_node_lock(n, "free_objects");
         self.access(self.cfg.line_nd(n), Access::Write);
-        sb_mut!(self).nodes[n as usize].free_objects += fr.count;
+        if let Some(sn) = self.snode_mut(n) {
+            sn.free_objects.bump_by(fr.count);
+        }
         fr.pages = 0;
     }
 
     /// One object of `free_block` from the front of CPU `fr.c`'s array (entry `fr.pages`) into
     /// node `fr.n`. Returns true when the batch of `fr.count` is done.
     fn free_block_entry(&mut self, fr: &mut Frame) -> bool {
-        let (n, k) = (fr.n.unwrap(), fr.c);
+        let (n, k) = (need!(self, fr.n, true), fr.c);
         let i = fr.pages;
         let hdr = self.arr_hdr(Arr::Cpu(k));
         self.access(SlabLayout::entry_line(hdr, i), Access::Read);
-        let a = sb!(self).ac[k as usize].entry[i as usize];
+        let Some(&a) = self.ac(k).entry.get(i as usize) else {
+            self.fault(Fault::NoSuch("entry of the array of cpu", k.into()));
+            return true;
+        };
         self.free_block_one(n, a);
-        sb_mut!(self).ac[k as usize].handed = i + 1;
-        fr.pages += 1;
+        if let Some(ac) = self.ac_mut(k) {
+            ac.handed = i.saturating_add(1);
+        }
+        fr.pages.bump();
         note!(
             self,
             Store,
@@ -424,7 +536,7 @@ impl Machine {
 
     /// The end of `free_block`: free slabs above `free_limit` onto the frame's destroy list.
     fn free_block_end(&mut self, fr: &mut Frame) {
-        let n = fr.n.unwrap();
+        let n = need!(self, fr.n, ());
         let mut q = std::mem::take(&mut fr.queue);
         self.free_block_trim(n, &mut q);
         fr.queue = q;
@@ -434,12 +546,15 @@ impl Machine {
             format!("node {n}"),
             "free_block: {} free slab(s) above free_limit ({}) go to the destroy list.",
             fr.queue.len(),
-            sb!(self).nodes[n as usize].free_limit
+            self.snode(n).free_limit
         );
     }
 
     /// `slabs_destroy`, one slab of the frame's destroy list. Returns true when it is empty.
     fn destroy_next(&mut self, fr: &mut Frame) -> bool {
+        if fr.queue.is_empty() {
+            return true;
+        }
         let s = fr.queue.remove(0);
         self.slab_destroy(s);
         note!(
@@ -463,7 +578,7 @@ impl Machine {
                 step!(self);
                 self.irq_save(fr);
                 fr.c = self.me();
-                self.ghost.slab_allocs += 1;
+                self.ghost.slab_allocs.bump();
                 note!(self, IrqOff, "irqs".into(), "slab_alloc: local_irq_save. SLAB's per-CPU array is only ever touched with interrupts off.");
                 fr.pc = CA1;
                 Flow::Step
@@ -472,7 +587,7 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
-                let avail = sb!(self).ac[k as usize].avail();
+                let avail = self.ac(k).avail();
                 note!(
                     self,
                     Load,
@@ -487,11 +602,11 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.check_ac_owner(k, false);
-                let ac = &mut sb_mut!(self).ac[k as usize];
+                let ac = need!(self, self.ac_mut(k));
                 ac.touched = true;
                 let obj = ac.entry.pop().unwrap_or(NULL);
                 let avail = ac.avail();
-                self.touch_arr(Arr::Cpu(k), avail, avail + 1, Access::Write);
+                self.touch_arr(Arr::Cpu(k), avail, avail.saturating_add(1), Access::Write);
                 self.stat(Stat::ALLOCHIT);
                 fr.obj = obj;
                 note!(self, Store, format!("ac[{k}]"), "Pop {} off the top of cpu{k}'s array (touched = 1): no atomic instruction, no lock.", self.addr_name(obj));
@@ -521,7 +636,7 @@ impl Machine {
                 );
                 Flow::Ret(fr.obj, None)
             }
-            _ => unreachable!("{:?} in ____cache_alloc", fr.pc),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -533,7 +648,7 @@ impl Machine {
                 let k = self.me();
                 fr.c = k;
                 fr.n = Some(self.node_of_cpu(k));
-                let ac = &sb!(self).ac[k as usize];
+                let ac = self.ac(k);
                 let mut batch = ac.batchcount;
                 // BATCHREFILL_LIMIT: an array not used since the reaper looked refills less.
                 if !ac.touched && batch > 16 {
@@ -548,10 +663,10 @@ impl Machine {
             }
             RF2 => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 self.access(self.cfg.line_nd(n), Access::Read);
-                let free = sb!(self).nodes[n as usize].free_objects;
-                let shared = if sb!(self).nodes[n as usize].shared.is_some() {
+                let free = self.snode(n).free_objects;
+                let shared = if self.snode(n).shared.is_some() {
                     self.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
                     Some(self.arr(Arr::Shared(n)).avail())
                 } else {
@@ -578,7 +693,7 @@ impl Machine {
             }
             RF3 => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 self.spin_lock(n);
                 note!(
                     self,
@@ -591,10 +706,10 @@ impl Machine {
             }
             RF4 => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 let k = fr.c;
                 self.access(self.cfg.line_nd(n), Access::Read);
-                let sh_avail = match sb!(self).nodes[n as usize].shared {
+                let sh_avail = match self.snode(n).shared {
                     Some(_) => {
                         self.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
                         self.arr(Arr::Shared(n)).avail()
@@ -602,21 +717,25 @@ impl Machine {
                     None => 0,
                 };
                 let room = {
-                    let ac = &sb!(self).ac[k as usize];
-                    ac.limit - ac.avail()
+                    let ac = self.ac(k);
+                    ac.limit.saturating_sub(ac.avail())
                 };
                 let nr = fr.count.min(sh_avail).min(room);
                 if nr > 0 {
                     // transfer_objects: the top `nr` entries of the shared array, in order.
                     self.check_node_lock(n, "shared array");
                     self.check_ac_owner(k, false);
-                    self.touch_arr(Arr::Shared(n), sh_avail - nr, sh_avail, Access::Write);
-                    let from = sb!(self).ac[k as usize].avail();
-                    let sh = self.arr_mut(Arr::Shared(n));
-                    let moved: Vec<Addr> = sh.entry.split_off((sh_avail - nr) as usize);
+                    // `nr` is at most `sh_avail`, the shared array's length.
+                    let rest = sh_avail.saturating_sub(nr);
+                    self.touch_arr(Arr::Shared(n), rest, sh_avail, Access::Write);
+                    let from = self.ac(k).avail();
+                    let sh = need!(self, self.arr_mut(Arr::Shared(n)));
+                    let moved: Vec<Addr> = sh.entry.split_off((rest as usize).min(sh.entry.len()));
                     sh.touched = true;
-                    sb_mut!(self).ac[k as usize].entry.extend(moved);
-                    self.touch_arr(Arr::Cpu(k), from, from + nr, Access::Write);
+                    if let Some(ac) = self.ac_mut(k) {
+                        ac.entry.extend(moved);
+                    }
+                    self.touch_arr(Arr::Cpu(k), from, from.saturating_add(nr), Access::Write);
                     note!(self, Store, format!("ac[{k}]"), "transfer_objects: {nr} object(s) from node {n}'s shared array to cpu{k}'s array.");
                     fr.pc = RF7;
                 } else {
@@ -632,15 +751,15 @@ impl Machine {
             }
             RF5 => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 let k = fr.c;
                 self.access(self.cfg.line_nd(n), Access::Read);
-                let node = &self.st.nodes[n as usize];
+                let node = &self.node(n);
                 let from_free = node.partial.is_empty();
                 let page = node
                     .partial
                     .first()
-                    .or_else(|| sb!(self).nodes[n as usize].slabs_free.first())
+                    .or_else(|| self.snode(n).slabs_free.first())
                     .copied();
                 let Some(s) = page else {
                     note!(
@@ -655,7 +774,7 @@ impl Machine {
                 self.check_node_lock(n, "slab lists");
                 self.check_ac_owner(k, false);
                 if from_free {
-                    let ns = &mut sb_mut!(self).nodes[n as usize];
+                    let ns = need!(self, self.snode_mut(n));
                     ns.free_slabs = ns.free_slabs.saturating_sub(1);
                 }
                 let before = fr.count;
@@ -667,7 +786,7 @@ impl Machine {
                     Store,
                     format!("slab {}", self.slab_name(s)),
                     "alloc_block: {} object(s) of {} slab {} onto cpu{k}'s array; the slab moves to {}.",
-                    before - fr.count,
+                    before.saturating_sub(fr.count),
                     if from_free { "free" } else { "partial" },
                     self.slab_name(s),
                     if self.slab(s).counters.inuse == self.cfg.objects { "slabs_full" } else { "slabs_partial" }
@@ -677,18 +796,18 @@ impl Machine {
             }
             RF6 => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 let k = fr.c;
                 self.check_node_lock(n, "free_objects");
                 self.access(self.cfg.line_nd(n), Access::Write);
-                let avail = sb!(self).ac[k as usize].avail();
-                let ns = &mut sb_mut!(self).nodes[n as usize];
+                let avail = self.ac(k).avail();
+                let ns = need!(self, self.snode_mut(n));
                 if ns.free_objects < avail {
                     let msg = format!("node {n}'s free_objects ({}) is less than the {avail} object(s) just taken", ns.free_objects);
                     ns.free_objects = 0;
                     self.violate("SLAB-3", msg);
                 } else {
-                    ns.free_objects -= avail;
+                    ns.free_objects = ns.free_objects.saturating_sub(avail);
                 }
                 note!(self, Store, format!("node {n}"), "n->free_objects -= {avail}: the objects now in cpu{k}'s array are no longer the node's.");
                 fr.pc = RF7;
@@ -696,7 +815,7 @@ impl Machine {
             }
             RF7 => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 self.unlock_node(n);
                 fr.pc = RF8;
                 Flow::Step
@@ -733,7 +852,7 @@ impl Machine {
                 self.check_ac_owner(k, false);
                 let before = fr.count;
                 fr.count = self.alloc_block(k, s, fr.count);
-                note!(self, Store, format!("slab {}", self.slab_name(s)), "alloc_block from the new slab {} (still private, no lock): {} object(s) onto cpu{k}'s array.", self.slab_name(s), before - fr.count);
+                note!(self, Store, format!("slab {}", self.slab_name(s)), "alloc_block from the new slab {} (still private, no lock): {} object(s) onto cpu{k}'s array.", self.slab_name(s), before.saturating_sub(fr.count));
                 fr.pc = RF9c;
                 Flow::Step
             }
@@ -760,11 +879,11 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.check_ac_owner(k, false);
-                let ac = &mut sb_mut!(self).ac[k as usize];
+                let ac = need!(self, self.ac_mut(k));
                 ac.touched = true;
                 let obj = ac.entry.pop().unwrap_or(NULL);
                 let avail = ac.avail();
-                self.touch_arr(Arr::Cpu(k), avail, avail + 1, Access::Write);
+                self.touch_arr(Arr::Cpu(k), avail, avail.saturating_add(1), Access::Write);
                 note!(
                     self,
                     Store,
@@ -774,14 +893,14 @@ impl Machine {
                 );
                 Flow::Ret(obj, None)
             }
-            _ => unreachable!("{:?} in cache_alloc_refill", fr.pc),
+            _ => self.fault(Fault::Label),
         }
     }
 
     /// `cache_grow_begin`: a new slab, private to this context until `cache_grow_end`.
     pub(super) fn cache_grow_begin(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let may_sleep = self.st.ctxs[self.cur as usize].kind == CtxKind::Task;
+        let may_sleep = self.ctx(self.cur).kind == CtxKind::Task;
         match fr.pc {
             GB1 => {
                 if !may_sleep || self.cpu(self.me()).irqs_on {
@@ -829,14 +948,17 @@ impl Machine {
                 };
                 step!(self);
                 self.access(self.slab(s).line, Access::Write);
-                let sl = &mut self.st.slabs[s as usize];
+                let sl = need!(self, self.slab_mut(s));
                 let objects = sl.counters.objects as u16;
                 sl.counters.inuse = 0;
-                let bufctl = &mut sb_mut!(self).bufctl;
-                if bufctl.len() <= s as usize {
-                    bufctl.resize(s as usize + 1, Vec::new());
+                let bufctl = &mut need!(self, self.slab_state_mut()).bufctl;
+                let at = s as usize;
+                if bufctl.len() <= at {
+                    bufctl.resize(at.saturating_add(1), Vec::new());
                 }
-                bufctl[s as usize] = (0..objects).collect();
+                if let Some(b) = bufctl.get_mut(at) {
+                    *b = (0..objects).collect();
+                }
                 note!(self, Store, format!("slab {}", self.slab_name(s)), "cache_init_objs: slab {}'s freelist is the index array 0..{} (SLAB writes no pointer into free objects).", self.slab_name(s), self.cfg.objects);
                 fr.pc = GB4;
                 Flow::Step
@@ -855,15 +977,15 @@ impl Machine {
                 );
                 Flow::Ret(NULL, fr.p)
             }
-            _ => unreachable!("{:?} in cache_grow_begin", fr.pc),
+            _ => self.fault(Fault::Label),
         }
     }
 
     /// `cache_grow_end`: link the new slab into its node under `list_lock`.
     pub(super) fn cache_grow_end(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let n = fr.n.unwrap();
-        let s = fr.p.unwrap();
+        let n = need!(self, fr.n);
+        let s = need!(self, fr.p);
         match fr.pc {
             GE1 => {
                 step!(self);
@@ -883,19 +1005,22 @@ impl Machine {
                 self.check_node_lock(n, "slab lists");
                 self.access(self.cfg.line_nd(n), Access::Write);
                 self.access(self.slab(s).line, Access::Write);
-                self.st.slabs[s as usize].life = Life::Live;
+                if let Some(sl) = self.slab_mut(s) {
+                    sl.life = Life::Live;
+                }
                 let (active, num) = (self.slab(s).counters.inuse, self.cfg.objects);
-                let ns = &mut sb_mut!(self).nodes[n as usize];
-                ns.total_slabs += 1;
-                ns.free_objects += num - active;
+                let free = num.saturating_sub(active);
+                let ns = need!(self, self.snode_mut(n));
+                ns.total_slabs.bump();
+                ns.free_objects.bump_by(free);
                 if active == 0 {
                     ns.slabs_free.push(s);
-                    ns.free_slabs += 1;
+                    ns.free_slabs.bump();
                 } else {
                     self.slab_list_fixup(n, s);
                 }
                 self.stat(Stat::GROWN);
-                note!(self, Store, format!("node {n}"), "Link slab {} ({active} of {num} in use) and add its {} free object(s) to free_objects.", self.slab_name(s), num - active);
+                note!(self, Store, format!("node {n}"), "Link slab {} ({active} of {num} in use) and add its {} free object(s) to free_objects.", self.slab_name(s), free);
                 fr.pc = GE3;
                 Flow::Step
             }
@@ -904,7 +1029,7 @@ impl Machine {
                 self.unlock_node(n);
                 Flow::Ret(NULL, None)
             }
-            _ => unreachable!("{:?} in cache_grow_end", fr.pc),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -931,14 +1056,14 @@ impl Machine {
             CF1 => {
                 step!(self);
                 let k = fr.c;
-                let s = fr.pg.unwrap();
+                let s = need!(self, fr.pg);
                 if self.cfg.sc.nodes > 1 {
                     // cache_free_alien reads the object's page for its node.
                     self.access(self.slab(s).line, Access::Read);
                     let home = self.slab(s).node;
                     if home != self.node_of_cpu(k) {
                         fr.n = Some(home);
-                        self.ghost.alien_frees += 1;
+                        self.ghost.alien_frees.bump();
                         note!(
                             self,
                             Load,
@@ -951,7 +1076,7 @@ impl Machine {
                     }
                 }
                 self.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
-                let ac = &sb!(self).ac[k as usize];
+                let ac = self.ac(k);
                 let (avail, limit) = (ac.avail(), ac.limit);
                 if avail < limit {
                     self.stat(Stat::FREEHIT);
@@ -983,7 +1108,7 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.check_ac_owner(k, false);
-                let ac = &mut sb_mut!(self).ac[k as usize];
+                let ac = need!(self, self.ac_mut(k));
                 if ac.avail() >= ac.limit {
                     let msg = format!(
                         "cpu{k}'s array is full ({}) and a push would overflow it",
@@ -996,7 +1121,8 @@ impl Machine {
                 }
                 ac.entry.push(fr.x);
                 let avail = ac.avail();
-                self.touch_arr(Arr::Cpu(k), avail - 1, avail, Access::Write);
+                // The push made `avail` at least 1.
+                self.touch_arr(Arr::Cpu(k), avail.saturating_sub(1), avail, Access::Write);
                 fr.flag = true;
                 note!(self, Store, format!("ac[{k}]"), "Push {} onto cpu{k}'s array ({avail} now): no atomic instruction, no lock, no write into the object.", self.addr_name(fr.x));
                 fr.pc = CF3;
@@ -1015,7 +1141,7 @@ impl Machine {
             }
             CFA1 => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 self.spin_lock(n);
                 note!(
                     self,
@@ -1028,9 +1154,11 @@ impl Machine {
             }
             CFA2 => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 self.check_node_lock(n, "free_objects");
-                sb_mut!(self).nodes[n as usize].free_objects += 1;
+                if let Some(sn) = self.snode_mut(n) {
+                    sn.free_objects.bump();
+                }
                 self.free_block_one(n, fr.x);
                 let mut q = std::mem::take(&mut fr.queue);
                 self.free_block_trim(n, &mut q);
@@ -1039,7 +1167,7 @@ impl Machine {
                 note!(
                     self,
                     Store,
-                    format!("slab {}", self.slab_name(fr.pg.unwrap())),
+                    format!("slab {}", self.slab_name(need!(self, fr.pg))),
                     "free_block: {} goes back into its slab on node {n}.",
                     self.addr_name(fr.x)
                 );
@@ -1048,7 +1176,7 @@ impl Machine {
             }
             CFA3 => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 self.unlock_node(n);
                 fr.pc = CF3;
                 Flow::Step
@@ -1060,7 +1188,7 @@ impl Machine {
                 }
                 Flow::Step
             }
-            _ => unreachable!("{:?} in ___cache_free", fr.pc),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -1072,13 +1200,13 @@ impl Machine {
             FA0 => {
                 let k = fr.c;
                 fr.n = Some(self.node_of_cpu(k));
-                fr.count = sb!(self).ac[k as usize].batchcount;
+                fr.count = self.ac(k).batchcount;
                 fr.pc = FA1;
                 Flow::Go
             }
             FA1 => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 self.spin_lock(n);
                 note!(
                     self,
@@ -1091,11 +1219,11 @@ impl Machine {
             }
             FA2 => {
                 step!(self);
-                let (n, k) = (fr.n.unwrap(), fr.c);
+                let (n, k) = (need!(self, fr.n), fr.c);
                 self.access(self.cfg.line_nd(n), Access::Read);
-                let room = match &sb!(self).nodes[n as usize].shared {
+                let room = match &self.snode(n).shared {
                     Some(sh) => {
-                        let room = sh.limit - sh.avail();
+                        let room = sh.limit.saturating_sub(sh.avail());
                         self.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
                         room
                     }
@@ -1106,11 +1234,16 @@ impl Machine {
                     self.check_node_lock(n, "shared array");
                     self.check_ac_owner(k, false);
                     self.touch_arr(Arr::Cpu(k), 0, nr, Access::Read);
-                    let moved: Vec<Addr> = sb!(self).ac[k as usize].entry[..nr as usize].to_vec();
+                    let moved: Vec<Addr> =
+                        self.ac(k).entry.iter().take(nr as usize).copied().collect();
                     let from = self.arr(Arr::Shared(n)).avail();
-                    self.arr_mut(Arr::Shared(n)).entry.extend(moved);
-                    self.touch_arr(Arr::Shared(n), from, from + nr, Access::Write);
-                    sb_mut!(self).ac[k as usize].handed = nr;
+                    if let Some(sh) = self.arr_mut(Arr::Shared(n)) {
+                        sh.entry.extend(moved);
+                    }
+                    self.touch_arr(Arr::Shared(n), from, from.saturating_add(nr), Access::Write);
+                    if let Some(ac) = self.ac_mut(k) {
+                        ac.handed = nr;
+                    }
                     fr.count = nr;
                     note!(
                         self,
@@ -1131,7 +1264,7 @@ impl Machine {
                 note!(
                     self,
                     Store,
-                    format!("node {}", fr.n.unwrap()),
+                    format!("node {}", need!(self, fr.n)),
                     "free_block: n->free_objects += {}.",
                     fr.count
                 );
@@ -1153,7 +1286,7 @@ impl Machine {
             }
             FA5 => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 self.unlock_node(n);
                 fr.pc = if fr.queue.is_empty() { FA7 } else { FA6 };
                 Flow::Step
@@ -1169,7 +1302,7 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.check_ac_owner(k, false);
-                let ac = &mut sb_mut!(self).ac[k as usize];
+                let ac = need!(self, self.ac_mut(k));
                 let nr = (fr.count as usize).min(ac.entry.len());
                 ac.entry.drain(..nr);
                 ac.handed = 0;
@@ -1183,7 +1316,7 @@ impl Machine {
                 );
                 Flow::Ret(NULL, None)
             }
-            _ => unreachable!("{:?} in cache_flusharray", fr.pc),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -1210,7 +1343,7 @@ impl Machine {
             }
             DD1 => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 self.spin_lock(n);
                 note!(
                     self,
@@ -1225,12 +1358,12 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
-                fr.count = sb!(self).ac[k as usize].avail();
+                fr.count = self.ac(k).avail();
                 self.free_block_begin(fr);
                 note!(
                     self,
                     Store,
-                    format!("node {}", fr.n.unwrap()),
+                    format!("node {}", need!(self, fr.n)),
                     "free_block of all {} entries: n->free_objects += {}.",
                     fr.count,
                     fr.count
@@ -1253,7 +1386,7 @@ impl Machine {
             }
             DD4 => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 self.unlock_node(n);
                 fr.pc = if fr.queue.is_empty() { DD6 } else { DD5 };
                 Flow::Step
@@ -1269,7 +1402,7 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.check_ac_owner(k, !fr.flag);
-                let ac = &mut sb_mut!(self).ac[k as usize];
+                let ac = need!(self, self.ac_mut(k));
                 ac.entry.clear();
                 ac.handed = 0;
                 self.access(self.arr_hdr(Arr::Cpu(k)), Access::Write);
@@ -1283,7 +1416,7 @@ impl Machine {
                 note!(self, IrqOn, "irqs".into(), "Interrupts back on.");
                 Flow::Ret(NULL, None)
             }
-            _ => unreachable!("{:?} in do_drain", fr.pc),
+            _ => self.fault(Fault::Label),
         }
     }
 }
@@ -1333,7 +1466,7 @@ impl Machine {
             Func::CacheFlusharray => self.cache_flusharray(fr),
             Func::DoDrain => self.do_drain(fr),
             Func::Touch => self.touch(fr),
-            f => unreachable!("{} is not a SLAB function", f.name()),
+            _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }
 
@@ -1346,8 +1479,8 @@ impl Machine {
             | (Func::CacheFlusharray, FA1)
             | (Func::DoDrain, DD1)
             | (Func::CacheFree, CFA1) => {
-                let n = fr.n.unwrap();
-                self.st.nodes[n as usize]
+                let n = need!(self, fr.n, None);
+                self.node(n)
                     .list_lock
                     .filter(|&h| h != cx)
                     .map(|h| Block::ListLock(n, h))

@@ -6,6 +6,7 @@ use super::cost;
 use super::memory::Access;
 use super::state::*;
 use super::{Flow, Machine, Pc, Stat};
+use crate::model::Fault;
 use crate::scenario::{Fastpath, Prefetch, Slowpath};
 
 impl Machine {
@@ -48,7 +49,7 @@ impl Machine {
 
     fn count_slow_alloc(&mut self, obj: Addr) {
         if obj != NULL {
-            self.ghost.slow_allocs += 1;
+            self.ghost.slow_allocs.bump();
         }
     }
 
@@ -115,7 +116,7 @@ impl Machine {
                 step!(self);
                 let k = self.me();
                 let with_tid = fp != Fastpath::NoTid;
-                let newtid = fr.tid + self.tid_step();
+                let newtid = fr.tid.wrapping_add(self.tid_step());
                 let ok = self.pcas2(fr, (fr.obj, fr.tid), (fr.nxt, newtid), with_tid);
                 self.note_pcas2(k, fr.obj, fr.tid, fr.nxt, newtid, with_tid, ok);
                 if ok {
@@ -235,13 +236,15 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
-                let cur = self.st.cpus[k as usize].freelist;
+                let cur = self.cpu(k).freelist;
                 let ok = cur == fr.obj;
                 self.set_ok(ok);
                 if ok {
                     self.check_snapshot(fr, k);
-                    self.st.cpus[k as usize].freelist = fr.nxt;
-                    self.st.cpus[k as usize].ghost_version += 1;
+                    if let Some(cpu) = self.cpu_mut(k) {
+                        cpu.freelist = fr.nxt;
+                        cpu.ghost_version.bump();
+                    }
                     self.stat(Stat::ALLOC_FASTPATH);
                 }
                 note!(
@@ -313,7 +316,7 @@ impl Machine {
                 );
                 Flow::Ret(fr.obj, None)
             }
-            _ => unreachable!("slab_alloc has no label {:?}", fr.pc),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -411,7 +414,11 @@ impl Machine {
             }
             B4d => {
                 fr.pc = B4b;
-                Flow::Call(Box::new(self.deactivate_frame(fr.pg.unwrap(), fr.f, fr.c)))
+                Flow::Call(Box::new(self.deactivate_frame(
+                    need!(self, fr.pg),
+                    fr.f,
+                    fr.c,
+                )))
             }
             B4b => {
                 step!(self);
@@ -531,7 +538,7 @@ impl Machine {
             B15 => self.s_install_cpu_partial(fr, B15b),
             B15b => {
                 step!(self);
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 self.access(self.slab(p).line, Access::Read);
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
@@ -562,7 +569,7 @@ impl Machine {
             }
             B17 => {
                 // get_partial: the requested node (or this CPU's), then any other node.
-                let first = fr.node.unwrap_or(self.cfg.cpu_node[self.me() as usize]);
+                let first = fr.node.unwrap_or(self.my_node());
                 fr.count = 0;
                 fr.n = Some(first);
                 fr.pc = B17r;
@@ -585,11 +592,9 @@ impl Machine {
                     return Flow::Call(Box::new(g));
                 }
                 // get_any_partial: only for NUMA_NO_NODE requests.
-                let nodes = self.cfg.sc.nodes;
-                let first = fr.n.unwrap_or(0);
-                if fr.node.is_none() && fr.count + 1 < nodes {
-                    fr.count += 1;
-                    let n = (first + fr.count) % nodes;
+                let next = fr.count.saturating_add(1);
+                if let Some(n) = self.any_partial_node(fr, next) {
+                    fr.count = next;
                     return Flow::Call(Box::new(self.get_partial_frame(n, fr.c, true)));
                 }
                 fr.n = None;
@@ -606,7 +611,7 @@ impl Machine {
             }
             B17g => {
                 step!(self);
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 self.st_page(fr.c, Some(p));
                 note!(
                     self,
@@ -682,10 +687,12 @@ impl Machine {
             }
             B21 => {
                 step!(self);
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 self.access(self.slab(p).line, Access::Write);
                 fr.f = self.slab(p).freelist;
-                self.st.slabs[p as usize].freelist = NULL;
+                if let Some(sl) = self.slab_mut(p) {
+                    sl.freelist = NULL;
+                }
                 note!(
                     self,
                     Store,
@@ -698,9 +705,11 @@ impl Machine {
             }
             B22 => {
                 step!(self);
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 self.st_page(fr.c, Some(p));
-                self.st.slabs[p as usize].life = Life::Live;
+                if let Some(sl) = self.slab_mut(p) {
+                    sl.life = Life::Live;
+                }
                 self.stat(Stat::ALLOC_SLAB);
                 note!(
                     self,
@@ -718,10 +727,19 @@ impl Machine {
         }
     }
 
+    /// `get_any_partial`'s `i`th node after the first one tried (`fr.n`), round the nodes;
+    /// `None` once every node was tried, or for a request of one node (`fr.node`).
+    fn any_partial_node(&self, fr: &Frame, i: u32) -> Option<u32> {
+        let nodes = self.cfg.sc.nodes;
+        let first = fr.n.unwrap_or(0);
+        // Both below `nodes` (at most `MAX_NODES`): the sum cannot wrap.
+        (fr.node.is_none() && i < nodes).then(|| first.wrapping_add(i).checked_rem(nodes))?
+    }
+
     /// `get_freelist` (spec §2.5): take the CPU slab's freelist, unfreezing it if empty.
     pub(in crate::model) fn get_freelist(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let p = fr.pg.unwrap();
+        let p = need!(self, fr.pg);
         match fr.pc {
             G1 => {
                 step!(self);
@@ -767,14 +785,14 @@ impl Machine {
                     Flow::Go
                 }
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
     /// `new_slab` (spec §2.7): irqs on around the page allocator when the caller may sleep.
     pub(in crate::model) fn new_slab(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let may_sleep = self.st.ctxs[self.cur as usize].kind == CtxKind::Task;
+        let may_sleep = self.ctx(self.cur).kind == CtxKind::Task;
         match fr.pc {
             N1 => {
                 if !may_sleep || self.cpu(self.me()).irqs_on {
@@ -806,7 +824,7 @@ impl Machine {
                         "The page allocator fails (pageAllocFail): no new slab."
                     );
                 } else {
-                    let node = fr.node.unwrap_or(self.cfg.cpu_node[self.me() as usize]);
+                    let node = fr.node.unwrap_or(self.my_node());
                     let s = self.create_slab(node);
                     fr.ret_slab = Some(s);
                     note!(
@@ -855,11 +873,11 @@ impl Machine {
             }
             N5 => {
                 step!(self);
-                let s = fr.ret_slab.unwrap();
+                let s = need!(self, fr.ret_slab);
                 self.access(self.slab(s).line, Access::Write);
                 let objects = self.cfg.objects;
                 let first = self.obj_addr(s, 0);
-                let sl = &mut self.st.slabs[s as usize];
+                let sl = need!(self, self.slab_mut(s));
                 sl.freelist = first;
                 sl.counters = Counters {
                     inuse: objects,
@@ -869,7 +887,7 @@ impl Machine {
                 note!(self, Store, format!("page {}", self.slab_name(s)), "{}: freelist = first object, inuse = objects = {objects}, frozen = 1 (private to this CPU).", self.slab_name(s));
                 Flow::Ret(NULL, Some(s))
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -878,14 +896,16 @@ impl Machine {
     pub(in crate::model) fn chain_objects(&mut self, s: SlabId) {
         let objects = self.cfg.objects;
         for i in 0..objects {
-            let next = if i + 1 < objects {
-                self.obj_addr(s, i + 1)
-            } else {
-                NULL
+            // `i < objects`, so `i + 1` cannot wrap.
+            let next = match i.checked_add(1) {
+                Some(j) if j < objects => self.obj_addr(s, j),
+                _ => NULL,
             };
             let line = self.obj_line(s, i);
             self.access(line, Access::Write);
-            self.st.slabs[s as usize].fp[i as usize] = next;
+            if let Some(w) = self.fp_slot(s, i) {
+                *w = next;
+            }
         }
     }
 
@@ -972,7 +992,10 @@ impl Machine {
             LL4 | LL21 | LL30 | LL50 => {
                 step!(self);
                 self.irq_save(fr);
-                self.st.cpus[self.cur_cpu as usize].local_lock = Some(self.cur);
+                let cur = self.cur;
+                if let Some(cpu) = self.cpu_mut(self.cur_cpu) {
+                    cpu.local_lock = Some(cur);
+                }
                 note!(
                     self,
                     LocalLock,
@@ -1012,7 +1035,9 @@ impl Machine {
             }
             LLu2 | LLu20 | LLu25 | LLu40 | LLu37 | LL13 | LL26 | LL8c | LL53 => {
                 step!(self);
-                self.st.cpus[self.cur_cpu as usize].local_lock = None;
+                if let Some(cpu) = self.cpu_mut(self.cur_cpu) {
+                    cpu.local_lock = None;
+                }
                 self.irq_restore(fr);
                 note!(
                     self,
@@ -1146,7 +1171,11 @@ impl Machine {
             }
             LL37 => {
                 fr.pc = LL20;
-                Flow::Call(Box::new(self.deactivate_frame(fr.pg.unwrap(), fr.f, fr.c)))
+                Flow::Call(Box::new(self.deactivate_frame(
+                    need!(self, fr.pg),
+                    fr.f,
+                    fr.c,
+                )))
             }
             // new_slab: label: try the CPU partial list.
             LL20 => {
@@ -1175,7 +1204,7 @@ impl Machine {
             LL24 => self.s_install_cpu_partial(fr, LL25),
             LL25 => {
                 step!(self);
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 self.access(self.slab(p).line, Access::Read);
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
@@ -1207,9 +1236,11 @@ impl Machine {
             LL25i => self.s_install_cpu_partial(fr, LL27),
             LL25p => {
                 step!(self);
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 self.access(self.slab(p).line, Access::Write);
-                self.st.slabs[p as usize].next = None;
+                if let Some(sl) = self.slab_mut(p) {
+                    sl.next = None;
+                }
                 note!(
                     self,
                     Store,
@@ -1241,7 +1272,7 @@ impl Machine {
             }
             // new_objects: get_partial, else new_slab with preemption back on.
             LL40 => {
-                let first = fr.node.unwrap_or(self.cfg.cpu_node[self.me() as usize]);
+                let first = fr.node.unwrap_or(self.my_node());
                 fr.count = 0;
                 fr.n = Some(first);
                 fr.pc = LL41;
@@ -1262,11 +1293,9 @@ impl Machine {
                     fr.pc = LL50;
                     return Flow::Go;
                 }
-                let nodes = self.cfg.sc.nodes;
-                let first = fr.n.unwrap_or(0);
-                if fr.node.is_none() && fr.count + 1 < nodes {
-                    fr.count += 1;
-                    let n = (first + fr.count) % nodes;
+                let next = fr.count.saturating_add(1);
+                if let Some(n) = self.any_partial_node(fr, next) {
+                    fr.count = next;
                     return Flow::Call(Box::new(self.get_partial_frame(n, fr.c, true)));
                 }
                 fr.n = None;
@@ -1324,10 +1353,12 @@ impl Machine {
             }
             LL45 => {
                 step!(self);
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 self.access(self.slab(p).line, Access::Write);
                 fr.f = self.slab(p).freelist;
-                self.st.slabs[p as usize].freelist = NULL;
+                if let Some(sl) = self.slab_mut(p) {
+                    sl.freelist = NULL;
+                }
                 self.stat(Stat::ALLOC_SLAB);
                 note!(
                     self,
@@ -1371,7 +1402,7 @@ impl Machine {
             LL54 => {
                 fr.pc = LL54r;
                 Flow::Call(Box::new(self.deactivate_frame(
-                    fr.old.unwrap(),
+                    need!(self, fr.old),
                     fr.prior,
                     fr.c,
                 )))
@@ -1383,9 +1414,11 @@ impl Machine {
             }
             LL58 => {
                 step!(self);
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 self.st_page(fr.c, Some(p));
-                self.st.slabs[p as usize].life = Life::Live;
+                if let Some(sl) = self.slab_mut(p) {
+                    sl.life = Life::Live;
+                }
                 note!(
                     self,
                     Store,
@@ -1397,7 +1430,7 @@ impl Machine {
                 fr.pc = LL10;
                 Flow::Step
             }
-            _ => unreachable!("__slab_alloc has no label {:?}", fr.pc),
+            _ => self.fault(Fault::Label),
         }
     }
 }

@@ -6,6 +6,7 @@ use super::memory::Access;
 use super::prims::counters_text;
 use super::state::*;
 use super::{Flow, Machine, Pc, Stat};
+use crate::model::Fault;
 use crate::scenario::{Fastpath, FreeRetryLock};
 
 impl Machine {
@@ -60,7 +61,7 @@ impl Machine {
                 step!(self);
                 let k = self.me();
                 let with_tid = fp != Fastpath::NoTid;
-                let newtid = fr.tid + self.tid_step();
+                let newtid = fr.tid.wrapping_add(self.tid_step());
                 let ok = self.pcas2(fr, (fr.f, fr.tid), (fr.x, newtid), with_tid);
                 self.note_pcas2(k, fr.f, fr.tid, fr.x, newtid, with_tid, ok);
                 if ok {
@@ -130,12 +131,14 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
-                let ok = self.st.cpus[k as usize].freelist == fr.f;
+                let ok = self.cpu(k).freelist == fr.f;
                 self.set_ok(ok);
                 if ok {
                     self.check_snapshot(fr, k);
-                    self.st.cpus[k as usize].freelist = fr.x;
-                    self.st.cpus[k as usize].ghost_version += 1;
+                    if let Some(cpu) = self.cpu_mut(k) {
+                        cpu.freelist = fr.x;
+                        cpu.ghost_version.bump();
+                    }
                     self.stat(Stat::FREE_FASTPATH);
                 }
                 note!(
@@ -201,14 +204,14 @@ impl Machine {
                 );
                 Flow::Ret(NULL, None)
             }
-            _ => unreachable!("slab_free has no label {:?}", fr.pc),
+            _ => self.fault(Fault::Label),
         }
     }
 
     /// `__slab_free(P, x)`: one double CAS on the slab, `list_lock` only for list changes.
     pub(in crate::model) fn slab_free_slow(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let p = fr.pg.unwrap();
+        let p = need!(self, fr.pg);
         let v = self.variant().clone();
         let frozen_partials = v.cpu_partial_frozen;
         match fr.pc {
@@ -224,7 +227,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                let n = fr.n.take().unwrap();
+                let n = need!(self, fr.n.take());
                 self.spin_unlock(n);
                 self.irq_restore(fr);
                 note!(
@@ -345,7 +348,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 let nr = self.ld_nr_partial(n);
                 let empty = fr.new.inuse == 0 && self.discard_ok(nr);
                 note!(
@@ -365,7 +368,7 @@ impl Machine {
             }
             S6r => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 self.remove_partial(n, p);
                 self.stat(Stat::FREE_REMOVE_PARTIAL);
                 note!(
@@ -380,7 +383,7 @@ impl Machine {
             }
             S6u => {
                 step!(self);
-                let n = fr.n.take().unwrap();
+                let n = need!(self, fr.n.take());
                 self.spin_unlock(n);
                 self.irq_restore(fr);
                 note!(
@@ -413,7 +416,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 self.add_partial(n, p, true);
                 self.stat(Stat::FREE_ADD_PARTIAL);
                 note!(
@@ -428,7 +431,7 @@ impl Machine {
             }
             S8 => {
                 step!(self);
-                let n = fr.n.take().unwrap();
+                let n = need!(self, fr.n.take());
                 self.spin_unlock(n);
                 self.irq_restore(fr);
                 note!(
@@ -439,7 +442,7 @@ impl Machine {
                 );
                 Flow::Ret(NULL, None)
             }
-            _ => unreachable!("__slab_free has no label {:?}", fr.pc),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -449,7 +452,9 @@ impl Machine {
         if let Some((s, i)) = self.object_of(fr.x) {
             let line = self.obj_line(s, i);
             self.access(line, Access::Write);
-            self.st.slabs[s as usize].fp[i as usize] = DATA | fr.count as u64;
+            if let Some(w) = self.fp_slot(s, i) {
+                *w = DATA | fr.count as u64;
+            }
         }
         note!(
             self,

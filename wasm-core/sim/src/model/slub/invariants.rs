@@ -11,6 +11,7 @@
 
 use super::state::*;
 use super::{Machine, Pc};
+use crate::model::Fault;
 
 const USER: u8 = 1 << 6;
 
@@ -152,13 +153,10 @@ impl Machine {
                     Func::UnfreezePartials | Func::PutCpuPartial | Func::FlushCpuSlab
                 ) {
                     let mut cur = f.p;
-                    let mut n = 0;
-                    while let Some(p) = cur {
+                    // A chain longer than there are slabs loops (INV-10 says so).
+                    for _ in 0..=self.st.slabs.len() {
+                        let Some(p) = cur else { break };
                         mark(Some(p));
-                        n += 1;
-                        if n > self.st.slabs.len() {
-                            break;
-                        }
                         cur = self.slab(p).next;
                     }
                 }
@@ -207,7 +205,7 @@ impl Machine {
     fn walk_into(&self, head: Addr, out: &mut Vec<Addr>) -> Result<(), String> {
         out.clear();
         let mut a = head;
-        let limit = self.cfg.objects as usize + 1;
+        let limit = (self.cfg.objects as usize).saturating_add(1);
         while a != NULL {
             let Some((s, i)) = self.object_of(a) else {
                 return Err(format!(
@@ -222,7 +220,17 @@ impl Machine {
             if out.len() > limit {
                 return Err("is longer than a slab".into());
             }
-            a = self.slab(s).fp[i as usize];
+            // `object_of` checked `i < objects`, the length of every `fp`.
+            a = match self.slab(s).fp.get(i as usize) {
+                Some(&next) => next,
+                None => {
+                    self.fault(Fault::NoSuch("object", a));
+                    return Err(format!(
+                        "reaches {}, which has no free pointer",
+                        self.addr_name(a)
+                    ));
+                }
+            };
         }
         Ok(())
     }
@@ -232,29 +240,33 @@ impl Machine {
         let nslabs = self.st.slabs.len();
         let mut own = std::mem::take(&mut self.scratch);
         own.clear();
-        own.resize(nslabs * objects, 0);
-        let idx = |m: &Machine, a: Addr| {
-            m.object_of(a)
-                .map(|(s, i)| s as usize * objects + i as usize)
+        own.resize(nslabs.saturating_mul(objects), 0);
+        // Object i of slab s is slot `s * objects + i` of `own` (below its length: s < nslabs,
+        // i < objects).
+        let slot = |s: SlabId, i: u32| {
+            (s as usize)
+                .saturating_mul(objects)
+                .saturating_add(i as usize)
         };
+        let idx = |m: &Machine, a: Addr| m.object_of(a).map(|(s, i)| slot(s, i));
         let mut problems: Vec<(&'static str, String)> = Vec::new();
 
         // INV-1 (users): every held variable names a live object.
         for (vi, v) in self.st.vars.iter().enumerate() {
-            if !v.held() {
+            let (true, Some(a)) = (v.held(), v.addr) else {
                 continue;
-            }
-            let a = v.addr.unwrap();
-            match idx(self, a) {
-                Some(i) => {
-                    own[i] = own[i].saturating_add(1) | USER;
-                    let s = self.slab_of(a).unwrap();
+            };
+            match self.object_of(a) {
+                Some((s, i)) => {
+                    if let Some(o) = own.get_mut(slot(s, i)) {
+                        *o = o.saturating_add(1) | USER;
+                    }
                     if self.slab(s).life == Life::Discarded {
                         problems.push((
                             "INV-9",
                             format!(
                                 "`{}` holds {}, but its slab {} was discarded",
-                                self.cfg.var_names[vi],
+                                self.var_name(vi),
                                 self.addr_name(a),
                                 self.slab_name(s)
                             ),
@@ -265,7 +277,7 @@ impl Machine {
                     "INV-2",
                     format!(
                         "`{}` was handed {}, which is not an object",
-                        self.cfg.var_names[vi],
+                        self.var_name(vi),
                         self.addr_name(a)
                     ),
                 )),
@@ -273,18 +285,20 @@ impl Machine {
         }
 
         // INV-2/INV-4 (CPU freelists).
-        let mut chain: Vec<Addr> = Vec::with_capacity(self.cfg.objects as usize + 2);
+        let mut chain: Vec<Addr> = Vec::with_capacity(objects.saturating_add(2));
         for k in 0..self.cfg.cpus as u32 {
             if self.cpu_freelist_detached(k) {
                 continue;
             }
             let section = self.cpu_in_section(k);
-            let c = &self.st.cpus[k as usize];
+            let c = &self.cpu(k);
             let (head, page) = (c.freelist, c.page);
             let walked = self.walk_into(head, &mut chain);
             for a in &chain {
                 if let Some(i) = idx(self, *a) {
-                    own[i] = own[i].saturating_add(1);
+                    if let Some(o) = own.get_mut(i) {
+                        *o = o.saturating_add(1);
+                    }
                 }
             }
             if section {
@@ -337,7 +351,8 @@ impl Machine {
                 )),
                 Ok(()) => {
                     let len = chain.len() as u32;
-                    if sl.life == Life::Live && sl.counters.inuse + len != sl.counters.objects {
+                    let counted = sl.counters.inuse.checked_add(len);
+                    if sl.life == Life::Live && counted != Some(sl.counters.objects) {
                         problems.push(("INV-3", format!("slab {} counts {} in use but its freelist holds {len} of {} objects", self.slab_name(s), sl.counters.inuse, sl.counters.objects)));
                     }
                 }
@@ -354,7 +369,9 @@ impl Machine {
             }
             for a in &chain {
                 if let Some(i) = idx(self, *a) {
-                    own[i] = own[i].saturating_add(1);
+                    if let Some(o) = own.get_mut(i) {
+                        *o = o.saturating_add(1);
+                    }
                 }
             }
         }
@@ -375,8 +392,8 @@ impl Machine {
             }
             for x in &chain {
                 if let Some(i) = idx(self, *x) {
-                    if own[i] & 0x3f == 0 {
-                        own[i] |= 0x80;
+                    if let Some(o) = own.get_mut(i).filter(|o| **o & 0x3f == 0) {
+                        *o |= 0x80;
                     }
                 }
             }
@@ -388,7 +405,7 @@ impl Machine {
                 continue;
             }
             for i in 0..objects as u32 {
-                let o = own[s as usize * objects + i as usize];
+                let o = own.get(slot(s, i)).copied().unwrap_or_default();
                 let count = o & 0x3f;
                 let a = self.obj_addr(s, i);
                 if count > 1 {
@@ -446,11 +463,13 @@ impl Machine {
         let mut in_chain = vec![0u32; self.st.slabs.len()];
         for (k, c) in self.st.cpus.iter().enumerate() {
             let mut cur = c.partial;
-            let mut n = 0;
+            // More entries than slabs: the chain loops.
+            let mut budget = 0..self.st.slabs.len();
             while let Some(p) = cur {
-                in_chain[p as usize] += 1;
-                n += 1;
-                if n > self.st.slabs.len() {
+                if let Some(n) = in_chain.get_mut(p as usize) {
+                    n.bump();
+                }
+                if budget.next().is_none() {
                     problems.push(("INV-10", format!("cpu{k}'s partial list loops")));
                     break;
                 }
@@ -460,7 +479,9 @@ impl Machine {
         let mut on_node = vec![false; self.st.slabs.len()];
         for n in &self.st.nodes {
             for &s in &n.partial {
-                on_node[s as usize] = true;
+                if let Some(on) = on_node.get_mut(s as usize) {
+                    *on = true;
+                }
             }
         }
         let sections: Vec<bool> = (0..self.cfg.cpus as u32)
@@ -470,15 +491,16 @@ impl Machine {
         for s in 0..self.st.slabs.len() as SlabId {
             let sl = self.slab(s);
             let name = SlabName(self, s);
-            let cpu_refs = self
-                .st
-                .cpus
-                .iter()
-                .enumerate()
-                .filter(|(k, c)| c.page == Some(s) && !sections[*k])
+            // One entry per slab in each (built above from `self.st.slabs.len()`).
+            let at = s as usize;
+            let chained = in_chain.get(at).copied().unwrap_or_default();
+            let listed = on_node.get(at).copied().unwrap_or_default();
+            let held = held_by_ops.get(at).copied().unwrap_or_default();
+            let cpu_refs = (self.st.cpus.iter().zip(&sections))
+                .filter(|(c, &section)| c.page == Some(s) && !section)
                 .count() as u32;
             if sl.life == Life::Discarded {
-                if in_chain[s as usize] > 0 || on_node[s as usize] || cpu_refs > 0 {
+                if chained > 0 || listed || cpu_refs > 0 {
                     problems.push((
                         "INV-9",
                         format!("slab {name} was discarded but is still on a list or a CPU's slab"),
@@ -489,20 +511,16 @@ impl Machine {
             if sl.life == Life::Private {
                 continue;
             }
-            if in_chain[s as usize] > 1 {
+            if chained > 1 {
                 problems.push((
                     "INV-10",
-                    format!(
-                        "slab {name} is on CPU partial lists {} times",
-                        in_chain[s as usize]
-                    ),
+                    format!("slab {name} is on CPU partial lists {} times", chained),
                 ));
             }
-            let refs = cpu_refs + in_chain[s as usize];
+            let refs = cpu_refs.saturating_add(chained);
             if refs > 1 {
                 problems.push(("INV-5", format!("slab {name} is owned by {refs} CPUs at once (CPU slab or CPU partial list)")));
             }
-            let held = held_by_ops[s as usize];
             if sl.counters.frozen && refs == 0 && !held {
                 problems.push((
                     "INV-5",
@@ -515,14 +533,14 @@ impl Machine {
                 if cpu_refs > 0 {
                     problems.push(("INV-5", format!("slab {name} is a CPU slab but not frozen")));
                 }
-                if frozen_partials && in_chain[s as usize] > 0 {
+                if frozen_partials && chained > 0 {
                     problems.push((
                         "INV-5",
                         format!("slab {name} is on a CPU partial list but not frozen"),
                     ));
                 }
             }
-            if on_node[s as usize] && !held {
+            if listed && !held {
                 if sl.counters.frozen {
                     problems.push((
                         "INV-6",
@@ -550,8 +568,8 @@ impl Machine {
             if !sl.counters.frozen
                 && sl.counters.inuse == 0
                 && !held
-                && !on_node[s as usize]
-                && (frozen_partials || in_chain[s as usize] == 0)
+                && !listed
+                && (frozen_partials || chained == 0)
             {
                 problems.push(("INV-9", format!("slab {name} is empty and unfrozen but on no list: it can never be reused or freed")));
             }
@@ -569,7 +587,7 @@ impl Machine {
                 ));
             }
             for (i, s) in node.partial.iter().enumerate() {
-                if node.partial[..i].contains(s) {
+                if node.partial.iter().take(i).any(|x| x == s) {
                     problems.push((
                         "INV-7",
                         format!(
@@ -581,8 +599,8 @@ impl Machine {
             }
             // INV-13: list_lock is held with interrupts off.
             if let Some(h) = node.list_lock {
-                let c = &self.st.ctxs[h as usize];
-                if self.st.cpus[c.cpu as usize].irqs_on {
+                let c = &self.ctx(h);
+                if self.cpu(c.cpu).irqs_on {
                     problems.push((
                         "INV-13",
                         format!(
@@ -599,16 +617,20 @@ impl Machine {
 
     /// INV-15 at the end of a run: conservation and stat identities.
     pub fn check_end(&mut self) {
-        let stat =
-            |m: &Machine, s: super::Stat| m.st.stats.iter().map(|c| c[s as usize]).sum::<u64>();
+        let stat = |m: &Machine, s: super::Stat| {
+            m.st.stats
+                .iter()
+                .filter_map(|c| c.get(s as usize))
+                .sum::<u64>()
+        };
         use super::Stat::*;
         let fast = stat(self, ALLOC_FASTPATH);
         let slow_ok = self.ghost.slow_allocs;
-        if fast + slow_ok != self.ghost.allocs {
+        if fast.checked_add(slow_ok) != Some(self.ghost.allocs) {
             let msg = format!("ALLOC_FASTPATH ({fast}) + successful slow-path allocations ({slow_ok}) != successful allocations ({})", self.ghost.allocs);
             self.violate("INV-15", msg);
         }
-        let frees = stat(self, FREE_FASTPATH) + stat(self, FREE_SLOWPATH);
+        let frees = stat(self, FREE_FASTPATH).saturating_add(stat(self, FREE_SLOWPATH));
         if frees != self.ghost.frees {
             let msg = format!(
                 "FREE_FASTPATH + FREE_SLOWPATH = {frees}, but {} objects were freed",

@@ -8,6 +8,7 @@ use super::memory::Access;
 use super::prims::counters_text;
 use super::state::*;
 use super::{Flow, Machine, Pc, Stat};
+use crate::model::Fault;
 use crate::scenario::{CmpxchgDouble, Deactivate, Fastpath, Slowpath};
 
 pub const M_NONE: u8 = 0;
@@ -67,7 +68,7 @@ impl Machine {
     /// `cmpxchg_double_slab` without a double-word CAS: the `slab_lock` bit spinlock.
     pub(in crate::model) fn cmpxchg_double_slab(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let s = fr.pg.unwrap();
+        let s = need!(self, fr.pg);
         match fr.pc {
             X1 => {
                 if !fr.drain || !self.cpu(self.me()).irqs_on {
@@ -90,7 +91,10 @@ impl Machine {
             X2 => {
                 step!(self);
                 self.atomic(self.slab(s).line, cost::Id::SpinLock);
-                self.st.slabs[s as usize].slab_lock = Some(self.cur);
+                let cur = self.cur;
+                if let Some(sl) = self.slab_mut(s) {
+                    sl.slab_lock = Some(cur);
+                }
                 note!(
                     self,
                     BitLock,
@@ -145,7 +149,7 @@ impl Machine {
                 }
                 step!(self);
                 self.access(self.slab(s).line, Access::Write);
-                let sl = &mut self.st.slabs[s as usize];
+                let sl = need!(self, self.slab_mut(s));
                 sl.freelist = fr.nxt;
                 sl.counters = fr.new;
                 note!(
@@ -162,7 +166,9 @@ impl Machine {
             X5 => {
                 step!(self);
                 self.access(self.slab(s).line, Access::Write);
-                self.st.slabs[s as usize].slab_lock = None;
+                if let Some(sl) = self.slab_mut(s) {
+                    sl.slab_lock = None;
+                }
                 note!(
                     self,
                     BitUnlock,
@@ -183,7 +189,7 @@ impl Machine {
                 note!(self, IrqOn, "irqs".into(), "Interrupts restored.");
                 Flow::Ret(ok, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -199,7 +205,7 @@ impl Machine {
     /// more to the CPU partial list. Returns the freelist and the slab.
     pub(in crate::model) fn get_partial_node(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let n = fr.n.unwrap();
+        let n = need!(self, fr.n);
         let v = self.variant().clone();
         match fr.pc {
             H1 => {
@@ -231,7 +237,7 @@ impl Machine {
                     self.irq_save(fr);
                 }
                 self.spin_lock(n);
-                fr.p = self.st.nodes[n as usize].partial.first().copied();
+                fr.p = self.node(n).partial.first().copied();
                 fr.obj = NULL;
                 fr.pg = None;
                 fr.count = 0;
@@ -252,11 +258,8 @@ impl Machine {
                     return Flow::Go;
                 };
                 // list_for_each_entry_safe: remember the successor before P leaves the list.
-                let list = &self.st.nodes[n as usize].partial;
-                fr.old = list
-                    .iter()
-                    .position(|&x| x == p)
-                    .and_then(|i| list.get(i + 1).copied());
+                let list = &self.node(n).partial;
+                fr.old = list.iter().skip_while(|&&x| x != p).nth(1).copied();
                 if !v.cpu_partial_frozen {
                     fr.pc = H6;
                     return Flow::Go;
@@ -269,13 +272,13 @@ impl Machine {
                 Flow::Call(Box::new(a))
             }
             H4r => {
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 let t = fr.ret;
                 if t == NULL {
                     fr.pc = H5;
                     return Flow::Go;
                 }
-                fr.count += fr.ret_count;
+                fr.count.bump_by(fr.ret_count);
                 if fr.pg.is_none() {
                     fr.pg = Some(p);
                     fr.obj = t;
@@ -294,7 +297,7 @@ impl Machine {
             }
             H4a => {
                 step!(self);
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 self.st_page(fr.c, Some(p));
                 self.stat(Stat::ALLOC_FROM_PARTIAL);
                 note!(
@@ -329,7 +332,7 @@ impl Machine {
             // 6.8+: take slabs off the list unfrozen; the caller freezes the first.
             H6 => {
                 step!(self);
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 self.remove_partial(n, p);
                 note!(
                     self,
@@ -343,13 +346,13 @@ impl Machine {
                     self.stat(Stat::ALLOC_FROM_PARTIAL);
                     fr.pc = H4c;
                 } else {
-                    fr.pages += 1;
+                    fr.pages.bump();
                     fr.pc = H6p;
                 }
                 Flow::Step
             }
             H6p => {
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 fr.pc = H4b;
                 Flow::Call(Box::new(self.put_cpu_partial_frame(p, false)))
             }
@@ -368,19 +371,21 @@ impl Machine {
                 );
                 Flow::Ret(fr.obj, fr.pg)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
     /// 6.8+ `cpu_partial_slabs`: ceil(2 * cpu_partial / objects), the slab budget.
     fn cpu_partial_slabs(&self) -> u32 {
-        (2 * self.cfg.sc.cache.cpu_partial).div_ceil(self.cfg.objects)
+        // `objects` is at least 1 (`scenario::validate_cache`).
+        let objects = self.cfg.objects.max(1);
+        (self.cfg.sc.cache.cpu_partial.saturating_mul(2)).div_ceil(objects)
     }
 
     /// `acquire_slab(n, P, mode)` (`fr.lock` = mode): freeze P with one CAS, unlink it.
     pub(in crate::model) fn acquire_slab(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let p = fr.pg.unwrap();
+        let p = need!(self, fr.pg);
         match fr.pc {
             Q1 => {
                 step!(self);
@@ -442,7 +447,7 @@ impl Machine {
             }
             Q4 => {
                 step!(self);
-                let n = fr.n.unwrap();
+                let n = need!(self, fr.n);
                 self.remove_partial(n, p);
                 note!(
                     self,
@@ -453,7 +458,7 @@ impl Machine {
                 );
                 Flow::Ret(fr.f, Some(p))
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -477,14 +482,14 @@ impl Machine {
     /// drains by slab count (5.16+ `cpu_partial_slabs`) after unlocking.
     pub(in crate::model) fn put_cpu_partial(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let p = fr.pg.unwrap();
+        let p = need!(self, fr.pg);
         let budget = self.cfg.sc.cache.cpu_partial;
         match fr.pc {
             U1 => {
                 step!(self);
                 let k = self.me();
                 self.access(self.cfg.line_cc(k), Access::Read);
-                fr.old = self.st.cpus[k as usize].partial;
+                fr.old = self.cpu(k).partial;
                 fr.c = k;
                 note!(
                     self,
@@ -561,9 +566,11 @@ impl Machine {
                     let c = self.slab(p).counters;
                     c.objects.saturating_sub(c.inuse)
                 };
-                let sl = &mut self.st.slabs[p as usize];
-                sl.pages = fr.pages + 1;
-                sl.pobjects = fr.pobj + free;
+                // Counts of the CPU partial list, bounded by its budget (`cpu_partial`).
+                let (pages, pobjects) = (fr.pages.saturating_add(1), fr.pobj.saturating_add(free));
+                let sl = need!(self, self.slab_mut(p));
+                sl.pages = pages;
+                sl.pobjects = pobjects;
                 sl.next = fr.old;
                 note!(
                     self,
@@ -572,8 +579,8 @@ impl Machine {
                     "{}.next := {}, pages {}, pobjects {}.",
                     self.slab_name(p),
                     self.slab_opt_name(fr.old),
-                    fr.pages + 1,
-                    fr.pobj + free
+                    pages,
+                    pobjects
                 );
                 fr.pc = U5;
                 Flow::Step
@@ -582,10 +589,12 @@ impl Machine {
                 step!(self);
                 let k = self.me();
                 self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
-                let ok = self.st.cpus[k as usize].partial == fr.old;
+                let ok = self.cpu(k).partial == fr.old;
                 self.set_ok(ok);
                 if ok {
-                    self.st.cpus[k as usize].partial = Some(p);
+                    if let Some(cpu) = self.cpu_mut(k) {
+                        cpu.partial = Some(p);
+                    }
                 }
                 note!(
                     self,
@@ -611,7 +620,10 @@ impl Machine {
                 step!(self);
                 self.irq_save(fr);
                 fr.c = self.me();
-                self.st.cpus[fr.c as usize].local_lock = Some(self.cur);
+                let cur = self.cur;
+                if let Some(cpu) = self.cpu_mut(fr.c) {
+                    cpu.local_lock = Some(cur);
+                }
                 note!(
                     self,
                     LocalLock,
@@ -655,8 +667,9 @@ impl Machine {
             U8 => {
                 step!(self);
                 self.access(self.slab(p).line, Access::Write);
-                let sl = &mut self.st.slabs[p as usize];
-                sl.pages = fr.pages + 1;
+                let pages = fr.pages.saturating_add(1);
+                let sl = need!(self, self.slab_mut(p));
+                sl.pages = pages;
                 sl.next = fr.old;
                 note!(
                     self,
@@ -665,7 +678,7 @@ impl Machine {
                     "{}.next := {}, slabs {}.",
                     self.slab_name(p),
                     self.slab_opt_name(fr.old),
-                    fr.pages + 1
+                    pages
                 );
                 fr.pc = U10;
                 Flow::Step
@@ -685,7 +698,9 @@ impl Machine {
             }
             U11 => {
                 step!(self);
-                self.st.cpus[fr.c as usize].local_lock = None;
+                if let Some(cpu) = self.cpu_mut(fr.c) {
+                    cpu.local_lock = None;
+                }
                 self.irq_restore(fr);
                 note!(
                     self,
@@ -710,7 +725,7 @@ impl Machine {
                 self.stat(Stat::CPU_PARTIAL_DRAIN);
                 Flow::Ret(NULL, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -744,7 +759,7 @@ impl Machine {
             }
             V2 => {
                 step!(self);
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 self.access(self.slab(p).line, Access::Read);
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
@@ -780,7 +795,7 @@ impl Machine {
                 Flow::Go
             }
             V3 => {
-                let n2 = self.node_of_slab(fr.p.unwrap());
+                let n2 = self.node_of_slab(need!(self, fr.p));
                 if fr.n == Some(n2) {
                     fr.pc = if frozen { V4 } else { VZ6 };
                     return Flow::Go;
@@ -794,7 +809,7 @@ impl Machine {
             }
             V3u => {
                 step!(self);
-                let n = fr.n.take().unwrap();
+                let n = need!(self, fr.n.take());
                 self.spin_unlock(n);
                 note!(
                     self,
@@ -807,7 +822,7 @@ impl Machine {
             }
             V3l => {
                 step!(self);
-                let n2 = self.node_of_slab(fr.p.unwrap());
+                let n2 = self.node_of_slab(need!(self, fr.p));
                 if self.cpu(self.me()).irqs_on {
                     self.irq_save(fr);
                     fr.flag = true;
@@ -825,7 +840,7 @@ impl Machine {
             }
             V4 => {
                 step!(self);
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 let (f, cnt) = self.ld_slab_pair(p);
                 fr.f = f;
                 fr.cnt = cnt;
@@ -846,7 +861,7 @@ impl Machine {
                 Flow::Step
             }
             V5 => {
-                let p = fr.p.unwrap();
+                let p = need!(self, fr.p);
                 self.cas2_site(fr, p, (fr.f, fr.cnt), (fr.f, fr.new), false, V5r)
             }
             V5r => {
@@ -855,8 +870,8 @@ impl Machine {
             }
             V6 | VZ6 => {
                 step!(self);
-                let p = fr.p.unwrap();
-                let n = fr.n.unwrap();
+                let p = need!(self, fr.p);
+                let n = need!(self, fr.n);
                 let nr = self.ld_nr_partial(n);
                 let inuse = self.slab(p).counters.inuse;
                 let next = if chain {
@@ -933,7 +948,7 @@ impl Machine {
                 );
                 Flow::Step
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -955,8 +970,8 @@ impl Machine {
     /// `deactivate_slab(P, freelist)`: give a CPU slab and its CPU freelist back.
     pub(in crate::model) fn deactivate_slab(&mut self, fr: &mut Frame) -> Flow {
         use Pc::*;
-        let p = fr.pg.unwrap();
-        let n = fr.n.unwrap();
+        let p = need!(self, fr.pg);
+        let n = need!(self, fr.n);
         match fr.pc {
             D0 | DS0 => {
                 step!(self);
@@ -1229,7 +1244,7 @@ impl Machine {
                 }
                 step!(self);
                 let nxt = self.load_fp(fr.obj);
-                fr.count += 1;
+                fr.count.bump();
                 fr.prior = fr.obj;
                 note!(
                     self,
@@ -1428,7 +1443,7 @@ impl Machine {
                 );
                 Flow::Ret(NULL, None)
             }
-            _ => unreachable!("deactivate_slab has no label {:?}", fr.pc),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -1461,7 +1476,7 @@ impl Machine {
                 // same values whichever steps fall between them.
                 step!(self);
                 fr.pg = self.ld_page(c);
-                fr.f = self.st.cpus[c as usize].freelist;
+                fr.f = self.cpu(c).freelist;
                 note!(
                     self,
                     Load,
@@ -1550,9 +1565,9 @@ impl Machine {
                 step!(self);
                 fr.f = self.ld_freelist(c);
                 self.access(self.cfg.line_cc(c), Access::Write);
-                let cpu = &mut self.st.cpus[c as usize];
+                let cpu = need!(self, self.cpu_mut(c));
                 cpu.freelist = NULL;
-                cpu.ghost_version += 1;
+                cpu.ghost_version.bump();
                 note!(
                     self,
                     Store,
@@ -1567,7 +1582,10 @@ impl Machine {
             K1 => {
                 step!(self);
                 self.irq_save(fr);
-                self.st.cpus[c as usize].local_lock = Some(self.cur);
+                let cur = self.cur;
+                if let Some(cpu) = self.cpu_mut(c) {
+                    cpu.local_lock = Some(cur);
+                }
                 note!(
                     self,
                     LocalLock,
@@ -1580,7 +1598,7 @@ impl Machine {
             K2 => {
                 step!(self);
                 fr.pg = self.ld_page(c);
-                fr.f = self.st.cpus[c as usize].freelist;
+                fr.f = self.cpu(c).freelist;
                 note!(
                     self,
                     Load,
@@ -1594,7 +1612,9 @@ impl Machine {
             }
             K6 => {
                 step!(self);
-                self.st.cpus[c as usize].local_lock = None;
+                if let Some(cpu) = self.cpu_mut(c) {
+                    cpu.local_lock = None;
+                }
                 self.irq_restore(fr);
                 note!(
                     self,
@@ -1619,7 +1639,7 @@ impl Machine {
                 }
                 Flow::Ret(NULL, None)
             }
-            _ => unreachable!("flush_slab has no label {:?}", fr.pc),
+            _ => self.fault(Fault::Label),
         }
     }
 
@@ -1693,7 +1713,10 @@ impl Machine {
             {
                 step!(self);
                 self.irq_save(fr);
-                self.st.cpus[fr.c as usize].local_lock = Some(self.cur);
+                let cur = self.cur;
+                if let Some(cpu) = self.cpu_mut(fr.c) {
+                    cpu.local_lock = Some(cur);
+                }
                 note!(
                     self,
                     LocalLock,
@@ -1719,7 +1742,9 @@ impl Machine {
             }
             FC3u => {
                 step!(self);
-                self.st.cpus[fr.c as usize].local_lock = None;
+                if let Some(cpu) = self.cpu_mut(fr.c) {
+                    cpu.local_lock = None;
+                }
                 self.irq_restore(fr);
                 note!(
                     self,
@@ -1771,7 +1796,7 @@ impl Machine {
                 );
                 Flow::Ret(NULL, None)
             }
-            _ => unreachable!(),
+            _ => self.fault(Fault::Label),
         }
     }
 }

@@ -6,6 +6,7 @@
 //! invariants INV-1…INV-15 (`invariants`).
 
 use super::{cost, memory, prims, state, Flow, Machine, Pc, Stat, RES_PAGE_ALLOC};
+use crate::model::Fault;
 
 mod alloc;
 mod free;
@@ -66,7 +67,7 @@ impl Machine {
             Func::SlabFreeSlow => self.slab_free_slow(fr),
             Func::CmpxchgDoubleSlab => self.cmpxchg_double_slab(fr),
             Func::Touch => self.touch(fr),
-            f => unreachable!("{} is not a SLUB function", f.name()),
+            _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }
 
@@ -74,26 +75,24 @@ impl Machine {
     /// `list_lock`, a slab's `slab_lock` or a CPU's `local_lock`.
     pub(super) fn slub_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
-        let node_lock =
-            |n: u32| held_by(self.st.nodes[n as usize].list_lock).map(|h| Block::ListLock(n, h));
-        let local_lock =
-            |k: u32| held_by(self.st.cpus[k as usize].local_lock).map(|h| Block::LocalLock(k, h));
+        let node_lock = |n: u32| held_by(self.node(n).list_lock).map(|h| Block::ListLock(n, h));
+        let local_lock = |k: u32| held_by(self.cpu(k).local_lock).map(|h| Block::LocalLock(k, h));
         use Pc::*;
         match (fr.func, fr.pc) {
-            (Func::SlabFreeSlow, S4) => node_lock(self.node_of_slab(fr.pg.unwrap())),
-            (Func::GetPartialNode, H2) => node_lock(fr.n.unwrap()),
-            (Func::UnfreezePartials, V3l) => node_lock(self.node_of_slab(fr.p.unwrap())),
+            (Func::SlabFreeSlow, S4) => node_lock(self.node_of_slab(need!(self, fr.pg, None))),
+            (Func::GetPartialNode, H2) => node_lock(need!(self, fr.n, None)),
+            (Func::UnfreezePartials, V3l) => node_lock(self.node_of_slab(need!(self, fr.p, None))),
             (Func::DeactivateSlab, D6)
             | (Func::DeactivateSlab, DS6)
-            | (Func::DeactivateSlab, DSK) => node_lock(fr.n.unwrap()),
+            | (Func::DeactivateSlab, DSK) => node_lock(need!(self, fr.n, None)),
             (Func::CmpxchgDoubleSlab, X2) => {
-                let s = fr.pg.unwrap();
+                let s = need!(self, fr.pg, None);
                 held_by(self.slab(s).slab_lock).map(|h| Block::SlabLock(s, h))
             }
             (Func::SlabAllocSlow, LL4 | LL21 | LL30 | LL50)
             | (Func::FlushSlab, K1)
             | (Func::FlushCpuSlab, FC3) => local_lock(fr.c),
-            (Func::PutCpuPartial, U6) => local_lock(self.st.ctxs[cx as usize].cpu),
+            (Func::PutCpuPartial, U6) => local_lock(self.ctx(cx).cpu),
             _ => None,
         }
     }

@@ -62,8 +62,9 @@ impl Machine {
             format!("cpu_slab[{}].tid", fr.c),
             "Read tid {} (event {}, cpu residue {}).",
             fr.tid,
-            fr.tid / self.tid_step(),
-            fr.tid % self.tid_step()
+            // TID_STEP is at least 1 (`scenario::validate`).
+            fr.tid.checked_div(self.tid_step()).unwrap_or_default(),
+            fr.tid.checked_rem(self.tid_step()).unwrap_or_default()
         );
         rw!(self, read = fr.tid.to_string());
         fr.pc = next;
@@ -75,7 +76,7 @@ impl Machine {
         step!(self);
         let k = self.me();
         self.access(self.cfg.line_cc(k), Access::Read);
-        fr.tid = self.st.cpus[k as usize].tid;
+        fr.tid = self.cpu(k).tid;
         self.snapshot(fr, k);
         note!(
             self,
@@ -175,7 +176,7 @@ impl Machine {
                 self.addr_name(new)
             )
         } else {
-            let now = self.st.cpus[k as usize].tid;
+            let now = self.cpu(k).tid;
             format!(
                 "no tid: the cmpxchg on cpu{k} compares and writes only the freelist, {} -> {} (tid stays {now})",
                 self.addr_name(old),

@@ -696,8 +696,8 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
     let mut spin = vec![0u64; cpus];
     let mut idle = vec![0u64; cpus];
     let mut per_cpu: Vec<CpuTime> = vec![CpuTime::default(); cpus];
-    // Contexts that could not step when last looked at: Some(true) if spinning on a lock.
-    let mut waiting: Vec<Option<bool>> = vec![None; n_ctx];
+    // Contexts that could not step when last looked at, and how they wait.
+    let mut waiting: Vec<Option<Wait>> = vec![None; n_ctx];
     let time =
         |v: PolicyView, spin: &[u64], idle: &[u64], k: usize| v.cycles(k) + spin[k] + idle[k];
 
@@ -719,7 +719,12 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
                 // Spinning on a lock costs; waiting for work (a closed gate, a variable not
                 // yet bound: the op cannot even start) is sleep.
                 let spins = gate && c.in_op && v.blocked(cx as CtxId);
-                *waiting = Some(spins);
+                *waiting = Some(if spins {
+                    // The lock it spins on stays the same until it can step.
+                    Wait::Spin(m.spin_line(cx as CtxId))
+                } else {
+                    Wait::Sleep
+                });
             }
         }
         let Some((_, cx)) = best else { break };
@@ -728,22 +733,18 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
         let now = time(v, &spin, &idle, k);
         // Every CPU spinning at this moment re-reads its lock's line: the step about to be
         // taken finds those Shared copies (a write to the line must invalidate them).
-        let spinners: Vec<(CtxId, u32, u32)> = waiting
-            .iter()
-            .enumerate()
-            .filter(|(_, w)| **w == Some(true))
-            .filter_map(|(o, _)| {
-                let o = o as CtxId;
-                let ko = v.ctx(o).cpu;
-                let line = m.spin_line(o)?;
-                (ko as usize != k && time(v, &spin, &idle, ko as usize) <= now)
-                    .then_some((o, ko, line))
-            })
-            .collect();
-        for (o, ko, line) in spinners {
+        for (o, w) in waiting.iter().enumerate() {
+            let Some(Wait::Spin(Some(line))) = *w else {
+                continue;
+            };
+            let v = m.policy_view();
+            let spinner = v.ctx(o as CtxId);
+            let ko = spinner.cpu;
+            if ko as usize == k || time(v, &spin, &idle, ko as usize) > now {
+                continue;
+            }
+            let op = v.op(o as CtxId, spinner.op);
             if m.spin_read(ko, line) {
-                let v = m.policy_view();
-                let op = v.op(o, v.ctx(o).op);
                 per_cpu[ko as usize].ops.of(op).transfers.spin_reads += 1;
             }
         }
@@ -782,7 +783,7 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
         let t_now = now + charged;
         let mut passed = Vec::new();
         for (other, waiting) in waiting.iter_mut().enumerate() {
-            let Some(spins) = *waiting else {
+            let Some(how) = *waiting else {
                 continue;
             };
             let o = v.ctx(other as CtxId);
@@ -801,7 +802,7 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
             if t_now > t_other {
                 let wait = t_now - t_other;
                 passed.push((ko as u32, wait));
-                if spins {
+                if matches!(how, Wait::Spin(_)) {
                     spin[ko] += wait;
                     let t = per_cpu[ko].ops.of(v.op(other as CtxId, o.op));
                     t.cycles += wait;
@@ -854,6 +855,15 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
         violations: v.violations().to_vec(),
         costs,
     }
+}
+
+/// How a context that cannot step waits: asleep for work (a closed gate, a variable not yet
+/// bound), or spinning on a lock, with the line of that lock (`None` for a CPU's local lock,
+/// which nobody on another CPU holds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wait {
+    Sleep,
+    Spin(Option<u32>),
 }
 
 /// Whether context `cx`'s next op has no closed gate in front of it.

@@ -704,12 +704,15 @@ impl Machine {
                 self.ghost.allocs.bump();
                 // INV-1 by a scan of every variable: an invariant check, so only when checks
                 // are on (the Lab's runs bind tens of thousands of variables).
-                if let Some(other) = self.checks.then_some(()).and_then(|()| {
+                let holder = if self.checks {
                     self.st
                         .vars
                         .iter()
                         .position(|o| o.held() && o.addr == Some(a))
-                }) {
+                } else {
+                    None
+                };
+                if let Some(other) = holder {
                     let msg = format!(
                         "`{}` was handed {}, which `{}` still holds: a double allocation",
                         self.var_name(vi),

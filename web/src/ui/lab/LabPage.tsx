@@ -67,10 +67,9 @@ function SummaryRow({ info, run, tolerance }: { info: CaseInfo; run: CaseRun | u
         )}
       </td>
       <td className={size === null ? undefined : size.ok ? 'ok' : 'bad'} title={size?.text}>
-        {size !== null && r !== null && (
+        {size !== null && (
           <>
-            <span aria-hidden="true">{size.symbol}</span>{' '}
-            {r.signOk && Number.isFinite(r.changeFraction) ? `${num(r.changeFraction, 2)}×` : '—'}
+            <span aria-hidden="true">{size.symbol}</span> {size.short}
           </>
         )}
       </td>

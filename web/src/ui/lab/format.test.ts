@@ -85,7 +85,8 @@ describe('verdicts, in words and symbols', () => {
   it('says whether the model’s change is between half and twice the seed’s', () => {
     expect(effectVerdict({ changeFraction: 0.6864, effectOk: true, signOk: true }).text).toBe('Size within ½–2×: the model shows 0.69 × the seed’s change.');
     expect(effectVerdict({ changeFraction: 0.1243, effectOk: false, signOk: true }).text).toBe('Size outside ½–2× (too small): the model shows 0.12 × the seed’s change.');
-    expect(effectVerdict({ changeFraction: 2.78, effectOk: false, signOk: true }).short).toBe('size off');
+    expect(effectVerdict({ changeFraction: 2.78, effectOk: false, signOk: true }).short).toBe('2.78×');
+    expect(effectVerdict({ changeFraction: -0.46, effectOk: false, signOk: false }).short).toBe('—');
     expect(effectVerdict({ changeFraction: -0.46, effectOk: false, signOk: false }).text).toMatch(/the change goes the other way/);
   });
 

@@ -83,9 +83,11 @@ export function toleranceVerdict(r: Pick<SeedResult, 'ratioOff' | 'withinToleran
 export function effectVerdict(r: Pick<SeedResult, 'changeFraction' | 'effectOk' | 'signOk'>): Verdict {
   const f = r.changeFraction;
   const size = Number.isFinite(f) ? `${num(f, 2)} × the seed’s change` : 'no change to compare';
-  if (r.effectOk) return { ok: true, symbol: '✓', short: 'size ½–2×', text: `Size within ½–2×: the model shows ${size}.` };
+  // The summary's cell: the fraction, or a dash where it means nothing (the other way, or none).
+  const short = r.signOk && Number.isFinite(f) ? `${num(f, 2)}×` : '—';
+  if (r.effectOk) return { ok: true, symbol: '✓', short, text: `Size within ½–2×: the model shows ${size}.` };
   const why = !r.signOk ? 'the change goes the other way' : Number.isFinite(f) && f < 0.5 ? 'too small' : 'too large';
-  return { ok: false, symbol: '✗', short: 'size off', text: `Size outside ½–2× (${why}): the model shows ${size}.` };
+  return { ok: false, symbol: '✗', short, text: `Size outside ½–2× (${why}): the model shows ${size}.` };
 }
 
 /** Whether a card should say the model cannot match (and the note, or that there is none). */

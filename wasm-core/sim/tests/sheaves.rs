@@ -92,6 +92,11 @@ fn spare_objects(r: &Run, cpu: usize) -> Option<Vec<String>> {
         .map(|s| s.objects)
 }
 
+/// How many objects a CPU's main and spare sheaves hold together.
+fn objects_in_sheaves(r: &Run, cpu: usize) -> usize {
+    main_objects(r, cpu).len() + spare_objects(r, cpu).map_or(0, |s| s.len())
+}
+
 /// The event kinds a context's steps had (`load`, `cas2`, `lock`...).
 fn kinds_of(r: &Run, ctx: &str) -> Vec<String> {
     r.events_of(ctx)
@@ -597,15 +602,13 @@ fn sh09_hotplug_flush_dead_cpu() -> R {
     let case = Case::load(SH9);
     let mut f = Failures::default();
     let mut r = case.run_events();
-    let main = main_objects(&r, 1).len();
-    let spare = spare_objects(&r, 1).map_or(0, |s| s.len());
-    f.check(main + spare > 0, || {
+    f.check(objects_in_sheaves(&r, 1) > 0, || {
         "SH9: CPU 1 has no object in its sheaves after setup".into()
     });
     f.eq(&r, "T waits for CPU 1's contexts", r.enabled("T"), false);
     r.complete("B")?;
     let before = r.stats();
-    let in_sheaves = main_objects(&r, 1).len() + spare_objects(&r, 1).map_or(0, |s| s.len());
+    let in_sheaves = objects_in_sheaves(&r, 1);
     r.complete("T")?;
     f.eq(
         &r,

@@ -190,9 +190,10 @@ impl Machine {
             || (acc == Access::Prefetch && mine != Mesi::I)
         {
             return match acc {
-                Access::Read | Access::Write => self.charge(Id::L1Hit),
                 Access::Prefetch | Access::PrefetchW => self.charge(Id::Prefetch),
-                Access::Atomic => 0,
+                Access::Read | Access::Write | Access::Atomic => {
+                    self.charge_operand(acc, Id::L1Hit)
+                }
             };
         }
         let ncpu = self.cfg.cpus;
@@ -286,11 +287,17 @@ impl Machine {
                 *l = next;
             }
         }
-        if acc == Access::Atomic && charged == Id::L1Hit {
-            // A line already this CPU's: the atomic's constant is all it costs.
-            return 0;
+        self.charge_operand(acc, charged)
+    }
+
+    /// Charge what an access's line cost, `id`; an atomic's operand on a line already this
+    /// CPU's is free (see [`Machine::atomic`]).
+    fn charge_operand(&mut self, acc: Access, id: Id) -> u64 {
+        if acc == Access::Atomic && id == Id::L1Hit {
+            0
+        } else {
+            self.charge(id)
         }
-        self.charge(charged)
     }
 
     /// An atomic instruction on `line` from the stepping CPU: its memory operand (a transfer

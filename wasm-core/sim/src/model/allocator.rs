@@ -19,6 +19,28 @@ pub(super) enum OpCall {
     Flush { target: Option<u32> },
 }
 
+impl AllocState {
+    /// About how many bytes the allocator's state holds beyond its own size (its main
+    /// vectors: per CPU, per slab, per sheaf), for `Machine::approx_bytes`.
+    // Sizes times lengths of vectors in memory: far below `usize::MAX`.
+    #[allow(clippy::arithmetic_side_effects)]
+    pub(super) fn approx_bytes(&self) -> usize {
+        use std::mem::size_of_val;
+        match self {
+            AllocState::Slub(s) => size_of_val(&*s.cpu_slab) + size_of_val(&*s.pages),
+            AllocState::Slab(s) => {
+                let arrays: usize = s.ac.iter().map(|a| size_of_val(&*a.entry)).sum();
+                let bufctls: usize = s.pages.iter().map(|p| size_of_val(&*p.bufctl)).sum();
+                size_of_val(&*s.ac) + size_of_val(&*s.pages) + arrays + bufctls
+            }
+            AllocState::Sheaves(s) => {
+                let slots: usize = s.sheaves.iter().map(|h| size_of_val(&*h.slots)).sum();
+                size_of_val(&*s.pcs) + size_of_val(&*s.sheaves) + size_of_val(&*s.pages) + slots
+            }
+        }
+    }
+}
+
 impl Machine {
     pub(super) fn allocator(&self) -> Allocator {
         self.cfg.sc.allocator
@@ -27,13 +49,14 @@ impl Machine {
     /// The allocator's own state in a new machine.
     pub(super) fn initial_alloc_state(cfg: &super::Config) -> AllocState {
         match cfg.sc.allocator {
-            Allocator::Slub => AllocState::Slub,
+            Allocator::Slub => AllocState::Slub(super::slub::SlubState::new(cfg.cpus)),
             Allocator::Sheaves => AllocState::Sheaves(super::sheaves::SheavesState {
                 pcs: Vec::new(),
                 sheaves: Vec::new(),
                 barns: vec![Default::default(); cfg.sc.nodes as usize],
                 held: Vec::new(),
                 isolated: Vec::new(),
+                pages: Vec::new(),
             }),
             Allocator::Slab => {
                 // `Config::from_scenario` made the layout of every SLAB scenario.
@@ -95,6 +118,44 @@ impl Machine {
             Allocator::Slub => super::slub::at_sleep_point(fr),
             Allocator::Sheaves => super::sheaves::at_sleep_point(fr),
             Allocator::Slab => super::slab::at_sleep_point(fr),
+        }
+    }
+
+    /// Whether `cx` holds a lock that nests inside `list_lock` (INV-13's order): SLUB's and
+    /// 7.0's `slab_lock`; SLAB has none.
+    pub(super) fn holds_lock_inside_list_lock(&self, cx: CtxId) -> bool {
+        match self.allocator() {
+            Allocator::Slub | Allocator::Sheaves => (self.st.alloc.slub_pages())
+                .is_some_and(|p| p.iter().any(|s| s.slab_lock == Some(cx))),
+            Allocator::Slab => false,
+        }
+    }
+
+    /// The allocator's per-CPU structure in CPU k's view.
+    pub(super) fn fill_cpu_view(&self, k: u32, v: &mut crate::view::CpuView) {
+        match self.allocator() {
+            Allocator::Slub => self.slub_cpu_view(k, v),
+            Allocator::Sheaves => v.sheaves = self.pcs_view(k as usize),
+            Allocator::Slab => v.array_cache = self.cpu_array_view(k as usize),
+        }
+    }
+
+    /// The allocator's fields of slab `s` in its view.
+    pub(super) fn fill_slab_view(&self, s: SlabId, v: &mut crate::view::SlabView) {
+        match self.allocator() {
+            Allocator::Slub => self.slub_slab_view(s, v),
+            Allocator::Sheaves => self.sheaves_slab_view(s, v),
+            Allocator::Slab => self.slab_slab_view(s, v),
+        }
+    }
+
+    /// Who holds each object.
+    pub(super) fn object_owners(&self) -> super::view::ObjectOwners {
+        use super::view::ObjectOwners;
+        match self.allocator() {
+            Allocator::Slub => ObjectOwners::Each(Machine::slub_object_owner),
+            Allocator::Sheaves => ObjectOwners::Each(Machine::sheaves_object_owner),
+            Allocator::Slab => ObjectOwners::All(self.slab_object_owners()),
         }
     }
 

@@ -250,7 +250,7 @@ impl Machine {
         match self.blocked(cx)? {
             Block::ListLock(n, _) => Some(self.cfg.line_nd(n)),
             Block::BarnLock(n, _) => Some(self.cfg.line_nd(n).saturating_add(1)),
-            Block::SlabLock(s, _) => Some(self.slab(s).line),
+            Block::SlabLock(s, _) => Some(self.page(s).line),
             Block::LocalLock(..) | Block::Var(_) | Block::CpuOnline(_) | Block::Finished => None,
         }
     }
@@ -294,6 +294,7 @@ impl Machine {
             + st.nodes.len() * size_of::<Node>()
             + partials * size_of::<SlabId>()
             + st.slabs.len() * size_of::<Page>()
+            + st.alloc.approx_bytes()
             + st.ctxs.len() * size_of::<Ctx>()
             + frames * size_of::<Frame>()
             + st.vars.len() * size_of::<Var>()

@@ -65,17 +65,11 @@ impl Machine {
         ctxs.push(Ctx::new(CtxKind::Task, 0));
         let st = State {
             cpus: (0..cpus)
-                .map(|k| Cpu {
-                    freelist: NULL,
-                    tid: k as u64,
-                    page: None,
-                    partial: None,
-                    local_lock: None,
+                .map(|_| Cpu {
                     irqs_on: true,
                     preempt_count: 0,
                     current: None,
                     irq: None,
-                    ghost_version: 0,
                 })
                 .collect(),
             nodes: (0..sc.nodes)
@@ -1029,7 +1023,9 @@ mod tests {
     fn an_id_with_nothing_behind_it_is_the_violation_model() {
         let mut m = machine();
         // A CPU slab that was never created.
-        m.st.cpus[0].page = Some(999);
+        if let AllocState::Slub(s) = &mut m.st.alloc {
+            s.cpu_slab[0].page = Some(999);
+        }
         while model_errors(&m).is_empty() && m.move_enabled(Move::Step(0)) {
             m.apply_move(Move::Step(0), None);
             m.finish_if_done();

@@ -10,14 +10,18 @@
 //! finished context is known at once. In probing mode a step label returns `Flow::Pending`
 //! without touching anything; that is how settling stops in front of a step.
 //!
-//! Layout. The machine shared by every allocator: `state` (the plain-data state), `memory`
-//! (cache lines, MESI, the cost of an access), `cost` (the cost table), `prims` (processor
-//! state, locks, the CAS flavours), `executor` (contexts and moves: which move is enabled,
-//! applying one, settling, starting and finishing ops, dispatching a label to its allocator),
+//! Layout. The machine shared by every allocator, which knows none of them by field: `state`
+//! (the plain-data state: processor, node lists, slab memory, and the allocator's own arm),
+//! `memory` (cache lines, MESI, the cost of an access), `cost` (the cost table), `prims`
+//! (processor state, `list_lock`, the typed lookups), `executor` (contexts and moves: which
+//! move is enabled, applying one, settling, starting and finishing ops, dispatching a label to
+//! its allocator), `allocator` (the questions the machine asks the allocator, one arm each),
 //! `driver` (the seam the policies, the explorer and the Lab drive it through), `stats`,
-//! `labels` and `view`. Each allocator is a module of its own with its kernel functions as
-//! step machines and its invariants: `slub` (`mm/slub.c`, the subject) and `slab` (`mm/slab.c`,
-//! spec Appendix A). `docs/adding-an-allocator.md` says how a third one goes in.
+//! `labels` and `view`. Each allocator is a module of its own with its state, its kernel
+//! functions as step machines, its invariants and its part of the views: `slub` (`mm/slub.c`,
+//! the subject), `slab` (`mm/slab.c`, spec Appendix A) and `sheaves` (Linux 7.0, spec
+//! Appendix C, which keeps SLUB's slab level). `docs/adding-an-allocator.md` says how another
+//! one goes in.
 
 #[macro_use]
 mod macros;
@@ -30,7 +34,7 @@ pub mod memory;
 mod prims;
 mod sheaves;
 mod slab;
-mod slub;
+pub(crate) mod slub;
 pub mod state;
 pub mod stats;
 mod view;
@@ -119,9 +123,6 @@ impl Config {
     }
     pub fn static_lines(&self) -> u32 {
         self.line_nd(self.sc.nodes)
-    }
-    pub fn is_slab(&self) -> bool {
-        self.slab.is_some()
     }
     /// The index of the variable `name`, if the scenario has one.
     pub fn var_index(&self, name: &str) -> Option<usize> {
@@ -309,7 +310,7 @@ impl Machine {
     /// is within the object, `scenario::validate_cache`).
     #[allow(clippy::arithmetic_side_effects)]
     pub fn obj_line(&self, s: SlabId, i: u32) -> u32 {
-        self.slab(s).line + 1 + ((i as u64 * self.cfg.size + self.cfg.offset) / 64) as u32
+        self.page(s).line + 1 + ((i as u64 * self.cfg.size + self.cfg.offset) / 64) as u32
     }
 
     /// Read an object's free-pointer word; a non-object address reads as `DATA` (the model's
@@ -320,7 +321,7 @@ impl Machine {
                 let line = self.obj_line(s, i);
                 self.access(line, memory::Access::Read);
                 // `object_of` found the slab and `i < objects`, the length of every `fp`.
-                match self.slab(s).fp.get(i as usize) {
+                match self.page(s).fp.get(i as usize) {
                     Some(&w) => w,
                     None => {
                         self.fault(Fault::NoSuch("object", a));
@@ -336,7 +337,7 @@ impl Machine {
         if let Some((s, i)) = self.object_of(a) {
             let line = self.obj_line(s, i);
             self.access(line, memory::Access::Write);
-            match self.slab_mut(s).and_then(|sl| sl.fp.get_mut(i as usize)) {
+            match self.page_mut(s).and_then(|pg| pg.fp.get_mut(i as usize)) {
                 Some(w) => *w = v,
                 None => {
                     self.fault(Fault::NoSuch("object", a));
@@ -350,7 +351,7 @@ impl Machine {
     pub fn peek_fp(&self, a: Addr) -> Option<Addr> {
         let (s, i) = self.object_of(a)?;
         // `object_of` found the slab and `i < objects`, the length of every `fp`.
-        match self.slab(s).fp.get(i as usize) {
+        match self.page(s).fp.get(i as usize) {
             Some(&w) => Some(w),
             None => {
                 self.fault(Fault::NoSuch("object", a));

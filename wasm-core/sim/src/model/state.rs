@@ -58,23 +58,16 @@ pub enum Life {
     Discarded,
 }
 
-/// A slab's descriptor: the `struct page` of the slab's memory (`struct slab` since 5.17),
-/// with SLUB's fields (its `freelist` + `counters`, `slab_lock`, the CPU partial link) and its
-/// objects' free-pointer words. `SlabId` names one; its letter (`P`, `Q`...) is the slab's name.
+/// A slab's memory as the machine sees it, whatever the allocator: the node its page came
+/// from, its life, its objects' free-pointer words (the word at `object + offset`, which a
+/// user's `touch` overwrites under every allocator) and its cache lines. What an allocator
+/// keeps about a slab beyond this is its own: SLUB's `freelist` + `counters`, `slab_lock` and
+/// CPU partial link (`slub::SlubPage`), SLAB's `active` and `bufctl` (`slab::SlabState`).
+/// `SlabId` names one; its letter (`P`, `Q`...) is the slab's name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Page {
     pub node: u32,
-    pub freelist: Addr,
-    pub counters: Counters,
-    /// `slab_lock` (bit spinlock on `page->flags`): who holds it.
-    pub slab_lock: Option<CtxId>,
-    /// CPU partial list link and the head's `pages` / `pobjects` (spec §1.3).
-    pub next: Option<SlabId>,
-    pub pages: u32,
-    pub pobjects: u32,
     pub life: Life,
-    /// v6.8+: `PG_workingset` = on the node partial list.
-    pub on_node_partial: bool,
     /// The word at `object + offset` of each object.
     pub fp: Vec<Addr>,
     /// First cache line of this slab's descriptor (`PG(P)`); object lines follow it.
@@ -90,23 +83,17 @@ pub struct Node {
     pub partial: Vec<SlabId>,
 }
 
-/// One CPU: its `kmem_cache_cpu` and the processor state the kernel keeps for it.
+/// One CPU as the processor: interrupts, preemption and who runs on it. The allocator's
+/// per-CPU structure is its own (SLUB's `kmem_cache_cpu`: `slub::KmemCacheCpu`; SLAB's
+/// `array_cache`; Linux 7.0's `slub_percpu_sheaves`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Cpu {
-    pub freelist: Addr,
-    pub tid: u64,
-    pub page: Option<SlabId>,
-    pub partial: Option<SlabId>,
-    /// 5.15+ `local_lock` (irqs off on !RT): who holds it.
-    pub local_lock: Option<CtxId>,
     pub irqs_on: bool,
     pub preempt_count: u32,
     /// The task that is current on this CPU.
     pub current: Option<CtxId>,
     /// An interrupt handler in progress on this CPU.
     pub irq: Option<CtxId>,
-    /// Ghost (spec §5): bumped on every write to `freelist` or `page`.
-    pub ghost_version: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -453,10 +440,11 @@ pub struct State {
 /// structures: one arm per allocator, each owned by its module.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AllocState {
-    /// SLUB keeps all of its state in the shared structures.
-    Slub,
+    /// SLUB's `kmem_cache_cpu`s and its fields of every slab (`model::slub`).
+    Slub(super::slub::SlubState),
     /// SLAB's arrays, slab lists and index-array freelists (`model::slab`).
     Slab(super::slab::SlabState),
-    /// Linux 7.0's per-CPU sheaves and per-node barns (`model::sheaves`).
+    /// Linux 7.0's per-CPU sheaves and per-node barns, and SLUB's fields of every slab
+    /// (`model::sheaves`).
     Sheaves(super::sheaves::SheavesState),
 }

@@ -4,6 +4,32 @@ use super::state::*;
 use super::{Fault, Machine};
 use crate::view::*;
 
+/// Who holds each object, as the allocator answers it (`Machine::object_owners`): SLAB finds
+/// every object's owner in one pass over its arrays and lists; SLUB and 7.0 answer one object
+/// at a time.
+pub(in crate::model) enum ObjectOwners {
+    /// Slab by slab, each slab's objects in order.
+    All(Vec<ObjectOwner>),
+    Each(fn(&Machine, Addr) -> ObjectOwner),
+}
+
+impl ObjectOwners {
+    fn of(&self, m: &Machine, s: SlabId, i: u32) -> ObjectOwner {
+        match self {
+            ObjectOwners::All(v) => {
+                let index = (s as usize)
+                    .saturating_mul(m.cfg.objects as usize)
+                    .saturating_add(i as usize);
+                v.get(index).cloned().unwrap_or_else(|| {
+                    m.fault(Fault::NoSuch("object", m.obj_addr(s, i)));
+                    ObjectOwner::Lost
+                })
+            }
+            ObjectOwners::Each(owner) => owner(m, m.obj_addr(s, i)),
+        }
+    }
+}
+
 /// A line of a slab's page: its metadata, or its n-th line of objects.
 enum SlabLine {
     Meta(SlabId),
@@ -11,7 +37,7 @@ enum SlabLine {
 }
 
 impl Machine {
-    fn chain_names(&self, head: Addr) -> Vec<String> {
+    pub(in crate::model) fn chain_names(&self, head: Addr) -> Vec<String> {
         let mut out = Vec::new();
         let mut a = head;
         while a != NULL && out.len() <= self.cfg.objects as usize {
@@ -40,70 +66,6 @@ impl Machine {
             }
         }
         false
-    }
-
-    fn slab_owner(&self, s: SlabId) -> SlabOwner {
-        let sl = self.slab(s);
-        match sl.life {
-            Life::Discarded => return SlabOwner::Discarded,
-            Life::Private => return SlabOwner::Private,
-            Life::Live => {}
-        }
-        for (k, c) in self.st.cpus.iter().enumerate() {
-            if c.page == Some(s) {
-                return SlabOwner::Cpu { cpu: k as u32 };
-            }
-        }
-        for (k, c) in self.st.cpus.iter().enumerate() {
-            if self.chain_contains(c.partial, s) {
-                return SlabOwner::CpuPartial { cpu: k as u32 };
-            }
-        }
-        for (n, node) in self.st.nodes.iter().enumerate() {
-            if node.partial.contains(&s) {
-                return SlabOwner::NodePartial { node: n as u32 };
-            }
-        }
-        if let AllocState::Sheaves(sv) = &self.st.alloc {
-            if let Some(&(c, _)) = sv.isolated.iter().find(|&&(_, x)| x == s) {
-                return SlabOwner::Isolated {
-                    ctx: self.ctx_name(c).to_string(),
-                };
-            }
-        }
-        if sl.freelist == NULL {
-            SlabOwner::Full
-        } else {
-            SlabOwner::None
-        }
-    }
-
-    fn object_owner(&self, a: Addr) -> ObjectOwner {
-        for (vi, v) in self.st.vars.iter().enumerate() {
-            if v.held() && v.addr == Some(a) {
-                return ObjectOwner::User {
-                    var: self.var_name(vi).to_string(),
-                };
-            }
-        }
-        for (k, c) in self.st.cpus.iter().enumerate() {
-            if self.chain_has(c.freelist, a) {
-                return ObjectOwner::Cpu { cpu: k as u32 };
-            }
-        }
-        if let Some(s) = self.slab_of(a) {
-            if self.chain_has(self.slab(s).freelist, a) {
-                return ObjectOwner::Slab;
-            }
-        }
-        for (i, c) in self.st.ctxs.iter().enumerate() {
-            if c.stack.iter().any(|f| f.x == a || f.obj == a || f.f == a) {
-                return ObjectOwner::Inflight {
-                    ctx: self.ctx_name(i as CtxId).to_string(),
-                };
-            }
-        }
-        ObjectOwner::Lost
     }
 
     fn line_name(&self, l: u32) -> String {
@@ -222,96 +184,60 @@ impl Machine {
     }
 
     pub fn view(&self, position: usize, enabled: Vec<String>) -> View {
-        let cpus = self.st.cpus.iter().enumerate().map(|(k, c)| CpuView {
-            cpu: k as u32,
-            node: self.node_of_cpu(k as u32),
-            freelist: self.chain_names(c.freelist),
-            tid: c.tid,
-            // TID_STEP is at least 1 (`scenario::validate`).
-            tid_event: c.tid.checked_div(self.cfg.tid_step).unwrap_or_default(),
-            tid_cpu: c.tid.checked_rem(self.cfg.tid_step).unwrap_or_default(),
-            page: c.page.map(|p| self.slab_name(p)),
-            partial: {
-                let mut v = Vec::new();
-                let mut cur = c.partial;
-                while let Some(p) = cur {
-                    if v.len() > self.st.slabs.len() {
-                        break;
-                    }
-                    v.push(self.slab_name(p));
-                    cur = self.slab(p).next;
-                }
-                v
-            },
-            irqs_enabled: c.irqs_on,
-            preempt_count: c.preempt_count,
-            running: c
-                .irq
-                .or(c.current)
-                .filter(|&x| (x as usize) < self.cfg.n_ctx)
-                .map(|x| self.ctx_name(x).to_string()),
-            cycles: self.policy_view().cycles(k),
-            array_cache: self.cpu_array_view(k),
-            sheaves: self.pcs_view(k),
+        let cpus = self.st.cpus.iter().enumerate().map(|(k, c)| {
+            let mut v = CpuView {
+                cpu: k as u32,
+                node: self.node_of_cpu(k as u32),
+                freelist: Vec::new(),
+                tid: 0,
+                tid_event: 0,
+                tid_cpu: 0,
+                page: None,
+                partial: Vec::new(),
+                irqs_enabled: c.irqs_on,
+                preempt_count: c.preempt_count,
+                running: c
+                    .irq
+                    .or(c.current)
+                    .filter(|&x| (x as usize) < self.cfg.n_ctx)
+                    .map(|x| self.ctx_name(x).to_string()),
+                cycles: self.policy_view().cycles(k),
+                array_cache: None,
+                sheaves: None,
+            };
+            self.fill_cpu_view(k as u32, &mut v);
+            v
         });
-        let slab = self.cfg.is_slab();
-        let sheaves = self.cfg.sheaf.is_some();
-        let slab_owners = if slab {
-            self.slab_object_owners()
-        } else {
-            Vec::new()
-        };
+        let owners = self.object_owners();
         let slabs = (0..self.st.slabs.len() as SlabId).map(|s| {
-            let sl = self.slab(s);
-            SlabView {
+            let mut v = SlabView {
                 name: self.slab_name(s),
-                node: sl.node,
+                node: self.page(s).node,
                 objects: (0..self.cfg.objects)
                     .map(|i| {
                         let a = self.obj_addr(s, i);
                         ObjectView {
                             name: self.addr_name(a),
                             addr: a,
-                            fp: if slab {
-                                "-".into()
-                            } else {
-                                self.addr_name(self.peek_fp(a).unwrap_or(DATA))
-                            },
-                            owner: if sl.life == Life::Discarded {
+                            fp: self.addr_name(self.peek_fp(a).unwrap_or(DATA)),
+                            owner: if self.page(s).life == Life::Discarded {
                                 ObjectOwner::Discarded
-                            } else if slab {
-                                // Slab by slab, each slab's objects in order.
-                                let index = (s as usize)
-                                    .saturating_mul(self.cfg.objects as usize)
-                                    .saturating_add(i as usize);
-                                slab_owners.get(index).cloned().unwrap_or_else(|| {
-                                    self.fault(Fault::NoSuch("object", a));
-                                    ObjectOwner::Lost
-                                })
-                            } else if sheaves {
-                                self.sheaves_object_owner(a)
                             } else {
-                                self.object_owner(a)
+                                owners.of(self, s, i)
                             },
                             line: self.obj_line(s, i),
                         }
                     })
                     .collect(),
-                freelist: if slab {
-                    self.slab_free_names(s)
-                } else {
-                    self.chain_names(sl.freelist)
-                },
-                inuse: sl.counters.inuse,
-                capacity: sl.counters.objects,
-                frozen: sl.counters.frozen,
-                owner: if slab {
-                    self.slab_slab_owner(s)
-                } else {
-                    self.slab_owner(s)
-                },
-                slab_locked: sl.slab_lock.is_some(),
-            }
+                freelist: Vec::new(),
+                inuse: 0,
+                capacity: self.cfg.objects,
+                frozen: false,
+                owner: SlabOwner::None,
+                slab_locked: false,
+            };
+            self.fill_slab_view(s, &mut v);
+            v
         });
         let nodes = self.st.nodes.iter().enumerate().map(|(n, node)| NodeView {
             node: n as u32,

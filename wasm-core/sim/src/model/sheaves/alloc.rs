@@ -7,7 +7,7 @@
 
 use super::super::memory::Access;
 use super::{call, sheaf_of_ret, sv, without_sheaves};
-use crate::model::prims::counters_text;
+use crate::model::slub::counters_text;
 use crate::model::state::*;
 use crate::model::Fault;
 use crate::model::{Flow, Machine, Pc, Stat};
@@ -109,7 +109,7 @@ impl Machine {
                 step!(self);
                 let want = fr.node.unwrap_or(0);
                 let node = self.slab_of(fr.obj).map(|s| {
-                    self.access(self.slab(s).line, Access::Read);
+                    self.access(self.page(s).line, Access::Read);
                     self.node_of_slab(s)
                 });
                 let ok = node == Some(want);
@@ -717,7 +717,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                self.access(self.slab(p).line, Access::Write);
+                self.access(self.page(p).line, Access::Write);
                 fr.pg = Some(p);
                 note!(
                     self,
@@ -898,7 +898,7 @@ impl Machine {
                 let mut total = 0u32;
                 let mut taken = Vec::new();
                 for p in self.node(n).partial.clone() {
-                    self.access(self.slab(p).line, Access::Read);
+                    self.access(self.page(p).line, Access::Read);
                     let c = self.slab(p).counters;
                     let free = c.objects.saturating_sub(c.inuse);
                     if total >= min && total.saturating_add(free) > max {
@@ -1036,7 +1036,7 @@ impl Machine {
                 let s = need!(self, fr.pg);
                 let objects = self.cfg.objects;
                 self.chain_objects(s);
-                self.access(self.slab(s).line, Access::Write);
+                self.access(self.page(s).line, Access::Write);
                 let first = self.obj_addr(s, 0);
                 if let Some(sl) = self.slab_mut(s) {
                     sl.freelist = first;
@@ -1090,11 +1090,11 @@ impl Machine {
             }
             NS4 => {
                 step!(self);
-                self.access(self.slab(p).line, Access::Write);
+                self.access(self.page(p).line, Access::Write);
                 let needs_list = self.cfg.objects > fr.count;
                 if !needs_list {
-                    if let Some(sl) = self.slab_mut(p) {
-                        sl.life = Life::Live;
+                    if let Some(pg) = self.page_mut(p) {
+                        pg.life = Life::Live;
                     }
                 }
                 note!(
@@ -1125,8 +1125,8 @@ impl Machine {
             NS5a => {
                 step!(self);
                 let n = self.node_of_slab(p);
-                if let Some(sl) = self.slab_mut(p) {
-                    sl.life = Life::Live;
+                if let Some(pg) = self.page_mut(p) {
+                    pg.life = Life::Live;
                 }
                 self.add_partial(n, p, false);
                 note!(

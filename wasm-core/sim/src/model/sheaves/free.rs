@@ -8,7 +8,7 @@
 use super::super::memory::Access;
 use super::barn::E2BIG;
 use super::{call, sheaf_of_ret, without_sheaves, PCS_BATCH_MAX};
-use crate::model::prims::counters_text;
+use crate::model::slub::counters_text;
 use crate::model::state::*;
 use crate::model::Fault;
 use crate::model::{Flow, Machine, Pc, Stat};
@@ -22,7 +22,7 @@ impl Machine {
         match fr.pc {
             SF2 => {
                 step!(self);
-                self.access(self.slab(p).line, Access::Read);
+                self.access(self.page(p).line, Access::Read);
                 self.hold(fr.x);
                 let here = self.my_node();
                 let node = self.node_of_slab(p);
@@ -683,7 +683,7 @@ impl Machine {
                 step!(self);
                 fr.arr.pop();
                 let p = need!(self, self.slab_of(x));
-                self.access(self.slab(p).line, Access::Read);
+                self.access(self.page(p).line, Access::Read);
                 self.store_fp(x, NULL);
                 fr.pg = Some(p);
                 fr.f = x;
@@ -716,7 +716,7 @@ impl Machine {
                 let p = need!(self, fr.pg);
                 let py = self.slab_of(y);
                 if let Some(s) = py {
-                    self.access(self.slab(s).line, Access::Read);
+                    self.access(self.page(s).line, Access::Read);
                 }
                 if py == Some(p) {
                     self.store_fp(y, fr.f);
@@ -832,7 +832,7 @@ impl Machine {
                 step!(self);
                 let n = self.node_of_slab(p);
                 self.list_lock_irqsave(fr, n);
-                self.access(self.slab(p).line, Access::Read);
+                self.access(self.page(p).line, Access::Read);
                 fr.n = Some(n);
                 fr.drain = self.slab(p).on_node_partial;
                 fr.pc = SS6;

@@ -106,7 +106,8 @@ impl Machine {
             if sl.life != Life::Live {
                 continue;
             }
-            let mut a = sl.freelist;
+            let su = self.slab(sid as SlabId);
+            let mut a = su.freelist;
             let mut len = 0u32;
             while a != NULL {
                 match self.object_of(a) {
@@ -136,18 +137,18 @@ impl Machine {
                     }
                 }
             }
-            if sl.counters.inuse.checked_add(len) != Some(sl.counters.objects) {
+            if su.counters.inuse.checked_add(len) != Some(su.counters.objects) {
                 problems.push((
                     "INV-S9",
                     format!(
                         "slab {}: inuse {} + {len} on its freelist != {} objects",
                         self.slab_name(sid as SlabId),
-                        sl.counters.inuse,
-                        sl.counters.objects
+                        su.counters.inuse,
+                        su.counters.objects
                     ),
                 ));
             }
-            if sl.counters.frozen {
+            if su.counters.frozen {
                 problems.push((
                     "INV-S11",
                     format!("slab {} is frozen", self.slab_name(sid as SlabId)),
@@ -160,7 +161,7 @@ impl Machine {
                 continue;
             };
             let sid = sid as SlabId;
-            if self.slab(sid).life != Life::Live {
+            if self.page(sid).life != Life::Live {
                 continue;
             }
             let a = self.obj_addr(sid, oi as u32);
@@ -276,14 +277,15 @@ impl Machine {
             if sl.life != Life::Live {
                 continue;
             }
+            let su = self.slab(sid);
             let listed = self.node(sl.node).partial.contains(&sid);
-            if listed != sl.on_node_partial {
+            if listed != su.on_node_partial {
                 problems.push((
                     "INV-S10",
                     format!(
                         "slab {}: SL_partial is {} but it is {}on node {}'s list",
                         self.slab_name(sid),
-                        sl.on_node_partial as u8,
+                        su.on_node_partial as u8,
                         if listed { "" } else { "not " },
                         sl.node
                     ),
@@ -292,7 +294,7 @@ impl Machine {
             let isolated = s.isolated.iter().any(|&(_, x)| x == sid);
             // RN7 puts isolated slabs back under the lock: they stay isolated until listed.
             let putting_back = self.freeing_after_cas(sid);
-            if sl.freelist != NULL && !listed && !isolated && !putting_back {
+            if su.freelist != NULL && !listed && !isolated && !putting_back {
                 problems.push((
                     "INV-S12",
                     format!(

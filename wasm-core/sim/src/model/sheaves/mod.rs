@@ -84,6 +84,8 @@ pub struct SheavesState {
     pub barns: Vec<Barn>,
     pub held: Vec<(CtxId, Addr)>,
     pub isolated: Vec<(CtxId, SlabId)>,
+    /// SLUB's fields of every slab, by `SlabId` (7.0 keeps SLUB's slab level).
+    pub pages: Vec<super::slub::SlubPage>,
 }
 
 /// The cache's sheaf geometry, fixed at creation.
@@ -163,6 +165,7 @@ static NO_SHEAVES_STATE: SheavesState = SheavesState {
     barns: Vec::new(),
     held: Vec::new(),
     isolated: Vec::new(),
+    pages: Vec::new(),
 };
 static NO_SHEAF: Sheaf = Sheaf {
     slots: Vec::new(),

@@ -4,7 +4,7 @@
 use super::{sv, SheafId};
 use crate::model::state::*;
 use crate::model::Machine;
-use crate::view::{BarnView, LineHolds, ObjectOwner, PcsView, SheafView};
+use crate::view::{BarnView, LineHolds, ObjectOwner, PcsView, SheafView, SlabOwner, SlabView};
 
 impl Machine {
     fn sheaf_view(&self, h: SheafId) -> SheafView {
@@ -14,6 +14,20 @@ impl Machine {
             capacity: self.capacity(),
             objects: (sh.objects().iter()).map(|&a| self.addr_name(a)).collect(),
             held_by: None,
+        }
+    }
+
+    /// Slab `s` in its view: SLUB's fields of it, and, off the node's list, the refill that
+    /// isolated it.
+    pub(in crate::model) fn sheaves_slab_view(&self, s: SlabId, v: &mut SlabView) {
+        self.slub_slab_view(s, v);
+        if matches!(v.owner, SlabOwner::NodePartial { .. }) {
+            return;
+        }
+        if let Some(&(c, _)) = sv!(self).isolated.iter().find(|&&(_, x)| x == s) {
+            v.owner = SlabOwner::Isolated {
+                ctx: self.ctx_name(c).to_string(),
+            };
         }
     }
 

@@ -16,7 +16,7 @@
 
 use super::state::*;
 use super::{ArrayCache, Machine, Pc, Stat};
-use crate::view::{ArrayView, ObjectOwner, SlabNodeView, SlabOwner};
+use crate::view::{ArrayView, ObjectOwner, SlabNodeView, SlabOwner, SlabView};
 
 /// Where an object was found (for the messages).
 #[derive(Clone, Debug)]
@@ -79,7 +79,7 @@ impl Machine {
             for &i in sb
                 .bufctl(s as SlabId)
                 .iter()
-                .skip(sl.counters.inuse as usize)
+                .skip(sb.active(s as SlabId) as usize)
             {
                 put(self, self.obj_addr(s as SlabId, u32::from(i)), Place::Slab);
             }
@@ -186,7 +186,7 @@ impl Machine {
                     .filter(|(_, l)| l.contains(&s))
                     .map(|(name, _)| *name)
                     .collect();
-                let (active, num) = (sl.counters.inuse, sl.counters.objects);
+                let (active, num) = (sb!(self).active(s), self.cfg.objects);
                 if active > num {
                     problems.push((
                         "SLAB-2",
@@ -313,6 +313,17 @@ impl Machine {
         }
     }
 
+    /// Slab `s` in its view: its free objects in `slab_get_obj`'s order, `active`, its owner;
+    /// SLAB keeps no pointer in free objects (`fp` is `-`).
+    pub(in crate::model) fn slab_slab_view(&self, s: SlabId, v: &mut SlabView) {
+        v.freelist = self.slab_free_names(s);
+        v.inuse = sb!(self).active(s);
+        v.owner = self.slab_slab_owner(s);
+        for o in &mut v.objects {
+            o.fp = "-".into();
+        }
+    }
+
     /// CPU `k`'s `array_cache`, under SLAB (another allocator has none).
     pub(in crate::model) fn cpu_array_view(&self, k: usize) -> Option<ArrayView> {
         match &self.st.alloc {
@@ -341,17 +352,16 @@ impl Machine {
 
     /// SLAB: the free objects of a slab, in the order `slab_get_obj` hands them out.
     pub(in crate::model) fn slab_free_names(&self, s: SlabId) -> Vec<String> {
-        let sl = self.slab(s);
         sb!(self)
             .bufctl(s)
             .iter()
-            .skip(sl.counters.inuse as usize)
+            .skip(sb!(self).active(s) as usize)
             .map(|&i| self.addr_name(self.obj_addr(s, u32::from(i))))
             .collect()
     }
 
     pub(in crate::model) fn slab_slab_owner(&self, s: SlabId) -> SlabOwner {
-        let sl = self.slab(s);
+        let sl = self.page(s);
         match sl.life {
             Life::Discarded => return SlabOwner::Discarded,
             Life::Private => return SlabOwner::Private,

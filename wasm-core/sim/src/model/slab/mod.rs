@@ -42,10 +42,17 @@ pub struct SlabState {
     pub ac: Vec<ArrayCache>,
     /// Each node's `kmem_cache_node` beyond `list_lock` and `slabs_partial`.
     pub nodes: Vec<SlabNode>,
-    /// Each slab's freelist (by `SlabId`), an array of object indices: the free objects are
-    /// `bufctl[inuse..objects]` (`page->active` is `counters.inuse`). Empty until
-    /// `cache_init_objs` writes it.
-    pub bufctl: Vec<Vec<u16>>,
+    /// SLAB's fields of every slab, by `SlabId`.
+    pub pages: Vec<SlabPage>,
+}
+
+/// SLAB's fields of a slab's `struct page`: `active`, the objects in use, and the freelist,
+/// an array of object indices (`bufctl`): the free objects are `bufctl[active..num]`. The
+/// array is empty until `cache_init_objs` writes it. The shared `Page` holds the memory.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabPage {
+    pub active: u32,
+    pub bufctl: Vec<u16>,
 }
 
 impl SlabState {
@@ -75,13 +82,20 @@ impl SlabState {
                     ..Default::default()
                 })
                 .collect(),
-            bufctl: Vec::new(),
+            pages: Vec::new(),
         }
     }
 
     /// Slab `s`'s index array (empty before `cache_init_objs`).
     pub fn bufctl(&self, s: SlabId) -> &[u16] {
-        self.bufctl.get(s as usize).map_or(&[], |b| b.as_slice())
+        self.pages
+            .get(s as usize)
+            .map_or(&[], |p| p.bufctl.as_slice())
+    }
+
+    /// Slab `s`'s `page->active`: its objects in use.
+    pub fn active(&self, s: SlabId) -> u32 {
+        self.pages.get(s as usize).map_or(0, |p| p.active)
     }
 }
 
@@ -191,7 +205,7 @@ fn slab_state_mut<'a>(
 static NO_SLAB_STATE: SlabState = SlabState {
     ac: Vec::new(),
     nodes: Vec::new(),
-    bufctl: Vec::new(),
+    pages: Vec::new(),
 };
 static NO_ARRAY: ArrayCache = ArrayCache {
     limit: 0,
@@ -226,6 +240,13 @@ impl Machine {
     }
     fn slab_state_mut(&mut self) -> Option<&mut SlabState> {
         slab_state_mut(&self.fault, &mut self.st.alloc)
+    }
+    /// SLAB's fields of slab `s`, for a write.
+    fn slab_page_mut(&mut self, s: SlabId) -> Option<&mut SlabPage> {
+        let sp = slab_state_mut(&self.fault, &mut self.st.alloc)?
+            .pages
+            .get_mut(s as usize);
+        super::prims::found(&self.fault, "slab", s.into(), sp)
     }
     /// CPU k's `array_cache`.
     pub(super) fn ac(&self, k: u32) -> &ArrayCache {
@@ -364,8 +385,7 @@ impl Machine {
     /// `fixup_slab_list`: onto `slabs_full` if no object is free, else `slabs_partial` (head).
     fn slab_list_fixup(&mut self, n: u32, s: SlabId) {
         self.slab_list_del(n, s);
-        let sl = self.slab(s);
-        let full = sl.counters.inuse == sl.counters.objects;
+        let full = sb!(self).active(s) == self.cfg.objects;
         if full {
             if let Some(sn) = self.snode_mut(n) {
                 sn.slabs_full.insert(0, s);
@@ -379,19 +399,19 @@ impl Machine {
     /// (`slab_get_obj` each: `page->active++`). Returns the batch left.
     fn alloc_block(&mut self, k: u32, s: SlabId, mut batch: u32) -> u32 {
         let from = self.ac(k).avail();
-        self.access(self.slab(s).line, Access::Write);
+        self.access(self.page(s).line, Access::Write);
         while batch > 0 {
-            let c = self.slab(s).counters;
-            if c.inuse >= c.objects {
+            let active = sb!(self).active(s);
+            if active >= self.cfg.objects {
                 break;
             }
             // `cache_init_objs` wrote an index for every object.
-            let Some(&i) = sb!(self).bufctl(s).get(c.inuse as usize) else {
+            let Some(&i) = sb!(self).bufctl(s).get(active as usize) else {
                 self.fault(Fault::NoSuch("bufctl of slab", s.into()));
                 break;
             };
-            if let Some(sl) = self.slab_mut(s) {
-                sl.counters.inuse.bump();
+            if let Some(sp) = self.slab_page_mut(s) {
+                sp.active.bump();
             }
             let a = self.obj_addr(s, u32::from(i));
             if let Some(ac) = self.ac_mut(k) {
@@ -416,11 +436,11 @@ impl Machine {
             return;
         };
         self.check_node_lock(n, "slab lists");
-        self.access(self.slab(s).line, Access::Write);
+        self.access(self.page(s).line, Access::Write);
         self.access(self.cfg.line_nd(n), Access::Write);
         self.slab_list_del(n, s);
-        let sl = need!(self, self.slab_mut(s), ());
-        if sl.counters.inuse == 0 {
+        let sp = need!(self, self.slab_page_mut(s), ());
+        if sp.active == 0 {
             let msg = format!(
                 "slab_put_obj of {} into slab {}, which has no object in use: a double free",
                 self.addr_name(a),
@@ -429,12 +449,9 @@ impl Machine {
             self.violate("SLAB-2", msg);
             return;
         }
-        sl.counters.inuse = sl.counters.inuse.saturating_sub(1);
-        let active = sl.counters.inuse as usize;
-        let bufctl = slab_state_mut(&self.fault, &mut self.st.alloc)
-            .and_then(|sb| sb.bufctl.get_mut(s as usize))
-            .and_then(|b| b.get_mut(active));
-        match bufctl {
+        sp.active = sp.active.saturating_sub(1);
+        let active = sp.active;
+        match sp.bufctl.get_mut(active as usize) {
             Some(w) => *w = i as u16,
             None => {
                 self.fault(Fault::NoSuch("bufctl of slab", s.into()));
@@ -473,12 +490,12 @@ impl Machine {
     fn slab_destroy(&mut self, s: SlabId) {
         self.charge(cost::Id::PageFree);
         self.touch_resource(super::RES_PAGE_ALLOC, true);
-        let first = self.slab(s).line;
+        let first = self.page(s).line;
         for l in first..=first.saturating_add(self.cfg.obj_lines) {
             self.invalidate_line(l);
         }
-        if let Some(sl) = self.slab_mut(s) {
-            sl.life = Life::Discarded;
+        if let Some(pg) = self.page_mut(s) {
+            pg.life = Life::Discarded;
         }
     }
 
@@ -789,7 +806,7 @@ impl Machine {
                     before.saturating_sub(fr.count),
                     if from_free { "free" } else { "partial" },
                     self.slab_name(s),
-                    if self.slab(s).counters.inuse == self.cfg.objects { "slabs_full" } else { "slabs_partial" }
+                    if sb!(self).active(s) == self.cfg.objects { "slabs_full" } else { "slabs_partial" }
                 );
                 fr.pc = if fr.count > 0 { RF5 } else { RF6 };
                 Flow::Step
@@ -862,7 +879,7 @@ impl Machine {
                     Some(s) => {
                         let mut g = Frame::new(Func::CacheGrowEnd, GE1);
                         g.p = Some(s);
-                        g.n = Some(self.slab(s).node);
+                        g.n = Some(self.page(s).node);
                         Flow::Call(Box::new(g))
                     }
                     None => Flow::Go,
@@ -928,7 +945,10 @@ impl Machine {
                     );
                 } else {
                     let node = fr.n.unwrap_or(self.node_of_cpu(self.me()));
-                    let s = self.create_slab(node);
+                    let s = self.new_page(node);
+                    if let Some(sb) = self.slab_state_mut() {
+                        sb.pages.push(SlabPage::default());
+                    }
                     fr.p = Some(s);
                     note!(
                         self,
@@ -947,18 +967,11 @@ impl Machine {
                     return Flow::Go;
                 };
                 step!(self);
-                self.access(self.slab(s).line, Access::Write);
-                let sl = need!(self, self.slab_mut(s));
-                let objects = sl.counters.objects as u16;
-                sl.counters.inuse = 0;
-                let bufctl = &mut need!(self, self.slab_state_mut()).bufctl;
-                let at = s as usize;
-                if bufctl.len() <= at {
-                    bufctl.resize(at.saturating_add(1), Vec::new());
-                }
-                if let Some(b) = bufctl.get_mut(at) {
-                    *b = (0..objects).collect();
-                }
+                self.access(self.page(s).line, Access::Write);
+                let objects = self.cfg.objects as u16;
+                let sp = need!(self, self.slab_page_mut(s));
+                sp.active = 0;
+                sp.bufctl = (0..objects).collect();
                 note!(self, Store, format!("slab {}", self.slab_name(s)), "cache_init_objs: slab {}'s freelist is the index array 0..{} (SLAB writes no pointer into free objects).", self.slab_name(s), self.cfg.objects);
                 fr.pc = GB4;
                 Flow::Step
@@ -1004,11 +1017,11 @@ impl Machine {
                 step!(self);
                 self.check_node_lock(n, "slab lists");
                 self.access(self.cfg.line_nd(n), Access::Write);
-                self.access(self.slab(s).line, Access::Write);
-                if let Some(sl) = self.slab_mut(s) {
-                    sl.life = Life::Live;
+                self.access(self.page(s).line, Access::Write);
+                if let Some(pg) = self.page_mut(s) {
+                    pg.life = Life::Live;
                 }
-                let (active, num) = (self.slab(s).counters.inuse, self.cfg.objects);
+                let (active, num) = (sb!(self).active(s), self.cfg.objects);
                 let free = num.saturating_sub(active);
                 let ns = need!(self, self.snode_mut(n));
                 ns.total_slabs.bump();
@@ -1059,8 +1072,8 @@ impl Machine {
                 let s = need!(self, fr.pg);
                 if self.cfg.sc.nodes > 1 {
                     // cache_free_alien reads the object's page for its node.
-                    self.access(self.slab(s).line, Access::Read);
-                    let home = self.slab(s).node;
+                    self.access(self.page(s).line, Access::Read);
+                    let home = self.page(s).node;
                     if home != self.node_of_cpu(k) {
                         fr.n = Some(home);
                         self.ghost.alien_frees.bump();

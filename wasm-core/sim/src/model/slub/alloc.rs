@@ -13,7 +13,7 @@ impl Machine {
     pub(in crate::model) fn node_ok(&self, pg: Option<SlabId>, node: Option<u32>) -> bool {
         match (pg, node) {
             (_, None) => true,
-            (Some(p), Some(n)) => self.slab(p).node == n,
+            (Some(p), Some(n)) => self.page(p).node == n,
             (None, Some(_)) => false,
         }
     }
@@ -236,12 +236,12 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
-                let cur = self.cpu(k).freelist;
+                let cur = self.cpu_slab(k).freelist;
                 let ok = cur == fr.obj;
                 self.set_ok(ok);
                 if ok {
                     self.check_snapshot(fr, k);
-                    if let Some(cpu) = self.cpu_mut(k) {
+                    if let Some(cpu) = self.cpu_slab_mut(k) {
                         cpu.freelist = fr.nxt;
                         cpu.ghost_version.bump();
                     }
@@ -513,7 +513,7 @@ impl Machine {
                     Store,
                     format!("cpu_slab[{}].tid", fr.c),
                     "Bump tid to {}: any fast path suspended on this CPU will now fail its CAS.",
-                    self.cpu(fr.c).tid
+                    self.cpu_slab(fr.c).tid
                 );
                 fr.pc = B13;
                 Flow::Step
@@ -539,7 +539,7 @@ impl Machine {
             B15b => {
                 step!(self);
                 let p = need!(self, fr.p);
-                self.access(self.slab(p).line, Access::Read);
+                self.access(self.page(p).line, Access::Read);
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
                 self.stat(Stat::CPU_PARTIAL_ALLOC);
@@ -578,7 +578,7 @@ impl Machine {
             B17r => {
                 if fr.ret != NULL {
                     fr.f = fr.ret;
-                    fr.pg = self.cpu(fr.c).page;
+                    fr.pg = self.cpu_slab(fr.c).page;
                     fr.flag = true;
                     fr.pc = B10;
                     return Flow::Go;
@@ -688,7 +688,7 @@ impl Machine {
             B21 => {
                 step!(self);
                 let p = need!(self, fr.p);
-                self.access(self.slab(p).line, Access::Write);
+                self.access(self.page(p).line, Access::Write);
                 fr.f = self.slab(p).freelist;
                 if let Some(sl) = self.slab_mut(p) {
                     sl.freelist = NULL;
@@ -707,8 +707,8 @@ impl Machine {
                 step!(self);
                 let p = need!(self, fr.p);
                 self.st_page(fr.c, Some(p));
-                if let Some(sl) = self.slab_mut(p) {
-                    sl.life = Life::Live;
+                if let Some(pg) = self.page_mut(p) {
+                    pg.life = Life::Live;
                 }
                 self.stat(Stat::ALLOC_SLAB);
                 note!(
@@ -743,7 +743,7 @@ impl Machine {
         match fr.pc {
             G1 => {
                 step!(self);
-                self.access(self.slab(p).line, Access::Read);
+                self.access(self.page(p).line, Access::Read);
                 fr.f = self.slab(p).freelist;
                 note!(
                     self,
@@ -758,7 +758,7 @@ impl Machine {
             }
             G2 => {
                 step!(self);
-                self.access(self.slab(p).line, Access::Read);
+                self.access(self.page(p).line, Access::Read);
                 fr.cnt = self.slab(p).counters;
                 note!(
                     self,
@@ -766,7 +766,7 @@ impl Machine {
                     format!("page {}.counters", self.slab_name(p)),
                     "Read {}'s counters: {}.",
                     self.slab_name(p),
-                    super::prims::counters_text(fr.cnt)
+                    super::counters_text(fr.cnt)
                 );
                 fr.new = Counters {
                     inuse: fr.cnt.objects,
@@ -874,7 +874,7 @@ impl Machine {
             N5 => {
                 step!(self);
                 let s = need!(self, fr.ret_slab);
-                self.access(self.slab(s).line, Access::Write);
+                self.access(self.page(s).line, Access::Write);
                 let objects = self.cfg.objects;
                 let first = self.obj_addr(s, 0);
                 let sl = need!(self, self.slab_mut(s));
@@ -907,34 +907,6 @@ impl Machine {
                 *w = next;
             }
         }
-    }
-
-    /// Allocate the slab's memory: a descriptor line and its object lines, all uncached.
-    pub(in crate::model) fn create_slab(&mut self, node: u32) -> SlabId {
-        self.touch_resource(super::RES_PAGE_ALLOC, true);
-        let id = self.st.slabs.len() as SlabId;
-        let line = self.st.lines.len() as u32;
-        for _ in 0..=self.cfg.obj_lines {
-            self.st.lines.push([Mesi::I; MAX_CPUS]);
-        }
-        self.st.slabs.push(Page {
-            node,
-            freelist: NULL,
-            counters: Counters {
-                inuse: 0,
-                objects: self.cfg.objects,
-                frozen: false,
-            },
-            slab_lock: None,
-            next: None,
-            pages: 0,
-            pobjects: 0,
-            life: Life::Private,
-            on_node_partial: false,
-            fp: vec![NULL; self.cfg.objects as usize],
-            line,
-        });
-        id
     }
 }
 
@@ -993,7 +965,7 @@ impl Machine {
                 step!(self);
                 self.irq_save(fr);
                 let cur = self.cur;
-                if let Some(cpu) = self.cpu_mut(self.cur_cpu) {
+                if let Some(cpu) = self.cpu_slab_mut(self.cur_cpu) {
                     cpu.local_lock = Some(cur);
                 }
                 note!(
@@ -1035,7 +1007,7 @@ impl Machine {
             }
             LLu2 | LLu20 | LLu25 | LLu40 | LLu37 | LL13 | LL26 | LL8c | LL53 => {
                 step!(self);
-                if let Some(cpu) = self.cpu_mut(self.cur_cpu) {
+                if let Some(cpu) = self.cpu_slab_mut(self.cur_cpu) {
                     cpu.local_lock = None;
                 }
                 self.irq_restore(fr);
@@ -1131,7 +1103,7 @@ impl Machine {
                     Store,
                     format!("cpu_slab[{}].tid", fr.c),
                     "Bump tid to {}: the last write of the locked section.",
-                    self.cpu(fr.c).tid
+                    self.cpu_slab(fr.c).tid
                 );
                 fr.pc = match fr.pc {
                     LL8b => LL8c,
@@ -1205,7 +1177,7 @@ impl Machine {
             LL25 => {
                 step!(self);
                 let p = need!(self, fr.p);
-                self.access(self.slab(p).line, Access::Read);
+                self.access(self.page(p).line, Access::Read);
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
                 note!(
@@ -1237,7 +1209,7 @@ impl Machine {
             LL25p => {
                 step!(self);
                 let p = need!(self, fr.p);
-                self.access(self.slab(p).line, Access::Write);
+                self.access(self.page(p).line, Access::Write);
                 if let Some(sl) = self.slab_mut(p) {
                     sl.next = None;
                 }
@@ -1248,7 +1220,7 @@ impl Machine {
                     "{} is on node {}, not the requested one: slab->next := NULL and \
                      __put_partials() gives it back to its node.",
                     self.slab_name(p),
-                    self.slab(p).node
+                    self.page(p).node
                 );
                 fr.pc = LL20;
                 let mut u = Frame::new(Func::UnfreezePartials, V3z);
@@ -1354,7 +1326,7 @@ impl Machine {
             LL45 => {
                 step!(self);
                 let p = need!(self, fr.p);
-                self.access(self.slab(p).line, Access::Write);
+                self.access(self.page(p).line, Access::Write);
                 fr.f = self.slab(p).freelist;
                 if let Some(sl) = self.slab_mut(p) {
                     sl.freelist = NULL;
@@ -1416,8 +1388,8 @@ impl Machine {
                 step!(self);
                 let p = need!(self, fr.p);
                 self.st_page(fr.c, Some(p));
-                if let Some(sl) = self.slab_mut(p) {
-                    sl.life = Life::Live;
+                if let Some(pg) = self.page_mut(p) {
+                    pg.life = Life::Live;
                 }
                 note!(
                     self,

@@ -2,8 +2,8 @@
 //! `__slab_free` (v3.10 §2.13, 3.1's lock-holding retry, and the 6.8+ form of §2.15).
 
 use super::cost;
+use super::counters_text;
 use super::memory::Access;
-use super::prims::counters_text;
 use super::state::*;
 use super::{Flow, Machine, Pc, Stat};
 use crate::model::Fault;
@@ -131,11 +131,11 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
-                let ok = self.cpu(k).freelist == fr.f;
+                let ok = self.cpu_slab(k).freelist == fr.f;
                 self.set_ok(ok);
                 if ok {
                     self.check_snapshot(fr, k);
-                    if let Some(cpu) = self.cpu_mut(k) {
+                    if let Some(cpu) = self.cpu_slab_mut(k) {
                         cpu.freelist = fr.x;
                         cpu.ghost_version.bump();
                     }

@@ -221,7 +221,7 @@ impl Machine {
                 return Err("is longer than a slab".into());
             }
             // `object_of` checked `i < objects`, the length of every `fp`.
-            a = match self.slab(s).fp.get(i as usize) {
+            a = match self.page(s).fp.get(i as usize) {
                 Some(&next) => next,
                 None => {
                     self.fault(Fault::NoSuch("object", a));
@@ -261,7 +261,7 @@ impl Machine {
                     if let Some(o) = own.get_mut(slot(s, i)) {
                         *o = o.saturating_add(1) | USER;
                     }
-                    if self.slab(s).life == Life::Discarded {
+                    if self.page(s).life == Life::Discarded {
                         problems.push((
                             "INV-9",
                             format!(
@@ -291,7 +291,7 @@ impl Machine {
                 continue;
             }
             let section = self.cpu_in_section(k);
-            let c = &self.cpu(k);
+            let c = self.cpu_slab(k);
             let (head, page) = (c.freelist, c.page);
             let walked = self.walk_into(head, &mut chain);
             for a in &chain {
@@ -310,7 +310,7 @@ impl Machine {
             }
             if let Some(p) = page {
                 let sl = self.slab(p);
-                if sl.life == Life::Discarded {
+                if self.page(p).life == Life::Discarded {
                     problems.push((
                         "INV-9",
                         format!("cpu{k}'s CPU slab {} was discarded", self.slab_name(p)),
@@ -339,8 +339,8 @@ impl Machine {
 
         // INV-2/INV-3 (slab freelists).
         for s in 0..nslabs as SlabId {
-            let sl = self.slab(s);
-            if sl.life == Life::Discarded {
+            let (sl, life) = (self.slab(s), self.page(s).life);
+            if life == Life::Discarded {
                 continue;
             }
             let walked = self.walk_into(sl.freelist, &mut chain);
@@ -352,7 +352,7 @@ impl Machine {
                 Ok(()) => {
                     let len = chain.len() as u32;
                     let counted = sl.counters.inuse.checked_add(len);
-                    if sl.life == Life::Live && counted != Some(sl.counters.objects) {
+                    if life == Life::Live && counted != Some(sl.counters.objects) {
                         problems.push(("INV-3", format!("slab {} counts {} in use but its freelist holds {len} of {} objects", self.slab_name(s), sl.counters.inuse, sl.counters.objects)));
                     }
                 }
@@ -401,7 +401,7 @@ impl Machine {
 
         // INV-1: exactly one owner per object of every live slab.
         for s in 0..nslabs as SlabId {
-            if self.slab(s).life == Life::Discarded {
+            if self.page(s).life == Life::Discarded {
                 continue;
             }
             for i in 0..objects as u32 {
@@ -421,7 +421,7 @@ impl Machine {
                             }
                         ),
                     ));
-                } else if count == 0 && o & 0x80 == 0 && self.slab(s).life != Life::Private {
+                } else if count == 0 && o & 0x80 == 0 && self.page(s).life != Life::Private {
                     problems.push((
                         "INV-1",
                         format!(
@@ -461,7 +461,7 @@ impl Machine {
         let frozen_partials = self.variant().cpu_partial_frozen;
         // INV-10: CPU partial chains.
         let mut in_chain = vec![0u32; self.st.slabs.len()];
-        for (k, c) in self.st.cpus.iter().enumerate() {
+        for (k, c) in self.st.alloc.cpu_slabs().iter().enumerate() {
             let mut cur = c.partial;
             // More entries than slabs: the chain loops.
             let mut budget = 0..self.st.slabs.len();
@@ -489,17 +489,17 @@ impl Machine {
             .collect();
         let held_by_ops = self.held_by_ops();
         for s in 0..self.st.slabs.len() as SlabId {
-            let sl = self.slab(s);
+            let (sl, pg) = (self.slab(s), self.page(s));
             let name = SlabName(self, s);
             // One entry per slab in each (built above from `self.st.slabs.len()`).
             let at = s as usize;
             let chained = in_chain.get(at).copied().unwrap_or_default();
             let listed = on_node.get(at).copied().unwrap_or_default();
             let held = held_by_ops.get(at).copied().unwrap_or_default();
-            let cpu_refs = (self.st.cpus.iter().zip(&sections))
+            let cpu_refs = (self.st.alloc.cpu_slabs().iter().zip(&sections))
                 .filter(|(c, &section)| c.page == Some(s) && !section)
                 .count() as u32;
-            if sl.life == Life::Discarded {
+            if pg.life == Life::Discarded {
                 if chained > 0 || listed || cpu_refs > 0 {
                     problems.push((
                         "INV-9",
@@ -508,7 +508,7 @@ impl Machine {
                 }
                 continue;
             }
-            if sl.life == Life::Private {
+            if pg.life == Life::Private {
                 continue;
             }
             if chained > 1 {
@@ -546,7 +546,7 @@ impl Machine {
                         "INV-6",
                         format!(
                             "slab {name} is on node {}'s partial list while frozen",
-                            sl.node
+                            pg.node
                         ),
                     ));
                 }

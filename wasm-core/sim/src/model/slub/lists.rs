@@ -4,8 +4,8 @@
 //! `slab_lock` fallback (§2.2).
 
 use super::cost;
+use super::counters_text;
 use super::memory::Access;
-use super::prims::counters_text;
 use super::state::*;
 use super::{Flow, Machine, Pc, Stat};
 use crate::model::Fault;
@@ -90,7 +90,7 @@ impl Machine {
             }
             X2 => {
                 step!(self);
-                self.atomic(self.slab(s).line, cost::Id::SpinLock);
+                self.atomic(self.page(s).line, cost::Id::SpinLock);
                 let cur = self.cur;
                 if let Some(sl) = self.slab_mut(s) {
                     sl.slab_lock = Some(cur);
@@ -107,7 +107,7 @@ impl Machine {
             }
             X3 => {
                 step!(self);
-                self.access(self.slab(s).line, Access::Read);
+                self.access(self.page(s).line, Access::Read);
                 let (fl, cnt) = (self.slab(s).freelist, self.slab(s).counters);
                 fr.ok = fl == fr.f && cnt == fr.cnt;
                 note!(
@@ -148,7 +148,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                self.access(self.slab(s).line, Access::Write);
+                self.access(self.page(s).line, Access::Write);
                 let sl = need!(self, self.slab_mut(s));
                 sl.freelist = fr.nxt;
                 sl.counters = fr.new;
@@ -165,7 +165,7 @@ impl Machine {
             }
             X5 => {
                 step!(self);
-                self.access(self.slab(s).line, Access::Write);
+                self.access(self.page(s).line, Access::Write);
                 if let Some(sl) = self.slab_mut(s) {
                     sl.slab_lock = None;
                 }
@@ -389,7 +389,7 @@ impl Machine {
         match fr.pc {
             Q1 => {
                 step!(self);
-                self.access(self.slab(p).line, Access::Read);
+                self.access(self.page(p).line, Access::Read);
                 fr.f = self.slab(p).freelist;
                 note!(
                     self,
@@ -404,7 +404,7 @@ impl Machine {
             }
             Q2 => {
                 step!(self);
-                self.access(self.slab(p).line, Access::Read);
+                self.access(self.page(p).line, Access::Read);
                 fr.cnt = self.slab(p).counters;
                 fr.count = fr.cnt.objects.saturating_sub(fr.cnt.inuse);
                 let mut new = fr.cnt;
@@ -489,7 +489,7 @@ impl Machine {
                 step!(self);
                 let k = self.me();
                 self.access(self.cfg.line_cc(k), Access::Read);
-                fr.old = self.cpu(k).partial;
+                fr.old = self.cpu_slab(k).partial;
                 fr.c = k;
                 note!(
                     self,
@@ -510,7 +510,7 @@ impl Machine {
                     return Flow::Go;
                 };
                 step!(self);
-                self.access(self.slab(old).line, Access::Read);
+                self.access(self.page(old).line, Access::Read);
                 fr.pages = self.slab(old).pages;
                 fr.pobj = self.slab(old).pobjects;
                 let drain = fr.drain && fr.pobj > budget;
@@ -561,7 +561,7 @@ impl Machine {
             }
             U4 => {
                 step!(self);
-                self.access(self.slab(p).line, Access::Write);
+                self.access(self.page(p).line, Access::Write);
                 let free = {
                     let c = self.slab(p).counters;
                     c.objects.saturating_sub(c.inuse)
@@ -589,10 +589,10 @@ impl Machine {
                 step!(self);
                 let k = self.me();
                 self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
-                let ok = self.cpu(k).partial == fr.old;
+                let ok = self.cpu_slab(k).partial == fr.old;
                 self.set_ok(ok);
                 if ok {
-                    if let Some(cpu) = self.cpu_mut(k) {
+                    if let Some(cpu) = self.cpu_slab_mut(k) {
                         cpu.partial = Some(p);
                     }
                 }
@@ -621,7 +621,7 @@ impl Machine {
                 self.irq_save(fr);
                 fr.c = self.me();
                 let cur = self.cur;
-                if let Some(cpu) = self.cpu_mut(fr.c) {
+                if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = Some(cur);
                 }
                 note!(
@@ -640,7 +640,7 @@ impl Machine {
                 fr.pages = 0;
                 fr.p = None;
                 if let Some(old) = fr.old {
-                    self.access(self.slab(old).line, Access::Read);
+                    self.access(self.page(old).line, Access::Read);
                     let slabs = self.slab(old).pages;
                     if fr.drain && slabs >= self.cpu_partial_slabs() {
                         fr.p = Some(old);
@@ -666,7 +666,7 @@ impl Machine {
             }
             U8 => {
                 step!(self);
-                self.access(self.slab(p).line, Access::Write);
+                self.access(self.page(p).line, Access::Write);
                 let pages = fr.pages.saturating_add(1);
                 let sl = need!(self, self.slab_mut(p));
                 sl.pages = pages;
@@ -698,7 +698,7 @@ impl Machine {
             }
             U11 => {
                 step!(self);
-                if let Some(cpu) = self.cpu_mut(fr.c) {
+                if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = None;
                 }
                 self.irq_restore(fr);
@@ -760,7 +760,7 @@ impl Machine {
             V2 => {
                 step!(self);
                 let p = need!(self, fr.p);
-                self.access(self.slab(p).line, Access::Read);
+                self.access(self.page(p).line, Access::Read);
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
                 note!(
@@ -875,7 +875,7 @@ impl Machine {
                 let nr = self.ld_nr_partial(n);
                 let inuse = self.slab(p).counters.inuse;
                 let next = if chain {
-                    self.access(self.slab(p).line, Access::Read);
+                    self.access(self.page(p).line, Access::Read);
                     self.slab(p).next
                 } else {
                     None
@@ -975,7 +975,7 @@ impl Machine {
         match fr.pc {
             D0 | DS0 => {
                 step!(self);
-                self.access(self.slab(p).line, Access::Read);
+                self.access(self.page(p).line, Access::Read);
                 fr.flag = self.slab(p).freelist != NULL; // tail: remote frees arrived
                 if fr.flag {
                     self.stat(Stat::DEACTIVATE_REMOTE_FREES);
@@ -1476,7 +1476,7 @@ impl Machine {
                 // same values whichever steps fall between them.
                 step!(self);
                 fr.pg = self.ld_page(c);
-                fr.f = self.cpu(c).freelist;
+                fr.f = self.cpu_slab(c).freelist;
                 note!(
                     self,
                     Load,
@@ -1503,7 +1503,7 @@ impl Machine {
                     Store,
                     format!("cpu_slab[{c}].tid"),
                     "Bump cpu{c}'s tid to {}.",
-                    self.cpu(c).tid
+                    self.cpu_slab(c).tid
                 );
                 fr.pc = match fr.pc {
                     W3 => W4,
@@ -1565,7 +1565,7 @@ impl Machine {
                 step!(self);
                 fr.f = self.ld_freelist(c);
                 self.access(self.cfg.line_cc(c), Access::Write);
-                let cpu = need!(self, self.cpu_mut(c));
+                let cpu = need!(self, self.cpu_slab_mut(c));
                 cpu.freelist = NULL;
                 cpu.ghost_version.bump();
                 note!(
@@ -1583,7 +1583,7 @@ impl Machine {
                 step!(self);
                 self.irq_save(fr);
                 let cur = self.cur;
-                if let Some(cpu) = self.cpu_mut(c) {
+                if let Some(cpu) = self.cpu_slab_mut(c) {
                     cpu.local_lock = Some(cur);
                 }
                 note!(
@@ -1598,7 +1598,7 @@ impl Machine {
             K2 => {
                 step!(self);
                 fr.pg = self.ld_page(c);
-                fr.f = self.cpu(c).freelist;
+                fr.f = self.cpu_slab(c).freelist;
                 note!(
                     self,
                     Load,
@@ -1612,7 +1612,7 @@ impl Machine {
             }
             K6 => {
                 step!(self);
-                if let Some(cpu) = self.cpu_mut(c) {
+                if let Some(cpu) = self.cpu_slab_mut(c) {
                     cpu.local_lock = None;
                 }
                 self.irq_restore(fr);
@@ -1714,7 +1714,7 @@ impl Machine {
                 step!(self);
                 self.irq_save(fr);
                 let cur = self.cur;
-                if let Some(cpu) = self.cpu_mut(fr.c) {
+                if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = Some(cur);
                 }
                 note!(
@@ -1742,7 +1742,7 @@ impl Machine {
             }
             FC3u => {
                 step!(self);
-                if let Some(cpu) = self.cpu_mut(fr.c) {
+                if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = None;
                 }
                 self.irq_restore(fr);

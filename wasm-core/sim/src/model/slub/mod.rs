@@ -5,14 +5,21 @@
 //! `cmpxchg_double_slab`), the fast-path steps both listings share (`steps`) and its
 //! invariants INV-1…INV-15 (`invariants`).
 
-use super::{cost, memory, prims, state, Flow, Machine, Pc, Stat, RES_PAGE_ALLOC};
+use super::{cost, memory, state, Flow, Machine, Pc, Stat};
 use crate::model::Fault;
 
+mod access;
 mod alloc;
 mod free;
 mod invariants;
 mod lists;
 mod steps;
+mod structs;
+mod view;
+
+pub(in crate::model) use access::counters_text;
+
+pub use structs::{SlubPage, SlubState};
 
 use super::allocator::OpCall;
 use super::executor::Block;
@@ -76,7 +83,8 @@ impl Machine {
     pub(super) fn slub_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
         let node_lock = |n: u32| held_by(self.node(n).list_lock).map(|h| Block::ListLock(n, h));
-        let local_lock = |k: u32| held_by(self.cpu(k).local_lock).map(|h| Block::LocalLock(k, h));
+        let local_lock =
+            |k: u32| held_by(self.cpu_slab(k).local_lock).map(|h| Block::LocalLock(k, h));
         use Pc::*;
         match (fr.func, fr.pc) {
             (Func::SlabFreeSlow, S4) => node_lock(self.node_of_slab(need!(self, fr.pg, None))),

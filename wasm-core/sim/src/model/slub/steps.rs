@@ -76,7 +76,7 @@ impl Machine {
         step!(self);
         let k = self.me();
         self.access(self.cfg.line_cc(k), Access::Read);
-        fr.tid = self.cpu(k).tid;
+        fr.tid = self.cpu_slab(k).tid;
         self.snapshot(fr, k);
         note!(
             self,
@@ -176,7 +176,7 @@ impl Machine {
                 self.addr_name(new)
             )
         } else {
-            let now = self.cpu(k).tid;
+            let now = self.cpu_slab(k).tid;
             format!(
                 "no tid: the cmpxchg on cpu{k} compares and writes only the freelist, {} -> {} (tid stays {now})",
                 self.addr_name(old),

@@ -914,16 +914,22 @@ impl Config {
             }
             ops = resolve(&var_names).0;
         }
-        let slab = (sc.allocator == crate::scenario::Allocator::Slab)
-            .then(|| super::slab::SlabLayout::of(&sc));
-        let sheaf = (sc.allocator == crate::scenario::Allocator::Sheaves).then(|| {
-            let (capacity, max_full, max_empty) = sc.sheaf_tunables();
-            super::sheaves::SheafLayout::new(capacity, max_full, max_empty)
-        });
-        let (cpu_lines, node_extra_lines) = match (&slab, &sheaf) {
-            (Some(l), _) => (l.ac_lines, l.sh_lines),
-            (None, Some(_)) => (1, 1),
-            (None, None) => (1, 0),
+        // The allocator's geometry: lines per CPU structure (`kmem_cache_cpu`, SLAB's
+        // `array_cache`, 7.0's `slub_percpu_sheaves`) and after each node's line (SLAB's shared
+        // array, 7.0's barn).
+        use crate::scenario::Allocator;
+        let (slab, sheaf, cpu_lines, node_extra_lines) = match sc.allocator {
+            Allocator::Slub => (None, None, 1, 0),
+            Allocator::Slab => {
+                let l = super::slab::SlabLayout::of(&sc);
+                let (cpu_lines, shared_lines) = (l.ac_lines, l.sh_lines);
+                (Some(l), None, cpu_lines, shared_lines)
+            }
+            Allocator::Sheaves => {
+                let (capacity, max_full, max_empty) = sc.sheaf_tunables();
+                let l = super::sheaves::SheafLayout::new(capacity, max_full, max_empty);
+                (None, Some(l), 1, 1)
+            }
         };
         Config {
             costs: cost::Costs::default(),

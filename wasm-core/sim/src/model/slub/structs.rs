@@ -83,6 +83,7 @@ impl SlubState {
 impl AllocState {
     /// SLUB's fields of every slab: under SLUB and under Linux 7.0, which keeps SLUB's slab
     /// level.
+    #[inline]
     pub fn slub_pages(&self) -> Option<&[SlubPage]> {
         match self {
             AllocState::Slub(s) => Some(&s.pages),
@@ -90,6 +91,7 @@ impl AllocState {
             AllocState::Slab(_) => None,
         }
     }
+    #[inline]
     fn slub_pages_mut(&mut self) -> Option<&mut Vec<SlubPage>> {
         match self {
             AllocState::Slub(s) => Some(&mut s.pages),
@@ -98,6 +100,7 @@ impl AllocState {
         }
     }
     /// Each CPU's `kmem_cache_cpu`: under SLUB only.
+    #[inline]
     pub fn cpu_slabs(&self) -> &[KmemCacheCpu] {
         match self {
             AllocState::Slub(s) => &s.cpu_slab,

@@ -19,6 +19,44 @@ pub(super) enum OpCall {
     Flush { target: Option<u32> },
 }
 
+/// An allocator's own arm of `AllocState`, which its code reaches through `Machine::own` (a
+/// read) and `own_mut` (a write). Only an allocator's code runs under it: finding another arm
+/// is an internal error of the model, noted (`WRONG`), with an empty stand-in for a read and
+/// `None` for a write.
+pub(super) trait OwnState: 'static {
+    /// The internal error when the arm is not there.
+    const WRONG: &'static str;
+    fn arm(a: &AllocState) -> Option<&Self>;
+    fn arm_mut(a: &mut AllocState) -> Option<&mut Self>;
+    /// An empty state, for a read that found another arm.
+    fn stand_in() -> &'static Self;
+}
+
+/// `Machine::own_mut` on the fields alone, for a lookup that also borrows the fault slot.
+pub(super) fn own_mut<'a, S: OwnState>(
+    fault: &std::cell::Cell<Option<super::Fault>>,
+    alloc: &'a mut AllocState,
+) -> Option<&'a mut S> {
+    let arm = S::arm_mut(alloc);
+    if arm.is_none() {
+        super::prims::note_fault(fault, super::Fault::Broken(S::WRONG));
+    }
+    arm
+}
+
+impl Machine {
+    /// The running allocator's own state (see `OwnState`).
+    pub(super) fn own<S: OwnState>(&self) -> &S {
+        S::arm(&self.st.alloc).unwrap_or_else(|| {
+            self.fault(super::Fault::Broken(S::WRONG));
+            S::stand_in()
+        })
+    }
+    pub(super) fn own_mut<S: OwnState>(&mut self) -> Option<&mut S> {
+        own_mut(&self.fault, &mut self.st.alloc)
+    }
+}
+
 impl AllocState {
     /// About how many bytes the allocator's state holds beyond its own size (its main
     /// vectors: per CPU, per slab, per sheaf), for `Machine::approx_bytes`.

@@ -11,7 +11,7 @@
 //! Where a kernel statement becomes one step although it is several accesses, the comment at
 //! the step says why no other context can tell the difference (a private sheaf, a lock held).
 
-use super::allocator::OpCall;
+use super::allocator::{own_mut, OpCall, OwnState};
 use super::executor::Block;
 use super::memory::Access;
 use super::state::*;
@@ -143,30 +143,34 @@ pub(super) fn at_sleep_point(fr: &Frame) -> bool {
     )
 }
 
-/// Linux 7.0's state in the machine's allocator state, for a write (`Machine::sheaves_state`).
-fn sheaves_state_mut<'a>(
-    fault: &std::cell::Cell<Option<Fault>>,
-    alloc: &'a mut AllocState,
-) -> Option<&'a mut SheavesState> {
-    match alloc {
-        AllocState::Sheaves(s) => Some(s),
-        _ => {
-            let f = Fault::Broken("the sheaves' code ran under another allocator");
-            super::prims::note_fault(fault, f);
-            None
+impl OwnState for SheavesState {
+    const WRONG: &'static str = "the sheaves' code ran under another allocator";
+    fn arm(a: &AllocState) -> Option<&SheavesState> {
+        match a {
+            AllocState::Sheaves(s) => Some(s),
+            _ => None,
         }
+    }
+    fn arm_mut(a: &mut AllocState) -> Option<&mut SheavesState> {
+        match a {
+            AllocState::Sheaves(s) => Some(s),
+            _ => None,
+        }
+    }
+    fn stand_in() -> &'static SheavesState {
+        static NO_SHEAVES_STATE: SheavesState = SheavesState {
+            pcs: Vec::new(),
+            sheaves: Vec::new(),
+            barns: Vec::new(),
+            held: Vec::new(),
+            isolated: Vec::new(),
+            pages: Vec::new(),
+        };
+        &NO_SHEAVES_STATE
     }
 }
 
 /// What a read gets where the lookups below find nothing.
-static NO_SHEAVES_STATE: SheavesState = SheavesState {
-    pcs: Vec::new(),
-    sheaves: Vec::new(),
-    barns: Vec::new(),
-    held: Vec::new(),
-    isolated: Vec::new(),
-    pages: Vec::new(),
-};
 static NO_SHEAF: Sheaf = Sheaf {
     slots: Vec::new(),
     size: 0,
@@ -196,25 +200,17 @@ static NO_SHEAF_LAYOUT: SheafLayout = SheafLayout {
 // model: noted, an empty stand-in read, a write skipped (`None`).
 impl Machine {
     pub(super) fn sheaves_state(&self) -> &SheavesState {
-        match &self.st.alloc {
-            AllocState::Sheaves(s) => s,
-            _ => {
-                self.fault(Fault::Broken(
-                    "the sheaves' code ran under another allocator",
-                ));
-                &NO_SHEAVES_STATE
-            }
-        }
+        self.own()
     }
     pub(super) fn sheaves_state_mut(&mut self) -> Option<&mut SheavesState> {
-        sheaves_state_mut(&self.fault, &mut self.st.alloc)
+        self.own_mut()
     }
     pub(super) fn sheaf(&self, h: SheafId) -> &Sheaf {
         (sv!(self).sheaves.get(h as usize))
             .unwrap_or_else(|| self.missing("sheaf", h.into(), &NO_SHEAF))
     }
     pub(super) fn sheaf_mut(&mut self, h: SheafId) -> Option<&mut Sheaf> {
-        let sh = sheaves_state_mut(&self.fault, &mut self.st.alloc)?
+        let sh = own_mut::<SheavesState>(&self.fault, &mut self.st.alloc)?
             .sheaves
             .get_mut(h as usize);
         super::prims::found(&self.fault, "sheaf", h.into(), sh)
@@ -225,7 +221,7 @@ impl Machine {
             .unwrap_or_else(|| self.missing("sheaves of cpu", k.into(), &NO_PCS))
     }
     pub(super) fn pcs_mut(&mut self, k: u32) -> Option<&mut Pcs> {
-        let p = sheaves_state_mut(&self.fault, &mut self.st.alloc)?
+        let p = own_mut::<SheavesState>(&self.fault, &mut self.st.alloc)?
             .pcs
             .get_mut(k as usize);
         super::prims::found(&self.fault, "sheaves of cpu", k.into(), p)
@@ -236,7 +232,7 @@ impl Machine {
             .unwrap_or_else(|| self.missing("barn of node", n.into(), &NO_BARN))
     }
     pub(super) fn barn_mut(&mut self, n: u32) -> Option<&mut Barn> {
-        let b = sheaves_state_mut(&self.fault, &mut self.st.alloc)?
+        let b = own_mut::<SheavesState>(&self.fault, &mut self.st.alloc)?
             .barns
             .get_mut(n as usize);
         super::prims::found(&self.fault, "barn of node", n.into(), b)

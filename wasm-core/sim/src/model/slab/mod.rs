@@ -186,27 +186,30 @@ enum Arr {
     Shared(u32),
 }
 
-/// SLAB's state in the machine's allocator state, for a write (see `Machine::slab_state`).
-fn slab_state_mut<'a>(
-    fault: &std::cell::Cell<Option<Fault>>,
-    alloc: &'a mut AllocState,
-) -> Option<&'a mut SlabState> {
-    match alloc {
-        AllocState::Slab(s) => Some(s),
-        _ => {
-            let f = Fault::Broken("SLAB's code ran under another allocator");
-            super::prims::note_fault(fault, f);
-            None
+impl OwnState for SlabState {
+    const WRONG: &'static str = "SLAB's code ran under another allocator";
+    fn arm(a: &AllocState) -> Option<&SlabState> {
+        match a {
+            AllocState::Slab(s) => Some(s),
+            _ => None,
         }
+    }
+    fn arm_mut(a: &mut AllocState) -> Option<&mut SlabState> {
+        match a {
+            AllocState::Slab(s) => Some(s),
+            _ => None,
+        }
+    }
+    fn stand_in() -> &'static SlabState {
+        static NO_SLAB_STATE: SlabState = SlabState {
+            ac: Vec::new(),
+            nodes: Vec::new(),
+            pages: Vec::new(),
+        };
+        &NO_SLAB_STATE
     }
 }
 
-/// What a read of SLAB's state gets where there is none (see `Machine::slab_state`).
-static NO_SLAB_STATE: SlabState = SlabState {
-    ac: Vec::new(),
-    nodes: Vec::new(),
-    pages: Vec::new(),
-};
 static NO_ARRAY: ArrayCache = ArrayCache {
     limit: 0,
     batchcount: 0,
@@ -230,20 +233,14 @@ static NO_SLAB_NODE: SlabNode = SlabNode {
 // an empty stand-in read, a write skipped (`None`).
 impl Machine {
     pub(super) fn slab_state(&self) -> &SlabState {
-        match &self.st.alloc {
-            AllocState::Slab(s) => s,
-            _ => {
-                self.fault(Fault::Broken("SLAB's code ran under another allocator"));
-                &NO_SLAB_STATE
-            }
-        }
+        self.own()
     }
     fn slab_state_mut(&mut self) -> Option<&mut SlabState> {
-        slab_state_mut(&self.fault, &mut self.st.alloc)
+        self.own_mut()
     }
     /// SLAB's fields of slab `s`, for a write.
     fn slab_page_mut(&mut self, s: SlabId) -> Option<&mut SlabPage> {
-        let sp = slab_state_mut(&self.fault, &mut self.st.alloc)?
+        let sp = own_mut::<SlabState>(&self.fault, &mut self.st.alloc)?
             .pages
             .get_mut(s as usize);
         super::prims::found(&self.fault, "slab", s.into(), sp)
@@ -254,7 +251,7 @@ impl Machine {
             .unwrap_or_else(|| self.missing("array_cache of cpu", k.into(), &NO_ARRAY))
     }
     fn ac_mut(&mut self, k: u32) -> Option<&mut ArrayCache> {
-        let ac = slab_state_mut(&self.fault, &mut self.st.alloc)?
+        let ac = own_mut::<SlabState>(&self.fault, &mut self.st.alloc)?
             .ac
             .get_mut(k as usize);
         super::prims::found(&self.fault, "array_cache of cpu", k.into(), ac)
@@ -265,7 +262,7 @@ impl Machine {
             .unwrap_or_else(|| self.missing("SLAB node", n.into(), &NO_SLAB_NODE))
     }
     fn snode_mut(&mut self, n: u32) -> Option<&mut SlabNode> {
-        let sn = slab_state_mut(&self.fault, &mut self.st.alloc)?
+        let sn = own_mut::<SlabState>(&self.fault, &mut self.st.alloc)?
             .nodes
             .get_mut(n as usize);
         super::prims::found(&self.fault, "SLAB node", n.into(), sn)
@@ -283,7 +280,7 @@ impl Machine {
         match a {
             Arr::Cpu(k) => self.ac_mut(k),
             Arr::Shared(n) => {
-                let nodes = &mut slab_state_mut(&self.fault, &mut self.st.alloc)?.nodes;
+                let nodes = &mut own_mut::<SlabState>(&self.fault, &mut self.st.alloc)?.nodes;
                 let sn = super::prims::found(
                     &self.fault,
                     "SLAB node",
@@ -1434,7 +1431,7 @@ impl Machine {
     }
 }
 
-use super::allocator::OpCall;
+use super::allocator::{own_mut, OpCall, OwnState};
 use super::executor::Block;
 
 /// The entry frame of an op under SLAB.

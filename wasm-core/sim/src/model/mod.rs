@@ -25,8 +25,8 @@ mod allocator;
 pub mod cost;
 mod driver;
 mod executor;
-mod labels;
 pub mod memory;
+pub mod pcs;
 mod prims;
 mod sheaves;
 mod slab;
@@ -38,7 +38,7 @@ mod view;
 pub use driver::{CtxView, Driver, PolicyView};
 pub use executor::Move;
 
-pub use labels::Pc;
+pub use pcs::{Func, Pc};
 pub use stats::Stat;
 
 use crate::event::{CasHalf, Event, Transition};
@@ -65,6 +65,9 @@ pub enum Flow {
     Call(Box<Frame>),
     /// Pop this frame, handing `ret` / `ret_slab` to the caller.
     Ret(Addr, Option<SlabId>),
+    /// Pop this frame, handing a boolean result to the caller's `ok` (and `ret` as 0 or 1):
+    /// the return of a function its caller tests (`cmpxchg_double_slab`).
+    RetOk(bool),
 }
 
 /// Immutable facts derived from the scenario once.
@@ -181,21 +184,20 @@ pub struct Machine {
 }
 
 /// An internal error of the model: something the model itself guarantees did not hold (an id
-/// with nothing behind it, a frame local its earlier labels always set, a label its function
-/// does not have). A bug of the model, never a finding about the kernel it models. Noted where
-/// it is found ([`Machine::fault`] and the lookups), it becomes the violation `MODEL` (with
-/// the context and the label) after the label that found it, and the machine stops there: no
-/// move is enabled after it, so nothing runs on the inconsistent state. The CLI exits 1 with
-/// it like any violation; the page shows it like any violation. Never a panic: the release
-/// build aborts on one, which would take the page's wasm instance with it.
+/// with nothing behind it, a frame local its earlier labels always set; a label of another
+/// function cannot be, a frame's pc is typed by its function: `pcs`). A bug of the model, never
+/// a finding about the kernel it models. Noted where it is found ([`Machine::fault`] and the
+/// lookups), it becomes the violation `MODEL` (with the context and the label) after the label
+/// that found it, and the machine stops there: no move is enabled after it, so nothing runs on
+/// the inconsistent state. The CLI exits 1 with it like any violation; the page shows it like
+/// any violation. Never a panic: the release build aborts on one, which would take the page's
+/// wasm instance with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// A lookup by id found nothing: what it looked for (`slab`, `cpu`…) and the id.
     NoSuch(&'static str, u64),
     /// A value the code relies on was absent: the expression, as written (`need!`).
     Unset(&'static str),
-    /// The frame's label is not one of its function's.
-    Label,
     /// Anything else, in words.
     Broken(&'static str),
 }
@@ -205,7 +207,6 @@ impl std::fmt::Display for Fault {
         match self {
             Fault::NoSuch(what, id) => write!(f, "there is no {what} {id}"),
             Fault::Unset(expr) => write!(f, "`{expr}` found nothing"),
-            Fault::Label => f.write_str("the label is not one of its function's"),
             Fault::Broken(what) => f.write_str(what),
         }
     }

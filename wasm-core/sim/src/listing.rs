@@ -652,3 +652,23 @@ fn line_runs_under(func: &str, short: &str, fp: Fastpath, slowpath: Slowpath) ->
         _ => true,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every step machine is in the listing of its design, once (`touch`, the user's, in both).
+    #[test]
+    fn every_function_is_in_one_listing() {
+        let count =
+            |t: &[&[Func]], f: Func| t.iter().flat_map(|b| b.iter()).filter(|&&g| g == f).count();
+        for &f in Func::ALL {
+            let found = (count(LISTING, f), count(crate::listing_v7::LISTING_V7, f));
+            if f == Func::Touch {
+                assert_eq!(found, (1, 1));
+            } else {
+                assert!(found == (1, 0) || found == (0, 1), "{f:?}: {found:?}");
+            }
+        }
+    }
+}

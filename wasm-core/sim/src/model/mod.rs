@@ -2,10 +2,15 @@
 //! function uses to take a step (memory access with coherence and cost, stats, events).
 //!
 //! How a step runs. Each context has a stack of [`Frame`]s; each frame is a kernel function
-//! with a program counter. `exec` runs the top frame's current label. A label is either a
-//! *step* (one atomic action on shared state: a load, a store, a CAS, a lock, an irq or
-//! preempt toggle, a prefetch, a page allocation) or *free work* (branching on locals, calls,
-//! returns, stat bumps). After every step the context is *settled*: its free work runs until
+//! with a program counter. The pc is typed by its function (`pcs`): [`Pc`] has one arm per
+//! function, carrying a label of that function's own enum, declared with its listing line by
+//! `kernel_fn!` (`crate::listing`). So the function follows from the pc, and each function's
+//! `match` covers exactly its own labels, which the compiler checks. `exec` dispatches the top
+//! frame to its function with its label, which it runs. A label is either a *step* (one atomic
+//! action on shared state: a load, a store, a CAS, a lock, an irq or preempt toggle, a
+//! prefetch, a page allocation) or *free work* (branching on locals, calls, returns, stat
+//! bumps). A callee returns a value (`Flow::Ret`) or a success its caller tests (`Flow::RetOk`,
+//! into the caller's `ok`). After every step the context is *settled*: its free work runs until
 //! the next label is a step, so the label a context shows is the step it will take next and a
 //! finished context is known at once. In probing mode a step label returns `Flow::Pending`
 //! without touching anything; that is how settling stops in front of a step.
@@ -14,10 +19,11 @@
 //! (cache lines, MESI, the cost of an access), `cost` (the cost table), `prims` (processor
 //! state, locks, the CAS flavours), `executor` (contexts and moves: which move is enabled,
 //! applying one, settling, starting and finishing ops, dispatching a label to its allocator),
-//! `driver` (the seam the policies, the explorer and the Lab drive it through), `stats`,
-//! `labels` and `view`. Each allocator is a module of its own with its kernel functions as
-//! step machines and its invariants: `slub` (`mm/slub.c`, the subject) and `slab` (`mm/slab.c`,
-//! spec Appendix A). `docs/adding-an-allocator.md` says how a third one goes in.
+//! `driver` (the seam the policies, the explorer and the Lab drive it through), `stats`, `pcs`
+//! (the functions and their program counters) and `view`. Each allocator is a module of its own
+//! with its kernel functions as step machines and its invariants: `slub` (`mm/slub.c`, the
+//! subject) and `slab` (`mm/slab.c`, spec Appendix A). `docs/adding-an-allocator.md` says how a
+//! third one goes in.
 
 #[macro_use]
 mod macros;

@@ -135,3 +135,7 @@ kernel_fns! {
     CpuDead = slub_cpu_dead,
     PcsFlushAll = pcs_flush_all,
 }
+
+// A pc stays a small `Copy` value: frames are cloned with every checkpoint and hashed by the
+// explorer.
+const _: () = assert!(std::mem::size_of::<Pc>() <= 2);

@@ -2,10 +2,15 @@
 //! function uses to take a step (memory access with coherence and cost, stats, events).
 //!
 //! How a step runs. Each context has a stack of [`Frame`]s; each frame is a kernel function
-//! with a program counter. `exec` runs the top frame's current label. A label is either a
-//! *step* (one atomic action on shared state: a load, a store, a CAS, a lock, an irq or
-//! preempt toggle, a prefetch, a page allocation) or *free work* (branching on locals, calls,
-//! returns, stat bumps). After every step the context is *settled*: its free work runs until
+//! with a program counter. The pc is typed by its function (`pcs`): [`Pc`] has one arm per
+//! function, carrying a label of that function's own enum, declared with its listing line by
+//! `kernel_fn!` (`crate::listing`). So the function follows from the pc, and each function's
+//! `match` covers exactly its own labels, which the compiler checks. `exec` dispatches the top
+//! frame to its function with its label, which it runs. A label is either a *step* (one atomic
+//! action on shared state: a load, a store, a CAS, a lock, an irq or preempt toggle, a
+//! prefetch, a page allocation) or *free work* (branching on locals, calls, returns, stat
+//! bumps). A callee returns a value (`Flow::Ret`) or a success its caller tests (`Flow::RetOk`,
+//! into the caller's `ok`). After every step the context is *settled*: its free work runs until
 //! the next label is a step, so the label a context shows is the step it will take next and a
 //! finished context is known at once. In probing mode a step label returns `Flow::Pending`
 //! without touching anything; that is how settling stops in front of a step.
@@ -17,7 +22,7 @@
 //! move is enabled, applying one, settling, starting and finishing ops, dispatching a label to
 //! its allocator), `allocator` (the questions the machine asks the allocator, one arm each),
 //! `driver` (the seam the policies, the explorer and the Lab drive it through), `stats`,
-//! `labels` and `view`. Each allocator is a module of its own with its state, its kernel
+//! `pcs` (the functions and their program counters) and `view`. Each allocator is a module of its own with its state, its kernel
 //! functions as step machines, its invariants and its part of the views: `slub` (`mm/slub.c`,
 //! the subject), `slab` (`mm/slab.c`, spec Appendix A) and `sheaves` (Linux 7.0, spec
 //! Appendix C, which keeps SLUB's slab level). `docs/adding-an-allocator.md` says how another
@@ -29,8 +34,8 @@ mod allocator;
 pub mod cost;
 mod driver;
 mod executor;
-mod labels;
 pub mod memory;
+pub mod pcs;
 mod prims;
 mod sheaves;
 mod slab;
@@ -42,7 +47,7 @@ mod view;
 pub use driver::{CtxView, Driver, PolicyView};
 pub use executor::Move;
 
-pub use labels::Pc;
+pub use pcs::{Func, Pc};
 pub use stats::Stat;
 
 use crate::event::{CasHalf, Event, Transition};
@@ -69,6 +74,9 @@ pub enum Flow {
     Call(Box<Frame>),
     /// Pop this frame, handing `ret` / `ret_slab` to the caller.
     Ret(Addr, Option<SlabId>),
+    /// Pop this frame, handing a boolean result to the caller's `ok` (and `ret` as 0 or 1):
+    /// the return of a function its caller tests (`cmpxchg_double_slab`).
+    RetOk(bool),
 }
 
 /// Immutable facts derived from the scenario once.
@@ -182,21 +190,20 @@ pub struct Machine {
 }
 
 /// An internal error of the model: something the model itself guarantees did not hold (an id
-/// with nothing behind it, a frame local its earlier labels always set, a label its function
-/// does not have). A bug of the model, never a finding about the kernel it models. Noted where
-/// it is found ([`Machine::fault`] and the lookups), it becomes the violation `MODEL` (with
-/// the context and the label) after the label that found it, and the machine stops there: no
-/// move is enabled after it, so nothing runs on the inconsistent state. The CLI exits 1 with
-/// it like any violation; the page shows it like any violation. Never a panic: the release
-/// build aborts on one, which would take the page's wasm instance with it.
+/// with nothing behind it, a frame local its earlier labels always set; a label of another
+/// function cannot be, a frame's pc is typed by its function: `pcs`). A bug of the model, never
+/// a finding about the kernel it models. Noted where it is found ([`Machine::fault`] and the
+/// lookups), it becomes the violation `MODEL` (with the context and the label) after the label
+/// that found it, and the machine stops there: no move is enabled after it, so nothing runs on
+/// the inconsistent state. The CLI exits 1 with it like any violation; the page shows it like
+/// any violation. Never a panic: the release build aborts on one, which would take the page's
+/// wasm instance with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// A lookup by id found nothing: what it looked for (`slab`, `cpu`…) and the id.
     NoSuch(&'static str, u64),
     /// A value the code relies on was absent: the expression, as written (`need!`).
     Unset(&'static str),
-    /// The frame's label is not one of its function's.
-    Label,
     /// Anything else, in words.
     Broken(&'static str),
 }
@@ -206,7 +213,6 @@ impl std::fmt::Display for Fault {
         match self {
             Fault::NoSuch(what, id) => write!(f, "there is no {what} {id}"),
             Fault::Unset(expr) => write!(f, "`{expr}` found nothing"),
-            Fault::Label => f.write_str("the label is not one of its function's"),
             Fault::Broken(what) => f.write_str(what),
         }
     }

@@ -71,7 +71,7 @@ impl Machine {
             Some(fr) => format!(
                 " ({} at {}:{})",
                 self.cfg.ctx_ids.get(self.cur as usize).map_or("?", |s| s),
-                fr.func.name(),
+                fr.func().name(),
                 fr.pc.name()
             ),
             None => String::new(),

@@ -166,131 +166,15 @@ impl Var {
     }
 }
 
-/// The modelled kernel functions (names as in v3.10 `mm/slub.c`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Func {
-    SlabAlloc,
-    SlabAllocSlow,
-    GetFreelist,
-    GetPartialNode,
-    AcquireSlab,
-    NewSlab,
-    PutCpuPartial,
-    UnfreezePartials,
-    DeactivateSlab,
-    FlushSlab,
-    FlushCpuSlab,
-    SlabFree,
-    SlabFreeSlow,
-    CmpxchgDoubleSlab,
-    Touch,
-    // SLAB (spec Appendix A, mm/slab.c ~v4.7)
-    CacheAlloc,
-    CacheAllocRefill,
-    CacheGrowBegin,
-    CacheGrowEnd,
-    CacheFree,
-    CacheFlusharray,
-    DoDrain,
-    // Linux 7.0's sheaves (spec Appendix C)
-    SlabAllocNode,
-    ReplaceEmptyMain,
-    BarnReplaceEmpty,
-    BarnGetEmpty,
-    BarnReplaceFull,
-    BarnPutEmpty,
-    BarnPutFull,
-    RefillSheaf,
-    RefillObjects,
-    RefillObjectsNode,
-    GetPartialNodeBulk,
-    GetFreelistNofreeze,
-    AllocFromNewSlab,
-    AllocateSlab,
-    SlabAllocV7,
-    GetFromPartialNode,
-    SlabFreeV7,
-    FreeToPcs,
-    ReplaceFullMain,
-    InstallEmptySheaf,
-    SheafFlushMain,
-    SheafFlushUnused,
-    FreeBulk,
-    SlabFreeSlowV7,
-    CpuDead,
-    PcsFlushAll,
-    LocalTrylock,
-    LocalLockV7,
-    LocalUnlockV7,
-}
-
-impl Func {
-    pub fn name(self) -> &'static str {
-        match self {
-            Func::SlabAlloc => "slab_alloc",
-            Func::SlabAllocSlow => "__slab_alloc",
-            Func::GetFreelist => "get_freelist",
-            Func::GetPartialNode => "get_partial_node",
-            Func::AcquireSlab => "acquire_slab",
-            Func::NewSlab => "new_slab",
-            Func::PutCpuPartial => "put_cpu_partial",
-            Func::UnfreezePartials => "unfreeze_partials",
-            Func::DeactivateSlab => "deactivate_slab",
-            Func::FlushSlab => "flush_slab",
-            Func::FlushCpuSlab => "__flush_cpu_slab",
-            Func::SlabFree => "slab_free",
-            Func::SlabFreeSlow => "__slab_free",
-            Func::CmpxchgDoubleSlab => "cmpxchg_double_slab",
-            Func::Touch => "touch",
-            Func::CacheAlloc => "____cache_alloc",
-            Func::CacheAllocRefill => "cache_alloc_refill",
-            Func::CacheGrowBegin => "cache_grow_begin",
-            Func::CacheGrowEnd => "cache_grow_end",
-            Func::CacheFree => "___cache_free",
-            Func::CacheFlusharray => "cache_flusharray",
-            Func::DoDrain => "do_drain",
-            Func::SlabAllocNode => "slab_alloc_node",
-            Func::ReplaceEmptyMain => "__pcs_replace_empty_main",
-            Func::BarnReplaceEmpty => "barn_replace_empty_sheaf",
-            Func::BarnGetEmpty => "barn_get_empty_sheaf",
-            Func::BarnReplaceFull => "barn_replace_full_sheaf",
-            Func::BarnPutEmpty => "barn_put_empty_sheaf",
-            Func::BarnPutFull => "barn_put_full_sheaf",
-            Func::RefillSheaf => "refill_sheaf",
-            Func::RefillObjects => "refill_objects",
-            Func::RefillObjectsNode => "__refill_objects_node",
-            Func::GetPartialNodeBulk => "get_partial_node_bulk",
-            Func::GetFreelistNofreeze => "get_freelist_nofreeze",
-            Func::AllocFromNewSlab => "alloc_from_new_slab",
-            Func::AllocateSlab => "new_slab",
-            Func::SlabAllocV7 => "___slab_alloc",
-            Func::GetFromPartialNode => "get_from_partial_node",
-            Func::SlabFreeV7 => "slab_free",
-            Func::FreeToPcs => "free_to_pcs",
-            Func::ReplaceFullMain => "__pcs_replace_full_main",
-            Func::InstallEmptySheaf => "__pcs_install_empty_sheaf",
-            Func::SheafFlushMain => "sheaf_flush_main",
-            Func::SheafFlushUnused => "sheaf_flush_unused",
-            Func::FreeBulk => "__kmem_cache_free_bulk",
-            Func::SlabFreeSlowV7 => "__slab_free",
-            Func::CpuDead => "slub_cpu_dead",
-            Func::PcsFlushAll => "pcs_flush_all",
-            Func::LocalTrylock => "local_trylock",
-            Func::LocalLockV7 => "local_lock",
-            Func::LocalUnlockV7 => "local_unlock",
-        }
-    }
-}
-
-/// A program counter: the label of the spec's pseudo-code line (`A9`, `S5`...) within `Func`.
-/// Labels are one enum so matching on them is cheap; `Pc::name` gives the listing spelling.
-pub use super::labels::Pc;
+/// A frame's program counter: the function it runs and that function's label (`pcs`);
+/// `Pc::name` gives the listing spelling, `Func::name` the function's.
+pub use super::pcs::{Func, Pc};
 
 /// One activation of a modelled function: its pc and its locals. The locals are a superset
 /// shared by all functions (named after the kernel's), which keeps frames one plain struct.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Frame {
-    pub func: Func,
+    /// The function and its label: the function follows from the pc (`Frame::func`).
     pub pc: Pc,
     /// The CPU whose `kmem_cache_cpu` this frame computed (`c` in the kernel).
     pub c: u32,
@@ -340,10 +224,10 @@ pub struct Frame {
 }
 
 impl Frame {
-    pub fn new(func: Func, pc: Pc) -> Frame {
+    /// A frame of the function `pc` is a label of, at `pc`.
+    pub fn new(pc: impl Into<Pc>) -> Frame {
         Frame {
-            func,
-            pc,
+            pc: pc.into(),
             c: 0,
             tid: 0,
             obj: NULL,
@@ -378,6 +262,12 @@ impl Frame {
             h2: None,
             arr: Vec::new(),
         }
+    }
+
+    /// The function this frame runs.
+    #[inline]
+    pub fn func(&self) -> Func {
+        self.pc.func()
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::state::*;
 use super::{Fault, Machine};
+use crate::model::pcs::labels::*;
 use crate::view::*;
 
 /// Who holds each object, as the allocator answers it (`Machine::object_owners`): SLAB finds
@@ -282,8 +283,12 @@ impl Machine {
                 label: c
                     .stack
                     .last()
-                    .map(|f| format!("{}:{}", f.func.name(), f.pc.name())),
-                stack: c.stack.iter().map(|f| f.func.name().to_string()).collect(),
+                    .map(|f| format!("{}:{}", f.func().name(), f.pc.name())),
+                stack: c
+                    .stack
+                    .iter()
+                    .map(|f| f.func().name().to_string())
+                    .collect(),
                 state,
                 preempt_count: cpu.preempt_count,
                 irqs_enabled: cpu.irqs_on,
@@ -291,53 +296,60 @@ impl Machine {
                     .stack
                     .iter()
                     .rev()
-                    .find(|f| matches!(f.func, Func::SlabAlloc | Func::SlabFree))
+                    .find(|f| matches!(f.pc, Pc::SlabAlloc(_) | Pc::SlabFree(_)))
                     .and_then(|f| {
-                        use super::Pc::*;
-                        // From the first read of the CPU's fields to the CAS.
-                        let reading = matches!(
-                            f.pc,
-                            A5 | A6
-                                | A7
-                                | A8
-                                | A9
-                                | E3c
-                                | E0d
-                                | E0e
-                                | E0f
-                                | L3
-                                | L4
-                                | L5
-                                | L5a
-                                | L5b
-                                | L5c
-                                | F5
-                                | F6
-                                | F7
-                                | F7b
-                                | F8
-                                | FE3c
-                                | FE0d
-                                | FE0e
-                                | FE0f
-                                | FL3
-                                | FL4
-                                | FL5
-                                | FL5a
-                                | FL5b
-                                | FL5c
-                        );
-                        let alloc = f.func == Func::SlabAlloc;
-                        let (object, next) = if alloc { (f.obj, f.nxt) } else { (f.f, f.x) };
-                        // Before these lines only the tid (and `c`) has been read: A5/E3c of
-                        // `slab_alloc`, F5/F6/FE3c/FE0d of `slab_free` (`head` not read yet).
-                        let object_read = if alloc {
-                            !matches!(f.pc, A5 | E3c)
-                        } else {
-                            !matches!(f.pc, F5 | F6 | FE3c | FE0d)
+                        // `reading`: from the first read of the CPU's fields to the CAS.
+                        // `object_read`: before these lines only the tid (and `c`) has been
+                        // read: A5/E3c of `slab_alloc`, F5/F6/FE3c/FE0d of `slab_free` (`head`
+                        // not read yet). `next_read`: `next = get_freepointer(s, object)` done
+                        // (`slab_alloc` only).
+                        let (alloc, reading, object_read, next_read) = match f.pc {
+                            Pc::SlabAlloc(pc) => {
+                                use slab_alloc::Pc::*;
+                                let reading = matches!(
+                                    pc,
+                                    A5 | A6
+                                        | A7
+                                        | A8
+                                        | A9
+                                        | E3c
+                                        | E0d
+                                        | E0e
+                                        | E0f
+                                        | L3
+                                        | L4
+                                        | L5
+                                        | L5a
+                                        | L5b
+                                        | L5c
+                                );
+                                let next_read = matches!(pc, A9 | E0f | L5 | L5a | L5b | L5c);
+                                (true, reading, !matches!(pc, A5 | E3c), next_read)
+                            }
+                            Pc::SlabFree(pc) => {
+                                use slab_free::Pc::*;
+                                let reading = matches!(
+                                    pc,
+                                    F5 | F6
+                                        | F7
+                                        | F7b
+                                        | F8
+                                        | FE3c
+                                        | FE0d
+                                        | FE0e
+                                        | FE0f
+                                        | FL3
+                                        | FL4
+                                        | FL5
+                                        | FL5a
+                                        | FL5b
+                                        | FL5c
+                                );
+                                (false, reading, !matches!(pc, F5 | F6 | FE3c | FE0d), false)
+                            }
+                            _ => return None,
                         };
-                        // `next = get_freepointer(s, object)` done (`slab_alloc` only).
-                        let next_read = alloc && matches!(f.pc, A9 | E0f | L5 | L5a | L5b | L5c);
+                        let (object, next) = if alloc { (f.obj, f.nxt) } else { (f.f, f.x) };
                         reading.then(|| SnapshotView {
                             op: if alloc { FastOp::Alloc } else { FastOp::Free },
                             cpu: f.c,

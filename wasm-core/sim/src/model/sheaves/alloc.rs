@@ -7,34 +7,38 @@
 
 use super::super::memory::Access;
 use super::{call, sheaf_of_ret, sv, without_sheaves};
+use crate::model::pcs::labels::*;
 use crate::model::slub::counters_text;
 use crate::model::state::*;
-use crate::model::Fault;
 use crate::model::{Flow, Machine, Pc, Stat};
 
 impl Machine {
     /// `slab_alloc_node` → `alloc_from_pcs` (SA1–SA12), falling back to `___slab_alloc`.
     /// `m` = 1 once the slab path was taken; `flag` = the object is on the wrong node (SA8).
-    pub(in crate::model) fn slab_alloc_node(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(in crate::model) fn slab_alloc_node(
+        &mut self,
+        fr: &mut Frame,
+        pc: slab_alloc_node::Pc,
+    ) -> Flow {
+        use slab_alloc_node::Pc::*;
+        match pc {
             SA1 => {
                 let here = self.my_node();
                 if fr.node.is_some_and(|n| n != here) {
                     self.stat(Stat::ALLOC_NODE_MISMATCH);
-                    fr.pc = SAs;
+                    fr.pc = SAs.into();
                     return Flow::Go;
                 }
-                fr.pc = SA2;
-                call(Func::LocalTrylock, LT1, |_| {})
+                fr.pc = SA2.into();
+                call(local_trylock::LT1, |_| {})
             }
             SA2 => {
                 if fr.ret == 0 {
-                    fr.pc = SAs;
+                    fr.pc = SAs.into();
                     return Flow::Go;
                 }
                 fr.c = fr.ret_count;
-                fr.pc = SA5;
+                fr.pc = SA5.into();
                 Flow::Go
             }
             SA5 => {
@@ -48,7 +52,7 @@ impl Machine {
                     "main = pcs->main: sheaf {}.",
                     self.sheaf_name(p.main)
                 );
-                fr.pc = SA6;
+                fr.pc = SA6.into();
                 Flow::Step
             }
             SA6 => {
@@ -67,23 +71,23 @@ impl Machine {
                         "."
                     }
                 );
-                fr.pc = if n == 0 { SAe } else { SA7 };
+                fr.pc = Pc::from(if n == 0 { SAe } else { SA7 });
                 Flow::Step
             }
             SAe => {
-                fr.pc = SAr;
+                fr.pc = SAr.into();
                 let (c, h) = (fr.c, fr.h);
-                call(Func::ReplaceEmptyMain, SE1, |f| {
+                call(pcs_replace_empty_main::SE1, |f| {
                     f.c = c;
                     f.h = h;
                 })
             }
             SAr => {
                 if fr.ret == 0 {
-                    fr.pc = SAs;
+                    fr.pc = SAs.into();
                 } else {
                     fr.c = fr.ret_count;
-                    fr.pc = SA5;
+                    fr.pc = SA5.into();
                 }
                 Flow::Go
             }
@@ -102,7 +106,7 @@ impl Machine {
                     top,
                     self.addr_name(x)
                 );
-                fr.pc = if fr.node.is_some() { SA8 } else { SA9 };
+                fr.pc = Pc::from(if fr.node.is_some() { SA8 } else { SA9 });
                 Flow::Step
             }
             SA8 => {
@@ -123,11 +127,11 @@ impl Machine {
                     if ok { "." } else { ": it stays in the sheaf." }
                 );
                 if ok {
-                    fr.pc = SA9;
+                    fr.pc = SA9.into();
                 } else {
                     self.stat(Stat::ALLOC_NODE_MISMATCH);
                     fr.flag = true;
-                    fr.pc = SAu;
+                    fr.pc = SAu.into();
                 }
                 Flow::Step
             }
@@ -145,13 +149,13 @@ impl Machine {
                     top,
                     self.addr_name(fr.obj)
                 );
-                fr.pc = SAu;
+                fr.pc = SAu.into();
                 Flow::Step
             }
             SAu => {
-                fr.pc = SA12;
+                fr.pc = SA12.into();
                 let c = fr.c;
-                call(Func::LocalUnlockV7, LU1, |f| f.c = c)
+                call(local_unlock_v7::LU1, |f| f.c = c)
             }
             SA12 => {
                 if fr.m == 1 {
@@ -162,7 +166,7 @@ impl Machine {
                     return Flow::Ret(fr.ret, None);
                 }
                 if fr.flag {
-                    fr.pc = SAs;
+                    fr.pc = SAs.into();
                     return Flow::Go;
                 }
                 self.stat(Stat::ALLOC_FASTPATH);
@@ -171,21 +175,24 @@ impl Machine {
             }
             SAs => {
                 fr.m = 1;
-                fr.pc = SA12;
+                fr.pc = SA12.into();
                 let node = fr.node;
-                call(Func::SlabAllocV7, SL1, |f| f.node = node)
+                call(slab_alloc_v7::SL1, |f| f.node = node)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `__pcs_replace_empty_main` (SE2–SE17): entered holding the lock with an empty main.
     /// Returns 1 with the lock held (and its CPU in `count`), or 0 with the lock released.
     /// `flag` = the gfp allows blocking (may refill).
-    pub(in crate::model) fn pcs_replace_empty_main(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn pcs_replace_empty_main(
+        &mut self,
+        fr: &mut Frame,
+        pc: pcs_replace_empty_main::Pc,
+    ) -> Flow {
+        use pcs_replace_empty_main::Pc::*;
         let k = fr.c;
-        match fr.pc {
+        match pc {
             SE1 => without_sheaves(self, fr, SE2, SE1u),
             SE1u => Flow::Ret(0, None),
             SE2 => {
@@ -199,7 +206,7 @@ impl Machine {
                     "__pcs_replace_empty_main: spare is {}.",
                     sp.map_or("NULL".into(), |s| self.sheaf_name(s))
                 );
-                fr.pc = if sp.is_some() { SE2b } else { SE4 };
+                fr.pc = Pc::from(if sp.is_some() { SE2b } else { SE4 });
                 Flow::Step
             }
             SE2b => {
@@ -217,7 +224,7 @@ impl Machine {
                         ": empty too."
                     }
                 );
-                fr.pc = if n > 0 { SE3 } else { SE4 };
+                fr.pc = Pc::from(if n > 0 { SE3 } else { SE4 });
                 Flow::Step
             }
             SE3 => {
@@ -239,20 +246,20 @@ impl Machine {
                     self.barn(n).full.len(),
                     self.barn(n).empty.len()
                 );
-                fr.pc = SE5;
+                fr.pc = SE5.into();
                 Flow::Step
             }
             SE5 => {
-                fr.pc = SE6;
+                fr.pc = SE6.into();
                 let (n, m) = (fr.pages, fr.h);
-                call(Func::BarnReplaceEmpty, BRE1, |f| {
+                call(barn_replace_empty_sheaf::BRE1, |f| {
                     f.pages = n;
                     f.h = m;
                 })
             }
             SE6 => {
                 let Some(full) = sheaf_of_ret(fr.ret) else {
-                    fr.pc = SE7;
+                    fr.pc = SE7.into();
                     return Flow::Go;
                 };
                 step!(self);
@@ -271,15 +278,15 @@ impl Machine {
             SE7 => {
                 self.stat(Stat::BARN_GET_FAIL);
                 fr.flag = self.can_block();
-                fr.pc = if !fr.flag {
+                fr.pc = Pc::from(if !fr.flag {
                     SE9
                 } else if fr.h2.is_some() {
                     SE8
                 } else {
-                    fr.pc = SE8r;
+                    fr.pc = SE8r.into();
                     let n = fr.pages;
-                    return call(Func::BarnGetEmpty, BGE1, |f| f.pages = n);
-                };
+                    return call(barn_get_empty_sheaf::BGE1, |f| f.pages = n);
+                });
                 Flow::Go
             }
             SE8 => {
@@ -293,47 +300,47 @@ impl Machine {
                     "spare := NULL: the empty spare {} will be refilled.",
                     self.sheaf_name(need!(self, fr.h2))
                 );
-                fr.pc = SE9;
+                fr.pc = SE9.into();
                 Flow::Step
             }
             SE8r => {
                 fr.h2 = sheaf_of_ret(fr.ret);
-                fr.pc = SE9;
+                fr.pc = SE9.into();
                 Flow::Go
             }
             SE9 => {
-                fr.pc = SE10;
-                call(Func::LocalUnlockV7, LU1, |f| f.c = k)
+                fr.pc = SE10.into();
+                call(local_unlock_v7::LU1, |f| f.c = k)
             }
             SE10 => {
                 // GFP_ATOMIC (an interrupt handler) never refills a sheaf.
-                fr.pc = if !fr.flag {
+                fr.pc = Pc::from(if !fr.flag {
                     return Flow::Ret(0, None);
                 } else if fr.h2.is_some() {
                     SE11
                 } else {
                     SE12
-                };
+                });
                 Flow::Go
             }
             SE11 => {
-                fr.pc = SE11r;
+                fr.pc = SE11r.into();
                 let e = fr.h2;
-                call(Func::RefillSheaf, RS1, |f| f.h = e)
+                call(refill_sheaf::RS1, |f| f.h = e)
             }
             SE11r => {
                 if fr.ret == 1 {
-                    fr.pc = SE13;
+                    fr.pc = SE13.into();
                     return Flow::Go;
                 }
                 // The refill fell short. The 7.0 code frees the sheaf as it is (its objects
                 // stay counted in their slabs: spec C.9 item 3); later code flushes it first.
                 if self.variant().refill_fail_flush {
-                    fr.pc = SE11f;
+                    fr.pc = SE11f.into();
                     let e = fr.h2;
-                    return call(Func::SheafFlushUnused, FU1, |f| f.h = e);
+                    return call(sheaf_flush_unused::FU1, |f| f.h = e);
                 }
-                fr.pc = SE11f;
+                fr.pc = SE11f.into();
                 Flow::Go
             }
             SE11f => {
@@ -345,17 +352,17 @@ impl Machine {
                 step!(self);
                 // `alloc_full_sheaf`: a new sheaf, then the refill.
                 fr.h2 = self.sheaf_alloc();
-                fr.pc = if fr.h2.is_some() { SE11 } else { SE12r };
+                fr.pc = Pc::from(if fr.h2.is_some() { SE11 } else { SE12r });
                 Flow::Step
             }
             SE12r => Flow::Ret(0, None),
             SE13 => {
-                fr.pc = SE13r;
-                call(Func::LocalLockV7, LL1, |_| {})
+                fr.pc = SE13r.into();
+                call(local_lock_v7::LL1, |_| {})
             }
             SE13r => {
                 fr.c = fr.ret_count;
-                fr.pc = SE14;
+                fr.pc = SE14.into();
                 Flow::Go
             }
             SE14 => {
@@ -372,16 +379,16 @@ impl Machine {
                     self.sheaf_name(p.main),
                     p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
                 );
-                fr.pc = if n == 0 { SE14b } else { SE15 };
+                fr.pc = Pc::from(if n == 0 { SE14b } else { SE15 });
                 Flow::Step
             }
             SE14b => {
                 let f_ = need!(self, fr.h2);
                 let m = need!(self, fr.h);
                 if self.pcs(k).spare.is_some() {
-                    fr.pc = SE16r;
+                    fr.pc = SE16r.into();
                     let n = fr.pages;
-                    return call(Func::BarnPutEmpty, BP1, |f| {
+                    return call(barn_put_empty_sheaf::BP1, |f| {
                         f.pages = n;
                         f.h = Some(m);
                     });
@@ -416,7 +423,7 @@ impl Machine {
                     return Flow::Ret(1, None);
                 };
                 fr.h = Some(sp);
-                fr.pc = SE16;
+                fr.pc = SE16.into();
                 Flow::Go
             }
             SE16 => {
@@ -429,13 +436,13 @@ impl Machine {
                     format!("sheaf {}.size", self.sheaf_name(sp)),
                     "spare->size is {n}."
                 );
-                fr.pc = if n == 0 { SE16b } else { SE17 };
+                fr.pc = Pc::from(if n == 0 { SE16b } else { SE17 });
                 Flow::Step
             }
             SE16b => {
-                fr.pc = SE16r;
+                fr.pc = SE16r.into();
                 let (n, sp) = (fr.pages, fr.h);
-                call(Func::BarnPutEmpty, BP1, |f| {
+                call(barn_put_empty_sheaf::BP1, |f| {
                     f.pages = n;
                     f.h = sp;
                 })
@@ -462,9 +469,9 @@ impl Machine {
                 Flow::Ret(1, None)
             }
             SE17 => {
-                fr.pc = SE17r;
+                fr.pc = SE17r.into();
                 let (n, f_) = (fr.pages, fr.h2);
-                call(Func::BarnPutFull, BP1, |f| {
+                call(barn_put_full_sheaf::BP1, |f| {
                     f.pages = n;
                     f.h = f_;
                 })
@@ -474,17 +481,16 @@ impl Machine {
                 fr.count = k;
                 Flow::Ret(1, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `refill_sheaf(h)` (RS1–RS4): fill `h` to capacity from slabs. Returns 1, or 0 when it
     /// got fewer objects than it needed (the objects it did get stay in `h`).
     /// `pages` = the size before, `pobj` = objects wanted.
-    pub(in crate::model) fn refill_sheaf(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn refill_sheaf(&mut self, fr: &mut Frame, pc: refill_sheaf::Pc) -> Flow {
+        use refill_sheaf::Pc::*;
         let h = need!(self, fr.h);
-        match fr.pc {
+        match pc {
             RS1 => {
                 step!(self);
                 let size = self.ld_size(h);
@@ -501,13 +507,13 @@ impl Machine {
                 if fr.pobj == 0 {
                     return Flow::Ret(1, None);
                 }
-                fr.pc = RS2;
+                fr.pc = RS2.into();
                 Flow::Step
             }
             RS2 => {
-                fr.pc = RS3;
+                fr.pc = RS3.into();
                 let (base, want) = (fr.pages, fr.pobj);
-                call(Func::RefillObjects, RO2, |f| {
+                call(refill_objects::RO2, |f| {
                     f.h = Some(h);
                     f.pages = base;
                     f.pobj = want;
@@ -536,22 +542,25 @@ impl Machine {
                     self.sheaf_name(h)
                 );
                 fr.count = filled;
-                fr.pc = RS4;
+                fr.pc = RS4.into();
                 Flow::Step
             }
             RS4 => Flow::Ret((fr.count >= fr.pobj) as Addr, None),
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `refill_objects(p, min = max = pobj)` (RO2–RO7): from this node's partial slabs, then
     /// other nodes', then new slabs, into the sheaf `h` from slot `pages` on. Returns the number
     /// of objects in `count`. `count` = got so far, `n` = the other node being tried.
-    pub(in crate::model) fn refill_objects(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(in crate::model) fn refill_objects(
+        &mut self,
+        fr: &mut Frame,
+        pc: refill_objects::Pc,
+    ) -> Flow {
+        use refill_objects::Pc::*;
+        match pc {
             RO2 => {
-                fr.pc = RO3;
+                fr.pc = RO3.into();
                 let n = self.my_node();
                 fr.node = Some(n);
                 self.call_refill_node(fr, n, false)
@@ -572,9 +581,9 @@ impl Machine {
                 match next {
                     Some(m) => {
                         fr.n = Some(m);
-                        fr.pc = RO3r;
+                        fr.pc = RO3r.into();
                     }
-                    None => fr.pc = RO5,
+                    None => fr.pc = RO5.into(),
                 }
                 Flow::Go
             }
@@ -594,32 +603,32 @@ impl Machine {
                         ": try it, without spinning on its list_lock.".into()
                     }
                 );
-                fr.pc = if nr <= min { RO3 } else { RO3n };
+                fr.pc = Pc::from(if nr <= min { RO3 } else { RO3n });
                 fr.ret_count = 0;
                 Flow::Step
             }
             RO3n => {
-                fr.pc = RO3;
+                fr.pc = RO3.into();
                 let m = need!(self, fr.n);
                 self.call_refill_node(fr, m, true)
             }
             RO5 => {
-                fr.pc = RO7;
+                fr.pc = RO7.into();
                 let n = self.my_node();
-                call(Func::AllocateSlab, NB1, |f| f.node = Some(n))
+                call(allocate_slab::NB1, |f| f.node = Some(n))
             }
             RO7 => {
                 let Some(p) = fr.ret_slab else {
                     return Flow::Ret(0, None);
                 };
                 self.stat(Stat::ALLOC_SLAB);
-                fr.pc = RO7r;
+                fr.pc = RO7r.into();
                 let (h, base, want) = (
                     fr.h,
                     fr.pages.saturating_add(fr.count),
                     fr.pobj.saturating_sub(fr.count),
                 );
-                call(Func::AllocFromNewSlab, NS3, |f| {
+                call(alloc_from_new_slab::NS3, |f| {
                     f.pg = Some(p);
                     f.h = h;
                     f.pages = base;
@@ -628,14 +637,13 @@ impl Machine {
             }
             RO7r => {
                 fr.count.bump_by(fr.ret_count);
-                fr.pc = if fr.count < fr.pobj {
+                fr.pc = Pc::from(if fr.count < fr.pobj {
                     RO5
                 } else {
                     return Flow::Ret(1, None);
-                };
+                });
                 Flow::Go
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
@@ -645,7 +653,7 @@ impl Machine {
             fr.pages.saturating_add(fr.count),
             fr.pobj.saturating_sub(fr.count),
         );
-        call(Func::RefillObjectsNode, Pc::RN1, |f| {
+        call(refill_objects_node::RN1, |f| {
             f.h = h;
             f.pages = base;
             f.pobj = want;
@@ -687,14 +695,18 @@ impl Machine {
     /// `__refill_objects_node(n)` (RN1–RN8): isolate slabs in bulk, take each one's whole
     /// freelist, give back what does not fit. `count` = stored so far (slot `pages + count`),
     /// `pobj` = wanted, `f` = the rest of the chain being stored, `lock` = trylock.
-    pub(in crate::model) fn refill_objects_node(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn refill_objects_node(
+        &mut self,
+        fr: &mut Frame,
+        pc: refill_objects_node::Pc,
+    ) -> Flow {
+        use refill_objects_node::Pc::*;
         let n = need!(self, fr.n);
-        match fr.pc {
+        match pc {
             RN1 => {
-                fr.pc = RN1r;
+                fr.pc = RN1r.into();
                 let (want, trylock) = (fr.pobj, fr.lock);
-                call(Func::GetPartialNodeBulk, GB1, |f| {
+                call(get_partial_node_bulk::GB1, |f| {
                     f.n = Some(n);
                     f.pobj = want;
                     f.lock = trylock;
@@ -704,16 +716,16 @@ impl Machine {
                 if fr.ret == 0 {
                     return Flow::Ret(0, None);
                 }
-                fr.pc = RN2;
+                fr.pc = RN2.into();
                 Flow::Go
             }
             RN2 => {
                 let Some(&p) = self.my_isolated().first() else {
-                    fr.pc = RN7;
+                    fr.pc = RN7.into();
                     return Flow::Go;
                 };
                 if fr.count >= fr.pobj {
-                    fr.pc = RN7;
+                    fr.pc = RN7.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -726,26 +738,26 @@ impl Machine {
                     "Unlink slab {} from the private list of isolated slabs.",
                     self.slab_name(p)
                 );
-                fr.pc = RN3;
+                fr.pc = RN3.into();
                 Flow::Step
             }
             RN3 => {
-                fr.pc = RN3r;
+                fr.pc = RN3r.into();
                 let p = fr.pg;
-                call(Func::GetFreelistNofreeze, GN1, |f| f.pg = p)
+                call(get_freelist_nofreeze::GN1, |f| f.pg = p)
             }
             RN3r => {
                 fr.f = fr.ret;
-                fr.pc = RN4;
+                fr.pc = RN4.into();
                 Flow::Go
             }
             RN4 => {
                 if fr.f == NULL {
-                    fr.pc = RN2;
+                    fr.pc = RN2.into();
                     return Flow::Go;
                 }
                 if fr.count >= fr.pobj {
-                    fr.pc = RN5;
+                    fr.pc = RN5.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -786,14 +798,14 @@ impl Machine {
                     "{cnt} object(s) from {} on do not fit: give them back to their slab.",
                     self.addr_name(head)
                 );
-                fr.pc = RN5r;
+                fr.pc = RN5r.into();
                 Flow::Step
             }
             RN5r => {
-                fr.pc = RN2;
+                fr.pc = RN2.into();
                 let (p, head, tail, cnt) = (fr.pg, fr.f, fr.x, fr.ret_count);
                 fr.f = NULL;
-                call(Func::SlabFreeSlowV7, SS2, |f| {
+                call(slab_free_slow_v7::SS2, |f| {
                     f.pg = p;
                     f.f = head;
                     f.x = tail;
@@ -806,7 +818,7 @@ impl Machine {
                 }
                 step!(self);
                 self.list_lock_irqsave(fr, n);
-                fr.pc = RN7u;
+                fr.pc = RN7u.into();
                 Flow::Step
             }
             RN7u => {
@@ -836,7 +848,7 @@ impl Machine {
                         format!(", keeping {} empty one(s) to discard", kept.len())
                     }
                 );
-                fr.pc = RN8;
+                fr.pc = RN8.into();
                 Flow::Step
             }
             RN8 => {
@@ -855,23 +867,26 @@ impl Machine {
                 );
                 Flow::Step
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `get_partial_node_bulk(n, {min, max = pobj})` (GB1–GB4): isolate slabs off the node's
     /// partial list until their free objects reach `max`. Returns 1 if it took any.
     /// `lock` = `allow_spin` is false (trylock).
-    pub(in crate::model) fn get_partial_node_bulk(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn get_partial_node_bulk(
+        &mut self,
+        fr: &mut Frame,
+        pc: get_partial_node_bulk::Pc,
+    ) -> Flow {
+        use get_partial_node_bulk::Pc::*;
         let n = need!(self, fr.n);
-        match fr.pc {
+        match pc {
             GB1 => {
                 step!(self);
                 if self.racy_nr_partial(n, "get_partial_node_bulk") == 0 {
                     return Flow::Ret(0, None);
                 }
-                fr.pc = GB2;
+                fr.pc = GB2.into();
                 Flow::Step
             }
             GB2 => {
@@ -886,7 +901,7 @@ impl Machine {
                     return Flow::Ret(0, None);
                 }
                 self.list_lock_irqsave(fr, n);
-                fr.pc = GB3;
+                fr.pc = GB3.into();
                 Flow::Step
             }
             GB3 => {
@@ -927,7 +942,7 @@ impl Machine {
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
-                fr.pc = GB4;
+                fr.pc = GB4.into();
                 Flow::Step
             }
             GB4 => {
@@ -935,16 +950,19 @@ impl Machine {
                 self.list_unlock_irqrestore(fr, n);
                 Flow::Ret((fr.count > 0) as Addr, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `get_freelist_nofreeze(P)` (GN1–GN3): take the isolated slab's whole freelist with one
     /// double CAS (a concurrent free may make it fail: then read again).
-    pub(in crate::model) fn get_freelist_nofreeze(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn get_freelist_nofreeze(
+        &mut self,
+        fr: &mut Frame,
+        pc: get_freelist_nofreeze::Pc,
+    ) -> Flow {
+        use get_freelist_nofreeze::Pc::*;
         let p = need!(self, fr.pg);
-        match fr.pc {
+        match pc {
             GN1 => {
                 step!(self);
                 let (f, c) = self.ld_slab_pair(p);
@@ -958,7 +976,7 @@ impl Machine {
                     self.addr_name(f),
                     counters_text(c)
                 );
-                fr.pc = GN3;
+                fr.pc = GN3.into();
                 Flow::Step
             }
             GN3 => {
@@ -984,7 +1002,7 @@ impl Machine {
                     }
                 );
                 if !ok {
-                    fr.pc = GN1;
+                    fr.pc = GN1.into();
                     return Flow::Step;
                 }
                 let mut a = fr.f;
@@ -997,15 +1015,18 @@ impl Machine {
                 self.unisolate(p);
                 Flow::Ret(fr.f, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `new_slab` under 7.0 (NB1 the pages, NB2 the freelist): a private slab with `inuse` 0,
     /// not frozen, on no list.
-    pub(in crate::model) fn allocate_slab(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(in crate::model) fn allocate_slab(
+        &mut self,
+        fr: &mut Frame,
+        pc: allocate_slab::Pc,
+    ) -> Flow {
+        use allocate_slab::Pc::*;
+        match pc {
             NB1 => {
                 step!(self);
                 self.charge(crate::model::cost::Id::PageAlloc);
@@ -1028,7 +1049,7 @@ impl Machine {
                     "new_slab: the page allocator hands out slab {} on node {node}.",
                     self.slab_name(s)
                 );
-                fr.pc = NB2;
+                fr.pc = NB2.into();
                 Flow::Step
             }
             NB2 => {
@@ -1050,21 +1071,24 @@ impl Machine {
                 );
                 Flow::Ret(NULL, Some(s))
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `alloc_from_new_slab(P, p, count = pobj)` (NS3–NS5): take objects off the private slab
     /// into the sheaf `h` from slot `pages` (or, without `h`, one object into `obj`), then
     /// publish the slab: on the node's partial list if objects remain, else as a full slab.
-    pub(in crate::model) fn alloc_from_new_slab(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn alloc_from_new_slab(
+        &mut self,
+        fr: &mut Frame,
+        pc: alloc_from_new_slab::Pc,
+    ) -> Flow {
+        use alloc_from_new_slab::Pc::*;
         let p = need!(self, fr.pg);
-        match fr.pc {
+        match pc {
             NS3 => {
                 let f = self.slab(p).freelist;
                 if f == NULL || fr.count >= fr.pobj {
-                    fr.pc = NS4;
+                    fr.pc = NS4.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -1112,14 +1136,14 @@ impl Machine {
                 if !needs_list {
                     return Flow::Ret(fr.obj, None);
                 }
-                fr.pc = NS5;
+                fr.pc = NS5.into();
                 Flow::Step
             }
             NS5 => {
                 step!(self);
                 let n = self.node_of_slab(p);
                 self.list_lock_irqsave(fr, n);
-                fr.pc = NS5a;
+                fr.pc = NS5a.into();
                 Flow::Step
             }
             NS5a => {
@@ -1136,7 +1160,7 @@ impl Machine {
                     "add_partial(n, {}, ADD_TO_HEAD): the new slab is public now.",
                     self.slab_name(p)
                 );
-                fr.pc = NS5u;
+                fr.pc = NS5u.into();
                 Flow::Step
             }
             NS5u => {
@@ -1145,21 +1169,24 @@ impl Machine {
                 self.list_unlock_irqrestore(fr, n);
                 Flow::Ret(fr.obj, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `___slab_alloc` under 7.0 (SL1–SL8): one object, from a node's partial slab under its
     /// `list_lock`, or from a new slab. `n` = the other node being tried (NUMA).
-    pub(in crate::model) fn slab_alloc_v7(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(in crate::model) fn slab_alloc_v7(
+        &mut self,
+        fr: &mut Frame,
+        pc: slab_alloc_v7::Pc,
+    ) -> Flow {
+        use slab_alloc_v7::Pc::*;
+        match pc {
             SL1 => {
                 self.stat(Stat::ALLOC_SLOWPATH);
-                fr.pc = SL3;
+                fr.pc = SL3.into();
                 let n = fr.node.unwrap_or(self.my_node());
                 fr.n = Some(n);
-                call(Func::GetFromPartialNode, GP1, |f| f.n = Some(n))
+                call(get_from_partial_node::GP1, |f| f.n = Some(n))
             }
             SL3 => {
                 if fr.ret != NULL {
@@ -1167,7 +1194,7 @@ impl Machine {
                 }
                 // `get_from_any_partial`: only when no node was asked for.
                 if fr.node.is_some() {
-                    fr.pc = SL5;
+                    fr.pc = SL5.into();
                     return Flow::Go;
                 }
                 let here = self.my_node();
@@ -1180,9 +1207,9 @@ impl Machine {
                     Some(m) => {
                         fr.m = 1;
                         fr.l = m as u8;
-                        fr.pc = SL3a;
+                        fr.pc = SL3a.into();
                     }
-                    None => fr.pc = SL5,
+                    None => fr.pc = SL5.into(),
                 }
                 Flow::Go
             }
@@ -1202,60 +1229,63 @@ impl Machine {
                         ", not above min_partial: skip it."
                     }
                 );
-                fr.pc = if nr > min { SL3r } else { SL3 };
+                fr.pc = Pc::from(if nr > min { SL3r } else { SL3 });
                 fr.ret = NULL;
                 Flow::Step
             }
             SL3r => {
-                fr.pc = SL3;
+                fr.pc = SL3.into();
                 let m = fr.l as u32;
-                call(Func::GetFromPartialNode, GP1, |f| f.n = Some(m))
+                call(get_from_partial_node::GP1, |f| f.n = Some(m))
             }
             SL5 => {
-                fr.pc = SL5r;
+                fr.pc = SL5r.into();
                 let node = fr.node;
-                call(Func::AllocateSlab, NB1, |f| f.node = node)
+                call(allocate_slab::NB1, |f| f.node = node)
             }
             SL5r => {
                 let Some(p) = fr.ret_slab else {
                     return Flow::Ret(NULL, None);
                 };
                 self.stat(Stat::ALLOC_SLAB);
-                fr.pc = SL7r;
-                call(Func::AllocFromNewSlab, NS3, |f| {
+                fr.pc = SL7r.into();
+                call(alloc_from_new_slab::NS3, |f| {
                     f.pg = Some(p);
                     f.pobj = 1;
                 })
             }
             SL7r => Flow::Ret(fr.ret, None),
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `get_from_partial_node(n)` (GP1–GP7): one object off the first partial slab, under the
     /// node's `list_lock` and with the slab's double CAS (lockless frees may push meanwhile).
-    pub(in crate::model) fn get_from_partial_node(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn get_from_partial_node(
+        &mut self,
+        fr: &mut Frame,
+        pc: get_from_partial_node::Pc,
+    ) -> Flow {
+        use get_from_partial_node::Pc::*;
         let n = need!(self, fr.n);
-        match fr.pc {
+        match pc {
             GP1 => {
                 step!(self);
                 if self.racy_nr_partial(n, "get_from_partial_node") == 0 {
                     return Flow::Ret(NULL, None);
                 }
-                fr.pc = GP2;
+                fr.pc = GP2.into();
                 Flow::Step
             }
             GP2 => {
                 step!(self);
                 self.list_lock_irqsave(fr, n);
                 fr.obj = NULL;
-                fr.pc = GP4;
+                fr.pc = GP4.into();
                 Flow::Step
             }
             GP4 => {
                 let Some(&p) = self.node(n).partial.first() else {
-                    fr.pc = GP7;
+                    fr.pc = GP7.into();
                     return Flow::Go;
                 };
                 step!(self);
@@ -1272,7 +1302,7 @@ impl Machine {
                     self.addr_name(f),
                     counters_text(c)
                 );
-                fr.pc = GP4b;
+                fr.pc = GP4b.into();
                 Flow::Step
             }
             GP4b => {
@@ -1287,7 +1317,7 @@ impl Machine {
                     self.addr_name(fr.f),
                     self.addr_name(nx)
                 );
-                fr.pc = GP5;
+                fr.pc = GP5.into();
                 Flow::Step
             }
             GP5 => {
@@ -1315,12 +1345,12 @@ impl Machine {
                     }
                 );
                 if !ok {
-                    fr.pc = GP4;
+                    fr.pc = GP4.into();
                     return Flow::Step;
                 }
                 self.hold(fr.f);
                 fr.obj = fr.f;
-                fr.pc = if fr.nxt == NULL { GP6 } else { GP7 };
+                fr.pc = Pc::from(if fr.nxt == NULL { GP6 } else { GP7 });
                 Flow::Step
             }
             GP6 => {
@@ -1334,7 +1364,7 @@ impl Machine {
                     "The slab {} is full now: remove_partial.",
                     self.slab_name(p)
                 );
-                fr.pc = GP7;
+                fr.pc = GP7.into();
                 Flow::Step
             }
             GP7 => {
@@ -1342,7 +1372,6 @@ impl Machine {
                 self.list_unlock_irqrestore(fr, n);
                 Flow::Ret(fr.obj, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 }

@@ -9,8 +9,8 @@
 
 use super::super::memory::Access;
 use super::{ret_sheaf, SheafId};
+use crate::model::pcs::labels::*;
 use crate::model::state::*;
-use crate::model::Fault;
 use crate::model::{Flow, Machine, Pc};
 
 /// `barn_replace_full_sheaf`'s errors, in `count` of its frame.
@@ -20,9 +20,13 @@ pub const ENOMEM: u32 = 2;
 impl Machine {
     /// `local_trylock(&s->cpu_sheaves->lock)`: LT1 `preempt_disable` (the CPU is fixed from
     /// here), LT2 test `acquired`, LT3 set it. Returns 1 (and the CPU) or 0.
-    pub(in crate::model) fn local_trylock(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(in crate::model) fn local_trylock(
+        &mut self,
+        fr: &mut Frame,
+        pc: local_trylock::Pc,
+    ) -> Flow {
+        use local_trylock::Pc::*;
+        match pc {
             LT1 => {
                 step!(self);
                 self.preempt_off();
@@ -39,7 +43,7 @@ impl Machine {
                     // The negative control: nothing but preemption guards the sheaves.
                     return Flow::Ret(1, None);
                 }
-                fr.pc = LT2;
+                fr.pc = LT2.into();
                 Flow::Step
             }
             LT2 => {
@@ -62,7 +66,7 @@ impl Machine {
                         None => ", so the lock is free.".into(),
                     }
                 );
-                fr.pc = if holder.is_some() { LT2f } else { LT3 };
+                fr.pc = Pc::from(if holder.is_some() { LT2f } else { LT3 });
                 Flow::Step
             }
             LT2f => {
@@ -93,15 +97,18 @@ impl Machine {
                 );
                 Flow::Ret(1, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `local_lock` on the same lock: LL1 `preempt_disable`, LL2 `acquired := 1` without a
     /// test (only task contexts that may block use it: INV-S7 says why that is safe).
-    pub(in crate::model) fn local_lock_v7(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(in crate::model) fn local_lock_v7(
+        &mut self,
+        fr: &mut Frame,
+        pc: local_lock_v7::Pc,
+    ) -> Flow {
+        use local_lock_v7::Pc::*;
+        match pc {
             LL1 => {
                 step!(self);
                 self.preempt_off();
@@ -117,7 +124,7 @@ impl Machine {
                 if !self.locked_pcs() {
                     return Flow::Ret(1, None);
                 }
-                fr.pc = LL2;
+                fr.pc = LL2.into();
                 Flow::Step
             }
             LL2 => {
@@ -144,17 +151,20 @@ impl Machine {
                 );
                 Flow::Ret(1, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `local_unlock`: LU1 `acquired := 0`, LU2 `preempt_enable` (a preemption point).
-    pub(in crate::model) fn local_unlock_v7(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(in crate::model) fn local_unlock_v7(
+        &mut self,
+        fr: &mut Frame,
+        pc: local_unlock_v7::Pc,
+    ) -> Flow {
+        use local_unlock_v7::Pc::*;
+        match pc {
             LU1 => {
                 if !self.locked_pcs() {
-                    fr.pc = LU2;
+                    fr.pc = LU2.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -168,7 +178,7 @@ impl Machine {
                     format!("cpu_sheaves[{}].lock", fr.c),
                     "local_unlock: acquired := 0."
                 );
-                fr.pc = LU2;
+                fr.pc = LU2.into();
                 Flow::Step
             }
             LU2 => {
@@ -182,7 +192,6 @@ impl Machine {
                 );
                 Flow::Ret(1, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
@@ -246,10 +255,14 @@ impl Machine {
     }
 
     /// `barn_replace_empty_sheaf(barn, empty)`: swap the empty `h` for a full sheaf.
-    pub(in crate::model) fn barn_replace_empty_sheaf(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn barn_replace_empty_sheaf(
+        &mut self,
+        fr: &mut Frame,
+        pc: barn_replace_empty_sheaf::Pc,
+    ) -> Flow {
+        use barn_replace_empty_sheaf::Pc::*;
         let n = fr.pages;
-        match fr.pc {
+        match pc {
             BRE1 => {
                 step!(self);
                 let nr = self.barn_count(n, true);
@@ -263,13 +276,13 @@ impl Machine {
                 if nr == 0 {
                     return Flow::Ret(NULL, None);
                 }
-                fr.pc = BRE2;
+                fr.pc = BRE2.into();
                 Flow::Step
             }
             BRE2 => {
                 step!(self);
                 self.barn_lock(fr);
-                fr.pc = BRE3;
+                fr.pc = BRE3.into();
                 Flow::Step
             }
             BRE3 => {
@@ -299,7 +312,7 @@ impl Machine {
                         None => "Under the lock nr_full is 0: the racy read lost. Nothing taken.".into(),
                     }
                 );
-                fr.pc = BRE4;
+                fr.pc = BRE4.into();
                 Flow::Step
             }
             BRE4 => {
@@ -307,15 +320,18 @@ impl Machine {
                 self.barn_unlock(fr);
                 Flow::Ret(ret_sheaf(fr.h2), None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `barn_get_empty_sheaf(barn)`: take an empty sheaf, if the barn has one.
-    pub(in crate::model) fn barn_get_empty_sheaf(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn barn_get_empty_sheaf(
+        &mut self,
+        fr: &mut Frame,
+        pc: barn_get_empty_sheaf::Pc,
+    ) -> Flow {
+        use barn_get_empty_sheaf::Pc::*;
         let n = fr.pages;
-        match fr.pc {
+        match pc {
             BGE1 => {
                 step!(self);
                 let nr = self.barn_count(n, false);
@@ -329,13 +345,13 @@ impl Machine {
                 if nr == 0 {
                     return Flow::Ret(NULL, None);
                 }
-                fr.pc = BGE2;
+                fr.pc = BGE2.into();
                 Flow::Step
             }
             BGE2 => {
                 step!(self);
                 self.barn_lock(fr);
-                fr.pc = BGE3;
+                fr.pc = BGE3.into();
                 Flow::Step
             }
             BGE3 => {
@@ -361,7 +377,7 @@ impl Machine {
                         None => "Under the lock the empty list is empty: nothing taken.".into(),
                     }
                 );
-                fr.pc = BGE4;
+                fr.pc = BGE4.into();
                 Flow::Step
             }
             BGE4 => {
@@ -369,17 +385,20 @@ impl Machine {
                 self.barn_unlock(fr);
                 Flow::Ret(ret_sheaf(fr.h2), None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `barn_replace_full_sheaf(barn, full)`: swap the full `h` for an empty sheaf, unless the
     /// barn holds `MAX_FULL_SHEAVES` full ones (`-E2BIG`) or no empty one (`-ENOMEM`). Both
     /// limits are read without the lock and not checked again under it.
-    pub(in crate::model) fn barn_replace_full_sheaf(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn barn_replace_full_sheaf(
+        &mut self,
+        fr: &mut Frame,
+        pc: barn_replace_full_sheaf::Pc,
+    ) -> Flow {
+        use barn_replace_full_sheaf::Pc::*;
         let n = fr.pages;
-        match fr.pc {
+        match pc {
             BRF1 => {
                 step!(self);
                 let nr = self.barn_count(n, true);
@@ -399,7 +418,7 @@ impl Machine {
                     fr.count = E2BIG;
                     return Flow::Ret(NULL, None);
                 }
-                fr.pc = BRF2;
+                fr.pc = BRF2.into();
                 Flow::Step
             }
             BRF2 => {
@@ -420,13 +439,13 @@ impl Machine {
                     fr.count = ENOMEM;
                     return Flow::Ret(NULL, None);
                 }
-                fr.pc = BRF3;
+                fr.pc = BRF3.into();
                 Flow::Step
             }
             BRF3 => {
                 step!(self);
                 self.barn_lock(fr);
-                fr.pc = BRF4;
+                fr.pc = BRF4.into();
                 Flow::Step
             }
             BRF4 => {
@@ -457,7 +476,7 @@ impl Machine {
                         None => "Under the lock no empty sheaf is left: -ENOMEM.".into(),
                     }
                 );
-                fr.pc = BRF5;
+                fr.pc = BRF5.into();
                 Flow::Step
             }
             BRF5 => {
@@ -465,20 +484,24 @@ impl Machine {
                 self.barn_unlock(fr);
                 Flow::Ret(ret_sheaf(fr.h2), None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `barn_put_empty_sheaf` / `barn_put_full_sheaf`: link `h` at the head of a list with no
     /// limit check ("used mainly in cases where we have to undo an intended action").
-    pub(in crate::model) fn barn_put_sheaf(&mut self, fr: &mut Frame, full: bool) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn barn_put_sheaf(
+        &mut self,
+        fr: &mut Frame,
+        pc: barn_put_empty_sheaf::Pc,
+        full: bool,
+    ) -> Flow {
+        use barn_put_empty_sheaf::Pc::*;
         let n = fr.pages;
-        match fr.pc {
+        match pc {
             BP1 => {
                 step!(self);
                 self.barn_lock(fr);
-                fr.pc = BP2;
+                fr.pc = put_pc(BP2, full);
                 Flow::Step
             }
             BP2 => {
@@ -502,7 +525,7 @@ impl Machine {
                     self.sheaf_name(h),
                     if full { "full" } else { "empty" }
                 );
-                fr.pc = BP3;
+                fr.pc = put_pc(BP3, full);
                 Flow::Step
             }
             BP3 => {
@@ -510,7 +533,30 @@ impl Machine {
                 self.barn_unlock(fr);
                 Flow::Ret(1, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
+}
+
+/// `barn_put_full_sheaf` is `barn_put_empty_sheaf`'s body on the other list: its labels, one for
+/// one, run by `barn_put_sheaf` (`full`).
+impl From<barn_put_full_sheaf::Pc> for barn_put_empty_sheaf::Pc {
+    fn from(pc: barn_put_full_sheaf::Pc) -> Self {
+        match pc {
+            barn_put_full_sheaf::BP1 => barn_put_empty_sheaf::BP1,
+            barn_put_full_sheaf::BP2 => barn_put_empty_sheaf::BP2,
+            barn_put_full_sheaf::BP3 => barn_put_empty_sheaf::BP3,
+        }
+    }
+}
+
+/// The label `pc` of `barn_put_full_sheaf` (`full`) or `barn_put_empty_sheaf`.
+fn put_pc(pc: barn_put_empty_sheaf::Pc, full: bool) -> Pc {
+    if !full {
+        return pc.into();
+    }
+    Pc::from(match pc {
+        barn_put_empty_sheaf::BP1 => barn_put_full_sheaf::BP1,
+        barn_put_empty_sheaf::BP2 => barn_put_full_sheaf::BP2,
+        barn_put_empty_sheaf::BP3 => barn_put_full_sheaf::BP3,
+    })
 }

@@ -8,18 +8,18 @@
 use super::super::memory::Access;
 use super::barn::E2BIG;
 use super::{call, sheaf_of_ret, without_sheaves, PCS_BATCH_MAX};
+use crate::model::pcs::labels::*;
 use crate::model::slub::counters_text;
 use crate::model::state::*;
-use crate::model::Fault;
 use crate::model::{Flow, Machine, Pc, Stat};
 
 impl Machine {
     /// `slab_free` (SF2–SF4): a local object goes to the sheaves, a remote one (or one the
     /// sheaves refuse) straight to its slab.
-    pub(in crate::model) fn slab_free_v7(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn slab_free_v7(&mut self, fr: &mut Frame, pc: slab_free_v7::Pc) -> Flow {
+        use slab_free_v7::Pc::*;
         let p = need!(self, fr.pg);
-        match fr.pc {
+        match pc {
             SF2 => {
                 step!(self);
                 self.access(self.page(p).line, Access::Read);
@@ -40,26 +40,26 @@ impl Machine {
                         ": a remote object, straight back to its slab."
                     }
                 );
-                fr.pc = if fr.flag { SF3 } else { SF4 };
+                fr.pc = Pc::from(if fr.flag { SF3 } else { SF4 });
                 Flow::Step
             }
             SF3 => {
-                fr.pc = SF3r;
+                fr.pc = SF3r.into();
                 let x = fr.x;
-                call(Func::FreeToPcs, FP1, |f| f.x = x)
+                call(free_to_pcs::FP1, |f| f.x = x)
             }
             SF3r => {
                 if fr.ret == 1 {
                     return Flow::Ret(NULL, None);
                 }
-                fr.pc = SF4;
+                fr.pc = SF4.into();
                 Flow::Go
             }
             SF4 => {
                 self.stat(Stat::FREE_SLOWPATH);
-                fr.pc = SF4r;
+                fr.pc = SF4r.into();
                 let x = fr.x;
-                call(Func::SlabFreeSlowV7, SS2, |f| {
+                call(slab_free_slow_v7::SS2, |f| {
                     f.pg = Some(p);
                     f.f = x;
                     f.x = x;
@@ -67,25 +67,24 @@ impl Machine {
                 })
             }
             SF4r => Flow::Ret(NULL, None),
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `free_to_pcs(x)` (FP1–FP10): push `x` on the main sheaf under the trylock. Returns 1,
     /// or 0 if the trylock failed or no room could be made (then `__slab_free`).
-    pub(in crate::model) fn free_to_pcs(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(in crate::model) fn free_to_pcs(&mut self, fr: &mut Frame, pc: free_to_pcs::Pc) -> Flow {
+        use free_to_pcs::Pc::*;
+        match pc {
             FP1 => {
-                fr.pc = FP2;
-                call(Func::LocalTrylock, LT1, |_| {})
+                fr.pc = FP2.into();
+                call(local_trylock::LT1, |_| {})
             }
             FP2 => {
                 if fr.ret == 0 {
                     return Flow::Ret(0, None);
                 }
                 fr.c = fr.ret_count;
-                fr.pc = FP4;
+                fr.pc = FP4.into();
                 Flow::Go
             }
             FP4 => {
@@ -99,7 +98,7 @@ impl Machine {
                     "free_to_pcs: main is sheaf {}.",
                     self.sheaf_name(m)
                 );
-                fr.pc = FP5;
+                fr.pc = FP5.into();
                 Flow::Step
             }
             FP5 => {
@@ -121,14 +120,14 @@ impl Machine {
                         "."
                     }
                 );
-                fr.pc = if full { FP5r } else { FP6 };
+                fr.pc = Pc::from(if full { FP5r } else { FP6 });
                 Flow::Step
             }
             FP5r => {
-                fr.pc = FP8;
+                fr.pc = FP8.into();
                 fr.m = 1;
                 let (c, m) = (fr.c, fr.h);
-                call(Func::ReplaceFullMain, FR1, |f| {
+                call(pcs_replace_full_main::FR1, |f| {
                     f.c = c;
                     f.h = m;
                 })
@@ -145,7 +144,7 @@ impl Machine {
                     fr.count,
                     self.addr_name(fr.x)
                 );
-                fr.pc = FP7;
+                fr.pc = FP7.into();
                 Flow::Step
             }
             FP7 => {
@@ -162,7 +161,7 @@ impl Machine {
                     size,
                     self.addr_name(fr.x)
                 );
-                fr.pc = FP8;
+                fr.pc = FP8.into();
                 Flow::Step
             }
             FP8 => {
@@ -174,28 +173,31 @@ impl Machine {
                         return Flow::Ret(0, None);
                     }
                     fr.c = fr.ret_count;
-                    fr.pc = FP4;
+                    fr.pc = FP4.into();
                     return Flow::Go;
                 }
-                fr.pc = FP10;
+                fr.pc = FP10.into();
                 let c = fr.c;
-                call(Func::LocalUnlockV7, LU1, |f| f.c = c)
+                call(local_unlock_v7::LU1, |f| f.c = c)
             }
             FP10 => {
                 self.stat(Stat::FREE_FASTPATH);
                 Flow::Ret(1, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `__pcs_replace_full_main` (FR2–FR14): make room for a free when main is full. Returns
     /// 1 with the lock held (its CPU in `count`) or 0 with the lock released. `flag` =
     /// `put_fail`; `h2` = the spare, then the empty sheaf to install.
-    pub(in crate::model) fn pcs_replace_full_main(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn pcs_replace_full_main(
+        &mut self,
+        fr: &mut Frame,
+        pc: pcs_replace_full_main::Pc,
+    ) -> Flow {
+        use pcs_replace_full_main::Pc::*;
         let k = fr.c;
-        match fr.pc {
+        match pc {
             FR1 => without_sheaves(self, fr, FR2, FR1u),
             FR1u => Flow::Ret(0, None),
             FR2 => {
@@ -208,7 +210,7 @@ impl Machine {
                     format!("node {n}.barn"),
                     "__pcs_replace_full_main: get_barn(s) is node {n}'s barn."
                 );
-                fr.pc = FR3;
+                fr.pc = FR3.into();
                 Flow::Step
             }
             FR3 => {
@@ -223,17 +225,17 @@ impl Machine {
                     "spare is {}.",
                     p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
                 );
-                fr.pc = if p.spare.is_some() { FR5 } else { FR4 };
+                fr.pc = Pc::from(if p.spare.is_some() { FR5 } else { FR4 });
                 Flow::Step
             }
             FR4 => {
-                fr.pc = FR4r;
+                fr.pc = FR4r.into();
                 let n = fr.pages;
-                call(Func::BarnGetEmpty, BGE1, |f| f.pages = n)
+                call(barn_get_empty_sheaf::BGE1, |f| f.pages = n)
             }
             FR4r => {
                 let Some(e) = sheaf_of_ret(fr.ret) else {
-                    fr.pc = FR10;
+                    fr.pc = FR10.into();
                     return Flow::Go;
                 };
                 step!(self);
@@ -265,7 +267,7 @@ impl Machine {
                         ": full too."
                     }
                 );
-                fr.pc = if n < self.capacity() { FR5b } else { FR6 };
+                fr.pc = Pc::from(if n < self.capacity() { FR5b } else { FR6 });
                 Flow::Step
             }
             FR5b => {
@@ -276,9 +278,9 @@ impl Machine {
                 Flow::Ret(1, None)
             }
             FR6 => {
-                fr.pc = FR6r;
+                fr.pc = FR6r.into();
                 let (n, m) = (fr.pages, fr.h);
-                call(Func::BarnReplaceFull, BRF1, |f| {
+                call(barn_replace_full_sheaf::BRF1, |f| {
                     f.pages = n;
                     f.h = m;
                 })
@@ -299,10 +301,10 @@ impl Machine {
                     return Flow::Ret(1, None);
                 }
                 if fr.ret_count == E2BIG {
-                    fr.pc = FR8;
+                    fr.pc = FR8.into();
                 } else {
                     fr.flag = true; // put_fail
-                    fr.pc = FR10;
+                    fr.pc = FR10.into();
                 }
                 Flow::Go
             }
@@ -317,50 +319,50 @@ impl Machine {
                     format!("cpu_sheaves[{k}].spare"),
                     "The barn is at MAX_FULL_SHEAVES: spare := NULL; its objects go back to their slabs."
                 );
-                fr.pc = FR8u;
+                fr.pc = FR8u.into();
                 Flow::Step
             }
             FR8u => {
-                fr.pc = FR8f;
-                call(Func::LocalUnlockV7, LU1, |f| f.c = k)
+                fr.pc = FR8f.into();
+                call(local_unlock_v7::LU1, |f| f.c = k)
             }
             FR8f => {
-                fr.pc = FR13;
+                fr.pc = FR13.into();
                 let t = fr.h2;
-                call(Func::SheafFlushUnused, FU1, |f| f.h = t)
+                call(sheaf_flush_unused::FU1, |f| f.h = t)
             }
             FR10 => {
-                fr.pc = FR11;
-                call(Func::LocalUnlockV7, LU1, |f| f.c = k)
+                fr.pc = FR11.into();
+                call(local_unlock_v7::LU1, |f| f.c = k)
             }
             FR11 => {
                 step!(self);
                 // `GFP_NOWAIT`: no sleeping here.
                 let e = self.sheaf_alloc();
                 fr.h2 = e;
-                fr.pc = if e.is_some() { FR13 } else { FR12 };
+                fr.pc = Pc::from(if e.is_some() { FR13 } else { FR12 });
                 Flow::Step
             }
             FR12 => {
                 if fr.flag {
                     self.stat(Stat::BARN_PUT_FAIL);
                 }
-                fr.pc = FR12a;
-                call(Func::SheafFlushMain, FM1, |_| {})
+                fr.pc = FR12a.into();
+                call(sheaf_flush_main::FM1, |_| {})
             }
             FR12a => {
                 if fr.ret == 0 {
                     return Flow::Ret(0, None);
                 }
-                fr.pc = FR12b;
-                call(Func::LocalTrylock, LT1, |_| {})
+                fr.pc = FR12b.into();
+                call(local_trylock::LT1, |_| {})
             }
             FR12b => {
                 if fr.ret == 0 {
                     return Flow::Ret(0, None);
                 }
                 fr.c = fr.ret_count;
-                fr.pc = FR12c;
+                fr.pc = FR12c.into();
                 Flow::Go
             }
             FR12c => {
@@ -380,29 +382,29 @@ impl Machine {
                 );
                 if n >= self.capacity() {
                     fr.flag = false;
-                    fr.pc = FR1;
+                    fr.pc = FR1.into();
                     return Flow::Step;
                 }
                 fr.count = fr.c;
                 Flow::Ret(1, None)
             }
             FR13 => {
-                fr.pc = FR13r;
-                call(Func::LocalTrylock, LT1, |_| {})
+                fr.pc = FR13r.into();
+                call(local_trylock::LT1, |_| {})
             }
             FR13r => {
                 if fr.ret == 0 {
-                    fr.pc = FR13f;
+                    fr.pc = FR13f.into();
                     let (n, e) = (fr.pages, fr.h2);
-                    return call(Func::BarnPutEmpty, BP1, |f| {
+                    return call(barn_put_empty_sheaf::BP1, |f| {
                         f.pages = n;
                         f.h = e;
                     });
                 }
                 fr.c = fr.ret_count;
-                fr.pc = FR14r;
+                fr.pc = FR14r.into();
                 let (c, e, n) = (fr.c, fr.h2, fr.pages);
-                call(Func::InstallEmptySheaf, FI1, |f| {
+                call(pcs_install_empty_sheaf::FI1, |f| {
                     f.c = c;
                     f.h2 = e;
                     f.pages = n;
@@ -413,17 +415,20 @@ impl Machine {
                 fr.count = fr.c;
                 Flow::Ret(1, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `__pcs_install_empty_sheaf(pcs, e, barn)` (FI1–FI4), with the lock held: install the
     /// empty `h2`, reconciling with whatever changed while the lock was dropped.
-    pub(in crate::model) fn pcs_install_empty_sheaf(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn pcs_install_empty_sheaf(
+        &mut self,
+        fr: &mut Frame,
+        pc: pcs_install_empty_sheaf::Pc,
+    ) -> Flow {
+        use pcs_install_empty_sheaf::Pc::*;
         let k = fr.c;
         let e = need!(self, fr.h2);
-        match fr.pc {
+        match pc {
             FI1 => {
                 step!(self);
                 let p = self.ld_pcs(k);
@@ -448,7 +453,7 @@ impl Machine {
                     "__pcs_install_empty_sheaf: the spare slot is taken ({}): something changed meanwhile.",
                     p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
                 );
-                fr.pc = FI2;
+                fr.pc = FI2.into();
                 Flow::Step
             }
             FI2 => {
@@ -466,14 +471,14 @@ impl Machine {
                         "."
                     }
                 );
-                fr.pc = if n < self.capacity() { FI2r } else { FI3 };
+                fr.pc = Pc::from(if n < self.capacity() { FI2r } else { FI3 });
                 Flow::Step
             }
             FI2r => {
-                fr.pc = FI4r;
+                fr.pc = FI4r.into();
                 fr.m = 1;
                 let n = fr.pages;
-                call(Func::BarnPutEmpty, BP1, |f| {
+                call(barn_put_empty_sheaf::BP1, |f| {
                     f.pages = n;
                     f.h = Some(e);
                 })
@@ -485,9 +490,9 @@ impl Machine {
                 let n = self.ld_size(sp);
                 if n < self.capacity() {
                     self.st_pcs(k, Some(sp), Some(Some(m)), false);
-                    fr.pc = FI2r;
+                    fr.pc = FI2r.into();
                 } else {
-                    fr.pc = FI4;
+                    fr.pc = FI4.into();
                 }
                 note!(
                     self,
@@ -503,9 +508,9 @@ impl Machine {
                 Flow::Step
             }
             FI4 => {
-                fr.pc = FI4r;
+                fr.pc = FI4r.into();
                 let (n, m) = (fr.pages, fr.h);
-                call(Func::BarnPutFull, BP1, |f| {
+                call(barn_put_full_sheaf::BP1, |f| {
                     f.pages = n;
                     f.h = m;
                 })
@@ -526,26 +531,29 @@ impl Machine {
                 );
                 Flow::Ret(1, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `sheaf_flush_main` (FM1–FM7): take up to `PCS_BATCH_MAX` objects off the main sheaf
     /// under the trylock and free them to their slabs without it, until main is empty.
     /// Returns 1 if it flushed anything. `pages` = the batch size, `count` = what was left.
-    pub(in crate::model) fn sheaf_flush_main(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(in crate::model) fn sheaf_flush_main(
+        &mut self,
+        fr: &mut Frame,
+        pc: sheaf_flush_main::Pc,
+    ) -> Flow {
+        use sheaf_flush_main::Pc::*;
+        match pc {
             FM1 => {
-                fr.pc = FM1r;
-                call(Func::LocalTrylock, LT1, |_| {})
+                fr.pc = FM1r.into();
+                call(local_trylock::LT1, |_| {})
             }
             FM1r => {
                 if fr.ret == 0 {
                     return Flow::Ret(fr.ok as Addr, None);
                 }
                 fr.c = fr.ret_count;
-                fr.pc = FM2;
+                fr.pc = FM2.into();
                 Flow::Go
             }
             FM2 => {
@@ -562,7 +570,7 @@ impl Machine {
                     self.sheaf_name(m),
                     fr.pages
                 );
-                fr.pc = FM3;
+                fr.pc = FM3.into();
                 Flow::Step
             }
             FM3 => {
@@ -586,38 +594,41 @@ impl Machine {
                     format!("sheaf {}.size", self.sheaf_name(m)),
                     "main->size := {rest}; copy the {b} pointer(s) above it to an on-stack batch."
                 );
-                fr.pc = FM4;
+                fr.pc = FM4.into();
                 Flow::Step
             }
             FM4 => {
-                fr.pc = FM5;
+                fr.pc = FM5.into();
                 let c = fr.c;
-                call(Func::LocalUnlockV7, LU1, |f| f.c = c)
+                call(local_unlock_v7::LU1, |f| f.c = c)
             }
             FM5 => {
-                fr.pc = FM5r;
+                fr.pc = FM5r.into();
                 let batch = std::mem::take(&mut fr.arr);
-                call(Func::FreeBulk, KB1, |f| f.arr = batch)
+                call(kmem_cache_free_bulk::KB1, |f| f.arr = batch)
             }
             FM5r => {
                 self.stat_add(Stat::SHEAF_FLUSH, fr.pages);
                 fr.ok = true;
                 if fr.count > 0 {
-                    fr.pc = FM1;
+                    fr.pc = FM1.into();
                     return Flow::Go;
                 }
                 Flow::Ret(1, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `sheaf_flush_unused(h)` (FU1–FU4) for a sheaf on no CPU (or a dead CPU's), hence with
     /// no lock: free all of its objects to their slabs.
-    pub(in crate::model) fn sheaf_flush_unused(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn sheaf_flush_unused(
+        &mut self,
+        fr: &mut Frame,
+        pc: sheaf_flush_unused::Pc,
+    ) -> Flow {
+        use sheaf_flush_unused::Pc::*;
         let h = need!(self, fr.h);
-        match fr.pc {
+        match pc {
             FU1 => {
                 step!(self);
                 let n = self.ld_size(h);
@@ -631,7 +642,7 @@ impl Machine {
                 if n == 0 {
                     return Flow::Ret(NULL, None);
                 }
-                fr.pc = FU3;
+                fr.pc = FU3.into();
                 Flow::Step
             }
             FU3 => {
@@ -656,16 +667,15 @@ impl Machine {
                     "Hand the {n} object(s) of {} to __kmem_cache_free_bulk; size := 0.",
                     self.sheaf_name(h)
                 );
-                fr.pc = FU3r;
+                fr.pc = FU3r.into();
                 Flow::Step
             }
             FU3r => {
-                fr.pc = FU4;
+                fr.pc = FU4.into();
                 let batch = std::mem::take(&mut fr.arr);
-                call(Func::FreeBulk, KB1, |f| f.arr = batch)
+                call(kmem_cache_free_bulk::KB1, |f| f.arr = batch)
             }
             FU4 => Flow::Ret(NULL, None),
-            _ => self.fault(Fault::Label),
         }
     }
 
@@ -673,9 +683,13 @@ impl Machine {
     /// `build_detached_freelist` (the last object, then same-slab objects looking back, up to
     /// three others) and free each group with one `__slab_free`. `count` = the look-back
     /// cursor, `pobj` = `same`, `l` = lookahead left.
-    pub(in crate::model) fn kmem_cache_free_bulk(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(in crate::model) fn kmem_cache_free_bulk(
+        &mut self,
+        fr: &mut Frame,
+        pc: kmem_cache_free_bulk::Pc,
+    ) -> Flow {
+        use kmem_cache_free_bulk::Pc::*;
+        match pc {
             KB1 => {
                 let Some(&x) = fr.arr.last() else {
                     return Flow::Ret(NULL, None);
@@ -700,13 +714,13 @@ impl Machine {
                     self.slab_name(p),
                     self.addr_name(x)
                 );
-                fr.pc = KB2;
+                fr.pc = KB2.into();
                 Flow::Step
             }
             KB2 => {
                 if fr.count == 0 || fr.l == 0 {
                     fr.arr.truncate(fr.pobj as usize);
-                    fr.pc = KB3;
+                    fr.pc = KB3.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -753,16 +767,15 @@ impl Machine {
                 Flow::Step
             }
             KB3 => {
-                fr.pc = KB1;
+                fr.pc = KB1.into();
                 let (p, head, tail, cnt) = (fr.pg, fr.f, fr.x, fr.ret_count);
-                call(Func::SlabFreeSlowV7, SS2, |f| {
+                call(slab_free_slow_v7::SS2, |f| {
                     f.pg = p;
                     f.f = head;
                     f.x = tail;
                     f.count = cnt;
                 })
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
@@ -770,19 +783,23 @@ impl Machine {
     /// the slab's double CAS, taking `list_lock` first only when the slab was full or becomes
     /// empty. No frozen slabs, no CPU partial list. `flag` = was_full, `drain` = on the node
     /// list (`SL_partial`) when the lock was taken, `n` = the node whose lock is held.
-    pub(in crate::model) fn slab_free_slow_v7(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn slab_free_slow_v7(
+        &mut self,
+        fr: &mut Frame,
+        pc: slab_free_slow_v7::Pc,
+    ) -> Flow {
+        use slab_free_slow_v7::Pc::*;
         let p = need!(self, fr.pg);
-        match fr.pc {
+        match pc {
             SS1 => {
                 let Some(n) = fr.n else {
-                    fr.pc = SS2;
+                    fr.pc = SS2.into();
                     return Flow::Go;
                 };
                 step!(self);
                 self.list_unlock_irqrestore(fr, n);
                 fr.n = None;
-                fr.pc = SS2;
+                fr.pc = SS2.into();
                 Flow::Step
             }
             SS2 => {
@@ -799,7 +816,7 @@ impl Machine {
                     self.addr_name(prior),
                     counters_text(c)
                 );
-                fr.pc = SS4;
+                fr.pc = SS4.into();
                 Flow::Step
             }
             SS4 => {
@@ -821,12 +838,12 @@ impl Machine {
                     fr.new.inuse,
                     if fr.flag { " (the slab was full)" } else { "" }
                 );
-                fr.pc = SS5;
+                fr.pc = SS5.into();
                 Flow::Step
             }
             SS5 => {
                 if fr.new.inuse != 0 && !fr.flag {
-                    fr.pc = SS6;
+                    fr.pc = SS6.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -835,7 +852,7 @@ impl Machine {
                 self.access(self.page(p).line, Access::Read);
                 fr.n = Some(n);
                 fr.drain = self.slab(p).on_node_partial;
-                fr.pc = SS6;
+                fr.pc = SS6.into();
                 Flow::Step
             }
             SS6 => {
@@ -859,28 +876,29 @@ impl Machine {
                 );
                 if ok {
                     self.unhold_chain(fr.f, fr.count);
-                    fr.pc = SS7;
+                    fr.pc = SS7.into();
                 } else {
-                    fr.pc = SS1;
+                    fr.pc = SS1.into();
                 }
                 Flow::Step
             }
             SS7 => {
-                let Some(n) = fr.n else {
+                if fr.n.is_none() {
                     return Flow::Ret(NULL, None);
-                };
-                if !fr.flag && !fr.drain {
-                    // Isolated by a refill: its isolator handles it (SS8).
-                    fr.pc = SS8;
-                    return Flow::Go;
                 }
+                // Isolated by a refill: its isolator handles it (SS8).
+                fr.pc = Pc::from(if !fr.flag && !fr.drain { SS8 } else { SS9 });
+                Flow::Go
+            }
+            SS9 => {
+                let n = need!(self, fr.n);
                 let empty = fr.new.inuse == 0;
                 let nr = self.node(n).nr_partial;
-                fr.pc = if empty && self.discard_ok(nr) {
+                fr.pc = Pc::from(if empty && self.discard_ok(nr) {
                     SS11
                 } else {
                     SS10
-                };
+                });
                 Flow::Go
             }
             SS8 => {
@@ -898,7 +916,7 @@ impl Machine {
             }
             SS10 => {
                 if !fr.flag {
-                    fr.pc = SS10u;
+                    fr.pc = SS10u.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -912,7 +930,7 @@ impl Machine {
                     "The slab {} was full: add_partial at the tail of node {n}'s list.",
                     self.slab_name(p)
                 );
-                fr.pc = SS10u;
+                fr.pc = SS10u.into();
                 Flow::Step
             }
             SS10u => {
@@ -923,7 +941,7 @@ impl Machine {
             }
             SS11 => {
                 if fr.flag {
-                    fr.pc = SS11u;
+                    fr.pc = SS11u.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -937,7 +955,7 @@ impl Machine {
                     "The slab {} is empty and node {n} keeps enough: remove_partial.",
                     self.slab_name(p)
                 );
-                fr.pc = SS11u;
+                fr.pc = SS11u.into();
                 Flow::Step
             }
             SS11u => {
@@ -945,7 +963,7 @@ impl Machine {
                 let n = need!(self, fr.n);
                 self.list_unlock_irqrestore(fr, n);
                 fr.n = None;
-                fr.pc = SS11d;
+                fr.pc = SS11d.into();
                 Flow::Step
             }
             SS11d => {
@@ -961,16 +979,19 @@ impl Machine {
                 );
                 Flow::Ret(NULL, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `slub_cpu_dead(d)` on a survivor (HP2–HP4): empty the dead CPU's sheaves without its
     /// lock ("the cpu is not executing anymore"); main stays installed, spare is freed.
-    pub(in crate::model) fn slub_cpu_dead(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn slub_cpu_dead(
+        &mut self,
+        fr: &mut Frame,
+        pc: slub_cpu_dead::Pc,
+    ) -> Flow {
+        use slub_cpu_dead::Pc::*;
         let d = fr.c;
-        match fr.pc {
+        match pc {
             HP2 => {
                 step!(self);
                 let p = self.ld_pcs(d);
@@ -984,46 +1005,49 @@ impl Machine {
                     self.sheaf_name(p.main),
                     p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
                 );
-                fr.pc = HP3;
+                fr.pc = HP3.into();
                 Flow::Step
             }
             HP3 => {
-                fr.pc = HP4;
+                fr.pc = HP4.into();
                 let m = fr.h;
-                call(Func::SheafFlushUnused, FU1, |f| f.h = m)
+                call(sheaf_flush_unused::FU1, |f| f.h = m)
             }
             HP4 => {
                 let Some(sp) = fr.h2 else {
                     return Flow::Ret(NULL, None);
                 };
-                fr.pc = HP4r;
-                call(Func::SheafFlushUnused, FU1, |f| f.h = Some(sp))
+                fr.pc = HP4r.into();
+                call(sheaf_flush_unused::FU1, |f| f.h = Some(sp))
             }
             HP4r => {
                 step!(self);
                 let sp = need!(self, fr.h2);
                 self.st_pcs(d, None, Some(None), true);
                 self.sheaf_free(sp);
-                fr.pc = HP4f;
+                fr.pc = HP4f.into();
                 Flow::Step
             }
             HP4f => Flow::Ret(NULL, None),
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `pcs_flush_all` on this CPU (the work `flush_all` queues): detach the spare under the
     /// lock, flush and free it, then flush main in batches.
-    pub(in crate::model) fn pcs_flush_all(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(in crate::model) fn pcs_flush_all(
+        &mut self,
+        fr: &mut Frame,
+        pc: pcs_flush_all::Pc,
+    ) -> Flow {
+        use pcs_flush_all::Pc::*;
+        match pc {
             LL1 => {
-                fr.pc = FA1a;
-                call(Func::LocalLockV7, LL1, |_| {})
+                fr.pc = FA1a.into();
+                call(local_lock_v7::LL1, |_| {})
             }
             FA1a => {
                 fr.c = fr.ret_count;
-                fr.pc = FA1b;
+                fr.pc = FA1b.into();
                 Flow::Go
             }
             FA1b => {
@@ -1045,31 +1069,30 @@ impl Machine {
                         None => "no spare to detach.".into(),
                     }
                 );
-                fr.pc = FA1u;
+                fr.pc = FA1u.into();
                 Flow::Step
             }
             FA1u => {
-                fr.pc = FA2r;
+                fr.pc = FA2r.into();
                 let k = fr.c;
-                call(Func::LocalUnlockV7, LU1, |f| f.c = k)
+                call(local_unlock_v7::LU1, |f| f.c = k)
             }
             FA2r => {
                 let Some(sp) = fr.h2 else {
-                    fr.pc = FA4r;
-                    return call(Func::SheafFlushMain, FM1, |_| {});
+                    fr.pc = FA4r.into();
+                    return call(sheaf_flush_main::FM1, |_| {});
                 };
-                fr.pc = FA2f;
-                call(Func::SheafFlushUnused, FU1, |f| f.h = Some(sp))
+                fr.pc = FA2f.into();
+                call(sheaf_flush_unused::FU1, |f| f.h = Some(sp))
             }
             FA2f => {
                 step!(self);
                 let sp = need!(self, fr.h2.take());
                 self.sheaf_free(sp);
-                fr.pc = FA2r;
+                fr.pc = FA2r.into();
                 Flow::Step
             }
             FA4r => Flow::Ret(NULL, None),
-            _ => self.fault(Fault::Label),
         }
     }
 }

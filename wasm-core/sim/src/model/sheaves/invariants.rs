@@ -4,6 +4,7 @@
 //! `barn.rs`); INV-S14 (NUMA locality) is advisory in the kernel and not reported.
 
 use super::{sv, SheafId};
+use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::Fault;
 use crate::model::{Machine, Stat};
@@ -23,15 +24,15 @@ impl Machine {
     /// like): the kernel leaves the old pointer in place for those steps, under the CPU's lock,
     /// and never reads it again.
     pub(super) fn replacing(&self, k: u32) -> bool {
-        use crate::model::Pc::*;
         self.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| {
                 f.c == k
                     && matches!(
-                        (f.func, f.pc),
-                        (Func::ReplaceEmptyMain, SE6 | SE16r)
-                            | (Func::ReplaceFullMain, FR6r)
-                            | (Func::InstallEmptySheaf, FI4r)
+                        f.pc,
+                        Pc::ReplaceEmptyMain(
+                            pcs_replace_empty_main::SE6 | pcs_replace_empty_main::SE16r
+                        ) | Pc::ReplaceFullMain(pcs_replace_full_main::FR6r)
+                            | Pc::InstallEmptySheaf(pcs_install_empty_sheaf::FI4r)
                     )
             })
         })
@@ -40,12 +41,14 @@ impl Machine {
     /// Whether a context's `__slab_free` of slab `s` has done its CAS and still has the slab in
     /// hand: it will list it, leave it to its isolator, or discard it.
     fn freeing_after_cas(&self, s: SlabId) -> bool {
-        use crate::model::Pc::*;
+        use slab_free_slow_v7::Pc::*;
         self.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| {
-                f.func == Func::SlabFreeSlowV7
-                    && f.pg == Some(s)
-                    && matches!(f.pc, SS7 | SS8 | SS10 | SS10u | SS11 | SS11u | SS11d)
+                f.pg == Some(s)
+                    && matches!(
+                        f.pc,
+                        Pc::SlabFreeSlowV7(SS7 | SS8 | SS9 | SS10 | SS10u | SS11 | SS11u | SS11d)
+                    )
             })
         })
     }

@@ -16,6 +16,7 @@ use super::executor::Block;
 use super::memory::Access;
 use super::state::*;
 use super::{cost, Fault, Flow, Machine, Pc, Stat};
+use crate::model::pcs::labels::*;
 use crate::scenario::PcsLock;
 
 mod alloc;
@@ -114,21 +115,21 @@ impl SheafLayout {
 pub(super) fn op_frame(call: OpCall) -> Frame {
     match call {
         OpCall::Alloc { node } => {
-            let mut f = Frame::new(Func::SlabAllocNode, Pc::SA1);
+            let mut f = Frame::new(slab_alloc_node::SA1);
             f.node = node;
             f
         }
         OpCall::Free { addr, slab } => {
-            let mut f = Frame::new(Func::SlabFreeV7, Pc::SF2);
+            let mut f = Frame::new(slab_free_v7::SF2);
             f.x = addr;
             f.pg = Some(slab);
             f
         }
         // `flush` of this CPU: the work item `flush_all` queues on it (`pcs_flush_all`); of
         // CPU `target`: `slub_cpu_dead` on a survivor.
-        OpCall::Flush { target: None } => Frame::new(Func::PcsFlushAll, Pc::LL1),
+        OpCall::Flush { target: None } => Frame::new(pcs_flush_all::LL1),
         OpCall::Flush { target: Some(t) } => {
-            let mut f = Frame::new(Func::CpuDead, Pc::HP2);
+            let mut f = Frame::new(slub_cpu_dead::HP2);
             f.c = t;
             f
         }
@@ -138,8 +139,8 @@ pub(super) fn op_frame(call: OpCall) -> Frame {
 /// Where a task may sleep: the page allocator and the sheaf's `kzalloc` with `GFP_KERNEL`.
 pub(super) fn at_sleep_point(fr: &Frame) -> bool {
     matches!(
-        (fr.func, fr.pc),
-        (Func::AllocateSlab, Pc::NB1) | (Func::ReplaceEmptyMain, Pc::SE12)
+        fr.pc,
+        Pc::AllocateSlab(allocate_slab::NB1) | Pc::ReplaceEmptyMain(pcs_replace_empty_main::SE12)
     )
 }
 
@@ -582,9 +583,8 @@ impl Machine {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
         let node_lock = |n: u32| held_by(self.node(n).list_lock).map(|h| Block::ListLock(n, h));
         let barn_lock = |n: u32| held_by(self.barn(n).lock).map(|h| Block::BarnLock(n, h));
-        use Pc::*;
-        match (fr.func, fr.pc) {
-            (Func::SlabFreeSlowV7, SS5) => {
+        match fr.pc {
+            Pc::SlabFreeSlowV7(slab_free_slow_v7::SS5) => {
                 let n = self.node_of_slab(fr.pg?);
                 let locks = fr.new.inuse == 0 || fr.prior == NULL;
                 if locks {
@@ -593,52 +593,53 @@ impl Machine {
                     None
                 }
             }
-            (Func::AllocFromNewSlab, NS5) => node_lock(self.node_of_slab(fr.pg?)),
-            (Func::GetFromPartialNode, GP2) | (Func::RefillObjectsNode, RN7) => node_lock(fr.n?),
+            Pc::AllocFromNewSlab(alloc_from_new_slab::NS5) => node_lock(self.node_of_slab(fr.pg?)),
+            Pc::GetFromPartialNode(get_from_partial_node::GP2)
+            | Pc::RefillObjectsNode(refill_objects_node::RN7) => node_lock(fr.n?),
             // `allow_spin = false` takes the lock by trylock: it never waits.
-            (Func::GetPartialNodeBulk, GB2) if !fr.lock => node_lock(fr.n?),
-            (Func::BarnReplaceEmpty, BRE2)
-            | (Func::BarnGetEmpty, BGE2)
-            | (Func::BarnReplaceFull, BRF3)
-            | (Func::BarnPutEmpty, BP1)
-            | (Func::BarnPutFull, BP1) => barn_lock(fr.pages),
+            Pc::GetPartialNodeBulk(get_partial_node_bulk::GB2) if !fr.lock => node_lock(fr.n?),
+            Pc::BarnReplaceEmpty(barn_replace_empty_sheaf::BRE2)
+            | Pc::BarnGetEmpty(barn_get_empty_sheaf::BGE2)
+            | Pc::BarnReplaceFull(barn_replace_full_sheaf::BRF3)
+            | Pc::BarnPutEmpty(barn_put_empty_sheaf::BP1)
+            | Pc::BarnPutFull(barn_put_full_sheaf::BP1) => barn_lock(fr.pages),
             _ => None,
         }
     }
 
     /// Dispatch one label of a Linux 7.0 function.
     pub(super) fn exec_sheaves(&mut self, fr: &mut Frame) -> Flow {
-        match fr.func {
-            Func::SlabAllocNode => self.slab_alloc_node(fr),
-            Func::ReplaceEmptyMain => self.pcs_replace_empty_main(fr),
-            Func::RefillSheaf => self.refill_sheaf(fr),
-            Func::RefillObjects => self.refill_objects(fr),
-            Func::RefillObjectsNode => self.refill_objects_node(fr),
-            Func::GetPartialNodeBulk => self.get_partial_node_bulk(fr),
-            Func::GetFreelistNofreeze => self.get_freelist_nofreeze(fr),
-            Func::AllocFromNewSlab => self.alloc_from_new_slab(fr),
-            Func::AllocateSlab => self.allocate_slab(fr),
-            Func::SlabAllocV7 => self.slab_alloc_v7(fr),
-            Func::GetFromPartialNode => self.get_from_partial_node(fr),
-            Func::BarnReplaceEmpty => self.barn_replace_empty_sheaf(fr),
-            Func::BarnGetEmpty => self.barn_get_empty_sheaf(fr),
-            Func::BarnReplaceFull => self.barn_replace_full_sheaf(fr),
-            Func::BarnPutEmpty => self.barn_put_sheaf(fr, false),
-            Func::BarnPutFull => self.barn_put_sheaf(fr, true),
-            Func::LocalTrylock => self.local_trylock(fr),
-            Func::LocalLockV7 => self.local_lock_v7(fr),
-            Func::LocalUnlockV7 => self.local_unlock_v7(fr),
-            Func::SlabFreeV7 => self.slab_free_v7(fr),
-            Func::FreeToPcs => self.free_to_pcs(fr),
-            Func::ReplaceFullMain => self.pcs_replace_full_main(fr),
-            Func::InstallEmptySheaf => self.pcs_install_empty_sheaf(fr),
-            Func::SheafFlushMain => self.sheaf_flush_main(fr),
-            Func::SheafFlushUnused => self.sheaf_flush_unused(fr),
-            Func::FreeBulk => self.kmem_cache_free_bulk(fr),
-            Func::SlabFreeSlowV7 => self.slab_free_slow_v7(fr),
-            Func::CpuDead => self.slub_cpu_dead(fr),
-            Func::PcsFlushAll => self.pcs_flush_all(fr),
-            Func::Touch => self.touch(fr),
+        match fr.pc {
+            Pc::SlabAllocNode(pc) => self.slab_alloc_node(fr, pc),
+            Pc::ReplaceEmptyMain(pc) => self.pcs_replace_empty_main(fr, pc),
+            Pc::RefillSheaf(pc) => self.refill_sheaf(fr, pc),
+            Pc::RefillObjects(pc) => self.refill_objects(fr, pc),
+            Pc::RefillObjectsNode(pc) => self.refill_objects_node(fr, pc),
+            Pc::GetPartialNodeBulk(pc) => self.get_partial_node_bulk(fr, pc),
+            Pc::GetFreelistNofreeze(pc) => self.get_freelist_nofreeze(fr, pc),
+            Pc::AllocFromNewSlab(pc) => self.alloc_from_new_slab(fr, pc),
+            Pc::AllocateSlab(pc) => self.allocate_slab(fr, pc),
+            Pc::SlabAllocV7(pc) => self.slab_alloc_v7(fr, pc),
+            Pc::GetFromPartialNode(pc) => self.get_from_partial_node(fr, pc),
+            Pc::BarnReplaceEmpty(pc) => self.barn_replace_empty_sheaf(fr, pc),
+            Pc::BarnGetEmpty(pc) => self.barn_get_empty_sheaf(fr, pc),
+            Pc::BarnReplaceFull(pc) => self.barn_replace_full_sheaf(fr, pc),
+            Pc::BarnPutEmpty(pc) => self.barn_put_sheaf(fr, pc, false),
+            Pc::BarnPutFull(pc) => self.barn_put_sheaf(fr, pc.into(), true),
+            Pc::LocalTrylock(pc) => self.local_trylock(fr, pc),
+            Pc::LocalLockV7(pc) => self.local_lock_v7(fr, pc),
+            Pc::LocalUnlockV7(pc) => self.local_unlock_v7(fr, pc),
+            Pc::SlabFreeV7(pc) => self.slab_free_v7(fr, pc),
+            Pc::FreeToPcs(pc) => self.free_to_pcs(fr, pc),
+            Pc::ReplaceFullMain(pc) => self.pcs_replace_full_main(fr, pc),
+            Pc::InstallEmptySheaf(pc) => self.pcs_install_empty_sheaf(fr, pc),
+            Pc::SheafFlushMain(pc) => self.sheaf_flush_main(fr, pc),
+            Pc::SheafFlushUnused(pc) => self.sheaf_flush_unused(fr, pc),
+            Pc::FreeBulk(pc) => self.kmem_cache_free_bulk(fr, pc),
+            Pc::SlabFreeSlowV7(pc) => self.slab_free_slow_v7(fr, pc),
+            Pc::CpuDead(pc) => self.slub_cpu_dead(fr, pc),
+            Pc::PcsFlushAll(pc) => self.pcs_flush_all(fr, pc),
+            Pc::Touch(touch::TC) => self.touch(fr),
             _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }
@@ -648,14 +649,19 @@ impl Machine {
 /// `__pcs_replace_full_main`: with a capacity of 0 (SLUB_TINY, debug and boot caches) no object
 /// stays on a CPU, so the function unlocks and returns NULL (the caller takes the slab path);
 /// otherwise it goes on at `next`.
-pub(super) fn without_sheaves(m: &Machine, fr: &mut Frame, next: Pc, unlocked: Pc) -> Flow {
+pub(super) fn without_sheaves<P: Into<Pc>>(
+    m: &Machine,
+    fr: &mut Frame,
+    next: P,
+    unlocked: P,
+) -> Flow {
     if m.capacity() > 0 {
-        fr.pc = next;
+        fr.pc = next.into();
         return Flow::Go;
     }
-    fr.pc = unlocked;
+    fr.pc = unlocked.into();
     let k = fr.c;
-    call(Func::LocalUnlockV7, Pc::LU1, |f| f.c = k)
+    call(local_unlock_v7::LU1, |f| f.c = k)
 }
 
 /// A sheaf id as a callee's return value (`Flow::Ret` carries an address): 0 is NULL.
@@ -667,9 +673,9 @@ pub(super) fn sheaf_of_ret(v: Addr) -> Option<SheafId> {
     v.checked_sub(1).map(|h| h as SheafId)
 }
 
-/// A callee frame of `func` starting at `pc`.
-pub(super) fn call(func: Func, pc: Pc, set: impl FnOnce(&mut Frame)) -> Flow {
-    let mut f = Frame::new(func, pc);
+/// A callee frame starting at `pc` (a label of the callee's function).
+pub(super) fn call(pc: impl Into<Pc>, set: impl FnOnce(&mut Frame)) -> Flow {
+    let mut f = Frame::new(pc);
     set(&mut f);
     Flow::Call(Box::new(f))
 }

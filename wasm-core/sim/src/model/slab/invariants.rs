@@ -16,6 +16,7 @@
 
 use super::state::*;
 use super::{ArrayCache, Machine, Pc, Stat};
+use crate::model::pcs::labels::*;
 use crate::view::{ArrayView, ObjectOwner, SlabNodeView, SlabOwner, SlabView};
 
 /// Where an object was found (for the messages).
@@ -86,13 +87,13 @@ impl Machine {
         }
         for (ci, c) in self.st.ctxs.iter().enumerate() {
             for f in &c.stack {
-                let held = match f.func {
-                    Func::CacheAlloc => f.pc == Pc::CA3 && f.obj != NULL,
+                let held = match f.func() {
+                    Func::CacheAlloc => f.pc == Pc::CacheAlloc(cache_alloc::CA3) && f.obj != NULL,
                     Func::CacheFree => c.begun && !f.flag,
                     _ => false,
                 };
                 if held {
-                    let a = if f.func == Func::CacheAlloc {
+                    let a = if f.func() == Func::CacheAlloc {
                         f.obj
                     } else {
                         f.x

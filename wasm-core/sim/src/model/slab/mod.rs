@@ -22,6 +22,7 @@ use super::cost;
 use super::memory::Access;
 use super::state;
 use super::state::*;
+use crate::model::pcs::labels::*;
 use crate::model::Fault;
 
 /// SLAB's state of the machine `$m` (`Machine::slab_state`).
@@ -585,16 +586,16 @@ impl Machine {
     // Allocation: slab_alloc → ____cache_alloc
     // ---------------------------------------------------------------------------------------
 
-    pub(super) fn cache_alloc(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(super) fn cache_alloc(&mut self, fr: &mut Frame, pc: cache_alloc::Pc) -> Flow {
+        use cache_alloc::Pc::*;
+        match pc {
             CA0 => {
                 step!(self);
                 self.irq_save(fr);
                 fr.c = self.me();
                 self.ghost.slab_allocs.bump();
                 note!(self, IrqOff, "irqs".into(), "slab_alloc: local_irq_save. SLAB's per-CPU array is only ever touched with interrupts off.");
-                fr.pc = CA1;
+                fr.pc = CA1.into();
                 Flow::Step
             }
             CA1 => {
@@ -609,7 +610,7 @@ impl Machine {
                     "Read cpu{k}'s array_cache: {avail} object(s) available."
                 );
                 rw!(self, read = avail.to_string());
-                fr.pc = if avail > 0 { CA2 } else { CA1r };
+                fr.pc = Pc::from(if avail > 0 { CA2 } else { CA1r });
                 Flow::Step
             }
             CA2 => {
@@ -625,17 +626,17 @@ impl Machine {
                 fr.obj = obj;
                 note!(self, Store, format!("ac[{k}]"), "Pop {} off the top of cpu{k}'s array (touched = 1): no atomic instruction, no lock.", self.addr_name(obj));
                 rw!(self, read = self.addr_name(obj));
-                fr.pc = CA3;
+                fr.pc = CA3.into();
                 Flow::Step
             }
             CA1r => {
                 self.stat(Stat::ALLOCMISS);
-                fr.pc = CA1s;
-                Flow::Call(Box::new(Frame::new(Func::CacheAllocRefill, RF1)))
+                fr.pc = CA1s.into();
+                Flow::Call(Box::new(Frame::new(cache_alloc_refill::RF1)))
             }
             CA1s => {
                 fr.obj = fr.ret;
-                fr.pc = CA3;
+                fr.pc = CA3.into();
                 Flow::Go
             }
             CA3 => {
@@ -650,14 +651,17 @@ impl Machine {
                 );
                 Flow::Ret(fr.obj, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `cache_alloc_refill` (v4.7, spec Appendix A), irqs off on entry.
-    pub(super) fn cache_alloc_refill(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(super) fn cache_alloc_refill(
+        &mut self,
+        fr: &mut Frame,
+        pc: cache_alloc_refill::Pc,
+    ) -> Flow {
+        use cache_alloc_refill::Pc::*;
+        match pc {
             RF1 => {
                 let k = self.me();
                 fr.c = k;
@@ -669,10 +673,10 @@ impl Machine {
                     batch = 16;
                 }
                 fr.count = batch;
-                fr.pc = match self.variant().slab_grow {
+                fr.pc = Pc::from(match self.variant().slab_grow {
                     crate::scenario::SlabGrow::Lockless => RF2,
                     crate::scenario::SlabGrow::Locked => RF3,
-                };
+                });
                 Flow::Go
             }
             RF2 => {
@@ -702,7 +706,7 @@ impl Machine {
                         "something may be there, so take list_lock."
                     }
                 );
-                fr.pc = if empty { RF8 } else { RF3 };
+                fr.pc = Pc::from(if empty { RF8 } else { RF3 });
                 Flow::Step
             }
             RF3 => {
@@ -715,7 +719,7 @@ impl Machine {
                     format!("node {n} list_lock"),
                     "Take node {n}'s list_lock to refill from the node."
                 );
-                fr.pc = RF4;
+                fr.pc = RF4.into();
                 Flow::Step
             }
             RF4 => {
@@ -751,7 +755,7 @@ impl Machine {
                     }
                     self.touch_arr(Arr::Cpu(k), from, from.saturating_add(nr), Access::Write);
                     note!(self, Store, format!("ac[{k}]"), "transfer_objects: {nr} object(s) from node {n}'s shared array to cpu{k}'s array.");
-                    fr.pc = RF7;
+                    fr.pc = RF7.into();
                 } else {
                     note!(
                         self,
@@ -759,7 +763,7 @@ impl Machine {
                         format!("node {n} shared"),
                         "The shared array has nothing to give: take objects from the slab lists."
                     );
-                    fr.pc = RF5;
+                    fr.pc = RF5.into();
                 }
                 Flow::Step
             }
@@ -782,7 +786,7 @@ impl Machine {
                         format!("node {n}"),
                         "get_first_slab: node {n} has no partial and no free slab: must grow."
                     );
-                    fr.pc = RF6;
+                    fr.pc = RF6.into();
                     return Flow::Step;
                 };
                 self.check_node_lock(n, "slab lists");
@@ -805,7 +809,7 @@ impl Machine {
                     self.slab_name(s),
                     if sb!(self).active(s) == self.cfg.objects { "slabs_full" } else { "slabs_partial" }
                 );
-                fr.pc = if fr.count > 0 { RF5 } else { RF6 };
+                fr.pc = Pc::from(if fr.count > 0 { RF5 } else { RF6 });
                 Flow::Step
             }
             RF6 => {
@@ -824,23 +828,23 @@ impl Machine {
                     ns.free_objects = ns.free_objects.saturating_sub(avail);
                 }
                 note!(self, Store, format!("node {n}"), "n->free_objects -= {avail}: the objects now in cpu{k}'s array are no longer the node's.");
-                fr.pc = RF7;
+                fr.pc = RF7.into();
                 Flow::Step
             }
             RF7 => {
                 step!(self);
                 let n = need!(self, fr.n);
                 self.unlock_node(n);
-                fr.pc = RF8;
+                fr.pc = RF8.into();
                 Flow::Step
             }
             RF8 => {
                 if self.peek_arr(Arr::Cpu(fr.c)) > 0 {
-                    fr.pc = RF10;
+                    fr.pc = RF10.into();
                     return Flow::Go;
                 }
-                fr.pc = RF8r;
-                let mut g = Frame::new(Func::CacheGrowBegin, GB1);
+                fr.pc = RF8r.into();
+                let mut g = Frame::new(cache_grow_begin::GB1);
                 g.n = fr.n;
                 Flow::Call(Box::new(g))
             }
@@ -849,16 +853,16 @@ impl Machine {
                 // on another CPU now, so `ac = cpu_cache_get(cachep)` again.
                 fr.p = fr.ret_slab;
                 fr.c = self.me();
-                fr.pc = RF9;
+                fr.pc = RF9.into();
                 Flow::Go
             }
             RF9 => {
                 let Some(s) = fr.p else {
-                    fr.pc = RF9c;
+                    fr.pc = RF9c.into();
                     return Flow::Go;
                 };
                 if self.peek_arr(Arr::Cpu(fr.c)) > 0 {
-                    fr.pc = RF9c;
+                    fr.pc = RF9c.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -867,14 +871,14 @@ impl Machine {
                 let before = fr.count;
                 fr.count = self.alloc_block(k, s, fr.count);
                 note!(self, Store, format!("slab {}", self.slab_name(s)), "alloc_block from the new slab {} (still private, no lock): {} object(s) onto cpu{k}'s array.", self.slab_name(s), before.saturating_sub(fr.count));
-                fr.pc = RF9c;
+                fr.pc = RF9c.into();
                 Flow::Step
             }
             RF9c => {
-                fr.pc = RF9r;
+                fr.pc = RF9r.into();
                 match fr.p {
                     Some(s) => {
-                        let mut g = Frame::new(Func::CacheGrowEnd, GE1);
+                        let mut g = Frame::new(cache_grow_end::GE1);
                         g.p = Some(s);
                         g.n = Some(self.page(s).node);
                         Flow::Call(Box::new(g))
@@ -886,7 +890,7 @@ impl Machine {
                 if self.peek_arr(Arr::Cpu(fr.c)) == 0 {
                     return Flow::Ret(NULL, None);
                 }
-                fr.pc = RF10;
+                fr.pc = RF10.into();
                 Flow::Go
             }
             RF10 => {
@@ -907,25 +911,24 @@ impl Machine {
                 );
                 Flow::Ret(obj, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `cache_grow_begin`: a new slab, private to this context until `cache_grow_end`.
-    pub(super) fn cache_grow_begin(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(super) fn cache_grow_begin(&mut self, fr: &mut Frame, pc: cache_grow_begin::Pc) -> Flow {
+        use cache_grow_begin::Pc::*;
         let may_sleep = self.ctx(self.cur).kind == CtxKind::Task;
-        match fr.pc {
+        match pc {
             GB1 => {
                 if !may_sleep || self.cpu(self.me()).irqs_on {
-                    fr.pc = GB2;
+                    fr.pc = GB2.into();
                     return Flow::Go;
                 }
                 step!(self);
                 self.irq_set(true);
                 fr.flag = true;
                 note!(self, IrqOn, "irqs".into(), "GFP_KERNEL may sleep: interrupts on around the page allocator (cache_grow_begin).");
-                fr.pc = GB2;
+                fr.pc = GB2.into();
                 Flow::Step
             }
             GB2 => {
@@ -955,12 +958,12 @@ impl Machine {
                         self.slab_name(s)
                     );
                 }
-                fr.pc = GB3;
+                fr.pc = GB3.into();
                 Flow::Step
             }
             GB3 => {
                 let Some(s) = fr.p else {
-                    fr.pc = GB4;
+                    fr.pc = GB4.into();
                     return Flow::Go;
                 };
                 step!(self);
@@ -970,7 +973,7 @@ impl Machine {
                 sp.active = 0;
                 sp.bufctl = (0..objects).collect();
                 note!(self, Store, format!("slab {}", self.slab_name(s)), "cache_init_objs: slab {}'s freelist is the index array 0..{} (SLAB writes no pointer into free objects).", self.slab_name(s), self.cfg.objects);
-                fr.pc = GB4;
+                fr.pc = GB4.into();
                 Flow::Step
             }
             GB4 => {
@@ -987,16 +990,15 @@ impl Machine {
                 );
                 Flow::Ret(NULL, fr.p)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `cache_grow_end`: link the new slab into its node under `list_lock`.
-    pub(super) fn cache_grow_end(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(super) fn cache_grow_end(&mut self, fr: &mut Frame, pc: cache_grow_end::Pc) -> Flow {
+        use cache_grow_end::Pc::*;
         let n = need!(self, fr.n);
         let s = need!(self, fr.p);
-        match fr.pc {
+        match pc {
             GE1 => {
                 step!(self);
                 self.spin_lock(n);
@@ -1007,7 +1009,7 @@ impl Machine {
                     "cache_grow_end: take node {n}'s list_lock to link slab {}.",
                     self.slab_name(s)
                 );
-                fr.pc = GE2;
+                fr.pc = GE2.into();
                 Flow::Step
             }
             GE2 => {
@@ -1031,7 +1033,7 @@ impl Machine {
                 }
                 self.stat(Stat::GROWN);
                 note!(self, Store, format!("node {n}"), "Link slab {} ({active} of {num} in use) and add its {} free object(s) to free_objects.", self.slab_name(s), free);
-                fr.pc = GE3;
+                fr.pc = GE3.into();
                 Flow::Step
             }
             GE3 => {
@@ -1039,7 +1041,6 @@ impl Machine {
                 self.unlock_node(n);
                 Flow::Ret(NULL, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
@@ -1047,9 +1048,9 @@ impl Machine {
     // Free: kmem_cache_free → ___cache_free
     // ---------------------------------------------------------------------------------------
 
-    pub(super) fn cache_free(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(super) fn cache_free(&mut self, fr: &mut Frame, pc: cache_free::Pc) -> Flow {
+        use cache_free::Pc::*;
+        match pc {
             CF0 => {
                 step!(self);
                 self.irq_save(fr);
@@ -1060,7 +1061,7 @@ impl Machine {
                     "irqs".into(),
                     "kmem_cache_free: local_irq_save."
                 );
-                fr.pc = CF1;
+                fr.pc = CF1.into();
                 Flow::Step
             }
             CF1 => {
@@ -1081,7 +1082,7 @@ impl Machine {
                             "{} belongs to node {home}: free it to its home node (alien).",
                             self.addr_name(fr.x)
                         );
-                        fr.pc = CFA1;
+                        fr.pc = CFA1.into();
                         return Flow::Step;
                     }
                 }
@@ -1090,10 +1091,10 @@ impl Machine {
                 let (avail, limit) = (ac.avail(), ac.limit);
                 if avail < limit {
                     self.stat(Stat::FREEHIT);
-                    fr.pc = CF2;
+                    fr.pc = CF2.into();
                 } else {
                     self.stat(Stat::FREEMISS);
-                    fr.pc = CF1f;
+                    fr.pc = CF1f.into();
                 }
                 note!(
                     self,
@@ -1109,8 +1110,8 @@ impl Machine {
                 Flow::Step
             }
             CF1f => {
-                fr.pc = CF2;
-                let mut f = Frame::new(Func::CacheFlusharray, FA0);
+                fr.pc = CF2.into();
+                let mut f = Frame::new(cache_flusharray::FA0);
                 f.c = fr.c;
                 Flow::Call(Box::new(f))
             }
@@ -1126,7 +1127,7 @@ impl Machine {
                     );
                     self.violate("SLAB-4", msg);
                     fr.flag = true;
-                    fr.pc = CF3;
+                    fr.pc = CF3.into();
                     return Flow::Step;
                 }
                 ac.entry.push(fr.x);
@@ -1135,7 +1136,7 @@ impl Machine {
                 self.touch_arr(Arr::Cpu(k), avail.saturating_sub(1), avail, Access::Write);
                 fr.flag = true;
                 note!(self, Store, format!("ac[{k}]"), "Push {} onto cpu{k}'s array ({avail} now): no atomic instruction, no lock, no write into the object.", self.addr_name(fr.x));
-                fr.pc = CF3;
+                fr.pc = CF3.into();
                 Flow::Step
             }
             CF3 => {
@@ -1145,7 +1146,7 @@ impl Machine {
                 if fr.queue.is_empty() {
                     Flow::Ret(NULL, None)
                 } else {
-                    fr.pc = CFA4;
+                    fr.pc = CFA4.into();
                     Flow::Step
                 }
             }
@@ -1159,7 +1160,7 @@ impl Machine {
                     format!("node {n} list_lock"),
                     "Take node {n}'s list_lock (the object's home node)."
                 );
-                fr.pc = CFA2;
+                fr.pc = CFA2.into();
                 Flow::Step
             }
             CFA2 => {
@@ -1181,14 +1182,14 @@ impl Machine {
                     "free_block: {} goes back into its slab on node {n}.",
                     self.addr_name(fr.x)
                 );
-                fr.pc = CFA3;
+                fr.pc = CFA3.into();
                 Flow::Step
             }
             CFA3 => {
                 step!(self);
                 let n = need!(self, fr.n);
                 self.unlock_node(n);
-                fr.pc = CF3;
+                fr.pc = CF3.into();
                 Flow::Step
             }
             CFA4 => {
@@ -1198,20 +1199,19 @@ impl Machine {
                 }
                 Flow::Step
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `cache_flusharray`: the array is full; give its oldest `batchcount` entries to the
     /// shared array if it has room, else back to their slabs (`free_block`).
-    pub(super) fn cache_flusharray(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(super) fn cache_flusharray(&mut self, fr: &mut Frame, pc: cache_flusharray::Pc) -> Flow {
+        use cache_flusharray::Pc::*;
+        match pc {
             FA0 => {
                 let k = fr.c;
                 fr.n = Some(self.node_of_cpu(k));
                 fr.count = self.ac(k).batchcount;
-                fr.pc = FA1;
+                fr.pc = FA1.into();
                 Flow::Go
             }
             FA1 => {
@@ -1224,7 +1224,7 @@ impl Machine {
                     format!("node {n} list_lock"),
                     "cache_flusharray: take node {n}'s list_lock."
                 );
-                fr.pc = FA2;
+                fr.pc = FA2.into();
                 Flow::Step
             }
             FA2 => {
@@ -1261,10 +1261,10 @@ impl Machine {
                         format!("node {n} shared"),
                         "The shared array has room: copy cpu{k}'s {nr} oldest entries into it."
                     );
-                    fr.pc = FA5;
+                    fr.pc = FA5.into();
                 } else {
                     note!(self, Load, format!("node {n} shared"), "No room in a shared array: free the batch back into its slabs (free_block).");
-                    fr.pc = FA3;
+                    fr.pc = FA3.into();
                 }
                 Flow::Step
             }
@@ -1278,33 +1278,33 @@ impl Machine {
                     "free_block: n->free_objects += {}.",
                     fr.count
                 );
-                fr.pc = FA4;
+                fr.pc = FA4.into();
                 Flow::Step
             }
             FA4 => {
                 step!(self);
                 if self.free_block_entry(fr) {
-                    fr.pc = FA4d;
+                    fr.pc = FA4d.into();
                 }
                 Flow::Step
             }
             FA4d => {
                 step!(self);
                 self.free_block_end(fr);
-                fr.pc = FA5;
+                fr.pc = FA5.into();
                 Flow::Step
             }
             FA5 => {
                 step!(self);
                 let n = need!(self, fr.n);
                 self.unlock_node(n);
-                fr.pc = if fr.queue.is_empty() { FA7 } else { FA6 };
+                fr.pc = Pc::from(if fr.queue.is_empty() { FA7 } else { FA6 });
                 Flow::Step
             }
             FA6 => {
                 step!(self);
                 if self.destroy_next(fr) {
-                    fr.pc = FA7;
+                    fr.pc = FA7.into();
                 }
                 Flow::Step
             }
@@ -1326,14 +1326,13 @@ impl Machine {
                 );
                 Flow::Ret(NULL, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `do_drain` (the `flush` op): give back every object of a CPU's array.
-    pub(super) fn do_drain(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(super) fn do_drain(&mut self, fr: &mut Frame, pc: do_drain::Pc) -> Flow {
+        use do_drain::Pc::*;
+        match pc {
             DD0 => {
                 step!(self);
                 self.irq_save(fr);
@@ -1348,7 +1347,7 @@ impl Machine {
                     "do_drain of cpu{}'s array: interrupts off.",
                     fr.c
                 );
-                fr.pc = DD1;
+                fr.pc = DD1.into();
                 Flow::Step
             }
             DD1 => {
@@ -1361,7 +1360,7 @@ impl Machine {
                     format!("node {n} list_lock"),
                     "Take node {n}'s list_lock."
                 );
-                fr.pc = DD2;
+                fr.pc = DD2.into();
                 Flow::Step
             }
             DD2 => {
@@ -1378,33 +1377,33 @@ impl Machine {
                     fr.count,
                     fr.count
                 );
-                fr.pc = if fr.count > 0 { DD3 } else { DD3d };
+                fr.pc = Pc::from(if fr.count > 0 { DD3 } else { DD3d });
                 Flow::Step
             }
             DD3 => {
                 step!(self);
                 if self.free_block_entry(fr) {
-                    fr.pc = DD3d;
+                    fr.pc = DD3d.into();
                 }
                 Flow::Step
             }
             DD3d => {
                 step!(self);
                 self.free_block_end(fr);
-                fr.pc = DD4;
+                fr.pc = DD4.into();
                 Flow::Step
             }
             DD4 => {
                 step!(self);
                 let n = need!(self, fr.n);
                 self.unlock_node(n);
-                fr.pc = if fr.queue.is_empty() { DD6 } else { DD5 };
+                fr.pc = Pc::from(if fr.queue.is_empty() { DD6 } else { DD5 });
                 Flow::Step
             }
             DD5 => {
                 step!(self);
                 if self.destroy_next(fr) {
-                    fr.pc = DD6;
+                    fr.pc = DD6.into();
                 }
                 Flow::Step
             }
@@ -1417,7 +1416,7 @@ impl Machine {
                 ac.handed = 0;
                 self.access(self.arr_hdr(Arr::Cpu(k)), Access::Write);
                 note!(self, Store, format!("ac[{k}]"), "ac->avail = 0.");
-                fr.pc = DD7;
+                fr.pc = DD7.into();
                 Flow::Step
             }
             DD7 => {
@@ -1426,7 +1425,6 @@ impl Machine {
                 note!(self, IrqOn, "irqs".into(), "Interrupts back on.");
                 Flow::Ret(NULL, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 }
@@ -1438,18 +1436,18 @@ use super::executor::Block;
 pub(super) fn op_frame(call: OpCall) -> Frame {
     match call {
         OpCall::Alloc { node } => {
-            let mut f = Frame::new(Func::CacheAlloc, Pc::CA0);
+            let mut f = Frame::new(cache_alloc::CA0);
             f.node = node;
             f
         }
         OpCall::Free { addr, slab } => {
-            let mut f = Frame::new(Func::CacheFree, Pc::CF0);
+            let mut f = Frame::new(cache_free::CF0);
             f.x = addr;
             f.pg = Some(slab);
             f
         }
         OpCall::Flush { target } => {
-            let mut f = Frame::new(Func::DoDrain, Pc::DD0);
+            let mut f = Frame::new(do_drain::DD0);
             match target {
                 Some(t) => f.c = t,
                 None => f.flag = true,
@@ -1461,34 +1459,33 @@ pub(super) fn op_frame(call: OpCall) -> Frame {
 
 /// `cache_grow_begin`'s page allocation with `__GFP_WAIT` (GB2) is where a task may sleep.
 pub(super) fn at_sleep_point(fr: &Frame) -> bool {
-    fr.func == Func::CacheGrowBegin && fr.pc == Pc::GB2
+    fr.pc == Pc::CacheGrowBegin(cache_grow_begin::GB2)
 }
 
 impl Machine {
     /// Dispatch one label of a SLAB function.
     pub(super) fn exec_slab(&mut self, fr: &mut Frame) -> Flow {
-        match fr.func {
-            Func::CacheAlloc => self.cache_alloc(fr),
-            Func::CacheAllocRefill => self.cache_alloc_refill(fr),
-            Func::CacheGrowBegin => self.cache_grow_begin(fr),
-            Func::CacheGrowEnd => self.cache_grow_end(fr),
-            Func::CacheFree => self.cache_free(fr),
-            Func::CacheFlusharray => self.cache_flusharray(fr),
-            Func::DoDrain => self.do_drain(fr),
-            Func::Touch => self.touch(fr),
+        match fr.pc {
+            Pc::CacheAlloc(pc) => self.cache_alloc(fr, pc),
+            Pc::CacheAllocRefill(pc) => self.cache_alloc_refill(fr, pc),
+            Pc::CacheGrowBegin(pc) => self.cache_grow_begin(fr, pc),
+            Pc::CacheGrowEnd(pc) => self.cache_grow_end(fr, pc),
+            Pc::CacheFree(pc) => self.cache_free(fr, pc),
+            Pc::CacheFlusharray(pc) => self.cache_flusharray(fr, pc),
+            Pc::DoDrain(pc) => self.do_drain(fr, pc),
+            Pc::Touch(touch::TC) => self.touch(fr),
             _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }
 
     /// The lock SLAB's next step of `cx` waits for: a node's `list_lock`, held by another.
     pub(super) fn slab_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
-        use Pc::*;
-        match (fr.func, fr.pc) {
-            (Func::CacheAllocRefill, RF3)
-            | (Func::CacheGrowEnd, GE1)
-            | (Func::CacheFlusharray, FA1)
-            | (Func::DoDrain, DD1)
-            | (Func::CacheFree, CFA1) => {
+        match fr.pc {
+            Pc::CacheAllocRefill(cache_alloc_refill::RF3)
+            | Pc::CacheGrowEnd(cache_grow_end::GE1)
+            | Pc::CacheFlusharray(cache_flusharray::FA1)
+            | Pc::DoDrain(do_drain::DD1)
+            | Pc::CacheFree(cache_free::CFA1) => {
                 let n = need!(self, fr.n, None);
                 self.node(n)
                     .list_lock

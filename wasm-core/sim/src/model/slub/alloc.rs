@@ -6,7 +6,7 @@ use super::cost;
 use super::memory::Access;
 use super::state::*;
 use super::{Flow, Machine, Pc, Stat};
-use crate::model::Fault;
+use crate::model::pcs::labels::*;
 use crate::scenario::{Fastpath, Prefetch, Slowpath};
 
 impl Machine {
@@ -53,26 +53,31 @@ impl Machine {
         }
     }
 
+    /// Call `__slab_alloc`: the step machine of the variant's slow path.
     fn call_slow(&self, fr: &Frame) -> Flow {
-        let mut f = Frame::new(Func::SlabAllocSlow, Pc::B1);
+        let mut f = if self.variant().slowpath == Slowpath::LocalLock {
+            Frame::new(slab_alloc_slow_ll::LL0)
+        } else {
+            Frame::new(slab_alloc_slow::B1)
+        };
         f.node = fr.node;
         f.c = fr.c;
         Flow::Call(Box::new(f))
     }
 
     /// `slab_alloc` / `slab_alloc_node`. `fr.node` is the requested node; returns the object.
-    pub(in crate::model) fn slab_alloc(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn slab_alloc(&mut self, fr: &mut Frame, pc: slab_alloc::Pc) -> Flow {
+        use slab_alloc::Pc::*;
         let fp = self.fastpath();
-        match fr.pc {
+        match pc {
             AllocEntry => {
-                fr.pc = match fp {
+                fr.pc = Pc::from(match fp {
                     Fastpath::PreemptDisable => A1,
                     Fastpath::TidLoop | Fastpath::NoTid => E3a,
                     Fastpath::TidDirect | Fastpath::TidUnguarded => A2,
                     Fastpath::IrqDisable => E0a,
                     Fastpath::CmpxchgLocal | Fastpath::CmpxchgLocalEmulated => L0,
-                };
+                });
                 Flow::Go
             }
             // E2 (3.8–3.19): preempt_disable around reading c and tid.
@@ -97,10 +102,10 @@ impl Machine {
             A6 => self.s_alloc_load_page(fr, A7, A7),
             A7 => {
                 if fr.obj == NULL || !self.fast_node_match(fr.pg, fr.node) {
-                    fr.pc = A7r;
+                    fr.pc = A7r.into();
                     return self.call_slow(fr);
                 }
-                fr.pc = A8;
+                fr.pc = A8.into();
                 Flow::Go
             }
             A7r => {
@@ -120,17 +125,17 @@ impl Machine {
                 let ok = self.pcas2(fr, (fr.obj, fr.tid), (fr.nxt, newtid), with_tid);
                 self.note_pcas2(k, fr.obj, fr.tid, fr.nxt, newtid, with_tid, ok);
                 if ok {
-                    fr.pc = A10;
+                    fr.pc = A10.into();
                 } else {
                     self.stat(Stat::CMPXCHG_DOUBLE_CPU_FAIL);
-                    fr.pc = AllocEntry;
+                    fr.pc = AllocEntry.into();
                 }
                 Flow::Step
             }
             A10 => {
                 let pf = self.variant().prefetch;
                 if pf == Prefetch::Off {
-                    fr.pc = A11;
+                    fr.pc = A11.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -159,7 +164,7 @@ impl Machine {
                     },
                     self.addr_name(fr.nxt)
                 );
-                fr.pc = A11;
+                fr.pc = A11.into();
                 Flow::Step
             }
             A11 => {
@@ -172,13 +177,13 @@ impl Machine {
             E0c => self.s_alloc_load_freelist(fr, E0d, true),
             E0d => self.s_alloc_load_page(fr, E0e, E0s),
             E0s => {
-                fr.pc = E0t;
+                fr.pc = E0t.into();
                 self.call_slow(fr)
             }
             E0t => {
                 fr.obj = fr.ret;
                 self.count_slow_alloc(fr.obj);
-                fr.pc = E0g;
+                fr.pc = E0g.into();
                 Flow::Go
             }
             E0e => self.s_alloc_load_next(fr, E0f),
@@ -194,7 +199,7 @@ impl Machine {
                     self.addr_name(fr.nxt)
                 );
                 self.stat(Stat::ALLOC_FASTPATH);
-                fr.pc = E0g;
+                fr.pc = E0g.into();
                 Flow::Step
             }
             E0g => {
@@ -215,13 +220,13 @@ impl Machine {
             L2 => self.s_alloc_load_freelist(fr, L3, true),
             L3 => self.s_alloc_load_page(fr, L4, Ls),
             Ls => {
-                fr.pc = Lt;
+                fr.pc = Lt.into();
                 self.call_slow(fr)
             }
             Lt => {
                 fr.obj = fr.ret;
                 self.count_slow_alloc(fr.obj);
-                fr.pc = L6;
+                fr.pc = L6.into();
                 Flow::Go
             }
             L4 => self.s_alloc_load_next(
@@ -260,7 +265,7 @@ impl Machine {
                         "fails: read the head again"
                     }
                 );
-                fr.pc = if ok { L6 } else { L2 };
+                fr.pc = Pc::from(if ok { L6 } else { L2 });
                 Flow::Step
             }
             L5a => self.s_irq_save(fr, L5b, "the emulated cmpxchg_local starts"),
@@ -277,12 +282,12 @@ impl Machine {
                     self.addr_name(fr.obj),
                     if fr.ok { "equal" } else { "changed" }
                 );
-                fr.pc = L5c;
+                fr.pc = L5c.into();
                 Flow::Step
             }
             L5c => {
                 if !fr.ok {
-                    fr.pc = L5d;
+                    fr.pc = L5d.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -296,7 +301,7 @@ impl Machine {
                     "Store the new head {}.",
                     self.addr_name(fr.nxt)
                 );
-                fr.pc = L5d;
+                fr.pc = L5d.into();
                 Flow::Step
             }
             L5d => self.s_irq_restore(
@@ -316,25 +321,25 @@ impl Machine {
                 );
                 Flow::Ret(fr.obj, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
-    /// `__slab_alloc` (v3.10, irqs off throughout) and `___slab_alloc` (5.15+ local lock).
-    pub(in crate::model) fn slab_alloc_slow(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    /// `__slab_alloc` of 3.x–5.14 (irqs off throughout; 5.15+'s, under the local lock, is the step
+    /// machine `slab_alloc_slow_ll`).
+    pub(in crate::model) fn slab_alloc_slow(
+        &mut self,
+        fr: &mut Frame,
+        pc: slab_alloc_slow::Pc,
+    ) -> Flow {
+        use slab_alloc_slow::Pc::*;
         let ll = self.variant().slowpath == Slowpath::LocalLock;
-        match fr.pc {
+        match pc {
             B1 => {
-                if ll {
-                    fr.pc = LL0;
-                    return Flow::Go;
-                }
                 if self.fastpath() == Fastpath::IrqDisable {
                     // E0: the fast path already disabled interrupts; the slow path of that era
                     // ran inside the same section instead of saving them again.
                     fr.saved_irq = false;
-                    fr.pc = B2;
+                    fr.pc = B2.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -345,7 +350,7 @@ impl Machine {
                     "irqs".into(),
                     "Slow path: local_irq_save; the rest runs with interrupts off."
                 );
-                fr.pc = B2;
+                fr.pc = B2.into();
                 Flow::Step
             }
             B2 => {
@@ -358,7 +363,7 @@ impl Machine {
                     "Reload c: we may have migrated since the fast path (cpu{}).",
                     fr.c
                 );
-                fr.pc = B3;
+                fr.pc = B3.into();
                 Flow::Step
             }
             B3 => {
@@ -371,7 +376,7 @@ impl Machine {
                     "Read the CPU slab: {}.",
                     self.slab_opt_name(fr.pg)
                 );
-                fr.pc = if fr.pg.is_none() { B14 } else { B4 };
+                fr.pc = Pc::from(if fr.pg.is_none() { B14 } else { B4 });
                 Flow::Step
             }
             B4 => {
@@ -381,20 +386,20 @@ impl Machine {
                         // 3.1's deactivate_slab(s, c) bumps tid and clears c->page and
                         // c->freelist before stage one: flush_slab's 3.1 order (T1–T4), without
                         // its CPUSLAB_FLUSH.
-                        fr.pc = B14;
-                        let mut w = Frame::new(Func::FlushSlab, T1);
+                        fr.pc = B14.into();
+                        let mut w = Frame::new(flush_slab::T1);
                         w.c = fr.c;
                         return Flow::Call(Box::new(w));
                     }
-                    fr.pc = B4a;
+                    fr.pc = B4a.into();
                 } else if self.v3_1_slow_path() {
                     // 3.1 has no B5: the re-read of c->freelist came with "slub: fix a
                     // possible memleak in __slab_alloc()" (v3.2). An object an irq or a
                     // migration put on c->freelist meanwhile is overwritten and lost.
                     fr.flag = false;
-                    fr.pc = B6;
+                    fr.pc = B6.into();
                 } else {
-                    fr.pc = B5;
+                    fr.pc = B5.into();
                 }
                 Flow::Go
             }
@@ -409,11 +414,11 @@ impl Machine {
                     self.slab_opt_name(fr.pg),
                     self.addr_name(fr.f)
                 );
-                fr.pc = B4d;
+                fr.pc = B4d.into();
                 Flow::Step
             }
             B4d => {
-                fr.pc = B4b;
+                fr.pc = B4b.into();
                 Flow::Call(Box::new(self.deactivate_frame(
                     need!(self, fr.pg),
                     fr.f,
@@ -429,7 +434,7 @@ impl Machine {
                     format!("cpu_slab[{}].page", fr.c),
                     "c->page := NULL."
                 );
-                fr.pc = B4c;
+                fr.pc = B4c.into();
                 Flow::Step
             }
             B4c => {
@@ -441,7 +446,7 @@ impl Machine {
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist := NULL (no tid bump on this path in 3.10)."
                 );
-                fr.pc = B14;
+                fr.pc = B14.into();
                 Flow::Step
             }
             B5 => {
@@ -455,27 +460,28 @@ impl Machine {
                     self.addr_name(fr.f)
                 );
                 fr.flag = false;
-                fr.pc = if fr.f != NULL { B10 } else { B6 };
+                fr.pc = Pc::from(if fr.f != NULL { B10 } else { B6 });
                 Flow::Step
             }
             B6 => {
                 if !self.alloc_slowpath_counted_by_caller() {
                     self.stat(Stat::ALLOC_SLOWPATH);
                 }
-                fr.pc = B8;
-                let mut g = Frame::new(Func::GetFreelist, G1);
+                fr.pc = B8.into();
+                let mut g = Frame::new(get_freelist::G1);
                 g.pg = fr.pg;
                 Flow::Call(Box::new(g))
             }
             B8 => {
                 fr.f = fr.ret;
-                if fr.f == NULL {
-                    fr.pc = B8a;
-                } else {
-                    self.stat(Stat::ALLOC_REFILL);
-                    fr.flag = true;
-                    fr.pc = B10;
-                }
+                fr.pc = Pc::from(if fr.f == NULL { B8a } else { B9 });
+                Flow::Go
+            }
+            // `goto new_slab` is B8a's (B8b's); the refill goes on to load_freelist.
+            B9 => {
+                self.stat(Stat::ALLOC_REFILL);
+                fr.flag = true;
+                fr.pc = B10.into();
                 Flow::Go
             }
             B8a => {
@@ -488,7 +494,7 @@ impl Machine {
                     format!("cpu_slab[{}].page", fr.c),
                     "The slab had nothing left and was unfrozen by get_freelist: c->page := NULL."
                 );
-                fr.pc = if ll { B8b } else { B14 };
+                fr.pc = Pc::from(if ll { B8b } else { B14 });
                 Flow::Step
             }
             B8b => {
@@ -500,7 +506,7 @@ impl Machine {
                     format!("cpu_slab[{}].tid", fr.c),
                     "5.15+: the bypass exit bumps tid too."
                 );
-                fr.pc = B14;
+                fr.pc = B14.into();
                 Flow::Step
             }
             B10 => self.s_load_freelist_next(fr, B11),
@@ -515,14 +521,10 @@ impl Machine {
                     "Bump tid to {}: any fast path suspended on this CPU will now fail its CAS.",
                     self.cpu_slab(fr.c).tid
                 );
-                fr.pc = B13;
+                fr.pc = B13.into();
                 Flow::Step
             }
             B13 => {
-                if ll {
-                    fr.pc = LL9;
-                    return Flow::Go;
-                }
                 step!(self);
                 self.irq_restore(fr);
                 note!(
@@ -550,7 +552,7 @@ impl Machine {
                     "c->partial := {}.",
                     self.slab_opt_name(next)
                 );
-                fr.pc = B16;
+                fr.pc = B16.into();
                 Flow::Step
             }
             B16 => {
@@ -564,7 +566,7 @@ impl Machine {
                     self.slab_opt_name(fr.p)
                 );
                 fr.pg = fr.p;
-                fr.pc = B4;
+                fr.pc = B4.into();
                 Flow::Step
             }
             B17 => {
@@ -572,7 +574,7 @@ impl Machine {
                 let first = fr.node.unwrap_or(self.my_node());
                 fr.count = 0;
                 fr.n = Some(first);
-                fr.pc = B17r;
+                fr.pc = B17r.into();
                 Flow::Call(Box::new(self.get_partial_frame(first, fr.c, false)))
             }
             B17r => {
@@ -580,14 +582,14 @@ impl Machine {
                     fr.f = fr.ret;
                     fr.pg = self.cpu_slab(fr.c).page;
                     fr.flag = true;
-                    fr.pc = B10;
+                    fr.pc = B10.into();
                     return Flow::Go;
                 }
                 if let Some(p) = fr.ret_slab {
                     // 6.8+ partial slabs come off the list unfrozen: freeze the first now.
                     fr.p = Some(p);
-                    fr.pc = B17f;
-                    let mut g = Frame::new(Func::GetFreelist, G1);
+                    fr.pc = B17f.into();
+                    let mut g = Frame::new(get_freelist::G1);
                     g.pg = Some(p);
                     return Flow::Call(Box::new(g));
                 }
@@ -598,15 +600,15 @@ impl Machine {
                     return Flow::Call(Box::new(self.get_partial_frame(n, fr.c, true)));
                 }
                 fr.n = None;
-                fr.pc = B18r;
-                let mut f = Frame::new(Func::NewSlab, N1);
+                fr.pc = B18r.into();
+                let mut f = Frame::new(new_slab::N1);
                 f.node = fr.node;
                 Flow::Call(Box::new(f))
             }
             B17f => {
                 fr.f = fr.ret;
                 fr.flag = true;
-                fr.pc = B17g;
+                fr.pc = B17g.into();
                 Flow::Go
             }
             B17g => {
@@ -621,25 +623,20 @@ impl Machine {
                     self.slab_name(p)
                 );
                 fr.pg = Some(p);
-                fr.pc = B10;
+                fr.pc = B10.into();
                 Flow::Step
             }
             B18r => {
                 match fr.ret_slab {
                     Some(p) => {
                         fr.p = Some(p);
-                        fr.pc = B19;
+                        fr.pc = B19.into();
                     }
-                    None => fr.pc = B18f,
+                    None => fr.pc = B18f.into(),
                 }
                 Flow::Go
             }
             B18f => {
-                if ll {
-                    fr.pc = LL9;
-                    fr.f = NULL;
-                    return Flow::Go;
-                }
                 step!(self);
                 self.irq_restore(fr);
                 note!(
@@ -660,7 +657,7 @@ impl Machine {
                     "Reload c after new_slab: we may be on another CPU now (cpu{}).",
                     fr.c
                 );
-                fr.pc = B20;
+                fr.pc = B20.into();
                 Flow::Step
             }
             B20 => {
@@ -673,13 +670,13 @@ impl Machine {
                     "Is there a CPU slab already? {}.",
                     self.slab_opt_name(fr.old)
                 );
-                fr.pc = B20c;
+                fr.pc = B20c.into();
                 Flow::Step
             }
             B20c => {
-                fr.pc = B21;
+                fr.pc = B21.into();
                 if fr.old.is_some() {
-                    let mut w = Frame::new(Func::FlushSlab, W1);
+                    let mut w = Frame::new(flush_slab::W1);
                     w.c = fr.c;
                     return Flow::Call(Box::new(w));
                 }
@@ -700,7 +697,7 @@ impl Machine {
                     "Take the new slab's whole freelist ({}...) and leave it empty.",
                     self.addr_name(fr.f)
                 );
-                fr.pc = B22;
+                fr.pc = B22.into();
                 Flow::Step
             }
             B22 => {
@@ -720,10 +717,9 @@ impl Machine {
                 );
                 fr.pg = Some(p);
                 fr.flag = true;
-                fr.pc = B10;
+                fr.pc = B10.into();
                 Flow::Step
             }
-            _ => self.slab_alloc_slow_ll(fr),
         }
     }
 
@@ -737,10 +733,10 @@ impl Machine {
     }
 
     /// `get_freelist` (spec §2.5): take the CPU slab's freelist, unfreezing it if empty.
-    pub(in crate::model) fn get_freelist(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn get_freelist(&mut self, fr: &mut Frame, pc: get_freelist::Pc) -> Flow {
+        use get_freelist::Pc::*;
         let p = need!(self, fr.pg);
-        match fr.pc {
+        match pc {
             G1 => {
                 step!(self);
                 self.access(self.page(p).line, Access::Read);
@@ -753,7 +749,7 @@ impl Machine {
                     self.slab_name(p),
                     self.addr_name(fr.f)
                 );
-                fr.pc = G2;
+                fr.pc = G2.into();
                 Flow::Step
             }
             G2 => {
@@ -773,7 +769,7 @@ impl Machine {
                     objects: fr.cnt.objects,
                     frozen: fr.f != NULL,
                 };
-                fr.pc = G3;
+                fr.pc = G3.into();
                 Flow::Step
             }
             G3 => self.cas2_site(fr, p, (fr.f, fr.cnt), (NULL, fr.new), false, G3r),
@@ -781,22 +777,21 @@ impl Machine {
                 if fr.ok {
                     Flow::Ret(fr.f, None)
                 } else {
-                    fr.pc = G1;
+                    fr.pc = G1.into();
                     Flow::Go
                 }
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `new_slab` (spec §2.7): irqs on around the page allocator when the caller may sleep.
-    pub(in crate::model) fn new_slab(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn new_slab(&mut self, fr: &mut Frame, pc: new_slab::Pc) -> Flow {
+        use new_slab::Pc::*;
         let may_sleep = self.ctx(self.cur).kind == CtxKind::Task;
-        match fr.pc {
+        match pc {
             N1 => {
                 if !may_sleep || self.cpu(self.me()).irqs_on {
-                    fr.pc = N2;
+                    fr.pc = N2.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -808,7 +803,7 @@ impl Machine {
                     "irqs".into(),
                     "GFP_KERNEL may sleep: interrupts on around the page allocator."
                 );
-                fr.pc = N2;
+                fr.pc = N2.into();
                 Flow::Step
             }
             N2 => {
@@ -835,12 +830,12 @@ impl Machine {
                         self.slab_name(s)
                     );
                 }
-                fr.pc = N3;
+                fr.pc = N3.into();
                 Flow::Step
             }
             N3 => {
                 if !fr.flag {
-                    fr.pc = N4;
+                    fr.pc = N4.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -851,7 +846,7 @@ impl Machine {
                     "irqs".into(),
                     "Interrupts off again after the page allocator."
                 );
-                fr.pc = N4;
+                fr.pc = N4.into();
                 Flow::Step
             }
             N4 => {
@@ -868,7 +863,7 @@ impl Machine {
                     "Chain the {objects} objects of {} through their free pointers.",
                     self.slab_name(s)
                 );
-                fr.pc = N5;
+                fr.pc = N5.into();
                 Flow::Step
             }
             N5 => {
@@ -887,7 +882,6 @@ impl Machine {
                 note!(self, Store, format!("page {}", self.slab_name(s)), "{}: freelist = first object, inuse = objects = {objects}, frozen = 1 (private to this CPU).", self.slab_name(s));
                 Flow::Ret(NULL, Some(s))
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
@@ -915,15 +909,19 @@ impl Machine {
     /// re-checked after locking, tid bumped last in every locked section, deactivation after
     /// unlocking. With `cpuPartialFrozen = false` (6.8+) a CPU partial slab is frozen when it
     /// becomes the CPU slab (by `get_freelist`).
-    fn slab_alloc_slow_ll(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(in crate::model) fn slab_alloc_slow_ll(
+        &mut self,
+        fr: &mut Frame,
+        pc: slab_alloc_slow_ll::Pc,
+    ) -> Flow {
+        use slab_alloc_slow_ll::Pc::*;
+        match pc {
             LL0 => {
                 step!(self);
                 self.preempt_off();
                 self.stat(Stat::ALLOC_SLOWPATH);
                 note!(self, PreemptOff, "preempt_count".into(), "5.15+ slow path: get_cpu_ptr (preemption off), ALLOC_SLOWPATH counted at entry.");
-                fr.pc = LL1;
+                fr.pc = LL1.into();
                 Flow::Step
             }
             LL1 => {
@@ -936,7 +934,7 @@ impl Machine {
                     "c := this CPU's kmem_cache_cpu (cpu{}).",
                     fr.c
                 );
-                fr.pc = LL2;
+                fr.pc = LL2.into();
                 Flow::Step
             }
             LL2 => {
@@ -949,15 +947,15 @@ impl Machine {
                     "reread_slab: c->slab is {} (read without the lock).",
                     self.slab_opt_name(fr.pg)
                 );
-                fr.pc = if fr.pg.is_some() { LL3 } else { LL20 };
+                fr.pc = Pc::from(if fr.pg.is_some() { LL3 } else { LL20 });
                 Flow::Step
             }
             LL3 => {
                 if !self.node_ok(fr.pg, fr.node) {
                     self.stat(Stat::ALLOC_NODE_MISMATCH);
-                    fr.pc = LL30;
+                    fr.pc = LL30.into();
                 } else {
-                    fr.pc = LL4;
+                    fr.pc = LL4.into();
                 }
                 Flow::Go
             }
@@ -974,12 +972,12 @@ impl Machine {
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_lock_irqsave(&c->lock)."
                 );
-                fr.pc = match fr.pc {
+                fr.pc = Pc::from(match pc {
                     LL4 => LL5,
                     LL21 => LL22,
                     LL30 => LL31,
                     _ => LL51,
-                };
+                });
                 Flow::Step
             }
             LL5 | LL31 => {
@@ -998,11 +996,11 @@ impl Machine {
                         "changed: unlock and reread"
                     }
                 );
-                fr.pc = match (same, fr.pc) {
+                fr.pc = Pc::from(match (same, pc) {
                     (false, _) => LLu2,
                     (true, LL5) => LL6,
                     _ => LL32,
-                };
+                });
                 Flow::Step
             }
             LLu2 | LLu20 | LLu25 | LLu40 | LLu37 | LL13 | LL26 | LL8c | LL53 => {
@@ -1017,7 +1015,7 @@ impl Machine {
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore(&c->lock)."
                 );
-                fr.pc = match fr.pc {
+                fr.pc = Pc::from(match pc {
                     LLu2 => LL2,
                     LLu20 => LL20,
                     LLu25 => LL25p,
@@ -1033,7 +1031,7 @@ impl Machine {
                         LL20
                     }
                     _ => LL54,
-                };
+                });
                 Flow::Step
             }
             LL6 => {
@@ -1047,23 +1045,23 @@ impl Machine {
                     "c->freelist is {}.",
                     self.addr_name(fr.f)
                 );
-                fr.pc = if fr.f != NULL { LL10 } else { LL7 };
+                fr.pc = Pc::from(if fr.f != NULL { LL10 } else { LL7 });
                 Flow::Step
             }
             LL7 => {
-                fr.pc = LL8;
-                let mut g = Frame::new(Func::GetFreelist, G1);
+                fr.pc = LL8.into();
+                let mut g = Frame::new(get_freelist::G1);
                 g.pg = fr.pg;
                 Flow::Call(Box::new(g))
             }
             LL8 => {
                 fr.f = fr.ret;
                 if fr.f == NULL {
-                    fr.pc = LL8a;
+                    fr.pc = LL8a.into();
                 } else {
                     self.stat(Stat::ALLOC_REFILL);
                     fr.flag = true;
-                    fr.pc = LL10;
+                    fr.pc = LL10.into();
                 }
                 Flow::Go
             }
@@ -1076,11 +1074,11 @@ impl Machine {
                     format!("cpu_slab[{}].slab", fr.c),
                     "c->slab := NULL."
                 );
-                fr.pc = match fr.pc {
+                fr.pc = Pc::from(match pc {
                     LL8a => LL8b,
                     LL33 => LL34,
                     _ => LL56,
-                };
+                });
                 Flow::Step
             }
             LL34 | LL56 => {
@@ -1092,7 +1090,7 @@ impl Machine {
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist := NULL."
                 );
-                fr.pc = if fr.pc == LL34 { LL35 } else { LL57 };
+                fr.pc = Pc::from(if pc == LL34 { LL35 } else { LL57 });
                 Flow::Step
             }
             LL8b | LL35 | LL57 | LL12 => {
@@ -1105,12 +1103,12 @@ impl Machine {
                     "Bump tid to {}: the last write of the locked section.",
                     self.cpu_slab(fr.c).tid
                 );
-                fr.pc = match fr.pc {
+                fr.pc = Pc::from(match pc {
                     LL8b => LL8c,
                     LL35 => LLu37,
                     LL57 => LL53,
                     _ => LL13,
-                };
+                });
                 Flow::Step
             }
             LL10 => self.s_load_freelist_next(fr, LL11),
@@ -1138,11 +1136,11 @@ impl Machine {
                     "Detach the CPU slab: its freelist is {}.",
                     self.addr_name(fr.f)
                 );
-                fr.pc = LL33;
+                fr.pc = LL33.into();
                 Flow::Step
             }
             LL37 => {
-                fr.pc = LL20;
+                fr.pc = LL20.into();
                 Flow::Call(Box::new(self.deactivate_frame(
                     need!(self, fr.pg),
                     fr.f,
@@ -1163,14 +1161,14 @@ impl Machine {
                     "Under the lock, c->slab is {}.",
                     self.slab_opt_name(cur)
                 );
-                fr.pc = if cur.is_some() { LLu2 } else { LL23 };
+                fr.pc = Pc::from(if cur.is_some() { LLu2 } else { LL23 });
                 Flow::Step
             }
             LL23 => self.s_load_cpu_partial(fr, LL24, LLu40, "Under the lock, c->partial is"),
             // 5.15–6.7 install the partial slab at once (`slab = c->slab = ...`) and check
             // its node at `redo`; 6.8+ pops it first and installs it only if it matches.
             LL24 if !self.variant().cpu_partial_frozen => {
-                fr.pc = LL25;
+                fr.pc = LL25.into();
                 Flow::Go
             }
             LL24 => self.s_install_cpu_partial(fr, LL25),
@@ -1188,20 +1186,20 @@ impl Machine {
                     self.slab_opt_name(next)
                 );
                 fr.pg = fr.p;
-                fr.pc = if self.variant().cpu_partial_frozen {
+                fr.pc = Pc::from(if self.variant().cpu_partial_frozen {
                     LL26
                 } else {
                     LL25n
-                };
+                });
                 Flow::Step
             }
             // 6.8+ `___slab_alloc`: `if (likely(node_match(slab, node) && pfmemalloc_match()))`
             // install it; else unlock, `slab->next = NULL; __put_partials(s, slab)`, loop.
             LL25n => {
                 if self.node_ok(fr.p, fr.node) {
-                    fr.pc = LL25i;
+                    fr.pc = LL25i.into();
                 } else {
-                    fr.pc = LLu25; // no stat on this path
+                    fr.pc = LLu25.into(); // no stat on this path
                 }
                 Flow::Go
             }
@@ -1222,16 +1220,16 @@ impl Machine {
                     self.slab_name(p),
                     self.page(p).node
                 );
-                fr.pc = LL20;
-                let mut u = Frame::new(Func::UnfreezePartials, V3z);
+                fr.pc = LL20.into();
+                let mut u = Frame::new(unfreeze_partials::V3z);
                 u.c = fr.c;
                 u.p = Some(p);
                 Flow::Call(Box::new(u))
             }
             LL27 => {
                 // 6.8+: the CPU partial slab is not frozen; get_freelist freezes it.
-                fr.pc = LL28;
-                let mut g = Frame::new(Func::GetFreelist, G1);
+                fr.pc = LL28.into();
+                let mut g = Frame::new(get_freelist::G1);
                 g.pg = fr.pg;
                 Flow::Call(Box::new(g))
             }
@@ -1239,7 +1237,7 @@ impl Machine {
                 fr.f = fr.ret;
                 self.stat(Stat::CPU_PARTIAL_ALLOC);
                 fr.flag = true;
-                fr.pc = if fr.f == NULL { LL8a } else { LL10 };
+                fr.pc = Pc::from(if fr.f == NULL { LL8a } else { LL10 });
                 Flow::Go
             }
             // new_objects: get_partial, else new_slab with preemption back on.
@@ -1247,7 +1245,7 @@ impl Machine {
                 let first = fr.node.unwrap_or(self.my_node());
                 fr.count = 0;
                 fr.n = Some(first);
-                fr.pc = LL41;
+                fr.pc = LL41.into();
                 Flow::Call(Box::new(self.get_partial_frame(first, fr.c, false)))
             }
             LL41 => {
@@ -1257,12 +1255,12 @@ impl Machine {
                     fr.flag = true;
                     if fr.f == NULL {
                         // 6.8+: freeze_slab() the unfrozen partial slab.
-                        fr.pc = LL41f;
-                        let mut g = Frame::new(Func::GetFreelist, G1);
+                        fr.pc = LL41f.into();
+                        let mut g = Frame::new(get_freelist::G1);
                         g.pg = fr.p;
                         return Flow::Call(Box::new(g));
                     }
-                    fr.pc = LL50;
+                    fr.pc = LL50.into();
                     return Flow::Go;
                 }
                 let next = fr.count.saturating_add(1);
@@ -1271,12 +1269,12 @@ impl Machine {
                     return Flow::Call(Box::new(self.get_partial_frame(n, fr.c, true)));
                 }
                 fr.n = None;
-                fr.pc = LL42;
+                fr.pc = LL42.into();
                 Flow::Go
             }
             LL41f => {
                 fr.f = fr.ret;
-                fr.pc = LL50;
+                fr.pc = LL50.into();
                 Flow::Go
             }
             LL42 => {
@@ -1288,12 +1286,12 @@ impl Machine {
                     "preempt_count".into(),
                     "slub_put_cpu_ptr: new_slab runs with preemption on."
                 );
-                fr.pc = LL43;
+                fr.pc = LL43.into();
                 Flow::Step
             }
             LL43 => {
-                fr.pc = LL44;
-                let mut f = Frame::new(Func::NewSlab, N1);
+                fr.pc = LL44.into();
+                let mut f = Frame::new(new_slab::N1);
                 f.node = fr.node;
                 Flow::Call(Box::new(f))
             }
@@ -1309,7 +1307,7 @@ impl Machine {
                     "slub_get_cpu_ptr: preemption off again, c := cpu{}.",
                     fr.c
                 );
-                fr.pc = if fr.p.is_some() { LL45 } else { LL46 };
+                fr.pc = Pc::from(if fr.p.is_some() { LL45 } else { LL46 });
                 Flow::Step
             }
             LL46 => {
@@ -1340,7 +1338,7 @@ impl Machine {
                     self.addr_name(fr.f)
                 );
                 fr.flag = true;
-                fr.pc = LL50;
+                fr.pc = LL50.into();
                 Flow::Step
             }
             // retry_load_slab: install under the lock, flushing a slab installed meanwhile.
@@ -1354,7 +1352,7 @@ impl Machine {
                     "retry_load_slab: c->slab is {}.",
                     self.slab_opt_name(fr.old)
                 );
-                fr.pc = if fr.old.is_some() { LL52 } else { LL58 };
+                fr.pc = Pc::from(if fr.old.is_some() { LL52 } else { LL58 });
                 Flow::Step
             }
             LL52 => {
@@ -1368,11 +1366,11 @@ impl Machine {
                     self.slab_opt_name(fr.old),
                     self.addr_name(fr.prior)
                 );
-                fr.pc = LL55;
+                fr.pc = LL55.into();
                 Flow::Step
             }
             LL54 => {
-                fr.pc = LL54r;
+                fr.pc = LL54r.into();
                 Flow::Call(Box::new(self.deactivate_frame(
                     need!(self, fr.old),
                     fr.prior,
@@ -1381,7 +1379,7 @@ impl Machine {
             }
             LL54r => {
                 self.stat(Stat::CPUSLAB_FLUSH);
-                fr.pc = LL50;
+                fr.pc = LL50.into();
                 Flow::Go
             }
             LL58 => {
@@ -1399,10 +1397,9 @@ impl Machine {
                     self.slab_name(p)
                 );
                 fr.pg = Some(p);
-                fr.pc = LL10;
+                fr.pc = LL10.into();
                 Flow::Step
             }
-            _ => self.fault(Fault::Label),
         }
     }
 }

@@ -6,30 +6,30 @@ use super::counters_text;
 use super::memory::Access;
 use super::state::*;
 use super::{Flow, Machine, Pc, Stat};
-use crate::model::Fault;
+use crate::model::pcs::labels::*;
 use crate::scenario::{Fastpath, FreeRetryLock};
 
 impl Machine {
     fn call_free_slow(&self, fr: &Frame) -> Flow {
-        let mut f = Frame::new(Func::SlabFreeSlow, Pc::S0);
+        let mut f = Frame::new(slab_free_slow::S0);
         f.x = fr.x;
         f.pg = fr.pg;
         Flow::Call(Box::new(f))
     }
 
     /// `slab_free` of object `fr.x` (`fr.pg` = its slab, from `virt_to_head_page`).
-    pub(in crate::model) fn slab_free(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn slab_free(&mut self, fr: &mut Frame, pc: slab_free::Pc) -> Flow {
+        use slab_free::Pc::*;
         let fp = self.fastpath();
-        match fr.pc {
+        match pc {
             FreeEntry => {
-                fr.pc = match fp {
+                fr.pc = Pc::from(match fp {
                     Fastpath::PreemptDisable => F1,
                     Fastpath::TidLoop | Fastpath::NoTid => FE3a,
                     Fastpath::TidDirect | Fastpath::TidUnguarded => F2,
                     Fastpath::IrqDisable => FE0a,
                     Fastpath::CmpxchgLocal | Fastpath::CmpxchgLocalEmulated => FL0,
-                };
+                });
                 Flow::Go
             }
             F1 => self.s_preempt_off(fr, F2, " to read this CPU's tid"),
@@ -48,7 +48,7 @@ impl Machine {
             FE3c => self.s_recheck_tid(fr, F5, FE3a),
             F5 => self.s_free_check_page(fr, F6, F5s),
             F5s => {
-                fr.pc = F5r;
+                fr.pc = F5r.into();
                 self.call_free_slow(fr)
             }
             F5r => Flow::Ret(NULL, None),
@@ -65,10 +65,10 @@ impl Machine {
                 let ok = self.pcas2(fr, (fr.f, fr.tid), (fr.x, newtid), with_tid);
                 self.note_pcas2(k, fr.f, fr.tid, fr.x, newtid, with_tid, ok);
                 if ok {
-                    fr.pc = F9;
+                    fr.pc = F9.into();
                 } else {
                     self.stat(Stat::CMPXCHG_DOUBLE_CPU_FAIL);
-                    fr.pc = FreeEntry;
+                    fr.pc = FreeEntry.into();
                 }
                 Flow::Step
             }
@@ -81,7 +81,7 @@ impl Machine {
             FE0b => self.s_pcpu(fr, FE0c),
             FE0c => self.s_free_check_page(fr, FE0d, FE0s),
             FE0s => {
-                fr.pc = FE0g;
+                fr.pc = FE0g.into();
                 self.call_free_slow(fr)
             }
             FE0d => self.s_free_load_freelist(fr, FE0e, true, false),
@@ -98,7 +98,7 @@ impl Machine {
                     "freelist := {}.",
                     self.addr_name(fr.x)
                 );
-                fr.pc = FE0g;
+                fr.pc = FE0g.into();
                 Flow::Step
             }
             FE0g => {
@@ -115,7 +115,7 @@ impl Machine {
             // The 2007 slow paths disabled interrupts themselves (spec §4 (i)).
             FLs => self.s_irq_save(fr, FLs2, "the 2007 slow path runs with interrupts off"),
             FLs2 => {
-                fr.pc = FLr;
+                fr.pc = FLr.into();
                 self.call_free_slow(fr)
             }
             FLr => self.s_irq_restore(fr, FL6, "back from __slab_free"),
@@ -150,7 +150,7 @@ impl Machine {
                     self.addr_name(fr.x),
                     if ok { "succeeds" } else { "fails: retry" }
                 );
-                fr.pc = if ok { FL6 } else { FL2 };
+                fr.pc = Pc::from(if ok { FL6 } else { FL2 });
                 Flow::Step
             }
             FL5a => self.s_irq_save(fr, FL5b, "the emulated cmpxchg_local starts"),
@@ -166,12 +166,12 @@ impl Machine {
                     self.addr_name(cur),
                     self.addr_name(fr.f)
                 );
-                fr.pc = FL5c;
+                fr.pc = FL5c.into();
                 Flow::Step
             }
             FL5c => {
                 if !fr.ok {
-                    fr.pc = FL5d;
+                    fr.pc = FL5d.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -185,7 +185,7 @@ impl Machine {
                     "Store the new head {}.",
                     self.addr_name(fr.x)
                 );
-                fr.pc = FL5d;
+                fr.pc = FL5d.into();
                 Flow::Step
             }
             FL5d => self.s_irq_restore(
@@ -204,26 +204,29 @@ impl Machine {
                 );
                 Flow::Ret(NULL, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `__slab_free(P, x)`: one double CAS on the slab, `list_lock` only for list changes.
-    pub(in crate::model) fn slab_free_slow(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn slab_free_slow(
+        &mut self,
+        fr: &mut Frame,
+        pc: slab_free_slow::Pc,
+    ) -> Flow {
+        use slab_free_slow::Pc::*;
         let p = need!(self, fr.pg);
         let v = self.variant().clone();
         let frozen_partials = v.cpu_partial_frozen;
-        match fr.pc {
+        match pc {
             S0 => {
                 self.stat(Stat::FREE_SLOWPATH);
                 fr.n = None;
-                fr.pc = S1;
+                fr.pc = S1.into();
                 Flow::Go
             }
             S1 => {
                 if fr.n.is_none() || v.free_retry_lock == FreeRetryLock::Hold {
-                    fr.pc = S2;
+                    fr.pc = S2.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -236,7 +239,7 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "Retry without holding list_lock (3.10+)."
                 );
-                fr.pc = S2;
+                fr.pc = S2.into();
                 Flow::Step
             }
             S2 => {
@@ -253,7 +256,7 @@ impl Machine {
                     self.addr_name(prior),
                     counters_text(cnt)
                 );
-                fr.pc = S3;
+                fr.pc = S3.into();
                 Flow::Step
             }
             S3 => {
@@ -290,7 +293,7 @@ impl Machine {
                         ""
                     }
                 );
-                fr.pc = if need_lock && fr.n.is_none() { S4 } else { S5 };
+                fr.pc = Pc::from(if need_lock && fr.n.is_none() { S4 } else { S5 });
                 Flow::Step
             }
             S4 => {
@@ -301,23 +304,23 @@ impl Machine {
                 fr.n = Some(n);
                 fr.lock = self.slab(p).on_node_partial;
                 note!(self, Lock, format!("node {n}.list_lock"), "spin_lock_irqsave(list_lock) before the CAS, so the list change is atomic with it.");
-                fr.pc = S5;
+                fr.pc = S5.into();
                 Flow::Step
             }
             S5 => self.cas2_site(fr, p, (fr.prior, fr.cnt), (fr.x, fr.new), true, S5r),
             S5r => {
                 if !fr.ok {
-                    fr.pc = S1;
+                    fr.pc = S1.into();
                     return Flow::Go;
                 }
                 if fr.n.is_some() {
-                    fr.pc = S6;
+                    fr.pc = S6.into();
                     return Flow::Go;
                 }
                 let was_frozen = fr.flag;
                 if frozen_partials {
                     if fr.new.frozen && !was_frozen {
-                        fr.pc = S5p;
+                        fr.pc = S5p.into();
                         return Flow::Call(Box::new(self.put_cpu_partial_frame(p, true)));
                     }
                     if was_frozen {
@@ -326,7 +329,7 @@ impl Machine {
                 } else if was_frozen {
                     self.stat(Stat::FREE_FROZEN);
                 } else if v.cpu_partial && fr.prior == NULL {
-                    fr.pc = S5p;
+                    fr.pc = S5p.into();
                     return Flow::Call(Box::new(self.put_cpu_partial_frame(p, true)));
                 }
                 Flow::Ret(NULL, None)
@@ -339,12 +342,12 @@ impl Machine {
                 // 3.1 (lock held across retries): the slab may have been frozen meanwhile.
                 if fr.flag {
                     self.stat(Stat::FREE_FROZEN);
-                    fr.pc = S8;
+                    fr.pc = S8.into();
                     return Flow::Go;
                 }
                 // 6.8+: partially empty but not on the node list (it is on a CPU partial list).
                 if !frozen_partials && fr.prior != NULL && !fr.lock {
-                    fr.pc = S8;
+                    fr.pc = S8.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -359,11 +362,11 @@ impl Machine {
                     fr.new.inuse,
                     if empty { ": discard it" } else { "" }
                 );
-                fr.pc = match (empty, fr.prior != NULL) {
+                fr.pc = Pc::from(match (empty, fr.prior != NULL) {
                     (true, true) => S6r,
                     (true, false) => S6u,
                     (false, _) => S7,
-                };
+                });
                 Flow::Step
             }
             S6r => {
@@ -378,7 +381,7 @@ impl Machine {
                     "remove_partial({}).",
                     self.slab_name(p)
                 );
-                fr.pc = S6u;
+                fr.pc = S6u.into();
                 Flow::Step
             }
             S6u => {
@@ -392,7 +395,7 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "Unlock before giving the page back."
                 );
-                fr.pc = S6d;
+                fr.pc = S6d.into();
                 Flow::Step
             }
             S6d => {
@@ -412,7 +415,7 @@ impl Machine {
                 // The slab was full and on no list: it has a free object now. (With CPU
                 // partial lists this is reached only when the lock was held across a retry.)
                 if fr.prior != NULL {
-                    fr.pc = S8;
+                    fr.pc = S8.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -426,7 +429,7 @@ impl Machine {
                     "The full slab {} got a free object: add_partial at the tail.",
                     self.slab_name(p)
                 );
-                fr.pc = S8;
+                fr.pc = S8.into();
                 Flow::Step
             }
             S8 => {
@@ -442,7 +445,6 @@ impl Machine {
                 );
                 Flow::Ret(NULL, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 

@@ -11,6 +11,7 @@
 
 use super::state::*;
 use super::{Machine, Pc};
+use crate::model::pcs::labels::*;
 use crate::model::Fault;
 
 const USER: u8 = 1 << 6;
@@ -27,45 +28,43 @@ impl std::fmt::Display for SlabName<'_> {
 impl Machine {
     /// Whether some context is inside a section that is rewriting CPU k's `kmem_cache_cpu`.
     pub fn cpu_in_section(&self, k: u32) -> bool {
-        use Pc::*;
         self.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| {
                 f.c == k
-                    && match f.func {
-                        Func::FlushSlab => {
-                            matches!(f.pc, W2c | W3 | W4 | W4b | T3 | T4 | K3 | K4 | K5 | K6)
+                    && match f.pc {
+                        Pc::FlushSlab(pc) => {
+                            use flush_slab::Pc::*;
+                            matches!(pc, W2c | W3 | W4 | W4b | T3 | T4 | K3 | K4 | K5 | K6)
                         }
                         // With unfrozen CPU partial slabs on the irq-off slow path, the slab
                         // taken at B15 is frozen only by get_freelist (called from B5/B6).
-                        Func::SlabAllocSlow
-                            if !self.variant().cpu_partial_frozen && matches!(f.pc, B5 | B6) =>
+                        Pc::SlabAllocSlow(slab_alloc_slow::B5 | slab_alloc_slow::B6)
+                            if !self.variant().cpu_partial_frozen =>
                         {
                             true
                         }
-                        Func::SlabAllocSlow => matches!(
-                            f.pc,
-                            B4d | B4b
-                                | B4c
-                                | B8
-                                | B8a
-                                | B15b
-                                | B16
-                                | LL8
-                                | LL8a
-                                | LL33
-                                | LL34
-                                | LL35
-                                | LLu37
-                                | LL25
-                                | LL25n
-                                | LL25i
-                                | LL27
-                                | LL28
-                                | LL26
-                                | LL55
-                                | LL56
-                                | LL57
-                                | LL53
+                        Pc::SlabAllocSlow(pc) => {
+                            use slab_alloc_slow::Pc::*;
+                            matches!(pc, B4d | B4b | B4c | B8 | B8a | B15b | B16)
+                        }
+                        Pc::SlabAllocSlowLl(pc) => matches!(
+                            pc,
+                            slab_alloc_slow_ll::LL8
+                                | slab_alloc_slow_ll::LL8a
+                                | slab_alloc_slow_ll::LL33
+                                | slab_alloc_slow_ll::LL34
+                                | slab_alloc_slow_ll::LL35
+                                | slab_alloc_slow_ll::LLu37
+                                | slab_alloc_slow_ll::LL25
+                                | slab_alloc_slow_ll::LL25n
+                                | slab_alloc_slow_ll::LL25i
+                                | slab_alloc_slow_ll::LL27
+                                | slab_alloc_slow_ll::LL28
+                                | slab_alloc_slow_ll::LL26
+                                | slab_alloc_slow_ll::LL55
+                                | slab_alloc_slow_ll::LL56
+                                | slab_alloc_slow_ll::LL57
+                                | slab_alloc_slow_ll::LL53
                         ),
                         _ => false,
                     }
@@ -77,13 +76,18 @@ impl Machine {
     /// object by object to its slab (3.10 `flush_slab` clears it only afterwards): those
     /// objects are owned by the deactivation, not by the CPU.
     pub fn cpu_freelist_detached(&self, k: u32) -> bool {
-        use Pc::*;
         self.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| {
                 f.c == k
-                    && match f.func {
-                        Func::FlushSlab => matches!(f.pc, W2c | W3 | W4 | W4b),
-                        Func::SlabAllocSlow => matches!(f.pc, B4d | B4b | B4c),
+                    && match f.pc {
+                        Pc::FlushSlab(pc) => {
+                            use flush_slab::Pc::*;
+                            matches!(pc, W2c | W3 | W4 | W4b)
+                        }
+                        Pc::SlabAllocSlow(pc) => {
+                            use slab_alloc_slow::Pc::*;
+                            matches!(pc, B4d | B4b | B4c)
+                        }
                         _ => false,
                     }
             })
@@ -99,14 +103,16 @@ impl Machine {
     /// their first step on (`new_slab`, `acquire_slab`, `deactivate_slab`, the flushes and
     /// `unfreeze_partials`), so their windows are their lives.
     pub fn frame_holds_slabs(f: &Frame) -> bool {
-        use Pc::*;
-        match f.func {
-            Func::SlabAlloc | Func::SlabFree | Func::Touch => false,
+        match f.pc {
+            Pc::SlabAlloc(_) | Pc::SlabFree(_) | Pc::Touch(_) => false,
             // The slab-lock fallback (X1–X6) is the CAS itself: once it has stored (X4 ok),
             // its caller's window has begun although the caller waits for the return.
-            Func::CmpxchgDoubleSlab => f.ok && matches!(f.pc, X5 | X6),
-            Func::SlabFreeSlow => {
-                !(matches!(f.pc, S0 | S1 | S2 | S3 | S4 | S5) || (f.pc == S5r && !f.ok))
+            Pc::CmpxchgDoubleSlab(pc) => {
+                f.ok && matches!(pc, cmpxchg_double_slab::X5 | cmpxchg_double_slab::X6)
+            }
+            Pc::SlabFreeSlow(pc) => {
+                use slab_free_slow::Pc::*;
+                !(matches!(pc, S0 | S1 | S2 | S3 | S4 | S5) || (pc == S5r && !f.ok))
             }
             _ => true,
         }
@@ -149,7 +155,7 @@ impl Machine {
                 // A detached CPU partial list (5.15+ `__unfreeze_partials`, 6.8+
                 // `__put_partials`, and the flush that detached it) is held as a chain.
                 if matches!(
-                    f.func,
+                    f.func(),
                     Func::UnfreezePartials | Func::PutCpuPartial | Func::FlushCpuSlab
                 ) {
                     let mut cur = f.p;
@@ -167,35 +173,46 @@ impl Machine {
 
     /// Objects (or chains, by head) that an operation holds outside every list.
     fn inflight(&self, f: &Frame, out: &mut Vec<(Addr, bool)>) {
-        use Pc::*;
-        match f.func {
-            Func::SlabAlloc if matches!(f.pc, A10 | A11 | E0g | L6) || (f.pc == L5d && f.ok) => {
-                out.push((f.obj, false))
+        match f.pc {
+            Pc::SlabAlloc(pc) => {
+                use slab_alloc::Pc::*;
+                if matches!(pc, A10 | A11 | E0g | L6) || (pc == L5d && f.ok) {
+                    out.push((f.obj, false))
+                }
             }
-            Func::SlabAllocSlow => {
-                if f.flag || f.pc == B22 {
+            Pc::SlabAllocSlow(pc) => {
+                use slab_alloc_slow::Pc::*;
+                if f.flag || pc == B22 {
                     out.push((f.f, true));
-                } else if matches!(f.pc, B12 | B13 | LL12 | LL13 | LL9) {
+                } else if matches!(pc, B12 | B13) {
                     out.push((f.f, false));
                 }
-                if matches!(f.pc, LL33 | LL34 | LL35 | LLu37 | LL37) {
+            }
+            Pc::SlabAllocSlowLl(pc) => {
+                use slab_alloc_slow_ll::Pc::*;
+                if f.flag {
+                    out.push((f.f, true));
+                } else if matches!(pc, LL12 | LL13 | LL9) {
+                    out.push((f.f, false));
+                }
+                if matches!(pc, LL33 | LL34 | LL35 | LLu37 | LL37) {
                     out.push((f.f, true));
                 }
-                if matches!(f.pc, LL55 | LL56 | LL57 | LL53 | LL54 | LL54r) {
+                if matches!(pc, LL55 | LL56 | LL57 | LL53 | LL54 | LL54r) {
                     out.push((f.prior, true));
                 }
             }
-            Func::GetFreelist => out.push((f.f, true)),
-            Func::GetPartialNode => out.push((f.obj, true)),
-            Func::AcquireSlab if f.lock => out.push((f.f, true)),
-            Func::SlabFree | Func::SlabFreeSlow => out.push((f.x, false)),
-            Func::DeactivateSlab => {
+            Pc::GetFreelist(_) => out.push((f.f, true)),
+            Pc::GetPartialNode(_) => out.push((f.obj, true)),
+            Pc::AcquireSlab(_) if f.lock => out.push((f.f, true)),
+            Pc::SlabFree(_) | Pc::SlabFreeSlow(_) => out.push((f.x, false)),
+            Pc::DeactivateSlab(_) => {
                 // Stage 1 holds the CPU freelist as `freelist` (pushed one by one) and,
                 // between D2 and the CAS, its rest as `nextfree`.
                 out.push((f.f, true));
                 out.push((f.nxt, true));
             }
-            Func::FlushSlab => out.push((f.f, true)),
+            Pc::FlushSlab(_) => out.push((f.f, true)),
             _ => {}
         }
     }

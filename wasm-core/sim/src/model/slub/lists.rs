@@ -8,7 +8,7 @@ use super::counters_text;
 use super::memory::Access;
 use super::state::*;
 use super::{Flow, Machine, Pc, Stat};
-use crate::model::Fault;
+use crate::model::pcs::labels::*;
 use crate::scenario::{CmpxchgDouble, Deactivate, Fastpath, Slowpath};
 
 pub const M_NONE: u8 = 0;
@@ -19,20 +19,20 @@ pub const M_FREE: u8 = 3;
 impl Machine {
     /// A slab double CAS at a call site: the native LOCK'd `cmpxchg16b` is one step here;
     /// the `slab-lock` fallback is a call of `cmpxchg_double_slab` (X1–X6). Either way the
-    /// result lands in `fr.ok` and execution resumes at `resume`. `irqsave` selects the
+    /// result lands in `fr.ok` (the call's return, `Flow::RetOk`) and execution resumes at `resume`. `irqsave` selects the
     /// entry point that disables interrupts itself (callers running with irqs on).
-    pub(in crate::model) fn cas2_site(
+    pub(in crate::model) fn cas2_site<P: Into<Pc>>(
         &mut self,
         fr: &mut Frame,
         s: SlabId,
         old: (Addr, Counters),
         new: (Addr, Counters),
         irqsave: bool,
-        resume: Pc,
+        resume: P,
     ) -> Flow {
         if self.variant().cmpxchg_double == CmpxchgDouble::SlabLock {
-            fr.pc = resume;
-            let mut x = Frame::new(Func::CmpxchgDoubleSlab, Pc::X1);
+            fr.pc = resume.into();
+            let mut x = Frame::new(cmpxchg_double_slab::X1);
             x.pg = Some(s);
             (x.f, x.cnt) = old;
             (x.nxt, x.new) = new;
@@ -61,19 +61,23 @@ impl Machine {
                 "fails: someone changed the slab; re-read and retry"
             }
         );
-        fr.pc = resume;
+        fr.pc = resume.into();
         Flow::Step
     }
 
     /// `cmpxchg_double_slab` without a double-word CAS: the `slab_lock` bit spinlock.
-    pub(in crate::model) fn cmpxchg_double_slab(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn cmpxchg_double_slab(
+        &mut self,
+        fr: &mut Frame,
+        pc: cmpxchg_double_slab::Pc,
+    ) -> Flow {
+        use cmpxchg_double_slab::Pc::*;
         let s = need!(self, fr.pg);
-        match fr.pc {
+        match pc {
             X1 => {
                 if !fr.drain || !self.cpu(self.me()).irqs_on {
                     fr.flag = false;
-                    fr.pc = X2;
+                    fr.pc = X2.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -85,7 +89,7 @@ impl Machine {
                     "irqs".into(),
                     "cmpxchg_double_slab: interrupts off around the slab_lock fallback."
                 );
-                fr.pc = X2;
+                fr.pc = X2.into();
                 Flow::Step
             }
             X2 => {
@@ -102,7 +106,7 @@ impl Machine {
                     "slab_lock({}): take the page's bit spinlock.",
                     self.slab_name(s)
                 );
-                fr.pc = X3;
+                fr.pc = X3.into();
                 Flow::Step
             }
             X3 => {
@@ -139,12 +143,12 @@ impl Machine {
                     }
                     self.stat(Stat::CMPXCHG_DOUBLE_FAIL);
                 }
-                fr.pc = X4;
+                fr.pc = X4.into();
                 Flow::Step
             }
             X4 => {
                 if !fr.ok {
-                    fr.pc = X5;
+                    fr.pc = X5.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -160,7 +164,7 @@ impl Machine {
                     self.addr_name(fr.nxt),
                     counters_text(fr.new)
                 );
-                fr.pc = X5;
+                fr.pc = X5.into();
                 Flow::Step
             }
             X5 => {
@@ -176,25 +180,23 @@ impl Machine {
                     "slab_unlock({}).",
                     self.slab_name(s)
                 );
-                fr.pc = X6;
+                fr.pc = X6.into();
                 Flow::Step
             }
             X6 => {
-                let ok = fr.ok as Addr;
                 if !fr.flag {
-                    return Flow::Ret(ok, None);
+                    return Flow::RetOk(fr.ok);
                 }
                 step!(self);
                 self.irq_restore(fr);
                 note!(self, IrqOn, "irqs".into(), "Interrupts restored.");
-                Flow::Ret(ok, None)
+                Flow::RetOk(fr.ok)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     pub(in crate::model) fn get_partial_frame(&self, n: u32, c: u32, any: bool) -> Frame {
-        let mut f = Frame::new(Func::GetPartialNode, Pc::H1);
+        let mut f = Frame::new(get_partial_node::H1);
         f.n = Some(n);
         f.c = c;
         f.drain = any;
@@ -203,11 +205,15 @@ impl Machine {
 
     /// `get_partial_node`: under `list_lock`, freeze the first slab as the CPU slab and move
     /// more to the CPU partial list. Returns the freelist and the slab.
-    pub(in crate::model) fn get_partial_node(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn get_partial_node(
+        &mut self,
+        fr: &mut Frame,
+        pc: get_partial_node::Pc,
+    ) -> Flow {
+        use get_partial_node::Pc::*;
         let n = need!(self, fr.n);
         let v = self.variant().clone();
-        match fr.pc {
+        match pc {
             H1 => {
                 step!(self);
                 let nr = self.ld_nr_partial(n);
@@ -222,11 +228,11 @@ impl Machine {
                 );
                 if skip {
                     return {
-                        fr.pc = H9;
+                        fr.pc = H9.into();
                         Flow::Step
                     };
                 }
-                fr.pc = H2;
+                fr.pc = H2.into();
                 Flow::Step
             }
             H9 => Flow::Ret(NULL, None),
@@ -249,23 +255,23 @@ impl Machine {
                     "Take node {n}'s list_lock; the list head is {}.",
                     self.slab_opt_name(fr.p)
                 );
-                fr.pc = H3;
+                fr.pc = H3.into();
                 Flow::Step
             }
             H3 => {
                 let Some(p) = fr.p else {
-                    fr.pc = H5;
+                    fr.pc = H5.into();
                     return Flow::Go;
                 };
                 // list_for_each_entry_safe: remember the successor before P leaves the list.
                 let list = &self.node(n).partial;
                 fr.old = list.iter().skip_while(|&&x| x != p).nth(1).copied();
                 if !v.cpu_partial_frozen {
-                    fr.pc = H6;
+                    fr.pc = H6.into();
                     return Flow::Go;
                 }
-                fr.pc = H4r;
-                let mut a = Frame::new(Func::AcquireSlab, Q1);
+                fr.pc = H4r.into();
+                let mut a = Frame::new(acquire_slab::Q1);
                 a.pg = Some(p);
                 a.n = Some(n);
                 a.lock = fr.obj == NULL && fr.pg.is_none();
@@ -275,24 +281,24 @@ impl Machine {
                 let p = need!(self, fr.p);
                 let t = fr.ret;
                 if t == NULL {
-                    fr.pc = H5;
+                    fr.pc = H5.into();
                     return Flow::Go;
                 }
                 fr.count.bump_by(fr.ret_count);
                 if fr.pg.is_none() {
                     fr.pg = Some(p);
                     fr.obj = t;
-                    fr.pc = if v.slowpath == Slowpath::LocalLock {
+                    fr.pc = Pc::from(if v.slowpath == Slowpath::LocalLock {
                         H4c
                     } else {
                         H4a
-                    };
+                    });
                     if v.slowpath == Slowpath::LocalLock {
                         self.stat(Stat::ALLOC_FROM_PARTIAL);
                     }
                     return Flow::Go;
                 }
-                fr.pc = H4b;
+                fr.pc = H4b.into();
                 Flow::Call(Box::new(self.put_cpu_partial_frame(p, false)))
             }
             H4a => {
@@ -307,12 +313,12 @@ impl Machine {
                     "c->page := {}, frozen by acquire_slab.",
                     self.slab_name(p)
                 );
-                fr.pc = H4c;
+                fr.pc = H4c.into();
                 Flow::Step
             }
             H4b => {
                 self.stat(Stat::CPU_PARTIAL_NODE);
-                fr.pc = H4c;
+                fr.pc = H4c.into();
                 Flow::Go
             }
             H4c => {
@@ -322,10 +328,10 @@ impl Machine {
                     fr.pages > self.cpu_partial_slabs() / 2
                 };
                 if !v.cpu_partial || enough {
-                    fr.pc = H5;
+                    fr.pc = H5.into();
                 } else {
                     fr.p = fr.old;
-                    fr.pc = H3;
+                    fr.pc = H3.into();
                 }
                 Flow::Go
             }
@@ -344,16 +350,16 @@ impl Machine {
                 if fr.pg.is_none() {
                     fr.pg = Some(p);
                     self.stat(Stat::ALLOC_FROM_PARTIAL);
-                    fr.pc = H4c;
+                    fr.pc = H4c.into();
                 } else {
                     fr.pages.bump();
-                    fr.pc = H6p;
+                    fr.pc = H6p.into();
                 }
                 Flow::Step
             }
             H6p => {
                 let p = need!(self, fr.p);
-                fr.pc = H4b;
+                fr.pc = H4b.into();
                 Flow::Call(Box::new(self.put_cpu_partial_frame(p, false)))
             }
             H5 => {
@@ -371,7 +377,6 @@ impl Machine {
                 );
                 Flow::Ret(fr.obj, fr.pg)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
@@ -383,10 +388,10 @@ impl Machine {
     }
 
     /// `acquire_slab(n, P, mode)` (`fr.lock` = mode): freeze P with one CAS, unlink it.
-    pub(in crate::model) fn acquire_slab(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn acquire_slab(&mut self, fr: &mut Frame, pc: acquire_slab::Pc) -> Flow {
+        use acquire_slab::Pc::*;
         let p = need!(self, fr.pg);
-        match fr.pc {
+        match pc {
             Q1 => {
                 step!(self);
                 self.access(self.page(p).line, Access::Read);
@@ -399,7 +404,7 @@ impl Machine {
                     self.slab_name(p),
                     self.addr_name(fr.f)
                 );
-                fr.pc = Q2;
+                fr.pc = Q2.into();
                 Flow::Step
             }
             Q2 => {
@@ -428,7 +433,7 @@ impl Machine {
                         "keep its freelist (for the CPU partial list)"
                     }
                 );
-                fr.pc = Q3;
+                fr.pc = Q3.into();
                 Flow::Step
             }
             Q3 => self.cas2_site(fr, p, (fr.f, fr.cnt), (fr.nxt, fr.new), false, Q3r),
@@ -436,13 +441,13 @@ impl Machine {
                 if !fr.ok && self.v3_1_slow_path() {
                     // 3.1's acquire_slab loops its CAS until the slab is frozen; 3.10's
                     // single attempt (mode) lets get_partial_node give up.
-                    fr.pc = Q1;
+                    fr.pc = Q1.into();
                     return Flow::Go;
                 }
                 if !fr.ok {
                     return Flow::Ret(NULL, None);
                 }
-                fr.pc = Q4;
+                fr.pc = Q4.into();
                 Flow::Go
             }
             Q4 => {
@@ -458,7 +463,6 @@ impl Machine {
                 );
                 Flow::Ret(fr.f, Some(p))
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
@@ -467,11 +471,11 @@ impl Machine {
     /// era pushes under `local_lock_irqsave` (U6), frozen CPU partial slabs or not.
     pub(in crate::model) fn put_cpu_partial_frame(&self, p: SlabId, drain: bool) -> Frame {
         let start = if self.variant().slowpath == Slowpath::LocalLock {
-            Pc::U6
+            put_cpu_partial::U6
         } else {
-            Pc::U1
+            put_cpu_partial::U1
         };
-        let mut f = Frame::new(Func::PutCpuPartial, start);
+        let mut f = Frame::new(start);
         f.pg = Some(p);
         f.drain = drain;
         f
@@ -480,11 +484,15 @@ impl Machine {
     /// `put_cpu_partial(P, drain)`: 3.x pushes with `this_cpu_cmpxchg` (irqs and preemption
     /// on, so U1 and U5 may run on different CPUs); 5.15+ pushes under the local lock and
     /// drains by slab count (5.16+ `cpu_partial_slabs`) after unlocking.
-    pub(in crate::model) fn put_cpu_partial(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn put_cpu_partial(
+        &mut self,
+        fr: &mut Frame,
+        pc: put_cpu_partial::Pc,
+    ) -> Flow {
+        use put_cpu_partial::Pc::*;
         let p = need!(self, fr.pg);
         let budget = self.cfg.sc.cache.cpu_partial;
-        match fr.pc {
+        match pc {
             U1 => {
                 step!(self);
                 let k = self.me();
@@ -501,12 +509,12 @@ impl Machine {
                 );
                 fr.pages = 0;
                 fr.pobj = 0;
-                fr.pc = U2;
+                fr.pc = U2.into();
                 Flow::Step
             }
             U2 => {
                 let Some(old) = fr.old else {
-                    fr.pc = U4;
+                    fr.pc = U4.into();
                     return Flow::Go;
                 };
                 step!(self);
@@ -527,7 +535,7 @@ impl Machine {
                         ""
                     }
                 );
-                fr.pc = if drain { U3 } else { U4 };
+                fr.pc = Pc::from(if drain { U3 } else { U4 });
                 Flow::Step
             }
             U3 => {
@@ -539,12 +547,12 @@ impl Machine {
                     "irqs".into(),
                     "Interrupts off to unfreeze this CPU's partial list."
                 );
-                fr.pc = U3b;
+                fr.pc = U3b.into();
                 Flow::Step
             }
             U3b => {
-                fr.pc = U3c;
-                let mut u = Frame::new(Func::UnfreezePartials, V1);
+                fr.pc = U3c.into();
+                let mut u = Frame::new(unfreeze_partials::V1);
                 u.c = self.me();
                 Flow::Call(Box::new(u))
             }
@@ -556,7 +564,7 @@ impl Machine {
                 fr.old = None;
                 fr.pages = 0;
                 fr.pobj = 0;
-                fr.pc = U4;
+                fr.pc = U4.into();
                 Flow::Step
             }
             U4 => {
@@ -582,7 +590,7 @@ impl Machine {
                     pages,
                     pobjects
                 );
-                fr.pc = U5;
+                fr.pc = U5.into();
                 Flow::Step
             }
             U5 => {
@@ -607,11 +615,11 @@ impl Machine {
                 );
                 if ok {
                     return {
-                        fr.pc = U9;
+                        fr.pc = U9.into();
                         Flow::Step
                     };
                 }
-                fr.pc = U1;
+                fr.pc = U1.into();
                 Flow::Step
             }
             U9 => Flow::Ret(NULL, None),
@@ -631,7 +639,7 @@ impl Machine {
                     "put_cpu_partial({}): local_lock_irqsave.",
                     self.slab_name(p)
                 );
-                fr.pc = U7;
+                fr.pc = U7.into();
                 Flow::Step
             }
             U7 => {
@@ -661,7 +669,7 @@ impl Machine {
                         ""
                     }
                 );
-                fr.pc = U8;
+                fr.pc = U8.into();
                 Flow::Step
             }
             U8 => {
@@ -680,7 +688,7 @@ impl Machine {
                     self.slab_opt_name(fr.old),
                     pages
                 );
-                fr.pc = U10;
+                fr.pc = U10.into();
                 Flow::Step
             }
             U10 => {
@@ -693,7 +701,7 @@ impl Machine {
                     "c->partial := {}.",
                     self.slab_name(p)
                 );
-                fr.pc = U11;
+                fr.pc = U11.into();
                 Flow::Step
             }
             U11 => {
@@ -708,15 +716,15 @@ impl Machine {
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore."
                 );
-                fr.pc = U12;
+                fr.pc = U12.into();
                 Flow::Step
             }
             U12 => {
                 let Some(chain) = fr.p else {
                     return Flow::Ret(NULL, None);
                 };
-                fr.pc = U13;
-                let mut u = Frame::new(Func::UnfreezePartials, V3z);
+                fr.pc = U13.into();
+                let mut u = Frame::new(unfreeze_partials::V3z);
                 u.c = fr.c;
                 u.p = Some(chain);
                 Flow::Call(Box::new(u))
@@ -725,18 +733,21 @@ impl Machine {
                 self.stat(Stat::CPU_PARTIAL_DRAIN);
                 Flow::Ret(NULL, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `unfreeze_partials(c)` (3.x) / `__put_partials` (6.8+): move a CPU partial list to the
     /// node lists, discarding empty slabs when the node has enough.
-    pub(in crate::model) fn unfreeze_partials(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn unfreeze_partials(
+        &mut self,
+        fr: &mut Frame,
+        pc: unfreeze_partials::Pc,
+    ) -> Flow {
+        use unfreeze_partials::Pc::*;
         let frozen = self.variant().cpu_partial_frozen;
         // Whether the list is walked as a detached chain (5.15+) rather than popped from c.
         let chain = !frozen || self.variant().slowpath == Slowpath::LocalLock;
-        match fr.pc {
+        match pc {
             V1 => {
                 step!(self);
                 fr.p = self.ld_partial(fr.c);
@@ -750,11 +761,11 @@ impl Machine {
                 );
                 // 3.x pops one slab at a time (V2); 5.15+ `unfreeze_partials` detaches the
                 // whole list and `__unfreeze_partials` / `__put_partials` walk it (VZ2).
-                fr.pc = match (fr.p.is_some(), frozen && !chain) {
+                fr.pc = Pc::from(match (fr.p.is_some(), frozen && !chain) {
                     (false, _) => V7,
                     (true, true) => V2,
                     (true, false) => VZ2,
-                };
+                });
                 Flow::Step
             }
             V2 => {
@@ -771,7 +782,7 @@ impl Machine {
                     self.slab_name(p),
                     self.slab_opt_name(next)
                 );
-                fr.pc = V3;
+                fr.pc = V3.into();
                 Flow::Step
             }
             VZ2 => {
@@ -783,27 +794,27 @@ impl Machine {
                     format!("cpu_slab[{}].partial", fr.c),
                     "Detach the whole CPU partial list."
                 );
-                fr.pc = V3z;
+                fr.pc = V3z.into();
                 Flow::Step
             }
             V3z => {
                 if fr.p.is_none() {
-                    fr.pc = V7;
+                    fr.pc = V7.into();
                     return Flow::Go;
                 }
-                fr.pc = V3;
+                fr.pc = V3.into();
                 Flow::Go
             }
             V3 => {
                 let n2 = self.node_of_slab(need!(self, fr.p));
                 if fr.n == Some(n2) {
-                    fr.pc = if frozen { V4 } else { VZ6 };
+                    fr.pc = Pc::from(if frozen { V4 } else { VZ6 });
                     return Flow::Go;
                 }
                 if fr.n.is_some() {
-                    fr.pc = V3u;
+                    fr.pc = V3u.into();
                 } else {
-                    fr.pc = V3l;
+                    fr.pc = V3l.into();
                 }
                 Flow::Go
             }
@@ -817,7 +828,7 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "Next slab is on another node: unlock node {n}."
                 );
-                fr.pc = V3l;
+                fr.pc = V3l.into();
                 Flow::Step
             }
             V3l => {
@@ -835,7 +846,7 @@ impl Machine {
                     format!("node {n2}.list_lock"),
                     "Take node {n2}'s list_lock."
                 );
-                fr.pc = if frozen { V4 } else { VZ6 };
+                fr.pc = Pc::from(if frozen { V4 } else { VZ6 });
                 Flow::Step
             }
             V4 => {
@@ -857,7 +868,7 @@ impl Machine {
                     self.addr_name(f),
                     counters_text(cnt)
                 );
-                fr.pc = V5;
+                fr.pc = V5.into();
                 Flow::Step
             }
             V5 => {
@@ -865,7 +876,7 @@ impl Machine {
                 self.cas2_site(fr, p, (fr.f, fr.cnt), (fr.f, fr.new), false, V5r)
             }
             V5r => {
-                fr.pc = if fr.ok { V6 } else { V4 };
+                fr.pc = Pc::from(if fr.ok { V6 } else { V4 });
                 Flow::Go
             }
             V6 | VZ6 => {
@@ -881,7 +892,7 @@ impl Machine {
                     None
                 };
                 let discard =
-                    (if fr.pc == V6 { fr.new.inuse } else { inuse }) == 0 && self.discard_ok(nr);
+                    (if pc == V6 { fr.new.inuse } else { inuse }) == 0 && self.discard_ok(nr);
                 if discard {
                     fr.queue.push(p);
                 } else {
@@ -904,15 +915,15 @@ impl Machine {
                 );
                 if chain {
                     fr.p = next;
-                    fr.pc = V3z;
+                    fr.pc = V3z.into();
                 } else {
-                    fr.pc = V1;
+                    fr.pc = V1.into();
                 }
                 Flow::Step
             }
             V7 => {
                 let Some(n) = fr.n else {
-                    fr.pc = V8;
+                    fr.pc = V8.into();
                     return Flow::Go;
                 };
                 step!(self);
@@ -927,7 +938,7 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "Release node {n}'s list_lock."
                 );
-                fr.pc = V8;
+                fr.pc = V8.into();
                 Flow::Step
             }
             V8 => {
@@ -948,16 +959,15 @@ impl Machine {
                 );
                 Flow::Step
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     pub(in crate::model) fn deactivate_frame(&self, p: SlabId, freelist: Addr, c: u32) -> Frame {
         let start = match self.variant().deactivate {
-            Deactivate::TwoStage => Pc::D0,
-            Deactivate::Splice => Pc::DS0,
+            Deactivate::TwoStage => deactivate_slab::D0,
+            Deactivate::Splice => deactivate_slab::DS0,
         };
-        let mut f = Frame::new(Func::DeactivateSlab, start);
+        let mut f = Frame::new(start);
         f.pg = Some(p);
         f.f = freelist;
         f.c = c;
@@ -968,11 +978,15 @@ impl Machine {
     }
 
     /// `deactivate_slab(P, freelist)`: give a CPU slab and its CPU freelist back.
-    pub(in crate::model) fn deactivate_slab(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn deactivate_slab(
+        &mut self,
+        fr: &mut Frame,
+        pc: deactivate_slab::Pc,
+    ) -> Flow {
+        use deactivate_slab::Pc::*;
         let p = need!(self, fr.pg);
         let n = need!(self, fr.n);
-        match fr.pc {
+        match pc {
             D0 | DS0 => {
                 step!(self);
                 self.access(self.page(p).line, Access::Read);
@@ -993,20 +1007,20 @@ impl Machine {
                         "no remote frees"
                     }
                 );
-                if fr.pc == DS0 {
+                if pc == DS0 {
                     fr.obj = fr.f;
                     fr.prior = NULL;
                     fr.count = 0;
-                    fr.pc = DS1;
+                    fr.pc = DS1.into();
                 } else {
-                    fr.pc = D0b;
+                    fr.pc = D0b.into();
                 }
                 Flow::Step
             }
             // Stage 1: hand back all but the last CPU-freelist object, one CAS each.
             D0b => {
                 if fr.f == NULL {
-                    fr.pc = D4;
+                    fr.pc = D4.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -1019,7 +1033,7 @@ impl Machine {
                     self.addr_name(fr.f),
                     self.addr_name(fr.nxt)
                 );
-                fr.pc = if fr.nxt == NULL { D4 } else { D1 };
+                fr.pc = Pc::from(if fr.nxt == NULL { D4 } else { D1 });
                 Flow::Step
             }
             D1 => {
@@ -1036,7 +1050,7 @@ impl Machine {
                     self.addr_name(prior),
                     counters_text(cnt)
                 );
-                fr.pc = D2;
+                fr.pc = D2.into();
                 Flow::Step
             }
             D2 => {
@@ -1054,16 +1068,16 @@ impl Machine {
                     inuse: fr.cnt.inuse.wrapping_sub(1) & 0xffff,
                     ..fr.cnt
                 };
-                fr.pc = D3;
+                fr.pc = D3.into();
                 Flow::Step
             }
             D3 => self.cas2_site(fr, p, (fr.prior, fr.cnt), (fr.f, fr.new), false, D3r),
             D3r => {
                 if fr.ok {
                     fr.f = fr.nxt;
-                    fr.pc = D0b;
+                    fr.pc = D0b.into();
                 } else {
-                    fr.pc = D1;
+                    fr.pc = D1.into();
                 }
                 Flow::Go
             }
@@ -1105,7 +1119,7 @@ impl Machine {
                         _ => "full, on no list",
                     }
                 );
-                fr.pc = if fr.f != NULL { D5 } else { D6 };
+                fr.pc = Pc::from(if fr.f != NULL { D5 } else { D6 });
                 Flow::Step
             }
             D5 => {
@@ -1119,12 +1133,12 @@ impl Machine {
                     self.addr_name(fr.f),
                     self.addr_name(fr.prior)
                 );
-                fr.pc = D6;
+                fr.pc = D6.into();
                 Flow::Step
             }
             D6 => {
                 if fr.m != M_PARTIAL || fr.lock {
-                    fr.pc = D7;
+                    fr.pc = D7.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -1141,17 +1155,17 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "Take list_lock: the slab goes on the partial list before it is unfrozen."
                 );
-                fr.pc = D7;
+                fr.pc = D7.into();
                 Flow::Step
             }
             D7 => {
-                fr.pc = if fr.l == fr.m {
+                fr.pc = Pc::from(if fr.l == fr.m {
                     D8
                 } else if fr.l == M_PARTIAL {
                     D7r
                 } else {
                     D7a
-                };
+                });
                 Flow::Go
             }
             D7r => {
@@ -1164,7 +1178,7 @@ impl Machine {
                     "The decision changed: take {} off the partial list again.",
                     self.slab_name(p)
                 );
-                fr.pc = D7a;
+                fr.pc = D7a.into();
                 Flow::Step
             }
             D7a => {
@@ -1174,7 +1188,7 @@ impl Machine {
                     self.stat(Stat::DEACTIVATE_FULL);
                 }
                 if m != M_PARTIAL {
-                    fr.pc = D8;
+                    fr.pc = D8.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -1192,17 +1206,17 @@ impl Machine {
                     self.slab_name(p),
                     if fr.flag { "tail" } else { "head" }
                 );
-                fr.pc = D8;
+                fr.pc = D8.into();
                 Flow::Step
             }
             D8 => self.cas2_site(fr, p, (fr.prior, fr.cnt), (fr.nxt, fr.new), false, D8r),
             D8r => {
-                fr.pc = if fr.ok { D9 } else { D4 };
+                fr.pc = Pc::from(if fr.ok { D9 } else { D4 });
                 Flow::Go
             }
             D9 => {
                 if !fr.lock {
-                    fr.pc = D10;
+                    fr.pc = D10.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -1216,7 +1230,7 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "Release list_lock."
                 );
-                fr.pc = D10;
+                fr.pc = D10.into();
                 Flow::Step
             }
             D10 => {
@@ -1239,7 +1253,7 @@ impl Machine {
             // Modern splice: count the CPU freelist, then one CAS, then list work.
             DS1 => {
                 if fr.obj == NULL {
-                    fr.pc = DS2;
+                    fr.pc = DS2.into();
                     return Flow::Go;
                 }
                 step!(self);
@@ -1282,7 +1296,7 @@ impl Machine {
                     self.addr_name(of),
                     counters_text(oc)
                 );
-                fr.pc = if fr.f != NULL { DS3 } else { DS4 };
+                fr.pc = Pc::from(if fr.f != NULL { DS3 } else { DS4 });
                 Flow::Step
             }
             DS3 => {
@@ -1296,7 +1310,7 @@ impl Machine {
                     self.addr_name(fr.prior),
                     self.addr_name(fr.x)
                 );
-                fr.pc = DS4;
+                fr.pc = DS4.into();
                 Flow::Step
             }
             DS4 => {
@@ -1304,7 +1318,7 @@ impl Machine {
                 // list_lock *before* the CAS, so no free can see the slab unfrozen and off
                 // the list. 6.8+ decides after the CAS (`__slab_free` checks list membership).
                 if self.variant().cpu_partial_frozen && !fr.lock {
-                    fr.pc = DSL;
+                    fr.pc = DSL.into();
                     return Flow::Go;
                 }
                 self.cas2_site(fr, p, (fr.x, fr.cnt), (fr.nxt, fr.new), true, DS4r)
@@ -1321,7 +1335,7 @@ impl Machine {
                 };
                 fr.lock = true;
                 note!(self, Load, format!("node {n}.nr_partial"), "Decide before the CAS (5.17–6.7): node {n} has {nr} partial slab(s), so the slab will be {}.", match fr.m { M_FREE => "discarded", M_PARTIAL => "put on the partial list", _ => "left full" });
-                fr.pc = if fr.m == M_PARTIAL { DSK } else { DS4 };
+                fr.pc = Pc::from(if fr.m == M_PARTIAL { DSK } else { DS4 });
                 Flow::Step
             }
             DSK => {
@@ -1329,12 +1343,12 @@ impl Machine {
                 self.irq_save(fr);
                 self.spin_lock(n);
                 note!(self, Lock, format!("node {n}.list_lock"), "Take list_lock before the unfreezing CAS, so no free sees it unfrozen and off the list.");
-                fr.pc = DS4;
+                fr.pc = DS4.into();
                 Flow::Step
             }
             DS4r => {
                 if self.variant().cpu_partial_frozen {
-                    fr.pc = if fr.ok {
+                    fr.pc = Pc::from(if fr.ok {
                         match fr.m {
                             M_FREE => D10,
                             M_PARTIAL => DS7,
@@ -1345,10 +1359,10 @@ impl Machine {
                     } else {
                         fr.lock = false;
                         DS2
-                    };
+                    });
                     return Flow::Go;
                 }
-                fr.pc = if fr.ok { DS5 } else { DS2 };
+                fr.pc = Pc::from(if fr.ok { DS5 } else { DS2 });
                 Flow::Go
             }
             DSU => {
@@ -1362,7 +1376,7 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "The CAS failed: unlock and redo."
                 );
-                fr.pc = DS2;
+                fr.pc = DS2.into();
                 Flow::Step
             }
             DS5 => {
@@ -1386,11 +1400,11 @@ impl Machine {
                         _ => "full, leave it on no list",
                     }
                 );
-                fr.pc = match fr.m {
+                fr.pc = Pc::from(match fr.m {
                     M_FREE => D10,
                     M_PARTIAL => DS6,
                     _ => DS9,
-                };
+                });
                 Flow::Step
             }
             DS9 => {
@@ -1408,7 +1422,7 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "spin_lock_irqsave(list_lock)."
                 );
-                fr.pc = DS7;
+                fr.pc = DS7.into();
                 Flow::Step
             }
             DS7 => {
@@ -1427,7 +1441,7 @@ impl Machine {
                     self.slab_name(p),
                     if fr.flag { "tail" } else { "head" }
                 );
-                fr.pc = DS8;
+                fr.pc = DS8.into();
                 Flow::Step
             }
             DS8 => {
@@ -1443,30 +1457,29 @@ impl Machine {
                 );
                 Flow::Ret(NULL, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// `flush_slab(c)`: deactivate CPU c's slab and clear `c.page`/`c.freelist`, in the
     /// write order of the era (3.10: deactivate, tid, page, freelist; 3.1: tid and page
     /// first; 5.15+: detach under the local lock with tid last, deactivate after).
-    pub(in crate::model) fn flush_slab(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
+    pub(in crate::model) fn flush_slab(&mut self, fr: &mut Frame, pc: flush_slab::Pc) -> Flow {
+        use flush_slab::Pc::*;
         let c = fr.c;
         let v = self.variant().clone();
-        match fr.pc {
+        match pc {
             W1 => {
                 // 5.15+ count CPUSLAB_FLUSH after the deactivation (K8).
                 if v.slowpath == Slowpath::LocalLock {
-                    fr.pc = K1;
+                    fr.pc = K1.into();
                     return Flow::Go;
                 }
                 self.stat(Stat::CPUSLAB_FLUSH);
-                fr.pc = if v.fastpath == Fastpath::TidUnguarded {
+                fr.pc = Pc::from(if v.fastpath == Fastpath::TidUnguarded {
                     T1
                 } else {
                     W2
-                };
+                });
                 Flow::Go
             }
             W2 => {
@@ -1485,11 +1498,11 @@ impl Machine {
                     self.slab_opt_name(fr.pg),
                     self.addr_name(fr.f)
                 );
-                fr.pc = W2c;
+                fr.pc = W2c.into();
                 Flow::Step
             }
             W2c => {
-                fr.pc = W3;
+                fr.pc = W3.into();
                 match fr.pg {
                     Some(p) => Flow::Call(Box::new(self.deactivate_frame(p, fr.f, c))),
                     None => Flow::Go,
@@ -1505,11 +1518,11 @@ impl Machine {
                     "Bump cpu{c}'s tid to {}.",
                     self.cpu_slab(c).tid
                 );
-                fr.pc = match fr.pc {
+                fr.pc = Pc::from(match pc {
                     W3 => W4,
                     T2 => T3,
                     _ => K6,
-                };
+                });
                 Flow::Step
             }
             W4 | T3 | K3 => {
@@ -1521,11 +1534,11 @@ impl Machine {
                     format!("cpu_slab[{c}].page"),
                     "c->page := NULL."
                 );
-                fr.pc = match fr.pc {
+                fr.pc = Pc::from(match pc {
                     W4 => W4b,
                     T3 => T4,
                     _ => K4,
-                };
+                });
                 Flow::Step
             }
             W4b | K4 => {
@@ -1537,13 +1550,13 @@ impl Machine {
                     format!("cpu_slab[{c}].freelist"),
                     "c->freelist := NULL."
                 );
-                if fr.pc == W4b {
+                if pc == W4b {
                     return {
-                        fr.pc = W9;
+                        fr.pc = W9.into();
                         Flow::Step
                     };
                 }
-                fr.pc = K5;
+                fr.pc = K5.into();
                 Flow::Step
             }
             W9 => Flow::Ret(NULL, None),
@@ -1558,7 +1571,7 @@ impl Machine {
                     "3.1 flush: cpu{c}'s slab is {}.",
                     self.slab_opt_name(fr.pg)
                 );
-                fr.pc = T2;
+                fr.pc = T2.into();
                 Flow::Step
             }
             T4 => {
@@ -1575,7 +1588,7 @@ impl Machine {
                     "Take cpu{c}'s freelist {} and clear it.",
                     self.addr_name(fr.f)
                 );
-                fr.pc = K7;
+                fr.pc = K7.into();
                 Flow::Step
             }
             // 5.15+: detach under the local lock.
@@ -1592,7 +1605,7 @@ impl Machine {
                     format!("cpu_slab[{c}].lock"),
                     "flush_slab: local_lock_irqsave."
                 );
-                fr.pc = K2;
+                fr.pc = K2.into();
                 Flow::Step
             }
             K2 => {
@@ -1607,7 +1620,7 @@ impl Machine {
                     self.slab_opt_name(fr.pg),
                     self.addr_name(fr.f)
                 );
-                fr.pc = K3;
+                fr.pc = K3.into();
                 Flow::Step
             }
             K6 => {
@@ -1622,11 +1635,11 @@ impl Machine {
                     format!("cpu_slab[{c}].lock"),
                     "local_unlock_irqrestore; deactivate outside the lock."
                 );
-                fr.pc = K7;
+                fr.pc = K7.into();
                 Flow::Step
             }
             K7 => {
-                fr.pc = K8;
+                fr.pc = K8.into();
                 match fr.pg {
                     Some(p) => Flow::Call(Box::new(self.deactivate_frame(p, fr.f, c))),
                     None => Flow::Go,
@@ -1639,14 +1652,17 @@ impl Machine {
                 }
                 Flow::Ret(NULL, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 
     /// The `flush` op: `__flush_cpu_slab(cpu)` with interrupts off (spec §2.11).
-    pub(in crate::model) fn flush_cpu_slab(&mut self, fr: &mut Frame) -> Flow {
-        use Pc::*;
-        match fr.pc {
+    pub(in crate::model) fn flush_cpu_slab(
+        &mut self,
+        fr: &mut Frame,
+        pc: flush_cpu_slab::Pc,
+    ) -> Flow {
+        use flush_cpu_slab::Pc::*;
+        match pc {
             FC0 if self.variant().slowpath == Slowpath::LocalLock => {
                 // 5.15+: flush_cpu_slab runs from a work item bound to its CPU (migration
                 // off) with interrupts on; slub_cpu_dead (a survivor flushing a dead CPU)
@@ -1663,7 +1679,7 @@ impl Machine {
                     "flush_cpu_slab(cpu{}) from a work item: interrupts stay on.",
                     fr.c
                 );
-                fr.pc = FC2;
+                fr.pc = FC2.into();
                 Flow::Step
             }
             FC0 => {
@@ -1679,7 +1695,7 @@ impl Machine {
                     "__flush_cpu_slab(cpu{}) with interrupts off.",
                     fr.c
                 );
-                fr.pc = FC2;
+                fr.pc = FC2.into();
                 Flow::Step
             }
             FC2 => {
@@ -1693,13 +1709,13 @@ impl Machine {
                     fr.c,
                     self.slab_opt_name(fr.pg)
                 );
-                fr.pc = FC2c;
+                fr.pc = FC2c.into();
                 Flow::Step
             }
             FC2c => {
-                fr.pc = FC3;
+                fr.pc = FC3.into();
                 if fr.pg.is_some() {
-                    let mut w = Frame::new(Func::FlushSlab, W1);
+                    let mut w = Frame::new(flush_slab::W1);
                     w.c = fr.c;
                     return Flow::Call(Box::new(w));
                 }
@@ -1723,7 +1739,7 @@ impl Machine {
                     format!("cpu_slab[{}].lock", fr.c),
                     "put_partials: local_lock_irqsave."
                 );
-                fr.pc = FC3p;
+                fr.pc = FC3p.into();
                 Flow::Step
             }
             FC3p => {
@@ -1737,7 +1753,7 @@ impl Machine {
                     "Detach the CPU partial list {} (c->partial := NULL).",
                     self.slab_opt_name(fr.p)
                 );
-                fr.pc = FC3u;
+                fr.pc = FC3u.into();
                 Flow::Step
             }
             FC3u => {
@@ -1752,10 +1768,10 @@ impl Machine {
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore; walk the list with interrupts on."
                 );
-                fr.pc = FC4;
+                fr.pc = FC4.into();
                 match fr.p {
                     Some(p) => {
-                        let mut u = Frame::new(Func::UnfreezePartials, V3z);
+                        let mut u = Frame::new(unfreeze_partials::V3z);
                         u.c = fr.c;
                         u.p = Some(p);
                         Flow::Call(Box::new(u))
@@ -1764,9 +1780,9 @@ impl Machine {
                 }
             }
             FC3 => {
-                fr.pc = FC4;
+                fr.pc = FC4.into();
                 if self.variant().cpu_partial {
-                    let mut u = Frame::new(Func::UnfreezePartials, V1);
+                    let mut u = Frame::new(unfreeze_partials::V1);
                     u.c = fr.c;
                     return Flow::Call(Box::new(u));
                 }
@@ -1796,7 +1812,6 @@ impl Machine {
                 );
                 Flow::Ret(NULL, None)
             }
-            _ => self.fault(Fault::Label),
         }
     }
 }

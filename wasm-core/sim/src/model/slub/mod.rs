@@ -6,6 +6,7 @@
 //! invariants INV-1…INV-15 (`invariants`).
 
 use super::{cost, memory, state, Flow, Machine, Pc, Stat};
+use crate::model::pcs::labels::*;
 use crate::model::Fault;
 
 mod access;
@@ -29,18 +30,18 @@ use state::*;
 pub(super) fn op_frame(call: OpCall) -> Frame {
     match call {
         OpCall::Alloc { node } => {
-            let mut f = Frame::new(Func::SlabAlloc, Pc::AllocEntry);
+            let mut f = Frame::new(slab_alloc::AllocEntry);
             f.node = node;
             f
         }
         OpCall::Free { addr, slab } => {
-            let mut f = Frame::new(Func::SlabFree, Pc::FreeEntry);
+            let mut f = Frame::new(slab_free::FreeEntry);
             f.x = addr;
             f.pg = Some(slab);
             f
         }
         OpCall::Flush { target } => {
-            let mut f = Frame::new(Func::FlushCpuSlab, Pc::FC0);
+            let mut f = Frame::new(flush_cpu_slab::FC0);
             match target {
                 Some(t) => f.c = t,
                 None => f.flag = true,
@@ -52,28 +53,29 @@ pub(super) fn op_frame(call: OpCall) -> Frame {
 
 /// `new_slab`'s page allocation with `__GFP_WAIT` (N2) is where a task may sleep.
 pub(super) fn at_sleep_point(fr: &Frame) -> bool {
-    fr.func == Func::NewSlab && fr.pc == Pc::N2
+    fr.pc == Pc::NewSlab(new_slab::N2)
 }
 
 impl Machine {
-    /// Dispatch one label of a SLUB function.
+    /// Dispatch one label of a SLUB function to its step machine.
     pub(super) fn exec_slub(&mut self, fr: &mut Frame) -> Flow {
-        match fr.func {
-            Func::SlabAlloc => self.slab_alloc(fr),
-            Func::SlabAllocSlow => self.slab_alloc_slow(fr),
-            Func::GetFreelist => self.get_freelist(fr),
-            Func::GetPartialNode => self.get_partial_node(fr),
-            Func::AcquireSlab => self.acquire_slab(fr),
-            Func::NewSlab => self.new_slab(fr),
-            Func::PutCpuPartial => self.put_cpu_partial(fr),
-            Func::UnfreezePartials => self.unfreeze_partials(fr),
-            Func::DeactivateSlab => self.deactivate_slab(fr),
-            Func::FlushSlab => self.flush_slab(fr),
-            Func::FlushCpuSlab => self.flush_cpu_slab(fr),
-            Func::SlabFree => self.slab_free(fr),
-            Func::SlabFreeSlow => self.slab_free_slow(fr),
-            Func::CmpxchgDoubleSlab => self.cmpxchg_double_slab(fr),
-            Func::Touch => self.touch(fr),
+        match fr.pc {
+            Pc::SlabAlloc(pc) => self.slab_alloc(fr, pc),
+            Pc::SlabAllocSlow(pc) => self.slab_alloc_slow(fr, pc),
+            Pc::SlabAllocSlowLl(pc) => self.slab_alloc_slow_ll(fr, pc),
+            Pc::GetFreelist(pc) => self.get_freelist(fr, pc),
+            Pc::GetPartialNode(pc) => self.get_partial_node(fr, pc),
+            Pc::AcquireSlab(pc) => self.acquire_slab(fr, pc),
+            Pc::NewSlab(pc) => self.new_slab(fr, pc),
+            Pc::PutCpuPartial(pc) => self.put_cpu_partial(fr, pc),
+            Pc::UnfreezePartials(pc) => self.unfreeze_partials(fr, pc),
+            Pc::DeactivateSlab(pc) => self.deactivate_slab(fr, pc),
+            Pc::FlushSlab(pc) => self.flush_slab(fr, pc),
+            Pc::FlushCpuSlab(pc) => self.flush_cpu_slab(fr, pc),
+            Pc::SlabFree(pc) => self.slab_free(fr, pc),
+            Pc::SlabFreeSlow(pc) => self.slab_free_slow(fr, pc),
+            Pc::CmpxchgDoubleSlab(pc) => self.cmpxchg_double_slab(fr, pc),
+            Pc::Touch(touch::TC) => self.touch(fr),
             _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }
@@ -85,22 +87,30 @@ impl Machine {
         let node_lock = |n: u32| held_by(self.node(n).list_lock).map(|h| Block::ListLock(n, h));
         let local_lock =
             |k: u32| held_by(self.cpu_slab(k).local_lock).map(|h| Block::LocalLock(k, h));
-        use Pc::*;
-        match (fr.func, fr.pc) {
-            (Func::SlabFreeSlow, S4) => node_lock(self.node_of_slab(need!(self, fr.pg, None))),
-            (Func::GetPartialNode, H2) => node_lock(need!(self, fr.n, None)),
-            (Func::UnfreezePartials, V3l) => node_lock(self.node_of_slab(need!(self, fr.p, None))),
-            (Func::DeactivateSlab, D6)
-            | (Func::DeactivateSlab, DS6)
-            | (Func::DeactivateSlab, DSK) => node_lock(need!(self, fr.n, None)),
-            (Func::CmpxchgDoubleSlab, X2) => {
+        match fr.pc {
+            Pc::SlabFreeSlow(slab_free_slow::S4) => {
+                node_lock(self.node_of_slab(need!(self, fr.pg, None)))
+            }
+            Pc::GetPartialNode(get_partial_node::H2) => node_lock(need!(self, fr.n, None)),
+            Pc::UnfreezePartials(unfreeze_partials::V3l) => {
+                node_lock(self.node_of_slab(need!(self, fr.p, None)))
+            }
+            Pc::DeactivateSlab(
+                deactivate_slab::D6 | deactivate_slab::DS6 | deactivate_slab::DSK,
+            ) => node_lock(need!(self, fr.n, None)),
+            Pc::CmpxchgDoubleSlab(cmpxchg_double_slab::X2) => {
                 let s = need!(self, fr.pg, None);
                 held_by(self.slab(s).slab_lock).map(|h| Block::SlabLock(s, h))
             }
-            (Func::SlabAllocSlow, LL4 | LL21 | LL30 | LL50)
-            | (Func::FlushSlab, K1)
-            | (Func::FlushCpuSlab, FC3) => local_lock(fr.c),
-            (Func::PutCpuPartial, U6) => local_lock(self.ctx(cx).cpu),
+            Pc::SlabAllocSlowLl(
+                slab_alloc_slow_ll::LL4
+                | slab_alloc_slow_ll::LL21
+                | slab_alloc_slow_ll::LL30
+                | slab_alloc_slow_ll::LL50,
+            )
+            | Pc::FlushSlab(flush_slab::K1)
+            | Pc::FlushCpuSlab(flush_cpu_slab::FC3) => local_lock(fr.c),
+            Pc::PutCpuPartial(put_cpu_partial::U6) => local_lock(self.ctx(cx).cpu),
             _ => None,
         }
     }

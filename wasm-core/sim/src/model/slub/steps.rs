@@ -7,7 +7,12 @@ use super::{Flow, Machine, Pc};
 
 impl Machine {
     /// `preempt_disable()` (or `get_cpu`), then go to `next`.
-    pub(in crate::model) fn s_preempt_off(&mut self, fr: &mut Frame, next: Pc, why: &str) -> Flow {
+    pub(in crate::model) fn s_preempt_off<P: Into<Pc>>(
+        &mut self,
+        fr: &mut Frame,
+        next: P,
+        why: &str,
+    ) -> Flow {
         step!(self);
         self.preempt_off();
         note!(
@@ -17,12 +22,12 @@ impl Machine {
             "{} disables preemption{why}.",
             self.ctx_name(self.cur)
         );
-        fr.pc = next;
+        fr.pc = next.into();
         Flow::Step
     }
 
     /// `preempt_enable()`: a preemption (and migration) point from here on.
-    pub(in crate::model) fn s_preempt_on(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_preempt_on<P: Into<Pc>>(&mut self, fr: &mut Frame, next: P) -> Flow {
         step!(self);
         self.preempt_on();
         note!(
@@ -31,12 +36,12 @@ impl Machine {
             "preempt_count".into(),
             "Preemption back on: from here the task may be preempted or migrated."
         );
-        fr.pc = next;
+        fr.pc = next.into();
         Flow::Step
     }
 
     /// `c = this_cpu_ptr(s->cpu_slab)`: binds `c` to the CPU of this instant.
-    pub(in crate::model) fn s_pcpu(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_pcpu<P: Into<Pc>>(&mut self, fr: &mut Frame, next: P) -> Flow {
         step!(self);
         fr.c = self.me();
         note!(
@@ -46,13 +51,13 @@ impl Machine {
             "c := this CPU's kmem_cache_cpu (cpu{}).",
             fr.c
         );
-        fr.pc = next;
+        fr.pc = next.into();
         Flow::Step
     }
 
     /// `tid = c->tid` (possibly a remote read if the task moved since computing `c`); the
     /// INV-12 snapshot is taken here.
-    pub(in crate::model) fn s_read_tid(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_read_tid<P: Into<Pc>>(&mut self, fr: &mut Frame, next: P) -> Flow {
         step!(self);
         fr.tid = self.ld_tid(fr.c);
         self.snapshot(fr, fr.c);
@@ -67,12 +72,16 @@ impl Machine {
             fr.tid.checked_rem(self.tid_step()).unwrap_or_default()
         );
         rw!(self, read = fr.tid.to_string());
-        fr.pc = next;
+        fr.pc = next.into();
         Flow::Step
     }
 
     /// E3: `tid = this_cpu_read(s->cpu_slab->tid)`, one instruction on the executing CPU.
-    pub(in crate::model) fn s_this_cpu_read_tid(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_this_cpu_read_tid<P: Into<Pc>>(
+        &mut self,
+        fr: &mut Frame,
+        next: P,
+    ) -> Flow {
         step!(self);
         let k = self.me();
         self.access(self.cfg.line_cc(k), Access::Read);
@@ -86,16 +95,16 @@ impl Machine {
             fr.tid
         );
         rw!(self, read = fr.tid.to_string());
-        fr.pc = next;
+        fr.pc = next.into();
         Flow::Step
     }
 
     /// E3: `c = raw_cpu_ptr(s->cpu_slab)`; with preemption the loop re-checks the tid.
-    pub(in crate::model) fn s_raw_cpu_ptr(
+    pub(in crate::model) fn s_raw_cpu_ptr<P: Into<Pc>>(
         &mut self,
         fr: &mut Frame,
-        recheck: Pc,
-        done: Pc,
+        recheck: P,
+        done: P,
     ) -> Flow {
         step!(self);
         fr.c = self.me();
@@ -106,16 +115,22 @@ impl Machine {
             "c := raw_cpu_ptr (cpu{}).",
             fr.c
         );
-        fr.pc = if self.variant().preempt == crate::scenario::Preempt::Full {
+        fr.pc = (if self.variant().preempt == crate::scenario::Preempt::Full {
             recheck
         } else {
             done
-        };
+        })
+        .into();
         Flow::Step
     }
 
     /// E3: `while (tid != READ_ONCE(c->tid))`: read again if the task moved in between.
-    pub(in crate::model) fn s_recheck_tid(&mut self, fr: &mut Frame, same: Pc, again: Pc) -> Flow {
+    pub(in crate::model) fn s_recheck_tid<P: Into<Pc>>(
+        &mut self,
+        fr: &mut Frame,
+        same: P,
+        again: P,
+    ) -> Flow {
         step!(self);
         let t = self.ld_tid(fr.c);
         let ok = t == fr.tid;
@@ -131,25 +146,35 @@ impl Machine {
             }
         );
         rw!(self, read = t.to_string());
-        fr.pc = if ok { same } else { again };
+        fr.pc = (if ok { same } else { again }).into();
         Flow::Step
     }
 
     /// `local_irq_save(flags)` at the start of an irq-off or emulated section.
-    pub(in crate::model) fn s_irq_save(&mut self, fr: &mut Frame, next: Pc, why: &str) -> Flow {
+    pub(in crate::model) fn s_irq_save<P: Into<Pc>>(
+        &mut self,
+        fr: &mut Frame,
+        next: P,
+        why: &str,
+    ) -> Flow {
         step!(self);
         self.irq_save(fr);
         note!(self, IrqOff, "irqs".into(), "local_irq_save: {why}.");
-        fr.pc = next;
+        fr.pc = next.into();
         Flow::Step
     }
 
     /// `local_irq_restore(flags)`.
-    pub(in crate::model) fn s_irq_restore(&mut self, fr: &mut Frame, next: Pc, why: &str) -> Flow {
+    pub(in crate::model) fn s_irq_restore<P: Into<Pc>>(
+        &mut self,
+        fr: &mut Frame,
+        next: P,
+        why: &str,
+    ) -> Flow {
         step!(self);
         self.irq_restore(fr);
         note!(self, IrqOn, "irqs".into(), "local_irq_restore: {why}.");
-        fr.pc = next;
+        fr.pc = next.into();
         Flow::Step
     }
 
@@ -196,10 +221,10 @@ impl Machine {
     }
 
     /// Alloc: `object = c->freelist` (the INV-12 snapshot too, for the eras without a tid).
-    pub(in crate::model) fn s_alloc_load_freelist(
+    pub(in crate::model) fn s_alloc_load_freelist<P: Into<Pc>>(
         &mut self,
         fr: &mut Frame,
-        next: Pc,
+        next: P,
         snapshot: bool,
     ) -> Flow {
         step!(self);
@@ -215,16 +240,16 @@ impl Machine {
             self.addr_name(fr.obj)
         );
         rw!(self, read = self.addr_name(fr.obj));
-        fr.pc = next;
+        fr.pc = next.into();
         Flow::Step
     }
 
     /// Alloc: `page = c->page`; no object or the wrong node sends it to the slow path.
-    pub(in crate::model) fn s_alloc_load_page(
+    pub(in crate::model) fn s_alloc_load_page<P: Into<Pc>>(
         &mut self,
         fr: &mut Frame,
-        fast: Pc,
-        slow: Pc,
+        fast: P,
+        slow: P,
     ) -> Flow {
         step!(self);
         fr.pg = self.ld_page(fr.c);
@@ -236,16 +261,21 @@ impl Machine {
             self.slab_opt_name(fr.pg)
         );
         rw!(self, read = self.slab_opt_name(fr.pg));
-        fr.pc = if fr.obj == NULL || !self.fast_node_match(fr.pg, fr.node) {
+        fr.pc = (if fr.obj == NULL || !self.fast_node_match(fr.pg, fr.node) {
             slow
         } else {
             fast
-        };
+        })
+        .into();
         Flow::Step
     }
 
     /// Alloc: `next = get_freepointer(s, object)`, which may be stale: the CAS decides.
-    pub(in crate::model) fn s_alloc_load_next(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_alloc_load_next<P: Into<Pc>>(
+        &mut self,
+        fr: &mut Frame,
+        next: P,
+    ) -> Flow {
         step!(self);
         fr.nxt = self.load_fp(fr.obj);
         note!(
@@ -257,16 +287,16 @@ impl Machine {
             self.addr_name(fr.nxt)
         );
         rw!(self, read = self.addr_name(fr.nxt));
-        fr.pc = next;
+        fr.pc = next.into();
         Flow::Step
     }
 
     /// Free: `page == c->page`? The object's slab must be the CPU slab for the fast path.
-    pub(in crate::model) fn s_free_check_page(
+    pub(in crate::model) fn s_free_check_page<P: Into<Pc>>(
         &mut self,
         fr: &mut Frame,
-        fast: Pc,
-        slow: Pc,
+        fast: P,
+        slow: P,
     ) -> Flow {
         step!(self);
         let pg = self.ld_page(fr.c);
@@ -285,15 +315,15 @@ impl Machine {
                 "slow path (__slab_free)"
             }
         );
-        fr.pc = if mine { fast } else { slow };
+        fr.pc = (if mine { fast } else { slow }).into();
         Flow::Step
     }
 
     /// Free: `head = c->freelist` (the INV-12 snapshot too, for the eras without a tid).
-    pub(in crate::model) fn s_free_load_freelist(
+    pub(in crate::model) fn s_free_load_freelist<P: Into<Pc>>(
         &mut self,
         fr: &mut Frame,
-        next: Pc,
+        next: P,
         snapshot: bool,
         again: bool,
     ) -> Flow {
@@ -314,12 +344,12 @@ impl Machine {
             },
             self.addr_name(fr.f)
         );
-        fr.pc = next;
+        fr.pc = next.into();
         Flow::Step
     }
 
     /// Free: `set_freepointer(s, x, head)`: link the object in front of the head.
-    pub(in crate::model) fn s_free_link(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_free_link<P: Into<Pc>>(&mut self, fr: &mut Frame, next: P) -> Flow {
         step!(self);
         self.store_fp(fr.x, fr.f);
         note!(
@@ -330,16 +360,16 @@ impl Machine {
             self.addr_name(fr.x),
             self.addr_name(fr.f)
         );
-        fr.pc = next;
+        fr.pc = next.into();
         Flow::Step
     }
 
     /// Slow path: `c->partial` (unlocked peek or under the local lock, per `what`).
-    pub(in crate::model) fn s_load_cpu_partial(
+    pub(in crate::model) fn s_load_cpu_partial<P: Into<Pc>>(
         &mut self,
         fr: &mut Frame,
-        some: Pc,
-        none: Pc,
+        some: P,
+        none: P,
         what: &str,
     ) -> Flow {
         step!(self);
@@ -351,12 +381,16 @@ impl Machine {
             "{what}: {}.",
             self.slab_opt_name(fr.p)
         );
-        fr.pc = if fr.p.is_some() { some } else { none };
+        fr.pc = (if fr.p.is_some() { some } else { none }).into();
         Flow::Step
     }
 
     /// Slow path: the CPU partial list's head becomes the CPU slab (`c->page = c->partial`).
-    pub(in crate::model) fn s_install_cpu_partial(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_install_cpu_partial<P: Into<Pc>>(
+        &mut self,
+        fr: &mut Frame,
+        next: P,
+    ) -> Flow {
         step!(self);
         self.st_page(fr.c, fr.p);
         note!(
@@ -366,12 +400,16 @@ impl Machine {
             "Take {} from the CPU partial list as the CPU slab.",
             self.slab_opt_name(fr.p)
         );
-        fr.pc = next;
+        fr.pc = next.into();
         Flow::Step
     }
 
     /// Slow path, `load_freelist`: take `freelist` for the caller, read its free pointer.
-    pub(in crate::model) fn s_load_freelist_next(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_load_freelist_next<P: Into<Pc>>(
+        &mut self,
+        fr: &mut Frame,
+        next: P,
+    ) -> Flow {
         step!(self);
         fr.nxt = self.load_fp(fr.f);
         note!(
@@ -382,12 +420,16 @@ impl Machine {
             self.addr_name(fr.f),
             self.addr_name(fr.nxt)
         );
-        fr.pc = next;
+        fr.pc = next.into();
         Flow::Step
     }
 
     /// Slow path, `load_freelist`: `c->freelist = next`; the taken chain is no longer in flight.
-    pub(in crate::model) fn s_store_freelist_next(&mut self, fr: &mut Frame, next: Pc) -> Flow {
+    pub(in crate::model) fn s_store_freelist_next<P: Into<Pc>>(
+        &mut self,
+        fr: &mut Frame,
+        next: P,
+    ) -> Flow {
         step!(self);
         self.st_freelist(fr.c, fr.nxt);
         note!(
@@ -398,7 +440,7 @@ impl Machine {
             self.addr_name(fr.nxt)
         );
         fr.flag = false;
-        fr.pc = next;
+        fr.pc = next.into();
         Flow::Step
     }
 }

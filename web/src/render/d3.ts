@@ -29,11 +29,20 @@ export function setAttr<E extends Element, D>(sel: Sel<E, D>, name: string, valu
   });
 }
 
-/** `selection.text(value)`, writing only the texts that change. */
+/**
+ * `selection.text(value)`, writing only the texts that change, into the element's text node
+ * when it has just one: setting `textContent` replaces the node, and the browser then styles
+ * and lays out a new one where changing its data only lays the text out again.
+ */
 export function setText<E extends Element, D>(sel: Sel<E, D>, value: (d: D, i: number) => string): Sel<E, D> {
   return sel.each(function (d, i) {
     const s = value(d, i);
-    if (this.textContent !== s) this.textContent = s;
+    const only = this.firstChild;
+    if (s !== '' && only instanceof Text && only.nextSibling === null) {
+      if (only.data !== s) only.data = s;
+    } else if (this.textContent !== s) {
+      this.textContent = s;
+    }
   });
 }
 
@@ -62,6 +71,26 @@ export function tweenOnly<E extends Element, D>(sel: Sel<E, D>, differs: (el: E,
   return sel.filter(function (d) {
     return differs(this, d);
   });
+}
+
+/** What each part of a view was last drawn from (`sameAsDrawn`), and when its tweens end. */
+const partDrawn = new WeakMap<Element, { readonly signature: string | null; readonly settled: number }>();
+
+/**
+ * Whether the part of a view drawn into `el` can be left as it is: it was last drawn from the
+ * same shapes (`signature`) and every tween that draw started has ended, so it shows them
+ * already. Otherwise it is recorded as drawn now, with tweens of `d` ms, and must be drawn. A
+ * step leaves most parts as they were (the cache lines, most steps): their joins and the
+ * comparisons of each element would all find nothing to write. A `signature` of null (a part
+ * that moves something along, even as the last step did) is always drawn.
+ */
+export function sameAsDrawn(el: Element, signature: string | null, d: number): boolean {
+  const now = performance.now();
+  const last = partDrawn.get(el);
+  if (signature !== null && last !== undefined && last.signature === signature && now >= last.settled) return true;
+  // The longest tween a view starts is 1.5 × d (a card frosting over); a margin for the timer.
+  partDrawn.set(el, { signature, settled: d > 0 ? now + 1.5 * d + 50 : now });
+  return false;
 }
 
 /** The signature each element was last drawn with (`redrawn`). */

@@ -1,6 +1,6 @@
 // D3 rendering of the cache-line table (lines.layout.ts): MESI letters keyed by line and CPU,
 // a transfer token moving from the CPU that gave the line up to the one that took it.
-import { select, setAttr, setText } from './d3';
+import { sameAsDrawn, select, setAttr, setText } from './d3';
 import { cpuColor } from './geometry';
 import { LINE_COL_W, LINE_ROW, type LineCell, type LineRow, type LinesShapes, type Transfer } from './lines.layout';
 import type { RenderOptions } from './stage.view';
@@ -8,9 +8,11 @@ import { ensureStyle } from './style';
 
 export function renderLines(svgEl: SVGSVGElement, shapes: LinesShapes, options: RenderOptions): void {
   ensureStyle(svgEl);
+  const d = options.duration;
+  // Most steps move no cache line: the table is as drawn (a transfer moves its token again).
+  if (sameAsDrawn(svgEl, shapes.transfers.length === 0 ? JSON.stringify(shapes) : null, d)) return;
   const svg = select(svgEl);
   setAttr(svg, 'viewBox', () => `0 0 ${shapes.width} ${shapes.height}`);
-  const d = options.duration;
   svg
     .selectAll<SVGGElement, (typeof shapes.heads)[number]>('g.head')
     .data(shapes.heads, (h) => h.key)

@@ -4,18 +4,56 @@ import { redrawn, select, setAttr, setStyle, setText } from './d3';
 import { cpuColor } from './geometry';
 import type { ListingRow } from './listing.layout';
 
+/**
+ * The rows a step took out of each listing (a function the contexts left), kept to be put back
+ * when a context enters the function again, as most steps of a loop do: building a function's
+ * rows anew was most of a step's listing work. Keyed by the row's key and text (a variant's
+ * listing may word a line differently).
+ */
+const parked = new WeakMap<HTMLOListElement, Map<string, HTMLLIElement>>();
+
+const parkKey = (r: ListingRow) => `${r.key}\n${r.text}`;
+
+/** A new row: its gutter and its text never change (its key is its label). */
+function newRow(r: ListingRow): HTMLLIElement {
+  const row = document.createElement('li');
+  row.setAttribute('data-label', r.label);
+  const gutter = row.appendChild(document.createElement('span'));
+  gutter.className = 'gutter';
+  gutter.textContent = r.short;
+  gutter.title = r.label;
+  const src = row.appendChild(document.createElement('code'));
+  src.className = 'src';
+  src.textContent = r.text;
+  row.appendChild(document.createElement('span')).className = 'marks';
+  return row;
+}
+
 export function renderListing(ol: HTMLOListElement, rows: readonly ListingRow[]): void {
+  let park = parked.get(ol);
+  if (park === undefined) {
+    park = new Map();
+    parked.set(ol, park);
+  }
+  const shelf = park;
   const li = select(ol)
     .selectAll<HTMLLIElement, ListingRow>('li')
     .data(rows, (r) => r.key)
-    .join((enter) => {
-      // A row's key is its label: its gutter and its text never change (written once here).
-      const row = enter.append('li').attr('data-label', (r) => r.label);
-      row.append('span').attr('class', 'gutter').text((r) => r.short).attr('title', (r) => r.label);
-      row.append('code').attr('class', 'src').text((r) => r.text);
-      row.append('span').attr('class', 'marks');
-      return row;
-    });
+    .join(
+      (enter) =>
+        enter.append((r) => {
+          const back = shelf.get(parkKey(r));
+          shelf.delete(parkKey(r));
+          return back ?? newRow(r);
+        }),
+      (update) => update,
+      (exit) =>
+        exit
+          .each(function (r) {
+            shelf.set(parkKey(r), this);
+          })
+          .remove(),
+    );
   // A step changes the class of a few rows: compare strings, not every row's attribute.
   setAttr(redrawn(li, rowClass), 'class', rowClass);
   li.order();

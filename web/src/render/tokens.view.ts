@@ -2,7 +2,7 @@
 // token travels from the copy it was taken from (or from what it holds, out of memory) to the
 // CPU that took it, its tie fading in behind it; an invalidated copy fades to a ghost; tokens
 // the next step drops fade out. With `duration` 0 everything is set at once.
-import { place, setAttr, setText, translate, tweenOnly, type Selection } from './d3';
+import { place, sameAsDrawn, setAttr, setText, translate, tweenOnly, type Selection } from './d3';
 import { cpuColor } from './geometry';
 import { TOKEN_H, type TieShape, type TokenShape } from './tokens.layout';
 import type { StageShapes } from './stage.layout';
@@ -10,6 +10,11 @@ import type { StageShapes } from './stage.layout';
 type Layer = Selection<SVGGElement, unknown, null, undefined>;
 
 export function renderTokens(ties: Layer, tokensLayer: Layer, shapes: StageShapes, d: number): void {
+  // A step that moves no line leaves the tokens and ties as they are (one that moves a line
+  // moves its token again, even along the same way as the step before).
+  const layerEl = tokensLayer.node();
+  const still = shapes.ties.length === 0 && shapes.tokens.every((t) => t.from === null);
+  if (layerEl !== null && sameAsDrawn(layerEl, still ? JSON.stringify([shapes.tokens, shapes.tokenLabels]) : null, d)) return;
   const tie = ties
     .selectAll<SVGPathElement, TieShape>('path.tie')
     .data(shapes.ties, (t) => t.key)

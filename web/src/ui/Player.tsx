@@ -1,7 +1,7 @@
 // The playground: the learner is the scheduler. Player state lives in one reducer (perform);
 // everything shown is derived from it through the simulator; the URL follows the state.
-import { Fragment, lazy, Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import { movesToEnd } from '../sim';
+import { Fragment, lazy, memo, Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState, type Dispatch } from 'react';
+import { movesToEnd, type View } from '../sim';
 import { commandAction, type CommandName } from '../state/commands';
 import {
   canStepBack,
@@ -11,6 +11,7 @@ import {
   perform,
   replayJson,
   SPEEDS,
+  type Action,
   type PlayerState,
 } from '../state/player';
 import { compareHash, playHash, type PlayPage } from '../state/url';
@@ -144,6 +145,13 @@ export function Player({
     }
   };
 
+  // The export buttons keep one callback across steps (they are memoised); it runs the latest.
+  const exportRef = useRef(exportFrame);
+  useEffect(() => {
+    exportRef.current = exportFrame;
+  });
+  const exportLatest = useCallback((kind: 'svg' | 'png') => void exportRef.current(kind), []);
+
   if (derived.kind === 'crash') {
     return <CrashScreen title="The simulator crashed" message={derived.message} replay={replayJson(state)} link={window.location.href} />;
   }
@@ -180,23 +188,7 @@ export function Player({
         <h1>
           slub-lab <span className="scenario-name">{view.scenarioName}</span>
         </h1>
-        {view.allocator === 'slab' ? (
-          <p className="cache-chip" data-testid="cache-chip" title="The cache and the SLAB variant this scenario runs (Kernel variant panel below)">
-            SLAB · <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab ·{' '}
-            array limit {view.cpus[0]?.arrayCache?.limit ?? '?'}, batch {view.cpus[0]?.arrayCache?.batchcount ?? '?'} · grow{' '}
-            <code>{view.variant.slabGrow}</code>
-          </p>
-        ) : view.allocator === 'sheaves' ? (
-          <p className="cache-chip" data-testid="cache-chip" title="The cache and Linux 7.0's per-CPU sheaves this scenario runs (Kernel variant panel below)">
-            Linux 7.0 · <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab · sheaves of{' '}
-            {view.cpus[0]?.sheaves?.main.capacity ?? '?'} · lock <code>{view.variant.pcsLock}</code>
-          </p>
-        ) : (
-          <p className="cache-chip" data-testid="cache-chip" title="The cache and the fast path this scenario runs (Kernel variant panel below)">
-            <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab · fast path{' '}
-            <code>{view.variant.fastpath}</code>
-          </p>
-        )}
+        <CacheChip view={view} />
         <nav aria-label="Sections" className="nav">
           <a href={playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'play', goal)} aria-current={exploreOpen ? undefined : 'page'}>
             Playground
@@ -236,16 +228,7 @@ export function Player({
           <button type="button" onClick={() => run('last')} disabled={state.cursor >= state.schedule.length} aria-keyshortcuts="End" >
             End ⇥
           </button>
-          <label className="speed">
-            Speed{' '}
-            <select value={state.speed} onChange={(e) => dispatch({ type: 'setSpeed', speed: Number(e.target.value) })}>
-              {SPEEDS.map((s, i) => (
-                <option key={s} value={i}>
-                  {s} moves/s
-                </option>
-              ))}
-            </select>
-          </label>
+          <SpeedSelect speed={state.speed} dispatch={dispatch} />
           <span className="position" data-testid="position">
             move {view.position} of {state.schedule.length} · atomic step {view.steps}
           </span>
@@ -345,28 +328,7 @@ export function Player({
           animate={animate}
           onGoto={(cursor) => dispatch({ type: 'goto', cursor })}
         />
-        <div className="buttons export">
-          <span className="muted">Export this frame:</span>
-          <button type="button" onClick={() => void exportFrame('svg')}>
-            SVG
-          </button>
-          <button type="button" onClick={() => void exportFrame('png')}>
-            PNG
-          </button>
-          <button
-            type="button"
-            onClick={() => {
-              void navigator.clipboard.writeText(window.location.href).catch(() => undefined);
-            }}
-          >
-            Copy link
-          </button>
-          {exportError !== null && (
-            <span className="error" role="alert">
-              {exportError}
-            </span>
-          )}
-        </div>
+        <ExportButtons onExport={exportLatest} error={exportError} />
       </section>
 
       <div className="panels">
@@ -381,3 +343,84 @@ export function Player({
     </main>
   );
 }
+
+/**
+ * The parts of the page a step does not change, memoised (a part that re-renders has each of its
+ * elements compared again by React's commit): the cache chip, the speed, the export buttons.
+ */
+const CacheChip = memo(
+  function CacheChip({ view }: { view: View }) {
+    if (view.allocator === 'slab') {
+      return (
+        <p className="cache-chip" data-testid="cache-chip" title="The cache and the SLAB variant this scenario runs (Kernel variant panel below)">
+          SLAB · <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab ·{' '}
+          array limit {view.cpus[0]?.arrayCache?.limit ?? '?'}, batch {view.cpus[0]?.arrayCache?.batchcount ?? '?'} · grow{' '}
+          <code>{view.variant.slabGrow}</code>
+        </p>
+      );
+    }
+    if (view.allocator === 'sheaves') {
+      return (
+        <p className="cache-chip" data-testid="cache-chip" title="The cache and Linux 7.0's per-CPU sheaves this scenario runs (Kernel variant panel below)">
+          Linux 7.0 · <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab · sheaves of{' '}
+          {view.cpus[0]?.sheaves?.main.capacity ?? '?'} · lock <code>{view.variant.pcsLock}</code>
+        </p>
+      );
+    }
+    return (
+      <p className="cache-chip" data-testid="cache-chip" title="The cache and the fast path this scenario runs (Kernel variant panel below)">
+        <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab · fast path{' '}
+        <code>{view.variant.fastpath}</code>
+      </p>
+    );
+  },
+  (a, b) => chipKey(a.view) === chipKey(b.view),
+);
+
+/** What the cache chip shows of a view. */
+function chipKey(v: View): string {
+  const c = v.cpus[0];
+  return JSON.stringify([v.allocator, v.cache, v.variant, c?.arrayCache?.limit, c?.arrayCache?.batchcount, c?.sheaves?.main.capacity]);
+}
+
+const SpeedSelect = memo(function SpeedSelect({ speed, dispatch }: { speed: number; dispatch: Dispatch<Action> }) {
+  return (
+    <label className="speed">
+      Speed{' '}
+      <select value={speed} onChange={(e) => dispatch({ type: 'setSpeed', speed: Number(e.target.value) })}>
+        {SPEEDS.map((s, i) => (
+          <option key={s} value={i}>
+            {s} moves/s
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+});
+
+const ExportButtons = memo(function ExportButtons({ onExport, error }: { onExport: (kind: 'svg' | 'png') => void; error: string | null }) {
+  return (
+    <div className="buttons export">
+      <span className="muted">Export this frame:</span>
+      <button type="button" onClick={() => onExport('svg')}>
+        SVG
+      </button>
+      <button type="button" onClick={() => onExport('png')}>
+        PNG
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          void navigator.clipboard.writeText(window.location.href).catch(() => undefined);
+        }}
+      >
+        Copy link
+      </button>
+      {error !== null && (
+        <span className="error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+});

@@ -1,5 +1,8 @@
 // Plain panels beside the stage: variables, invariant violations, statistics (text and tables).
-import type { ReactNode } from 'react';
+// Each is memoised on the value of its props: every step brings new arrays from the simulator,
+// most of them equal to the last step's, and a panel that re-renders has every element of its
+// table or list compared again by React's commit, for nothing.
+import { memo, type ReactNode } from 'react';
 import type { Outcome, VarView, Violation } from '../sim';
 
 function Panel({ title, children }: { title: string; children: ReactNode }) {
@@ -12,7 +15,7 @@ function Panel({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-export function VarsPanel({ vars }: { vars: readonly VarView[] }) {
+export const VarsPanel = memo(function VarsPanel({ vars }: { vars: readonly VarView[] }) {
   return (
     <Panel title="Variables">
       {vars.length === 0 ? (
@@ -30,9 +33,9 @@ export function VarsPanel({ vars }: { vars: readonly VarView[] }) {
       )}
     </Panel>
   );
-}
+}, sameValue);
 
-export function ViolationsPanel({ violations }: { violations: readonly Violation[] }) {
+export const ViolationsPanel = memo(function ViolationsPanel({ violations }: { violations: readonly Violation[] }) {
   return (
     <Panel title="Invariant violations">
       {violations.length === 0 ? (
@@ -48,9 +51,9 @@ export function ViolationsPanel({ violations }: { violations: readonly Violation
       )}
     </Panel>
   );
-}
+}, sameValue);
 
-export function StatsPanel({ outcome }: { outcome: Outcome }) {
+export const StatsPanel = memo(function StatsPanel({ outcome }: { outcome: Outcome }) {
   const stats = Object.entries(outcome.stats.total).filter(([, n]) => n > 0);
   return (
     <Panel title="Statistics">
@@ -73,13 +76,13 @@ export function StatsPanel({ outcome }: { outcome: Outcome }) {
       <p>cycles per CPU: {outcome.cycles.perCpu.join(', ')}</p>
     </Panel>
   );
-}
+}, sameValue);
 
 /**
  * The broken invariants, under the narration where the eye is (the panel below the stage has
  * them too): a counterexample loaded from the explorer ends on its violation.
  */
-export function ViolationBanner({ violations }: { violations: readonly Violation[] }) {
+export const ViolationBanner = memo(function ViolationBanner({ violations }: { violations: readonly Violation[] }) {
   return (
     <div className="violation-banner" aria-live="polite" data-testid="violation">
       {violations.map((v) => (
@@ -89,4 +92,9 @@ export function ViolationBanner({ violations }: { violations: readonly Violation
       ))}
     </div>
   );
+}, sameValue);
+
+/** Props equal in value (the simulator's plain JSON: compared as text). */
+function sameValue<P extends object>(a: P, b: P): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -285,18 +285,23 @@ export function ListingView({ view, event }: { view: View; event: SimEvent | und
     const el = ol.current;
     if (el === null) return;
     renderListing(el, rows);
-    // Keep the first marked line in view, scrolling the listing only (never the page). Read
-    // the layout in the next frame, once, rather than forcing one here between D3 writes.
-    const id = requestAnimationFrame(() => {
-      const box = el.parentElement;
-      const current = el.querySelector<HTMLElement>('li.current, li.executed');
-      if (box === null || current === null) return;
+    // Keep the first marked line in view, scrolling the listing only (never the page). The
+    // layout is read where the frame has just computed it: a ResizeObserver reports a new
+    // target once, after the frame's layout and before its paint. Read in an animation-frame
+    // callback instead, it forced that layout early, and the stage's tweens, starting in a later
+    // callback of the same frame, made the frame lay the page out a second time.
+    const box = el.parentElement;
+    const current = el.querySelector<HTMLElement>('li.current, li.executed');
+    if (box === null || current === null) return;
+    const ro = new ResizeObserver(() => {
+      ro.disconnect();
       const top = current.offsetTop - el.offsetTop;
       if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 40) {
         box.scrollTop = Math.max(0, top - box.clientHeight / 3);
       }
     });
-    return () => cancelAnimationFrame(id);
+    ro.observe(current);
+    return () => ro.disconnect();
   }, [rows]);
   return (
     <div className="listing" tabIndex={0} role="region" aria-label="Code listing with each context's next line">

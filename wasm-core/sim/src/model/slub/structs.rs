@@ -38,7 +38,7 @@ pub struct SlubPage {
 
 impl SlubPage {
     /// A new slab's fields (`allocate_slab`): no free objects yet, `objects` of them.
-    pub fn new(objects: u32) -> SlubPage {
+    pub const fn new(objects: u32) -> SlubPage {
         SlubPage {
             freelist: NULL,
             counters: Counters {
@@ -117,19 +117,7 @@ static NO_KMEM_CACHE_CPU: KmemCacheCpu = KmemCacheCpu {
     local_lock: None,
     ghost_version: 0,
 };
-static NO_SLUB_PAGE: SlubPage = SlubPage {
-    freelist: NULL,
-    counters: Counters {
-        inuse: 0,
-        objects: 0,
-        frozen: false,
-    },
-    slab_lock: None,
-    next: None,
-    pages: 0,
-    pobjects: 0,
-    on_node_partial: false,
-};
+static NO_SLUB_PAGE: SlubPage = SlubPage::new(0);
 
 // Lookups of SLUB's state, as the machine's (`prims`): SLUB's code runs under SLUB (and its
 // slab level under 7.0), every CPU has its `kmem_cache_cpu` and every slab its fields.

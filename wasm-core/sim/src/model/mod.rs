@@ -21,12 +21,12 @@
 //! (processor state, `list_lock`, the typed lookups), `executor` (contexts and moves: which
 //! move is enabled, applying one, settling, starting and finishing ops, dispatching a label to
 //! its allocator), `allocator` (the questions the machine asks the allocator, one arm each),
-//! `driver` (the seam the policies, the explorer and the Lab drive it through), `stats`,
-//! `pcs` (the functions and their program counters) and `view`. Each allocator is a module of its own with its state, its kernel
-//! functions as step machines, its invariants and its part of the views: `slub` (`mm/slub.c`,
-//! the subject), `slab` (`mm/slab.c`, spec Appendix A) and `sheaves` (Linux 7.0, spec
-//! Appendix C, which keeps SLUB's slab level). `docs/adding-an-allocator.md` says how another
-//! one goes in.
+//! `driver` (the seam the policies, the explorer and the Lab drive it through), `stats`, `pcs`
+//! (the functions and their program counters) and `view`. Each allocator is a module of its own
+//! with its state, its kernel functions as step machines, its invariants and its part of the
+//! views: `slub` (`mm/slub.c`, the subject), `slab` (`mm/slab.c`, spec Appendix A) and
+//! `sheaves` (Linux 7.0, spec Appendix C, which keeps SLUB's slab level).
+//! `docs/adding-an-allocator.md` says how another one goes in.
 
 #[macro_use]
 mod macros;

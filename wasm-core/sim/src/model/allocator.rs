@@ -32,6 +32,33 @@ pub(super) trait OwnState: 'static {
     fn stand_in() -> &'static Self;
 }
 
+/// `OwnState` for `$state`, the allocator state in the arm `AllocState::$arm`, with the
+/// internal error `$wrong` and the empty `$stand_in`.
+macro_rules! own_state {
+    ($state:ty, $arm:ident, $wrong:expr, $stand_in:expr) => {
+        impl OwnState for $state {
+            const WRONG: &'static str = $wrong;
+            fn arm(a: &AllocState) -> Option<&$state> {
+                match a {
+                    AllocState::$arm(s) => Some(s),
+                    _ => None,
+                }
+            }
+            fn arm_mut(a: &mut AllocState) -> Option<&mut $state> {
+                match a {
+                    AllocState::$arm(s) => Some(s),
+                    _ => None,
+                }
+            }
+            fn stand_in() -> &'static $state {
+                static STAND_IN: $state = $stand_in;
+                &STAND_IN
+            }
+        }
+    };
+}
+pub(super) use own_state;
+
 /// `Machine::own_mut` on the fields alone, for a lookup that also borrows the fault slot.
 pub(super) fn own_mut<'a, S: OwnState>(
     fault: &std::cell::Cell<Option<super::Fault>>,
@@ -173,8 +200,18 @@ impl Machine {
     pub(super) fn fill_cpu_view(&self, k: u32, v: &mut crate::view::CpuView) {
         match self.allocator() {
             Allocator::Slub => self.slub_cpu_view(k, v),
-            Allocator::Sheaves => v.sheaves = self.pcs_view(k as usize),
-            Allocator::Slab => v.array_cache = self.cpu_array_view(k as usize),
+            Allocator::Sheaves => v.sheaves = Some(self.pcs_view(k)),
+            Allocator::Slab => v.array_cache = Some(self.cpu_array_view(k)),
+        }
+    }
+
+    /// The allocator's own structures of node n in its view (SLAB's lists and shared array,
+    /// 7.0's barn; SLUB's node is all shared).
+    pub(super) fn fill_node_view(&self, n: u32, v: &mut crate::view::NodeView) {
+        match self.allocator() {
+            Allocator::Slub => {}
+            Allocator::Sheaves => v.barn = Some(self.barn_view(n)),
+            Allocator::Slab => v.slab = Some(self.slab_node_view(n)),
         }
     }
 

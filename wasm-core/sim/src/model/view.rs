@@ -211,17 +211,19 @@ impl Machine {
         });
         let owners = self.object_owners();
         let slabs = (0..self.st.slabs.len() as SlabId).map(|s| {
+            let pg = self.page(s);
             let mut v = SlabView {
                 name: self.slab_name(s),
-                node: self.page(s).node,
+                node: pg.node,
                 objects: (0..self.cfg.objects)
                     .map(|i| {
                         let a = self.obj_addr(s, i);
                         ObjectView {
                             name: self.addr_name(a),
                             addr: a,
-                            fp: self.addr_name(self.peek_fp(a).unwrap_or(DATA)),
-                            owner: if self.page(s).life == Life::Discarded {
+                            // The allocator's word (`fill_slab_view`).
+                            fp: String::new(),
+                            owner: if pg.life == Life::Discarded {
                                 ObjectOwner::Discarded
                             } else {
                                 owners.of(self, s, i)
@@ -240,17 +242,21 @@ impl Machine {
             self.fill_slab_view(s, &mut v);
             v
         });
-        let nodes = self.st.nodes.iter().enumerate().map(|(n, node)| NodeView {
-            node: n as u32,
-            partial: node.partial.iter().map(|&s| self.slab_name(s)).collect(),
-            nr_partial: node.nr_partial,
-            list_lock: node.list_lock.map(|h| self.ctx_name(h).to_string()),
-            waiters: (0..self.cfg.n_ctx as CtxId)
-                .filter(|&c| matches!(self.blocked(c), Some(super::executor::Block::ListLock(m, _)) if m as usize == n))
-                .map(|c| self.ctx_name(c).to_string())
-                .collect(),
-            slab: self.slab_node_view(n),
-            barn: self.barn_view(n),
+        let nodes = self.st.nodes.iter().enumerate().map(|(n, node)| {
+            let mut v = NodeView {
+                node: n as u32,
+                partial: node.partial.iter().map(|&s| self.slab_name(s)).collect(),
+                nr_partial: node.nr_partial,
+                list_lock: node.list_lock.map(|h| self.ctx_name(h).to_string()),
+                waiters: (0..self.cfg.n_ctx as CtxId)
+                    .filter(|&c| matches!(self.blocked(c), Some(super::executor::Block::ListLock(m, _)) if m as usize == n))
+                    .map(|c| self.ctx_name(c).to_string())
+                    .collect(),
+                slab: None,
+                barn: None,
+            };
+            self.fill_node_view(n as u32, &mut v);
+            v
         });
         let contexts = (0..self.cfg.n_ctx).map(|i| {
             let cx = i as CtxId;

@@ -11,7 +11,7 @@
 //! Where a kernel statement becomes one step although it is several accesses, the comment at
 //! the step says why no other context can tell the difference (a private sheaf, a lock held).
 
-use super::allocator::{own_mut, OpCall, OwnState};
+use super::allocator::{own_mut, own_state, OpCall, OwnState};
 use super::executor::Block;
 use super::memory::Access;
 use super::state::*;
@@ -144,32 +144,19 @@ pub(super) fn at_sleep_point(fr: &Frame) -> bool {
     )
 }
 
-impl OwnState for SheavesState {
-    const WRONG: &'static str = "the sheaves' code ran under another allocator";
-    fn arm(a: &AllocState) -> Option<&SheavesState> {
-        match a {
-            AllocState::Sheaves(s) => Some(s),
-            _ => None,
-        }
+own_state!(
+    SheavesState,
+    Sheaves,
+    "the sheaves' code ran under another allocator",
+    SheavesState {
+        pcs: Vec::new(),
+        sheaves: Vec::new(),
+        barns: Vec::new(),
+        held: Vec::new(),
+        isolated: Vec::new(),
+        pages: Vec::new(),
     }
-    fn arm_mut(a: &mut AllocState) -> Option<&mut SheavesState> {
-        match a {
-            AllocState::Sheaves(s) => Some(s),
-            _ => None,
-        }
-    }
-    fn stand_in() -> &'static SheavesState {
-        static NO_SHEAVES_STATE: SheavesState = SheavesState {
-            pcs: Vec::new(),
-            sheaves: Vec::new(),
-            barns: Vec::new(),
-            held: Vec::new(),
-            isolated: Vec::new(),
-            pages: Vec::new(),
-        };
-        &NO_SHEAVES_STATE
-    }
-}
+);
 
 /// What a read gets where the lookups below find nothing.
 static NO_SHEAF: Sheaf = Sheaf {

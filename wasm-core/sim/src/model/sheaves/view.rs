@@ -31,28 +31,24 @@ impl Machine {
         }
     }
 
-    pub(in crate::model) fn pcs_view(&self, k: usize) -> Option<PcsView> {
-        let AllocState::Sheaves(_) = &self.st.alloc else {
-            return None;
-        };
-        let p = self.pcs(k as u32);
-        Some(PcsView {
+    /// CPU k's `slub_percpu_sheaves`.
+    pub(in crate::model) fn pcs_view(&self, k: u32) -> PcsView {
+        let p = self.pcs(k);
+        PcsView {
             locked_by: p.holder.map(|h| self.ctx_name(h).to_string()),
             main: self.sheaf_view(p.main),
             spare: p.spare.map(|h| self.sheaf_view(h)),
-        })
+        }
     }
 
-    pub(in crate::model) fn barn_view(&self, n: usize) -> Option<BarnView> {
-        let AllocState::Sheaves(_) = &self.st.alloc else {
-            return None;
-        };
-        let b = self.barn(n as u32);
-        Some(BarnView {
+    /// Node n's barn.
+    pub(in crate::model) fn barn_view(&self, n: u32) -> BarnView {
+        let b = self.barn(n);
+        BarnView {
             locked_by: b.lock.map(|h| self.ctx_name(h).to_string()),
             waiters: (0..self.cfg.n_ctx as CtxId)
                 .filter(|&c| {
-                    matches!(self.blocked(c), Some(crate::model::executor::Block::BarnLock(m, _)) if m as usize == n)
+                    matches!(self.blocked(c), Some(crate::model::executor::Block::BarnLock(m, _)) if m == n)
                 })
                 .map(|c| self.ctx_name(c).to_string())
                 .collect(),
@@ -60,7 +56,7 @@ impl Machine {
             empty: b.empty.iter().map(|&h| self.sheaf_view(h)).collect(),
             max_full: self.sheaf_layout().max_full,
             max_empty: self.sheaf_layout().max_empty,
-        })
+        }
     }
 
     /// Sheaves neither on a CPU nor in a barn nor freed, with the context whose frames name

@@ -325,22 +325,16 @@ impl Machine {
         }
     }
 
-    /// CPU `k`'s `array_cache`, under SLAB (another allocator has none).
-    pub(in crate::model) fn cpu_array_view(&self, k: usize) -> Option<ArrayView> {
-        match &self.st.alloc {
-            AllocState::Slab(_) => Some(self.array_view(self.ac(k as u32))),
-            _ => None,
-        }
+    /// CPU `k`'s `array_cache`.
+    pub(in crate::model) fn cpu_array_view(&self, k: u32) -> ArrayView {
+        self.array_view(self.ac(k))
     }
 
-    /// Node `n`'s SLAB lists and shared array, under SLAB.
-    pub(in crate::model) fn slab_node_view(&self, n: usize) -> Option<SlabNodeView> {
-        let AllocState::Slab(_) = &self.st.alloc else {
-            return None;
-        };
-        let ns = self.snode(n as u32);
+    /// Node `n`'s SLAB lists and shared array.
+    pub(in crate::model) fn slab_node_view(&self, n: u32) -> SlabNodeView {
+        let ns = self.snode(n);
         let names = |l: &[SlabId]| l.iter().map(|&s| self.slab_name(s)).collect();
-        Some(SlabNodeView {
+        SlabNodeView {
             slabs_full: names(&ns.slabs_full),
             slabs_free: names(&ns.slabs_free),
             free_objects: ns.free_objects,
@@ -348,7 +342,7 @@ impl Machine {
             total_slabs: ns.total_slabs,
             free_slabs: ns.free_slabs,
             shared: ns.shared.as_ref().map(|sh| self.array_view(sh)),
-        })
+        }
     }
 
     /// SLAB: the free objects of a slab, in the order `slab_get_obj` hands them out.

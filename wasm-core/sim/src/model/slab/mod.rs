@@ -187,29 +187,16 @@ enum Arr {
     Shared(u32),
 }
 
-impl OwnState for SlabState {
-    const WRONG: &'static str = "SLAB's code ran under another allocator";
-    fn arm(a: &AllocState) -> Option<&SlabState> {
-        match a {
-            AllocState::Slab(s) => Some(s),
-            _ => None,
-        }
+own_state!(
+    SlabState,
+    Slab,
+    "SLAB's code ran under another allocator",
+    SlabState {
+        ac: Vec::new(),
+        nodes: Vec::new(),
+        pages: Vec::new(),
     }
-    fn arm_mut(a: &mut AllocState) -> Option<&mut SlabState> {
-        match a {
-            AllocState::Slab(s) => Some(s),
-            _ => None,
-        }
-    }
-    fn stand_in() -> &'static SlabState {
-        static NO_SLAB_STATE: SlabState = SlabState {
-            ac: Vec::new(),
-            nodes: Vec::new(),
-            pages: Vec::new(),
-        };
-        &NO_SLAB_STATE
-    }
-}
+);
 
 static NO_ARRAY: ArrayCache = ArrayCache {
     limit: 0,
@@ -1429,7 +1416,7 @@ impl Machine {
     }
 }
 
-use super::allocator::{own_mut, OpCall, OwnState};
+use super::allocator::{own_mut, own_state, OpCall, OwnState};
 use super::executor::Block;
 
 /// The entry frame of an op under SLAB.

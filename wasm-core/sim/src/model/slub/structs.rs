@@ -127,11 +127,7 @@ impl Machine {
     /// CPU k's `kmem_cache_cpu` (`per_cpu_ptr(s->cpu_slab, k)`).
     #[inline]
     pub fn cpu_slab(&self, k: u32) -> &KmemCacheCpu {
-        match &self.st.alloc {
-            AllocState::Slub(s) => s.cpu_slab.get(k as usize),
-            _ => None,
-        }
-        .unwrap_or_else(|| {
+        (self.st.alloc.cpu_slabs().get(k as usize)).unwrap_or_else(|| {
             missing(
                 &self.fault,
                 "kmem_cache_cpu of cpu",

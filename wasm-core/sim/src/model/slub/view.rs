@@ -26,8 +26,12 @@ impl Machine {
         }
     }
 
-    /// SLUB's fields of slab `s` in its view (7.0's too: it keeps SLUB's slab level).
+    /// SLUB's fields of slab `s` in its view, with each object's free-pointer word (7.0's
+    /// too: it keeps SLUB's slab level).
     pub(in crate::model) fn slub_slab_view(&self, s: SlabId, v: &mut SlabView) {
+        for o in &mut v.objects {
+            o.fp = self.addr_name(self.peek_fp(o.addr).unwrap_or(DATA));
+        }
         let sl = self.slab(s);
         v.freelist = self.chain_names(sl.freelist);
         v.inuse = sl.counters.inuse;

@@ -551,27 +551,26 @@ impl Machine {
         flow
     }
 
-    /// Push/pop frames after `exec` ran the top frame's label.
+    /// Push/pop frames after `exec` ran the top frame's label. A return pops the frame and
+    /// hands what it returned to its caller's return register (`Frame::returned`), or ends the
+    /// op with it.
     fn after_exec(&mut self, cx: CtxId, flow: Flow) {
         let Some(c) = self.ctx_mut(cx) else { return };
         let stack = &mut c.stack;
-        let (v, s, ok) = match flow {
+        let ret = match flow {
             Flow::Step | Flow::Go | Flow::Pending => return,
             Flow::Call(child) => return stack.push(*child),
-            Flow::Ret(v, s) => (v, s, None),
-            Flow::RetOk(ok) => (Addr::from(ok), None, Some(ok)),
+            Flow::Ret(ret) => ret,
         };
         // The returning frame is the one `exec_top` just ran.
         let Some(fr) = stack.pop() else { return };
         if let Some(parent) = stack.last_mut() {
-            parent.ret = v;
-            parent.ret_slab = s;
-            parent.ret_count = fr.count;
-            if let Some(ok) = ok {
-                parent.ok = ok;
-            }
+            parent.returned(Ret {
+                count: fr.count,
+                ..ret
+            });
         } else {
-            self.finish_op(cx, v);
+            self.finish_op(cx, ret.value);
         }
     }
 

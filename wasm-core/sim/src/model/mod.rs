@@ -9,11 +9,12 @@
 //! frame to its function with its label, which it runs. A label is either a *step* (one atomic
 //! action on shared state: a load, a store, a CAS, a lock, an irq or preempt toggle, a
 //! prefetch, a page allocation) or *free work* (branching on locals, calls, returns, stat
-//! bumps). A callee returns a value (`Flow::Ret`) or a success its caller tests (`Flow::RetOk`,
-//! into the caller's `ok`). After every step the context is *settled*: its free work runs until
-//! the next label is a step, so the label a context shows is the step it will take next and a
-//! finished context is known at once. In probing mode a step label returns `Flow::Pending`
-//! without touching anything; that is how settling stops in front of a step.
+//! bumps). A callee returns (`Flow::Ret`) a [`Ret`]: a value, a slab, a count or a success its
+//! caller tests, which lands in the caller's return register. After every step the context is
+//! *settled*: its free work runs until the next label is a step, so the label a context shows
+//! is the step it will take next and a finished context is known at once. In probing mode a
+//! step label returns `Flow::Pending` without touching anything; that is how settling stops in
+//! front of a step.
 //!
 //! Layout. The machine shared by every allocator, which knows none of them by field: `state`
 //! (the plain-data state: processor, node lists, slab memory, and the allocator's own arm),
@@ -72,11 +73,9 @@ pub enum Flow {
     Go,
     /// Push a callee; the caller's pc already names where to resume.
     Call(Box<Frame>),
-    /// Pop this frame, handing `ret` / `ret_slab` to the caller.
-    Ret(Addr, Option<SlabId>),
-    /// Pop this frame, handing a boolean result to the caller's `ok` (and `ret` as 0 or 1):
-    /// the return of a function its caller tests (`cmpxchg_double_slab`).
-    RetOk(bool),
+    /// Pop this frame, handing what it returns to the caller's return register
+    /// (`Frame::returned`).
+    Ret(Ret),
 }
 
 /// Immutable facts derived from the scenario once.

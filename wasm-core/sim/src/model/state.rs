@@ -211,11 +211,8 @@ pub struct Frame {
     pub ghost_version: u64,
     /// Slabs queued for discard (`unfreeze_partials`), or the remaining walk of a node list.
     pub queue: Vec<SlabId>,
-    /// What the last callee returned.
-    pub ret: Addr,
-    pub ret_slab: Option<SlabId>,
-    /// A count the last callee reported (`acquire_slab`: the free objects it took).
-    pub ret_count: u32,
+    /// The return register: what the last callee returned.
+    pub ret: Ret,
     /// Linux 7.0: the sheaves a function works on (`main`, `spare`, `empty`, `full`...).
     pub h: Option<u32>,
     pub h2: Option<u32>,
@@ -255,9 +252,7 @@ impl Frame {
             ghost_cpu: 0,
             ghost_version: 0,
             queue: Vec::new(),
-            ret: NULL,
-            ret_slab: None,
-            ret_count: 0,
+            ret: Ret::default(),
             h: None,
             h2: None,
             arr: Vec::new(),
@@ -268,6 +263,46 @@ impl Frame {
     #[inline]
     pub fn func(&self) -> Func {
         self.pc.func()
+    }
+
+    /// A callee returned `r`: it lands in the return register, and a success the caller
+    /// tests (`cmpxchg_double_slab`'s) in its `ok`.
+    pub fn returned(&mut self, r: Ret) {
+        self.ret = r;
+        if let Some(ok) = r.ok {
+            self.ok = ok;
+        }
+    }
+}
+
+/// What a callee returns (`Flow::Ret`): its value (an object, a sheaf as `ret_sheaf` spells
+/// it, 0 or 1), a slab, a count (`acquire_slab`: the free objects it took; the 7.0 lock
+/// functions: the CPU they locked) and, for a function its caller tests, the success.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Ret {
+    pub value: Addr,
+    pub slab: Option<SlabId>,
+    pub count: u32,
+    pub ok: Option<bool>,
+}
+
+impl Ret {
+    /// A return of `value` and `slab`.
+    pub fn new(value: Addr, slab: Option<SlabId>) -> Ret {
+        Ret {
+            value,
+            slab,
+            ..Ret::default()
+        }
+    }
+
+    /// The return of a function its caller tests: the success (and 0 or 1 as the value).
+    pub fn ok(ok: bool) -> Ret {
+        Ret {
+            value: Addr::from(ok),
+            ok: Some(ok),
+            ..Ret::default()
+        }
     }
 }
 

@@ -33,11 +33,11 @@ impl Machine {
                 call(local_trylock::LT1, |_| {})
             }
             SA2 => {
-                if fr.ret == 0 {
+                if fr.ret.value == 0 {
                     fr.pc = SAs.into();
                     return Flow::Go;
                 }
-                fr.c = fr.ret_count;
+                fr.c = fr.ret.count;
                 fr.pc = SA5.into();
                 Flow::Go
             }
@@ -83,10 +83,10 @@ impl Machine {
                 })
             }
             SAr => {
-                if fr.ret == 0 {
+                if fr.ret.value == 0 {
                     fr.pc = SAs.into();
                 } else {
-                    fr.c = fr.ret_count;
+                    fr.c = fr.ret.count;
                     fr.pc = SA5.into();
                 }
                 Flow::Go
@@ -159,11 +159,11 @@ impl Machine {
             }
             SA12 => {
                 if fr.m == 1 {
-                    if fr.ret != NULL {
-                        self.unhold(fr.ret);
+                    if fr.ret.value != NULL {
+                        self.unhold(fr.ret.value);
                         self.ghost.slow_allocs.bump();
                     }
-                    return Flow::Ret(fr.ret, None);
+                    return Flow::Ret(Ret::new(fr.ret.value, None));
                 }
                 if fr.flag {
                     fr.pc = SAs.into();
@@ -171,7 +171,7 @@ impl Machine {
                 }
                 self.stat(Stat::ALLOC_FASTPATH);
                 self.unhold(fr.obj);
-                Flow::Ret(fr.obj, None)
+                Flow::Ret(Ret::new(fr.obj, None))
             }
             SAs => {
                 fr.m = 1;
@@ -194,7 +194,7 @@ impl Machine {
         let k = fr.c;
         match pc {
             SE1 => without_sheaves(self, fr, SE2, SE1u),
-            SE1u => Flow::Ret(0, None),
+            SE1u => Flow::Ret(Ret::new(0, None)),
             SE2 => {
                 step!(self);
                 let sp = self.ld_pcs(k).spare;
@@ -232,7 +232,7 @@ impl Machine {
                 let (m, sp) = (need!(self, fr.h), need!(self, fr.h2));
                 self.swap_main_spare(k, m, sp, " (no statistic counts it)");
                 fr.count = k;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
             SE4 => {
                 step!(self);
@@ -258,7 +258,7 @@ impl Machine {
                 })
             }
             SE6 => {
-                let Some(full) = sheaf_of_ret(fr.ret) else {
+                let Some(full) = sheaf_of_ret(fr.ret.value) else {
                     fr.pc = SE7.into();
                     return Flow::Go;
                 };
@@ -273,7 +273,7 @@ impl Machine {
                     self.sheaf_name(full)
                 );
                 fr.count = k;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
             SE7 => {
                 self.stat(Stat::BARN_GET_FAIL);
@@ -304,7 +304,7 @@ impl Machine {
                 Flow::Step
             }
             SE8r => {
-                fr.h2 = sheaf_of_ret(fr.ret);
+                fr.h2 = sheaf_of_ret(fr.ret.value);
                 fr.pc = SE9.into();
                 Flow::Go
             }
@@ -315,7 +315,7 @@ impl Machine {
             SE10 => {
                 // GFP_ATOMIC (an interrupt handler) never refills a sheaf.
                 fr.pc = Pc::from(if !fr.flag {
-                    return Flow::Ret(0, None);
+                    return Flow::Ret(Ret::new(0, None));
                 } else if fr.h2.is_some() {
                     SE11
                 } else {
@@ -329,7 +329,7 @@ impl Machine {
                 call(refill_sheaf::RS1, |f| f.h = e)
             }
             SE11r => {
-                if fr.ret == 1 {
+                if fr.ret.value == 1 {
                     fr.pc = SE13.into();
                     return Flow::Go;
                 }
@@ -346,7 +346,7 @@ impl Machine {
             SE11f => {
                 step!(self);
                 self.sheaf_free(need!(self, fr.h2));
-                Flow::Ret(0, None)
+                Flow::Ret(Ret::new(0, None))
             }
             SE12 => {
                 step!(self);
@@ -355,13 +355,13 @@ impl Machine {
                 fr.pc = Pc::from(if fr.h2.is_some() { SE11 } else { SE12r });
                 Flow::Step
             }
-            SE12r => Flow::Ret(0, None),
+            SE12r => Flow::Ret(Ret::new(0, None)),
             SE13 => {
                 fr.pc = SE13r.into();
                 call(local_lock_v7::LL1, |_| {})
             }
             SE13r => {
-                fr.c = fr.ret_count;
+                fr.c = fr.ret.count;
                 fr.pc = SE14.into();
                 Flow::Go
             }
@@ -404,7 +404,7 @@ impl Machine {
                     self.sheaf_name(f_)
                 );
                 fr.count = k;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
             SE15 => {
                 // Someone refilled main while the lock was dropped.
@@ -420,7 +420,7 @@ impl Machine {
                         self.sheaf_name(f_)
                     );
                     fr.count = k;
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None));
                 };
                 fr.h = Some(sp);
                 fr.pc = SE16.into();
@@ -466,7 +466,7 @@ impl Machine {
                     self.sheaf_name(f_)
                 );
                 fr.count = k;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
             SE17 => {
                 fr.pc = SE17r.into();
@@ -479,7 +479,7 @@ impl Machine {
             SE17r => {
                 self.stat(Stat::BARN_PUT);
                 fr.count = k;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
         }
     }
@@ -505,7 +505,7 @@ impl Machine {
                     fr.pobj
                 );
                 if fr.pobj == 0 {
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None));
                 }
                 fr.pc = RS2.into();
                 Flow::Step
@@ -521,7 +521,7 @@ impl Machine {
             }
             RS3 => {
                 step!(self);
-                let filled = fr.ret_count;
+                let filled = fr.ret.count;
                 // Sizes within the capacity (`MAX_SHEAF_CAPACITY`).
                 let size = fr.pages.saturating_add(filled);
                 self.st_size(h, size, false);
@@ -545,7 +545,7 @@ impl Machine {
                 fr.pc = RS4.into();
                 Flow::Step
             }
-            RS4 => Flow::Ret((fr.count >= fr.pobj) as Addr, None),
+            RS4 => Flow::Ret(Ret::new((fr.count >= fr.pobj) as Addr, None)),
         }
     }
 
@@ -566,9 +566,9 @@ impl Machine {
                 self.call_refill_node(fr, n, false)
             }
             RO3 => {
-                fr.count.bump_by(fr.ret_count);
+                fr.count.bump_by(fr.ret.count);
                 if fr.count >= fr.pobj {
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None));
                 }
                 // NUMA: `__refill_objects_any` tries the other nodes with `allow_spin = false`
                 // (the model does not draw the `remote_node_defrag_ratio` lottery: it tries).
@@ -604,7 +604,7 @@ impl Machine {
                     }
                 );
                 fr.pc = Pc::from(if nr <= min { RO3 } else { RO3n });
-                fr.ret_count = 0;
+                fr.ret.count = 0;
                 Flow::Step
             }
             RO3n => {
@@ -618,8 +618,8 @@ impl Machine {
                 call(allocate_slab::NB1, |f| f.node = Some(n))
             }
             RO7 => {
-                let Some(p) = fr.ret_slab else {
-                    return Flow::Ret(0, None);
+                let Some(p) = fr.ret.slab else {
+                    return Flow::Ret(Ret::new(0, None));
                 };
                 self.stat(Stat::ALLOC_SLAB);
                 fr.pc = RO7r.into();
@@ -636,11 +636,11 @@ impl Machine {
                 })
             }
             RO7r => {
-                fr.count.bump_by(fr.ret_count);
+                fr.count.bump_by(fr.ret.count);
                 fr.pc = Pc::from(if fr.count < fr.pobj {
                     RO5
                 } else {
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None));
                 });
                 Flow::Go
             }
@@ -713,8 +713,8 @@ impl Machine {
                 })
             }
             RN1r => {
-                if fr.ret == 0 {
-                    return Flow::Ret(0, None);
+                if fr.ret.value == 0 {
+                    return Flow::Ret(Ret::new(0, None));
                 }
                 fr.pc = RN2.into();
                 Flow::Go
@@ -747,7 +747,7 @@ impl Machine {
                 call(get_freelist_nofreeze::GN1, |f| f.pg = p)
             }
             RN3r => {
-                fr.f = fr.ret;
+                fr.f = fr.ret.value;
                 fr.pc = RN4.into();
                 Flow::Go
             }
@@ -790,7 +790,7 @@ impl Machine {
                     a = self.load_fp(a);
                 }
                 fr.x = tail;
-                fr.ret_count = cnt;
+                fr.ret.count = cnt;
                 note!(
                     self,
                     Load,
@@ -803,7 +803,7 @@ impl Machine {
             }
             RN5r => {
                 fr.pc = RN2.into();
-                let (p, head, tail, cnt) = (fr.pg, fr.f, fr.x, fr.ret_count);
+                let (p, head, tail, cnt) = (fr.pg, fr.f, fr.x, fr.ret.count);
                 fr.f = NULL;
                 call(slab_free_slow_v7::SS2, |f| {
                     f.pg = p;
@@ -814,7 +814,7 @@ impl Machine {
             }
             RN7 => {
                 if self.my_isolated().is_empty() {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 step!(self);
                 self.list_lock_irqsave(fr, n);
@@ -853,7 +853,7 @@ impl Machine {
             }
             RN8 => {
                 let Some(&p) = self.my_isolated().first() else {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 };
                 step!(self);
                 self.unisolate(p);
@@ -884,7 +884,7 @@ impl Machine {
             GB1 => {
                 step!(self);
                 if self.racy_nr_partial(n, "get_partial_node_bulk") == 0 {
-                    return Flow::Ret(0, None);
+                    return Flow::Ret(Ret::new(0, None));
                 }
                 fr.pc = GB2.into();
                 Flow::Step
@@ -898,7 +898,7 @@ impl Machine {
                         format!("node {n}.list_lock"),
                         "spin_trylock_irqsave of node {n}'s list_lock fails: it is held. Skip the node."
                     );
-                    return Flow::Ret(0, None);
+                    return Flow::Ret(Ret::new(0, None));
                 }
                 self.list_lock_irqsave(fr, n);
                 fr.pc = GB3.into();
@@ -948,7 +948,7 @@ impl Machine {
             GB4 => {
                 step!(self);
                 self.list_unlock_irqrestore(fr, n);
-                Flow::Ret((fr.count > 0) as Addr, None)
+                Flow::Ret(Ret::new((fr.count > 0) as Addr, None))
             }
         }
     }
@@ -1013,7 +1013,7 @@ impl Machine {
                     a = self.peek_fp(a).unwrap_or(NULL);
                 }
                 self.unisolate(p);
-                Flow::Ret(fr.f, None)
+                Flow::Ret(Ret::new(fr.f, None))
             }
         }
     }
@@ -1037,7 +1037,7 @@ impl Machine {
                         "page allocator".into(),
                         "The page allocator fails (pageAllocFail): no new slab."
                     );
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 let node = fr.node.unwrap_or(self.my_node());
                 let s = self.create_slab(node);
@@ -1069,7 +1069,7 @@ impl Machine {
                     "Chain the {objects} objects of {} through their free pointers; inuse 0, not frozen.",
                     self.slab_name(s)
                 );
-                Flow::Ret(NULL, Some(s))
+                Flow::Ret(Ret::new(NULL, Some(s)))
             }
         }
     }
@@ -1134,7 +1134,7 @@ impl Machine {
                     }
                 );
                 if !needs_list {
-                    return Flow::Ret(fr.obj, None);
+                    return Flow::Ret(Ret::new(fr.obj, None));
                 }
                 fr.pc = NS5.into();
                 Flow::Step
@@ -1167,7 +1167,7 @@ impl Machine {
                 step!(self);
                 let n = self.node_of_slab(p);
                 self.list_unlock_irqrestore(fr, n);
-                Flow::Ret(fr.obj, None)
+                Flow::Ret(Ret::new(fr.obj, None))
             }
         }
     }
@@ -1189,8 +1189,8 @@ impl Machine {
                 call(get_from_partial_node::GP1, |f| f.n = Some(n))
             }
             SL3 => {
-                if fr.ret != NULL {
-                    return Flow::Ret(fr.ret, None);
+                if fr.ret.value != NULL {
+                    return Flow::Ret(Ret::new(fr.ret.value, None));
                 }
                 // `get_from_any_partial`: only when no node was asked for.
                 if fr.node.is_some() {
@@ -1230,7 +1230,7 @@ impl Machine {
                     }
                 );
                 fr.pc = Pc::from(if nr > min { SL3r } else { SL3 });
-                fr.ret = NULL;
+                fr.ret.value = NULL;
                 Flow::Step
             }
             SL3r => {
@@ -1244,8 +1244,8 @@ impl Machine {
                 call(allocate_slab::NB1, |f| f.node = node)
             }
             SL5r => {
-                let Some(p) = fr.ret_slab else {
-                    return Flow::Ret(NULL, None);
+                let Some(p) = fr.ret.slab else {
+                    return Flow::Ret(Ret::new(NULL, None));
                 };
                 self.stat(Stat::ALLOC_SLAB);
                 fr.pc = SL7r.into();
@@ -1254,7 +1254,7 @@ impl Machine {
                     f.pobj = 1;
                 })
             }
-            SL7r => Flow::Ret(fr.ret, None),
+            SL7r => Flow::Ret(Ret::new(fr.ret.value, None)),
         }
     }
 
@@ -1271,7 +1271,7 @@ impl Machine {
             GP1 => {
                 step!(self);
                 if self.racy_nr_partial(n, "get_from_partial_node") == 0 {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 fr.pc = GP2.into();
                 Flow::Step
@@ -1370,7 +1370,7 @@ impl Machine {
             GP7 => {
                 step!(self);
                 self.list_unlock_irqrestore(fr, n);
-                Flow::Ret(fr.obj, None)
+                Flow::Ret(Ret::new(fr.obj, None))
             }
         }
     }

@@ -1,6 +1,6 @@
 //! The per-CPU lock (`local_trylock`, `local_lock`, `local_unlock` on the `local_trylock_t`
 //! of `slub_percpu_sheaves`, spec C.3.0) and the barn helpers (spec C.3.3). Each is its own
-//! step machine so the listing shows its lines; callers read the result from `fr.ret`.
+//! step machine so the listing shows its lines; callers read the result from `fr.ret.value`.
 //!
 //! Frames: the lock functions keep the CPU in `c` and return it in `count`; the barn
 //! helpers keep the barn's node in `pages` and the sheaf they were given in `h`, and return
@@ -41,7 +41,7 @@ impl Machine {
                 );
                 if !self.locked_pcs() {
                     // The negative control: nothing but preemption guards the sheaves.
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None));
                 }
                 fr.pc = LT2.into();
                 Flow::Step
@@ -78,7 +78,7 @@ impl Machine {
                     "preempt_count".into(),
                     "local_trylock failed: preempt_enable()."
                 );
-                Flow::Ret(0, None)
+                Flow::Ret(Ret::new(0, None))
             }
             LT3 => {
                 step!(self);
@@ -95,7 +95,7 @@ impl Machine {
                     self.ctx_name(cur),
                     fr.c
                 );
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
         }
     }
@@ -122,7 +122,7 @@ impl Machine {
                     fr.c
                 );
                 if !self.locked_pcs() {
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None));
                 }
                 fr.pc = LL2.into();
                 Flow::Step
@@ -149,7 +149,7 @@ impl Machine {
                     format!("cpu_sheaves[{}].lock", fr.c),
                     "local_lock: acquired := 1 without testing it."
                 );
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
         }
     }
@@ -190,7 +190,7 @@ impl Machine {
                     "preempt_count".into(),
                     "local_unlock: preempt_enable(). The task may be preempted or migrated from here."
                 );
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
         }
     }
@@ -274,7 +274,7 @@ impl Machine {
                     if nr == 0 { ": no full sheaf to take." } else { "." }
                 );
                 if nr == 0 {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 fr.pc = BRE2.into();
                 Flow::Step
@@ -318,7 +318,7 @@ impl Machine {
             BRE4 => {
                 step!(self);
                 self.barn_unlock(fr);
-                Flow::Ret(ret_sheaf(fr.h2), None)
+                Flow::Ret(Ret::new(ret_sheaf(fr.h2), None))
             }
         }
     }
@@ -343,7 +343,7 @@ impl Machine {
                     if nr == 0 { ": none." } else { "." }
                 );
                 if nr == 0 {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 fr.pc = BGE2.into();
                 Flow::Step
@@ -383,7 +383,7 @@ impl Machine {
             BGE4 => {
                 step!(self);
                 self.barn_unlock(fr);
-                Flow::Ret(ret_sheaf(fr.h2), None)
+                Flow::Ret(Ret::new(ret_sheaf(fr.h2), None))
             }
         }
     }
@@ -416,7 +416,7 @@ impl Machine {
                 );
                 if nr >= max {
                     fr.count = E2BIG;
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 fr.pc = BRF2.into();
                 Flow::Step
@@ -437,7 +437,7 @@ impl Machine {
                 );
                 if nr == 0 {
                     fr.count = ENOMEM;
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 fr.pc = BRF3.into();
                 Flow::Step
@@ -482,7 +482,7 @@ impl Machine {
             BRF5 => {
                 step!(self);
                 self.barn_unlock(fr);
-                Flow::Ret(ret_sheaf(fr.h2), None)
+                Flow::Ret(Ret::new(ret_sheaf(fr.h2), None))
             }
         }
     }
@@ -531,7 +531,7 @@ impl Machine {
             BP3 => {
                 step!(self);
                 self.barn_unlock(fr);
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
         }
     }

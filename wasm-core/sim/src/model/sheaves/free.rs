@@ -49,8 +49,8 @@ impl Machine {
                 call(free_to_pcs::FP1, |f| f.x = x)
             }
             SF3r => {
-                if fr.ret == 1 {
-                    return Flow::Ret(NULL, None);
+                if fr.ret.value == 1 {
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 fr.pc = SF4.into();
                 Flow::Go
@@ -66,7 +66,7 @@ impl Machine {
                     f.count = 1;
                 })
             }
-            SF4r => Flow::Ret(NULL, None),
+            SF4r => Flow::Ret(Ret::new(NULL, None)),
         }
     }
 
@@ -80,10 +80,10 @@ impl Machine {
                 call(local_trylock::LT1, |_| {})
             }
             FP2 => {
-                if fr.ret == 0 {
-                    return Flow::Ret(0, None);
+                if fr.ret.value == 0 {
+                    return Flow::Ret(Ret::new(0, None));
                 }
-                fr.c = fr.ret_count;
+                fr.c = fr.ret.count;
                 fr.pc = FP4.into();
                 Flow::Go
             }
@@ -169,10 +169,10 @@ impl Machine {
                     // Back from `__pcs_replace_full_main`: locked (on `ret_count`'s CPU) with
                     // room in main, or unlocked and refused.
                     fr.m = 0;
-                    if fr.ret == 0 {
-                        return Flow::Ret(0, None);
+                    if fr.ret.value == 0 {
+                        return Flow::Ret(Ret::new(0, None));
                     }
-                    fr.c = fr.ret_count;
+                    fr.c = fr.ret.count;
                     fr.pc = FP4.into();
                     return Flow::Go;
                 }
@@ -182,7 +182,7 @@ impl Machine {
             }
             FP10 => {
                 self.stat(Stat::FREE_FASTPATH);
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
         }
     }
@@ -199,7 +199,7 @@ impl Machine {
         let k = fr.c;
         match pc {
             FR1 => without_sheaves(self, fr, FR2, FR1u),
-            FR1u => Flow::Ret(0, None),
+            FR1u => Flow::Ret(Ret::new(0, None)),
             FR2 => {
                 step!(self);
                 let n = self.get_barn(k);
@@ -234,7 +234,7 @@ impl Machine {
                 call(barn_get_empty_sheaf::BGE1, |f| f.pages = n)
             }
             FR4r => {
-                let Some(e) = sheaf_of_ret(fr.ret) else {
+                let Some(e) = sheaf_of_ret(fr.ret.value) else {
                     fr.pc = FR10.into();
                     return Flow::Go;
                 };
@@ -250,7 +250,7 @@ impl Machine {
                     self.sheaf_name(e)
                 );
                 fr.count = k;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
             FR5 => {
                 step!(self);
@@ -275,7 +275,7 @@ impl Machine {
                 let (m, sp) = (need!(self, fr.h), need!(self, fr.h2));
                 self.swap_main_spare(k, m, sp, "");
                 fr.count = k;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
             FR6 => {
                 fr.pc = FR6r.into();
@@ -286,7 +286,7 @@ impl Machine {
                 })
             }
             FR6r => {
-                if let Some(e) = sheaf_of_ret(fr.ret) {
+                if let Some(e) = sheaf_of_ret(fr.ret.value) {
                     step!(self);
                     self.st_pcs(k, Some(e), None, false);
                     self.stat(Stat::BARN_PUT);
@@ -298,9 +298,9 @@ impl Machine {
                         self.sheaf_name(e)
                     );
                     fr.count = k;
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None));
                 }
-                if fr.ret_count == E2BIG {
+                if fr.ret.count == E2BIG {
                     fr.pc = FR8.into();
                 } else {
                     fr.flag = true; // put_fail
@@ -351,17 +351,17 @@ impl Machine {
                 call(sheaf_flush_main::FM1, |_| {})
             }
             FR12a => {
-                if fr.ret == 0 {
-                    return Flow::Ret(0, None);
+                if fr.ret.value == 0 {
+                    return Flow::Ret(Ret::new(0, None));
                 }
                 fr.pc = FR12b.into();
                 call(local_trylock::LT1, |_| {})
             }
             FR12b => {
-                if fr.ret == 0 {
-                    return Flow::Ret(0, None);
+                if fr.ret.value == 0 {
+                    return Flow::Ret(Ret::new(0, None));
                 }
-                fr.c = fr.ret_count;
+                fr.c = fr.ret.count;
                 fr.pc = FR12c.into();
                 Flow::Go
             }
@@ -386,14 +386,14 @@ impl Machine {
                     return Flow::Step;
                 }
                 fr.count = fr.c;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
             FR13 => {
                 fr.pc = FR13r.into();
                 call(local_trylock::LT1, |_| {})
             }
             FR13r => {
-                if fr.ret == 0 {
+                if fr.ret.value == 0 {
                     fr.pc = FR13f.into();
                     let (n, e) = (fr.pages, fr.h2);
                     return call(barn_put_empty_sheaf::BP1, |f| {
@@ -401,7 +401,7 @@ impl Machine {
                         f.h = e;
                     });
                 }
-                fr.c = fr.ret_count;
+                fr.c = fr.ret.count;
                 fr.pc = FR14r.into();
                 let (c, e, n) = (fr.c, fr.h2, fr.pages);
                 call(pcs_install_empty_sheaf::FI1, |f| {
@@ -410,10 +410,10 @@ impl Machine {
                     f.pages = n;
                 })
             }
-            FR13f => Flow::Ret(0, None),
+            FR13f => Flow::Ret(Ret::new(0, None)),
             FR14r => {
                 fr.count = fr.c;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
         }
     }
@@ -444,7 +444,7 @@ impl Machine {
                         self.sheaf_name(p.main),
                         self.sheaf_name(e)
                     );
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None));
                 }
                 note!(
                     self,
@@ -517,7 +517,7 @@ impl Machine {
             }
             FI4r => {
                 if fr.m == 1 {
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None));
                 }
                 step!(self);
                 self.st_pcs(k, Some(e), None, false);
@@ -529,7 +529,7 @@ impl Machine {
                     "main := {}.",
                     self.sheaf_name(e)
                 );
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
         }
     }
@@ -549,10 +549,10 @@ impl Machine {
                 call(local_trylock::LT1, |_| {})
             }
             FM1r => {
-                if fr.ret == 0 {
-                    return Flow::Ret(fr.ok as Addr, None);
+                if fr.ret.value == 0 {
+                    return Flow::Ret(Ret::new(fr.ok as Addr, None));
                 }
-                fr.c = fr.ret_count;
+                fr.c = fr.ret.count;
                 fr.pc = FM2.into();
                 Flow::Go
             }
@@ -614,7 +614,7 @@ impl Machine {
                     fr.pc = FM1.into();
                     return Flow::Go;
                 }
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
         }
     }
@@ -640,7 +640,7 @@ impl Machine {
                     self.sheaf_name(h)
                 );
                 if n == 0 {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 fr.pc = FU3.into();
                 Flow::Step
@@ -675,7 +675,7 @@ impl Machine {
                 let batch = std::mem::take(&mut fr.arr);
                 call(kmem_cache_free_bulk::KB1, |f| f.arr = batch)
             }
-            FU4 => Flow::Ret(NULL, None),
+            FU4 => Flow::Ret(Ret::new(NULL, None)),
         }
     }
 
@@ -692,7 +692,7 @@ impl Machine {
         match pc {
             KB1 => {
                 let Some(&x) = fr.arr.last() else {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 };
                 step!(self);
                 fr.arr.pop();
@@ -702,7 +702,7 @@ impl Machine {
                 fr.pg = Some(p);
                 fr.f = x;
                 fr.x = x;
-                fr.ret_count = 1;
+                fr.ret.count = 1;
                 fr.count = fr.arr.len() as u32;
                 fr.pobj = fr.count;
                 fr.l = 3;
@@ -745,7 +745,7 @@ impl Machine {
                         self.addr_name(fr.f)
                     );
                     fr.f = y;
-                    fr.ret_count.bump();
+                    fr.ret.count.bump();
                     fr.pobj = fr.pobj.saturating_sub(1);
                     let same = fr.pobj as usize;
                     if i != same {
@@ -768,7 +768,7 @@ impl Machine {
             }
             KB3 => {
                 fr.pc = KB1.into();
-                let (p, head, tail, cnt) = (fr.pg, fr.f, fr.x, fr.ret_count);
+                let (p, head, tail, cnt) = (fr.pg, fr.f, fr.x, fr.ret.count);
                 call(slab_free_slow_v7::SS2, |f| {
                     f.pg = p;
                     f.f = head;
@@ -884,7 +884,7 @@ impl Machine {
             }
             SS7 => {
                 if fr.n.is_none() {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 // Isolated by a refill: its isolator handles it (SS8).
                 fr.pc = Pc::from(if !fr.flag && !fr.drain { SS8 } else { SS9 });
@@ -912,7 +912,7 @@ impl Machine {
                     "Slab {} is on no list and was not full: a refill isolated it and will deal with it. Unlock.",
                     self.slab_name(p)
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             SS10 => {
                 if !fr.flag {
@@ -937,7 +937,7 @@ impl Machine {
                 step!(self);
                 let n = need!(self, fr.n);
                 self.list_unlock_irqrestore(fr, n);
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             SS11 => {
                 if fr.flag {
@@ -977,7 +977,7 @@ impl Machine {
                     "discard_slab({}): the empty slab goes back to the page allocator.",
                     self.slab_name(p)
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
@@ -1015,7 +1015,7 @@ impl Machine {
             }
             HP4 => {
                 let Some(sp) = fr.h2 else {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 };
                 fr.pc = HP4r.into();
                 call(sheaf_flush_unused::FU1, |f| f.h = Some(sp))
@@ -1028,7 +1028,7 @@ impl Machine {
                 fr.pc = HP4f.into();
                 Flow::Step
             }
-            HP4f => Flow::Ret(NULL, None),
+            HP4f => Flow::Ret(Ret::new(NULL, None)),
         }
     }
 
@@ -1046,7 +1046,7 @@ impl Machine {
                 call(local_lock_v7::LL1, |_| {})
             }
             FA1a => {
-                fr.c = fr.ret_count;
+                fr.c = fr.ret.count;
                 fr.pc = FA1b.into();
                 Flow::Go
             }
@@ -1092,7 +1092,7 @@ impl Machine {
                 fr.pc = FA2r.into();
                 Flow::Step
             }
-            FA4r => Flow::Ret(NULL, None),
+            FA4r => Flow::Ret(Ret::new(NULL, None)),
         }
     }
 }

@@ -622,7 +622,7 @@ impl Machine {
                 Flow::Call(Box::new(Frame::new(cache_alloc_refill::RF1)))
             }
             CA1s => {
-                fr.obj = fr.ret;
+                fr.obj = fr.ret.value;
                 fr.pc = CA3.into();
                 Flow::Go
             }
@@ -636,7 +636,7 @@ impl Machine {
                     "local_irq_restore: the allocation returns {}.",
                     self.addr_name(fr.obj)
                 );
-                Flow::Ret(fr.obj, None)
+                Flow::Ret(Ret::new(fr.obj, None))
             }
         }
     }
@@ -838,7 +838,7 @@ impl Machine {
             RF8r => {
                 // cache_grow_begin may have enabled interrupts (and slept): this task may be
                 // on another CPU now, so `ac = cpu_cache_get(cachep)` again.
-                fr.p = fr.ret_slab;
+                fr.p = fr.ret.slab;
                 fr.c = self.me();
                 fr.pc = RF9.into();
                 Flow::Go
@@ -875,7 +875,7 @@ impl Machine {
             }
             RF9r => {
                 if self.peek_arr(Arr::Cpu(fr.c)) == 0 {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 fr.pc = RF10.into();
                 Flow::Go
@@ -896,7 +896,7 @@ impl Machine {
                     "Refilled: pop {} off cpu{k}'s array ({avail} left).",
                     self.addr_name(obj)
                 );
-                Flow::Ret(obj, None)
+                Flow::Ret(Ret::new(obj, None))
             }
         }
     }
@@ -965,7 +965,7 @@ impl Machine {
             }
             GB4 => {
                 if !fr.flag {
-                    return Flow::Ret(NULL, fr.p);
+                    return Flow::Ret(Ret::new(NULL, fr.p));
                 }
                 step!(self);
                 self.irq_set(false);
@@ -975,7 +975,7 @@ impl Machine {
                     "irqs".into(),
                     "Interrupts off again after the page allocator."
                 );
-                Flow::Ret(NULL, fr.p)
+                Flow::Ret(Ret::new(NULL, fr.p))
             }
         }
     }
@@ -1026,7 +1026,7 @@ impl Machine {
             GE3 => {
                 step!(self);
                 self.unlock_node(n);
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
@@ -1131,7 +1131,7 @@ impl Machine {
                 self.irq_restore(fr);
                 note!(self, IrqOn, "irqs".into(), "local_irq_restore.");
                 if fr.queue.is_empty() {
-                    Flow::Ret(NULL, None)
+                    Flow::Ret(Ret::new(NULL, None))
                 } else {
                     fr.pc = CFA4.into();
                     Flow::Step
@@ -1182,7 +1182,7 @@ impl Machine {
             CFA4 => {
                 step!(self);
                 if self.destroy_next(fr) {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 Flow::Step
             }
@@ -1311,7 +1311,7 @@ impl Machine {
                     format!("ac[{k}]"),
                     "ac->avail -= {nr}; memmove the {avail} newer entries down."
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
@@ -1410,7 +1410,7 @@ impl Machine {
                 step!(self);
                 self.irq_restore(fr);
                 note!(self, IrqOn, "irqs".into(), "Interrupts back on.");
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }

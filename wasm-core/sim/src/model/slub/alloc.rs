@@ -109,12 +109,12 @@ impl Machine {
                 Flow::Go
             }
             A7r => {
-                fr.obj = fr.ret;
+                fr.obj = fr.ret.value;
                 self.count_slow_alloc(fr.obj);
                 if self.alloc_slowpath_counted_by_caller() {
                     self.stat(Stat::ALLOC_SLOWPATH);
                 }
-                Flow::Ret(fr.obj, None)
+                Flow::Ret(Ret::new(fr.obj, None))
             }
             A8 => self.s_alloc_load_next(fr, A9),
             A9 => {
@@ -169,7 +169,7 @@ impl Machine {
             }
             A11 => {
                 self.stat(Stat::ALLOC_FASTPATH);
-                Flow::Ret(fr.obj, None)
+                Flow::Ret(Ret::new(fr.obj, None))
             }
             // E0 (2.6.22–2.6.38): interrupts off around the whole fast path, no tid.
             E0a => self.s_irq_save(fr, E0b, "no interrupt can run on this CPU now"),
@@ -181,7 +181,7 @@ impl Machine {
                 self.call_slow(fr)
             }
             E0t => {
-                fr.obj = fr.ret;
+                fr.obj = fr.ret.value;
                 self.count_slow_alloc(fr.obj);
                 fr.pc = E0g.into();
                 Flow::Go
@@ -212,7 +212,7 @@ impl Machine {
                     "local_irq_restore: the allocation of {} is complete.",
                     self.addr_name(fr.obj)
                 );
-                Flow::Ret(fr.obj, None)
+                Flow::Ret(Ret::new(fr.obj, None))
             }
             // 2008 x86: cmpxchg_local on c->freelist with preemption off, no tid (spec §4 (i)).
             L0 => self.s_preempt_off(fr, L1, " (get_cpu), so c stays this CPU's"),
@@ -224,7 +224,7 @@ impl Machine {
                 self.call_slow(fr)
             }
             Lt => {
-                fr.obj = fr.ret;
+                fr.obj = fr.ret.value;
                 self.count_slow_alloc(fr.obj);
                 fr.pc = L6.into();
                 Flow::Go
@@ -319,7 +319,7 @@ impl Machine {
                     "put_cpu: preemption back on; allocated {}.",
                     self.addr_name(fr.obj)
                 );
-                Flow::Ret(fr.obj, None)
+                Flow::Ret(Ret::new(fr.obj, None))
             }
         }
     }
@@ -473,7 +473,7 @@ impl Machine {
                 Flow::Call(Box::new(g))
             }
             B8 => {
-                fr.f = fr.ret;
+                fr.f = fr.ret.value;
                 fr.pc = Pc::from(if fr.f == NULL { B8a } else { B9 });
                 Flow::Go
             }
@@ -534,7 +534,7 @@ impl Machine {
                     "local_irq_restore: slow path done, returning {}.",
                     self.addr_name(fr.f)
                 );
-                Flow::Ret(fr.f, None)
+                Flow::Ret(Ret::new(fr.f, None))
             }
             B14 => self.s_load_cpu_partial(fr, B15, B17, "Look at the CPU partial list"),
             B15 => self.s_install_cpu_partial(fr, B15b),
@@ -578,14 +578,14 @@ impl Machine {
                 Flow::Call(Box::new(self.get_partial_frame(first, fr.c, false)))
             }
             B17r => {
-                if fr.ret != NULL {
-                    fr.f = fr.ret;
+                if fr.ret.value != NULL {
+                    fr.f = fr.ret.value;
                     fr.pg = self.cpu_slab(fr.c).page;
                     fr.flag = true;
                     fr.pc = B10.into();
                     return Flow::Go;
                 }
-                if let Some(p) = fr.ret_slab {
+                if let Some(p) = fr.ret.slab {
                     // 6.8+ partial slabs come off the list unfrozen: freeze the first now.
                     fr.p = Some(p);
                     fr.pc = B17f.into();
@@ -606,7 +606,7 @@ impl Machine {
                 Flow::Call(Box::new(f))
             }
             B17f => {
-                fr.f = fr.ret;
+                fr.f = fr.ret.value;
                 fr.flag = true;
                 fr.pc = B17g.into();
                 Flow::Go
@@ -627,7 +627,7 @@ impl Machine {
                 Flow::Step
             }
             B18r => {
-                match fr.ret_slab {
+                match fr.ret.slab {
                     Some(p) => {
                         fr.p = Some(p);
                         fr.pc = B19.into();
@@ -645,7 +645,7 @@ impl Machine {
                     "irqs".into(),
                     "Out of memory: the slow path returns NULL (no tid bump on this exit in 3.10)."
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             B19 => {
                 step!(self);
@@ -775,7 +775,7 @@ impl Machine {
             G3 => self.cas2_site(fr, p, (fr.f, fr.cnt), (NULL, fr.new), false, G3r),
             G3r => {
                 if fr.ok {
-                    Flow::Ret(fr.f, None)
+                    Flow::Ret(Ret::new(fr.f, None))
                 } else {
                     fr.pc = G1.into();
                     Flow::Go
@@ -811,7 +811,7 @@ impl Machine {
                 self.charge(cost::Id::PageAlloc);
                 let fail = self.cfg.sc.cache.page_alloc_fail && !self.st.in_setup;
                 if fail {
-                    fr.ret_slab = None;
+                    fr.ret.slab = None;
                     note!(
                         self,
                         PageAlloc,
@@ -821,7 +821,7 @@ impl Machine {
                 } else {
                     let node = fr.node.unwrap_or(self.my_node());
                     let s = self.create_slab(node);
-                    fr.ret_slab = Some(s);
+                    fr.ret.slab = Some(s);
                     note!(
                         self,
                         PageAlloc,
@@ -850,8 +850,8 @@ impl Machine {
                 Flow::Step
             }
             N4 => {
-                let Some(s) = fr.ret_slab else {
-                    return Flow::Ret(NULL, None);
+                let Some(s) = fr.ret.slab else {
+                    return Flow::Ret(Ret::new(NULL, None));
                 };
                 step!(self);
                 let objects = self.cfg.objects;
@@ -868,7 +868,7 @@ impl Machine {
             }
             N5 => {
                 step!(self);
-                let s = need!(self, fr.ret_slab);
+                let s = need!(self, fr.ret.slab);
                 self.access(self.page(s).line, Access::Write);
                 let objects = self.cfg.objects;
                 let first = self.obj_addr(s, 0);
@@ -880,7 +880,7 @@ impl Machine {
                     frozen: true,
                 };
                 note!(self, Store, format!("page {}", self.slab_name(s)), "{}: freelist = first object, inuse = objects = {objects}, frozen = 1 (private to this CPU).", self.slab_name(s));
-                Flow::Ret(NULL, Some(s))
+                Flow::Ret(Ret::new(NULL, Some(s)))
             }
         }
     }
@@ -1055,7 +1055,7 @@ impl Machine {
                 Flow::Call(Box::new(g))
             }
             LL8 => {
-                fr.f = fr.ret;
+                fr.f = fr.ret.value;
                 if fr.f == NULL {
                     fr.pc = LL8a.into();
                 } else {
@@ -1123,7 +1123,7 @@ impl Machine {
                     "put_cpu_ptr: preemption back on; returning {}.",
                     self.addr_name(fr.f)
                 );
-                Flow::Ret(fr.f, None)
+                Flow::Ret(Ret::new(fr.f, None))
             }
             // deactivate_slab: label of ___slab_alloc (node mismatch).
             LL32 => {
@@ -1234,7 +1234,7 @@ impl Machine {
                 Flow::Call(Box::new(g))
             }
             LL28 => {
-                fr.f = fr.ret;
+                fr.f = fr.ret.value;
                 self.stat(Stat::CPU_PARTIAL_ALLOC);
                 fr.flag = true;
                 fr.pc = Pc::from(if fr.f == NULL { LL8a } else { LL10 });
@@ -1249,9 +1249,9 @@ impl Machine {
                 Flow::Call(Box::new(self.get_partial_frame(first, fr.c, false)))
             }
             LL41 => {
-                if fr.ret_slab.is_some() {
-                    fr.f = fr.ret;
-                    fr.p = fr.ret_slab;
+                if fr.ret.slab.is_some() {
+                    fr.f = fr.ret.value;
+                    fr.p = fr.ret.slab;
                     fr.flag = true;
                     if fr.f == NULL {
                         // 6.8+: freeze_slab() the unfrozen partial slab.
@@ -1273,7 +1273,7 @@ impl Machine {
                 Flow::Go
             }
             LL41f => {
-                fr.f = fr.ret;
+                fr.f = fr.ret.value;
                 fr.pc = LL50.into();
                 Flow::Go
             }
@@ -1299,7 +1299,7 @@ impl Machine {
                 step!(self);
                 self.preempt_off();
                 fr.c = self.me();
-                fr.p = fr.ret_slab;
+                fr.p = fr.ret.slab;
                 note!(
                     self,
                     PreemptOff,
@@ -1319,7 +1319,7 @@ impl Machine {
                     "preempt_count".into(),
                     "Out of memory: return NULL."
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             LL45 => {
                 step!(self);

@@ -51,7 +51,7 @@ impl Machine {
                 fr.pc = F5r.into();
                 self.call_free_slow(fr)
             }
-            F5r => Flow::Ret(NULL, None),
+            F5r => Flow::Ret(Ret::new(NULL, None)),
             F6 => self.s_free_load_freelist(fr, F7, false, false),
             F7 => self.s_free_link(fr, if fp == Fastpath::TidDirect { F8 } else { F7b }),
             // 3.x reads the head again for the CAS: under `no-tid` that read is the value the
@@ -74,7 +74,7 @@ impl Machine {
             }
             F9 => {
                 self.stat(Stat::FREE_FASTPATH);
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             // E0: irqs off, plain stores.
             FE0a => self.s_irq_save(fr, FE0b, "the free runs with interrupts off"),
@@ -105,7 +105,7 @@ impl Machine {
                 step!(self);
                 self.irq_restore(fr);
                 note!(self, IrqOn, "irqs".into(), "local_irq_restore: free done.");
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             // 2008: cmpxchg_local loop with preemption off, no tid.
             FL0 => self.s_preempt_off(fr, FL1, " (get_cpu), so c stays this CPU's"),
@@ -202,7 +202,7 @@ impl Machine {
                     "preempt_count".into(),
                     "put_cpu: preemption back on."
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
@@ -332,11 +332,11 @@ impl Machine {
                     fr.pc = S5p.into();
                     return Flow::Call(Box::new(self.put_cpu_partial_frame(p, true)));
                 }
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             S5p => {
                 self.stat(Stat::CPU_PARTIAL_FREE);
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             S6 => {
                 // 3.1 (lock held across retries): the slab may have been frozen meanwhile.
@@ -409,7 +409,7 @@ impl Machine {
                     "discard_slab({}): the empty slab goes back to the page allocator.",
                     self.slab_name(p)
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             S7 => {
                 // The slab was full and on no list: it has a free object now. (With CPU
@@ -443,7 +443,7 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "spin_unlock_irqrestore(list_lock)."
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
@@ -465,6 +465,6 @@ impl Machine {
             "The user writes into {}: its line is now this CPU's, and its first word is data.",
             self.addr_name(fr.x)
         );
-        Flow::Ret(NULL, None)
+        Flow::Ret(Ret::new(NULL, None))
     }
 }

@@ -148,7 +148,7 @@ impl Machine {
                 mark(f.pg);
                 mark(f.p);
                 mark(f.old);
-                mark(f.ret_slab);
+                mark(f.ret.slab);
                 for &q in &f.queue {
                     mark(Some(q));
                 }

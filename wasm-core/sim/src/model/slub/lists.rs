@@ -19,8 +19,9 @@ pub const M_FREE: u8 = 3;
 impl Machine {
     /// A slab double CAS at a call site: the native LOCK'd `cmpxchg16b` is one step here;
     /// the `slab-lock` fallback is a call of `cmpxchg_double_slab` (X1–X6). Either way the
-    /// result lands in `fr.ok` (the call's return, `Flow::RetOk`) and execution resumes at `resume`. `irqsave` selects the
-    /// entry point that disables interrupts itself (callers running with irqs on).
+    /// result lands in `fr.ok` (the call's return, `Ret::ok`) and execution resumes at
+    /// `resume`. `irqsave` selects the entry point that disables interrupts itself (callers
+    /// running with irqs on).
     pub(in crate::model) fn cas2_site<P: Into<Pc>>(
         &mut self,
         fr: &mut Frame,
@@ -185,12 +186,12 @@ impl Machine {
             }
             X6 => {
                 if !fr.flag {
-                    return Flow::RetOk(fr.ok);
+                    return Flow::Ret(Ret::ok(fr.ok));
                 }
                 step!(self);
                 self.irq_restore(fr);
                 note!(self, IrqOn, "irqs".into(), "Interrupts restored.");
-                Flow::RetOk(fr.ok)
+                Flow::Ret(Ret::ok(fr.ok))
             }
         }
     }
@@ -235,7 +236,7 @@ impl Machine {
                 fr.pc = H2.into();
                 Flow::Step
             }
-            H9 => Flow::Ret(NULL, None),
+            H9 => Flow::Ret(Ret::new(NULL, None)),
             H2 => {
                 step!(self);
                 fr.flag = self.cpu(self.me()).irqs_on;
@@ -279,12 +280,12 @@ impl Machine {
             }
             H4r => {
                 let p = need!(self, fr.p);
-                let t = fr.ret;
+                let t = fr.ret.value;
                 if t == NULL {
                     fr.pc = H5.into();
                     return Flow::Go;
                 }
-                fr.count.bump_by(fr.ret_count);
+                fr.count.bump_by(fr.ret.count);
                 if fr.pg.is_none() {
                     fr.pg = Some(p);
                     fr.obj = t;
@@ -375,7 +376,7 @@ impl Machine {
                     "Release node {n}'s list_lock; got {}.",
                     self.slab_opt_name(fr.pg)
                 );
-                Flow::Ret(fr.obj, fr.pg)
+                Flow::Ret(Ret::new(fr.obj, fr.pg))
             }
         }
     }
@@ -445,7 +446,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 if !fr.ok {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 fr.pc = Q4.into();
                 Flow::Go
@@ -461,7 +462,7 @@ impl Machine {
                     "remove_partial({}): it is frozen now.",
                     self.slab_name(p)
                 );
-                Flow::Ret(fr.f, Some(p))
+                Flow::Ret(Ret::new(fr.f, Some(p)))
             }
         }
     }
@@ -622,7 +623,7 @@ impl Machine {
                 fr.pc = U1.into();
                 Flow::Step
             }
-            U9 => Flow::Ret(NULL, None),
+            U9 => Flow::Ret(Ret::new(NULL, None)),
             // 6.8+: under local_lock_irqsave with plain stores; drain after unlocking.
             U6 => {
                 step!(self);
@@ -721,7 +722,7 @@ impl Machine {
             }
             U12 => {
                 let Some(chain) = fr.p else {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 };
                 fr.pc = U13.into();
                 let mut u = Frame::new(unfreeze_partials::V3z);
@@ -731,7 +732,7 @@ impl Machine {
             }
             U13 => {
                 self.stat(Stat::CPU_PARTIAL_DRAIN);
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
@@ -943,7 +944,7 @@ impl Machine {
             }
             V8 => {
                 if fr.queue.is_empty() {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 step!(self);
                 let p = fr.queue.remove(0);
@@ -1235,7 +1236,7 @@ impl Machine {
             }
             D10 => {
                 if fr.m != M_FREE {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 step!(self);
                 self.stat(Stat::DEACTIVATE_EMPTY);
@@ -1248,7 +1249,7 @@ impl Machine {
                     "discard_slab({}): empty, and the node has enough partial slabs.",
                     self.slab_name(p)
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             // Modern splice: count the CPU freelist, then one CAS, then list work.
             DS1 => {
@@ -1409,7 +1410,7 @@ impl Machine {
             }
             DS9 => {
                 self.stat(Stat::DEACTIVATE_FULL);
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             DS6 => {
                 step!(self);
@@ -1455,7 +1456,7 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "Release list_lock."
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
@@ -1559,7 +1560,7 @@ impl Machine {
                 fr.pc = K5.into();
                 Flow::Step
             }
-            W9 => Flow::Ret(NULL, None),
+            W9 => Flow::Ret(Ret::new(NULL, None)),
             // 3.1 order: tid first, then page, then freelist; deactivate last.
             T1 => {
                 step!(self);
@@ -1650,7 +1651,7 @@ impl Machine {
                 if fr.pg.is_some() && v.slowpath == Slowpath::LocalLock {
                     self.stat(Stat::CPUSLAB_FLUSH);
                 }
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
@@ -1798,7 +1799,7 @@ impl Machine {
                     "Flush of cpu{} done.",
                     fr.c
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             FC4 => {
                 step!(self);
@@ -1810,7 +1811,7 @@ impl Machine {
                     "Flush of cpu{} done; interrupts restored.",
                     fr.c
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }

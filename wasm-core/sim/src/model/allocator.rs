@@ -150,8 +150,8 @@ impl Machine {
     /// The entry frame of an op.
     pub(super) fn op_frame(&self, call: OpCall) -> Frame {
         match self.allocator() {
-            Allocator::Slub => super::slub::op_frame(call),
-            Allocator::Sheaves => super::sheaves::op_frame(call),
+            Allocator::Slub => super::slub::op_frame(call).into(),
+            Allocator::Sheaves => super::sheaves::op_frame(call).into(),
             Allocator::Slab => super::slab::op_frame(call),
         }
     }

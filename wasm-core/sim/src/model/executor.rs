@@ -564,11 +564,16 @@ impl Machine {
         };
         // The returning frame is the one `exec_top` just ran.
         let Some(fr) = stack.pop() else { return };
-        if let Some(parent) = stack.last_mut() {
-            parent.returned(Ret {
-                count: fr.count,
+        // Transitional: a function with the shared locals still hands over its `count`.
+        let ret = match &fr {
+            Frame::Shared(f) => Ret {
+                count: f.count,
                 ..ret
-            });
+            },
+            _ => ret,
+        };
+        if let Some(parent) = stack.last_mut() {
+            parent.returned(ret);
         } else {
             self.finish_op(cx, ret.value);
         }
@@ -615,10 +620,10 @@ impl Machine {
                 }
             }
             IOp::Touch { var } => self.var(var).addr.map(|a| {
-                let mut f = Frame::new(touch::TC);
+                let mut f = Shared::new(touch::TC);
                 f.x = a;
                 f.count = var as u32;
-                f
+                Frame::from(f)
             }),
         };
         let Some(c) = self.ctx_mut(cx) else {
@@ -792,7 +797,7 @@ impl Machine {
                 .ctx(cx)
                 .stack
                 .last()
-                .map(|fr| format!("{}:{}", fr.func().name(), fr.pc.name()))
+                .map(|fr| format!("{}:{}", fr.func().name(), fr.pc().name()))
                 .unwrap_or_default();
             let ev = Event {
                 step: self.st.steps,
@@ -1025,7 +1030,7 @@ mod tests {
     fn a_frame_local_that_is_unset_is_the_violation_model() {
         let mut m = machine();
         // `get_freelist` of no slab.
-        m.st.ctxs[0].stack = vec![Frame::new(get_freelist::G1)];
+        m.st.ctxs[0].stack = vec![Shared::new(get_freelist::G1).into()];
         m.st.ctxs[0].settled = true;
         m.apply_move(Move::Step(0), None);
         m.finish_if_done();

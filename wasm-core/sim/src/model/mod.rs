@@ -78,6 +78,13 @@ pub enum Flow {
     Ret(Ret),
 }
 
+impl Flow {
+    /// Push the callee `f` (its entry label and the locals its caller gives it).
+    pub fn call(f: Frame) -> Flow {
+        Flow::Call(Box::new(f))
+    }
+}
+
 /// Immutable facts derived from the scenario once.
 #[derive(Clone, Debug)]
 pub struct Config {

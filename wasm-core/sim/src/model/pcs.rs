@@ -9,6 +9,7 @@
 //! Both levels are one-byte `Copy` enums, so a pc is two bytes and a dispatch is two jumps, as
 //! when `Frame` held a function and one global label enum.
 
+use super::state::{Locals, Shared};
 pub(crate) use crate::listing::*;
 pub(crate) use crate::listing_v7::*;
 
@@ -134,6 +135,60 @@ kernel_fns! {
     SlabFreeSlowV7 = slab_free_slow_v7,
     CpuDead = slub_cpu_dead,
     PcsFlushAll = pcs_flush_all,
+}
+
+/// The frame of every step machine that has its own locals: one arm per function carrying its
+/// pc and its locals together (so a label is never paired with another function's locals),
+/// with what the machine asks of any frame.
+macro_rules! frames {
+    ($($func:ident = $module:ident : $locals:ty,)+) => {
+        /// One activation of a modelled function: its label and its locals.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum Frame {
+            $($func { pc: $module::Pc, l: $locals },)+
+            /// Transitional: a function whose locals are still the shared superset.
+            Shared(Shared),
+        }
+
+        impl Frame {
+            /// The frame's program counter: its function and label.
+            #[inline]
+            pub fn pc(&self) -> Pc {
+                match self {
+                    $(Frame::$func { pc, .. } => Pc::$func(*pc),)+
+                    Frame::Shared(f) => f.pc,
+                }
+            }
+
+            /// The frame's locals, for the questions every frame answers (`Locals`).
+            #[inline]
+            pub fn locals(&self) -> &dyn Locals {
+                match self {
+                    $(Frame::$func { l, .. } => l,)+
+                    Frame::Shared(f) => f,
+                }
+            }
+
+            /// `locals`, to write.
+            #[inline]
+            pub fn locals_mut(&mut self) -> &mut dyn Locals {
+                match self {
+                    $(Frame::$func { l, .. } => l,)+
+                    Frame::Shared(f) => f,
+                }
+            }
+        }
+    };
+}
+
+frames! {
+    CacheAlloc = cache_alloc: super::slab::CacheAlloc,
+    CacheAllocRefill = cache_alloc_refill: super::slab::CacheAllocRefill,
+    CacheGrowBegin = cache_grow_begin: super::slab::CacheGrowBegin,
+    CacheGrowEnd = cache_grow_end: super::slab::CacheGrowEnd,
+    CacheFree = cache_free: super::slab::CacheFree,
+    CacheFlusharray = cache_flusharray: super::slab::CacheFlusharray,
+    DoDrain = do_drain: super::slab::DoDrain,
 }
 
 // A pc stays a small `Copy` value: frames are cloned with every checkpoint and hashed by the

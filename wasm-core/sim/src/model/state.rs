@@ -168,12 +168,83 @@ impl Var {
 
 /// A frame's program counter: the function it runs and that function's label (`pcs`);
 /// `Pc::name` gives the listing spelling, `Func::name` the function's.
-pub use super::pcs::{Func, Pc};
+pub use super::pcs::{Frame, Func, Pc};
 
-/// One activation of a modelled function: its pc and its locals. The locals are a superset
-/// shared by all functions (named after the kernel's), which keeps frames one plain struct.
+impl Frame {
+    /// The function this frame runs.
+    #[inline]
+    pub fn func(&self) -> Func {
+        self.pc().func()
+    }
+
+    /// A callee returned `r`: the frame's locals take what they need of it.
+    #[inline]
+    pub fn returned(&mut self, r: Ret) {
+        self.locals_mut().returned(r)
+    }
+
+    /// Whether the frame holds object `a` in a local (an object in flight).
+    pub fn holds_addr(&self, a: Addr) -> bool {
+        self.locals().holds_addr(a)
+    }
+
+    /// Whether the frame has slab `s` queued (for discard, for `slab_destroy`).
+    pub fn queued(&self, s: SlabId) -> bool {
+        self.locals().queued(s)
+    }
+}
+
+impl Frame {
+    /// Transitional: the superset locals of a function that has no locals of its own yet.
+    #[inline]
+    pub fn shared(&self) -> Option<&Shared> {
+        match self {
+            Frame::Shared(f) => Some(f),
+            _ => None,
+        }
+    }
+}
+
+impl From<Shared> for Frame {
+    fn from(f: Shared) -> Frame {
+        Frame::Shared(f)
+    }
+}
+
+/// What the machine asks of any frame's locals, outside the function's own step machine;
+/// each function's locals answer for themselves (the defaults: nothing held).
+pub trait Locals: std::fmt::Debug {
+    /// A callee returned `r` (the return register): keep what the function reads of it.
+    fn returned(&mut self, _r: Ret) {}
+    /// The frame holds object `a` in a local.
+    fn holds_addr(&self, _a: Addr) -> bool {
+        false
+    }
+    /// The frame has slab `s` queued.
+    fn queued(&self, _s: SlabId) -> bool {
+        false
+    }
+}
+
+impl Locals for Shared {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+        if let Some(ok) = r.ok {
+            self.ok = ok;
+        }
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.x == a || self.obj == a || self.f == a
+    }
+    fn queued(&self, s: SlabId) -> bool {
+        self.queue.contains(&s)
+    }
+}
+
+/// Transitional: the locals of the functions not yet given their own (`Frame::Shared`), a
+/// superset shared by them (named after the kernel's), with the pc.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Frame {
+pub struct Shared {
     /// The function and its label: the function follows from the pc (`Frame::func`).
     pub pc: Pc,
     /// The CPU whose `kmem_cache_cpu` this frame computed (`c` in the kernel).
@@ -220,10 +291,10 @@ pub struct Frame {
     pub arr: Vec<Addr>,
 }
 
-impl Frame {
+impl Shared {
     /// A frame of the function `pc` is a label of, at `pc`.
-    pub fn new(pc: impl Into<Pc>) -> Frame {
-        Frame {
+    pub fn new(pc: impl Into<Pc>) -> Shared {
+        Shared {
             pc: pc.into(),
             c: 0,
             tid: 0,
@@ -263,15 +334,6 @@ impl Frame {
     #[inline]
     pub fn func(&self) -> Func {
         self.pc.func()
-    }
-
-    /// A callee returned `r`: it lands in the return register, and a success the caller
-    /// tests (`cmpxchg_double_slab`'s) in its `ok`.
-    pub fn returned(&mut self, r: Ret) {
-        self.ret = r;
-        if let Some(ok) = r.ok {
-            self.ok = ok;
-        }
     }
 }
 

@@ -289,7 +289,7 @@ impl Machine {
                 label: c
                     .stack
                     .last()
-                    .map(|f| format!("{}:{}", f.func().name(), f.pc.name())),
+                    .map(|f| format!("{}:{}", f.func().name(), f.pc().name())),
                 stack: c
                     .stack
                     .iter()
@@ -302,6 +302,7 @@ impl Machine {
                     .stack
                     .iter()
                     .rev()
+                    .filter_map(super::state::Frame::shared)
                     .find(|f| matches!(f.pc, Pc::SlabAlloc(_) | Pc::SlabFree(_)))
                     .and_then(|f| {
                         // `reading`: from the first read of the CPU's fields to the CAS.

@@ -17,7 +17,7 @@ impl Machine {
     /// `m` = 1 once the slab path was taken; `flag` = the object is on the wrong node (SA8).
     pub(in crate::model) fn slab_alloc_node(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: slab_alloc_node::Pc,
     ) -> Flow {
         use slab_alloc_node::Pc::*;
@@ -187,7 +187,7 @@ impl Machine {
     /// `flag` = the gfp allows blocking (may refill).
     pub(in crate::model) fn pcs_replace_empty_main(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: pcs_replace_empty_main::Pc,
     ) -> Flow {
         use pcs_replace_empty_main::Pc::*;
@@ -487,7 +487,7 @@ impl Machine {
     /// `refill_sheaf(h)` (RS1–RS4): fill `h` to capacity from slabs. Returns 1, or 0 when it
     /// got fewer objects than it needed (the objects it did get stay in `h`).
     /// `pages` = the size before, `pobj` = objects wanted.
-    pub(in crate::model) fn refill_sheaf(&mut self, fr: &mut Frame, pc: refill_sheaf::Pc) -> Flow {
+    pub(in crate::model) fn refill_sheaf(&mut self, fr: &mut Shared, pc: refill_sheaf::Pc) -> Flow {
         use refill_sheaf::Pc::*;
         let h = need!(self, fr.h);
         match pc {
@@ -554,7 +554,7 @@ impl Machine {
     /// of objects in `count`. `count` = got so far, `n` = the other node being tried.
     pub(in crate::model) fn refill_objects(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: refill_objects::Pc,
     ) -> Flow {
         use refill_objects::Pc::*;
@@ -647,7 +647,7 @@ impl Machine {
         }
     }
 
-    fn call_refill_node(&self, fr: &Frame, n: u32, trylock: bool) -> Flow {
+    fn call_refill_node(&self, fr: &Shared, n: u32, trylock: bool) -> Flow {
         let (h, base, want) = (
             fr.h,
             fr.pages.saturating_add(fr.count),
@@ -697,7 +697,7 @@ impl Machine {
     /// `pobj` = wanted, `f` = the rest of the chain being stored, `lock` = trylock.
     pub(in crate::model) fn refill_objects_node(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: refill_objects_node::Pc,
     ) -> Flow {
         use refill_objects_node::Pc::*;
@@ -875,7 +875,7 @@ impl Machine {
     /// `lock` = `allow_spin` is false (trylock).
     pub(in crate::model) fn get_partial_node_bulk(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: get_partial_node_bulk::Pc,
     ) -> Flow {
         use get_partial_node_bulk::Pc::*;
@@ -957,7 +957,7 @@ impl Machine {
     /// double CAS (a concurrent free may make it fail: then read again).
     pub(in crate::model) fn get_freelist_nofreeze(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: get_freelist_nofreeze::Pc,
     ) -> Flow {
         use get_freelist_nofreeze::Pc::*;
@@ -1022,7 +1022,7 @@ impl Machine {
     /// not frozen, on no list.
     pub(in crate::model) fn allocate_slab(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: allocate_slab::Pc,
     ) -> Flow {
         use allocate_slab::Pc::*;
@@ -1079,7 +1079,7 @@ impl Machine {
     /// publish the slab: on the node's partial list if objects remain, else as a full slab.
     pub(in crate::model) fn alloc_from_new_slab(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: alloc_from_new_slab::Pc,
     ) -> Flow {
         use alloc_from_new_slab::Pc::*;
@@ -1176,7 +1176,7 @@ impl Machine {
     /// `list_lock`, or from a new slab. `n` = the other node being tried (NUMA).
     pub(in crate::model) fn slab_alloc_v7(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: slab_alloc_v7::Pc,
     ) -> Flow {
         use slab_alloc_v7::Pc::*;
@@ -1262,7 +1262,7 @@ impl Machine {
     /// node's `list_lock` and with the slab's double CAS (lockless frees may push meanwhile).
     pub(in crate::model) fn get_from_partial_node(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: get_from_partial_node::Pc,
     ) -> Flow {
         use get_from_partial_node::Pc::*;

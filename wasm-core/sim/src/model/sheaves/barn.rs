@@ -22,7 +22,7 @@ impl Machine {
     /// here), LT2 test `acquired`, LT3 set it. Returns 1 (and the CPU) or 0.
     pub(in crate::model) fn local_trylock(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: local_trylock::Pc,
     ) -> Flow {
         use local_trylock::Pc::*;
@@ -104,7 +104,7 @@ impl Machine {
     /// test (only task contexts that may block use it: INV-S7 says why that is safe).
     pub(in crate::model) fn local_lock_v7(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: local_lock_v7::Pc,
     ) -> Flow {
         use local_lock_v7::Pc::*;
@@ -157,7 +157,7 @@ impl Machine {
     /// `local_unlock`: LU1 `acquired := 0`, LU2 `preempt_enable` (a preemption point).
     pub(in crate::model) fn local_unlock_v7(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: local_unlock_v7::Pc,
     ) -> Flow {
         use local_unlock_v7::Pc::*;
@@ -197,9 +197,9 @@ impl Machine {
 
     // ----- the barn (all under `barn->lock`, taken with irqsave) -----
 
-    fn barn_lock(&mut self, fr: &mut Frame) {
+    fn barn_lock(&mut self, fr: &mut Shared) {
         let n = fr.pages;
-        self.irq_save(fr);
+        self.irq_save(&mut fr.saved_irq);
         self.atomic(self.line_bn(n), crate::model::cost::Id::SpinLock);
         let cur = self.cur;
         if let Some(b) = self.barn_mut(n) {
@@ -213,14 +213,14 @@ impl Machine {
         );
     }
 
-    fn barn_unlock(&mut self, fr: &mut Frame) {
+    fn barn_unlock(&mut self, fr: &mut Shared) {
         let n = fr.pages;
         self.access(self.line_bn(n), Access::Write);
         self.charge(crate::model::cost::Id::SpinUnlock);
         if let Some(b) = self.barn_mut(n) {
             b.lock = None;
         }
-        self.irq_restore(fr);
+        self.irq_restore(fr.saved_irq);
         note!(
             self,
             Unlock,
@@ -257,7 +257,7 @@ impl Machine {
     /// `barn_replace_empty_sheaf(barn, empty)`: swap the empty `h` for a full sheaf.
     pub(in crate::model) fn barn_replace_empty_sheaf(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: barn_replace_empty_sheaf::Pc,
     ) -> Flow {
         use barn_replace_empty_sheaf::Pc::*;
@@ -326,7 +326,7 @@ impl Machine {
     /// `barn_get_empty_sheaf(barn)`: take an empty sheaf, if the barn has one.
     pub(in crate::model) fn barn_get_empty_sheaf(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: barn_get_empty_sheaf::Pc,
     ) -> Flow {
         use barn_get_empty_sheaf::Pc::*;
@@ -393,7 +393,7 @@ impl Machine {
     /// limits are read without the lock and not checked again under it.
     pub(in crate::model) fn barn_replace_full_sheaf(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: barn_replace_full_sheaf::Pc,
     ) -> Flow {
         use barn_replace_full_sheaf::Pc::*;
@@ -491,7 +491,7 @@ impl Machine {
     /// limit check ("used mainly in cases where we have to undo an intended action").
     pub(in crate::model) fn barn_put_sheaf(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: barn_put_empty_sheaf::Pc,
         full: bool,
     ) -> Flow {

@@ -16,7 +16,7 @@ use crate::model::{Flow, Machine, Pc, Stat};
 impl Machine {
     /// `slab_free` (SF2–SF4): a local object goes to the sheaves, a remote one (or one the
     /// sheaves refuse) straight to its slab.
-    pub(in crate::model) fn slab_free_v7(&mut self, fr: &mut Frame, pc: slab_free_v7::Pc) -> Flow {
+    pub(in crate::model) fn slab_free_v7(&mut self, fr: &mut Shared, pc: slab_free_v7::Pc) -> Flow {
         use slab_free_v7::Pc::*;
         let p = need!(self, fr.pg);
         match pc {
@@ -72,7 +72,7 @@ impl Machine {
 
     /// `free_to_pcs(x)` (FP1–FP10): push `x` on the main sheaf under the trylock. Returns 1,
     /// or 0 if the trylock failed or no room could be made (then `__slab_free`).
-    pub(in crate::model) fn free_to_pcs(&mut self, fr: &mut Frame, pc: free_to_pcs::Pc) -> Flow {
+    pub(in crate::model) fn free_to_pcs(&mut self, fr: &mut Shared, pc: free_to_pcs::Pc) -> Flow {
         use free_to_pcs::Pc::*;
         match pc {
             FP1 => {
@@ -192,7 +192,7 @@ impl Machine {
     /// `put_fail`; `h2` = the spare, then the empty sheaf to install.
     pub(in crate::model) fn pcs_replace_full_main(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: pcs_replace_full_main::Pc,
     ) -> Flow {
         use pcs_replace_full_main::Pc::*;
@@ -422,7 +422,7 @@ impl Machine {
     /// empty `h2`, reconciling with whatever changed while the lock was dropped.
     pub(in crate::model) fn pcs_install_empty_sheaf(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: pcs_install_empty_sheaf::Pc,
     ) -> Flow {
         use pcs_install_empty_sheaf::Pc::*;
@@ -539,7 +539,7 @@ impl Machine {
     /// Returns 1 if it flushed anything. `pages` = the batch size, `count` = what was left.
     pub(in crate::model) fn sheaf_flush_main(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: sheaf_flush_main::Pc,
     ) -> Flow {
         use sheaf_flush_main::Pc::*;
@@ -623,7 +623,7 @@ impl Machine {
     /// no lock: free all of its objects to their slabs.
     pub(in crate::model) fn sheaf_flush_unused(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: sheaf_flush_unused::Pc,
     ) -> Flow {
         use sheaf_flush_unused::Pc::*;
@@ -685,7 +685,7 @@ impl Machine {
     /// cursor, `pobj` = `same`, `l` = lookahead left.
     pub(in crate::model) fn kmem_cache_free_bulk(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: kmem_cache_free_bulk::Pc,
     ) -> Flow {
         use kmem_cache_free_bulk::Pc::*;
@@ -785,7 +785,7 @@ impl Machine {
     /// list (`SL_partial`) when the lock was taken, `n` = the node whose lock is held.
     pub(in crate::model) fn slab_free_slow_v7(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: slab_free_slow_v7::Pc,
     ) -> Flow {
         use slab_free_slow_v7::Pc::*;
@@ -986,7 +986,7 @@ impl Machine {
     /// lock ("the cpu is not executing anymore"); main stays installed, spare is freed.
     pub(in crate::model) fn slub_cpu_dead(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: slub_cpu_dead::Pc,
     ) -> Flow {
         use slub_cpu_dead::Pc::*;
@@ -1036,7 +1036,7 @@ impl Machine {
     /// lock, flush and free it, then flush main in batches.
     pub(in crate::model) fn pcs_flush_all(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: pcs_flush_all::Pc,
     ) -> Flow {
         use pcs_flush_all::Pc::*;

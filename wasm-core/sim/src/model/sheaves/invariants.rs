@@ -25,7 +25,7 @@ impl Machine {
     /// and never reads it again.
     pub(super) fn replacing(&self, k: u32) -> bool {
         self.st.ctxs.iter().any(|c| {
-            c.stack.iter().any(|f| {
+            c.stack.iter().filter_map(Frame::shared).any(|f| {
                 f.c == k
                     && matches!(
                         f.pc,
@@ -43,7 +43,7 @@ impl Machine {
     fn freeing_after_cas(&self, s: SlabId) -> bool {
         use slab_free_slow_v7::Pc::*;
         self.st.ctxs.iter().any(|c| {
-            c.stack.iter().any(|f| {
+            c.stack.iter().filter_map(Frame::shared).any(|f| {
                 f.pg == Some(s)
                     && matches!(
                         f.pc,

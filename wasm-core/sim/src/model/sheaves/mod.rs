@@ -112,24 +112,24 @@ impl SheafLayout {
 }
 
 /// The entry frame of an op under Linux 7.0.
-pub(super) fn op_frame(call: OpCall) -> Frame {
+pub(super) fn op_frame(call: OpCall) -> Shared {
     match call {
         OpCall::Alloc { node } => {
-            let mut f = Frame::new(slab_alloc_node::SA1);
+            let mut f = Shared::new(slab_alloc_node::SA1);
             f.node = node;
             f
         }
         OpCall::Free { addr, slab } => {
-            let mut f = Frame::new(slab_free_v7::SF2);
+            let mut f = Shared::new(slab_free_v7::SF2);
             f.x = addr;
             f.pg = Some(slab);
             f
         }
         // `flush` of this CPU: the work item `flush_all` queues on it (`pcs_flush_all`); of
         // CPU `target`: `slub_cpu_dead` on a survivor.
-        OpCall::Flush { target: None } => Frame::new(pcs_flush_all::LL1),
+        OpCall::Flush { target: None } => Shared::new(pcs_flush_all::LL1),
         OpCall::Flush { target: Some(t) } => {
-            let mut f = Frame::new(slub_cpu_dead::HP2);
+            let mut f = Shared::new(slub_cpu_dead::HP2);
             f.c = t;
             f
         }
@@ -138,6 +138,9 @@ pub(super) fn op_frame(call: OpCall) -> Frame {
 
 /// Where a task may sleep: the page allocator and the sheaf's `kzalloc` with `GFP_KERNEL`.
 pub(super) fn at_sleep_point(fr: &Frame) -> bool {
+    let Some(fr) = fr.shared() else {
+        return false;
+    };
     matches!(
         fr.pc,
         Pc::AllocateSlab(allocate_slab::NB1) | Pc::ReplaceEmptyMain(pcs_replace_empty_main::SE12)
@@ -544,8 +547,8 @@ impl Machine {
     /// `spin_lock_irqsave(&n->list_lock)` as one step: the interrupt flag is this CPU's alone,
     /// so saving it and then taking the lock is the same to every other context as doing both
     /// at the instant the lock is free (the step waits until it is).
-    pub(super) fn list_lock_irqsave(&mut self, fr: &mut Frame, n: u32) {
-        self.irq_save(fr);
+    pub(super) fn list_lock_irqsave(&mut self, fr: &mut Shared, n: u32) {
+        self.irq_save(&mut fr.saved_irq);
         self.spin_lock(n);
         note!(
             self,
@@ -554,9 +557,9 @@ impl Machine {
             "spin_lock_irqsave(&n->list_lock) of node {n}."
         );
     }
-    pub(super) fn list_unlock_irqrestore(&mut self, fr: &Frame, n: u32) {
+    pub(super) fn list_unlock_irqrestore(&mut self, fr: &Shared, n: u32) {
         self.spin_unlock(n);
-        self.irq_restore(fr);
+        self.irq_restore(fr.saved_irq);
         note!(
             self,
             Unlock,
@@ -567,6 +570,7 @@ impl Machine {
 
     /// The locks of `cx`'s next step, if another context holds one.
     pub(super) fn sheaves_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
+        let fr = fr.shared()?;
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
         let node_lock = |n: u32| held_by(self.node(n).list_lock).map(|h| Block::ListLock(n, h));
         let barn_lock = |n: u32| held_by(self.barn(n).lock).map(|h| Block::BarnLock(n, h));
@@ -596,6 +600,9 @@ impl Machine {
 
     /// Dispatch one label of a Linux 7.0 function.
     pub(super) fn exec_sheaves(&mut self, fr: &mut Frame) -> Flow {
+        let Frame::Shared(fr) = fr else {
+            return self.fault(Fault::Broken("a function of another allocator"));
+        };
         match fr.pc {
             Pc::SlabAllocNode(pc) => self.slab_alloc_node(fr, pc),
             Pc::ReplaceEmptyMain(pc) => self.pcs_replace_empty_main(fr, pc),
@@ -638,7 +645,7 @@ impl Machine {
 /// otherwise it goes on at `next`.
 pub(super) fn without_sheaves<P: Into<Pc>>(
     m: &Machine,
-    fr: &mut Frame,
+    fr: &mut Shared,
     next: P,
     unlocked: P,
 ) -> Flow {
@@ -661,8 +668,8 @@ pub(super) fn sheaf_of_ret(v: Addr) -> Option<SheafId> {
 }
 
 /// A callee frame starting at `pc` (a label of the callee's function).
-pub(super) fn call(pc: impl Into<Pc>, set: impl FnOnce(&mut Frame)) -> Flow {
-    let mut f = Frame::new(pc);
+pub(super) fn call(pc: impl Into<Pc>, set: impl FnOnce(&mut Shared)) -> Flow {
+    let mut f = Shared::new(pc);
     set(&mut f);
-    Flow::Call(Box::new(f))
+    Flow::Call(Box::new(f.into()))
 }

@@ -63,7 +63,7 @@ impl Machine {
     /// compared value was read.
     pub fn pcas2(
         &mut self,
-        fr: &Frame,
+        fr: &Shared,
         old: (Addr, u64),
         new: (Addr, u64),
         with_tid: bool,
@@ -114,7 +114,7 @@ impl Machine {
 
     /// INV-12: a successful lockless update of CPU k's freelist must come from a snapshot of
     /// CPU k taken with no change to its freelist or slab since.
-    pub fn check_snapshot(&mut self, fr: &Frame, k: u32) {
+    pub fn check_snapshot(&mut self, fr: &Shared, k: u32) {
         let now = self.cpu_slab(k).ghost_version;
         if fr.ghost_cpu != k {
             let msg = format!(
@@ -138,7 +138,7 @@ impl Machine {
 
     /// Take the ghost snapshot for INV-12 (when the value the CAS compares is read: the tid, or
     /// the freelist head in the variants that compare only the head).
-    pub fn snapshot(&self, fr: &mut Frame, k: u32) {
+    pub fn snapshot(&self, fr: &mut Shared, k: u32) {
         fr.ghost_cpu = k;
         fr.ghost_version = self.cpu_slab(k).ghost_version;
     }

@@ -54,19 +54,19 @@ impl Machine {
     }
 
     /// Call `__slab_alloc`: the step machine of the variant's slow path.
-    fn call_slow(&self, fr: &Frame) -> Flow {
+    fn call_slow(&self, fr: &Shared) -> Flow {
         let mut f = if self.variant().slowpath == Slowpath::LocalLock {
-            Frame::new(slab_alloc_slow_ll::LL0)
+            Shared::new(slab_alloc_slow_ll::LL0)
         } else {
-            Frame::new(slab_alloc_slow::B1)
+            Shared::new(slab_alloc_slow::B1)
         };
         f.node = fr.node;
         f.c = fr.c;
-        Flow::Call(Box::new(f))
+        Flow::Call(Box::new(f.into()))
     }
 
     /// `slab_alloc` / `slab_alloc_node`. `fr.node` is the requested node; returns the object.
-    pub(in crate::model) fn slab_alloc(&mut self, fr: &mut Frame, pc: slab_alloc::Pc) -> Flow {
+    pub(in crate::model) fn slab_alloc(&mut self, fr: &mut Shared, pc: slab_alloc::Pc) -> Flow {
         use slab_alloc::Pc::*;
         let fp = self.fastpath();
         match pc {
@@ -204,7 +204,7 @@ impl Machine {
             }
             E0g => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     IrqOn,
@@ -328,7 +328,7 @@ impl Machine {
     /// machine `slab_alloc_slow_ll`).
     pub(in crate::model) fn slab_alloc_slow(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: slab_alloc_slow::Pc,
     ) -> Flow {
         use slab_alloc_slow::Pc::*;
@@ -343,7 +343,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 note!(
                     self,
                     IrqOff,
@@ -387,9 +387,9 @@ impl Machine {
                         // c->freelist before stage one: flush_slab's 3.1 order (T1–T4), without
                         // its CPUSLAB_FLUSH.
                         fr.pc = B14.into();
-                        let mut w = Frame::new(flush_slab::T1);
+                        let mut w = Shared::new(flush_slab::T1);
                         w.c = fr.c;
-                        return Flow::Call(Box::new(w));
+                        return Flow::Call(Box::new(w.into()));
                     }
                     fr.pc = B4a.into();
                 } else if self.v3_1_slow_path() {
@@ -419,7 +419,7 @@ impl Machine {
             }
             B4d => {
                 fr.pc = B4b.into();
-                Flow::Call(Box::new(self.deactivate_frame(
+                Flow::call(Frame::from(self.deactivate_frame(
                     need!(self, fr.pg),
                     fr.f,
                     fr.c,
@@ -468,9 +468,9 @@ impl Machine {
                     self.stat(Stat::ALLOC_SLOWPATH);
                 }
                 fr.pc = B8.into();
-                let mut g = Frame::new(get_freelist::G1);
+                let mut g = Shared::new(get_freelist::G1);
                 g.pg = fr.pg;
-                Flow::Call(Box::new(g))
+                Flow::Call(Box::new(g.into()))
             }
             B8 => {
                 fr.f = fr.ret.value;
@@ -526,7 +526,7 @@ impl Machine {
             }
             B13 => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     IrqOn,
@@ -575,7 +575,7 @@ impl Machine {
                 fr.count = 0;
                 fr.n = Some(first);
                 fr.pc = B17r.into();
-                Flow::Call(Box::new(self.get_partial_frame(first, fr.c, false)))
+                Flow::call(Frame::from(self.get_partial_frame(first, fr.c, false)))
             }
             B17r => {
                 if fr.ret.value != NULL {
@@ -589,21 +589,21 @@ impl Machine {
                     // 6.8+ partial slabs come off the list unfrozen: freeze the first now.
                     fr.p = Some(p);
                     fr.pc = B17f.into();
-                    let mut g = Frame::new(get_freelist::G1);
+                    let mut g = Shared::new(get_freelist::G1);
                     g.pg = Some(p);
-                    return Flow::Call(Box::new(g));
+                    return Flow::Call(Box::new(g.into()));
                 }
                 // get_any_partial: only for NUMA_NO_NODE requests.
                 let next = fr.count.saturating_add(1);
                 if let Some(n) = self.any_partial_node(fr, next) {
                     fr.count = next;
-                    return Flow::Call(Box::new(self.get_partial_frame(n, fr.c, true)));
+                    return Flow::call(Frame::from(self.get_partial_frame(n, fr.c, true)));
                 }
                 fr.n = None;
                 fr.pc = B18r.into();
-                let mut f = Frame::new(new_slab::N1);
+                let mut f = Shared::new(new_slab::N1);
                 f.node = fr.node;
-                Flow::Call(Box::new(f))
+                Flow::Call(Box::new(f.into()))
             }
             B17f => {
                 fr.f = fr.ret.value;
@@ -638,7 +638,7 @@ impl Machine {
             }
             B18f => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     IrqOn,
@@ -676,9 +676,9 @@ impl Machine {
             B20c => {
                 fr.pc = B21.into();
                 if fr.old.is_some() {
-                    let mut w = Frame::new(flush_slab::W1);
+                    let mut w = Shared::new(flush_slab::W1);
                     w.c = fr.c;
-                    return Flow::Call(Box::new(w));
+                    return Flow::Call(Box::new(w.into()));
                 }
                 Flow::Go
             }
@@ -725,7 +725,7 @@ impl Machine {
 
     /// `get_any_partial`'s `i`th node after the first one tried (`fr.n`), round the nodes;
     /// `None` once every node was tried, or for a request of one node (`fr.node`).
-    fn any_partial_node(&self, fr: &Frame, i: u32) -> Option<u32> {
+    fn any_partial_node(&self, fr: &Shared, i: u32) -> Option<u32> {
         let nodes = self.cfg.sc.nodes;
         let first = fr.n.unwrap_or(0);
         // Both below `nodes` (at most `MAX_NODES`): the sum cannot wrap.
@@ -733,7 +733,7 @@ impl Machine {
     }
 
     /// `get_freelist` (spec §2.5): take the CPU slab's freelist, unfreezing it if empty.
-    pub(in crate::model) fn get_freelist(&mut self, fr: &mut Frame, pc: get_freelist::Pc) -> Flow {
+    pub(in crate::model) fn get_freelist(&mut self, fr: &mut Shared, pc: get_freelist::Pc) -> Flow {
         use get_freelist::Pc::*;
         let p = need!(self, fr.pg);
         match pc {
@@ -785,7 +785,7 @@ impl Machine {
     }
 
     /// `new_slab` (spec §2.7): irqs on around the page allocator when the caller may sleep.
-    pub(in crate::model) fn new_slab(&mut self, fr: &mut Frame, pc: new_slab::Pc) -> Flow {
+    pub(in crate::model) fn new_slab(&mut self, fr: &mut Shared, pc: new_slab::Pc) -> Flow {
         use new_slab::Pc::*;
         let may_sleep = self.ctx(self.cur).kind == CtxKind::Task;
         match pc {
@@ -911,7 +911,7 @@ impl Machine {
     /// becomes the CPU slab (by `get_freelist`).
     pub(in crate::model) fn slab_alloc_slow_ll(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: slab_alloc_slow_ll::Pc,
     ) -> Flow {
         use slab_alloc_slow_ll::Pc::*;
@@ -961,7 +961,7 @@ impl Machine {
             }
             LL4 | LL21 | LL30 | LL50 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 let cur = self.cur;
                 if let Some(cpu) = self.cpu_slab_mut(self.cur_cpu) {
                     cpu.local_lock = Some(cur);
@@ -1008,7 +1008,7 @@ impl Machine {
                 if let Some(cpu) = self.cpu_slab_mut(self.cur_cpu) {
                     cpu.local_lock = None;
                 }
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     LocalUnlock,
@@ -1050,9 +1050,9 @@ impl Machine {
             }
             LL7 => {
                 fr.pc = LL8.into();
-                let mut g = Frame::new(get_freelist::G1);
+                let mut g = Shared::new(get_freelist::G1);
                 g.pg = fr.pg;
-                Flow::Call(Box::new(g))
+                Flow::Call(Box::new(g.into()))
             }
             LL8 => {
                 fr.f = fr.ret.value;
@@ -1141,7 +1141,7 @@ impl Machine {
             }
             LL37 => {
                 fr.pc = LL20.into();
-                Flow::Call(Box::new(self.deactivate_frame(
+                Flow::call(Frame::from(self.deactivate_frame(
                     need!(self, fr.pg),
                     fr.f,
                     fr.c,
@@ -1221,17 +1221,17 @@ impl Machine {
                     self.page(p).node
                 );
                 fr.pc = LL20.into();
-                let mut u = Frame::new(unfreeze_partials::V3z);
+                let mut u = Shared::new(unfreeze_partials::V3z);
                 u.c = fr.c;
                 u.p = Some(p);
-                Flow::Call(Box::new(u))
+                Flow::Call(Box::new(u.into()))
             }
             LL27 => {
                 // 6.8+: the CPU partial slab is not frozen; get_freelist freezes it.
                 fr.pc = LL28.into();
-                let mut g = Frame::new(get_freelist::G1);
+                let mut g = Shared::new(get_freelist::G1);
                 g.pg = fr.pg;
-                Flow::Call(Box::new(g))
+                Flow::Call(Box::new(g.into()))
             }
             LL28 => {
                 fr.f = fr.ret.value;
@@ -1246,7 +1246,7 @@ impl Machine {
                 fr.count = 0;
                 fr.n = Some(first);
                 fr.pc = LL41.into();
-                Flow::Call(Box::new(self.get_partial_frame(first, fr.c, false)))
+                Flow::call(Frame::from(self.get_partial_frame(first, fr.c, false)))
             }
             LL41 => {
                 if fr.ret.slab.is_some() {
@@ -1256,9 +1256,9 @@ impl Machine {
                     if fr.f == NULL {
                         // 6.8+: freeze_slab() the unfrozen partial slab.
                         fr.pc = LL41f.into();
-                        let mut g = Frame::new(get_freelist::G1);
+                        let mut g = Shared::new(get_freelist::G1);
                         g.pg = fr.p;
-                        return Flow::Call(Box::new(g));
+                        return Flow::Call(Box::new(g.into()));
                     }
                     fr.pc = LL50.into();
                     return Flow::Go;
@@ -1266,7 +1266,7 @@ impl Machine {
                 let next = fr.count.saturating_add(1);
                 if let Some(n) = self.any_partial_node(fr, next) {
                     fr.count = next;
-                    return Flow::Call(Box::new(self.get_partial_frame(n, fr.c, true)));
+                    return Flow::call(Frame::from(self.get_partial_frame(n, fr.c, true)));
                 }
                 fr.n = None;
                 fr.pc = LL42.into();
@@ -1291,9 +1291,9 @@ impl Machine {
             }
             LL43 => {
                 fr.pc = LL44.into();
-                let mut f = Frame::new(new_slab::N1);
+                let mut f = Shared::new(new_slab::N1);
                 f.node = fr.node;
-                Flow::Call(Box::new(f))
+                Flow::Call(Box::new(f.into()))
             }
             LL44 => {
                 step!(self);
@@ -1371,7 +1371,7 @@ impl Machine {
             }
             LL54 => {
                 fr.pc = LL54r.into();
-                Flow::Call(Box::new(self.deactivate_frame(
+                Flow::call(Frame::from(self.deactivate_frame(
                     need!(self, fr.old),
                     fr.prior,
                     fr.c,

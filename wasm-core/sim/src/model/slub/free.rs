@@ -10,15 +10,15 @@ use crate::model::pcs::labels::*;
 use crate::scenario::{Fastpath, FreeRetryLock};
 
 impl Machine {
-    fn call_free_slow(&self, fr: &Frame) -> Flow {
-        let mut f = Frame::new(slab_free_slow::S0);
+    fn call_free_slow(&self, fr: &Shared) -> Flow {
+        let mut f = Shared::new(slab_free_slow::S0);
         f.x = fr.x;
         f.pg = fr.pg;
-        Flow::Call(Box::new(f))
+        Flow::Call(Box::new(f.into()))
     }
 
     /// `slab_free` of object `fr.x` (`fr.pg` = its slab, from `virt_to_head_page`).
-    pub(in crate::model) fn slab_free(&mut self, fr: &mut Frame, pc: slab_free::Pc) -> Flow {
+    pub(in crate::model) fn slab_free(&mut self, fr: &mut Shared, pc: slab_free::Pc) -> Flow {
         use slab_free::Pc::*;
         let fp = self.fastpath();
         match pc {
@@ -103,7 +103,7 @@ impl Machine {
             }
             FE0g => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(self, IrqOn, "irqs".into(), "local_irq_restore: free done.");
                 Flow::Ret(Ret::new(NULL, None))
             }
@@ -210,7 +210,7 @@ impl Machine {
     /// `__slab_free(P, x)`: one double CAS on the slab, `list_lock` only for list changes.
     pub(in crate::model) fn slab_free_slow(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: slab_free_slow::Pc,
     ) -> Flow {
         use slab_free_slow::Pc::*;
@@ -232,7 +232,7 @@ impl Machine {
                 step!(self);
                 let n = need!(self, fr.n.take());
                 self.spin_unlock(n);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     Unlock,
@@ -299,7 +299,7 @@ impl Machine {
             S4 => {
                 step!(self);
                 let n = self.node_of_slab(p);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 self.spin_lock(n);
                 fr.n = Some(n);
                 fr.lock = self.slab(p).on_node_partial;
@@ -321,7 +321,7 @@ impl Machine {
                 if frozen_partials {
                     if fr.new.frozen && !was_frozen {
                         fr.pc = S5p.into();
-                        return Flow::Call(Box::new(self.put_cpu_partial_frame(p, true)));
+                        return Flow::call(Frame::from(self.put_cpu_partial_frame(p, true)));
                     }
                     if was_frozen {
                         self.stat(Stat::FREE_FROZEN);
@@ -330,7 +330,7 @@ impl Machine {
                     self.stat(Stat::FREE_FROZEN);
                 } else if v.cpu_partial && fr.prior == NULL {
                     fr.pc = S5p.into();
-                    return Flow::Call(Box::new(self.put_cpu_partial_frame(p, true)));
+                    return Flow::call(Frame::from(self.put_cpu_partial_frame(p, true)));
                 }
                 Flow::Ret(Ret::new(NULL, None))
             }
@@ -388,7 +388,7 @@ impl Machine {
                 step!(self);
                 let n = need!(self, fr.n.take());
                 self.spin_unlock(n);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     Unlock,
@@ -436,7 +436,7 @@ impl Machine {
                 step!(self);
                 let n = need!(self, fr.n.take());
                 self.spin_unlock(n);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     Unlock,
@@ -449,7 +449,7 @@ impl Machine {
     }
 
     /// The `touch` op: the user writes the object's payload, free pointer word included.
-    pub(in crate::model) fn touch(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn touch(&mut self, fr: &mut Shared) -> Flow {
         step!(self);
         if let Some((s, i)) = self.object_of(fr.x) {
             let line = self.obj_line(s, i);

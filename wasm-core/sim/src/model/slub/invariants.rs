@@ -29,7 +29,7 @@ impl Machine {
     /// Whether some context is inside a section that is rewriting CPU k's `kmem_cache_cpu`.
     pub fn cpu_in_section(&self, k: u32) -> bool {
         self.st.ctxs.iter().any(|c| {
-            c.stack.iter().any(|f| {
+            c.stack.iter().filter_map(Frame::shared).any(|f| {
                 f.c == k
                     && match f.pc {
                         Pc::FlushSlab(pc) => {
@@ -77,7 +77,7 @@ impl Machine {
     /// objects are owned by the deactivation, not by the CPU.
     pub fn cpu_freelist_detached(&self, k: u32) -> bool {
         self.st.ctxs.iter().any(|c| {
-            c.stack.iter().any(|f| {
+            c.stack.iter().filter_map(Frame::shared).any(|f| {
                 f.c == k
                     && match f.pc {
                         Pc::FlushSlab(pc) => {
@@ -102,7 +102,7 @@ impl Machine {
     /// or emptied (S5–S6, until the discard). The other operations change their slab from
     /// their first step on (`new_slab`, `acquire_slab`, `deactivate_slab`, the flushes and
     /// `unfreeze_partials`), so their windows are their lives.
-    pub fn frame_holds_slabs(f: &Frame) -> bool {
+    pub fn frame_holds_slabs(f: &Shared) -> bool {
         match f.pc {
             Pc::SlabAlloc(_) | Pc::SlabFree(_) | Pc::Touch(_) => false,
             // The slab-lock fallback (X1–X6) is the CAS itself: once it has stored (X4 ok),
@@ -141,7 +141,7 @@ impl Machine {
             }
         };
         for c in &self.st.ctxs {
-            for f in &c.stack {
+            for f in c.stack.iter().filter_map(Frame::shared) {
                 if !Self::frame_holds_slabs(f) {
                     continue;
                 }
@@ -172,7 +172,7 @@ impl Machine {
     }
 
     /// Objects (or chains, by head) that an operation holds outside every list.
-    fn inflight(&self, f: &Frame, out: &mut Vec<(Addr, bool)>) {
+    fn inflight(&self, f: &Shared, out: &mut Vec<(Addr, bool)>) {
         match f.pc {
             Pc::SlabAlloc(pc) => {
                 use slab_alloc::Pc::*;
@@ -396,7 +396,7 @@ impl Machine {
         // In-flight objects of operations.
         let mut inflight = Vec::new();
         for c in &self.st.ctxs {
-            for f in &c.stack {
+            for f in c.stack.iter().filter_map(Frame::shared) {
                 self.inflight(f, &mut inflight);
             }
         }

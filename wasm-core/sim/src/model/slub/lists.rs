@@ -24,7 +24,7 @@ impl Machine {
     /// running with irqs on).
     pub(in crate::model) fn cas2_site<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         s: SlabId,
         old: (Addr, Counters),
         new: (Addr, Counters),
@@ -33,7 +33,7 @@ impl Machine {
     ) -> Flow {
         if self.variant().cmpxchg_double == CmpxchgDouble::SlabLock {
             fr.pc = resume.into();
-            let mut x = Frame::new(cmpxchg_double_slab::X1);
+            let mut x = Shared::new(cmpxchg_double_slab::X1);
             x.pg = Some(s);
             (x.f, x.cnt) = old;
             (x.nxt, x.new) = new;
@@ -41,7 +41,7 @@ impl Machine {
             // the slow path unlocked) uses the irq-saving cmpxchg_double_slab, as the kernel's
             // slab_update_freelist does: the slab_lock is never held with irqs on.
             x.drain = irqsave || self.cpu(self.me()).irqs_on;
-            return Flow::Call(Box::new(x));
+            return Flow::Call(Box::new(x.into()));
         }
         step!(self);
         let ok = self.cas2_native(s, old, new);
@@ -69,7 +69,7 @@ impl Machine {
     /// `cmpxchg_double_slab` without a double-word CAS: the `slab_lock` bit spinlock.
     pub(in crate::model) fn cmpxchg_double_slab(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: cmpxchg_double_slab::Pc,
     ) -> Flow {
         use cmpxchg_double_slab::Pc::*;
@@ -82,7 +82,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 fr.flag = true;
                 note!(
                     self,
@@ -189,15 +189,15 @@ impl Machine {
                     return Flow::Ret(Ret::ok(fr.ok));
                 }
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(self, IrqOn, "irqs".into(), "Interrupts restored.");
                 Flow::Ret(Ret::ok(fr.ok))
             }
         }
     }
 
-    pub(in crate::model) fn get_partial_frame(&self, n: u32, c: u32, any: bool) -> Frame {
-        let mut f = Frame::new(get_partial_node::H1);
+    pub(in crate::model) fn get_partial_frame(&self, n: u32, c: u32, any: bool) -> Shared {
+        let mut f = Shared::new(get_partial_node::H1);
         f.n = Some(n);
         f.c = c;
         f.drain = any;
@@ -208,7 +208,7 @@ impl Machine {
     /// more to the CPU partial list. Returns the freelist and the slab.
     pub(in crate::model) fn get_partial_node(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: get_partial_node::Pc,
     ) -> Flow {
         use get_partial_node::Pc::*;
@@ -241,7 +241,7 @@ impl Machine {
                 step!(self);
                 fr.flag = self.cpu(self.me()).irqs_on;
                 if fr.flag {
-                    self.irq_save(fr);
+                    self.irq_save(&mut fr.saved_irq);
                 }
                 self.spin_lock(n);
                 fr.p = self.node(n).partial.first().copied();
@@ -272,11 +272,11 @@ impl Machine {
                     return Flow::Go;
                 }
                 fr.pc = H4r.into();
-                let mut a = Frame::new(acquire_slab::Q1);
+                let mut a = Shared::new(acquire_slab::Q1);
                 a.pg = Some(p);
                 a.n = Some(n);
                 a.lock = fr.obj == NULL && fr.pg.is_none();
-                Flow::Call(Box::new(a))
+                Flow::Call(Box::new(a.into()))
             }
             H4r => {
                 let p = need!(self, fr.p);
@@ -300,7 +300,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 fr.pc = H4b.into();
-                Flow::Call(Box::new(self.put_cpu_partial_frame(p, false)))
+                Flow::call(Frame::from(self.put_cpu_partial_frame(p, false)))
             }
             H4a => {
                 step!(self);
@@ -361,13 +361,13 @@ impl Machine {
             H6p => {
                 let p = need!(self, fr.p);
                 fr.pc = H4b.into();
-                Flow::Call(Box::new(self.put_cpu_partial_frame(p, false)))
+                Flow::call(Frame::from(self.put_cpu_partial_frame(p, false)))
             }
             H5 => {
                 step!(self);
                 self.spin_unlock(n);
                 if fr.flag {
-                    self.irq_restore(fr);
+                    self.irq_restore(fr.saved_irq);
                 }
                 note!(
                     self,
@@ -389,7 +389,7 @@ impl Machine {
     }
 
     /// `acquire_slab(n, P, mode)` (`fr.lock` = mode): freeze P with one CAS, unlink it.
-    pub(in crate::model) fn acquire_slab(&mut self, fr: &mut Frame, pc: acquire_slab::Pc) -> Flow {
+    pub(in crate::model) fn acquire_slab(&mut self, fr: &mut Shared, pc: acquire_slab::Pc) -> Flow {
         use acquire_slab::Pc::*;
         let p = need!(self, fr.pg);
         match pc {
@@ -470,13 +470,13 @@ impl Machine {
     /// 3.x–5.14 push with `this_cpu_cmpxchg` (U1); from 5.15 ("mm, slub: protect
     /// put_cpu_partial() with disabled irqs instead of cmpxchg") the local-lock slow path's
     /// era pushes under `local_lock_irqsave` (U6), frozen CPU partial slabs or not.
-    pub(in crate::model) fn put_cpu_partial_frame(&self, p: SlabId, drain: bool) -> Frame {
+    pub(in crate::model) fn put_cpu_partial_frame(&self, p: SlabId, drain: bool) -> Shared {
         let start = if self.variant().slowpath == Slowpath::LocalLock {
             put_cpu_partial::U6
         } else {
             put_cpu_partial::U1
         };
-        let mut f = Frame::new(start);
+        let mut f = Shared::new(start);
         f.pg = Some(p);
         f.drain = drain;
         f
@@ -487,7 +487,7 @@ impl Machine {
     /// drains by slab count (5.16+ `cpu_partial_slabs`) after unlocking.
     pub(in crate::model) fn put_cpu_partial(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: put_cpu_partial::Pc,
     ) -> Flow {
         use put_cpu_partial::Pc::*;
@@ -541,7 +541,7 @@ impl Machine {
             }
             U3 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 note!(
                     self,
                     IrqOff,
@@ -553,13 +553,13 @@ impl Machine {
             }
             U3b => {
                 fr.pc = U3c.into();
-                let mut u = Frame::new(unfreeze_partials::V1);
+                let mut u = Shared::new(unfreeze_partials::V1);
                 u.c = self.me();
-                Flow::Call(Box::new(u))
+                Flow::Call(Box::new(u.into()))
             }
             U3c => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 self.stat(Stat::CPU_PARTIAL_DRAIN);
                 note!(self, IrqOn, "irqs".into(), "Drained; interrupts restored.");
                 fr.old = None;
@@ -627,7 +627,7 @@ impl Machine {
             // 6.8+: under local_lock_irqsave with plain stores; drain after unlocking.
             U6 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 fr.c = self.me();
                 let cur = self.cur;
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
@@ -710,7 +710,7 @@ impl Machine {
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = None;
                 }
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     LocalUnlock,
@@ -725,10 +725,10 @@ impl Machine {
                     return Flow::Ret(Ret::new(NULL, None));
                 };
                 fr.pc = U13.into();
-                let mut u = Frame::new(unfreeze_partials::V3z);
+                let mut u = Shared::new(unfreeze_partials::V3z);
                 u.c = fr.c;
                 u.p = Some(chain);
-                Flow::Call(Box::new(u))
+                Flow::Call(Box::new(u.into()))
             }
             U13 => {
                 self.stat(Stat::CPU_PARTIAL_DRAIN);
@@ -741,7 +741,7 @@ impl Machine {
     /// node lists, discarding empty slabs when the node has enough.
     pub(in crate::model) fn unfreeze_partials(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: unfreeze_partials::Pc,
     ) -> Flow {
         use unfreeze_partials::Pc::*;
@@ -836,7 +836,7 @@ impl Machine {
                 step!(self);
                 let n2 = self.node_of_slab(need!(self, fr.p));
                 if self.cpu(self.me()).irqs_on {
-                    self.irq_save(fr);
+                    self.irq_save(&mut fr.saved_irq);
                     fr.flag = true;
                 }
                 self.spin_lock(n2);
@@ -930,7 +930,7 @@ impl Machine {
                 step!(self);
                 self.spin_unlock(n);
                 if fr.flag {
-                    self.irq_restore(fr);
+                    self.irq_restore(fr.saved_irq);
                 }
                 fr.n = None;
                 note!(
@@ -963,12 +963,12 @@ impl Machine {
         }
     }
 
-    pub(in crate::model) fn deactivate_frame(&self, p: SlabId, freelist: Addr, c: u32) -> Frame {
+    pub(in crate::model) fn deactivate_frame(&self, p: SlabId, freelist: Addr, c: u32) -> Shared {
         let start = match self.variant().deactivate {
             Deactivate::TwoStage => deactivate_slab::D0,
             Deactivate::Splice => deactivate_slab::DS0,
         };
-        let mut f = Frame::new(start);
+        let mut f = Shared::new(start);
         f.pg = Some(p);
         f.f = freelist;
         f.c = c;
@@ -981,7 +981,7 @@ impl Machine {
     /// `deactivate_slab(P, freelist)`: give a CPU slab and its CPU freelist back.
     pub(in crate::model) fn deactivate_slab(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: deactivate_slab::Pc,
     ) -> Flow {
         use deactivate_slab::Pc::*;
@@ -1146,7 +1146,7 @@ impl Machine {
                 // 5.15+ deactivates with interrupts on: spin_lock_irqsave there.
                 fr.drain = self.cpu(self.me()).irqs_on;
                 if fr.drain {
-                    self.irq_save(fr);
+                    self.irq_save(&mut fr.saved_irq);
                 }
                 self.spin_lock(n);
                 fr.lock = true;
@@ -1223,7 +1223,7 @@ impl Machine {
                 step!(self);
                 self.spin_unlock(n);
                 if fr.drain {
-                    self.irq_restore(fr);
+                    self.irq_restore(fr.saved_irq);
                 }
                 note!(
                     self,
@@ -1341,7 +1341,7 @@ impl Machine {
             }
             DSK => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 self.spin_lock(n);
                 note!(self, Lock, format!("node {n}.list_lock"), "Take list_lock before the unfreezing CAS, so no free sees it unfrozen and off the list.");
                 fr.pc = DS4.into();
@@ -1369,7 +1369,7 @@ impl Machine {
             DSU => {
                 step!(self);
                 self.spin_unlock(n);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 fr.lock = false;
                 note!(
                     self,
@@ -1414,7 +1414,7 @@ impl Machine {
             }
             DS6 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 self.spin_lock(n);
                 fr.lock = true;
                 note!(
@@ -1448,7 +1448,7 @@ impl Machine {
             DS8 => {
                 step!(self);
                 self.spin_unlock(n);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 fr.lock = false;
                 note!(
                     self,
@@ -1464,7 +1464,7 @@ impl Machine {
     /// `flush_slab(c)`: deactivate CPU c's slab and clear `c.page`/`c.freelist`, in the
     /// write order of the era (3.10: deactivate, tid, page, freelist; 3.1: tid and page
     /// first; 5.15+: detach under the local lock with tid last, deactivate after).
-    pub(in crate::model) fn flush_slab(&mut self, fr: &mut Frame, pc: flush_slab::Pc) -> Flow {
+    pub(in crate::model) fn flush_slab(&mut self, fr: &mut Shared, pc: flush_slab::Pc) -> Flow {
         use flush_slab::Pc::*;
         let c = fr.c;
         let v = self.variant().clone();
@@ -1505,7 +1505,7 @@ impl Machine {
             W2c => {
                 fr.pc = W3.into();
                 match fr.pg {
-                    Some(p) => Flow::Call(Box::new(self.deactivate_frame(p, fr.f, c))),
+                    Some(p) => Flow::call(Frame::from(self.deactivate_frame(p, fr.f, c))),
                     None => Flow::Go,
                 }
             }
@@ -1595,7 +1595,7 @@ impl Machine {
             // 5.15+: detach under the local lock.
             K1 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 let cur = self.cur;
                 if let Some(cpu) = self.cpu_slab_mut(c) {
                     cpu.local_lock = Some(cur);
@@ -1629,7 +1629,7 @@ impl Machine {
                 if let Some(cpu) = self.cpu_slab_mut(c) {
                     cpu.local_lock = None;
                 }
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     LocalUnlock,
@@ -1642,7 +1642,7 @@ impl Machine {
             K7 => {
                 fr.pc = K8.into();
                 match fr.pg {
-                    Some(p) => Flow::Call(Box::new(self.deactivate_frame(p, fr.f, c))),
+                    Some(p) => Flow::call(Frame::from(self.deactivate_frame(p, fr.f, c))),
                     None => Flow::Go,
                 }
             }
@@ -1659,7 +1659,7 @@ impl Machine {
     /// The `flush` op: `__flush_cpu_slab(cpu)` with interrupts off (spec §2.11).
     pub(in crate::model) fn flush_cpu_slab(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         pc: flush_cpu_slab::Pc,
     ) -> Flow {
         use flush_cpu_slab::Pc::*;
@@ -1685,7 +1685,7 @@ impl Machine {
             }
             FC0 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 if fr.flag {
                     fr.c = self.me();
                 }
@@ -1716,9 +1716,9 @@ impl Machine {
             FC2c => {
                 fr.pc = FC3.into();
                 if fr.pg.is_some() {
-                    let mut w = Frame::new(flush_slab::W1);
+                    let mut w = Shared::new(flush_slab::W1);
                     w.c = fr.c;
-                    return Flow::Call(Box::new(w));
+                    return Flow::Call(Box::new(w.into()));
                 }
                 Flow::Go
             }
@@ -1729,7 +1729,7 @@ impl Machine {
                 && fr.flag =>
             {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 let cur = self.cur;
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = Some(cur);
@@ -1762,7 +1762,7 @@ impl Machine {
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = None;
                 }
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     LocalUnlock,
@@ -1772,10 +1772,10 @@ impl Machine {
                 fr.pc = FC4.into();
                 match fr.p {
                     Some(p) => {
-                        let mut u = Frame::new(unfreeze_partials::V3z);
+                        let mut u = Shared::new(unfreeze_partials::V3z);
                         u.c = fr.c;
                         u.p = Some(p);
-                        Flow::Call(Box::new(u))
+                        Flow::Call(Box::new(u.into()))
                     }
                     None => Flow::Step,
                 }
@@ -1783,9 +1783,9 @@ impl Machine {
             FC3 => {
                 fr.pc = FC4.into();
                 if self.variant().cpu_partial {
-                    let mut u = Frame::new(unfreeze_partials::V1);
+                    let mut u = Shared::new(unfreeze_partials::V1);
                     u.c = fr.c;
-                    return Flow::Call(Box::new(u));
+                    return Flow::Call(Box::new(u.into()));
                 }
                 Flow::Go
             }
@@ -1803,7 +1803,7 @@ impl Machine {
             }
             FC4 => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     IrqOn,

@@ -27,21 +27,21 @@ use super::executor::Block;
 use state::*;
 
 /// The entry frame of an op under SLUB.
-pub(super) fn op_frame(call: OpCall) -> Frame {
+pub(super) fn op_frame(call: OpCall) -> Shared {
     match call {
         OpCall::Alloc { node } => {
-            let mut f = Frame::new(slab_alloc::AllocEntry);
+            let mut f = Shared::new(slab_alloc::AllocEntry);
             f.node = node;
             f
         }
         OpCall::Free { addr, slab } => {
-            let mut f = Frame::new(slab_free::FreeEntry);
+            let mut f = Shared::new(slab_free::FreeEntry);
             f.x = addr;
             f.pg = Some(slab);
             f
         }
         OpCall::Flush { target } => {
-            let mut f = Frame::new(flush_cpu_slab::FC0);
+            let mut f = Shared::new(flush_cpu_slab::FC0);
             match target {
                 Some(t) => f.c = t,
                 None => f.flag = true,
@@ -53,12 +53,18 @@ pub(super) fn op_frame(call: OpCall) -> Frame {
 
 /// `new_slab`'s page allocation with `__GFP_WAIT` (N2) is where a task may sleep.
 pub(super) fn at_sleep_point(fr: &Frame) -> bool {
+    let Some(fr) = fr.shared() else {
+        return false;
+    };
     fr.pc == Pc::NewSlab(new_slab::N2)
 }
 
 impl Machine {
     /// Dispatch one label of a SLUB function to its step machine.
     pub(super) fn exec_slub(&mut self, fr: &mut Frame) -> Flow {
+        let Frame::Shared(fr) = fr else {
+            return self.fault(Fault::Broken("a function of another allocator"));
+        };
         match fr.pc {
             Pc::SlabAlloc(pc) => self.slab_alloc(fr, pc),
             Pc::SlabAllocSlow(pc) => self.slab_alloc_slow(fr, pc),
@@ -83,6 +89,7 @@ impl Machine {
     /// The lock SLUB's next step of `cx` waits for, if another context holds it: a node's
     /// `list_lock`, a slab's `slab_lock` or a CPU's `local_lock`.
     pub(super) fn slub_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
+        let fr = fr.shared()?;
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
         let node_lock = |n: u32| held_by(self.node(n).list_lock).map(|h| Block::ListLock(n, h));
         let local_lock =

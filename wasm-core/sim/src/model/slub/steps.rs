@@ -9,7 +9,7 @@ impl Machine {
     /// `preempt_disable()` (or `get_cpu`), then go to `next`.
     pub(in crate::model) fn s_preempt_off<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         next: P,
         why: &str,
     ) -> Flow {
@@ -27,7 +27,7 @@ impl Machine {
     }
 
     /// `preempt_enable()`: a preemption (and migration) point from here on.
-    pub(in crate::model) fn s_preempt_on<P: Into<Pc>>(&mut self, fr: &mut Frame, next: P) -> Flow {
+    pub(in crate::model) fn s_preempt_on<P: Into<Pc>>(&mut self, fr: &mut Shared, next: P) -> Flow {
         step!(self);
         self.preempt_on();
         note!(
@@ -41,7 +41,7 @@ impl Machine {
     }
 
     /// `c = this_cpu_ptr(s->cpu_slab)`: binds `c` to the CPU of this instant.
-    pub(in crate::model) fn s_pcpu<P: Into<Pc>>(&mut self, fr: &mut Frame, next: P) -> Flow {
+    pub(in crate::model) fn s_pcpu<P: Into<Pc>>(&mut self, fr: &mut Shared, next: P) -> Flow {
         step!(self);
         fr.c = self.me();
         note!(
@@ -57,7 +57,7 @@ impl Machine {
 
     /// `tid = c->tid` (possibly a remote read if the task moved since computing `c`); the
     /// INV-12 snapshot is taken here.
-    pub(in crate::model) fn s_read_tid<P: Into<Pc>>(&mut self, fr: &mut Frame, next: P) -> Flow {
+    pub(in crate::model) fn s_read_tid<P: Into<Pc>>(&mut self, fr: &mut Shared, next: P) -> Flow {
         step!(self);
         fr.tid = self.ld_tid(fr.c);
         self.snapshot(fr, fr.c);
@@ -79,7 +79,7 @@ impl Machine {
     /// E3: `tid = this_cpu_read(s->cpu_slab->tid)`, one instruction on the executing CPU.
     pub(in crate::model) fn s_this_cpu_read_tid<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         next: P,
     ) -> Flow {
         step!(self);
@@ -102,7 +102,7 @@ impl Machine {
     /// E3: `c = raw_cpu_ptr(s->cpu_slab)`; with preemption the loop re-checks the tid.
     pub(in crate::model) fn s_raw_cpu_ptr<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         recheck: P,
         done: P,
     ) -> Flow {
@@ -127,7 +127,7 @@ impl Machine {
     /// E3: `while (tid != READ_ONCE(c->tid))`: read again if the task moved in between.
     pub(in crate::model) fn s_recheck_tid<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         same: P,
         again: P,
     ) -> Flow {
@@ -153,12 +153,12 @@ impl Machine {
     /// `local_irq_save(flags)` at the start of an irq-off or emulated section.
     pub(in crate::model) fn s_irq_save<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         next: P,
         why: &str,
     ) -> Flow {
         step!(self);
-        self.irq_save(fr);
+        self.irq_save(&mut fr.saved_irq);
         note!(self, IrqOff, "irqs".into(), "local_irq_save: {why}.");
         fr.pc = next.into();
         Flow::Step
@@ -167,12 +167,12 @@ impl Machine {
     /// `local_irq_restore(flags)`.
     pub(in crate::model) fn s_irq_restore<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         next: P,
         why: &str,
     ) -> Flow {
         step!(self);
-        self.irq_restore(fr);
+        self.irq_restore(fr.saved_irq);
         note!(self, IrqOn, "irqs".into(), "local_irq_restore: {why}.");
         fr.pc = next.into();
         Flow::Step
@@ -223,7 +223,7 @@ impl Machine {
     /// Alloc: `object = c->freelist` (the INV-12 snapshot too, for the eras without a tid).
     pub(in crate::model) fn s_alloc_load_freelist<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         next: P,
         snapshot: bool,
     ) -> Flow {
@@ -247,7 +247,7 @@ impl Machine {
     /// Alloc: `page = c->page`; no object or the wrong node sends it to the slow path.
     pub(in crate::model) fn s_alloc_load_page<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         fast: P,
         slow: P,
     ) -> Flow {
@@ -273,7 +273,7 @@ impl Machine {
     /// Alloc: `next = get_freepointer(s, object)`, which may be stale: the CAS decides.
     pub(in crate::model) fn s_alloc_load_next<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         next: P,
     ) -> Flow {
         step!(self);
@@ -294,7 +294,7 @@ impl Machine {
     /// Free: `page == c->page`? The object's slab must be the CPU slab for the fast path.
     pub(in crate::model) fn s_free_check_page<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         fast: P,
         slow: P,
     ) -> Flow {
@@ -322,7 +322,7 @@ impl Machine {
     /// Free: `head = c->freelist` (the INV-12 snapshot too, for the eras without a tid).
     pub(in crate::model) fn s_free_load_freelist<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         next: P,
         snapshot: bool,
         again: bool,
@@ -349,7 +349,7 @@ impl Machine {
     }
 
     /// Free: `set_freepointer(s, x, head)`: link the object in front of the head.
-    pub(in crate::model) fn s_free_link<P: Into<Pc>>(&mut self, fr: &mut Frame, next: P) -> Flow {
+    pub(in crate::model) fn s_free_link<P: Into<Pc>>(&mut self, fr: &mut Shared, next: P) -> Flow {
         step!(self);
         self.store_fp(fr.x, fr.f);
         note!(
@@ -367,7 +367,7 @@ impl Machine {
     /// Slow path: `c->partial` (unlocked peek or under the local lock, per `what`).
     pub(in crate::model) fn s_load_cpu_partial<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         some: P,
         none: P,
         what: &str,
@@ -388,7 +388,7 @@ impl Machine {
     /// Slow path: the CPU partial list's head becomes the CPU slab (`c->page = c->partial`).
     pub(in crate::model) fn s_install_cpu_partial<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         next: P,
     ) -> Flow {
         step!(self);
@@ -407,7 +407,7 @@ impl Machine {
     /// Slow path, `load_freelist`: take `freelist` for the caller, read its free pointer.
     pub(in crate::model) fn s_load_freelist_next<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         next: P,
     ) -> Flow {
         step!(self);
@@ -427,7 +427,7 @@ impl Machine {
     /// Slow path, `load_freelist`: `c->freelist = next`; the taken chain is no longer in flight.
     pub(in crate::model) fn s_store_freelist_next<P: Into<Pc>>(
         &mut self,
-        fr: &mut Frame,
+        fr: &mut Shared,
         next: P,
     ) -> Flow {
         step!(self);

@@ -150,7 +150,7 @@ impl Machine {
     /// The entry frame of an op.
     pub(super) fn op_frame(&self, call: OpCall) -> Frame {
         match self.allocator() {
-            Allocator::Slub => super::slub::op_frame(call).into(),
+            Allocator::Slub => super::slub::op_frame(call),
             Allocator::Sheaves => super::sheaves::op_frame(call).into(),
             Allocator::Slab => super::slab::op_frame(call),
         }

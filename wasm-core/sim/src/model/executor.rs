@@ -619,11 +619,12 @@ impl Machine {
                     },
                 }
             }
-            IOp::Touch { var } => self.var(var).addr.map(|a| {
-                let mut f = Shared::new(touch::TC);
-                f.x = a;
-                f.count = var as u32;
-                Frame::from(f)
+            IOp::Touch { var } => self.var(var).addr.map(|a| Frame::Touch {
+                pc: touch::TC,
+                l: Touch {
+                    x: a,
+                    var: var as u32,
+                },
             }),
         };
         let Some(c) = self.ctx_mut(cx) else {
@@ -1029,14 +1030,18 @@ mod tests {
     #[test]
     fn a_frame_local_that_is_unset_is_the_violation_model() {
         let mut m = machine();
-        // `get_freelist` of no slab.
-        m.st.ctxs[0].stack = vec![Shared::new(get_freelist::G1).into()];
+        // `unfreeze_partials` walking a chain it was not given (`get_freelist` of no slab no
+        // longer compiles: its slab is not an `Option`).
+        m.st.ctxs[0].stack = vec![Frame::UnfreezePartials {
+            pc: unfreeze_partials::V3,
+            l: crate::model::slub::UnfreezePartials::default(),
+        }];
         m.st.ctxs[0].settled = true;
         m.apply_move(Move::Step(0), None);
         m.finish_if_done();
         let errors = model_errors(&m);
         assert_eq!(errors.len(), 1, "{:?}", m.violations);
-        assert!(errors[0].contains("`fr.pg` found nothing"), "{}", errors[0]);
+        assert!(errors[0].contains("`fr.p` found nothing"), "{}", errors[0]);
         // The machine stops there: no move is enabled, yet it is neither deadlocked nor done.
         assert!(m.enabled_moves().is_empty());
         assert!(!m.deadlocked() && !m.all_finished());

@@ -182,6 +182,22 @@ macro_rules! frames {
 }
 
 frames! {
+    SlabAlloc = slab_alloc: super::slub::SlabAlloc,
+    SlabAllocSlow = slab_alloc_slow: super::slub::SlabAllocSlow,
+    SlabAllocSlowLl = slab_alloc_slow_ll: super::slub::SlabAllocSlowLl,
+    GetFreelist = get_freelist: super::slub::GetFreelist,
+    GetPartialNode = get_partial_node: super::slub::GetPartialNode,
+    AcquireSlab = acquire_slab: super::slub::AcquireSlab,
+    NewSlab = new_slab: super::slub::NewSlab,
+    PutCpuPartial = put_cpu_partial: super::slub::PutCpuPartial,
+    UnfreezePartials = unfreeze_partials: super::slub::UnfreezePartials,
+    DeactivateSlab = deactivate_slab: super::slub::DeactivateSlab,
+    FlushSlab = flush_slab: super::slub::FlushSlab,
+    FlushCpuSlab = flush_cpu_slab: super::slub::FlushCpuSlab,
+    SlabFree = slab_free: super::slub::SlabFree,
+    SlabFreeSlow = slab_free_slow: super::slub::SlabFreeSlow,
+    CmpxchgDoubleSlab = cmpxchg_double_slab: super::slub::CmpxchgDoubleSlab,
+    Touch = touch: super::slub::Touch,
     CacheAlloc = cache_alloc: super::slab::CacheAlloc,
     CacheAllocRefill = cache_alloc_refill: super::slab::CacheAllocRefill,
     CacheGrowBegin = cache_grow_begin: super::slab::CacheGrowBegin,

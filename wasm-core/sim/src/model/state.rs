@@ -169,6 +169,7 @@ impl Var {
 /// A frame's program counter: the function it runs and that function's label (`pcs`);
 /// `Pc::name` gives the listing spelling, `Func::name` the function's.
 pub use super::pcs::{Frame, Func, Pc};
+pub use super::slub::Touch;
 
 impl Frame {
     /// The function this frame runs.
@@ -224,6 +225,13 @@ pub trait Locals: std::fmt::Debug {
     fn queued(&self, _s: SlabId) -> bool {
         false
     }
+    /// Each slab the frame names in a local (INV-5/6/9's "held by an op", where the function
+    /// is in one of its windows).
+    fn slabs(&self, _mark: &mut dyn FnMut(Option<SlabId>)) {}
+    /// The CPU whose per-CPU structure the frame computed (`c` in the kernel), if it did.
+    fn cpu(&self) -> Option<u32> {
+        None
+    }
 }
 
 impl Locals for Shared {
@@ -238,6 +246,18 @@ impl Locals for Shared {
     }
     fn queued(&self, s: SlabId) -> bool {
         self.queue.contains(&s)
+    }
+    fn cpu(&self) -> Option<u32> {
+        Some(self.c)
+    }
+    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+        mark(self.pg);
+        mark(self.p);
+        mark(self.old);
+        mark(self.ret.slab);
+        for &q in &self.queue {
+            mark(Some(q));
+        }
     }
 }
 

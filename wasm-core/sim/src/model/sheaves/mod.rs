@@ -600,8 +600,10 @@ impl Machine {
 
     /// Dispatch one label of a Linux 7.0 function.
     pub(super) fn exec_sheaves(&mut self, fr: &mut Frame) -> Flow {
-        let Frame::Shared(fr) = fr else {
-            return self.fault(Fault::Broken("a function of another allocator"));
+        let fr = match fr {
+            Frame::Shared(fr) => fr,
+            Frame::Touch { l, .. } => return self.touch(l),
+            _ => return self.fault(Fault::Broken("a function of another allocator")),
         };
         match fr.pc {
             Pc::SlabAllocNode(pc) => self.slab_alloc_node(fr, pc),
@@ -633,7 +635,6 @@ impl Machine {
             Pc::SlabFreeSlowV7(pc) => self.slab_free_slow_v7(fr, pc),
             Pc::CpuDead(pc) => self.slub_cpu_dead(fr, pc),
             Pc::PcsFlushAll(pc) => self.pcs_flush_all(fr, pc),
-            Pc::Touch(touch::TC) => self.touch(fr),
             _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }

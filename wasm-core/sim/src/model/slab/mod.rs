@@ -130,6 +130,9 @@ pub struct DoDrain {
 }
 
 impl Locals for CacheAlloc {
+    fn cpu(&self) -> Option<u32> {
+        Some(self.c)
+    }
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
@@ -139,6 +142,9 @@ impl Locals for CacheAlloc {
 }
 
 impl Locals for CacheAllocRefill {
+    fn cpu(&self) -> Option<u32> {
+        Some(self.c)
+    }
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
@@ -149,6 +155,9 @@ impl Locals for CacheGrowBegin {}
 impl Locals for CacheGrowEnd {}
 
 impl Locals for CacheFree {
+    fn cpu(&self) -> Option<u32> {
+        Some(self.c)
+    }
     fn holds_addr(&self, a: Addr) -> bool {
         self.x == a
     }
@@ -158,12 +167,18 @@ impl Locals for CacheFree {
 }
 
 impl Locals for CacheFlusharray {
+    fn cpu(&self) -> Option<u32> {
+        Some(self.c)
+    }
     fn queued(&self, s: SlabId) -> bool {
         self.queue.contains(&s)
     }
 }
 
 impl Locals for DoDrain {
+    fn cpu(&self) -> Option<u32> {
+        Some(self.c)
+    }
     fn queued(&self, s: SlabId) -> bool {
         self.queue.contains(&s)
     }
@@ -1613,10 +1628,8 @@ impl Machine {
             Frame::CacheFree { pc, l } => self.cache_free(pc, l),
             Frame::CacheFlusharray { pc, l } => self.cache_flusharray(pc, l),
             Frame::DoDrain { pc, l } => self.do_drain(pc, l),
-            Frame::Shared(fr) => match fr.pc {
-                Pc::Touch(touch::TC) => self.touch(fr),
-                _ => self.fault(Fault::Broken("a function of another allocator")),
-            },
+            Frame::Touch { l, .. } => self.touch(l),
+            _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }
 

@@ -151,7 +151,7 @@ impl Machine {
     pub(super) fn op_frame(&self, call: OpCall) -> Frame {
         match self.allocator() {
             Allocator::Slub => super::slub::op_frame(call),
-            Allocator::Sheaves => super::sheaves::op_frame(call).into(),
+            Allocator::Sheaves => super::sheaves::op_frame(call),
             Allocator::Slab => super::slab::op_frame(call),
         }
     }

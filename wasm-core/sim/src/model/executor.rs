@@ -563,15 +563,9 @@ impl Machine {
             Flow::Ret(ret) => ret,
         };
         // The returning frame is the one `exec_top` just ran.
-        let Some(fr) = stack.pop() else { return };
-        // Transitional: a function with the shared locals still hands over its `count`.
-        let ret = match &fr {
-            Frame::Shared(f) => Ret {
-                count: f.count,
-                ..ret
-            },
-            _ => ret,
-        };
+        if stack.pop().is_none() {
+            return;
+        }
         if let Some(parent) = stack.last_mut() {
             parent.returned(ret);
         } else {

@@ -9,14 +9,14 @@
 //! Both levels are one-byte `Copy` enums, so a pc is two bytes and a dispatch is two jumps, as
 //! when `Frame` held a function and one global label enum.
 
-use super::state::{Locals, Shared};
+use super::state::Locals;
 pub(crate) use crate::listing::*;
 pub(crate) use crate::listing_v7::*;
 
 /// Every step machine, as the variant of [`Func`] and the arm of [`Pc`] it is, with the module
 /// `kernel_fn!` made for its labels.
 macro_rules! kernel_fns {
-    ($($func:ident = $module:ident,)+) => {
+    ($($func:ident = $module:ident : $locals:ty,)+) => {
         /// The modelled kernel functions (step machines; names as in the kernel's `mm/slub.c`,
         /// `mm/slab.c`).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,79 +75,11 @@ macro_rules! kernel_fns {
             }
         )+
 
-        /// Each step machine's labels (`slab_alloc::A9`), for `use crate::model::pcs::labels::*`.
-        pub mod labels {
-            pub(crate) use super::{$($module),+};
-        }
-    };
-}
-
-kernel_fns! {
-    SlabAlloc = slab_alloc,
-    SlabAllocSlow = slab_alloc_slow,
-    SlabAllocSlowLl = slab_alloc_slow_ll,
-    GetFreelist = get_freelist,
-    GetPartialNode = get_partial_node,
-    AcquireSlab = acquire_slab,
-    NewSlab = new_slab,
-    PutCpuPartial = put_cpu_partial,
-    UnfreezePartials = unfreeze_partials,
-    DeactivateSlab = deactivate_slab,
-    FlushSlab = flush_slab,
-    FlushCpuSlab = flush_cpu_slab,
-    SlabFree = slab_free,
-    SlabFreeSlow = slab_free_slow,
-    CmpxchgDoubleSlab = cmpxchg_double_slab,
-    CacheAlloc = cache_alloc,
-    CacheAllocRefill = cache_alloc_refill,
-    CacheGrowBegin = cache_grow_begin,
-    CacheGrowEnd = cache_grow_end,
-    CacheFree = cache_free,
-    CacheFlusharray = cache_flusharray,
-    DoDrain = do_drain,
-    Touch = touch,
-    SlabAllocNode = slab_alloc_node,
-    LocalTrylock = local_trylock,
-    LocalLockV7 = local_lock_v7,
-    LocalUnlockV7 = local_unlock_v7,
-    ReplaceEmptyMain = pcs_replace_empty_main,
-    BarnReplaceEmpty = barn_replace_empty_sheaf,
-    BarnGetEmpty = barn_get_empty_sheaf,
-    BarnReplaceFull = barn_replace_full_sheaf,
-    BarnPutEmpty = barn_put_empty_sheaf,
-    BarnPutFull = barn_put_full_sheaf,
-    RefillSheaf = refill_sheaf,
-    RefillObjects = refill_objects,
-    RefillObjectsNode = refill_objects_node,
-    GetPartialNodeBulk = get_partial_node_bulk,
-    GetFreelistNofreeze = get_freelist_nofreeze,
-    AllocateSlab = allocate_slab,
-    AllocFromNewSlab = alloc_from_new_slab,
-    SlabAllocV7 = slab_alloc_v7,
-    GetFromPartialNode = get_from_partial_node,
-    SlabFreeV7 = slab_free_v7,
-    FreeToPcs = free_to_pcs,
-    ReplaceFullMain = pcs_replace_full_main,
-    InstallEmptySheaf = pcs_install_empty_sheaf,
-    SheafFlushMain = sheaf_flush_main,
-    SheafFlushUnused = sheaf_flush_unused,
-    FreeBulk = kmem_cache_free_bulk,
-    SlabFreeSlowV7 = slab_free_slow_v7,
-    CpuDead = slub_cpu_dead,
-    PcsFlushAll = pcs_flush_all,
-}
-
-/// The frame of every step machine that has its own locals: one arm per function carrying its
-/// pc and its locals together (so a label is never paired with another function's locals),
-/// with what the machine asks of any frame.
-macro_rules! frames {
-    ($($func:ident = $module:ident : $locals:ty,)+) => {
-        /// One activation of a modelled function: its label and its locals.
+        /// One activation of a modelled function: its label and its own locals, together in
+        /// the function's arm (so a label is never paired with another function's locals).
         #[derive(Clone, Debug, PartialEq, Eq, Hash)]
         pub enum Frame {
             $($func { pc: $module::Pc, l: $locals },)+
-            /// Transitional: a function whose locals are still the shared superset.
-            Shared(Shared),
         }
 
         impl Frame {
@@ -156,16 +88,14 @@ macro_rules! frames {
             pub fn pc(&self) -> Pc {
                 match self {
                     $(Frame::$func { pc, .. } => Pc::$func(*pc),)+
-                    Frame::Shared(f) => f.pc,
                 }
             }
 
-            /// The frame's locals, for the questions every frame answers (`Locals`).
+            /// The frame's locals, for the questions any frame answers (`Locals`).
             #[inline]
             pub fn locals(&self) -> &dyn Locals {
                 match self {
                     $(Frame::$func { l, .. } => l,)+
-                    Frame::Shared(f) => f,
                 }
             }
 
@@ -174,14 +104,28 @@ macro_rules! frames {
             pub fn locals_mut(&mut self) -> &mut dyn Locals {
                 match self {
                     $(Frame::$func { l, .. } => l,)+
-                    Frame::Shared(f) => f,
                 }
             }
+        }
+
+        $(
+            impl FnPc for $module::Pc {
+                type Locals = $locals;
+                #[inline]
+                fn frame(self, l: $locals) -> Frame {
+                    Frame::$func { pc: self, l }
+                }
+            }
+        )+
+
+        /// Each step machine's labels (`slab_alloc::A9`), for `use crate::model::pcs::labels::*`.
+        pub mod labels {
+            pub(crate) use super::{$($module),+};
         }
     };
 }
 
-frames! {
+kernel_fns! {
     SlabAlloc = slab_alloc: super::slub::SlabAlloc,
     SlabAllocSlow = slab_alloc_slow: super::slub::SlabAllocSlow,
     SlabAllocSlowLl = slab_alloc_slow_ll: super::slub::SlabAllocSlowLl,
@@ -197,7 +141,6 @@ frames! {
     SlabFree = slab_free: super::slub::SlabFree,
     SlabFreeSlow = slab_free_slow: super::slub::SlabFreeSlow,
     CmpxchgDoubleSlab = cmpxchg_double_slab: super::slub::CmpxchgDoubleSlab,
-    Touch = touch: super::slub::Touch,
     CacheAlloc = cache_alloc: super::slab::CacheAlloc,
     CacheAllocRefill = cache_alloc_refill: super::slab::CacheAllocRefill,
     CacheGrowBegin = cache_grow_begin: super::slab::CacheGrowBegin,
@@ -205,6 +148,43 @@ frames! {
     CacheFree = cache_free: super::slab::CacheFree,
     CacheFlusharray = cache_flusharray: super::slab::CacheFlusharray,
     DoDrain = do_drain: super::slab::DoDrain,
+    Touch = touch: super::slub::Touch,
+    SlabAllocNode = slab_alloc_node: super::sheaves::SlabAllocNode,
+    LocalTrylock = local_trylock: super::sheaves::LocalTrylock,
+    LocalLockV7 = local_lock_v7: super::sheaves::LocalLockV7,
+    LocalUnlockV7 = local_unlock_v7: super::sheaves::LocalUnlockV7,
+    ReplaceEmptyMain = pcs_replace_empty_main: super::sheaves::PcsReplaceEmptyMain,
+    BarnReplaceEmpty = barn_replace_empty_sheaf: super::sheaves::BarnReplaceEmptySheaf,
+    BarnGetEmpty = barn_get_empty_sheaf: super::sheaves::BarnGetEmptySheaf,
+    BarnReplaceFull = barn_replace_full_sheaf: super::sheaves::BarnReplaceFullSheaf,
+    BarnPutEmpty = barn_put_empty_sheaf: super::sheaves::BarnPutSheaf,
+    BarnPutFull = barn_put_full_sheaf: super::sheaves::BarnPutSheaf,
+    RefillSheaf = refill_sheaf: super::sheaves::RefillSheaf,
+    RefillObjects = refill_objects: super::sheaves::RefillObjects,
+    RefillObjectsNode = refill_objects_node: super::sheaves::RefillObjectsNode,
+    GetPartialNodeBulk = get_partial_node_bulk: super::sheaves::GetPartialNodeBulk,
+    GetFreelistNofreeze = get_freelist_nofreeze: super::sheaves::GetFreelistNofreeze,
+    AllocateSlab = allocate_slab: super::sheaves::AllocateSlab,
+    AllocFromNewSlab = alloc_from_new_slab: super::sheaves::AllocFromNewSlab,
+    SlabAllocV7 = slab_alloc_v7: super::sheaves::SlabAllocV7,
+    GetFromPartialNode = get_from_partial_node: super::sheaves::GetFromPartialNode,
+    SlabFreeV7 = slab_free_v7: super::sheaves::SlabFreeV7,
+    FreeToPcs = free_to_pcs: super::sheaves::FreeToPcs,
+    ReplaceFullMain = pcs_replace_full_main: super::sheaves::PcsReplaceFullMain,
+    InstallEmptySheaf = pcs_install_empty_sheaf: super::sheaves::PcsInstallEmptySheaf,
+    SheafFlushMain = sheaf_flush_main: super::sheaves::SheafFlushMain,
+    SheafFlushUnused = sheaf_flush_unused: super::sheaves::SheafFlushUnused,
+    FreeBulk = kmem_cache_free_bulk: super::sheaves::KmemCacheFreeBulk,
+    SlabFreeSlowV7 = slab_free_slow_v7: super::sheaves::SlabFreeSlowV7,
+    CpuDead = slub_cpu_dead: super::sheaves::SlubCpuDead,
+    PcsFlushAll = pcs_flush_all: super::sheaves::PcsFlushAll,
+}
+
+/// A function's label type, which knows its function's locals: the frame of a callee is its
+/// entry label with the locals its caller gives it (`pc.frame(l)`, `sheaves::call`).
+pub trait FnPc: Copy {
+    type Locals: Default;
+    fn frame(self, l: Self::Locals) -> Frame;
 }
 
 // A pc stays a small `Copy` value: frames are cloned with every checkpoint and hashed by the

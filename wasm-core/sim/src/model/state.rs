@@ -189,26 +189,14 @@ impl Frame {
         self.locals().holds_addr(a)
     }
 
+    /// Linux 7.0: whether the frame works on sheaf `h`.
+    pub fn holds_sheaf(&self, h: u32) -> bool {
+        self.locals().sheaves().contains(&Some(h))
+    }
+
     /// Whether the frame has slab `s` queued (for discard, for `slab_destroy`).
     pub fn queued(&self, s: SlabId) -> bool {
         self.locals().queued(s)
-    }
-}
-
-impl Frame {
-    /// Transitional: the superset locals of a function that has no locals of its own yet.
-    #[inline]
-    pub fn shared(&self) -> Option<&Shared> {
-        match self {
-            Frame::Shared(f) => Some(f),
-            _ => None,
-        }
-    }
-}
-
-impl From<Shared> for Frame {
-    fn from(f: Shared) -> Frame {
-        Frame::Shared(f)
     }
 }
 
@@ -232,128 +220,9 @@ pub trait Locals: std::fmt::Debug {
     fn cpu(&self) -> Option<u32> {
         None
     }
-}
-
-impl Locals for Shared {
-    fn returned(&mut self, r: Ret) {
-        self.ret = r;
-        if let Some(ok) = r.ok {
-            self.ok = ok;
-        }
-    }
-    fn holds_addr(&self, a: Addr) -> bool {
-        self.x == a || self.obj == a || self.f == a
-    }
-    fn queued(&self, s: SlabId) -> bool {
-        self.queue.contains(&s)
-    }
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
-        mark(self.pg);
-        mark(self.p);
-        mark(self.old);
-        mark(self.ret.slab);
-        for &q in &self.queue {
-            mark(Some(q));
-        }
-    }
-}
-
-/// Transitional: the locals of the functions not yet given their own (`Frame::Shared`), a
-/// superset shared by them (named after the kernel's), with the pc.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Shared {
-    /// The function and its label: the function follows from the pc (`Frame::func`).
-    pub pc: Pc,
-    /// The CPU whose `kmem_cache_cpu` this frame computed (`c` in the kernel).
-    pub c: u32,
-    pub tid: u64,
-    pub obj: Addr,
-    pub nxt: Addr,
-    /// The object being freed (`x`), or the address a `touch` writes.
-    pub x: Addr,
-    pub f: Addr,
-    pub prior: Addr,
-    pub pg: Option<SlabId>,
-    pub p: Option<SlabId>,
-    pub old: Option<SlabId>,
-    pub cnt: Counters,
-    pub new: Counters,
-    /// Requested node (`NUMA_NO_NODE` = None).
-    pub node: Option<u32>,
-    /// The node whose `list_lock` this frame holds or is about to take.
-    pub n: Option<u32>,
-    pub saved_irq: bool,
-    pub ok: bool,
-    pub flag: bool,
-    pub drain: bool,
-    pub lock: bool,
-    /// Deactivation modes (`M_NONE`, `M_PARTIAL`, `M_FULL`, `M_FREE`) now and last.
-    pub m: u8,
-    pub l: u8,
-    pub count: u32,
-    pub pages: u32,
-    pub pobj: u32,
-    /// Ghost (INV-12): CPU and version snapshotted when the value the CAS compares was read
-    /// (the tid, or the head under `no-tid` / `cmpxchg-local*`).
-    pub ghost_cpu: u32,
-    pub ghost_version: u64,
-    /// Slabs queued for discard (`unfreeze_partials`), or the remaining walk of a node list.
-    pub queue: Vec<SlabId>,
-    /// The return register: what the last callee returned.
-    pub ret: Ret,
-    /// Linux 7.0: the sheaves a function works on (`main`, `spare`, `empty`, `full`...).
-    pub h: Option<u32>,
-    pub h2: Option<u32>,
-    /// Linux 7.0: an on-stack array of object pointers (a flush batch, a detached group).
-    pub arr: Vec<Addr>,
-}
-
-impl Shared {
-    /// A frame of the function `pc` is a label of, at `pc`.
-    pub fn new(pc: impl Into<Pc>) -> Shared {
-        Shared {
-            pc: pc.into(),
-            c: 0,
-            tid: 0,
-            obj: NULL,
-            nxt: NULL,
-            x: NULL,
-            f: NULL,
-            prior: NULL,
-            pg: None,
-            p: None,
-            old: None,
-            cnt: Counters::default(),
-            new: Counters::default(),
-            node: None,
-            n: None,
-            saved_irq: false,
-            ok: false,
-            flag: false,
-            drain: false,
-            lock: false,
-            m: 0,
-            l: 0,
-            count: 0,
-            pages: 0,
-            pobj: 0,
-            ghost_cpu: 0,
-            ghost_version: 0,
-            queue: Vec::new(),
-            ret: Ret::default(),
-            h: None,
-            h2: None,
-            arr: Vec::new(),
-        }
-    }
-
-    /// The function this frame runs.
-    #[inline]
-    pub fn func(&self) -> Func {
-        self.pc.func()
+    /// Linux 7.0: the sheaves the frame works on (`main`, `spare`, `empty`, `full`...).
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [None, None]
     }
 }
 
@@ -376,6 +245,12 @@ impl Ret {
             slab,
             ..Ret::default()
         }
+    }
+
+    /// The same return, with a count (`acquire_slab`'s objects; 7.0: the CPU a lock function
+    /// locked, the objects a refill took, `barn_replace_full_sheaf`'s error).
+    pub fn counted(self, count: u32) -> Ret {
+        Ret { count, ..self }
     }
 
     /// The return of a function its caller tests: the success (and 0 or 1 as the value).

@@ -25,10 +25,10 @@ impl Machine {
     /// and never reads it again.
     pub(super) fn replacing(&self, k: u32) -> bool {
         self.st.ctxs.iter().any(|c| {
-            c.stack.iter().filter_map(Frame::shared).any(|f| {
-                f.c == k
+            c.stack.iter().any(|f| {
+                f.locals().cpu() == Some(k)
                     && matches!(
-                        f.pc,
+                        f.pc(),
                         Pc::ReplaceEmptyMain(
                             pcs_replace_empty_main::SE6 | pcs_replace_empty_main::SE16r
                         ) | Pc::ReplaceFullMain(pcs_replace_full_main::FR6r)
@@ -43,12 +43,11 @@ impl Machine {
     fn freeing_after_cas(&self, s: SlabId) -> bool {
         use slab_free_slow_v7::Pc::*;
         self.st.ctxs.iter().any(|c| {
-            c.stack.iter().filter_map(Frame::shared).any(|f| {
-                f.pg == Some(s)
-                    && matches!(
-                        f.pc,
-                        Pc::SlabFreeSlowV7(SS7 | SS8 | SS9 | SS10 | SS10u | SS11 | SS11u | SS11d)
-                    )
+            c.stack.iter().any(|f| {
+                matches!(f, Frame::SlabFreeSlowV7 {
+                    pc: SS7 | SS8 | SS9 | SS10 | SS10u | SS11 | SS11u | SS11d,
+                    l,
+                } if l.pg == Some(s))
             })
         })
     }

@@ -77,7 +77,7 @@ pub struct CacheGrowBegin {
 }
 
 /// `cache_grow_end`: link the new slab `p` into node `n`'s lists.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CacheGrowEnd {
     pub n: u32,
     pub p: SlabId,

@@ -9,7 +9,7 @@
 //! Both levels are one-byte `Copy` enums, so a pc is two bytes and a dispatch is two jumps, as
 //! when `Frame` held a function and one global label enum.
 
-use super::state::Locals;
+use super::state::{Addr, Locals, Ret, SlabId};
 pub(crate) use crate::listing::*;
 pub(crate) use crate::listing_v7::*;
 
@@ -91,19 +91,46 @@ macro_rules! kernel_fns {
                 }
             }
 
-            /// The frame's locals, for the questions any frame answers (`Locals`).
+            // What the machine asks of any frame, answered by its function's locals
+            // (`Locals`; a match, not a virtual call: the invariants ask after every step).
+
+            /// A callee returned `r`: the frame's locals take what they need of it.
             #[inline]
-            pub fn locals(&self) -> &dyn Locals {
+            pub fn returned(&mut self, r: Ret) {
                 match self {
-                    $(Frame::$func { l, .. } => l,)+
+                    $(Frame::$func { l, .. } => l.returned(r),)+
                 }
             }
 
-            /// `locals`, to write.
+            /// Whether the frame holds object `a` in a local (an object in flight).
             #[inline]
-            pub fn locals_mut(&mut self) -> &mut dyn Locals {
+            pub fn holds_addr(&self, a: Addr) -> bool {
                 match self {
-                    $(Frame::$func { l, .. } => l,)+
+                    $(Frame::$func { l, .. } => l.holds_addr(a),)+
+                }
+            }
+
+            /// Whether the frame has slab `s` queued (for discard, for `slab_destroy`).
+            #[inline]
+            pub fn queued(&self, s: SlabId) -> bool {
+                match self {
+                    $(Frame::$func { l, .. } => l.queued(s),)+
+                }
+            }
+
+            /// Each slab the frame names in a local.
+            #[inline]
+            pub fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+                match self {
+                    $(Frame::$func { l, .. } => l.slabs(mark),)+
+                }
+            }
+
+            /// Linux 7.0: the sheaves the frame works on.
+            #[inline]
+            pub fn sheaves(&self) -> [Option<u32>; 2] {
+                match self {
+                    $(Frame::$func { l, .. } => l.sheaves(),)+
                 }
             }
         }

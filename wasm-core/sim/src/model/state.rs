@@ -178,25 +178,9 @@ impl Frame {
         self.pc().func()
     }
 
-    /// A callee returned `r`: the frame's locals take what they need of it.
-    #[inline]
-    pub fn returned(&mut self, r: Ret) {
-        self.locals_mut().returned(r)
-    }
-
-    /// Whether the frame holds object `a` in a local (an object in flight).
-    pub fn holds_addr(&self, a: Addr) -> bool {
-        self.locals().holds_addr(a)
-    }
-
     /// Linux 7.0: whether the frame works on sheaf `h`.
     pub fn holds_sheaf(&self, h: u32) -> bool {
-        self.locals().sheaves().contains(&Some(h))
-    }
-
-    /// Whether the frame has slab `s` queued (for discard, for `slab_destroy`).
-    pub fn queued(&self, s: SlabId) -> bool {
-        self.locals().queued(s)
+        self.sheaves().contains(&Some(h))
     }
 }
 
@@ -215,11 +199,7 @@ pub trait Locals: std::fmt::Debug {
     }
     /// Each slab the frame names in a local (INV-5/6/9's "held by an op", where the function
     /// is in one of its windows).
-    fn slabs(&self, _mark: &mut dyn FnMut(Option<SlabId>)) {}
-    /// The CPU whose per-CPU structure the frame computed (`c` in the kernel), if it did.
-    fn cpu(&self) -> Option<u32> {
-        None
-    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, _mark: &mut F) {}
     /// Linux 7.0: the sheaves the frame works on (`main`, `spare`, `empty`, `full`...).
     fn sheaves(&self) -> [Option<u32>; 2] {
         [None, None]

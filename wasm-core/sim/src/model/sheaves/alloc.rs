@@ -28,7 +28,7 @@ impl Locals for AllocFromNewSlab {
     fn holds_addr(&self, a: Addr) -> bool {
         self.obj == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.pg);
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
@@ -44,7 +44,7 @@ pub struct AllocateSlab {
 }
 
 impl Locals for AllocateSlab {
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.pg);
     }
 }
@@ -61,7 +61,7 @@ impl Locals for GetFreelistNofreeze {
     fn holds_addr(&self, a: Addr) -> bool {
         self.f == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.pg);
     }
 }
@@ -82,7 +82,7 @@ impl Locals for GetFromPartialNode {
     fn holds_addr(&self, a: Addr) -> bool {
         self.obj == a || self.f == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.pg);
     }
 }
@@ -115,11 +115,8 @@ impl Locals for PcsReplaceEmptyMain {
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.ret.slab);
-    }
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.h, self.h2]
@@ -142,7 +139,7 @@ impl Locals for RefillObjects {
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.ret.slab);
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
@@ -173,7 +170,7 @@ impl Locals for RefillObjectsNode {
     fn holds_addr(&self, a: Addr) -> bool {
         self.x == a || self.f == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.pg);
         mark(self.ret.slab);
     }
@@ -196,7 +193,7 @@ impl Locals for RefillSheaf {
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.ret.slab);
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
@@ -224,11 +221,8 @@ impl Locals for SlabAllocNode {
     fn holds_addr(&self, a: Addr) -> bool {
         self.obj == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.ret.slab);
-    }
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.h, None]
@@ -249,7 +243,7 @@ impl Locals for SlabAllocV7 {
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.ret.slab);
     }
 }

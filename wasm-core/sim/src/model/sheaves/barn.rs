@@ -83,11 +83,7 @@ pub struct LocalLockV7 {
     pub count: u32,
 }
 
-impl Locals for LocalLockV7 {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
-}
+impl Locals for LocalLockV7 {}
 
 /// The locals of `LocalTrylock`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -96,11 +92,7 @@ pub struct LocalTrylock {
     pub count: u32,
 }
 
-impl Locals for LocalTrylock {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
-}
+impl Locals for LocalTrylock {}
 
 /// The locals of `LocalUnlockV7`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -108,11 +100,7 @@ pub struct LocalUnlockV7 {
     pub c: u32,
 }
 
-impl Locals for LocalUnlockV7 {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
-}
+impl Locals for LocalUnlockV7 {}
 
 impl Machine {
     /// `local_trylock(&s->cpu_sheaves->lock)`: LT1 `preempt_disable` (the CPU is fixed from

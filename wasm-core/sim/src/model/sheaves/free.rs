@@ -31,11 +31,8 @@ impl Locals for FreeToPcs {
     fn holds_addr(&self, a: Addr) -> bool {
         self.x == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.ret.slab);
-    }
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.h, None]
@@ -62,7 +59,7 @@ impl Locals for KmemCacheFreeBulk {
     fn holds_addr(&self, a: Addr) -> bool {
         self.x == a || self.f == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.pg);
         mark(self.ret.slab);
     }
@@ -80,11 +77,8 @@ impl Locals for PcsFlushAll {
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.ret.slab);
-    }
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.h2, None]
@@ -102,9 +96,6 @@ pub struct PcsInstallEmptySheaf {
 }
 
 impl Locals for PcsInstallEmptySheaf {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.h, self.h2]
     }
@@ -126,11 +117,8 @@ impl Locals for PcsReplaceFullMain {
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.ret.slab);
-    }
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.h, self.h2]
@@ -153,11 +141,8 @@ impl Locals for SheafFlushMain {
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.ret.slab);
-    }
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.h, None]
@@ -197,7 +182,7 @@ impl Locals for SlabFreeSlowV7 {
     fn holds_addr(&self, a: Addr) -> bool {
         self.x == a || self.f == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.pg);
     }
 }
@@ -218,7 +203,7 @@ impl Locals for SlabFreeV7 {
     fn holds_addr(&self, a: Addr) -> bool {
         self.x == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(Some(self.pg));
         mark(self.ret.slab);
     }
@@ -233,9 +218,6 @@ pub struct SlubCpuDead {
 }
 
 impl Locals for SlubCpuDead {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.h, self.h2]
     }

@@ -130,9 +130,6 @@ pub struct DoDrain {
 }
 
 impl Locals for CacheAlloc {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
@@ -142,9 +139,6 @@ impl Locals for CacheAlloc {
 }
 
 impl Locals for CacheAllocRefill {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
@@ -155,9 +149,6 @@ impl Locals for CacheGrowBegin {}
 impl Locals for CacheGrowEnd {}
 
 impl Locals for CacheFree {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn holds_addr(&self, a: Addr) -> bool {
         self.x == a
     }
@@ -167,18 +158,12 @@ impl Locals for CacheFree {
 }
 
 impl Locals for CacheFlusharray {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn queued(&self, s: SlabId) -> bool {
         self.queue.contains(&s)
     }
 }
 
 impl Locals for DoDrain {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn queued(&self, s: SlabId) -> bool {
         self.queue.contains(&s)
     }

@@ -26,9 +26,6 @@ pub struct SlabAlloc {
 }
 
 impl Locals for SlabAlloc {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn returned(&mut self, r: Ret) {
         self.ret = r;
         if let Some(ok) = r.ok {
@@ -38,7 +35,7 @@ impl Locals for SlabAlloc {
     fn holds_addr(&self, a: Addr) -> bool {
         self.obj == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.pg);
         mark(self.ret.slab);
     }
@@ -62,16 +59,13 @@ pub struct SlabAllocSlow {
 }
 
 impl Locals for SlabAllocSlow {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
     fn holds_addr(&self, a: Addr) -> bool {
         self.f == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.pg);
         mark(self.p);
         mark(self.old);
@@ -98,7 +92,7 @@ impl Locals for GetFreelist {
     fn holds_addr(&self, a: Addr) -> bool {
         self.f == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(Some(self.pg));
     }
 }
@@ -115,7 +109,7 @@ impl Locals for NewSlab {
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.ret.slab);
     }
 }
@@ -139,16 +133,13 @@ pub struct SlabAllocSlowLl {
 }
 
 impl Locals for SlabAllocSlowLl {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
     fn holds_addr(&self, a: Addr) -> bool {
         self.f == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.pg);
         mark(self.p);
         mark(self.old);

@@ -24,9 +24,6 @@ pub struct SlabFree {
 }
 
 impl Locals for SlabFree {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn returned(&mut self, r: Ret) {
         if let Some(ok) = r.ok {
             self.ok = ok;
@@ -35,7 +32,7 @@ impl Locals for SlabFree {
     fn holds_addr(&self, a: Addr) -> bool {
         self.x == a || self.f == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(Some(self.pg));
     }
 }
@@ -64,7 +61,7 @@ impl Locals for SlabFreeSlow {
     fn holds_addr(&self, a: Addr) -> bool {
         self.x == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(Some(self.pg));
     }
 }

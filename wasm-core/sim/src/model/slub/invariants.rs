@@ -10,7 +10,7 @@
 //! by INV-4.
 
 use super::state::*;
-use super::{Machine, Pc};
+use super::Machine;
 use crate::model::pcs::labels::*;
 use crate::model::Fault;
 
@@ -28,46 +28,44 @@ impl std::fmt::Display for SlabName<'_> {
 impl Machine {
     /// Whether some context is inside a section that is rewriting CPU k's `kmem_cache_cpu`.
     pub fn cpu_in_section(&self, k: u32) -> bool {
+        let unfrozen = !self.variant().cpu_partial_frozen;
         self.st.ctxs.iter().any(|c| {
-            c.stack.iter().any(|f| {
-                f.locals().cpu() == Some(k)
-                    && match f.pc() {
-                        Pc::FlushSlab(pc) => {
-                            use flush_slab::Pc::*;
-                            matches!(pc, W2c | W3 | W4 | W4b | T3 | T4 | K3 | K4 | K5 | K6)
-                        }
+            c.stack.iter().any(|f| match f {
+                Frame::FlushSlab { pc, l } => {
+                    use flush_slab::Pc::*;
+                    l.c == k && matches!(pc, W2c | W3 | W4 | W4b | T3 | T4 | K3 | K4 | K5 | K6)
+                }
+                Frame::SlabAllocSlow { pc, l } => {
+                    use slab_alloc_slow::Pc::*;
+                    l.c == k
                         // With unfrozen CPU partial slabs on the irq-off slow path, the slab
                         // taken at B15 is frozen only by get_freelist (called from B5/B6).
-                        Pc::SlabAllocSlow(slab_alloc_slow::B5 | slab_alloc_slow::B6)
-                            if !self.variant().cpu_partial_frozen =>
-                        {
-                            true
-                        }
-                        Pc::SlabAllocSlow(pc) => {
-                            use slab_alloc_slow::Pc::*;
-                            matches!(pc, B4d | B4b | B4c | B8 | B8a | B15b | B16)
-                        }
-                        Pc::SlabAllocSlowLl(pc) => matches!(
+                        && ((unfrozen && matches!(pc, B5 | B6))
+                            || matches!(pc, B4d | B4b | B4c | B8 | B8a | B15b | B16))
+                }
+                Frame::SlabAllocSlowLl { pc, l } => {
+                    use slab_alloc_slow_ll::Pc::*;
+                    l.c == k
+                        && matches!(
                             pc,
-                            slab_alloc_slow_ll::LL8
-                                | slab_alloc_slow_ll::LL8a
-                                | slab_alloc_slow_ll::LL33
-                                | slab_alloc_slow_ll::LL34
-                                | slab_alloc_slow_ll::LL35
-                                | slab_alloc_slow_ll::LLu37
-                                | slab_alloc_slow_ll::LL25
-                                | slab_alloc_slow_ll::LL25n
-                                | slab_alloc_slow_ll::LL25i
-                                | slab_alloc_slow_ll::LL27
-                                | slab_alloc_slow_ll::LL28
-                                | slab_alloc_slow_ll::LL26
-                                | slab_alloc_slow_ll::LL55
-                                | slab_alloc_slow_ll::LL56
-                                | slab_alloc_slow_ll::LL57
-                                | slab_alloc_slow_ll::LL53
-                        ),
-                        _ => false,
-                    }
+                            LL8 | LL8a
+                                | LL33
+                                | LL34
+                                | LL35
+                                | LLu37
+                                | LL25
+                                | LL25n
+                                | LL25i
+                                | LL27
+                                | LL28
+                                | LL26
+                                | LL55
+                                | LL56
+                                | LL57
+                                | LL53
+                        )
+                }
+                _ => false,
             })
         })
     }
@@ -77,19 +75,16 @@ impl Machine {
     /// objects are owned by the deactivation, not by the CPU.
     pub fn cpu_freelist_detached(&self, k: u32) -> bool {
         self.st.ctxs.iter().any(|c| {
-            c.stack.iter().any(|f| {
-                f.locals().cpu() == Some(k)
-                    && match f.pc() {
-                        Pc::FlushSlab(pc) => {
-                            use flush_slab::Pc::*;
-                            matches!(pc, W2c | W3 | W4 | W4b)
-                        }
-                        Pc::SlabAllocSlow(pc) => {
-                            use slab_alloc_slow::Pc::*;
-                            matches!(pc, B4d | B4b | B4c)
-                        }
-                        _ => false,
-                    }
+            c.stack.iter().any(|f| match f {
+                Frame::FlushSlab { pc, l } => {
+                    use flush_slab::Pc::*;
+                    l.c == k && matches!(pc, W2c | W3 | W4 | W4b)
+                }
+                Frame::SlabAllocSlow { pc, l } => {
+                    use slab_alloc_slow::Pc::*;
+                    l.c == k && matches!(pc, B4d | B4b | B4c)
+                }
+                _ => false,
             })
         })
     }
@@ -145,7 +140,7 @@ impl Machine {
                 if !Self::frame_holds_slabs(f) {
                     continue;
                 }
-                f.locals().slabs(&mut mark);
+                f.slabs(&mut mark);
                 // A detached CPU partial list (5.15+ `__unfreeze_partials`, 6.8+
                 // `__put_partials`, and the flush that detached it) is held as a chain.
                 let chain = match f {

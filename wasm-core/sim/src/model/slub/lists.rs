@@ -26,13 +26,10 @@ pub struct FlushSlab {
 }
 
 impl Locals for FlushSlab {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn holds_addr(&self, a: Addr) -> bool {
         self.f == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.pg);
     }
 }
@@ -53,9 +50,6 @@ pub struct UnfreezePartials {
 }
 
 impl Locals for UnfreezePartials {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn returned(&mut self, r: Ret) {
         if let Some(ok) = r.ok {
             self.ok = ok;
@@ -67,7 +61,7 @@ impl Locals for UnfreezePartials {
     fn queued(&self, s: SlabId) -> bool {
         self.queue.contains(&s)
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.p);
         for &q in &self.queue {
             mark(Some(q));
@@ -98,7 +92,7 @@ impl Locals for CmpxchgDoubleSlab {
     fn holds_addr(&self, a: Addr) -> bool {
         self.f == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(Some(self.pg));
     }
 }
@@ -121,16 +115,13 @@ pub struct GetPartialNode {
 }
 
 impl Locals for GetPartialNode {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn returned(&mut self, r: Ret) {
         self.ret = r;
     }
     fn holds_addr(&self, a: Addr) -> bool {
         self.obj == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.pg);
         mark(self.p);
         mark(self.old);
@@ -161,7 +152,7 @@ impl Locals for AcquireSlab {
     fn holds_addr(&self, a: Addr) -> bool {
         self.f == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(Some(self.pg));
     }
 }
@@ -180,10 +171,7 @@ pub struct PutCpuPartial {
 }
 
 impl Locals for PutCpuPartial {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(Some(self.pg));
         mark(self.p);
         mark(self.old);
@@ -214,9 +202,6 @@ pub struct DeactivateSlab {
 }
 
 impl Locals for DeactivateSlab {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
     fn returned(&mut self, r: Ret) {
         if let Some(ok) = r.ok {
             self.ok = ok;
@@ -225,7 +210,7 @@ impl Locals for DeactivateSlab {
     fn holds_addr(&self, a: Addr) -> bool {
         self.x == a || self.obj == a || self.f == a
     }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(Some(self.pg));
     }
 }
@@ -241,10 +226,7 @@ pub struct FlushCpuSlab {
 }
 
 impl Locals for FlushCpuSlab {
-    fn cpu(&self) -> Option<u32> {
-        Some(self.c)
-    }
-    fn slabs(&self, mark: &mut dyn FnMut(Option<SlabId>)) {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.pg);
         mark(self.p);
     }

@@ -16,7 +16,7 @@ use crate::model::{Flow, Machine, Stat};
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct AllocFromNewSlab {
     pub obj: Addr,
-    pub pg: Option<SlabId>,
+    pub pg: SlabId,
     pub saved_irq: bool,
     pub count: u32,
     pub pages: u32,
@@ -29,7 +29,7 @@ impl Locals for AllocFromNewSlab {
         self.obj == a
     }
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
-        mark(self.pg);
+        mark(Some(self.pg));
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.h, None]
@@ -53,7 +53,7 @@ impl Locals for AllocateSlab {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GetFreelistNofreeze {
     pub f: Addr,
-    pub pg: Option<SlabId>,
+    pub pg: SlabId,
     pub cnt: Counters,
 }
 
@@ -62,7 +62,7 @@ impl Locals for GetFreelistNofreeze {
         self.f == a
     }
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
-        mark(self.pg);
+        mark(Some(self.pg));
     }
 }
 
@@ -74,7 +74,7 @@ pub struct GetFromPartialNode {
     pub f: Addr,
     pub pg: Option<SlabId>,
     pub cnt: Counters,
-    pub n: Option<u32>,
+    pub n: u32,
     pub saved_irq: bool,
 }
 
@@ -90,7 +90,7 @@ impl Locals for GetFromPartialNode {
 /// The locals of `GetPartialNodeBulk`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GetPartialNodeBulk {
-    pub n: Option<u32>,
+    pub n: u32,
     pub saved_irq: bool,
     pub lock: bool,
     pub count: u32,
@@ -153,7 +153,7 @@ pub struct RefillObjectsNode {
     pub x: Addr,
     pub f: Addr,
     pub pg: Option<SlabId>,
-    pub n: Option<u32>,
+    pub n: u32,
     pub saved_irq: bool,
     pub lock: bool,
     pub count: u32,
@@ -186,7 +186,7 @@ pub struct RefillSheaf {
     pub pages: u32,
     pub pobj: u32,
     pub ret: Ret,
-    pub h: Option<u32>,
+    pub h: u32,
 }
 
 impl Locals for RefillSheaf {
@@ -197,7 +197,7 @@ impl Locals for RefillSheaf {
         mark(self.ret.slab);
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, None]
+        [Some(self.h), None]
     }
 }
 
@@ -561,7 +561,7 @@ impl Machine {
             }
             SE11 => {
                 *pc = SE11r;
-                let e = fr.h2;
+                let e = need!(self, fr.h2);
                 call(refill_sheaf::RS1, |f| f.h = e)
             }
             SE11r => {
@@ -573,7 +573,7 @@ impl Machine {
                 // stay counted in their slabs: spec C.9 item 3); later code flushes it first.
                 if self.variant().refill_fail_flush {
                     *pc = SE11f;
-                    let e = fr.h2;
+                    let e = need!(self, fr.h2);
                     return call(sheaf_flush_unused::FU1, |f| f.h = e);
                 }
                 *pc = SE11f;
@@ -729,7 +729,7 @@ impl Machine {
         fr: &mut RefillSheaf,
     ) -> Flow {
         use refill_sheaf::Pc::*;
-        let h = need!(self, fr.h);
+        let h = fr.h;
         match *pc {
             RS1 => {
                 step!(self);
@@ -869,7 +869,7 @@ impl Machine {
                     fr.pobj.saturating_sub(fr.count),
                 );
                 call(alloc_from_new_slab::NS3, |f| {
-                    f.pg = Some(p);
+                    f.pg = p;
                     f.h = h;
                     f.pages = base;
                     f.pobj = want;
@@ -897,7 +897,7 @@ impl Machine {
             f.h = h;
             f.pages = base;
             f.pobj = want;
-            f.n = Some(n);
+            f.n = n;
             f.lock = trylock;
         })
     }
@@ -941,13 +941,13 @@ impl Machine {
         fr: &mut RefillObjectsNode,
     ) -> Flow {
         use refill_objects_node::Pc::*;
-        let n = need!(self, fr.n);
+        let n = fr.n;
         match *pc {
             RN1 => {
                 *pc = RN1r;
                 let (want, trylock) = (fr.pobj, fr.lock);
                 call(get_partial_node_bulk::GB1, |f| {
-                    f.n = Some(n);
+                    f.n = n;
                     f.pobj = want;
                     f.lock = trylock;
                 })
@@ -983,7 +983,7 @@ impl Machine {
             }
             RN3 => {
                 *pc = RN3r;
-                let p = fr.pg;
+                let p = need!(self, fr.pg);
                 call(get_freelist_nofreeze::GN1, |f| f.pg = p)
             }
             RN3r => {
@@ -1043,7 +1043,7 @@ impl Machine {
             }
             RN5r => {
                 *pc = RN2;
-                let (p, head, tail, cnt) = (fr.pg, fr.f, fr.x, fr.ret.count);
+                let (p, head, tail, cnt) = (need!(self, fr.pg), fr.f, fr.x, fr.ret.count);
                 fr.f = NULL;
                 call(slab_free_slow_v7::SS2, |f| {
                     f.pg = p;
@@ -1119,7 +1119,7 @@ impl Machine {
         fr: &mut GetPartialNodeBulk,
     ) -> Flow {
         use get_partial_node_bulk::Pc::*;
-        let n = need!(self, fr.n);
+        let n = fr.n;
         match *pc {
             GB1 => {
                 step!(self);
@@ -1201,7 +1201,7 @@ impl Machine {
         fr: &mut GetFreelistNofreeze,
     ) -> Flow {
         use get_freelist_nofreeze::Pc::*;
-        let p = need!(self, fr.pg);
+        let p = fr.pg;
         match *pc {
             GN1 => {
                 step!(self);
@@ -1323,7 +1323,7 @@ impl Machine {
         fr: &mut AllocFromNewSlab,
     ) -> Flow {
         use alloc_from_new_slab::Pc::*;
-        let p = need!(self, fr.pg);
+        let p = fr.pg;
         match *pc {
             NS3 => {
                 let f = self.slab(p).freelist;
@@ -1426,7 +1426,7 @@ impl Machine {
                 *pc = SL3;
                 let n = fr.node.unwrap_or(self.my_node());
                 fr.n = Some(n);
-                call(get_from_partial_node::GP1, |f| f.n = Some(n))
+                call(get_from_partial_node::GP1, |f| f.n = n)
             }
             SL3 => {
                 if fr.ret.value != NULL {
@@ -1476,7 +1476,7 @@ impl Machine {
             SL3r => {
                 *pc = SL3;
                 let m = fr.l as u32;
-                call(get_from_partial_node::GP1, |f| f.n = Some(m))
+                call(get_from_partial_node::GP1, |f| f.n = m)
             }
             SL5 => {
                 *pc = SL5r;
@@ -1490,7 +1490,7 @@ impl Machine {
                 self.stat(Stat::ALLOC_SLAB);
                 *pc = SL7r;
                 call(alloc_from_new_slab::NS3, |f| {
-                    f.pg = Some(p);
+                    f.pg = p;
                     f.pobj = 1;
                 })
             }
@@ -1506,7 +1506,7 @@ impl Machine {
         fr: &mut GetFromPartialNode,
     ) -> Flow {
         use get_from_partial_node::Pc::*;
-        let n = need!(self, fr.n);
+        let n = fr.n;
         match *pc {
             GP1 => {
                 step!(self);

@@ -92,12 +92,12 @@ pub struct PcsInstallEmptySheaf {
     pub m: u8,
     pub pages: u32,
     pub h: Option<u32>,
-    pub h2: Option<u32>,
+    pub h2: u32,
 }
 
 impl Locals for PcsInstallEmptySheaf {
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, self.h2]
+        [self.h, Some(self.h2)]
     }
 }
 
@@ -152,13 +152,13 @@ impl Locals for SheafFlushMain {
 /// The locals of `SheafFlushUnused`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SheafFlushUnused {
-    pub h: Option<u32>,
+    pub h: u32,
     pub arr: Vec<Addr>,
 }
 
 impl Locals for SheafFlushUnused {
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, None]
+        [Some(self.h), None]
     }
 }
 
@@ -168,7 +168,7 @@ pub struct SlabFreeSlowV7 {
     pub x: Addr,
     pub f: Addr,
     pub prior: Addr,
-    pub pg: Option<SlabId>,
+    pub pg: SlabId,
     pub cnt: Counters,
     pub new: Counters,
     pub n: Option<u32>,
@@ -183,7 +183,7 @@ impl Locals for SlabFreeSlowV7 {
         self.x == a || self.f == a
     }
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
-        mark(self.pg);
+        mark(Some(self.pg));
     }
 }
 
@@ -274,7 +274,7 @@ impl Machine {
                 *pc = SF4r;
                 let x = fr.x;
                 call(slab_free_slow_v7::SS2, |f| {
-                    f.pg = Some(p);
+                    f.pg = p;
                     f.f = x;
                     f.x = x;
                     f.count = 1;
@@ -546,7 +546,7 @@ impl Machine {
             }
             FR8f => {
                 *pc = FR13;
-                let t = fr.h2;
+                let t = need!(self, fr.h2);
                 call(sheaf_flush_unused::FU1, |f| f.h = t)
             }
             FR10 => {
@@ -621,7 +621,7 @@ impl Machine {
                 }
                 fr.c = fr.ret.count;
                 *pc = FR14r;
-                let (c, e, n) = (fr.c, fr.h2, fr.pages);
+                let (c, e, n) = (fr.c, need!(self, fr.h2), fr.pages);
                 call(pcs_install_empty_sheaf::FI1, |f| {
                     f.c = c;
                     f.h2 = e;
@@ -645,7 +645,7 @@ impl Machine {
     ) -> Flow {
         use pcs_install_empty_sheaf::Pc::*;
         let k = fr.c;
-        let e = need!(self, fr.h2);
+        let e = fr.h2;
         match *pc {
             FI1 => {
                 step!(self);
@@ -845,7 +845,7 @@ impl Machine {
         fr: &mut SheafFlushUnused,
     ) -> Flow {
         use sheaf_flush_unused::Pc::*;
-        let h = need!(self, fr.h);
+        let h = fr.h;
         match *pc {
             FU1 => {
                 step!(self);
@@ -986,7 +986,7 @@ impl Machine {
             }
             KB3 => {
                 *pc = KB1;
-                let (p, head, tail, cnt) = (fr.pg, fr.f, fr.x, fr.ret.count);
+                let (p, head, tail, cnt) = (need!(self, fr.pg), fr.f, fr.x, fr.ret.count);
                 call(slab_free_slow_v7::SS2, |f| {
                     f.pg = p;
                     f.f = head;
@@ -1007,7 +1007,7 @@ impl Machine {
         fr: &mut SlabFreeSlowV7,
     ) -> Flow {
         use slab_free_slow_v7::Pc::*;
-        let p = need!(self, fr.pg);
+        let p = fr.pg;
         match *pc {
             SS1 => {
                 let Some(n) = fr.n else {
@@ -1228,7 +1228,7 @@ impl Machine {
             }
             HP3 => {
                 *pc = HP4;
-                let m = fr.h;
+                let m = need!(self, fr.h);
                 call(sheaf_flush_unused::FU1, |f| f.h = m)
             }
             HP4 => {
@@ -1236,7 +1236,7 @@ impl Machine {
                     return Flow::Ret(Ret::new(NULL, None));
                 };
                 *pc = HP4r;
-                call(sheaf_flush_unused::FU1, |f| f.h = Some(sp))
+                call(sheaf_flush_unused::FU1, |f| f.h = sp)
             }
             HP4r => {
                 step!(self);
@@ -1301,7 +1301,7 @@ impl Machine {
                     return call(sheaf_flush_main::FM1, |_| {});
                 };
                 *pc = FA2f;
-                call(sheaf_flush_unused::FU1, |f| f.h = Some(sp))
+                call(sheaf_flush_unused::FU1, |f| f.h = sp)
             }
             FA2f => {
                 step!(self);

@@ -52,7 +52,7 @@ impl Machine {
                 matches!(f, Frame::SlabFreeSlowV7 {
                     pc: SS7 | SS8 | SS9 | SS10 | SS10u | SS11 | SS11u | SS11d,
                     l,
-                } if l.pg == Some(s))
+                } if l.pg == s)
             })
         })
     }

@@ -586,7 +586,7 @@ impl Machine {
                 pc: slab_free_slow_v7::SS5,
                 l,
             } => {
-                let n = self.node_of_slab(l.pg?);
+                let n = self.node_of_slab(l.pg);
                 let locks = l.new.inuse == 0 || l.prior == NULL;
                 if locks {
                     node_lock(n)
@@ -597,20 +597,20 @@ impl Machine {
             Frame::AllocFromNewSlab {
                 pc: alloc_from_new_slab::NS5,
                 l,
-            } => node_lock(self.node_of_slab(l.pg?)),
+            } => node_lock(self.node_of_slab(l.pg)),
             Frame::GetFromPartialNode {
                 pc: get_from_partial_node::GP2,
                 l,
-            } => node_lock(l.n?),
+            } => node_lock(l.n),
             Frame::RefillObjectsNode {
                 pc: refill_objects_node::RN7,
                 l,
-            } => node_lock(l.n?),
+            } => node_lock(l.n),
             // `allow_spin = false` takes the lock by trylock: it never waits.
             Frame::GetPartialNodeBulk {
                 pc: get_partial_node_bulk::GB2,
                 l,
-            } if !l.lock => node_lock(l.n?),
+            } if !l.lock => node_lock(l.n),
             Frame::BarnReplaceEmpty {
                 pc: barn_replace_empty_sheaf::BRE2,
                 l,

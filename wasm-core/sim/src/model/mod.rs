@@ -2,15 +2,21 @@
 //! function uses to take a step (memory access with coherence and cost, stats, events).
 //!
 //! How a step runs. Each context has a stack of [`Frame`]s; each frame is a kernel function
-//! with a program counter. The pc is typed by its function (`pcs`): [`Pc`] has one arm per
-//! function, carrying a label of that function's own enum, declared with its listing line by
-//! `kernel_fn!` (`crate::listing`). So the function follows from the pc, and each function's
-//! `match` covers exactly its own labels, which the compiler checks. `exec` dispatches the top
-//! frame to its function with its label, which it runs. A label is either a *step* (one atomic
+//! with its program counter and its locals. Both are typed by the function (`pcs`): a frame
+//! is the function's arm of [`Frame`], `Frame::F { pc, l }`, where `pc` is a label of the
+//! function's own enum, declared with its listing line by `kernel_fn!` (`crate::listing`), and
+//! `l` its own struct of locals, holding only what it uses (beside its step machine). So a
+//! label is never paired with another function's locals, each function's `match` covers
+//! exactly its own labels, which the compiler checks, and a local its caller always supplies
+//! is never unset. `exec` dispatches the top frame to its function with its label and its
+//! locals, which it runs. A label is either a *step* (one atomic
 //! action on shared state: a load, a store, a CAS, a lock, an irq or preempt toggle, a
 //! prefetch, a page allocation) or *free work* (branching on locals, calls, returns, stat
 //! bumps). A callee returns (`Flow::Ret`) a [`Ret`]: a value, a slab, a count or a success its
-//! caller tests, which lands in the caller's return register. After every step the context is
+//! caller tests, which lands in the caller's return register (its locals keep what they read
+//! of it, `Locals::returned`). What the machine asks of a frame outside its step machine (an
+//! object or a slab it holds, a sheaf it works on) is a method of [`Frame`] that its locals
+//! answer (`state::Locals`). After every step the context is
 //! *settled*: its free work runs until the next label is a step, so the label a context shows
 //! is the step it will take next and a finished context is known at once. In probing mode a
 //! step label returns `Flow::Pending` without touching anything; that is how settling stops in

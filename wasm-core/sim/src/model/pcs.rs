@@ -1,20 +1,31 @@
-//! Program counters: each modelled kernel function is a step machine whose pc is the enum of
-//! its own labels, declared with its lines of the listing by `kernel_fn!` (`crate::listing`,
-//! `crate::listing_v7`). A frame's pc is [`Pc`], one arm per function carrying that function's
-//! label, so the function a frame runs follows from its pc ([`Pc::func`]) and each step
-//! machine's `match` is exhaustive over its own labels: a label of another function cannot be
-//! written there, and no fallback arm is needed. Labels shared by name between functions (7.0
-//! reuses `BP1`, `LL1`...) are variants of different enums: a label is read with its function.
+//! Program counters and frames: each modelled kernel function is a step machine whose pc is
+//! the enum of its own labels, declared with its lines of the listing by `kernel_fn!`
+//! (`crate::listing`, `crate::listing_v7`), and whose locals are its own struct, beside its
+//! step machine. `kernel_fns!` lists every function once, with its label module and its
+//! locals, and makes:
+//! - [`Func`], the functions;
+//! - [`Pc`], a frame's program counter: one arm per function carrying that function's label,
+//!   so the function follows from the pc ([`Pc::func`]) and each step machine's `match` is
+//!   exhaustive over its own labels: a label of another function cannot be written there, and
+//!   no fallback arm is needed. Labels shared by name between functions (7.0 reuses `BP1`,
+//!   `LL1`...) are variants of different enums: a label is read with its function;
+//! - [`Frame`], one arm per function carrying its label and its locals together
+//!   (`Frame::GetFreelist { pc, l }`), so a label is never paired with another function's
+//!   locals; the executor dispatches `match fr { Frame::F { pc, l } => self.f(pc, l), .. }`;
+//!   the questions asked of any frame (`returned`, `holds_addr`, `queued`, `slabs`,
+//!   `sheaves`) are matches over the arms that the locals answer (`state::Locals`);
+//! - [`FnPc`]: a label type knows its function's locals, so `pc.frame(l)` (and 7.0's
+//!   `call(pc, |l| ..)`) builds a callee's frame from its entry label.
 //!
-//! Both levels are one-byte `Copy` enums, so a pc is two bytes and a dispatch is two jumps, as
+//! A pc is two one-byte `Copy` enums, so it stays two bytes and a dispatch is two jumps, as
 //! when `Frame` held a function and one global label enum.
 
 use super::state::{Addr, Locals, Ret, SlabId};
 pub(crate) use crate::listing::*;
 pub(crate) use crate::listing_v7::*;
 
-/// Every step machine, as the variant of [`Func`] and the arm of [`Pc`] it is, with the module
-/// `kernel_fn!` made for its labels.
+/// Every step machine, as the variant of [`Func`] and the arms of [`Pc`] and [`Frame`] it is,
+/// with the module `kernel_fn!` made for its labels and the struct of its locals.
 macro_rules! kernel_fns {
     ($($func:ident = $module:ident : $locals:ty,)+) => {
         /// The modelled kernel functions (step machines; names as in the kernel's `mm/slub.c`,

@@ -1,6 +1,7 @@
-//! The machine state: every structure of spec §1 plus contexts, coherence, stats and ghost
-//! state. All of it is plain data (`Clone + Eq + Hash`), so checkpoints, time travel and the
-//! explorer's state hashing need nothing more.
+//! The machine state: every structure of spec §1 plus contexts (their frames: each function's
+//! label and own locals, `pcs`), coherence, stats and ghost state. All of it is plain data
+//! (`Clone + Eq + Hash`), so checkpoints, time travel and the explorer's state hashing need
+//! nothing more.
 
 use super::stats::NR_STATS;
 
@@ -166,8 +167,9 @@ impl Var {
     }
 }
 
-/// A frame's program counter: the function it runs and that function's label (`pcs`);
-/// `Pc::name` gives the listing spelling, `Func::name` the function's.
+/// A frame: one arm per function with its label and its own locals (`pcs`); its program
+/// counter (`Frame::pc`) is the function it runs and that function's label; `Pc::name` gives
+/// the listing spelling, `Func::name` the function's.
 pub use super::pcs::{Frame, Func, Pc};
 pub use super::slub::Touch;
 

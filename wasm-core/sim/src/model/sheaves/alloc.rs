@@ -1,9 +1,10 @@
 //! Allocation under Linux 7.0 (spec C.3.1–C.3.5): the sheaf fast path, the exchange with the
 //! spare and the barn, the refill from slabs, and the one-object slab path that remains.
 //!
-//! Frame locals, per function: `c` the CPU whose sheaves are locked; `h` the main sheaf (or
-//! the sheaf being filled), `h2` the spare / the sheaf obtained; `pages` the barn's node (or a
-//! slot index where said); `count` a size or a number of objects; `node` the requested node.
+//! Each function's locals are its own struct (below), with these names: `c` the CPU whose
+//! sheaves are locked; `h` the main sheaf (or the sheaf being filled), `h2` the spare / the
+//! sheaf obtained; `pages` the barn's node (or a slot index where said); `count` a size or a
+//! number of objects; `node` the requested node.
 
 use super::super::memory::Access;
 use super::{call, sheaf_of_ret, sv, without_sheaves};

@@ -1,11 +1,12 @@
 //! The per-CPU lock (`local_trylock`, `local_lock`, `local_unlock` on the `local_trylock_t`
 //! of `slub_percpu_sheaves`, spec C.3.0) and the barn helpers (spec C.3.3). Each is its own
-//! step machine so the listing shows its lines; callers read the result from `fr.ret.value`.
+//! step machine so the listing shows its lines; callers read the result from their return
+//! register (`fr.ret.value`).
 //!
-//! Frames: the lock functions keep the CPU in `c` and return it in `count`; the barn
-//! helpers keep the barn's node in `pages` and the sheaf they were given in `h`, and return
-//! the sheaf they took (`ret_sheaf`) with an error code in `count` (`barn_replace_full_sheaf`:
-//! `E2BIG` or `ENOMEM`).
+//! Locals (each function's own struct, below): the lock functions keep the CPU in `c` and
+//! return it as their `Ret`'s count; the barn helpers keep the barn's node in `pages` and the
+//! sheaf they were given in `h`, and return the sheaf they took (`ret_sheaf`) with an error
+//! code as the count (`barn_replace_full_sheaf`: `E2BIG` or `ENOMEM`).
 
 use super::super::memory::Access;
 use super::{ret_sheaf, SheafId};
@@ -13,7 +14,7 @@ use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::{Flow, Machine};
 
-/// `barn_replace_full_sheaf`'s errors, in `count` of its frame.
+/// `barn_replace_full_sheaf`'s errors, its `count`, returned as its `Ret`'s count.
 pub const E2BIG: u32 = 1;
 pub const ENOMEM: u32 = 2;
 

@@ -2,8 +2,9 @@
 //! of a full main, the flushes back to slabs, `__slab_free` as 7.0 has it, and the CPU
 //! hotplug and `flush_all` work.
 //!
-//! Frame locals as in `alloc`: `c` the locked CPU, `h`/`h2` sheaves, `pages` the barn's node,
-//! `x` the object freed (or a chain's tail), `f` a chain's head, `arr` an on-stack batch.
+//! Each function's locals are its own struct (below), named as in `alloc`: `c` the locked
+//! CPU, `h`/`h2` sheaves, `pages` the barn's node, `x` the object freed (or a chain's tail),
+//! `f` a chain's head, `arr` an on-stack batch.
 
 use super::super::memory::Access;
 use super::barn::E2BIG;
@@ -384,8 +385,8 @@ impl Machine {
             }
             FP8 => {
                 if fr.m == 1 {
-                    // Back from `__pcs_replace_full_main`: locked (on `ret_count`'s CPU) with
-                    // room in main, or unlocked and refused.
+                    // Back from `__pcs_replace_full_main`: locked (on the CPU its `Ret`'s count
+                    // names) with room in main, or unlocked and refused.
                     fr.m = 0;
                     if fr.ret.value == 0 {
                         return Flow::Ret(Ret::new(0, None).counted(fr.count));

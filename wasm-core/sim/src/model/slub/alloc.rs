@@ -73,13 +73,17 @@ impl Locals for SlabAllocSlow {
     }
 }
 
-/// `get_freelist(s, slab)`: the CPU slab `pg`; `f` and `cnt` its `freelist` and `counters` as read, `new` the counters it writes; `ok` the double CAS.
+/// The locals of `get_freelist(s, slab)`, with the kernel's names.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GetFreelist {
-    pub f: Addr,
-    pub pg: SlabId,
-    pub cnt: Counters,
+    /// The CPU slab it takes the freelist of (`c->page`, 6.x `c->slab`).
+    pub slab: SlabId,
+    /// `freelist = slab->freelist`, `counters = slab->counters` as read.
+    pub freelist: Addr,
+    pub counters: Counters,
+    /// `new.counters`: all objects in use; frozen while the freelist is not empty.
     pub new: Counters,
+    /// The double CAS succeeded (`__cmpxchg_double_slab`'s return).
     pub ok: bool,
 }
 
@@ -90,10 +94,10 @@ impl Locals for GetFreelist {
         }
     }
     fn holds_addr(&self, a: Addr) -> bool {
-        self.f == a
+        self.freelist == a
     }
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
-        mark(Some(self.pg));
+        mark(Some(self.slab));
     }
 }
 
@@ -639,7 +643,7 @@ impl Machine {
                 Flow::call(Frame::GetFreelist {
                     pc: get_freelist::G1,
                     l: GetFreelist {
-                        pg: need!(self, fr.pg),
+                        slab: need!(self, fr.pg),
                         ..GetFreelist::default()
                     },
                 })
@@ -771,7 +775,7 @@ impl Machine {
                     return Flow::call(Frame::GetFreelist {
                         pc: get_freelist::G1,
                         l: GetFreelist {
-                            pg: p,
+                            slab: p,
                             ..GetFreelist::default()
                         },
                     });
@@ -930,19 +934,19 @@ impl Machine {
         fr: &mut GetFreelist,
     ) -> Flow {
         use get_freelist::Pc::*;
-        let p = fr.pg;
+        let p = fr.slab;
         match *pc {
             G1 => {
                 step!(self);
                 self.access(self.page(p).line, Access::Read);
-                fr.f = self.slab(p).freelist;
+                fr.freelist = self.slab(p).freelist;
                 note!(
                     self,
                     Load,
                     format!("page {}.freelist", self.slab_name(p)),
                     "get_freelist: read {}'s freelist: {}.",
                     self.slab_name(p),
-                    self.addr_name(fr.f)
+                    self.addr_name(fr.freelist)
                 );
                 *pc = G2;
                 Flow::Step
@@ -950,19 +954,19 @@ impl Machine {
             G2 => {
                 step!(self);
                 self.access(self.page(p).line, Access::Read);
-                fr.cnt = self.slab(p).counters;
+                fr.counters = self.slab(p).counters;
                 note!(
                     self,
                     Load,
                     format!("page {}.counters", self.slab_name(p)),
                     "Read {}'s counters: {}.",
                     self.slab_name(p),
-                    super::counters_text(fr.cnt)
+                    super::counters_text(fr.counters)
                 );
                 fr.new = Counters {
-                    inuse: fr.cnt.objects,
-                    objects: fr.cnt.objects,
-                    frozen: fr.f != NULL,
+                    inuse: fr.counters.objects,
+                    objects: fr.counters.objects,
+                    frozen: fr.freelist != NULL,
                 };
                 *pc = G3;
                 Flow::Step
@@ -971,14 +975,14 @@ impl Machine {
                 pc,
                 &mut fr.ok,
                 p,
-                (fr.f, fr.cnt),
+                (fr.freelist, fr.counters),
                 (NULL, fr.new),
                 false,
                 G3r,
             ),
             G3r => {
                 if fr.ok {
-                    Flow::Ret(Ret::new(fr.f, None))
+                    Flow::Ret(Ret::new(fr.freelist, None))
                 } else {
                     *pc = G1;
                     Flow::Go
@@ -1256,7 +1260,7 @@ impl Machine {
                 Flow::call(Frame::GetFreelist {
                     pc: get_freelist::G1,
                     l: GetFreelist {
-                        pg: need!(self, fr.pg),
+                        slab: need!(self, fr.pg),
                         ..GetFreelist::default()
                     },
                 })
@@ -1451,7 +1455,7 @@ impl Machine {
                 Flow::call(Frame::GetFreelist {
                     pc: get_freelist::G1,
                     l: GetFreelist {
-                        pg: need!(self, fr.pg),
+                        slab: need!(self, fr.pg),
                         ..GetFreelist::default()
                     },
                 })
@@ -1482,7 +1486,7 @@ impl Machine {
                         return Flow::call(Frame::GetFreelist {
                             pc: get_freelist::G1,
                             l: GetFreelist {
-                                pg: need!(self, fr.p),
+                                slab: need!(self, fr.p),
                                 ..GetFreelist::default()
                             },
                         });

@@ -194,7 +194,7 @@ impl Machine {
                     out.push((l.prior, true));
                 }
             }
-            Frame::GetFreelist { l, .. } => out.push((l.f, true)),
+            Frame::GetFreelist { l, .. } => out.push((l.freelist, true)),
             Frame::GetPartialNode { l, .. } => out.push((l.obj, true)),
             Frame::AcquireSlab { l, .. } if l.lock => out.push((l.f, true)),
             Frame::SlabFree { l, .. } => out.push((l.x, false)),

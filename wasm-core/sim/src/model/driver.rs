@@ -130,7 +130,7 @@ impl<'a> PolicyView<'a> {
     pub fn ctx_label(&self, name: &str) -> Option<String> {
         let cx = self.ctx_index(name)?;
         let f = self.m.ctx(cx).stack.last()?;
-        Some(format!("{}:{}", f.func().name(), f.pc.name()))
+        Some(format!("{}:{}", f.func().name(), f.pc().name()))
     }
     /// The context a move text names (`A`), if any.
     pub fn ctx_index(&self, name: &str) -> Option<CtxId> {

@@ -551,27 +551,25 @@ impl Machine {
         flow
     }
 
-    /// Push/pop frames after `exec` ran the top frame's label.
+    /// Push/pop frames after `exec` ran the top frame's label. A return pops the frame and
+    /// hands what it returned to its caller's return register (`Frame::returned`), or ends the
+    /// op with it.
     fn after_exec(&mut self, cx: CtxId, flow: Flow) {
         let Some(c) = self.ctx_mut(cx) else { return };
         let stack = &mut c.stack;
-        let (v, s, ok) = match flow {
+        let ret = match flow {
             Flow::Step | Flow::Go | Flow::Pending => return,
             Flow::Call(child) => return stack.push(*child),
-            Flow::Ret(v, s) => (v, s, None),
-            Flow::RetOk(ok) => (Addr::from(ok), None, Some(ok)),
+            Flow::Ret(ret) => ret,
         };
         // The returning frame is the one `exec_top` just ran.
-        let Some(fr) = stack.pop() else { return };
+        if stack.pop().is_none() {
+            return;
+        }
         if let Some(parent) = stack.last_mut() {
-            parent.ret = v;
-            parent.ret_slab = s;
-            parent.ret_count = fr.count;
-            if let Some(ok) = ok {
-                parent.ok = ok;
-            }
+            parent.returned(ret);
         } else {
-            self.finish_op(cx, v);
+            self.finish_op(cx, ret.value);
         }
     }
 
@@ -615,11 +613,12 @@ impl Machine {
                     },
                 }
             }
-            IOp::Touch { var } => self.var(var).addr.map(|a| {
-                let mut f = Frame::new(touch::TC);
-                f.x = a;
-                f.count = var as u32;
-                f
+            IOp::Touch { var } => self.var(var).addr.map(|a| Frame::Touch {
+                pc: touch::TC,
+                l: Touch {
+                    x: a,
+                    var: var as u32,
+                },
             }),
         };
         let Some(c) = self.ctx_mut(cx) else {
@@ -793,7 +792,7 @@ impl Machine {
                 .ctx(cx)
                 .stack
                 .last()
-                .map(|fr| format!("{}:{}", fr.func().name(), fr.pc.name()))
+                .map(|fr| format!("{}:{}", fr.func().name(), fr.pc().name()))
                 .unwrap_or_default();
             let ev = Event {
                 step: self.st.steps,
@@ -1025,14 +1024,18 @@ mod tests {
     #[test]
     fn a_frame_local_that_is_unset_is_the_violation_model() {
         let mut m = machine();
-        // `get_freelist` of no slab.
-        m.st.ctxs[0].stack = vec![Frame::new(get_freelist::G1)];
+        // `unfreeze_partials` walking a chain it was not given (`get_freelist` of no slab no
+        // longer compiles: its slab is not an `Option`).
+        m.st.ctxs[0].stack = vec![Frame::UnfreezePartials {
+            pc: unfreeze_partials::V3,
+            l: crate::model::slub::UnfreezePartials::default(),
+        }];
         m.st.ctxs[0].settled = true;
         m.apply_move(Move::Step(0), None);
         m.finish_if_done();
         let errors = model_errors(&m);
         assert_eq!(errors.len(), 1, "{:?}", m.violations);
-        assert!(errors[0].contains("`fr.pg` found nothing"), "{}", errors[0]);
+        assert!(errors[0].contains("`fr.p` found nothing"), "{}", errors[0]);
         // The machine stops there: no move is enabled, yet it is neither deadlocked nor done.
         assert!(m.enabled_moves().is_empty());
         assert!(!m.deadlocked() && !m.all_finished());

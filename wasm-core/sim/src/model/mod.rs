@@ -2,18 +2,25 @@
 //! function uses to take a step (memory access with coherence and cost, stats, events).
 //!
 //! How a step runs. Each context has a stack of [`Frame`]s; each frame is a kernel function
-//! with a program counter. The pc is typed by its function (`pcs`): [`Pc`] has one arm per
-//! function, carrying a label of that function's own enum, declared with its listing line by
-//! `kernel_fn!` (`crate::listing`). So the function follows from the pc, and each function's
-//! `match` covers exactly its own labels, which the compiler checks. `exec` dispatches the top
-//! frame to its function with its label, which it runs. A label is either a *step* (one atomic
+//! with its program counter and its locals. Both are typed by the function (`pcs`): a frame
+//! is the function's arm of [`Frame`], `Frame::F { pc, l }`, where `pc` is a label of the
+//! function's own enum, declared with its listing line by `kernel_fn!` (`crate::listing`), and
+//! `l` its own struct of locals, holding only what it uses (beside its step machine). So a
+//! label is never paired with another function's locals, each function's `match` covers
+//! exactly its own labels, which the compiler checks, and a local its caller always supplies
+//! is never unset. `exec` dispatches the top frame to its function with its label and its
+//! locals, which it runs. A label is either a *step* (one atomic
 //! action on shared state: a load, a store, a CAS, a lock, an irq or preempt toggle, a
 //! prefetch, a page allocation) or *free work* (branching on locals, calls, returns, stat
-//! bumps). A callee returns a value (`Flow::Ret`) or a success its caller tests (`Flow::RetOk`,
-//! into the caller's `ok`). After every step the context is *settled*: its free work runs until
-//! the next label is a step, so the label a context shows is the step it will take next and a
-//! finished context is known at once. In probing mode a step label returns `Flow::Pending`
-//! without touching anything; that is how settling stops in front of a step.
+//! bumps). A callee returns (`Flow::Ret`) a [`Ret`]: a value, a slab, a count or a success its
+//! caller tests, which lands in the caller's return register (its locals keep what they read
+//! of it, `Locals::returned`). What the machine asks of a frame outside its step machine (an
+//! object or a slab it holds, a sheaf it works on) is a method of [`Frame`] that its locals
+//! answer (`state::Locals`). After every step the context is
+//! *settled*: its free work runs until the next label is a step, so the label a context shows
+//! is the step it will take next and a finished context is known at once. In probing mode a
+//! step label returns `Flow::Pending` without touching anything; that is how settling stops in
+//! front of a step.
 //!
 //! Layout. The machine shared by every allocator, which knows none of them by field: `state`
 //! (the plain-data state: processor, node lists, slab memory, and the allocator's own arm),
@@ -72,11 +79,16 @@ pub enum Flow {
     Go,
     /// Push a callee; the caller's pc already names where to resume.
     Call(Box<Frame>),
-    /// Pop this frame, handing `ret` / `ret_slab` to the caller.
-    Ret(Addr, Option<SlabId>),
-    /// Pop this frame, handing a boolean result to the caller's `ok` (and `ret` as 0 or 1):
-    /// the return of a function its caller tests (`cmpxchg_double_slab`).
-    RetOk(bool),
+    /// Pop this frame, handing what it returns to the caller's return register
+    /// (`Frame::returned`).
+    Ret(Ret),
+}
+
+impl Flow {
+    /// Push the callee `f` (its entry label and the locals its caller gives it).
+    pub fn call(f: Frame) -> Flow {
+        Flow::Call(Box::new(f))
+    }
 }
 
 /// Immutable facts derived from the scenario once.

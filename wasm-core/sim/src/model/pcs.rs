@@ -1,21 +1,33 @@
-//! Program counters: each modelled kernel function is a step machine whose pc is the enum of
-//! its own labels, declared with its lines of the listing by `kernel_fn!` (`crate::listing`,
-//! `crate::listing_v7`). A frame's pc is [`Pc`], one arm per function carrying that function's
-//! label, so the function a frame runs follows from its pc ([`Pc::func`]) and each step
-//! machine's `match` is exhaustive over its own labels: a label of another function cannot be
-//! written there, and no fallback arm is needed. Labels shared by name between functions (7.0
-//! reuses `BP1`, `LL1`...) are variants of different enums: a label is read with its function.
+//! Program counters and frames: each modelled kernel function is a step machine whose pc is
+//! the enum of its own labels, declared with its lines of the listing by `kernel_fn!`
+//! (`crate::listing`, `crate::listing_v7`), and whose locals are its own struct, beside its
+//! step machine. `kernel_fns!` lists every function once, with its label module and its
+//! locals, and makes:
+//! - [`Func`], the functions;
+//! - [`Pc`], a frame's program counter: one arm per function carrying that function's label,
+//!   so the function follows from the pc ([`Pc::func`]) and each step machine's `match` is
+//!   exhaustive over its own labels: a label of another function cannot be written there, and
+//!   no fallback arm is needed. Labels shared by name between functions (7.0 reuses `BP1`,
+//!   `LL1`...) are variants of different enums: a label is read with its function;
+//! - [`Frame`], one arm per function carrying its label and its locals together
+//!   (`Frame::GetFreelist { pc, l }`), so a label is never paired with another function's
+//!   locals; the executor dispatches `match fr { Frame::F { pc, l } => self.f(pc, l), .. }`;
+//!   the questions asked of any frame (`returned`, `holds_addr`, `queued`, `slabs`,
+//!   `sheaves`) are matches over the arms that the locals answer (`state::Locals`);
+//! - [`FnPc`]: a label type knows its function's locals, so `pc.frame(l)` (and 7.0's
+//!   `call(pc, |l| ..)`) builds a callee's frame from its entry label.
 //!
-//! Both levels are one-byte `Copy` enums, so a pc is two bytes and a dispatch is two jumps, as
+//! A pc is two one-byte `Copy` enums, so it stays two bytes and a dispatch is two jumps, as
 //! when `Frame` held a function and one global label enum.
 
+use super::state::{Addr, Locals, Ret, SlabId};
 pub(crate) use crate::listing::*;
 pub(crate) use crate::listing_v7::*;
 
-/// Every step machine, as the variant of [`Func`] and the arm of [`Pc`] it is, with the module
-/// `kernel_fn!` made for its labels.
+/// Every step machine, as the variant of [`Func`] and the arms of [`Pc`] and [`Frame`] it is,
+/// with the module `kernel_fn!` made for its labels and the struct of its locals.
 macro_rules! kernel_fns {
-    ($($func:ident = $module:ident,)+) => {
+    ($($func:ident = $module:ident : $locals:ty,)+) => {
         /// The modelled kernel functions (step machines; names as in the kernel's `mm/slub.c`,
         /// `mm/slab.c`).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,6 +86,76 @@ macro_rules! kernel_fns {
             }
         )+
 
+        /// One activation of a modelled function: its label and its own locals, together in
+        /// the function's arm (so a label is never paired with another function's locals).
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum Frame {
+            $($func { pc: $module::Pc, l: $locals },)+
+        }
+
+        impl Frame {
+            /// The frame's program counter: its function and label.
+            #[inline]
+            pub fn pc(&self) -> Pc {
+                match self {
+                    $(Frame::$func { pc, .. } => Pc::$func(*pc),)+
+                }
+            }
+
+            // What the machine asks of any frame, answered by its function's locals
+            // (`Locals`; a match, not a virtual call: the invariants ask after every step).
+
+            /// A callee returned `r`: the frame's locals take what they need of it.
+            #[inline]
+            pub fn returned(&mut self, r: Ret) {
+                match self {
+                    $(Frame::$func { l, .. } => l.returned(r),)+
+                }
+            }
+
+            /// Whether the frame holds object `a` in a local (an object in flight).
+            #[inline]
+            pub fn holds_addr(&self, a: Addr) -> bool {
+                match self {
+                    $(Frame::$func { l, .. } => l.holds_addr(a),)+
+                }
+            }
+
+            /// Whether the frame has slab `s` queued (for discard, for `slab_destroy`).
+            #[inline]
+            pub fn queued(&self, s: SlabId) -> bool {
+                match self {
+                    $(Frame::$func { l, .. } => l.queued(s),)+
+                }
+            }
+
+            /// Each slab the frame names in a local.
+            #[inline]
+            pub fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+                match self {
+                    $(Frame::$func { l, .. } => l.slabs(mark),)+
+                }
+            }
+
+            /// Linux 7.0: the sheaves the frame works on.
+            #[inline]
+            pub fn sheaves(&self) -> [Option<u32>; 2] {
+                match self {
+                    $(Frame::$func { l, .. } => l.sheaves(),)+
+                }
+            }
+        }
+
+        $(
+            impl FnPc for $module::Pc {
+                type Locals = $locals;
+                #[inline]
+                fn frame(self, l: $locals) -> Frame {
+                    Frame::$func { pc: self, l }
+                }
+            }
+        )+
+
         /// Each step machine's labels (`slab_alloc::A9`), for `use crate::model::pcs::labels::*`.
         pub mod labels {
             pub(crate) use super::{$($module),+};
@@ -82,58 +164,65 @@ macro_rules! kernel_fns {
 }
 
 kernel_fns! {
-    SlabAlloc = slab_alloc,
-    SlabAllocSlow = slab_alloc_slow,
-    SlabAllocSlowLl = slab_alloc_slow_ll,
-    GetFreelist = get_freelist,
-    GetPartialNode = get_partial_node,
-    AcquireSlab = acquire_slab,
-    NewSlab = new_slab,
-    PutCpuPartial = put_cpu_partial,
-    UnfreezePartials = unfreeze_partials,
-    DeactivateSlab = deactivate_slab,
-    FlushSlab = flush_slab,
-    FlushCpuSlab = flush_cpu_slab,
-    SlabFree = slab_free,
-    SlabFreeSlow = slab_free_slow,
-    CmpxchgDoubleSlab = cmpxchg_double_slab,
-    CacheAlloc = cache_alloc,
-    CacheAllocRefill = cache_alloc_refill,
-    CacheGrowBegin = cache_grow_begin,
-    CacheGrowEnd = cache_grow_end,
-    CacheFree = cache_free,
-    CacheFlusharray = cache_flusharray,
-    DoDrain = do_drain,
-    Touch = touch,
-    SlabAllocNode = slab_alloc_node,
-    LocalTrylock = local_trylock,
-    LocalLockV7 = local_lock_v7,
-    LocalUnlockV7 = local_unlock_v7,
-    ReplaceEmptyMain = pcs_replace_empty_main,
-    BarnReplaceEmpty = barn_replace_empty_sheaf,
-    BarnGetEmpty = barn_get_empty_sheaf,
-    BarnReplaceFull = barn_replace_full_sheaf,
-    BarnPutEmpty = barn_put_empty_sheaf,
-    BarnPutFull = barn_put_full_sheaf,
-    RefillSheaf = refill_sheaf,
-    RefillObjects = refill_objects,
-    RefillObjectsNode = refill_objects_node,
-    GetPartialNodeBulk = get_partial_node_bulk,
-    GetFreelistNofreeze = get_freelist_nofreeze,
-    AllocateSlab = allocate_slab,
-    AllocFromNewSlab = alloc_from_new_slab,
-    SlabAllocV7 = slab_alloc_v7,
-    GetFromPartialNode = get_from_partial_node,
-    SlabFreeV7 = slab_free_v7,
-    FreeToPcs = free_to_pcs,
-    ReplaceFullMain = pcs_replace_full_main,
-    InstallEmptySheaf = pcs_install_empty_sheaf,
-    SheafFlushMain = sheaf_flush_main,
-    SheafFlushUnused = sheaf_flush_unused,
-    FreeBulk = kmem_cache_free_bulk,
-    SlabFreeSlowV7 = slab_free_slow_v7,
-    CpuDead = slub_cpu_dead,
-    PcsFlushAll = pcs_flush_all,
+    SlabAlloc = slab_alloc: super::slub::SlabAlloc,
+    SlabAllocSlow = slab_alloc_slow: super::slub::SlabAllocSlow,
+    SlabAllocSlowLl = slab_alloc_slow_ll: super::slub::SlabAllocSlowLl,
+    GetFreelist = get_freelist: super::slub::GetFreelist,
+    GetPartialNode = get_partial_node: super::slub::GetPartialNode,
+    AcquireSlab = acquire_slab: super::slub::AcquireSlab,
+    NewSlab = new_slab: super::slub::NewSlab,
+    PutCpuPartial = put_cpu_partial: super::slub::PutCpuPartial,
+    UnfreezePartials = unfreeze_partials: super::slub::UnfreezePartials,
+    DeactivateSlab = deactivate_slab: super::slub::DeactivateSlab,
+    FlushSlab = flush_slab: super::slub::FlushSlab,
+    FlushCpuSlab = flush_cpu_slab: super::slub::FlushCpuSlab,
+    SlabFree = slab_free: super::slub::SlabFree,
+    SlabFreeSlow = slab_free_slow: super::slub::SlabFreeSlow,
+    CmpxchgDoubleSlab = cmpxchg_double_slab: super::slub::CmpxchgDoubleSlab,
+    CacheAlloc = cache_alloc: super::slab::CacheAlloc,
+    CacheAllocRefill = cache_alloc_refill: super::slab::CacheAllocRefill,
+    CacheGrowBegin = cache_grow_begin: super::slab::CacheGrowBegin,
+    CacheGrowEnd = cache_grow_end: super::slab::CacheGrowEnd,
+    CacheFree = cache_free: super::slab::CacheFree,
+    CacheFlusharray = cache_flusharray: super::slab::CacheFlusharray,
+    DoDrain = do_drain: super::slab::DoDrain,
+    Touch = touch: super::slub::Touch,
+    SlabAllocNode = slab_alloc_node: super::sheaves::SlabAllocNode,
+    LocalTrylock = local_trylock: super::sheaves::LocalTrylock,
+    LocalLockV7 = local_lock_v7: super::sheaves::LocalLockV7,
+    LocalUnlockV7 = local_unlock_v7: super::sheaves::LocalUnlockV7,
+    ReplaceEmptyMain = pcs_replace_empty_main: super::sheaves::PcsReplaceEmptyMain,
+    BarnReplaceEmpty = barn_replace_empty_sheaf: super::sheaves::BarnReplaceEmptySheaf,
+    BarnGetEmpty = barn_get_empty_sheaf: super::sheaves::BarnGetEmptySheaf,
+    BarnReplaceFull = barn_replace_full_sheaf: super::sheaves::BarnReplaceFullSheaf,
+    BarnPutEmpty = barn_put_empty_sheaf: super::sheaves::BarnPutSheaf,
+    BarnPutFull = barn_put_full_sheaf: super::sheaves::BarnPutSheaf,
+    RefillSheaf = refill_sheaf: super::sheaves::RefillSheaf,
+    RefillObjects = refill_objects: super::sheaves::RefillObjects,
+    RefillObjectsNode = refill_objects_node: super::sheaves::RefillObjectsNode,
+    GetPartialNodeBulk = get_partial_node_bulk: super::sheaves::GetPartialNodeBulk,
+    GetFreelistNofreeze = get_freelist_nofreeze: super::sheaves::GetFreelistNofreeze,
+    AllocateSlab = allocate_slab: super::sheaves::AllocateSlab,
+    AllocFromNewSlab = alloc_from_new_slab: super::sheaves::AllocFromNewSlab,
+    SlabAllocV7 = slab_alloc_v7: super::sheaves::SlabAllocV7,
+    GetFromPartialNode = get_from_partial_node: super::sheaves::GetFromPartialNode,
+    SlabFreeV7 = slab_free_v7: super::sheaves::SlabFreeV7,
+    FreeToPcs = free_to_pcs: super::sheaves::FreeToPcs,
+    ReplaceFullMain = pcs_replace_full_main: super::sheaves::PcsReplaceFullMain,
+    InstallEmptySheaf = pcs_install_empty_sheaf: super::sheaves::PcsInstallEmptySheaf,
+    SheafFlushMain = sheaf_flush_main: super::sheaves::SheafFlushMain,
+    SheafFlushUnused = sheaf_flush_unused: super::sheaves::SheafFlushUnused,
+    FreeBulk = kmem_cache_free_bulk: super::sheaves::KmemCacheFreeBulk,
+    SlabFreeSlowV7 = slab_free_slow_v7: super::sheaves::SlabFreeSlowV7,
+    CpuDead = slub_cpu_dead: super::sheaves::SlubCpuDead,
+    PcsFlushAll = pcs_flush_all: super::sheaves::PcsFlushAll,
+}
+
+/// A function's label type, which knows its function's locals: the frame of a callee is its
+/// entry label with the locals its caller gives it (`pc.frame(l)`, `sheaves::call`).
+pub trait FnPc: Copy {
+    type Locals: Default;
+    fn frame(self, l: Self::Locals) -> Frame;
 }
 
 // A pc stays a small `Copy` value: frames are cloned with every checkpoint and hashed by the

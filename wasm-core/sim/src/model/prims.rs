@@ -72,7 +72,7 @@ impl Machine {
                 " ({} at {}:{})",
                 self.cfg.ctx_ids.get(self.cur as usize).map_or("?", |s| s),
                 fr.func().name(),
-                fr.pc.name()
+                fr.pc().name()
             ),
             None => String::new(),
         };
@@ -270,21 +270,21 @@ impl Machine {
 
     // ----- processor state -----
 
-    /// `local_irq_save`: remember the flag in the frame, disable.
-    pub fn irq_save(&mut self, fr: &mut Frame) {
+    /// `local_irq_save(flags)`: remember the flag in the frame's `flags`, disable.
+    pub fn irq_save(&mut self, flags: &mut bool) {
         self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         if let Some(cpu) = self.my_cpu_mut() {
-            fr.saved_irq = cpu.irqs_on;
+            *flags = cpu.irqs_on;
             cpu.irqs_on = false;
         }
         self.charge(cost::Id::IrqSave);
     }
 
-    /// `local_irq_restore` of what the frame saved.
-    pub fn irq_restore(&mut self, fr: &Frame) {
+    /// `local_irq_restore(flags)` of what the frame saved.
+    pub fn irq_restore(&mut self, flags: bool) {
         self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         if let Some(cpu) = self.my_cpu_mut() {
-            cpu.irqs_on = fr.saved_irq;
+            cpu.irqs_on = flags;
         }
         self.charge(cost::Id::IrqRestore);
     }

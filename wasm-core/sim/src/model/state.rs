@@ -1,6 +1,7 @@
-//! The machine state: every structure of spec §1 plus contexts, coherence, stats and ghost
-//! state. All of it is plain data (`Clone + Eq + Hash`), so checkpoints, time travel and the
-//! explorer's state hashing need nothing more.
+//! The machine state: every structure of spec §1 plus contexts (their frames: each function's
+//! label and own locals, `pcs`), coherence, stats and ghost state. All of it is plain data
+//! (`Clone + Eq + Hash`), so checkpoints, time travel and the explorer's state hashing need
+//! nothing more.
 
 use super::stats::NR_STATS;
 
@@ -166,108 +167,81 @@ impl Var {
     }
 }
 
-/// A frame's program counter: the function it runs and that function's label (`pcs`);
-/// `Pc::name` gives the listing spelling, `Func::name` the function's.
-pub use super::pcs::{Func, Pc};
-
-/// One activation of a modelled function: its pc and its locals. The locals are a superset
-/// shared by all functions (named after the kernel's), which keeps frames one plain struct.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Frame {
-    /// The function and its label: the function follows from the pc (`Frame::func`).
-    pub pc: Pc,
-    /// The CPU whose `kmem_cache_cpu` this frame computed (`c` in the kernel).
-    pub c: u32,
-    pub tid: u64,
-    pub obj: Addr,
-    pub nxt: Addr,
-    /// The object being freed (`x`), or the address a `touch` writes.
-    pub x: Addr,
-    pub f: Addr,
-    pub prior: Addr,
-    pub pg: Option<SlabId>,
-    pub p: Option<SlabId>,
-    pub old: Option<SlabId>,
-    pub cnt: Counters,
-    pub new: Counters,
-    /// Requested node (`NUMA_NO_NODE` = None).
-    pub node: Option<u32>,
-    /// The node whose `list_lock` this frame holds or is about to take.
-    pub n: Option<u32>,
-    pub saved_irq: bool,
-    pub ok: bool,
-    pub flag: bool,
-    pub drain: bool,
-    pub lock: bool,
-    /// Deactivation modes (`M_NONE`, `M_PARTIAL`, `M_FULL`, `M_FREE`) now and last.
-    pub m: u8,
-    pub l: u8,
-    pub count: u32,
-    pub pages: u32,
-    pub pobj: u32,
-    /// Ghost (INV-12): CPU and version snapshotted when the value the CAS compares was read
-    /// (the tid, or the head under `no-tid` / `cmpxchg-local*`).
-    pub ghost_cpu: u32,
-    pub ghost_version: u64,
-    /// Slabs queued for discard (`unfreeze_partials`), or the remaining walk of a node list.
-    pub queue: Vec<SlabId>,
-    /// What the last callee returned.
-    pub ret: Addr,
-    pub ret_slab: Option<SlabId>,
-    /// A count the last callee reported (`acquire_slab`: the free objects it took).
-    pub ret_count: u32,
-    /// Linux 7.0: the sheaves a function works on (`main`, `spare`, `empty`, `full`...).
-    pub h: Option<u32>,
-    pub h2: Option<u32>,
-    /// Linux 7.0: an on-stack array of object pointers (a flush batch, a detached group).
-    pub arr: Vec<Addr>,
-}
+/// A frame: one arm per function with its label and its own locals (`pcs`); its program
+/// counter (`Frame::pc`) is the function it runs and that function's label; `Pc::name` gives
+/// the listing spelling, `Func::name` the function's.
+pub use super::pcs::{Frame, Func, Pc};
+pub use super::slub::Touch;
 
 impl Frame {
-    /// A frame of the function `pc` is a label of, at `pc`.
-    pub fn new(pc: impl Into<Pc>) -> Frame {
-        Frame {
-            pc: pc.into(),
-            c: 0,
-            tid: 0,
-            obj: NULL,
-            nxt: NULL,
-            x: NULL,
-            f: NULL,
-            prior: NULL,
-            pg: None,
-            p: None,
-            old: None,
-            cnt: Counters::default(),
-            new: Counters::default(),
-            node: None,
-            n: None,
-            saved_irq: false,
-            ok: false,
-            flag: false,
-            drain: false,
-            lock: false,
-            m: 0,
-            l: 0,
-            count: 0,
-            pages: 0,
-            pobj: 0,
-            ghost_cpu: 0,
-            ghost_version: 0,
-            queue: Vec::new(),
-            ret: NULL,
-            ret_slab: None,
-            ret_count: 0,
-            h: None,
-            h2: None,
-            arr: Vec::new(),
-        }
-    }
-
     /// The function this frame runs.
     #[inline]
     pub fn func(&self) -> Func {
-        self.pc.func()
+        self.pc().func()
+    }
+
+    /// Linux 7.0: whether the frame works on sheaf `h`.
+    pub fn holds_sheaf(&self, h: u32) -> bool {
+        self.sheaves().contains(&Some(h))
+    }
+}
+
+/// What the machine asks of any frame's locals, outside the function's own step machine;
+/// each function's locals answer for themselves (the defaults: nothing held).
+pub trait Locals: std::fmt::Debug {
+    /// A callee returned `r` (the return register): keep what the function reads of it.
+    fn returned(&mut self, _r: Ret) {}
+    /// The frame holds object `a` in a local.
+    fn holds_addr(&self, _a: Addr) -> bool {
+        false
+    }
+    /// The frame has slab `s` queued.
+    fn queued(&self, _s: SlabId) -> bool {
+        false
+    }
+    /// Each slab the frame names in a local (INV-5/6/9's "held by an op", where the function
+    /// is in one of its windows).
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, _mark: &mut F) {}
+    /// Linux 7.0: the sheaves the frame works on (`main`, `spare`, `empty`, `full`...).
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [None, None]
+    }
+}
+
+/// What a callee returns (`Flow::Ret`): its value (an object, a sheaf as `ret_sheaf` spells
+/// it, 0 or 1), a slab, a count (`acquire_slab`: the free objects it took; the 7.0 lock
+/// functions: the CPU they locked) and, for a function its caller tests, the success.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Ret {
+    pub value: Addr,
+    pub slab: Option<SlabId>,
+    pub count: u32,
+    pub ok: Option<bool>,
+}
+
+impl Ret {
+    /// A return of `value` and `slab`.
+    pub fn new(value: Addr, slab: Option<SlabId>) -> Ret {
+        Ret {
+            value,
+            slab,
+            ..Ret::default()
+        }
+    }
+
+    /// The same return, with a count (`acquire_slab`'s objects; 7.0: the CPU a lock function
+    /// locked, the objects a refill took, `barn_replace_full_sheaf`'s error).
+    pub fn counted(self, count: u32) -> Ret {
+        Ret { count, ..self }
+    }
+
+    /// The return of a function its caller tests: the success (and 0 or 1 as the value).
+    pub fn ok(ok: bool) -> Ret {
+        Ret {
+            value: Addr::from(ok),
+            ok: Some(ok),
+            ..Ret::default()
+        }
     }
 }
 

@@ -289,7 +289,7 @@ impl Machine {
                 label: c
                     .stack
                     .last()
-                    .map(|f| format!("{}:{}", f.func().name(), f.pc.name())),
+                    .map(|f| format!("{}:{}", f.func().name(), f.pc().name())),
                 stack: c
                     .stack
                     .iter()
@@ -302,14 +302,14 @@ impl Machine {
                     .stack
                     .iter()
                     .rev()
-                    .find(|f| matches!(f.pc, Pc::SlabAlloc(_) | Pc::SlabFree(_)))
+                    .find(|f| matches!(f.pc(), Pc::SlabAlloc(_) | Pc::SlabFree(_)))
                     .and_then(|f| {
                         // `reading`: from the first read of the CPU's fields to the CAS.
                         // `object_read`: before these lines only the tid (and `c`) has been
                         // read: A5/E3c of `slab_alloc`, F5/F6/FE3c/FE0d of `slab_free` (`head`
                         // not read yet). `next_read`: `next = get_freepointer(s, object)` done
                         // (`slab_alloc` only).
-                        let (alloc, reading, object_read, next_read) = match f.pc {
+                        let (alloc, reading, object_read, next_read) = match f.pc() {
                             Pc::SlabAlloc(pc) => {
                                 use slab_alloc::Pc::*;
                                 let reading = matches!(
@@ -355,11 +355,15 @@ impl Machine {
                             }
                             _ => return None,
                         };
-                        let (object, next) = if alloc { (f.obj, f.nxt) } else { (f.f, f.x) };
+                        let (c, tid, object, next) = match f {
+                            super::state::Frame::SlabAlloc { l, .. } => (l.c, l.tid, l.obj, l.nxt),
+                            super::state::Frame::SlabFree { l, .. } => (l.c, l.tid, l.f, l.x),
+                            _ => return None,
+                        };
                         reading.then(|| SnapshotView {
                             op: if alloc { FastOp::Alloc } else { FastOp::Free },
-                            cpu: f.c,
-                            tid: f.tid,
+                            cpu: c,
+                            tid,
                             object: self.addr_name(object),
                             next: self.addr_name(next),
                             object_read,

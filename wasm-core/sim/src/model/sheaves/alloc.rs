@@ -1,44 +1,281 @@
 //! Allocation under Linux 7.0 (spec C.3.1–C.3.5): the sheaf fast path, the exchange with the
 //! spare and the barn, the refill from slabs, and the one-object slab path that remains.
 //!
-//! Frame locals, per function: `c` the CPU whose sheaves are locked; `h` the main sheaf (or
-//! the sheaf being filled), `h2` the spare / the sheaf obtained; `pages` the barn's node (or a
-//! slot index where said); `count` a size or a number of objects; `node` the requested node.
+//! Each function's locals are its own struct (below), with these names: `c` the CPU whose
+//! sheaves are locked; `h` the main sheaf (or the sheaf being filled), `h2` the spare / the
+//! sheaf obtained; `pages` the barn's node (or a slot index where said); `count` a size or a
+//! number of objects; `node` the requested node.
 
 use super::super::memory::Access;
 use super::{call, sheaf_of_ret, sv, without_sheaves};
 use crate::model::pcs::labels::*;
 use crate::model::slub::counters_text;
 use crate::model::state::*;
-use crate::model::{Flow, Machine, Pc, Stat};
+use crate::model::{Flow, Machine, Stat};
+
+/// The locals of `AllocFromNewSlab`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AllocFromNewSlab {
+    pub obj: Addr,
+    pub pg: SlabId,
+    pub saved_irq: bool,
+    pub count: u32,
+    pub pages: u32,
+    pub pobj: u32,
+    pub h: Option<u32>,
+}
+
+impl Locals for AllocFromNewSlab {
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.obj == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(Some(self.pg));
+    }
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h, None]
+    }
+}
+
+/// The locals of `AllocateSlab`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AllocateSlab {
+    pub pg: Option<SlabId>,
+    pub node: Option<u32>,
+}
+
+impl Locals for AllocateSlab {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.pg);
+    }
+}
+
+/// The locals of `GetFreelistNofreeze`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GetFreelistNofreeze {
+    pub f: Addr,
+    pub pg: SlabId,
+    pub cnt: Counters,
+}
+
+impl Locals for GetFreelistNofreeze {
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.f == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(Some(self.pg));
+    }
+}
+
+/// The locals of `GetFromPartialNode`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GetFromPartialNode {
+    pub obj: Addr,
+    pub nxt: Addr,
+    pub f: Addr,
+    pub pg: Option<SlabId>,
+    pub cnt: Counters,
+    pub n: u32,
+    pub saved_irq: bool,
+}
+
+impl Locals for GetFromPartialNode {
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.obj == a || self.f == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.pg);
+    }
+}
+
+/// The locals of `GetPartialNodeBulk`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GetPartialNodeBulk {
+    pub n: u32,
+    pub saved_irq: bool,
+    pub lock: bool,
+    pub count: u32,
+    pub pobj: u32,
+}
+
+impl Locals for GetPartialNodeBulk {}
+
+/// The locals of `PcsReplaceEmptyMain`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PcsReplaceEmptyMain {
+    pub c: u32,
+    pub flag: bool,
+    pub count: u32,
+    pub pages: u32,
+    pub ret: Ret,
+    pub h: Option<u32>,
+    pub h2: Option<u32>,
+}
+
+impl Locals for PcsReplaceEmptyMain {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.ret.slab);
+    }
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h, self.h2]
+    }
+}
+
+/// The locals of `RefillObjects`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RefillObjects {
+    pub node: Option<u32>,
+    pub n: Option<u32>,
+    pub count: u32,
+    pub pages: u32,
+    pub pobj: u32,
+    pub ret: Ret,
+    pub h: Option<u32>,
+}
+
+impl Locals for RefillObjects {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.ret.slab);
+    }
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h, None]
+    }
+}
+
+/// The locals of `RefillObjectsNode`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RefillObjectsNode {
+    pub x: Addr,
+    pub f: Addr,
+    pub pg: Option<SlabId>,
+    pub n: u32,
+    pub saved_irq: bool,
+    pub lock: bool,
+    pub count: u32,
+    pub pages: u32,
+    pub pobj: u32,
+    pub ret: Ret,
+    pub h: Option<u32>,
+}
+
+impl Locals for RefillObjectsNode {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.x == a || self.f == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.pg);
+        mark(self.ret.slab);
+    }
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h, None]
+    }
+}
+
+/// The locals of `RefillSheaf`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RefillSheaf {
+    pub count: u32,
+    pub pages: u32,
+    pub pobj: u32,
+    pub ret: Ret,
+    pub h: u32,
+}
+
+impl Locals for RefillSheaf {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.ret.slab);
+    }
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [Some(self.h), None]
+    }
+}
+
+/// The locals of `SlabAllocNode`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabAllocNode {
+    pub c: u32,
+    pub obj: Addr,
+    pub node: Option<u32>,
+    pub flag: bool,
+    pub m: u8,
+    pub count: u32,
+    pub ret: Ret,
+    pub h: Option<u32>,
+}
+
+impl Locals for SlabAllocNode {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.obj == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.ret.slab);
+    }
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h, None]
+    }
+}
+
+/// The locals of `SlabAllocV7`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabAllocV7 {
+    pub node: Option<u32>,
+    pub n: Option<u32>,
+    pub m: u8,
+    pub l: u8,
+    pub ret: Ret,
+}
+
+impl Locals for SlabAllocV7 {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.ret.slab);
+    }
+}
 
 impl Machine {
     /// `slab_alloc_node` → `alloc_from_pcs` (SA1–SA12), falling back to `___slab_alloc`.
     /// `m` = 1 once the slab path was taken; `flag` = the object is on the wrong node (SA8).
     pub(in crate::model) fn slab_alloc_node(
         &mut self,
-        fr: &mut Frame,
-        pc: slab_alloc_node::Pc,
+        pc: &mut slab_alloc_node::Pc,
+        fr: &mut SlabAllocNode,
     ) -> Flow {
         use slab_alloc_node::Pc::*;
-        match pc {
+        match *pc {
             SA1 => {
                 let here = self.my_node();
                 if fr.node.is_some_and(|n| n != here) {
                     self.stat(Stat::ALLOC_NODE_MISMATCH);
-                    fr.pc = SAs.into();
+                    *pc = SAs;
                     return Flow::Go;
                 }
-                fr.pc = SA2.into();
+                *pc = SA2;
                 call(local_trylock::LT1, |_| {})
             }
             SA2 => {
-                if fr.ret == 0 {
-                    fr.pc = SAs.into();
+                if fr.ret.value == 0 {
+                    *pc = SAs;
                     return Flow::Go;
                 }
-                fr.c = fr.ret_count;
-                fr.pc = SA5.into();
+                fr.c = fr.ret.count;
+                *pc = SA5;
                 Flow::Go
             }
             SA5 => {
@@ -52,7 +289,7 @@ impl Machine {
                     "main = pcs->main: sheaf {}.",
                     self.sheaf_name(p.main)
                 );
-                fr.pc = SA6.into();
+                *pc = SA6;
                 Flow::Step
             }
             SA6 => {
@@ -71,11 +308,11 @@ impl Machine {
                         "."
                     }
                 );
-                fr.pc = Pc::from(if n == 0 { SAe } else { SA7 });
+                *pc = if n == 0 { SAe } else { SA7 };
                 Flow::Step
             }
             SAe => {
-                fr.pc = SAr.into();
+                *pc = SAr;
                 let (c, h) = (fr.c, fr.h);
                 call(pcs_replace_empty_main::SE1, |f| {
                     f.c = c;
@@ -83,11 +320,11 @@ impl Machine {
                 })
             }
             SAr => {
-                if fr.ret == 0 {
-                    fr.pc = SAs.into();
+                if fr.ret.value == 0 {
+                    *pc = SAs;
                 } else {
-                    fr.c = fr.ret_count;
-                    fr.pc = SA5.into();
+                    fr.c = fr.ret.count;
+                    *pc = SA5;
                 }
                 Flow::Go
             }
@@ -106,7 +343,7 @@ impl Machine {
                     top,
                     self.addr_name(x)
                 );
-                fr.pc = Pc::from(if fr.node.is_some() { SA8 } else { SA9 });
+                *pc = if fr.node.is_some() { SA8 } else { SA9 };
                 Flow::Step
             }
             SA8 => {
@@ -127,11 +364,11 @@ impl Machine {
                     if ok { "." } else { ": it stays in the sheaf." }
                 );
                 if ok {
-                    fr.pc = SA9.into();
+                    *pc = SA9;
                 } else {
                     self.stat(Stat::ALLOC_NODE_MISMATCH);
                     fr.flag = true;
-                    fr.pc = SAu.into();
+                    *pc = SAu;
                 }
                 Flow::Step
             }
@@ -149,33 +386,33 @@ impl Machine {
                     top,
                     self.addr_name(fr.obj)
                 );
-                fr.pc = SAu.into();
+                *pc = SAu;
                 Flow::Step
             }
             SAu => {
-                fr.pc = SA12.into();
+                *pc = SA12;
                 let c = fr.c;
                 call(local_unlock_v7::LU1, |f| f.c = c)
             }
             SA12 => {
                 if fr.m == 1 {
-                    if fr.ret != NULL {
-                        self.unhold(fr.ret);
+                    if fr.ret.value != NULL {
+                        self.unhold(fr.ret.value);
                         self.ghost.slow_allocs.bump();
                     }
-                    return Flow::Ret(fr.ret, None);
+                    return Flow::Ret(Ret::new(fr.ret.value, None).counted(fr.count));
                 }
                 if fr.flag {
-                    fr.pc = SAs.into();
+                    *pc = SAs;
                     return Flow::Go;
                 }
                 self.stat(Stat::ALLOC_FASTPATH);
                 self.unhold(fr.obj);
-                Flow::Ret(fr.obj, None)
+                Flow::Ret(Ret::new(fr.obj, None).counted(fr.count))
             }
             SAs => {
                 fr.m = 1;
-                fr.pc = SA12.into();
+                *pc = SA12;
                 let node = fr.node;
                 call(slab_alloc_v7::SL1, |f| f.node = node)
             }
@@ -187,14 +424,14 @@ impl Machine {
     /// `flag` = the gfp allows blocking (may refill).
     pub(in crate::model) fn pcs_replace_empty_main(
         &mut self,
-        fr: &mut Frame,
-        pc: pcs_replace_empty_main::Pc,
+        pc: &mut pcs_replace_empty_main::Pc,
+        fr: &mut PcsReplaceEmptyMain,
     ) -> Flow {
         use pcs_replace_empty_main::Pc::*;
         let k = fr.c;
-        match pc {
-            SE1 => without_sheaves(self, fr, SE2, SE1u),
-            SE1u => Flow::Ret(0, None),
+        match *pc {
+            SE1 => without_sheaves(self, pc, fr.c, SE2, SE1u),
+            SE1u => Flow::Ret(Ret::new(0, None).counted(fr.count)),
             SE2 => {
                 step!(self);
                 let sp = self.ld_pcs(k).spare;
@@ -206,7 +443,7 @@ impl Machine {
                     "__pcs_replace_empty_main: spare is {}.",
                     sp.map_or("NULL".into(), |s| self.sheaf_name(s))
                 );
-                fr.pc = Pc::from(if sp.is_some() { SE2b } else { SE4 });
+                *pc = if sp.is_some() { SE2b } else { SE4 };
                 Flow::Step
             }
             SE2b => {
@@ -224,7 +461,7 @@ impl Machine {
                         ": empty too."
                     }
                 );
-                fr.pc = Pc::from(if n > 0 { SE3 } else { SE4 });
+                *pc = if n > 0 { SE3 } else { SE4 };
                 Flow::Step
             }
             SE3 => {
@@ -232,7 +469,7 @@ impl Machine {
                 let (m, sp) = (need!(self, fr.h), need!(self, fr.h2));
                 self.swap_main_spare(k, m, sp, " (no statistic counts it)");
                 fr.count = k;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             SE4 => {
                 step!(self);
@@ -246,11 +483,11 @@ impl Machine {
                     self.barn(n).full.len(),
                     self.barn(n).empty.len()
                 );
-                fr.pc = SE5.into();
+                *pc = SE5;
                 Flow::Step
             }
             SE5 => {
-                fr.pc = SE6.into();
+                *pc = SE6;
                 let (n, m) = (fr.pages, fr.h);
                 call(barn_replace_empty_sheaf::BRE1, |f| {
                     f.pages = n;
@@ -258,8 +495,8 @@ impl Machine {
                 })
             }
             SE6 => {
-                let Some(full) = sheaf_of_ret(fr.ret) else {
-                    fr.pc = SE7.into();
+                let Some(full) = sheaf_of_ret(fr.ret.value) else {
+                    *pc = SE7;
                     return Flow::Go;
                 };
                 step!(self);
@@ -273,20 +510,20 @@ impl Machine {
                     self.sheaf_name(full)
                 );
                 fr.count = k;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             SE7 => {
                 self.stat(Stat::BARN_GET_FAIL);
                 fr.flag = self.can_block();
-                fr.pc = Pc::from(if !fr.flag {
+                *pc = if !fr.flag {
                     SE9
                 } else if fr.h2.is_some() {
                     SE8
                 } else {
-                    fr.pc = SE8r.into();
+                    *pc = SE8r;
                     let n = fr.pages;
                     return call(barn_get_empty_sheaf::BGE1, |f| f.pages = n);
-                });
+                };
                 Flow::Go
             }
             SE8 => {
@@ -300,69 +537,69 @@ impl Machine {
                     "spare := NULL: the empty spare {} will be refilled.",
                     self.sheaf_name(need!(self, fr.h2))
                 );
-                fr.pc = SE9.into();
+                *pc = SE9;
                 Flow::Step
             }
             SE8r => {
-                fr.h2 = sheaf_of_ret(fr.ret);
-                fr.pc = SE9.into();
+                fr.h2 = sheaf_of_ret(fr.ret.value);
+                *pc = SE9;
                 Flow::Go
             }
             SE9 => {
-                fr.pc = SE10.into();
+                *pc = SE10;
                 call(local_unlock_v7::LU1, |f| f.c = k)
             }
             SE10 => {
                 // GFP_ATOMIC (an interrupt handler) never refills a sheaf.
-                fr.pc = Pc::from(if !fr.flag {
-                    return Flow::Ret(0, None);
+                *pc = if !fr.flag {
+                    return Flow::Ret(Ret::new(0, None).counted(fr.count));
                 } else if fr.h2.is_some() {
                     SE11
                 } else {
                     SE12
-                });
+                };
                 Flow::Go
             }
             SE11 => {
-                fr.pc = SE11r.into();
-                let e = fr.h2;
+                *pc = SE11r;
+                let e = need!(self, fr.h2);
                 call(refill_sheaf::RS1, |f| f.h = e)
             }
             SE11r => {
-                if fr.ret == 1 {
-                    fr.pc = SE13.into();
+                if fr.ret.value == 1 {
+                    *pc = SE13;
                     return Flow::Go;
                 }
                 // The refill fell short. The 7.0 code frees the sheaf as it is (its objects
                 // stay counted in their slabs: spec C.9 item 3); later code flushes it first.
                 if self.variant().refill_fail_flush {
-                    fr.pc = SE11f.into();
-                    let e = fr.h2;
+                    *pc = SE11f;
+                    let e = need!(self, fr.h2);
                     return call(sheaf_flush_unused::FU1, |f| f.h = e);
                 }
-                fr.pc = SE11f.into();
+                *pc = SE11f;
                 Flow::Go
             }
             SE11f => {
                 step!(self);
                 self.sheaf_free(need!(self, fr.h2));
-                Flow::Ret(0, None)
+                Flow::Ret(Ret::new(0, None).counted(fr.count))
             }
             SE12 => {
                 step!(self);
                 // `alloc_full_sheaf`: a new sheaf, then the refill.
                 fr.h2 = self.sheaf_alloc();
-                fr.pc = Pc::from(if fr.h2.is_some() { SE11 } else { SE12r });
+                *pc = if fr.h2.is_some() { SE11 } else { SE12r };
                 Flow::Step
             }
-            SE12r => Flow::Ret(0, None),
+            SE12r => Flow::Ret(Ret::new(0, None).counted(fr.count)),
             SE13 => {
-                fr.pc = SE13r.into();
+                *pc = SE13r;
                 call(local_lock_v7::LL1, |_| {})
             }
             SE13r => {
-                fr.c = fr.ret_count;
-                fr.pc = SE14.into();
+                fr.c = fr.ret.count;
+                *pc = SE14;
                 Flow::Go
             }
             SE14 => {
@@ -379,14 +616,14 @@ impl Machine {
                     self.sheaf_name(p.main),
                     p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
                 );
-                fr.pc = Pc::from(if n == 0 { SE14b } else { SE15 });
+                *pc = if n == 0 { SE14b } else { SE15 };
                 Flow::Step
             }
             SE14b => {
                 let f_ = need!(self, fr.h2);
                 let m = need!(self, fr.h);
                 if self.pcs(k).spare.is_some() {
-                    fr.pc = SE16r.into();
+                    *pc = SE16r;
                     let n = fr.pages;
                     return call(barn_put_empty_sheaf::BP1, |f| {
                         f.pages = n;
@@ -404,7 +641,7 @@ impl Machine {
                     self.sheaf_name(f_)
                 );
                 fr.count = k;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             SE15 => {
                 // Someone refilled main while the lock was dropped.
@@ -420,10 +657,10 @@ impl Machine {
                         self.sheaf_name(f_)
                     );
                     fr.count = k;
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None).counted(fr.count));
                 };
                 fr.h = Some(sp);
-                fr.pc = SE16.into();
+                *pc = SE16;
                 Flow::Go
             }
             SE16 => {
@@ -436,11 +673,11 @@ impl Machine {
                     format!("sheaf {}.size", self.sheaf_name(sp)),
                     "spare->size is {n}."
                 );
-                fr.pc = Pc::from(if n == 0 { SE16b } else { SE17 });
+                *pc = if n == 0 { SE16b } else { SE17 };
                 Flow::Step
             }
             SE16b => {
-                fr.pc = SE16r.into();
+                *pc = SE16r;
                 let (n, sp) = (fr.pages, fr.h);
                 call(barn_put_empty_sheaf::BP1, |f| {
                     f.pages = n;
@@ -466,10 +703,10 @@ impl Machine {
                     self.sheaf_name(f_)
                 );
                 fr.count = k;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             SE17 => {
-                fr.pc = SE17r.into();
+                *pc = SE17r;
                 let (n, f_) = (fr.pages, fr.h2);
                 call(barn_put_full_sheaf::BP1, |f| {
                     f.pages = n;
@@ -479,7 +716,7 @@ impl Machine {
             SE17r => {
                 self.stat(Stat::BARN_PUT);
                 fr.count = k;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
         }
     }
@@ -487,10 +724,14 @@ impl Machine {
     /// `refill_sheaf(h)` (RS1–RS4): fill `h` to capacity from slabs. Returns 1, or 0 when it
     /// got fewer objects than it needed (the objects it did get stay in `h`).
     /// `pages` = the size before, `pobj` = objects wanted.
-    pub(in crate::model) fn refill_sheaf(&mut self, fr: &mut Frame, pc: refill_sheaf::Pc) -> Flow {
+    pub(in crate::model) fn refill_sheaf(
+        &mut self,
+        pc: &mut refill_sheaf::Pc,
+        fr: &mut RefillSheaf,
+    ) -> Flow {
         use refill_sheaf::Pc::*;
-        let h = need!(self, fr.h);
-        match pc {
+        let h = fr.h;
+        match *pc {
             RS1 => {
                 step!(self);
                 let size = self.ld_size(h);
@@ -505,13 +746,13 @@ impl Machine {
                     fr.pobj
                 );
                 if fr.pobj == 0 {
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None).counted(fr.count));
                 }
-                fr.pc = RS2.into();
+                *pc = RS2;
                 Flow::Step
             }
             RS2 => {
-                fr.pc = RS3.into();
+                *pc = RS3;
                 let (base, want) = (fr.pages, fr.pobj);
                 call(refill_objects::RO2, |f| {
                     f.h = Some(h);
@@ -521,7 +762,7 @@ impl Machine {
             }
             RS3 => {
                 step!(self);
-                let filled = fr.ret_count;
+                let filled = fr.ret.count;
                 // Sizes within the capacity (`MAX_SHEAF_CAPACITY`).
                 let size = fr.pages.saturating_add(filled);
                 self.st_size(h, size, false);
@@ -542,10 +783,10 @@ impl Machine {
                     self.sheaf_name(h)
                 );
                 fr.count = filled;
-                fr.pc = RS4.into();
+                *pc = RS4;
                 Flow::Step
             }
-            RS4 => Flow::Ret((fr.count >= fr.pobj) as Addr, None),
+            RS4 => Flow::Ret(Ret::new((fr.count >= fr.pobj) as Addr, None).counted(fr.count)),
         }
     }
 
@@ -554,21 +795,21 @@ impl Machine {
     /// of objects in `count`. `count` = got so far, `n` = the other node being tried.
     pub(in crate::model) fn refill_objects(
         &mut self,
-        fr: &mut Frame,
-        pc: refill_objects::Pc,
+        pc: &mut refill_objects::Pc,
+        fr: &mut RefillObjects,
     ) -> Flow {
         use refill_objects::Pc::*;
-        match pc {
+        match *pc {
             RO2 => {
-                fr.pc = RO3.into();
+                *pc = RO3;
                 let n = self.my_node();
                 fr.node = Some(n);
                 self.call_refill_node(fr, n, false)
             }
             RO3 => {
-                fr.count.bump_by(fr.ret_count);
+                fr.count.bump_by(fr.ret.count);
                 if fr.count >= fr.pobj {
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None).counted(fr.count));
                 }
                 // NUMA: `__refill_objects_any` tries the other nodes with `allow_spin = false`
                 // (the model does not draw the `remote_node_defrag_ratio` lottery: it tries).
@@ -581,9 +822,9 @@ impl Machine {
                 match next {
                     Some(m) => {
                         fr.n = Some(m);
-                        fr.pc = RO3r.into();
+                        *pc = RO3r;
                     }
-                    None => fr.pc = RO5.into(),
+                    None => *pc = RO5,
                 }
                 Flow::Go
             }
@@ -603,51 +844,51 @@ impl Machine {
                         ": try it, without spinning on its list_lock.".into()
                     }
                 );
-                fr.pc = Pc::from(if nr <= min { RO3 } else { RO3n });
-                fr.ret_count = 0;
+                *pc = if nr <= min { RO3 } else { RO3n };
+                fr.ret.count = 0;
                 Flow::Step
             }
             RO3n => {
-                fr.pc = RO3.into();
+                *pc = RO3;
                 let m = need!(self, fr.n);
                 self.call_refill_node(fr, m, true)
             }
             RO5 => {
-                fr.pc = RO7.into();
+                *pc = RO7;
                 let n = self.my_node();
                 call(allocate_slab::NB1, |f| f.node = Some(n))
             }
             RO7 => {
-                let Some(p) = fr.ret_slab else {
-                    return Flow::Ret(0, None);
+                let Some(p) = fr.ret.slab else {
+                    return Flow::Ret(Ret::new(0, None).counted(fr.count));
                 };
                 self.stat(Stat::ALLOC_SLAB);
-                fr.pc = RO7r.into();
+                *pc = RO7r;
                 let (h, base, want) = (
                     fr.h,
                     fr.pages.saturating_add(fr.count),
                     fr.pobj.saturating_sub(fr.count),
                 );
                 call(alloc_from_new_slab::NS3, |f| {
-                    f.pg = Some(p);
+                    f.pg = p;
                     f.h = h;
                     f.pages = base;
                     f.pobj = want;
                 })
             }
             RO7r => {
-                fr.count.bump_by(fr.ret_count);
-                fr.pc = Pc::from(if fr.count < fr.pobj {
+                fr.count.bump_by(fr.ret.count);
+                *pc = if fr.count < fr.pobj {
                     RO5
                 } else {
-                    return Flow::Ret(1, None);
-                });
+                    return Flow::Ret(Ret::new(1, None).counted(fr.count));
+                };
                 Flow::Go
             }
         }
     }
 
-    fn call_refill_node(&self, fr: &Frame, n: u32, trylock: bool) -> Flow {
+    fn call_refill_node(&self, fr: &RefillObjects, n: u32, trylock: bool) -> Flow {
         let (h, base, want) = (
             fr.h,
             fr.pages.saturating_add(fr.count),
@@ -657,7 +898,7 @@ impl Machine {
             f.h = h;
             f.pages = base;
             f.pobj = want;
-            f.n = Some(n);
+            f.n = n;
             f.lock = trylock;
         })
     }
@@ -697,35 +938,35 @@ impl Machine {
     /// `pobj` = wanted, `f` = the rest of the chain being stored, `lock` = trylock.
     pub(in crate::model) fn refill_objects_node(
         &mut self,
-        fr: &mut Frame,
-        pc: refill_objects_node::Pc,
+        pc: &mut refill_objects_node::Pc,
+        fr: &mut RefillObjectsNode,
     ) -> Flow {
         use refill_objects_node::Pc::*;
-        let n = need!(self, fr.n);
-        match pc {
+        let n = fr.n;
+        match *pc {
             RN1 => {
-                fr.pc = RN1r.into();
+                *pc = RN1r;
                 let (want, trylock) = (fr.pobj, fr.lock);
                 call(get_partial_node_bulk::GB1, |f| {
-                    f.n = Some(n);
+                    f.n = n;
                     f.pobj = want;
                     f.lock = trylock;
                 })
             }
             RN1r => {
-                if fr.ret == 0 {
-                    return Flow::Ret(0, None);
+                if fr.ret.value == 0 {
+                    return Flow::Ret(Ret::new(0, None).counted(fr.count));
                 }
-                fr.pc = RN2.into();
+                *pc = RN2;
                 Flow::Go
             }
             RN2 => {
                 let Some(&p) = self.my_isolated().first() else {
-                    fr.pc = RN7.into();
+                    *pc = RN7;
                     return Flow::Go;
                 };
                 if fr.count >= fr.pobj {
-                    fr.pc = RN7.into();
+                    *pc = RN7;
                     return Flow::Go;
                 }
                 step!(self);
@@ -738,26 +979,26 @@ impl Machine {
                     "Unlink slab {} from the private list of isolated slabs.",
                     self.slab_name(p)
                 );
-                fr.pc = RN3.into();
+                *pc = RN3;
                 Flow::Step
             }
             RN3 => {
-                fr.pc = RN3r.into();
-                let p = fr.pg;
+                *pc = RN3r;
+                let p = need!(self, fr.pg);
                 call(get_freelist_nofreeze::GN1, |f| f.pg = p)
             }
             RN3r => {
-                fr.f = fr.ret;
-                fr.pc = RN4.into();
+                fr.f = fr.ret.value;
+                *pc = RN4;
                 Flow::Go
             }
             RN4 => {
                 if fr.f == NULL {
-                    fr.pc = RN2.into();
+                    *pc = RN2;
                     return Flow::Go;
                 }
                 if fr.count >= fr.pobj {
-                    fr.pc = RN5.into();
+                    *pc = RN5;
                     return Flow::Go;
                 }
                 step!(self);
@@ -790,7 +1031,7 @@ impl Machine {
                     a = self.load_fp(a);
                 }
                 fr.x = tail;
-                fr.ret_count = cnt;
+                fr.ret.count = cnt;
                 note!(
                     self,
                     Load,
@@ -798,12 +1039,12 @@ impl Machine {
                     "{cnt} object(s) from {} on do not fit: give them back to their slab.",
                     self.addr_name(head)
                 );
-                fr.pc = RN5r.into();
+                *pc = RN5r;
                 Flow::Step
             }
             RN5r => {
-                fr.pc = RN2.into();
-                let (p, head, tail, cnt) = (fr.pg, fr.f, fr.x, fr.ret_count);
+                *pc = RN2;
+                let (p, head, tail, cnt) = (need!(self, fr.pg), fr.f, fr.x, fr.ret.count);
                 fr.f = NULL;
                 call(slab_free_slow_v7::SS2, |f| {
                     f.pg = p;
@@ -814,11 +1055,11 @@ impl Machine {
             }
             RN7 => {
                 if self.my_isolated().is_empty() {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None).counted(fr.count));
                 }
                 step!(self);
-                self.list_lock_irqsave(fr, n);
-                fr.pc = RN7u.into();
+                self.list_lock_irqsave(&mut fr.saved_irq, n);
+                *pc = RN7u;
                 Flow::Step
             }
             RN7u => {
@@ -836,7 +1077,7 @@ impl Machine {
                         self.unisolate(p);
                     }
                 }
-                self.list_unlock_irqrestore(fr, n);
+                self.list_unlock_irqrestore(fr.saved_irq, n);
                 note!(
                     self,
                     ListAdd,
@@ -848,12 +1089,12 @@ impl Machine {
                         format!(", keeping {} empty one(s) to discard", kept.len())
                     }
                 );
-                fr.pc = RN8.into();
+                *pc = RN8;
                 Flow::Step
             }
             RN8 => {
                 let Some(&p) = self.my_isolated().first() else {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None).counted(fr.count));
                 };
                 step!(self);
                 self.unisolate(p);
@@ -875,18 +1116,18 @@ impl Machine {
     /// `lock` = `allow_spin` is false (trylock).
     pub(in crate::model) fn get_partial_node_bulk(
         &mut self,
-        fr: &mut Frame,
-        pc: get_partial_node_bulk::Pc,
+        pc: &mut get_partial_node_bulk::Pc,
+        fr: &mut GetPartialNodeBulk,
     ) -> Flow {
         use get_partial_node_bulk::Pc::*;
-        let n = need!(self, fr.n);
-        match pc {
+        let n = fr.n;
+        match *pc {
             GB1 => {
                 step!(self);
                 if self.racy_nr_partial(n, "get_partial_node_bulk") == 0 {
-                    return Flow::Ret(0, None);
+                    return Flow::Ret(Ret::new(0, None).counted(fr.count));
                 }
-                fr.pc = GB2.into();
+                *pc = GB2;
                 Flow::Step
             }
             GB2 => {
@@ -898,10 +1139,10 @@ impl Machine {
                         format!("node {n}.list_lock"),
                         "spin_trylock_irqsave of node {n}'s list_lock fails: it is held. Skip the node."
                     );
-                    return Flow::Ret(0, None);
+                    return Flow::Ret(Ret::new(0, None).counted(fr.count));
                 }
-                self.list_lock_irqsave(fr, n);
-                fr.pc = GB3.into();
+                self.list_lock_irqsave(&mut fr.saved_irq, n);
+                *pc = GB3;
                 Flow::Step
             }
             GB3 => {
@@ -942,13 +1183,13 @@ impl Machine {
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
-                fr.pc = GB4.into();
+                *pc = GB4;
                 Flow::Step
             }
             GB4 => {
                 step!(self);
-                self.list_unlock_irqrestore(fr, n);
-                Flow::Ret((fr.count > 0) as Addr, None)
+                self.list_unlock_irqrestore(fr.saved_irq, n);
+                Flow::Ret(Ret::new((fr.count > 0) as Addr, None).counted(fr.count))
             }
         }
     }
@@ -957,12 +1198,12 @@ impl Machine {
     /// double CAS (a concurrent free may make it fail: then read again).
     pub(in crate::model) fn get_freelist_nofreeze(
         &mut self,
-        fr: &mut Frame,
-        pc: get_freelist_nofreeze::Pc,
+        pc: &mut get_freelist_nofreeze::Pc,
+        fr: &mut GetFreelistNofreeze,
     ) -> Flow {
         use get_freelist_nofreeze::Pc::*;
-        let p = need!(self, fr.pg);
-        match pc {
+        let p = fr.pg;
+        match *pc {
             GN1 => {
                 step!(self);
                 let (f, c) = self.ld_slab_pair(p);
@@ -976,7 +1217,7 @@ impl Machine {
                     self.addr_name(f),
                     counters_text(c)
                 );
-                fr.pc = GN3.into();
+                *pc = GN3;
                 Flow::Step
             }
             GN3 => {
@@ -1002,7 +1243,7 @@ impl Machine {
                     }
                 );
                 if !ok {
-                    fr.pc = GN1.into();
+                    *pc = GN1;
                     return Flow::Step;
                 }
                 let mut a = fr.f;
@@ -1013,7 +1254,7 @@ impl Machine {
                     a = self.peek_fp(a).unwrap_or(NULL);
                 }
                 self.unisolate(p);
-                Flow::Ret(fr.f, None)
+                Flow::Ret(Ret::new(fr.f, None))
             }
         }
     }
@@ -1022,11 +1263,11 @@ impl Machine {
     /// not frozen, on no list.
     pub(in crate::model) fn allocate_slab(
         &mut self,
-        fr: &mut Frame,
-        pc: allocate_slab::Pc,
+        pc: &mut allocate_slab::Pc,
+        fr: &mut AllocateSlab,
     ) -> Flow {
         use allocate_slab::Pc::*;
-        match pc {
+        match *pc {
             NB1 => {
                 step!(self);
                 self.charge(crate::model::cost::Id::PageAlloc);
@@ -1037,7 +1278,7 @@ impl Machine {
                         "page allocator".into(),
                         "The page allocator fails (pageAllocFail): no new slab."
                     );
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 let node = fr.node.unwrap_or(self.my_node());
                 let s = self.create_slab(node);
@@ -1049,7 +1290,7 @@ impl Machine {
                     "new_slab: the page allocator hands out slab {} on node {node}.",
                     self.slab_name(s)
                 );
-                fr.pc = NB2.into();
+                *pc = NB2;
                 Flow::Step
             }
             NB2 => {
@@ -1069,7 +1310,7 @@ impl Machine {
                     "Chain the {objects} objects of {} through their free pointers; inuse 0, not frozen.",
                     self.slab_name(s)
                 );
-                Flow::Ret(NULL, Some(s))
+                Flow::Ret(Ret::new(NULL, Some(s)))
             }
         }
     }
@@ -1079,16 +1320,16 @@ impl Machine {
     /// publish the slab: on the node's partial list if objects remain, else as a full slab.
     pub(in crate::model) fn alloc_from_new_slab(
         &mut self,
-        fr: &mut Frame,
-        pc: alloc_from_new_slab::Pc,
+        pc: &mut alloc_from_new_slab::Pc,
+        fr: &mut AllocFromNewSlab,
     ) -> Flow {
         use alloc_from_new_slab::Pc::*;
-        let p = need!(self, fr.pg);
-        match pc {
+        let p = fr.pg;
+        match *pc {
             NS3 => {
                 let f = self.slab(p).freelist;
                 if f == NULL || fr.count >= fr.pobj {
-                    fr.pc = NS4.into();
+                    *pc = NS4;
                     return Flow::Go;
                 }
                 step!(self);
@@ -1134,16 +1375,16 @@ impl Machine {
                     }
                 );
                 if !needs_list {
-                    return Flow::Ret(fr.obj, None);
+                    return Flow::Ret(Ret::new(fr.obj, None).counted(fr.count));
                 }
-                fr.pc = NS5.into();
+                *pc = NS5;
                 Flow::Step
             }
             NS5 => {
                 step!(self);
                 let n = self.node_of_slab(p);
-                self.list_lock_irqsave(fr, n);
-                fr.pc = NS5a.into();
+                self.list_lock_irqsave(&mut fr.saved_irq, n);
+                *pc = NS5a;
                 Flow::Step
             }
             NS5a => {
@@ -1160,14 +1401,14 @@ impl Machine {
                     "add_partial(n, {}, ADD_TO_HEAD): the new slab is public now.",
                     self.slab_name(p)
                 );
-                fr.pc = NS5u.into();
+                *pc = NS5u;
                 Flow::Step
             }
             NS5u => {
                 step!(self);
                 let n = self.node_of_slab(p);
-                self.list_unlock_irqrestore(fr, n);
-                Flow::Ret(fr.obj, None)
+                self.list_unlock_irqrestore(fr.saved_irq, n);
+                Flow::Ret(Ret::new(fr.obj, None).counted(fr.count))
             }
         }
     }
@@ -1176,25 +1417,25 @@ impl Machine {
     /// `list_lock`, or from a new slab. `n` = the other node being tried (NUMA).
     pub(in crate::model) fn slab_alloc_v7(
         &mut self,
-        fr: &mut Frame,
-        pc: slab_alloc_v7::Pc,
+        pc: &mut slab_alloc_v7::Pc,
+        fr: &mut SlabAllocV7,
     ) -> Flow {
         use slab_alloc_v7::Pc::*;
-        match pc {
+        match *pc {
             SL1 => {
                 self.stat(Stat::ALLOC_SLOWPATH);
-                fr.pc = SL3.into();
+                *pc = SL3;
                 let n = fr.node.unwrap_or(self.my_node());
                 fr.n = Some(n);
-                call(get_from_partial_node::GP1, |f| f.n = Some(n))
+                call(get_from_partial_node::GP1, |f| f.n = n)
             }
             SL3 => {
-                if fr.ret != NULL {
-                    return Flow::Ret(fr.ret, None);
+                if fr.ret.value != NULL {
+                    return Flow::Ret(Ret::new(fr.ret.value, None));
                 }
                 // `get_from_any_partial`: only when no node was asked for.
                 if fr.node.is_some() {
-                    fr.pc = SL5.into();
+                    *pc = SL5;
                     return Flow::Go;
                 }
                 let here = self.my_node();
@@ -1207,9 +1448,9 @@ impl Machine {
                     Some(m) => {
                         fr.m = 1;
                         fr.l = m as u8;
-                        fr.pc = SL3a.into();
+                        *pc = SL3a;
                     }
-                    None => fr.pc = SL5.into(),
+                    None => *pc = SL5,
                 }
                 Flow::Go
             }
@@ -1229,32 +1470,32 @@ impl Machine {
                         ", not above min_partial: skip it."
                     }
                 );
-                fr.pc = Pc::from(if nr > min { SL3r } else { SL3 });
-                fr.ret = NULL;
+                *pc = if nr > min { SL3r } else { SL3 };
+                fr.ret.value = NULL;
                 Flow::Step
             }
             SL3r => {
-                fr.pc = SL3.into();
+                *pc = SL3;
                 let m = fr.l as u32;
-                call(get_from_partial_node::GP1, |f| f.n = Some(m))
+                call(get_from_partial_node::GP1, |f| f.n = m)
             }
             SL5 => {
-                fr.pc = SL5r.into();
+                *pc = SL5r;
                 let node = fr.node;
                 call(allocate_slab::NB1, |f| f.node = node)
             }
             SL5r => {
-                let Some(p) = fr.ret_slab else {
-                    return Flow::Ret(NULL, None);
+                let Some(p) = fr.ret.slab else {
+                    return Flow::Ret(Ret::new(NULL, None));
                 };
                 self.stat(Stat::ALLOC_SLAB);
-                fr.pc = SL7r.into();
+                *pc = SL7r;
                 call(alloc_from_new_slab::NS3, |f| {
-                    f.pg = Some(p);
+                    f.pg = p;
                     f.pobj = 1;
                 })
             }
-            SL7r => Flow::Ret(fr.ret, None),
+            SL7r => Flow::Ret(Ret::new(fr.ret.value, None)),
         }
     }
 
@@ -1262,30 +1503,30 @@ impl Machine {
     /// node's `list_lock` and with the slab's double CAS (lockless frees may push meanwhile).
     pub(in crate::model) fn get_from_partial_node(
         &mut self,
-        fr: &mut Frame,
-        pc: get_from_partial_node::Pc,
+        pc: &mut get_from_partial_node::Pc,
+        fr: &mut GetFromPartialNode,
     ) -> Flow {
         use get_from_partial_node::Pc::*;
-        let n = need!(self, fr.n);
-        match pc {
+        let n = fr.n;
+        match *pc {
             GP1 => {
                 step!(self);
                 if self.racy_nr_partial(n, "get_from_partial_node") == 0 {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
-                fr.pc = GP2.into();
+                *pc = GP2;
                 Flow::Step
             }
             GP2 => {
                 step!(self);
-                self.list_lock_irqsave(fr, n);
+                self.list_lock_irqsave(&mut fr.saved_irq, n);
                 fr.obj = NULL;
-                fr.pc = GP4.into();
+                *pc = GP4;
                 Flow::Step
             }
             GP4 => {
                 let Some(&p) = self.node(n).partial.first() else {
-                    fr.pc = GP7.into();
+                    *pc = GP7;
                     return Flow::Go;
                 };
                 step!(self);
@@ -1302,7 +1543,7 @@ impl Machine {
                     self.addr_name(f),
                     counters_text(c)
                 );
-                fr.pc = GP4b.into();
+                *pc = GP4b;
                 Flow::Step
             }
             GP4b => {
@@ -1317,7 +1558,7 @@ impl Machine {
                     self.addr_name(fr.f),
                     self.addr_name(nx)
                 );
-                fr.pc = GP5.into();
+                *pc = GP5;
                 Flow::Step
             }
             GP5 => {
@@ -1345,12 +1586,12 @@ impl Machine {
                     }
                 );
                 if !ok {
-                    fr.pc = GP4.into();
+                    *pc = GP4;
                     return Flow::Step;
                 }
                 self.hold(fr.f);
                 fr.obj = fr.f;
-                fr.pc = Pc::from(if fr.nxt == NULL { GP6 } else { GP7 });
+                *pc = if fr.nxt == NULL { GP6 } else { GP7 };
                 Flow::Step
             }
             GP6 => {
@@ -1364,13 +1605,13 @@ impl Machine {
                     "The slab {} is full now: remove_partial.",
                     self.slab_name(p)
                 );
-                fr.pc = GP7.into();
+                *pc = GP7;
                 Flow::Step
             }
             GP7 => {
                 step!(self);
-                self.list_unlock_irqrestore(fr, n);
-                Flow::Ret(fr.obj, None)
+                self.list_unlock_irqrestore(fr.saved_irq, n);
+                Flow::Ret(Ret::new(fr.obj, None))
             }
         }
     }

@@ -1,32 +1,118 @@
 //! The per-CPU lock (`local_trylock`, `local_lock`, `local_unlock` on the `local_trylock_t`
 //! of `slub_percpu_sheaves`, spec C.3.0) and the barn helpers (spec C.3.3). Each is its own
-//! step machine so the listing shows its lines; callers read the result from `fr.ret`.
+//! step machine so the listing shows its lines; callers read the result from their return
+//! register (`fr.ret.value`).
 //!
-//! Frames: the lock functions keep the CPU in `c` and return it in `count`; the barn
-//! helpers keep the barn's node in `pages` and the sheaf they were given in `h`, and return
-//! the sheaf they took (`ret_sheaf`) with an error code in `count` (`barn_replace_full_sheaf`:
-//! `E2BIG` or `ENOMEM`).
+//! Locals (each function's own struct, below): the lock functions keep the CPU in `c` and
+//! return it as their `Ret`'s count; the barn helpers keep the barn's node in `pages` and the
+//! sheaf they were given in `h`, and return the sheaf they took (`ret_sheaf`) with an error
+//! code as the count (`barn_replace_full_sheaf`: `E2BIG` or `ENOMEM`).
 
 use super::super::memory::Access;
 use super::{ret_sheaf, SheafId};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
-use crate::model::{Flow, Machine, Pc};
+use crate::model::{Flow, Machine};
 
-/// `barn_replace_full_sheaf`'s errors, in `count` of its frame.
+/// `barn_replace_full_sheaf`'s errors, its `count`, returned as its `Ret`'s count.
 pub const E2BIG: u32 = 1;
 pub const ENOMEM: u32 = 2;
+
+/// The locals of `BarnGetEmptySheaf`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BarnGetEmptySheaf {
+    pub saved_irq: bool,
+    pub pages: u32,
+    pub h2: Option<u32>,
+}
+
+impl Locals for BarnGetEmptySheaf {
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h2, None]
+    }
+}
+
+/// The locals of `BarnPutSheaf`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BarnPutSheaf {
+    pub saved_irq: bool,
+    pub pages: u32,
+    pub h: Option<u32>,
+}
+
+impl Locals for BarnPutSheaf {
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h, None]
+    }
+}
+
+/// The locals of `BarnReplaceEmptySheaf`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BarnReplaceEmptySheaf {
+    pub saved_irq: bool,
+    pub pages: u32,
+    pub h: Option<u32>,
+    pub h2: Option<u32>,
+}
+
+impl Locals for BarnReplaceEmptySheaf {
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h, self.h2]
+    }
+}
+
+/// The locals of `BarnReplaceFullSheaf`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BarnReplaceFullSheaf {
+    pub saved_irq: bool,
+    pub count: u32,
+    pub pages: u32,
+    pub h: Option<u32>,
+    pub h2: Option<u32>,
+}
+
+impl Locals for BarnReplaceFullSheaf {
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h, self.h2]
+    }
+}
+
+/// The locals of `LocalLockV7`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LocalLockV7 {
+    pub c: u32,
+    pub count: u32,
+}
+
+impl Locals for LocalLockV7 {}
+
+/// The locals of `LocalTrylock`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LocalTrylock {
+    pub c: u32,
+    pub count: u32,
+}
+
+impl Locals for LocalTrylock {}
+
+/// The locals of `LocalUnlockV7`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LocalUnlockV7 {
+    pub c: u32,
+}
+
+impl Locals for LocalUnlockV7 {}
 
 impl Machine {
     /// `local_trylock(&s->cpu_sheaves->lock)`: LT1 `preempt_disable` (the CPU is fixed from
     /// here), LT2 test `acquired`, LT3 set it. Returns 1 (and the CPU) or 0.
     pub(in crate::model) fn local_trylock(
         &mut self,
-        fr: &mut Frame,
-        pc: local_trylock::Pc,
+        pc: &mut local_trylock::Pc,
+        fr: &mut LocalTrylock,
     ) -> Flow {
         use local_trylock::Pc::*;
-        match pc {
+        match *pc {
             LT1 => {
                 step!(self);
                 self.preempt_off();
@@ -41,9 +127,9 @@ impl Machine {
                 );
                 if !self.locked_pcs() {
                     // The negative control: nothing but preemption guards the sheaves.
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None).counted(fr.count));
                 }
-                fr.pc = LT2.into();
+                *pc = LT2;
                 Flow::Step
             }
             LT2 => {
@@ -66,7 +152,7 @@ impl Machine {
                         None => ", so the lock is free.".into(),
                     }
                 );
-                fr.pc = Pc::from(if holder.is_some() { LT2f } else { LT3 });
+                *pc = if holder.is_some() { LT2f } else { LT3 };
                 Flow::Step
             }
             LT2f => {
@@ -78,7 +164,7 @@ impl Machine {
                     "preempt_count".into(),
                     "local_trylock failed: preempt_enable()."
                 );
-                Flow::Ret(0, None)
+                Flow::Ret(Ret::new(0, None).counted(fr.count))
             }
             LT3 => {
                 step!(self);
@@ -95,7 +181,7 @@ impl Machine {
                     self.ctx_name(cur),
                     fr.c
                 );
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
         }
     }
@@ -104,11 +190,11 @@ impl Machine {
     /// test (only task contexts that may block use it: INV-S7 says why that is safe).
     pub(in crate::model) fn local_lock_v7(
         &mut self,
-        fr: &mut Frame,
-        pc: local_lock_v7::Pc,
+        pc: &mut local_lock_v7::Pc,
+        fr: &mut LocalLockV7,
     ) -> Flow {
         use local_lock_v7::Pc::*;
-        match pc {
+        match *pc {
             LL1 => {
                 step!(self);
                 self.preempt_off();
@@ -122,9 +208,9 @@ impl Machine {
                     fr.c
                 );
                 if !self.locked_pcs() {
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None).counted(fr.count));
                 }
-                fr.pc = LL2.into();
+                *pc = LL2;
                 Flow::Step
             }
             LL2 => {
@@ -149,7 +235,7 @@ impl Machine {
                     format!("cpu_sheaves[{}].lock", fr.c),
                     "local_lock: acquired := 1 without testing it."
                 );
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
         }
     }
@@ -157,14 +243,14 @@ impl Machine {
     /// `local_unlock`: LU1 `acquired := 0`, LU2 `preempt_enable` (a preemption point).
     pub(in crate::model) fn local_unlock_v7(
         &mut self,
-        fr: &mut Frame,
-        pc: local_unlock_v7::Pc,
+        pc: &mut local_unlock_v7::Pc,
+        fr: &mut LocalUnlockV7,
     ) -> Flow {
         use local_unlock_v7::Pc::*;
-        match pc {
+        match *pc {
             LU1 => {
                 if !self.locked_pcs() {
-                    fr.pc = LU2.into();
+                    *pc = LU2;
                     return Flow::Go;
                 }
                 step!(self);
@@ -178,7 +264,7 @@ impl Machine {
                     format!("cpu_sheaves[{}].lock", fr.c),
                     "local_unlock: acquired := 0."
                 );
-                fr.pc = LU2.into();
+                *pc = LU2;
                 Flow::Step
             }
             LU2 => {
@@ -190,16 +276,15 @@ impl Machine {
                     "preempt_count".into(),
                     "local_unlock: preempt_enable(). The task may be preempted or migrated from here."
                 );
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
         }
     }
 
     // ----- the barn (all under `barn->lock`, taken with irqsave) -----
 
-    fn barn_lock(&mut self, fr: &mut Frame) {
-        let n = fr.pages;
-        self.irq_save(fr);
+    fn barn_lock(&mut self, n: u32, flags: &mut bool) {
+        self.irq_save(flags);
         self.atomic(self.line_bn(n), crate::model::cost::Id::SpinLock);
         let cur = self.cur;
         if let Some(b) = self.barn_mut(n) {
@@ -213,14 +298,13 @@ impl Machine {
         );
     }
 
-    fn barn_unlock(&mut self, fr: &mut Frame) {
-        let n = fr.pages;
+    fn barn_unlock(&mut self, n: u32, flags: bool) {
         self.access(self.line_bn(n), Access::Write);
         self.charge(crate::model::cost::Id::SpinUnlock);
         if let Some(b) = self.barn_mut(n) {
             b.lock = None;
         }
-        self.irq_restore(fr);
+        self.irq_restore(flags);
         note!(
             self,
             Unlock,
@@ -257,12 +341,12 @@ impl Machine {
     /// `barn_replace_empty_sheaf(barn, empty)`: swap the empty `h` for a full sheaf.
     pub(in crate::model) fn barn_replace_empty_sheaf(
         &mut self,
-        fr: &mut Frame,
-        pc: barn_replace_empty_sheaf::Pc,
+        pc: &mut barn_replace_empty_sheaf::Pc,
+        fr: &mut BarnReplaceEmptySheaf,
     ) -> Flow {
         use barn_replace_empty_sheaf::Pc::*;
         let n = fr.pages;
-        match pc {
+        match *pc {
             BRE1 => {
                 step!(self);
                 let nr = self.barn_count(n, true);
@@ -274,15 +358,15 @@ impl Machine {
                     if nr == 0 { ": no full sheaf to take." } else { "." }
                 );
                 if nr == 0 {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
-                fr.pc = BRE2.into();
+                *pc = BRE2;
                 Flow::Step
             }
             BRE2 => {
                 step!(self);
-                self.barn_lock(fr);
-                fr.pc = BRE3.into();
+                self.barn_lock(fr.pages, &mut fr.saved_irq);
+                *pc = BRE3;
                 Flow::Step
             }
             BRE3 => {
@@ -312,13 +396,13 @@ impl Machine {
                         None => "Under the lock nr_full is 0: the racy read lost. Nothing taken.".into(),
                     }
                 );
-                fr.pc = BRE4.into();
+                *pc = BRE4;
                 Flow::Step
             }
             BRE4 => {
                 step!(self);
-                self.barn_unlock(fr);
-                Flow::Ret(ret_sheaf(fr.h2), None)
+                self.barn_unlock(fr.pages, fr.saved_irq);
+                Flow::Ret(Ret::new(ret_sheaf(fr.h2), None))
             }
         }
     }
@@ -326,12 +410,12 @@ impl Machine {
     /// `barn_get_empty_sheaf(barn)`: take an empty sheaf, if the barn has one.
     pub(in crate::model) fn barn_get_empty_sheaf(
         &mut self,
-        fr: &mut Frame,
-        pc: barn_get_empty_sheaf::Pc,
+        pc: &mut barn_get_empty_sheaf::Pc,
+        fr: &mut BarnGetEmptySheaf,
     ) -> Flow {
         use barn_get_empty_sheaf::Pc::*;
         let n = fr.pages;
-        match pc {
+        match *pc {
             BGE1 => {
                 step!(self);
                 let nr = self.barn_count(n, false);
@@ -343,15 +427,15 @@ impl Machine {
                     if nr == 0 { ": none." } else { "." }
                 );
                 if nr == 0 {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
-                fr.pc = BGE2.into();
+                *pc = BGE2;
                 Flow::Step
             }
             BGE2 => {
                 step!(self);
-                self.barn_lock(fr);
-                fr.pc = BGE3.into();
+                self.barn_lock(fr.pages, &mut fr.saved_irq);
+                *pc = BGE3;
                 Flow::Step
             }
             BGE3 => {
@@ -377,13 +461,13 @@ impl Machine {
                         None => "Under the lock the empty list is empty: nothing taken.".into(),
                     }
                 );
-                fr.pc = BGE4.into();
+                *pc = BGE4;
                 Flow::Step
             }
             BGE4 => {
                 step!(self);
-                self.barn_unlock(fr);
-                Flow::Ret(ret_sheaf(fr.h2), None)
+                self.barn_unlock(fr.pages, fr.saved_irq);
+                Flow::Ret(Ret::new(ret_sheaf(fr.h2), None))
             }
         }
     }
@@ -393,12 +477,12 @@ impl Machine {
     /// limits are read without the lock and not checked again under it.
     pub(in crate::model) fn barn_replace_full_sheaf(
         &mut self,
-        fr: &mut Frame,
-        pc: barn_replace_full_sheaf::Pc,
+        pc: &mut barn_replace_full_sheaf::Pc,
+        fr: &mut BarnReplaceFullSheaf,
     ) -> Flow {
         use barn_replace_full_sheaf::Pc::*;
         let n = fr.pages;
-        match pc {
+        match *pc {
             BRF1 => {
                 step!(self);
                 let nr = self.barn_count(n, true);
@@ -416,9 +500,9 @@ impl Machine {
                 );
                 if nr >= max {
                     fr.count = E2BIG;
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None).counted(fr.count));
                 }
-                fr.pc = BRF2.into();
+                *pc = BRF2;
                 Flow::Step
             }
             BRF2 => {
@@ -437,15 +521,15 @@ impl Machine {
                 );
                 if nr == 0 {
                     fr.count = ENOMEM;
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None).counted(fr.count));
                 }
-                fr.pc = BRF3.into();
+                *pc = BRF3;
                 Flow::Step
             }
             BRF3 => {
                 step!(self);
-                self.barn_lock(fr);
-                fr.pc = BRF4.into();
+                self.barn_lock(fr.pages, &mut fr.saved_irq);
+                *pc = BRF4;
                 Flow::Step
             }
             BRF4 => {
@@ -476,13 +560,13 @@ impl Machine {
                         None => "Under the lock no empty sheaf is left: -ENOMEM.".into(),
                     }
                 );
-                fr.pc = BRF5.into();
+                *pc = BRF5;
                 Flow::Step
             }
             BRF5 => {
                 step!(self);
-                self.barn_unlock(fr);
-                Flow::Ret(ret_sheaf(fr.h2), None)
+                self.barn_unlock(fr.pages, fr.saved_irq);
+                Flow::Ret(Ret::new(ret_sheaf(fr.h2), None).counted(fr.count))
             }
         }
     }
@@ -491,17 +575,17 @@ impl Machine {
     /// limit check ("used mainly in cases where we have to undo an intended action").
     pub(in crate::model) fn barn_put_sheaf(
         &mut self,
-        fr: &mut Frame,
-        pc: barn_put_empty_sheaf::Pc,
+        pc: &mut barn_put_empty_sheaf::Pc,
+        fr: &mut BarnPutSheaf,
         full: bool,
     ) -> Flow {
         use barn_put_empty_sheaf::Pc::*;
         let n = fr.pages;
-        match pc {
+        match *pc {
             BP1 => {
                 step!(self);
-                self.barn_lock(fr);
-                fr.pc = put_pc(BP2, full);
+                self.barn_lock(fr.pages, &mut fr.saved_irq);
+                *pc = BP2;
                 Flow::Step
             }
             BP2 => {
@@ -525,13 +609,13 @@ impl Machine {
                     self.sheaf_name(h),
                     if full { "full" } else { "empty" }
                 );
-                fr.pc = put_pc(BP3, full);
+                *pc = BP3;
                 Flow::Step
             }
             BP3 => {
                 step!(self);
-                self.barn_unlock(fr);
-                Flow::Ret(1, None)
+                self.barn_unlock(fr.pages, fr.saved_irq);
+                Flow::Ret(Ret::new(1, None))
             }
         }
     }
@@ -549,14 +633,12 @@ impl From<barn_put_full_sheaf::Pc> for barn_put_empty_sheaf::Pc {
     }
 }
 
-/// The label `pc` of `barn_put_full_sheaf` (`full`) or `barn_put_empty_sheaf`.
-fn put_pc(pc: barn_put_empty_sheaf::Pc, full: bool) -> Pc {
-    if !full {
-        return pc.into();
+impl From<barn_put_empty_sheaf::Pc> for barn_put_full_sheaf::Pc {
+    fn from(pc: barn_put_empty_sheaf::Pc) -> Self {
+        match pc {
+            barn_put_empty_sheaf::BP1 => barn_put_full_sheaf::BP1,
+            barn_put_empty_sheaf::BP2 => barn_put_full_sheaf::BP2,
+            barn_put_empty_sheaf::BP3 => barn_put_full_sheaf::BP3,
+        }
     }
-    Pc::from(match pc {
-        barn_put_empty_sheaf::BP1 => barn_put_full_sheaf::BP1,
-        barn_put_empty_sheaf::BP2 => barn_put_full_sheaf::BP2,
-        barn_put_empty_sheaf::BP3 => barn_put_full_sheaf::BP3,
-    })
 }

@@ -2,8 +2,9 @@
 //! of a full main, the flushes back to slabs, `__slab_free` as 7.0 has it, and the CPU
 //! hotplug and `flush_all` work.
 //!
-//! Frame locals as in `alloc`: `c` the locked CPU, `h`/`h2` sheaves, `pages` the barn's node,
-//! `x` the object freed (or a chain's tail), `f` a chain's head, `arr` an on-stack batch.
+//! Each function's locals are its own struct (below), named as in `alloc`: `c` the locked
+//! CPU, `h`/`h2` sheaves, `pages` the barn's node, `x` the object freed (or a chain's tail),
+//! `f` a chain's head, `arr` an on-stack batch.
 
 use super::super::memory::Access;
 use super::barn::E2BIG;
@@ -11,15 +12,229 @@ use super::{call, sheaf_of_ret, without_sheaves, PCS_BATCH_MAX};
 use crate::model::pcs::labels::*;
 use crate::model::slub::counters_text;
 use crate::model::state::*;
-use crate::model::{Flow, Machine, Pc, Stat};
+use crate::model::{Flow, Machine, Stat};
+
+/// The locals of `FreeToPcs`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FreeToPcs {
+    pub c: u32,
+    pub x: Addr,
+    pub m: u8,
+    pub count: u32,
+    pub ret: Ret,
+    pub h: Option<u32>,
+}
+
+impl Locals for FreeToPcs {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.x == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.ret.slab);
+    }
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h, None]
+    }
+}
+
+/// The locals of `KmemCacheFreeBulk`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct KmemCacheFreeBulk {
+    pub x: Addr,
+    pub f: Addr,
+    pub pg: Option<SlabId>,
+    pub l: u8,
+    pub count: u32,
+    pub pobj: u32,
+    pub ret: Ret,
+    pub arr: Vec<Addr>,
+}
+
+impl Locals for KmemCacheFreeBulk {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.x == a || self.f == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.pg);
+        mark(self.ret.slab);
+    }
+}
+
+/// The locals of `PcsFlushAll`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PcsFlushAll {
+    pub c: u32,
+    pub ret: Ret,
+    pub h2: Option<u32>,
+}
+
+impl Locals for PcsFlushAll {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.ret.slab);
+    }
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h2, None]
+    }
+}
+
+/// The locals of `PcsInstallEmptySheaf`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PcsInstallEmptySheaf {
+    pub c: u32,
+    pub m: u8,
+    pub pages: u32,
+    pub h: Option<u32>,
+    pub h2: u32,
+}
+
+impl Locals for PcsInstallEmptySheaf {
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h, Some(self.h2)]
+    }
+}
+
+/// The locals of `PcsReplaceFullMain`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PcsReplaceFullMain {
+    pub c: u32,
+    pub flag: bool,
+    pub count: u32,
+    pub pages: u32,
+    pub ret: Ret,
+    pub h: Option<u32>,
+    pub h2: Option<u32>,
+}
+
+impl Locals for PcsReplaceFullMain {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.ret.slab);
+    }
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h, self.h2]
+    }
+}
+
+/// The locals of `SheafFlushMain`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SheafFlushMain {
+    pub c: u32,
+    pub ok: bool,
+    pub count: u32,
+    pub pages: u32,
+    pub ret: Ret,
+    pub h: Option<u32>,
+    pub arr: Vec<Addr>,
+}
+
+impl Locals for SheafFlushMain {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.ret.slab);
+    }
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h, None]
+    }
+}
+
+/// The locals of `SheafFlushUnused`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SheafFlushUnused {
+    pub h: u32,
+    pub arr: Vec<Addr>,
+}
+
+impl Locals for SheafFlushUnused {
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [Some(self.h), None]
+    }
+}
+
+/// The locals of `SlabFreeSlowV7`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabFreeSlowV7 {
+    pub x: Addr,
+    pub f: Addr,
+    pub prior: Addr,
+    pub pg: SlabId,
+    pub cnt: Counters,
+    pub new: Counters,
+    pub n: Option<u32>,
+    pub saved_irq: bool,
+    pub flag: bool,
+    pub drain: bool,
+    pub count: u32,
+}
+
+impl Locals for SlabFreeSlowV7 {
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.x == a || self.f == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(Some(self.pg));
+    }
+}
+
+/// The locals of `SlabFreeV7`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabFreeV7 {
+    pub x: Addr,
+    pub pg: SlabId,
+    pub flag: bool,
+    pub ret: Ret,
+}
+
+impl Locals for SlabFreeV7 {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.x == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(Some(self.pg));
+        mark(self.ret.slab);
+    }
+}
+
+/// The locals of `SlubCpuDead`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlubCpuDead {
+    pub c: u32,
+    pub h: Option<u32>,
+    pub h2: Option<u32>,
+}
+
+impl Locals for SlubCpuDead {
+    fn sheaves(&self) -> [Option<u32>; 2] {
+        [self.h, self.h2]
+    }
+}
 
 impl Machine {
     /// `slab_free` (SF2–SF4): a local object goes to the sheaves, a remote one (or one the
     /// sheaves refuse) straight to its slab.
-    pub(in crate::model) fn slab_free_v7(&mut self, fr: &mut Frame, pc: slab_free_v7::Pc) -> Flow {
+    pub(in crate::model) fn slab_free_v7(
+        &mut self,
+        pc: &mut slab_free_v7::Pc,
+        fr: &mut SlabFreeV7,
+    ) -> Flow {
         use slab_free_v7::Pc::*;
-        let p = need!(self, fr.pg);
-        match pc {
+        let p = fr.pg;
+        match *pc {
             SF2 => {
                 step!(self);
                 self.access(self.page(p).line, Access::Read);
@@ -40,51 +255,55 @@ impl Machine {
                         ": a remote object, straight back to its slab."
                     }
                 );
-                fr.pc = Pc::from(if fr.flag { SF3 } else { SF4 });
+                *pc = if fr.flag { SF3 } else { SF4 };
                 Flow::Step
             }
             SF3 => {
-                fr.pc = SF3r.into();
+                *pc = SF3r;
                 let x = fr.x;
                 call(free_to_pcs::FP1, |f| f.x = x)
             }
             SF3r => {
-                if fr.ret == 1 {
-                    return Flow::Ret(NULL, None);
+                if fr.ret.value == 1 {
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
-                fr.pc = SF4.into();
+                *pc = SF4;
                 Flow::Go
             }
             SF4 => {
                 self.stat(Stat::FREE_SLOWPATH);
-                fr.pc = SF4r.into();
+                *pc = SF4r;
                 let x = fr.x;
                 call(slab_free_slow_v7::SS2, |f| {
-                    f.pg = Some(p);
+                    f.pg = p;
                     f.f = x;
                     f.x = x;
                     f.count = 1;
                 })
             }
-            SF4r => Flow::Ret(NULL, None),
+            SF4r => Flow::Ret(Ret::new(NULL, None)),
         }
     }
 
     /// `free_to_pcs(x)` (FP1–FP10): push `x` on the main sheaf under the trylock. Returns 1,
     /// or 0 if the trylock failed or no room could be made (then `__slab_free`).
-    pub(in crate::model) fn free_to_pcs(&mut self, fr: &mut Frame, pc: free_to_pcs::Pc) -> Flow {
+    pub(in crate::model) fn free_to_pcs(
+        &mut self,
+        pc: &mut free_to_pcs::Pc,
+        fr: &mut FreeToPcs,
+    ) -> Flow {
         use free_to_pcs::Pc::*;
-        match pc {
+        match *pc {
             FP1 => {
-                fr.pc = FP2.into();
+                *pc = FP2;
                 call(local_trylock::LT1, |_| {})
             }
             FP2 => {
-                if fr.ret == 0 {
-                    return Flow::Ret(0, None);
+                if fr.ret.value == 0 {
+                    return Flow::Ret(Ret::new(0, None).counted(fr.count));
                 }
-                fr.c = fr.ret_count;
-                fr.pc = FP4.into();
+                fr.c = fr.ret.count;
+                *pc = FP4;
                 Flow::Go
             }
             FP4 => {
@@ -98,7 +317,7 @@ impl Machine {
                     "free_to_pcs: main is sheaf {}.",
                     self.sheaf_name(m)
                 );
-                fr.pc = FP5.into();
+                *pc = FP5;
                 Flow::Step
             }
             FP5 => {
@@ -120,11 +339,11 @@ impl Machine {
                         "."
                     }
                 );
-                fr.pc = Pc::from(if full { FP5r } else { FP6 });
+                *pc = if full { FP5r } else { FP6 };
                 Flow::Step
             }
             FP5r => {
-                fr.pc = FP8.into();
+                *pc = FP8;
                 fr.m = 1;
                 let (c, m) = (fr.c, fr.h);
                 call(pcs_replace_full_main::FR1, |f| {
@@ -144,7 +363,7 @@ impl Machine {
                     fr.count,
                     self.addr_name(fr.x)
                 );
-                fr.pc = FP7.into();
+                *pc = FP7;
                 Flow::Step
             }
             FP7 => {
@@ -161,28 +380,28 @@ impl Machine {
                     size,
                     self.addr_name(fr.x)
                 );
-                fr.pc = FP8.into();
+                *pc = FP8;
                 Flow::Step
             }
             FP8 => {
                 if fr.m == 1 {
-                    // Back from `__pcs_replace_full_main`: locked (on `ret_count`'s CPU) with
-                    // room in main, or unlocked and refused.
+                    // Back from `__pcs_replace_full_main`: locked (on the CPU its `Ret`'s count
+                    // names) with room in main, or unlocked and refused.
                     fr.m = 0;
-                    if fr.ret == 0 {
-                        return Flow::Ret(0, None);
+                    if fr.ret.value == 0 {
+                        return Flow::Ret(Ret::new(0, None).counted(fr.count));
                     }
-                    fr.c = fr.ret_count;
-                    fr.pc = FP4.into();
+                    fr.c = fr.ret.count;
+                    *pc = FP4;
                     return Flow::Go;
                 }
-                fr.pc = FP10.into();
+                *pc = FP10;
                 let c = fr.c;
                 call(local_unlock_v7::LU1, |f| f.c = c)
             }
             FP10 => {
                 self.stat(Stat::FREE_FASTPATH);
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
         }
     }
@@ -192,14 +411,14 @@ impl Machine {
     /// `put_fail`; `h2` = the spare, then the empty sheaf to install.
     pub(in crate::model) fn pcs_replace_full_main(
         &mut self,
-        fr: &mut Frame,
-        pc: pcs_replace_full_main::Pc,
+        pc: &mut pcs_replace_full_main::Pc,
+        fr: &mut PcsReplaceFullMain,
     ) -> Flow {
         use pcs_replace_full_main::Pc::*;
         let k = fr.c;
-        match pc {
-            FR1 => without_sheaves(self, fr, FR2, FR1u),
-            FR1u => Flow::Ret(0, None),
+        match *pc {
+            FR1 => without_sheaves(self, pc, fr.c, FR2, FR1u),
+            FR1u => Flow::Ret(Ret::new(0, None).counted(fr.count)),
             FR2 => {
                 step!(self);
                 let n = self.get_barn(k);
@@ -210,7 +429,7 @@ impl Machine {
                     format!("node {n}.barn"),
                     "__pcs_replace_full_main: get_barn(s) is node {n}'s barn."
                 );
-                fr.pc = FR3.into();
+                *pc = FR3;
                 Flow::Step
             }
             FR3 => {
@@ -225,17 +444,17 @@ impl Machine {
                     "spare is {}.",
                     p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
                 );
-                fr.pc = Pc::from(if p.spare.is_some() { FR5 } else { FR4 });
+                *pc = if p.spare.is_some() { FR5 } else { FR4 };
                 Flow::Step
             }
             FR4 => {
-                fr.pc = FR4r.into();
+                *pc = FR4r;
                 let n = fr.pages;
                 call(barn_get_empty_sheaf::BGE1, |f| f.pages = n)
             }
             FR4r => {
-                let Some(e) = sheaf_of_ret(fr.ret) else {
-                    fr.pc = FR10.into();
+                let Some(e) = sheaf_of_ret(fr.ret.value) else {
+                    *pc = FR10;
                     return Flow::Go;
                 };
                 step!(self);
@@ -250,7 +469,7 @@ impl Machine {
                     self.sheaf_name(e)
                 );
                 fr.count = k;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             FR5 => {
                 step!(self);
@@ -267,7 +486,7 @@ impl Machine {
                         ": full too."
                     }
                 );
-                fr.pc = Pc::from(if n < self.capacity() { FR5b } else { FR6 });
+                *pc = if n < self.capacity() { FR5b } else { FR6 };
                 Flow::Step
             }
             FR5b => {
@@ -275,10 +494,10 @@ impl Machine {
                 let (m, sp) = (need!(self, fr.h), need!(self, fr.h2));
                 self.swap_main_spare(k, m, sp, "");
                 fr.count = k;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             FR6 => {
-                fr.pc = FR6r.into();
+                *pc = FR6r;
                 let (n, m) = (fr.pages, fr.h);
                 call(barn_replace_full_sheaf::BRF1, |f| {
                     f.pages = n;
@@ -286,7 +505,7 @@ impl Machine {
                 })
             }
             FR6r => {
-                if let Some(e) = sheaf_of_ret(fr.ret) {
+                if let Some(e) = sheaf_of_ret(fr.ret.value) {
                     step!(self);
                     self.st_pcs(k, Some(e), None, false);
                     self.stat(Stat::BARN_PUT);
@@ -298,13 +517,13 @@ impl Machine {
                         self.sheaf_name(e)
                     );
                     fr.count = k;
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None).counted(fr.count));
                 }
-                if fr.ret_count == E2BIG {
-                    fr.pc = FR8.into();
+                if fr.ret.count == E2BIG {
+                    *pc = FR8;
                 } else {
                     fr.flag = true; // put_fail
-                    fr.pc = FR10.into();
+                    *pc = FR10;
                 }
                 Flow::Go
             }
@@ -319,20 +538,20 @@ impl Machine {
                     format!("cpu_sheaves[{k}].spare"),
                     "The barn is at MAX_FULL_SHEAVES: spare := NULL; its objects go back to their slabs."
                 );
-                fr.pc = FR8u.into();
+                *pc = FR8u;
                 Flow::Step
             }
             FR8u => {
-                fr.pc = FR8f.into();
+                *pc = FR8f;
                 call(local_unlock_v7::LU1, |f| f.c = k)
             }
             FR8f => {
-                fr.pc = FR13.into();
-                let t = fr.h2;
+                *pc = FR13;
+                let t = need!(self, fr.h2);
                 call(sheaf_flush_unused::FU1, |f| f.h = t)
             }
             FR10 => {
-                fr.pc = FR11.into();
+                *pc = FR11;
                 call(local_unlock_v7::LU1, |f| f.c = k)
             }
             FR11 => {
@@ -340,29 +559,29 @@ impl Machine {
                 // `GFP_NOWAIT`: no sleeping here.
                 let e = self.sheaf_alloc();
                 fr.h2 = e;
-                fr.pc = Pc::from(if e.is_some() { FR13 } else { FR12 });
+                *pc = if e.is_some() { FR13 } else { FR12 };
                 Flow::Step
             }
             FR12 => {
                 if fr.flag {
                     self.stat(Stat::BARN_PUT_FAIL);
                 }
-                fr.pc = FR12a.into();
+                *pc = FR12a;
                 call(sheaf_flush_main::FM1, |_| {})
             }
             FR12a => {
-                if fr.ret == 0 {
-                    return Flow::Ret(0, None);
+                if fr.ret.value == 0 {
+                    return Flow::Ret(Ret::new(0, None).counted(fr.count));
                 }
-                fr.pc = FR12b.into();
+                *pc = FR12b;
                 call(local_trylock::LT1, |_| {})
             }
             FR12b => {
-                if fr.ret == 0 {
-                    return Flow::Ret(0, None);
+                if fr.ret.value == 0 {
+                    return Flow::Ret(Ret::new(0, None).counted(fr.count));
                 }
-                fr.c = fr.ret_count;
-                fr.pc = FR12c.into();
+                fr.c = fr.ret.count;
+                *pc = FR12c;
                 Flow::Go
             }
             FR12c => {
@@ -382,38 +601,38 @@ impl Machine {
                 );
                 if n >= self.capacity() {
                     fr.flag = false;
-                    fr.pc = FR1.into();
+                    *pc = FR1;
                     return Flow::Step;
                 }
                 fr.count = fr.c;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             FR13 => {
-                fr.pc = FR13r.into();
+                *pc = FR13r;
                 call(local_trylock::LT1, |_| {})
             }
             FR13r => {
-                if fr.ret == 0 {
-                    fr.pc = FR13f.into();
+                if fr.ret.value == 0 {
+                    *pc = FR13f;
                     let (n, e) = (fr.pages, fr.h2);
                     return call(barn_put_empty_sheaf::BP1, |f| {
                         f.pages = n;
                         f.h = e;
                     });
                 }
-                fr.c = fr.ret_count;
-                fr.pc = FR14r.into();
-                let (c, e, n) = (fr.c, fr.h2, fr.pages);
+                fr.c = fr.ret.count;
+                *pc = FR14r;
+                let (c, e, n) = (fr.c, need!(self, fr.h2), fr.pages);
                 call(pcs_install_empty_sheaf::FI1, |f| {
                     f.c = c;
                     f.h2 = e;
                     f.pages = n;
                 })
             }
-            FR13f => Flow::Ret(0, None),
+            FR13f => Flow::Ret(Ret::new(0, None).counted(fr.count)),
             FR14r => {
                 fr.count = fr.c;
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
         }
     }
@@ -422,13 +641,13 @@ impl Machine {
     /// empty `h2`, reconciling with whatever changed while the lock was dropped.
     pub(in crate::model) fn pcs_install_empty_sheaf(
         &mut self,
-        fr: &mut Frame,
-        pc: pcs_install_empty_sheaf::Pc,
+        pc: &mut pcs_install_empty_sheaf::Pc,
+        fr: &mut PcsInstallEmptySheaf,
     ) -> Flow {
         use pcs_install_empty_sheaf::Pc::*;
         let k = fr.c;
-        let e = need!(self, fr.h2);
-        match pc {
+        let e = fr.h2;
+        match *pc {
             FI1 => {
                 step!(self);
                 let p = self.ld_pcs(k);
@@ -444,7 +663,7 @@ impl Machine {
                         self.sheaf_name(p.main),
                         self.sheaf_name(e)
                     );
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None));
                 }
                 note!(
                     self,
@@ -453,7 +672,7 @@ impl Machine {
                     "__pcs_install_empty_sheaf: the spare slot is taken ({}): something changed meanwhile.",
                     p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
                 );
-                fr.pc = FI2.into();
+                *pc = FI2;
                 Flow::Step
             }
             FI2 => {
@@ -471,11 +690,11 @@ impl Machine {
                         "."
                     }
                 );
-                fr.pc = Pc::from(if n < self.capacity() { FI2r } else { FI3 });
+                *pc = if n < self.capacity() { FI2r } else { FI3 };
                 Flow::Step
             }
             FI2r => {
-                fr.pc = FI4r.into();
+                *pc = FI4r;
                 fr.m = 1;
                 let n = fr.pages;
                 call(barn_put_empty_sheaf::BP1, |f| {
@@ -490,9 +709,9 @@ impl Machine {
                 let n = self.ld_size(sp);
                 if n < self.capacity() {
                     self.st_pcs(k, Some(sp), Some(Some(m)), false);
-                    fr.pc = FI2r.into();
+                    *pc = FI2r;
                 } else {
-                    fr.pc = FI4.into();
+                    *pc = FI4;
                 }
                 note!(
                     self,
@@ -508,7 +727,7 @@ impl Machine {
                 Flow::Step
             }
             FI4 => {
-                fr.pc = FI4r.into();
+                *pc = FI4r;
                 let (n, m) = (fr.pages, fr.h);
                 call(barn_put_full_sheaf::BP1, |f| {
                     f.pages = n;
@@ -517,7 +736,7 @@ impl Machine {
             }
             FI4r => {
                 if fr.m == 1 {
-                    return Flow::Ret(1, None);
+                    return Flow::Ret(Ret::new(1, None));
                 }
                 step!(self);
                 self.st_pcs(k, Some(e), None, false);
@@ -529,7 +748,7 @@ impl Machine {
                     "main := {}.",
                     self.sheaf_name(e)
                 );
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None))
             }
         }
     }
@@ -539,21 +758,21 @@ impl Machine {
     /// Returns 1 if it flushed anything. `pages` = the batch size, `count` = what was left.
     pub(in crate::model) fn sheaf_flush_main(
         &mut self,
-        fr: &mut Frame,
-        pc: sheaf_flush_main::Pc,
+        pc: &mut sheaf_flush_main::Pc,
+        fr: &mut SheafFlushMain,
     ) -> Flow {
         use sheaf_flush_main::Pc::*;
-        match pc {
+        match *pc {
             FM1 => {
-                fr.pc = FM1r.into();
+                *pc = FM1r;
                 call(local_trylock::LT1, |_| {})
             }
             FM1r => {
-                if fr.ret == 0 {
-                    return Flow::Ret(fr.ok as Addr, None);
+                if fr.ret.value == 0 {
+                    return Flow::Ret(Ret::new(fr.ok as Addr, None).counted(fr.count));
                 }
-                fr.c = fr.ret_count;
-                fr.pc = FM2.into();
+                fr.c = fr.ret.count;
+                *pc = FM2;
                 Flow::Go
             }
             FM2 => {
@@ -570,7 +789,7 @@ impl Machine {
                     self.sheaf_name(m),
                     fr.pages
                 );
-                fr.pc = FM3.into();
+                *pc = FM3;
                 Flow::Step
             }
             FM3 => {
@@ -594,16 +813,16 @@ impl Machine {
                     format!("sheaf {}.size", self.sheaf_name(m)),
                     "main->size := {rest}; copy the {b} pointer(s) above it to an on-stack batch."
                 );
-                fr.pc = FM4.into();
+                *pc = FM4;
                 Flow::Step
             }
             FM4 => {
-                fr.pc = FM5.into();
+                *pc = FM5;
                 let c = fr.c;
                 call(local_unlock_v7::LU1, |f| f.c = c)
             }
             FM5 => {
-                fr.pc = FM5r.into();
+                *pc = FM5r;
                 let batch = std::mem::take(&mut fr.arr);
                 call(kmem_cache_free_bulk::KB1, |f| f.arr = batch)
             }
@@ -611,10 +830,10 @@ impl Machine {
                 self.stat_add(Stat::SHEAF_FLUSH, fr.pages);
                 fr.ok = true;
                 if fr.count > 0 {
-                    fr.pc = FM1.into();
+                    *pc = FM1;
                     return Flow::Go;
                 }
-                Flow::Ret(1, None)
+                Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
         }
     }
@@ -623,12 +842,12 @@ impl Machine {
     /// no lock: free all of its objects to their slabs.
     pub(in crate::model) fn sheaf_flush_unused(
         &mut self,
-        fr: &mut Frame,
-        pc: sheaf_flush_unused::Pc,
+        pc: &mut sheaf_flush_unused::Pc,
+        fr: &mut SheafFlushUnused,
     ) -> Flow {
         use sheaf_flush_unused::Pc::*;
-        let h = need!(self, fr.h);
-        match pc {
+        let h = fr.h;
+        match *pc {
             FU1 => {
                 step!(self);
                 let n = self.ld_size(h);
@@ -640,9 +859,9 @@ impl Machine {
                     self.sheaf_name(h)
                 );
                 if n == 0 {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
-                fr.pc = FU3.into();
+                *pc = FU3;
                 Flow::Step
             }
             FU3 => {
@@ -667,15 +886,15 @@ impl Machine {
                     "Hand the {n} object(s) of {} to __kmem_cache_free_bulk; size := 0.",
                     self.sheaf_name(h)
                 );
-                fr.pc = FU3r.into();
+                *pc = FU3r;
                 Flow::Step
             }
             FU3r => {
-                fr.pc = FU4.into();
+                *pc = FU4;
                 let batch = std::mem::take(&mut fr.arr);
                 call(kmem_cache_free_bulk::KB1, |f| f.arr = batch)
             }
-            FU4 => Flow::Ret(NULL, None),
+            FU4 => Flow::Ret(Ret::new(NULL, None)),
         }
     }
 
@@ -685,14 +904,14 @@ impl Machine {
     /// cursor, `pobj` = `same`, `l` = lookahead left.
     pub(in crate::model) fn kmem_cache_free_bulk(
         &mut self,
-        fr: &mut Frame,
-        pc: kmem_cache_free_bulk::Pc,
+        pc: &mut kmem_cache_free_bulk::Pc,
+        fr: &mut KmemCacheFreeBulk,
     ) -> Flow {
         use kmem_cache_free_bulk::Pc::*;
-        match pc {
+        match *pc {
             KB1 => {
                 let Some(&x) = fr.arr.last() else {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None).counted(fr.count));
                 };
                 step!(self);
                 fr.arr.pop();
@@ -702,7 +921,7 @@ impl Machine {
                 fr.pg = Some(p);
                 fr.f = x;
                 fr.x = x;
-                fr.ret_count = 1;
+                fr.ret.count = 1;
                 fr.count = fr.arr.len() as u32;
                 fr.pobj = fr.count;
                 fr.l = 3;
@@ -714,13 +933,13 @@ impl Machine {
                     self.slab_name(p),
                     self.addr_name(x)
                 );
-                fr.pc = KB2.into();
+                *pc = KB2;
                 Flow::Step
             }
             KB2 => {
                 if fr.count == 0 || fr.l == 0 {
                     fr.arr.truncate(fr.pobj as usize);
-                    fr.pc = KB3.into();
+                    *pc = KB3;
                     return Flow::Go;
                 }
                 step!(self);
@@ -745,7 +964,7 @@ impl Machine {
                         self.addr_name(fr.f)
                     );
                     fr.f = y;
-                    fr.ret_count.bump();
+                    fr.ret.count.bump();
                     fr.pobj = fr.pobj.saturating_sub(1);
                     let same = fr.pobj as usize;
                     if i != same {
@@ -767,8 +986,8 @@ impl Machine {
                 Flow::Step
             }
             KB3 => {
-                fr.pc = KB1.into();
-                let (p, head, tail, cnt) = (fr.pg, fr.f, fr.x, fr.ret_count);
+                *pc = KB1;
+                let (p, head, tail, cnt) = (need!(self, fr.pg), fr.f, fr.x, fr.ret.count);
                 call(slab_free_slow_v7::SS2, |f| {
                     f.pg = p;
                     f.f = head;
@@ -785,21 +1004,21 @@ impl Machine {
     /// list (`SL_partial`) when the lock was taken, `n` = the node whose lock is held.
     pub(in crate::model) fn slab_free_slow_v7(
         &mut self,
-        fr: &mut Frame,
-        pc: slab_free_slow_v7::Pc,
+        pc: &mut slab_free_slow_v7::Pc,
+        fr: &mut SlabFreeSlowV7,
     ) -> Flow {
         use slab_free_slow_v7::Pc::*;
-        let p = need!(self, fr.pg);
-        match pc {
+        let p = fr.pg;
+        match *pc {
             SS1 => {
                 let Some(n) = fr.n else {
-                    fr.pc = SS2.into();
+                    *pc = SS2;
                     return Flow::Go;
                 };
                 step!(self);
-                self.list_unlock_irqrestore(fr, n);
+                self.list_unlock_irqrestore(fr.saved_irq, n);
                 fr.n = None;
-                fr.pc = SS2.into();
+                *pc = SS2;
                 Flow::Step
             }
             SS2 => {
@@ -816,7 +1035,7 @@ impl Machine {
                     self.addr_name(prior),
                     counters_text(c)
                 );
-                fr.pc = SS4.into();
+                *pc = SS4;
                 Flow::Step
             }
             SS4 => {
@@ -838,21 +1057,21 @@ impl Machine {
                     fr.new.inuse,
                     if fr.flag { " (the slab was full)" } else { "" }
                 );
-                fr.pc = SS5.into();
+                *pc = SS5;
                 Flow::Step
             }
             SS5 => {
                 if fr.new.inuse != 0 && !fr.flag {
-                    fr.pc = SS6.into();
+                    *pc = SS6;
                     return Flow::Go;
                 }
                 step!(self);
                 let n = self.node_of_slab(p);
-                self.list_lock_irqsave(fr, n);
+                self.list_lock_irqsave(&mut fr.saved_irq, n);
                 self.access(self.page(p).line, Access::Read);
                 fr.n = Some(n);
                 fr.drain = self.slab(p).on_node_partial;
-                fr.pc = SS6.into();
+                *pc = SS6;
                 Flow::Step
             }
             SS6 => {
@@ -876,35 +1095,35 @@ impl Machine {
                 );
                 if ok {
                     self.unhold_chain(fr.f, fr.count);
-                    fr.pc = SS7.into();
+                    *pc = SS7;
                 } else {
-                    fr.pc = SS1.into();
+                    *pc = SS1;
                 }
                 Flow::Step
             }
             SS7 => {
                 if fr.n.is_none() {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None).counted(fr.count));
                 }
                 // Isolated by a refill: its isolator handles it (SS8).
-                fr.pc = Pc::from(if !fr.flag && !fr.drain { SS8 } else { SS9 });
+                *pc = if !fr.flag && !fr.drain { SS8 } else { SS9 };
                 Flow::Go
             }
             SS9 => {
                 let n = need!(self, fr.n);
                 let empty = fr.new.inuse == 0;
                 let nr = self.node(n).nr_partial;
-                fr.pc = Pc::from(if empty && self.discard_ok(nr) {
+                *pc = if empty && self.discard_ok(nr) {
                     SS11
                 } else {
                     SS10
-                });
+                };
                 Flow::Go
             }
             SS8 => {
                 step!(self);
                 let n = need!(self, fr.n);
-                self.list_unlock_irqrestore(fr, n);
+                self.list_unlock_irqrestore(fr.saved_irq, n);
                 note!(
                     self,
                     Unlock,
@@ -912,11 +1131,11 @@ impl Machine {
                     "Slab {} is on no list and was not full: a refill isolated it and will deal with it. Unlock.",
                     self.slab_name(p)
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None).counted(fr.count))
             }
             SS10 => {
                 if !fr.flag {
-                    fr.pc = SS10u.into();
+                    *pc = SS10u;
                     return Flow::Go;
                 }
                 step!(self);
@@ -930,18 +1149,18 @@ impl Machine {
                     "The slab {} was full: add_partial at the tail of node {n}'s list.",
                     self.slab_name(p)
                 );
-                fr.pc = SS10u.into();
+                *pc = SS10u;
                 Flow::Step
             }
             SS10u => {
                 step!(self);
                 let n = need!(self, fr.n);
-                self.list_unlock_irqrestore(fr, n);
-                Flow::Ret(NULL, None)
+                self.list_unlock_irqrestore(fr.saved_irq, n);
+                Flow::Ret(Ret::new(NULL, None).counted(fr.count))
             }
             SS11 => {
                 if fr.flag {
-                    fr.pc = SS11u.into();
+                    *pc = SS11u;
                     return Flow::Go;
                 }
                 step!(self);
@@ -955,15 +1174,15 @@ impl Machine {
                     "The slab {} is empty and node {n} keeps enough: remove_partial.",
                     self.slab_name(p)
                 );
-                fr.pc = SS11u.into();
+                *pc = SS11u;
                 Flow::Step
             }
             SS11u => {
                 step!(self);
                 let n = need!(self, fr.n);
-                self.list_unlock_irqrestore(fr, n);
+                self.list_unlock_irqrestore(fr.saved_irq, n);
                 fr.n = None;
-                fr.pc = SS11d.into();
+                *pc = SS11d;
                 Flow::Step
             }
             SS11d => {
@@ -977,7 +1196,7 @@ impl Machine {
                     "discard_slab({}): the empty slab goes back to the page allocator.",
                     self.slab_name(p)
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None).counted(fr.count))
             }
         }
     }
@@ -986,12 +1205,12 @@ impl Machine {
     /// lock ("the cpu is not executing anymore"); main stays installed, spare is freed.
     pub(in crate::model) fn slub_cpu_dead(
         &mut self,
-        fr: &mut Frame,
-        pc: slub_cpu_dead::Pc,
+        pc: &mut slub_cpu_dead::Pc,
+        fr: &mut SlubCpuDead,
     ) -> Flow {
         use slub_cpu_dead::Pc::*;
         let d = fr.c;
-        match pc {
+        match *pc {
             HP2 => {
                 step!(self);
                 let p = self.ld_pcs(d);
@@ -1005,30 +1224,30 @@ impl Machine {
                     self.sheaf_name(p.main),
                     p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
                 );
-                fr.pc = HP3.into();
+                *pc = HP3;
                 Flow::Step
             }
             HP3 => {
-                fr.pc = HP4.into();
-                let m = fr.h;
+                *pc = HP4;
+                let m = need!(self, fr.h);
                 call(sheaf_flush_unused::FU1, |f| f.h = m)
             }
             HP4 => {
                 let Some(sp) = fr.h2 else {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 };
-                fr.pc = HP4r.into();
-                call(sheaf_flush_unused::FU1, |f| f.h = Some(sp))
+                *pc = HP4r;
+                call(sheaf_flush_unused::FU1, |f| f.h = sp)
             }
             HP4r => {
                 step!(self);
                 let sp = need!(self, fr.h2);
                 self.st_pcs(d, None, Some(None), true);
                 self.sheaf_free(sp);
-                fr.pc = HP4f.into();
+                *pc = HP4f;
                 Flow::Step
             }
-            HP4f => Flow::Ret(NULL, None),
+            HP4f => Flow::Ret(Ret::new(NULL, None)),
         }
     }
 
@@ -1036,18 +1255,18 @@ impl Machine {
     /// lock, flush and free it, then flush main in batches.
     pub(in crate::model) fn pcs_flush_all(
         &mut self,
-        fr: &mut Frame,
-        pc: pcs_flush_all::Pc,
+        pc: &mut pcs_flush_all::Pc,
+        fr: &mut PcsFlushAll,
     ) -> Flow {
         use pcs_flush_all::Pc::*;
-        match pc {
+        match *pc {
             LL1 => {
-                fr.pc = FA1a.into();
+                *pc = FA1a;
                 call(local_lock_v7::LL1, |_| {})
             }
             FA1a => {
-                fr.c = fr.ret_count;
-                fr.pc = FA1b.into();
+                fr.c = fr.ret.count;
+                *pc = FA1b;
                 Flow::Go
             }
             FA1b => {
@@ -1069,30 +1288,30 @@ impl Machine {
                         None => "no spare to detach.".into(),
                     }
                 );
-                fr.pc = FA1u.into();
+                *pc = FA1u;
                 Flow::Step
             }
             FA1u => {
-                fr.pc = FA2r.into();
+                *pc = FA2r;
                 let k = fr.c;
                 call(local_unlock_v7::LU1, |f| f.c = k)
             }
             FA2r => {
                 let Some(sp) = fr.h2 else {
-                    fr.pc = FA4r.into();
+                    *pc = FA4r;
                     return call(sheaf_flush_main::FM1, |_| {});
                 };
-                fr.pc = FA2f.into();
-                call(sheaf_flush_unused::FU1, |f| f.h = Some(sp))
+                *pc = FA2f;
+                call(sheaf_flush_unused::FU1, |f| f.h = sp)
             }
             FA2f => {
                 step!(self);
                 let sp = need!(self, fr.h2.take());
                 self.sheaf_free(sp);
-                fr.pc = FA2r.into();
+                *pc = FA2r;
                 Flow::Step
             }
-            FA4r => Flow::Ret(NULL, None),
+            FA4r => Flow::Ret(Ret::new(NULL, None)),
         }
     }
 }

@@ -25,15 +25,20 @@ impl Machine {
     /// and never reads it again.
     pub(super) fn replacing(&self, k: u32) -> bool {
         self.st.ctxs.iter().any(|c| {
-            c.stack.iter().any(|f| {
-                f.c == k
-                    && matches!(
-                        f.pc,
-                        Pc::ReplaceEmptyMain(
-                            pcs_replace_empty_main::SE6 | pcs_replace_empty_main::SE16r
-                        ) | Pc::ReplaceFullMain(pcs_replace_full_main::FR6r)
-                            | Pc::InstallEmptySheaf(pcs_install_empty_sheaf::FI4r)
-                    )
+            c.stack.iter().any(|f| match f {
+                Frame::ReplaceEmptyMain {
+                    pc: pcs_replace_empty_main::SE6 | pcs_replace_empty_main::SE16r,
+                    l,
+                } => l.c == k,
+                Frame::ReplaceFullMain {
+                    pc: pcs_replace_full_main::FR6r,
+                    l,
+                } => l.c == k,
+                Frame::InstallEmptySheaf {
+                    pc: pcs_install_empty_sheaf::FI4r,
+                    l,
+                } => l.c == k,
+                _ => false,
             })
         })
     }
@@ -44,11 +49,10 @@ impl Machine {
         use slab_free_slow_v7::Pc::*;
         self.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| {
-                f.pg == Some(s)
-                    && matches!(
-                        f.pc,
-                        Pc::SlabFreeSlowV7(SS7 | SS8 | SS9 | SS10 | SS10u | SS11 | SS11u | SS11d)
-                    )
+                matches!(f, Frame::SlabFreeSlowV7 {
+                    pc: SS7 | SS8 | SS9 | SS10 | SS10u | SS11 | SS11u | SS11d,
+                    l,
+                } if l.pg == s)
             })
         })
     }

@@ -25,6 +25,20 @@ mod free;
 mod invariants;
 mod view;
 
+use super::pcs::FnPc;
+pub use alloc::{
+    AllocFromNewSlab, AllocateSlab, GetFreelistNofreeze, GetFromPartialNode, GetPartialNodeBulk,
+    PcsReplaceEmptyMain, RefillObjects, RefillObjectsNode, RefillSheaf, SlabAllocNode, SlabAllocV7,
+};
+pub use barn::{
+    BarnGetEmptySheaf, BarnPutSheaf, BarnReplaceEmptySheaf, BarnReplaceFullSheaf, LocalLockV7,
+    LocalTrylock, LocalUnlockV7,
+};
+pub use free::{
+    FreeToPcs, KmemCacheFreeBulk, PcsFlushAll, PcsInstallEmptySheaf, PcsReplaceFullMain,
+    SheafFlushMain, SheafFlushUnused, SlabFreeSlowV7, SlabFreeV7, SlubCpuDead,
+};
+
 /// Linux 7.0's state of the machine `$m` (`Machine::sheaves_state`).
 macro_rules! sv {
     ($m:expr) => {
@@ -114,32 +128,29 @@ impl SheafLayout {
 /// The entry frame of an op under Linux 7.0.
 pub(super) fn op_frame(call: OpCall) -> Frame {
     match call {
-        OpCall::Alloc { node } => {
-            let mut f = Frame::new(slab_alloc_node::SA1);
-            f.node = node;
-            f
-        }
-        OpCall::Free { addr, slab } => {
-            let mut f = Frame::new(slab_free_v7::SF2);
-            f.x = addr;
-            f.pg = Some(slab);
-            f
-        }
+        OpCall::Alloc { node } => slab_alloc_node::SA1.frame(SlabAllocNode {
+            node,
+            ..SlabAllocNode::default()
+        }),
+        OpCall::Free { addr, slab } => slab_free_v7::SF2.frame(SlabFreeV7 {
+            x: addr,
+            pg: slab,
+            ..SlabFreeV7::default()
+        }),
         // `flush` of this CPU: the work item `flush_all` queues on it (`pcs_flush_all`); of
         // CPU `target`: `slub_cpu_dead` on a survivor.
-        OpCall::Flush { target: None } => Frame::new(pcs_flush_all::LL1),
-        OpCall::Flush { target: Some(t) } => {
-            let mut f = Frame::new(slub_cpu_dead::HP2);
-            f.c = t;
-            f
-        }
+        OpCall::Flush { target: None } => pcs_flush_all::LL1.frame(PcsFlushAll::default()),
+        OpCall::Flush { target: Some(t) } => slub_cpu_dead::HP2.frame(SlubCpuDead {
+            c: t,
+            ..SlubCpuDead::default()
+        }),
     }
 }
 
 /// Where a task may sleep: the page allocator and the sheaf's `kzalloc` with `GFP_KERNEL`.
 pub(super) fn at_sleep_point(fr: &Frame) -> bool {
     matches!(
-        fr.pc,
+        fr.pc(),
         Pc::AllocateSlab(allocate_slab::NB1) | Pc::ReplaceEmptyMain(pcs_replace_empty_main::SE12)
     )
 }
@@ -544,8 +555,8 @@ impl Machine {
     /// `spin_lock_irqsave(&n->list_lock)` as one step: the interrupt flag is this CPU's alone,
     /// so saving it and then taking the lock is the same to every other context as doing both
     /// at the instant the lock is free (the step waits until it is).
-    pub(super) fn list_lock_irqsave(&mut self, fr: &mut Frame, n: u32) {
-        self.irq_save(fr);
+    pub(super) fn list_lock_irqsave(&mut self, flags: &mut bool, n: u32) {
+        self.irq_save(flags);
         self.spin_lock(n);
         note!(
             self,
@@ -554,9 +565,9 @@ impl Machine {
             "spin_lock_irqsave(&n->list_lock) of node {n}."
         );
     }
-    pub(super) fn list_unlock_irqrestore(&mut self, fr: &Frame, n: u32) {
+    pub(super) fn list_unlock_irqrestore(&mut self, flags: bool, n: u32) {
         self.spin_unlock(n);
-        self.irq_restore(fr);
+        self.irq_restore(flags);
         note!(
             self,
             Unlock,
@@ -570,63 +581,99 @@ impl Machine {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
         let node_lock = |n: u32| held_by(self.node(n).list_lock).map(|h| Block::ListLock(n, h));
         let barn_lock = |n: u32| held_by(self.barn(n).lock).map(|h| Block::BarnLock(n, h));
-        match fr.pc {
-            Pc::SlabFreeSlowV7(slab_free_slow_v7::SS5) => {
-                let n = self.node_of_slab(fr.pg?);
-                let locks = fr.new.inuse == 0 || fr.prior == NULL;
+        match fr {
+            Frame::SlabFreeSlowV7 {
+                pc: slab_free_slow_v7::SS5,
+                l,
+            } => {
+                let n = self.node_of_slab(l.pg);
+                let locks = l.new.inuse == 0 || l.prior == NULL;
                 if locks {
                     node_lock(n)
                 } else {
                     None
                 }
             }
-            Pc::AllocFromNewSlab(alloc_from_new_slab::NS5) => node_lock(self.node_of_slab(fr.pg?)),
-            Pc::GetFromPartialNode(get_from_partial_node::GP2)
-            | Pc::RefillObjectsNode(refill_objects_node::RN7) => node_lock(fr.n?),
+            Frame::AllocFromNewSlab {
+                pc: alloc_from_new_slab::NS5,
+                l,
+            } => node_lock(self.node_of_slab(l.pg)),
+            Frame::GetFromPartialNode {
+                pc: get_from_partial_node::GP2,
+                l,
+            } => node_lock(l.n),
+            Frame::RefillObjectsNode {
+                pc: refill_objects_node::RN7,
+                l,
+            } => node_lock(l.n),
             // `allow_spin = false` takes the lock by trylock: it never waits.
-            Pc::GetPartialNodeBulk(get_partial_node_bulk::GB2) if !fr.lock => node_lock(fr.n?),
-            Pc::BarnReplaceEmpty(barn_replace_empty_sheaf::BRE2)
-            | Pc::BarnGetEmpty(barn_get_empty_sheaf::BGE2)
-            | Pc::BarnReplaceFull(barn_replace_full_sheaf::BRF3)
-            | Pc::BarnPutEmpty(barn_put_empty_sheaf::BP1)
-            | Pc::BarnPutFull(barn_put_full_sheaf::BP1) => barn_lock(fr.pages),
+            Frame::GetPartialNodeBulk {
+                pc: get_partial_node_bulk::GB2,
+                l,
+            } if !l.lock => node_lock(l.n),
+            Frame::BarnReplaceEmpty {
+                pc: barn_replace_empty_sheaf::BRE2,
+                l,
+            } => barn_lock(l.pages),
+            Frame::BarnGetEmpty {
+                pc: barn_get_empty_sheaf::BGE2,
+                l,
+            } => barn_lock(l.pages),
+            Frame::BarnReplaceFull {
+                pc: barn_replace_full_sheaf::BRF3,
+                l,
+            } => barn_lock(l.pages),
+            Frame::BarnPutEmpty {
+                pc: barn_put_empty_sheaf::BP1,
+                l,
+            }
+            | Frame::BarnPutFull {
+                pc: barn_put_full_sheaf::BP1,
+                l,
+            } => barn_lock(l.pages),
             _ => None,
         }
     }
 
     /// Dispatch one label of a Linux 7.0 function.
     pub(super) fn exec_sheaves(&mut self, fr: &mut Frame) -> Flow {
-        match fr.pc {
-            Pc::SlabAllocNode(pc) => self.slab_alloc_node(fr, pc),
-            Pc::ReplaceEmptyMain(pc) => self.pcs_replace_empty_main(fr, pc),
-            Pc::RefillSheaf(pc) => self.refill_sheaf(fr, pc),
-            Pc::RefillObjects(pc) => self.refill_objects(fr, pc),
-            Pc::RefillObjectsNode(pc) => self.refill_objects_node(fr, pc),
-            Pc::GetPartialNodeBulk(pc) => self.get_partial_node_bulk(fr, pc),
-            Pc::GetFreelistNofreeze(pc) => self.get_freelist_nofreeze(fr, pc),
-            Pc::AllocFromNewSlab(pc) => self.alloc_from_new_slab(fr, pc),
-            Pc::AllocateSlab(pc) => self.allocate_slab(fr, pc),
-            Pc::SlabAllocV7(pc) => self.slab_alloc_v7(fr, pc),
-            Pc::GetFromPartialNode(pc) => self.get_from_partial_node(fr, pc),
-            Pc::BarnReplaceEmpty(pc) => self.barn_replace_empty_sheaf(fr, pc),
-            Pc::BarnGetEmpty(pc) => self.barn_get_empty_sheaf(fr, pc),
-            Pc::BarnReplaceFull(pc) => self.barn_replace_full_sheaf(fr, pc),
-            Pc::BarnPutEmpty(pc) => self.barn_put_sheaf(fr, pc, false),
-            Pc::BarnPutFull(pc) => self.barn_put_sheaf(fr, pc.into(), true),
-            Pc::LocalTrylock(pc) => self.local_trylock(fr, pc),
-            Pc::LocalLockV7(pc) => self.local_lock_v7(fr, pc),
-            Pc::LocalUnlockV7(pc) => self.local_unlock_v7(fr, pc),
-            Pc::SlabFreeV7(pc) => self.slab_free_v7(fr, pc),
-            Pc::FreeToPcs(pc) => self.free_to_pcs(fr, pc),
-            Pc::ReplaceFullMain(pc) => self.pcs_replace_full_main(fr, pc),
-            Pc::InstallEmptySheaf(pc) => self.pcs_install_empty_sheaf(fr, pc),
-            Pc::SheafFlushMain(pc) => self.sheaf_flush_main(fr, pc),
-            Pc::SheafFlushUnused(pc) => self.sheaf_flush_unused(fr, pc),
-            Pc::FreeBulk(pc) => self.kmem_cache_free_bulk(fr, pc),
-            Pc::SlabFreeSlowV7(pc) => self.slab_free_slow_v7(fr, pc),
-            Pc::CpuDead(pc) => self.slub_cpu_dead(fr, pc),
-            Pc::PcsFlushAll(pc) => self.pcs_flush_all(fr, pc),
-            Pc::Touch(touch::TC) => self.touch(fr),
+        match fr {
+            Frame::SlabAllocNode { pc, l } => self.slab_alloc_node(pc, l),
+            Frame::ReplaceEmptyMain { pc, l } => self.pcs_replace_empty_main(pc, l),
+            Frame::RefillSheaf { pc, l } => self.refill_sheaf(pc, l),
+            Frame::RefillObjects { pc, l } => self.refill_objects(pc, l),
+            Frame::RefillObjectsNode { pc, l } => self.refill_objects_node(pc, l),
+            Frame::GetPartialNodeBulk { pc, l } => self.get_partial_node_bulk(pc, l),
+            Frame::GetFreelistNofreeze { pc, l } => self.get_freelist_nofreeze(pc, l),
+            Frame::AllocFromNewSlab { pc, l } => self.alloc_from_new_slab(pc, l),
+            Frame::AllocateSlab { pc, l } => self.allocate_slab(pc, l),
+            Frame::SlabAllocV7 { pc, l } => self.slab_alloc_v7(pc, l),
+            Frame::GetFromPartialNode { pc, l } => self.get_from_partial_node(pc, l),
+            Frame::BarnReplaceEmpty { pc, l } => self.barn_replace_empty_sheaf(pc, l),
+            Frame::BarnGetEmpty { pc, l } => self.barn_get_empty_sheaf(pc, l),
+            Frame::BarnReplaceFull { pc, l } => self.barn_replace_full_sheaf(pc, l),
+            Frame::BarnPutEmpty { pc, l } => self.barn_put_sheaf(pc, l, false),
+            // `barn_put_full_sheaf` runs `barn_put_empty_sheaf`'s body on the other list.
+            Frame::BarnPutFull { pc, l } => {
+                let mut at = barn_put_empty_sheaf::Pc::from(*pc);
+                let flow = self.barn_put_sheaf(&mut at, l, true);
+                *pc = at.into();
+                flow
+            }
+            Frame::LocalTrylock { pc, l } => self.local_trylock(pc, l),
+            Frame::LocalLockV7 { pc, l } => self.local_lock_v7(pc, l),
+            Frame::LocalUnlockV7 { pc, l } => self.local_unlock_v7(pc, l),
+            Frame::SlabFreeV7 { pc, l } => self.slab_free_v7(pc, l),
+            Frame::FreeToPcs { pc, l } => self.free_to_pcs(pc, l),
+            Frame::ReplaceFullMain { pc, l } => self.pcs_replace_full_main(pc, l),
+            Frame::InstallEmptySheaf { pc, l } => self.pcs_install_empty_sheaf(pc, l),
+            Frame::SheafFlushMain { pc, l } => self.sheaf_flush_main(pc, l),
+            Frame::SheafFlushUnused { pc, l } => self.sheaf_flush_unused(pc, l),
+            Frame::FreeBulk { pc, l } => self.kmem_cache_free_bulk(pc, l),
+            Frame::SlabFreeSlowV7 { pc, l } => self.slab_free_slow_v7(pc, l),
+            Frame::CpuDead { pc, l } => self.slub_cpu_dead(pc, l),
+            Frame::PcsFlushAll { pc, l } => self.pcs_flush_all(pc, l),
+            Frame::Touch { l, .. } => self.touch(l),
             _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }
@@ -636,19 +683,19 @@ impl Machine {
 /// `__pcs_replace_full_main`: with a capacity of 0 (SLUB_TINY, debug and boot caches) no object
 /// stays on a CPU, so the function unlocks and returns NULL (the caller takes the slab path);
 /// otherwise it goes on at `next`.
-pub(super) fn without_sheaves<P: Into<Pc>>(
+pub(super) fn without_sheaves<P: Copy>(
     m: &Machine,
-    fr: &mut Frame,
+    pc: &mut P,
+    c: u32,
     next: P,
     unlocked: P,
 ) -> Flow {
     if m.capacity() > 0 {
-        fr.pc = next.into();
+        *pc = next;
         return Flow::Go;
     }
-    fr.pc = unlocked.into();
-    let k = fr.c;
-    call(local_unlock_v7::LU1, |f| f.c = k)
+    *pc = unlocked;
+    call(local_unlock_v7::LU1, |f| f.c = c)
 }
 
 /// A sheaf id as a callee's return value (`Flow::Ret` carries an address): 0 is NULL.
@@ -660,9 +707,10 @@ pub(super) fn sheaf_of_ret(v: Addr) -> Option<SheafId> {
     v.checked_sub(1).map(|h| h as SheafId)
 }
 
-/// A callee frame starting at `pc` (a label of the callee's function).
-pub(super) fn call(pc: impl Into<Pc>, set: impl FnOnce(&mut Frame)) -> Flow {
-    let mut f = Frame::new(pc);
-    set(&mut f);
-    Flow::Call(Box::new(f))
+/// A callee frame starting at `pc` (a label of the callee's function), with the locals
+/// `set` gives it (the others as `Default` makes them).
+pub(super) fn call<P: FnPc>(pc: P, set: impl FnOnce(&mut P::Locals)) -> Flow {
+    let mut l = P::Locals::default();
+    set(&mut l);
+    Flow::call(pc.frame(l))
 }

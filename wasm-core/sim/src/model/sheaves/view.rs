@@ -78,7 +78,7 @@ impl Machine {
                     let mut v = self.sheaf_view(h);
                     v.held_by = (self.st.ctxs.iter().zip(&self.cfg.ctx_ids))
                         .take(self.cfg.n_ctx)
-                        .find(|(c, _)| c.stack.iter().any(|f| f.h == Some(h) || f.h2 == Some(h)))
+                        .find(|(c, _)| c.stack.iter().any(|f| f.holds_sheaf(h)))
                         .map(|(_, name)| name.clone());
                     v
                 })

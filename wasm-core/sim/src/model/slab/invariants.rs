@@ -15,7 +15,7 @@
 //!   frees of objects of another node = frees.
 
 use super::state::*;
-use super::{ArrayCache, Machine, Pc, Stat};
+use super::{ArrayCache, Machine, Stat};
 use crate::model::pcs::labels::*;
 use crate::view::{ArrayView, ObjectOwner, SlabNodeView, SlabOwner, SlabView};
 
@@ -87,17 +87,17 @@ impl Machine {
         }
         for (ci, c) in self.st.ctxs.iter().enumerate() {
             for f in &c.stack {
-                let held = match f.func() {
-                    Func::CacheAlloc => f.pc == Pc::CacheAlloc(cache_alloc::CA3) && f.obj != NULL,
-                    Func::CacheFree => c.begun && !f.flag,
-                    _ => false,
+                // The object `cache_alloc` returns (after its pop or refill) and the one
+                // `cache_free` frees (from its first step until its array or slab has it).
+                let held = match f {
+                    Frame::CacheAlloc {
+                        pc: cache_alloc::CA3,
+                        l,
+                    } if l.obj != NULL => Some(l.obj),
+                    Frame::CacheFree { l, .. } if c.begun && !l.flag => Some(l.x),
+                    _ => None,
                 };
-                if held {
-                    let a = if f.func() == Func::CacheAlloc {
-                        f.obj
-                    } else {
-                        f.x
-                    };
+                if let Some(a) = held {
                     put(self, a, Place::Inflight(ci as CtxId));
                 }
             }
@@ -110,7 +110,7 @@ impl Machine {
         self.st
             .ctxs
             .iter()
-            .any(|c| c.stack.iter().any(|f| f.queue.contains(&s)))
+            .any(|c| c.stack.iter().any(|f| f.queued(s)))
     }
 
     pub(in crate::model) fn check_slab_invariants(&mut self) {

@@ -36,6 +36,139 @@ use super::{Flow, Machine, Pc, Stat};
 
 mod invariants;
 
+// ----- each step machine's locals (`Frame`'s arm of the function, with its pc) -----
+
+/// `slab_alloc` → `____cache_alloc` (`cache_alloc`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CacheAlloc {
+    /// `local_irq_save(save_flags)`.
+    pub saved_irq: bool,
+    /// The CPU whose `array_cache` it pops (`ac = cpu_cache_get(cachep)`).
+    pub c: u32,
+    /// `objp`, the object it returns.
+    pub obj: Addr,
+    /// What `cache_alloc_refill` returned.
+    pub ret: Ret,
+}
+
+/// `cache_alloc_refill`, irqs off on entry.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CacheAllocRefill {
+    /// The CPU whose array it refills, and its node (`n`), both set at RF1.
+    pub c: u32,
+    pub n: u32,
+    /// `batchcount`: how many objects are still to move to the array.
+    pub count: u32,
+    /// The slab `cache_grow_begin` made, if any.
+    pub p: Option<SlabId>,
+    /// What `cache_grow_begin` returned.
+    pub ret: Ret,
+}
+
+/// `cache_grow_begin`: a new slab from the page allocator.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CacheGrowBegin {
+    /// The node the slab comes from.
+    pub n: u32,
+    /// It enabled interrupts for the page allocation (`gfpflags_allow_blocking`).
+    pub flag: bool,
+    /// The new slab (`page`), `None` if the page allocator failed.
+    pub p: Option<SlabId>,
+}
+
+/// `cache_grow_end`: link the new slab `p` into node `n`'s lists.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CacheGrowEnd {
+    pub n: u32,
+    pub p: SlabId,
+}
+
+/// `kmem_cache_free` → `___cache_free` (`cache_free`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CacheFree {
+    /// `local_irq_save(flags)`.
+    pub saved_irq: bool,
+    /// The CPU whose array it pushes on.
+    pub c: u32,
+    /// `objp`, the object freed, and its slab.
+    pub x: Addr,
+    pub pg: SlabId,
+    /// The object's home node when it is not this CPU's (`cache_free_alien`).
+    pub n: Option<u32>,
+    /// The object is no longer in flight (pushed on an array or freed to its slab).
+    pub flag: bool,
+    /// Free slabs for `slabs_destroy`.
+    pub queue: Vec<SlabId>,
+}
+
+/// `cache_flusharray` of CPU `c`'s full array into node `n`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CacheFlusharray {
+    pub c: u32,
+    pub n: u32,
+    /// `batchcount`: the entries it gives away; `pages` counts those `free_block` returned.
+    pub count: u32,
+    pub pages: u32,
+    /// Free slabs for `slabs_destroy`.
+    pub queue: Vec<SlabId>,
+}
+
+/// `do_drain`: CPU `c`'s array (this CPU's if `flag`) back to node `n`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DoDrain {
+    /// `local_irq_save`: the drain runs with interrupts off (`on_each_cpu`'s IPI).
+    pub saved_irq: bool,
+    /// The flush is of the running CPU (`c` is set at DD0), not of a dead CPU `c`.
+    pub flag: bool,
+    pub c: u32,
+    pub n: u32,
+    /// `ac->avail`, the entries it frees; `pages` counts those `free_block` returned.
+    pub count: u32,
+    pub pages: u32,
+    /// Free slabs for `slabs_destroy`.
+    pub queue: Vec<SlabId>,
+}
+
+impl Locals for CacheAlloc {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.obj == a
+    }
+}
+
+impl Locals for CacheAllocRefill {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+}
+
+impl Locals for CacheGrowBegin {}
+
+impl Locals for CacheGrowEnd {}
+
+impl Locals for CacheFree {
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.x == a
+    }
+    fn queued(&self, s: SlabId) -> bool {
+        self.queue.contains(&s)
+    }
+}
+
+impl Locals for CacheFlusharray {
+    fn queued(&self, s: SlabId) -> bool {
+        self.queue.contains(&s)
+    }
+}
+
+impl Locals for DoDrain {
+    fn queued(&self, s: SlabId) -> bool {
+        self.queue.contains(&s)
+    }
+}
+
 /// SLAB's own state: what `mm/slab.c` keeps beyond the shared `Cpu`, `Node` and `Page`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SlabState {
@@ -497,23 +630,22 @@ impl Machine {
 
     // ----- steps that cache_flusharray, do_drain and ___cache_free share -----
 
-    /// The start of `free_block` of `fr.count` objects into node `fr.n`: the node counts them
-    /// free at once (`n->free_objects += nr_objects`), then they go back one step each.
-    fn free_block_begin(&mut self, fr: &mut Frame) {
-        let n = need!(self, fr.n, ());
+    /// The start of `free_block` of `count` objects into node `n`: the node counts them free
+    /// at once (`n->free_objects += nr_objects`), then they go back one step each (`i` counts
+    /// them).
+    fn free_block_begin(&mut self, n: u32, count: u32, i: &mut u32) {
         self.check_node_lock(n, "free_objects");
         self.access(self.cfg.line_nd(n), Access::Write);
         if let Some(sn) = self.snode_mut(n) {
-            sn.free_objects.bump_by(fr.count);
+            sn.free_objects.bump_by(count);
         }
-        fr.pages = 0;
+        *i = 0;
     }
 
-    /// One object of `free_block` from the front of CPU `fr.c`'s array (entry `fr.pages`) into
-    /// node `fr.n`. Returns true when the batch of `fr.count` is done.
-    fn free_block_entry(&mut self, fr: &mut Frame) -> bool {
-        let (n, k) = (need!(self, fr.n, true), fr.c);
-        let i = fr.pages;
+    /// One object of `free_block` from the front of CPU `k`'s array (entry `done`) into node
+    /// `n`. Returns true when the batch of `count` is done.
+    fn free_block_entry(&mut self, n: u32, k: u32, count: u32, done: &mut u32) -> bool {
+        let i = *done;
         let hdr = self.arr_hdr(Arr::Cpu(k));
         self.access(SlabLayout::entry_line(hdr, i), Access::Read);
         let Some(&a) = self.ac(k).entry.get(i as usize) else {
@@ -524,7 +656,7 @@ impl Machine {
         if let Some(ac) = self.ac_mut(k) {
             ac.handed = i.saturating_add(1);
         }
-        fr.pages.bump();
+        done.bump();
         note!(
             self,
             Store,
@@ -533,31 +665,28 @@ impl Machine {
             self.addr_name(a),
             self.slab_opt_name(self.slab_of(a))
         );
-        fr.pages == fr.count
+        *done == count
     }
 
     /// The end of `free_block`: free slabs above `free_limit` onto the frame's destroy list.
-    fn free_block_end(&mut self, fr: &mut Frame) {
-        let n = need!(self, fr.n, ());
-        let mut q = std::mem::take(&mut fr.queue);
-        self.free_block_trim(n, &mut q);
-        fr.queue = q;
+    fn free_block_end(&mut self, n: u32, queue: &mut Vec<SlabId>) {
+        self.free_block_trim(n, queue);
         note!(
             self,
             Store,
             format!("node {n}"),
             "free_block: {} free slab(s) above free_limit ({}) go to the destroy list.",
-            fr.queue.len(),
+            queue.len(),
             self.snode(n).free_limit
         );
     }
 
     /// `slabs_destroy`, one slab of the frame's destroy list. Returns true when it is empty.
-    fn destroy_next(&mut self, fr: &mut Frame) -> bool {
-        if fr.queue.is_empty() {
+    fn destroy_next(&mut self, queue: &mut Vec<SlabId>) -> bool {
+        if queue.is_empty() {
             return true;
         }
-        let s = fr.queue.remove(0);
+        let s = queue.remove(0);
         self.slab_destroy(s);
         note!(
             self,
@@ -566,23 +695,23 @@ impl Machine {
             "slab_destroy: slab {} goes back to the page allocator.",
             self.slab_name(s)
         );
-        fr.queue.is_empty()
+        queue.is_empty()
     }
 
     // ---------------------------------------------------------------------------------------
     // Allocation: slab_alloc → ____cache_alloc
     // ---------------------------------------------------------------------------------------
 
-    pub(super) fn cache_alloc(&mut self, fr: &mut Frame, pc: cache_alloc::Pc) -> Flow {
+    pub(super) fn cache_alloc(&mut self, pc: &mut cache_alloc::Pc, fr: &mut CacheAlloc) -> Flow {
         use cache_alloc::Pc::*;
-        match pc {
+        match *pc {
             CA0 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 fr.c = self.me();
                 self.ghost.slab_allocs.bump();
                 note!(self, IrqOff, "irqs".into(), "slab_alloc: local_irq_save. SLAB's per-CPU array is only ever touched with interrupts off.");
-                fr.pc = CA1.into();
+                *pc = CA1;
                 Flow::Step
             }
             CA1 => {
@@ -597,7 +726,7 @@ impl Machine {
                     "Read cpu{k}'s array_cache: {avail} object(s) available."
                 );
                 rw!(self, read = avail.to_string());
-                fr.pc = Pc::from(if avail > 0 { CA2 } else { CA1r });
+                *pc = if avail > 0 { CA2 } else { CA1r };
                 Flow::Step
             }
             CA2 => {
@@ -613,22 +742,25 @@ impl Machine {
                 fr.obj = obj;
                 note!(self, Store, format!("ac[{k}]"), "Pop {} off the top of cpu{k}'s array (touched = 1): no atomic instruction, no lock.", self.addr_name(obj));
                 rw!(self, read = self.addr_name(obj));
-                fr.pc = CA3.into();
+                *pc = CA3;
                 Flow::Step
             }
             CA1r => {
                 self.stat(Stat::ALLOCMISS);
-                fr.pc = CA1s.into();
-                Flow::Call(Box::new(Frame::new(cache_alloc_refill::RF1)))
+                *pc = CA1s;
+                Flow::call(Frame::CacheAllocRefill {
+                    pc: cache_alloc_refill::RF1,
+                    l: CacheAllocRefill::default(),
+                })
             }
             CA1s => {
-                fr.obj = fr.ret;
-                fr.pc = CA3.into();
+                fr.obj = fr.ret.value;
+                *pc = CA3;
                 Flow::Go
             }
             CA3 => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     IrqOn,
@@ -636,7 +768,7 @@ impl Machine {
                     "local_irq_restore: the allocation returns {}.",
                     self.addr_name(fr.obj)
                 );
-                Flow::Ret(fr.obj, None)
+                Flow::Ret(Ret::new(fr.obj, None))
             }
         }
     }
@@ -644,15 +776,15 @@ impl Machine {
     /// `cache_alloc_refill` (v4.7, spec Appendix A), irqs off on entry.
     pub(super) fn cache_alloc_refill(
         &mut self,
-        fr: &mut Frame,
-        pc: cache_alloc_refill::Pc,
+        pc: &mut cache_alloc_refill::Pc,
+        fr: &mut CacheAllocRefill,
     ) -> Flow {
         use cache_alloc_refill::Pc::*;
-        match pc {
+        match *pc {
             RF1 => {
                 let k = self.me();
                 fr.c = k;
-                fr.n = Some(self.node_of_cpu(k));
+                fr.n = self.node_of_cpu(k);
                 let ac = self.ac(k);
                 let mut batch = ac.batchcount;
                 // BATCHREFILL_LIMIT: an array not used since the reaper looked refills less.
@@ -660,15 +792,15 @@ impl Machine {
                     batch = 16;
                 }
                 fr.count = batch;
-                fr.pc = Pc::from(match self.variant().slab_grow {
+                *pc = match self.variant().slab_grow {
                     crate::scenario::SlabGrow::Lockless => RF2,
                     crate::scenario::SlabGrow::Locked => RF3,
-                });
+                };
                 Flow::Go
             }
             RF2 => {
                 step!(self);
-                let n = need!(self, fr.n);
+                let n = fr.n;
                 self.access(self.cfg.line_nd(n), Access::Read);
                 let free = self.snode(n).free_objects;
                 let shared = if self.snode(n).shared.is_some() {
@@ -693,12 +825,12 @@ impl Machine {
                         "something may be there, so take list_lock."
                     }
                 );
-                fr.pc = Pc::from(if empty { RF8 } else { RF3 });
+                *pc = if empty { RF8 } else { RF3 };
                 Flow::Step
             }
             RF3 => {
                 step!(self);
-                let n = need!(self, fr.n);
+                let n = fr.n;
                 self.spin_lock(n);
                 note!(
                     self,
@@ -706,12 +838,12 @@ impl Machine {
                     format!("node {n} list_lock"),
                     "Take node {n}'s list_lock to refill from the node."
                 );
-                fr.pc = RF4.into();
+                *pc = RF4;
                 Flow::Step
             }
             RF4 => {
                 step!(self);
-                let n = need!(self, fr.n);
+                let n = fr.n;
                 let k = fr.c;
                 self.access(self.cfg.line_nd(n), Access::Read);
                 let sh_avail = match self.snode(n).shared {
@@ -742,7 +874,7 @@ impl Machine {
                     }
                     self.touch_arr(Arr::Cpu(k), from, from.saturating_add(nr), Access::Write);
                     note!(self, Store, format!("ac[{k}]"), "transfer_objects: {nr} object(s) from node {n}'s shared array to cpu{k}'s array.");
-                    fr.pc = RF7.into();
+                    *pc = RF7;
                 } else {
                     note!(
                         self,
@@ -750,13 +882,13 @@ impl Machine {
                         format!("node {n} shared"),
                         "The shared array has nothing to give: take objects from the slab lists."
                     );
-                    fr.pc = RF5.into();
+                    *pc = RF5;
                 }
                 Flow::Step
             }
             RF5 => {
                 step!(self);
-                let n = need!(self, fr.n);
+                let n = fr.n;
                 let k = fr.c;
                 self.access(self.cfg.line_nd(n), Access::Read);
                 let node = &self.node(n);
@@ -773,7 +905,7 @@ impl Machine {
                         format!("node {n}"),
                         "get_first_slab: node {n} has no partial and no free slab: must grow."
                     );
-                    fr.pc = RF6.into();
+                    *pc = RF6;
                     return Flow::Step;
                 };
                 self.check_node_lock(n, "slab lists");
@@ -796,12 +928,12 @@ impl Machine {
                     self.slab_name(s),
                     if sb!(self).active(s) == self.cfg.objects { "slabs_full" } else { "slabs_partial" }
                 );
-                fr.pc = Pc::from(if fr.count > 0 { RF5 } else { RF6 });
+                *pc = if fr.count > 0 { RF5 } else { RF6 };
                 Flow::Step
             }
             RF6 => {
                 step!(self);
-                let n = need!(self, fr.n);
+                let n = fr.n;
                 let k = fr.c;
                 self.check_node_lock(n, "free_objects");
                 self.access(self.cfg.line_nd(n), Access::Write);
@@ -815,41 +947,45 @@ impl Machine {
                     ns.free_objects = ns.free_objects.saturating_sub(avail);
                 }
                 note!(self, Store, format!("node {n}"), "n->free_objects -= {avail}: the objects now in cpu{k}'s array are no longer the node's.");
-                fr.pc = RF7.into();
+                *pc = RF7;
                 Flow::Step
             }
             RF7 => {
                 step!(self);
-                let n = need!(self, fr.n);
+                let n = fr.n;
                 self.unlock_node(n);
-                fr.pc = RF8.into();
+                *pc = RF8;
                 Flow::Step
             }
             RF8 => {
                 if self.peek_arr(Arr::Cpu(fr.c)) > 0 {
-                    fr.pc = RF10.into();
+                    *pc = RF10;
                     return Flow::Go;
                 }
-                fr.pc = RF8r.into();
-                let mut g = Frame::new(cache_grow_begin::GB1);
-                g.n = fr.n;
-                Flow::Call(Box::new(g))
+                *pc = RF8r;
+                Flow::call(Frame::CacheGrowBegin {
+                    pc: cache_grow_begin::GB1,
+                    l: CacheGrowBegin {
+                        n: fr.n,
+                        ..CacheGrowBegin::default()
+                    },
+                })
             }
             RF8r => {
                 // cache_grow_begin may have enabled interrupts (and slept): this task may be
                 // on another CPU now, so `ac = cpu_cache_get(cachep)` again.
-                fr.p = fr.ret_slab;
+                fr.p = fr.ret.slab;
                 fr.c = self.me();
-                fr.pc = RF9.into();
+                *pc = RF9;
                 Flow::Go
             }
             RF9 => {
                 let Some(s) = fr.p else {
-                    fr.pc = RF9c.into();
+                    *pc = RF9c;
                     return Flow::Go;
                 };
                 if self.peek_arr(Arr::Cpu(fr.c)) > 0 {
-                    fr.pc = RF9c.into();
+                    *pc = RF9c;
                     return Flow::Go;
                 }
                 step!(self);
@@ -858,26 +994,27 @@ impl Machine {
                 let before = fr.count;
                 fr.count = self.alloc_block(k, s, fr.count);
                 note!(self, Store, format!("slab {}", self.slab_name(s)), "alloc_block from the new slab {} (still private, no lock): {} object(s) onto cpu{k}'s array.", self.slab_name(s), before.saturating_sub(fr.count));
-                fr.pc = RF9c.into();
+                *pc = RF9c;
                 Flow::Step
             }
             RF9c => {
-                fr.pc = RF9r.into();
+                *pc = RF9r;
                 match fr.p {
-                    Some(s) => {
-                        let mut g = Frame::new(cache_grow_end::GE1);
-                        g.p = Some(s);
-                        g.n = Some(self.page(s).node);
-                        Flow::Call(Box::new(g))
-                    }
+                    Some(s) => Flow::call(Frame::CacheGrowEnd {
+                        pc: cache_grow_end::GE1,
+                        l: CacheGrowEnd {
+                            p: s,
+                            n: self.page(s).node,
+                        },
+                    }),
                     None => Flow::Go,
                 }
             }
             RF9r => {
                 if self.peek_arr(Arr::Cpu(fr.c)) == 0 {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
-                fr.pc = RF10.into();
+                *pc = RF10;
                 Flow::Go
             }
             RF10 => {
@@ -896,26 +1033,30 @@ impl Machine {
                     "Refilled: pop {} off cpu{k}'s array ({avail} left).",
                     self.addr_name(obj)
                 );
-                Flow::Ret(obj, None)
+                Flow::Ret(Ret::new(obj, None))
             }
         }
     }
 
     /// `cache_grow_begin`: a new slab, private to this context until `cache_grow_end`.
-    pub(super) fn cache_grow_begin(&mut self, fr: &mut Frame, pc: cache_grow_begin::Pc) -> Flow {
+    pub(super) fn cache_grow_begin(
+        &mut self,
+        pc: &mut cache_grow_begin::Pc,
+        fr: &mut CacheGrowBegin,
+    ) -> Flow {
         use cache_grow_begin::Pc::*;
         let may_sleep = self.ctx(self.cur).kind == CtxKind::Task;
-        match pc {
+        match *pc {
             GB1 => {
                 if !may_sleep || self.cpu(self.me()).irqs_on {
-                    fr.pc = GB2.into();
+                    *pc = GB2;
                     return Flow::Go;
                 }
                 step!(self);
                 self.irq_set(true);
                 fr.flag = true;
                 note!(self, IrqOn, "irqs".into(), "GFP_KERNEL may sleep: interrupts on around the page allocator (cache_grow_begin).");
-                fr.pc = GB2.into();
+                *pc = GB2;
                 Flow::Step
             }
             GB2 => {
@@ -931,7 +1072,7 @@ impl Machine {
                         "The page allocator fails (pageAllocFail): no new slab."
                     );
                 } else {
-                    let node = fr.n.unwrap_or(self.node_of_cpu(self.me()));
+                    let node = fr.n;
                     let s = self.new_page(node);
                     if let Some(sb) = self.slab_state_mut() {
                         sb.pages.push(SlabPage::default());
@@ -945,12 +1086,12 @@ impl Machine {
                         self.slab_name(s)
                     );
                 }
-                fr.pc = GB3.into();
+                *pc = GB3;
                 Flow::Step
             }
             GB3 => {
                 let Some(s) = fr.p else {
-                    fr.pc = GB4.into();
+                    *pc = GB4;
                     return Flow::Go;
                 };
                 step!(self);
@@ -960,12 +1101,12 @@ impl Machine {
                 sp.active = 0;
                 sp.bufctl = (0..objects).collect();
                 note!(self, Store, format!("slab {}", self.slab_name(s)), "cache_init_objs: slab {}'s freelist is the index array 0..{} (SLAB writes no pointer into free objects).", self.slab_name(s), self.cfg.objects);
-                fr.pc = GB4.into();
+                *pc = GB4;
                 Flow::Step
             }
             GB4 => {
                 if !fr.flag {
-                    return Flow::Ret(NULL, fr.p);
+                    return Flow::Ret(Ret::new(NULL, fr.p));
                 }
                 step!(self);
                 self.irq_set(false);
@@ -975,17 +1116,20 @@ impl Machine {
                     "irqs".into(),
                     "Interrupts off again after the page allocator."
                 );
-                Flow::Ret(NULL, fr.p)
+                Flow::Ret(Ret::new(NULL, fr.p))
             }
         }
     }
 
     /// `cache_grow_end`: link the new slab into its node under `list_lock`.
-    pub(super) fn cache_grow_end(&mut self, fr: &mut Frame, pc: cache_grow_end::Pc) -> Flow {
+    pub(super) fn cache_grow_end(
+        &mut self,
+        pc: &mut cache_grow_end::Pc,
+        fr: &mut CacheGrowEnd,
+    ) -> Flow {
         use cache_grow_end::Pc::*;
-        let n = need!(self, fr.n);
-        let s = need!(self, fr.p);
-        match pc {
+        let (n, s) = (fr.n, fr.p);
+        match *pc {
             GE1 => {
                 step!(self);
                 self.spin_lock(n);
@@ -996,7 +1140,7 @@ impl Machine {
                     "cache_grow_end: take node {n}'s list_lock to link slab {}.",
                     self.slab_name(s)
                 );
-                fr.pc = GE2.into();
+                *pc = GE2;
                 Flow::Step
             }
             GE2 => {
@@ -1020,13 +1164,13 @@ impl Machine {
                 }
                 self.stat(Stat::GROWN);
                 note!(self, Store, format!("node {n}"), "Link slab {} ({active} of {num} in use) and add its {} free object(s) to free_objects.", self.slab_name(s), free);
-                fr.pc = GE3.into();
+                *pc = GE3;
                 Flow::Step
             }
             GE3 => {
                 step!(self);
                 self.unlock_node(n);
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
@@ -1035,12 +1179,12 @@ impl Machine {
     // Free: kmem_cache_free → ___cache_free
     // ---------------------------------------------------------------------------------------
 
-    pub(super) fn cache_free(&mut self, fr: &mut Frame, pc: cache_free::Pc) -> Flow {
+    pub(super) fn cache_free(&mut self, pc: &mut cache_free::Pc, fr: &mut CacheFree) -> Flow {
         use cache_free::Pc::*;
-        match pc {
+        match *pc {
             CF0 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 fr.c = self.me();
                 note!(
                     self,
@@ -1048,13 +1192,13 @@ impl Machine {
                     "irqs".into(),
                     "kmem_cache_free: local_irq_save."
                 );
-                fr.pc = CF1.into();
+                *pc = CF1;
                 Flow::Step
             }
             CF1 => {
                 step!(self);
                 let k = fr.c;
-                let s = need!(self, fr.pg);
+                let s = fr.pg;
                 if self.cfg.sc.nodes > 1 {
                     // cache_free_alien reads the object's page for its node.
                     self.access(self.page(s).line, Access::Read);
@@ -1069,7 +1213,7 @@ impl Machine {
                             "{} belongs to node {home}: free it to its home node (alien).",
                             self.addr_name(fr.x)
                         );
-                        fr.pc = CFA1.into();
+                        *pc = CFA1;
                         return Flow::Step;
                     }
                 }
@@ -1078,10 +1222,10 @@ impl Machine {
                 let (avail, limit) = (ac.avail(), ac.limit);
                 if avail < limit {
                     self.stat(Stat::FREEHIT);
-                    fr.pc = CF2.into();
+                    *pc = CF2;
                 } else {
                     self.stat(Stat::FREEMISS);
-                    fr.pc = CF1f.into();
+                    *pc = CF1f;
                 }
                 note!(
                     self,
@@ -1097,10 +1241,14 @@ impl Machine {
                 Flow::Step
             }
             CF1f => {
-                fr.pc = CF2.into();
-                let mut f = Frame::new(cache_flusharray::FA0);
-                f.c = fr.c;
-                Flow::Call(Box::new(f))
+                *pc = CF2;
+                Flow::call(Frame::CacheFlusharray {
+                    pc: cache_flusharray::FA0,
+                    l: CacheFlusharray {
+                        c: fr.c,
+                        ..CacheFlusharray::default()
+                    },
+                })
             }
             CF2 => {
                 step!(self);
@@ -1114,7 +1262,7 @@ impl Machine {
                     );
                     self.violate("SLAB-4", msg);
                     fr.flag = true;
-                    fr.pc = CF3.into();
+                    *pc = CF3;
                     return Flow::Step;
                 }
                 ac.entry.push(fr.x);
@@ -1123,17 +1271,17 @@ impl Machine {
                 self.touch_arr(Arr::Cpu(k), avail.saturating_sub(1), avail, Access::Write);
                 fr.flag = true;
                 note!(self, Store, format!("ac[{k}]"), "Push {} onto cpu{k}'s array ({avail} now): no atomic instruction, no lock, no write into the object.", self.addr_name(fr.x));
-                fr.pc = CF3.into();
+                *pc = CF3;
                 Flow::Step
             }
             CF3 => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(self, IrqOn, "irqs".into(), "local_irq_restore.");
                 if fr.queue.is_empty() {
-                    Flow::Ret(NULL, None)
+                    Flow::Ret(Ret::new(NULL, None))
                 } else {
-                    fr.pc = CFA4.into();
+                    *pc = CFA4;
                     Flow::Step
                 }
             }
@@ -1147,7 +1295,7 @@ impl Machine {
                     format!("node {n} list_lock"),
                     "Take node {n}'s list_lock (the object's home node)."
                 );
-                fr.pc = CFA2.into();
+                *pc = CFA2;
                 Flow::Step
             }
             CFA2 => {
@@ -1165,24 +1313,24 @@ impl Machine {
                 note!(
                     self,
                     Store,
-                    format!("slab {}", self.slab_name(need!(self, fr.pg))),
+                    format!("slab {}", self.slab_name(fr.pg)),
                     "free_block: {} goes back into its slab on node {n}.",
                     self.addr_name(fr.x)
                 );
-                fr.pc = CFA3.into();
+                *pc = CFA3;
                 Flow::Step
             }
             CFA3 => {
                 step!(self);
                 let n = need!(self, fr.n);
                 self.unlock_node(n);
-                fr.pc = CF3.into();
+                *pc = CF3;
                 Flow::Step
             }
             CFA4 => {
                 step!(self);
-                if self.destroy_next(fr) {
-                    return Flow::Ret(NULL, None);
+                if self.destroy_next(&mut fr.queue) {
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 Flow::Step
             }
@@ -1191,19 +1339,23 @@ impl Machine {
 
     /// `cache_flusharray`: the array is full; give its oldest `batchcount` entries to the
     /// shared array if it has room, else back to their slabs (`free_block`).
-    pub(super) fn cache_flusharray(&mut self, fr: &mut Frame, pc: cache_flusharray::Pc) -> Flow {
+    pub(super) fn cache_flusharray(
+        &mut self,
+        pc: &mut cache_flusharray::Pc,
+        fr: &mut CacheFlusharray,
+    ) -> Flow {
         use cache_flusharray::Pc::*;
-        match pc {
+        match *pc {
             FA0 => {
                 let k = fr.c;
-                fr.n = Some(self.node_of_cpu(k));
+                fr.n = self.node_of_cpu(k);
                 fr.count = self.ac(k).batchcount;
-                fr.pc = FA1.into();
+                *pc = FA1;
                 Flow::Go
             }
             FA1 => {
                 step!(self);
-                let n = need!(self, fr.n);
+                let n = fr.n;
                 self.spin_lock(n);
                 note!(
                     self,
@@ -1211,12 +1363,12 @@ impl Machine {
                     format!("node {n} list_lock"),
                     "cache_flusharray: take node {n}'s list_lock."
                 );
-                fr.pc = FA2.into();
+                *pc = FA2;
                 Flow::Step
             }
             FA2 => {
                 step!(self);
-                let (n, k) = (need!(self, fr.n), fr.c);
+                let (n, k) = (fr.n, fr.c);
                 self.access(self.cfg.line_nd(n), Access::Read);
                 let room = match &self.snode(n).shared {
                     Some(sh) => {
@@ -1248,50 +1400,50 @@ impl Machine {
                         format!("node {n} shared"),
                         "The shared array has room: copy cpu{k}'s {nr} oldest entries into it."
                     );
-                    fr.pc = FA5.into();
+                    *pc = FA5;
                 } else {
                     note!(self, Load, format!("node {n} shared"), "No room in a shared array: free the batch back into its slabs (free_block).");
-                    fr.pc = FA3.into();
+                    *pc = FA3;
                 }
                 Flow::Step
             }
             FA3 => {
                 step!(self);
-                self.free_block_begin(fr);
+                self.free_block_begin(fr.n, fr.count, &mut fr.pages);
                 note!(
                     self,
                     Store,
-                    format!("node {}", need!(self, fr.n)),
+                    format!("node {}", fr.n),
                     "free_block: n->free_objects += {}.",
                     fr.count
                 );
-                fr.pc = FA4.into();
+                *pc = FA4;
                 Flow::Step
             }
             FA4 => {
                 step!(self);
-                if self.free_block_entry(fr) {
-                    fr.pc = FA4d.into();
+                if self.free_block_entry(fr.n, fr.c, fr.count, &mut fr.pages) {
+                    *pc = FA4d;
                 }
                 Flow::Step
             }
             FA4d => {
                 step!(self);
-                self.free_block_end(fr);
-                fr.pc = FA5.into();
+                self.free_block_end(fr.n, &mut fr.queue);
+                *pc = FA5;
                 Flow::Step
             }
             FA5 => {
                 step!(self);
-                let n = need!(self, fr.n);
+                let n = fr.n;
                 self.unlock_node(n);
-                fr.pc = Pc::from(if fr.queue.is_empty() { FA7 } else { FA6 });
+                *pc = if fr.queue.is_empty() { FA7 } else { FA6 };
                 Flow::Step
             }
             FA6 => {
                 step!(self);
-                if self.destroy_next(fr) {
-                    fr.pc = FA7.into();
+                if self.destroy_next(&mut fr.queue) {
+                    *pc = FA7;
                 }
                 Flow::Step
             }
@@ -1311,22 +1463,22 @@ impl Machine {
                     format!("ac[{k}]"),
                     "ac->avail -= {nr}; memmove the {avail} newer entries down."
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
 
     /// `do_drain` (the `flush` op): give back every object of a CPU's array.
-    pub(super) fn do_drain(&mut self, fr: &mut Frame, pc: do_drain::Pc) -> Flow {
+    pub(super) fn do_drain(&mut self, pc: &mut do_drain::Pc, fr: &mut DoDrain) -> Flow {
         use do_drain::Pc::*;
-        match pc {
+        match *pc {
             DD0 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 if fr.flag {
                     fr.c = self.me();
                 }
-                fr.n = Some(self.node_of_cpu(fr.c));
+                fr.n = self.node_of_cpu(fr.c);
                 note!(
                     self,
                     IrqOff,
@@ -1334,12 +1486,12 @@ impl Machine {
                     "do_drain of cpu{}'s array: interrupts off.",
                     fr.c
                 );
-                fr.pc = DD1.into();
+                *pc = DD1;
                 Flow::Step
             }
             DD1 => {
                 step!(self);
-                let n = need!(self, fr.n);
+                let n = fr.n;
                 self.spin_lock(n);
                 note!(
                     self,
@@ -1347,7 +1499,7 @@ impl Machine {
                     format!("node {n} list_lock"),
                     "Take node {n}'s list_lock."
                 );
-                fr.pc = DD2.into();
+                *pc = DD2;
                 Flow::Step
             }
             DD2 => {
@@ -1355,42 +1507,42 @@ impl Machine {
                 let k = fr.c;
                 self.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
                 fr.count = self.ac(k).avail();
-                self.free_block_begin(fr);
+                self.free_block_begin(fr.n, fr.count, &mut fr.pages);
                 note!(
                     self,
                     Store,
-                    format!("node {}", need!(self, fr.n)),
+                    format!("node {}", fr.n),
                     "free_block of all {} entries: n->free_objects += {}.",
                     fr.count,
                     fr.count
                 );
-                fr.pc = Pc::from(if fr.count > 0 { DD3 } else { DD3d });
+                *pc = if fr.count > 0 { DD3 } else { DD3d };
                 Flow::Step
             }
             DD3 => {
                 step!(self);
-                if self.free_block_entry(fr) {
-                    fr.pc = DD3d.into();
+                if self.free_block_entry(fr.n, fr.c, fr.count, &mut fr.pages) {
+                    *pc = DD3d;
                 }
                 Flow::Step
             }
             DD3d => {
                 step!(self);
-                self.free_block_end(fr);
-                fr.pc = DD4.into();
+                self.free_block_end(fr.n, &mut fr.queue);
+                *pc = DD4;
                 Flow::Step
             }
             DD4 => {
                 step!(self);
-                let n = need!(self, fr.n);
+                let n = fr.n;
                 self.unlock_node(n);
-                fr.pc = Pc::from(if fr.queue.is_empty() { DD6 } else { DD5 });
+                *pc = if fr.queue.is_empty() { DD6 } else { DD5 };
                 Flow::Step
             }
             DD5 => {
                 step!(self);
-                if self.destroy_next(fr) {
-                    fr.pc = DD6.into();
+                if self.destroy_next(&mut fr.queue) {
+                    *pc = DD6;
                 }
                 Flow::Step
             }
@@ -1403,14 +1555,14 @@ impl Machine {
                 ac.handed = 0;
                 self.access(self.arr_hdr(Arr::Cpu(k)), Access::Write);
                 note!(self, Store, format!("ac[{k}]"), "ac->avail = 0.");
-                fr.pc = DD7.into();
+                *pc = DD7;
                 Flow::Step
             }
             DD7 => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(self, IrqOn, "irqs".into(), "Interrupts back on.");
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
@@ -1422,64 +1574,78 @@ use super::executor::Block;
 /// The entry frame of an op under SLAB.
 pub(super) fn op_frame(call: OpCall) -> Frame {
     match call {
-        OpCall::Alloc { node } => {
-            let mut f = Frame::new(cache_alloc::CA0);
-            f.node = node;
-            f
-        }
-        OpCall::Free { addr, slab } => {
-            let mut f = Frame::new(cache_free::CF0);
-            f.x = addr;
-            f.pg = Some(slab);
-            f
-        }
-        OpCall::Flush { target } => {
-            let mut f = Frame::new(do_drain::DD0);
-            match target {
-                Some(t) => f.c = t,
-                None => f.flag = true,
-            }
-            f
-        }
+        OpCall::Alloc { .. } => Frame::CacheAlloc {
+            pc: cache_alloc::CA0,
+            l: CacheAlloc::default(),
+        },
+        OpCall::Free { addr, slab } => Frame::CacheFree {
+            pc: cache_free::CF0,
+            l: CacheFree {
+                x: addr,
+                pg: slab,
+                ..CacheFree::default()
+            },
+        },
+        OpCall::Flush { target } => Frame::DoDrain {
+            pc: do_drain::DD0,
+            l: DoDrain {
+                c: target.unwrap_or(0),
+                flag: target.is_none(),
+                ..DoDrain::default()
+            },
+        },
     }
 }
 
 /// `cache_grow_begin`'s page allocation with `__GFP_WAIT` (GB2) is where a task may sleep.
 pub(super) fn at_sleep_point(fr: &Frame) -> bool {
-    fr.pc == Pc::CacheGrowBegin(cache_grow_begin::GB2)
+    fr.pc() == Pc::CacheGrowBegin(cache_grow_begin::GB2)
 }
 
 impl Machine {
     /// Dispatch one label of a SLAB function.
     pub(super) fn exec_slab(&mut self, fr: &mut Frame) -> Flow {
-        match fr.pc {
-            Pc::CacheAlloc(pc) => self.cache_alloc(fr, pc),
-            Pc::CacheAllocRefill(pc) => self.cache_alloc_refill(fr, pc),
-            Pc::CacheGrowBegin(pc) => self.cache_grow_begin(fr, pc),
-            Pc::CacheGrowEnd(pc) => self.cache_grow_end(fr, pc),
-            Pc::CacheFree(pc) => self.cache_free(fr, pc),
-            Pc::CacheFlusharray(pc) => self.cache_flusharray(fr, pc),
-            Pc::DoDrain(pc) => self.do_drain(fr, pc),
-            Pc::Touch(touch::TC) => self.touch(fr),
+        match fr {
+            Frame::CacheAlloc { pc, l } => self.cache_alloc(pc, l),
+            Frame::CacheAllocRefill { pc, l } => self.cache_alloc_refill(pc, l),
+            Frame::CacheGrowBegin { pc, l } => self.cache_grow_begin(pc, l),
+            Frame::CacheGrowEnd { pc, l } => self.cache_grow_end(pc, l),
+            Frame::CacheFree { pc, l } => self.cache_free(pc, l),
+            Frame::CacheFlusharray { pc, l } => self.cache_flusharray(pc, l),
+            Frame::DoDrain { pc, l } => self.do_drain(pc, l),
+            Frame::Touch { l, .. } => self.touch(l),
             _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }
 
     /// The lock SLAB's next step of `cx` waits for: a node's `list_lock`, held by another.
     pub(super) fn slab_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
-        match fr.pc {
-            Pc::CacheAllocRefill(cache_alloc_refill::RF3)
-            | Pc::CacheGrowEnd(cache_grow_end::GE1)
-            | Pc::CacheFlusharray(cache_flusharray::FA1)
-            | Pc::DoDrain(do_drain::DD1)
-            | Pc::CacheFree(cache_free::CFA1) => {
-                let n = need!(self, fr.n, None);
-                self.node(n)
-                    .list_lock
-                    .filter(|&h| h != cx)
-                    .map(|h| Block::ListLock(n, h))
-            }
-            _ => None,
-        }
+        let n = match fr {
+            Frame::CacheAllocRefill {
+                pc: cache_alloc_refill::RF3,
+                l,
+            } => l.n,
+            Frame::CacheGrowEnd {
+                pc: cache_grow_end::GE1,
+                l,
+            } => l.n,
+            Frame::CacheFlusharray {
+                pc: cache_flusharray::FA1,
+                l,
+            } => l.n,
+            Frame::DoDrain {
+                pc: do_drain::DD1,
+                l,
+            } => l.n,
+            Frame::CacheFree {
+                pc: cache_free::CFA1,
+                l,
+            } => need!(self, l.n, None),
+            _ => return None,
+        };
+        self.node(n)
+            .list_lock
+            .filter(|&h| h != cx)
+            .map(|h| Block::ListLock(n, h))
     }
 }

@@ -9,6 +9,15 @@ use super::super::state::*;
 use super::super::{Machine, Stat};
 use crate::event::CasHalf;
 
+/// Ghost (INV-12): the CPU and the version of its `kmem_cache_cpu` snapshotted when the value
+/// a fast path's CAS compares was read (the tid, or the head under `no-tid` /
+/// `cmpxchg-local*`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Snapshot {
+    pub cpu: u32,
+    pub version: u64,
+}
+
 impl Machine {
     // ----- kmem_cache_cpu fields (of CPU `c`, which may not be the executing CPU) -----
 
@@ -63,7 +72,7 @@ impl Machine {
     /// compared value was read.
     pub fn pcas2(
         &mut self,
-        fr: &Frame,
+        snap: Snapshot,
         old: (Addr, u64),
         new: (Addr, u64),
         with_tid: bool,
@@ -89,14 +98,14 @@ impl Machine {
             self.ev_halves(halves);
         }
         if ok {
-            self.check_snapshot(fr, k);
-            if with_tid && fr.ghost_cpu != k {
+            self.check_snapshot(snap, k);
+            if with_tid && snap.cpu != k {
                 // INV-11: the tid this CAS commits (`tid + TID_STEP`) must have been read on
                 // the CPU whose tid it replaces; only a forced TID_STEP (SC4) lets it pass.
                 let msg = format!(
                     "{} committed on cpu{k} a tid it read from cpu{}: per-CPU tids collide (TID_STEP {})",
                     self.ctx_name(self.cur),
-                    fr.ghost_cpu,
+                    snap.cpu,
                     self.cfg.tid_step
                 );
                 self.violate("INV-11", msg);
@@ -114,22 +123,22 @@ impl Machine {
 
     /// INV-12: a successful lockless update of CPU k's freelist must come from a snapshot of
     /// CPU k taken with no change to its freelist or slab since.
-    pub fn check_snapshot(&mut self, fr: &Frame, k: u32) {
+    pub fn check_snapshot(&mut self, snap: Snapshot, k: u32) {
         let now = self.cpu_slab(k).ghost_version;
-        if fr.ghost_cpu != k {
+        if snap.cpu != k {
             let msg = format!(
                 "the lockless update of cpu{k}'s freelist succeeded with a snapshot taken from cpu{}: \
                  {} acted on a CPU other than the one it read",
-                fr.ghost_cpu,
+                snap.cpu,
                 self.ctx_name(self.cur)
             );
             self.violate("INV-12", msg);
-        } else if now != fr.ghost_version {
+        } else if now != snap.version {
             let msg = format!(
                 "the lockless update of cpu{k}'s freelist succeeded although cpu{k}'s freelist or slab \
                  changed {} time(s) since {} read it: a stale snapshot was accepted (ABA)",
                 // Versions only grow: the difference is the number of changes.
-                now.wrapping_sub(fr.ghost_version),
+                now.wrapping_sub(snap.version),
                 self.ctx_name(self.cur)
             );
             self.violate("INV-12", msg);
@@ -138,9 +147,11 @@ impl Machine {
 
     /// Take the ghost snapshot for INV-12 (when the value the CAS compares is read: the tid, or
     /// the freelist head in the variants that compare only the head).
-    pub fn snapshot(&self, fr: &mut Frame, k: u32) {
-        fr.ghost_cpu = k;
-        fr.ghost_version = self.cpu_slab(k).ghost_version;
+    pub fn snapshot(&self, k: u32) -> Snapshot {
+        Snapshot {
+            cpu: k,
+            version: self.cpu_slab(k).ghost_version,
+        }
     }
 
     // ----- the slab descriptor -----

@@ -5,9 +5,151 @@
 use super::cost;
 use super::memory::Access;
 use super::state::*;
-use super::{Flow, Machine, Pc, Stat};
+use super::{Flow, Machine, Stat};
+use super::{FlushSlab, Snapshot, UnfreezePartials};
 use crate::model::pcs::labels::*;
 use crate::scenario::{Fastpath, Prefetch, Slowpath};
+
+/// `slab_alloc` / `slab_alloc_node`: `node` requested; `c`, `tid` as read; `obj` (`object`), `nxt` (`next`), `pg` the CPU slab read; `snap` the INV-12 ghost snapshot.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabAlloc {
+    pub c: u32,
+    pub tid: u64,
+    pub obj: Addr,
+    pub nxt: Addr,
+    pub pg: Option<SlabId>,
+    pub node: Option<u32>,
+    pub saved_irq: bool,
+    pub ok: bool,
+    pub ret: Ret,
+    pub snap: Snapshot,
+}
+
+impl Locals for SlabAlloc {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+        if let Some(ok) = r.ok {
+            self.ok = ok;
+        }
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.obj == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.pg);
+        mark(self.ret.slab);
+    }
+}
+
+/// `__slab_alloc` of 3.x–5.14 (irqs off): `c` reloaded, `pg` the CPU slab, `f` the freelist taken, `p` a CPU partial or new slab, `n` the node tried, `count` the nodes `get_any_partial` tried.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabAllocSlow {
+    pub c: u32,
+    pub nxt: Addr,
+    pub f: Addr,
+    pub pg: Option<SlabId>,
+    pub p: Option<SlabId>,
+    pub old: Option<SlabId>,
+    pub node: Option<u32>,
+    pub n: Option<u32>,
+    pub saved_irq: bool,
+    pub flag: bool,
+    pub count: u32,
+    pub ret: Ret,
+}
+
+impl Locals for SlabAllocSlow {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.f == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.pg);
+        mark(self.p);
+        mark(self.old);
+        mark(self.ret.slab);
+    }
+}
+
+/// The locals of `get_freelist(s, slab)`, with the kernel's names.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GetFreelist {
+    /// The CPU slab it takes the freelist of (`c->page`, 6.x `c->slab`).
+    pub slab: SlabId,
+    /// `freelist = slab->freelist`, `counters = slab->counters` as read.
+    pub freelist: Addr,
+    pub counters: Counters,
+    /// `new.counters`: all objects in use; frozen while the freelist is not empty.
+    pub new: Counters,
+    /// The double CAS succeeded (`__cmpxchg_double_slab`'s return).
+    pub ok: bool,
+}
+
+impl Locals for GetFreelist {
+    fn returned(&mut self, r: Ret) {
+        if let Some(ok) = r.ok {
+            self.ok = ok;
+        }
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.freelist == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(Some(self.slab));
+    }
+}
+
+/// `new_slab`: `node` requested; `flag` interrupts enabled for the page allocation.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct NewSlab {
+    pub node: Option<u32>,
+    pub flag: bool,
+    pub ret: Ret,
+}
+
+impl Locals for NewSlab {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.ret.slab);
+    }
+}
+
+/// `___slab_alloc` of 5.15+ (under the local lock): as `SlabAllocSlow`, with `prior` the freelist a lost race hands back.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabAllocSlowLl {
+    pub c: u32,
+    pub nxt: Addr,
+    pub f: Addr,
+    pub prior: Addr,
+    pub pg: Option<SlabId>,
+    pub p: Option<SlabId>,
+    pub old: Option<SlabId>,
+    pub node: Option<u32>,
+    pub n: Option<u32>,
+    pub saved_irq: bool,
+    pub flag: bool,
+    pub count: u32,
+    pub ret: Ret,
+}
+
+impl Locals for SlabAllocSlowLl {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.f == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.pg);
+        mark(self.p);
+        mark(self.old);
+        mark(self.ret.slab);
+    }
+}
 
 impl Machine {
     pub(in crate::model) fn node_ok(&self, pg: Option<SlabId>, node: Option<u32>) -> bool {
@@ -54,88 +196,106 @@ impl Machine {
     }
 
     /// Call `__slab_alloc`: the step machine of the variant's slow path.
-    fn call_slow(&self, fr: &Frame) -> Flow {
-        let mut f = if self.variant().slowpath == Slowpath::LocalLock {
-            Frame::new(slab_alloc_slow_ll::LL0)
+    fn call_slow(&self, fr: &SlabAlloc) -> Flow {
+        Flow::call(if self.variant().slowpath == Slowpath::LocalLock {
+            Frame::SlabAllocSlowLl {
+                pc: slab_alloc_slow_ll::LL0,
+                l: SlabAllocSlowLl {
+                    node: fr.node,
+                    c: fr.c,
+                    ..SlabAllocSlowLl::default()
+                },
+            }
         } else {
-            Frame::new(slab_alloc_slow::B1)
-        };
-        f.node = fr.node;
-        f.c = fr.c;
-        Flow::Call(Box::new(f))
+            Frame::SlabAllocSlow {
+                pc: slab_alloc_slow::B1,
+                l: SlabAllocSlow {
+                    node: fr.node,
+                    c: fr.c,
+                    ..SlabAllocSlow::default()
+                },
+            }
+        })
     }
 
     /// `slab_alloc` / `slab_alloc_node`. `fr.node` is the requested node; returns the object.
-    pub(in crate::model) fn slab_alloc(&mut self, fr: &mut Frame, pc: slab_alloc::Pc) -> Flow {
+    pub(in crate::model) fn slab_alloc(
+        &mut self,
+        pc: &mut slab_alloc::Pc,
+        fr: &mut SlabAlloc,
+    ) -> Flow {
         use slab_alloc::Pc::*;
         let fp = self.fastpath();
-        match pc {
+        match *pc {
             AllocEntry => {
-                fr.pc = Pc::from(match fp {
+                *pc = match fp {
                     Fastpath::PreemptDisable => A1,
                     Fastpath::TidLoop | Fastpath::NoTid => E3a,
                     Fastpath::TidDirect | Fastpath::TidUnguarded => A2,
                     Fastpath::IrqDisable => E0a,
                     Fastpath::CmpxchgLocal | Fastpath::CmpxchgLocalEmulated => L0,
-                });
+                };
                 Flow::Go
             }
             // E2 (3.8–3.19): preempt_disable around reading c and tid.
-            A1 => self.s_preempt_off(fr, A2, " to read this CPU's tid"),
-            A2 => self.s_pcpu(fr, A3),
+            A1 => self.s_preempt_off(pc, A2, " to read this CPU's tid"),
+            A2 => self.s_pcpu(pc, &mut fr.c, A3),
             A3 => self.s_read_tid(
-                fr,
+                pc,
+                fr.c,
+                &mut fr.tid,
+                &mut fr.snap,
                 if fp == Fastpath::PreemptDisable {
                     A4
                 } else {
                     A5
                 },
             ),
-            A4 => self.s_preempt_on(fr, A5),
+            A4 => self.s_preempt_on(pc, A5),
             // E3 (4.0–5.14): do { tid = this_cpu_read(tid); c = raw_cpu_ptr } while (tid != c->tid).
-            E3a => self.s_this_cpu_read_tid(fr, E3b),
-            E3b => self.s_raw_cpu_ptr(fr, E3c, A5),
-            E3c => self.s_recheck_tid(fr, A5, E3a),
+            E3a => self.s_this_cpu_read_tid(pc, &mut fr.tid, &mut fr.snap, E3b),
+            E3b => self.s_raw_cpu_ptr(pc, &mut fr.c, E3c, A5),
+            E3c => self.s_recheck_tid(pc, fr.c, fr.tid, A5, E3a),
             // Under `no-tid` the CAS compares only the head: INV-12's snapshot is taken here,
             // where the CAS gets its expected value, not at the tid read (spec INV-12).
-            A5 => self.s_alloc_load_freelist(fr, A6, fp == Fastpath::NoTid),
-            A6 => self.s_alloc_load_page(fr, A7, A7),
+            A5 => self.s_alloc_load_freelist(pc, fr, A6, fp == Fastpath::NoTid),
+            A6 => self.s_alloc_load_page(pc, fr, A7, A7),
             A7 => {
                 if fr.obj == NULL || !self.fast_node_match(fr.pg, fr.node) {
-                    fr.pc = A7r.into();
+                    *pc = A7r;
                     return self.call_slow(fr);
                 }
-                fr.pc = A8.into();
+                *pc = A8;
                 Flow::Go
             }
             A7r => {
-                fr.obj = fr.ret;
+                fr.obj = fr.ret.value;
                 self.count_slow_alloc(fr.obj);
                 if self.alloc_slowpath_counted_by_caller() {
                     self.stat(Stat::ALLOC_SLOWPATH);
                 }
-                Flow::Ret(fr.obj, None)
+                Flow::Ret(Ret::new(fr.obj, None))
             }
-            A8 => self.s_alloc_load_next(fr, A9),
+            A8 => self.s_alloc_load_next(pc, fr, A9),
             A9 => {
                 step!(self);
                 let k = self.me();
                 let with_tid = fp != Fastpath::NoTid;
                 let newtid = fr.tid.wrapping_add(self.tid_step());
-                let ok = self.pcas2(fr, (fr.obj, fr.tid), (fr.nxt, newtid), with_tid);
+                let ok = self.pcas2(fr.snap, (fr.obj, fr.tid), (fr.nxt, newtid), with_tid);
                 self.note_pcas2(k, fr.obj, fr.tid, fr.nxt, newtid, with_tid, ok);
                 if ok {
-                    fr.pc = A10.into();
+                    *pc = A10;
                 } else {
                     self.stat(Stat::CMPXCHG_DOUBLE_CPU_FAIL);
-                    fr.pc = AllocEntry.into();
+                    *pc = AllocEntry;
                 }
                 Flow::Step
             }
             A10 => {
                 let pf = self.variant().prefetch;
                 if pf == Prefetch::Off {
-                    fr.pc = A11.into();
+                    *pc = A11;
                     return Flow::Go;
                 }
                 step!(self);
@@ -164,32 +324,37 @@ impl Machine {
                     },
                     self.addr_name(fr.nxt)
                 );
-                fr.pc = A11.into();
+                *pc = A11;
                 Flow::Step
             }
             A11 => {
                 self.stat(Stat::ALLOC_FASTPATH);
-                Flow::Ret(fr.obj, None)
+                Flow::Ret(Ret::new(fr.obj, None))
             }
             // E0 (2.6.22–2.6.38): interrupts off around the whole fast path, no tid.
-            E0a => self.s_irq_save(fr, E0b, "no interrupt can run on this CPU now"),
-            E0b => self.s_pcpu(fr, E0c),
-            E0c => self.s_alloc_load_freelist(fr, E0d, true),
-            E0d => self.s_alloc_load_page(fr, E0e, E0s),
+            E0a => self.s_irq_save(
+                pc,
+                &mut fr.saved_irq,
+                E0b,
+                "no interrupt can run on this CPU now",
+            ),
+            E0b => self.s_pcpu(pc, &mut fr.c, E0c),
+            E0c => self.s_alloc_load_freelist(pc, fr, E0d, true),
+            E0d => self.s_alloc_load_page(pc, fr, E0e, E0s),
             E0s => {
-                fr.pc = E0t.into();
+                *pc = E0t;
                 self.call_slow(fr)
             }
             E0t => {
-                fr.obj = fr.ret;
+                fr.obj = fr.ret.value;
                 self.count_slow_alloc(fr.obj);
-                fr.pc = E0g.into();
+                *pc = E0g;
                 Flow::Go
             }
-            E0e => self.s_alloc_load_next(fr, E0f),
+            E0e => self.s_alloc_load_next(pc, fr, E0f),
             E0f => {
                 step!(self);
-                self.check_snapshot(fr, self.me());
+                self.check_snapshot(fr.snap, self.me());
                 self.st_freelist(fr.c, fr.nxt);
                 note!(
                     self,
@@ -199,12 +364,12 @@ impl Machine {
                     self.addr_name(fr.nxt)
                 );
                 self.stat(Stat::ALLOC_FASTPATH);
-                fr.pc = E0g.into();
+                *pc = E0g;
                 Flow::Step
             }
             E0g => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     IrqOn,
@@ -212,24 +377,25 @@ impl Machine {
                     "local_irq_restore: the allocation of {} is complete.",
                     self.addr_name(fr.obj)
                 );
-                Flow::Ret(fr.obj, None)
+                Flow::Ret(Ret::new(fr.obj, None))
             }
             // 2008 x86: cmpxchg_local on c->freelist with preemption off, no tid (spec §4 (i)).
-            L0 => self.s_preempt_off(fr, L1, " (get_cpu), so c stays this CPU's"),
-            L1 => self.s_pcpu(fr, L2),
-            L2 => self.s_alloc_load_freelist(fr, L3, true),
-            L3 => self.s_alloc_load_page(fr, L4, Ls),
+            L0 => self.s_preempt_off(pc, L1, " (get_cpu), so c stays this CPU's"),
+            L1 => self.s_pcpu(pc, &mut fr.c, L2),
+            L2 => self.s_alloc_load_freelist(pc, fr, L3, true),
+            L3 => self.s_alloc_load_page(pc, fr, L4, Ls),
             Ls => {
-                fr.pc = Lt.into();
+                *pc = Lt;
                 self.call_slow(fr)
             }
             Lt => {
-                fr.obj = fr.ret;
+                fr.obj = fr.ret.value;
                 self.count_slow_alloc(fr.obj);
-                fr.pc = L6.into();
+                *pc = L6;
                 Flow::Go
             }
             L4 => self.s_alloc_load_next(
+                pc,
                 fr,
                 if fp == Fastpath::CmpxchgLocal {
                     L5
@@ -245,7 +411,7 @@ impl Machine {
                 let ok = cur == fr.obj;
                 self.set_ok(ok);
                 if ok {
-                    self.check_snapshot(fr, k);
+                    self.check_snapshot(fr.snap, k);
                     if let Some(cpu) = self.cpu_slab_mut(k) {
                         cpu.freelist = fr.nxt;
                         cpu.ghost_version.bump();
@@ -265,10 +431,15 @@ impl Machine {
                         "fails: read the head again"
                     }
                 );
-                fr.pc = Pc::from(if ok { L6 } else { L2 });
+                *pc = if ok { L6 } else { L2 };
                 Flow::Step
             }
-            L5a => self.s_irq_save(fr, L5b, "the emulated cmpxchg_local starts"),
+            L5a => self.s_irq_save(
+                pc,
+                &mut fr.saved_irq,
+                L5b,
+                "the emulated cmpxchg_local starts",
+            ),
             L5b => {
                 step!(self);
                 let cur = self.ld_freelist(fr.c);
@@ -282,16 +453,16 @@ impl Machine {
                     self.addr_name(fr.obj),
                     if fr.ok { "equal" } else { "changed" }
                 );
-                fr.pc = L5c.into();
+                *pc = L5c;
                 Flow::Step
             }
             L5c => {
                 if !fr.ok {
-                    fr.pc = L5d.into();
+                    *pc = L5d;
                     return Flow::Go;
                 }
                 step!(self);
-                self.check_snapshot(fr, fr.c);
+                self.check_snapshot(fr.snap, fr.c);
                 self.st_freelist(fr.c, fr.nxt);
                 self.stat(Stat::ALLOC_FASTPATH);
                 note!(
@@ -301,11 +472,12 @@ impl Machine {
                     "Store the new head {}.",
                     self.addr_name(fr.nxt)
                 );
-                fr.pc = L5d.into();
+                *pc = L5d;
                 Flow::Step
             }
             L5d => self.s_irq_restore(
-                fr,
+                pc,
+                fr.saved_irq,
                 if fr.ok { L6 } else { L2 },
                 "the emulated cmpxchg_local ends",
             ),
@@ -319,7 +491,7 @@ impl Machine {
                     "put_cpu: preemption back on; allocated {}.",
                     self.addr_name(fr.obj)
                 );
-                Flow::Ret(fr.obj, None)
+                Flow::Ret(Ret::new(fr.obj, None))
             }
         }
     }
@@ -328,29 +500,29 @@ impl Machine {
     /// machine `slab_alloc_slow_ll`).
     pub(in crate::model) fn slab_alloc_slow(
         &mut self,
-        fr: &mut Frame,
-        pc: slab_alloc_slow::Pc,
+        pc: &mut slab_alloc_slow::Pc,
+        fr: &mut SlabAllocSlow,
     ) -> Flow {
         use slab_alloc_slow::Pc::*;
         let ll = self.variant().slowpath == Slowpath::LocalLock;
-        match pc {
+        match *pc {
             B1 => {
                 if self.fastpath() == Fastpath::IrqDisable {
                     // E0: the fast path already disabled interrupts; the slow path of that era
                     // ran inside the same section instead of saving them again.
                     fr.saved_irq = false;
-                    fr.pc = B2.into();
+                    *pc = B2;
                     return Flow::Go;
                 }
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 note!(
                     self,
                     IrqOff,
                     "irqs".into(),
                     "Slow path: local_irq_save; the rest runs with interrupts off."
                 );
-                fr.pc = B2.into();
+                *pc = B2;
                 Flow::Step
             }
             B2 => {
@@ -363,7 +535,7 @@ impl Machine {
                     "Reload c: we may have migrated since the fast path (cpu{}).",
                     fr.c
                 );
-                fr.pc = B3.into();
+                *pc = B3;
                 Flow::Step
             }
             B3 => {
@@ -376,7 +548,7 @@ impl Machine {
                     "Read the CPU slab: {}.",
                     self.slab_opt_name(fr.pg)
                 );
-                fr.pc = Pc::from(if fr.pg.is_none() { B14 } else { B4 });
+                *pc = if fr.pg.is_none() { B14 } else { B4 };
                 Flow::Step
             }
             B4 => {
@@ -386,20 +558,24 @@ impl Machine {
                         // 3.1's deactivate_slab(s, c) bumps tid and clears c->page and
                         // c->freelist before stage one: flush_slab's 3.1 order (T1–T4), without
                         // its CPUSLAB_FLUSH.
-                        fr.pc = B14.into();
-                        let mut w = Frame::new(flush_slab::T1);
-                        w.c = fr.c;
-                        return Flow::Call(Box::new(w));
+                        *pc = B14;
+                        return Flow::call(Frame::FlushSlab {
+                            pc: flush_slab::T1,
+                            l: FlushSlab {
+                                c: fr.c,
+                                ..FlushSlab::default()
+                            },
+                        });
                     }
-                    fr.pc = B4a.into();
+                    *pc = B4a;
                 } else if self.v3_1_slow_path() {
                     // 3.1 has no B5: the re-read of c->freelist came with "slub: fix a
                     // possible memleak in __slab_alloc()" (v3.2). An object an irq or a
                     // migration put on c->freelist meanwhile is overwritten and lost.
                     fr.flag = false;
-                    fr.pc = B6.into();
+                    *pc = B6;
                 } else {
-                    fr.pc = B5.into();
+                    *pc = B5;
                 }
                 Flow::Go
             }
@@ -414,16 +590,12 @@ impl Machine {
                     self.slab_opt_name(fr.pg),
                     self.addr_name(fr.f)
                 );
-                fr.pc = B4d.into();
+                *pc = B4d;
                 Flow::Step
             }
             B4d => {
-                fr.pc = B4b.into();
-                Flow::Call(Box::new(self.deactivate_frame(
-                    need!(self, fr.pg),
-                    fr.f,
-                    fr.c,
-                )))
+                *pc = B4b;
+                Flow::call(self.deactivate_frame(need!(self, fr.pg), fr.f, fr.c))
             }
             B4b => {
                 step!(self);
@@ -434,7 +606,7 @@ impl Machine {
                     format!("cpu_slab[{}].page", fr.c),
                     "c->page := NULL."
                 );
-                fr.pc = B4c.into();
+                *pc = B4c;
                 Flow::Step
             }
             B4c => {
@@ -446,7 +618,7 @@ impl Machine {
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist := NULL (no tid bump on this path in 3.10)."
                 );
-                fr.pc = B14.into();
+                *pc = B14;
                 Flow::Step
             }
             B5 => {
@@ -460,28 +632,32 @@ impl Machine {
                     self.addr_name(fr.f)
                 );
                 fr.flag = false;
-                fr.pc = Pc::from(if fr.f != NULL { B10 } else { B6 });
+                *pc = if fr.f != NULL { B10 } else { B6 };
                 Flow::Step
             }
             B6 => {
                 if !self.alloc_slowpath_counted_by_caller() {
                     self.stat(Stat::ALLOC_SLOWPATH);
                 }
-                fr.pc = B8.into();
-                let mut g = Frame::new(get_freelist::G1);
-                g.pg = fr.pg;
-                Flow::Call(Box::new(g))
+                *pc = B8;
+                Flow::call(Frame::GetFreelist {
+                    pc: get_freelist::G1,
+                    l: GetFreelist {
+                        slab: need!(self, fr.pg),
+                        ..GetFreelist::default()
+                    },
+                })
             }
             B8 => {
-                fr.f = fr.ret;
-                fr.pc = Pc::from(if fr.f == NULL { B8a } else { B9 });
+                fr.f = fr.ret.value;
+                *pc = if fr.f == NULL { B8a } else { B9 };
                 Flow::Go
             }
             // `goto new_slab` is B8a's (B8b's); the refill goes on to load_freelist.
             B9 => {
                 self.stat(Stat::ALLOC_REFILL);
                 fr.flag = true;
-                fr.pc = B10.into();
+                *pc = B10;
                 Flow::Go
             }
             B8a => {
@@ -494,7 +670,7 @@ impl Machine {
                     format!("cpu_slab[{}].page", fr.c),
                     "The slab had nothing left and was unfrozen by get_freelist: c->page := NULL."
                 );
-                fr.pc = Pc::from(if ll { B8b } else { B14 });
+                *pc = if ll { B8b } else { B14 };
                 Flow::Step
             }
             B8b => {
@@ -506,11 +682,11 @@ impl Machine {
                     format!("cpu_slab[{}].tid", fr.c),
                     "5.15+: the bypass exit bumps tid too."
                 );
-                fr.pc = B14.into();
+                *pc = B14;
                 Flow::Step
             }
-            B10 => self.s_load_freelist_next(fr, B11),
-            B11 => self.s_store_freelist_next(fr, B12),
+            B10 => self.s_load_freelist_next(pc, fr.f, &mut fr.nxt, B11),
+            B11 => self.s_store_freelist_next(pc, fr.c, fr.nxt, &mut fr.flag, B12),
             B12 => {
                 step!(self);
                 self.bump_tid(fr.c);
@@ -521,12 +697,12 @@ impl Machine {
                     "Bump tid to {}: any fast path suspended on this CPU will now fail its CAS.",
                     self.cpu_slab(fr.c).tid
                 );
-                fr.pc = B13.into();
+                *pc = B13;
                 Flow::Step
             }
             B13 => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     IrqOn,
@@ -534,10 +710,17 @@ impl Machine {
                     "local_irq_restore: slow path done, returning {}.",
                     self.addr_name(fr.f)
                 );
-                Flow::Ret(fr.f, None)
+                Flow::Ret(Ret::new(fr.f, None))
             }
-            B14 => self.s_load_cpu_partial(fr, B15, B17, "Look at the CPU partial list"),
-            B15 => self.s_install_cpu_partial(fr, B15b),
+            B14 => self.s_load_cpu_partial(
+                pc,
+                fr.c,
+                &mut fr.p,
+                B15,
+                B17,
+                "Look at the CPU partial list",
+            ),
+            B15 => self.s_install_cpu_partial(pc, fr.c, fr.p, B15b),
             B15b => {
                 step!(self);
                 let p = need!(self, fr.p);
@@ -552,7 +735,7 @@ impl Machine {
                     "c->partial := {}.",
                     self.slab_opt_name(next)
                 );
-                fr.pc = B16.into();
+                *pc = B16;
                 Flow::Step
             }
             B16 => {
@@ -566,7 +749,7 @@ impl Machine {
                     self.slab_opt_name(fr.p)
                 );
                 fr.pg = fr.p;
-                fr.pc = B4.into();
+                *pc = B4;
                 Flow::Step
             }
             B17 => {
@@ -574,41 +757,49 @@ impl Machine {
                 let first = fr.node.unwrap_or(self.my_node());
                 fr.count = 0;
                 fr.n = Some(first);
-                fr.pc = B17r.into();
-                Flow::Call(Box::new(self.get_partial_frame(first, fr.c, false)))
+                *pc = B17r;
+                Flow::call(self.get_partial_frame(first, fr.c, false))
             }
             B17r => {
-                if fr.ret != NULL {
-                    fr.f = fr.ret;
+                if fr.ret.value != NULL {
+                    fr.f = fr.ret.value;
                     fr.pg = self.cpu_slab(fr.c).page;
                     fr.flag = true;
-                    fr.pc = B10.into();
+                    *pc = B10;
                     return Flow::Go;
                 }
-                if let Some(p) = fr.ret_slab {
+                if let Some(p) = fr.ret.slab {
                     // 6.8+ partial slabs come off the list unfrozen: freeze the first now.
                     fr.p = Some(p);
-                    fr.pc = B17f.into();
-                    let mut g = Frame::new(get_freelist::G1);
-                    g.pg = Some(p);
-                    return Flow::Call(Box::new(g));
+                    *pc = B17f;
+                    return Flow::call(Frame::GetFreelist {
+                        pc: get_freelist::G1,
+                        l: GetFreelist {
+                            slab: p,
+                            ..GetFreelist::default()
+                        },
+                    });
                 }
                 // get_any_partial: only for NUMA_NO_NODE requests.
                 let next = fr.count.saturating_add(1);
-                if let Some(n) = self.any_partial_node(fr, next) {
+                if let Some(n) = self.any_partial_node(fr.n, fr.node, next) {
                     fr.count = next;
-                    return Flow::Call(Box::new(self.get_partial_frame(n, fr.c, true)));
+                    return Flow::call(self.get_partial_frame(n, fr.c, true));
                 }
                 fr.n = None;
-                fr.pc = B18r.into();
-                let mut f = Frame::new(new_slab::N1);
-                f.node = fr.node;
-                Flow::Call(Box::new(f))
+                *pc = B18r;
+                Flow::call(Frame::NewSlab {
+                    pc: new_slab::N1,
+                    l: NewSlab {
+                        node: fr.node,
+                        ..NewSlab::default()
+                    },
+                })
             }
             B17f => {
-                fr.f = fr.ret;
+                fr.f = fr.ret.value;
                 fr.flag = true;
-                fr.pc = B17g.into();
+                *pc = B17g;
                 Flow::Go
             }
             B17g => {
@@ -623,29 +814,29 @@ impl Machine {
                     self.slab_name(p)
                 );
                 fr.pg = Some(p);
-                fr.pc = B10.into();
+                *pc = B10;
                 Flow::Step
             }
             B18r => {
-                match fr.ret_slab {
+                match fr.ret.slab {
                     Some(p) => {
                         fr.p = Some(p);
-                        fr.pc = B19.into();
+                        *pc = B19;
                     }
-                    None => fr.pc = B18f.into(),
+                    None => *pc = B18f,
                 }
                 Flow::Go
             }
             B18f => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     IrqOn,
                     "irqs".into(),
                     "Out of memory: the slow path returns NULL (no tid bump on this exit in 3.10)."
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             B19 => {
                 step!(self);
@@ -657,7 +848,7 @@ impl Machine {
                     "Reload c after new_slab: we may be on another CPU now (cpu{}).",
                     fr.c
                 );
-                fr.pc = B20.into();
+                *pc = B20;
                 Flow::Step
             }
             B20 => {
@@ -670,15 +861,19 @@ impl Machine {
                     "Is there a CPU slab already? {}.",
                     self.slab_opt_name(fr.old)
                 );
-                fr.pc = B20c.into();
+                *pc = B20c;
                 Flow::Step
             }
             B20c => {
-                fr.pc = B21.into();
+                *pc = B21;
                 if fr.old.is_some() {
-                    let mut w = Frame::new(flush_slab::W1);
-                    w.c = fr.c;
-                    return Flow::Call(Box::new(w));
+                    return Flow::call(Frame::FlushSlab {
+                        pc: flush_slab::W1,
+                        l: FlushSlab {
+                            c: fr.c,
+                            ..FlushSlab::default()
+                        },
+                    });
                 }
                 Flow::Go
             }
@@ -697,7 +892,7 @@ impl Machine {
                     "Take the new slab's whole freelist ({}...) and leave it empty.",
                     self.addr_name(fr.f)
                 );
-                fr.pc = B22.into();
+                *pc = B22;
                 Flow::Step
             }
             B22 => {
@@ -717,7 +912,7 @@ impl Machine {
                 );
                 fr.pg = Some(p);
                 fr.flag = true;
-                fr.pc = B10.into();
+                *pc = B10;
                 Flow::Step
             }
         }
@@ -725,59 +920,71 @@ impl Machine {
 
     /// `get_any_partial`'s `i`th node after the first one tried (`fr.n`), round the nodes;
     /// `None` once every node was tried, or for a request of one node (`fr.node`).
-    fn any_partial_node(&self, fr: &Frame, i: u32) -> Option<u32> {
+    fn any_partial_node(&self, n: Option<u32>, node: Option<u32>, i: u32) -> Option<u32> {
         let nodes = self.cfg.sc.nodes;
-        let first = fr.n.unwrap_or(0);
+        let first = n.unwrap_or(0);
         // Both below `nodes` (at most `MAX_NODES`): the sum cannot wrap.
-        (fr.node.is_none() && i < nodes).then(|| first.wrapping_add(i).checked_rem(nodes))?
+        (node.is_none() && i < nodes).then(|| first.wrapping_add(i).checked_rem(nodes))?
     }
 
     /// `get_freelist` (spec §2.5): take the CPU slab's freelist, unfreezing it if empty.
-    pub(in crate::model) fn get_freelist(&mut self, fr: &mut Frame, pc: get_freelist::Pc) -> Flow {
+    pub(in crate::model) fn get_freelist(
+        &mut self,
+        pc: &mut get_freelist::Pc,
+        fr: &mut GetFreelist,
+    ) -> Flow {
         use get_freelist::Pc::*;
-        let p = need!(self, fr.pg);
-        match pc {
+        let p = fr.slab;
+        match *pc {
             G1 => {
                 step!(self);
                 self.access(self.page(p).line, Access::Read);
-                fr.f = self.slab(p).freelist;
+                fr.freelist = self.slab(p).freelist;
                 note!(
                     self,
                     Load,
                     format!("page {}.freelist", self.slab_name(p)),
                     "get_freelist: read {}'s freelist: {}.",
                     self.slab_name(p),
-                    self.addr_name(fr.f)
+                    self.addr_name(fr.freelist)
                 );
-                fr.pc = G2.into();
+                *pc = G2;
                 Flow::Step
             }
             G2 => {
                 step!(self);
                 self.access(self.page(p).line, Access::Read);
-                fr.cnt = self.slab(p).counters;
+                fr.counters = self.slab(p).counters;
                 note!(
                     self,
                     Load,
                     format!("page {}.counters", self.slab_name(p)),
                     "Read {}'s counters: {}.",
                     self.slab_name(p),
-                    super::counters_text(fr.cnt)
+                    super::counters_text(fr.counters)
                 );
                 fr.new = Counters {
-                    inuse: fr.cnt.objects,
-                    objects: fr.cnt.objects,
-                    frozen: fr.f != NULL,
+                    inuse: fr.counters.objects,
+                    objects: fr.counters.objects,
+                    frozen: fr.freelist != NULL,
                 };
-                fr.pc = G3.into();
+                *pc = G3;
                 Flow::Step
             }
-            G3 => self.cas2_site(fr, p, (fr.f, fr.cnt), (NULL, fr.new), false, G3r),
+            G3 => self.cas2_site(
+                pc,
+                &mut fr.ok,
+                p,
+                (fr.freelist, fr.counters),
+                (NULL, fr.new),
+                false,
+                G3r,
+            ),
             G3r => {
                 if fr.ok {
-                    Flow::Ret(fr.f, None)
+                    Flow::Ret(Ret::new(fr.freelist, None))
                 } else {
-                    fr.pc = G1.into();
+                    *pc = G1;
                     Flow::Go
                 }
             }
@@ -785,13 +992,13 @@ impl Machine {
     }
 
     /// `new_slab` (spec §2.7): irqs on around the page allocator when the caller may sleep.
-    pub(in crate::model) fn new_slab(&mut self, fr: &mut Frame, pc: new_slab::Pc) -> Flow {
+    pub(in crate::model) fn new_slab(&mut self, pc: &mut new_slab::Pc, fr: &mut NewSlab) -> Flow {
         use new_slab::Pc::*;
         let may_sleep = self.ctx(self.cur).kind == CtxKind::Task;
-        match pc {
+        match *pc {
             N1 => {
                 if !may_sleep || self.cpu(self.me()).irqs_on {
-                    fr.pc = N2.into();
+                    *pc = N2;
                     return Flow::Go;
                 }
                 step!(self);
@@ -803,7 +1010,7 @@ impl Machine {
                     "irqs".into(),
                     "GFP_KERNEL may sleep: interrupts on around the page allocator."
                 );
-                fr.pc = N2.into();
+                *pc = N2;
                 Flow::Step
             }
             N2 => {
@@ -811,7 +1018,7 @@ impl Machine {
                 self.charge(cost::Id::PageAlloc);
                 let fail = self.cfg.sc.cache.page_alloc_fail && !self.st.in_setup;
                 if fail {
-                    fr.ret_slab = None;
+                    fr.ret.slab = None;
                     note!(
                         self,
                         PageAlloc,
@@ -821,7 +1028,7 @@ impl Machine {
                 } else {
                     let node = fr.node.unwrap_or(self.my_node());
                     let s = self.create_slab(node);
-                    fr.ret_slab = Some(s);
+                    fr.ret.slab = Some(s);
                     note!(
                         self,
                         PageAlloc,
@@ -830,12 +1037,12 @@ impl Machine {
                         self.slab_name(s)
                     );
                 }
-                fr.pc = N3.into();
+                *pc = N3;
                 Flow::Step
             }
             N3 => {
                 if !fr.flag {
-                    fr.pc = N4.into();
+                    *pc = N4;
                     return Flow::Go;
                 }
                 step!(self);
@@ -846,12 +1053,12 @@ impl Machine {
                     "irqs".into(),
                     "Interrupts off again after the page allocator."
                 );
-                fr.pc = N4.into();
+                *pc = N4;
                 Flow::Step
             }
             N4 => {
-                let Some(s) = fr.ret_slab else {
-                    return Flow::Ret(NULL, None);
+                let Some(s) = fr.ret.slab else {
+                    return Flow::Ret(Ret::new(NULL, None));
                 };
                 step!(self);
                 let objects = self.cfg.objects;
@@ -863,12 +1070,12 @@ impl Machine {
                     "Chain the {objects} objects of {} through their free pointers.",
                     self.slab_name(s)
                 );
-                fr.pc = N5.into();
+                *pc = N5;
                 Flow::Step
             }
             N5 => {
                 step!(self);
-                let s = need!(self, fr.ret_slab);
+                let s = need!(self, fr.ret.slab);
                 self.access(self.page(s).line, Access::Write);
                 let objects = self.cfg.objects;
                 let first = self.obj_addr(s, 0);
@@ -880,7 +1087,7 @@ impl Machine {
                     frozen: true,
                 };
                 note!(self, Store, format!("page {}", self.slab_name(s)), "{}: freelist = first object, inuse = objects = {objects}, frozen = 1 (private to this CPU).", self.slab_name(s));
-                Flow::Ret(NULL, Some(s))
+                Flow::Ret(Ret::new(NULL, Some(s)))
             }
         }
     }
@@ -911,17 +1118,17 @@ impl Machine {
     /// becomes the CPU slab (by `get_freelist`).
     pub(in crate::model) fn slab_alloc_slow_ll(
         &mut self,
-        fr: &mut Frame,
-        pc: slab_alloc_slow_ll::Pc,
+        pc: &mut slab_alloc_slow_ll::Pc,
+        fr: &mut SlabAllocSlowLl,
     ) -> Flow {
         use slab_alloc_slow_ll::Pc::*;
-        match pc {
+        match *pc {
             LL0 => {
                 step!(self);
                 self.preempt_off();
                 self.stat(Stat::ALLOC_SLOWPATH);
                 note!(self, PreemptOff, "preempt_count".into(), "5.15+ slow path: get_cpu_ptr (preemption off), ALLOC_SLOWPATH counted at entry.");
-                fr.pc = LL1.into();
+                *pc = LL1;
                 Flow::Step
             }
             LL1 => {
@@ -934,7 +1141,7 @@ impl Machine {
                     "c := this CPU's kmem_cache_cpu (cpu{}).",
                     fr.c
                 );
-                fr.pc = LL2.into();
+                *pc = LL2;
                 Flow::Step
             }
             LL2 => {
@@ -947,21 +1154,21 @@ impl Machine {
                     "reread_slab: c->slab is {} (read without the lock).",
                     self.slab_opt_name(fr.pg)
                 );
-                fr.pc = Pc::from(if fr.pg.is_some() { LL3 } else { LL20 });
+                *pc = if fr.pg.is_some() { LL3 } else { LL20 };
                 Flow::Step
             }
             LL3 => {
                 if !self.node_ok(fr.pg, fr.node) {
                     self.stat(Stat::ALLOC_NODE_MISMATCH);
-                    fr.pc = LL30.into();
+                    *pc = LL30;
                 } else {
-                    fr.pc = LL4.into();
+                    *pc = LL4;
                 }
                 Flow::Go
             }
             LL4 | LL21 | LL30 | LL50 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 let cur = self.cur;
                 if let Some(cpu) = self.cpu_slab_mut(self.cur_cpu) {
                     cpu.local_lock = Some(cur);
@@ -972,12 +1179,12 @@ impl Machine {
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_lock_irqsave(&c->lock)."
                 );
-                fr.pc = Pc::from(match pc {
+                *pc = match *pc {
                     LL4 => LL5,
                     LL21 => LL22,
                     LL30 => LL31,
                     _ => LL51,
-                });
+                };
                 Flow::Step
             }
             LL5 | LL31 => {
@@ -996,11 +1203,11 @@ impl Machine {
                         "changed: unlock and reread"
                     }
                 );
-                fr.pc = Pc::from(match (same, pc) {
+                *pc = match (same, *pc) {
                     (false, _) => LLu2,
                     (true, LL5) => LL6,
                     _ => LL32,
-                });
+                };
                 Flow::Step
             }
             LLu2 | LLu20 | LLu25 | LLu40 | LLu37 | LL13 | LL26 | LL8c | LL53 => {
@@ -1008,14 +1215,14 @@ impl Machine {
                 if let Some(cpu) = self.cpu_slab_mut(self.cur_cpu) {
                     cpu.local_lock = None;
                 }
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     LocalUnlock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore(&c->lock)."
                 );
-                fr.pc = Pc::from(match pc {
+                *pc = match *pc {
                     LLu2 => LL2,
                     LLu20 => LL20,
                     LLu25 => LL25p,
@@ -1031,7 +1238,7 @@ impl Machine {
                         LL20
                     }
                     _ => LL54,
-                });
+                };
                 Flow::Step
             }
             LL6 => {
@@ -1045,23 +1252,27 @@ impl Machine {
                     "c->freelist is {}.",
                     self.addr_name(fr.f)
                 );
-                fr.pc = Pc::from(if fr.f != NULL { LL10 } else { LL7 });
+                *pc = if fr.f != NULL { LL10 } else { LL7 };
                 Flow::Step
             }
             LL7 => {
-                fr.pc = LL8.into();
-                let mut g = Frame::new(get_freelist::G1);
-                g.pg = fr.pg;
-                Flow::Call(Box::new(g))
+                *pc = LL8;
+                Flow::call(Frame::GetFreelist {
+                    pc: get_freelist::G1,
+                    l: GetFreelist {
+                        slab: need!(self, fr.pg),
+                        ..GetFreelist::default()
+                    },
+                })
             }
             LL8 => {
-                fr.f = fr.ret;
+                fr.f = fr.ret.value;
                 if fr.f == NULL {
-                    fr.pc = LL8a.into();
+                    *pc = LL8a;
                 } else {
                     self.stat(Stat::ALLOC_REFILL);
                     fr.flag = true;
-                    fr.pc = LL10.into();
+                    *pc = LL10;
                 }
                 Flow::Go
             }
@@ -1074,11 +1285,11 @@ impl Machine {
                     format!("cpu_slab[{}].slab", fr.c),
                     "c->slab := NULL."
                 );
-                fr.pc = Pc::from(match pc {
+                *pc = match *pc {
                     LL8a => LL8b,
                     LL33 => LL34,
                     _ => LL56,
-                });
+                };
                 Flow::Step
             }
             LL34 | LL56 => {
@@ -1090,7 +1301,7 @@ impl Machine {
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist := NULL."
                 );
-                fr.pc = Pc::from(if pc == LL34 { LL35 } else { LL57 });
+                *pc = if *pc == LL34 { LL35 } else { LL57 };
                 Flow::Step
             }
             LL8b | LL35 | LL57 | LL12 => {
@@ -1103,16 +1314,16 @@ impl Machine {
                     "Bump tid to {}: the last write of the locked section.",
                     self.cpu_slab(fr.c).tid
                 );
-                fr.pc = Pc::from(match pc {
+                *pc = match *pc {
                     LL8b => LL8c,
                     LL35 => LLu37,
                     LL57 => LL53,
                     _ => LL13,
-                });
+                };
                 Flow::Step
             }
-            LL10 => self.s_load_freelist_next(fr, LL11),
-            LL11 => self.s_store_freelist_next(fr, LL12),
+            LL10 => self.s_load_freelist_next(pc, fr.f, &mut fr.nxt, LL11),
+            LL11 => self.s_store_freelist_next(pc, fr.c, fr.nxt, &mut fr.flag, LL12),
             LL9 => {
                 step!(self);
                 self.preempt_on();
@@ -1123,7 +1334,7 @@ impl Machine {
                     "put_cpu_ptr: preemption back on; returning {}.",
                     self.addr_name(fr.f)
                 );
-                Flow::Ret(fr.f, None)
+                Flow::Ret(Ret::new(fr.f, None))
             }
             // deactivate_slab: label of ___slab_alloc (node mismatch).
             LL32 => {
@@ -1136,21 +1347,22 @@ impl Machine {
                     "Detach the CPU slab: its freelist is {}.",
                     self.addr_name(fr.f)
                 );
-                fr.pc = LL33.into();
+                *pc = LL33;
                 Flow::Step
             }
             LL37 => {
-                fr.pc = LL20.into();
-                Flow::Call(Box::new(self.deactivate_frame(
-                    need!(self, fr.pg),
-                    fr.f,
-                    fr.c,
-                )))
+                *pc = LL20;
+                Flow::call(self.deactivate_frame(need!(self, fr.pg), fr.f, fr.c))
             }
             // new_slab: label: try the CPU partial list.
-            LL20 => {
-                self.s_load_cpu_partial(fr, LL21, LL40, "Peek at the CPU partial list (unlocked)")
-            }
+            LL20 => self.s_load_cpu_partial(
+                pc,
+                fr.c,
+                &mut fr.p,
+                LL21,
+                LL40,
+                "Peek at the CPU partial list (unlocked)",
+            ),
             LL22 => {
                 step!(self);
                 let cur = self.ld_page(fr.c);
@@ -1161,17 +1373,24 @@ impl Machine {
                     "Under the lock, c->slab is {}.",
                     self.slab_opt_name(cur)
                 );
-                fr.pc = Pc::from(if cur.is_some() { LLu2 } else { LL23 });
+                *pc = if cur.is_some() { LLu2 } else { LL23 };
                 Flow::Step
             }
-            LL23 => self.s_load_cpu_partial(fr, LL24, LLu40, "Under the lock, c->partial is"),
+            LL23 => self.s_load_cpu_partial(
+                pc,
+                fr.c,
+                &mut fr.p,
+                LL24,
+                LLu40,
+                "Under the lock, c->partial is",
+            ),
             // 5.15–6.7 install the partial slab at once (`slab = c->slab = ...`) and check
             // its node at `redo`; 6.8+ pops it first and installs it only if it matches.
             LL24 if !self.variant().cpu_partial_frozen => {
-                fr.pc = LL25.into();
+                *pc = LL25;
                 Flow::Go
             }
-            LL24 => self.s_install_cpu_partial(fr, LL25),
+            LL24 => self.s_install_cpu_partial(pc, fr.c, fr.p, LL25),
             LL25 => {
                 step!(self);
                 let p = need!(self, fr.p);
@@ -1186,24 +1405,24 @@ impl Machine {
                     self.slab_opt_name(next)
                 );
                 fr.pg = fr.p;
-                fr.pc = Pc::from(if self.variant().cpu_partial_frozen {
+                *pc = if self.variant().cpu_partial_frozen {
                     LL26
                 } else {
                     LL25n
-                });
+                };
                 Flow::Step
             }
             // 6.8+ `___slab_alloc`: `if (likely(node_match(slab, node) && pfmemalloc_match()))`
             // install it; else unlock, `slab->next = NULL; __put_partials(s, slab)`, loop.
             LL25n => {
                 if self.node_ok(fr.p, fr.node) {
-                    fr.pc = LL25i.into();
+                    *pc = LL25i;
                 } else {
-                    fr.pc = LLu25.into(); // no stat on this path
+                    *pc = LLu25; // no stat on this path
                 }
                 Flow::Go
             }
-            LL25i => self.s_install_cpu_partial(fr, LL27),
+            LL25i => self.s_install_cpu_partial(pc, fr.c, fr.p, LL27),
             LL25p => {
                 step!(self);
                 let p = need!(self, fr.p);
@@ -1220,24 +1439,32 @@ impl Machine {
                     self.slab_name(p),
                     self.page(p).node
                 );
-                fr.pc = LL20.into();
-                let mut u = Frame::new(unfreeze_partials::V3z);
-                u.c = fr.c;
-                u.p = Some(p);
-                Flow::Call(Box::new(u))
+                *pc = LL20;
+                Flow::call(Frame::UnfreezePartials {
+                    pc: unfreeze_partials::V3z,
+                    l: UnfreezePartials {
+                        c: fr.c,
+                        p: Some(p),
+                        ..UnfreezePartials::default()
+                    },
+                })
             }
             LL27 => {
                 // 6.8+: the CPU partial slab is not frozen; get_freelist freezes it.
-                fr.pc = LL28.into();
-                let mut g = Frame::new(get_freelist::G1);
-                g.pg = fr.pg;
-                Flow::Call(Box::new(g))
+                *pc = LL28;
+                Flow::call(Frame::GetFreelist {
+                    pc: get_freelist::G1,
+                    l: GetFreelist {
+                        slab: need!(self, fr.pg),
+                        ..GetFreelist::default()
+                    },
+                })
             }
             LL28 => {
-                fr.f = fr.ret;
+                fr.f = fr.ret.value;
                 self.stat(Stat::CPU_PARTIAL_ALLOC);
                 fr.flag = true;
-                fr.pc = Pc::from(if fr.f == NULL { LL8a } else { LL10 });
+                *pc = if fr.f == NULL { LL8a } else { LL10 };
                 Flow::Go
             }
             // new_objects: get_partial, else new_slab with preemption back on.
@@ -1245,36 +1472,40 @@ impl Machine {
                 let first = fr.node.unwrap_or(self.my_node());
                 fr.count = 0;
                 fr.n = Some(first);
-                fr.pc = LL41.into();
-                Flow::Call(Box::new(self.get_partial_frame(first, fr.c, false)))
+                *pc = LL41;
+                Flow::call(self.get_partial_frame(first, fr.c, false))
             }
             LL41 => {
-                if fr.ret_slab.is_some() {
-                    fr.f = fr.ret;
-                    fr.p = fr.ret_slab;
+                if fr.ret.slab.is_some() {
+                    fr.f = fr.ret.value;
+                    fr.p = fr.ret.slab;
                     fr.flag = true;
                     if fr.f == NULL {
                         // 6.8+: freeze_slab() the unfrozen partial slab.
-                        fr.pc = LL41f.into();
-                        let mut g = Frame::new(get_freelist::G1);
-                        g.pg = fr.p;
-                        return Flow::Call(Box::new(g));
+                        *pc = LL41f;
+                        return Flow::call(Frame::GetFreelist {
+                            pc: get_freelist::G1,
+                            l: GetFreelist {
+                                slab: need!(self, fr.p),
+                                ..GetFreelist::default()
+                            },
+                        });
                     }
-                    fr.pc = LL50.into();
+                    *pc = LL50;
                     return Flow::Go;
                 }
                 let next = fr.count.saturating_add(1);
-                if let Some(n) = self.any_partial_node(fr, next) {
+                if let Some(n) = self.any_partial_node(fr.n, fr.node, next) {
                     fr.count = next;
-                    return Flow::Call(Box::new(self.get_partial_frame(n, fr.c, true)));
+                    return Flow::call(self.get_partial_frame(n, fr.c, true));
                 }
                 fr.n = None;
-                fr.pc = LL42.into();
+                *pc = LL42;
                 Flow::Go
             }
             LL41f => {
-                fr.f = fr.ret;
-                fr.pc = LL50.into();
+                fr.f = fr.ret.value;
+                *pc = LL50;
                 Flow::Go
             }
             LL42 => {
@@ -1286,20 +1517,24 @@ impl Machine {
                     "preempt_count".into(),
                     "slub_put_cpu_ptr: new_slab runs with preemption on."
                 );
-                fr.pc = LL43.into();
+                *pc = LL43;
                 Flow::Step
             }
             LL43 => {
-                fr.pc = LL44.into();
-                let mut f = Frame::new(new_slab::N1);
-                f.node = fr.node;
-                Flow::Call(Box::new(f))
+                *pc = LL44;
+                Flow::call(Frame::NewSlab {
+                    pc: new_slab::N1,
+                    l: NewSlab {
+                        node: fr.node,
+                        ..NewSlab::default()
+                    },
+                })
             }
             LL44 => {
                 step!(self);
                 self.preempt_off();
                 fr.c = self.me();
-                fr.p = fr.ret_slab;
+                fr.p = fr.ret.slab;
                 note!(
                     self,
                     PreemptOff,
@@ -1307,7 +1542,7 @@ impl Machine {
                     "slub_get_cpu_ptr: preemption off again, c := cpu{}.",
                     fr.c
                 );
-                fr.pc = Pc::from(if fr.p.is_some() { LL45 } else { LL46 });
+                *pc = if fr.p.is_some() { LL45 } else { LL46 };
                 Flow::Step
             }
             LL46 => {
@@ -1319,7 +1554,7 @@ impl Machine {
                     "preempt_count".into(),
                     "Out of memory: return NULL."
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             LL45 => {
                 step!(self);
@@ -1338,7 +1573,7 @@ impl Machine {
                     self.addr_name(fr.f)
                 );
                 fr.flag = true;
-                fr.pc = LL50.into();
+                *pc = LL50;
                 Flow::Step
             }
             // retry_load_slab: install under the lock, flushing a slab installed meanwhile.
@@ -1352,7 +1587,7 @@ impl Machine {
                     "retry_load_slab: c->slab is {}.",
                     self.slab_opt_name(fr.old)
                 );
-                fr.pc = Pc::from(if fr.old.is_some() { LL52 } else { LL58 });
+                *pc = if fr.old.is_some() { LL52 } else { LL58 };
                 Flow::Step
             }
             LL52 => {
@@ -1366,20 +1601,16 @@ impl Machine {
                     self.slab_opt_name(fr.old),
                     self.addr_name(fr.prior)
                 );
-                fr.pc = LL55.into();
+                *pc = LL55;
                 Flow::Step
             }
             LL54 => {
-                fr.pc = LL54r.into();
-                Flow::Call(Box::new(self.deactivate_frame(
-                    need!(self, fr.old),
-                    fr.prior,
-                    fr.c,
-                )))
+                *pc = LL54r;
+                Flow::call(self.deactivate_frame(need!(self, fr.old), fr.prior, fr.c))
             }
             LL54r => {
                 self.stat(Stat::CPUSLAB_FLUSH);
-                fr.pc = LL50.into();
+                *pc = LL50;
                 Flow::Go
             }
             LL58 => {
@@ -1397,7 +1628,7 @@ impl Machine {
                     self.slab_name(p)
                 );
                 fr.pg = Some(p);
-                fr.pc = LL10.into();
+                *pc = LL10;
                 Flow::Step
             }
         }

@@ -5,90 +5,176 @@ use super::cost;
 use super::counters_text;
 use super::memory::Access;
 use super::state::*;
-use super::{Flow, Machine, Pc, Stat};
+use super::Snapshot;
+use super::{Flow, Machine, Stat};
 use crate::model::pcs::labels::*;
 use crate::scenario::{Fastpath, FreeRetryLock};
 
+/// `slab_free` of object `x` of slab `pg` (`virt_to_head_page`): `c`, `tid` as read, `f` the head; `snap` the INV-12 ghost snapshot.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabFree {
+    pub c: u32,
+    pub tid: u64,
+    pub x: Addr,
+    pub f: Addr,
+    pub pg: SlabId,
+    pub saved_irq: bool,
+    pub ok: bool,
+    pub snap: Snapshot,
+}
+
+impl Locals for SlabFree {
+    fn returned(&mut self, r: Ret) {
+        if let Some(ok) = r.ok {
+            self.ok = ok;
+        }
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.x == a || self.f == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(Some(self.pg));
+    }
+}
+
+/// `__slab_free` of `x` into slab `pg`: `prior`/`cnt` its pair as read, `new` the counters written, `n` the node locked, `lock` `list_lock` taken.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabFreeSlow {
+    pub x: Addr,
+    pub prior: Addr,
+    pub pg: SlabId,
+    pub cnt: Counters,
+    pub new: Counters,
+    pub n: Option<u32>,
+    pub saved_irq: bool,
+    pub ok: bool,
+    pub flag: bool,
+    pub lock: bool,
+}
+
+impl Locals for SlabFreeSlow {
+    fn returned(&mut self, r: Ret) {
+        if let Some(ok) = r.ok {
+            self.ok = ok;
+        }
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.x == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(Some(self.pg));
+    }
+}
+
+/// A user's write into object `x` of variable `var` (the payload word).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Touch {
+    pub x: Addr,
+    pub var: u32,
+}
+
+impl Locals for Touch {
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.x == a
+    }
+}
+
 impl Machine {
-    fn call_free_slow(&self, fr: &Frame) -> Flow {
-        let mut f = Frame::new(slab_free_slow::S0);
-        f.x = fr.x;
-        f.pg = fr.pg;
-        Flow::Call(Box::new(f))
+    fn call_free_slow(&self, fr: &SlabFree) -> Flow {
+        Flow::call(Frame::SlabFreeSlow {
+            pc: slab_free_slow::S0,
+            l: SlabFreeSlow {
+                x: fr.x,
+                pg: fr.pg,
+                ..SlabFreeSlow::default()
+            },
+        })
     }
 
     /// `slab_free` of object `fr.x` (`fr.pg` = its slab, from `virt_to_head_page`).
-    pub(in crate::model) fn slab_free(&mut self, fr: &mut Frame, pc: slab_free::Pc) -> Flow {
+    pub(in crate::model) fn slab_free(
+        &mut self,
+        pc: &mut slab_free::Pc,
+        fr: &mut SlabFree,
+    ) -> Flow {
         use slab_free::Pc::*;
         let fp = self.fastpath();
-        match pc {
+        match *pc {
             FreeEntry => {
-                fr.pc = Pc::from(match fp {
+                *pc = match fp {
                     Fastpath::PreemptDisable => F1,
                     Fastpath::TidLoop | Fastpath::NoTid => FE3a,
                     Fastpath::TidDirect | Fastpath::TidUnguarded => F2,
                     Fastpath::IrqDisable => FE0a,
                     Fastpath::CmpxchgLocal | Fastpath::CmpxchgLocalEmulated => FL0,
-                });
+                };
                 Flow::Go
             }
-            F1 => self.s_preempt_off(fr, F2, " to read this CPU's tid"),
-            F2 => self.s_pcpu(fr, F3),
+            F1 => self.s_preempt_off(pc, F2, " to read this CPU's tid"),
+            F2 => self.s_pcpu(pc, &mut fr.c, F3),
             F3 => self.s_read_tid(
-                fr,
+                pc,
+                fr.c,
+                &mut fr.tid,
+                &mut fr.snap,
                 if fp == Fastpath::PreemptDisable {
                     F4
                 } else {
                     F5
                 },
             ),
-            F4 => self.s_preempt_on(fr, F5),
-            FE3a => self.s_this_cpu_read_tid(fr, FE3b),
-            FE3b => self.s_raw_cpu_ptr(fr, FE3c, F5),
-            FE3c => self.s_recheck_tid(fr, F5, FE3a),
-            F5 => self.s_free_check_page(fr, F6, F5s),
+            F4 => self.s_preempt_on(pc, F5),
+            FE3a => self.s_this_cpu_read_tid(pc, &mut fr.tid, &mut fr.snap, FE3b),
+            FE3b => self.s_raw_cpu_ptr(pc, &mut fr.c, FE3c, F5),
+            FE3c => self.s_recheck_tid(pc, fr.c, fr.tid, F5, FE3a),
+            F5 => self.s_free_check_page(pc, fr, F6, F5s),
             F5s => {
-                fr.pc = F5r.into();
+                *pc = F5r;
                 self.call_free_slow(fr)
             }
-            F5r => Flow::Ret(NULL, None),
-            F6 => self.s_free_load_freelist(fr, F7, false, false),
-            F7 => self.s_free_link(fr, if fp == Fastpath::TidDirect { F8 } else { F7b }),
+            F5r => Flow::Ret(Ret::new(NULL, None)),
+            F6 => self.s_free_load_freelist(pc, fr, F7, false, false),
+            F7 => self.s_free_link(pc, fr, if fp == Fastpath::TidDirect { F8 } else { F7b }),
             // 3.x reads the head again for the CAS: under `no-tid` that read is the value the
             // CAS compares, so INV-12's snapshot is taken here (spec INV-12).
-            F7b => self.s_free_load_freelist(fr, F8, fp == Fastpath::NoTid, true),
+            F7b => self.s_free_load_freelist(pc, fr, F8, fp == Fastpath::NoTid, true),
             F8 => {
                 step!(self);
                 let k = self.me();
                 let with_tid = fp != Fastpath::NoTid;
                 let newtid = fr.tid.wrapping_add(self.tid_step());
-                let ok = self.pcas2(fr, (fr.f, fr.tid), (fr.x, newtid), with_tid);
+                let ok = self.pcas2(fr.snap, (fr.f, fr.tid), (fr.x, newtid), with_tid);
                 self.note_pcas2(k, fr.f, fr.tid, fr.x, newtid, with_tid, ok);
                 if ok {
-                    fr.pc = F9.into();
+                    *pc = F9;
                 } else {
                     self.stat(Stat::CMPXCHG_DOUBLE_CPU_FAIL);
-                    fr.pc = FreeEntry.into();
+                    *pc = FreeEntry;
                 }
                 Flow::Step
             }
             F9 => {
                 self.stat(Stat::FREE_FASTPATH);
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             // E0: irqs off, plain stores.
-            FE0a => self.s_irq_save(fr, FE0b, "the free runs with interrupts off"),
-            FE0b => self.s_pcpu(fr, FE0c),
-            FE0c => self.s_free_check_page(fr, FE0d, FE0s),
+            FE0a => self.s_irq_save(
+                pc,
+                &mut fr.saved_irq,
+                FE0b,
+                "the free runs with interrupts off",
+            ),
+            FE0b => self.s_pcpu(pc, &mut fr.c, FE0c),
+            FE0c => self.s_free_check_page(pc, fr, FE0d, FE0s),
             FE0s => {
-                fr.pc = FE0g.into();
+                *pc = FE0g;
                 self.call_free_slow(fr)
             }
-            FE0d => self.s_free_load_freelist(fr, FE0e, true, false),
-            FE0e => self.s_free_link(fr, FE0f),
+            FE0d => self.s_free_load_freelist(pc, fr, FE0e, true, false),
+            FE0e => self.s_free_link(pc, fr, FE0f),
             FE0f => {
                 step!(self);
-                self.check_snapshot(fr, self.me());
+                self.check_snapshot(fr.snap, self.me());
                 self.st_freelist(fr.c, fr.x);
                 self.stat(Stat::FREE_FASTPATH);
                 note!(
@@ -98,28 +184,34 @@ impl Machine {
                     "freelist := {}.",
                     self.addr_name(fr.x)
                 );
-                fr.pc = FE0g.into();
+                *pc = FE0g;
                 Flow::Step
             }
             FE0g => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(self, IrqOn, "irqs".into(), "local_irq_restore: free done.");
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             // 2008: cmpxchg_local loop with preemption off, no tid.
-            FL0 => self.s_preempt_off(fr, FL1, " (get_cpu), so c stays this CPU's"),
-            FL1 => self.s_pcpu(fr, FL2),
-            FL2 => self.s_free_load_freelist(fr, FL3, true, false),
-            FL3 => self.s_free_check_page(fr, FL4, FLs),
+            FL0 => self.s_preempt_off(pc, FL1, " (get_cpu), so c stays this CPU's"),
+            FL1 => self.s_pcpu(pc, &mut fr.c, FL2),
+            FL2 => self.s_free_load_freelist(pc, fr, FL3, true, false),
+            FL3 => self.s_free_check_page(pc, fr, FL4, FLs),
             // The 2007 slow paths disabled interrupts themselves (spec §4 (i)).
-            FLs => self.s_irq_save(fr, FLs2, "the 2007 slow path runs with interrupts off"),
+            FLs => self.s_irq_save(
+                pc,
+                &mut fr.saved_irq,
+                FLs2,
+                "the 2007 slow path runs with interrupts off",
+            ),
             FLs2 => {
-                fr.pc = FLr.into();
+                *pc = FLr;
                 self.call_free_slow(fr)
             }
-            FLr => self.s_irq_restore(fr, FL6, "back from __slab_free"),
+            FLr => self.s_irq_restore(pc, fr.saved_irq, FL6, "back from __slab_free"),
             FL4 => self.s_free_link(
+                pc,
                 fr,
                 if fp == Fastpath::CmpxchgLocal {
                     FL5
@@ -134,7 +226,7 @@ impl Machine {
                 let ok = self.cpu_slab(k).freelist == fr.f;
                 self.set_ok(ok);
                 if ok {
-                    self.check_snapshot(fr, k);
+                    self.check_snapshot(fr.snap, k);
                     if let Some(cpu) = self.cpu_slab_mut(k) {
                         cpu.freelist = fr.x;
                         cpu.ghost_version.bump();
@@ -150,10 +242,15 @@ impl Machine {
                     self.addr_name(fr.x),
                     if ok { "succeeds" } else { "fails: retry" }
                 );
-                fr.pc = Pc::from(if ok { FL6 } else { FL2 });
+                *pc = if ok { FL6 } else { FL2 };
                 Flow::Step
             }
-            FL5a => self.s_irq_save(fr, FL5b, "the emulated cmpxchg_local starts"),
+            FL5a => self.s_irq_save(
+                pc,
+                &mut fr.saved_irq,
+                FL5b,
+                "the emulated cmpxchg_local starts",
+            ),
             FL5b => {
                 step!(self);
                 let cur = self.ld_freelist(fr.c);
@@ -166,16 +263,16 @@ impl Machine {
                     self.addr_name(cur),
                     self.addr_name(fr.f)
                 );
-                fr.pc = FL5c.into();
+                *pc = FL5c;
                 Flow::Step
             }
             FL5c => {
                 if !fr.ok {
-                    fr.pc = FL5d.into();
+                    *pc = FL5d;
                     return Flow::Go;
                 }
                 step!(self);
-                self.check_snapshot(fr, fr.c);
+                self.check_snapshot(fr.snap, fr.c);
                 self.st_freelist(fr.c, fr.x);
                 self.stat(Stat::FREE_FASTPATH);
                 note!(
@@ -185,11 +282,12 @@ impl Machine {
                     "Store the new head {}.",
                     self.addr_name(fr.x)
                 );
-                fr.pc = FL5d.into();
+                *pc = FL5d;
                 Flow::Step
             }
             FL5d => self.s_irq_restore(
-                fr,
+                pc,
+                fr.saved_irq,
                 if fr.ok { FL6 } else { FL2 },
                 "the emulated cmpxchg_local ends",
             ),
@@ -202,7 +300,7 @@ impl Machine {
                     "preempt_count".into(),
                     "put_cpu: preemption back on."
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
@@ -210,36 +308,36 @@ impl Machine {
     /// `__slab_free(P, x)`: one double CAS on the slab, `list_lock` only for list changes.
     pub(in crate::model) fn slab_free_slow(
         &mut self,
-        fr: &mut Frame,
-        pc: slab_free_slow::Pc,
+        pc: &mut slab_free_slow::Pc,
+        fr: &mut SlabFreeSlow,
     ) -> Flow {
         use slab_free_slow::Pc::*;
-        let p = need!(self, fr.pg);
+        let p = fr.pg;
         let v = self.variant().clone();
         let frozen_partials = v.cpu_partial_frozen;
-        match pc {
+        match *pc {
             S0 => {
                 self.stat(Stat::FREE_SLOWPATH);
                 fr.n = None;
-                fr.pc = S1.into();
+                *pc = S1;
                 Flow::Go
             }
             S1 => {
                 if fr.n.is_none() || v.free_retry_lock == FreeRetryLock::Hold {
-                    fr.pc = S2.into();
+                    *pc = S2;
                     return Flow::Go;
                 }
                 step!(self);
                 let n = need!(self, fr.n.take());
                 self.spin_unlock(n);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Retry without holding list_lock (3.10+)."
                 );
-                fr.pc = S2.into();
+                *pc = S2;
                 Flow::Step
             }
             S2 => {
@@ -256,7 +354,7 @@ impl Machine {
                     self.addr_name(prior),
                     counters_text(cnt)
                 );
-                fr.pc = S3.into();
+                *pc = S3;
                 Flow::Step
             }
             S3 => {
@@ -293,35 +391,43 @@ impl Machine {
                         ""
                     }
                 );
-                fr.pc = Pc::from(if need_lock && fr.n.is_none() { S4 } else { S5 });
+                *pc = if need_lock && fr.n.is_none() { S4 } else { S5 };
                 Flow::Step
             }
             S4 => {
                 step!(self);
                 let n = self.node_of_slab(p);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 self.spin_lock(n);
                 fr.n = Some(n);
                 fr.lock = self.slab(p).on_node_partial;
                 note!(self, Lock, format!("node {n}.list_lock"), "spin_lock_irqsave(list_lock) before the CAS, so the list change is atomic with it.");
-                fr.pc = S5.into();
+                *pc = S5;
                 Flow::Step
             }
-            S5 => self.cas2_site(fr, p, (fr.prior, fr.cnt), (fr.x, fr.new), true, S5r),
+            S5 => self.cas2_site(
+                pc,
+                &mut fr.ok,
+                p,
+                (fr.prior, fr.cnt),
+                (fr.x, fr.new),
+                true,
+                S5r,
+            ),
             S5r => {
                 if !fr.ok {
-                    fr.pc = S1.into();
+                    *pc = S1;
                     return Flow::Go;
                 }
                 if fr.n.is_some() {
-                    fr.pc = S6.into();
+                    *pc = S6;
                     return Flow::Go;
                 }
                 let was_frozen = fr.flag;
                 if frozen_partials {
                     if fr.new.frozen && !was_frozen {
-                        fr.pc = S5p.into();
-                        return Flow::Call(Box::new(self.put_cpu_partial_frame(p, true)));
+                        *pc = S5p;
+                        return Flow::call(self.put_cpu_partial_frame(p, true));
                     }
                     if was_frozen {
                         self.stat(Stat::FREE_FROZEN);
@@ -329,25 +435,25 @@ impl Machine {
                 } else if was_frozen {
                     self.stat(Stat::FREE_FROZEN);
                 } else if v.cpu_partial && fr.prior == NULL {
-                    fr.pc = S5p.into();
-                    return Flow::Call(Box::new(self.put_cpu_partial_frame(p, true)));
+                    *pc = S5p;
+                    return Flow::call(self.put_cpu_partial_frame(p, true));
                 }
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             S5p => {
                 self.stat(Stat::CPU_PARTIAL_FREE);
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             S6 => {
                 // 3.1 (lock held across retries): the slab may have been frozen meanwhile.
                 if fr.flag {
                     self.stat(Stat::FREE_FROZEN);
-                    fr.pc = S8.into();
+                    *pc = S8;
                     return Flow::Go;
                 }
                 // 6.8+: partially empty but not on the node list (it is on a CPU partial list).
                 if !frozen_partials && fr.prior != NULL && !fr.lock {
-                    fr.pc = S8.into();
+                    *pc = S8;
                     return Flow::Go;
                 }
                 step!(self);
@@ -362,11 +468,11 @@ impl Machine {
                     fr.new.inuse,
                     if empty { ": discard it" } else { "" }
                 );
-                fr.pc = Pc::from(match (empty, fr.prior != NULL) {
+                *pc = match (empty, fr.prior != NULL) {
                     (true, true) => S6r,
                     (true, false) => S6u,
                     (false, _) => S7,
-                });
+                };
                 Flow::Step
             }
             S6r => {
@@ -381,21 +487,21 @@ impl Machine {
                     "remove_partial({}).",
                     self.slab_name(p)
                 );
-                fr.pc = S6u.into();
+                *pc = S6u;
                 Flow::Step
             }
             S6u => {
                 step!(self);
                 let n = need!(self, fr.n.take());
                 self.spin_unlock(n);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Unlock before giving the page back."
                 );
-                fr.pc = S6d.into();
+                *pc = S6d;
                 Flow::Step
             }
             S6d => {
@@ -409,13 +515,13 @@ impl Machine {
                     "discard_slab({}): the empty slab goes back to the page allocator.",
                     self.slab_name(p)
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             S7 => {
                 // The slab was full and on no list: it has a free object now. (With CPU
                 // partial lists this is reached only when the lock was held across a retry.)
                 if fr.prior != NULL {
-                    fr.pc = S8.into();
+                    *pc = S8;
                     return Flow::Go;
                 }
                 step!(self);
@@ -429,33 +535,33 @@ impl Machine {
                     "The full slab {} got a free object: add_partial at the tail.",
                     self.slab_name(p)
                 );
-                fr.pc = S8.into();
+                *pc = S8;
                 Flow::Step
             }
             S8 => {
                 step!(self);
                 let n = need!(self, fr.n.take());
                 self.spin_unlock(n);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "spin_unlock_irqrestore(list_lock)."
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
 
     /// The `touch` op: the user writes the object's payload, free pointer word included.
-    pub(in crate::model) fn touch(&mut self, fr: &mut Frame) -> Flow {
+    pub(in crate::model) fn touch(&mut self, fr: &mut Touch) -> Flow {
         step!(self);
         if let Some((s, i)) = self.object_of(fr.x) {
             let line = self.obj_line(s, i);
             self.access(line, Access::Write);
             if let Some(w) = self.fp_slot(s, i) {
-                *w = DATA | fr.count as u64;
+                *w = DATA | fr.var as u64;
             }
         }
         note!(
@@ -465,6 +571,6 @@ impl Machine {
             "The user writes into {}: its line is now this CPU's, and its first word is data.",
             self.addr_name(fr.x)
         );
-        Flow::Ret(NULL, None)
+        Flow::Ret(Ret::new(NULL, None))
     }
 }

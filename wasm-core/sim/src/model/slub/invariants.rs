@@ -10,7 +10,7 @@
 //! by INV-4.
 
 use super::state::*;
-use super::{Machine, Pc};
+use super::Machine;
 use crate::model::pcs::labels::*;
 use crate::model::Fault;
 
@@ -28,46 +28,44 @@ impl std::fmt::Display for SlabName<'_> {
 impl Machine {
     /// Whether some context is inside a section that is rewriting CPU k's `kmem_cache_cpu`.
     pub fn cpu_in_section(&self, k: u32) -> bool {
+        let unfrozen = !self.variant().cpu_partial_frozen;
         self.st.ctxs.iter().any(|c| {
-            c.stack.iter().any(|f| {
-                f.c == k
-                    && match f.pc {
-                        Pc::FlushSlab(pc) => {
-                            use flush_slab::Pc::*;
-                            matches!(pc, W2c | W3 | W4 | W4b | T3 | T4 | K3 | K4 | K5 | K6)
-                        }
+            c.stack.iter().any(|f| match f {
+                Frame::FlushSlab { pc, l } => {
+                    use flush_slab::Pc::*;
+                    l.c == k && matches!(pc, W2c | W3 | W4 | W4b | T3 | T4 | K3 | K4 | K5 | K6)
+                }
+                Frame::SlabAllocSlow { pc, l } => {
+                    use slab_alloc_slow::Pc::*;
+                    l.c == k
                         // With unfrozen CPU partial slabs on the irq-off slow path, the slab
                         // taken at B15 is frozen only by get_freelist (called from B5/B6).
-                        Pc::SlabAllocSlow(slab_alloc_slow::B5 | slab_alloc_slow::B6)
-                            if !self.variant().cpu_partial_frozen =>
-                        {
-                            true
-                        }
-                        Pc::SlabAllocSlow(pc) => {
-                            use slab_alloc_slow::Pc::*;
-                            matches!(pc, B4d | B4b | B4c | B8 | B8a | B15b | B16)
-                        }
-                        Pc::SlabAllocSlowLl(pc) => matches!(
+                        && ((unfrozen && matches!(pc, B5 | B6))
+                            || matches!(pc, B4d | B4b | B4c | B8 | B8a | B15b | B16))
+                }
+                Frame::SlabAllocSlowLl { pc, l } => {
+                    use slab_alloc_slow_ll::Pc::*;
+                    l.c == k
+                        && matches!(
                             pc,
-                            slab_alloc_slow_ll::LL8
-                                | slab_alloc_slow_ll::LL8a
-                                | slab_alloc_slow_ll::LL33
-                                | slab_alloc_slow_ll::LL34
-                                | slab_alloc_slow_ll::LL35
-                                | slab_alloc_slow_ll::LLu37
-                                | slab_alloc_slow_ll::LL25
-                                | slab_alloc_slow_ll::LL25n
-                                | slab_alloc_slow_ll::LL25i
-                                | slab_alloc_slow_ll::LL27
-                                | slab_alloc_slow_ll::LL28
-                                | slab_alloc_slow_ll::LL26
-                                | slab_alloc_slow_ll::LL55
-                                | slab_alloc_slow_ll::LL56
-                                | slab_alloc_slow_ll::LL57
-                                | slab_alloc_slow_ll::LL53
-                        ),
-                        _ => false,
-                    }
+                            LL8 | LL8a
+                                | LL33
+                                | LL34
+                                | LL35
+                                | LLu37
+                                | LL25
+                                | LL25n
+                                | LL25i
+                                | LL27
+                                | LL28
+                                | LL26
+                                | LL55
+                                | LL56
+                                | LL57
+                                | LL53
+                        )
+                }
+                _ => false,
             })
         })
     }
@@ -77,19 +75,16 @@ impl Machine {
     /// objects are owned by the deactivation, not by the CPU.
     pub fn cpu_freelist_detached(&self, k: u32) -> bool {
         self.st.ctxs.iter().any(|c| {
-            c.stack.iter().any(|f| {
-                f.c == k
-                    && match f.pc {
-                        Pc::FlushSlab(pc) => {
-                            use flush_slab::Pc::*;
-                            matches!(pc, W2c | W3 | W4 | W4b)
-                        }
-                        Pc::SlabAllocSlow(pc) => {
-                            use slab_alloc_slow::Pc::*;
-                            matches!(pc, B4d | B4b | B4c)
-                        }
-                        _ => false,
-                    }
+            c.stack.iter().any(|f| match f {
+                Frame::FlushSlab { pc, l } => {
+                    use flush_slab::Pc::*;
+                    l.c == k && matches!(pc, W2c | W3 | W4 | W4b)
+                }
+                Frame::SlabAllocSlow { pc, l } => {
+                    use slab_alloc_slow::Pc::*;
+                    l.c == k && matches!(pc, B4d | B4b | B4c)
+                }
+                _ => false,
             })
         })
     }
@@ -103,16 +98,16 @@ impl Machine {
     /// their first step on (`new_slab`, `acquire_slab`, `deactivate_slab`, the flushes and
     /// `unfreeze_partials`), so their windows are their lives.
     pub fn frame_holds_slabs(f: &Frame) -> bool {
-        match f.pc {
-            Pc::SlabAlloc(_) | Pc::SlabFree(_) | Pc::Touch(_) => false,
+        match f {
+            Frame::SlabAlloc { .. } | Frame::SlabFree { .. } | Frame::Touch { .. } => false,
             // The slab-lock fallback (X1–X6) is the CAS itself: once it has stored (X4 ok),
             // its caller's window has begun although the caller waits for the return.
-            Pc::CmpxchgDoubleSlab(pc) => {
-                f.ok && matches!(pc, cmpxchg_double_slab::X5 | cmpxchg_double_slab::X6)
+            Frame::CmpxchgDoubleSlab { pc, l } => {
+                l.ok && matches!(pc, cmpxchg_double_slab::X5 | cmpxchg_double_slab::X6)
             }
-            Pc::SlabFreeSlow(pc) => {
+            Frame::SlabFreeSlow { pc, l } => {
                 use slab_free_slow::Pc::*;
-                !(matches!(pc, S0 | S1 | S2 | S3 | S4 | S5) || (pc == S5r && !f.ok))
+                !(matches!(pc, S0 | S1 | S2 | S3 | S4 | S5) || (*pc == S5r && !l.ok))
             }
             _ => true,
         }
@@ -145,20 +140,17 @@ impl Machine {
                 if !Self::frame_holds_slabs(f) {
                     continue;
                 }
-                mark(f.pg);
-                mark(f.p);
-                mark(f.old);
-                mark(f.ret_slab);
-                for &q in &f.queue {
-                    mark(Some(q));
-                }
+                f.slabs(&mut mark);
                 // A detached CPU partial list (5.15+ `__unfreeze_partials`, 6.8+
                 // `__put_partials`, and the flush that detached it) is held as a chain.
-                if matches!(
-                    f.func(),
-                    Func::UnfreezePartials | Func::PutCpuPartial | Func::FlushCpuSlab
-                ) {
-                    let mut cur = f.p;
+                let chain = match f {
+                    Frame::UnfreezePartials { l, .. } => Some(l.p),
+                    Frame::PutCpuPartial { l, .. } => Some(l.p),
+                    Frame::FlushCpuSlab { l, .. } => Some(l.p),
+                    _ => None,
+                };
+                if let Some(head) = chain {
+                    let mut cur = head;
                     // A chain longer than there are slabs loops (INV-10 says so).
                     for _ in 0..=self.st.slabs.len() {
                         let Some(p) = cur else { break };
@@ -173,46 +165,47 @@ impl Machine {
 
     /// Objects (or chains, by head) that an operation holds outside every list.
     fn inflight(&self, f: &Frame, out: &mut Vec<(Addr, bool)>) {
-        match f.pc {
-            Pc::SlabAlloc(pc) => {
+        match f {
+            Frame::SlabAlloc { pc, l } => {
                 use slab_alloc::Pc::*;
-                if matches!(pc, A10 | A11 | E0g | L6) || (pc == L5d && f.ok) {
-                    out.push((f.obj, false))
+                if matches!(pc, A10 | A11 | E0g | L6) || (*pc == L5d && l.ok) {
+                    out.push((l.obj, false))
                 }
             }
-            Pc::SlabAllocSlow(pc) => {
+            Frame::SlabAllocSlow { pc, l } => {
                 use slab_alloc_slow::Pc::*;
-                if f.flag || pc == B22 {
-                    out.push((f.f, true));
+                if l.flag || *pc == B22 {
+                    out.push((l.f, true));
                 } else if matches!(pc, B12 | B13) {
-                    out.push((f.f, false));
+                    out.push((l.f, false));
                 }
             }
-            Pc::SlabAllocSlowLl(pc) => {
+            Frame::SlabAllocSlowLl { pc, l } => {
                 use slab_alloc_slow_ll::Pc::*;
-                if f.flag {
-                    out.push((f.f, true));
+                if l.flag {
+                    out.push((l.f, true));
                 } else if matches!(pc, LL12 | LL13 | LL9) {
-                    out.push((f.f, false));
+                    out.push((l.f, false));
                 }
                 if matches!(pc, LL33 | LL34 | LL35 | LLu37 | LL37) {
-                    out.push((f.f, true));
+                    out.push((l.f, true));
                 }
                 if matches!(pc, LL55 | LL56 | LL57 | LL53 | LL54 | LL54r) {
-                    out.push((f.prior, true));
+                    out.push((l.prior, true));
                 }
             }
-            Pc::GetFreelist(_) => out.push((f.f, true)),
-            Pc::GetPartialNode(_) => out.push((f.obj, true)),
-            Pc::AcquireSlab(_) if f.lock => out.push((f.f, true)),
-            Pc::SlabFree(_) | Pc::SlabFreeSlow(_) => out.push((f.x, false)),
-            Pc::DeactivateSlab(_) => {
+            Frame::GetFreelist { l, .. } => out.push((l.freelist, true)),
+            Frame::GetPartialNode { l, .. } => out.push((l.obj, true)),
+            Frame::AcquireSlab { l, .. } if l.lock => out.push((l.f, true)),
+            Frame::SlabFree { l, .. } => out.push((l.x, false)),
+            Frame::SlabFreeSlow { l, .. } => out.push((l.x, false)),
+            Frame::DeactivateSlab { l, .. } => {
                 // Stage 1 holds the CPU freelist as `freelist` (pushed one by one) and,
                 // between D2 and the CAS, its rest as `nextfree`.
-                out.push((f.f, true));
-                out.push((f.nxt, true));
+                out.push((l.f, true));
+                out.push((l.nxt, true));
             }
-            Pc::FlushSlab(_) => out.push((f.f, true)),
+            Frame::FlushSlab { l, .. } => out.push((l.f, true)),
             _ => {}
         }
     }

@@ -7,7 +7,7 @@ use super::cost;
 use super::counters_text;
 use super::memory::Access;
 use super::state::*;
-use super::{Flow, Machine, Pc, Stat};
+use super::{Flow, Machine, Stat};
 use crate::model::pcs::labels::*;
 use crate::scenario::{CmpxchgDouble, Deactivate, Fastpath, Slowpath};
 
@@ -16,14 +16,233 @@ pub const M_PARTIAL: u8 = 1;
 pub const M_FULL: u8 = 2;
 pub const M_FREE: u8 = 3;
 
+/// `flush_slab(s, c)`: CPU `c`, its slab `pg` and freelist `f` taken.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FlushSlab {
+    pub c: u32,
+    pub f: Addr,
+    pub pg: Option<SlabId>,
+    pub saved_irq: bool,
+}
+
+impl Locals for FlushSlab {
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.f == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.pg);
+    }
+}
+
+/// `unfreeze_partials` / `__put_partials`: CPU `c`, the chain `p` (detached or walked), `f`/`cnt`/`new` the slab's pair, `n` the node locked, `queue` the slabs to discard.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct UnfreezePartials {
+    pub c: u32,
+    pub f: Addr,
+    pub p: Option<SlabId>,
+    pub cnt: Counters,
+    pub new: Counters,
+    pub n: Option<u32>,
+    pub saved_irq: bool,
+    pub ok: bool,
+    pub flag: bool,
+    pub queue: Vec<SlabId>,
+}
+
+impl Locals for UnfreezePartials {
+    fn returned(&mut self, r: Ret) {
+        if let Some(ok) = r.ok {
+            self.ok = ok;
+        }
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.f == a
+    }
+    fn queued(&self, s: SlabId) -> bool {
+        self.queue.contains(&s)
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.p);
+        for &q in &self.queue {
+            mark(Some(q));
+        }
+    }
+}
+
+/// `cmpxchg_double_slab` under `slab_lock`: slab `pg`, expected (`f`, `cnt`), new (`nxt`, `new`); `drain` the irq-saving entry.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CmpxchgDoubleSlab {
+    pub nxt: Addr,
+    pub f: Addr,
+    pub pg: SlabId,
+    pub cnt: Counters,
+    pub new: Counters,
+    pub saved_irq: bool,
+    pub ok: bool,
+    pub flag: bool,
+    pub drain: bool,
+}
+
+impl Locals for CmpxchgDoubleSlab {
+    fn returned(&mut self, r: Ret) {
+        if let Some(ok) = r.ok {
+            self.ok = ok;
+        }
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.f == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(Some(self.pg));
+    }
+}
+
+/// `get_partial_node(n)` for CPU `c` (`drain`: `get_any_partial`'s): `pg` the slab taken as CPU slab, `obj` its freelist, `p` the slab at hand, `count`/`pages` objects and slabs taken.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GetPartialNode {
+    pub c: u32,
+    pub obj: Addr,
+    pub pg: Option<SlabId>,
+    pub p: Option<SlabId>,
+    pub old: Option<SlabId>,
+    pub n: u32,
+    pub saved_irq: bool,
+    pub flag: bool,
+    pub drain: bool,
+    pub count: u32,
+    pub pages: u32,
+    pub ret: Ret,
+}
+
+impl Locals for GetPartialNode {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.obj == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.pg);
+        mark(self.p);
+        mark(self.old);
+        mark(self.ret.slab);
+    }
+}
+
+/// `acquire_slab(slab pg)` of node `n`: `f`/`cnt` the pair read, `new` the frozen counters; `lock` whether it takes the freelist (`mode`); `count` the free objects it took.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AcquireSlab {
+    pub nxt: Addr,
+    pub f: Addr,
+    pub pg: SlabId,
+    pub cnt: Counters,
+    pub new: Counters,
+    pub n: Option<u32>,
+    pub ok: bool,
+    pub lock: bool,
+    pub count: u32,
+}
+
+impl Locals for AcquireSlab {
+    fn returned(&mut self, r: Ret) {
+        if let Some(ok) = r.ok {
+            self.ok = ok;
+        }
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.f == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(Some(self.pg));
+    }
+}
+
+/// `put_cpu_partial(slab pg, drain)`: `old` the list head read, `pages`/`pobj` its counts, `p` a list detached to drain.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PutCpuPartial {
+    pub c: u32,
+    pub pg: SlabId,
+    pub p: Option<SlabId>,
+    pub old: Option<SlabId>,
+    pub saved_irq: bool,
+    pub drain: bool,
+    pub pages: u32,
+    pub pobj: u32,
+}
+
+impl Locals for PutCpuPartial {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(Some(self.pg));
+        mark(self.p);
+        mark(self.old);
+    }
+}
+
+/// `deactivate_slab(slab pg, freelist f)` of CPU `c` on node `n`: stage one's `nxt`/`x`/`prior`/`count`, the modes `m` and `l` (`M_*`), the pair `cnt`/`new`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DeactivateSlab {
+    pub c: u32,
+    pub obj: Addr,
+    pub nxt: Addr,
+    pub x: Addr,
+    pub f: Addr,
+    pub prior: Addr,
+    pub pg: SlabId,
+    pub cnt: Counters,
+    pub new: Counters,
+    pub n: u32,
+    pub saved_irq: bool,
+    pub ok: bool,
+    pub flag: bool,
+    pub drain: bool,
+    pub lock: bool,
+    pub m: u8,
+    pub l: u8,
+    pub count: u32,
+}
+
+impl Locals for DeactivateSlab {
+    fn returned(&mut self, r: Ret) {
+        if let Some(ok) = r.ok {
+            self.ok = ok;
+        }
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.x == a || self.obj == a || self.f == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(Some(self.pg));
+    }
+}
+
+/// `__flush_cpu_slab` of CPU `c` (this CPU if `flag`): `pg` its slab, `p` its partial list.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FlushCpuSlab {
+    pub c: u32,
+    pub pg: Option<SlabId>,
+    pub p: Option<SlabId>,
+    pub saved_irq: bool,
+    pub flag: bool,
+}
+
+impl Locals for FlushCpuSlab {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.pg);
+        mark(self.p);
+    }
+}
+
 impl Machine {
     /// A slab double CAS at a call site: the native LOCK'd `cmpxchg16b` is one step here;
     /// the `slab-lock` fallback is a call of `cmpxchg_double_slab` (X1–X6). Either way the
-    /// result lands in `fr.ok` (the call's return, `Flow::RetOk`) and execution resumes at `resume`. `irqsave` selects the
-    /// entry point that disables interrupts itself (callers running with irqs on).
-    pub(in crate::model) fn cas2_site<P: Into<Pc>>(
+    /// result lands in `fr.ok` (the call's return, `Ret::ok`) and execution resumes at
+    /// `resume`. `irqsave` selects the entry point that disables interrupts itself (callers
+    /// running with irqs on).
+    #[allow(clippy::too_many_arguments)]
+    pub(in crate::model) fn cas2_site<P: Copy>(
         &mut self,
-        fr: &mut Frame,
+        pc: &mut P,
+        result: &mut bool,
         s: SlabId,
         old: (Addr, Counters),
         new: (Addr, Counters),
@@ -31,20 +250,27 @@ impl Machine {
         resume: P,
     ) -> Flow {
         if self.variant().cmpxchg_double == CmpxchgDouble::SlabLock {
-            fr.pc = resume.into();
-            let mut x = Frame::new(cmpxchg_double_slab::X1);
-            x.pg = Some(s);
-            (x.f, x.cnt) = old;
-            (x.nxt, x.new) = new;
-            // A caller running with interrupts on (5.15+ deactivate_slab after the flush or
-            // the slow path unlocked) uses the irq-saving cmpxchg_double_slab, as the kernel's
-            // slab_update_freelist does: the slab_lock is never held with irqs on.
-            x.drain = irqsave || self.cpu(self.me()).irqs_on;
-            return Flow::Call(Box::new(x));
+            *pc = resume;
+            return Flow::call(Frame::CmpxchgDoubleSlab {
+                pc: cmpxchg_double_slab::X1,
+                l: CmpxchgDoubleSlab {
+                    pg: s,
+                    f: old.0,
+                    cnt: old.1,
+                    nxt: new.0,
+                    new: new.1,
+                    // A caller running with interrupts on (5.15+ deactivate_slab after the
+                    // flush or the slow path unlocked) uses the irq-saving cmpxchg_double_slab,
+                    // as the kernel's slab_update_freelist does: the slab_lock is never held
+                    // with irqs on.
+                    drain: irqsave || self.cpu(self.me()).irqs_on,
+                    ..CmpxchgDoubleSlab::default()
+                },
+            });
         }
         step!(self);
         let ok = self.cas2_native(s, old, new);
-        fr.ok = ok;
+        *result = ok;
         note!(
             self,
             Cas2,
@@ -61,27 +287,27 @@ impl Machine {
                 "fails: someone changed the slab; re-read and retry"
             }
         );
-        fr.pc = resume.into();
+        *pc = resume;
         Flow::Step
     }
 
     /// `cmpxchg_double_slab` without a double-word CAS: the `slab_lock` bit spinlock.
     pub(in crate::model) fn cmpxchg_double_slab(
         &mut self,
-        fr: &mut Frame,
-        pc: cmpxchg_double_slab::Pc,
+        pc: &mut cmpxchg_double_slab::Pc,
+        fr: &mut CmpxchgDoubleSlab,
     ) -> Flow {
         use cmpxchg_double_slab::Pc::*;
-        let s = need!(self, fr.pg);
-        match pc {
+        let s = fr.pg;
+        match *pc {
             X1 => {
                 if !fr.drain || !self.cpu(self.me()).irqs_on {
                     fr.flag = false;
-                    fr.pc = X2.into();
+                    *pc = X2;
                     return Flow::Go;
                 }
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 fr.flag = true;
                 note!(
                     self,
@@ -89,7 +315,7 @@ impl Machine {
                     "irqs".into(),
                     "cmpxchg_double_slab: interrupts off around the slab_lock fallback."
                 );
-                fr.pc = X2.into();
+                *pc = X2;
                 Flow::Step
             }
             X2 => {
@@ -106,7 +332,7 @@ impl Machine {
                     "slab_lock({}): take the page's bit spinlock.",
                     self.slab_name(s)
                 );
-                fr.pc = X3.into();
+                *pc = X3;
                 Flow::Step
             }
             X3 => {
@@ -143,12 +369,12 @@ impl Machine {
                     }
                     self.stat(Stat::CMPXCHG_DOUBLE_FAIL);
                 }
-                fr.pc = X4.into();
+                *pc = X4;
                 Flow::Step
             }
             X4 => {
                 if !fr.ok {
-                    fr.pc = X5.into();
+                    *pc = X5;
                     return Flow::Go;
                 }
                 step!(self);
@@ -164,7 +390,7 @@ impl Machine {
                     self.addr_name(fr.nxt),
                     counters_text(fr.new)
                 );
-                fr.pc = X5.into();
+                *pc = X5;
                 Flow::Step
             }
             X5 => {
@@ -180,40 +406,44 @@ impl Machine {
                     "slab_unlock({}).",
                     self.slab_name(s)
                 );
-                fr.pc = X6.into();
+                *pc = X6;
                 Flow::Step
             }
             X6 => {
                 if !fr.flag {
-                    return Flow::RetOk(fr.ok);
+                    return Flow::Ret(Ret::ok(fr.ok));
                 }
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(self, IrqOn, "irqs".into(), "Interrupts restored.");
-                Flow::RetOk(fr.ok)
+                Flow::Ret(Ret::ok(fr.ok))
             }
         }
     }
 
     pub(in crate::model) fn get_partial_frame(&self, n: u32, c: u32, any: bool) -> Frame {
-        let mut f = Frame::new(get_partial_node::H1);
-        f.n = Some(n);
-        f.c = c;
-        f.drain = any;
-        f
+        Frame::GetPartialNode {
+            pc: get_partial_node::H1,
+            l: GetPartialNode {
+                n,
+                c,
+                drain: any,
+                ..GetPartialNode::default()
+            },
+        }
     }
 
     /// `get_partial_node`: under `list_lock`, freeze the first slab as the CPU slab and move
     /// more to the CPU partial list. Returns the freelist and the slab.
     pub(in crate::model) fn get_partial_node(
         &mut self,
-        fr: &mut Frame,
-        pc: get_partial_node::Pc,
+        pc: &mut get_partial_node::Pc,
+        fr: &mut GetPartialNode,
     ) -> Flow {
         use get_partial_node::Pc::*;
-        let n = need!(self, fr.n);
+        let n = fr.n;
         let v = self.variant().clone();
-        match pc {
+        match *pc {
             H1 => {
                 step!(self);
                 let nr = self.ld_nr_partial(n);
@@ -228,19 +458,19 @@ impl Machine {
                 );
                 if skip {
                     return {
-                        fr.pc = H9.into();
+                        *pc = H9;
                         Flow::Step
                     };
                 }
-                fr.pc = H2.into();
+                *pc = H2;
                 Flow::Step
             }
-            H9 => Flow::Ret(NULL, None),
+            H9 => Flow::Ret(Ret::new(NULL, None)),
             H2 => {
                 step!(self);
                 fr.flag = self.cpu(self.me()).irqs_on;
                 if fr.flag {
-                    self.irq_save(fr);
+                    self.irq_save(&mut fr.saved_irq);
                 }
                 self.spin_lock(n);
                 fr.p = self.node(n).partial.first().copied();
@@ -255,51 +485,55 @@ impl Machine {
                     "Take node {n}'s list_lock; the list head is {}.",
                     self.slab_opt_name(fr.p)
                 );
-                fr.pc = H3.into();
+                *pc = H3;
                 Flow::Step
             }
             H3 => {
                 let Some(p) = fr.p else {
-                    fr.pc = H5.into();
+                    *pc = H5;
                     return Flow::Go;
                 };
                 // list_for_each_entry_safe: remember the successor before P leaves the list.
                 let list = &self.node(n).partial;
                 fr.old = list.iter().skip_while(|&&x| x != p).nth(1).copied();
                 if !v.cpu_partial_frozen {
-                    fr.pc = H6.into();
+                    *pc = H6;
                     return Flow::Go;
                 }
-                fr.pc = H4r.into();
-                let mut a = Frame::new(acquire_slab::Q1);
-                a.pg = Some(p);
-                a.n = Some(n);
-                a.lock = fr.obj == NULL && fr.pg.is_none();
-                Flow::Call(Box::new(a))
+                *pc = H4r;
+                Flow::call(Frame::AcquireSlab {
+                    pc: acquire_slab::Q1,
+                    l: AcquireSlab {
+                        pg: p,
+                        n: Some(n),
+                        lock: fr.obj == NULL && fr.pg.is_none(),
+                        ..AcquireSlab::default()
+                    },
+                })
             }
             H4r => {
                 let p = need!(self, fr.p);
-                let t = fr.ret;
+                let t = fr.ret.value;
                 if t == NULL {
-                    fr.pc = H5.into();
+                    *pc = H5;
                     return Flow::Go;
                 }
-                fr.count.bump_by(fr.ret_count);
+                fr.count.bump_by(fr.ret.count);
                 if fr.pg.is_none() {
                     fr.pg = Some(p);
                     fr.obj = t;
-                    fr.pc = Pc::from(if v.slowpath == Slowpath::LocalLock {
+                    *pc = if v.slowpath == Slowpath::LocalLock {
                         H4c
                     } else {
                         H4a
-                    });
+                    };
                     if v.slowpath == Slowpath::LocalLock {
                         self.stat(Stat::ALLOC_FROM_PARTIAL);
                     }
                     return Flow::Go;
                 }
-                fr.pc = H4b.into();
-                Flow::Call(Box::new(self.put_cpu_partial_frame(p, false)))
+                *pc = H4b;
+                Flow::call(self.put_cpu_partial_frame(p, false))
             }
             H4a => {
                 step!(self);
@@ -313,12 +547,12 @@ impl Machine {
                     "c->page := {}, frozen by acquire_slab.",
                     self.slab_name(p)
                 );
-                fr.pc = H4c.into();
+                *pc = H4c;
                 Flow::Step
             }
             H4b => {
                 self.stat(Stat::CPU_PARTIAL_NODE);
-                fr.pc = H4c.into();
+                *pc = H4c;
                 Flow::Go
             }
             H4c => {
@@ -328,10 +562,10 @@ impl Machine {
                     fr.pages > self.cpu_partial_slabs() / 2
                 };
                 if !v.cpu_partial || enough {
-                    fr.pc = H5.into();
+                    *pc = H5;
                 } else {
                     fr.p = fr.old;
-                    fr.pc = H3.into();
+                    *pc = H3;
                 }
                 Flow::Go
             }
@@ -350,23 +584,23 @@ impl Machine {
                 if fr.pg.is_none() {
                     fr.pg = Some(p);
                     self.stat(Stat::ALLOC_FROM_PARTIAL);
-                    fr.pc = H4c.into();
+                    *pc = H4c;
                 } else {
                     fr.pages.bump();
-                    fr.pc = H6p.into();
+                    *pc = H6p;
                 }
                 Flow::Step
             }
             H6p => {
                 let p = need!(self, fr.p);
-                fr.pc = H4b.into();
-                Flow::Call(Box::new(self.put_cpu_partial_frame(p, false)))
+                *pc = H4b;
+                Flow::call(self.put_cpu_partial_frame(p, false))
             }
             H5 => {
                 step!(self);
                 self.spin_unlock(n);
                 if fr.flag {
-                    self.irq_restore(fr);
+                    self.irq_restore(fr.saved_irq);
                 }
                 note!(
                     self,
@@ -375,7 +609,7 @@ impl Machine {
                     "Release node {n}'s list_lock; got {}.",
                     self.slab_opt_name(fr.pg)
                 );
-                Flow::Ret(fr.obj, fr.pg)
+                Flow::Ret(Ret::new(fr.obj, fr.pg))
             }
         }
     }
@@ -388,10 +622,14 @@ impl Machine {
     }
 
     /// `acquire_slab(n, P, mode)` (`fr.lock` = mode): freeze P with one CAS, unlink it.
-    pub(in crate::model) fn acquire_slab(&mut self, fr: &mut Frame, pc: acquire_slab::Pc) -> Flow {
+    pub(in crate::model) fn acquire_slab(
+        &mut self,
+        pc: &mut acquire_slab::Pc,
+        fr: &mut AcquireSlab,
+    ) -> Flow {
         use acquire_slab::Pc::*;
-        let p = need!(self, fr.pg);
-        match pc {
+        let p = fr.pg;
+        match *pc {
             Q1 => {
                 step!(self);
                 self.access(self.page(p).line, Access::Read);
@@ -404,7 +642,7 @@ impl Machine {
                     self.slab_name(p),
                     self.addr_name(fr.f)
                 );
-                fr.pc = Q2.into();
+                *pc = Q2;
                 Flow::Step
             }
             Q2 => {
@@ -433,21 +671,32 @@ impl Machine {
                         "keep its freelist (for the CPU partial list)"
                     }
                 );
-                fr.pc = Q3.into();
+                *pc = Q3;
                 Flow::Step
             }
-            Q3 => self.cas2_site(fr, p, (fr.f, fr.cnt), (fr.nxt, fr.new), false, Q3r),
+            Q3 => self.cas2_site(
+                pc,
+                &mut fr.ok,
+                p,
+                (fr.f, fr.cnt),
+                (fr.nxt, fr.new),
+                false,
+                Q3r,
+            ),
             Q3r => {
                 if !fr.ok && self.v3_1_slow_path() {
                     // 3.1's acquire_slab loops its CAS until the slab is frozen; 3.10's
                     // single attempt (mode) lets get_partial_node give up.
-                    fr.pc = Q1.into();
+                    *pc = Q1;
                     return Flow::Go;
                 }
                 if !fr.ok {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret {
+                        count: fr.count,
+                        ..Ret::new(NULL, None)
+                    });
                 }
-                fr.pc = Q4.into();
+                *pc = Q4;
                 Flow::Go
             }
             Q4 => {
@@ -461,7 +710,10 @@ impl Machine {
                     "remove_partial({}): it is frozen now.",
                     self.slab_name(p)
                 );
-                Flow::Ret(fr.f, Some(p))
+                Flow::Ret(Ret {
+                    count: fr.count,
+                    ..Ret::new(fr.f, Some(p))
+                })
             }
         }
     }
@@ -475,10 +727,14 @@ impl Machine {
         } else {
             put_cpu_partial::U1
         };
-        let mut f = Frame::new(start);
-        f.pg = Some(p);
-        f.drain = drain;
-        f
+        Frame::PutCpuPartial {
+            pc: start,
+            l: PutCpuPartial {
+                pg: p,
+                drain,
+                ..PutCpuPartial::default()
+            },
+        }
     }
 
     /// `put_cpu_partial(P, drain)`: 3.x pushes with `this_cpu_cmpxchg` (irqs and preemption
@@ -486,13 +742,13 @@ impl Machine {
     /// drains by slab count (5.16+ `cpu_partial_slabs`) after unlocking.
     pub(in crate::model) fn put_cpu_partial(
         &mut self,
-        fr: &mut Frame,
-        pc: put_cpu_partial::Pc,
+        pc: &mut put_cpu_partial::Pc,
+        fr: &mut PutCpuPartial,
     ) -> Flow {
         use put_cpu_partial::Pc::*;
-        let p = need!(self, fr.pg);
+        let p = fr.pg;
         let budget = self.cfg.sc.cache.cpu_partial;
-        match pc {
+        match *pc {
             U1 => {
                 step!(self);
                 let k = self.me();
@@ -509,12 +765,12 @@ impl Machine {
                 );
                 fr.pages = 0;
                 fr.pobj = 0;
-                fr.pc = U2.into();
+                *pc = U2;
                 Flow::Step
             }
             U2 => {
                 let Some(old) = fr.old else {
-                    fr.pc = U4.into();
+                    *pc = U4;
                     return Flow::Go;
                 };
                 step!(self);
@@ -535,36 +791,40 @@ impl Machine {
                         ""
                     }
                 );
-                fr.pc = Pc::from(if drain { U3 } else { U4 });
+                *pc = if drain { U3 } else { U4 };
                 Flow::Step
             }
             U3 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 note!(
                     self,
                     IrqOff,
                     "irqs".into(),
                     "Interrupts off to unfreeze this CPU's partial list."
                 );
-                fr.pc = U3b.into();
+                *pc = U3b;
                 Flow::Step
             }
             U3b => {
-                fr.pc = U3c.into();
-                let mut u = Frame::new(unfreeze_partials::V1);
-                u.c = self.me();
-                Flow::Call(Box::new(u))
+                *pc = U3c;
+                Flow::call(Frame::UnfreezePartials {
+                    pc: unfreeze_partials::V1,
+                    l: UnfreezePartials {
+                        c: self.me(),
+                        ..UnfreezePartials::default()
+                    },
+                })
             }
             U3c => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 self.stat(Stat::CPU_PARTIAL_DRAIN);
                 note!(self, IrqOn, "irqs".into(), "Drained; interrupts restored.");
                 fr.old = None;
                 fr.pages = 0;
                 fr.pobj = 0;
-                fr.pc = U4.into();
+                *pc = U4;
                 Flow::Step
             }
             U4 => {
@@ -590,7 +850,7 @@ impl Machine {
                     pages,
                     pobjects
                 );
-                fr.pc = U5.into();
+                *pc = U5;
                 Flow::Step
             }
             U5 => {
@@ -615,18 +875,18 @@ impl Machine {
                 );
                 if ok {
                     return {
-                        fr.pc = U9.into();
+                        *pc = U9;
                         Flow::Step
                     };
                 }
-                fr.pc = U1.into();
+                *pc = U1;
                 Flow::Step
             }
-            U9 => Flow::Ret(NULL, None),
+            U9 => Flow::Ret(Ret::new(NULL, None)),
             // 6.8+: under local_lock_irqsave with plain stores; drain after unlocking.
             U6 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 fr.c = self.me();
                 let cur = self.cur;
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
@@ -639,7 +899,7 @@ impl Machine {
                     "put_cpu_partial({}): local_lock_irqsave.",
                     self.slab_name(p)
                 );
-                fr.pc = U7.into();
+                *pc = U7;
                 Flow::Step
             }
             U7 => {
@@ -669,7 +929,7 @@ impl Machine {
                         ""
                     }
                 );
-                fr.pc = U8.into();
+                *pc = U8;
                 Flow::Step
             }
             U8 => {
@@ -688,7 +948,7 @@ impl Machine {
                     self.slab_opt_name(fr.old),
                     pages
                 );
-                fr.pc = U10.into();
+                *pc = U10;
                 Flow::Step
             }
             U10 => {
@@ -701,7 +961,7 @@ impl Machine {
                     "c->partial := {}.",
                     self.slab_name(p)
                 );
-                fr.pc = U11.into();
+                *pc = U11;
                 Flow::Step
             }
             U11 => {
@@ -709,29 +969,33 @@ impl Machine {
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = None;
                 }
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     LocalUnlock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore."
                 );
-                fr.pc = U12.into();
+                *pc = U12;
                 Flow::Step
             }
             U12 => {
                 let Some(chain) = fr.p else {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 };
-                fr.pc = U13.into();
-                let mut u = Frame::new(unfreeze_partials::V3z);
-                u.c = fr.c;
-                u.p = Some(chain);
-                Flow::Call(Box::new(u))
+                *pc = U13;
+                Flow::call(Frame::UnfreezePartials {
+                    pc: unfreeze_partials::V3z,
+                    l: UnfreezePartials {
+                        c: fr.c,
+                        p: Some(chain),
+                        ..UnfreezePartials::default()
+                    },
+                })
             }
             U13 => {
                 self.stat(Stat::CPU_PARTIAL_DRAIN);
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
@@ -740,14 +1004,14 @@ impl Machine {
     /// node lists, discarding empty slabs when the node has enough.
     pub(in crate::model) fn unfreeze_partials(
         &mut self,
-        fr: &mut Frame,
-        pc: unfreeze_partials::Pc,
+        pc: &mut unfreeze_partials::Pc,
+        fr: &mut UnfreezePartials,
     ) -> Flow {
         use unfreeze_partials::Pc::*;
         let frozen = self.variant().cpu_partial_frozen;
         // Whether the list is walked as a detached chain (5.15+) rather than popped from c.
         let chain = !frozen || self.variant().slowpath == Slowpath::LocalLock;
-        match pc {
+        match *pc {
             V1 => {
                 step!(self);
                 fr.p = self.ld_partial(fr.c);
@@ -761,11 +1025,11 @@ impl Machine {
                 );
                 // 3.x pops one slab at a time (V2); 5.15+ `unfreeze_partials` detaches the
                 // whole list and `__unfreeze_partials` / `__put_partials` walk it (VZ2).
-                fr.pc = Pc::from(match (fr.p.is_some(), frozen && !chain) {
+                *pc = match (fr.p.is_some(), frozen && !chain) {
                     (false, _) => V7,
                     (true, true) => V2,
                     (true, false) => VZ2,
-                });
+                };
                 Flow::Step
             }
             V2 => {
@@ -782,7 +1046,7 @@ impl Machine {
                     self.slab_name(p),
                     self.slab_opt_name(next)
                 );
-                fr.pc = V3.into();
+                *pc = V3;
                 Flow::Step
             }
             VZ2 => {
@@ -794,27 +1058,27 @@ impl Machine {
                     format!("cpu_slab[{}].partial", fr.c),
                     "Detach the whole CPU partial list."
                 );
-                fr.pc = V3z.into();
+                *pc = V3z;
                 Flow::Step
             }
             V3z => {
                 if fr.p.is_none() {
-                    fr.pc = V7.into();
+                    *pc = V7;
                     return Flow::Go;
                 }
-                fr.pc = V3.into();
+                *pc = V3;
                 Flow::Go
             }
             V3 => {
                 let n2 = self.node_of_slab(need!(self, fr.p));
                 if fr.n == Some(n2) {
-                    fr.pc = Pc::from(if frozen { V4 } else { VZ6 });
+                    *pc = if frozen { V4 } else { VZ6 };
                     return Flow::Go;
                 }
                 if fr.n.is_some() {
-                    fr.pc = V3u.into();
+                    *pc = V3u;
                 } else {
-                    fr.pc = V3l.into();
+                    *pc = V3l;
                 }
                 Flow::Go
             }
@@ -828,14 +1092,14 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "Next slab is on another node: unlock node {n}."
                 );
-                fr.pc = V3l.into();
+                *pc = V3l;
                 Flow::Step
             }
             V3l => {
                 step!(self);
                 let n2 = self.node_of_slab(need!(self, fr.p));
                 if self.cpu(self.me()).irqs_on {
-                    self.irq_save(fr);
+                    self.irq_save(&mut fr.saved_irq);
                     fr.flag = true;
                 }
                 self.spin_lock(n2);
@@ -846,7 +1110,7 @@ impl Machine {
                     format!("node {n2}.list_lock"),
                     "Take node {n2}'s list_lock."
                 );
-                fr.pc = Pc::from(if frozen { V4 } else { VZ6 });
+                *pc = if frozen { V4 } else { VZ6 };
                 Flow::Step
             }
             V4 => {
@@ -868,15 +1132,23 @@ impl Machine {
                     self.addr_name(f),
                     counters_text(cnt)
                 );
-                fr.pc = V5.into();
+                *pc = V5;
                 Flow::Step
             }
             V5 => {
                 let p = need!(self, fr.p);
-                self.cas2_site(fr, p, (fr.f, fr.cnt), (fr.f, fr.new), false, V5r)
+                self.cas2_site(
+                    pc,
+                    &mut fr.ok,
+                    p,
+                    (fr.f, fr.cnt),
+                    (fr.f, fr.new),
+                    false,
+                    V5r,
+                )
             }
             V5r => {
-                fr.pc = Pc::from(if fr.ok { V6 } else { V4 });
+                *pc = if fr.ok { V6 } else { V4 };
                 Flow::Go
             }
             V6 | VZ6 => {
@@ -892,7 +1164,7 @@ impl Machine {
                     None
                 };
                 let discard =
-                    (if pc == V6 { fr.new.inuse } else { inuse }) == 0 && self.discard_ok(nr);
+                    (if *pc == V6 { fr.new.inuse } else { inuse }) == 0 && self.discard_ok(nr);
                 if discard {
                     fr.queue.push(p);
                 } else {
@@ -915,21 +1187,21 @@ impl Machine {
                 );
                 if chain {
                     fr.p = next;
-                    fr.pc = V3z.into();
+                    *pc = V3z;
                 } else {
-                    fr.pc = V1.into();
+                    *pc = V1;
                 }
                 Flow::Step
             }
             V7 => {
                 let Some(n) = fr.n else {
-                    fr.pc = V8.into();
+                    *pc = V8;
                     return Flow::Go;
                 };
                 step!(self);
                 self.spin_unlock(n);
                 if fr.flag {
-                    self.irq_restore(fr);
+                    self.irq_restore(fr.saved_irq);
                 }
                 fr.n = None;
                 note!(
@@ -938,12 +1210,12 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "Release node {n}'s list_lock."
                 );
-                fr.pc = V8.into();
+                *pc = V8;
                 Flow::Step
             }
             V8 => {
                 if fr.queue.is_empty() {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 step!(self);
                 let p = fr.queue.remove(0);
@@ -967,26 +1239,30 @@ impl Machine {
             Deactivate::TwoStage => deactivate_slab::D0,
             Deactivate::Splice => deactivate_slab::DS0,
         };
-        let mut f = Frame::new(start);
-        f.pg = Some(p);
-        f.f = freelist;
-        f.c = c;
-        f.n = Some(self.node_of_slab(p));
-        f.m = M_NONE;
-        f.l = M_NONE;
-        f
+        Frame::DeactivateSlab {
+            pc: start,
+            l: DeactivateSlab {
+                pg: p,
+                f: freelist,
+                c,
+                n: self.node_of_slab(p),
+                m: M_NONE,
+                l: M_NONE,
+                ..DeactivateSlab::default()
+            },
+        }
     }
 
     /// `deactivate_slab(P, freelist)`: give a CPU slab and its CPU freelist back.
     pub(in crate::model) fn deactivate_slab(
         &mut self,
-        fr: &mut Frame,
-        pc: deactivate_slab::Pc,
+        pc: &mut deactivate_slab::Pc,
+        fr: &mut DeactivateSlab,
     ) -> Flow {
         use deactivate_slab::Pc::*;
-        let p = need!(self, fr.pg);
-        let n = need!(self, fr.n);
-        match pc {
+        let p = fr.pg;
+        let n = fr.n;
+        match *pc {
             D0 | DS0 => {
                 step!(self);
                 self.access(self.page(p).line, Access::Read);
@@ -1007,20 +1283,20 @@ impl Machine {
                         "no remote frees"
                     }
                 );
-                if pc == DS0 {
+                if *pc == DS0 {
                     fr.obj = fr.f;
                     fr.prior = NULL;
                     fr.count = 0;
-                    fr.pc = DS1.into();
+                    *pc = DS1;
                 } else {
-                    fr.pc = D0b.into();
+                    *pc = D0b;
                 }
                 Flow::Step
             }
             // Stage 1: hand back all but the last CPU-freelist object, one CAS each.
             D0b => {
                 if fr.f == NULL {
-                    fr.pc = D4.into();
+                    *pc = D4;
                     return Flow::Go;
                 }
                 step!(self);
@@ -1033,7 +1309,7 @@ impl Machine {
                     self.addr_name(fr.f),
                     self.addr_name(fr.nxt)
                 );
-                fr.pc = Pc::from(if fr.nxt == NULL { D4 } else { D1 });
+                *pc = if fr.nxt == NULL { D4 } else { D1 };
                 Flow::Step
             }
             D1 => {
@@ -1050,7 +1326,7 @@ impl Machine {
                     self.addr_name(prior),
                     counters_text(cnt)
                 );
-                fr.pc = D2.into();
+                *pc = D2;
                 Flow::Step
             }
             D2 => {
@@ -1068,16 +1344,24 @@ impl Machine {
                     inuse: fr.cnt.inuse.wrapping_sub(1) & 0xffff,
                     ..fr.cnt
                 };
-                fr.pc = D3.into();
+                *pc = D3;
                 Flow::Step
             }
-            D3 => self.cas2_site(fr, p, (fr.prior, fr.cnt), (fr.f, fr.new), false, D3r),
+            D3 => self.cas2_site(
+                pc,
+                &mut fr.ok,
+                p,
+                (fr.prior, fr.cnt),
+                (fr.f, fr.new),
+                false,
+                D3r,
+            ),
             D3r => {
                 if fr.ok {
                     fr.f = fr.nxt;
-                    fr.pc = D0b.into();
+                    *pc = D0b;
                 } else {
-                    fr.pc = D1.into();
+                    *pc = D1;
                 }
                 Flow::Go
             }
@@ -1119,7 +1403,7 @@ impl Machine {
                         _ => "full, on no list",
                     }
                 );
-                fr.pc = Pc::from(if fr.f != NULL { D5 } else { D6 });
+                *pc = if fr.f != NULL { D5 } else { D6 };
                 Flow::Step
             }
             D5 => {
@@ -1133,19 +1417,19 @@ impl Machine {
                     self.addr_name(fr.f),
                     self.addr_name(fr.prior)
                 );
-                fr.pc = D6.into();
+                *pc = D6;
                 Flow::Step
             }
             D6 => {
                 if fr.m != M_PARTIAL || fr.lock {
-                    fr.pc = D7.into();
+                    *pc = D7;
                     return Flow::Go;
                 }
                 step!(self);
                 // 5.15+ deactivates with interrupts on: spin_lock_irqsave there.
                 fr.drain = self.cpu(self.me()).irqs_on;
                 if fr.drain {
-                    self.irq_save(fr);
+                    self.irq_save(&mut fr.saved_irq);
                 }
                 self.spin_lock(n);
                 fr.lock = true;
@@ -1155,17 +1439,17 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "Take list_lock: the slab goes on the partial list before it is unfrozen."
                 );
-                fr.pc = D7.into();
+                *pc = D7;
                 Flow::Step
             }
             D7 => {
-                fr.pc = Pc::from(if fr.l == fr.m {
+                *pc = if fr.l == fr.m {
                     D8
                 } else if fr.l == M_PARTIAL {
                     D7r
                 } else {
                     D7a
-                });
+                };
                 Flow::Go
             }
             D7r => {
@@ -1178,7 +1462,7 @@ impl Machine {
                     "The decision changed: take {} off the partial list again.",
                     self.slab_name(p)
                 );
-                fr.pc = D7a.into();
+                *pc = D7a;
                 Flow::Step
             }
             D7a => {
@@ -1188,7 +1472,7 @@ impl Machine {
                     self.stat(Stat::DEACTIVATE_FULL);
                 }
                 if m != M_PARTIAL {
-                    fr.pc = D8.into();
+                    *pc = D8;
                     return Flow::Go;
                 }
                 step!(self);
@@ -1206,23 +1490,31 @@ impl Machine {
                     self.slab_name(p),
                     if fr.flag { "tail" } else { "head" }
                 );
-                fr.pc = D8.into();
+                *pc = D8;
                 Flow::Step
             }
-            D8 => self.cas2_site(fr, p, (fr.prior, fr.cnt), (fr.nxt, fr.new), false, D8r),
+            D8 => self.cas2_site(
+                pc,
+                &mut fr.ok,
+                p,
+                (fr.prior, fr.cnt),
+                (fr.nxt, fr.new),
+                false,
+                D8r,
+            ),
             D8r => {
-                fr.pc = Pc::from(if fr.ok { D9 } else { D4 });
+                *pc = if fr.ok { D9 } else { D4 };
                 Flow::Go
             }
             D9 => {
                 if !fr.lock {
-                    fr.pc = D10.into();
+                    *pc = D10;
                     return Flow::Go;
                 }
                 step!(self);
                 self.spin_unlock(n);
                 if fr.drain {
-                    self.irq_restore(fr);
+                    self.irq_restore(fr.saved_irq);
                 }
                 note!(
                     self,
@@ -1230,12 +1522,12 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "Release list_lock."
                 );
-                fr.pc = D10.into();
+                *pc = D10;
                 Flow::Step
             }
             D10 => {
                 if fr.m != M_FREE {
-                    return Flow::Ret(NULL, None);
+                    return Flow::Ret(Ret::new(NULL, None));
                 }
                 step!(self);
                 self.stat(Stat::DEACTIVATE_EMPTY);
@@ -1248,12 +1540,12 @@ impl Machine {
                     "discard_slab({}): empty, and the node has enough partial slabs.",
                     self.slab_name(p)
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             // Modern splice: count the CPU freelist, then one CAS, then list work.
             DS1 => {
                 if fr.obj == NULL {
-                    fr.pc = DS2.into();
+                    *pc = DS2;
                     return Flow::Go;
                 }
                 step!(self);
@@ -1296,7 +1588,7 @@ impl Machine {
                     self.addr_name(of),
                     counters_text(oc)
                 );
-                fr.pc = Pc::from(if fr.f != NULL { DS3 } else { DS4 });
+                *pc = if fr.f != NULL { DS3 } else { DS4 };
                 Flow::Step
             }
             DS3 => {
@@ -1310,7 +1602,7 @@ impl Machine {
                     self.addr_name(fr.prior),
                     self.addr_name(fr.x)
                 );
-                fr.pc = DS4.into();
+                *pc = DS4;
                 Flow::Step
             }
             DS4 => {
@@ -1318,10 +1610,18 @@ impl Machine {
                 // list_lock *before* the CAS, so no free can see the slab unfrozen and off
                 // the list. 6.8+ decides after the CAS (`__slab_free` checks list membership).
                 if self.variant().cpu_partial_frozen && !fr.lock {
-                    fr.pc = DSL.into();
+                    *pc = DSL;
                     return Flow::Go;
                 }
-                self.cas2_site(fr, p, (fr.x, fr.cnt), (fr.nxt, fr.new), true, DS4r)
+                self.cas2_site(
+                    pc,
+                    &mut fr.ok,
+                    p,
+                    (fr.x, fr.cnt),
+                    (fr.nxt, fr.new),
+                    true,
+                    DS4r,
+                )
             }
             DSL => {
                 step!(self);
@@ -1335,20 +1635,20 @@ impl Machine {
                 };
                 fr.lock = true;
                 note!(self, Load, format!("node {n}.nr_partial"), "Decide before the CAS (5.17–6.7): node {n} has {nr} partial slab(s), so the slab will be {}.", match fr.m { M_FREE => "discarded", M_PARTIAL => "put on the partial list", _ => "left full" });
-                fr.pc = Pc::from(if fr.m == M_PARTIAL { DSK } else { DS4 });
+                *pc = if fr.m == M_PARTIAL { DSK } else { DS4 };
                 Flow::Step
             }
             DSK => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 self.spin_lock(n);
                 note!(self, Lock, format!("node {n}.list_lock"), "Take list_lock before the unfreezing CAS, so no free sees it unfrozen and off the list.");
-                fr.pc = DS4.into();
+                *pc = DS4;
                 Flow::Step
             }
             DS4r => {
                 if self.variant().cpu_partial_frozen {
-                    fr.pc = Pc::from(if fr.ok {
+                    *pc = if fr.ok {
                         match fr.m {
                             M_FREE => D10,
                             M_PARTIAL => DS7,
@@ -1359,16 +1659,16 @@ impl Machine {
                     } else {
                         fr.lock = false;
                         DS2
-                    });
+                    };
                     return Flow::Go;
                 }
-                fr.pc = Pc::from(if fr.ok { DS5 } else { DS2 });
+                *pc = if fr.ok { DS5 } else { DS2 };
                 Flow::Go
             }
             DSU => {
                 step!(self);
                 self.spin_unlock(n);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 fr.lock = false;
                 note!(
                     self,
@@ -1376,7 +1676,7 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "The CAS failed: unlock and redo."
                 );
-                fr.pc = DS2.into();
+                *pc = DS2;
                 Flow::Step
             }
             DS5 => {
@@ -1400,20 +1700,20 @@ impl Machine {
                         _ => "full, leave it on no list",
                     }
                 );
-                fr.pc = Pc::from(match fr.m {
+                *pc = match fr.m {
                     M_FREE => D10,
                     M_PARTIAL => DS6,
                     _ => DS9,
-                });
+                };
                 Flow::Step
             }
             DS9 => {
                 self.stat(Stat::DEACTIVATE_FULL);
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             DS6 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 self.spin_lock(n);
                 fr.lock = true;
                 note!(
@@ -1422,7 +1722,7 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "spin_lock_irqsave(list_lock)."
                 );
-                fr.pc = DS7.into();
+                *pc = DS7;
                 Flow::Step
             }
             DS7 => {
@@ -1441,13 +1741,13 @@ impl Machine {
                     self.slab_name(p),
                     if fr.flag { "tail" } else { "head" }
                 );
-                fr.pc = DS8.into();
+                *pc = DS8;
                 Flow::Step
             }
             DS8 => {
                 step!(self);
                 self.spin_unlock(n);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 fr.lock = false;
                 note!(
                     self,
@@ -1455,7 +1755,7 @@ impl Machine {
                     format!("node {n}.list_lock"),
                     "Release list_lock."
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
@@ -1463,23 +1763,27 @@ impl Machine {
     /// `flush_slab(c)`: deactivate CPU c's slab and clear `c.page`/`c.freelist`, in the
     /// write order of the era (3.10: deactivate, tid, page, freelist; 3.1: tid and page
     /// first; 5.15+: detach under the local lock with tid last, deactivate after).
-    pub(in crate::model) fn flush_slab(&mut self, fr: &mut Frame, pc: flush_slab::Pc) -> Flow {
+    pub(in crate::model) fn flush_slab(
+        &mut self,
+        pc: &mut flush_slab::Pc,
+        fr: &mut FlushSlab,
+    ) -> Flow {
         use flush_slab::Pc::*;
         let c = fr.c;
         let v = self.variant().clone();
-        match pc {
+        match *pc {
             W1 => {
                 // 5.15+ count CPUSLAB_FLUSH after the deactivation (K8).
                 if v.slowpath == Slowpath::LocalLock {
-                    fr.pc = K1.into();
+                    *pc = K1;
                     return Flow::Go;
                 }
                 self.stat(Stat::CPUSLAB_FLUSH);
-                fr.pc = Pc::from(if v.fastpath == Fastpath::TidUnguarded {
+                *pc = if v.fastpath == Fastpath::TidUnguarded {
                     T1
                 } else {
                     W2
-                });
+                };
                 Flow::Go
             }
             W2 => {
@@ -1498,13 +1802,13 @@ impl Machine {
                     self.slab_opt_name(fr.pg),
                     self.addr_name(fr.f)
                 );
-                fr.pc = W2c.into();
+                *pc = W2c;
                 Flow::Step
             }
             W2c => {
-                fr.pc = W3.into();
+                *pc = W3;
                 match fr.pg {
-                    Some(p) => Flow::Call(Box::new(self.deactivate_frame(p, fr.f, c))),
+                    Some(p) => Flow::call(self.deactivate_frame(p, fr.f, c)),
                     None => Flow::Go,
                 }
             }
@@ -1518,11 +1822,11 @@ impl Machine {
                     "Bump cpu{c}'s tid to {}.",
                     self.cpu_slab(c).tid
                 );
-                fr.pc = Pc::from(match pc {
+                *pc = match *pc {
                     W3 => W4,
                     T2 => T3,
                     _ => K6,
-                });
+                };
                 Flow::Step
             }
             W4 | T3 | K3 => {
@@ -1534,11 +1838,11 @@ impl Machine {
                     format!("cpu_slab[{c}].page"),
                     "c->page := NULL."
                 );
-                fr.pc = Pc::from(match pc {
+                *pc = match *pc {
                     W4 => W4b,
                     T3 => T4,
                     _ => K4,
-                });
+                };
                 Flow::Step
             }
             W4b | K4 => {
@@ -1550,16 +1854,16 @@ impl Machine {
                     format!("cpu_slab[{c}].freelist"),
                     "c->freelist := NULL."
                 );
-                if pc == W4b {
+                if *pc == W4b {
                     return {
-                        fr.pc = W9.into();
+                        *pc = W9;
                         Flow::Step
                     };
                 }
-                fr.pc = K5.into();
+                *pc = K5;
                 Flow::Step
             }
-            W9 => Flow::Ret(NULL, None),
+            W9 => Flow::Ret(Ret::new(NULL, None)),
             // 3.1 order: tid first, then page, then freelist; deactivate last.
             T1 => {
                 step!(self);
@@ -1571,7 +1875,7 @@ impl Machine {
                     "3.1 flush: cpu{c}'s slab is {}.",
                     self.slab_opt_name(fr.pg)
                 );
-                fr.pc = T2.into();
+                *pc = T2;
                 Flow::Step
             }
             T4 => {
@@ -1588,13 +1892,13 @@ impl Machine {
                     "Take cpu{c}'s freelist {} and clear it.",
                     self.addr_name(fr.f)
                 );
-                fr.pc = K7.into();
+                *pc = K7;
                 Flow::Step
             }
             // 5.15+: detach under the local lock.
             K1 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 let cur = self.cur;
                 if let Some(cpu) = self.cpu_slab_mut(c) {
                     cpu.local_lock = Some(cur);
@@ -1605,7 +1909,7 @@ impl Machine {
                     format!("cpu_slab[{c}].lock"),
                     "flush_slab: local_lock_irqsave."
                 );
-                fr.pc = K2.into();
+                *pc = K2;
                 Flow::Step
             }
             K2 => {
@@ -1620,7 +1924,7 @@ impl Machine {
                     self.slab_opt_name(fr.pg),
                     self.addr_name(fr.f)
                 );
-                fr.pc = K3.into();
+                *pc = K3;
                 Flow::Step
             }
             K6 => {
@@ -1628,20 +1932,20 @@ impl Machine {
                 if let Some(cpu) = self.cpu_slab_mut(c) {
                     cpu.local_lock = None;
                 }
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     LocalUnlock,
                     format!("cpu_slab[{c}].lock"),
                     "local_unlock_irqrestore; deactivate outside the lock."
                 );
-                fr.pc = K7.into();
+                *pc = K7;
                 Flow::Step
             }
             K7 => {
-                fr.pc = K8.into();
+                *pc = K8;
                 match fr.pg {
-                    Some(p) => Flow::Call(Box::new(self.deactivate_frame(p, fr.f, c))),
+                    Some(p) => Flow::call(self.deactivate_frame(p, fr.f, c)),
                     None => Flow::Go,
                 }
             }
@@ -1650,7 +1954,7 @@ impl Machine {
                 if fr.pg.is_some() && v.slowpath == Slowpath::LocalLock {
                     self.stat(Stat::CPUSLAB_FLUSH);
                 }
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }
@@ -1658,11 +1962,11 @@ impl Machine {
     /// The `flush` op: `__flush_cpu_slab(cpu)` with interrupts off (spec §2.11).
     pub(in crate::model) fn flush_cpu_slab(
         &mut self,
-        fr: &mut Frame,
-        pc: flush_cpu_slab::Pc,
+        pc: &mut flush_cpu_slab::Pc,
+        fr: &mut FlushCpuSlab,
     ) -> Flow {
         use flush_cpu_slab::Pc::*;
-        match pc {
+        match *pc {
             FC0 if self.variant().slowpath == Slowpath::LocalLock => {
                 // 5.15+: flush_cpu_slab runs from a work item bound to its CPU (migration
                 // off) with interrupts on; slub_cpu_dead (a survivor flushing a dead CPU)
@@ -1679,12 +1983,12 @@ impl Machine {
                     "flush_cpu_slab(cpu{}) from a work item: interrupts stay on.",
                     fr.c
                 );
-                fr.pc = FC2.into();
+                *pc = FC2;
                 Flow::Step
             }
             FC0 => {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 if fr.flag {
                     fr.c = self.me();
                 }
@@ -1695,7 +1999,7 @@ impl Machine {
                     "__flush_cpu_slab(cpu{}) with interrupts off.",
                     fr.c
                 );
-                fr.pc = FC2.into();
+                *pc = FC2;
                 Flow::Step
             }
             FC2 => {
@@ -1709,15 +2013,19 @@ impl Machine {
                     fr.c,
                     self.slab_opt_name(fr.pg)
                 );
-                fr.pc = FC2c.into();
+                *pc = FC2c;
                 Flow::Step
             }
             FC2c => {
-                fr.pc = FC3.into();
+                *pc = FC3;
                 if fr.pg.is_some() {
-                    let mut w = Frame::new(flush_slab::W1);
-                    w.c = fr.c;
-                    return Flow::Call(Box::new(w));
+                    return Flow::call(Frame::FlushSlab {
+                        pc: flush_slab::W1,
+                        l: FlushSlab {
+                            c: fr.c,
+                            ..FlushSlab::default()
+                        },
+                    });
                 }
                 Flow::Go
             }
@@ -1728,7 +2036,7 @@ impl Machine {
                 && fr.flag =>
             {
                 step!(self);
-                self.irq_save(fr);
+                self.irq_save(&mut fr.saved_irq);
                 let cur = self.cur;
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = Some(cur);
@@ -1739,7 +2047,7 @@ impl Machine {
                     format!("cpu_slab[{}].lock", fr.c),
                     "put_partials: local_lock_irqsave."
                 );
-                fr.pc = FC3p.into();
+                *pc = FC3p;
                 Flow::Step
             }
             FC3p => {
@@ -1753,7 +2061,7 @@ impl Machine {
                     "Detach the CPU partial list {} (c->partial := NULL).",
                     self.slab_opt_name(fr.p)
                 );
-                fr.pc = FC3u.into();
+                *pc = FC3u;
                 Flow::Step
             }
             FC3u => {
@@ -1761,30 +2069,36 @@ impl Machine {
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = None;
                 }
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     LocalUnlock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore; walk the list with interrupts on."
                 );
-                fr.pc = FC4.into();
+                *pc = FC4;
                 match fr.p {
-                    Some(p) => {
-                        let mut u = Frame::new(unfreeze_partials::V3z);
-                        u.c = fr.c;
-                        u.p = Some(p);
-                        Flow::Call(Box::new(u))
-                    }
+                    Some(p) => Flow::call(Frame::UnfreezePartials {
+                        pc: unfreeze_partials::V3z,
+                        l: UnfreezePartials {
+                            c: fr.c,
+                            p: Some(p),
+                            ..UnfreezePartials::default()
+                        },
+                    }),
                     None => Flow::Step,
                 }
             }
             FC3 => {
-                fr.pc = FC4.into();
+                *pc = FC4;
                 if self.variant().cpu_partial {
-                    let mut u = Frame::new(unfreeze_partials::V1);
-                    u.c = fr.c;
-                    return Flow::Call(Box::new(u));
+                    return Flow::call(Frame::UnfreezePartials {
+                        pc: unfreeze_partials::V1,
+                        l: UnfreezePartials {
+                            c: fr.c,
+                            ..UnfreezePartials::default()
+                        },
+                    });
                 }
                 Flow::Go
             }
@@ -1798,11 +2112,11 @@ impl Machine {
                     "Flush of cpu{} done.",
                     fr.c
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
             FC4 => {
                 step!(self);
-                self.irq_restore(fr);
+                self.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     IrqOn,
@@ -1810,7 +2124,7 @@ impl Machine {
                     "Flush of cpu{} done; interrupts restored.",
                     fr.c
                 );
-                Flow::Ret(NULL, None)
+                Flow::Ret(Ret::new(NULL, None))
             }
         }
     }

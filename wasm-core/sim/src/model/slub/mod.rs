@@ -22,6 +22,14 @@ pub(in crate::model) use access::counters_text;
 
 pub use structs::{SlubPage, SlubState};
 
+pub(crate) use access::Snapshot;
+pub use alloc::{GetFreelist, NewSlab, SlabAlloc, SlabAllocSlow, SlabAllocSlowLl};
+pub use free::{SlabFree, SlabFreeSlow, Touch};
+pub use lists::{
+    AcquireSlab, CmpxchgDoubleSlab, DeactivateSlab, FlushCpuSlab, FlushSlab, GetPartialNode,
+    PutCpuPartial, UnfreezePartials,
+};
+
 use super::allocator::OpCall;
 use super::executor::Block;
 use state::*;
@@ -29,53 +37,57 @@ use state::*;
 /// The entry frame of an op under SLUB.
 pub(super) fn op_frame(call: OpCall) -> Frame {
     match call {
-        OpCall::Alloc { node } => {
-            let mut f = Frame::new(slab_alloc::AllocEntry);
-            f.node = node;
-            f
-        }
-        OpCall::Free { addr, slab } => {
-            let mut f = Frame::new(slab_free::FreeEntry);
-            f.x = addr;
-            f.pg = Some(slab);
-            f
-        }
-        OpCall::Flush { target } => {
-            let mut f = Frame::new(flush_cpu_slab::FC0);
-            match target {
-                Some(t) => f.c = t,
-                None => f.flag = true,
-            }
-            f
-        }
+        OpCall::Alloc { node } => Frame::SlabAlloc {
+            pc: slab_alloc::AllocEntry,
+            l: SlabAlloc {
+                node,
+                ..SlabAlloc::default()
+            },
+        },
+        OpCall::Free { addr, slab } => Frame::SlabFree {
+            pc: slab_free::FreeEntry,
+            l: SlabFree {
+                x: addr,
+                pg: slab,
+                ..SlabFree::default()
+            },
+        },
+        OpCall::Flush { target } => Frame::FlushCpuSlab {
+            pc: flush_cpu_slab::FC0,
+            l: FlushCpuSlab {
+                c: target.unwrap_or(0),
+                flag: target.is_none(),
+                ..FlushCpuSlab::default()
+            },
+        },
     }
 }
 
 /// `new_slab`'s page allocation with `__GFP_WAIT` (N2) is where a task may sleep.
 pub(super) fn at_sleep_point(fr: &Frame) -> bool {
-    fr.pc == Pc::NewSlab(new_slab::N2)
+    fr.pc() == Pc::NewSlab(new_slab::N2)
 }
 
 impl Machine {
     /// Dispatch one label of a SLUB function to its step machine.
     pub(super) fn exec_slub(&mut self, fr: &mut Frame) -> Flow {
-        match fr.pc {
-            Pc::SlabAlloc(pc) => self.slab_alloc(fr, pc),
-            Pc::SlabAllocSlow(pc) => self.slab_alloc_slow(fr, pc),
-            Pc::SlabAllocSlowLl(pc) => self.slab_alloc_slow_ll(fr, pc),
-            Pc::GetFreelist(pc) => self.get_freelist(fr, pc),
-            Pc::GetPartialNode(pc) => self.get_partial_node(fr, pc),
-            Pc::AcquireSlab(pc) => self.acquire_slab(fr, pc),
-            Pc::NewSlab(pc) => self.new_slab(fr, pc),
-            Pc::PutCpuPartial(pc) => self.put_cpu_partial(fr, pc),
-            Pc::UnfreezePartials(pc) => self.unfreeze_partials(fr, pc),
-            Pc::DeactivateSlab(pc) => self.deactivate_slab(fr, pc),
-            Pc::FlushSlab(pc) => self.flush_slab(fr, pc),
-            Pc::FlushCpuSlab(pc) => self.flush_cpu_slab(fr, pc),
-            Pc::SlabFree(pc) => self.slab_free(fr, pc),
-            Pc::SlabFreeSlow(pc) => self.slab_free_slow(fr, pc),
-            Pc::CmpxchgDoubleSlab(pc) => self.cmpxchg_double_slab(fr, pc),
-            Pc::Touch(touch::TC) => self.touch(fr),
+        match fr {
+            Frame::SlabAlloc { pc, l } => self.slab_alloc(pc, l),
+            Frame::SlabAllocSlow { pc, l } => self.slab_alloc_slow(pc, l),
+            Frame::SlabAllocSlowLl { pc, l } => self.slab_alloc_slow_ll(pc, l),
+            Frame::GetFreelist { pc, l } => self.get_freelist(pc, l),
+            Frame::GetPartialNode { pc, l } => self.get_partial_node(pc, l),
+            Frame::AcquireSlab { pc, l } => self.acquire_slab(pc, l),
+            Frame::NewSlab { pc, l } => self.new_slab(pc, l),
+            Frame::PutCpuPartial { pc, l } => self.put_cpu_partial(pc, l),
+            Frame::UnfreezePartials { pc, l } => self.unfreeze_partials(pc, l),
+            Frame::DeactivateSlab { pc, l } => self.deactivate_slab(pc, l),
+            Frame::FlushSlab { pc, l } => self.flush_slab(pc, l),
+            Frame::FlushCpuSlab { pc, l } => self.flush_cpu_slab(pc, l),
+            Frame::SlabFree { pc, l } => self.slab_free(pc, l),
+            Frame::SlabFreeSlow { pc, l } => self.slab_free_slow(pc, l),
+            Frame::CmpxchgDoubleSlab { pc, l } => self.cmpxchg_double_slab(pc, l),
+            Frame::Touch { l, .. } => self.touch(l),
             _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }
@@ -87,30 +99,47 @@ impl Machine {
         let node_lock = |n: u32| held_by(self.node(n).list_lock).map(|h| Block::ListLock(n, h));
         let local_lock =
             |k: u32| held_by(self.cpu_slab(k).local_lock).map(|h| Block::LocalLock(k, h));
-        match fr.pc {
-            Pc::SlabFreeSlow(slab_free_slow::S4) => {
-                node_lock(self.node_of_slab(need!(self, fr.pg, None)))
-            }
-            Pc::GetPartialNode(get_partial_node::H2) => node_lock(need!(self, fr.n, None)),
-            Pc::UnfreezePartials(unfreeze_partials::V3l) => {
-                node_lock(self.node_of_slab(need!(self, fr.p, None)))
-            }
-            Pc::DeactivateSlab(
-                deactivate_slab::D6 | deactivate_slab::DS6 | deactivate_slab::DSK,
-            ) => node_lock(need!(self, fr.n, None)),
-            Pc::CmpxchgDoubleSlab(cmpxchg_double_slab::X2) => {
-                let s = need!(self, fr.pg, None);
-                held_by(self.slab(s).slab_lock).map(|h| Block::SlabLock(s, h))
-            }
-            Pc::SlabAllocSlowLl(
-                slab_alloc_slow_ll::LL4
-                | slab_alloc_slow_ll::LL21
-                | slab_alloc_slow_ll::LL30
-                | slab_alloc_slow_ll::LL50,
-            )
-            | Pc::FlushSlab(flush_slab::K1)
-            | Pc::FlushCpuSlab(flush_cpu_slab::FC3) => local_lock(fr.c),
-            Pc::PutCpuPartial(put_cpu_partial::U6) => local_lock(self.ctx(cx).cpu),
+        match fr {
+            Frame::SlabFreeSlow {
+                pc: slab_free_slow::S4,
+                l,
+            } => node_lock(self.node_of_slab(l.pg)),
+            Frame::GetPartialNode {
+                pc: get_partial_node::H2,
+                l,
+            } => node_lock(l.n),
+            Frame::UnfreezePartials {
+                pc: unfreeze_partials::V3l,
+                l,
+            } => node_lock(self.node_of_slab(need!(self, l.p, None))),
+            Frame::DeactivateSlab {
+                pc: deactivate_slab::D6 | deactivate_slab::DS6 | deactivate_slab::DSK,
+                l,
+            } => node_lock(l.n),
+            Frame::CmpxchgDoubleSlab {
+                pc: cmpxchg_double_slab::X2,
+                l,
+            } => held_by(self.slab(l.pg).slab_lock).map(|h| Block::SlabLock(l.pg, h)),
+            Frame::SlabAllocSlowLl {
+                pc:
+                    slab_alloc_slow_ll::LL4
+                    | slab_alloc_slow_ll::LL21
+                    | slab_alloc_slow_ll::LL30
+                    | slab_alloc_slow_ll::LL50,
+                l,
+            } => local_lock(l.c),
+            Frame::FlushSlab {
+                pc: flush_slab::K1,
+                l,
+            } => local_lock(l.c),
+            Frame::FlushCpuSlab {
+                pc: flush_cpu_slab::FC3,
+                l,
+            } => local_lock(l.c),
+            Frame::PutCpuPartial {
+                pc: put_cpu_partial::U6,
+                ..
+            } => local_lock(self.ctx(cx).cpu),
             _ => None,
         }
     }

@@ -3,13 +3,15 @@
 
 use super::memory::Access;
 use super::state::*;
-use super::{Flow, Machine, Pc};
+use super::{Flow, Machine};
+use super::{SlabAlloc, SlabFree, Snapshot};
+use crate::model::pcs::labels::*;
 
 impl Machine {
     /// `preempt_disable()` (or `get_cpu`), then go to `next`.
-    pub(in crate::model) fn s_preempt_off<P: Into<Pc>>(
+    pub(in crate::model) fn s_preempt_off<P: Copy>(
         &mut self,
-        fr: &mut Frame,
+        pc: &mut P,
         next: P,
         why: &str,
     ) -> Flow {
@@ -22,12 +24,12 @@ impl Machine {
             "{} disables preemption{why}.",
             self.ctx_name(self.cur)
         );
-        fr.pc = next.into();
+        *pc = next;
         Flow::Step
     }
 
     /// `preempt_enable()`: a preemption (and migration) point from here on.
-    pub(in crate::model) fn s_preempt_on<P: Into<Pc>>(&mut self, fr: &mut Frame, next: P) -> Flow {
+    pub(in crate::model) fn s_preempt_on<P: Copy>(&mut self, pc: &mut P, next: P) -> Flow {
         step!(self);
         self.preempt_on();
         note!(
@@ -36,108 +38,119 @@ impl Machine {
             "preempt_count".into(),
             "Preemption back on: from here the task may be preempted or migrated."
         );
-        fr.pc = next.into();
+        *pc = next;
         Flow::Step
     }
 
     /// `c = this_cpu_ptr(s->cpu_slab)`: binds `c` to the CPU of this instant.
-    pub(in crate::model) fn s_pcpu<P: Into<Pc>>(&mut self, fr: &mut Frame, next: P) -> Flow {
+    pub(in crate::model) fn s_pcpu<P: Copy>(&mut self, pc: &mut P, c: &mut u32, next: P) -> Flow {
         step!(self);
-        fr.c = self.me();
+        *c = self.me();
         note!(
             self,
             Pcpu,
-            format!("cpu_slab[{}]", fr.c),
+            format!("cpu_slab[{}]", *c),
             "c := this CPU's kmem_cache_cpu (cpu{}).",
-            fr.c
+            *c
         );
-        fr.pc = next.into();
+        *pc = next;
         Flow::Step
     }
 
     /// `tid = c->tid` (possibly a remote read if the task moved since computing `c`); the
     /// INV-12 snapshot is taken here.
-    pub(in crate::model) fn s_read_tid<P: Into<Pc>>(&mut self, fr: &mut Frame, next: P) -> Flow {
+    pub(in crate::model) fn s_read_tid<P: Copy>(
+        &mut self,
+        pc: &mut P,
+        c: u32,
+        tid: &mut u64,
+        snap: &mut Snapshot,
+        next: P,
+    ) -> Flow {
         step!(self);
-        fr.tid = self.ld_tid(fr.c);
-        self.snapshot(fr, fr.c);
+        *tid = self.ld_tid(c);
+        *snap = self.snapshot(c);
         note!(
             self,
             Load,
-            format!("cpu_slab[{}].tid", fr.c),
+            format!("cpu_slab[{}].tid", c),
             "Read tid {} (event {}, cpu residue {}).",
-            fr.tid,
+            *tid,
             // TID_STEP is at least 1 (`scenario::validate`).
-            fr.tid.checked_div(self.tid_step()).unwrap_or_default(),
-            fr.tid.checked_rem(self.tid_step()).unwrap_or_default()
+            (*tid).checked_div(self.tid_step()).unwrap_or_default(),
+            (*tid).checked_rem(self.tid_step()).unwrap_or_default()
         );
-        rw!(self, read = fr.tid.to_string());
-        fr.pc = next.into();
+        rw!(self, read = tid.to_string());
+        *pc = next;
         Flow::Step
     }
 
     /// E3: `tid = this_cpu_read(s->cpu_slab->tid)`, one instruction on the executing CPU.
-    pub(in crate::model) fn s_this_cpu_read_tid<P: Into<Pc>>(
+    pub(in crate::model) fn s_this_cpu_read_tid<P: Copy>(
         &mut self,
-        fr: &mut Frame,
+        pc: &mut P,
+        tid: &mut u64,
+        snap: &mut Snapshot,
         next: P,
     ) -> Flow {
         step!(self);
         let k = self.me();
         self.access(self.cfg.line_cc(k), Access::Read);
-        fr.tid = self.cpu_slab(k).tid;
-        self.snapshot(fr, k);
+        *tid = self.cpu_slab(k).tid;
+        *snap = self.snapshot(k);
         note!(
             self,
             Pld,
             format!("cpu_slab[{k}].tid"),
             "this_cpu_read(tid) = {} on cpu{k}.",
-            fr.tid
+            *tid
         );
-        rw!(self, read = fr.tid.to_string());
-        fr.pc = next.into();
+        rw!(self, read = tid.to_string());
+        *pc = next;
         Flow::Step
     }
 
     /// E3: `c = raw_cpu_ptr(s->cpu_slab)`; with preemption the loop re-checks the tid.
-    pub(in crate::model) fn s_raw_cpu_ptr<P: Into<Pc>>(
+    pub(in crate::model) fn s_raw_cpu_ptr<P: Copy>(
         &mut self,
-        fr: &mut Frame,
+        pc: &mut P,
+        c: &mut u32,
         recheck: P,
         done: P,
     ) -> Flow {
         step!(self);
-        fr.c = self.me();
+        *c = self.me();
         note!(
             self,
             Pcpu,
-            format!("cpu_slab[{}]", fr.c),
+            format!("cpu_slab[{}]", *c),
             "c := raw_cpu_ptr (cpu{}).",
-            fr.c
+            *c
         );
-        fr.pc = (if self.variant().preempt == crate::scenario::Preempt::Full {
+        *pc = if self.variant().preempt == crate::scenario::Preempt::Full {
             recheck
         } else {
             done
-        })
-        .into();
+        };
         Flow::Step
     }
 
     /// E3: `while (tid != READ_ONCE(c->tid))`: read again if the task moved in between.
-    pub(in crate::model) fn s_recheck_tid<P: Into<Pc>>(
+    pub(in crate::model) fn s_recheck_tid<P: Copy>(
         &mut self,
-        fr: &mut Frame,
+        pc: &mut P,
+        c: u32,
+        tid: u64,
         same: P,
         again: P,
     ) -> Flow {
         step!(self);
-        let t = self.ld_tid(fr.c);
-        let ok = t == fr.tid;
+        let t = self.ld_tid(c);
+        let ok = t == tid;
         note!(
             self,
             Load,
-            format!("cpu_slab[{}].tid", fr.c),
+            format!("cpu_slab[{}].tid", c),
             "Re-read c->tid = {t}: {}.",
             if ok {
                 "same CPU, go on"
@@ -146,35 +159,37 @@ impl Machine {
             }
         );
         rw!(self, read = t.to_string());
-        fr.pc = (if ok { same } else { again }).into();
+        *pc = if ok { same } else { again };
         Flow::Step
     }
 
     /// `local_irq_save(flags)` at the start of an irq-off or emulated section.
-    pub(in crate::model) fn s_irq_save<P: Into<Pc>>(
+    pub(in crate::model) fn s_irq_save<P: Copy>(
         &mut self,
-        fr: &mut Frame,
+        pc: &mut P,
+        flags: &mut bool,
         next: P,
         why: &str,
     ) -> Flow {
         step!(self);
-        self.irq_save(fr);
+        self.irq_save(flags);
         note!(self, IrqOff, "irqs".into(), "local_irq_save: {why}.");
-        fr.pc = next.into();
+        *pc = next;
         Flow::Step
     }
 
     /// `local_irq_restore(flags)`.
-    pub(in crate::model) fn s_irq_restore<P: Into<Pc>>(
+    pub(in crate::model) fn s_irq_restore<P: Copy>(
         &mut self,
-        fr: &mut Frame,
+        pc: &mut P,
+        flags: bool,
         next: P,
         why: &str,
     ) -> Flow {
         step!(self);
-        self.irq_restore(fr);
+        self.irq_restore(flags);
         note!(self, IrqOn, "irqs".into(), "local_irq_restore: {why}.");
-        fr.pc = next.into();
+        *pc = next;
         Flow::Step
     }
 
@@ -221,16 +236,17 @@ impl Machine {
     }
 
     /// Alloc: `object = c->freelist` (the INV-12 snapshot too, for the eras without a tid).
-    pub(in crate::model) fn s_alloc_load_freelist<P: Into<Pc>>(
+    pub(in crate::model) fn s_alloc_load_freelist(
         &mut self,
-        fr: &mut Frame,
-        next: P,
+        pc: &mut slab_alloc::Pc,
+        fr: &mut SlabAlloc,
+        next: slab_alloc::Pc,
         snapshot: bool,
     ) -> Flow {
         step!(self);
         fr.obj = self.ld_freelist(fr.c);
         if snapshot {
-            self.snapshot(fr, fr.c);
+            fr.snap = self.snapshot(fr.c);
         }
         note!(
             self,
@@ -240,16 +256,17 @@ impl Machine {
             self.addr_name(fr.obj)
         );
         rw!(self, read = self.addr_name(fr.obj));
-        fr.pc = next.into();
+        *pc = next;
         Flow::Step
     }
 
     /// Alloc: `page = c->page`; no object or the wrong node sends it to the slow path.
-    pub(in crate::model) fn s_alloc_load_page<P: Into<Pc>>(
+    pub(in crate::model) fn s_alloc_load_page(
         &mut self,
-        fr: &mut Frame,
-        fast: P,
-        slow: P,
+        pc: &mut slab_alloc::Pc,
+        fr: &mut SlabAlloc,
+        fast: slab_alloc::Pc,
+        slow: slab_alloc::Pc,
     ) -> Flow {
         step!(self);
         fr.pg = self.ld_page(fr.c);
@@ -261,20 +278,20 @@ impl Machine {
             self.slab_opt_name(fr.pg)
         );
         rw!(self, read = self.slab_opt_name(fr.pg));
-        fr.pc = (if fr.obj == NULL || !self.fast_node_match(fr.pg, fr.node) {
+        *pc = if fr.obj == NULL || !self.fast_node_match(fr.pg, fr.node) {
             slow
         } else {
             fast
-        })
-        .into();
+        };
         Flow::Step
     }
 
     /// Alloc: `next = get_freepointer(s, object)`, which may be stale: the CAS decides.
-    pub(in crate::model) fn s_alloc_load_next<P: Into<Pc>>(
+    pub(in crate::model) fn s_alloc_load_next(
         &mut self,
-        fr: &mut Frame,
-        next: P,
+        pc: &mut slab_alloc::Pc,
+        fr: &mut SlabAlloc,
+        next: slab_alloc::Pc,
     ) -> Flow {
         step!(self);
         fr.nxt = self.load_fp(fr.obj);
@@ -287,20 +304,21 @@ impl Machine {
             self.addr_name(fr.nxt)
         );
         rw!(self, read = self.addr_name(fr.nxt));
-        fr.pc = next.into();
+        *pc = next;
         Flow::Step
     }
 
     /// Free: `page == c->page`? The object's slab must be the CPU slab for the fast path.
-    pub(in crate::model) fn s_free_check_page<P: Into<Pc>>(
+    pub(in crate::model) fn s_free_check_page(
         &mut self,
-        fr: &mut Frame,
-        fast: P,
-        slow: P,
+        pc: &mut slab_free::Pc,
+        fr: &mut SlabFree,
+        fast: slab_free::Pc,
+        slow: slab_free::Pc,
     ) -> Flow {
         step!(self);
         let pg = self.ld_page(fr.c);
-        let mine = pg.is_some() && pg == fr.pg;
+        let mine = pg == Some(fr.pg);
         note!(
             self,
             Load,
@@ -308,29 +326,30 @@ impl Machine {
             "The CPU slab is {}; {} belongs to {}: {}.",
             self.slab_opt_name(pg),
             self.addr_name(fr.x),
-            self.slab_opt_name(fr.pg),
+            self.slab_name(fr.pg),
             if mine {
                 "fast path"
             } else {
                 "slow path (__slab_free)"
             }
         );
-        fr.pc = (if mine { fast } else { slow }).into();
+        *pc = if mine { fast } else { slow };
         Flow::Step
     }
 
     /// Free: `head = c->freelist` (the INV-12 snapshot too, for the eras without a tid).
-    pub(in crate::model) fn s_free_load_freelist<P: Into<Pc>>(
+    pub(in crate::model) fn s_free_load_freelist(
         &mut self,
-        fr: &mut Frame,
-        next: P,
+        pc: &mut slab_free::Pc,
+        fr: &mut SlabFree,
+        next: slab_free::Pc,
         snapshot: bool,
         again: bool,
     ) -> Flow {
         step!(self);
         fr.f = self.ld_freelist(fr.c);
         if snapshot {
-            self.snapshot(fr, fr.c);
+            fr.snap = self.snapshot(fr.c);
         }
         note!(
             self,
@@ -344,12 +363,17 @@ impl Machine {
             },
             self.addr_name(fr.f)
         );
-        fr.pc = next.into();
+        *pc = next;
         Flow::Step
     }
 
     /// Free: `set_freepointer(s, x, head)`: link the object in front of the head.
-    pub(in crate::model) fn s_free_link<P: Into<Pc>>(&mut self, fr: &mut Frame, next: P) -> Flow {
+    pub(in crate::model) fn s_free_link(
+        &mut self,
+        pc: &mut slab_free::Pc,
+        fr: &mut SlabFree,
+        next: slab_free::Pc,
+    ) -> Flow {
         step!(self);
         self.store_fp(fr.x, fr.f);
         note!(
@@ -360,87 +384,96 @@ impl Machine {
             self.addr_name(fr.x),
             self.addr_name(fr.f)
         );
-        fr.pc = next.into();
+        *pc = next;
         Flow::Step
     }
 
     /// Slow path: `c->partial` (unlocked peek or under the local lock, per `what`).
-    pub(in crate::model) fn s_load_cpu_partial<P: Into<Pc>>(
+    pub(in crate::model) fn s_load_cpu_partial<P: Copy>(
         &mut self,
-        fr: &mut Frame,
+        pc: &mut P,
+        c: u32,
+        p: &mut Option<SlabId>,
         some: P,
         none: P,
         what: &str,
     ) -> Flow {
         step!(self);
-        fr.p = self.ld_partial(fr.c);
+        *p = self.ld_partial(c);
         note!(
             self,
             Load,
-            format!("cpu_slab[{}].partial", fr.c),
+            format!("cpu_slab[{}].partial", c),
             "{what}: {}.",
-            self.slab_opt_name(fr.p)
+            self.slab_opt_name(*p)
         );
-        fr.pc = (if fr.p.is_some() { some } else { none }).into();
+        *pc = if p.is_some() { some } else { none };
         Flow::Step
     }
 
     /// Slow path: the CPU partial list's head becomes the CPU slab (`c->page = c->partial`).
-    pub(in crate::model) fn s_install_cpu_partial<P: Into<Pc>>(
+    pub(in crate::model) fn s_install_cpu_partial<P: Copy>(
         &mut self,
-        fr: &mut Frame,
+        pc: &mut P,
+        c: u32,
+        p: Option<SlabId>,
         next: P,
     ) -> Flow {
         step!(self);
-        self.st_page(fr.c, fr.p);
+        self.st_page(c, p);
         note!(
             self,
             Store,
-            format!("cpu_slab[{}].page", fr.c),
+            format!("cpu_slab[{}].page", c),
             "Take {} from the CPU partial list as the CPU slab.",
-            self.slab_opt_name(fr.p)
+            self.slab_opt_name(p)
         );
-        fr.pc = next.into();
+        *pc = next;
         Flow::Step
     }
 
     /// Slow path, `load_freelist`: take `freelist` for the caller, read its free pointer.
-    pub(in crate::model) fn s_load_freelist_next<P: Into<Pc>>(
+    pub(in crate::model) fn s_load_freelist_next<P: Copy>(
         &mut self,
-        fr: &mut Frame,
+        pc: &mut P,
+        f: Addr,
+        nxt: &mut Addr,
         next: P,
     ) -> Flow {
         step!(self);
-        fr.nxt = self.load_fp(fr.f);
+        *nxt = self.load_fp(f);
         note!(
             self,
             Load,
-            format!("{}.fp", self.addr_name(fr.f)),
+            format!("{}.fp", self.addr_name(f)),
             "Take {} for the caller; its free pointer {} becomes the CPU freelist.",
-            self.addr_name(fr.f),
-            self.addr_name(fr.nxt)
+            self.addr_name(f),
+            self.addr_name(*nxt)
         );
-        fr.pc = next.into();
+        *pc = next;
         Flow::Step
     }
 
     /// Slow path, `load_freelist`: `c->freelist = next`; the taken chain is no longer in flight.
-    pub(in crate::model) fn s_store_freelist_next<P: Into<Pc>>(
+    pub(in crate::model) fn s_store_freelist_next<P: Copy>(
         &mut self,
-        fr: &mut Frame,
+        pc: &mut P,
+        c: u32,
+        nxt: Addr,
+        flag: &mut bool,
         next: P,
     ) -> Flow {
         step!(self);
-        self.st_freelist(fr.c, fr.nxt);
+        self.st_freelist(c, nxt);
         note!(
             self,
             Store,
-            format!("cpu_slab[{}].freelist", fr.c),
+            format!("cpu_slab[{}].freelist", c),
             "c->freelist := {}.",
-            self.addr_name(fr.nxt)
+            self.addr_name(nxt)
         );
-        fr.flag = false;
-        fr.pc = next.into();
+        *flag = false;
+        *pc = next;
         Flow::Step
     }
 }

@@ -91,7 +91,7 @@ impl Machine {
             }
         }
         for (i, c) in self.st.ctxs.iter().enumerate() {
-            if c.stack.iter().any(|f| f.x == a || f.obj == a || f.f == a) {
+            if c.stack.iter().any(|f| f.holds_addr(a)) {
                 return ObjectOwner::Inflight {
                     ctx: self.ctx_name(i as CtxId).to_string(),
                 };

@@ -27,6 +27,7 @@ impl std::fmt::Display for SlabName<'_> {
 
 impl Machine {
     /// Whether some context is inside a section that is rewriting CPU k's `kmem_cache_cpu`.
+    #[inline]
     pub fn cpu_in_section(&self, k: u32) -> bool {
         let unfrozen = !self.variant().cpu_partial_frozen;
         self.st.ctxs.iter().any(|c| {

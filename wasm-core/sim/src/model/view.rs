@@ -302,74 +302,91 @@ impl Machine {
                     .stack
                     .iter()
                     .rev()
-                    .find(|f| matches!(f.pc(), Pc::SlabAlloc(_) | Pc::SlabFree(_)))
-                    .and_then(|f| {
-                        // `reading`: from the first read of the CPU's fields to the CAS.
-                        // `object_read`: before these lines only the tid (and `c`) has been
-                        // read: A5/E3c of `slab_alloc`, F5/F6/FE3c/FE0d of `slab_free` (`head`
-                        // not read yet). `next_read`: `next = get_freepointer(s, object)` done
-                        // (`slab_alloc` only).
-                        let (alloc, reading, object_read, next_read) = match f.pc() {
-                            Pc::SlabAlloc(pc) => {
-                                use slab_alloc::Pc::*;
-                                let reading = matches!(
-                                    pc,
-                                    A5 | A6
-                                        | A7
-                                        | A8
-                                        | A9
-                                        | E3c
-                                        | E0d
-                                        | E0e
-                                        | E0f
-                                        | L3
-                                        | L4
-                                        | L5
-                                        | L5a
-                                        | L5b
-                                        | L5c
-                                );
-                                let next_read = matches!(pc, A9 | E0f | L5 | L5a | L5b | L5c);
-                                (true, reading, !matches!(pc, A5 | E3c), next_read)
-                            }
-                            Pc::SlabFree(pc) => {
-                                use slab_free::Pc::*;
-                                let reading = matches!(
-                                    pc,
-                                    F5 | F6
-                                        | F7
-                                        | F7b
-                                        | F8
-                                        | FE3c
-                                        | FE0d
-                                        | FE0e
-                                        | FE0f
-                                        | FL3
-                                        | FL4
-                                        | FL5
-                                        | FL5a
-                                        | FL5b
-                                        | FL5c
-                                );
-                                (false, reading, !matches!(pc, F5 | F6 | FE3c | FE0d), false)
-                            }
-                            _ => return None,
-                        };
-                        let (c, tid, object, next) = match f {
-                            super::state::Frame::SlabAlloc { l, .. } => (l.c, l.tid, l.obj, l.nxt),
-                            super::state::Frame::SlabFree { l, .. } => (l.c, l.tid, l.f, l.x),
-                            _ => return None,
-                        };
-                        reading.then(|| SnapshotView {
-                            op: if alloc { FastOp::Alloc } else { FastOp::Free },
-                            cpu: c,
-                            tid,
-                            object: self.addr_name(object),
-                            next: self.addr_name(next),
-                            object_read,
-                            next_read,
-                        })
-                    }),
+                    // The innermost fast path, its label and its locals in one match.
+                    // `reading`: from the first read of the CPU's fields to the CAS.
+                    // `object_read`: before these lines only the tid (and `c`) has been read:
+                    // A5/E3c of `slab_alloc`, F5/F6/FE3c/FE0d of `slab_free` (`head` not read
+                    // yet). `next_read`: `next = get_freepointer(s, object)` done (`slab_alloc`
+                    // only).
+                    .find_map(|f| match f {
+                        super::state::Frame::SlabAlloc { pc, l } => {
+                            use slab_alloc::Pc::*;
+                            let reading = matches!(
+                                pc,
+                                A5 | A6
+                                    | A7
+                                    | A8
+                                    | A9
+                                    | E3c
+                                    | E0d
+                                    | E0e
+                                    | E0f
+                                    | L3
+                                    | L4
+                                    | L5
+                                    | L5a
+                                    | L5b
+                                    | L5c
+                            );
+                            let next_read = matches!(pc, A9 | E0f | L5 | L5a | L5b | L5c);
+                            let object_read = !matches!(pc, A5 | E3c);
+                            Some((
+                                FastOp::Alloc,
+                                reading,
+                                object_read,
+                                next_read,
+                                l.c,
+                                l.tid,
+                                l.obj,
+                                l.nxt,
+                            ))
+                        }
+                        super::state::Frame::SlabFree { pc, l } => {
+                            use slab_free::Pc::*;
+                            let reading = matches!(
+                                pc,
+                                F5 | F6
+                                    | F7
+                                    | F7b
+                                    | F8
+                                    | FE3c
+                                    | FE0d
+                                    | FE0e
+                                    | FE0f
+                                    | FL3
+                                    | FL4
+                                    | FL5
+                                    | FL5a
+                                    | FL5b
+                                    | FL5c
+                            );
+                            let object_read = !matches!(pc, F5 | F6 | FE3c | FE0d);
+                            Some((
+                                FastOp::Free,
+                                reading,
+                                object_read,
+                                false,
+                                l.c,
+                                l.tid,
+                                l.f,
+                                l.x,
+                            ))
+                        }
+                        _ => None,
+                    })
+                    .and_then(
+                        |(op, reading, object_read, next_read, cpu, tid, object, next)| {
+                            reading.then(|| SnapshotView {
+                                op,
+                                cpu,
+                                tid,
+                                object: self.addr_name(object),
+                                next: self.addr_name(next),
+                                object_read,
+                                next_read,
+                            })
+                        },
+                    ),
             }
         });
         // A huge scenario lists only the object lines some CPU holds (MAX_LISTED_LINES).

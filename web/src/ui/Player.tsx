@@ -57,11 +57,17 @@ export function Player({
   const route: PlayPage = exploreOpen ? 'explore' : 'play';
 
   // The URL follows the state: replaceState (stepping does not flood the history), a moment
-  // after the last change (replaceState is slow enough to cost frames while playing).
+  // after the last change (replaceState is slow enough to cost frames while playing). A hash
+  // this player did not write is a navigation whose hashchange has not been handled yet (a
+  // link followed within that moment): it is left alone, or the page would stay here.
+  const written = useRef(window.location.hash);
   useEffect(() => {
     const id = window.setTimeout(() => {
+      if (window.location.hash !== written.current) return;
       const hash = playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, route, goal);
-      if (window.location.hash !== hash) window.history.replaceState(null, '', hash);
+      if (hash === written.current) return;
+      window.history.replaceState(null, '', hash);
+      written.current = hash;
     }, URL_DELAY_MS);
     return () => window.clearTimeout(id);
   }, [state.scenario, state.schedule, state.cursor, route, goal]);

@@ -224,7 +224,7 @@ export function lessonTests({ axe, expectText, until, shot }) {
       async run(page, url) {
         for (const [hash, pattern] of [
           ['#/lessons/no-such-lesson/1', /the lesson: there is no lesson "no-such-lesson"/],
-          ['#/lessons/interrupt-retry/99', /the step: .* has 8 steps, not 99/],
+          ['#/lessons/interrupt-retry/99', /the step: .* has 9 steps, not 99/],
           ['#/lessons/interrupt-retry/two', /the step: "two" is not a step number/],
           ['#/lessons/interrupt-retry/0', /the step: steps are counted from 1/],
         ]) {

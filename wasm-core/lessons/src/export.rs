@@ -46,10 +46,21 @@ pub struct ExportedStep<'a> {
     pub try_it: Option<&'a TryIt>,
     /// The step's `expect` as written (null: none).
     pub expect: &'a Value,
-    /// The step's `whatIf` list as written.
-    pub what_if: &'a Value,
+    /// A what-if on the stage: the run this step shows instead of the lesson's own.
+    pub run: Option<ExportedRun<'a>>,
     /// Markdown.
     pub narration: &'a str,
+}
+
+/// The run a what-if step shows: its changes, every plain move from the start of the changed
+/// scenario, and the index where this step's own moves begin.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportedRun<'a> {
+    pub variant: &'a serde_json::Map<String, Value>,
+    pub cache: &'a serde_json::Map<String, Value>,
+    pub moves: &'a [String],
+    pub from: usize,
 }
 
 #[derive(Debug, Serialize)]
@@ -106,7 +117,17 @@ pub fn export(lessons: &[Checked]) -> Vec<ExportedLesson<'_>> {
                         }),
                         try_it: s.block.try_it.as_ref(),
                         expect: s.raw.get("expect").unwrap_or(&NULL),
-                        what_if: s.raw.get("whatIf").unwrap_or(&NULL),
+                        run: s
+                            .block
+                            .run
+                            .as_ref()
+                            .zip(c.runs.get(k).and_then(|r| r.as_ref()))
+                            .map(|(run, track)| ExportedRun {
+                                variant: &run.variant,
+                                cache: &run.cache,
+                                moves: &track.moves,
+                                from: track.from,
+                            }),
                         narration: &s.narration,
                     })
                     .collect(),

@@ -13,7 +13,7 @@ pub const MIN_STEPS: usize = 5;
 pub const MAX_STEPS: usize = 15;
 
 #[derive(Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Front {
     pub id: String,
     pub title: String,
@@ -28,10 +28,73 @@ pub struct Front {
     /// cache lines (panel and stage tokens) from step 9, `tid: false` never shows the tid.
     #[serde(default)]
     pub reveal: BTreeMap<String, Reveal>,
+    /// The kernel whose code the lesson's listing shows (the era badge): `Linux 3.10`.
+    pub era: String,
+    /// The lesson's one idea, shown at its top (inline Markdown).
+    pub crux: String,
+    /// What to remember, shown after the last step (inline Markdown each).
+    pub takeaways: Vec<String>,
+    /// Where to go on (inline Markdown each; `#/lessons/<id>` links must name a lesson).
+    #[serde(default)]
+    pub read_next: Vec<String>,
+    /// How to see the lesson's counters on a real machine (Markdown), where it applies.
+    #[serde(default)]
+    pub on_your_machine: Option<String>,
+    /// The primary sources of every dated or attributed statement (inline Markdown each: a
+    /// kernel commit with its id, title and first release; an LKML thread; a seed; LWN).
+    pub sources: Vec<String>,
+    /// At least two, one checked by the model and one written with an answer key.
+    pub exercises: Vec<Exercise>,
+}
+
+/// An exercise at the end of a lesson: the model checks it (`check`), or it is written and
+/// its `answer` is the key in the instructors' material (never shipped to the page).
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Exercise {
+    /// Inline Markdown.
+    pub question: String,
+    /// A written exercise's answer key (Markdown).
+    pub answer: Option<String>,
+    /// A model-checked exercise: where the playground opens and what wins.
+    pub check: Option<ExerciseCheck>,
+}
+
+/// Where a model-checked exercise opens the playground (`start`: the scenario's start under
+/// the changes; `end`: after the lesson's last step, the moves replayed under the changes)
+/// and the goal the playground scores, proven reachable by its `example`.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ExerciseCheck {
+    pub from: ExerciseFrom,
+    #[serde(default)]
+    pub variant: Map<String, Value>,
+    #[serde(default)]
+    pub cache: Map<String, Value>,
+    pub win: Win,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ExerciseFrom {
+    Start,
+    End,
 }
 
 /// The parts `reveal` may hold back (docs/writing-lessons.md §2).
-pub const REVEALABLE: [&str; 5] = ["lines", "tid", "stats", "vars", "violations"];
+/// `lines` is the cache-line panel and the stage's line tokens and band; `primitives` the
+/// move header's primitive (`pcas2 cpu_slab[0].(freelist,tid)`); `cycles` every cycle count;
+/// `eras` the listing's era tags (`// E2, 3.9–3.19`).
+pub const REVEALABLE: [&str; 8] = [
+    "lines",
+    "tid",
+    "stats",
+    "vars",
+    "violations",
+    "primitives",
+    "cycles",
+    "eras",
+];
 
 /// From which step (1-based) a part is shown, or `false`: never in this lesson.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
@@ -59,8 +122,11 @@ pub struct StepBlock {
     pub highlights: Vec<String>,
     pub predict: Option<Predict>,
     pub expect: Option<Claims>,
-    #[serde(default)]
-    pub what_if: Vec<WhatIf>,
+    /// A what-if on the stage: this step shows the lesson under other variant keys, cache
+    /// fields or moves, and its `expect` and `predict` are claims about that run.
+    pub run: Option<Run>,
+    /// No longer allowed (a claim about a run the stage does not show): kept to say so.
+    pub what_if: Option<Value>,
     pub try_it: Option<TryIt>,
 }
 
@@ -74,18 +140,18 @@ pub struct Predict {
     pub explain: Option<String>,
 }
 
-/// What would have happened under other variant keys (or cache fields): the lesson's moves up
-/// to this step, or `moves` (the whole run from the start, when the variant changes the steps),
-/// then `expect` (`delta` and `events` count this step's moves, or all of `moves`).
+/// What this step's stage shows instead of the lesson's own run: the scenario under these
+/// variant keys or cache fields, played through the lesson's moves up to and including this
+/// step's (as the lesson resolved them), or, with `moves`, those moves from the start (use it
+/// when the change alters the number of steps). The lesson's own run goes on at the next step.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct WhatIf {
+pub struct Run {
     #[serde(default)]
     pub variant: Map<String, Value>,
     #[serde(default)]
     pub cache: Map<String, Value>,
     pub moves: Option<Vec<String>>,
-    pub expect: Claims,
 }
 
 /// The playground the "try it yourself" step opens: the scenario under these changes, at this
@@ -115,6 +181,9 @@ pub struct Win {
     /// Reached when any one of these invariants is violated (`INV-1`).
     #[serde(default)]
     pub violation: Vec<String>,
+    /// ... and none of these is (`[INV-1]`: a goal reached without a double allocation).
+    #[serde(default)]
+    pub without: Vec<String>,
     /// Reached when each counter's total (setup included) is at least its number.
     #[serde(default)]
     pub stats: BTreeMap<String, u64>,

@@ -34,6 +34,8 @@ pub struct Checked {
     pub scenario: String,
     /// The plain moves of each step, destinations resolved.
     pub moves: Vec<Vec<String>>,
+    /// Per step, the run a what-if step shows on its stage.
+    pub runs: Vec<Option<replay::RunTrack>>,
 }
 
 /// What checking a lessons directory found.
@@ -114,6 +116,7 @@ fn check_one(file: &str, dir_name: &str, folder: &Path, voc: &Vocabulary, report
             lesson,
             scenario,
             moves: r.moves,
+            runs: r.runs,
         });
     } else {
         report.malformed.extend(r.malformed);
@@ -159,7 +162,75 @@ pub fn check_dir(dir: &Path) -> Report {
             ));
         }
     }
+    // A link to a lesson (`#/lessons/<id>`) anywhere in a lesson's prose names a lesson of this
+    // library: a folder `NN-<id>` (checked or not, so one broken lesson does not hide another's
+    // links).
+    let known: std::collections::BTreeSet<String> = folders
+        .iter()
+        .filter_map(|(name, _)| name.split_once('-').map(|(_, slug)| slug.to_string()))
+        .chain(COURSE_PAGES.iter().map(|p| p.to_string()))
+        .collect();
+    let mut dangling = Vec::new();
+    for c in &report.lessons {
+        let l = &c.lesson;
+        let f = &l.front;
+        let mut prose: Vec<(String, &str)> = vec![("intro".into(), &l.intro)];
+        prose.extend(
+            f.read_next
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (format!("front matter: readNext[{i}]"), t.as_str())),
+        );
+        prose.extend(
+            f.takeaways
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (format!("front matter: takeaways[{i}]"), t.as_str())),
+        );
+        prose.extend(
+            f.sources
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (format!("front matter: sources[{i}]"), t.as_str())),
+        );
+        prose.extend(
+            f.on_your_machine
+                .iter()
+                .map(|t| ("front matter: onYourMachine".to_string(), t.as_str())),
+        );
+        prose.extend(l.steps.iter().enumerate().map(|(k, s)| {
+            (
+                format!("step {} {:?} (line {}): narration", k + 1, s.title, s.line),
+                s.narration.as_str(),
+            )
+        }));
+        for (field, text) in prose {
+            for id in lesson_links(text) {
+                if !known.contains(id) {
+                    dangling.push(format!(
+                        "{}: {field}: links to lesson {id:?}, and no lesson folder has that id",
+                        l.file
+                    ));
+                }
+            }
+        }
+    }
+    report.malformed.extend(dangling);
     report
+}
+
+/// The course's own pages under `#/lessons/`: no lesson may take their names as ids.
+pub const COURSE_PAGES: [&str; 2] = ["glossary", "invariants"];
+
+/// The lesson ids of the `#/lessons/<id>` links in a piece of Markdown.
+pub fn lesson_links(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices("#/lessons/").map(move |(at, pat)| {
+        let rest = &text[at + pat.len()..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .unwrap_or(rest.len());
+        &rest[..end]
+    })
 }
 
 #[cfg(test)]

@@ -327,6 +327,15 @@ fn validate(l: &Lesson, voc: &Vocabulary) -> Result<(), String> {
     if !is_kebab(&f.id) {
         return fm("id", format!("{:?} must be kebab-case", f.id));
     }
+    if crate::COURSE_PAGES.contains(&f.id.as_str()) {
+        return fm(
+            "id",
+            format!(
+                "{:?} is the name of a course page (#/lessons/{}): choose another",
+                f.id, f.id
+            ),
+        );
+    }
     match l.dir_name.split_once('-') {
         Some((nn, slug))
             if nn.len() == 2 && nn.chars().all(|c| c.is_ascii_digit()) && slug == f.id => {}
@@ -340,11 +349,17 @@ fn validate(l: &Lesson, voc: &Vocabulary) -> Result<(), String> {
             )
         }
     }
-    for (field, v) in [("title", &f.title), ("summary", &f.summary)] {
+    for (field, v) in [
+        ("title", &f.title),
+        ("summary", &f.summary),
+        ("era", &f.era),
+        ("crux", &f.crux),
+    ] {
         if v.trim().is_empty() {
             return fm(field, "must not be empty".into());
         }
     }
+    validate_frame(f)?;
     for (field, list, known) in [
         ("topics", &f.topics, &voc.topics),
         ("seeds", &f.seeds, &voc.seeds),
@@ -477,22 +492,31 @@ fn validate(l: &Lesson, voc: &Vocabulary) -> Result<(), String> {
                 ));
             }
         }
-        for (k, w) in s.block.what_if.iter().enumerate() {
-            if w.expect.choice.is_some() {
+        if s.block.what_if.is_some() {
+            return Err(format!(
+                "{here}: whatIf: a step may not claim a run the stage does not show; put the run on \
+                 the stage with `run` (a step of its own), or make it an exercise"
+            ));
+        }
+        if let Some(r) = &s.block.run {
+            if r.variant.is_empty() && r.cache.is_empty() && r.moves.is_none() {
                 return Err(format!(
-                    "{here}: whatIf[{k}].expect.choice: `choice` belongs in predict.answer"
+                    "{here}: run: change a variant or cache key, or give other moves"
                 ));
             }
-            if w.variant.is_empty() && w.cache.is_empty() && w.moves.is_none() {
+            if let Some(m) = &r.moves {
+                parse_moves(m).map_err(|e| format!("{here}: run.{e}"))?;
+                if !s.block.moves.is_empty() {
+                    return Err(format!(
+                        "{here}: moves: a step whose `run` plays its own moves plays none of the \
+                         lesson's (say `moves: []`)"
+                    ));
+                }
+            }
+            if s.block.try_it.is_some() {
                 return Err(format!(
-                    "{here}: whatIf[{k}]: change a variant or cache key, or give other moves"
+                    "{here}: run: a try-it step opens the lesson's own run; show the what-if in a step of its own"
                 ));
-            }
-            if w.expect.is_empty() {
-                return Err(format!("{here}: whatIf[{k}].expect: claim something"));
-            }
-            if let Some(m) = &w.moves {
-                parse_moves(m).map_err(|e| format!("{here}: whatIf[{k}].{e}"))?;
             }
         }
         if let Some(t) = &s.block.try_it {
@@ -503,14 +527,11 @@ fn validate(l: &Lesson, voc: &Vocabulary) -> Result<(), String> {
                 validate_win(w).map_err(|e| format!("{here}: tryIt.win.{e}"))?;
             }
         }
-        for (field, c) in s.claims().into_iter().chain(
-            s.block
-                .what_if
-                .iter()
-                .enumerate()
-                .map(|(k, w)| (format!("whatIf[{k}].expect"), &w.expect)),
-        ) {
+        for (field, c) in s.claims() {
             c.validate().map_err(|e| format!("{here}: {field}.{e}"))?;
+        }
+        for (field, text) in step_prose(s) {
+            no_outside_citation(text).map_err(|e| format!("{here}: {field}: {e}"))?;
         }
     }
     Ok(())
@@ -619,6 +640,152 @@ fn check_invariant_name(v: &str) -> Result<(), String> {
     }
 }
 
+/// The frame of a lesson: takeaways, sources, exercises, reading on; none of its prose cites
+/// a document the student does not have.
+fn validate_frame(f: &Front) -> Result<(), String> {
+    let fm = |field: String, what: &str| Err(format!("front matter: {field}: {what}"));
+    if f.takeaways.len() < 2 {
+        return fm("takeaways".into(), "give at least two");
+    }
+    if f.sources.is_empty() {
+        return fm(
+            "sources".into(),
+            "list the primary sources (commit id and title, LKML, LWN, a seed)",
+        );
+    }
+    if f.exercises.len() < 2 {
+        return fm("exercises".into(), "give at least two");
+    }
+    if !f.exercises.iter().any(|e| e.check.is_some()) {
+        return fm(
+            "exercises".into(),
+            "at least one must be checked by the model (`check`)",
+        );
+    }
+    if !f.exercises.iter().any(|e| e.answer.is_some()) {
+        return fm(
+            "exercises".into(),
+            "at least one must be written, with its `answer` key",
+        );
+    }
+    for (i, e) in f.exercises.iter().enumerate() {
+        let field = format!("exercises[{i}]");
+        if e.question.trim().is_empty() {
+            return fm(format!("{field}.question"), "must not be empty");
+        }
+        match (&e.answer, &e.check) {
+            (Some(_), Some(_)) | (None, None) => {
+                return fm(
+                    field,
+                    "give either `answer` (a written exercise) or `check` (one the model scores)",
+                )
+            }
+            (Some(a), None) if a.trim().is_empty() => {
+                return fm(format!("{field}.answer"), "must not be empty")
+            }
+            (None, Some(c)) => {
+                validate_win(&c.win).map_err(|e| format!("front matter: {field}.check.win.{e}"))?
+            }
+            _ => {}
+        }
+    }
+    let lists = [
+        ("takeaways", &f.takeaways),
+        ("sources", &f.sources),
+        ("readNext", &f.read_next),
+    ];
+    for (field, list) in lists {
+        for (i, t) in list.iter().enumerate() {
+            if t.trim().is_empty() {
+                return fm(format!("{field}[{i}]"), "must not be empty");
+            }
+        }
+    }
+    let mut prose: Vec<(String, &str)> =
+        vec![("summary".into(), &f.summary), ("crux".into(), &f.crux)];
+    prose.extend(
+        lists[0]
+            .1
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("takeaways[{i}]"), t.as_str())),
+    );
+    prose.extend(
+        lists[2]
+            .1
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("readNext[{i}]"), t.as_str())),
+    );
+    prose.extend(
+        f.on_your_machine
+            .iter()
+            .map(|t| ("onYourMachine".to_string(), t.as_str())),
+    );
+    for (i, e) in f.exercises.iter().enumerate() {
+        prose.push((format!("exercises[{i}].question"), &e.question));
+    }
+    for (field, text) in prose {
+        no_outside_citation(text).map_err(|e| format!("front matter: {field}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The student-facing prose of a step, by field.
+fn step_prose(s: &Step) -> Vec<(String, &str)> {
+    let mut v: Vec<(String, &str)> = vec![("narration".into(), &s.narration)];
+    if let Some(p) = &s.block.predict {
+        v.push(("predict.question".into(), &p.question));
+        v.extend(
+            p.choices
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (format!("predict.choices[{i}]"), c.as_str())),
+        );
+        v.extend(
+            p.explain
+                .iter()
+                .map(|e| ("predict.explain".to_string(), e.as_str())),
+        );
+    }
+    if let Some(t) = &s.block.try_it {
+        v.push(("tryIt.goal".into(), &t.goal));
+        v.extend(
+            t.win
+                .iter()
+                .map(|w| ("tryIt.win.says".to_string(), w.says.as_str())),
+        );
+    }
+    v
+}
+
+/// A student has the course, not our specification: prose may not cite its sections, its
+/// appendices or its scenario ids (`SC13`, `SH3`); it cites a primary source or a lesson.
+pub(crate) fn no_outside_citation(text: &str) -> Result<(), String> {
+    if text.contains('§') {
+        return Err("cites a section (§) of a document the student does not have; cite the primary source or a lesson".into());
+    }
+    let lower = text.to_lowercase();
+    for word in ["specification", "appendix", "slub-algorithm", "design.md"] {
+        if lower.contains(word) {
+            return Err(format!(
+                "mentions {word:?}, a document the student does not have; cite the primary source or a lesson"
+            ));
+        }
+    }
+    for token in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let id = ["SC", "SH", "sc", "sh"]
+            .iter()
+            .find_map(|p| token.strip_prefix(p));
+        if id.is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit())) {
+            return Err(format!(
+                "names the scenario id {token:?}, which the student does not have; describe the scenario"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A try-it's `win`: something to reach, named as the model names it, and an example.
 fn validate_win(w: &Win) -> Result<(), String> {
     if w.violation.is_empty() && w.stats.is_empty() {
@@ -626,6 +793,14 @@ fn validate_win(w: &Win) -> Result<(), String> {
     }
     for (i, v) in w.violation.iter().enumerate() {
         check_invariant_name(v).map_err(|e| format!("violation[{i}]: {e}"))?;
+    }
+    for (i, v) in w.without.iter().enumerate() {
+        check_invariant_name(v).map_err(|e| format!("without[{i}]: {e}"))?;
+        if w.violation.contains(v) {
+            return Err(format!(
+                "without[{i}]: {v} is also in `violation`: the goal could never be reached"
+            ));
+        }
     }
     let names = stat_names();
     for (k, n) in &w.stats {

@@ -495,6 +495,122 @@ pub struct Replayed {
     pub malformed: Vec<String>,
     /// Claims, predictions, highlights and moves the model does not bear out.
     pub failed: Vec<String>,
+    /// Per step, the run its stage shows when it is a what-if (`run`).
+    pub runs: Vec<Option<RunTrack>>,
+}
+
+/// The run a what-if step shows: every plain move from the start of its changed scenario, and
+/// where this step's own part of them begins (the page animates from there).
+#[derive(Debug, Clone)]
+pub struct RunTrack {
+    pub moves: Vec<String>,
+    pub from: usize,
+}
+
+/// A what-if played: the simulator after it, the mark where the step's part began, and a
+/// second simulator stopped at that mark (what the stage showed before the step's moves).
+struct Shown {
+    sim: Simulator,
+    before: Simulator,
+    mark: Mark,
+    moves: Vec<String>,
+    from: usize,
+}
+
+/// Play a step's `run`: the lesson's resolved moves through step `k` under the changes, or its
+/// own moves from the start.
+fn play_run(
+    lesson: &Lesson,
+    base: &Value,
+    run: &Run,
+    resolved: &[Vec<String>],
+    k: usize,
+) -> Result<Shown, String> {
+    let fresh = || new_sim(lesson, base, &run.variant, &run.cache);
+    let mut sim = fresh().map_err(|e| format!("the model refuses it: {e}"))?;
+    let mut before = fresh().map_err(|e| format!("the model refuses it: {e}"))?;
+    let (prefix, part): (Vec<String>, Vec<String>) = match &run.moves {
+        Some(written) => {
+            let parsed = moves::parse_moves(written)?;
+            // Destinations resolve in the changed run itself.
+            let mut probe = fresh().map_err(|e| format!("the model refuses it: {e}"))?;
+            let plain = moves::play(&mut probe, &parsed, written)
+                .map_err(|e| format!("moves: {e}; enabled were {:?}", probe.enabled_moves()))?;
+            (Vec::new(), plain)
+        }
+        None => (
+            resolved[..k].concat(),
+            resolved.get(k).cloned().unwrap_or_default(),
+        ),
+    };
+    for (j, m) in prefix.iter().enumerate() {
+        for s in [&mut sim, &mut before] {
+            s.apply(m).map_err(|e| {
+                format!(
+                    "the lesson's move {} ({m:?}) is refused under this change: {}",
+                    j + 1,
+                    crate::moves::refusal(&e)
+                )
+            })?;
+        }
+    }
+    let mark = Mark::of(&sim);
+    for (j, m) in part.iter().enumerate() {
+        sim.apply(m).map_err(|e| {
+            format!(
+                "move {} ({m:?}) is refused under this change: {}",
+                j + 1,
+                crate::moves::refusal(&e)
+            )
+        })?;
+    }
+    let from = prefix.len();
+    Ok(Shown {
+        sim,
+        before,
+        mark,
+        moves: prefix.into_iter().chain(part).collect(),
+        from,
+    })
+}
+
+/// A step's claims and highlights against the run its stage shows.
+fn check_step(
+    errs: &mut Vec<String>,
+    here: &str,
+    s: &Step,
+    sim: &Simulator,
+    mark: &Mark,
+    labels: &BTreeSet<String>,
+    stats: &BTreeSet<String>,
+) {
+    for (field, c) in s.claims() {
+        for e in check_claims(c, sim, mark) {
+            errs.push(format!("{here}: {field}.{e}"));
+        }
+    }
+    for e in highlight::check(&s.highlights, &sim.view(), labels, stats) {
+        errs.push(format!("{here}: {e}"));
+    }
+}
+
+/// A prediction is spoiled when the stage shows its answer before the learner answers: every
+/// claim of its answer already holds before the step's moves (the quantity asked about does not
+/// change during them). Claims about the moves themselves (`delta`, `events`, `stepCycles`)
+/// can only be seen once they are played. `None`: not spoiled.
+fn spoiled(answer: &Claims, before: &Simulator) -> Option<String> {
+    if answer.delta.is_some() || answer.events.is_some() || answer.step_cycles.is_some() {
+        return None;
+    }
+    if check_claims(answer, before, &Mark::of(before)).is_empty() {
+        Some(
+            "every claim of the answer already holds before the step's moves, so the stage shows \
+             the answer before the learner gives it (a spoiler): ask about something the moves change"
+                .into(),
+        )
+    } else {
+        None
+    }
 }
 
 impl Replayed {
@@ -517,6 +633,13 @@ pub fn replay(lesson: &Lesson, scenario_text: &str) -> Replayed {
             return out;
         }
     };
+    if let Some(name) = base.get("name").and_then(Value::as_str) {
+        // The stage shows the scenario's name: it is student-facing prose too.
+        if let Err(e) = crate::parse::no_outside_citation(name) {
+            out.malformed
+                .push(format!("{file}: front matter: scenario: its `name`: {e}"));
+        }
+    }
     if base.get("schedule").is_some() {
         out.malformed.push(format!(
             "{file}: front matter: scenario: {} has a `schedule`; a lesson's steps are its schedule",
@@ -549,6 +672,11 @@ pub fn replay(lesson: &Lesson, scenario_text: &str) -> Replayed {
     for (k, s) in lesson.steps.iter().enumerate() {
         let here = format!("{file}: step {} {:?} (line {})", k + 1, s.title, s.line);
         let mark = Mark::of(&sim);
+        if let (Some(p), None) = (&s.block.predict, &s.block.run) {
+            if let Some(e) = spoiled(&p.answer, &sim) {
+                errs.push(format!("{here}: predict.answer: {e}"));
+            }
+        }
         match moves::play(&mut sim, &s.moves, &s.block.moves) {
             Ok(m) => out.moves.push(m),
             Err(e) => {
@@ -559,71 +687,32 @@ pub fn replay(lesson: &Lesson, scenario_text: &str) -> Replayed {
                 return out;
             }
         }
-        let step_moves = &out.moves[k];
         if trace {
             print_trace(k, s, &sim, mark.events);
         }
-        for (field, c) in s.claims() {
-            for e in check_claims(c, &sim, &mark) {
-                errs.push(format!("{here}: {field}.{e}"));
+        match &s.block.run {
+            None => {
+                check_step(errs, &here, s, &sim, &mark, &labels, &stats);
+                out.runs.push(None);
             }
-        }
-        for e in highlight::check(&s.highlights, &sim.view(), &labels, &stats) {
-            errs.push(format!("{here}: {e}"));
-        }
-        for (w, what) in s.block.what_if.iter().enumerate() {
-            let field = format!("whatIf[{w}]");
-            let mut alt = match new_sim(lesson, &base, &what.variant, &what.cache) {
-                Ok(a) => a,
+            Some(run) => match play_run(lesson, &base, run, &out.moves, k) {
                 Err(e) => {
-                    errs.push(format!("{here}: {field}: the model refuses it: {e}"));
-                    continue;
+                    errs.push(format!("{here}: run: {e}"));
+                    out.runs.push(None);
                 }
-            };
-            // Its own moves (the whole run from the start), or this step's after the steps
-            // before it, as the lesson resolved them; `delta` and `events` count from `mark`.
-            let played = match &what.moves {
-                Some(written) => match moves::parse_moves(written) {
-                    Ok(m) => {
-                        let mark = Mark::of(&alt);
-                        moves::play(&mut alt, &m, written).map(|_| mark)
-                    }
-                    Err(e) => {
-                        errs.push(format!("{here}: {field}.{e}"));
-                        continue;
-                    }
-                },
-                None => {
-                    if k > 0 {
-                        if let Err(e) = replay_to(&mut alt, lesson, &out.moves, k - 1) {
-                            errs.push(format!("{here}: {field}: {e}"));
-                            continue;
+                Ok(shown) => {
+                    if let Some(p) = &s.block.predict {
+                        if let Some(e) = spoiled(&p.answer, &shown.before) {
+                            errs.push(format!("{here}: predict.answer: {e}"));
                         }
                     }
-                    let mark = Mark::of(&alt);
-                    step_moves
-                        .iter()
-                        .enumerate()
-                        .try_for_each(|(j, m)| {
-                            alt.apply(m).map_err(|e| {
-                                format!(
-                                    "move {} ({m:?}) is refused: {}",
-                                    j + 1,
-                                    crate::moves::refusal(&e)
-                                )
-                            })
-                        })
-                        .map(|_| mark)
+                    check_step(errs, &here, s, &shown.sim, &shown.mark, &labels, &stats);
+                    out.runs.push(Some(RunTrack {
+                        moves: shown.moves,
+                        from: shown.from,
+                    }));
                 }
-            };
-            match played {
-                Err(e) => errs.push(format!("{here}: {field}: moves: {e} (under this variant)")),
-                Ok(mark) => {
-                    for e in check_claims(&what.expect, &alt, &mark) {
-                        errs.push(format!("{here}: {field}.expect.{e}"));
-                    }
-                }
-            }
+            },
         }
         if let Some(t) = &s.block.try_it {
             match new_sim(lesson, &base, &t.variant, &t.cache) {
@@ -648,6 +737,31 @@ pub fn replay(lesson: &Lesson, scenario_text: &str) -> Replayed {
             }
         }
     }
+    for (i, ex) in lesson.front.exercises.iter().enumerate() {
+        let Some(c) = &ex.check else { continue };
+        let field = format!("{file}: front matter: exercises[{i}].check");
+        let mut alt = match new_sim(lesson, &base, &c.variant, &c.cache) {
+            Ok(a) => a,
+            Err(e) => {
+                errs.push(format!("{field}: the model refuses it: {e}"));
+                continue;
+            }
+        };
+        if c.from == ExerciseFrom::End {
+            let last = lesson.steps.len() - 1;
+            if let Err(e) = replay_to(&mut alt, lesson, &out.moves, last) {
+                errs.push(format!(
+                    "{field}: the lesson's moves do not replay under its changes (say `from: start`?): {e}"
+                ));
+                continue;
+            }
+        }
+        errs.extend(
+            check_win(&c.win, alt)
+                .into_iter()
+                .map(|e| format!("{field}.win.{e}")),
+        );
+    }
     out
 }
 
@@ -660,8 +774,14 @@ pub fn won(w: &Win, sim: &Simulator) -> bool {
             .violations
             .iter()
             .any(|v| w.violation.contains(&v.invariant));
+    let spared = !sim
+        .view()
+        .violations
+        .iter()
+        .any(|v| w.without.contains(&v.invariant));
     let total = &sim.outcome().stats.total;
     violated
+        && spared
         && w.stats
             .iter()
             .all(|(k, n)| total.get(k).copied().unwrap_or(0) >= *n)

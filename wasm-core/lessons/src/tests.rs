@@ -26,6 +26,15 @@ topics: [fast-path]
 seeds: [004_be3faf7328bf917d.txt]
 patches: []
 scenario: scenario.json
+era: Linux 3.10
+crux: The fast path is one compare-and-swap.
+takeaways: [One thing., Another thing.]
+sources: ["Christoph Lameter, commit 8a5ec0ba42c4, \"Lockless (and preemptless) fastpaths for slub\" (v2.6.39)"]
+exercises:
+  - question: Why does T need no lock?
+    answer: It owns the CPU's freelist.
+  - question: Make U allocate on the fast path.
+    check: {from: start, win: {stats: {ALLOC_FASTPATH: 2}, says: Won., example: [T to end, U to end]}}
 ---
 
 Intro text.
@@ -167,7 +176,7 @@ fn broken_lessons_fail_with_file_and_field() {
             "highlights: [cpu0.freelist, code slab_alloc:A9]",
             "highlights: [cpu0.frelist]",
             &[
-                "step 1 \"Setup\" (line 13)",
+                "step 1 \"Setup\" (line 22)",
                 "highlights[0]",
                 "cpu0.frelist",
             ],
@@ -348,6 +357,15 @@ topics: [slab-allocator]
 seeds: []
 patches: [v-slab-grow]
 scenario: scenario.json
+era: Linux 4.7
+crux: SLAB queues objects per CPU.
+takeaways: [One thing., Another thing.]
+sources: ["A source."]
+exercises:
+  - question: Why an array?
+    answer: Locality.
+  - question: Let T finish.
+    check: {from: start, win: {stats: {FREEHIT: 1}, says: Won., example: [T to end]}}
 ---
 
 ## Step: Setup
@@ -600,7 +618,7 @@ fn destination_moves_resolve_in_a_lesson() {
     .unwrap();
     let e = replay(&l, GOOD_SCENARIO).errors().join("\n");
     assert!(
-        e.starts_with("lessons/99-sample/lesson.md: step 2 \"Read\" (line 24): moves: moves[0] (\"T to slab_alloc:Z9\"): T is refused after"),
+        e.starts_with("lessons/99-sample/lesson.md: step 2 \"Read\" (line 33): moves: moves[0] (\"T to slab_alloc:Z9\"): T is refused after"),
         "{e}"
     );
     // A counted move that is not enabled names one index, the lesson's (issue 12 item 8):
@@ -650,7 +668,7 @@ fn a_folder_is_checked_as_written() {
     assert_eq!(r.exit_code(), 1);
     assert_eq!(
         r.errors(),
-        [format!("{file}: step 4 \"Rest\" (line 45): expect.vars.x: the model has p1, the lesson says p2")]
+        [format!("{file}: step 4 \"Rest\" (line 54): expect.vars.x: the model has p1, the lesson says p2")]
     );
 
     // A malformed lesson: exit 2, naming the field.
@@ -682,4 +700,86 @@ fn a_folder_is_checked_as_written() {
             std::env::temp_dir().join(format!("slub-lessons-{}-{name}", std::process::id())),
         );
     }
+}
+
+/// The course's rules: a run the stage does not show, a spoiled prediction, prose citing a
+/// document the student does not have, exercises that the model cannot score or that have no
+/// written key.
+#[test]
+fn shown_runs_spoilers_citations_and_exercises_are_checked() {
+    let shown_run = "## Step: What if U goes first\n\n```step\nmoves: []\nrun: {moves: [U to end]}\nexpect: {vars: {u: p1}}\n```\n\nU takes p1.\n\n## Step: Try";
+    let with_run = GOOD.replacen("## Step: Try", shown_run, 1);
+    check_text(&with_run).expect("a what-if on the stage whose claims hold");
+    let cases: &[(&str, String, &[&str])] = &[
+        (
+            "a false claim about a shown run",
+            with_run.replacen("expect: {vars: {u: p1}}", "expect: {vars: {u: p2}}", 1),
+            &["step 5 \"What if U goes first\"", "expect.vars.u: the model has p1"],
+        ),
+        (
+            "a shown run beside the lesson's own moves",
+            with_run.replacen("moves: []\nrun: {moves: [U to end]}", "moves: [U]\nrun: {moves: [U to end]}", 1),
+            &["moves: a step whose `run` plays its own moves"],
+        ),
+        (
+            "a run the stage does not show",
+            GOOD.replacen(
+                "expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}",
+                "expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}\nwhatIf: [{variant: {fastpath: no-tid}, expect: {violations: []}}]",
+                1,
+            ),
+            &["step 3 \"CAS\"", "whatIf: a step may not claim a run the stage does not show"],
+        ),
+        (
+            "a prediction whose answer the stage already shows",
+            GOOD.replacen(
+                "answer: {choice: 0, contexts: {T: {at: \"slab_alloc:A9\"}}}",
+                "answer: {choice: 0, cpus: {cpu0: {freelist: [p1, p2, p3]}}}",
+                1,
+            ),
+            &["step 2 \"Read\"", "predict.answer: every claim of the answer already holds", "spoiler"],
+        ),
+        (
+            "a section of the specification",
+            GOOD.replacen("CPU 0 has three free objects.", "CPU 0 has three free objects (§3.2).", 1),
+            &["step 1 \"Setup\"", "narration: cites a section (§)"],
+        ),
+        (
+            "a scenario id",
+            GOOD.replacen("It succeeds.", "It succeeds, as in SC13.", 1),
+            &["step 3 \"CAS\"", "narration: names the scenario id \"SC13\""],
+        ),
+        (
+            "no written exercise",
+            GOOD.replacen("  - question: Why does T need no lock?\n    answer: It owns the CPU's freelist.\n", "  - question: Make T allocate.\n    check: {from: start, win: {stats: {ALLOC_FASTPATH: 1}, says: Won., example: [T to end]}}\n", 1),
+            &["front matter: exercises: at least one must be written"],
+        ),
+        (
+            "an exercise its example does not reach",
+            GOOD.replacen("example: [T to end, U to end]", "example: [T to end]", 1),
+            &["front matter: exercises[1].check.win.example: does not reach it"],
+        ),
+        (
+            "one takeaway",
+            GOOD.replacen("takeaways: [One thing., Another thing.]", "takeaways: [One thing.]", 1),
+            &["front matter: takeaways: give at least two"],
+        ),
+    ];
+    let mut errs = Vec::new();
+    for (what, text, want) in cases {
+        match check_text(text) {
+            Ok(()) => errs.push(format!("{what}: accepted")),
+            Err(m) => {
+                for w in *want {
+                    if !m.contains(w) {
+                        errs.push(format!("{what}: {w:?} not in {m:?}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+    let links: Vec<&str> =
+        lesson_links("[a](#/lessons/fast-path-and-tid) and [b](#/lessons/x/3)").collect();
+    assert_eq!(links, ["fast-path-and-tid", "x"]);
 }

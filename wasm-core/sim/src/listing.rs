@@ -68,7 +68,7 @@ kernel_fn! {
 kernel_fn! {
     slab_alloc "slab_alloc" {
         AllocEntry => "slab_alloc(s, gfp, node):  // fast path; the era picks how c and tid are read",
-        A1 => "preempt_disable();                       // E2, 3.8–3.19",
+        A1 => "preempt_disable();                       // E2, 3.9–3.19",
         A2 => "c = this_cpu_ptr(s->cpu_slab);",
         A3 => "tid = c->tid;",
         A4 => "preempt_enable();                        // preemption / migration point",
@@ -81,7 +81,7 @@ kernel_fn! {
         A7r => "        object = __slab_alloc(s, gfp, node, c);",
         A8 => "else { next = get_freepointer_safe(s, object);   // may be stale: the CAS decides",
         A9 => "       if (!this_cpu_cmpxchg_double(freelist, tid: object, tid -> next, next_tid(tid))) goto redo;",
-        A10 => "       prefetch_freepointer(s, next);             // 3.3+ (prefetchw ≈5.16+)",
+        A10 => "       prefetch_freepointer(s, next);             // 3.4+ (prefetchw 5.16+)",
         A11 => "       stat(s, ALLOC_FASTPATH); }",
         E0a => "local_irq_save(flags);                     // E0, 2.6.22–2.6.38: no tid",
         E0b => "c = this_cpu_ptr(s->cpu_slab);",
@@ -124,7 +124,7 @@ kernel_fn! {
         B6 => "stat(s, ALLOC_SLOWPATH); freelist = get_freelist(s, page);",
         B8 => "if (!freelist) {",
         B8a => "        c->page = NULL; stat(s, DEACTIVATE_BYPASS);",
-        B8b => "        c->tid = next_tid(c->tid);               // 5.15+ only",
+        B8b => "        c->tid = next_tid(c->tid);               // 5.19+ (2022 fix)",
         B9 => "        goto new_slab; }  stat(s, ALLOC_REFILL);",
         B10 => "load_freelist: next = get_freepointer(s, freelist);",
         B11 => "c->freelist = next;",

@@ -175,7 +175,7 @@ kebab_enum!(
     SlabGrow { Lockless = "lockless", Locked = "locked" }
 );
 
-/// `prefetch`: `true` (prefetch, 3.3+), `false` (none), `"w"` (prefetchw, ≈5.16+).
+/// `prefetch`: `true` (prefetch, 3.4+), `false` (none), `"w"` (prefetchw, 5.16+).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ts_rs::TS)]
 #[ts(type = "boolean | \"w\"")]
 pub enum Prefetch {

@@ -27,10 +27,79 @@ export interface FrontMatter {
   variant: Record<string, Scalar>;
   /** Parts held back until a step (1-based) or for the whole lesson (`false`). */
   reveal: Partial<Record<Revealable, number | boolean>>;
+  /** The kernel whose code the listing shows (the era badge). */
+  era: string;
+  /** The lesson's one idea (inline Markdown). */
+  crux: string;
+  takeaways: string[];
+  readNext: string[];
+  onYourMachine: string | null;
+  sources: string[];
+  exercises: ExportedExercise[];
+}
+
+/** An exercise as exported: a written one carries its answer key, which the page never gets. */
+export interface ExportedExercise {
+  question: string;
+  answer: string | null;
+  check: {
+    from: 'start' | 'end';
+    variant: Record<string, Scalar>;
+    cache: Record<string, Scalar>;
+    win: LessonWin;
+  } | null;
+}
+
+/** An exercise as the page gets it: prose rendered, no answer key. */
+export interface LessonExercise {
+  questionHtml: string;
+  /** A model-checked exercise: where the playground opens and what it scores. */
+  check: {
+    from: 'start' | 'end';
+    variant: Record<string, Scalar>;
+    cache: Record<string, Scalar>;
+    win: LessonWin;
+    saysHtml: string;
+  } | null;
+}
+
+/** A glossary entry as the page gets it (course.ts). */
+export interface CourseGlossaryEntry {
+  term: string;
+  /** Its part of `#/lessons/glossary/<slug>`. */
+  slug: string;
+  /** The lesson that introduces it. */
+  lesson: string;
+  definitionHtml: string;
+}
+
+/** An invariant the model checks, in words, and where the course breaks it. */
+export interface CourseInvariant {
+  id: string;
+  /** SLUB 3.x–6.x, SLAB, or Linux 7.0. */
+  family: 'slub' | 'slab' | 'v7';
+  statementHtml: string;
+  brokenHtml: string;
+}
+
+/** The pages around the lessons: the glossary and the invariants. */
+export interface CoursePages {
+  glossary: CourseGlossaryEntry[];
+  invariants: CourseInvariant[];
+}
+
+/** The frame around a lesson's steps, rendered at build time. */
+export interface LessonFrame {
+  cruxHtml: string;
+  takeawaysHtml: string[];
+  readNextHtml: string[];
+  onYourMachineHtml: string | null;
+  sourcesHtml: string[];
+  exercises: LessonExercise[];
 }
 
 /** The parts of the page a lesson's `reveal` may hold back (format.rs REVEALABLE). */
-export type Revealable = 'lines' | 'tid' | 'stats' | 'vars' | 'violations';
+export type Revealable = 'lines' | 'tid' | 'stats' | 'vars' | 'violations' | 'primitives' | 'cycles' | 'eras';
 
 /** Whether `part` is shown at step `n` of a lesson with front matter `front`. */
 export function revealed(front: Pick<FrontMatter, 'reveal'>, part: Revealable, n: number): boolean {
@@ -71,6 +140,8 @@ export interface LessonTryIt {
 export interface LessonWin {
   /** Reached when any one of these invariants is violated (none listed: no such condition). */
   violation: string[];
+  /** ... and none of these is. */
+  without: string[];
   /** Reached when each counter's total (setup included) is at least its number. */
   stats: Record<string, number>;
   /** Inline Markdown, said once it is reached. */
@@ -96,8 +167,18 @@ export interface ExportedStep {
   } | null;
   tryIt: LessonTryIt | null;
   expect: unknown;
-  whatIf: unknown;
+  run: LessonRun | null;
   narration: string;
+}
+
+/** A what-if on the stage: the run a step shows instead of the lesson's own. */
+export interface LessonRun {
+  variant: Record<string, Scalar>;
+  cache: Record<string, Scalar>;
+  /** Every plain move from the start of the changed scenario. */
+  moves: string[];
+  /** Where this step's own moves begin in `moves`. */
+  from: number;
 }
 
 /** A lesson of `slub-lab lesson export`. */
@@ -141,6 +222,8 @@ export interface LessonStep {
   highlights: NamedHighlight[];
   predict: LessonPredict | null;
   tryIt: (LessonTryIt & { goalHtml: string; saysHtml: string | null }) | null;
+  /** A what-if on the stage: the changed scenario (JSON text) and its run. */
+  run: (LessonRun & { scenario: string }) | null;
   /** Narration rendered to HTML at build time, safe to insert (render.ts). */
   narrationHtml: string;
 }
@@ -155,6 +238,7 @@ export interface Lesson {
   id: string;
   front: FrontMatter;
   introHtml: string;
+  frame: LessonFrame;
   steps: LessonStep[];
   /** The lesson's scenario JSON with its variant overrides merged in: what the player loads. */
   scenario: string;
@@ -179,6 +263,35 @@ export function withOverrides(
 /** Every move of steps 1..n (n from 1; 0 = the scenario's setup state). */
 export function movesThrough(lesson: Lesson, n: number): string[] {
   return lesson.steps.slice(0, Math.max(0, n)).flatMap((s) => s.moves);
+}
+
+/**
+ * What the stage shows at `step`: a scenario, its schedule and the cursor range of the step's
+ * own moves (`before`..`after`). The lesson's own run, or a what-if step's run.
+ */
+export function stageTrack(
+  lesson: Lesson,
+  step: LessonStep,
+): { scenario: string; moves: string[]; before: number; after: number } {
+  if (step.run !== null) {
+    return { scenario: step.run.scenario, moves: step.run.moves, before: step.run.from, after: step.run.moves.length };
+  }
+  const moves = movesThrough(lesson, lesson.steps.length);
+  const before = movesThrough(lesson, step.n - 1).length;
+  return { scenario: lesson.scenario, moves, before, after: before + step.moves.length };
+}
+
+/** What a model-checked exercise opens: a scenario and the moves to replay in it. */
+export function exercisePlayground(
+  lesson: Lesson,
+  exercise: LessonExercise,
+): { scenario: string; moves: string[] } | null {
+  const c = exercise.check;
+  if (c === null) return null;
+  return {
+    scenario: withOverrides(lesson.scenario, c.variant, c.cache),
+    moves: c.from === 'end' ? movesThrough(lesson, lesson.steps.length) : [],
+  };
 }
 
 /** What the "try it yourself" of `step` opens: a scenario and the moves to replay in it. */

@@ -24,6 +24,15 @@ topics: [fast-path]
 seeds: [004_be3faf7328bf917d.txt]
 patches: []
 scenario: scenario.json
+era: Linux 3.10
+crux: The fast path is one compare-and-swap.
+takeaways: [One thing., Another thing.]
+sources: ["A source."]
+exercises:
+  - question: Why does T need no lock?
+    answer: It owns the CPU's freelist.
+  - question: Make U allocate on the fast path.
+    check: {from: start, win: {stats: {ALLOC_FASTPATH: 2}, says: Won., example: [T to end, U to end]}}
 ---
 
 Intro text.
@@ -270,7 +279,7 @@ describe('the loader', () => {
 
   it('reports a claim the model does not bear out, with the step and the claim', () => {
     expect(errorOf(replace('{vars: {x: p1}, violations', '{vars: {x: p2}, violations'))).toBe(
-      `${FILE}: step 4 "Rest" (line 45): expect.vars.x: the model has p1, the lesson says p2`,
+      `${FILE}: step 4 "Rest" (line 54): expect.vars.x: the model has p1, the lesson says p2`,
     );
   });
 
@@ -309,7 +318,7 @@ describe('a broken lesson fails with the file and the field', () => {
     [
       'highlights: [cpu0.freelist, code slab_alloc:A9]',
       'highlights: [cpu0.frelist]',
-      ['step 1 "Setup" (line 13): highlights[0]', 'highlight'],
+      ['step 1 "Setup" (line 22): highlights[0]', 'highlight'],
     ],
     [
       'answer: {choice: 0, contexts',
@@ -405,10 +414,10 @@ describe('SLAB claims (cpus.<cpu>.array, nodes.<node>.freeObjects, shared, …)'
 
   it('are well-formed, and false of a SLUB scenario', () => {
     expect(errorOf(withSlab(SLAB_STEP))).toContain(
-      `${FILE}: step 1 "Setup" (line 13): expect.cpus.cpu0.array: this scenario runs SLUB`,
+      `${FILE}: step 1 "Setup" (line 22): expect.cpus.cpu0.array: this scenario runs SLUB`,
     );
     expect(errorOf(withSlab('expect: {nodes: {node0: {shared: null}}}\n'))).toContain(
-      `${FILE}: step 1 "Setup" (line 13): expect.nodes.node0: this scenario runs SLUB`,
+      `${FILE}: step 1 "Setup" (line 22): expect.nodes.node0: this scenario runs SLUB`,
     );
   });
 
@@ -451,19 +460,32 @@ describe('the build plugin (virtual:lessons)', () => {
     return { code, watched };
   }
 
-  /** The module's default export (`export default JSON.parse("…");`). */
+  /** The module's default export (`export default JSON.parse("…");`) and its `course`. */
   function exported(code: string): unknown {
-    const m = /^export default JSON\.parse\((".*")\);\n$/s.exec(code);
-    if (!m?.[1]) throw new Error(`unexpected module code: ${code.slice(0, 80)}`);
-    return JSON.parse(JSON.parse(m[1]) as string);
+    return exports(code).lessons;
+  }
+
+  function exports(code: string): { lessons: unknown; course: unknown } {
+    const m = /^export default JSON\.parse\((".*")\);\nexport const course = JSON\.parse\((".*")\);\n$/s.exec(code);
+    if (!m?.[1] || !m[2]) throw new Error(`unexpected module code: ${code.slice(0, 80)}`);
+    return { lessons: JSON.parse(JSON.parse(m[1]) as string), course: JSON.parse(JSON.parse(m[2]) as string) };
   }
 
   it('gives the page every lesson as JSON, without the claims', () => {
     const dir = join(repoRoot, 'lessons');
     const { code, watched } = load(dir);
-    const lessons = exported(code);
-    expect(lessons).toEqual(loadLessons(dir).lessons);
+    const { lessons, course } = exports(code);
+    const library = loadLessons(dir);
+    expect(lessons).toEqual(library.lessons);
+    expect(course).toEqual(library.course);
     expect(code).not.toMatch(/\\"(expect|whatIf|claims)\\":/);
+    // A written exercise's answer key is the instructors': not one of them reaches the page.
+    const keys = library.lessons.length;
+    expect(keys).toBeGreaterThan(0);
+    for (const l of readdirSync(dir).filter((d) => existsSync(join(dir, d, 'lesson.md')))) {
+      const text = readFileSync(join(dir, l, 'lesson.md'), 'utf8');
+      for (const m of text.matchAll(/^ {4}answer: "(.{40})/gm)) expect(code).not.toContain(m[1]);
+    }
     expect(watched).toContain(join(dir, '01-slab-and-objects', 'lesson.md'));
     expect(watched).toContain(join(dir, '01-slab-and-objects', 'scenario.json'));
   });
@@ -507,8 +529,8 @@ describe('the build plugin (virtual:lessons)', () => {
 
 describe('the page', () => {
   /** The modules that load and render lessons: they run in node (build, tests), never in the page. */
-  const NODE_ONLY = ['library', 'render', 'vite-plugin'].map((m) => `lessons/${m}.ts`);
-  const PARSERS = /^(markdown-it.*)$|(^|\/)(lessons\/|\.\/)(library|render|vite-plugin)(\.js)?$/;
+  const NODE_ONLY = ['library', 'render', 'vite-plugin', 'course'].map((m) => `lessons/${m}.ts`);
+  const PARSERS = /^(markdown-it.*)$|(^|\/)(lessons\/|\.\/)(library|render|vite-plugin|course)(\.js)?$/;
 
   function sources(dir: string): string[] {
     return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -9,7 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withOverrides, type ExportedLesson, type ExportedStep, type Lesson, type LessonStep } from './index.js';
-import { renderInline, renderMarkdown } from './render.js';
+import { loadCourse, readGlossary, termLinker } from './course.js';
+import type { CoursePages } from './index.js';
+import { renderInline, renderMarkdown, type TermLinker } from './render.js';
 
 export { renderInline, renderMarkdown } from './render.js';
 
@@ -29,6 +31,8 @@ export class LessonError extends Error {
 export interface LessonLibrary {
   /** Every lesson, in folder order, when all of them hold; none otherwise. */
   lessons: Lesson[];
+  /** The glossary and the invariants (empty when a lesson is broken). */
+  course: CoursePages;
   /** One per broken lesson file, in the checker's order. */
   errors: LessonError[];
 }
@@ -86,21 +90,36 @@ export function exportLessons(lessonsDir: string): { lessons: ExportedLesson[]; 
   return { lessons: [], errors: [...byFile].map(([file, ls]) => new LessonError(file, ls)) };
 }
 
-/** What the page needs of an exported lesson: prose rendered, claims left out. */
-export function pageLesson(l: ExportedLesson): Lesson {
+/**
+ * What the page needs of an exported lesson: prose rendered, claims left out. With `terms`, the
+ * first use of each glossary term in the lesson's intro and narration links to its entry.
+ */
+export function pageLesson(l: ExportedLesson, terms?: TermLinker): Lesson {
   return {
     file: l.file,
     dir: l.dir,
     number: l.number,
     id: l.id,
-    front: l.front,
-    introHtml: renderMarkdown(l.intro),
-    steps: l.steps.map(pageStep),
+    front: { ...l.front, exercises: [] },
+    introHtml: renderMarkdown(l.intro, terms),
+    frame: {
+      cruxHtml: renderInline(l.front.crux),
+      takeawaysHtml: l.front.takeaways.map(renderInline),
+      readNextHtml: l.front.readNext.map(renderInline),
+      onYourMachineHtml: l.front.onYourMachine === null ? null : renderMarkdown(l.front.onYourMachine),
+      sourcesHtml: l.front.sources.map(renderInline),
+      // A written exercise's answer key is the instructors': it stays out of the page.
+      exercises: l.front.exercises.map((e) => ({
+        questionHtml: renderInline(e.question),
+        check: e.check && { ...e.check, saysHtml: renderInline(e.check.win.says) },
+      })),
+    },
+    steps: l.steps.map((s) => pageStep(s, l, terms)),
     scenario: withOverrides(l.scenario, l.front.variant),
   };
 }
 
-function pageStep(s: ExportedStep): LessonStep {
+function pageStep(s: ExportedStep, l: ExportedLesson, terms?: TermLinker): LessonStep {
   const p = s.predict;
   const t = s.tryIt;
   return {
@@ -119,12 +138,23 @@ function pageStep(s: ExportedStep): LessonStep {
       explainHtml: p.explain === null ? null : renderInline(p.explain),
     },
     tryIt: t && { ...t, goalHtml: renderInline(t.goal), saysHtml: t.win === null ? null : renderInline(t.win.says) },
-    narrationHtml: renderMarkdown(s.narration),
+    run: s.run && {
+      ...s.run,
+      scenario: withOverrides(l.scenario, { ...l.front.variant, ...s.run.variant }, s.run.cache),
+    },
+    narrationHtml: renderMarkdown(s.narration, terms),
   };
 }
 
 /** Every lesson of `lessonsDir` (`<repo>/lessons`) as the page gets it, or the errors. */
 export function loadLessons(lessonsDir: string): LessonLibrary {
   const { lessons, errors } = exportLessons(lessonsDir);
-  return { lessons: lessons.map(pageLesson), errors };
+  if (errors.length > 0) return { lessons: [], course: { glossary: [], invariants: [] }, errors };
+  const ids = new Set(lessons.map((l) => l.id));
+  const glossary = readGlossary(lessonsDir, ids);
+  return {
+    lessons: lessons.map((l) => pageLesson(l, termLinker(glossary))),
+    course: loadCourse(lessonsDir, ids),
+    errors,
+  };
 }

@@ -16,18 +16,24 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { normalizePath, type Plugin } from 'vite';
-import type { Lesson } from './index.js';
+import type { CoursePages, Lesson } from './index.js';
 import { loadLessons } from './library.js';
 
 export const LESSONS_MODULE = 'virtual:lessons';
 const RESOLVED = `\0${LESSONS_MODULE}`;
 
-/** The module's code: the lessons as a JSON string (JSON.parse is quicker than a literal). */
-export function lessonsModule(lessons: readonly Lesson[]): string {
-  return `export default JSON.parse(${JSON.stringify(JSON.stringify(lessons))});\n`;
+/**
+ * The module's code: the lessons, and the course pages (glossary, invariants), as JSON strings
+ * (JSON.parse is quicker than a literal).
+ */
+export function lessonsModule(lessons: readonly Lesson[], course: CoursePages = { glossary: [], invariants: [] }): string {
+  return (
+    `export default JSON.parse(${JSON.stringify(JSON.stringify(lessons))});\n` +
+    `export const course = JSON.parse(${JSON.stringify(JSON.stringify(course))});\n`
+  );
 }
 
-/** Every `NN-slug/*.md` and `*.json` of the lessons folder, and its vocabulary.json. */
+/** Every `NN-slug/*.md` and `*.json` of the lessons folder (and of course/), and its vocabulary.json. */
 function lessonFilesOf(lessonsDir: string): string[] {
   const out = [join(lessonsDir, 'vocabulary.json')];
   for (const dir of readdirSync(lessonsDir)) {
@@ -53,7 +59,7 @@ export function lessonsPlugin(lessonsDir: string): Plugin {
     load(id) {
       if (id !== RESOLVED) return undefined;
       for (const file of lessonFilesOf(lessonsDir)) this.addWatchFile(file);
-      const { lessons, errors } = loadLessons(lessonsDir);
+      const { lessons, course, errors } = loadLessons(lessonsDir);
       if (errors.length > 0) {
         // `id`: the first broken file, for the overlay (LessonError's `file` is `lessons/…`).
         const first = (errors[0]?.file ?? '').replace(`${basename(lessonsDir)}/`, '');
@@ -62,7 +68,7 @@ export function lessonsPlugin(lessonsDir: string): Plugin {
           id: join(lessonsDir, first),
         });
       }
-      return lessonsModule(lessons);
+      return lessonsModule(lessons, course);
     },
     configureServer(server) {
       // lessons/ is outside the Vite root: watch it, new lesson folders included.

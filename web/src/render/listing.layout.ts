@@ -29,10 +29,14 @@ export function functionOf(label: string): string {
   return i < 0 ? label : label.slice(0, i);
 }
 
+/** An era tag at a line's end: `// E2, 3.9–3.19`, `// 5.19+ (2022 fix)` (a lesson may hold them back). */
+const ERA_TAG = /\s*\/\/ (?:E\d\b|\d+\.\d+).*$/;
+
 export function layoutListing(
   listing: readonly ListingFunction[],
   contexts: readonly ContextView[],
   event: SimEvent | undefined,
+  hideEras = false,
 ): ListingRow[] {
   const live = contexts.filter((c) => c.label !== null && c.state !== 'finished');
   const wanted = new Set<string>();
@@ -54,7 +58,7 @@ export function layoutListing(
         label: line.label,
         short: shortLabel(i < 0 ? line.label : line.label.slice(i + 1)),
         // The columns that align comments in the source mean nothing once a line wraps.
-        text: line.text.replace(/(\S) {2,}(\/\/|\/\*)/, '$1  $2'),
+        text: (hideEras ? line.text.replace(ERA_TAG, '') : line.text).replace(/(\S) {2,}(\/\/|\/\*)/, '$1  $2'),
         markers,
         executed: event?.label === line.label,
         heading: false,

@@ -180,7 +180,19 @@ export interface StageOptions {
   /** The selected object or slab name (outlined everywhere it appears). */
   readonly selection: string | null;
   /** Parts a lesson holds back until it introduces them (lessons' `reveal`); default: all shown. */
-  readonly hide?: { readonly tid?: boolean; readonly lines?: boolean };
+  readonly hide?: StageHide;
+}
+
+/**
+ * What a lesson's `reveal` may hold back on the stage: the tid (its field, its halves of a
+ * failed compare-and-swap), the cache-line band and the strip's coherence line, the strip's
+ * primitive (`pcas2 cpu_slab[0].(freelist,tid)` and what it read or wrote), every cycle count.
+ */
+export interface StageHide {
+  readonly tid?: boolean;
+  readonly lines?: boolean;
+  readonly primitives?: boolean;
+  readonly cycles?: boolean;
 }
 
 const text = (
@@ -426,7 +438,7 @@ export function layoutStage(
   const capacity = Math.max(1, view.cache.objectsPerSlab, ...view.slabs.map((s) => s.capacity));
   const colX = (i: number) => GAP + (i % columns) * (CARD_W + GAP);
 
-  const strip = layoutStrip(view, event, width);
+  const strip = layoutStrip(view, event, width, options.hide);
   const bodyY = strip.h + GAP;
   let y = 0;
 
@@ -707,7 +719,12 @@ export function layoutStage(
     }
   });
 
-  return { width, height: bodyY + y, strip, bodyY, cards, chips, refs, arrows, locks, tokens, ties, tokenLabels: labels };
+  // A CPU card's line ends `· 1558 cycles`: held back until the lesson explains costs.
+  const shownCards =
+    options.hide?.cycles === true
+      ? cards.map((card) => ({ ...card, texts: card.texts.map((t) => ({ ...t, text: t.text.replace(/ · \d+ cycles$/, '') })) }))
+      : cards;
+  return { width, height: bodyY + y, strip, bodyY, cards: shownCards, chips, refs, arrows, locks, tokens, ties, tokenLabels: labels };
 }
 
 function cpuOfOwner(owner: SlabOwner): number | null {
@@ -1225,7 +1242,7 @@ function layoutBarn(
 }
 
 /** The strip: the last step in one line; a failed cmpxchg's halves, expected against actual. */
-export function layoutStrip(view: View, event: SimEvent | undefined, width: number): StripShape {
+export function layoutStrip(view: View, event: SimEvent | undefined, width: number, hide: StageHide = {}): StripShape {
   const chars = Math.floor((width - 2 * GAP - 16) / CHAR_W);
   const texts: TextShape[] = [];
   let y = 20;
@@ -1248,20 +1265,23 @@ export function layoutStrip(view: View, event: SimEvent | undefined, width: numb
   const who = event.ctx === '(setup)' ? 'setup' : event.ctx;
   // No break inside a verdict (a no-break space): "✕" alone at a line's end says nothing.
   const verdict = event.ok === null ? '' : event.ok ? ' · ✓\u00a0succeeds' : ' · ✕\u00a0FAILS';
+  const primitive = hide.primitives === true ? '' : ` · ${event.kind} ${event.target}`;
+  const cost = hide.cycles === true ? '' : ` · ${event.cycles} cycles`;
   lines(
-    `atomic step ${event.step} · ${who} on CPU ${event.cpu} · ${event.label} · ${event.kind} ${event.target}${verdict} · ${event.cycles} cycles`,
+    `atomic step ${event.step} · ${who} on CPU ${event.cpu} · ${event.label}${primitive}${verdict}${cost}`,
     event.ok === false ? 'value warn strong' : 'value',
   );
   const halves: HalfShape[] = [];
-  if (event.halves.length > 0) {
+  const shownHalves = event.halves.filter((h) => !(hide.tid === true && h.field === 'tid'));
+  if (shownHalves.length > 0) {
     texts.push(text(GAP + 8, y + 4, 'expected / actual', 'label'));
     // Beside the label when they fit, else one under another, each as wide as its words.
     const labelW = 19 * CHAR_W;
-    const words = event.halves.map((h) => halfText(h.field, h.expected, h.actual).length * CHAR_W + 16);
+    const words = shownHalves.map((h) => halfText(h.field, h.expected, h.actual).length * CHAR_W + 16);
     const side = labelW + words.reduce((a, b) => a + b + 8, 0) <= width - 2 * GAP - 16;
     let x = GAP + 8 + (side ? labelW : 0);
     let hy = side ? y - 10 : y + 12;
-    event.halves.forEach((h, i) => {
+    shownHalves.forEach((h, i) => {
       const w = words[i] ?? 0;
       halves.push({ key: `half:${h.field}`, x, y: hy, w, h: 24, field: h.field, expected: h.expected, actual: h.actual, match: h.expected === h.actual });
       if (side) x += w + 8;
@@ -1269,10 +1289,12 @@ export function layoutStrip(view: View, event: SimEvent | undefined, width: numb
     });
     y = hy + (side ? 24 : 0) + 14;
   } else {
-    const rw = [event.read === null ? '' : `read ${event.read}`, event.wrote === null ? '' : `wrote ${event.wrote}`]
-      .filter((s) => s !== '')
-      .join(' · ');
-    const coh = event.coherence.map((t) => `line ${t.line} CPU ${t.cpu} ${t.from}→${t.to}`).join(', ');
+    const rw = hide.primitives === true
+      ? ''
+      : [event.read === null ? '' : `read ${event.read}`, event.wrote === null ? '' : `wrote ${event.wrote}`]
+          .filter((s) => s !== '')
+          .join(' · ');
+    const coh = hide.lines === true ? '' : event.coherence.map((t) => `line ${t.line} CPU ${t.cpu} ${t.from}→${t.to}`).join(', ');
     const second = [rw, coh].filter((s) => s !== '').join(' · ');
     if (second !== '') lines(second, 'muted');
   }

@@ -6,7 +6,8 @@
 //         encoding is versioned so a later one can be told apart;
 //     m   the kept moves, comma-separated (`T,T,I,migrate:T:1`); absent = the scenario's own;
 //     at  the cursor, 0..moves (absent = 0).
-//     goal  `<lesson id>/<step>`: the lesson step whose "try it yourself" opened the playground;
+//     goal  `<lesson id>/<step>` or `<lesson id>/e<k>`: the lesson step whose "try it yourself",
+//         or the exercise k, opened the playground;
 //         its goal is shown, checked after every move, with the way back (absent = none).
 //   #/explore?s=&m=&at=   the same playground with the explorer open (same parameters).
 //   #/lessons, #/lessons/<id>/<step>   the lesson index and reader (ui/lessons/route.ts
@@ -111,7 +112,7 @@ export function decodeScenario(s: string): { ok: true; text: string } | { ok: fa
 }
 
 /** A try-it's address: a lesson id (kebab-case) and a step number. */
-const GOAL = /^[a-z0-9]+(?:-[a-z0-9]+)*\/[1-9]\d{0,2}$/;
+const GOAL = /^[a-z0-9]+(?:-[a-z0-9]+)*\/(?:[1-9]\d{0,2}|e[1-9]\d?)$/;
 
 export function parseHash(hash: string, builtins: Readonly<Record<string, string>>, defaultId: string): Route {
   const h = hash.replace(/^#/, '');
@@ -146,7 +147,7 @@ export function parseHash(hash: string, builtins: Readonly<Record<string, string
     }
     const goal = params.get('goal');
     if (goal !== null && !GOAL.test(goal)) {
-      return { kind: 'error', part: 'goal', message: `"${goal.slice(0, 40)}" is not <lesson id>/<step> (like aba-without-tid/2)` };
+      return { kind: 'error', part: 'goal', message: `"${goal.slice(0, 40)}" is not <lesson id>/<step> or <lesson id>/e<exercise> (like aba-without-tid/2)` };
     }
     return { kind: 'play', page, scenario, scenarioId, moves, at, goal };
   }

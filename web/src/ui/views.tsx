@@ -8,7 +8,7 @@ import { layoutLines } from '../render/lines.layout';
 import { renderLines } from '../render/lines.view';
 import { layoutListing } from '../render/listing.layout';
 import { renderListing } from '../render/listing.view';
-import { fitColumns, layoutStage } from '../render/stage.layout';
+import { fitColumns, layoutStage, type StageHide } from '../render/stage.layout';
 import { renderStage } from '../render/stage.view';
 import { cursorAt, layoutTimeline } from '../render/timeline.layout';
 import { SVG_CSS } from '../render/style';
@@ -77,7 +77,7 @@ interface StageProps {
   animate: boolean;
   onSelect?: (name: string | null) => void;
   /** Parts a lesson holds back at this step (its `reveal`). */
-  hide?: { tid?: boolean; lines?: boolean };
+  hide?: StageHide;
   /** Explain the shapes drawn under the stage (not in a slide's embed, whose room is the stage's). */
   legend?: boolean;
 }
@@ -93,9 +93,16 @@ export function StageView({ view, event, selection, step, animate, onSelect, fit
   const { columns } = fit;
   const hideTid = hide?.tid === true;
   const hideLines = hide?.lines === true;
+  const hidePrimitives = hide?.primitives === true;
+  const hideCycles = hide?.cycles === true;
   const shapes = useMemo(
-    () => layoutStage(view, event, { columns, selection, hide: { tid: hideTid, lines: hideLines } }),
-    [view, event, columns, selection, hideTid, hideLines],
+    () =>
+      layoutStage(view, event, {
+        columns,
+        selection,
+        hide: { tid: hideTid, lines: hideLines, primitives: hidePrimitives, cycles: hideCycles },
+      }),
+    [view, event, columns, selection, hideTid, hideLines, hidePrimitives, hideCycles],
   );
   let scale = fit.scale;
   if (fitHeight !== undefined) {
@@ -274,13 +281,13 @@ export function ThreadPanes({ view }: { view: View }) {
 }
 
 /** The code listing: only the lines the scenario's variant runs (its era's fast path). */
-export function ListingView({ view, event }: { view: View; event: SimEvent | undefined }) {
+export function ListingView({ view, event, hideEras = false }: { view: View; event: SimEvent | undefined; hideEras?: boolean }) {
   const ol = useRef<HTMLOListElement | null>(null);
   const listing = useMemo(
     () => listingFor(view.allocator, view.variant.fastpath, view.variant.slowpath),
     [view.allocator, view.variant.fastpath, view.variant.slowpath],
   );
-  const rows = useMemo(() => layoutListing(listing, view.contexts, event), [listing, view.contexts, event]);
+  const rows = useMemo(() => layoutListing(listing, view.contexts, event, hideEras), [listing, view.contexts, event, hideEras]);
   useLayoutEffect(() => {
     const el = ol.current;
     if (el === null) return;

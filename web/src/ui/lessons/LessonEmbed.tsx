@@ -5,7 +5,7 @@
 // total}` to the host, `total` being the last step it may reach. Predictions are not asked here:
 // the stage shows each step's outcome, for the speaker to ask about.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
-import { movesThrough, revealed, type Lesson } from '../../lessons';
+import { revealed, stageTrack, type Lesson } from '../../lessons';
 import { LESSONS } from '../../lessons/bundled';
 import { parseEmbedMessage, type CommandName } from '../../state/commands';
 import { parseEmbedOptions, type EmbedOptions, type StepMessage } from '../../state/embed';
@@ -19,6 +19,7 @@ import { applyHighlights } from './highlightDom';
 import { lessonHash, parseLessonPath, resolveStep } from './route';
 import { stepAction, stepReducer, type StepBounds } from './stepper';
 import { useWalk } from './useWalk';
+import { trackKey } from './pace';
 import './lessons.css';
 
 /** While playing, how long a step stays once its moves have played. */
@@ -30,7 +31,7 @@ const EMBED_FIT = { minScale: 7 / 6 };
 export function LessonEmbedPage({ path, query, hash }: { path: string; query: string; hash: string }) {
   const route = parseLessonPath(path, query);
   if (route.kind === 'error') return <LinkErrorPanel error={route} hash={hash} />;
-  if (route.kind === 'index') {
+  if (route.kind !== 'step') {
     return (
       <LinkErrorPanel
         error={{ kind: 'error', part: 'route', message: 'an embed shows a lesson step: #/lessons/<lesson>/<step>' }}
@@ -61,10 +62,10 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   const current = lesson.steps[state.step - 1] ?? lesson.steps[0];
   if (current === undefined) throw new Error(`${lesson.file} has no steps`);
 
-  const allMoves = useMemo(() => movesThrough(lesson, lesson.steps.length), [lesson]);
-  const target = useMemo(() => movesThrough(lesson, state.step).length, [lesson, state.step]);
-  const walk = useWalk(target, !reducedMotion);
-  const derived = useSimulation(lesson.scenario, allMoves, walk.cursor);
+  // The lesson's own run, or the run a what-if step shows.
+  const track = useMemo(() => stageTrack(lesson, current), [lesson, current]);
+  const walk = useWalk(track.after, !reducedMotion, trackKey(current, track.scenario), track.before);
+  const derived = useSimulation(track.scenario, track.moves, walk.cursor);
 
   const run = useCallback((name: CommandName, step?: number) => {
     const action = stepAction(name, step);
@@ -143,11 +144,16 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
         dangerouslySetInnerHTML={{ __html: current.narrationHtml }}
       />
       <div className="embed-stage">
-        {full && <ListingView view={v} event={lastEvent} />}
+        {full && <ListingView view={v} event={lastEvent} hideEras={!revealed(lesson.front, 'eras', state.step)} />}
         <StageView
           fitHeight={EMBED_FIT}
           legend={false}
-          hide={{ tid: !revealed(lesson.front, 'tid', state.step), lines: !revealed(lesson.front, 'lines', state.step) || !showLines }}
+          hide={{
+            tid: !revealed(lesson.front, 'tid', state.step),
+            lines: !revealed(lesson.front, 'lines', state.step) || !showLines,
+            primitives: !revealed(lesson.front, 'primitives', state.step),
+            cycles: !revealed(lesson.front, 'cycles', state.step),
+          }}
           view={v}
           event={lastEvent}
           selection={null}

@@ -85,6 +85,12 @@ export function LessonIndex({ lessons, topic, text }: { lessons: readonly Lesson
         A course on the kernel&apos;s lockless slab allocator, one interleaving at a time. Every step
         runs in the model, and every claim a lesson makes is checked by replaying it.
       </p>
+      <p data-testid="course-links">
+        Start with <a href={lessonHash('why-slab-caches', 1)}>why slab caches</a>, end with{' '}
+        <a href={lessonHash('queues-again', 1)}>queues, no queues, queues again</a>. Look words up in the{' '}
+        <a href="#/lessons/glossary">glossary</a>; the <a href="#/lessons/invariants">invariants</a> page lists what the
+        model checks.
+      </p>
 
       <div className="index-tools">
         <form className="filter" role="search" aria-label="Filter the lessons" onSubmit={(e) => e.preventDefault()}>

@@ -3,7 +3,7 @@
 // prediction question (asked before the step's moves play), "try it yourself" in the
 // playground, and the way on (steps, keyboard, the next lesson). The URL follows the step.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { movesThrough, revealed, tryItPlayground, type Lesson, type Revealable } from '../../lessons';
+import { movesThrough, revealed, stageTrack, tryItPlayground, type Lesson, type Revealable } from '../../lessons';
 import { listing as loadListing, type ListingFunction } from '../../sim';
 import type { CommandName } from '../../state/commands';
 import { playHash } from '../../state/url';
@@ -23,6 +23,8 @@ import { SiteHeader } from '../SiteHeader';
 import { stepAction, stepReducer } from './stepper';
 import { useProgress } from './useProgress';
 import { useWalk } from './useWalk';
+import { trackKey, useSpeed, SpeedControl } from './pace';
+import { LessonFrameEnd } from './LessonFrame';
 
 let listingCache: ListingFunction[] | undefined;
 /** The whole listing, once the simulator is ready (empty until then). */
@@ -63,14 +65,15 @@ export function LessonReader({
   const answered = answers[String(step)];
   const pending = current.predict !== null && answered === undefined && !skipped.has(step);
 
-  // The state: every move of the lesson is the schedule; the cursor is at the end of this step
-  // (at its start while its question waits for an answer), reached move by move.
-  const allMoves = useMemo(() => movesThrough(lesson, total), [lesson, total]);
-  const before = useMemo(() => movesThrough(lesson, step - 1).length, [lesson, step]);
-  const after = before + current.moves.length;
-  const walk = useWalk(pending ? before : after, !reducedMotion);
+  // The state: every move of the lesson is the schedule (or, at a what-if step, the run it
+  // shows); the cursor is at the end of this step (at its start while its question waits for
+  // an answer), reached move by move.
+  const track = useMemo(() => stageTrack(lesson, current), [lesson, current]);
+  const { before, after } = track;
+  const [speed, setSpeed] = useSpeed();
+  const walk = useWalk(pending ? before : after, !reducedMotion, trackKey(current, track.scenario), before, speed);
   const { replay } = walk;
-  const derived = useSimulationWhen(ready, lesson.scenario, allMoves, walk.cursor);
+  const derived = useSimulationWhen(ready, track.scenario, track.moves, walk.cursor);
 
   const go = useCallback(
     (name: CommandName) => {
@@ -155,7 +158,8 @@ export function LessonReader({
   const hereMoves = movesThrough(lesson, step);
   const hereLink = playHash(lesson.scenario, hereMoves, hereMoves.length, BUILTIN_TEXTS);
   const variant = Object.entries(lesson.front.variant);
-  const stepMoves = current.moves.length;
+  const whatIf = current.run === null ? [] : [...Object.entries(current.run.variant), ...Object.entries(current.run.cache)];
+  const stepMoves = after - before;
   const played = Math.max(0, Math.min(stepMoves, walk.cursor - before));
 
   return (
@@ -175,7 +179,16 @@ export function LessonReader({
             </span>
           )}
         </p>
-        <h1 data-testid="lesson-title">{lesson.front.title}</h1>
+        <h1 data-testid="lesson-title">
+          {lesson.front.title}{' '}
+          <span className="era-badge" data-testid="era-badge" title="The kernel whose code the listing shows">
+            {lesson.front.era}
+          </span>
+        </h1>
+        <p className="crux" data-testid="crux">
+          <strong>The idea: </strong>
+          <span dangerouslySetInnerHTML={{ __html: lesson.frame.cruxHtml }} />
+        </p>
       </div>
 
       <nav className="step-nav" aria-label="Steps of this lesson">
@@ -290,6 +303,8 @@ export function LessonReader({
             </p>
           )}
 
+          {step === total && <LessonFrameEnd lesson={lesson} />}
+
           {step === total && (
             <nav className="lesson-end" aria-label="Other lessons" data-testid="lesson-end">
               <p>
@@ -329,17 +344,26 @@ export function LessonReader({
           <section className="code-panel" aria-label="Code listing" data-panel="code">
             <h3>Code</h3>
             {view !== null && <ThreadPanes view={view} />}
-            {view !== null && <ListingView view={view} event={derived.kind === 'ok' ? derived.lastEvent : undefined} />}
+            {view !== null && <ListingView view={view} event={derived.kind === 'ok' ? derived.lastEvent : undefined} hideEras={!shown('eras')} />}
           </section>
         </div>
 
         <div className="col-stage">
+          {current.run !== null && (
+            <p className="what-if" data-testid="what-if" role="note">
+              <strong>What if</strong>{' '}
+              {whatIf.length > 0
+                ? whatIf.map(([k, v]) => `${k} = ${String(v)}`).join(', ')
+                : 'the moves were played in another order'}
+              : the stage shows that run for this step only; the next step returns to the lesson&apos;s own.
+            </p>
+          )}
           <div className="step-moves small">
             {stepMoves === 0 ? (
               <span>This step plays no move.</span>
             ) : (
               <span data-testid="step-moves">
-                This step plays <code>{movesText(current.movesSource)}</code>
+                This step plays <code>{movesText(current.run?.moves.slice(current.run.from) ?? current.movesSource)}</code>
                 {pending ? ' once you answer' : walk.walking ? ` · move ${played} of ${stepMoves}` : ''}
               </span>
             )}
@@ -353,6 +377,12 @@ export function LessonReader({
                 {walk.walking ? 'Skip to the end' : '↻ Replay the moves'}
               </button>
             )}
+            {stepMoves > 1 && !pending && (
+              <button type="button" className="link-button" data-testid="one-move" onClick={() => walk.stepOne(before)}>
+                {walk.held || !walk.walking ? 'One move ▸' : 'Hold, then one move ▸'}
+              </button>
+            )}
+            {stepMoves > 1 && !reducedMotion && <SpeedControl speed={speed} onChange={setSpeed} />}
           </div>
           {derived.kind === 'loading' ? (
             <p className="loading stage-loading" role="status">
@@ -366,7 +396,7 @@ export function LessonReader({
             <>
               <h2 className="sr-only">Stage</h2>
               <StageView
-                hide={{ tid: !shown('tid'), lines: !shown('lines') }}
+                hide={{ tid: !shown('tid'), lines: !shown('lines'), primitives: !shown('primitives'), cycles: !shown('cycles') }}
                 view={derived.view}
                 event={derived.lastEvent}
                 selection={null}

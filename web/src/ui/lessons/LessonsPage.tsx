@@ -1,6 +1,7 @@
 // `#/lessons…` in the app: the index or the reader, or the link-error panel naming what is
 // wrong with the link (an unknown lesson, a step it does not have).
-import { LESSONS } from '../../lessons/bundled';
+import { COURSE, LESSONS } from '../../lessons/bundled';
+import { GlossaryPage, InvariantsPage } from './CoursePages';
 import { LinkErrorPanel } from '../App';
 import { LessonIndex } from './LessonIndex';
 import { LessonReader } from './LessonReader';
@@ -11,6 +12,8 @@ export function LessonsPage({ path, query, hash }: { path: string; query: string
   const route = parseLessonPath(path, query);
   if (route.kind === 'error') return <LinkErrorPanel error={route} hash={hash} />;
   if (route.kind === 'index') return <LessonIndex lessons={LESSONS} topic={route.topic} text={route.text} />;
+  if (route.kind === 'glossary') return <GlossaryPage course={COURSE} lessons={LESSONS} at={route.term} />;
+  if (route.kind === 'invariants') return <InvariantsPage course={COURSE} at={route.id} />;
   const found = resolveStep(LESSONS, route.id, route.step);
   if ('kind' in found) return <LinkErrorPanel error={found} hash={hash} />;
   return <LessonReader key={found.lesson.id} lessons={LESSONS} lesson={found.lesson} initialStep={found.step} />;

@@ -125,7 +125,7 @@ export function describeHighlight(
       }
       switch (h.field) {
         case null:
-          return `${who}'s kmem_cache_cpu`;
+          return `${who}: slab ${c.page ?? 'none'}, freelist ${chain(c.freelist)}`;
         case 'tid':
           return `${who} · tid: ${c.tid} (= ${c.tidEvent}·${view.tidStep}+${c.tidCpu})`;
         case 'freelist':

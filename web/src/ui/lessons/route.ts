@@ -2,6 +2,8 @@
 //
 //   #/lessons?topic=<topic>&q=<text>   the index, filtered (both optional)
 //   #/lessons/<lesson-id>/<step>       the reader at a step, counted from 1 (absent = 1)
+//   #/lessons/glossary[/<term>]         the glossary (at a term)
+//   #/lessons/invariants[/<id>]         the invariants the model checks (at one)
 //
 // The embed takes the same reader path plus its own options (state/embed.ts). Pure: a path
 // that cannot be opened comes back as a LinkError naming the part (`lesson` or `step`).
@@ -10,6 +12,8 @@ import type { LinkError } from '../../state/url';
 
 export type LessonRoute =
   | { readonly kind: 'index'; readonly topic: string | null; readonly text: string }
+  | { readonly kind: 'glossary'; readonly term: string | null }
+  | { readonly kind: 'invariants'; readonly id: string | null }
   | { readonly kind: 'step'; readonly id: string; readonly step: number }
   | LinkError;
 
@@ -21,6 +25,11 @@ export function parseLessonPath(path: string, query: string): LessonRoute {
     const p = new URLSearchParams(query);
     const topic = p.get('topic');
     return { kind: 'index', topic: topic === null || topic === '' ? null : topic, text: p.get('q') ?? '' };
+  }
+  if (parts[1] === 'glossary' || parts[1] === 'invariants') {
+    if (parts.length > 3) return { kind: 'error', part: 'route', message: `"${path}" has too many parts` };
+    const at = parts[2] === undefined ? null : decodePart(parts[2]);
+    return parts[1] === 'glossary' ? { kind: 'glossary', term: at } : { kind: 'invariants', id: at };
   }
   if (parts.length > 3) {
     return { kind: 'error', part: 'route', message: `"${path}" has too many parts (a lesson step is #/lessons/<lesson>/<step>)` };

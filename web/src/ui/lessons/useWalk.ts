@@ -1,54 +1,95 @@
 // The cursor shown on a lesson's stage, walking to its target one move at a time so that a
 // step's moves play out (each move is one tween of the stage) instead of jumping. Going back,
-// a long step, or reduced motion jump at once.
+// a long step, or reduced motion jump at once. The learner sets the pace (`speed`, 0.25× to
+// 2×) or takes the step's moves one per press (`stepOne`, which holds the walk where it is).
 import { useCallback, useEffect, useState } from 'react';
 
 /** Steps with more moves than this jump (they would take too long to watch). */
 export const MAX_WALK = 30;
-/** The walk of one step lasts about this long, each move between the two bounds below. */
+/** At 1×, the walk of one step lasts about this long, each move between the two bounds below. */
 const WALK_MS = 1800;
 const MIN_MOVE_MS = 120;
 const MAX_MOVE_MS = 320;
 
+/** The paces a learner may choose. */
+export const SPEEDS = [0.25, 0.5, 1, 2] as const;
+export type Speed = (typeof SPEEDS)[number];
+
 interface Walk {
+  /** Which run the cursor counts moves of (a what-if step shows another). */
+  readonly track: string;
   readonly target: number;
   readonly cursor: number;
   /** ms per move of the current walk. */
   readonly every: number;
+  /** Held by `stepOne`: the cursor moves only on a press. */
+  readonly held: boolean;
 }
 
-function start(from: number, target: number, animate: boolean): Walk {
+function start(track: string, from: number, target: number, animate: boolean, speed: number): Walk {
   const n = target - from;
-  if (!animate || n <= 0 || n > MAX_WALK) return { target, cursor: target, every: 0 };
-  return { target, cursor: from, every: Math.max(MIN_MOVE_MS, Math.min(MAX_MOVE_MS, Math.round(WALK_MS / n))) };
+  if (!animate || n <= 0 || n > MAX_WALK) return { track, target, cursor: target, every: 0, held: false };
+  const every = Math.max(MIN_MOVE_MS, Math.min(MAX_MOVE_MS, Math.round(WALK_MS / n))) / speed;
+  return { track, target, cursor: from, every: Math.round(every), held: false };
 }
 
 /**
  * `cursor`: where the stage is; `walking`: moves remain; `replay(from)`: walk again from
- * `from`; `finish()`: jump to the target.
+ * `from`; `finish()`: jump to the target; `stepOne(from)`: one move on (from `from` when the
+ * step has been played out), then hold. `track` names the run the cursor counts in and
+ * `trackStart` where a new run's walk begins.
  */
 export function useWalk(
   target: number,
   animate: boolean,
-): { cursor: number; walking: boolean; replay: (from: number) => void; finish: () => void } {
-  const [walk, setWalk] = useState<Walk>(() => ({ target, cursor: target, every: 0 }));
+  track = '',
+  trackStart = target,
+  speed: number = 1,
+): {
+  cursor: number;
+  walking: boolean;
+  held: boolean;
+  replay: (from: number) => void;
+  finish: () => void;
+  stepOne: (from: number) => void;
+} {
+  const [walk, setWalk] = useState<Walk>(() => ({ track, target, cursor: target, every: 0, held: false }));
   let current = walk;
-  if (walk.target !== target) {
+  if (walk.track !== track) {
+    // Another run on the stage (a what-if step, or back from one): walk it from its start.
+    current = start(track, trackStart, target, animate, speed);
+    setWalk(current);
+  } else if (walk.target !== target) {
     // A new target (another step, or the answer given): adjust during render.
-    current = start(walk.cursor, target, animate);
+    current = start(track, walk.cursor, target, animate, speed);
     setWalk(current);
   }
   useEffect(() => {
-    if (current.cursor >= current.target) return;
+    if (current.held || current.cursor >= current.target) return;
     const id = window.setTimeout(() => {
-      setWalk((w) => (w.cursor < w.target ? { ...w, cursor: w.cursor + 1 } : w));
+      setWalk((w) => (w.cursor < w.target && !w.held ? { ...w, cursor: w.cursor + 1 } : w));
     }, current.every);
     return () => window.clearTimeout(id);
   }, [current]);
   const replay = useCallback(
-    (from: number) => setWalk((w) => start(Math.min(from, w.target), w.target, true)),
+    (from: number) => setWalk((w) => start(w.track, Math.min(from, w.target), w.target, true, speed)),
+    [speed],
+  );
+  const finish = useCallback(() => setWalk((w) => ({ ...w, cursor: w.target, held: false })), []);
+  const stepOne = useCallback(
+    (from: number) =>
+      setWalk((w) => {
+        const at = w.cursor >= w.target ? Math.min(from, w.target) : w.cursor + 1;
+        return { ...w, cursor: Math.min(at, w.target), held: at < w.target };
+      }),
     [],
   );
-  const finish = useCallback(() => setWalk((w) => ({ ...w, cursor: w.target })), []);
-  return { cursor: current.cursor, walking: current.cursor < current.target, replay, finish };
+  return {
+    cursor: current.cursor,
+    walking: current.cursor < current.target,
+    held: current.held,
+    replay,
+    finish,
+    stepOne,
+  };
 }

@@ -237,7 +237,7 @@ impl Machine {
                 };
                 Flow::Go
             }
-            // E2 (3.8–3.19): preempt_disable around reading c and tid.
+            // E2 (3.9–3.19; posted Jan 2013): preempt_disable around reading c and tid.
             A1 => self.s_preempt_off(pc, A2, " to read this CPU's tid"),
             A2 => self.s_pcpu(pc, &mut fr.c, A3),
             A3 => self.s_read_tid(
@@ -680,7 +680,7 @@ impl Machine {
                     self,
                     Store,
                     format!("cpu_slab[{}].tid", fr.c),
-                    "5.15+: the bypass exit bumps tid too."
+                    "5.19+ (Jann Horn's 2022 fix): the bypass exit bumps tid too."
                 );
                 *pc = B14;
                 Flow::Step

@@ -102,6 +102,22 @@ enum Command {
     /// Check the lessons, or export them as JSON for the page (docs/writing-lessons.md).
     #[command(subcommand)]
     Lesson(LessonCommand),
+    /// Grade a student's answer to a model-checked exercise by replaying it on the model;
+    /// prints Gradescope's autograder results JSON (docs/instructors-guide.md).
+    #[command(
+        after_help = "EXERCISE: <lesson id>/e<k> (exercise k, from 1) or <lesson id>/<step> \
+                            (a step's try-it goal).\n\
+                            ANSWER: a playground permalink, a scenario file with a schedule, or \
+                            a schedule (T,T,I) played from where the exercise opens.\n\n\
+                            Exit status: 0 a result is printed (a wrong or malformed answer \
+                            scores 0, with a message), 2 the exercise or the lessons are wrong."
+    )]
+    Grade {
+        exercise: String,
+        answer: String,
+        #[arg(long, default_value = "lessons")]
+        lessons: PathBuf,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -213,6 +229,11 @@ fn main() -> ExitCode {
             seed,
             sensitivity,
         } => bench(&workload, &variant, cpus, &param, &seed, sensitivity),
+        Command::Grade {
+            exercise,
+            answer,
+            lessons,
+        } => grade(&lessons, &exercise, &answer),
         Command::Lesson(LessonCommand::Check { dir }) => lesson(&dir, false),
         Command::Lesson(LessonCommand::Export { dir }) => lesson(&dir, true),
     };
@@ -227,6 +248,14 @@ fn main() -> ExitCode {
 
 /// `lesson check` / `lesson export`: every problem on stderr, one line each; the JSON on
 /// stdout only when every lesson holds.
+/// `slub-lab grade`: the results JSON on stdout; a wrong exercise or broken lessons exit 2.
+fn grade(lessons: &Path, exercise: &str, answer: &str) -> Result<u8, Failure> {
+    let json = slub_lessons::grade::grade_refusing(lessons, exercise, answer)
+        .map_err(|e| Failure::input(format!("grade: {e}")))?;
+    let _ = writeln!(std::io::stdout(), "{json}");
+    Ok(0)
+}
+
 fn lesson(dir: &Path, export: bool) -> Result<u8, Failure> {
     let t0 = std::time::Instant::now();
     let report = slub_lessons::check_dir(dir);

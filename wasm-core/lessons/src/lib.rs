@@ -14,6 +14,7 @@
 
 pub mod export;
 pub mod format;
+pub mod grade;
 pub mod highlight;
 pub mod moves;
 pub mod parse;

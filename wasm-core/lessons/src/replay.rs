@@ -15,7 +15,7 @@ use crate::parse::stat_names;
 
 /// The lesson's scenario JSON with variant (and cache) overrides merged in; `Err` when the
 /// scenario or its `variant`/`cache` is not a JSON object.
-fn scenario_with(
+pub(crate) fn scenario_with(
     base: &Value,
     variant: &[&Map<String, Value>],
     cache: &Map<String, Value>,
@@ -451,7 +451,7 @@ fn check_array(errs: &mut Vec<String>, field: &str, v: &slub_sim::view::ArrayVie
 }
 
 /// A simulator for the lesson's scenario under extra overrides, with events.
-fn new_sim(
+pub(crate) fn new_sim(
     lesson: &Lesson,
     base: &Value,
     variant: &Map<String, Value>,
@@ -463,7 +463,7 @@ fn new_sim(
 
 /// Apply the plain moves of steps `0..=k` as the lesson resolved them (or stop at the first
 /// refused move: `Err`).
-fn replay_to(
+pub(crate) fn replay_to(
     sim: &mut Simulator,
     lesson: &Lesson,
     resolved: &[Vec<String>],

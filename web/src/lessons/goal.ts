@@ -16,6 +16,8 @@ export interface Goal {
   backStep: number;
   /** The step to continue with once the goal is reached (none after an exercise). */
   nextStep: number | null;
+  /** An exercise's name for `slub-lab grade` (`<id>/e<k>`); `null` for a step's try-it. */
+  exercise: string | null;
 }
 
 /** The goal a link names, or `null` when no lesson has it. */
@@ -36,6 +38,7 @@ export function goalOf(goal: string): Goal | null {
       saysHtml: c.saysHtml,
       backStep: lesson.steps.length,
       nextStep: null,
+      exercise: goal,
     };
   }
   const step = lesson.steps[Number(part) - 1];
@@ -49,5 +52,6 @@ export function goalOf(goal: string): Goal | null {
     saysHtml: t.saysHtml,
     backStep: step.n,
     nextStep: lesson.steps[step.n] === undefined ? null : step.n + 1,
+    exercise: null,
   };
 }

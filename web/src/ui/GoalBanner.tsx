@@ -37,6 +37,15 @@ export function GoalBanner({ goal, view, outcome }: { goal: string; view: View; 
           <>Not yet: {goalProgress(win, view, outcome)}.</>
         )}
       </p>
+      {won && g.exercise !== null && (
+        <p className="goal-hand-in small" data-testid="goal-hand-in">
+          To hand it in, copy this page&apos;s address: it is your schedule. Your instructor checks it with{' '}
+          <code>
+            slub-lab grade {g.exercise} &apos;&lt;address&gt;&apos;
+          </code>
+          .
+        </p>
+      )}
       <p className="goal-links">
         <a className="button-link" href={back} data-testid="goal-back">
           ← Back to the lesson

@@ -1,0 +1,148 @@
+//! `slub-lab grade`: right answers score 1, wrong ones 0, malformed ones 0 with a message naming
+//! what is wrong; a wrong exercise is the instructor's error (exit 2). Run against the
+//! repository's lessons (the ABA lesson's first exercise: under `no-tid`, INV-12 without INV-1).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn grade(exercise: &str, answer: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_slub-lab"))
+        .current_dir(repo())
+        .args(["grade", exercise, answer])
+        .output()
+        .expect("slub-lab runs")
+}
+
+/// The results JSON of a run that printed one (exit 0).
+fn results(o: &Output) -> serde_json::Value {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).expect("results JSON")
+}
+
+fn score(o: &Output) -> f64 {
+    results(o)["score"].as_f64().expect("a score")
+}
+
+/// The exercise's scenario as the page opens it: the lesson's, with its variant.
+fn aba_scenario() -> serde_json::Value {
+    let text =
+        std::fs::read_to_string(repo().join("lessons/04-aba-without-tid/scenario.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["variant"] = serde_json::json!({"fastpath": "no-tid"});
+    v
+}
+
+fn moves(s: &[&str]) -> Vec<String> {
+    s.iter().map(|m| m.to_string()).collect()
+}
+
+#[test]
+fn right_answers_score_one() {
+    // A schedule in the lessons' syntax, from where the exercise opens.
+    assert_eq!(score(&grade("aba-without-tid/e1", "T*4, I*24, T*12")), 1.0);
+    // The permalink the playground gives (plain moves, at the end).
+    let plain: Vec<String> = std::iter::repeat_n("T", 4)
+        .chain(std::iter::repeat_n("I", 24))
+        .chain(std::iter::repeat_n("T", 12))
+        .map(String::from)
+        .collect();
+    let link = format!(
+        "http://localhost:5173/{}",
+        slub_lessons::grade::permalink(&aba_scenario(), &plain)
+    );
+    let r = results(&grade("aba-without-tid/e1", &link));
+    assert_eq!(r["score"], 1.0);
+    assert_eq!(r["max_score"], 1.0);
+    assert!(
+        r["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["status"] == "passed"),
+        "{r}"
+    );
+    // A scenario file with the schedule.
+    let dir = std::env::temp_dir().join(format!("slub-grade-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("answer.json");
+    let mut sc = aba_scenario();
+    sc["schedule"] = serde_json::json!(plain);
+    std::fs::write(&file, sc.to_string()).unwrap();
+    assert_eq!(
+        score(&grade("aba-without-tid/e1", file.to_str().unwrap())),
+        1.0
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn wrong_answers_score_zero_and_say_why() {
+    // The classic ABA breaks INV-1 too, which this exercise excludes.
+    let r = results(&grade(
+        "aba-without-tid/e1",
+        "T to slab_alloc:A9, I to end, T to end",
+    ));
+    assert_eq!(r["score"], 0.0);
+    let goal = &r["tests"][3];
+    assert_eq!(goal["status"], "failed");
+    assert!(goal["output"].as_str().unwrap().contains("INV-1"), "{r}");
+    // Stopping a link short of the goal (at=4: only T's first reads).
+    let plain = moves(&["T", "T", "T", "T", "I"]);
+    let link = slub_lessons::grade::permalink(&aba_scenario(), &plain).replace("&at=5", "&at=4");
+    assert_eq!(score(&grade("aba-without-tid/e1", &link)), 0.0);
+}
+
+#[test]
+fn malformed_answers_score_zero_naming_what_is_wrong() {
+    let cases: &[(&str, &str)] = &[
+        ("T*4, Q, T", "no context `Q`"),
+        ("T*999", "from 1 to 500"),
+        ("T*200", "is refused"),
+        ("#/play?s=v1.%%%&m=T", "base64url"),
+        ("#/play?s=sc01&m=T", "built-in"),
+        ("#/lessons/aba-without-tid/2", "not to the playground"),
+        ("/nonexistent/answer.json", "cannot read"),
+        ("", "empty"),
+    ];
+    for (answer, want) in cases {
+        let r = results(&grade("aba-without-tid/e1", answer));
+        assert_eq!(r["score"], 0.0, "{answer:?}: {r}");
+        let all = r.to_string();
+        assert!(all.contains(want), "{answer:?}: {want:?} not in {all}");
+    }
+    // Another exercise's permalink (the interrupt lesson's scenario).
+    let other: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("lessons/03-interrupt-retry/scenario.json")).unwrap(),
+    )
+    .unwrap();
+    let r = results(&grade(
+        "aba-without-tid/e1",
+        &slub_lessons::grade::permalink(&other, &moves(&["T"])),
+    ));
+    assert_eq!(r["score"], 0.0);
+    assert!(r.to_string().contains("another scenario"), "{r}");
+}
+
+#[test]
+fn a_wrong_exercise_is_the_instructors_error() {
+    for (ex, want) in [
+        ("no-such-lesson/e1", "no lesson has the id"),
+        ("aba-without-tid/e9", "exercises"),
+        ("aba-without-tid/e2", "written"),
+        ("aba-without-tid", "<lesson id>/e<k>"),
+    ] {
+        let o = grade(ex, "T");
+        assert_eq!(o.status.code(), Some(2), "{ex}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(want), "{ex}: {want:?} not in {err}");
+    }
+}

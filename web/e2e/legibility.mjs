@@ -168,7 +168,8 @@ async function settled(/** @type {import('playwright-core').Page} */ page) {
 }
 
 /**
- * Every lesson step and every built-in scenario (at its last move), at the three sizes: the
+ * Every lesson step, the glossary and the invariants pages, and every built-in scenario (at its
+ * last move), at the three sizes: the
  * list of problems, each prefixed with the size and the page. Navigates by hash, as a link does.
  */
 export async function legibilitySurvey(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ url) {
@@ -195,6 +196,17 @@ export async function legibilitySurvey(/** @type {import('playwright-core').Page
         for (const p of await legibilityProblems(page, 'main')) problems.push(`${size.name} lesson ${id} step ${n}: ${p}`);
         pages++;
       }
+    }
+    // The course's reference pages.
+    for (const [hash, testId] of [
+      ['#/lessons/glossary', 'glossary'],
+      ['#/lessons/invariants', 'invariants'],
+    ]) {
+      await page.evaluate((h) => (window.location.hash = h), hash);
+      await page.getByTestId(testId).waitFor();
+      await settled(page);
+      for (const p of await legibilityProblems(page, 'main')) problems.push(`${size.name} ${hash}: ${p}`);
+      pages++;
     }
     for (const s of scenarios) {
       await page.evaluate((h) => (window.location.hash = h), `#/play?s=${s}`);

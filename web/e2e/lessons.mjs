@@ -56,11 +56,73 @@ export function lessonTests({ axe, expectText, until, shot }) {
             await expectText(main.getByTestId('step-position'), new RegExp(`^Step ${n} of ${steps}$`));
             await expectText(main.getByTestId('step-narration'), /\S/);
           }
-          // The last step says what to try, opens the playground, and leads on.
+          // The last step says what to try, opens the playground, and leads on; the frame of the
+          // course is there: era badge and crux at the top, takeaways, exercises and sources.
           const main = page.locator('main.lesson-reader');
           if ((await main.getByTestId('try-it').count()) !== 1) throw new Error(`${id}: no "try it yourself" on the last step`);
           await main.getByTestId('lesson-end').waitFor();
+          await expectText(main.getByTestId('era-badge'), /^Linux \d/);
+          await expectText(main.getByTestId('crux'), /\S{20}/);
+          const takeaways = await main.getByTestId('takeaways').locator('li').count();
+          const written = await main.locator('[data-testid="exercises"] li[data-kind="written"]').count();
+          const model = await main.locator('[data-testid="exercises"] li[data-kind="model"]').count();
+          const sources = await main.getByTestId('sources').locator('li').count();
+          if (takeaways < 2 || written < 1 || model < 1 || sources < 1) {
+            throw new Error(`${id}: ${takeaways} takeaways, ${written} written and ${model} model-checked exercises, ${sources} sources`);
+          }
         }
+        if (!lessons.some((l) => l.id === 'why-slab-caches') || !lessons.some((l) => l.id === 'queues-again')) {
+          throw new Error('lesson 0 (why-slab-caches) or the synthesis (queues-again) is missing from the index');
+        }
+      },
+    },
+    {
+      name: 'a learner meets a what-if on the stage, paces the moves, and looks words up',
+      async run(page, url) {
+        // The ABA lesson's tid step shows the run with the real compare-and-swap: the failed CAS,
+        // no violation.
+        await page.goto(`${url}#/lessons/aba-without-tid/9`);
+        const main = await reader(page, 'aba-without-tid', 9);
+        await expectText(main.getByTestId('what-if'), /What if.*fastpath = tid-loop/);
+        const stats = main.locator('[data-panel="stats"]');
+        await until(async () => /CMPXCHG_DOUBLE_CPU_FAIL\D*1/.test((await stats.innerText()) ?? ''), 'the failed compare-and-swap counted');
+        await expectText(main.locator('[data-panel="violations"]'), /None\./);
+        await shot(page, 'lesson-what-if');
+        // The speed is remembered across lessons; a multi-move step takes one move per press.
+        await goHash(page, '#/lessons/interrupt-retry/2');
+        const two = await reader(page, 'interrupt-retry', 2);
+        await two.getByTestId('speed').getByText('0.5×').click();
+        await two.getByTestId('one-move').click();
+        await expectText(two.getByTestId('step-moves'), /move 1 of \d+/);
+        await two.getByTestId('one-move').click();
+        await expectText(two.getByTestId('step-moves'), /move 2 of \d+/);
+        await page.reload();
+        const again = await reader(page, 'interrupt-retry', 2);
+        const chosen = await again.getByTestId('speed').locator('label.chosen').innerText();
+        if (!/0\.5×/.test(chosen)) throw new Error(`the speed was not remembered: ${chosen}`);
+        // A glossary term links from its first use in a lesson; the glossary and the invariants
+        // pages open from the index.
+        await goHash(page, '#/lessons/fast-path-and-tid/1');
+        const fp = await reader(page, 'fast-path-and-tid', 1);
+        const term = fp.locator('[data-testid="step-narration"] a.term').first();
+        await term.waitFor();
+        await term.click();
+        const glossary = page.getByTestId('glossary');
+        await glossary.waitFor();
+        await glossary.locator('div.current dt').waitFor();
+        await axe(page, 'the glossary');
+        await shot(page, 'glossary');
+        await goHash(page, '#/lessons/invariants');
+        const invariants = page.getByTestId('invariants');
+        await invariants.waitFor();
+        for (const id of ['INV-1', 'INV-12', 'SLAB-1', 'INV-S1']) await invariants.locator(`tr#inv-${id}`).waitFor();
+        await axe(page, 'the invariants');
+        await shot(page, 'invariants');
+        // A model-checked exercise opens the playground with its goal.
+        await goHash(page, '#/lessons/aba-without-tid/10');
+        const last = await reader(page, 'aba-without-tid', 10);
+        await last.getByTestId('exercise-1').click();
+        await expectText(page.getByTestId('goal'), /exercise 1/);
       },
     },
     {

@@ -191,21 +191,22 @@ fn read_answer(answer: &str) -> Result<Answer, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {a}: {e}"))?;
         let mut scenario: Value =
             serde_json::from_str(&text).map_err(|e| format!("{a} is not JSON: {e}"))?;
-        let moves =
-            match scenario.as_object_mut().and_then(|o| o.remove("schedule")) {
-                Some(Value::Array(ms)) => ms
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, m)| match m {
-                        Value::String(s) => Ok(s),
-                        other => Err(format!("{a}: schedule[{i}]: {other} is not a move")),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?,
-                Some(_) => return Err(format!("{a}: schedule: must be a list of moves")),
-                None => return Err(format!(
+        let moves = match scenario.as_object_mut().and_then(|o| o.remove("schedule")) {
+            Some(Value::Array(ms)) => ms
+                .into_iter()
+                .enumerate()
+                .map(|(i, m)| match m {
+                    Value::String(s) => Ok(s),
+                    other => Err(format!("{a}: schedule[{i}]: {other} is not a move")),
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            Some(_) => return Err(format!("{a}: schedule: must be a list of moves")),
+            None => {
+                return Err(format!(
                     "{a}: the scenario has no schedule: save it from the playground with its moves"
-                )),
-            };
+                ))
+            }
+        };
         return Ok(Answer::FromStart {
             scenario,
             moves,

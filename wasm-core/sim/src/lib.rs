@@ -45,12 +45,14 @@
 //!   it stale in the kernel too (spec §2.8).
 //! - Irq handlers do not nest; a handler runs with interrupts off from entry to exit.
 //!
-//! A finding of the model (spec §3.6's family), the "bypass race": the model's analysis,
-//! unconfirmed upstream. In the 3.x–5.14 slow path the `DEACTIVATE_BYPASS` exit clears
-//! `c->page` without bumping tid and `new_slab` then enables interrupts, so a task preempted
+//! The "bypass race" (docs/model.md §3.6): in the 3.x slow path the `DEACTIVATE_BYPASS` exit
+//! clears `c->page` without bumping tid and `new_slab` may enable interrupts, so a task preempted
 //! inside its free fast path on the same CPU can commit an object to a CPU freelist whose slab
-//! is gone; the object is then lost when the new slab is installed. The 5.15+ slow path
-//! (`slowpath: local-lock`) bumps tid there and is immune. SC17 (the 3.1 torn read) ships
+//! is gone; the object is then lost when the new slab is installed. It is a known kernel bug,
+//! reported and fixed by Jann Horn in June 2022 (commit eeaa345e1285, "mm/slub: add missing TID
+//! updates on slab deactivation", first in 5.19, backported to stable); 5.15–5.18 mainline still
+//! had it. The model's `slowpath: local-lock` is the code after that fix, which bumps tid there
+//! and is immune. SC17 (the 3.1 torn read) ships
 //! without an allocation on its second CPU so that exploring it finds its own bug, not this.
 
 // No input reaches a panic (issue 12): the release build aborts on one (`panic = "abort"`),

@@ -62,8 +62,8 @@ fn assert_clean(name: &str, sc: &Value) {
 
 /// SC17 as shipped: its CPU-1 task flushes. The task is needed (a task alone on a CPU is
 /// always current there, so it could never be switched out and migrated back); an allocation
-/// there would let the search first find the 3.x–5.14 bypass race of the crate docs (the
-/// model's analysis, unconfirmed upstream), which is not SC17's lesson: under its correct
+/// there would let the search first find the 3.x bypass race of the crate docs (Jann Horn's
+/// 2022 fix, eeaa345e1285), which is not SC17's lesson: under its correct
 /// variants the shipped SC17 must explore clean.
 fn sc17_torn_read_only() -> Value {
     let sc = load("sc17");

@@ -79,7 +79,7 @@ export function useWalk(
   const stepOne = useCallback(
     (from: number) =>
       setWalk((w) => {
-        const at = w.cursor >= w.target ? Math.min(from, w.target) : w.cursor + 1;
+        const at = w.cursor >= w.target ? Math.min(from + 1, w.target) : w.cursor + 1;
         return { ...w, cursor: Math.min(at, w.target), held: at < w.target };
       }),
     [],

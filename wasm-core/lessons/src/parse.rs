@@ -83,8 +83,44 @@ pub(crate) fn is_ident(s: &str) -> bool {
 // Parsing
 // ---------------------------------------------------------------------------------------------
 
+/// How deep `[` and `{` may nest in a lesson's YAML. A lesson needs four or five levels; the YAML
+/// parser's time grows with the square of the depth (a 400 KB file nested 200,000 deep ran for
+/// minutes), so deeper input is refused before it is parsed.
+pub const MAX_YAML_NESTING: usize = 64;
+
+/// The first place where `text`'s flow collections (`[`, `{`, outside quotes and comments) nest
+/// deeper than `MAX_YAML_NESTING`: its line.
+fn too_deep(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, line) in text.lines().enumerate() {
+        let mut quote: Option<char> = None;
+        for c in line.chars() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some(c),
+                (None, '#') => break,
+                (None, '[' | '{') => {
+                    depth += 1;
+                    if depth > MAX_YAML_NESTING {
+                        return Some(i + 1);
+                    }
+                }
+                (None, ']' | '}') => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
 /// Deserialize YAML, naming the field that is wrong (`predict.answer.choice: invalid type`).
 fn from_yaml<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    if let Some(line) = too_deep(text) {
+        return Err(format!(
+            "line {line} of the block: `[` and `{{` nest more than {MAX_YAML_NESTING} deep; a lesson needs a few levels"
+        ));
+    }
     let de = serde_norway::Deserializer::from_str(text);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();

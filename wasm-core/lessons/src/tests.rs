@@ -783,3 +783,43 @@ fn shown_runs_spoilers_citations_and_exercises_are_checked() {
         lesson_links("[a](#/lessons/fast-path-and-tid) and [b](#/lessons/x/3)").collect();
     assert_eq!(links, ["fast-path-and-tid", "x"]);
 }
+
+/// Nesting deeper than a lesson needs is refused before the YAML parser sees it, with its line,
+/// and quickly (the parser's time grows with the square of the depth).
+#[test]
+fn deeply_nested_yaml_is_refused_quickly_with_its_place() {
+    let deep = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));
+    let text = GOOD.replacen("patches: []", &format!("patches: []\nreveal: {deep}"), 1);
+    let t0 = std::time::Instant::now();
+    let err = check_text(&text).expect_err("200,000 levels of nesting");
+    assert!(
+        t0.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert!(
+        err.contains("front matter: line 7 of the block") && err.contains("nest more than 64"),
+        "{err}"
+    );
+    // A step block too, and quotes do not count.
+    let step = GOOD.replacen(
+        "moves: [T*7]",
+        &format!(
+            "moves: [T*7]\nhighlights: {}{}",
+            "[".repeat(100),
+            "]".repeat(100)
+        ),
+        1,
+    );
+    let err = check_text(&step).expect_err("100 levels in a step");
+    assert!(
+        err.contains("step 2 \"Read\"") && err.contains("nest more than 64"),
+        "{err}"
+    );
+    let quoted = GOOD.replacen(
+        "tryIt: {goal: \"Run U first.\"",
+        &format!("tryIt: {{goal: \"Run U first. {}\"", "[".repeat(100)),
+        1,
+    );
+    check_text(&quoted).expect("brackets inside a quoted string are text");
+}

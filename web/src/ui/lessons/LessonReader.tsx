@@ -148,6 +148,15 @@ export function LessonReader({
     return <CrashScreen title="The simulator crashed" message={derived.message} link={window.location.href} />;
   }
 
+  // On a phone the stage is under the question: once answered, bring it into view so the
+  // moves play where the learner can see them.
+  const stageIntoView = () => {
+    if (!window.matchMedia('(max-width: 760px)').matches) return;
+    requestAnimationFrame(() => {
+      page.current?.querySelector('.col-stage')?.scrollIntoView({ block: 'start', behavior: reducedMotion ? 'auto' : 'smooth' });
+    });
+  };
+
   const index = lessons.findIndex((l) => l.id === lesson.id);
   const prevLesson = lessons[index - 1];
   const nextLesson = lessons[index + 1];
@@ -242,8 +251,14 @@ export function LessonReader({
                 predict={current.predict}
                 answered={answered}
                 skipped={skipped.has(step)}
-                onAnswer={(choice) => progressStore.answer(lesson.id, step, choice)}
-                onSkip={() => setSkipped((s) => new Set(s).add(step))}
+                onAnswer={(choice) => {
+                  progressStore.answer(lesson.id, step, choice);
+                  stageIntoView();
+                }}
+                onSkip={() => {
+                  setSkipped((s) => new Set(s).add(step));
+                  stageIntoView();
+                }}
                 onAgain={() => {
                   progressStore.forgetAnswer(lesson.id, step);
                   setSkipped((s) => {

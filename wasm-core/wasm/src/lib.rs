@@ -1,4 +1,4 @@
-//! slub-wasm: the only code of slub-lab that knows JavaScript (DESIGN §2, §6).
+//! slub-wasm: the only code of slub-lab that knows JavaScript (design.md §2, §6).
 //!
 //! It wraps [`slub_sim::Simulator`] in one opaque `Simulator` class with a coarse API: the page
 //! makes one call per user action ([`Simulator::frame`]) and gets one JSON string back. Views,
@@ -101,7 +101,7 @@ pub struct Simulator {
 
 #[wasm_bindgen]
 impl Simulator {
-    /// Parse and validate a scenario (DESIGN §4) and run its setup; `events` records one event
+    /// Parse and validate a scenario (design.md §4) and run its setup; `events` records one event
     /// per step (off for benchmarks).
     #[wasm_bindgen(constructor)]
     pub fn new(scenario_json: &str, events: bool) -> Result<Simulator, JsError> {
@@ -160,7 +160,7 @@ impl Simulator {
         to_json(self.inner.events())
     }
 
-    /// What `slub-lab run` prints, minus events (DESIGN §5), as JSON.
+    /// What `slub-lab run` prints, minus events (design.md §5), as JSON.
     pub fn outcome(&self) -> String {
         to_json(&self.inner.outcome())
     }
@@ -172,7 +172,7 @@ impl Simulator {
     }
 }
 
-/// The core benchmark (DESIGN §8): run a scenario by the default policy on the bare machine,
+/// The core benchmark (design.md §8): run a scenario by the default policy on the bare machine,
 /// events off, the invariant checks on or off, and return the number of steps taken. The same
 /// loop as the native `cargo bench` (`core_steps_*`), so the two numbers compare; `runs`
 /// machines are run from one parse.

@@ -227,7 +227,7 @@ describe('listing layout', () => {
   });
 });
 
-// ----- SLAB (spec Appendix A) -----
+// ----- SLAB (model.md Appendix A) -----
 
 /** SC18's task A to the moment it links its new slab under list_lock (mid-refill). */
 const SC18_GROW = Array<string>(9).fill('A');

@@ -229,7 +229,7 @@ export function stageWidth(columns: number): number {
   return columns * CARD_W + (columns + 1) * GAP;
 }
 
-/** `object·TID_STEP + cpu` (spec §3.1), the tid's decomposition shown beside it. */
+/** `object·TID_STEP + cpu` (model.md §3.1), the tid's decomposition shown beside it. */
 export function tidText(c: CpuView, tidStep: number): string {
   return `${c.tid} = ${c.tidEvent}·${tidStep}+${c.tidCpu}`;
 }
@@ -293,7 +293,7 @@ export function slabObjectState(owner: ObjectOwner): { state: ObjectState; cpu: 
   return st;
 }
 
-/** Fast paths whose cmpxchg compares the tid too (slub-algorithm §2.16). */
+/** Fast paths whose cmpxchg compares the tid too (model.md §2.16). */
 const TID_FASTPATHS = new Set(['preempt-disable', 'tid-loop', 'tid-direct', 'tid-unguarded']);
 /** Fast paths with no cmpxchg: the update is a plain store with irqs off (E0). */
 const STORE_FASTPATHS = new Set(['irq-disable']);
@@ -302,7 +302,7 @@ export interface SnapshotLine {
   readonly text: string;
   /** The same in a sentence (for the stage's description to screen readers). */
   readonly words: string;
-  /** The `next` it read is no longer the object's free pointer (the ABA of spec §3.4). */
+  /** The `next` it read is no longer the object's free pointer (the ABA of model.md §3.4). */
   readonly stale: boolean;
   /** The object and the `next` it holds (for the stale pointer's arrow). */
   readonly object: string | null;
@@ -774,7 +774,7 @@ function layoutNode(
   return h;
 }
 
-// ----- SLAB (spec Appendix A): array_cache stacks, the node's three lists and shared array -----
+// ----- SLAB (model.md Appendix A): array_cache stacks, the node's three lists and shared array -----
 
 /** Rows of an array_cache stack at most: a bigger array folds its middle (stack.layout.ts). */
 export const STACK_ROWS = 8;
@@ -1069,7 +1069,7 @@ function layoutSlabNode(
   return h;
 }
 
-// ----- Linux 7.0 (spec Appendix C): per-CPU sheaves as stacks, the node's barn -----
+// ----- Linux 7.0 (model.md Appendix C): per-CPU sheaves as stacks, the node's barn -----
 
 /** A CPU card under 7.0: two columns, main on the left and spare on the right. */
 const SHEAF_COL = CARD_W / 2;

@@ -29,7 +29,7 @@ export function drawsWordsFirst(route: Route): boolean {
 
 type Loading = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; message: string };
 
-/** Loads the wasm module, then the page the hash names (DESIGN §6 routes). */
+/** Loads the wasm module, then the page the hash names (design.md §6 routes). */
 export function App() {
   const [loading, setLoading] = useState<Loading>({ kind: 'loading' });
   const [hash, setHash] = useState(() => window.location.hash);

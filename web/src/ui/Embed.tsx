@@ -1,4 +1,4 @@
-// The embed (DESIGN §6): one frame of the stage for slides, driven by its host through
+// The embed (design.md §6): one frame of the stage for slides, driven by its host through
 // postMessage with the same command table as the keyboard. It shows a lesson step
 // (`#/lessons/<id>/<step>`, ui/lessons/LessonEmbed.tsx) or a playground state (`#/play?s=&m=&at=`),
 // plus the embed's own parameters (state/embed.ts).

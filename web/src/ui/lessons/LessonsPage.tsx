@@ -1,7 +1,7 @@
 // `#/lessons…` in the app: the index or the reader, or the link-error panel naming what is
 // wrong with the link (an unknown lesson, a step it does not have).
 import { LESSONS } from '../../lessons/bundled';
-import { LinkErrorPanel } from '../App';
+import { LinkErrorPanel } from '../LinkErrorPanel';
 import { LessonIndex } from './LessonIndex';
 import { LessonReader } from './LessonReader';
 import { parseLessonPath, resolveStep } from './route';

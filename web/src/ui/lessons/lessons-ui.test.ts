@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { movesThrough, tryItPlayground } from '../../lessons';
 import { loadLessons } from '../../lessons/library';
 import { listing, Simulation } from '../../sim/simulator';
-import { loadWasmNode, repoRoot } from '../../sim/testing';
+import { loadWasmNode, outcomeOf, repoRoot } from '../../sim/testing';
 import { parseHash, playHash } from '../../state/url';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from '../scenarios';
 import { codeFor, describeHighlight, type Highlight } from './highlight';
@@ -150,7 +150,7 @@ describe('every lesson', () => {
         for (const step of lesson.steps) {
           for (const m of step.moves) sim.apply(m);
           const view = sim.view();
-          const outcome = sim.outcome();
+          const outcome = outcomeOf(sim);
           for (const h of step.highlights) {
             const name = h.name;
             const words = describeHighlight(h, view, outcome, codeFor(view, code));
@@ -199,7 +199,7 @@ describe('SLAB highlights in words (lesson 12)', () => {
     try {
       for (const m of movesThrough(lesson, 11)) sim.apply(m);
       const view = sim.view();
-      const words = (h: Highlight) => describeHighlight(h, view, sim.outcome(), listing());
+      const words = (h: Highlight) => describeHighlight(h, view, outcomeOf(sim), listing());
       expect(words({ kind: 'cpu', cpu: 0, field: null })).toBe("CPU 0's array_cache: p2, q1, p1 (top p1), 3 of 4");
       expect(words({ kind: 'cpu', cpu: 1, field: 'array' })).toBe("CPU 1's array_cache: r0 (top r0), 1 of 4");
       expect(words({ kind: 'cpu', cpu: 0, field: 'irqs' })).toBe('CPU 0 · interrupts on');

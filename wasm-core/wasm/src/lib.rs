@@ -9,28 +9,21 @@
 //!
 //! Errors cross in one place ([`into_error`]): a bad scenario or a move that is not enabled
 //! becomes a JS `Error` whose message is the `Display` text of [`slub_sim::Error`]. A Rust panic
-//! is a bug: the panic hook installed at start-up records its message, the wasm call traps, and
-//! the page reads [`last_panic`] to show its crash screen.
+//! is a bug: the panic hook installed at start-up (slub-panic-hook, shared with slub-lab-wasm)
+//! records its message, the wasm call traps, and the page reads [`last_panic`] to show its crash
+//! screen.
 //!
 //! The Lab's entry points (`labCases`, `labRunSeed`, ...) are in their own module,
 //! `slub-lab-wasm` (wasm-core/lab-wasm), which pages other than the Lab never load.
 
-use std::sync::Mutex;
-
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// The message of the last panic, kept for the crash screen.
-static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
-
-/// Runs when the module is instantiated (`init`/`initSync` on the JS side).
+/// Runs when the module is instantiated (`init`/`initSync` on the JS side): installs the panic
+/// hook the two wasm modules share (wasm-core/panic-hook).
 #[wasm_bindgen(start)]
 fn start() {
-    std::panic::set_hook(Box::new(|info| {
-        if let Ok(mut last) = LAST_PANIC.lock() {
-            *last = Some(info.to_string());
-        }
-    }));
+    slub_panic_hook::install();
 }
 
 /// The message of the last Rust panic (with its source location), or `undefined` if none.
@@ -38,7 +31,7 @@ fn start() {
 /// (a bad link after the crash) is then not mistaken for the old panic.
 #[wasm_bindgen(js_name = lastPanic)]
 pub fn last_panic() -> Option<String> {
-    LAST_PANIC.lock().ok().and_then(|mut last| last.take())
+    slub_panic_hook::take_last()
 }
 
 /// Panics, on purpose: the tests of the page's recovery (a crash screen with this message, the

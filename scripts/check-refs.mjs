@@ -1,6 +1,6 @@
 // Every reference in the repository points into the repository (a stage of `npm test`).
 //
-//   node scripts/check-refs.mjs
+//   node scripts/check-refs.mjs          (CHECK_REFS_ALL=1: the PENDING files too)
 //
 // The model and the design are documented in docs/model.md and docs/design.md; code and docs
 // cite their sections as "model.md §2.13", "model.md Appendix A", "model.md C.3.10",
@@ -49,6 +49,8 @@ const PENDING = new Set([
   'web/src/state/compare.ts',
   'web/src/ui/compare/ComparePage.tsx',
 ]);
+// `CHECK_REFS_ALL=1 node scripts/check-refs.mjs` holds the pending files to the rule too.
+if (process.env.CHECK_REFS_ALL === '1') PENDING.clear();
 
 const TEXT = /\.(rs|ts|tsx|mjs|js|md|json|html|css|toml|ya?ml)$/;
 const SKIP = [/^package-lock\.json$/, /^Cargo\.lock$/, /^web\/src\/sim\/pkg/, /(^|\/)node_modules\//, /^scripts\/check-refs\.mjs$/];

@@ -5,7 +5,7 @@
 // stage.sheaves.ts); this file places them, with the slab cards and node partial lists every
 // allocator has, the step strip and the cache-line tokens.
 import type { ContextView, CpuView, NodeView, SimEvent, SlabView, View } from '../sim/types';
-import { arcPath, CHAR_W, contextMarker, r1, type Point } from './geometry';
+import { arcPath, CHAR_W, r1, type Point } from './geometry';
 import { layoutSheafCpu, layoutBarn, SHEAF_COL, SHEAF_LINE_Y, sheafCpuHeight } from './stage.sheaves';
 import {
   CARD_CHARS,
@@ -18,6 +18,7 @@ import {
   GAP,
   keyer,
   LABEL_X,
+  listLockTexts,
   NODE_RIGHT_W,
   objectState,
   ownerText,
@@ -286,14 +287,7 @@ function layoutNode(
     text(LABEL_X, 16, `node ${n.node}`, 'title'),
     text(LABEL_X + 64, 16, `nr_partial ${n.nrPartial}`, 'muted'),
     text(LABEL_X, 38, 'partial', 'label'),
-    text(lockX + 22, lockY + 16, 'list_lock', 'label'),
-    text(
-      lockX + 22,
-      lockY + 34,
-      holder === undefined ? 'free' : `held by ${contextMarker(holder.kind)} ${holder.id} (CPU ${holder.cpu})`,
-      holder === undefined ? 'muted' : 'value strong',
-    ),
-    text(lockX + 22, lockY + 50, n.waiters.length === 0 ? 'no waiter' : `waiting: ${n.waiters.join(', ')}`, n.waiters.length === 0 ? 'muted' : 'value warn'),
+    ...listLockTexts(lockX + 22, lockY, holder, n.waiters),
   ];
   if (n.partial.length === 0) texts.push(text(VALUE_X, 38, 'empty', 'muted'));
   const keys = uniqueKeys('ref', n.partial);

@@ -18,7 +18,7 @@
 //                                     grid position, like a freelist link
 //   ghost:<name>                      a stale copy a flush left at the bottom of a CPU's array
 import type { ContextView, ObjectOwner, SlabOwner, SlabView } from '../sim/types';
-import { CHAR_W, type Point } from './geometry';
+import { CHAR_W, contextMarker, type Point } from './geometry';
 import type { TieShape, TokenLayout } from './tokens.layout';
 
 export const CARD_W = 296;
@@ -193,6 +193,20 @@ export const text = (
   cls = 'value',
   anchor: TextShape['anchor'] = 'start',
 ): TextShape => ({ x, y, text: t, cls, anchor });
+
+/** A node's `list_lock` at (x, y): its name, who holds it, who waits for it. */
+export function listLockTexts(x: number, y: number, holder: ContextView | undefined, waiters: readonly string[]): TextShape[] {
+  return [
+    text(x, y + 16, 'list_lock', 'label'),
+    text(
+      x,
+      y + 34,
+      holder === undefined ? 'free' : `held by ${contextMarker(holder.kind)} ${holder.id} (CPU ${holder.cpu})`,
+      holder === undefined ? 'muted' : 'value strong',
+    ),
+    text(x, y + 50, waiters.length === 0 ? 'no waiter' : `waiting: ${waiters.join(', ')}`, waiters.length === 0 ? 'muted' : 'value warn'),
+  ];
+}
 
 export function clip(s: string, n: number): string {
   return s.length <= n ? s : `${s.slice(0, n - 1)}…`;

@@ -21,7 +21,7 @@ import {
   type MarkShape,
   type TextShape,
 } from './stage.shapes';
-import { contextLines, layoutStack, SLOT_H, STACK_ROWS } from './stage.stack';
+import { layoutStack, SLOT_H, stackCardFoot, STACK_ROWS } from './stage.stack';
 
 // ----- Linux 7.0 (model.md Appendix C): per-CPU sheaves as stacks, the node's barn -----
 
@@ -103,15 +103,7 @@ export function layoutSheafCpu(
   column('spare', pcs?.spare, 1);
   const rows = Math.min(Math.max(pcs?.main.capacity ?? 1, 1), STACK_ROWS);
   const irqY = SHEAF_STACK_TOP + rows * SLOT_H + 20;
-  texts.push(text(LABEL_X, irqY, `irqs ${c.irqsEnabled ? 'on' : 'OFF'} · preempt ${c.preemptCount} · ${c.cycles} cycles`, 'value'));
-  const ctxs = view.contexts.filter((ctx) => ctx.cpu === c.cpu);
-  if (ctxs.length === 0) texts.push(text(LABEL_X, irqY + 20, 'no context here', 'muted'));
-  ctxs.forEach((ctx, j) => {
-    const y0 = irqY + 20 + j * 2 * CTX_LINE;
-    const [what, at] = contextLines(ctx);
-    texts.push(text(LABEL_X, y0, what, ctx.id === c.running ? 'value strong' : 'muted'));
-    if (at !== '') texts.push(text(LABEL_X, y0 + CTX_LINE, at, 'muted'));
-  });
+  const ctxs = stackCardFoot(c, view, irqY, texts);
   const loose = looseOn(view, c.cpu);
   loose.forEach((h, j) => {
     const y0 = irqY + 20 + Math.max(1, ctxs.length) * 2 * CTX_LINE + j * CTX_LINE;

@@ -8,6 +8,7 @@ import {
   CTX_LINE,
   GAP,
   LABEL_X,
+  listLockTexts,
   NODE_RIGHT_W,
   objectState,
   REF_STEP,
@@ -26,7 +27,7 @@ import {
   type RefShape,
   type TextShape,
 } from './stage.shapes';
-import { contextLines, layoutStack, SLOT_H, STACK_ROWS } from './stage.stack';
+import { layoutStack, SLOT_H, stackCardFoot, STACK_ROWS } from './stage.stack';
 
 /** A CPU card under SLAB: the array_cache line, then the stack's top. */
 const AC_LINE_Y = 40;
@@ -100,15 +101,7 @@ export function layoutSlabCpu(
     rows = stackHeightRows(a, STACK_ROWS);
   }
   const irqY = AC_STACK_TOP + rows * SLOT_H + 20;
-  texts.push(text(LABEL_X, irqY, `irqs ${c.irqsEnabled ? 'on' : 'OFF'} · preempt ${c.preemptCount} · ${c.cycles} cycles`, 'value'));
-  const ctxs = view.contexts.filter((ctx) => ctx.cpu === c.cpu);
-  if (ctxs.length === 0) texts.push(text(LABEL_X, irqY + 20, 'no context here', 'muted'));
-  ctxs.forEach((ctx, j) => {
-    const y0 = irqY + 20 + j * 2 * CTX_LINE;
-    const [what, at] = contextLines(ctx);
-    texts.push(text(LABEL_X, y0, what, ctx.id === c.running ? 'value strong' : 'muted'));
-    if (at !== '') texts.push(text(LABEL_X, y0 + CTX_LINE, at, 'muted'));
-  });
+  stackCardFoot(c, view, irqY, texts);
   out.cards.push({ key: `cpu:${c.cpu}`, kind: 'cpu', x: box.x, y: box.y, w: CARD_W, h: box.h, cpu: c.cpu, faded: false, selected: false, texts, marks });
 }
 
@@ -164,16 +157,7 @@ export function layoutSlabNode(
   const rx = wide ? w - NODE_RIGHT_W : 6;
   const ry = wide ? 0 : listsBottom;
   const holder = view.contexts.find((c) => c.id === n.listLock);
-  texts.push(
-    text(rx + 22, ry + 16, 'list_lock', 'label'),
-    text(
-      rx + 22,
-      ry + 34,
-      holder === undefined ? 'free' : `held by ${contextMarker(holder.kind)} ${holder.id} (CPU ${holder.cpu})`,
-      holder === undefined ? 'muted' : 'value strong',
-    ),
-    text(rx + 22, ry + 50, n.waiters.length === 0 ? 'no waiter' : `waiting: ${n.waiters.join(', ')}`, n.waiters.length === 0 ? 'muted' : 'value warn'),
-  );
+  texts.push(...listLockTexts(rx + 22, ry, holder, n.waiters));
   out.locks.push({ key: `lock:${n.node}`, x: GAP + rx + 8, y: y + ry + 26, held: holder !== undefined, holderCpu: holder?.cpu ?? null });
   const sy = ry + 62;
   texts.push(text(rx + LABEL_X, sy + 12, 'shared', 'label'));

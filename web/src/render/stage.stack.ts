@@ -1,10 +1,10 @@
 // An array of object pointers drawn as a stack of slots: SLAB's array_cache (stage.slab.ts) and
 // Linux 7.0's sheaves (stage.sheaves.ts) alike, with the two-line context text their CPU cards
 // share. Pure.
-import type { ArrayView, ContextView, ObjectView } from '../sim/types';
+import type { ArrayView, ContextView, CpuView, ObjectView, View } from '../sim/types';
 import { CHAR_W, contextMarker, r1 } from './geometry';
 import { gapText, stackHeightRows, stackRows } from './stack.layout';
-import { CARD_CHARS, CHIP_W, clip, LOST, objectState, opProgress, text, type ChipShape, type GridPos, type Keyer, type MarkShape, type TextShape } from './stage.shapes';
+import { CARD_CHARS, CHIP_W, clip, CTX_LINE, LABEL_X, LOST, objectState, opProgress, text, type ChipShape, type GridPos, type Keyer, type MarkShape, type TextShape } from './stage.shapes';
 
 /** Rows of an array_cache stack at most: a bigger array folds its middle (stack.layout.ts). */
 export const STACK_ROWS = 8;
@@ -25,6 +25,23 @@ function roundRect(cx: number, cy: number, w: number, h: number, r: number): str
     `V${r1(y + h - r)} Q${r1(x + w)},${r1(y + h)} ${r1(x + w - r)},${r1(y + h)} H${r1(x + r)} ` +
     `Q${r1(x)},${r1(y + h)} ${r1(x)},${r1(y + h - r)} V${r1(y + r)} Q${r1(x)},${r1(y)} ${r1(x + r)},${r1(y)} Z`
   );
+}
+
+/**
+ * The foot of a CPU card drawn with stacks (SLAB's, 7.0's): the irq line at `irqY`, then two
+ * lines per context on the CPU. Returns those contexts.
+ */
+export function stackCardFoot(c: CpuView, view: View, irqY: number, texts: TextShape[]): ContextView[] {
+  texts.push(text(LABEL_X, irqY, `irqs ${c.irqsEnabled ? 'on' : 'OFF'} · preempt ${c.preemptCount} · ${c.cycles} cycles`, 'value'));
+  const ctxs = view.contexts.filter((ctx) => ctx.cpu === c.cpu);
+  if (ctxs.length === 0) texts.push(text(LABEL_X, irqY + 20, 'no context here', 'muted'));
+  ctxs.forEach((ctx, j) => {
+    const y0 = irqY + 20 + j * 2 * CTX_LINE;
+    const [what, at] = contextLines(ctx);
+    texts.push(text(LABEL_X, y0, what, ctx.id === c.running ? 'value strong' : 'muted'));
+    if (at !== '') texts.push(text(LABEL_X, y0 + CTX_LINE, at, 'muted'));
+  });
+  return ctxs;
 }
 
 export function contextLines(ctx: ContextView): [string, string] {

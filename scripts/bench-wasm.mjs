@@ -1,4 +1,4 @@
-// Core steps per second in wasm (node), plus the .wasm size and its gzip size (DESIGN §8).
+// Core steps per second in wasm (node), plus the .wasm size and its gzip size (design.md §8).
 //
 //   node scripts/bench-wasm.mjs [--pairs N] [--rounds R]
 //

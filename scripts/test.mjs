@@ -12,6 +12,8 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 /** [name, command, args, lint?] */
 const STAGES = [
+  // Every "§", scenario id and document a comment or doc cites is in the repository.
+  ['references', 'node', [join(root, 'scripts', 'check-refs.mjs')], true],
   ['rustfmt', 'cargo', ['fmt', '--all', '--check'], true],
   ['clippy (native)', 'cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings'], true],
   [

@@ -54,7 +54,7 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
-    // Two pages: the app and the embed (DESIGN §6).
+    // Two pages: the app and the embed (design.md §6).
     rolldownOptions: {
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),

@@ -643,7 +643,7 @@ TESTS.push(
   },
 );
 
-// SLAB (spec Appendix A) in the playground: per-CPU array_cache stacks, the node's three lists.
+// SLAB (model.md Appendix A) in the playground: per-CPU array_cache stacks, the node's three lists.
 /** The text of a stage card (`cpu:0`, `node:0`, `slab:P`). */
 async function cardText(/** @type {Page} */ page, /** @type {string} */ key) {
   return (await page.getByTestId('stage').locator(`g.card[data-key="${key}"] text`).allTextContents()).join(' | ');

@@ -1,4 +1,4 @@
-// Entry of embed.html: the stage alone, for an iframe in a slide deck (DESIGN §6).
+// Entry of embed.html: the stage alone, for an iframe in a slide deck (design.md §6).
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { loadWasm } from './sim';

@@ -1,5 +1,5 @@
 //! `slub-lab`: run, explore and benchmark SLUB scenarios headless, with JSON output
-//! (DESIGN §5; tests outside the project rely on this contract), and check or export the
+//! (design.md §5; tests outside the project rely on this contract), and check or export the
 //! lessons (`lesson check [DIR]`: exit 1 a failed claim, 2 a malformed lesson; crate
 //! slub-lessons).
 //!
@@ -81,7 +81,7 @@ enum Command {
         /// alloc-then-free, alloc-free, concurrent, fastpath-reuse, n-pattern,
         /// producer-consumer, or `seeds`.
         workload: String,
-        /// Variant keys of a scenario's `variant` (spec §2.16, `era`, `tidStep`), `key=value`
+        /// Variant keys of a scenario's `variant` (model.md §2.16, `era`, `tidStep`), `key=value`
         /// (repeatable; later ones win); `allocator=slab` runs SLAB (keys `preempt`, `slabGrow`).
         #[arg(long = "variant", value_name = "KEY=VALUE", value_parser = parse_key_value)]
         variant: Vec<(String, String)>,

@@ -1,4 +1,4 @@
-//! The command-line contract of DESIGN §5, run against the built `slub-lab` binary.
+//! The command-line contract of design.md §5, run against the built `slub-lab` binary.
 //!
 //! Exit codes: 0 no violation, 1 a violation, 2 bad input or a move that is not enabled —
 //! never a panic (101) or a signal.
@@ -163,7 +163,7 @@ fn missing_or_unreadable_file_exits_2() {
     assert!(stderr(&o).contains("not-utf8.json"), "{}", stderr(&o));
 }
 
-/// `bench WORKLOAD` prints DESIGN §5's cycles per operation and stat counters as JSON, with
+/// `bench WORKLOAD` prints design.md §5's cycles per operation and stat counters as JSON, with
 /// the workload's parameters and the variant as run.
 #[test]
 fn bench_prints_cycles_per_operation_and_stats() {
@@ -315,7 +315,7 @@ fn bench_bad_input_exits_2_listing_the_valid_ones() {
     }
 }
 
-/// `explore` prints DESIGN §5's object; a found counterexample replays with `run --schedule`.
+/// `explore` prints design.md §5's object; a found counterexample replays with `run --schedule`.
 #[test]
 fn explore_finds_the_aba_and_its_schedule_replays() {
     let dir = concat!(
@@ -447,7 +447,7 @@ fn valid_scenario_runs_to_the_end_and_prints_the_outcome() {
     assert!(out.get("events").is_none(), "events without --events");
     // Stats count from the start, setup included, under the kernel's names: setup's first
     // allocation takes a slab from the page allocator (3.10 does not count ALLOC_SLOWPATH
-    // there, spec §8), A's allocation then hits the fast path, B's free on CPU 1 of CPU 0's
+    // there, model.md §8), A's allocation then hits the fast path, B's free on CPU 1 of CPU 0's
     // object is a slow-path (remote) free.
     let total = &out["stats"]["total"];
     let n = |v: &Value| v.as_u64().unwrap_or(0);

@@ -8,25 +8,17 @@
 //!
 //! Errors and panics cross as slub-wasm's do: a refusal becomes a JS `Error` with the model's
 //! message, a panic is recorded by the hook installed at start-up and read with [`last_panic`].
-//! Those few lines are copied from slub-wasm, not shared: depending on slub-wasm would link its
-//! exports (the `Simulator` class, its start function) into this module too.
-
-use std::sync::Mutex;
+//! The hook is slub-panic-hook's, shared with slub-wasm (depending on slub-wasm itself would
+//! link its exports, the `Simulator` class and its start function, into this module too).
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// The message of the last panic, kept for the crash screen.
-static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
-
-/// Runs when the module is instantiated (`init`/`initSync` on the JS side).
+/// Runs when the module is instantiated (`init`/`initSync` on the JS side): installs the panic
+/// hook the two wasm modules share (wasm-core/panic-hook).
 #[wasm_bindgen(start)]
 fn start() {
-    std::panic::set_hook(Box::new(|info| {
-        if let Ok(mut last) = LAST_PANIC.lock() {
-            *last = Some(info.to_string());
-        }
-    }));
+    slub_panic_hook::install();
 }
 
 /// The message of the last Rust panic (with its source location), or `undefined` if none.
@@ -34,7 +26,7 @@ fn start() {
 /// (a bad link after the crash) is then not mistaken for the old panic.
 #[wasm_bindgen(js_name = lastPanic)]
 pub fn last_panic() -> Option<String> {
-    LAST_PANIC.lock().ok().and_then(|mut last| last.take())
+    slub_panic_hook::take_last()
 }
 
 /// Serialise a DTO of the model. The model's DTOs have string keys only, so failing here is a

@@ -1,5 +1,5 @@
 //! A step's moves as a lesson writes them, and their resolution into the plain moves of
-//! DESIGN §3 the simulator takes (docs/writing-lessons.md, "Moves").
+//! design.md §3 the simulator takes (docs/writing-lessons.md, "Moves").
 //!
 //! - `T`, `migrate:T:1`: one move;
 //! - `T*7`: the same move seven times;
@@ -21,7 +21,7 @@ pub const MAX_RUN: usize = 500;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Move {
-    /// A move of DESIGN §3, `times` times (`T*7`; `T` is once).
+    /// A move of design.md §3, `times` times (`T*7`; `T` is once).
     Repeat { mv: String, times: usize },
     /// `T to slab_alloc:A9`.
     ToLabel { ctx: String, label: String },
@@ -29,7 +29,7 @@ pub enum Move {
     ToEnd { ctx: String },
 }
 
-/// One move of DESIGN §3 (`T`, `migrate:T:1`), without the lesson's `*n` repetition.
+/// One move of design.md §3 (`T`, `migrate:T:1`), without the lesson's `*n` repetition.
 pub fn is_move(s: &str) -> bool {
     match s.strip_prefix("migrate:") {
         Some(rest) => match rest.rsplit_once(':') {

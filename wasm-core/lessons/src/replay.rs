@@ -85,15 +85,53 @@ impl Mark {
     }
 }
 
+/// What a step's claims are checked against: the simulator after the step, its view and
+/// outcome (taken once), and the mark where the step began.
+struct After<'a> {
+    sim: &'a Simulator,
+    view: slub_sim::view::View,
+    out: slub_sim::Outcome,
+    mark: &'a Mark,
+}
+
+/// One check per claim key (docs/writing-lessons.md §5), in the order their messages come.
+type ClaimCheck = fn(&Claims, &After, &mut Vec<String>);
+const CLAIM_CHECKS: [ClaimCheck; 14] = [
+    check_stats,
+    check_delta,
+    check_step_cycles,
+    check_violations,
+    check_vars,
+    check_cpus,
+    check_slabs,
+    check_objects,
+    check_nodes,
+    check_contexts,
+    check_enabled,
+    check_lines,
+    check_events,
+    check_run,
+];
+
 /// Check `claims` against the simulator after a step that started at `mark`. Returns one
 /// message per false claim (field: why).
 fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
-    let before = &mark.stats;
-    let ev_from = mark.events;
+    let after = After {
+        sim,
+        view: sim.view(),
+        out: sim.outcome(),
+        mark,
+    };
     let mut errs = Vec::new();
-    let view = sim.view();
-    let out = sim.outcome();
-    let total = &out.stats.total;
+    for check in CLAIM_CHECKS {
+        check(claims, &after, &mut errs);
+    }
+    errs
+}
+
+/// `stats`: counter totals since the very start, setup included.
+fn check_stats(claims: &Claims, at: &After, errs: &mut Vec<String>) {
+    let total = &at.out.stats.total;
     for (k, want) in claims.stats.iter().flatten() {
         let got = total.get(k).copied().unwrap_or(0);
         if got != *want {
@@ -102,6 +140,12 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             ));
         }
     }
+}
+
+/// `delta`: how much each counter changed during the step.
+fn check_delta(claims: &Claims, at: &After, errs: &mut Vec<String>) {
+    let total = &at.out.stats.total;
+    let before = &at.mark.stats;
     for (k, want) in claims.delta.iter().flatten() {
         let got =
             total.get(k).copied().unwrap_or(0) as i64 - before.get(k).copied().unwrap_or(0) as i64;
@@ -111,6 +155,12 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             ));
         }
     }
+}
+
+/// `stepCycles`: the cycles charged to each CPU during the step.
+fn check_step_cycles(claims: &Claims, at: &After, errs: &mut Vec<String>) {
+    let out = &at.out;
+    let mark = at.mark;
     for (name, want) in claims.step_cycles.iter().flatten() {
         let idx: usize = name[3..].parse().unwrap_or(usize::MAX);
         match (out.cycles.per_cpu.get(idx), mark.cycles.get(idx)) {
@@ -125,6 +175,11 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             _ => errs.push(format!("stepCycles.{name}: no such CPU")),
         }
     }
+}
+
+/// `violations`: exactly the invariants violated so far.
+fn check_violations(claims: &Claims, at: &After, errs: &mut Vec<String>) {
+    let view = &at.view;
     if let Some(want) = &claims.violations {
         let got: BTreeSet<String> = view
             .violations
@@ -145,6 +200,11 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             ));
         }
     }
+}
+
+/// `vars`: the object each variable holds.
+fn check_vars(claims: &Claims, at: &After, errs: &mut Vec<String>) {
+    let view = &at.view;
     for (name, want) in claims.vars.iter().flatten() {
         match view.vars.iter().find(|v| &v.name == name) {
             None => errs.push(format!("vars.{name}: the scenario has no variable {name}")),
@@ -164,6 +224,11 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             }
         }
     }
+}
+
+/// `cpus`: each CPU: its kmem_cache_cpu, SLAB array or 7.0 sheaves.
+fn check_cpus(claims: &Claims, at: &After, errs: &mut Vec<String>) {
+    let view = &at.view;
     for (name, c) in claims.cpus.iter().flatten() {
         let idx: usize = name[3..].parse().unwrap_or(usize::MAX);
         let Some(v) = view.cpus.get(idx) else {
@@ -171,31 +236,26 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             continue;
         };
         let f = |x: &str| format!("cpus.{name}.{x}");
-        same(&mut errs, &f("freelist"), v.freelist.clone(), &c.freelist);
-        same(&mut errs, &f("tid"), v.tid, &c.tid);
-        same(&mut errs, &f("page"), v.page.clone(), &c.page);
-        same(&mut errs, &f("partial"), v.partial.clone(), &c.partial);
-        same(&mut errs, &f("irqs"), v.irqs_enabled, &c.irqs);
-        same(&mut errs, &f("preempt"), v.preempt_count, &c.preempt);
-        same(&mut errs, &f("running"), v.running.clone(), &c.running);
-        same(&mut errs, &f("cycles"), v.cycles, &c.cycles);
+        same(errs, &f("freelist"), v.freelist.clone(), &c.freelist);
+        same(errs, &f("tid"), v.tid, &c.tid);
+        same(errs, &f("page"), v.page.clone(), &c.page);
+        same(errs, &f("partial"), v.partial.clone(), &c.partial);
+        same(errs, &f("irqs"), v.irqs_enabled, &c.irqs);
+        same(errs, &f("preempt"), v.preempt_count, &c.preempt);
+        same(errs, &f("running"), v.running.clone(), &c.running);
+        same(errs, &f("cycles"), v.cycles, &c.cycles);
         if let Some(sc) = &c.sheaves {
             match &v.sheaves {
                 Some(p) => {
+                    same(errs, &f("sheaves.main"), p.main.objects.clone(), &sc.main);
                     same(
-                        &mut errs,
-                        &f("sheaves.main"),
-                        p.main.objects.clone(),
-                        &sc.main,
-                    );
-                    same(
-                        &mut errs,
+                        errs,
                         &f("sheaves.spare"),
                         p.spare.as_ref().map(|h| h.objects.clone()),
                         &sc.spare,
                     );
                     same(
-                        &mut errs,
+                        errs,
                         &f("sheaves.lockedBy"),
                         p.locked_by.clone(),
                         &sc.locked_by,
@@ -209,7 +269,7 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
         }
         if let Some(a) = &c.array {
             match &v.array_cache {
-                Some(av) => check_array(&mut errs, &f("array"), av, a),
+                Some(av) => check_array(errs, &f("array"), av, a),
                 None => errs.push(format!(
                     "{}: this scenario runs SLUB, whose CPUs have no array_cache",
                     f("array")
@@ -217,19 +277,29 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             }
         }
     }
+}
+
+/// `slabs`: each slab: freelist, counters, owner.
+fn check_slabs(claims: &Claims, at: &After, errs: &mut Vec<String>) {
+    let view = &at.view;
     for (name, c) in claims.slabs.iter().flatten() {
         let Some(v) = view.slabs.iter().find(|s| &s.name == name) else {
             errs.push(format!("slabs.{name}: no such slab (yet)"));
             continue;
         };
         let f = |x: &str| format!("slabs.{name}.{x}");
-        same(&mut errs, &f("freelist"), v.freelist.clone(), &c.freelist);
-        same(&mut errs, &f("inuse"), v.inuse, &c.inuse);
-        same(&mut errs, &f("frozen"), v.frozen, &c.frozen);
+        same(errs, &f("freelist"), v.freelist.clone(), &c.freelist);
+        same(errs, &f("inuse"), v.inuse, &c.inuse);
+        same(errs, &f("frozen"), v.frozen, &c.frozen);
         // `to_string`: the view's owner is a String or an enum that prints the same words.
-        same(&mut errs, &f("owner"), v.owner.to_string(), &c.owner);
-        same(&mut errs, &f("locked"), v.slab_locked, &c.locked);
+        same(errs, &f("owner"), v.owner.to_string(), &c.owner);
+        same(errs, &f("locked"), v.slab_locked, &c.locked);
     }
+}
+
+/// `objects`: each object: its free pointer and owner.
+fn check_objects(claims: &Claims, at: &After, errs: &mut Vec<String>) {
+    let view = &at.view;
     for (name, c) in claims.objects.iter().flatten() {
         let Some(o) = view
             .slabs
@@ -241,9 +311,14 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             continue;
         };
         let f = |x: &str| format!("objects.{name}.{x}");
-        same(&mut errs, &f("fp"), o.fp.clone(), &c.fp);
-        same(&mut errs, &f("owner"), o.owner.to_string(), &c.owner);
+        same(errs, &f("fp"), o.fp.clone(), &c.fp);
+        same(errs, &f("owner"), o.owner.to_string(), &c.owner);
     }
+}
+
+/// `nodes`: each node: its partial list and lock, SLAB lists and counters, 7.0 barn.
+fn check_nodes(claims: &Claims, at: &After, errs: &mut Vec<String>) {
+    let view = &at.view;
     for (name, c) in claims.nodes.iter().flatten() {
         let idx: usize = name[4..].parse().unwrap_or(usize::MAX);
         let Some(v) = view.nodes.get(idx) else {
@@ -251,17 +326,17 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             continue;
         };
         let f = |x: &str| format!("nodes.{name}.{x}");
-        same(&mut errs, &f("partial"), v.partial.clone(), &c.partial);
-        same(&mut errs, &f("nrPartial"), v.nr_partial, &c.nr_partial);
-        same(&mut errs, &f("listLock"), v.list_lock.clone(), &c.list_lock);
-        same(&mut errs, &f("waiters"), v.waiters.clone(), &c.waiters);
+        same(errs, &f("partial"), v.partial.clone(), &c.partial);
+        same(errs, &f("nrPartial"), v.nr_partial, &c.nr_partial);
+        same(errs, &f("listLock"), v.list_lock.clone(), &c.list_lock);
+        same(errs, &f("waiters"), v.waiters.clone(), &c.waiters);
         if let Some(bc) = &c.barn {
             match &v.barn {
                 Some(b) => {
-                    same(&mut errs, &f("barn.full"), b.full.len() as u32, &bc.full);
-                    same(&mut errs, &f("barn.empty"), b.empty.len() as u32, &bc.empty);
+                    same(errs, &f("barn.full"), b.full.len() as u32, &bc.full);
+                    same(errs, &f("barn.empty"), b.empty.len() as u32, &bc.empty);
                     same(
-                        &mut errs,
+                        errs,
                         &f("barn.lockedBy"),
                         b.locked_by.clone(),
                         &bc.locked_by,
@@ -280,30 +355,15 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             )),
             None => {}
             Some(sn) => {
-                same(
-                    &mut errs,
-                    &f("freeObjects"),
-                    sn.free_objects,
-                    &c.free_objects,
-                );
-                same(&mut errs, &f("freeLimit"), sn.free_limit, &c.free_limit);
-                same(&mut errs, &f("totalSlabs"), sn.total_slabs, &c.total_slabs);
-                same(&mut errs, &f("freeSlabs"), sn.free_slabs, &c.free_slabs);
-                same(
-                    &mut errs,
-                    &f("slabsFull"),
-                    sn.slabs_full.clone(),
-                    &c.slabs_full,
-                );
-                same(
-                    &mut errs,
-                    &f("slabsFree"),
-                    sn.slabs_free.clone(),
-                    &c.slabs_free,
-                );
+                same(errs, &f("freeObjects"), sn.free_objects, &c.free_objects);
+                same(errs, &f("freeLimit"), sn.free_limit, &c.free_limit);
+                same(errs, &f("totalSlabs"), sn.total_slabs, &c.total_slabs);
+                same(errs, &f("freeSlabs"), sn.free_slabs, &c.free_slabs);
+                same(errs, &f("slabsFull"), sn.slabs_full.clone(), &c.slabs_full);
+                same(errs, &f("slabsFree"), sn.slabs_free.clone(), &c.slabs_free);
                 match (&c.shared, &sn.shared) {
                     (None, _) => {}
-                    (Some(Some(a)), Some(av)) => check_array(&mut errs, &f("shared"), av, a),
+                    (Some(Some(a)), Some(av)) => check_array(errs, &f("shared"), av, a),
                     (Some(None), None) => {}
                     (Some(None), Some(av)) => errs.push(format!(
                         "{}: the node has a shared array ({:?}), the lesson says none",
@@ -318,17 +378,27 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             }
         }
     }
+}
+
+/// `contexts`: each context: where it is, its state, CPU and operation.
+fn check_contexts(claims: &Claims, at: &After, errs: &mut Vec<String>) {
+    let view = &at.view;
     for (id, c) in claims.contexts.iter().flatten() {
         let Some(v) = view.contexts.iter().find(|x| &x.id == id) else {
             errs.push(format!("contexts.{id}: no such context"));
             continue;
         };
         let f = |x: &str| format!("contexts.{id}.{x}");
-        same(&mut errs, &f("at"), v.label.clone(), &c.at);
-        same(&mut errs, &f("state"), v.state.to_string(), &c.state);
-        same(&mut errs, &f("cpu"), v.cpu, &c.cpu);
-        same(&mut errs, &f("op"), v.op.clone(), &c.op);
+        same(errs, &f("at"), v.label.clone(), &c.at);
+        same(errs, &f("state"), v.state.to_string(), &c.state);
+        same(errs, &f("cpu"), v.cpu, &c.cpu);
+        same(errs, &f("op"), v.op.clone(), &c.op);
     }
+}
+
+/// `enabled`: whether a move is enabled.
+fn check_enabled(claims: &Claims, at: &After, errs: &mut Vec<String>) {
+    let view = &at.view;
     for (mv, want) in claims.enabled.iter().flatten() {
         let got = view.enabled_moves.iter().any(|m| m == mv);
         if got != *want {
@@ -338,6 +408,11 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             ));
         }
     }
+}
+
+/// `lines`: the MESI letters of a cache line.
+fn check_lines(claims: &Claims, at: &After, errs: &mut Vec<String>) {
+    let view = &at.view;
     for (name, want) in claims.lines.iter().flatten() {
         match view.lines.iter().find(|l| &l.name == name) {
             None => errs.push(format!(
@@ -354,6 +429,13 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             }
         }
     }
+}
+
+/// `events`: events of the step, each matched (or counted).
+fn check_events(claims: &Claims, at: &After, errs: &mut Vec<String>) {
+    let view = &at.view;
+    let ev_from = at.mark.events;
+    let sim = at.sim;
     let events = &sim.events()[ev_from.min(sim.events().len())..];
     for (i, e) in claims.events.iter().flatten().enumerate() {
         let mut line_ids = Vec::new();
@@ -433,10 +515,14 @@ fn check_claims(claims: &Claims, sim: &Simulator, mark: &Mark) -> Vec<String> {
             ));
         }
     }
-    same(&mut errs, "tidStep", view.tid_step, &claims.tid_step);
-    same(&mut errs, "finished", view.finished, &claims.finished);
-    same(&mut errs, "deadlock", view.deadlock, &claims.deadlock);
-    errs
+}
+
+/// `tidStep`, `finished`, `deadlock`: the scenario's TID_STEP, and whether the run finished or deadlocked.
+fn check_run(claims: &Claims, at: &After, errs: &mut Vec<String>) {
+    let view = &at.view;
+    same(errs, "tidStep", view.tid_step, &claims.tid_step);
+    same(errs, "finished", view.finished, &claims.finished);
+    same(errs, "deadlock", view.deadlock, &claims.deadlock);
 }
 
 /// Compare a claimed `array_cache` with the model's (`field` names it in messages).

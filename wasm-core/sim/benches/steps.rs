@@ -68,7 +68,7 @@ fn bench(c: &mut Criterion) {
     });
     g.finish();
 
-    // The same workload on SLAB (spec Appendix A), with small arrays so that refills, flushes
+    // The same workload on SLAB (model.md Appendix A), with small arrays so that refills, flushes
     // and free_block run often: SLAB's steps are the same machine's.
     let mut slab = sc.clone();
     slab.allocator = scenario::Allocator::Slab;

@@ -1,4 +1,4 @@
-//! One event per step (DESIGN §3 "Events"). Built only when the caller asks for events: the
+//! One event per step (design.md §3 "Events"). Built only when the caller asks for events: the
 //! machine carries an `Option<EventSink>` and every piece of an event is made behind it, so
 //! the explorer and the benchmarks pay nothing for narration.
 
@@ -142,7 +142,7 @@ pub struct CasHalf {
     pub actual: String,
 }
 
-/// A cache-line state change caused by one access (DESIGN §3).
+/// A cache-line state change caused by one access (design.md §3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Transition {

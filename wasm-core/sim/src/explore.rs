@@ -2,7 +2,7 @@
 //! the first violation found is reached by a shortest schedule.
 //!
 //! **What is explored.** Every schedule of the scenario's tasks and interrupt handlers over
-//! the moves of DESIGN §3: a context's next step (which may switch a task in, i.e. preempt
+//! the moves of design.md §3: a context's next step (which may switch a task in, i.e. preempt
 //! the current one, or enter an interrupt handler) and `migrate:<task>:<cpu>`. The scenario's
 //! own `schedule` is ignored. Bounds, each optional: preemptions (switching away from a context
 //! that could have gone on, counted CHESS-style, irq entries excluded), migrations, irq

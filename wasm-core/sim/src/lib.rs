@@ -1,36 +1,36 @@
 //! slub-sim: a step-level model of the Linux kernel's lockless SLUB allocator.
 //!
-//! The model is `slub-algorithm.md` (the spec) made executable: the structures of its §1
+//! The model is `docs/model.md` made executable: the structures of model.md §1
 //! (`kmem_cache_cpu`, the slab's `freelist` + `counters`, `kmem_cache_node` with `list_lock`)
-//! and every operation of its §2 as the listed atomic steps, canonical v3.10 plus every variant
+//! and every operation of model.md §2 as the listed atomic steps, canonical v3.10 plus every variant
 //! key of §2.16 and the era bundles. One step is one shared-memory action of one context
 //! (a load, a store, a CAS, a lock, an irq or preempt toggle, a prefetch, a page allocation);
 //! branches, calls and stat bumps between steps are free (`model` explains the executor).
-//! Contexts are tasks and interrupt handlers moved by a schedule of DESIGN §3 moves; the
+//! Contexts are tasks and interrupt handlers moved by a schedule of design.md §3 moves; the
 //! whole machine state is plain data, so it can be cloned, compared and hashed.
 //!
-//! With `"allocator": "slab"` the same machine runs SLAB instead, the comparison model of the
-//! spec's Appendix A (`model::slab`, its invariants SLAB-1…SLAB-6 in `model::slab::invariants`).
+//! With `"allocator": "slab"` the same machine runs SLAB instead, the comparison model of
+//! model.md Appendix A (`model::slab`, its invariants SLAB-1…SLAB-6 in `model::slab::invariants`).
 //! Each allocator is a module of its own (`model::slub`, `model::slab`) with its state, step
 //! functions, invariants and variant keys; `model::allocator` is the one place the shared
 //! machine asks the running allocator anything (`docs/adding-an-allocator.md`).
 //!
 //! Driving. Everything outside the model moves the machine through [`model::Driver`]: the
 //! enabled moves, applying one, the end of the run, and a read-only [`model::PolicyView`] of
-//! what a scheduling policy needs. [`policy`] has the default policy of DESIGN §5 and a seeded
+//! what a scheduling policy needs. [`policy`] has the default policy of design.md §5 and a seeded
 //! random one; [`Simulator`] keeps a history of moves over a machine, [`explore`] searches the
 //! schedules, and the Lab (crate `slub-lab-core`) runs workloads by a discrete-event clock.
 //!
-//! After every step the invariants INV-1…INV-14 of spec §5 are checked (INV-15 at the end);
+//! After every step the invariants INV-1…INV-14 of model.md §5 are checked (INV-15 at the end);
 //! a violation is an outcome with its step and a sentence, never a panic. Every memory access
 //! moves 64-byte lines between per-CPU caches (MESI) and is charged by the one cost table of
-//! `model::cost` (spec §7). Every step can produce an event with a sentence of narration; none
+//! `model::cost` (model.md §7). Every step can produce an event with a sentence of narration; none
 //! of that is built unless asked for.
 //!
 //! What the model leaves out, on purpose:
 //! - Memory is sequentially consistent. Real x86 is TSO and arm64/POWER are weaker: a bug that
 //!   needs a load to pass a store (say, E4's remote `c->tid` read seeing a stale `c->page` on
-//!   arm64) cannot show here (spec §3.6).
+//!   arm64) cannot show here (model.md §3.6).
 //! - One cache, one page order: no `ORDER_FALLBACK`, no debug caches (their slow-path-only
 //!   allocation and full lists), no `__GFP_ZERO`, no RCU-deferred slab freeing, no freelist
 //!   hardening, no bulk alloc/free, no memcg/KASAN/KFENCE hooks, no pfmemalloc matching.
@@ -42,10 +42,10 @@
 //!   v4.0's `put_cpu_partial` preempt guard is not a separate key (the 3.x form is used).
 //! - The CPU partial list's `pobjects` is kept as the kernel keeps it (approximate), and
 //!   INV-10 does not check `pages` against the chain length: an ABA on `c->partial` can leave
-//!   it stale in the kernel too (spec §2.8).
+//!   it stale in the kernel too (model.md §2.8).
 //! - Irq handlers do not nest; a handler runs with interrupts off from entry to exit.
 //!
-//! The "bypass race" (docs/model.md §3.6): in the 3.x slow path the `DEACTIVATE_BYPASS` exit
+//! The "bypass race" (model.md §3.6): in the 3.x slow path the `DEACTIVATE_BYPASS` exit
 //! clears `c->page` without bumping tid and `new_slab` may enable interrupts, so a task preempted
 //! inside its free fast path on the same CPU can commit an object to a CPU freelist whose slab
 //! is gone; the object is then lost when the new slab is installed. It is a known kernel bug,
@@ -123,7 +123,7 @@ impl From<ScenarioError> for Error {
     }
 }
 
-/// What `slub-lab run` prints (DESIGN §5), minus the CLI's own `events` switch.
+/// What `slub-lab run` prints (design.md §5), minus the CLI's own `events` switch.
 #[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Outcome {
@@ -158,7 +158,7 @@ pub struct VarOutcome {
 mod simulator;
 pub use simulator::{Simulator, MAX_POLICY_MOVES, MAX_RUN_MOVES};
 
-/// One modelled kernel function of the code listing (DESIGN §3 "Code listing").
+/// One modelled kernel function of the code listing (design.md §3 "Code listing").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]
 pub struct ListingFunction {
     pub name: String,

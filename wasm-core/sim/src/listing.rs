@@ -440,7 +440,7 @@ kernel_fn! {
     }
 }
 
-// ---- SLAB (spec Appendix A; mm/slab.c ~v4.7) ----
+// ---- SLAB (model.md Appendix A; mm/slab.c ~v4.7) ----
 
 kernel_fn! {
     cache_alloc "____cache_alloc" {
@@ -548,7 +548,7 @@ const LISTING: &[&[Func]] = &[
     &[Func::SlabFreeSlow],
     &[Func::CmpxchgDoubleSlab],
     &[Func::Touch],
-    // ---- SLAB (spec Appendix A; mm/slab.c ~v4.7) ----
+    // ---- SLAB (model.md Appendix A; mm/slab.c ~v4.7) ----
     &[Func::CacheAlloc],
     &[Func::CacheAllocRefill],
     &[Func::CacheGrowBegin],

@@ -1,4 +1,4 @@
-//! The code listing of Linux 7.0's sheaves (spec Appendix C), in the kernel's names and our own
+//! The code listing of Linux 7.0's sheaves (model.md Appendix C), in the kernel's names and our own
 //! words, one line per label of `model/sheaves`. Its functions share names with the classic
 //! listing (`slab_free`, `__slab_free`, `new_slab`) but not their code, so it is a table of its
 //! own, shown for `"era": "v7.0"` (`listing_for`).

@@ -9,7 +9,7 @@ pub trait Policy {
     fn next_move<D: Driver>(&mut self, d: &D) -> Option<Move>;
 }
 
-/// The default policy of DESIGN §5: the context that moved last keeps going while it can;
+/// The default policy of design.md §5: the context that moved last keeps going while it can;
 /// otherwise the first enabled context in scenario order. Never a migration.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DefaultPolicy;

@@ -1,4 +1,4 @@
-//! The scenario format of DESIGN §4 (`schemaVersion` 1): parsing, era bundles and validation.
+//! The scenario format of design.md §4 (`schemaVersion` 1): parsing, era bundles and validation.
 //!
 //! A scenario is parsed in two passes. The first is serde with `deny_unknown_fields`, wrapped in
 //! `serde_path_to_error` so a syntax, type or unknown-field error names the JSON path. The second
@@ -32,7 +32,7 @@ pub enum Allocator {
     #[default]
     Slub,
     Slab,
-    /// SLUB as Linux 7.0 rebuilt it (spec Appendix C): per-CPU sheaves and per-node barns
+    /// SLUB as Linux 7.0 rebuilt it (model.md Appendix C): per-CPU sheaves and per-node barns
     /// instead of `kmem_cache_cpu`. A file selects it with `"era": "v7.0"` (and `allocator`
     /// `slub` or absent); views name it `sheaves`.
     Sheaves,
@@ -46,7 +46,7 @@ enum RawAllocator {
     Slab,
 }
 
-/// `cache` of the scenario (DESIGN §4). Defaults: kmalloc-64, 64-byte objects, 4 per slab,
+/// `cache` of the scenario (design.md §4). Defaults: kmalloc-64, 64-byte objects, 4 per slab,
 /// offset 0, minPartial 1, cpuPartial 2, pageAllocFail false.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
@@ -58,7 +58,7 @@ pub struct CacheConfig {
     pub min_partial: u32,
     /// The object budget of a per-CPU partial list (`s->cpu_partial`).
     pub cpu_partial: u32,
-    /// When true, every page allocation *after setup* fails (spec SC13): setup still builds
+    /// When true, every page allocation *after setup* fails (SC13): setup still builds
     /// its slabs, the interleaved part then runs out of memory.
     pub page_alloc_fail: bool,
     /// SLAB's tunables (`/proc/slabinfo`'s `limit batchcount sharedfactor`), `allocator: slab`
@@ -87,7 +87,7 @@ pub struct CacheConfig {
     pub max_empty_sheaves: Option<u32>,
 }
 
-/// Linux 7.0's `calculate_sheaf_capacity` on a 64-bit kernel with 4 KiB pages (spec C.2.7):
+/// Linux 7.0's `calculate_sheaf_capacity` on a 64-bit kernel with 4 KiB pages (model.md C.2.7):
 /// a base of 4, 12, 26 or 60 by object size, raised so the sheaf (a 32-byte header and 8
 /// bytes per pointer) fills its kmalloc bucket.
 pub fn sheaf_capacity(size: u32) -> u32 {
@@ -137,7 +137,7 @@ macro_rules! kebab_enum {
 }
 
 kebab_enum!(
-    /// How the fast path reads `c` and `tid` (spec §2.16 `fastpath`, §3.3 eras).
+    /// How the fast path reads `c` and `tid` (model.md §2.16 `fastpath`, §3.3 eras).
     Fastpath {
         PreemptDisable = "preempt-disable",
         TidLoop = "tid-loop",
@@ -163,13 +163,13 @@ kebab_enum!(Era {
     V7_0 = "v7.0"
 });
 kebab_enum!(
-    /// Linux 7.0: how `alloc_from_pcs`/`free_to_pcs` guard the per-CPU sheaves (spec C.3.0).
+    /// Linux 7.0: how `alloc_from_pcs`/`free_to_pcs` guard the per-CPU sheaves (model.md C.3.0).
     /// `trylock` is the kernel's `local_trylock`; `none` only disables preemption, so an
     /// interrupt can touch a sheaf mid-operation (the negative control of SH5).
     PcsLock { Trylock = "trylock", None = "none" }
 );
 kebab_enum!(
-    /// SLAB's refill when the node looks empty (spec §4 (v)): `lockless` reads `free_objects`
+    /// SLAB's refill when the node looks empty (model.md §4 (v)): `lockless` reads `free_objects`
     /// and `shared` without `list_lock` and grows at once (v4.7); `locked` takes the lock to
     /// find nothing first (before the patch).
     SlabGrow { Lockless = "lockless", Locked = "locked" }
@@ -184,7 +184,7 @@ pub enum Prefetch {
     Write,
 }
 
-/// The resolved variant: era bundle first, explicit keys over it, defaults = v3.10 (spec §2.16).
+/// The resolved variant: era bundle first, explicit keys over it, defaults = v3.10 (model.md §2.16).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Variant {
@@ -198,12 +198,12 @@ pub struct Variant {
     pub discard: Discard,
     pub deactivate: Deactivate,
     pub free_retry_lock: FreeRetryLock,
-    /// `None` = derived (spec §3.1); `Some(n)` forces TID_STEP (negative control SC4).
+    /// `None` = derived (model.md §3.1); `Some(n)` forces TID_STEP (negative control SC4).
     pub tid_step: Option<u64>,
     /// SLAB only (`allocator: slab`); the only key besides `preempt` SLAB reads.
     pub slab_grow: SlabGrow,
     /// Linux 7.0 only: the per-CPU sheaves' lock, and whether a refill that fell short
-    /// flushes the sheaf before freeing it (spec C.9 item 3: `false` leaks its objects).
+    /// flushes the sheaf before freeing it (model.md C.9 item 3: `false` leaks its objects).
     pub pcs_lock: PcsLock,
     pub refill_fail_flush: bool,
 }
@@ -263,7 +263,7 @@ pub struct Scenario {
     pub schedule: Option<Vec<String>>,
 }
 
-/// The variant keys SLUB reads, as a scenario file writes them (spec §2.16).
+/// The variant keys SLUB reads, as a scenario file writes them (model.md §2.16).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SlubVariantKeys {
@@ -281,7 +281,7 @@ pub struct SlubVariantKeys {
     pub tid_step: Option<u64>,
 }
 
-/// The variant keys SLAB reads (spec Appendix A, §4 (v)).
+/// The variant keys SLAB reads (model.md Appendix A, §4 (v)).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SlabVariantKeys {
@@ -289,7 +289,7 @@ pub struct SlabVariantKeys {
     pub slab_grow: SlabGrow,
 }
 
-/// The variant keys Linux 7.0's sheaves read (spec Appendix C): `era` is always `"v7.0"`.
+/// The variant keys Linux 7.0's sheaves read (model.md Appendix C): `era` is always `"v7.0"`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SheavesVariantKeys {
@@ -300,7 +300,7 @@ pub struct SheavesVariantKeys {
 }
 
 /// The variant toggles the page offers for `allocator`, each key with every value as a scenario
-/// spells it (spec §2.16; Appendix A for SLAB). The page's variant panel is generated from this
+/// spells it (model.md §2.16; model.md Appendix A for SLAB). The page's variant panel is generated from this
 /// (`web/src/sim/generated/variantKeys.ts`, by the contract test), so it cannot drift from the
 /// parser. `tidStep`, a number, is set in the scenario text only.
 pub fn variant_toggles(allocator: Allocator) -> Vec<(&'static str, Vec<serde_json::Value>)> {
@@ -436,7 +436,7 @@ impl Serialize for Scenario {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Defaults and era bundles (spec §2.16)
+// Defaults and era bundles (model.md §2.16)
 // ---------------------------------------------------------------------------------------------
 
 impl Default for CacheConfig {
@@ -459,7 +459,7 @@ impl Default for CacheConfig {
     }
 }
 
-/// The defaults are exactly the v3.10 kernel (spec §2.16).
+/// The defaults are exactly the v3.10 kernel (model.md §2.16).
 impl Default for Variant {
     fn default() -> Self {
         Variant {
@@ -482,7 +482,7 @@ impl Default for Variant {
 }
 
 impl Variant {
-    /// The historically consistent bundle of an era (spec §2.16); keys it does not name keep
+    /// The historically consistent bundle of an era (model.md §2.16); keys it does not name keep
     /// the v3.10 defaults.
     pub fn for_era(era: Era) -> Variant {
         let d = Variant::default();
@@ -510,7 +510,7 @@ impl Variant {
                 ..d
             },
             // Sheaves read only `pcsLock`, `preempt` and `refillFailFlush`; the slab-level
-            // code they share with 6.8 discards at `>=` (spec C.3.10 SS9).
+            // code they share with 6.8 discards at `>=` (model.md C.3.10 SS9).
             Era::V7_0 => Variant {
                 discard: Discard::Ge,
                 ..d
@@ -560,7 +560,7 @@ impl ScenarioError {
 }
 
 impl Scenario {
-    /// `TID_STEP` (spec §3.1): forced by `variant.tidStep`, else `roundup_pow_of_two(cpus)` when
+    /// `TID_STEP` (model.md §3.1): forced by `variant.tidStep`, else `roundup_pow_of_two(cpus)` when
     /// the kernel is preemptible, else 1.
     pub fn tid_step(&self) -> u64 {
         match (self.variant.tid_step, self.variant.preempt) {
@@ -834,7 +834,7 @@ struct RawSetupOp {
 // Parsing
 // ---------------------------------------------------------------------------------------------
 
-/// Parse a scenario file (DESIGN §4): syntax, types and unknown fields, then defaults and the
+/// Parse a scenario file (design.md §4): syntax, types and unknown fields, then defaults and the
 /// variant bundle, then [`validate`]. Every error names the JSON path and why.
 pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     let raw = parse_raw(json)?;
@@ -1838,7 +1838,7 @@ mod tests {
     use super::*;
     use serde_json::{json, Value};
 
-    /// A small valid scenario in the shape of DESIGN §4.
+    /// A small valid scenario in the shape of design.md §4.
     fn base() -> Value {
         json!({
             "schemaVersion": 1,

@@ -174,7 +174,7 @@ impl Simulator {
         Ok(())
     }
 
-    /// Go on by the default policy of DESIGN §5 until every context has finished or nothing
+    /// Go on by the default policy of design.md §5 until every context has finished or nothing
     /// is enabled, adding at most [`MAX_POLICY_MOVES`] moves.
     pub fn run_to_end(&mut self) {
         self.run_to_end_within(MAX_POLICY_MOVES);

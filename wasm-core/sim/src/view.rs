@@ -1,4 +1,4 @@
-//! Purpose-built view objects: what crosses to the UI and the CLI (DESIGN §6). They are
+//! Purpose-built view objects: what crosses to the UI and the CLI (design.md §6). They are
 //! snapshots computed from the machine state; nothing here is read back by the model.
 //!
 //! Their TypeScript is generated from these definitions (`web/src/sim/generated/`, written and
@@ -17,7 +17,7 @@ use ts_rs::TS;
 pub struct View {
     pub schema_version: u32,
     pub scenario_name: String,
-    /// `slub`, or `slab` (the comparison model of spec Appendix A).
+    /// `slub`, or `slab` (the comparison model of model.md Appendix A).
     pub allocator: crate::scenario::Allocator,
     /// The resolved variant (era bundle applied, defaults filled) and the cache parameters.
     pub variant: crate::scenario::Variant,
@@ -58,7 +58,7 @@ pub struct CpuView {
     /// entries; a cycle or a foreign object is shown as it is, the invariants report it).
     pub freelist: Vec<String>,
     pub tid: u64,
-    /// `tid / TID_STEP` and `tid % TID_STEP` (event count and CPU residue, spec §3.1).
+    /// `tid / TID_STEP` and `tid % TID_STEP` (event count and CPU residue, model.md §3.1).
     pub tid_event: u64,
     pub tid_cpu: u64,
     pub page: Option<String>,
@@ -200,7 +200,7 @@ pub struct ContextView {
     pub op: Option<String>,
     pub op_index: usize,
     pub ops: usize,
-    /// Label of the code line it will execute next (DESIGN §3 "Code listing").
+    /// Label of the code line it will execute next (design.md §3 "Code listing").
     pub label: Option<String>,
     /// Kernel functions on its call stack, outermost first.
     pub stack: Vec<String>,
@@ -246,7 +246,7 @@ pub enum ContextKind {
     Irq,
 }
 
-/// Where a context stands (DESIGN §3).
+/// Where a context stands (design.md §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ContextState {
@@ -405,7 +405,7 @@ pub struct LineView {
     pub holds: LineHolds,
 }
 
-/// What a cache line holds (the layout of spec §7, Appendix A for SLAB).
+/// What a cache line holds (the layout of model.md §7, Appendix A for SLAB).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum LineHolds {

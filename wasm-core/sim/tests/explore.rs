@@ -1,4 +1,4 @@
-//! The explorer (issue 3): every negative control of spec §9 is found with the default bounds
+//! The explorer (issue 3): every negative control of model.md §9 is found with the default bounds
 //! and replays to the same violation; the correct counterparts, and SC1–SC12 under every
 //! correct era bundle, are explored to completion with no violation.
 
@@ -209,7 +209,7 @@ fn cancel_stops_the_search() {
     assert!(r.cancelled && !r.complete);
 }
 
-/// SLAB's racy grow decision (spec §4 (v)): correctness never depends on the unlocked read.
+/// SLAB's racy grow decision (model.md §4 (v)): correctness never depends on the unlocked read.
 /// Every interleaving of SC18 (two CPUs, a free racing the lockless check) under both forms,
 /// with preemption and migration, keeps SLAB-1..6.
 #[test]

@@ -33,7 +33,7 @@ fn no_violation(r: &Run) -> R {
     }
 }
 
-/// Item 1 (spec INV-12 errata): under `no-tid` the CAS compares only the freelist head, so the
+/// Item 1 (model.md §5, INV-12): under `no-tid` the CAS compares only the freelist head, so the
 /// INV-12 snapshot is taken where the head is read, not at the tid read. An interrupt that
 /// frees an object between the two reads changes the head before the task reads it; the task
 /// then commits a fresh head correctly, and no ABA may be reported. (v4.0 `slab_alloc_node`'s
@@ -93,7 +93,7 @@ fn node_of_var(r: &Run, var: &str) -> Option<u32> {
 /// Item 2: from 6.8 (`___slab_alloc`, "Delay freezing of partial slabs"), the loop over the CPU
 /// partial list installs a slab only if `node_match()` holds; a mismatching slab goes back to
 /// its node through `__put_partials` and the loop continues. Checked against `___slab_alloc`
-/// of a v6.8+ mm/slub.c (spec S6 and the index's 6.x copies).
+/// of a v6.8+ mm/slub.c (model.md §0 S6 and the index's 6.x copies).
 #[test]
 fn v6_8_cpu_partial_slab_of_another_node_is_not_installed() -> R {
     let c = case(
@@ -202,7 +202,7 @@ fn fast_path_without_cpu_slab_takes_the_slow_path() -> R {
 /// cmpxchg") `put_cpu_partial` runs under `local_lock_irqsave` whether or not CPU partial slabs
 /// are frozen, drains the old list after unlocking with `__unfreeze_partials`, and (5.16+)
 /// counts the threshold in slabs (`oldslab->slabs >= s->cpu_partial_slabs`). Checked against
-/// `put_cpu_partial`/`__unfreeze_partials` of a 6.x mm/slub.c before "Delay freezing" (spec S6
+/// `put_cpu_partial`/`__unfreeze_partials` of a 6.x mm/slub.c before "Delay freezing" (model.md §0 S6
 /// and the index's 6.5 copies).
 #[test]
 fn v5_15_put_cpu_partial_runs_under_the_local_lock_and_drains_by_slabs() -> R {
@@ -327,7 +327,7 @@ fn v3_1_slow_path_does_not_reread_the_cpu_freelist() -> R {
     Ok(())
 }
 
-/// Item 3, the other 3.1 deltas of spec §2.15. (a) The node-mismatch exit calls 3.1's
+/// Item 3, the other 3.1 deltas of model.md §2.15. (a) The node-mismatch exit calls 3.1's
 /// `deactivate_slab(s, c)`, which bumps tid and clears `c->page`/`c->freelist` *before* stage
 /// one (3.10 deactivates first and clears after). (b) 3.1's `acquire_slab` loops its CAS until
 /// it freezes the slab; 3.10's single attempt gives up on a changed slab. Checked against
@@ -471,7 +471,7 @@ fn alloc_slowpath_is_counted_once_where_the_era_counts_it() -> R {
 /// Item 5: 6.x flushes from a work item (`flush_cpu_slab`): `flush_slab` detaches the CPU slab
 /// under the local lock, then `deactivate_slab` and `__put_partials` run with interrupts on, and
 /// `CPUSLAB_FLUSH` is counted after the deactivation. Checked against `flush_slab`,
-/// `flush_cpu_slab` and `put_partials` of a 6.8+ mm/slub.c (spec S6).
+/// `flush_cpu_slab` and `put_partials` of a 6.8+ mm/slub.c (model.md §0 S6).
 #[test]
 fn v6_flush_deactivates_with_interrupts_on() -> R {
     let c = case(
@@ -692,7 +692,7 @@ fn slab_of_var(r: &Run, var: &str) -> Option<String> {
         .map(|s| s.name.clone())
 }
 
-/// Item 7: a slab an operation holds is exempt from INV-5/6/9 only in the windows of spec §5,
+/// Item 7: a slab an operation holds is exempt from INV-5/6/9 only in the windows of model.md §5,
 /// not for the operation's whole life. `__slab_free` changes its slab only with the CAS at S5
 /// (v3.10 `__slab_free`'s `cmpxchg_double_slab` loop): before it the slab is exactly as other
 /// contexts left it, so a fault they made must be reported at once, not once the free is done.

@@ -1,6 +1,6 @@
-//! Golden scenarios SC1–SC17 of `slub-algorithm.md` §9, one file each in `tests/scenarios`.
-//! Each test reaches the spec's initial state through the file's `setup`, finds the
-//! interleaving the spec describes by the labels of the contexts' next steps (never by
+//! Golden scenarios SC1–SC17 (design.md §4.1, fixture model.md §9), one file each in `tests/scenarios`.
+//! Each test reaches the described initial state through the file's `setup`, finds the
+//! interleaving the scenario describes by the labels of the contexts' next steps (never by
 //! counting steps), and asserts the expected outcome: stat deltas, final ownership and slab
 //! states, violations or none. The negative controls and their correct counterparts are
 //! swept over schedule prefixes: the broken variant must violate for some schedule, the
@@ -1550,7 +1550,7 @@ fn every_scenario_runs_to_the_end_under_every_era() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// SC18: SLAB's lockless decision to grow (spec §4 (v), Appendix A)
+// SC18: SLAB's lockless decision to grow (model.md §4 (v), Appendix A)
 // ---------------------------------------------------------------------------------------------
 
 /// Step `ctx` until variable `var` is bound (its allocation returned).

@@ -45,7 +45,7 @@ fn correct_variants() -> Vec<Value> {
 /// Whether two tasks may share a CPU. The 3.x–5.14 slow path (irq-off) clears `c.page` on the
 /// DEACTIVATE_BYPASS exit without bumping tid and then enables interrupts in `new_slab`: a
 /// task preempted in its free fast path on the same CPU can then commit an object to a
-/// freelist whose slab is gone (spec §3.6, found by this very test; golden scenario
+/// freelist whose slab is gone (model.md §3.6, found by this very test; golden scenario
 /// `sc13b_bypass_preempted_free`). Those variants are checked with one task per CPU; the
 /// 5.15+ slow path (tid bumped on that exit) and non-preemptible kernels share CPUs freely.
 fn tasks_may_share_cpu(variant: &Value) -> bool {
@@ -104,7 +104,7 @@ fn scenario_json(s: &Spec) -> Value {
     scenario_json_for(s, false)
 }
 
-/// SLAB's variants (spec Appendix A): both forms of the grow decision, and a kernel without
+/// SLAB's variants (model.md Appendix A): both forms of the grow decision, and a kernel without
 /// preemption.
 fn slab_variants() -> Vec<Value> {
     vec![
@@ -131,7 +131,7 @@ fn slab_scenario_json(s: &Spec) -> Value {
     v
 }
 
-/// Linux 7.0's correct variants (spec Appendix C): the kernel's trylock, a kernel without
+/// Linux 7.0's correct variants (model.md Appendix C): the kernel's trylock, a kernel without
 /// preemption, and the later flush of a sheaf whose refill fell short (with the page allocator
 /// failing, so that refills do fall short and sheaf allocations fail).
 fn sheaf_variants() -> Vec<(Value, bool)> {
@@ -410,7 +410,7 @@ fn every_sheaf_event_label_is_in_its_listing() {
     }
 }
 
-/// Every label an event carries is a line of the listing (DESIGN §3 "Code listing").
+/// Every label an event carries is a line of the listing (design.md §3 "Code listing").
 #[test]
 fn every_event_label_is_in_the_listing() {
     let labels: std::collections::HashSet<String> = slub_sim::listing()

@@ -1,10 +1,10 @@
 //! Every class of malformed scenario is rejected by `slub_sim::scenario::parse` with the JSON
-//! path of the mistake and a message that says why (DESIGN §4).
+//! path of the mistake and a message that says why (design.md §4).
 
 use serde_json::{json, Value};
 use slub_sim::scenario::{parse, ScenarioError};
 
-/// A valid scenario in the shape of DESIGN §4.
+/// A valid scenario in the shape of design.md §4.
 fn base() -> Value {
     json!({
         "schemaVersion": 1,

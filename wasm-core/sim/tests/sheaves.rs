@@ -1,4 +1,4 @@
-//! Golden scenarios SH1–SH8 of `slub-algorithm.md` Appendix C.7: Linux 7.0's per-CPU sheaves
+//! Golden scenarios SH1–SH8 (design.md §4.1, fixture model.md C.7): Linux 7.0's per-CPU sheaves
 //! and per-node barns. Each test reaches its state through the file's `setup`, drives the
 //! interleaving by the labels of the contexts' next steps, and asserts the outcome: stat
 //! deltas, sheaves, barns, slabs and violations. The negative control (`pcsLock: "none"`)
@@ -45,7 +45,7 @@ const SH6: &str = "sh06_remote_node_free_to_slab.json";
 const SH7: &str = "sh07_flush_races_remote_free.json";
 const SH8: &str = "sh08_free_main_full_barn_full_flush_spare.json";
 
-/// Linux 7.0's counters (spec C.6, those the model counts): tests compare their deltas exactly.
+/// Linux 7.0's counters (model.md C.6, those the model counts): tests compare their deltas exactly.
 const PATH_STATS: &[&str] = &[
     "ALLOC_FASTPATH",
     "ALLOC_SLOWPATH",
@@ -594,7 +594,7 @@ fn sh08_free_main_full_barn_full_flush_spare() -> R {
 
 const SH9: &str = "sh09_hotplug_flush_dead_cpu.json";
 
-/// CPU hotplug (spec C.3.11): once CPU 1's last context has finished, a survivor empties its
+/// CPU hotplug (model.md C.3.11): once CPU 1's last context has finished, a survivor empties its
 /// sheaves without their lock (`slub_cpu_dead`): main stays installed, empty; the spare's objects
 /// go back to their slabs and the sheaf is freed.
 #[test]
@@ -699,7 +699,7 @@ fn sh10_barn_takes_a_full_main() -> R {
     Ok(())
 }
 
-/// The classic golden scenarios' programs under Linux 7.0 (spec C.4.1: their races are gone)
+/// The classic golden scenarios' programs under Linux 7.0 (model.md C.4.1: their races are gone)
 /// and every sheaf scenario: the explorer finds no violation and completes.
 #[test]
 fn the_explorer_proves_the_classic_scenarios_and_the_sheaf_scenarios_safe_under_7_0() {

@@ -1,4 +1,4 @@
-//! slub-wasm: the only code of slub-lab that knows JavaScript (DESIGN §2, §6).
+//! slub-wasm: the only code of slub-lab that knows JavaScript (design.md §2, §6).
 //!
 //! It wraps [`slub_sim::Simulator`] in one opaque `Simulator` class with a coarse API: the page
 //! makes one call per user action ([`Simulator::frame`]) and gets one JSON string back. Views,
@@ -9,28 +9,21 @@
 //!
 //! Errors cross in one place ([`into_error`]): a bad scenario or a move that is not enabled
 //! becomes a JS `Error` whose message is the `Display` text of [`slub_sim::Error`]. A Rust panic
-//! is a bug: the panic hook installed at start-up records its message, the wasm call traps, and
-//! the page reads [`last_panic`] to show its crash screen.
+//! is a bug: the panic hook installed at start-up (slub-panic-hook, shared with slub-lab-wasm)
+//! records its message, the wasm call traps, and the page reads [`last_panic`] to show its crash
+//! screen.
 //!
 //! The Lab's entry points (`labCases`, `labRunSeed`, ...) are in their own module,
 //! `slub-lab-wasm` (wasm-core/lab-wasm), which pages other than the Lab never load.
 
-use std::sync::Mutex;
-
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// The message of the last panic, kept for the crash screen.
-static LAST_PANIC: Mutex<Option<String>> = Mutex::new(None);
-
-/// Runs when the module is instantiated (`init`/`initSync` on the JS side).
+/// Runs when the module is instantiated (`init`/`initSync` on the JS side): installs the panic
+/// hook the two wasm modules share (wasm-core/panic-hook).
 #[wasm_bindgen(start)]
 fn start() {
-    std::panic::set_hook(Box::new(|info| {
-        if let Ok(mut last) = LAST_PANIC.lock() {
-            *last = Some(info.to_string());
-        }
-    }));
+    slub_panic_hook::install();
 }
 
 /// The message of the last Rust panic (with its source location), or `undefined` if none.
@@ -38,7 +31,7 @@ fn start() {
 /// (a bad link after the crash) is then not mistaken for the old panic.
 #[wasm_bindgen(js_name = lastPanic)]
 pub fn last_panic() -> Option<String> {
-    LAST_PANIC.lock().ok().and_then(|mut last| last.take())
+    slub_panic_hook::take_last()
 }
 
 /// Panics, on purpose: the tests of the page's recovery (a crash screen with this message, the
@@ -101,7 +94,7 @@ pub struct Simulator {
 
 #[wasm_bindgen]
 impl Simulator {
-    /// Parse and validate a scenario (DESIGN §4) and run its setup; `events` records one event
+    /// Parse and validate a scenario (design.md §4) and run its setup; `events` records one event
     /// per step (off for benchmarks).
     #[wasm_bindgen(constructor)]
     pub fn new(scenario_json: &str, events: bool) -> Result<Simulator, JsError> {
@@ -160,7 +153,7 @@ impl Simulator {
         to_json(self.inner.events())
     }
 
-    /// What `slub-lab run` prints, minus events (DESIGN §5), as JSON.
+    /// What `slub-lab run` prints, minus events (design.md §5), as JSON.
     pub fn outcome(&self) -> String {
         to_json(&self.inner.outcome())
     }
@@ -172,7 +165,7 @@ impl Simulator {
     }
 }
 
-/// The core benchmark (DESIGN §8): run a scenario by the default policy on the bare machine,
+/// The core benchmark (design.md §8): run a scenario by the default policy on the bare machine,
 /// events off, the invariant checks on or off, and return the number of steps taken. The same
 /// loop as the native `cargo bench` (`core_steps_*`), so the two numbers compare; `runs`
 /// machines are run from one parse.

@@ -64,10 +64,24 @@ export function readGlossary(lessonsDir: string, lessonIds: ReadonlySet<string>)
   });
 }
 
-/** The links a lesson's prose gets: each term once per lesson, the first time it is used. */
-export function termLinker(terms: readonly RawTerm[]): TermLinker {
+/** The ids of `lessonsDir/course/invariants.json` (none without the file). */
+export function readInvariantIds(lessonsDir: string): string[] {
+  const file = join(lessonsDir, 'course', 'invariants.json');
+  if (!existsSync(file)) return [];
+  const j = readJson(file) as { invariants?: { id?: unknown }[] };
+  return (j.invariants ?? []).map((v) => v.id).filter((id): id is string => typeof id === 'string');
+}
+
+/**
+ * The links a lesson's prose gets: each glossary term and each invariant id (`INV-12`) once per
+ * lesson, the first time it is used.
+ */
+export function termLinker(terms: readonly RawTerm[], invariants: readonly string[] = []): TermLinker {
   return {
-    terms: terms.map((t) => ({ href: `#/lessons/glossary/${termSlug(t.term)}`, words: t.words, title: t.term })),
+    terms: [
+      ...terms.map((t) => ({ href: `#/lessons/glossary/${termSlug(t.term)}`, words: t.words, title: t.term })),
+      ...invariants.map((id) => ({ href: `#/lessons/invariants/${id}`, words: [id], title: id })),
+    ],
     linked: new Set(),
   };
 }

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withOverrides, type ExportedLesson, type ExportedStep, type Lesson, type LessonStep } from './index.js';
-import { loadCourse, readGlossary, termLinker } from './course.js';
+import { loadCourse, readGlossary, readInvariantIds, termLinker } from './course.js';
 import type { CoursePages } from './index.js';
 import { renderInline, renderMarkdown, type TermLinker } from './render.js';
 
@@ -152,8 +152,9 @@ export function loadLessons(lessonsDir: string): LessonLibrary {
   if (errors.length > 0) return { lessons: [], course: { glossary: [], invariants: [] }, errors };
   const ids = new Set(lessons.map((l) => l.id));
   const glossary = readGlossary(lessonsDir, ids);
+  const invariants = readInvariantIds(lessonsDir);
   return {
-    lessons: lessons.map((l) => pageLesson(l, termLinker(glossary))),
+    lessons: lessons.map((l) => pageLesson(l, termLinker(glossary, invariants))),
     course: loadCourse(lessonsDir, ids),
     errors,
   };

@@ -60,7 +60,7 @@ function linkTerms(children: Token[], linker: TermLinker, TokenCtor: new (type: 
       open.attrs = [
         ['href', hit.href],
         ['class', 'term'],
-        ['title', `Glossary: ${hit.title}`],
+        ['title', hit.href.includes('/invariants/') ? `Invariant ${hit.title}: what it checks` : `Glossary: ${hit.title}`],
       ];
       const word = new TokenCtor('text', '', 0);
       word.content = rest.slice(hit.at, hit.at + hit.len);

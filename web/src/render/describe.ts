@@ -1,6 +1,8 @@
 // A plain-text summary of the stage for screen readers (the SVG's accessible description).
 import type { ArrayView, SheafView, View } from '../sim/types';
-import { freeIndexText, ownerText, snapshotLine } from './stage.layout';
+import { ownerText } from './stage.shapes';
+import { freeIndexText } from './stage.slab';
+import { snapshotLine } from './stage.slub';
 
 const chain = (xs: readonly string[]) => (xs.length === 0 ? 'empty' : xs.join(' → '));
 const list = (xs: readonly string[]) => (xs.length === 0 ? 'empty' : xs.join(', '));

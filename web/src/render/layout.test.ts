@@ -2,13 +2,17 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listing, Simulation, type SimEvent, type View } from '../sim';
-import { loadWasmNode, scenarioFiles, scenarioFrames } from '../sim/testing';
+import { eventsOf, lastEventOf, loadWasmNode, scenarioFiles, scenarioFrames } from '../sim/testing';
 import { describeView } from './describe';
 import { arcPath } from './geometry';
 import { foldLines, layoutLines, shortLineName } from './lines.layout';
 import { functionOf, layoutListing } from './listing.layout';
 import { stackRows } from './stack.layout';
-import { GAP, layoutStage, objectState, opProgress, ownerText, slabObjectState, snapshotLine, STACK_ROWS, type CardShape } from './stage.layout';
+import { layoutStage } from './stage.layout';
+import { GAP, objectState, opProgress, ownerText, type CardShape } from './stage.shapes';
+import { slabObjectState } from './stage.slab';
+import { snapshotLine } from './stage.slub';
+import { STACK_ROWS } from './stage.stack';
 import { cursorAt, layoutTimeline } from './timeline.layout';
 
 beforeAll(loadWasmNode);
@@ -25,7 +29,7 @@ const SC1_FAIL = [...Array<string>(7).fill('T'), ...Array<string>(9).fill('I'), 
 function play(text: string, moves: readonly string[]): { view: View; events: SimEvent[] } {
   const sim = new Simulation(text);
   for (const m of moves) sim.apply(m);
-  const out = { view: sim.view(), events: sim.events() };
+  const out = { view: sim.view(), events: eventsOf(sim) };
   sim.free();
   return out;
 }
@@ -177,17 +181,17 @@ describe('cache lines layout', () => {
     const text = file('sc05');
     const sim = new Simulation(text);
     sim.runToEnd();
-    const events = sim.events();
+    const events = eventsOf(sim);
     const i = events.findIndex((e) => e.mv !== null && e.coherence.some((t) => t.from === 'I' && t.to !== 'I'));
     expect(i).toBeGreaterThan(0);
     const e = events[i];
     if (e === undefined || e.mv === null) throw new Error('unreachable');
     sim.seek(e.mv + 1);
     const view = sim.view();
-    const s = layoutLines(view.lines, view.cpus.length, sim.lastEvent());
+    const s = layoutLines(view.lines, view.cpus.length, lastEventOf(sim));
     expect(s.cells).toHaveLength(view.lines.length * view.cpus.length);
-    expect(s.cells.filter((c) => c.changed).length).toBe(sim.lastEvent()?.coherence.length);
-    const gainer = sim.lastEvent()?.coherence.find((t) => t.from === 'I' && t.to !== 'I');
+    expect(s.cells.filter((c) => c.changed).length).toBe(lastEventOf(sim)?.coherence.length);
+    const gainer = lastEventOf(sim)?.coherence.find((t) => t.from === 'I' && t.to !== 'I');
     expect(s.transfers.map((t) => t.toCpu)).toContain(gainer?.cpu);
     sim.free();
   });
@@ -200,7 +204,7 @@ describe('timeline layout', () => {
     for (const m of SC1_FAIL) sim.apply(m);
     sim.runToEnd();
     const schedule = sim.history();
-    const events = sim.events();
+    const events = eventsOf(sim);
     const { contexts } = sim.view();
     const s = layoutTimeline(events, schedule, 10, contexts, 800);
     expect(s.ticks).toHaveLength(schedule.length);
@@ -227,7 +231,7 @@ describe('listing layout', () => {
   });
 });
 
-// ----- SLAB (spec Appendix A) -----
+// ----- SLAB (model.md Appendix A) -----
 
 /** SC18's task A to the moment it links its new slab under list_lock (mid-refill). */
 const SC18_GROW = Array<string>(9).fill('A');

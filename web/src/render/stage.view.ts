@@ -1,14 +1,14 @@
-// D3 rendering of the stage from the arrays of stage.layout.ts: keyed joins on the shapes'
+// D3 rendering of the stage from the arrays of stage.layout.ts (shapes: stage.shapes.ts): keyed joins on the shapes'
 // stable keys, so between consecutive steps an object chip *moves* from its slab to a CPU
 // freelist, a slab token slides from the node list to a CPU. `duration` 0 (reduced motion,
 // top speed, a jump) sets everything at once; changed chips are then outlined briefly instead.
 // No React, no store: the caller owns the <svg>.
 import { forget, place, redrawn, select, setAttr, setStyle, setText, translate, tweenOnly, type Selection } from './d3';
 import { cpuColor, type Point } from './geometry';
+import { halfText } from './stage.layout';
 import {
   CHIP_H,
   CHIP_W,
-  halfText,
   type ArrowShape,
   type CardShape,
   type ChipShape,
@@ -18,7 +18,7 @@ import {
   type RefShape,
   type StageShapes,
   type TextShape,
-} from './stage.layout';
+} from './stage.shapes';
 import { ensureStyle } from './style';
 import { renderTokens } from './tokens.view';
 

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Simulation } from '../sim';
-import { loadWasmNode, scenarioFiles, scenarioFrames } from '../sim/testing';
+import { lastEventOf, loadWasmNode, scenarioFiles, scenarioFrames } from '../sim/testing';
 import { layoutStage } from './stage.layout';
 import { tokenName } from './tokens.layout';
 
@@ -39,7 +39,7 @@ describe('cache-line tokens', () => {
       const n = sim.history().length;
       for (let at = 1; at <= n; at++) {
         sim.seek(at);
-        const ev = sim.lastEvent();
+        const ev = lastEventOf(sim);
         const taken = ev?.coherence.find((t) => t.to === 'I' && t.from === 'M');
         if (ev === undefined || taken === undefined) continue;
         const s = layoutStage(sim.view(), ev, { columns: 2, selection: null });
@@ -64,7 +64,7 @@ describe('cache-line tokens', () => {
       sim.runToEnd();
       for (let at = 1; at <= sim.history().length; at++) {
         sim.seek(at);
-        const ev = sim.lastEvent();
+        const ev = lastEventOf(sim);
         const view = sim.view();
         // A line some CPU took while no CPU held it (from memory), holding a slab's metadata.
         const fetched = ev?.coherence.find(

@@ -5,7 +5,7 @@
 import { place, sameAsDrawn, setAttr, setText, translate, tweenOnly, type Selection } from './d3';
 import { cpuColor } from './geometry';
 import { TOKEN_H, type TieShape, type TokenShape } from './tokens.layout';
-import type { StageShapes } from './stage.layout';
+import type { StageShapes } from './stage.shapes';
 
 type Layer = Selection<SVGGElement, unknown, null, undefined>;
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Simulation } from './simulator';
-import { fileSchedule, loadWasmNode, repoRoot, rng, scenarioFiles } from './testing';
+import { eventsOf, fileSchedule, loadWasmNode, outcomeOf, repoRoot, rng, scenarioFiles } from './testing';
 import type { Outcome, SimEvent } from './types';
 
 const cli = join(repoRoot, 'target', 'release', 'slub-lab');
@@ -39,8 +39,8 @@ describe('wasm and native produce identical events', () => {
     for (const move of fileSchedule(text)) sim.apply(move);
     sim.runToEnd();
     const moves = sim.history();
-    const wasmEvents = sim.events();
-    const outcome = sim.outcome();
+    const wasmEvents = eventsOf(sim);
+    const outcome = outcomeOf(sim);
     sim.free();
 
     const native = runCli(file, moves);
@@ -83,7 +83,7 @@ describe('wasm and native agree on random schedules, as JSON text', () => {
       }
       sim.runToEnd();
       const moves = sim.history();
-      const wasm = { events: sim.events(), outcome: sim.outcome() };
+      const wasm = { events: eventsOf(sim), outcome: outcomeOf(sim) };
       sim.free();
       const native = runCli(file, moves);
       expect(canonical(wasm.events), `${basename(file)} schedule ${k}`).toBe(canonical(native.events));

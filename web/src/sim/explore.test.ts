@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { explore } from './pkg/slub_wasm.js';
 import { runExploreRequest, type ExploreMessage, type ExploreReport, type ExploreRequest } from './explore';
 import { Simulation } from './simulator';
-import { loadWasmNode, repoRoot } from './testing';
+import { loadWasmNode, outcomeOf, repoRoot } from './testing';
 import { SCHEMA_VERSION } from './types';
 
 beforeAll(loadWasmNode);
@@ -41,7 +41,7 @@ describe('the explorer in wasm', () => {
 
     const sim = new Simulation(scenario, { events: false });
     for (const m of found.schedule) sim.apply(m);
-    const replayed = sim.outcome().violations[0];
+    const replayed = outcomeOf(sim).violations[0];
     sim.free();
     if (!replayed) throw new Error('the replay shows no violation');
     expect(replayed.invariant).toBe(found.invariant);

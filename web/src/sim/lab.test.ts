@@ -18,7 +18,7 @@ import {
 } from './lab';
 import { LabRunner, type WorkerLike } from './lab-runner';
 import { Simulation } from './simulator';
-import { loadWasmNode, repoRoot } from './testing';
+import { loadWasmNode, outcomeOf, repoRoot } from './testing';
 
 beforeAll(() => {
   loadWasmNode(); // the stepper scenarios are played by the simulator
@@ -72,7 +72,7 @@ describe('the lab through the bridge', () => {
         expect(sc.name).toContain(`seed ${c.id} (${after ? 'after' : 'before'})`);
         const sim = new Simulation(json, { events: false });
         sim.runToEnd();
-        const out = sim.outcome();
+        const out = outcomeOf(sim);
         expect(out.finished, `${c.id} ${after ? 'after' : 'before'}`).toBe(true);
         expect(out.violations).toEqual([]);
         sim.free();

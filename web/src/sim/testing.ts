@@ -3,8 +3,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadWasmSync, Simulation } from './simulator';
-import type { SimEvent, View } from './types';
+import { checkVersion, inspect, loadWasmSync, Simulation } from './simulator';
+import type { Outcome, SimEvent, View } from './types';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const wasmPath = fileURLToPath(new URL('./pkg/slub_wasm_bg.wasm', import.meta.url));
@@ -57,9 +57,31 @@ export function scenarioFrames(): { file: string; at: number; view: View; event:
     sim.runToEnd();
     for (const at of [0, Math.floor(sim.history().length / 2), sim.history().length]) {
       sim.seek(at);
-      frames.push({ file, at, view: sim.view(), event: sim.lastEvent() });
+      frames.push({ file, at, view: sim.view(), event: lastEventOf(sim) });
     }
     sim.free();
   }
   return frames;
+}
+
+// What tests ask of a simulation beyond what the page does (`Simulation` keeps the page's).
+
+/** The moves that may come next. */
+export function enabledMovesOf(sim: Simulation): string[] {
+  return inspect(sim, (raw) => raw.enabledMoves());
+}
+
+/** Every event recorded up to the cursor. */
+export function eventsOf(sim: Simulation): SimEvent[] {
+  return JSON.parse(inspect(sim, (raw) => raw.events())) as SimEvent[];
+}
+
+/** The last event recorded up to the cursor, if any. */
+export function lastEventOf(sim: Simulation): SimEvent | undefined {
+  return eventsOf(sim).at(-1);
+}
+
+/** What `slub-lab run` prints, minus events, at the cursor. */
+export function outcomeOf(sim: Simulation): Outcome {
+  return checkVersion('outcome', JSON.parse(inspect(sim, (raw) => raw.outcome())) as Outcome);
 }

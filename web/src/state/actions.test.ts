@@ -59,7 +59,7 @@ describe('commands: one table for keys, help and the embed API', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('accepts exactly the DESIGN §6 message shapes', () => {
+  it('accepts exactly the design.md §6 message shapes', () => {
     expect(parseEmbedMessage({ type: 'slub-lab:command', command: 'next' })).toEqual({ command: 'next' });
     expect(parseEmbedMessage({ type: 'slub-lab:command', command: 'goto', step: 3 })).toEqual({ command: 'goto', step: 3 });
     expect(parseEmbedMessage({ type: 'slub-lab:command', command: 'goto' })).toBeNull();

@@ -1,5 +1,5 @@
 // The learner's commands: one table for the buttons' shortcuts, the keyboard handler, the `?`
-// help and the embed's message API (DESIGN §6), so none of them can disagree. A command turns
+// help and the embed's message API (design.md §6), so none of them can disagree. A command turns
 // into a player Action (or, for `help`, into something the page shows).
 import type { Action } from './player';
 
@@ -85,7 +85,7 @@ export function commandAction(
   }
 }
 
-/** The embed's inbound message (DESIGN §6); anything else is null and ignored. */
+/** The embed's inbound message (design.md §6); anything else is null and ignored. */
 export interface EmbedCommand {
   readonly command: 'next' | 'prev' | 'goto' | 'play' | 'pause';
   readonly step?: number;

@@ -1,4 +1,4 @@
-// The embed's own options (DESIGN §6): `controls=none|minimal|full`, `from`/`to` (the moves the
+// The embed's own options (design.md §6): `controls=none|minimal|full`, `from`/`to` (the moves the
 // embed may show), `autoplay`; and the bounded player: every action is the playground's,
 // then the cursor is kept within [from, to] and play stops at `to`. Pure.
 import type { LinkError } from './url';
@@ -69,7 +69,7 @@ export function performBounded(options: EmbedOptions): (state: PlayerState, acti
   };
 }
 
-/** The message the embed posts on every change (DESIGN §6). */
+/** The message the embed posts on every change (design.md §6). */
 export interface StepMessage {
   readonly type: 'slub-lab:step';
   /** The lesson id (a playground embed: the built-in scenario id, null for an encoded one). */

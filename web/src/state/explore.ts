@@ -11,7 +11,7 @@ export interface BoundsForm {
   readonly timeLimit: string;
 }
 
-/** The CLI's defaults (DESIGN §5) and a time limit that keeps the page honest. */
+/** The CLI's defaults (design.md §5) and a time limit that keeps the page honest. */
 export const DEFAULT_FORM: BoundsForm = { maxPreemptions: '3', maxMigrations: '2', timeLimit: '10' };
 
 /** What the worker gets: the bounds and the time after which the search stops itself. */

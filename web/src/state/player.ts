@@ -1,4 +1,4 @@
-// Player state and the actions on it (DESIGN §6: the simulator owns the simulation; the page
+// Player state and the actions on it (design.md §6: the simulator owns the simulation; the page
 // keeps only what the learner chose: scenario, schedule, cursor, speed, selection, and whether
 // it is playing). Pure functions, no React, no simulator: whatever an action needs to know about
 // the simulation (the enabled moves) comes in the action itself.

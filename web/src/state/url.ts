@@ -1,4 +1,4 @@
-// Hash routes (DESIGN §6): every player state is a permalink.
+// Hash routes (design.md §6): every player state is a permalink.
 //
 //   #/  (or no hash)   the front page.
 //   #/play?s=<scenario>&m=<moves>&at=<n>

@@ -1,5 +1,5 @@
-// Variant and era toggles: rebuild the scenario JSON with its `variant` object (DESIGN §4; keys
-// and values of slub-algorithm.md §2.16, generated from wasm-core/sim/src/scenario.rs). Pure.
+// Variant and era toggles: rebuild the scenario JSON with its `variant` object (design.md §4; keys
+// and values of model.md §2.16, generated from wasm-core/sim/src/scenario.rs). Pure.
 import { ERAS, SHEAVES_VARIANT_KEYS, SLAB_VARIANT_KEYS, SLUB_VARIANT_KEYS } from '../sim/generated/variantKeys';
 
 export { ERAS };
@@ -8,13 +8,13 @@ export { ERAS };
 export const VARIANT_KEYS: Readonly<Record<string, readonly (string | boolean)[]>> = SLUB_VARIANT_KEYS;
 
 /**
- * The keys SLAB reads (spec Appendix A, §4 (v); generated): `preempt`, and `slabGrow`, the v4.7
+ * The keys SLAB reads (model.md Appendix A, §4 (v); generated): `preempt`, and `slabGrow`, the v4.7
  * lockless decision to grow against taking `list_lock` first. The others (and the eras) are SLUB's.
  */
 export const SLAB_KEYS: Readonly<Record<string, readonly (string | boolean)[]>> = SLAB_VARIANT_KEYS;
 
 /**
- * The keys Linux 7.0's sheaves read besides `era` (spec Appendix C; generated): the per-CPU
+ * The keys Linux 7.0's sheaves read besides `era` (model.md Appendix C; generated): the per-CPU
  * lock (`none` is the negative control), `preempt`, and whether a short refill is flushed.
  */
 export const SHEAVES_KEYS: Readonly<Record<string, readonly (string | boolean)[]>> = SHEAVES_VARIANT_KEYS;

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { loadWasm } from '../sim';
-import { parseHash, type LinkError, type Route } from '../state/url';
+import { parseHash, type Route } from '../state/url';
 import { CrashScreen } from './CrashScreen';
 import { ErrorBoundary } from './ErrorBoundary';
+import { LinkErrorPanel } from './LinkErrorPanel';
 import { Player } from './Player';
-import { SiteHeader } from './SiteHeader';
 import { playState } from './route';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from './scenarios';
 import { SimReady } from './simReady';
@@ -29,7 +29,7 @@ export function drawsWordsFirst(route: Route): boolean {
 
 type Loading = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; message: string };
 
-/** Loads the wasm module, then the page the hash names (DESIGN §6 routes). */
+/** Loads the wasm module, then the page the hash names (design.md §6 routes). */
 export function App() {
   const [loading, setLoading] = useState<Loading>({ kind: 'loading' });
   const [hash, setHash] = useState(() => window.location.hash);
@@ -134,36 +134,4 @@ function Chunked<M>({ load, what, children }: { load: () => Promise<M>; what: st
     );
   }
   return <>{children(chunk.module)}</>;
-}
-
-const PARTS: Record<string, string> = {
-  route: 'the page',
-  s: 'the scenario (s)',
-  m: 'the moves (m)',
-  at: 'the position (at)',
-  lesson: 'the lesson',
-  step: 'the step',
-  goal: 'the goal (goal)',
-  controls: 'the controls option (controls)',
-  theme: 'the theme option (theme)',
-  lines: 'the cache lines option (lines)',
-};
-
-export function LinkErrorPanel({ error, hash }: { error: LinkError; hash: string }) {
-  return (
-    <main className="page link-error" aria-labelledby="link-error-title">
-      <SiteHeader current="error" />
-      <h1 id="link-error-title">This link cannot be opened</h1>
-      <p role="alert" data-testid="link-error">
-        The problem is in {PARTS[error.part] ?? error.part}: {error.message}
-      </p>
-      <p className="muted">
-        Link: <code className="break">{hash.length > 160 ? `${hash.slice(0, 160)}…` : hash}</code>
-      </p>
-      <p>
-        <a href="#/lessons">The lessons</a> · <a href="#/play">the playground with the sample scenario</a> ·{' '}
-        <a href="#/">the front page</a>
-      </p>
-    </main>
-  );
 }

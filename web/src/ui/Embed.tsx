@@ -1,4 +1,4 @@
-// The embed (DESIGN §6): one frame of the stage for slides, driven by its host through
+// The embed (design.md §6): one frame of the stage for slides, driven by its host through
 // postMessage with the same command table as the keyboard. It shows a lesson step
 // (`#/lessons/<id>/<step>`, ui/lessons/LessonEmbed.tsx) or a playground state (`#/play?s=&m=&at=`),
 // plus the embed's own parameters (state/embed.ts).
@@ -6,15 +6,15 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer } from 'rea
 import { commandAction, parseEmbedMessage, type CommandName } from '../state/commands';
 import { parseEmbedOptions, performBounded, type EmbedOptions, type StepMessage } from '../state/embed';
 import type { PlayerState } from '../state/player';
-import { movesPerSecond } from '../state/player';
 import { parseHash } from '../state/url';
-import { LinkErrorPanel } from './App';
+import { LinkErrorPanel } from './LinkErrorPanel';
 import { CrashScreen } from './CrashScreen';
-import { useShortcuts } from './HelpDialog';
 import { playState } from './route';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from './scenarios';
 import { useEmbedFrame } from './embedFrame';
 import { useCommandQueue } from './useCommandQueue';
+import { usePlayTimer } from './usePlayTimer';
+import { useShortcuts } from './useShortcuts';
 import { useSimulation } from './useSimulation';
 import { StageView, TimelineView, useMediaQuery } from './views';
 
@@ -86,11 +86,7 @@ function Embed({ initial, options, lesson }: { initial: PlayerState; options: Em
     if (window.parent !== window) window.parent.postMessage(msg, '*');
   }, [lesson, state.cursor, total]);
 
-  useEffect(() => {
-    if (!state.playing) return;
-    const id = window.setTimeout(() => dispatch({ type: 'tick', enabledMoves }), 1000 / movesPerSecond(state));
-    return () => window.clearTimeout(id);
-  }, [state, enabledMoves]);
+  usePlayTimer(state, enabledMoves, dispatch);
 
   if (derived.kind === 'crash') return <CrashScreen title="The simulator crashed" message={derived.message} />;
   if (derived.kind === 'error') {

@@ -6,7 +6,6 @@ import { commandAction, type CommandName } from '../state/commands';
 import {
   canStepBack,
   canStepForward,
-  movesPerSecond,
   NO_TWEEN_SPEED,
   perform,
   replayJson,
@@ -19,12 +18,14 @@ import { withVariant, type VariantValue } from '../state/variant';
 import { CrashScreen } from './CrashScreen';
 import { counterexample, ExplorerPanel } from './ExplorerPanel';
 import { download, frameSvg, svgToPng } from './export';
-import { HelpDialog, useShortcuts } from './HelpDialog';
+import { HelpDialog } from './HelpDialog';
 import { describeMove, describeRunToEnd } from './moves';
 import { StatsPanel, VarsPanel, ViolationBanner, ViolationsPanel } from './panels';
 import { ScenarioLoader } from './ScenarioLoader';
 import { BUILTIN_TEXTS } from './scenarios';
 import { useExplorer } from './useExplorer';
+import { usePlayTimer } from './usePlayTimer';
+import { useShortcuts } from './useShortcuts';
 import { useCommandQueue } from './useCommandQueue';
 import { playablePrefix, useSimulation } from './useSimulation';
 import { VariantPanel } from './VariantPanel';
@@ -77,12 +78,7 @@ export function Player({
     dispatch({ type: 'loadScenario', scenario, schedule, cursor: schedule.length });
   }, []);
 
-  // The play timer.
-  useEffect(() => {
-    if (!state.playing) return;
-    const id = window.setTimeout(() => dispatch({ type: 'tick', enabledMoves }), 1000 / movesPerSecond(state));
-    return () => window.clearTimeout(id);
-  }, [state, enabledMoves]);
+  usePlayTimer(state, enabledMoves, dispatch);
 
   const run = useCallback(
     (name: CommandName) => {

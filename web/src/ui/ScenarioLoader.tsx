@@ -14,7 +14,7 @@ export function splitScenarioError(message: string): { path: string | null; why:
   return { path: m[1] ?? null, why: m[2] ?? message };
 }
 
-/** Pick a built-in scenario or edit one as JSON (DESIGN §4); a bad one is refused with its path. */
+/** Pick a built-in scenario or edit one as JSON (design.md §4); a bad one is refused with its path. */
 export const ScenarioLoader = memo(function ScenarioLoader({ current, onLoad }: Props) {
   const [text, setText] = useState(current);
   const [error, setError] = useState<string | null>(null);

@@ -2,7 +2,7 @@
 // current frame draws, so each is explained where it first appears and a lesson that has not
 // reached cache lines or lost objects is not handed their key. Every entry is a shape and a
 // word beside it, never a colour alone.
-import type { StageShapes } from '../render/stage.layout';
+import type { StageShapes } from '../render/stage.shapes';
 
 interface Entry {
   readonly key: string;

@@ -24,7 +24,7 @@ interface Props {
 }
 
 /**
- * The era bundle and each variant key (spec §2.16); "—" leaves the key to the era or the
+ * The era bundle and each variant key (model.md §2.16); "—" leaves the key to the era or the
  * default, and says which value that is.
  */
 function VariantPanelImpl({ scenario, resolved, onChange }: Props) {

@@ -1,4 +1,4 @@
-// Words for the enabled moves (DESIGN §3 "Moves"): step a context, fire an interrupt, preempt
+// Words for the enabled moves (design.md §3 "Moves"): step a context, fire an interrupt, preempt
 // (switch to another task on its CPU), migrate a task.
 import type { View } from '../sim';
 

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Simulation } from '../sim';
-import { loadWasmNode, scenarioFiles } from '../sim/testing';
+import { enabledMovesOf, eventsOf, loadWasmNode, outcomeOf, scenarioFiles } from '../sim/testing';
 import { deriver } from './useSimulation';
 
 beforeAll(loadWasmNode);
@@ -11,9 +11,9 @@ beforeAll(loadWasmNode);
 function fresh(scenario: string, schedule: readonly string[], cursor: number) {
   const sim = new Simulation(scenario);
   for (const m of schedule) sim.apply(m);
-  const events = sim.events();
+  const events = eventsOf(sim);
   sim.seek(cursor);
-  const out = { view: sim.view(), outcome: sim.outcome(), events, last: sim.events().at(-1) };
+  const out = { view: sim.view(), outcome: outcomeOf(sim), events, last: eventsOf(sim).at(-1) };
   sim.free();
   return out;
 }
@@ -42,7 +42,7 @@ describe('the page derivation', () => {
           // Append (or branch at the cursor) with an enabled move.
           probe.seek(0);
           for (const m of schedule.slice(0, cursor)) probe.apply(m);
-          const moves = probe.enabledMoves();
+          const moves = enabledMovesOf(probe);
           const move = moves[Math.floor(random() * moves.length)];
           if (move === undefined) continue;
           schedule = [...schedule.slice(0, cursor), move];
@@ -68,7 +68,7 @@ describe('the page derivation', () => {
     const scenario = readFileSync(scenarioFiles()[0] ?? '', 'utf8');
     const derive = deriver(scenario);
     const probe = new Simulation(scenario, { events: false });
-    const first = probe.enabledMoves()[0] ?? '';
+    const first = enabledMovesOf(probe)[0] ?? '';
     probe.free();
     const schedule = [first, first];
     const a = derive(schedule, 2);

@@ -8,7 +8,8 @@ import { layoutLines } from '../render/lines.layout';
 import { renderLines } from '../render/lines.view';
 import { layoutListing } from '../render/listing.layout';
 import { renderListing } from '../render/listing.view';
-import { fitColumns, layoutStage, type StageHide } from '../render/stage.layout';
+import { layoutStage } from '../render/stage.layout';
+import { fitColumns, type StageHide } from '../render/stage.shapes';
 import { renderStage } from '../render/stage.view';
 import { cursorAt, layoutTimeline } from '../render/timeline.layout';
 import { SVG_CSS } from '../render/style';
@@ -84,7 +85,7 @@ interface StageProps {
 
 /**
  * The stage, laid out for the width it is given (issue 13): as many card columns as fit at a
- * readable scale (stage.layout.ts fitColumns), drawn at that scale, never shrunk below it.
+ * readable scale (stage.shapes.ts fitColumns), drawn at that scale, never shrunk below it.
  */
 export function StageView({ view, event, selection, step, animate, onSelect, fitHeight, legend = true, hide }: StageProps) {
   const ref = useRef<SVGSVGElement | null>(null);

@@ -1,4 +1,4 @@
-//! The cycle cost model of spec §7, as one table. Every step is charged its instruction cost
+//! The cycle cost model of model.md §7, as one table. Every step is charged its instruction cost
 //! plus the cost of each cache line it touches (see `memory.rs`). The Lab uses the same table
 //! for every experiment: no per-experiment constants.
 //!
@@ -13,7 +13,7 @@ pub struct Cost {
     pub name: &'static str,
     pub value: u64,
     pub unit: &'static str,
-    /// Where the figure comes from (spec §7).
+    /// Where the figure comes from (model.md §7).
     pub source: &'static str,
 }
 

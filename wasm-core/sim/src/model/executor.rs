@@ -1,4 +1,4 @@
-//! Contexts and moves (DESIGN §3): which move is enabled, applying one, settling a context
+//! Contexts and moves (design.md §3): which move is enabled, applying one, settling a context
 //! after its step, starting and finishing operations, setup and the default policy.
 
 use super::allocator::OpCall;

@@ -1,4 +1,4 @@
-//! Cache lines and MESI (DESIGN §3, spec §6). Every access a step makes goes through
+//! Cache lines and MESI (design.md §3, model.md §6). Every access a step makes goes through
 //! [`Machine::access`], which moves the line between the CPUs' caches and charges the cycles of
 //! `cost.rs` (counted per constant when the Lab asks). The protocol is textbook MESI with a directory view: a read miss takes the line
 //! Shared (Exclusive if nobody has it), a write invalidates every other copy.
@@ -23,7 +23,7 @@ pub enum Access {
     Atomic,
 }
 
-/// Cache-line transfers by the kind of line (spec §6 names): an access that took a line
+/// Cache-line transfers by the kind of line (model.md §6 names): an access that took a line
 /// another CPU held (a Modified copy, or a clean one it had to share or invalidate). Counted
 /// per CPU when the Lab asks (`Machine::with_costs`), so its runs need no events.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -319,7 +319,7 @@ impl Machine {
 
     /// CPU `k`, spinning on a lock whose word is in `line`, re-reads it: a test-and-test-and-set
     /// waiter loops on plain loads of the lock word (the kernel's queued spinlock makes the
-    /// first waiter do so; spec §7 "contended locks"), so it holds the line Shared while the
+    /// first waiter do so; model.md §7 "contended locks"), so it holds the line Shared while the
     /// holder works and takes a copy back after each of the holder's writes to it. No cycles are
     /// charged (the spinner's clock is the driver's). Returns whether the line moved (the
     /// spinner had no copy): a coherence event the driver counts.

@@ -31,8 +31,8 @@
 //! `driver` (the seam the policies, the explorer and the Lab drive it through), `stats`, `pcs`
 //! (the functions and their program counters) and `view`. Each allocator is a module of its own
 //! with its state, its kernel functions as step machines, its invariants and its part of the
-//! views: `slub` (`mm/slub.c`, the subject), `slab` (`mm/slab.c`, spec Appendix A) and
-//! `sheaves` (Linux 7.0, spec Appendix C, which keeps SLUB's slab level).
+//! views: `slub` (`mm/slub.c`, the subject), `slab` (`mm/slab.c`, model.md Appendix A) and
+//! `sheaves` (Linux 7.0, model.md Appendix C, which keeps SLUB's slab level).
 //! `docs/adding-an-allocator.md` says how another one goes in.
 
 #[macro_use]
@@ -323,7 +323,7 @@ impl Machine {
         self.object_of(a).map(|(s, _)| s)
     }
 
-    /// The cache line holding the free pointer of object `a` (`OBJ(o)` of spec §6): the
+    /// The cache line holding the free pointer of object `a` (`OBJ(o)` of model.md §6): the
     /// slab's object lines follow its descriptor line (bounded as in `obj_addr`; the offset
     /// is within the object, `scenario::validate_cache`).
     #[allow(clippy::arithmetic_side_effects)]

@@ -1,5 +1,5 @@
 //! Step primitives shared by the modelled functions: per-CPU field access, irq and preempt
-//! toggles, the CAS flavours of spec §2.1, list_lock, add/remove_partial and discard_slab.
+//! toggles, the CAS flavours of model.md §2.1, list_lock, add/remove_partial and discard_slab.
 //! Each touches its cache lines through `access` and charges the cost table.
 
 use super::cost;

@@ -1,4 +1,4 @@
-//! The machine state: every structure of spec §1 plus contexts (their frames: each function's
+//! The machine state: every structure of model.md §1 plus contexts (their frames: each function's
 //! label and own locals, `pcs`), coherence, stats and ghost state. All of it is plain data
 //! (`Clone + Eq + Hash`), so checkpoints, time travel and the explorer's state hashing need
 //! nothing more.
@@ -43,7 +43,7 @@ macro_rules! bump_impl {
 }
 bump_impl!(u8, u32, u64, usize);
 
-/// `page->counters`: the `inuse:16, objects:15, frozen:1` word (spec §1.3).
+/// `page->counters`: the `inuse:16, objects:15, frozen:1` word (model.md §1.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Counters {
     pub inuse: u32,
@@ -53,7 +53,7 @@ pub struct Counters {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Life {
-    /// Allocated by `new_slab`, not yet installed as a CPU slab (spec §1.6 NEW).
+    /// Allocated by `new_slab`, not yet installed as a CPU slab (model.md §1.6 NEW).
     Private,
     Live,
     Discarded,
@@ -290,13 +290,13 @@ pub struct State {
     pub stats: Vec<[u64; NR_STATS]>,
     pub cycles: Vec<u64>,
     /// Prefetches still on their way: a line a CPU prefetched arrives when that CPU's clock
-    /// reaches `at`; an access before then waits for the rest (spec §7's transfer latency).
+    /// reaches `at`; an access before then waits for the rest (model.md §7's transfer latency).
     /// Timing only, like `cycles` and `lines`: not part of the explorer's state identity.
     pub prefetches: Vec<PrefetchInFlight>,
     pub steps: u64,
     /// Page allocations made after setup (for `pageAllocFail`).
     pub in_setup: bool,
-    /// The context that moved last (for the default policy of DESIGN §5).
+    /// The context that moved last (for the default policy of design.md §5).
     pub last_moved: Option<CtxId>,
 }
 

@@ -1,4 +1,4 @@
-//! `enum stat_item` of CONFIG_SLUB_STATS (spec §8), counted per CPU where the modelled era counts.
+//! `enum stat_item` of CONFIG_SLUB_STATS (model.md §8), counted per CPU where the modelled era counts.
 
 use serde::Serialize;
 
@@ -41,13 +41,13 @@ stats!(
     CPU_PARTIAL_FREE,
     CPU_PARTIAL_NODE,
     CPU_PARTIAL_DRAIN,
-    // SLAB's STATS_INC_* (mm/slab.c, CONFIG_DEBUG_SLAB's counters; spec Appendix A)
+    // SLAB's STATS_INC_* (mm/slab.c, CONFIG_DEBUG_SLAB's counters; model.md Appendix A)
     ALLOCHIT,
     ALLOCMISS,
     FREEHIT,
     FREEMISS,
     GROWN,
-    // Linux 7.0's sheaf and barn items (spec C.6)
+    // Linux 7.0's sheaf and barn items (model.md C.6)
     SHEAF_FLUSH,
     SHEAF_REFILL,
     SHEAF_ALLOC,
@@ -63,7 +63,7 @@ pub const NR_STATS: usize = 39;
 impl Stat {
     /// The counters a run under `allocator` reports: the classic 26 and SLAB's five for SLUB
     /// and SLAB (as always), and for Linux 7.0 the items of its `enum stat_item` that the
-    /// model counts (spec C.6; the 15 classic names 7.0 removed are not among them).
+    /// model counts (model.md C.6; the 15 classic names 7.0 removed are not among them).
     pub fn reported(allocator: crate::scenario::Allocator) -> &'static [Stat] {
         use Stat::*;
         match allocator {

@@ -9,7 +9,7 @@ export type ContextView = { id: string, kind: ContextKind, cpu: number,
  */
 op: string | null, opIndex: number, ops: number, 
 /**
- * Label of the code line it will execute next (DESIGN §3 "Code listing").
+ * Label of the code line it will execute next (design.md §3 "Code listing").
  */
 label: string | null, 
 /**

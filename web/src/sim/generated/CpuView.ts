@@ -9,7 +9,7 @@ export type CpuView = { cpu: number, node: number,
  */
 freelist: Array<string>, tid: number, 
 /**
- * `tid / TID_STEP` and `tid % TID_STEP` (event count and CPU residue, spec §3.1).
+ * `tid / TID_STEP` and `tid % TID_STEP` (event count and CPU residue, model.md §3.1).
  */
 tidEvent: number, tidCpu: number, page: string | null, partial: Array<string>, irqsEnabled: boolean, preemptCount: number, 
 /**

@@ -2,6 +2,6 @@
 import type { ListingLine } from "./ListingLine";
 
 /**
- * One modelled kernel function of the code listing (DESIGN §3 "Code listing").
+ * One modelled kernel function of the code listing (design.md §3 "Code listing").
  */
 export type ListingFunction = { name: string, lines: Array<ListingLine>, };

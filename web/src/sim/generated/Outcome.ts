@@ -5,6 +5,6 @@ import type { VarOutcome } from "./VarOutcome";
 import type { Violation } from "./Violation";
 
 /**
- * What `slub-lab run` prints (DESIGN §5), minus the CLI's own `events` switch.
+ * What `slub-lab run` prints (design.md §5), minus the CLI's own `events` switch.
  */
 export type Outcome = { schemaVersion: number, finished: boolean, deadlock: boolean, violations: Array<Violation>, stats: Stats, cycles: Cycles, vars: { [key in string]: VarOutcome }, };

@@ -11,11 +11,11 @@ import type { SlabGrow } from "./SlabGrow";
 import type { Slowpath } from "./Slowpath";
 
 /**
- * The resolved variant: era bundle first, explicit keys over it, defaults = v3.10 (spec §2.16).
+ * The resolved variant: era bundle first, explicit keys over it, defaults = v3.10 (model.md §2.16).
  */
 export type Variant = { fastpath: Fastpath, slowpath: Slowpath, cpuPartial: boolean, cpuPartialFrozen: boolean, cmpxchgDouble: CmpxchgDouble, preempt: Preempt, prefetch: Prefetch, discard: Discard, deactivate: Deactivate, freeRetryLock: FreeRetryLock, 
 /**
- * `None` = derived (spec §3.1); `Some(n)` forces TID_STEP (negative control SC4).
+ * `None` = derived (model.md §3.1); `Some(n)` forces TID_STEP (negative control SC4).
  */
 tidStep: number | null, 
 /**
@@ -24,6 +24,6 @@ tidStep: number | null,
 slabGrow: SlabGrow, 
 /**
  * Linux 7.0 only: the per-CPU sheaves' lock, and whether a refill that fell short
- * flushes the sheaf before freeing it (spec C.9 item 3: `false` leaks its objects).
+ * flushes the sheaf before freeing it (model.md C.9 item 3: `false` leaks its objects).
  */
 pcsLock: PcsLock, refillFailFlush: boolean, };

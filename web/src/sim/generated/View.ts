@@ -16,7 +16,7 @@ import type { Violation } from "./Violation";
  */
 export type View = { schemaVersion: number, scenarioName: string, 
 /**
- * `slub`, or `slab` (the comparison model of spec Appendix A).
+ * `slub`, or `slab` (the comparison model of model.md Appendix A).
  */
 allocator: Allocator, 
 /**

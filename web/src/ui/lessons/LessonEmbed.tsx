@@ -1,4 +1,4 @@
-// A lesson step in the embed (DESIGN §6): `embed.html#/lessons/<id>/<step>?from=&to=&autoplay=
+// A lesson step in the embed (design.md §6): `embed.html#/lessons/<id>/<step>?from=&to=&autoplay=
 // &controls=none|minimal|full`. The unit is the lesson step: `from`/`to` bound the steps the
 // host may show, `next`/`prev`/`goto` move between them (each step's moves play out on the
 // stage), `play` walks through them; every change posts `{type: "slub-lab:step", lesson, step,
@@ -9,9 +9,9 @@ import { revealed, stageTrack, type Lesson } from '../../lessons';
 import { LESSONS } from '../../lessons/bundled';
 import { parseEmbedMessage, type CommandName } from '../../state/commands';
 import { parseEmbedOptions, type EmbedOptions, type StepMessage } from '../../state/embed';
-import { LinkErrorPanel } from '../App';
+import { LinkErrorPanel } from '../LinkErrorPanel';
 import { CrashScreen } from '../CrashScreen';
-import { useShortcuts } from '../HelpDialog';
+import { useShortcuts } from '../useShortcuts';
 import { useEmbedFrame } from '../embedFrame';
 import { useSimulation } from '../useSimulation';
 import { ListingView, StageView, useMediaQuery } from '../views';
@@ -73,7 +73,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   }, []);
   useShortcuts(run);
 
-  // Host → embed: the commands of DESIGN §6; anything else is ignored.
+  // Host → embed: the commands of design.md §6; anything else is ignored.
   useEffect(() => {
     const on = (e: MessageEvent) => {
       const cmd = parseEmbedMessage(e.data);

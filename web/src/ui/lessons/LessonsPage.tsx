@@ -2,7 +2,7 @@
 // wrong with the link (an unknown lesson, a step it does not have).
 import { COURSE, LESSONS } from '../../lessons/bundled';
 import { GlossaryPage, InvariantsPage } from './CoursePages';
-import { LinkErrorPanel } from '../App';
+import { LinkErrorPanel } from '../LinkErrorPanel';
 import { LessonIndex } from './LessonIndex';
 import { LessonReader } from './LessonReader';
 import { parseLessonPath, resolveStep } from './route';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { movesThrough, stageTrack, tryItPlayground } from '../../lessons';
 import { loadLessons } from '../../lessons/library';
 import { listing, Simulation } from '../../sim/simulator';
-import { loadWasmNode, repoRoot } from '../../sim/testing';
+import { loadWasmNode, outcomeOf, repoRoot } from '../../sim/testing';
 import { parseHash, playHash } from '../../state/url';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from '../scenarios';
 import { codeFor, describeHighlight, type Highlight } from './highlight';
@@ -152,7 +152,7 @@ describe('every lesson', () => {
         try {
           for (const m of track.moves.slice(0, track.after)) sim.apply(m);
           const view = sim.view();
-          const outcome = sim.outcome();
+          const outcome = outcomeOf(sim);
           for (const h of step.highlights) {
             const name = h.name;
             const words = describeHighlight(h, view, outcome, codeFor(view, code));
@@ -201,7 +201,7 @@ describe('SLAB highlights in words (the slab-queues lesson, step 6)', () => {
     try {
       for (const m of movesThrough(lesson, 6)) sim.apply(m);
       const view = sim.view();
-      const words = (h: Highlight) => describeHighlight(h, view, sim.outcome(), listing());
+      const words = (h: Highlight) => describeHighlight(h, view, outcomeOf(sim), listing());
       expect(words({ kind: 'cpu', cpu: 0, field: null })).toBe("CPU 0's array_cache: p2, q1, p1 (top p1), 3 of 4");
       expect(words({ kind: 'cpu', cpu: 1, field: 'array' })).toBe("CPU 1's array_cache: empty, 0 of 4");
       expect(words({ kind: 'cpu', cpu: 0, field: 'irqs' })).toBe('CPU 0 · interrupts on');

@@ -1,4 +1,4 @@
-// The lesson routes (DESIGN §6), inside the `#/lessons…` path that state/url.ts hands over:
+// The lesson routes (design.md §6), inside the `#/lessons…` path that state/url.ts hands over:
 //
 //   #/lessons?topic=<topic>&q=<text>   the index, filtered (both optional)
 //   #/lessons/<lesson-id>/<step>       the reader at a step, counted from 1 (absent = 1)

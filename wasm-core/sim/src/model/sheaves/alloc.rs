@@ -1,4 +1,4 @@
-//! Allocation under Linux 7.0 (spec C.3.1–C.3.5): the sheaf fast path, the exchange with the
+//! Allocation under Linux 7.0 (model.md C.3.1–C.3.5): the sheaf fast path, the exchange with the
 //! spare and the barn, the refill from slabs, and the one-object slab path that remains.
 //!
 //! Each function's locals are its own struct (below), with these names: `c` the CPU whose
@@ -571,7 +571,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 // The refill fell short. The 7.0 code frees the sheaf as it is (its objects
-                // stay counted in their slabs: spec C.9 item 3); later code flushes it first.
+                // stay counted in their slabs: model.md C.9 item 3); later code flushes it first.
                 if self.variant().refill_fail_flush {
                     *pc = SE11f;
                     let e = need!(self, fr.h2);

@@ -1,5 +1,5 @@
 //! The per-CPU lock (`local_trylock`, `local_lock`, `local_unlock` on the `local_trylock_t`
-//! of `slub_percpu_sheaves`, spec C.3.0) and the barn helpers (spec C.3.3). Each is its own
+//! of `slub_percpu_sheaves`, model.md C.3.0) and the barn helpers (model.md C.3.3). Each is its own
 //! step machine so the listing shows its lines; callers read the result from their return
 //! register (`fr.ret.value`).
 //!
@@ -324,7 +324,7 @@ impl Machine {
         }
     }
 
-    /// A racy `data_race()` read of one of the barn's counts (`RLD` of spec C.3.0).
+    /// A racy `data_race()` read of one of the barn's counts (`RLD` of model.md C.3.0).
     fn barn_count(&mut self, n: u32, full: bool) -> u32 {
         self.access(self.line_bn(n), Access::Read);
         let b = self.barn(n);

@@ -1,4 +1,4 @@
-//! Freeing under Linux 7.0 (spec C.3.6–C.3.11): the push onto the main sheaf, the exchange
+//! Freeing under Linux 7.0 (model.md C.3.6–C.3.11): the push onto the main sheaf, the exchange
 //! of a full main, the flushes back to slabs, `__slab_free` as 7.0 has it, and the CPU
 //! hotplug and `flush_all` work.
 //!

@@ -1,4 +1,4 @@
-//! Linux 7.0's invariants (spec C.5), checked after every step, and its end-of-run identities.
+//! Linux 7.0's invariants (model.md C.5), checked after every step, and its end-of-run identities.
 //! INV-S6 (who writes a CPU's sheaves), INV-S7 (`local_lock` without a test) and INV-S5's
 //! "lists change only under the barn lock" are checked where the writes happen (`mod.rs`,
 //! `barn.rs`); INV-S14 (NUMA locality) is advisory in the kernel and not reported.
@@ -350,7 +350,7 @@ impl Machine {
             .saturating_sub(
                 total(self, ALLOC_FASTPATH).saturating_add(total(self, SHEAF_FLUSH)) as i64,
             );
-        // Sheaves freed with objects in them (spec C.9 item 3) hold objects the counters
+        // Sheaves freed with objects in them (model.md C.9 item 3) hold objects the counters
         // still count: INV-S1 reports those objects as leaked, this identity excludes them.
         let leaked: u64 = sv!(self)
             .sheaves

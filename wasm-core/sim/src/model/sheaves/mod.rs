@@ -1,4 +1,4 @@
-//! Linux 7.0's SLUB (spec Appendix C): per-CPU sheaves and per-node barns in place of
+//! Linux 7.0's SLUB (model.md Appendix C): per-CPU sheaves and per-node barns in place of
 //! `kmem_cache_cpu`, its tid and its CPU (partial) slabs. The slab level (`freelist` +
 //! `counters` and their double CAS, the node partial list under `list_lock`) is the shared
 //! `Page`/`Node` of the machine, as in the classic design.
@@ -6,7 +6,7 @@
 //! Files: `alloc` (`slab_alloc_node`/`alloc_from_pcs`, `__pcs_replace_empty_main`, the refill
 //! from slabs and `___slab_alloc`), `free` (`slab_free`, `free_to_pcs`,
 //! `__pcs_replace_full_main`, the flushes, `__kmem_cache_free_bulk`, `__slab_free`, hotplug),
-//! `barn` (the barn helpers and the per-CPU lock), `invariants` (INV-S1…INV-S15 of spec C.5).
+//! `barn` (the barn helpers and the per-CPU lock), `invariants` (INV-S1…INV-S15 of model.md C.5).
 //!
 //! Where a kernel statement becomes one step although it is several accesses, the comment at
 //! the step says why no other context can tell the difference (a private sheaf, a lock held).
@@ -89,8 +89,8 @@ pub struct Barn {
     pub empty: Vec<SheafId>,
 }
 
-/// Everything Linux 7.0 keeps beyond the shared slabs and nodes, with the ghost state of spec
-/// C.2.9 the checker needs: objects an operation holds privately (`INFLIGHT(op)`) and the
+/// Everything Linux 7.0 keeps beyond the shared slabs and nodes, with the ghost state of
+/// model.md C.2.9 the checker needs: objects an operation holds privately (`INFLIGHT(op)`) and the
 /// slabs `get_partial_node_bulk` isolated, with the context that isolated each.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SheavesState {
@@ -110,7 +110,7 @@ pub struct SheafLayout {
     pub max_full: u32,
     pub max_empty: u32,
     /// A sheaf's cache lines: a 32-byte header with `objects[0..3]`, then 8 pointers a line
-    /// (spec C.2.3).
+    /// (model.md C.2.3).
     pub lines: u32,
 }
 
@@ -327,7 +327,7 @@ impl Machine {
         self.variant().pcs_lock == PcsLock::Trylock
     }
     /// Whether the stepping context may allocate with a blocking gfp (`GFP_KERNEL`): tasks
-    /// do; interrupt handlers allocate with `GFP_ATOMIC` (spec C.7's fixture).
+    /// do; interrupt handlers allocate with `GFP_ATOMIC` (model.md C.7's fixture).
     pub(super) fn can_block(&self) -> bool {
         self.ctx(self.cur).kind == CtxKind::Task
     }
@@ -517,7 +517,7 @@ impl Machine {
     }
 
     /// `SHFREE`: `free_empty_sheaf`. A sheaf freed with objects in it leaks them (INV-S1
-    /// reports them as lost): spec C.9 item 3.
+    /// reports them as lost): model.md C.9 item 3.
     pub(super) fn sheaf_free(&mut self, h: SheafId) {
         self.charge(cost::Id::PageFree);
         self.stat(Stat::SHEAF_FREE);
@@ -550,7 +550,7 @@ impl Machine {
         }
     }
 
-    // ----- spinlocks taken with irqsave (`LOCKI`/`UNLOCKI` of spec C.3.0) -----
+    // ----- spinlocks taken with irqsave (`LOCKI`/`UNLOCKI` of model.md C.3.0) -----
 
     /// `spin_lock_irqsave(&n->list_lock)` as one step: the interrupt flag is this CPU's alone,
     /// so saving it and then taking the lock is the same to every other context as doing both

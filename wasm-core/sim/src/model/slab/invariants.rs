@@ -1,4 +1,4 @@
-//! SLAB's invariants and the SLAB parts of the views (spec Appendix A and §4 (v)).
+//! SLAB's invariants and the SLAB parts of the views (model.md Appendix A and §4 (v)).
 //!
 //! - **SLAB-1** ownership: every object of a slab that is not destroyed is in exactly one
 //!   place: held by a variable, in a CPU's array (its live part), in a node's shared array,
@@ -456,7 +456,7 @@ impl Machine {
     }
 }
 
-/// A static line of SLAB's layout (Appendix A): a CPU's `array_cache` or a node's block.
+/// A static line of SLAB's layout (model.md Appendix A): a CPU's `array_cache` or a node's block.
 enum SlabStaticLine {
     Array { cpu: u32, off: u32 },
     Node { node: u32, off: u32 },

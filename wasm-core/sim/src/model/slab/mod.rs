@@ -1,6 +1,6 @@
-//! SLAB, the comparison model of spec Appendix A (mm/slab.c, ~v4.7): per-CPU `array_cache`
+//! SLAB, the comparison model of model.md Appendix A (mm/slab.c, ~v4.7): per-CPU `array_cache`
 //! stacks touched only with interrupts off, a node-wide `shared` array, three slab lists and
-//! `free_objects` under `list_lock`, and the lockless decision to grow of spec §4 (v)
+//! `free_objects` under `list_lock`, and the lockless decision to grow of model.md §4 (v)
 //! (`variant.slabGrow`). The same machine runs it as SLUB: contexts, moves, locks, cache lines
 //! and the one cost table; only the kernel functions differ.
 //!
@@ -233,7 +233,7 @@ impl SlabState {
     }
 }
 
-/// SLAB's `kmem_cache_node` beyond `list_lock` and `slabs_partial` (spec Appendix A).
+/// SLAB's `kmem_cache_node` beyond `list_lock` and `slabs_partial` (model.md Appendix A).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SlabNode {
     pub slabs_full: Vec<SlabId>,
@@ -450,7 +450,7 @@ impl Machine {
         self.arr(a).avail()
     }
 
-    /// SLAB's discipline for a CPU array (spec Appendix A): only its own CPU touches it, with
+    /// SLAB's discipline for a CPU array (model.md Appendix A): only its own CPU touches it, with
     /// interrupts off. A survivor draining a dead CPU's array (`flush` with a target) is the
     /// one exception the kernel has, and it passes `drain_of_dead`.
     fn check_ac_owner(&mut self, k: u32, drain_of_dead: bool) {
@@ -585,7 +585,7 @@ impl Machine {
         }
     }
 
-    /// The end of `free_block` (v4.10+ form, as spec Appendix A words it): while the node
+    /// The end of `free_block` (v4.10+ form, as model.md Appendix A words it): while the node
     /// keeps more free objects than `free_limit`, move free slabs to the destroy list.
     fn free_block_trim(&mut self, n: u32, queue: &mut Vec<SlabId>) {
         self.access(self.cfg.line_nd(n), Access::Write);
@@ -773,7 +773,7 @@ impl Machine {
         }
     }
 
-    /// `cache_alloc_refill` (v4.7, spec Appendix A), irqs off on entry.
+    /// `cache_alloc_refill` (v4.7, model.md Appendix A), irqs off on entry.
     pub(super) fn cache_alloc_refill(
         &mut self,
         pc: &mut cache_alloc_refill::Pc,

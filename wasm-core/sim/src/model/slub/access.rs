@@ -1,4 +1,4 @@
-//! SLUB's primitives (spec §2): the `kmem_cache_cpu` loads and stores with the per-CPU
+//! SLUB's primitives (model.md §2): the `kmem_cache_cpu` loads and stores with the per-CPU
 //! double CAS of the fast paths, the slab's `freelist` + `counters` pair with its double CAS,
 //! and the node partial list under `list_lock`. Linux 7.0 keeps SLUB's slab level and uses the
 //! slab and list primitives too.
@@ -67,7 +67,7 @@ impl Machine {
     }
 
     /// `this_cpu_cmpxchg_double` on the executing CPU's (freelist, tid): no LOCK prefix, atomic
-    /// only against this CPU (spec §2.1). `with_tid` false is the broken `no-tid` control.
+    /// only against this CPU (model.md §2.1). `with_tid` false is the broken `no-tid` control.
     /// Checks INV-12 on success: the CPU and ghost version must be the ones snapshotted when the
     /// compared value was read.
     pub fn pcas2(
@@ -173,7 +173,7 @@ impl Machine {
         (sl.freelist, sl.counters)
     }
 
-    /// The LOCK'd `cmpxchg16b` on `P.freelist`/`P.counters` (spec §2.2, native).
+    /// The LOCK'd `cmpxchg16b` on `P.freelist`/`P.counters` (model.md §2.2, native).
     pub fn cas2_native(&mut self, s: SlabId, old: (Addr, Counters), new: (Addr, Counters)) -> bool {
         self.atomic(self.page(s).line, cost::Id::LockedCmpxchg16b);
         self.cas2_compare_store(s, old, new)
@@ -222,7 +222,7 @@ impl Machine {
         self.node(n).nr_partial
     }
 
-    /// The discard test of spec §2.9/§2.10/§2.13: `>` (3.x) or `>=` (4.0+).
+    /// The discard test of model.md §2.9/§2.10/§2.13: `>` (3.x) or `>=` (4.0+).
     pub fn discard_ok(&self, nr_partial: u32) -> bool {
         let min = self.cfg.sc.cache.min_partial;
         match self.variant().discard {

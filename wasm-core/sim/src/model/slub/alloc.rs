@@ -1,4 +1,4 @@
-//! Allocation: the fast path `slab_alloc` in every era of spec §3.3, the slow path
+//! Allocation: the fast path `slab_alloc` in every era of model.md §3.3, the slow path
 //! `__slab_alloc` (v3.10, §2.4, and the 5.15+ local-lock form of §2.15), `get_freelist`
 //! (§2.5) and `new_slab` (§2.7). Each match arm is one label of the listing.
 
@@ -174,7 +174,7 @@ impl Machine {
         (pg.is_some() || pre_3_8) && self.node_ok(pg, node)
     }
 
-    /// The 3.1 slow path (spec §2.15): `tid-unguarded` (the pre-3.8 fast path, whose slow path
+    /// The 3.1 slow path (model.md §2.15): `tid-unguarded` (the pre-3.8 fast path, whose slow path
     /// is 3.1's) without CPU partial lists (3.2+) is exactly v3.1.
     pub(super) fn v3_1_slow_path(&self) -> bool {
         self.fastpath() == Fastpath::TidUnguarded && !self.variant().cpu_partial
@@ -257,7 +257,7 @@ impl Machine {
             E3b => self.s_raw_cpu_ptr(pc, &mut fr.c, E3c, A5),
             E3c => self.s_recheck_tid(pc, fr.c, fr.tid, A5, E3a),
             // Under `no-tid` the CAS compares only the head: INV-12's snapshot is taken here,
-            // where the CAS gets its expected value, not at the tid read (spec INV-12).
+            // where the CAS gets its expected value, not at the tid read (model.md §5, INV-12).
             A5 => self.s_alloc_load_freelist(pc, fr, A6, fp == Fastpath::NoTid),
             A6 => self.s_alloc_load_page(pc, fr, A7, A7),
             A7 => {
@@ -379,7 +379,7 @@ impl Machine {
                 );
                 Flow::Ret(Ret::new(fr.obj, None))
             }
-            // 2008 x86: cmpxchg_local on c->freelist with preemption off, no tid (spec §4 (i)).
+            // 2008 x86: cmpxchg_local on c->freelist with preemption off, no tid (model.md §4 (i)).
             L0 => self.s_preempt_off(pc, L1, " (get_cpu), so c stays this CPU's"),
             L1 => self.s_pcpu(pc, &mut fr.c, L2),
             L2 => self.s_alloc_load_freelist(pc, fr, L3, true),
@@ -927,7 +927,7 @@ impl Machine {
         (node.is_none() && i < nodes).then(|| first.wrapping_add(i).checked_rem(nodes))?
     }
 
-    /// `get_freelist` (spec §2.5): take the CPU slab's freelist, unfreezing it if empty.
+    /// `get_freelist` (model.md §2.5): take the CPU slab's freelist, unfreezing it if empty.
     pub(in crate::model) fn get_freelist(
         &mut self,
         pc: &mut get_freelist::Pc,
@@ -991,7 +991,7 @@ impl Machine {
         }
     }
 
-    /// `new_slab` (spec §2.7): irqs on around the page allocator when the caller may sleep.
+    /// `new_slab` (model.md §2.7): irqs on around the page allocator when the caller may sleep.
     pub(in crate::model) fn new_slab(&mut self, pc: &mut new_slab::Pc, fr: &mut NewSlab) -> Flow {
         use new_slab::Pc::*;
         let may_sleep = self.ctx(self.cur).kind == CtxKind::Task;
@@ -1112,7 +1112,7 @@ impl Machine {
 }
 
 impl Machine {
-    /// 5.15+ `___slab_alloc` (spec §2.15): `c.*` changes only under the local lock, `c.slab`
+    /// 5.15+ `___slab_alloc` (model.md §2.15): `c.*` changes only under the local lock, `c.slab`
     /// re-checked after locking, tid bumped last in every locked section, deactivation after
     /// unlocking. With `cpuPartialFrozen = false` (6.8+) a CPU partial slab is frozen when it
     /// becomes the CPU slab (by `get_freelist`).

@@ -1,4 +1,4 @@
-//! Freeing: the fast path `slab_free` in every era (spec §2.12, §3.3) and the slow path
+//! Freeing: the fast path `slab_free` in every era (model.md §2.12, §3.3) and the slow path
 //! `__slab_free` (v3.10 §2.13, 3.1's lock-holding retry, and the 6.8+ form of §2.15).
 
 use super::cost;
@@ -136,7 +136,7 @@ impl Machine {
             F6 => self.s_free_load_freelist(pc, fr, F7, false, false),
             F7 => self.s_free_link(pc, fr, if fp == Fastpath::TidDirect { F8 } else { F7b }),
             // 3.x reads the head again for the CAS: under `no-tid` that read is the value the
-            // CAS compares, so INV-12's snapshot is taken here (spec INV-12).
+            // CAS compares, so INV-12's snapshot is taken here (model.md §5, INV-12).
             F7b => self.s_free_load_freelist(pc, fr, F8, fp == Fastpath::NoTid, true),
             F8 => {
                 step!(self);
@@ -198,7 +198,7 @@ impl Machine {
             FL1 => self.s_pcpu(pc, &mut fr.c, FL2),
             FL2 => self.s_free_load_freelist(pc, fr, FL3, true, false),
             FL3 => self.s_free_check_page(pc, fr, FL4, FLs),
-            // The 2007 slow paths disabled interrupts themselves (spec §4 (i)).
+            // The 2007 slow paths disabled interrupts themselves (model.md §4 (i)).
             FLs => self.s_irq_save(
                 pc,
                 &mut fr.saved_irq,

@@ -1,4 +1,4 @@
-//! The invariants of spec §5, checked after every step. A violation is recorded (once per
+//! The invariants of model.md §5, checked after every step. A violation is recorded (once per
 //! invariant, with the step and a plain sentence), never a panic.
 //!
 //! Ghost state: ownership is derived from reachability (held variables, CPU freelists, slab
@@ -6,7 +6,7 @@
 //! in-flight declaration counts only for objects nothing else owns, so declaring generously
 //! can hide a lost object but can never invent a double owner. "Sections" are the
 //! irq-off/locked windows in which the kernel itself has `c.page`/`c.freelist` half updated
-//! (spec INV-4's exceptions); a CPU in a section is skipped by INV-1's CPU-freelist walk and
+//! (model.md §5 INV-4's exceptions); a CPU in a section is skipped by INV-1's CPU-freelist walk and
 //! by INV-4.
 
 use super::state::*;
@@ -91,7 +91,7 @@ impl Machine {
     }
 
     /// Whether frame `f` is at a step where the slabs in its locals may be transiently
-    /// inconsistent (spec §5, INV-5/6/9 "held by an op"). `__slab_free` changes its slab only
+    /// inconsistent (model.md §5, INV-5/6/9 "held by an op"). `__slab_free` changes its slab only
     /// with the CAS at S5: before it (S0–S5, including a retry after a failed CAS) the slab
     /// is exactly as other contexts left it, so holding it there must not hide their faults.
     /// From the successful CAS on it holds the slab it froze (until `put_cpu_partial`'s U5)

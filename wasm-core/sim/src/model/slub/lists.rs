@@ -1959,7 +1959,7 @@ impl Machine {
         }
     }
 
-    /// The `flush` op: `__flush_cpu_slab(cpu)` with interrupts off (spec §2.11).
+    /// The `flush` op: `__flush_cpu_slab(cpu)` with interrupts off (model.md §2.11).
     pub(in crate::model) fn flush_cpu_slab(
         &mut self,
         pc: &mut flush_cpu_slab::Pc,

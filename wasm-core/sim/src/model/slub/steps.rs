@@ -1,5 +1,5 @@
 //! Steps the fast paths share: alloc and free read `c` and `tid` the same way in every era
-//! (spec §3.3), so each such step is written once here and named by both listings' labels.
+//! (model.md §3.3), so each such step is written once here and named by both listings' labels.
 
 use super::memory::Access;
 use super::state::*;

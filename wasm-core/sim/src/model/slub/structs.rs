@@ -1,4 +1,4 @@
-//! SLUB's own state (spec §1): each CPU's `kmem_cache_cpu` and SLUB's fields of every slab,
+//! SLUB's own state (model.md §1): each CPU's `kmem_cache_cpu` and SLUB's fields of every slab,
 //! with their lookups. Linux 7.0 (`model::sheaves`) keeps SLUB's slab level as it is and so
 //! shares `SlubPage` and its lookups; it has no `kmem_cache_cpu`.
 
@@ -6,7 +6,7 @@ use super::super::prims::{found, missing, note_fault};
 use super::super::state::*;
 use super::super::{Fault, Machine};
 
-/// `struct kmem_cache_cpu` (spec §1.2), and the ghost version INV-12 reads.
+/// `struct kmem_cache_cpu` (model.md §1.2), and the ghost version INV-12 reads.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct KmemCacheCpu {
     pub freelist: Addr,
@@ -15,13 +15,13 @@ pub struct KmemCacheCpu {
     pub partial: Option<SlabId>,
     /// 5.15+ `local_lock` (irqs off on !RT): who holds it.
     pub local_lock: Option<CtxId>,
-    /// Ghost (spec §5): bumped on every write to `freelist` or `page`.
+    /// Ghost (model.md §5): bumped on every write to `freelist` or `page`.
     pub ghost_version: u64,
 }
 
 /// SLUB's fields of a slab's descriptor (`struct page`; `struct slab` since 5.17): its
-/// `freelist` + `counters` (the double word the CAS of spec §2.2 updates), the `slab_lock`
-/// bit, the CPU partial link with the head's `pages` / `pobjects` (spec §1.3) and, 6.8+,
+/// `freelist` + `counters` (the double word the CAS of model.md §2.2 updates), the `slab_lock`
+/// bit, the CPU partial link with the head's `pages` / `pobjects` (model.md §1.3) and, 6.8+,
 /// `PG_workingset`. The shared `Page` beside it (same `SlabId`) holds the memory.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SlubPage {

@@ -1,0 +1,161 @@
+// Every reference in the repository points into the repository (a stage of `npm test`).
+//
+//   node scripts/check-refs.mjs          (CHECK_REFS_ALL=1: the PENDING files too)
+//
+// The model and the design are documented in docs/model.md and docs/design.md; code and docs
+// cite their sections as "model.md §2.13", "model.md Appendix A", "model.md C.3.10",
+// "design.md §5". This check fails on
+//  - a pointer outside the repository: `../shared`, `slub-algorithm`, `DESIGN.md`, "DESIGN §n",
+//    "spec §n", "spec Appendix …", "spec C.n", "spec INV-n", "spec SCn", "main spec";
+//  - "Appendix X" or "C.n" in code not introduced by `model.md`;
+//  - a section of docs/NAME.md (for any doc: model, design, writing-lessons, …) that the
+//    document has no heading for, and in a doc a bare "§n" its own headings do not have;
+//  - a scenario id (SC1, SH4, …) that design.md §4.1 does not define.
+// Prints each offence as `file:line: what`.
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { log, root, run } from './lib.mjs';
+
+/**
+ * Files of others' ongoing work (the lessons and their guides, the Lab, the comparison view),
+ * checked but reported without failing until they are retargeted; the check fails once a listed
+ * file is clean, so the list only shrinks. Empty it and `npm test` holds every file to the rule.
+ */
+const PENDING = new Set([
+  // The slides (their content is being rewritten with the deck's machinery).
+  'public/slides/deck.js',
+  'public/slides/index.html',
+  // The Lab and the cost table (model::cost writes docs/cost-table.md; its source strings are
+  // shown on the Lab page, so they change with the table).
+  'docs/cost-table.md',
+  'wasm-core/lab/seeds.json',
+  'wasm-core/lab/src/export.rs',
+  'wasm-core/lab/src/lib.rs',
+  'wasm-core/lab/tests/lab.rs',
+  'wasm-core/sim/src/model/cost.rs',
+  'web/src/ui/lab/LabPage.tsx',
+  // The side-by-side view of 6.8 and 7.0.
+  'web/src/state/compare.ts',
+  'web/src/ui/compare/ComparePage.tsx',
+]);
+// `CHECK_REFS_ALL=1 node scripts/check-refs.mjs` holds the pending files to the rule too.
+if (process.env.CHECK_REFS_ALL === '1') PENDING.clear();
+
+const TEXT = /\.(rs|ts|tsx|mjs|js|md|json|html|css|toml|ya?ml)$/;
+const SKIP = [/^package-lock\.json$/, /^Cargo\.lock$/, /^web\/src\/sim\/pkg/, /(^|\/)node_modules\//, /^scripts\/check-refs\.mjs$/];
+
+/** Section ids a Markdown document has headings for: "§2", "§2.16", "§4 (v)", "Appendix A", "C.3.10". */
+function sectionsOf(text) {
+  const ids = new Set();
+  let chapter = null;
+  for (const line of text.split('\n')) {
+    const h = /^#{1,4} +(.*)$/.exec(line);
+    if (!h) continue;
+    const title = h[1];
+    let m;
+    if ((m = /^(\d+(?:\.\d+)*)\.?(?: |$)/.exec(title))) {
+      ids.add(`§${m[1]}`);
+      if (!m[1].includes('.')) chapter = m[1];
+    } else if ((m = /^Appendix ([A-Z])\b/.exec(title))) {
+      ids.add(`Appendix ${m[1]}`);
+      chapter = null;
+    } else if ((m = /^([A-Z]\.\d+(?:\.\d+)*)\b/.exec(title))) {
+      ids.add(m[1]);
+    } else if ((m = /^\(([ivx]+)\)/.exec(title)) && chapter) {
+      ids.add(`§${chapter} (${m[1]})`);
+    }
+  }
+  return ids;
+}
+
+const docs = new Map();
+function docSections(name) {
+  if (!docs.has(name)) {
+    const path = join(root, 'docs', name);
+    docs.set(name, existsSync(path) ? sectionsOf(readFileSync(path, 'utf8')) : null);
+  }
+  return docs.get(name);
+}
+
+const design = readFileSync(join(root, 'docs', 'design.md'), 'utf8');
+const scenarioIds = new Set([...design.matchAll(/^\| (S[CH]\d+) \|/gm)].map((m) => m[1]));
+
+const OUTSIDE = [
+  [/\.\.\/shared\b/, 'points to ../shared, outside the repository'],
+  [/slub-algorithm/, 'names slub-algorithm.md, not in the repository: cite docs/model.md'],
+  [/\bDESIGN(\.md| §)/, 'names DESIGN, not in the repository: cite docs/design.md'],
+  [/\bspec(?:ification)?(?:'s)? (?:§|Appendix|[A-Z]\.\d|INV-|SC\d|S\d)/, 'cites "spec": cite docs/model.md (or design.md for scenarios)'],
+  [/\bmain spec\b/, 'cites "main spec": cite docs/model.md'],
+];
+
+// One reference to a section of a doc, and the ones chained after it ("model.md §2.9/§2.10").
+const SECTION = String.raw`(?:§\d+(?:\.\d+)*(?: \([ivx]+\))?|Appendix [A-Z]|[A-Z]\.\d+(?:\.\d+)*)`;
+const DOC_REF = new RegExp(
+  String.raw`\b([a-z][a-z-]*)\.md,? (${SECTION}(?:(?:, | and | or |/|–|-| to )${SECTION})*)`,
+  'g',
+);
+const ONE = new RegExp(SECTION, 'g');
+
+const files = run('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { capture: true })
+  .stdout.split('\n')
+  .filter((f) => f && TEXT.test(f) && !SKIP.some((re) => re.test(f)) && existsSync(join(root, f)));
+
+const problems = [];
+const pendingHits = new Map();
+for (const file of files) {
+  const text = readFileSync(join(root, file), 'utf8');
+  const ownDoc = /^docs\/([^/]+\.md)$/.exec(file)?.[1];
+  const report = (line, what) => {
+    if (PENDING.has(file)) pendingHits.set(file, (pendingHits.get(file) ?? 0) + 1);
+    else problems.push(`${file}:${line}: ${what}`);
+  };
+  text.split('\n').forEach((line, i) => {
+    const n = i + 1;
+    for (const [re, what] of OUTSIDE) if (re.test(line)) report(n, what);
+    // Cited sections of a doc must exist in it.
+    const covered = [];
+    for (const m of line.matchAll(DOC_REF)) {
+      const sections = docSections(`${m[1]}.md`);
+      covered.push([m.index, m.index + m[0].length]);
+      if (sections === null) continue; // not a doc of ours (e.g. README.md §…): nothing to check
+      for (const s of m[2].match(ONE)) {
+        if (!sections.has(s)) report(n, `docs/${m[1]}.md has no section ${s}`);
+      }
+    }
+    const inChain = (at) => covered.some(([a, b]) => at >= a && at < b);
+    // A doc's bare "§n" is its own section.
+    if (ownDoc) {
+      const own = docSections(ownDoc);
+      for (const m of line.matchAll(new RegExp(SECTION, 'g'))) {
+        if (inChain(m.index) || !m[0].startsWith('§')) continue;
+        if (!own.has(m[0])) report(n, `${ownDoc} has no section ${m[0]} (a section of another doc? name it)`);
+      }
+    } else {
+      for (const m of line.matchAll(/\bAppendix [A-Z]\b|(?<![\w.])C\.\d+(?:\.\d+)*\b/g)) {
+        if (inChain(m.index)) continue;
+        report(n, `"${m[0]}" without its document: write "model.md ${m[0]}"`);
+      }
+      // A bare "§n" continues a reference made earlier in the comment: it must at least be a
+      // section of model.md or design.md.
+      for (const m of line.matchAll(new RegExp(SECTION, 'g'))) {
+        if (inChain(m.index) || !m[0].startsWith('§')) continue;
+        if (!docSections('model.md').has(m[0]) && !docSections('design.md').has(m[0]))
+          report(n, `neither docs/model.md nor docs/design.md has a section ${m[0]}`);
+      }
+    }
+    for (const m of line.matchAll(/\bS([CH])(\d{1,2})\b/g)) {
+      if (!scenarioIds.has(`S${m[1]}${m[2]}`)) report(n, `scenario S${m[1]}${m[2]} is not defined in docs/design.md §4.1`);
+    }
+  });
+}
+
+for (const file of PENDING) {
+  if (!pendingHits.has(file)) problems.push(`${file}: listed as PENDING in scripts/check-refs.mjs but clean: remove it from the list`);
+  else log('refs', `pending: ${file} (${pendingHits.get(file)} reference(s) still to retarget)`);
+}
+if (problems.length > 0) {
+  for (const p of problems) console.error(p);
+  console.error(`[refs] ${problems.length} reference(s) point outside the repository or to a missing section`);
+  process.exit(1);
+}
+log('refs', `${files.length} files: every reference points into the repository (${scenarioIds.size} scenario ids)`);

@@ -492,7 +492,7 @@ export function layoutStage(
         : text(
             LABEL_X,
             34,
-            `inuse ${s.inuse}/${s.capacity}${s.frozen ? ' · ❄ frozen' : ' · not frozen'}${s.slabLocked ? ' · 🔒 slab_lock' : ''}`,
+            `inuse ${s.inuse}/${s.capacity}${s.frozen ? ' · ❄ frozen' : ' · not frozen'}${s.slabLocked ? ' · slab_lock held' : ''}`,
             'value',
           ),
     ];
@@ -1122,7 +1122,7 @@ function layoutSheafCpu(
     text(
       VALUE_X,
       38,
-      holder === undefined ? 'lock free' : `🔒 locked by ${contextMarker(holder.kind)} ${holder.id}`,
+      holder === undefined ? 'lock free' : `locked by ${contextMarker(holder.kind)} ${holder.id}`,
       holder === undefined ? 'muted' : 'value strong',
     ),
   ];

@@ -20,14 +20,15 @@ import { CrashScreen } from './CrashScreen';
 import { counterexample, ExplorerPanel } from './ExplorerPanel';
 import { download, frameSvg, svgToPng } from './export';
 import { HelpDialog, useShortcuts } from './HelpDialog';
+import { Icon } from './Icon';
 import { describeMove, describeRunToEnd } from './moves';
 import { StatsPanel, VarsPanel, ViolationBanner, ViolationsPanel } from './panels';
+import { ScenarioBar } from './ScenarioBar';
 import { ScenarioLoader } from './ScenarioLoader';
 import { BUILTIN_TEXTS } from './scenarios';
 import { useExplorer } from './useExplorer';
 import { useCommandQueue } from './useCommandQueue';
 import { playablePrefix, useSimulation } from './useSimulation';
-import { VariantPanel } from './VariantPanel';
 import { LinesView, ListingView, StageView, ThreadPanes, TimelineView, useMediaQuery } from './views';
 
 const URL_DELAY_MS = 150;
@@ -115,10 +116,9 @@ export function Player({
   useEffect(() => {
     latest.current = state;
   });
-  const changeVariant = useCallback((key: string, value: VariantValue | undefined) => {
+  /** Another version of the scenario (a variant changed): the moves that still play are kept. */
+  const replaceScenario = useCallback((scenario: string) => {
     const now = latest.current;
-    const scenario = withVariant(now.scenario, key, value);
-    if (scenario === null) return;
     const keep = playablePrefix(scenario, now.schedule);
     dispatch({
       type: 'loadScenario',
@@ -127,6 +127,13 @@ export function Player({
       cursor: Math.min(now.cursor, keep),
     });
   }, []);
+  const changeVariant = useCallback(
+    (key: string, value: VariantValue | undefined) => {
+      const scenario = withVariant(latest.current.scenario, key, value);
+      if (scenario !== null) replaceScenario(scenario);
+    },
+    [replaceScenario],
+  );
   const loadScenario = useCallback((scenario: string) => dispatch({ type: 'loadScenario', scenario }), []);
   const closeHelp = useCallback(() => setHelpOpen(false), []);
 
@@ -211,6 +218,8 @@ export function Player({
         </nav>
       </header>
 
+      <ScenarioBar scenario={state.scenario} resolved={view.variant} onLoad={loadScenario} onMend={replaceScenario} onChange={changeVariant} />
+
       {goal !== null && (
         <Suspense fallback={<p className="goal muted">Loading the goal…</p>}>
           <GoalBanner goal={goal} view={view} outcome={outcome} />
@@ -253,7 +262,7 @@ export function Player({
               return (
                 <Fragment key={move}>
                   <button type="button" className={`move ${b.kind}`} data-move={move} style={style} onClick={() => dispatch({ type: 'applyMove', move })}>
-                    {b.text}
+                    {b.icon !== undefined && <Icon name={b.icon} />} {b.text}
                   </button>
                   {toEnd !== null && (
                     <button
@@ -264,6 +273,7 @@ export function Player({
                       style={style}
                       onClick={() => dispatch({ type: 'applyMoves', moves: movesToEnd(state.scenario, state.schedule.slice(0, state.cursor), toEnd.ctx) })}
                     >
+                      {toEnd.icon !== undefined && <Icon name={toEnd.icon} />}
                       {toEnd.text}
                     </button>
                   )}
@@ -342,7 +352,6 @@ export function Player({
         <VarsPanel vars={view.vars} />
         <StatsPanel outcome={outcome} />
         {loader}
-        <VariantPanel scenario={state.scenario} resolved={view.variant} onChange={changeVariant} />
       </div>
 
       <HelpDialog open={helpOpen} onClose={closeHelp} />

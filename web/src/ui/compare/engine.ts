@@ -77,8 +77,9 @@ class Side {
   constructor(era: Design, title: string, text: string, schedule: readonly string[]) {
     this.era = era;
     this.title = title;
-    this.expected = opsIn(text);
     this.sim = new Simulation(text, { events: true });
+    // (Read once the simulator has accepted the scenario: its contexts are then well formed.)
+    this.expected = opsIn(text);
     let played = 0;
     let stopped: string | null = null;
     if (schedule.length > 0) {

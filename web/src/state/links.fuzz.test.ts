@@ -122,17 +122,19 @@ function mutateValue(v: unknown, r: () => number, depth = 0): unknown {
       () => 'T'.repeat(200),
     ])();
   if (Array.isArray(v)) {
-    if (v.length === 0 || r() < 0.15) return r() < 0.5 ? [...v, odd()] : v.slice(0, Math.floor(r() * (v.length + 1)));
-    const i = Math.floor(r() * v.length);
-    return v.map((x, j) => (j === i ? mutateValue(x, r, depth + 1) : x));
+    const xs = v as unknown[];
+    if (xs.length === 0 || r() < 0.15) return r() < 0.5 ? [...xs, odd()] : xs.slice(0, Math.floor(r() * (xs.length + 1)));
+    const i = Math.floor(r() * xs.length);
+    return xs.map((x, j) => (j === i ? mutateValue(x, r, depth + 1) : x));
   }
   if (v !== null && typeof v === 'object') {
     const keys = Object.keys(v);
     if (keys.length === 0 || r() < 0.15) {
-      const o = { ...(v as Record<string, unknown>) };
-      if (r() < 0.5 && keys.length > 0) delete o[pick(keys)];
-      else o[pick(['extra', 'schedule', 'variant', 'cpus', 'nodes', 'era'])] = odd();
-      return o;
+      if (r() < 0.5 && keys.length > 0) {
+        const gone = pick(keys);
+        return Object.fromEntries(Object.entries(v).filter(([k]) => k !== gone));
+      }
+      return { ...(v as Record<string, unknown>), [pick(['extra', 'schedule', 'variant', 'cpus', 'nodes', 'era'])]: odd() };
     }
     const k = pick(keys);
     return { ...(v as Record<string, unknown>), [k]: mutateValue((v as Record<string, unknown>)[k], r, depth + 1) };

@@ -27,10 +27,10 @@ export const TWEEN_MS = 320;
 export const DensityContext = createContext<'normal' | 'projector'>('normal');
 
 /**
- * The stage's scale in a projector embed: its 12 px text at 19.2 px in the frame, which a
- * 1280×720 deck (reveal.js scales its 1280×720 slide by 0.97 there) shows at 18.6 px.
+ * The stage's scale in a projector embed: its 12 px text at 18.6 px in the frame, which a
+ * 1280×720 deck (reveal.js scales its 1280×720 slide by 0.97 there) shows at 18 px.
  */
-export const PROJECTOR_SCALE = 1.6;
+export const PROJECTOR_SCALE = 1.55;
 
 /**
  * Draw `shapes` with `render` in a layout effect, only when they change (the page re-renders
@@ -106,8 +106,10 @@ export function StageView({ view, event, selection, step, animate, onSelect, fit
   const projector = useContext(DensityContext) === 'projector';
   // A projector lays out for the width the stage has at its scale (fewer columns, each larger).
   const px = projector ? boxPx / PROJECTOR_SCALE : boxPx;
-  // A projector draws only the cards a step can be about (render/focus.ts), and no cache lines.
-  const drawn = useMemo(() => (projector ? focusView(view) : view), [projector, view]);
+  // An embed (fitted to its frame) draws only the cards a step can be about (render/focus.ts);
+  // a projector draws no cache lines either.
+  const focus = projector || fitHeight !== undefined;
+  const drawn = useMemo(() => (focus ? focusView(view) : view), [focus, view]);
   const fit = fitColumns(px, Math.max(drawn.cpus.length, 2));
   const { columns } = fit;
   const hideTid = hide?.tid === true;
@@ -178,7 +180,17 @@ function useWidth(atOnce: boolean): [RefObject<HTMLDivElement | null>, number, n
     if (el === null) return;
     const measure = () => {
       const width = Math.max(200, Math.round(el.clientWidth));
-      const room = Math.max(0, Math.round(window.innerHeight - el.getBoundingClientRect().top - 8));
+      // The room down to the bottom of the box that scrolls the stage (an embed's stage area,
+      // with its controls under it), else of the window.
+      let bottom = window.innerHeight;
+      for (let p = el.parentElement; p !== null; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowY;
+        if (o === 'auto' || o === 'scroll') {
+          bottom = Math.min(bottom, p.getBoundingClientRect().bottom);
+          break;
+        }
+      }
+      const room = Math.max(0, Math.round(bottom - el.getBoundingClientRect().top - 8));
       setSize((s) => (s.width === width && s.room === room ? s : { width, room }));
     };
     // The first size: measured at once (the page is laid out here, as it is so far), or taken

@@ -4,7 +4,7 @@
 // What counts:
 // - A piece of text is a non-blank text node (HTML) or an SVG <text>, drawn (visible, not
 //   transparent, not clipped away by a scroll container's viewport: text scrolled out of view
-//   is not cut, it is scrolled).
+//   is not cut, it is scrolled; nor under a bar fixed to the screen, which it scrolls under).
 // - Overlap: two pieces' boxes (a wrapped HTML text has one box per line) intersecting by more
 //   than OVERLAP_PX both ways, unless one contains the other's element (a <tspan> in its <text>).
 // - Cut: an HTML element with hidden overflow whose text is wider or taller than its box, text
@@ -45,6 +45,10 @@ export async function legibilityProblems(page, root = 'body') {
         }
         return right - left > 1 && bottom - top > 1 ? { left, top, right, bottom } : null;
       };
+      // A bar fixed to the screen (the playground's controls on a phone) covers what scrolls
+      // under it: text under it is hidden the way scrolled-away text is, not overlapped.
+      const fixed = [...rootEl.querySelectorAll('*')].filter((e) => getComputedStyle(e).position === 'fixed').map((e) => ({ e, r: e.getBoundingClientRect() }));
+      const covered = (el, r) => fixed.some((f) => !f.e.contains(el) && r.left < f.r.right && r.right > f.r.left && r.top < f.r.bottom && r.bottom > f.r.top);
       /** @type {{ el: Element, text: string, rects: {left:number,top:number,right:number,bottom:number}[] }[]} */
       const pieces = [];
       const walker = document.createTreeWalker(rootEl, NodeFilter.SHOW_TEXT);
@@ -60,14 +64,14 @@ export async function legibilityProblems(page, root = 'body') {
         const rects = [...range.getClientRects()]
           .filter((r) => r.width > 1 && r.height > 1)
           .map((r) => visiblePart(el, r))
-          .filter((r) => r !== null);
+          .filter((r) => r !== null && !covered(el, r));
         if (rects.length > 0) pieces.push({ el, text, rects });
       }
       for (const t of rootEl.querySelectorAll('svg text')) {
         if (!shown(t) || (t.textContent ?? '').trim() === '') continue;
         if (t.parentElement?.closest('text') != null) continue; // a tspan's text is its text's
         const r = visiblePart(t, t.getBoundingClientRect());
-        if (r !== null) pieces.push({ el: t, text: t.textContent ?? '', rects: [r] });
+        if (r !== null && !covered(t, r)) pieces.push({ el: t, text: t.textContent ?? '', rects: [r] });
       }
       // Overlap, pairwise (boxes sorted by top, so the inner loop stops early).
       const boxes = pieces.flatMap((p, i) => p.rects.map((r) => ({ ...r, i })));

@@ -416,6 +416,33 @@ const TESTS = [
     },
   },
   {
+    name: "on a phone the playground's controls sit at the bottom and leave the stage in view while you tap; icons are drawn, not emoji",
+    viewport: PHONE,
+    async run(page, url) {
+      await openPlayer(page, `${url}#/play?s=sc01`);
+      const where = () =>
+        page.evaluate(() => {
+          const s = document.querySelector('[data-testid="stage"]')?.getBoundingClientRect();
+          const c = document.querySelector('.controls')?.getBoundingClientRect();
+          return { stage: Math.round(s?.top ?? 1e9), controls: Math.round(c?.top ?? 0), screen: window.innerHeight, scrolled: window.scrollY };
+        });
+      const before = await where();
+      console.log(`    stage top ${before.stage} px, controls from ${before.controls} px of ${before.screen}`);
+      if (before.controls - before.stage < 250) throw new Error(`less than 250 px of the stage on screen: ${JSON.stringify(before)}`);
+      for (let i = 0; i < 5; i++) await page.getByRole('button', { name: /step forward/i }).click();
+      await expectText(page.getByTestId('position'), /^move 5 of 17\b/);
+      const after = await where();
+      if (after.stage !== before.stage || after.scrolled !== 0) throw new Error(`tapping moved the stage: ${JSON.stringify(after)}`);
+      await shot(page, 'phone-playground');
+      const emoji = await page.evaluate(() => {
+        const text = document.body.innerText + [...document.querySelectorAll('svg text')].map((t) => t.textContent ?? '').join(' ');
+        return [...text.matchAll(/\p{Extended_Pictographic}/gu)].map((m) => m[0]).filter((c) => (c.codePointAt(0) ?? 0) > 0xffff);
+      });
+      if (emoji.length > 0) throw new Error(`emoji drawn from a font: ${[...new Set(emoji)].join(' ')}`);
+      await axe(page, 'phone playground');
+    },
+  },
+  {
     name: 'a learner cancels a long search and sees why it is incomplete; the time limit stops one too',
     async run(page, url) {
       // Four CPUs each doing seven operations: far too many interleavings to finish.

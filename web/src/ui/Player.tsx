@@ -229,19 +229,19 @@ export function Player({
       <section className="controls" aria-label="Player controls">
         <div className="buttons">
           <button type="button" onClick={() => run('first')} disabled={!canStepBack(state)} aria-keyshortcuts="Home" >
-            ⇤ Start
+            ⇤<span className="word"> Start</span>
           </button>
           <button type="button" onClick={() => run('prev')} disabled={!canStepBack(state)} aria-keyshortcuts="ArrowLeft">
-            ← Step back
+            ←<span className="word"> Step back</span>
           </button>
           <button type="button" className="primary" onClick={() => run('togglePlay')} aria-keyshortcuts="Space" aria-pressed={state.playing}>
             {state.playing ? '⏸ Pause' : '▶ Play'}
           </button>
-          <button type="button" onClick={() => run('next')} disabled={!canStepForward(state, enabledMoves)} aria-keyshortcuts="ArrowRight">
-            Step forward →
+          <button type="button" className="forward" onClick={() => run('next')} disabled={!canStepForward(state, enabledMoves)} aria-keyshortcuts="ArrowRight">
+            <span className="word">Step forward </span>→
           </button>
           <button type="button" onClick={() => run('last')} disabled={state.cursor >= state.schedule.length} aria-keyshortcuts="End" >
-            End ⇥
+            <span className="word">End </span>⇥
           </button>
           <SpeedSelect speed={state.speed} dispatch={dispatch} />
           <span className="position" data-testid="position">

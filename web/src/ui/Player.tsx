@@ -367,7 +367,7 @@ const CacheChip = memo(
   function CacheChip({ view }: { view: View }) {
     if (view.allocator === 'slab') {
       return (
-        <p className="cache-chip" data-testid="cache-chip" title="The cache and the SLAB variant this scenario runs (Kernel variant panel below)">
+        <p className="cache-chip" data-testid="cache-chip" title="The cache and the SLAB variant this scenario runs (the era and variant are chosen at the top of the page)">
           SLAB · <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab ·{' '}
           array limit {view.cpus[0]?.arrayCache?.limit ?? '?'}, batch {view.cpus[0]?.arrayCache?.batchcount ?? '?'} · grow{' '}
           <code>{view.variant.slabGrow}</code>
@@ -376,14 +376,14 @@ const CacheChip = memo(
     }
     if (view.allocator === 'sheaves') {
       return (
-        <p className="cache-chip" data-testid="cache-chip" title="The cache and Linux 7.0's per-CPU sheaves this scenario runs (Kernel variant panel below)">
+        <p className="cache-chip" data-testid="cache-chip" title="The cache and Linux 7.0's per-CPU sheaves this scenario runs (the era and variant are chosen at the top of the page)">
           Linux 7.0 · <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab · sheaves of{' '}
           {view.cpus[0]?.sheaves?.main.capacity ?? '?'} · lock <code>{view.variant.pcsLock}</code>
         </p>
       );
     }
     return (
-      <p className="cache-chip" data-testid="cache-chip" title="The cache and the fast path this scenario runs (Kernel variant panel below)">
+      <p className="cache-chip" data-testid="cache-chip" title="The cache and the fast path this scenario runs (the era and variant are chosen at the top of the page)">
         <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab · fast path{' '}
         <code>{view.variant.fastpath}</code>
       </p>

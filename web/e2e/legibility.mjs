@@ -24,8 +24,17 @@ export async function legibilityProblems(page, root = 'body') {
       const name = (s) => JSON.stringify(s.replace(/\s+/g, ' ').trim().slice(0, 60));
       const shown = (el) => {
         for (let e = el; e !== null && e instanceof Element; e = e.parentElement) {
+          // The content of a closed <details> is not drawn (its rects are not all empty).
+          const up = e.parentElement;
+          if (up instanceof HTMLDetailsElement && !up.open && e.tagName !== 'SUMMARY') return false;
           const cs = getComputedStyle(e);
           if (cs.display === 'none' || cs.visibility === 'hidden' || Number(cs.opacity) < 0.05) return false;
+          // Visually hidden for a screen reader (a 1×1 box that clips: the sr-only pattern, as a
+          // phone's step buttons keep their words).
+          if (cs.position === 'absolute' && (cs.overflow === 'hidden' || cs.clipPath !== 'none')) {
+            const r = e.getBoundingClientRect();
+            if (r.width <= 1 && r.height <= 1) return false;
+          }
           if (e.getAttribute('aria-hidden') === 'true' && e.classList.contains('sr-only')) return false;
         }
         return true;

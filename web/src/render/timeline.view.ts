@@ -56,8 +56,10 @@ export function renderTimeline(svgEl: SVGSVGElement, shapes: TimelineShapes): vo
   setAttr(setup.select<SVGRectElement>('rect'), 'y', (s) => s.y);
   setAttr(setup.select<SVGRectElement>('rect'), 'width', (s) => s.w);
   setAttr(setup.select<SVGRectElement>('rect'), 'height', (s) => s.h);
-  setAttr(setup.select<SVGTextElement>('text'), 'x', (s) => s.x);
+  // Its label over the lane labels, clear of the marks' row (a ✕ over the first move).
+  setAttr(setup.select<SVGTextElement>('text'), 'x', (s) => s.x - 4);
   setAttr(setup.select<SVGTextElement>('text'), 'y', () => shapes.markY);
+  setAttr(setup.select<SVGTextElement>('text'), 'text-anchor', () => 'end');
   setText(setup.select<SVGTextElement>('text'), () => 'setup');
 
   const ticks = front

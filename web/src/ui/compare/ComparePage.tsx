@@ -4,10 +4,10 @@
 // (as far as its moves play on that design), then the default policy (DESIGN §5); an operation
 // is one context's alloc, free or flush from its first step to its last. The computation runs
 // in a Web Worker (engine.ts, issue 26 item 3): this thread only draws what it sends.
-import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { useEffect, useReducer, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import type { SimEvent, View } from '../../sim';
 import type { Counters, Design } from '../../state/compare';
-import { COUNTER_ROWS, designScenario } from '../../state/compare';
+import { COUNTER_ROWS, DESIGNS, designScenario, whyNoFailedCas } from '../../state/compare';
 import { compareHash } from '../../state/url';
 import { CrashScreen } from '../CrashScreen';
 import { BUILTIN_SCENARIOS, BUILTIN_TEXTS, compareSchedules } from '../scenarios';
@@ -19,39 +19,92 @@ import './compare.css';
 
 type Status = { kind: 'loading' } | Loaded | { kind: 'error'; message: string } | { kind: 'crash'; message: string };
 
+/** What one design's worker has sent so far. */
+interface Half {
+  status: Status;
+  progress: Progress | null;
+  frame: { k: number; frames: readonly SideFrame[] } | null;
+}
+
+const EMPTY: Half = { status: { kind: 'loading' }, progress: null, frame: null };
+
+interface Halves {
+  readonly halves: readonly Half[];
+  /** The last frame both workers sent for the same k (one may already be at a newer k). */
+  readonly frame: { k: number; frames: readonly SideFrame[] } | null;
+}
+
+/** A message of worker `i` into the merged state. */
+function received(state: Halves, { i, m }: { i: number; m: CompareReply }): Halves {
+  const halves = state.halves.map((h, j) => {
+    if (j !== i) return h;
+    if (m.kind === 'frame') return { ...h, frame: { k: m.k, frames: m.frames } };
+    if (m.kind === 'progress') return { ...h, progress: m };
+    return { ...h, status: m };
+  });
+  const k0 = halves[0]?.frame?.k;
+  const agree = k0 !== undefined && halves.every((h) => h.frame?.k === k0);
+  return { halves, frame: agree ? { k: k0, frames: halves.flatMap((h) => h.frame?.frames ?? []) } : state.frame };
+}
+
 /**
- * The worker: what it loaded, how far its runs are, and the latest frame it sent. Each change
- * of `k` asks for that frame (the worker keeps only the latest request).
+ * The workers, one per design, run in parallel (a machine's second core halves the wait for a
+ * big scenario's first frame), merged: loaded once both are, ready as far as both are, a frame
+ * once both have sent the same k. Each change of `k` asks both for that frame (a worker keeps
+ * only the latest request). (The page is remounted for another scenario: App keys it by hash.)
  */
 function useCompare(scenario: string, k: number): { status: Status; progress: Progress | null; frame: { k: number; frames: readonly SideFrame[] } | null } {
-  const [status, setStatus] = useState<Status>({ kind: 'loading' });
-  const [progress, setProgress] = useState<Progress | null>(null);
-  const [frame, setFrame] = useState<{ k: number; frames: readonly SideFrame[] } | null>(null);
-  const worker = useRef<Worker | null>(null);
+  const [state, dispatch] = useReducer(received, null, () => ({ halves: DESIGNS.map(() => EMPTY), frame: null }));
+  const workers = useRef<Worker[]>([]);
   useEffect(() => {
-    const w = new Worker(new URL('./compare.worker.ts', import.meta.url), { type: 'module' });
-    worker.current = w;
-    w.onmessage = (ev: MessageEvent<CompareReply>) => {
-      const m = ev.data;
-      if (m.kind === 'frame') setFrame({ k: m.k, frames: m.frames });
-      else if (m.kind === 'progress') setProgress(m);
-      else setStatus(m);
-    };
-    w.onerror = (e) => setStatus({ kind: 'crash', message: e.message || 'the comparison worker failed' });
-    const load: CompareRequest = { type: 'slub-lab:compare-load', scenario, schedules: compareSchedules(scenario) };
-    w.postMessage(load);
+    const ws = DESIGNS.map((d, i) => {
+      const w = new Worker(new URL('./compare.worker.ts', import.meta.url), { type: 'module' });
+      w.onmessage = (ev: MessageEvent<CompareReply>) => dispatch({ i, m: ev.data });
+      w.onerror = (e) => dispatch({ i, m: { kind: 'crash', message: e.message || 'the comparison worker failed' } });
+      const load: CompareRequest = { type: 'slub-lab:compare-load', scenario, schedules: compareSchedules(scenario), eras: [d.era] };
+      w.postMessage(load);
+      return w;
+    });
+    workers.current = ws;
     return () => {
-      w.terminate();
-      worker.current = null;
+      for (const w of ws) w.terminate();
+      workers.current = [];
     };
   }, [scenario]);
+  const status = merged(state.halves);
   const loaded = status.kind === 'loaded';
   useEffect(() => {
-    if (!loaded || worker.current === null) return;
+    if (!loaded) return;
     const ask: CompareRequest = { type: 'slub-lab:compare-frame', k };
-    worker.current.postMessage(ask);
+    for (const w of workers.current) w.postMessage(ask);
   }, [k, loaded]);
-  return { status, progress, frame };
+  const ps = state.halves.map((h) => h.progress).filter((p): p is Progress => p !== null);
+  let progress: Progress | null = null;
+  if (ps.length === state.halves.length) {
+    const ended = ps.flatMap((p) => p.ended);
+    const failed = (era: Design) => ended.find((e) => e.era === era)?.casFailed;
+    const [a, b] = [failed('v6.8'), failed('v7.0')];
+    const why = a === undefined || b === undefined ? null : whyNoFailedCas(a, b);
+    const total = Math.max(...ps.map((p) => p.total));
+    progress = {
+      kind: 'progress',
+      ready: Math.min(...ps.map((p) => (p.finished ? Number.POSITIVE_INFINITY : p.ready)), total),
+      total,
+      finished: ps.every((p) => p.finished),
+      notes: why === null ? [] : [why],
+      ended,
+    };
+  }
+  return { status, progress, frame: state.frame };
+}
+
+/** Both workers' status as one: an error or crash of either, loaded once both are. */
+function merged(halves: readonly Half[]): Status {
+  const bad = halves.find((h) => h.status.kind === 'error' || h.status.kind === 'crash');
+  if (bad !== undefined) return bad.status;
+  const loaded = halves.map((h) => h.status).filter((s): s is Loaded => s.kind === 'loaded');
+  if (loaded.length < halves.length) return { kind: 'loading' };
+  return { kind: 'loaded', sides: loaded.flatMap((l) => l.sides), total: Math.max(...loaded.map((l) => l.total)) };
 }
 
 export function ComparePage({ scenario, at }: { scenario: string; at: number }) {

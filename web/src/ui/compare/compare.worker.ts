@@ -61,7 +61,7 @@ self.onmessage = async (ev: MessageEvent<unknown>) => {
     if (req?.type === 'slub-lab:compare-load' && typeof req.scenario === 'string') {
       engine?.free();
       engine = null;
-      const loaded = CompareEngine.load(req.scenario, req.schedules ?? null);
+      const loaded = CompareEngine.load(req.scenario, req.schedules ?? null, req.eras);
       if (!(loaded instanceof CompareEngine)) {
         post(loaded);
         return;

@@ -39,13 +39,15 @@ export interface Loaded {
   readonly total: number;
 }
 
-/** How far the runs are: operations cut on both sides, and whether both have ended. */
+/** How far the runs are: operations cut on every side, and whether all have ended. */
 export interface Progress {
   readonly kind: 'progress';
   readonly ready: number;
   readonly total: number;
   readonly finished: boolean;
   readonly notes: readonly string[];
+  /** Each side that has ended, with its failed compare-and-swaps (the page's why-note). */
+  readonly ended: readonly { readonly era: Design; readonly casFailed: number }[];
 }
 
 /** The operations a design's scenario has (its contexts' ops). */
@@ -172,7 +174,12 @@ export class CompareEngine {
    * plays `schedules[era]` when given (a built-in story written for each design), else the
    * scenario's own `schedule`, as far as its moves play there.
    */
-  static load(scenario: string, schedules: Partial<Record<Design, readonly string[]>> | null = null): CompareEngine | { kind: 'error'; message: string } {
+  static load(
+    scenario: string,
+    schedules: Partial<Record<Design, readonly string[]>> | null = null,
+    /** The designs to run here (the page runs each in a worker of its own, in parallel). */
+    eras: readonly Design[] = DESIGNS.map((d) => d.era),
+  ): CompareEngine | { kind: 'error'; message: string } {
     // A scenario nested too deep for JavaScript's own JSON.stringify (designScenario) is one the
     // simulator refuses too: its parser names the place.
     let texts: (string | null)[];
@@ -193,6 +200,7 @@ export class CompareEngine {
     for (const [i, d] of DESIGNS.entries()) {
       const text = texts[i] ?? null;
       if (text === null) return { kind: 'error', message: 'this scenario runs SLAB (or is not JSON): the comparison needs a SLUB scenario.' };
+      if (!eras.includes(d.era)) continue;
       try {
         sides.push(new Side(d.era, d.title, text, schedules?.[d.era] ?? own));
       } catch (e) {
@@ -249,12 +257,13 @@ export class CompareEngine {
       const why = whyNoFailedCas(a.counters.at(-1)?.casFailed ?? 0, b.counters.at(-1)?.casFailed ?? 0);
       if (why !== null) notes.push(why);
     }
-    return { kind: 'progress', ready: this.ready, total: this.total, finished: this.finished, notes };
+    const ended = this.#sides.filter((s) => s.finished).map((s) => ({ era: s.era, casFailed: s.counters.at(-1)?.casFailed ?? 0 }));
+    return { kind: 'progress', ready: this.ready, total: this.total, finished: this.finished, notes, ended };
   }
 
-  /** Both sides after `k` operations (each clamped to its last), or null until both have it. */
+  /** Every side after `k` operations (each clamped to its last), or null until all have it. */
   frame(k: number): SideFrame[] | null {
-    if (k > this.ready) return null;
+    if (!this.finished && k > this.ready) return null;
     return this.#sides.map((s) => s.frame(k));
   }
 

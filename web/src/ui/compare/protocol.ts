@@ -10,6 +10,8 @@ export type CompareRequest =
       readonly scenario: string;
       /** A built-in story's schedule for each design (scenarios.ts `compareSchedules`). */
       readonly schedules: Partial<Record<Design, readonly string[]>> | null;
+      /** The designs this worker runs (the page starts one worker per design). */
+      readonly eras: readonly Design[];
     }
   /** The frame after k operations; a later request replaces one not answered yet. */
   | { readonly type: 'slub-lab:compare-frame'; readonly k: number };

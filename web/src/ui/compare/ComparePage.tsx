@@ -3,7 +3,7 @@
 // designs apart beside each other. Each side runs the scenario's own schedule where it has one
 // (as far as its moves play on that design), then the default policy (DESIGN §5); an operation
 // is one context's alloc, free or flush from its first step to its last. The computation runs
-// in a Web Worker (engine.ts, issue 26 item 3): this thread only draws what it sends.
+// in Web Workers, one per design (engine.ts, issue 26 item 3): this thread only draws.
 import { useEffect, useReducer, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import type { SimEvent, View } from '../../sim';
 import type { Counters, Design } from '../../state/compare';

@@ -1,10 +1,10 @@
-// The side-by-side view's computation (issue 26 item 3), run in a Web Worker (compare.worker.ts)
-// so that a scenario at the limits never blocks the page. Each design runs by the default
-// policy a chunk of moves at a time (`Simulation.runOperations`), cut into operations in Rust
-// as it runs: the first frames are drawn long before a big scenario's run has ended (about
-// 10,000 moves under 7.0 at the limits, seconds of work). The counters at each operation's end
-// are summed as the events arrive; a frame (the two views at operation k) is a seek and a view
-// per side.
+// The side-by-side view's computation (issue 26 item 3), run in Web Workers (compare.worker.ts,
+// one per design) so that a scenario at the limits never blocks the page. Each design runs by
+// the default policy a chunk of moves at a time (`Simulation.runOperations`), cut into
+// operations in Rust as it runs: the first frames are drawn long before a big scenario's run has
+// ended (about 10,000 moves under 7.0 at the limits, seconds of work). The counters at each
+// operation's end are summed as the events arrive; a frame (the views at operation k) is a seek
+// and a view per side.
 import { SimError, Simulation, type SimEvent, type View } from '../../sim';
 import { addEvent, DESIGNS, designScenario, NO_COUNTERS, whyNoFailedCas, type Counters, type Design } from '../../state/compare';
 import { scriptedMoves } from '../../state/player';

@@ -16,7 +16,8 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
  */
 function revealForSlides(): Plugin {
   const dir = join(repoRoot, 'node_modules', 'reveal.js', 'dist');
-  const files: Record<string, string> = { 'reveal.js': 'text/javascript', 'reveal.css': 'text/css' };
+  // The notes plugin gives the deck its speaker view (`s`): it opens a window of its own.
+  const files: Record<string, string> = { 'reveal.js': 'text/javascript', 'reveal.css': 'text/css', 'plugin/notes.js': 'text/javascript' };
   return {
     name: 'slub-lab:reveal-for-slides',
     configureServer(server) {

@@ -1,14 +1,83 @@
-// Drives the slub-lab embeds of this deck through the postMessage API (DESIGN §6):
+// Builds the deck's lesson slides and drives their slub-lab embeds through the postMessage API
+// (DESIGN §6):
 //   deck → embed   {type: "slub-lab:command", command: "goto", step}
 //   embed → deck   {type: "slub-lab:step", lesson, step, total} on every change
-//   embed → deck   {type: "slub-lab:key", key} a deck key (arrows, PageUp/PageDown of a
-//                  clicker, b, ., Escape) pressed inside the iframe: the deck acts on it
-// The step a slide wants is that of its last fragment shown (`data-step`), else the iframe's
-// `data-start`. An embed that is still loading, or that reports another step (someone clicked
+//   embed → deck   {type: "slub-lab:key", key} a deck key pressed inside the iframe (arrows,
+//                  Space, n, p, PageUp/PageDown of a clicker, s, o, b, ., Escape): the deck acts
+//                  on it as reveal.js would have (the embeds are made with `keys=deck`, so they
+//                  act on none of these keys themselves)
+//
+// A slide from a lesson is one element (docs/instructors-guide.md, "Embedding"):
+//   <section data-lesson="interrupt-retry" data-steps="2-5" data-title="An interrupt in the middle">
+// deck.js adds its title, its embed (the lesson's steps 2 to 5, projector density) and, when the
+// section holds text, puts the text beside the embed. Fragments with `data-step` move the embed
+// to that step as they appear; `<aside class="notes">` is the speaker's (press s).
+//
+// The step a slide wants is that of its last fragment shown (`data-step`), else the first of
+// its steps. An embed that is still loading, or that reports another step (someone clicked
 // inside it), is sent the wanted step when it next reports; so the deck never loses a command.
-/* global Reveal, document, window -- a browser script (the ESLint config gives public/ no globals) */
+/* global Reveal, RevealNotes, document, window -- a browser script (the ESLint config gives public/ no globals) */
 (function () {
   'use strict';
+
+  /** `2-5` → [2, 5]; `4` → [4, 4]; anything else → null. */
+  function parseSteps(text) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(text || '');
+    if (!m) return null;
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Number(m[2]);
+    return to >= from && from >= 1 ? [from, to] : null;
+  }
+
+  /** The embed's link: the lesson's steps, no controls, projector density, keys for the deck. */
+  function embedSrc(lesson, from, to) {
+    return `../embed.html#/lessons/${encodeURIComponent(lesson)}/${from}?from=${from}&to=${to}&controls=none&density=projector&keys=deck`;
+  }
+
+  /** Turn each `<section data-lesson data-steps>` into a slide with its embed. */
+  function buildLessonSlides() {
+    for (const slide of document.querySelectorAll('.reveal .slides section[data-lesson]')) {
+      if (slide.querySelector('iframe')) continue;
+      const lesson = slide.getAttribute('data-lesson');
+      const steps = parseSteps(slide.getAttribute('data-steps') || slide.getAttribute('data-step'));
+      const title = slide.getAttribute('data-title');
+      if (!lesson || !steps) {
+        slide.insertAdjacentHTML('afterbegin', '<p class="deck-error">This slide needs data-lesson="id" and data-steps="from-to".</p>');
+        continue;
+      }
+      const [from, to] = steps;
+      let h2 = slide.querySelector('h2');
+      if (!h2 && title) {
+        h2 = document.createElement('h2');
+        h2.textContent = title;
+      }
+      const notes = slide.querySelector('aside.notes');
+      const text = document.createElement('div');
+      text.className = 'text';
+      for (const child of [...slide.childNodes]) {
+        if (child === h2 || child === notes) continue;
+        text.appendChild(child);
+      }
+      const hasText = text.textContent.trim() !== '';
+      const figure = document.createElement('figure');
+      figure.className = 'embed';
+      const frame = document.createElement('iframe');
+      frame.title = `slub-lab lesson ${lesson}, steps ${from} to ${to}${title ? `: ${title}` : ''}`;
+      frame.src = embedSrc(lesson, from, to);
+      frame.setAttribute('data-start', String(from));
+      const caption = document.createElement('figcaption');
+      caption.className = 'embed-status';
+      caption.textContent = 'loading…';
+      figure.append(frame, caption);
+      const body = document.createElement('div');
+      body.className = hasText ? 'cols' : 'solo';
+      if (hasText) body.appendChild(text);
+      body.appendChild(figure);
+      slide.replaceChildren(...[h2, body, notes].filter(Boolean));
+    }
+  }
+
+  buildLessonSlides();
 
   /** iframe → { want: number|null, last: object|null } */
   const embeds = new Map();
@@ -35,19 +104,34 @@
     }
   }
 
+  /** The speaker view of reveal.js's notes plugin. */
+  function speakerView() {
+    const notes = Reveal.getPlugin('notes');
+    if (notes) notes.open();
+  }
+
   /** A deck key pressed inside an embed: what reveal.js would have done with it. */
   const KEYS = {
     ArrowRight: () => Reveal.next(),
     ArrowDown: () => Reveal.next(),
     PageDown: () => Reveal.next(),
+    ' ': () => Reveal.next(),
+    n: () => Reveal.next(),
+    N: () => Reveal.next(),
     ArrowLeft: () => Reveal.prev(),
     ArrowUp: () => Reveal.prev(),
     PageUp: () => Reveal.prev(),
+    p: () => Reveal.prev(),
+    P: () => Reveal.prev(),
     Home: () => Reveal.slide(0),
     End: () => Reveal.slide(Number.MAX_VALUE),
     b: () => Reveal.togglePause(),
     B: () => Reveal.togglePause(),
     '.': () => Reveal.togglePause(),
+    s: speakerView,
+    S: speakerView,
+    o: () => Reveal.toggleOverview(),
+    O: () => Reveal.toggleOverview(),
     Escape: () => Reveal.toggleOverview(),
   };
 
@@ -83,6 +167,7 @@
     margin: 0.03,
     center: false,
     transition: 'fade',
+    plugins: typeof RevealNotes === 'undefined' ? [] : [RevealNotes],
   }).then(() => {
     for (const [frame] of embeds) {
       const slide = frame.closest('section');

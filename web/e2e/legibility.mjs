@@ -4,7 +4,7 @@
 // What counts:
 // - A piece of text is a non-blank text node (HTML) or an SVG <text>, drawn (visible, not
 //   transparent, not clipped away by a scroll container's viewport: text scrolled out of view
-//   is not cut, it is scrolled).
+//   is not cut, it is scrolled; nor under a bar fixed to the screen, which it scrolls under).
 // - Overlap: two pieces' boxes (a wrapped HTML text has one box per line) intersecting by more
 //   than OVERLAP_PX both ways, unless one contains the other's element (a <tspan> in its <text>).
 // - Cut: an HTML element with hidden overflow whose text is wider or taller than its box, text
@@ -24,8 +24,17 @@ export async function legibilityProblems(page, root = 'body') {
       const name = (s) => JSON.stringify(s.replace(/\s+/g, ' ').trim().slice(0, 60));
       const shown = (el) => {
         for (let e = el; e !== null && e instanceof Element; e = e.parentElement) {
+          // The content of a closed <details> is not drawn (its rects are not all empty).
+          const up = e.parentElement;
+          if (up instanceof HTMLDetailsElement && !up.open && e.tagName !== 'SUMMARY') return false;
           const cs = getComputedStyle(e);
           if (cs.display === 'none' || cs.visibility === 'hidden' || Number(cs.opacity) < 0.05) return false;
+          // Visually hidden for a screen reader (a 1×1 box that clips: the sr-only pattern, as a
+          // phone's step buttons keep their words).
+          if (cs.position === 'absolute' && (cs.overflow === 'hidden' || cs.clipPath !== 'none')) {
+            const r = e.getBoundingClientRect();
+            if (r.width <= 1 && r.height <= 1) return false;
+          }
           if (e.getAttribute('aria-hidden') === 'true' && e.classList.contains('sr-only')) return false;
         }
         return true;
@@ -45,6 +54,10 @@ export async function legibilityProblems(page, root = 'body') {
         }
         return right - left > 1 && bottom - top > 1 ? { left, top, right, bottom } : null;
       };
+      // A bar fixed to the screen (the playground's controls on a phone) covers what scrolls
+      // under it: text under it is hidden the way scrolled-away text is, not overlapped.
+      const fixed = [...rootEl.querySelectorAll('*')].filter((e) => getComputedStyle(e).position === 'fixed').map((e) => ({ e, r: e.getBoundingClientRect() }));
+      const covered = (el, r) => fixed.some((f) => !f.e.contains(el) && r.left < f.r.right && r.right > f.r.left && r.top < f.r.bottom && r.bottom > f.r.top);
       /** @type {{ el: Element, text: string, rects: {left:number,top:number,right:number,bottom:number}[] }[]} */
       const pieces = [];
       const walker = document.createTreeWalker(rootEl, NodeFilter.SHOW_TEXT);
@@ -60,14 +73,14 @@ export async function legibilityProblems(page, root = 'body') {
         const rects = [...range.getClientRects()]
           .filter((r) => r.width > 1 && r.height > 1)
           .map((r) => visiblePart(el, r))
-          .filter((r) => r !== null);
+          .filter((r) => r !== null && !covered(el, r));
         if (rects.length > 0) pieces.push({ el, text, rects });
       }
       for (const t of rootEl.querySelectorAll('svg text')) {
         if (!shown(t) || (t.textContent ?? '').trim() === '') continue;
         if (t.parentElement?.closest('text') != null) continue; // a tspan's text is its text's
         const r = visiblePart(t, t.getBoundingClientRect());
-        if (r !== null) pieces.push({ el: t, text: t.textContent ?? '', rects: [r] });
+        if (r !== null && !covered(t, r)) pieces.push({ el: t, text: t.textContent ?? '', rects: [r] });
       }
       // Overlap, pairwise (boxes sorted by top, so the inner loop stops early).
       const boxes = pieces.flatMap((p, i) => p.rects.map((r) => ({ ...r, i })));
@@ -218,4 +231,107 @@ export async function legibilitySurvey(/** @type {import('playwright-core').Page
     }
   }
   return { problems, pages };
+}
+
+/**
+ * The deck's embedded lesson steps as a projector shows them (issue 25 item 1): at a screen
+ * size, every slide with an embed at each step its fragments ask for. For each, the smallest
+ * stage text and narration text in on-screen px (inside the iframe, times reveal.js's scale of
+ * the slide), whether the frame's page scrolls, and the text it cuts: drawn past the frame's
+ * edge, or cut or overlapping by `legibilityProblems` inside the frame.
+ * @param {import('playwright-core').Page} page
+ * @param {string} url
+ * @param {{ name: string, width: number, height: number }} size
+ */
+export async function deckSurvey(page, url, size) {
+  await page.setViewportSize({ width: size.width, height: size.height });
+  await page.goto(`${url}slides/index.html`);
+  await page.waitForFunction(() => typeof window.Reveal !== 'undefined' && window.Reveal.isReady());
+  /** @type {{ h: number, f: number, step: number }[]} */
+  const stops = await page.evaluate(() => {
+    const out = [];
+    const slides = window.Reveal.getHorizontalSlides();
+    slides.forEach((s, h) => {
+      const frame = s.querySelector('iframe[data-start]');
+      if (frame === null) return;
+      out.push({ h, f: -1, step: Number(frame.getAttribute('data-start')) });
+      s.querySelectorAll('.fragment').forEach((fr, f) => {
+        const step = fr.getAttribute('data-step');
+        if (step !== null) out.push({ h, f, step: Number(step) });
+      });
+    });
+    return out;
+  });
+  const rows = [];
+  for (const stop of stops) {
+    await page.evaluate(({ h, f }) => window.Reveal.slide(h, 0, f), stop);
+    const slide = page.locator('.reveal .slides > section.present');
+    const iframe = slide.locator('iframe[data-start]');
+    const lesson = await slide.getAttribute('data-lesson');
+    await until(async () => (await slide.locator('.embed-status').getAttribute('data-step')) === String(stop.step), `the embed at step ${stop.step}`);
+    const handle = await iframe.elementHandle();
+    const frame = await handle?.contentFrame();
+    if (frame == null) throw new Error('no frame');
+    await frame.locator(`main[data-step="${stop.step}"]`).waitFor();
+    await frame.getByTestId('stage').locator('g.card').first().waitFor();
+    await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(undefined)))));
+    const scale = await page.evaluate(() => window.Reveal.getScale());
+    const m = await frame.evaluate(() => {
+      const svgPx = (t) => {
+        const svg = t.ownerSVGElement;
+        const vb = svg?.viewBox.baseVal;
+        const k = vb && vb.width > 0 ? svg.getBoundingClientRect().width / vb.width : 1;
+        return parseFloat(getComputedStyle(t).fontSize) * k;
+      };
+      let stage = Infinity;
+      for (const t of document.querySelectorAll('[data-testid="stage"] text')) {
+        if ((t.textContent ?? '').trim() === '' || t.getBoundingClientRect().width < 1) continue;
+        stage = Math.min(stage, svgPx(t));
+      }
+      let narration = Infinity;
+      const nar = document.querySelector('[data-testid="narration"]');
+      if (nar !== null) {
+        const w = document.createTreeWalker(nar, NodeFilter.SHOW_TEXT);
+        for (let n = w.nextNode(); n !== null; n = w.nextNode()) {
+          if ((n.textContent ?? '').trim() === '' || n.parentElement === null) continue;
+          narration = Math.min(narration, parseFloat(getComputedStyle(n.parentElement).fontSize));
+        }
+      }
+      const doc = document.scrollingElement ?? document.documentElement;
+      const scrolls = doc.scrollHeight > window.innerHeight + 1 || doc.scrollWidth > window.innerWidth + 1;
+      const past = [];
+      const texts = [...document.querySelectorAll('main svg text')].map((t) => ({ t: t.textContent ?? '', r: t.getBoundingClientRect() }));
+      if (nar !== null) texts.push({ t: nar.textContent ?? '', r: nar.getBoundingClientRect() });
+      for (const { t, r } of texts) {
+        if (t.trim() === '' || r.width < 1) continue;
+        if (r.bottom > window.innerHeight + 1 || r.right > window.innerWidth + 1 || r.top < -1 || r.left < -1) past.push(t.trim().slice(0, 30));
+      }
+      const look = document.querySelector('svg [data-look]');
+      const lr = look?.getBoundingClientRect();
+      const subjectInView = lr === undefined || (lr.top >= -1 && lr.bottom <= window.innerHeight + 1 && lr.left >= -1 && lr.right <= window.innerWidth + 1);
+      return { stage, narration, scrolls, past, subjectInView, content: doc.scrollHeight, frame: window.innerHeight };
+    });
+    const problems = await legibilityProblems(frame, 'main');
+    rows.push({
+      where: `${size.name} slide ${stop.h} (${lesson ?? 'static'}) step ${stop.step}`,
+      stage: m.stage * scale,
+      narration: m.narration * scale,
+      scrolls: m.scrolls,
+      past: m.past,
+      subjectInView: m.subjectInView,
+      content: m.content,
+      frame: m.frame,
+      problems,
+    });
+  }
+  return rows;
+}
+
+/** Poll `check` every 50 ms for up to 10 s. */
+async function until(/** @type {() => Promise<boolean>} */ check, /** @type {string} */ what) {
+  const t0 = Date.now();
+  while (!(await check())) {
+    if (Date.now() - t0 > 10_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

@@ -1,7 +1,7 @@
 // End-to-end user stories of the lesson pages (index, reader, lesson embed, slide deck), run by
 // run.mjs with its helpers and its rules (any console error fails; axe must find nothing
 // serious or critical; screenshots go to test-results/).
-import { smallestText } from './legibility.mjs';
+import { deckSurvey, smallestText } from './legibility.mjs';
 
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {import('playwright-core').Locator} Locator */
@@ -346,11 +346,85 @@ export function lessonTests({ axe, expectText, until, shot }) {
         await until(async () => (await aba.getAttribute('data-step')) === '4', 'the ABA embed at step 4');
         await expectText(page.frameLocator('[data-testid="slide-aba"] iframe').getByTestId('position'), /^Step 4 of 8$/);
         // A click inside the embed, then the presenter's clicker: the key goes to the deck.
-        await page.frameLocator('[data-testid="slide-aba"] iframe').locator('main').click({ position: { x: 5, y: 5 } });
-        await page.frameLocator('[data-testid="slide-aba"] iframe').locator('body').press('PageDown');
+        const inside = page.frameLocator('[data-testid="slide-aba"] iframe');
+        await inside.locator('main').click({ position: { x: 5, y: 5 } });
+        await inside.locator('body').press('PageDown');
         await until(async () => (await aba.getAttribute('data-step')) === '5', 'PageDown inside the embed to move the deck (step 5)');
-        await page.frameLocator('[data-testid="slide-aba"] iframe').locator('body').press('ArrowLeft');
+        await inside.locator('body').press('ArrowLeft');
         await until(async () => (await aba.getAttribute('data-step')) === '4', 'ArrowLeft inside the embed to move the deck back');
+        // Space and n, which the title slide promises, move the deck from inside the embed too;
+        // the embed itself does not play (keys=deck).
+        await inside.locator('body').press(' ');
+        await until(async () => (await aba.getAttribute('data-step')) === '5', 'Space inside the embed to move the deck (step 5)');
+        await inside.locator('body').press('n');
+        await until(async () => (await aba.getAttribute('data-step')) === '6', 'n inside the embed to move the deck (step 6)');
+        await inside.locator('body').press('p');
+        await until(async () => (await aba.getAttribute('data-step')) === '5', 'p inside the embed to move the deck back (step 5)');
+        // s opens reveal.js's speaker view (the notes plugin), from the deck and from the embed.
+        const popup = page.waitForEvent('popup');
+        await inside.locator('body').press('s');
+        const notes = await popup;
+        await notes.waitForLoadState();
+        await until(async () => (await notes.title()).includes('Notes') || (await notes.locator('body').innerText()).length > 0, 'the speaker view');
+        await notes.close();
+        // Every lesson slide was built from one element: its embed asks for the projector density
+        // and gives the deck its keys.
+        const srcs = await page.locator('section[data-lesson] iframe').evaluateAll((fs) => fs.map((f) => f.getAttribute('src') ?? ''));
+        if (srcs.length < 3 || !srcs.every((src) => /density=projector/.test(src) && /keys=deck/.test(src))) throw new Error(`lesson slides' embeds: ${srcs.join(', ')}`);
+      },
+    },
+    {
+      name: "the deck on a projector: every embedded step's stage and narration at least 18 px on screen at 1280×720 and 1920×1080, subject in view",
+      reducedMotion: 'reduce',
+      async run(page, url) {
+        /** @type {string[]} */
+        const problems = [];
+        for (const size of [
+          { name: '1280x720', width: 1280, height: 720 },
+          { name: '1920x1080', width: 1920, height: 1080 },
+        ]) {
+          const rows = await deckSurvey(page, url, size);
+          const least = (k) => Math.min(...rows.map((r) => r[k]));
+          const fit = rows.filter((r) => !r.scrolls && r.past.length === 0).length;
+          console.log(
+            `    ${size.name}: ${rows.length} embedded steps, stage text ≥ ${least('stage').toFixed(1)} px, narration ≥ ${least('narration').toFixed(1)} px on screen; ${fit} fit their frame without scrolling`,
+          );
+          for (const r of rows) {
+            if (r.stage < 18 - 0.05) problems.push(`${r.where}: stage text ${r.stage.toFixed(1)} px`);
+            if (r.narration < 18 - 0.05) problems.push(`${r.where}: narration ${r.narration.toFixed(1)} px`);
+            if (!r.subjectInView) problems.push(`${r.where}: the step's subject is out of view`);
+            for (const p of r.problems) problems.push(`${r.where}: ${p}`);
+            if (r.scrolls || r.past.length > 0) console.log(`      ${r.where}: content ${r.content} px in a ${r.frame} px frame (scrolls)`);
+          }
+          await page.evaluate(() => window.Reveal.slide(1, 0, 2));
+          await page.waitForTimeout(300);
+          await shot(page, `deck-${size.name}`);
+        }
+        if (problems.length > 0) throw new Error(problems.join('\n'));
+      },
+    },
+    {
+      name: "an embed in a 960×540 frame with minimal controls: the controls never cover the step's subject",
+      viewport: { width: 960, height: 540 },
+      reducedMotion: 'reduce',
+      async run(page, url) {
+        for (let step = 1; step <= 8; step++) {
+          await page.goto(`${url}embed.html#/lessons/interrupt-retry/${step}?controls=minimal`);
+          await page.locator(`main[data-step="${step}"]`).getByTestId('stage').locator('g.card').first().waitFor();
+          await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(undefined)))));
+          const hidden = await page.evaluate(() => {
+            const b = document.querySelector('.buttons')?.getBoundingClientRect();
+            const bad = [];
+            for (const el of document.querySelectorAll('svg [data-look]')) {
+              const l = el.getBoundingClientRect();
+              const under = b !== undefined && l.bottom > b.top + 1 && l.top < b.bottom && l.right > b.left && l.left < b.right;
+              if (under || l.bottom > innerHeight + 1 || l.top < -1) bad.push((el.textContent ?? el.getAttribute('data-look') ?? '').trim().slice(0, 20));
+            }
+            return bad;
+          });
+          if (hidden.length > 0) throw new Error(`step ${step}: the subject ${hidden.join(', ')} is under the controls or out of the frame`);
+          if (step === 5) await shot(page, 'embed-960x540-minimal');
+        }
       },
     },
     {

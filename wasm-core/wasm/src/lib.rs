@@ -163,6 +163,164 @@ impl Simulator {
     pub fn run_to_end(&mut self) {
         self.inner.run_to_end()
     }
+
+    /// The history cut into operations (issue 26 item 3: `#/compare` steps both designs an
+    /// operation at a time), as JSON [`Operations`]. Walks the history once, a move at a time
+    /// (each seek replays one move), reading each context's operation counter; the cursor is
+    /// put back where it was.
+    pub fn operations(&mut self) -> Result<String, JsError> {
+        let back = self.inner.position();
+        let ops = operations_of(&mut self.inner).map_err(into_error);
+        self.inner.seek(back).map_err(into_error)?;
+        Ok(to_json(&ops?))
+    }
+
+    /// Go on from the end of the history by the default policy (design.md §5), at most
+    /// `max_moves` moves, cutting the new moves into operations as they run: JSON [`OpsRun`].
+    /// `#/compare` runs a long scenario this way a chunk at a time, so its first frames come
+    /// before the run has ended (issue 26 item 3).
+    #[wasm_bindgen(js_name = runOperations)]
+    pub fn run_operations(&mut self, max_moves: usize) -> Result<String, JsError> {
+        let end = self.inner.history().len();
+        self.inner.seek(end).map_err(into_error)?;
+        let specs = context_specs(&self.inner);
+        let mut before = ops_done(&self.inner, specs.len());
+        let mut out = OpsRun {
+            moves: 0,
+            ends: Vec::new(),
+            ops: Vec::new(),
+            finished: false,
+        };
+        for _ in 0..max_moves {
+            let Some(mv) = slub_sim::policy::default_move(self.inner.machine()) else {
+                break;
+            };
+            let text = self.inner.machine().policy_view().move_text(mv);
+            self.inner.apply(&text).map_err(into_error)?;
+            let after = ops_done(&self.inner, specs.len());
+            let at = u32::try_from(self.inner.history().len()).unwrap_or(u32::MAX);
+            note_ops(&specs, &before, &after, at, &mut out.ends, &mut out.ops);
+            before = after;
+        }
+        out.finished = slub_sim::policy::default_move(self.inner.machine()).is_none();
+        out.moves = u32::try_from(self.inner.history().len()).unwrap_or(u32::MAX);
+        Ok(to_json(&out))
+    }
+
+    /// The events of the kept history from the `from`th on (setup's first), as a JSON array.
+    #[wasm_bindgen(js_name = eventsFrom)]
+    pub fn events_from(&self, from: usize) -> String {
+        to_json(self.inner.events_range(from, usize::MAX))
+    }
+}
+
+/// What [`Simulator::run_operations`] ran: the history's length after it, the operations that
+/// ended (`ends[i]`: the moves played when operation `ops[i]` had ended), and whether the run
+/// is over (no move is enabled).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OpsRun {
+    moves: u32,
+    ends: Vec<u32>,
+    ops: Vec<String>,
+    finished: bool,
+}
+
+/// The contexts a move can name, tasks then interrupts (the order of `PolicyView`).
+fn context_specs(sim: &slub_sim::Simulator) -> Vec<slub_sim::scenario::ContextSpec> {
+    let sc = sim.scenario();
+    sc.tasks.iter().chain(sc.irqs.iter()).cloned().collect()
+}
+
+/// Operations each context has finished: `CtxView::op` is the index of the operation under
+/// way, else of the next to start, and either is the number finished.
+fn ops_done(sim: &slub_sim::Simulator, contexts: usize) -> Vec<usize> {
+    let view = sim.machine().policy_view();
+    (0..view.contexts().min(contexts))
+        .map(|cx| u8::try_from(cx).map_or(0, |cx| view.ctx(cx).op))
+        .collect()
+}
+
+/// Record the operations that ended between `before` and `after` (a move's), at move `at`.
+fn note_ops(
+    specs: &[slub_sim::scenario::ContextSpec],
+    before: &[usize],
+    after: &[usize],
+    at: u32,
+    ends: &mut Vec<u32>,
+    ops: &mut Vec<String>,
+) {
+    for (cx, (&a, &b)) in after.iter().zip(before).enumerate() {
+        for k in b..a {
+            let spec = specs.get(cx);
+            let what = spec
+                .and_then(|s| s.ops.get(k))
+                .map(op_text)
+                .unwrap_or_default();
+            let who = spec.map(|s| s.id.as_str()).unwrap_or("?");
+            ends.push(at);
+            ops.push(if what.is_empty() {
+                who.to_string()
+            } else {
+                format!("{who}: {what}")
+            });
+        }
+    }
+}
+
+/// A history cut into operations (one context's alloc, free, touch or flush, from its first
+/// step to its last).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Operations {
+    /// The operation index of each move: `opAfter[i]` operations had finished, all contexts
+    /// together, after move `i` (0-based) of the history.
+    op_after: Vec<u32>,
+    /// `ends[k]`: the moves played when `k` operations had finished (`ends[0]` = 0).
+    ends: Vec<u32>,
+    /// Each operation as `T: alloc x`, in the order they finished.
+    ops: Vec<String>,
+}
+
+/// How a scenario file writes an operation (`alloc x`, `free y on node 1`, ...).
+fn op_text(op: &slub_sim::scenario::Op) -> String {
+    use slub_sim::scenario::Op;
+    match op {
+        Op::Alloc { var, node: None } => format!("alloc {var}"),
+        Op::Alloc { var, node: Some(n) } => format!("alloc {var} on node {n}"),
+        Op::Free { var } => format!("free {var}"),
+        Op::Touch { var } => format!("touch {var}"),
+        Op::Flush { target: None } => "flush".to_string(),
+        Op::Flush { target: Some(t) } => format!("flush cpu{t}"),
+    }
+}
+
+fn operations_of(sim: &mut slub_sim::Simulator) -> Result<Operations, slub_sim::Error> {
+    let specs = context_specs(sim);
+    let len = sim.history().len();
+    sim.seek(0)?;
+    let mut before = ops_done(sim, specs.len());
+    let mut out = Operations {
+        op_after: Vec::with_capacity(len),
+        ends: vec![0],
+        ops: Vec::new(),
+    };
+    for at in 1..=len {
+        sim.seek(at)?;
+        let after = ops_done(sim, specs.len());
+        note_ops(
+            &specs,
+            &before,
+            &after,
+            u32::try_from(at).unwrap_or(u32::MAX),
+            &mut out.ends,
+            &mut out.ops,
+        );
+        out.op_after
+            .push(u32::try_from(out.ops.len()).unwrap_or(u32::MAX));
+        before = after;
+    }
+    Ok(out)
 }
 
 /// The core benchmark (design.md §8): run a scenario by the default policy on the bare machine,

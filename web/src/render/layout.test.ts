@@ -212,9 +212,39 @@ describe('timeline layout', () => {
     expect(s.ticks.filter((t) => t.failed).map((t) => t.move)).toEqual([SC1_FAIL.length - 1]);
     expect(s.ticks.find((t) => t.kind === 'irq')?.cpu).toBe(0);
     expect(s.brackets).toHaveLength(1);
+    // A labelled lane per context; each tick in its context's lane, the retry in T's.
+    expect(s.lanes.map((l) => l.label)).toEqual(['T · CPU 0', 'I · irq · CPU 0']);
+    const [laneT, laneI] = s.lanes;
+    const inLane = (t: { y: number }, l: { y: number; h: number } | undefined) => l !== undefined && t.y >= l.y && t.y < l.y + l.h;
+    expect(s.ticks.filter((t) => t.kind === 'irq').every((t) => inLane(t, laneI))).toBe(true);
+    expect(s.ticks.filter((t) => t.kind === 'task').every((t) => inLane(t, laneT))).toBe(true);
+    expect(inLane({ y: (s.brackets[0]?.y ?? 0) - 1 }, laneT)).toBe(true);
+    expect(s.height).toBeGreaterThan((laneI?.y ?? 0) + (laneI?.h ?? 0));
     expect(cursorAt(s, s.cursorX)).toBe(10);
     expect(cursorAt(s, 0)).toBe(0);
     expect(cursorAt(s, 10_000)).toBe(schedule.length);
+    sim.free();
+  });
+});
+
+describe('timeline layout: a broken invariant', () => {
+  it('draws the violation at the move that broke it, named, across the lanes', () => {
+    const sc = JSON.parse(file('sc02')) as Record<string, unknown>;
+    const sim = new Simulation(JSON.stringify({ ...sc, variant: { fastpath: 'no-tid' } }));
+    const next = (id: string) => sim.view().contexts.find((c) => c.id === id);
+    while (next('T')?.label !== 'slab_alloc:A9') sim.apply('T');
+    while (next('I')?.state !== 'finished') sim.apply('I');
+    sim.runToEnd();
+    const view = sim.view();
+    const events = eventsOf(sim);
+    const schedule = sim.history();
+    expect(view.violations.map((v) => v.invariant)).toContain('INV-12');
+    const s = layoutTimeline(events, schedule, schedule.length, view.contexts, 800, view.violations);
+    const mark = s.violations.find((v) => v.text.startsWith('⚠ INV-12'));
+    const broke = events.find((e) => e.step === view.violations.find((v) => v.invariant === 'INV-12')?.step)?.mv ?? -1;
+    expect(mark).toBeDefined();
+    expect(cursorAt(s, mark?.x ?? 0)).toBeGreaterThanOrEqual(broke);
+    expect(cursorAt(s, mark?.x ?? 0)).toBeLessThanOrEqual(broke + 1);
     sim.free();
   });
 });

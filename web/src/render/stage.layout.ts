@@ -135,7 +135,7 @@ export function layoutStage(
         : text(
             LABEL_X,
             34,
-            `inuse ${s.inuse}/${s.capacity}${s.frozen ? ' · ❄ frozen' : ' · not frozen'}${s.slabLocked ? ' · 🔒 slab_lock' : ''}`,
+            `inuse ${s.inuse}/${s.capacity}${s.frozen ? ' · ❄ frozen' : ' · not frozen'}${s.slabLocked ? ' · slab_lock held' : ''}`,
             'value',
           ),
     ];

@@ -76,7 +76,7 @@ export function layoutSheafCpu(
     text(
       VALUE_X,
       38,
-      holder === undefined ? 'lock free' : `🔒 locked by ${contextMarker(holder.kind)} ${holder.id}`,
+      holder === undefined ? 'lock free' : `locked by ${contextMarker(holder.kind)} ${holder.id}`,
       holder === undefined ? 'muted' : 'value strong',
     ),
   ];

@@ -69,7 +69,12 @@ text.warn { fill: var(--error); }
 .token.gone text { fill: var(--muted); text-decoration: line-through; }
 .tie { fill: none; stroke: var(--accent); stroke-width: 1.5px; stroke-dasharray: 2 3; }
 .tick.future rect { fill: var(--bg) !important; stroke: var(--muted); }
+.tick.failed rect { stroke: var(--error); stroke-width: 2px; }
 .tick .fail { text-anchor: middle; font-weight: 700; fill: var(--error); }
+.lane rect.band { fill: var(--panel); }
+.lane text { fill: var(--fg); }
+.violation line { stroke: var(--error); stroke-width: 2px; stroke-dasharray: 4 2; }
+.violation text { fill: var(--error); font-weight: 700; }
 .bracket { fill: none; stroke: var(--error); stroke-width: 1.5px; }
 .cursor { stroke: var(--fg); stroke-width: 2px; }
 .setup rect { fill: var(--border); }

@@ -1,14 +1,44 @@
-// The event timeline: one tick per move (the interleaved part; setup is one block before it),
-// coloured by the CPU of the context and shaped by its kind (task: full bar, irq: short bar
-// with a notch), a failed cmpxchg marked ✕ and its retry bracketed up to the context's next
-// successful cmpxchg. Moves kept ahead of the cursor are drawn hollow. Pure; see timeline.view.ts.
-import type { ContextView, SimEvent } from '../sim/types';
+// The event timeline: one lane per context, labelled with its name, kind and CPU (issue 25
+// item 4), and one tick per move in the lane of the context it stepped (setup is one block
+// before them all). Ticks take the colour of their CPU; what matters is written, not only
+// coloured: a failed cmpxchg is a ✕ over its tick and its retry is bracketed up to the
+// context's next successful cmpxchg; a broken invariant is a line across the lanes with its
+// name. Moves kept ahead of the cursor are drawn hollow. Pure; see timeline.view.ts.
+import type { ContextView, SimEvent, Violation } from '../sim/types';
 
-export const TL_HEIGHT = 58;
+/** The row of marks (✕, ⚠ INV-n) over the lanes, and the height of one lane. */
+const MARK_H = 18;
+const LANE_H = 22;
+const BOTTOM = 6;
+/** The lane labels' column: `I · irq · CPU 0` in the 12 px monospace font, and a margin. */
+const LABEL_W = 124;
 const SETUP_W = 26;
 const PAD = 8;
-const TICK_TOP = 16;
-const TICK_H = 26;
+
+/** The timeline's height for `lanes` lanes (at least one). */
+export function timelineHeight(lanes: number): number {
+  return MARK_H + Math.max(1, lanes) * LANE_H + BOTTOM;
+}
+
+export const TL_HEIGHT = timelineHeight(2);
+
+export interface Lane {
+  readonly key: string;
+  readonly y: number;
+  readonly h: number;
+  /** `T · CPU 0`, `I · irq · CPU 0`. */
+  readonly label: string;
+  readonly cpu: number;
+}
+
+/** A broken invariant: a line across the lanes at the move that broke it, with its name. */
+export interface ViolationMark {
+  readonly key: string;
+  readonly x: number;
+  readonly text: string;
+  readonly anchor: 'start' | 'end';
+  readonly title: string;
+}
 
 export interface Tick {
   readonly key: string;
@@ -36,7 +66,11 @@ export interface Bracket {
 export interface TimelineShapes {
   readonly width: number;
   readonly height: number;
-  readonly setup: { readonly x: number; readonly w: number };
+  readonly lanes: readonly Lane[];
+  readonly violations: readonly ViolationMark[];
+  /** The y of the marks' baseline (✕ and ⚠ texts). */
+  readonly markY: number;
+  readonly setup: { readonly x: number; readonly y: number; readonly w: number; readonly h: number };
   readonly ticks: readonly Tick[];
   readonly brackets: readonly Bracket[];
   /** x of the cursor line (after `cursor` moves). */
@@ -71,15 +105,29 @@ export function layoutTimeline(
   cursor: number,
   contexts: readonly ContextView[],
   width: number,
+  violations: readonly Violation[] = [],
 ): TimelineShapes {
   const total = schedule.length;
-  const start = PAD + SETUP_W + 4;
+  const start = PAD + LABEL_W + SETUP_W + 4;
   const step = (width - PAD - start) / capacityFor(total);
   const byMove = new Map<number, SimEvent[]>();
   for (const e of events) {
     if (e.mv === null) continue;
-    byMove.set(e.mv, [...(byMove.get(e.mv) ?? []), e]);
+    let list = byMove.get(e.mv);
+    if (list === undefined) byMove.set(e.mv, (list = []));
+    list.push(e);
   }
+  const laneOf = new Map<string, number>();
+  const lanes: Lane[] = contexts.map((c, i) => {
+    laneOf.set(c.id, i);
+    return {
+      key: `lane:${c.id}`,
+      y: MARK_H + i * LANE_H,
+      h: LANE_H,
+      label: c.kind === 'irq' ? `${c.id} · irq · CPU ${c.cpu}` : `${c.id} · CPU ${c.cpu}`,
+      cpu: c.cpu,
+    };
+  });
   const ctxById = new Map(contexts.map((c) => [c.id, c]));
   const ticks: Tick[] = [];
   schedule.forEach((move, i) => {
@@ -92,17 +140,19 @@ export function layoutTimeline(
     const failed = evs.some((e) => e.ok === false);
     const cpu = first?.cpu ?? ctx?.cpu ?? null;
     const w = Math.max(1, Math.min(step - (step > 4 ? 1 : 0), 18));
-    const h = kind === 'irq' ? TICK_H - 8 : kind === 'migrate' ? 10 : TICK_H;
+    const laneTop = MARK_H + (laneOf.get(ctxId) ?? 0) * LANE_H;
+    // A migration is a short tick at the middle of its task's lane.
+    const h = kind === 'migrate' ? 8 : LANE_H - 8;
     const title =
       first === undefined
         ? `move ${i + 1}: ${move}`
-        : `move ${i + 1}: ${move} · ${first.label} · ${first.narration}`;
+        : `move ${i + 1}: ${move} · ${first.label} · ${first.narration}${failed ? ' · the compare-and-swap failed' : ''}`;
     ticks.push({
       key: `tick:${i}`,
       move: i,
       x: start + i * step + (step - w) / 2,
       w,
-      y: TICK_TOP + (TICK_H - h),
+      y: laneTop + (LANE_H - 2 - h) / 2,
       h,
       cpu,
       kind,
@@ -111,7 +161,8 @@ export function layoutTimeline(
       title,
     });
   });
-  // Retry brackets: from a failed cmpxchg to the same context's next successful one.
+  // Retry brackets: from a failed cmpxchg to the same context's next successful one, along
+  // the bottom of that context's lane.
   const brackets: Bracket[] = [];
   const moveEvents = events.filter((e) => e.mv !== null);
   moveEvents.forEach((e, i) => {
@@ -119,12 +170,33 @@ export function layoutTimeline(
     const next = moveEvents.slice(i + 1).find((n) => n.ctx === e.ctx && n.ok === true);
     const end = next?.mv ?? Math.min(total, cursor) - 1;
     if (end <= e.mv) return;
-    brackets.push({ key: `retry:${e.mv}`, x1: start + e.mv * step, x2: start + (end + 1) * step, y: TICK_TOP + TICK_H + 6 });
+    const laneTop = MARK_H + (laneOf.get(e.ctx) ?? 0) * LANE_H;
+    brackets.push({ key: `retry:${e.mv}`, x1: start + e.mv * step, x2: start + (end + 1) * step, y: laneTop + LANE_H - 1 });
   });
+  // Broken invariants, at the move whose step broke them (setup's: at the setup block); those
+  // of one move share a mark, their names joined (INV-12 and INV-1 break at the same step).
+  const moveOfStep = new Map<number, number | null>(events.map((e) => [e.step, e.mv]));
+  const byX = new Map<number, Violation[]>();
+  for (const v of violations) {
+    const mv = moveOfStep.get(v.step) ?? null;
+    const x = mv === null ? PAD + LABEL_W + SETUP_W / 2 : start + (mv + 0.5) * step;
+    byX.set(x, [...(byX.get(x) ?? []), v]);
+  }
+  const marks: ViolationMark[] = [...byX].map(([x, vs]) => ({
+    key: `inv:${vs.map((v) => `${v.invariant}@${v.step}`).join(',')}`,
+    x,
+    text: `⚠ ${vs.map((v) => v.invariant).join(', ')}`,
+    anchor: x > width / 2 ? 'end' : 'start',
+    title: vs.map((v) => `${v.invariant} broken at step ${v.step}: ${v.message}`).join('\n'),
+  }));
+  const height = timelineHeight(lanes.length);
   return {
     width,
-    height: TL_HEIGHT,
-    setup: { x: PAD, w: SETUP_W },
+    height,
+    lanes,
+    violations: marks,
+    markY: MARK_H - 5,
+    setup: { x: PAD + LABEL_W, y: MARK_H, w: SETUP_W, h: Math.max(1, lanes.length) * LANE_H - 2 },
     ticks,
     brackets,
     cursorX: start + cursor * step,
@@ -132,3 +204,6 @@ export function layoutTimeline(
     step,
   };
 }
+
+/** The x where lane labels end (for the view). */
+export const LANE_LABEL_X = PAD;

@@ -10,6 +10,7 @@ export {
   Simulation,
   validateScenario,
 } from './simulator';
+export type { Operations, OpsRun } from './simulator';
 export * from './types';
 export { startExplore } from './explore';
 export type { ExploreBounds, ExploreHandle, ExploreProgress, ExploreReport, FoundViolation } from './explore';

@@ -20,8 +20,30 @@ import {
   SCHEMA_VERSION,
   type Frame,
   type ListingFunction,
+  type SimEvent,
   type View,
 } from './types';
+
+/** A history cut into operations (`Simulation.operations`, wasm-core/wasm `Operations`). */
+export interface Operations {
+  /** `opAfter[i]`: operations finished, all contexts together, after move `i` (0-based). */
+  readonly opAfter: number[];
+  /** `ends[k]`: the moves played when `k` operations had finished (`ends[0]` = 0). */
+  readonly ends: number[];
+  /** Each operation as `T: alloc x`, in the order they finished. */
+  readonly ops: string[];
+}
+
+/** What `Simulation.runOperations` ran (wasm-core/wasm `OpsRun`). */
+export interface OpsRun {
+  /** The history's length after the run. */
+  readonly moves: number;
+  /** `ends[i]`: the moves played when operation `ops[i]` had ended. */
+  readonly ends: number[];
+  readonly ops: string[];
+  /** No move is enabled any more. */
+  readonly finished: boolean;
+}
 
 export class SimError extends Error {
   override name = 'SimError';
@@ -208,6 +230,27 @@ export class Simulation {
 
   runToEnd(): void {
     this.#call(() => this.#raw.runToEnd());
+  }
+
+  /**
+   * The history cut into operations, in Rust: each move's operation index (`opAfter`), where
+   * each operation ends (`ends`) and what it was (`ops`, `T: alloc x`).
+   */
+  operations(): Operations {
+    return JSON.parse(this.#call(() => this.#raw.operations())) as Operations;
+  }
+
+  /**
+   * Go on from the end of the history by the default policy, at most `maxMoves` moves, cut
+   * into operations in Rust as they run.
+   */
+  runOperations(maxMoves: number): OpsRun {
+    return JSON.parse(this.#call(() => this.#raw.runOperations(maxMoves))) as OpsRun;
+  }
+
+  /** The events of the kept history from the `from`th on (setup's first). */
+  eventsFrom(from: number): SimEvent[] {
+    return JSON.parse(this.#call(() => this.#raw.eventsFrom(from))) as SimEvent[];
   }
 
   view(): View {

@@ -69,30 +69,50 @@ export const COUNTER_ROWS: readonly { readonly key: keyof Counters; readonly lab
 
 const CPU_CAS = new Set(['pcas2', 'pcas', 'cas-local']);
 
+export const NO_COUNTERS: Counters = { cycles: 0, slabCas: 0, cpuCas: 0, casFailed: 0, listLocks: 0, barnLocks: 0, lineFetches: 0 };
+
 /** The counters of the events of moves `0 .. upTo` (setup's events, with no move, are left out). */
 export function countersUpTo(events: readonly SimEvent[], upTo: number): Counters {
-  let cycles = 0;
-  let slabCas = 0;
-  let cpuCas = 0;
-  let casFailed = 0;
-  let listLocks = 0;
-  let barnLocks = 0;
-  let lineFetches = 0;
-  for (const e of events) {
-    if (e.mv === null || e.mv >= upTo) continue;
-    cycles += e.cycles;
-    if (e.kind === 'cas2') slabCas++;
-    if (CPU_CAS.has(e.kind)) cpuCas++;
-    if ((e.kind === 'cas2' || CPU_CAS.has(e.kind)) && e.ok === false) casFailed++;
-    if (e.kind === 'lock' && e.target.includes('list_lock')) listLocks++;
-    if (e.kind === 'lock' && e.target.startsWith('barn')) barnLocks++;
-    for (const t of e.coherence) if (t.from === 'I' && t.to !== 'I') lineFetches++;
-  }
-  return { cycles, slabCas, cpuCas, casFailed, listLocks, barnLocks, lineFetches };
+  let c = NO_COUNTERS;
+  for (const e of events) if (e.mv !== null && e.mv < upTo) c = addEvent(c, e);
+  return c;
+}
+
+/** The counters with one more event's step counted. */
+export function addEvent(c: Counters, e: SimEvent): Counters {
+  const cas = e.kind === 'cas2' || CPU_CAS.has(e.kind);
+  let fetches = 0;
+  for (const t of e.coherence) if (t.from === 'I' && t.to !== 'I') fetches++;
+  return {
+    cycles: c.cycles + e.cycles,
+    slabCas: c.slabCas + (e.kind === 'cas2' ? 1 : 0),
+    cpuCas: c.cpuCas + (CPU_CAS.has(e.kind) ? 1 : 0),
+    casFailed: c.casFailed + (cas && e.ok === false ? 1 : 0),
+    listLocks: c.listLocks + (e.kind === 'lock' && e.target.includes('list_lock') ? 1 : 0),
+    barnLocks: c.barnLocks + (e.kind === 'lock' && e.target.startsWith('barn') ? 1 : 0),
+    lineFetches: c.lineFetches + fetches,
+  };
 }
 
 /** The context a move steps (`T`, or the task of `migrate:T:1`). */
 export function moveContext(move: string): string {
   const m = /^migrate:(.+):\d+$/.exec(move);
   return m?.[1] ?? move;
+}
+
+/**
+ * Why a side has no failed compare-and-swap where the other has some, when the designs say why
+ * (null otherwise): 7.0's sheaves take and put objects under the CPU's local lock, not with a
+ * per-CPU cmpxchg (mm/slub.c `alloc_from_pcs`, `free_to_pcs`: `local_trylock`); an interrupt
+ * that finds the lock taken goes to the slab's own paths instead (SH5).
+ */
+export function whyNoFailedCas(failed68: number, failed70: number): string | null {
+  if (failed68 > 0 && failed70 === 0) {
+    return (
+      `Linux 6.8 has ${failed68} failed cmpxchg here, Linux 7.0 none: 7.0's fast path takes and puts objects in the CPU's sheaf under a local lock ` +
+      '(alloc_from_pcs and free_to_pcs take it with local_trylock), not with a this_cpu_cmpxchg, so there is no compare-and-swap to lose; ' +
+      'an interrupt that finds the lock taken does not wait, it takes the slab’s own path.'
+    );
+  }
+  return null;
 }

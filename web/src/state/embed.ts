@@ -15,8 +15,24 @@ export type Theme = 'light' | 'dark' | 'auto';
  */
 export type LinesOption = 'auto' | 'on' | 'off';
 
+/**
+ * `density=projector` (issue 25 item 1): for a slide on a projector, fewer panels and bigger
+ * type (the stage's text and the narration at least 18 px on a 1280×720 screen), the step's
+ * subject kept in view. The deck (public/slides/deck.js) asks for it.
+ */
+export type Density = 'normal' | 'projector';
+
+/**
+ * `keys=deck`: the embed is a slide's, driven by its deck. It acts on no key itself and posts
+ * every deck key (DECK_KEYS) to the host, Space included, so the deck moves whatever has the
+ * focus. Without it the embed steps on its own keys and passes the deck's arrows on too.
+ */
+export type KeysOption = 'own' | 'deck';
+
 export interface EmbedOptions {
   readonly controls: Controls;
+  readonly density: Density;
+  readonly keys: KeysOption;
   readonly theme: Theme;
   readonly lines: LinesOption;
   readonly from: number;
@@ -40,6 +56,14 @@ export function parseEmbedOptions(hash: string): EmbedOptions | LinkError {
     return { kind: 'error', part: 'lines', message: `"${linesText}" is not 0 (hide the cache lines) or 1 (show them)` };
   }
   const lines: LinesOption = linesText === null ? 'auto' : linesText === '1' ? 'on' : 'off';
+  const density = p.get('density') ?? 'normal';
+  if (density !== 'normal' && density !== 'projector') {
+    return { kind: 'error', part: 'density', message: `"${density.slice(0, 24)}" is not normal or projector` };
+  }
+  const keys = p.get('keys') ?? 'own';
+  if (keys !== 'own' && keys !== 'deck') {
+    return { kind: 'error', part: 'keys', message: `"${keys.slice(0, 24)}" is not own or deck` };
+  }
   const num = (name: string): number | null | LinkError => {
     const v = p.get(name);
     if (v === null || v === '') return null;
@@ -54,7 +78,7 @@ export function parseEmbedOptions(hash: string): EmbedOptions | LinkError {
     return { kind: 'error', part: 'to', message: `${to} is before from=${from}` };
   }
   const autoplay = p.get('autoplay');
-  return { controls, theme, lines, from: from ?? 0, to, autoplay: autoplay === '1' || autoplay === 'true' };
+  return { controls, density, keys, theme, lines, from: from ?? 0, to, autoplay: autoplay === '1' || autoplay === 'true' };
 }
 
 /** `perform`, then the cursor kept in [from, to] (and play stopped at `to`). */
@@ -84,6 +108,13 @@ export interface StepMessage {
  * `{type: "slub-lab:key", key}` so that the deck still moves (docs/instructors-guide.md).
  */
 export const HOST_KEYS: ReadonlySet<string> = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', 'b', 'B', '.', 'Escape']);
+
+/**
+ * The keys a reveal.js deck answers to (its help lists them): with `keys=deck` an embed posts
+ * them all to the deck and acts on none. Space and n go forward, p back, s opens the speaker
+ * view, o or Escape the overview, b or . blanks the screen.
+ */
+export const DECK_KEYS: ReadonlySet<string> = new Set([...HOST_KEYS, ' ', 'n', 'N', 'p', 'P', 's', 'S', 'o', 'O']);
 
 /** The message an embed posts to its host for a deck key. */
 export interface KeyMessage {

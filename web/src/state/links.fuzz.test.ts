@@ -1,9 +1,14 @@
 // Permalinks and embed messages, mutated (issue 12 item 9): seeded, 10,000 of each in `npm test`
 // (LINK_FUZZ_CASES for more). Whatever a link holds, parsing it and opening its player state
 // never throws: it is a page or a LinkError naming its part; a message is a command or ignored.
+// Scenarios mutated as JSON values, re-encoded into links of #/play and #/compare, are opened
+// and drawn (the stage's layout) or refused with a message (issue 26 item 3).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWasmNode, rng } from '../sim/testing';
+import { layoutStage } from '../render/stage.layout';
+import { CompareEngine } from '../ui/compare/engine';
 import { playState } from '../ui/route';
+import { deriver } from '../ui/useSimulation';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from '../ui/scenarios';
 import { parseEmbedMessage } from './commands';
 import { parseEmbedOptions } from './embed';
@@ -95,5 +100,101 @@ describe('mutated embed messages', () => {
       if (cmd.command === 'goto') expect(Number.isInteger(cmd.step) && (cmd.step ?? -1) >= 0).toBe(true);
     }
     expect(commands).toBeGreaterThan(CASES / 10);
+  });
+});
+
+/** A JSON value changed at one random place: a key dropped, a value replaced, an array cut. */
+function mutateValue(v: unknown, r: () => number, depth = 0): unknown {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
+  const odd = (): unknown =>
+    pick<() => unknown>([
+      () => -1,
+      () => 0,
+      () => 2 ** 40,
+      () => 1.5,
+      () => 'x',
+      () => '',
+      () => null,
+      () => true,
+      () => [],
+      () => ({}),
+      () => JSON.parse(`${'['.repeat(200)}${']'.repeat(200)}`) as unknown,
+      () => 'T'.repeat(200),
+    ])();
+  if (Array.isArray(v)) {
+    const xs = v as unknown[];
+    if (xs.length === 0 || r() < 0.15) return r() < 0.5 ? [...xs, odd()] : xs.slice(0, Math.floor(r() * (xs.length + 1)));
+    const i = Math.floor(r() * xs.length);
+    return xs.map((x, j) => (j === i ? mutateValue(x, r, depth + 1) : x));
+  }
+  if (v !== null && typeof v === 'object') {
+    const keys = Object.keys(v);
+    if (keys.length === 0 || r() < 0.15) {
+      if (r() < 0.5 && keys.length > 0) {
+        const gone = pick(keys);
+        return Object.fromEntries(Object.entries(v).filter(([k]) => k !== gone));
+      }
+      return { ...(v as Record<string, unknown>), [pick(['extra', 'schedule', 'variant', 'cpus', 'nodes', 'era'])]: odd() };
+    }
+    const k = pick(keys);
+    return { ...(v as Record<string, unknown>), [k]: mutateValue((v as Record<string, unknown>)[k], r, depth + 1) };
+  }
+  return depth > 0 && r() < 0.7 ? odd() : v;
+}
+
+describe('mutated scenarios, re-encoded into links and rendered', () => {
+  // Each case runs the simulator (setup, a frame, a layout), and on #/compare both designs.
+  const SCENARIO_CASES = Math.max(50, Math.floor(CASES / 20));
+  it(`${SCENARIO_CASES} links of mutated scenarios: a drawn frame, or an error naming its part`, () => {
+    const r = rng(20261127);
+    const ids = Object.keys(BUILTIN_TEXTS);
+    let drawn = 0;
+    let refused = 0;
+    for (let i = 0; i < SCENARIO_CASES; i++) {
+      const id = ids[i % ids.length] ?? 'sample';
+      const scenario = JSON.stringify(mutateValue(JSON.parse(BUILTIN_TEXTS[id] ?? '{}'), r));
+      const s = encodeScenario(scenario);
+      for (const hash of [`#/play?s=${s}`, `#/compare?s=${s}&at=2`]) {
+        const route = parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID);
+        if (route.kind === 'error') {
+          expect(route.message, hash).toMatch(/\S/);
+          refused++;
+          continue;
+        }
+        if (route.kind === 'play') {
+          const state = playState(route);
+          if ('kind' in state) {
+            expect(state.message, scenario).toMatch(/\S/);
+            refused++;
+            continue;
+          }
+          const derived = deriver(state.scenario)(state.schedule, state.cursor);
+          if (derived.kind !== 'ok') {
+            expect(derived.kind, `${scenario}: ${derived.message}`).toBe('error');
+            refused++;
+            continue;
+          }
+          const shapes = layoutStage(derived.view, derived.lastEvent, { columns: 2, selection: null });
+          expect(shapes.cards.length, scenario).toBeGreaterThan(0);
+          drawn++;
+        }
+        if (route.kind === 'compare') {
+          const engine = CompareEngine.load(route.scenario);
+          if (!(engine instanceof CompareEngine)) {
+            expect(engine.message, scenario).toMatch(/\S/);
+            refused++;
+            continue;
+          }
+          engine.advance(5);
+          const frames = engine.frame(0);
+          expect(frames?.length, scenario).toBe(2);
+          for (const f of frames ?? []) layoutStage(f.view, f.event, { columns: 2, selection: null });
+          engine.free();
+          drawn++;
+        }
+      }
+    }
+    expect(drawn).toBeGreaterThan(SCENARIO_CASES / 10);
+    expect(refused).toBeGreaterThan(SCENARIO_CASES / 10);
   });
 });

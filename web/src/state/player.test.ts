@@ -66,3 +66,32 @@ describe('player actions', () => {
     expect(JSON.parse(replayJson({ ...s, scenario: 'not json' }))).toEqual({ schedule: ['T'] });
   });
 });
+
+describe('▶ Play and a loaded schedule', () => {
+  const loaded = perform(s0, { type: 'loadScenario', scenario: s0.scenario, schedule: ['T', 'I', 'T'], cursor: 3 });
+
+  it('stops at the end of a loaded counterexample instead of running past it', () => {
+    let s = perform({ ...loaded, cursor: 1 }, { type: 'play' });
+    s = perform(s, { type: 'tick', enabledMoves: ['T'] });
+    s = perform(s, { type: 'tick', enabledMoves: ['T'] });
+    expect(s).toMatchObject({ cursor: 3, playing: true });
+    s = perform(s, { type: 'tick', enabledMoves: ['T'] });
+    expect(s).toMatchObject({ cursor: 3, playing: false, schedule: ['T', 'I', 'T'] });
+  });
+
+  it('replays the loaded schedule from its start when played at its end', () => {
+    expect(perform(loaded, { type: 'togglePlay' })).toMatchObject({ cursor: 0, playing: true });
+  });
+
+  it('a branch inside the loaded schedule leaves it: play then runs on', () => {
+    const s = perform({ ...loaded, cursor: 1 }, { type: 'applyMove', move: 'T' });
+    expect(s.stopAt).toBeNull();
+  });
+
+  it('step forward goes on past the end; play then runs by the default policy', () => {
+    let s = perform(loaded, { type: 'stepForward', enabledMoves: ['I'] });
+    s = perform(s, { type: 'play' });
+    s = perform(s, { type: 'tick', enabledMoves: ['T'] });
+    expect(s).toMatchObject({ cursor: 5, playing: true });
+  });
+});

@@ -21,6 +21,12 @@ export interface PlayerState {
   readonly playing: boolean;
   /** An object or slab name the learner picked: outlined wherever it appears. */
   readonly selection: string | null;
+  /**
+   * The end of a loaded schedule (a counterexample, a scenario's script): ▶ Play stops there,
+   * on the frame the schedule was written to show, rather than running past it by the
+   * default policy. Null once the learner branches off it, or when nothing was loaded.
+   */
+  readonly stopAt: number | null;
 }
 
 export type Action =
@@ -58,14 +64,21 @@ export type ActionType = Action['type'];
  * of the cursor, so stepping forward plays the script; choosing another move branches off it.
  */
 export function initialState(scenario: string): PlayerState {
+  const schedule = scriptedMoves(scenario);
   return {
     scenario,
-    schedule: scriptedMoves(scenario),
+    schedule,
     cursor: 0,
     speed: DEFAULT_SPEED,
     playing: false,
     selection: null,
+    stopAt: stopFor(schedule.length),
   };
+}
+
+/** Where ▶ Play stops for a loaded schedule of `length` moves (none when it is empty). */
+export function stopFor(length: number): number | null {
+  return length > 0 ? length : null;
 }
 
 export function scriptedMoves(scenario: string): string[] {
@@ -103,6 +116,8 @@ export function perform(state: PlayerState, action: Action): PlayerState {
         ...state,
         schedule: [...state.schedule.slice(0, state.cursor), action.move],
         cursor: state.cursor + 1,
+        // A branch inside the loaded schedule leaves it: its end is no longer a stop.
+        stopAt: state.stopAt !== null && state.stopAt > state.cursor ? null : state.stopAt,
       };
     case 'applyMoves':
       return action.moves.reduce((s, move) => perform(s, { type: 'applyMove', move }), state);
@@ -114,6 +129,7 @@ export function perform(state: PlayerState, action: Action): PlayerState {
         schedule,
         cursor: clamp(action.cursor ?? 0, 0, schedule.length),
         speed: state.speed,
+        stopAt: stopFor(schedule.length),
       };
     }
     case 'goto': {
@@ -125,13 +141,15 @@ export function perform(state: PlayerState, action: Action): PlayerState {
     case 'last':
       return perform(state, { type: 'goto', cursor: state.schedule.length });
     case 'play':
-      return state.playing ? state : { ...state, playing: true };
+      return state.playing ? state : startPlaying(state);
     case 'pause':
       return state.playing ? { ...state, playing: false } : state;
     case 'togglePlay':
-      return { ...state, playing: !state.playing };
+      return state.playing ? { ...state, playing: false } : startPlaying(state);
     case 'tick': {
       if (!state.playing) return state;
+      // The end of the loaded schedule: stop on its last frame (▶ again replays it).
+      if (state.cursor === state.stopAt) return { ...state, playing: false };
       const next = perform(state, { type: 'stepForward', enabledMoves: action.enabledMoves });
       return next === state ? { ...state, playing: false } : next;
     }
@@ -146,6 +164,15 @@ export function perform(state: PlayerState, action: Action): PlayerState {
     case 'select':
       return { ...state, selection: action.name === state.selection ? null : action.name };
   }
+}
+
+/**
+ * ▶ Play. At the end of a loaded schedule it replays the schedule from its start (a lecturer
+ * showing a counterexample again); Step forward goes on past it.
+ */
+function startPlaying(state: PlayerState): PlayerState {
+  if (state.stopAt !== null && state.cursor === state.stopAt) return { ...state, cursor: 0, playing: true };
+  return { ...state, playing: true };
 }
 
 export function canStepBack(state: PlayerState): boolean {

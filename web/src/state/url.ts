@@ -114,7 +114,13 @@ export function decodeScenario(s: string): { ok: true; text: string } | { ok: fa
 /** A try-it's address: a lesson id (kebab-case) and a step number. */
 const GOAL = /^[a-z0-9]+(?:-[a-z0-9]+)*\/(?:[1-9]\d{0,2}|e[1-9]\d?)$/;
 
-export function parseHash(hash: string, builtins: Readonly<Record<string, string>>, defaultId: string): Route {
+export function parseHash(
+  hash: string,
+  builtins: Readonly<Record<string, string>>,
+  defaultId: string,
+  /** `#/compare` without `s`: a scenario worth comparing (the playground's default otherwise). */
+  compareDefaultId: string = defaultId,
+): Route {
   const h = hash.replace(/^#/, '');
   const [path = '', query = ''] = h.split('?', 2);
   const params = new URLSearchParams(query);
@@ -153,7 +159,7 @@ export function parseHash(hash: string, builtins: Readonly<Record<string, string
   }
   if (path === '/lab') return { kind: 'lab', path };
   if (path === '/compare') {
-    const s = params.get('s') ?? defaultId;
+    const s = params.get('s') ?? compareDefaultId;
     let scenario = Object.hasOwn(builtins, s) ? builtins[s] : undefined;
     let scenarioId: string | null = s;
     if (scenario === undefined) {

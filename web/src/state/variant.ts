@@ -88,3 +88,58 @@ export function parseOptionValue(s: string): VariantValue | undefined {
   }
   return undefined;
 }
+
+/**
+ * The variant values that break the allocator on purpose (the negative controls of the spec's
+ * golden scenarios), and what each lets through: the playground says so beside the scenario.
+ */
+export const NEGATIVE_CONTROLS: readonly { readonly key: string; readonly value: VariantValue; readonly says: string }[] = [
+  {
+    key: 'fastpath',
+    value: 'no-tid',
+    says: 'the fast path without its transaction id: a CAS that finds the same freelist head succeeds even when the list changed under it (the ABA of model.md §3.4)',
+  },
+  {
+    key: 'fastpath',
+    value: 'cmpxchg-local',
+    says: 'cmpxchg_local on the freelist alone, no tid: the same ABA goes through',
+  },
+  {
+    key: 'fastpath',
+    value: 'tid-unguarded',
+    says: "3.1's fast path, which read the tid and the CPU slab unguarded: a migrated task can pair one CPU's tid with the other's slab (fixed in 3.8)",
+  },
+  { key: 'tidStep', value: 1, says: "a tid step of 1: one CPU's tid can equal a stale snapshot of another's" },
+  { key: 'pcsLock', value: 'none', says: "7.0's sheaves without their local lock: an interrupt can touch a sheaf mid-operation" },
+  { key: 'refillFailFlush', value: false, says: 'a refill that falls short frees its sheaf without flushing it: the objects leak' },
+];
+
+/** The negative-control values the scenario's own variant sets. */
+export function negativeControls(scenario: string): (typeof NEGATIVE_CONTROLS)[number][] {
+  const v = variantOf(scenario);
+  return NEGATIVE_CONTROLS.filter((n) => v[n.key] === n.value);
+}
+
+/** The scenario with every negative-control value removed (the kernel's own code then runs). */
+export function withoutNegativeControls(scenario: string): string | null {
+  let text: string | null = scenario;
+  for (const n of negativeControls(scenario)) {
+    if (text === null) return null;
+    text = withVariant(text, n.key, undefined);
+  }
+  return text;
+}
+
+/**
+ * The allocator a scenario runs: SLAB, Linux 7.0's sheaves (`"era": "v7.0"`), or the classic
+ * SLUB (also when the text is unreadable: the simulator says why).
+ */
+export function allocatorOf(scenario: string): 'slub' | 'slab' | 'sheaves' {
+  try {
+    const parsed = JSON.parse(scenario) as { allocator?: unknown };
+    if (parsed.allocator === 'slab') return 'slab';
+    return variantOf(scenario).era === SHEAVES_ERA ? 'sheaves' : 'slub';
+  } catch {
+    return 'slub';
+  }
+}

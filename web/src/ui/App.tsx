@@ -6,7 +6,7 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { LinkErrorPanel } from './LinkErrorPanel';
 import { Player } from './Player';
 import { playState } from './route';
-import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from './scenarios';
+import { BUILTIN_TEXTS, DEFAULT_COMPARE_ID, DEFAULT_SCENARIO_ID } from './scenarios';
 import { SimReady } from './simReady';
 import { useChunk } from './useChunk';
 
@@ -33,7 +33,7 @@ type Loading = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; messa
 export function App() {
   const [loading, setLoading] = useState<Loading>({ kind: 'loading' });
   const [hash, setHash] = useState(() => window.location.hash);
-  const route = parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID);
+  const route = parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID, DEFAULT_COMPARE_ID);
   const wordsFirst = drawsWordsFirst(route);
   const started = useRef(false);
   const want = useCallback(() => {

@@ -15,6 +15,8 @@ const PARTS: Record<string, string> = {
   controls: 'the controls option (controls)',
   theme: 'the theme option (theme)',
   lines: 'the cache lines option (lines)',
+  density: 'the density option (density)',
+  keys: 'the keys option (keys)',
 };
 
 export function LinkErrorPanel({ error, hash }: { error: LinkError; hash: string }) {

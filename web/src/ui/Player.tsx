@@ -19,8 +19,10 @@ import { CrashScreen } from './CrashScreen';
 import { counterexample, ExplorerPanel } from './ExplorerPanel';
 import { download, frameSvg, svgToPng } from './export';
 import { HelpDialog } from './HelpDialog';
+import { Icon } from './Icon';
 import { describeMove, describeRunToEnd } from './moves';
 import { StatsPanel, VarsPanel, ViolationBanner, ViolationsPanel } from './panels';
+import { ScenarioBar } from './ScenarioBar';
 import { ScenarioLoader } from './ScenarioLoader';
 import { BUILTIN_TEXTS } from './scenarios';
 import { useExplorer } from './useExplorer';
@@ -28,7 +30,6 @@ import { usePlayTimer } from './usePlayTimer';
 import { useShortcuts } from './useShortcuts';
 import { useCommandQueue } from './useCommandQueue';
 import { playablePrefix, useSimulation } from './useSimulation';
-import { VariantPanel } from './VariantPanel';
 import { LinesView, ListingView, StageView, ThreadPanes, TimelineView, useMediaQuery } from './views';
 
 const URL_DELAY_MS = 150;
@@ -111,10 +112,9 @@ export function Player({
   useEffect(() => {
     latest.current = state;
   });
-  const changeVariant = useCallback((key: string, value: VariantValue | undefined) => {
+  /** Another version of the scenario (a variant changed): the moves that still play are kept. */
+  const replaceScenario = useCallback((scenario: string) => {
     const now = latest.current;
-    const scenario = withVariant(now.scenario, key, value);
-    if (scenario === null) return;
     const keep = playablePrefix(scenario, now.schedule);
     dispatch({
       type: 'loadScenario',
@@ -123,6 +123,13 @@ export function Player({
       cursor: Math.min(now.cursor, keep),
     });
   }, []);
+  const changeVariant = useCallback(
+    (key: string, value: VariantValue | undefined) => {
+      const scenario = withVariant(latest.current.scenario, key, value);
+      if (scenario !== null) replaceScenario(scenario);
+    },
+    [replaceScenario],
+  );
   const loadScenario = useCallback((scenario: string) => dispatch({ type: 'loadScenario', scenario }), []);
   const closeHelp = useCallback(() => setHelpOpen(false), []);
 
@@ -207,6 +214,8 @@ export function Player({
         </nav>
       </header>
 
+      <ScenarioBar scenario={state.scenario} resolved={view.variant} onLoad={loadScenario} onMend={replaceScenario} onChange={changeVariant} />
+
       {goal !== null && (
         <Suspense fallback={<p className="goal muted">Loading the goal…</p>}>
           <GoalBanner goal={goal} view={view} outcome={outcome} />
@@ -216,19 +225,19 @@ export function Player({
       <section className="controls" aria-label="Player controls">
         <div className="buttons">
           <button type="button" onClick={() => run('first')} disabled={!canStepBack(state)} aria-keyshortcuts="Home" >
-            ⇤ Start
+            ⇤<span className="word"> Start</span>
           </button>
           <button type="button" onClick={() => run('prev')} disabled={!canStepBack(state)} aria-keyshortcuts="ArrowLeft">
-            ← Step back
+            ←<span className="word"> Step back</span>
           </button>
           <button type="button" className="primary" onClick={() => run('togglePlay')} aria-keyshortcuts="Space" aria-pressed={state.playing}>
             {state.playing ? '⏸ Pause' : '▶ Play'}
           </button>
-          <button type="button" onClick={() => run('next')} disabled={!canStepForward(state, enabledMoves)} aria-keyshortcuts="ArrowRight">
-            Step forward →
+          <button type="button" className="forward" onClick={() => run('next')} disabled={!canStepForward(state, enabledMoves)} aria-keyshortcuts="ArrowRight">
+            <span className="word">Step forward </span>→
           </button>
           <button type="button" onClick={() => run('last')} disabled={state.cursor >= state.schedule.length} aria-keyshortcuts="End" >
-            End ⇥
+            <span className="word">End </span>⇥
           </button>
           <SpeedSelect speed={state.speed} dispatch={dispatch} />
           <span className="position" data-testid="position">
@@ -249,7 +258,7 @@ export function Player({
               return (
                 <Fragment key={move}>
                   <button type="button" className={`move ${b.kind}`} data-move={move} style={style} onClick={() => dispatch({ type: 'applyMove', move })}>
-                    {b.text}
+                    {b.icon !== undefined && <Icon name={b.icon} />} {b.text}
                   </button>
                   {toEnd !== null && (
                     <button
@@ -260,6 +269,7 @@ export function Player({
                       style={style}
                       onClick={() => dispatch({ type: 'applyMoves', moves: movesToEnd(state.scenario, state.schedule.slice(0, state.cursor), toEnd.ctx) })}
                     >
+                      {toEnd.icon !== undefined && <Icon name={toEnd.icon} />}
                       {toEnd.text}
                     </button>
                   )}
@@ -338,7 +348,6 @@ export function Player({
         <VarsPanel vars={view.vars} />
         <StatsPanel outcome={outcome} />
         {loader}
-        <VariantPanel scenario={state.scenario} resolved={view.variant} onChange={changeVariant} />
       </div>
 
       <HelpDialog open={helpOpen} onClose={closeHelp} />
@@ -354,7 +363,7 @@ const CacheChip = memo(
   function CacheChip({ view }: { view: View }) {
     if (view.allocator === 'slab') {
       return (
-        <p className="cache-chip" data-testid="cache-chip" title="The cache and the SLAB variant this scenario runs (Kernel variant panel below)">
+        <p className="cache-chip" data-testid="cache-chip" title="The cache and the SLAB variant this scenario runs (the era and variant are chosen at the top of the page)">
           SLAB · <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab ·{' '}
           array limit {view.cpus[0]?.arrayCache?.limit ?? '?'}, batch {view.cpus[0]?.arrayCache?.batchcount ?? '?'} · grow{' '}
           <code>{view.variant.slabGrow}</code>
@@ -363,14 +372,14 @@ const CacheChip = memo(
     }
     if (view.allocator === 'sheaves') {
       return (
-        <p className="cache-chip" data-testid="cache-chip" title="The cache and Linux 7.0's per-CPU sheaves this scenario runs (Kernel variant panel below)">
+        <p className="cache-chip" data-testid="cache-chip" title="The cache and Linux 7.0's per-CPU sheaves this scenario runs (the era and variant are chosen at the top of the page)">
           Linux 7.0 · <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab · sheaves of{' '}
           {view.cpus[0]?.sheaves?.main.capacity ?? '?'} · lock <code>{view.variant.pcsLock}</code>
         </p>
       );
     }
     return (
-      <p className="cache-chip" data-testid="cache-chip" title="The cache and the fast path this scenario runs (Kernel variant panel below)">
+      <p className="cache-chip" data-testid="cache-chip" title="The cache and the fast path this scenario runs (the era and variant are chosen at the top of the page)">
         <code>{view.cache.name}</code> · {view.cache.objectSize} B objects · {view.cache.objectsPerSlab} per slab · fast path{' '}
         <code>{view.variant.fastpath}</code>
       </p>

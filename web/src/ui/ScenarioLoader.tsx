@@ -1,6 +1,5 @@
 import { memo, useId, useState } from 'react';
 import { validateScenario } from '../sim';
-import { BUILTIN_SCENARIOS } from './scenarios';
 
 interface Props {
   current: string;
@@ -14,12 +13,14 @@ export function splitScenarioError(message: string): { path: string | null; why:
   return { path: m[1] ?? null, why: m[2] ?? message };
 }
 
-/** Pick a built-in scenario or edit one as JSON (design.md §4); a bad one is refused with its path. */
+/**
+ * Edit the scenario as JSON (design.md §4); a bad one is refused with its path. The built-in
+ * scenarios are picked at the top of the page (ScenarioBar).
+ */
 export const ScenarioLoader = memo(function ScenarioLoader({ current, onLoad }: Props) {
   const [text, setText] = useState(current);
   const [error, setError] = useState<string | null>(null);
   const id = useId();
-  const builtin = BUILTIN_SCENARIOS.find((s) => s.text === current)?.id ?? '';
 
   const load = () => {
     try {
@@ -36,22 +37,6 @@ export const ScenarioLoader = memo(function ScenarioLoader({ current, onLoad }: 
   return (
     <section className="loader panel" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Scenario</h2>
-      <label htmlFor={`${id}-pick`}>Built-in scenario</label>{' '}
-      <select
-        id={`${id}-pick`}
-        value={builtin}
-        onChange={(e) => {
-          const s = BUILTIN_SCENARIOS.find((b) => b.id === e.target.value);
-          if (s !== undefined) onLoad(s.text);
-        }}
-      >
-        {builtin === '' && <option value="">(edited)</option>}
-        {BUILTIN_SCENARIOS.map((s) => (
-          <option key={s.id} value={s.id}>
-            {s.id} · {s.name}
-          </option>
-        ))}
-      </select>
       <details>
         <summary>Edit the scenario JSON</summary>
         <label htmlFor={`${id}-text`}>Scenario JSON</label>

@@ -4,6 +4,7 @@
 // table or list compared again by React's commit, for nothing.
 import { memo, type ReactNode } from 'react';
 import type { Outcome, VarView, Violation } from '../sim';
+import { Icon } from './Icon';
 
 function Panel({ title, children }: { title: string; children: ReactNode }) {
   const id = `panel-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
@@ -87,7 +88,7 @@ export const ViolationBanner = memo(function ViolationBanner({ violations }: { v
     <div className="violation-banner" aria-live="polite" data-testid="violation">
       {violations.map((v) => (
         <p key={`${v.step}-${v.invariant}`}>
-          ⚠ <strong>{v.invariant}</strong> broken at step {v.step}: {v.message}
+          <Icon name="warning" /> <strong>{v.invariant}</strong> broken at step {v.step}: {v.message}
         </p>
       ))}
     </div>

@@ -2,7 +2,7 @@
 // does not load or whose moves do not play is a LinkError naming the parameter, never a blank
 // or half-working page.
 import { SimError, Simulation } from '../sim';
-import { initialState, type PlayerState } from '../state/player';
+import { initialState, stopFor, type PlayerState } from '../state/player';
 import type { LinkError, Route } from '../state/url';
 
 export function playState(route: Extract<Route, { kind: 'play' }>): PlayerState | LinkError {
@@ -26,5 +26,5 @@ export function playState(route: Extract<Route, { kind: 'play' }>): PlayerState 
   if (route.at > schedule.length) {
     return { kind: 'error', part: 'at', message: `${route.at} is beyond the ${schedule.length} moves` };
   }
-  return { ...base, schedule, cursor: route.at };
+  return { ...base, schedule, cursor: route.at, stopAt: stopFor(schedule.length) };
 }

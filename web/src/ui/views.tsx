@@ -1,9 +1,10 @@
 // React hosts of the D3 views: each owns an element, lays the view out with the pure layout
 // function (memoised) and hands the shapes to its D3 renderer in a layout effect. The tween
 // length is decided here: consecutive steps animate, jumps and reduced motion do not.
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent, type RefObject } from 'react';
+import { createContext, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import { describeView } from '../render/describe';
+import { focusView } from '../render/focus';
 import { layoutLines } from '../render/lines.layout';
 import { renderLines } from '../render/lines.view';
 import { layoutListing } from '../render/listing.layout';
@@ -14,10 +15,23 @@ import { renderStage } from '../render/stage.view';
 import { cursorAt, layoutTimeline } from '../render/timeline.layout';
 import { SVG_CSS } from '../render/style';
 import { renderTimeline } from '../render/timeline.view';
+import { Icon } from './Icon';
 import { StageLegend } from './StageLegend';
 import { listingFor, type SimEvent, type View } from '../sim';
 
 export const TWEEN_MS = 320;
+
+/**
+ * An embed's density (state/embed.ts `density`), given by embed.tsx to every stage it draws:
+ * `projector` draws the stage's text at PROJECTOR_SCALE at least, whatever the page asks.
+ */
+export const DensityContext = createContext<'normal' | 'projector'>('normal');
+
+/**
+ * The stage's scale in a projector embed: its 12 px text at 18.6 px in the frame, which a
+ * 1280×720 deck (reveal.js scales its 1280×720 slide by 0.97 there) shows at 18 px.
+ */
+export const PROJECTOR_SCALE = 1.55;
 
 /**
  * Draw `shapes` with `render` in a layout effect, only when they change (the page re-renders
@@ -89,24 +103,33 @@ interface StageProps {
  */
 export function StageView({ view, event, selection, step, animate, onSelect, fitHeight, legend = true, hide }: StageProps) {
   const ref = useRef<SVGSVGElement | null>(null);
-  const [box, px, room] = useWidth(true);
-  const fit = fitColumns(px, Math.max(view.cpus.length, 2));
+  const [box, boxPx, room] = useWidth(true);
+  const projector = useContext(DensityContext) === 'projector';
+  // A projector lays out for the width the stage has at its scale (fewer columns, each larger).
+  const px = projector ? boxPx / PROJECTOR_SCALE : boxPx;
+  // An embed (fitted to its frame) draws only the cards a step can be about (render/focus.ts);
+  // a projector draws no cache lines either.
+  const focus = projector || fitHeight !== undefined;
+  const drawn = useMemo(() => (focus ? focusView(view) : view), [focus, view]);
+  const fit = fitColumns(px, Math.max(drawn.cpus.length, 2));
   const { columns } = fit;
   const hideTid = hide?.tid === true;
-  const hideLines = hide?.lines === true;
+  const hideLines = hide?.lines === true || projector;
   const hidePrimitives = hide?.primitives === true;
   const hideCycles = hide?.cycles === true;
   const shapes = useMemo(
     () =>
-      layoutStage(view, event, {
+      layoutStage(drawn, event, {
         columns,
         selection,
         hide: { tid: hideTid, lines: hideLines, primitives: hidePrimitives, cycles: hideCycles },
       }),
-    [view, event, columns, selection, hideTid, hideLines, hidePrimitives, hideCycles],
+    [drawn, event, columns, selection, hideTid, hideLines, hidePrimitives, hideCycles],
   );
   let scale = fit.scale;
-  if (fitHeight !== undefined) {
+  if (projector) {
+    scale = Math.max(PROJECTOR_SCALE, Math.min(fit.scale * PROJECTOR_SCALE, boxPx / shapes.width, fitHeight === undefined ? Infinity : room / shapes.height));
+  } else if (fitHeight !== undefined) {
     scale = Math.max(fitHeight.minScale, Math.min(scale, room / shapes.height));
   }
   useDraw(ref, shapes, step, animate, renderStage);
@@ -131,7 +154,7 @@ export function StageView({ view, event, selection, step, animate, onSelect, fit
           <SvgStyle />
         </svg>
       </div>
-      {legend && <StageLegend shapes={shapes} />}
+      {legend && !projector && <StageLegend shapes={shapes} />}
     </div>
   );
 }
@@ -165,7 +188,17 @@ function useWidth(atOnce: boolean): [RefObject<HTMLDivElement | null>, number, n
     if (el === null) return;
     const measure = () => {
       const width = Math.max(200, Math.round(el.clientWidth));
-      const room = Math.max(0, Math.round(window.innerHeight - el.getBoundingClientRect().top - 8));
+      // The room down to the bottom of the box that scrolls the stage (an embed's stage area,
+      // with its controls under it), else of the window.
+      let bottom = window.innerHeight;
+      for (let p = el.parentElement; p !== null; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowY;
+        if (o === 'auto' || o === 'scroll') {
+          bottom = Math.min(bottom, p.getBoundingClientRect().bottom);
+          break;
+        }
+      }
+      const room = Math.max(0, Math.round(bottom - el.getBoundingClientRect().top - 8));
       setSize((s) => (s.width === width && s.room === room ? s : { width, room }));
     };
     // The first size: measured at once (the page is laid out here, as it is so far), or taken
@@ -205,8 +238,8 @@ export function TimelineView({ events, schedule, cursor, view, animate, onGoto }
   const [box, width] = useWidth(false);
   const ref = useRef<SVGSVGElement | null>(null);
   const shapes = useMemo(
-    () => layoutTimeline(events, schedule, cursor, view.contexts, width),
-    [events, schedule, cursor, view.contexts, width],
+    () => layoutTimeline(events, schedule, cursor, view.contexts, width, view.violations),
+    [events, schedule, cursor, view.contexts, width, view.violations],
   );
   useDraw(ref, shapes, cursor, animate, renderTimeline);
   const dragging = useRef(false);
@@ -222,11 +255,11 @@ export function TimelineView({ events, schedule, cursor, view, animate, onGoto }
         data-testid="timeline"
         role="slider"
         tabIndex={0}
-        aria-label="Timeline: one tick per move; drag or use the arrow keys"
+        aria-label="Timeline: a lane per context, one tick per move; drag or use the arrow keys"
         aria-valuemin={0}
         aria-valuemax={schedule.length}
         aria-valuenow={cursor}
-        aria-valuetext={`move ${cursor} of ${schedule.length}${failed > 0 ? `, ${failed} failed cmpxchg` : ''}`}
+        aria-valuetext={`move ${cursor} of ${schedule.length}${failed > 0 ? `, ${failed} failed cmpxchg` : ''}${view.violations.length > 0 ? `, ${view.violations.map((v) => v.invariant).join(' and ')} broken` : ''}`}
         width="100%"
         height={shapes.height}
         onPointerDown={(e) => {
@@ -268,7 +301,7 @@ export function ThreadPanes({ view }: { view: View }) {
         return (
           <li key={c.id} style={{ borderLeftColor: `var(--cpu${c.cpu % 8})` }} data-ctx={c.id}>
             <span className="thread-head">
-              {c.kind === 'irq' ? '⚡' : '●'} {c.id} · CPU {c.cpu} · {c.state}
+              <Icon name={c.kind === 'irq' ? 'bolt' : 'task'} /> {c.id} · CPU {c.cpu} · {c.state}
               {c.op !== null && <> · {c.op}</>}
             </span>
             <code className="thread-line">

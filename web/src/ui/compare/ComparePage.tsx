@@ -1,114 +1,147 @@
 // The side-by-side view (issue 15 item 3): one scenario under Linux 6.8 and under Linux 7.0,
 // one stage each, stepped together an operation at a time, with the counters that tell the
-// designs apart beside each other. Each side runs the default policy (DESIGN §5); an operation
-// is one context's alloc, free or flush from its first step to its last.
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { SimError, Simulation, type SimEvent, type View } from '../../sim';
-import { COUNTER_ROWS, countersUpTo, DESIGNS, designScenario, moveContext, type Counters, type Design } from '../../state/compare';
+// designs apart beside each other. Each side runs the scenario's own schedule where it has one
+// (as far as its moves play on that design), then the default policy (DESIGN §5); an operation
+// is one context's alloc, free or flush from its first step to its last. The computation runs
+// in Web Workers, one per design (engine.ts, issue 26 item 3): this thread only draws.
+import { useEffect, useReducer, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import type { SimEvent, View } from '../../sim';
+import type { Counters, Design } from '../../state/compare';
+import { COUNTER_ROWS, DESIGNS, designScenario, whyNoFailedCas } from '../../state/compare';
 import { compareHash } from '../../state/url';
-import { BUILTIN_SCENARIOS, BUILTIN_TEXTS } from '../scenarios';
+import { CrashScreen } from '../CrashScreen';
+import { BUILTIN_SCENARIOS, BUILTIN_TEXTS, compareSchedules } from '../scenarios';
 import { SiteHeader } from '../SiteHeader';
 import { StageView, useMediaQuery } from '../views';
+import type { Loaded, Progress, SideFrame } from './engine';
+import type { CompareReply, CompareRequest } from './protocol';
 import './compare.css';
 
-/** One design's whole run: its moves, where each operation ends, every event. */
-interface Side {
-  readonly era: Design;
-  readonly title: string;
-  readonly sim: Simulation;
-  readonly history: string[];
-  /** `ends[k]` = moves played after k operations (`ends[0]` = 0). */
-  readonly ends: number[];
-  /** What each operation was: `T: alloc x`. */
-  readonly ops: string[];
-  readonly events: SimEvent[];
+type Status = { kind: 'loading' } | Loaded | { kind: 'error'; message: string } | { kind: 'crash'; message: string };
+
+/** What one design's worker has sent so far. */
+interface Half {
+  status: Status;
+  progress: Progress | null;
+  frame: { k: number; frames: readonly SideFrame[] } | null;
 }
 
-/** Operations every context has finished in `view` (the one in progress not counted). */
-function opsDone(view: View): number {
-  return view.contexts.reduce((n, c) => n + (c.state === 'finished' ? c.ops : c.op === null ? c.opIndex : c.opIndex - 1), 0);
+const EMPTY: Half = { status: { kind: 'loading' }, progress: null, frame: null };
+
+interface Halves {
+  readonly halves: readonly Half[];
+  /** The last frame both workers sent for the same k (one may already be at a newer k). */
+  readonly frame: { k: number; frames: readonly SideFrame[] } | null;
 }
 
-/** Run a design to its end and cut its moves where an operation ends. */
-function runSide(era: Design, title: string, text: string): Side {
-  const sim = new Simulation(text, { events: true });
-  sim.runToEnd();
-  const history = sim.history();
-  const ends = [0];
-  const ops: string[] = [];
-  sim.seek(0);
-  let before = sim.view();
-  let done = opsDone(before);
-  for (let at = 1; at <= history.length; at++) {
-    sim.seek(at);
-    const after = sim.view();
-    const now = opsDone(after);
-    if (now > done) {
-      // The context of this move finished an operation: name it as it was in progress.
-      const ctx = moveContext(history[at - 1] ?? '');
-      const op = before.contexts.find((c) => c.id === ctx)?.op ?? '';
-      for (let i = done; i < now; i++) {
-        ends.push(at);
-        ops.push(op === '' ? ctx : `${ctx}: ${op}`);
-      }
-      done = now;
-    }
-    before = after;
+/** A message of worker `i` into the merged state. */
+function received(state: Halves, { i, m }: { i: number; m: CompareReply }): Halves {
+  const halves = state.halves.map((h, j) => {
+    if (j !== i) return h;
+    if (m.kind === 'frame') return { ...h, frame: { k: m.k, frames: m.frames } };
+    if (m.kind === 'progress') return { ...h, progress: m };
+    return { ...h, status: m };
+  });
+  const k0 = halves[0]?.frame?.k;
+  const agree = k0 !== undefined && halves.every((h) => h.frame?.k === k0);
+  return { halves, frame: agree ? { k: k0, frames: halves.flatMap((h) => h.frame?.frames ?? []) } : state.frame };
+}
+
+/**
+ * The workers, one per design, run in parallel (a machine's second core halves the wait for a
+ * big scenario's first frame), merged: loaded once both are, ready as far as both are, a frame
+ * once both have sent the same k. Each change of `k` asks both for that frame (a worker keeps
+ * only the latest request). (The page is remounted for another scenario: App keys it by hash.)
+ */
+function useCompare(scenario: string, k: number): { status: Status; progress: Progress | null; frame: { k: number; frames: readonly SideFrame[] } | null } {
+  const [state, dispatch] = useReducer(received, null, () => ({ halves: DESIGNS.map(() => EMPTY), frame: null }));
+  const workers = useRef<Worker[]>([]);
+  useEffect(() => {
+    const ws = DESIGNS.map((d, i) => {
+      const w = new Worker(new URL('./compare.worker.ts', import.meta.url), { type: 'module' });
+      w.onmessage = (ev: MessageEvent<CompareReply>) => dispatch({ i, m: ev.data });
+      w.onerror = (e) => dispatch({ i, m: { kind: 'crash', message: e.message || 'the comparison worker failed' } });
+      const load: CompareRequest = { type: 'slub-lab:compare-load', scenario, schedules: compareSchedules(scenario), eras: [d.era] };
+      w.postMessage(load);
+      return w;
+    });
+    workers.current = ws;
+    return () => {
+      for (const w of ws) w.terminate();
+      workers.current = [];
+    };
+  }, [scenario]);
+  const status = merged(state.halves);
+  const loaded = status.kind === 'loaded';
+  useEffect(() => {
+    if (!loaded) return;
+    const ask: CompareRequest = { type: 'slub-lab:compare-frame', k };
+    for (const w of workers.current) w.postMessage(ask);
+  }, [k, loaded]);
+  const ps = state.halves.map((h) => h.progress).filter((p): p is Progress => p !== null);
+  let progress: Progress | null = null;
+  if (ps.length === state.halves.length) {
+    const ended = ps.flatMap((p) => p.ended);
+    const failed = (era: Design) => ended.find((e) => e.era === era)?.casFailed;
+    const [a, b] = [failed('v6.8'), failed('v7.0')];
+    const why = a === undefined || b === undefined ? null : whyNoFailedCas(a, b);
+    const total = Math.max(...ps.map((p) => p.total));
+    progress = {
+      kind: 'progress',
+      ready: Math.min(...ps.map((p) => (p.finished ? Number.POSITIVE_INFINITY : p.ready)), total),
+      total,
+      finished: ps.every((p) => p.finished),
+      notes: why === null ? [] : [why],
+      ended,
+    };
   }
-  if (ends.at(-1) !== history.length) {
-    ends.push(history.length);
-    ops.push('to the end');
-  }
-  const frame = sim.frame(history, history.length, 0);
-  return { era, title, sim, history, ends, ops, events: frame.events };
+  return { status, progress, frame: state.frame };
 }
 
-interface Loaded {
-  readonly sides: Side[];
-}
-
-function load(scenario: string): Loaded | { error: string } {
-  const sides: Side[] = [];
-  for (const d of DESIGNS) {
-    const text = designScenario(scenario, d.era);
-    if (text === null) return { error: 'this scenario runs SLAB (or is not JSON): the comparison needs a SLUB scenario.' };
-    try {
-      sides.push(runSide(d.era, d.title, text));
-    } catch (e) {
-      for (const s of sides) s.sim.free();
-      if (e instanceof SimError) return { error: `under ${d.era} the model refuses the scenario: ${e.message}` };
-      throw e;
-    }
-  }
-  return { sides };
+/** Both workers' status as one: an error or crash of either, loaded once both are. */
+function merged(halves: readonly Half[]): Status {
+  const bad = halves.find((h) => h.status.kind === 'error' || h.status.kind === 'crash');
+  if (bad !== undefined) return bad.status;
+  const loaded = halves.map((h) => h.status).filter((s): s is Loaded => s.kind === 'loaded');
+  if (loaded.length < halves.length) return { kind: 'loading' };
+  return { kind: 'loaded', sides: loaded.flatMap((l) => l.sides), total: Math.max(...loaded.map((l) => l.total)) };
 }
 
 export function ComparePage({ scenario, at }: { scenario: string; at: number }) {
-  const loaded = useMemo(() => load(scenario), [scenario]);
-  useEffect(() => () => {
-    if ('sides' in loaded) for (const s of loaded.sides) s.sim.free();
-  }, [loaded]);
-  if ('error' in loaded) {
+  const [wantedK, setK] = useState(at);
+  const { status, progress, frame } = useCompare(scenario, wantedK);
+  if (status.kind === 'crash') return <CrashScreen title="The simulator crashed" message={status.message} link={window.location.href} />;
+  if (status.kind === 'error') {
     return (
       <main className="page compare">
         <SiteHeader current="error" />
-        <p role="alert" className="link-error">
-          The comparison cannot run: {loaded.error}
+        <p role="alert" className="link-error" data-testid="link-error">
+          The comparison cannot run: {status.message}
         </p>
       </main>
     );
   }
-  return <Compare scenario={scenario} sides={loaded.sides} initial={at} />;
+  return <Compare scenario={scenario} status={status} progress={progress} frame={frame} k={wantedK} setK={setK} />;
 }
 
-function Compare({ scenario, sides, initial }: { scenario: string; sides: Side[]; initial: number }) {
-  const total = Math.max(...sides.map((s) => s.ops.length));
-  const [k, setK] = useState(Math.min(initial, total));
+interface CompareProps {
+  scenario: string;
+  status: { kind: 'loading' } | Loaded;
+  progress: Progress | null;
+  frame: { k: number; frames: readonly SideFrame[] } | null;
+  k: number;
+  setK: Dispatch<SetStateAction<number>>;
+}
+
+function Compare({ scenario, status, progress, frame, k: wantedK, setK }: CompareProps) {
+  const loaded = status.kind === 'loaded' ? status : null;
+  const total = progress?.total ?? loaded?.total ?? 0;
+  const k = loaded === null ? 0 : Math.min(wantedK, total);
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
   const live = useRef<HTMLParagraphElement | null>(null);
   useEffect(() => {
-    window.history.replaceState(null, '', compareHash(scenario, k, BUILTIN_TEXTS));
-  }, [scenario, k]);
+    if (loaded !== null) window.history.replaceState(null, '', compareHash(scenario, k, BUILTIN_TEXTS));
+  }, [scenario, k, loaded]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement) return;
@@ -121,15 +154,11 @@ function Compare({ scenario, sides, initial }: { scenario: string; sides: Side[]
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [total]);
-  const frames = sides.map((s) => {
-    const moves = s.ends[Math.min(k, s.ends.length - 1)] ?? 0;
-    const frame = s.sim.frame(s.history, moves, s.events.length);
-    const event: SimEvent | undefined = s.events.filter((e) => e.mv !== null && e.mv < moves).at(-1);
-    return { side: s, moves, view: frame.view, event, counters: countersUpTo(s.events, moves) };
-  });
-  const lastOp = (s: Side) => (k === 0 ? 'nothing yet' : (s.ops[k - 1] ?? 'nothing more (this side has finished)'));
-  const words = frames.map((f) => `${f.side.era}: ${lastOp(f.side)}, ${f.counters.cycles} cycles so far`).join('; ');
+  }, [total, setK]);
+  const frames = frame?.frames ?? [];
+  const shown = frame?.k ?? 0;
+  const title = (era: Design) => loaded?.sides.find((s) => s.era === era)?.title ?? era;
+  const words = frames.map((f) => `${f.era}: ${f.lastOp}, ${f.counters.cycles} cycles so far`).join('; ');
   const id = Object.keys(BUILTIN_TEXTS).find((x) => BUILTIN_TEXTS[x] === scenario);
   return (
     <main className="page compare">
@@ -137,9 +166,14 @@ function Compare({ scenario, sides, initial }: { scenario: string; sides: Side[]
       <h1>Linux 6.8 and Linux 7.0, side by side</h1>
       <p className="muted compare-intro">
         The same operations, run by the model under the classic per-CPU slab with its tid (6.8) and under the per-CPU sheaves that replaced it (7.0).
-        Each side runs its contexts in the default order; a step is one whole operation on both. Cycles are the cost table's (spec §7), not
-        measurements.
+        {' '}
+        <ScheduleWords loaded={loaded} /> A step is one whole operation on both. Cycles are the cost table&apos;s (spec §7), not measurements.
       </p>
+      {progress?.notes.map((n) => (
+        <p key={n} className="compare-note" data-testid="compare-note">
+          {n}
+        </p>
+      ))}
       <div className="compare-controls" role="group" aria-label="Step both sides">
         <label>
           Scenario{' '}
@@ -169,26 +203,61 @@ function Compare({ scenario, sides, initial }: { scenario: string; sides: Side[]
         <button type="button" onClick={() => setK(total)} disabled={k >= total}>
           End ⇥
         </button>
-        <span className="compare-position">
-          operation {k} of {total}
+        <span className="compare-position" data-testid="compare-position">
+          {loaded === null ? 'loading both designs…' : `operation ${k} of ${total}`}
         </span>
+        {progress !== null && !progress.finished && (
+          <span className="muted" role="status">
+            running: {progress.ready} of {total} operations ready
+          </span>
+        )}
       </div>
       <p className="sr-only" aria-live="polite" ref={live}>
         {words}
       </p>
-      <CounterTable frames={frames.map((f) => ({ era: f.side.era, counters: f.counters, last: lastOp(f.side) }))} />
-      <div className="compare-sides">
-        {frames.map((f) => (
-          <section key={f.side.era} className="compare-side" aria-label={f.side.title}>
-            <h2>{f.side.title}</h2>
-            <p className="muted">
-              last operation: <strong>{lastOp(f.side)}</strong> · {f.moves} atomic steps
-            </p>
-            <SideStage view={f.view} event={f.event} step={f.moves} animate={!reducedMotion} />
-          </section>
-        ))}
-      </div>
+      {frames.length === 0 ? (
+        <p className="loading" role="status">
+          Running both designs to their end…
+        </p>
+      ) : (
+        <>
+          <CounterTable frames={frames.map((f) => ({ era: f.era, counters: f.counters, last: f.lastOp }))} />
+          <div className="compare-sides" data-k={shown}>
+            {frames.map((f) => (
+              <section key={f.era} className="compare-side" aria-label={title(f.era)}>
+                <h2>{title(f.era)}</h2>
+                <p className="muted">
+                  last operation: <strong>{f.lastOp}</strong> · {f.moves} atomic steps
+                </p>
+                <SideStage view={f.view} event={f.event} step={f.moves} animate={!reducedMotion} />
+              </section>
+            ))}
+          </div>
+        </>
+      )}
     </main>
+  );
+}
+
+/** What each side ran: the scenario's own schedule (as far as it played there), then the default order. */
+function ScheduleWords({ loaded }: { loaded: Loaded | null }) {
+  const first = loaded?.sides[0];
+  if (loaded === null || first === undefined) return null;
+  if (first.schedule.length === 0) return <>Each side runs its contexts in the default order.</>;
+  return (
+    <>
+      Each side runs the scenario&apos;s own schedule ({loaded.sides.map((s) => `${s.schedule.length} moves under ${s.era}`).join(', ')}), then the default
+      order.
+      {loaded.sides
+        .filter((s) => s.schedule.played < s.schedule.length)
+        .map((s) => (
+          <span key={s.era} data-testid="schedule-cut">
+            {' '}
+            Under {s.era} only its first {s.schedule.played} moves play
+            {s.schedule.stopped === null ? '' : ` (${s.schedule.stopped.replace(/\.$/, '')})`}.
+          </span>
+        ))}
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 // Builds the deck's lesson slides and drives their slub-lab embeds through the postMessage API
-// (DESIGN §6):
+// (design.md §6):
 //   deck → embed   {type: "slub-lab:command", command: "goto", step}
 //   embed → deck   {type: "slub-lab:step", lesson, step, total} on every change
 //   embed → deck   {type: "slub-lab:key", key} a deck key pressed inside the iframe (arrows,

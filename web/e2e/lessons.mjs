@@ -320,13 +320,21 @@ export function lessonTests({ axe, expectText, until, shot }) {
       name: 'the slide deck loads and its navigation moves the embedded lessons',
       async run(page, url) {
         await page.goto(`${url}slides/index.html`);
+        // The deck is a whole lecture: at least 15 slides built from lesson steps.
+        const lessonSlides = await page.locator('.reveal .slides > section[data-lesson]').count();
+        if (lessonSlides < 15) throw new Error(`the deck has ${lessonSlides} slides from lessons`);
+        /** The index of a slide among the deck's, by its test id. */
+        const indexOf = (/** @type {string} */ id) =>
+          page.evaluate((t) => window.Reveal.getHorizontalSlides().findIndex((s) => s.getAttribute('data-testid') === t), id);
         const slide = page.locator('[data-testid="slide-interrupt"]');
         const caption = slide.locator('.embed-status');
-        // The embed reports its step with its lesson id (the caption shows the last message).
-        await until(async () => (await caption.getAttribute('data-step')) === '2', 'the first embed to report step 2');
-        await expectText(caption, /^lesson interrupt-retry · step 2 of 5$/);
         const frame = page.frameLocator('[data-testid="slide-interrupt"] iframe');
+        const interrupt = await indexOf('slide-interrupt');
+        await page.evaluate((h) => window.Reveal.slide(h - 1), interrupt);
         await page.keyboard.press('ArrowRight'); // the slide with the embed
+        // The embed reports its step with its lesson id (the caption shows the last message).
+        await until(async () => (await caption.getAttribute('data-step')) === '2', 'the embed to report step 2');
+        await expectText(caption, /^lesson interrupt-retry · step 2 of 5$/);
         await page.keyboard.press('ArrowRight'); // its first fragment: step 3
         await until(async () => (await caption.getAttribute('data-step')) === '3', 'step 3 after the first fragment');
         await page.keyboard.press('ArrowRight'); // step 4: the failed compare-and-swap
@@ -338,8 +346,10 @@ export function lessonTests({ axe, expectText, until, shot }) {
         await page.keyboard.press('ArrowLeft'); // the fragment hides: back to step 3
         await until(async () => (await caption.getAttribute('data-step')) === '3', 'step 3 after going back');
         await expectText(frame.getByTestId('position'), /^Step 3 of 5$/);
-        // The next slide drives its own embed, from its own first step.
-        for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+        // Another slide drives its own embed, from its own first step.
+        const abaAt = await indexOf('slide-aba');
+        await page.evaluate((h) => window.Reveal.slide(h - 1), abaAt);
+        await page.keyboard.press('ArrowRight');
         const aba = page.locator('[data-testid="slide-aba"] .embed-status');
         await until(async () => (await aba.getAttribute('data-step')) === '3', 'the ABA embed at step 3');
         await page.keyboard.press('ArrowRight');

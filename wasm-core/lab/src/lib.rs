@@ -27,16 +27,23 @@
 //!   such pairs run at once, as hackbench runs many groups: pair p produces on cpu p and
 //!   consumes on cpu `cpus - 1 - p`.
 //!
-//! What an object's size means here. The model has no payload bytes and no kmalloc size
-//! lookup: the size changes only (a) how many objects a slab holds, computed as v3.10's
+//! What an object's size means here. The model has no payload bytes: the size changes only (a) how many objects a slab holds, computed as v3.10's
 //! `calculate_order` does (at least `4 * (fls(cpus) + 1)` objects, order ≤ 3), and hence how
 //! often the slow path runs and how much `new_slab` writes, and (b) how many objects share a
 //! 64-byte line, and hence how often a first touch misses. `min_partial` and `cpu_partial`
 //! follow v3.10's formulas for the size. kmalloc sizes above 8192 bytes bypass SLUB in the
 //! kernel (they go to the page allocator), so the lab stops at 8192.
 //!
+//! Mechanisms outside the step model (`mech`), charged in the table's constants by the
+//! driver around the model's steps: the page allocator's zone lock and per-CPU page lists in
+//! place of the fixed `PAGE_ALLOC`/`PAGE_FREE`; kmalloc's size-to-cache lookup before each
+//! allocation of a kmalloc workload ([`Api`]); and the free's read of the object's `struct
+//! page` (`virt_to_head_page`: every SLUB free, SLAB's under kfree), charged through the
+//! machine so that the line's MESI state decides what it costs. A report says how often a
+//! run used each (`mechanisms`), and [`Mechs`] turns them off one at a time for a study.
+//!
 //! What the cost model leaves out, which the seeds' absolute numbers include: the call and
-//! return, kmalloc's size-to-cache lookup, branch mispredictions, the benchmark loop itself.
+//! return, branch mispredictions, the benchmark loop itself.
 //! What it adds: every access is charged its full latency one after the other (an L1 hit is
 //! 4 cycles), where an out-of-order core overlaps independent loads. A `prefetch` is charged
 //! its issue cost, and the line arrives after the transfer it started, on the prefetching
@@ -68,15 +75,15 @@
 //!
 //! SLAB's costs. SLAB runs under the same table: its arrays' headers and entries are lines
 //! like any other (a batch moved between a CPU's array and the shared one is a copy of entry
-//! lines), `list_lock` is spun on as above, a grown slab pays `PAGE_ALLOC`. Seed 002 puts SLAB
+//! lines), `list_lock` is spun on as above, a grown slab's page comes from `mech`'s page
+//! allocator. Seed 002 puts SLAB
 //! last on hackbench and the model puts it first; two candidate causes were run and neither
 //! turns it (case 002b's note has the numbers): objects going cold in the queues (they wait 60 to
 //! 180 messages, which pushes them out of L2 but not out of L3, and an L3 hit is cheaper than a
 //! line another core holds Modified), and bursts deep enough to spill the arrays to the slab
 //! lists (SLUB's remote frees then take `list_lock` too, and SLUB gets dearer still). Left out:
-//! alien caches (every seed workload runs on one node, as the seed's KVM guest did), the
-//! periodic reaper, the page allocator's own locks (a grown slab's page costs a fixed
-//! `PAGE_ALLOC`, where seed 001's 8 CPUs also queue on the zone lock).
+//! alien caches (every seed workload runs on one node, as the seed's KVM guest did) and the
+//! periodic reaper.
 //!
 //! The seeds' comparisons are data, `seeds.json` in this crate, read by [`seed_cases`] (each
 //! case: the seed file, its workload, the variant pairs before and the change after, the
@@ -90,10 +97,12 @@
 //! or invalidate). Runs record no events.
 
 pub mod export;
+pub mod mech;
 
 use serde::{Deserialize, Serialize};
 use slub_sim::model::cost::{self, Costs};
 use slub_sim::model::state::CtxId;
+use slub_sim::model::memory::Access;
 use slub_sim::model::state::IOp;
 use slub_sim::model::{Driver, Machine, Move, PolicyView, Stat};
 use slub_sim::scenario::{
@@ -186,6 +195,14 @@ impl WorkloadKind {
             rounds: 1,
             window: 1,
             pairs: 1,
+            api: match self {
+                // Christoph Lameter's slab_test calls kmalloc(size) and kfree.
+                WorkloadKind::AllocThenFree
+                | WorkloadKind::AllocFree
+                | WorkloadKind::Concurrent => Api::Kmalloc,
+                _ => Api::KmemCache,
+            },
+            mechs: Mechs::default(),
         };
         match self {
             WorkloadKind::AllocThenFree | WorkloadKind::AllocFree => base,
@@ -231,6 +248,50 @@ pub struct Workload {
     pub window: u32,
     /// `producer-consumer`: producer/consumer pairs running at once.
     pub pairs: u32,
+    /// Whether the benchmark calls `kmalloc`/`kfree` (slab_test) or `kmem_cache_alloc`/
+    /// `kmem_cache_free` on its own cache (Jesper Brouer's benchmarks, the model's messages).
+    pub api: Api,
+    /// Which of the mechanisms outside the step model the run has (all, unless a study
+    /// turns one off to see what it moves).
+    pub mechs: Mechs,
+}
+
+/// The Lab's mechanisms outside the step model (`mech`), each of which a run may go without.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Mechs {
+    /// The zone's lock and the per-CPU page lists instead of a fixed `PAGE_ALLOC`/`PAGE_FREE`.
+    pub zone_lock: bool,
+    /// kmalloc's size lookup and the free's read of the object's page.
+    pub kmalloc: bool,
+}
+
+impl Default for Mechs {
+    fn default() -> Self {
+        Mechs {
+            zone_lock: true,
+            kmalloc: true,
+        }
+    }
+}
+
+/// The interface a benchmark allocates through. `kmalloc` adds the size-to-cache lookup to
+/// every allocation, and under SLAB `kfree`'s read of the object's page (`virt_to_cache`);
+/// SLUB's `kmem_cache_free` reads that page too (`virt_to_head_page`), so SLUB's frees read
+/// it under both (see `mech`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Api {
+    Kmalloc,
+    KmemCache,
+}
+
+impl Api {
+    pub fn name(self) -> &'static str {
+        match self {
+            Api::Kmalloc => "kmalloc",
+            Api::KmemCache => "kmem_cache",
+        }
+    }
 }
 
 /// kmalloc sizes above this go to the page allocator in the kernel, not to SLUB.
@@ -675,16 +736,30 @@ pub struct Measured {
     /// The cost table the run charged.
     #[serde(skip)]
     pub costs: Costs,
+    /// What the run's mechanisms outside the step model did.
+    pub mechanisms: MechUse,
 }
 
 /// Run a scenario under the lab's driver (see the module docs) and the cost table `costs`.
 /// The machine counts charges and cache-line transfers itself: no events are recorded.
-pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
+pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs, w: &Workload) -> Measured {
+    let allocator = sc.allocator;
     let mut m = Machine::with_costs(sc, false, false, costs, true);
     let (n_ctx, cpus) = {
         let v = m.policy_view();
         (v.contexts(), v.cpus())
     };
+    let (order, _) = w.geometry();
+    // Linux 7.0 (the sheaves) keeps pages up to order 3 on the per-CPU lists (5.13 on).
+    let mut pages = mech::PageAllocator::new(cpus, allocator == Allocator::Sheaves);
+    let mut used = MechUse::default();
+    // What the mechanisms added to (or, replacing a charge, took from) each CPU's clock.
+    let mut lab = vec![0i64; cpus];
+    // The op each context last stepped in: a step in another is that op's first.
+    let mut begun: Vec<Option<usize>> = vec![None; n_ctx];
+    // SLUB's frees read the object's page (`virt_to_head_page`); SLAB's only under kfree.
+    let page_read = w.mechs.kmalloc && (allocator != Allocator::Slab || w.api == Api::Kmalloc);
+    let kmalloc = w.mechs.kmalloc && w.api == Api::Kmalloc;
     // gates_of[ctx]: (op, after_ctx, after_op), sorted by op; the next unpassed one first.
     let mut gates_of: Vec<Vec<Gate>> = vec![Vec::new(); n_ctx];
     for g in gates {
@@ -698,8 +773,9 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
     let mut per_cpu: Vec<CpuTime> = vec![CpuTime::default(); cpus];
     // Contexts that could not step when last looked at, and how they wait.
     let mut waiting: Vec<Option<Wait>> = vec![None; n_ctx];
-    let time =
-        |v: PolicyView, spin: &[u64], idle: &[u64], k: usize| v.cycles(k) + spin[k] + idle[k];
+    let time = |v: PolicyView, spin: &[u64], idle: &[u64], lab: &[i64], k: usize| {
+        (v.cycles(k) + spin[k] + idle[k]).saturating_add_signed(lab[k])
+    };
 
     loop {
         // Which contexts can step now, and which of them is earliest in time.
@@ -711,7 +787,7 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
             let c = v.ctx(cx as CtxId);
             if gate && enabled {
                 let k = c.cpu as usize;
-                let t = time(v, &spin, &idle, k);
+                let t = time(v, &spin, &idle, &lab, k);
                 if best.is_none_or(|(bt, _)| t < bt) {
                     best = Some((t, cx));
                 }
@@ -730,7 +806,7 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
         let Some((_, cx)) = best else { break };
         let c = v.ctx(cx as CtxId);
         let k = c.cpu as usize;
-        let now = time(v, &spin, &idle, k);
+        let now = time(v, &spin, &idle, &lab, k);
         // Every CPU spinning at this moment re-reads its lock's line: the step about to be
         // taken finds those Shared copies (a write to the line must invalidate them).
         for (o, w) in waiting.iter().enumerate() {
@@ -740,7 +816,7 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
             let v = m.policy_view();
             let spinner = v.ctx(o as CtxId);
             let ko = spinner.cpu;
-            if ko as usize == k || time(v, &spin, &idle, ko as usize) > now {
+            if ko as usize == k || time(v, &spin, &idle, &lab, ko as usize) > now {
                 continue;
             }
             let op = v.op(o as CtxId, spinner.op);
@@ -756,22 +832,75 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
         let transfers_before = v.transfers(k).copied().unwrap_or_default();
         let wait_before = v.prefetch_wait(k).unwrap_or(0);
         let locked_before = v.list_locks_held();
+        // The op's first step: kmalloc's lookup comes before it, and the free's page read.
+        let starting = begun[cx] != Some(op_i);
+        begun[cx] = Some(op_i);
+        let freed_page = match op {
+            IOp::Free { var } if starting && page_read => page_line(&m, var),
+            _ => None,
+        };
         m.apply(Move::Step(cx as CtxId), None);
+        if let Some(line) = freed_page {
+            // `virt_to_head_page(x)`: the object's `struct page` (compound_head, PageSlab,
+            // slab_cache: one line), charged by the machine as the line's state says.
+            m.access(line, Access::Read);
+            used.page_reads += 1;
+        }
         m.finish_if_done();
         let v = m.policy_view();
         let locked_after = v.list_locks_held();
-        let charged = v.cycles(k) - before;
+        let mut charged = v.cycles(k) - before;
+        let mut delta = [0u64; cost::N];
+        if let Some(after) = v.charges(k) {
+            for ((d, a), b) in delta.iter_mut().zip(after).zip(charges_before) {
+                *d = a - b;
+            }
+        }
+        // The mechanisms of `mech`, in the table's constants.
+        let mut extra = mech::Charge::default();
+        if starting && kmalloc && matches!(op, IOp::Alloc { .. }) {
+            extra.merge(&mech::kmalloc_lookup(w.size));
+            used.kmalloc_lookups += 1;
+        }
+        let (pa, pf) = (
+            delta[cost::Id::PageAlloc as usize],
+            delta[cost::Id::PageFree as usize],
+        );
+        if pa + pf > 0 && w.mechs.zone_lock {
+            let at = now + charged;
+            extra.add(cost::Id::PageAlloc, -(pa as i64));
+            extra.add(cost::Id::PageFree, -(pf as i64));
+            for _ in 0..pa {
+                extra.merge(&pages.alloc(k, at, order, &costs));
+            }
+            for _ in 0..pf {
+                extra.merge(&pages.free(k, at, order, &costs));
+            }
+        }
+        if !extra.is_empty() {
+            for (d, e) in delta.iter_mut().zip(extra.ids) {
+                *d = d.saturating_add_signed(e);
+            }
+            let add = extra.cycles(&costs);
+            charged = charged.saturating_add_signed(add) + extra.wait;
+            lab[k] += add;
+            spin[k] += extra.wait;
+            if add > 0 || extra.wait > 0 {
+                // Time passed on this CPU: its prefetches kept travelling.
+                m.pass_time(k as u32, add.max(0) as u64 + extra.wait);
+            }
+        }
+        let v = m.policy_view();
         let tr = v
             .transfers(k)
             .map(|t| t.since(&transfers_before))
             .unwrap_or_default();
         let tally = per_cpu[k].ops.of(op);
         tally.cycles += charged;
+        tally.spin += extra.wait;
         tally.prefetch_wait += v.prefetch_wait(k).unwrap_or(0) - wait_before;
-        if let Some(after) = v.charges(k) {
-            for ((t, a), b) in tally.charges.iter_mut().zip(after).zip(charges_before) {
-                *t += a - b;
-            }
+        for (t, d) in tally.charges.iter_mut().zip(delta) {
+            *t += d;
         }
         tally.list_locks += locked_after.saturating_sub(locked_before) as u64;
         tally.transfers.add(&tr);
@@ -798,7 +927,7 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
             }
             *waiting = None;
             let ko = o.cpu as usize;
-            let t_other = time(v, &spin, &idle, ko);
+            let t_other = time(v, &spin, &idle, &lab, ko);
             if t_now > t_other {
                 let wait = t_now - t_other;
                 passed.push((ko as u32, wait));
@@ -854,7 +983,32 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
         finished: v.all_finished(),
         violations: v.violations().to_vec(),
         costs,
+        mechanisms: MechUse {
+            pages: pages.stats,
+            ..used
+        },
     }
+}
+
+/// The `struct page` line of the object variable `var` holds (its slab's descriptor line,
+/// which the slab's object lines follow), if it holds one.
+fn page_line(m: &Machine, var: usize) -> Option<u32> {
+    let (_, addr, held) = m.policy_view().vars().nth(var)?;
+    let slab = m.slab_of(addr.filter(|_| held)?)?;
+    // The lab's caches keep the free pointer at offset 0: object 0 starts the first line
+    // after the descriptor's.
+    m.obj_line(slab, 0).checked_sub(1)
+}
+
+/// How often a run used each of the Lab's mechanisms (`mech`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MechUse {
+    pub pages: mech::PageStats,
+    /// kmalloc's size-to-cache lookups.
+    pub kmalloc_lookups: u64,
+    /// `virt_to_head_page` reads of a freed object's page.
+    pub page_reads: u64,
 }
 
 /// How a context that cannot step waits: asleep for work (a closed gate, a variable not yet
@@ -989,6 +1143,8 @@ pub struct Report {
     pub steps: u64,
     pub finished: bool,
     pub violations: Vec<slub_sim::view::Violation>,
+    /// What the mechanisms outside the step model did (`mech`).
+    pub mechanisms: MechUse,
 }
 
 /// Cycles per `per` by cost constant (the constants charged at all, by name), with the
@@ -1108,6 +1264,7 @@ impl Report {
             steps: m.steps,
             finished: m.finished,
             violations: m.violations,
+            mechanisms: m.mechanisms,
         }
     }
 }
@@ -1131,7 +1288,7 @@ pub fn bench_with(w: &Workload, variant: &Variant, costs: Costs) -> Result<Repor
         return Ok(r);
     }
     let (sc, gates) = w.build(variant);
-    let m = drive(sc, &gates, costs);
+    let m = drive(sc, &gates, costs, w);
     let r = Report::of(w, variant, m);
     RUNS.with(|runs| runs.borrow_mut().insert(key, r.clone()));
     Ok(r)
@@ -1206,6 +1363,7 @@ struct WorkloadSpec {
     rounds: Option<u32>,
     window: Option<u32>,
     pairs: Option<u32>,
+    api: Option<Api>,
 }
 
 fn workload_of_spec<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Workload, D::Error> {
@@ -1232,6 +1390,9 @@ fn workload_of_spec<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Workload, 
     set(&mut w.rounds, spec.rounds);
     set(&mut w.window, spec.window);
     set(&mut w.pairs, spec.pairs);
+    if let Some(api) = spec.api {
+        w.api = api;
+    }
     Ok(w)
 }
 
@@ -1577,9 +1738,17 @@ impl SeedCase {
 
 /// Run one seed comparison.
 pub fn run_seed(case: &'static SeedCase) -> Result<SeedResult, String> {
+    run_seed_with(case, Mechs::default())
+}
+
+/// [`run_seed`] with some of the mechanisms outside the step model turned off (a study of
+/// what each moves: `examples/mechanisms.rs`).
+pub fn run_seed_with(case: &'static SeedCase, mechs: Mechs) -> Result<SeedResult, String> {
     let (before, after) = (case.pairs(false), case.pairs(true));
-    let (wb, vb) = case.side(false)?;
-    let (wa, va) = case.side(true)?;
+    let (mut wb, vb) = case.side(false)?;
+    let (mut wa, va) = case.side(true)?;
+    wb.mechs = mechs;
+    wa.mechs = mechs;
     let rb = bench(&wb, &vb)?;
     let ra = bench(&wa, &va)?;
     let (mb, ma) = (case.metric.of(&rb), case.metric.of(&ra));

@@ -6,7 +6,7 @@
 use slub_lab_core::{self as lab, Mechs};
 
 fn main() {
-    let settings: [(&str, Mechs); 3] = [
+    let settings: [(&str, Mechs); 5] = [
         ("all", Mechs::default()),
         (
             "no zone lock",
@@ -19,6 +19,20 @@ fn main() {
             "no kmalloc",
             Mechs {
                 kmalloc: false,
+                ..Mechs::default()
+            },
+        ),
+        (
+            "no store buffer",
+            Mechs {
+                store_buffer: false,
+                ..Mechs::default()
+            },
+        ),
+        (
+            "with MLP",
+            Mechs {
+                mlp: true,
                 ..Mechs::default()
             },
         ),

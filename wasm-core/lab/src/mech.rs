@@ -9,6 +9,8 @@
 //!   with interrupts off; a list found empty is refilled with `batch` pages under
 //!   `zone->lock`, and a list grown to `high` gives `batch` back under it. CPUs that want the
 //!   lock while another holds it wait in line (the driver's `waiting`).
+//! - [`Core`]: a store buffer (plain stores retire at their issue cost, `LOCK`ed
+//!   instructions wait for it to drain) and, off by default, overlapped loads of one line.
 //! - [`kmalloc_lookup`]: `__kmalloc`'s size-to-cache lookup (`kmalloc_slab`), and `kfree`'s
 //!   `virt_to_head_page` read of the object's page (the driver charges that one through the
 //!   machine, so it costs what the line's state says).
@@ -26,6 +28,11 @@ use slub_sim::model::cost::{Costs, Id, N};
 pub struct Charge {
     pub ids: [i64; N],
     pub wait: u64,
+    /// Cycles of issue of the accesses the core overlaps ([`ISSUE`] each).
+    pub issue: u64,
+    /// Cycles a locked instruction waited for the store buffer to drain, or a store for a
+    /// free entry.
+    pub stall: u64,
 }
 
 impl Charge {
@@ -40,18 +47,22 @@ impl Charge {
             *a += b;
         }
         self.wait += o.wait;
+        self.issue += o.issue;
+        self.stall += o.stall;
     }
 
-    /// The charged cycles (without the waiting).
+    /// The charged cycles (without the waiting): the constants', the issue and the stalls.
     pub fn cycles(&self, costs: &Costs) -> i64 {
         Id::ALL
             .iter()
             .map(|&id| self.ids[id as usize] * costs.get(id) as i64)
-            .sum()
+            .sum::<i64>()
+            + self.issue as i64
+            + self.stall as i64
     }
 
     pub fn is_empty(&self) -> bool {
-        self.wait == 0 && self.ids.iter().all(|&n| n == 0)
+        self.wait == 0 && self.issue == 0 && self.stall == 0 && self.ids.iter().all(|&n| n == 0)
     }
 }
 
@@ -228,4 +239,182 @@ pub fn kmalloc_lookup(size: u32) -> Charge {
     let mut c = Charge::default();
     c.add(Id::L1Hit, if size <= 192 { 2 } else { 1 });
     c
+}
+
+/// The cycles of issue of a load or a store the core overlaps with other work: Nehalem's
+/// core (the Xeon 5500 of the table's latencies) issues one load and one store per cycle
+/// (Intel 64 and IA-32 Architectures Optimization Reference Manual, the Nehalem
+/// microarchitecture's execution ports: port 2 loads, ports 3 and 4 store address and data).
+pub const ISSUE: u64 = 1;
+/// Store buffer entries per core on Nehalem (same manual: 48 load and 32 store buffers). A
+/// `LOCK`ed instruction waits for them to drain: Intel SDM Vol. 3A §8.2.2, loads and stores
+/// are not reordered with locked instructions.
+pub const STORE_BUFFER: usize = 32;
+
+/// Which of the table's constants are the charge of an access's line (an L1 hit or a
+/// transfer).
+pub const ACCESS_IDS: [Id; 5] = [
+    Id::L1Hit,
+    Id::L3Unshared,
+    Id::CleanInOtherCore,
+    Id::ModifiedInOtherCore,
+    Id::RemoteSocket,
+];
+
+/// A core's store buffer and its memory-level parallelism, seen from the model's steps.
+///
+/// The model charges every access its full latency, one after another. A core does not: a
+/// plain store retires into the store buffer at its issue cost and its line is fetched
+/// (read-for-ownership) while the core goes on; only a `LOCK`ed instruction (a locked
+/// `cmpxchg16b`, a spinlock's read-modify-write) waits for the buffer to drain, and a store
+/// finding every entry taken waits for the oldest. Loads whose addresses do not depend on one
+/// another issue back to back: a load of the line the previous load of the same operation
+/// read (another field of the same structure, from the same base pointer) costs its issue
+/// only. A load of another line may depend on what the previous one returned (the free
+/// pointer inside the object `c->freelist` names), so it pays its full latency.
+#[derive(Clone, Debug, Default)]
+pub struct Core {
+    /// When each store still in the buffer is done, on the driver's clock, oldest first.
+    stores: std::collections::VecDeque<u64>,
+    /// The line and the (context, op) of this core's last plain load.
+    last_load: Option<(u32, usize, usize)>,
+    pub stats: CoreStats,
+}
+
+/// What a run's store buffers and overlapped loads did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CoreStats {
+    /// Plain stores that retired into the store buffer.
+    pub buffered_stores: u64,
+    /// Of those, stores whose line was not this CPU's (a read-for-ownership behind the core).
+    pub buffered_misses: u64,
+    /// `LOCK`ed instructions that waited for the buffer to drain, and the cycles they waited.
+    pub drains: u64,
+    pub drain_cycles: u64,
+    /// Loads that overlapped the previous one.
+    pub overlapped_loads: u64,
+}
+
+impl CoreStats {
+    pub fn add(&mut self, o: &CoreStats) {
+        self.buffered_stores += o.buffered_stores;
+        self.buffered_misses += o.buffered_misses;
+        self.drains += o.drains;
+        self.drain_cycles += o.drain_cycles;
+        self.overlapped_loads += o.overlapped_loads;
+    }
+}
+
+/// What one step is, as far as [`Core`] cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    /// One plain store to `line`, charged `id`.
+    Store {
+        id: Id,
+    },
+    /// One plain load of `line`, charged `id`.
+    Load {
+        line: u32,
+        id: Id,
+    },
+    /// A `LOCK`ed instruction: the store buffer drains first.
+    Locked,
+    Other,
+}
+
+impl StepKind {
+    /// Classify a step by its footprint (the lines it touched, `WRITE` set on writes; tagged
+    /// resources ignored) and the charges it made.
+    pub fn of(foot: &[u32], delta: &[u64; N]) -> StepKind {
+        use slub_sim::model::{RES_CTX, RES_PAGE_ALLOC, RES_SCHED, WRITE};
+        let tag = RES_SCHED | RES_CTX | RES_PAGE_ALLOC;
+        if delta[Id::LockedCmpxchg16b as usize] > 0 || delta[Id::SpinLock as usize] > 0 {
+            return StepKind::Locked;
+        }
+        let mut lines = foot.iter().filter(|&&r| r & tag & !WRITE == 0);
+        let (Some(&first), None) = (lines.next(), lines.next()) else {
+            return StepKind::Other;
+        };
+        let access: u64 = ACCESS_IDS.iter().map(|&id| delta[id as usize]).sum();
+        let all: u64 = delta.iter().sum();
+        if access != 1 || all != 1 {
+            return StepKind::Other;
+        }
+        let Some(&id) = ACCESS_IDS.iter().find(|&&id| delta[id as usize] == 1) else {
+            return StepKind::Other;
+        };
+        if first & WRITE != 0 {
+            StepKind::Store { id }
+        } else {
+            StepKind::Load {
+                line: first & !WRITE,
+                id,
+            }
+        }
+    }
+}
+
+impl Core {
+    /// The step of context `cx`, op `op`, that began at `now`: what the store buffer and the
+    /// overlap of loads change in its charges. `mlp`: loads overlap; the store buffer always
+    /// applies.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step(
+        &mut self,
+        kind: StepKind,
+        cx: usize,
+        op: usize,
+        now: u64,
+        costs: &Costs,
+        store_buffer: bool,
+        mlp: bool,
+    ) -> Charge {
+        let mut c = Charge::default();
+        // Stores done by now have left the buffer.
+        while self.stores.front().is_some_and(|&t| t <= now) {
+            self.stores.pop_front();
+        }
+        match kind {
+            StepKind::Store { id } if store_buffer => {
+                c.add(id, -1);
+                c.issue += ISSUE;
+                self.stats.buffered_stores += 1;
+                if self.stores.len() >= STORE_BUFFER {
+                    if let Some(oldest) = self.stores.pop_front() {
+                        c.stall += oldest.saturating_sub(now);
+                    }
+                }
+                if id != Id::L1Hit {
+                    self.stats.buffered_misses += 1;
+                    // The read-for-ownership goes on behind the core.
+                    let done = now + c.stall + costs.get(id);
+                    let last = self.stores.back().copied().unwrap_or(0);
+                    self.stores.push_back(done.max(last));
+                }
+            }
+            StepKind::Load { line, id } => {
+                if mlp && id == Id::L1Hit && self.last_load == Some((line, cx, op)) {
+                    c.add(Id::L1Hit, -1);
+                    c.issue += ISSUE;
+                    self.stats.overlapped_loads += 1;
+                }
+                self.last_load = Some((line, cx, op));
+            }
+            StepKind::Locked if store_buffer => {
+                if let Some(&last) = self.stores.back() {
+                    let wait = last.saturating_sub(now);
+                    if wait > 0 {
+                        c.stall += wait;
+                        self.stats.drains += 1;
+                        self.stats.drain_cycles += wait;
+                    }
+                }
+                self.stores.clear();
+                self.last_load = None;
+            }
+            _ => self.last_load = None,
+        }
+        c
+    }
 }

@@ -1667,8 +1667,8 @@ fn mechanism_rows(b: &Report, a: &Report, metric: Metric) -> Vec<MechanismRow> {
             name: "zone->lock",
             detail: format!(
                 "taken {} → {} times; waiting for it {} → {} cycles per {per}",
-                pb.zone_locks,
-                pa.zone_locks,
+                thousands(pb.zone_locks),
+                thousands(pa.zone_locks),
                 round2(pb.zone_wait_cycles as f64 / ops(b)),
                 round2(pa.zone_wait_cycles as f64 / ops(a)),
             ),
@@ -1680,7 +1680,10 @@ fn mechanism_rows(b: &Report, a: &Report, metric: Metric) -> Vec<MechanismRow> {
             name: "per-CPU page lists",
             detail: format!(
                 "{} → {} pages taken from them, {} → {} given back",
-                pb.pcp_allocs, pa.pcp_allocs, pb.pcp_frees, pa.pcp_frees
+                thousands(pb.pcp_allocs),
+                thousands(pa.pcp_allocs),
+                thousands(pb.pcp_frees),
+                thousands(pa.pcp_frees)
             ),
         });
     }
@@ -1690,7 +1693,8 @@ fn mechanism_rows(b: &Report, a: &Report, metric: Metric) -> Vec<MechanismRow> {
             name: "kmalloc's size lookup",
             detail: format!(
                 "before each of {} → {} allocations",
-                mb.kmalloc_lookups, ma.kmalloc_lookups
+                thousands(mb.kmalloc_lookups),
+                thousands(ma.kmalloc_lookups)
             ),
         });
     }
@@ -1701,10 +1705,10 @@ fn mechanism_rows(b: &Report, a: &Report, metric: Metric) -> Vec<MechanismRow> {
             name: "store buffer",
             detail: format!(
                 "{} → {} stores retired into it ({} → {} of them misses); LOCKed instructions waited for it to drain {} → {} cycles per {per}",
-                cb.buffered_stores,
-                ca.buffered_stores,
-                cb.buffered_misses,
-                ca.buffered_misses,
+                thousands(cb.buffered_stores),
+                thousands(ca.buffered_stores),
+                thousands(cb.buffered_misses),
+                thousands(ca.buffered_misses),
                 round2(cb.drain_cycles as f64 / ops(b)),
                 round2(ca.drain_cycles as f64 / ops(a)),
             ),
@@ -1716,7 +1720,8 @@ fn mechanism_rows(b: &Report, a: &Report, metric: Metric) -> Vec<MechanismRow> {
             name: "overlapped loads",
             detail: format!(
                 "{} → {} loads issued behind the previous one",
-                cb.overlapped_loads, ca.overlapped_loads
+                thousands(cb.overlapped_loads),
+                thousands(ca.overlapped_loads)
             ),
         });
     }
@@ -1726,11 +1731,25 @@ fn mechanism_rows(b: &Report, a: &Report, metric: Metric) -> Vec<MechanismRow> {
             name: "virt_to_head_page",
             detail: format!(
                 "the object's struct page read by each of {} → {} frees",
-                mb.page_reads, ma.page_reads
+                thousands(mb.page_reads),
+                thousands(ma.page_reads)
             ),
         });
     }
     rows
+}
+
+/// A count as the page writes it: `16,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The tolerance of the issue: the model's ratio within ±25 % of the seed's.

@@ -369,11 +369,20 @@ fn each_comparison_lists_its_mechanisms() {
         r.mechanisms.iter().map(|m| m.key).collect()
     };
     let k001 = keys("001");
-    for k in ["zone-lock", "page-lists", "kmalloc-lookup", "page-read", "store-buffer"] {
+    for k in [
+        "zone-lock",
+        "page-lists",
+        "kmalloc-lookup",
+        "page-read",
+        "store-buffer",
+    ] {
         assert!(k001.contains(&k), "001 lacks {k}: {k001:?}");
     }
     let k004 = keys("004");
-    assert!(!k004.contains(&"kmalloc-lookup"), "004 is kmem_cache: {k004:?}");
+    assert!(
+        !k004.contains(&"kmalloc-lookup"),
+        "004 is kmem_cache: {k004:?}"
+    );
     assert!(k004.contains(&"page-read"), "{k004:?}");
     assert!(keys("004b").contains(&"kmalloc-lookup"));
     // Overlapped loads are off.

@@ -5,7 +5,7 @@
  */
 export type MechanismRow = { 
 /**
- * `zone-lock`, `page-lists`, `kmalloc-lookup`, `page-read`.
+ * `zone-lock`, `page-lists`, `kmalloc-lookup`, `page-read`, `store-buffer`, `mlp`.
  */
 key: string, 
 /**

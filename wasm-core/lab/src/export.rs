@@ -100,6 +100,7 @@ fn params(case: &'static SeedCase) -> Result<ParamsOut, String> {
         finished: true,
         violations: Vec::new(),
         costs: Default::default(),
+        mechanisms: Default::default(),
     };
     Ok(Report::of(&w, &variant, empty).params)
 }

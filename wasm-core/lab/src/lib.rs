@@ -27,17 +27,27 @@
 //!   such pairs run at once, as hackbench runs many groups: pair p produces on cpu p and
 //!   consumes on cpu `cpus - 1 - p`.
 //!
-//! What an object's size means here. The model has no payload bytes and no kmalloc size
-//! lookup: the size changes only (a) how many objects a slab holds, computed as v3.10's
+//! What an object's size means here. The model has no payload bytes: the size changes only (a) how many objects a slab holds, computed as v3.10's
 //! `calculate_order` does (at least `4 * (fls(cpus) + 1)` objects, order ≤ 3), and hence how
 //! often the slow path runs and how much `new_slab` writes, and (b) how many objects share a
 //! 64-byte line, and hence how often a first touch misses. `min_partial` and `cpu_partial`
 //! follow v3.10's formulas for the size. kmalloc sizes above 8192 bytes bypass SLUB in the
 //! kernel (they go to the page allocator), so the lab stops at 8192.
 //!
+//! Mechanisms outside the step model (`mech`), charged in the table's constants by the
+//! driver around the model's steps: the page allocator's zone lock and per-CPU page lists in
+//! place of the fixed `PAGE_ALLOC`/`PAGE_FREE`; kmalloc's size-to-cache lookup before each
+//! allocation of a kmalloc workload ([`Api`]); and the free's read of the object's `struct
+//! page` (`virt_to_head_page`: every SLUB free, SLAB's under kfree), charged through the
+//! machine so that the line's MESI state decides what it costs; and a store buffer per core
+//! (`mech::Core`: a plain store retires at its issue cost, its line's transfer goes on behind
+//! the core, and a `LOCK`ed instruction waits for the buffer to drain). A report says how
+//! often a run used each (`mechanisms`), and [`Mechs`] turns them off one at a time for a
+//! study.
+//!
 //! What the cost model leaves out, which the seeds' absolute numbers include: the call and
-//! return, kmalloc's size-to-cache lookup, branch mispredictions, the benchmark loop itself.
-//! What it adds: every access is charged its full latency one after the other (an L1 hit is
+//! return, branch mispredictions, the benchmark loop itself.
+//! What it adds: every load is charged its full latency one after the other (an L1 hit is
 //! 4 cycles), where an out-of-order core overlaps independent loads. A `prefetch` is charged
 //! its issue cost, and the line arrives after the transfer it started, on the prefetching
 //! CPU's clock: an access before then waits for the rest (`prefetch wait` in `byConstant`,
@@ -64,19 +74,22 @@
 //! 004: 46; 75 without) but tripled the size of seed 004's change (0.81 → 2.42 of the seed's)
 //! and broke 004b–d and 003c: Jesper's numbers say the preempt pair the patch removed and the
 //! two loads its tid loop added cost about the same, which full L1 latencies reproduce and
-//! overlapped loads do not. So the model charges loads one after another.
+//! overlapped loads do not. Issue 28 asked for it again together with a store buffer; with
+//! the store buffer on (`mech::Core`) and loads of one line overlapping (`Mechs::mlp`) seed
+//! 004's change is still 2.6 times the seed's (004b 3.4, 004d 7.2), so `mlp` is off and the
+//! model charges loads one after another.
 //!
 //! SLAB's costs. SLAB runs under the same table: its arrays' headers and entries are lines
 //! like any other (a batch moved between a CPU's array and the shared one is a copy of entry
-//! lines), `list_lock` is spun on as above, a grown slab pays `PAGE_ALLOC`. Seed 002 puts SLAB
+//! lines), `list_lock` is spun on as above, a grown slab's page comes from `mech`'s page
+//! allocator. Seed 002 puts SLAB
 //! last on hackbench and the model puts it first; two candidate causes were run and neither
 //! turns it (case 002b's note has the numbers): objects going cold in the queues (they wait 60 to
 //! 180 messages, which pushes them out of L2 but not out of L3, and an L3 hit is cheaper than a
 //! line another core holds Modified), and bursts deep enough to spill the arrays to the slab
 //! lists (SLUB's remote frees then take `list_lock` too, and SLUB gets dearer still). Left out:
-//! alien caches (every seed workload runs on one node, as the seed's KVM guest did), the
-//! periodic reaper, the page allocator's own locks (a grown slab's page costs a fixed
-//! `PAGE_ALLOC`, where seed 001's 8 CPUs also queue on the zone lock).
+//! alien caches (every seed workload runs on one node, as the seed's KVM guest did) and the
+//! periodic reaper.
 //!
 //! The seeds' comparisons are data, `seeds.json` in this crate, read by [`seed_cases`] (each
 //! case: the seed file, its workload, the variant pairs before and the change after, the
@@ -90,9 +103,11 @@
 //! or invalidate). Runs record no events.
 
 pub mod export;
+pub mod mech;
 
 use serde::{Deserialize, Serialize};
 use slub_sim::model::cost::{self, Costs};
+use slub_sim::model::memory::Access;
 use slub_sim::model::state::CtxId;
 use slub_sim::model::state::IOp;
 use slub_sim::model::{Driver, Machine, Move, PolicyView, Stat};
@@ -186,6 +201,14 @@ impl WorkloadKind {
             rounds: 1,
             window: 1,
             pairs: 1,
+            api: match self {
+                // Christoph Lameter's slab_test calls kmalloc(size) and kfree.
+                WorkloadKind::AllocThenFree
+                | WorkloadKind::AllocFree
+                | WorkloadKind::Concurrent => Api::Kmalloc,
+                _ => Api::KmemCache,
+            },
+            mechs: Mechs::default(),
         };
         match self {
             WorkloadKind::AllocThenFree | WorkloadKind::AllocFree => base,
@@ -231,6 +254,56 @@ pub struct Workload {
     pub window: u32,
     /// `producer-consumer`: producer/consumer pairs running at once.
     pub pairs: u32,
+    /// Whether the benchmark calls `kmalloc`/`kfree` (slab_test) or `kmem_cache_alloc`/
+    /// `kmem_cache_free` on its own cache (Jesper Brouer's benchmarks, the model's messages).
+    pub api: Api,
+    /// Which of the mechanisms outside the step model the run has (all, unless a study
+    /// turns one off to see what it moves).
+    pub mechs: Mechs,
+}
+
+/// The Lab's mechanisms outside the step model (`mech`), each of which a run may go without.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Mechs {
+    /// The zone's lock and the per-CPU page lists instead of a fixed `PAGE_ALLOC`/`PAGE_FREE`.
+    pub zone_lock: bool,
+    /// kmalloc's size lookup and the free's read of the object's page.
+    pub kmalloc: bool,
+    /// Plain stores retire into a store buffer that `LOCK`ed instructions drain.
+    pub store_buffer: bool,
+    /// Loads of the line the previous load read overlap it (memory-level parallelism).
+    pub mlp: bool,
+}
+
+impl Default for Mechs {
+    fn default() -> Self {
+        Mechs {
+            zone_lock: true,
+            kmalloc: true,
+            store_buffer: true,
+            mlp: false,
+        }
+    }
+}
+
+/// The interface a benchmark allocates through. `kmalloc` adds the size-to-cache lookup to
+/// every allocation, and under SLAB `kfree`'s read of the object's page (`virt_to_cache`);
+/// SLUB's `kmem_cache_free` reads that page too (`virt_to_head_page`), so SLUB's frees read
+/// it under both (see `mech`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Api {
+    Kmalloc,
+    KmemCache,
+}
+
+impl Api {
+    pub fn name(self) -> &'static str {
+        match self {
+            Api::Kmalloc => "kmalloc",
+            Api::KmemCache => "kmem_cache",
+        }
+    }
 }
 
 /// kmalloc sizes above this go to the page allocator in the kernel, not to SLUB.
@@ -614,6 +687,10 @@ pub struct Tally {
     pub charges: [u64; cost::N],
     /// Cycles spent waiting for a prefetched line still on its way.
     pub prefetch_wait: u64,
+    /// Cycles of issue of the loads and stores the core overlapped (`mech::Core`).
+    pub issue: u64,
+    /// Cycles a `LOCK`ed instruction waited for the store buffer to drain.
+    pub stall: u64,
 }
 
 impl Tally {
@@ -627,6 +704,8 @@ impl Tally {
         self.spin += o.spin;
         self.list_locks += o.list_locks;
         self.prefetch_wait += o.prefetch_wait;
+        self.issue += o.issue;
+        self.stall += o.stall;
         self.transfers.add(&o.transfers);
         for (a, b) in self.charges.iter_mut().zip(o.charges) {
             *a += b;
@@ -675,16 +754,32 @@ pub struct Measured {
     /// The cost table the run charged.
     #[serde(skip)]
     pub costs: Costs,
+    /// What the run's mechanisms outside the step model did.
+    pub mechanisms: MechUse,
 }
 
 /// Run a scenario under the lab's driver (see the module docs) and the cost table `costs`.
 /// The machine counts charges and cache-line transfers itself: no events are recorded.
-pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
+pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs, w: &Workload) -> Measured {
+    let allocator = sc.allocator;
     let mut m = Machine::with_costs(sc, false, false, costs, true);
     let (n_ctx, cpus) = {
         let v = m.policy_view();
         (v.contexts(), v.cpus())
     };
+    let (order, _) = w.geometry();
+    // Linux 7.0 (the sheaves) keeps pages up to order 3 on the per-CPU lists (5.13 on).
+    let mut pages = mech::PageAllocator::new(cpus, allocator == Allocator::Sheaves);
+    let mut used = MechUse::default();
+    // What the mechanisms added to (or, replacing a charge, took from) each CPU's clock.
+    let mut lab = vec![0i64; cpus];
+    // The op each context last stepped in: a step in another is that op's first.
+    let mut begun: Vec<Option<usize>> = vec![None; n_ctx];
+    // SLUB's frees read the object's page (`virt_to_head_page`); SLAB's only under kfree.
+    let mut cores = vec![mech::Core::default(); cpus];
+    let traced = w.mechs.store_buffer || w.mechs.mlp;
+    let page_read = w.mechs.kmalloc && (allocator != Allocator::Slab || w.api == Api::Kmalloc);
+    let kmalloc = w.mechs.kmalloc && w.api == Api::Kmalloc;
     // gates_of[ctx]: (op, after_ctx, after_op), sorted by op; the next unpassed one first.
     let mut gates_of: Vec<Vec<Gate>> = vec![Vec::new(); n_ctx];
     for g in gates {
@@ -698,8 +793,9 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
     let mut per_cpu: Vec<CpuTime> = vec![CpuTime::default(); cpus];
     // Contexts that could not step when last looked at, and how they wait.
     let mut waiting: Vec<Option<Wait>> = vec![None; n_ctx];
-    let time =
-        |v: PolicyView, spin: &[u64], idle: &[u64], k: usize| v.cycles(k) + spin[k] + idle[k];
+    let time = |v: PolicyView, spin: &[u64], idle: &[u64], lab: &[i64], k: usize| {
+        (v.cycles(k) + spin[k] + idle[k]).saturating_add_signed(lab[k])
+    };
 
     loop {
         // Which contexts can step now, and which of them is earliest in time.
@@ -711,7 +807,7 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
             let c = v.ctx(cx as CtxId);
             if gate && enabled {
                 let k = c.cpu as usize;
-                let t = time(v, &spin, &idle, k);
+                let t = time(v, &spin, &idle, &lab, k);
                 if best.is_none_or(|(bt, _)| t < bt) {
                     best = Some((t, cx));
                 }
@@ -730,7 +826,7 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
         let Some((_, cx)) = best else { break };
         let c = v.ctx(cx as CtxId);
         let k = c.cpu as usize;
-        let now = time(v, &spin, &idle, k);
+        let now = time(v, &spin, &idle, &lab, k);
         // Every CPU spinning at this moment re-reads its lock's line: the step about to be
         // taken finds those Shared copies (a write to the line must invalidate them).
         for (o, w) in waiting.iter().enumerate() {
@@ -740,7 +836,7 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
             let v = m.policy_view();
             let spinner = v.ctx(o as CtxId);
             let ko = spinner.cpu;
-            if ko as usize == k || time(v, &spin, &idle, ko as usize) > now {
+            if ko as usize == k || time(v, &spin, &idle, &lab, ko as usize) > now {
                 continue;
             }
             let op = v.op(o as CtxId, spinner.op);
@@ -756,22 +852,95 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
         let transfers_before = v.transfers(k).copied().unwrap_or_default();
         let wait_before = v.prefetch_wait(k).unwrap_or(0);
         let locked_before = v.list_locks_held();
-        m.apply(Move::Step(cx as CtxId), None);
+        // The op's first step: kmalloc's lookup comes before it, and the free's page read.
+        let starting = begun[cx] != Some(op_i);
+        begun[cx] = Some(op_i);
+        let freed_page = match op {
+            IOp::Free { var } if starting && page_read => page_line(&m, var),
+            _ => None,
+        };
+        let foot = if traced {
+            m.apply_traced(Move::Step(cx as CtxId))
+        } else {
+            m.apply(Move::Step(cx as CtxId), None);
+            Vec::new()
+        };
+        if let Some(line) = freed_page {
+            // `virt_to_head_page(x)`: the object's `struct page` (compound_head, PageSlab,
+            // slab_cache: one line), charged by the machine as the line's state says.
+            m.access(line, Access::Read);
+            used.page_reads += 1;
+        }
         m.finish_if_done();
         let v = m.policy_view();
         let locked_after = v.list_locks_held();
-        let charged = v.cycles(k) - before;
+        let mut charged = v.cycles(k) - before;
+        let mut delta = [0u64; cost::N];
+        if let Some(after) = v.charges(k) {
+            for ((d, a), b) in delta.iter_mut().zip(after).zip(charges_before) {
+                *d = a - b;
+            }
+        }
+        // The mechanisms of `mech`, in the table's constants.
+        let mut extra = if traced {
+            let kind = mech::StepKind::of(&foot, &delta);
+            cores[k].step(
+                kind,
+                cx,
+                op_i,
+                now,
+                &costs,
+                w.mechs.store_buffer,
+                w.mechs.mlp,
+            )
+        } else {
+            mech::Charge::default()
+        };
+        if starting && kmalloc && matches!(op, IOp::Alloc { .. }) {
+            extra.merge(&mech::kmalloc_lookup(w.size));
+            used.kmalloc_lookups += 1;
+        }
+        let (pa, pf) = (
+            delta[cost::Id::PageAlloc as usize],
+            delta[cost::Id::PageFree as usize],
+        );
+        if pa + pf > 0 && w.mechs.zone_lock {
+            let at = now + charged;
+            extra.add(cost::Id::PageAlloc, -(pa as i64));
+            extra.add(cost::Id::PageFree, -(pf as i64));
+            for _ in 0..pa {
+                extra.merge(&pages.alloc(k, at, order, &costs));
+            }
+            for _ in 0..pf {
+                extra.merge(&pages.free(k, at, order, &costs));
+            }
+        }
+        if !extra.is_empty() {
+            for (d, e) in delta.iter_mut().zip(extra.ids) {
+                *d = d.saturating_add_signed(e);
+            }
+            let add = extra.cycles(&costs);
+            charged = charged.saturating_add_signed(add) + extra.wait;
+            lab[k] += add;
+            spin[k] += extra.wait;
+            if add > 0 || extra.wait > 0 {
+                // Time passed on this CPU: its prefetches kept travelling.
+                m.pass_time(k as u32, add.max(0) as u64 + extra.wait);
+            }
+        }
+        let v = m.policy_view();
         let tr = v
             .transfers(k)
             .map(|t| t.since(&transfers_before))
             .unwrap_or_default();
         let tally = per_cpu[k].ops.of(op);
         tally.cycles += charged;
+        tally.spin += extra.wait;
+        tally.issue += extra.issue;
+        tally.stall += extra.stall;
         tally.prefetch_wait += v.prefetch_wait(k).unwrap_or(0) - wait_before;
-        if let Some(after) = v.charges(k) {
-            for ((t, a), b) in tally.charges.iter_mut().zip(after).zip(charges_before) {
-                *t += a - b;
-            }
+        for (t, d) in tally.charges.iter_mut().zip(delta) {
+            *t += d;
         }
         tally.list_locks += locked_after.saturating_sub(locked_before) as u64;
         tally.transfers.add(&tr);
@@ -798,7 +967,7 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
             }
             *waiting = None;
             let ko = o.cpu as usize;
-            let t_other = time(v, &spin, &idle, ko);
+            let t_other = time(v, &spin, &idle, &lab, ko);
             if t_now > t_other {
                 let wait = t_now - t_other;
                 passed.push((ko as u32, wait));
@@ -822,7 +991,7 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
 
     let mut ops = OpTallies::default();
     for (k, c) in per_cpu.iter_mut().enumerate() {
-        c.busy = v.cycles(k) + spin[k];
+        c.busy = (v.cycles(k) + spin[k]).saturating_add_signed(lab[k]);
         c.idle = idle[k];
         ops.alloc.add(&c.ops.alloc);
         ops.free.add(&c.ops.free);
@@ -854,7 +1023,38 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs) -> Measured {
         finished: v.all_finished(),
         violations: v.violations().to_vec(),
         costs,
+        mechanisms: MechUse {
+            pages: pages.stats,
+            core: cores.iter().fold(mech::CoreStats::default(), |mut a, c| {
+                a.add(&c.stats);
+                a
+            }),
+            ..used
+        },
     }
+}
+
+/// The `struct page` line of the object variable `var` holds (its slab's descriptor line,
+/// which the slab's object lines follow), if it holds one.
+fn page_line(m: &Machine, var: usize) -> Option<u32> {
+    let v = m.var(var);
+    let slab = m.slab_of(v.addr.filter(|_| v.held())?)?;
+    // The lab's caches keep the free pointer at offset 0: object 0 starts the first line
+    // after the descriptor's.
+    m.obj_line(slab, 0).checked_sub(1)
+}
+
+/// How often a run used each of the Lab's mechanisms (`mech`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MechUse {
+    pub pages: mech::PageStats,
+    /// kmalloc's size-to-cache lookups.
+    pub kmalloc_lookups: u64,
+    /// `virt_to_head_page` reads of a freed object's page.
+    pub page_reads: u64,
+    /// The store buffers and overlapped loads, all CPUs.
+    pub core: mech::CoreStats,
 }
 
 /// How a context that cannot step waits: asleep for work (a closed gate, a variable not yet
@@ -989,6 +1189,8 @@ pub struct Report {
     pub steps: u64,
     pub finished: bool,
     pub violations: Vec<slub_sim::view::Violation>,
+    /// What the mechanisms outside the step model did (`mech`).
+    pub mechanisms: MechUse,
 }
 
 /// Cycles per `per` by cost constant (the constants charged at all, by name), with the
@@ -1008,11 +1210,23 @@ fn per_constant(t: &Tally, costs: &Costs, per: f64) -> BTreeMap<&'static str, f6
     if t.prefetch_wait > 0 {
         out.insert(PREFETCH_WAIT, round2(t.prefetch_wait as f64 / per));
     }
+    if t.issue > 0 {
+        out.insert(ISSUE, round2(t.issue as f64 / per));
+    }
+    if t.stall > 0 {
+        out.insert(STORE_DRAIN, round2(t.stall as f64 / per));
+    }
     out
 }
 
 /// The name of waiting for a prefetched line in `by_constant` (the rest of a transfer).
 pub const PREFETCH_WAIT: &str = "prefetch wait";
+
+/// The name of the overlapped accesses' issue cycles in `by_constant` (`mech::ISSUE` each).
+pub const ISSUE: &str = "issue";
+
+/// The name of waiting for the store buffer to drain in `by_constant` (transfer time).
+pub const STORE_DRAIN: &str = "store-buffer drain";
 
 /// The name of spinning on a held lock in `by_constant` (the driver's time, not a constant's).
 pub const WAITING: &str = "waiting";
@@ -1108,6 +1322,7 @@ impl Report {
             steps: m.steps,
             finished: m.finished,
             violations: m.violations,
+            mechanisms: m.mechanisms,
         }
     }
 }
@@ -1131,7 +1346,7 @@ pub fn bench_with(w: &Workload, variant: &Variant, costs: Costs) -> Result<Repor
         return Ok(r);
     }
     let (sc, gates) = w.build(variant);
-    let m = drive(sc, &gates, costs);
+    let m = drive(sc, &gates, costs, w);
     let r = Report::of(w, variant, m);
     RUNS.with(|runs| runs.borrow_mut().insert(key, r.clone()));
     Ok(r)
@@ -1206,6 +1421,7 @@ struct WorkloadSpec {
     rounds: Option<u32>,
     window: Option<u32>,
     pairs: Option<u32>,
+    api: Option<Api>,
 }
 
 fn workload_of_spec<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Workload, D::Error> {
@@ -1232,6 +1448,9 @@ fn workload_of_spec<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Workload, 
     set(&mut w.rounds, spec.rounds);
     set(&mut w.window, spec.window);
     set(&mut w.pairs, spec.pairs);
+    if let Some(api) = spec.api {
+        w.api = api;
+    }
     Ok(w)
 }
 
@@ -1313,7 +1532,8 @@ impl Shares {
         let mut s = Shares::default();
         for (name, v) in by_constant {
             let slot = match cost::Id::ALL.iter().find(|id| id.cost().name == *name) {
-                None if *name == PREFETCH_WAIT => &mut s.transfers,
+                None if *name == PREFETCH_WAIT || *name == STORE_DRAIN => &mut s.transfers,
+                None if *name == ISSUE => &mut s.work,
                 None => &mut s.waiting,
                 Some(id) => match id.share() {
                     cost::Share::Transfer => &mut s.transfers,
@@ -1404,6 +1624,132 @@ pub struct SeedResult {
     #[serde(skip_serializing_if = "str::is_empty")]
     #[ts(as = "Option<String>", optional)]
     pub note: &'static str,
+    /// The Lab's mechanisms outside the step model this comparison exercised (either side),
+    /// each with what it did; empty when the model's own steps are all it ran.
+    pub mechanisms: Vec<MechanismRow>,
+}
+
+/// One mechanism of `mech` as a comparison used it.
+#[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MechanismRow {
+    /// `zone-lock`, `page-lists`, `kmalloc-lookup`, `page-read`, `store-buffer`, `mlp`.
+    pub key: &'static str,
+    /// A few words: what it is.
+    pub name: &'static str,
+    /// What it did in this comparison, before → after.
+    pub detail: String,
+}
+
+/// The mechanisms two runs used, as the page lists them.
+fn mechanism_rows(b: &Report, a: &Report, metric: Metric) -> Vec<MechanismRow> {
+    let (mb, ma) = (&b.mechanisms, &a.mechanisms);
+    let ops = |r: &Report| {
+        match metric {
+            Metric::Alloc => r.ops.alloc,
+            Metric::Free => r.ops.free,
+            Metric::Pair => r.ops.alloc,
+            Metric::Message => u64::from(r.params.n * r.params.pairs.unwrap_or(1)),
+        }
+        .max(1) as f64
+    };
+    let per = match metric {
+        Metric::Alloc => "allocation",
+        Metric::Free => "free",
+        Metric::Pair => "pair",
+        Metric::Message => "message",
+    };
+    let mut rows = Vec::new();
+    let (pb, pa) = (&mb.pages, &ma.pages);
+    if pb.zone_locks + pa.zone_locks > 0 {
+        rows.push(MechanismRow {
+            key: "zone-lock",
+            name: "zone->lock",
+            detail: format!(
+                "taken {} → {} times; waiting for it {} → {} cycles per {per}",
+                thousands(pb.zone_locks),
+                thousands(pa.zone_locks),
+                round2(pb.zone_wait_cycles as f64 / ops(b)),
+                round2(pa.zone_wait_cycles as f64 / ops(a)),
+            ),
+        });
+    }
+    if pb.pcp_allocs + pb.pcp_frees + pa.pcp_allocs + pa.pcp_frees > 0 {
+        rows.push(MechanismRow {
+            key: "page-lists",
+            name: "per-CPU page lists",
+            detail: format!(
+                "{} → {} pages taken from them, {} → {} given back",
+                thousands(pb.pcp_allocs),
+                thousands(pa.pcp_allocs),
+                thousands(pb.pcp_frees),
+                thousands(pa.pcp_frees)
+            ),
+        });
+    }
+    if mb.kmalloc_lookups + ma.kmalloc_lookups > 0 {
+        rows.push(MechanismRow {
+            key: "kmalloc-lookup",
+            name: "kmalloc's size lookup",
+            detail: format!(
+                "before each of {} → {} allocations",
+                thousands(mb.kmalloc_lookups),
+                thousands(ma.kmalloc_lookups)
+            ),
+        });
+    }
+    let (cb, ca) = (&mb.core, &ma.core);
+    if cb.buffered_stores + ca.buffered_stores > 0 {
+        rows.push(MechanismRow {
+            key: "store-buffer",
+            name: "store buffer",
+            detail: format!(
+                "{} → {} stores retired into it ({} → {} of them misses); LOCKed instructions waited for it to drain {} → {} cycles per {per}",
+                thousands(cb.buffered_stores),
+                thousands(ca.buffered_stores),
+                thousands(cb.buffered_misses),
+                thousands(ca.buffered_misses),
+                round2(cb.drain_cycles as f64 / ops(b)),
+                round2(ca.drain_cycles as f64 / ops(a)),
+            ),
+        });
+    }
+    if cb.overlapped_loads + ca.overlapped_loads > 0 {
+        rows.push(MechanismRow {
+            key: "mlp",
+            name: "overlapped loads",
+            detail: format!(
+                "{} → {} loads issued behind the previous one",
+                thousands(cb.overlapped_loads),
+                thousands(ca.overlapped_loads)
+            ),
+        });
+    }
+    if mb.page_reads + ma.page_reads > 0 {
+        rows.push(MechanismRow {
+            key: "page-read",
+            name: "virt_to_head_page",
+            detail: format!(
+                "the object's struct page read by each of {} → {} frees",
+                thousands(mb.page_reads),
+                thousands(ma.page_reads)
+            ),
+        });
+    }
+    rows
+}
+
+/// A count as the page writes it: `16,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The tolerance of the issue: the model's ratio within ±25 % of the seed's.
@@ -1577,9 +1923,17 @@ impl SeedCase {
 
 /// Run one seed comparison.
 pub fn run_seed(case: &'static SeedCase) -> Result<SeedResult, String> {
+    run_seed_with(case, Mechs::default())
+}
+
+/// [`run_seed`] with some of the mechanisms outside the step model turned off (a study of
+/// what each moves: `examples/mechanisms.rs`).
+pub fn run_seed_with(case: &'static SeedCase, mechs: Mechs) -> Result<SeedResult, String> {
     let (before, after) = (case.pairs(false), case.pairs(true));
-    let (wb, vb) = case.side(false)?;
-    let (wa, va) = case.side(true)?;
+    let (mut wb, vb) = case.side(false)?;
+    let (mut wa, va) = case.side(true)?;
+    wb.mechs = mechs;
+    wa.mechs = mechs;
     let rb = bench(&wb, &vb)?;
     let ra = bench(&wa, &va)?;
     let (mb, ma) = (case.metric.of(&rb), case.metric.of(&ra));
@@ -1616,6 +1970,7 @@ pub fn run_seed(case: &'static SeedCase) -> Result<SeedResult, String> {
         sensitivity,
         sensitivity_method: SensitivityMethod::Linear,
         note: &case.note,
+        mechanisms: mechanism_rows(&rb, &ra, case.metric),
     })
 }
 

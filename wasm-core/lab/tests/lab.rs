@@ -357,3 +357,34 @@ fn sensitivity_rerun_agrees_with_the_linear_estimate_on_one_cpu() {
         }
     }
 }
+
+/// Each comparison lists the mechanisms outside the step model it used (issue 28): slab_test's
+/// kmalloc rows the size lookup, Jesper Brouer's kmem_cache rows not; seed 001's 8 CPUs the
+/// zone lock and the per-CPU page lists; every SLUB row the page read of its frees.
+#[test]
+fn each_comparison_lists_its_mechanisms() {
+    let keys = |id: &str| -> Vec<&'static str> {
+        let case = lab::seed_cases().iter().find(|c| c.id == id).unwrap();
+        let r = lab::run_seed(case).unwrap();
+        r.mechanisms.iter().map(|m| m.key).collect()
+    };
+    let k001 = keys("001");
+    for k in [
+        "zone-lock",
+        "page-lists",
+        "kmalloc-lookup",
+        "page-read",
+        "store-buffer",
+    ] {
+        assert!(k001.contains(&k), "001 lacks {k}: {k001:?}");
+    }
+    let k004 = keys("004");
+    assert!(
+        !k004.contains(&"kmalloc-lookup"),
+        "004 is kmem_cache: {k004:?}"
+    );
+    assert!(k004.contains(&"page-read"), "{k004:?}");
+    assert!(keys("004b").contains(&"kmalloc-lookup"));
+    // Overlapped loads are off.
+    assert!(!k001.contains(&"mlp") && !k004.contains(&"mlp"));
+}

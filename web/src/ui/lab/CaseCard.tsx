@@ -145,6 +145,24 @@ export function CaseCard({
               <span className="muted">{run?.state === 'running' ? 'running…' : 'waiting to run'}</span>
             )}
           </dd>
+          {result !== null && (
+            <>
+              <dt>Mechanisms</dt>
+              <dd data-testid="mechanisms">
+                {result.mechanisms.length === 0 ? (
+                  <span className="muted">the model’s own steps only</span>
+                ) : (
+                  <ul className="mechanisms">
+                    {result.mechanisms.map((m) => (
+                      <li key={m.key} data-mechanism={m.key}>
+                        <strong>{m.name}</strong>: {m.detail}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </dd>
+            </>
+          )}
         </dl>
 
         <div className="case-chart">

@@ -101,7 +101,7 @@ export function CaseCard({
         </p>
       ) : (
         <p className="seed-cite">
-          Published figure: <code>{info.file}</code> · <a href="#/lessons/why-the-tid-went/7">lesson 15 on what was measured</a> ·{' '}
+          Published figure: <code>{info.file}</code> · <a href="#/lessons/why-the-tid-went/8">the lesson on what was measured</a> ·{' '}
           <a href="#/compare">6.8 and 7.0 side by side</a>
         </p>
       )}

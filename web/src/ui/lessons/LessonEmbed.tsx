@@ -109,6 +109,19 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
       }
     }
   });
+  // Once more after the stage has settled: on a slide's first step the stage is laid out again
+  // when its box gets its size, and a step's tweens move the cards.
+  const hasView = view !== null;
+  useEffect(() => {
+    if (!hasView) return;
+    const bring = () => root.current?.querySelector('svg [data-look]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const frame = requestAnimationFrame(bring);
+    const later = window.setTimeout(bring, 450);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.clearTimeout(later);
+    };
+  }, [state.step, hasView]);
 
   if (derived.kind === 'crash') return <CrashScreen title="The simulator crashed" message={derived.message} />;
   if (derived.kind === 'error') {

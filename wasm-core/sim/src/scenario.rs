@@ -1588,7 +1588,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                     // Hotplug: the target CPU is dead; the context flushing it cannot be one
                     // of its own (it would wait for itself to finish).
                     let own = match loc.list {
-                        List::Setup => None,
+                        List::Setup => s.setup.get(loc.index).map(|o| o.cpu),
                         List::Task(i) => s.tasks.get(i).map(|c| c.cpu),
                         List::Irq(i) => s.irqs.get(i).map(|c| c.cpu),
                     };
@@ -1607,8 +1607,85 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         }
     }
 
+    validate_offline(s, &ops)?;
     validate_variables(&ops)?;
     validate_schedule(s)?;
+    Ok(())
+}
+
+/// What a flush with `target` means for later operations. It models CPU hotplug
+/// (`slub_cpu_dead`, SLAB's `cpuup_canceled`): the target CPU went down and a survivor drains
+/// what it left. The model does not bring a CPU back online, so nothing may run on the
+/// target afterwards, and every operation that would is refused here with its place
+/// instead of waiting forever at run time:
+/// - a setup op on a CPU an earlier setup op flushed as dead;
+/// - a task or interrupt handler on a CPU that setup flushed as dead (they run after setup);
+/// - two contexts that flush each other's CPUs as dead (each flush waits until the other
+///   CPU's contexts have finished, so neither ever runs).
+///
+/// Contexts of the tasks and irqs cannot reach a dead CPU either: the flush waits until every
+/// context on the target has finished, and the executor refuses a migration onto it.
+fn validate_offline(s: &Scenario, ops: &[(Loc, &Op)]) -> Result<(), ScenarioError> {
+    let target = |op: &Op| match op {
+        Op::Flush { target } => *target,
+        _ => None,
+    };
+    // Setup runs in order: each op sees the CPUs flushed as dead before it.
+    let mut dead: Vec<(u32, usize)> = Vec::new();
+    for (i, op) in s.setup.iter().enumerate() {
+        if let Some(&(_, j)) = dead.iter().find(|(k, _)| *k == op.cpu) {
+            return Err(ScenarioError::new(
+                format!("setup[{i}]"),
+                format!(
+                    "cpu{} is offline: setup[{j}] flushed it as dead, and a dead CPU runs \
+                     nothing more (the model does not bring a CPU back online)",
+                    op.cpu
+                ),
+            ));
+        }
+        if let Some(t) = target(&op.op) {
+            dead.push((t, i));
+        }
+    }
+    for (list, contexts) in [("tasks", &s.tasks), ("irqs", &s.irqs)] {
+        for (i, c) in contexts.iter().enumerate() {
+            if let Some(&(_, j)) = dead.iter().find(|(k, _)| *k == c.cpu) {
+                return Err(ScenarioError::new(
+                    format!("{list}[{i}].cpu"),
+                    format!(
+                        "cpu{} is offline: setup[{j}] flushed it as dead before `{}` could \
+                         run there (a dead CPU runs nothing more)",
+                        c.cpu, c.id
+                    ),
+                ));
+            }
+        }
+    }
+    // A context on CPU a flushing b, while a context on b flushes a: a deadlock by
+    // construction, whatever the schedule.
+    let cpu_of = |loc: &Loc| match loc.list {
+        List::Setup => None,
+        List::Task(t) => s.tasks.get(t).map(|c| c.cpu),
+        List::Irq(t) => s.irqs.get(t).map(|c| c.cpu),
+    };
+    for (la, a) in ops {
+        let (Some(ca), Some(ta)) = (cpu_of(la), target(a)) else {
+            continue;
+        };
+        for (lb, b) in ops {
+            if cpu_of(lb) == Some(ta) && target(b) == Some(ca) {
+                return Err(ScenarioError::new(
+                    format!("{}.target", lb.path()),
+                    format!(
+                        "cpu{ca} is flushed as dead here while {} (on cpu{ca}) flushes \
+                         cpu{ta}: each flush waits until the other CPU's contexts have \
+                         finished, so neither could ever run",
+                        la.path()
+                    ),
+                ));
+            }
+        }
+    }
     Ok(())
 }
 

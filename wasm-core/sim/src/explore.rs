@@ -63,6 +63,10 @@ pub struct Bounds {
 /// most, and a tab that is also drawing the page).
 pub const DEFAULT_MAX_MEMORY_MB: u64 = 1024;
 
+/// The largest memory budget a search may be given (`explore --max-memory-mb`): wasm32's
+/// whole address space, where the same search runs in the browser.
+pub const MAX_MEMORY_MB_CEILING: u64 = 4096;
+
 impl Default for Bounds {
     fn default() -> Self {
         Bounds {
@@ -226,6 +230,9 @@ pub fn explore(
     bounds: &Bounds,
     progress: &mut dyn FnMut(&Progress) -> bool,
 ) -> Report {
+    // The budget within its ceiling, whoever set it (the CLI refuses more; the page's worker
+    // passes what it is given).
+    let budget_mb = bounds.max_memory_mb.clamp(1, MAX_MEMORY_MB_CEILING);
     let mut root = Machine::new(sc.clone(), false, true);
     Driver::finish_if_done(&mut root);
     let mut report = Report {
@@ -372,11 +379,11 @@ pub fn explore(
                     .saturating_mul(per_node)
                     .saturating_add(visited.len().saturating_mul(96));
                 report.peak_memory_mb = report.peak_memory_mb.max((bytes >> 20) as u64);
-                if (bytes >> 20) as u64 >= bounds.max_memory_mb {
+                if (bytes >> 20) as u64 >= budget_mb {
                     report.complete = false;
                     report.incomplete = Some(format!(
                         "the memory budget ({} MB) was reached: {} states held, about {} bytes per queued state",
-                        bounds.max_memory_mb,
+                        budget_mb,
                         report.states,
                         per_node
                     ));

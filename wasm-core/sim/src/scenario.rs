@@ -628,6 +628,10 @@ pub const MAX_OBJECTS_PER_SLAB: u32 = 64;
 pub const MAX_MIN_PARTIAL: u32 = 64;
 pub const MAX_CPU_PARTIAL: u32 = 256;
 pub const MAX_SETUP_OPS: usize = 256;
+/// The most moves a scenario's `schedule` (and `run --schedule`) may name: as many as the
+/// default policy adds to a run (`MAX_POLICY_MOVES`), far more than any run of a correct
+/// variant takes.
+pub const MAX_SCHEDULE_MOVES: usize = 100_000;
 pub const MAX_TASKS: usize = 8;
 pub const MAX_IRQS: usize = 8;
 pub const MAX_CONTEXT_OPS: usize = 64;
@@ -759,7 +763,41 @@ struct RawScenario {
     setup: Option<Vec<Obj<RawSetupOp>>>,
     tasks: Vec<Obj<RawContext>>,
     irqs: Option<Vec<Obj<RawContext>>>,
-    schedule: Option<Vec<String>>,
+    schedule: Option<RawSchedule>,
+}
+
+/// A scenario's `schedule`, refused as soon as it is longer than [`MAX_SCHEDULE_MOVES`]: the
+/// moves are counted while they are read, so a file of millions of moves costs no more memory
+/// than its own text before the error.
+struct RawSchedule(Vec<String>);
+
+impl<'de> Deserialize<'de> for RawSchedule {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Moves;
+        impl<'de> serde::de::Visitor<'de> for Moves {
+            type Value = RawSchedule;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an array of moves")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<RawSchedule, A::Error> {
+                let mut out = Vec::new();
+                while let Some(mv) = seq.next_element::<String>()? {
+                    if out.len() == MAX_SCHEDULE_MOVES {
+                        return Err(serde::de::Error::custom(format!(
+                            "more than {MAX_SCHEDULE_MOVES} moves: a schedule has at most \
+                             {MAX_SCHEDULE_MOVES} (MAX_SCHEDULE_MOVES)"
+                        )));
+                    }
+                    out.push(mv);
+                }
+                Ok(RawSchedule(out))
+            }
+        }
+        d.deserialize_seq(Moves)
+    }
 }
 
 #[derive(Deserialize)]
@@ -1015,7 +1053,7 @@ fn resolve(raw: RawScenario) -> Result<Scenario, ScenarioError> {
         setup,
         tasks,
         irqs,
-        schedule: raw.schedule,
+        schedule: raw.schedule.map(|RawSchedule(m)| m),
     })
 }
 

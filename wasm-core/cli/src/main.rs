@@ -69,9 +69,10 @@ enum Command {
         /// Interrupt handler entries (each handler enters at most once anyway).
         #[arg(long, value_name = "N")]
         max_irq_entries: Option<u32>,
-        /// Wall-clock limit in milliseconds (complete: false when hit).
-        #[arg(long, value_name = "MS")]
-        timeout_ms: Option<u64>,
+        /// Wall-clock limit in milliseconds (complete: false when hit, and `incomplete` says
+        /// so); 0 means none.
+        #[arg(long, value_name = "MS", default_value_t = slub_sim::explore::DEFAULT_TIMEOUT_MS)]
+        timeout_ms: u64,
         /// Turn the sleep-set reduction off (to measure what it saves).
         #[arg(long)]
         no_reduction: bool,
@@ -433,7 +434,7 @@ fn run(path: &Path, schedule: Option<&str>, events: bool, max_moves: usize) -> R
 fn explore(
     path: &Path,
     bounds: &slub_sim::explore::Bounds,
-    timeout_ms: Option<u64>,
+    timeout_ms: u64,
 ) -> Result<u8, Failure> {
     let text = read_scenario(path)?;
     let file = path.display();
@@ -442,10 +443,18 @@ fn explore(
     // The search makes its own schedules: the file's is not kept.
     sc.schedule = None;
     let start = std::time::Instant::now();
-    let deadline = timeout_ms.map(|ms| start + std::time::Duration::from_millis(ms));
-    let report = slub_sim::explore::explore(&sc, bounds, &mut |_| {
+    let deadline = (timeout_ms > 0)
+        .then(|| start.checked_add(std::time::Duration::from_millis(timeout_ms)))
+        .flatten();
+    let mut report = slub_sim::explore::explore(&sc, bounds, &mut |_| {
         deadline.is_none_or(|d| std::time::Instant::now() < d)
     });
+    if report.cancelled {
+        // The CLI's only reason to stop a search is its clock: say which limit it was.
+        report.incomplete = Some(format!(
+            "the time limit ({timeout_ms} ms) ran out: `--timeout-ms` raises it (0: none)"
+        ));
+    }
     let elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
     let code = if report.violations.is_empty() { 0 } else { 1 };
     let mut json = serde_json::to_value(&report)

@@ -680,3 +680,38 @@ fn every_size_has_a_ceiling_that_its_error_names() {
         stderr(&o)
     );
 }
+
+/// Issue 26 item 5: `explore` has a wall-clock limit by default, as the page's explorer has
+/// (10 s), and says when it stopped for it; `--timeout-ms` sets it.
+#[test]
+fn explore_stops_at_its_time_limit_and_says_so() {
+    let ops = |p: &str| {
+        let mut o: Vec<Value> = (0..16)
+            .map(|i| json!({ "op": "alloc", "var": format!("{p}{i}") }))
+            .collect();
+        o.extend((0..16).map(|i| json!({ "op": "free", "var": format!("{p}{i}") })));
+        o
+    };
+    let sc = json!({
+        "schemaVersion": 1, "name": "a search of minutes", "cpus": 2,
+        "tasks": [ { "id": "A", "cpu": 0, "ops": ops("a") }, { "id": "B", "cpu": 1, "ops": ops("b") } ]
+    });
+    let path = scenario_file("slow_search", &sc.to_string());
+    let o = slub_lab(&["explore", path.to_str().unwrap(), "--timeout-ms", "200"]);
+    assert_exit(&o, 0);
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(r["complete"], json!(false), "{r}");
+    assert!(
+        r["incomplete"]
+            .as_str()
+            .unwrap()
+            .contains("the time limit (200 ms) ran out"),
+        "{r}"
+    );
+    let help = slub_lab(&["explore", "--help"]);
+    assert!(
+        stdout(&help).contains("[default: 10000]"),
+        "{}",
+        stdout(&help)
+    );
+}

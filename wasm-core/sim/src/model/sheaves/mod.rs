@@ -23,6 +23,8 @@ mod alloc;
 mod barn;
 mod free;
 mod invariants;
+#[cfg(test)]
+mod negative;
 mod view;
 
 use super::pcs::FnPc;

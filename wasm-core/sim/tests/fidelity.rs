@@ -843,3 +843,73 @@ fn nothing_after_a_dead_cpu_flush_is_dropped() -> R {
     }
     Ok(())
 }
+
+/// Issue 26 item 7: three edges of Linux 7.0's `mm/slub.c`.
+/// - `get_from_any_partial` and `__refill_objects_any` walk the zonelist from the local node
+///   (SH4 on two nodes: the walk's first look is at the refilling CPU's own node);
+/// - a node-specific `___slab_alloc` whose `new_slab` fails under `__GFP_THISNODE` retries
+///   without it, and the retry may take another node's partial slab (before: NULL);
+/// - `pageAllocFail` fails this cache's pages, not the sheaf's own `kzalloc`: under it
+///   `alloc_full_sheaf` gets its sheaf (`SHEAF_ALLOC`) and frees it when the refill fails.
+#[test]
+fn linux_7_0_edges_match_the_kernel() -> R {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/scenarios/sh04_refill_isolated_slab_remote_free.json"),
+    )
+    .map_err(|e| e.to_string())?;
+    let mut sim = slub_sim::Simulator::from_json(&text, true).map_err(|e| e.to_string())?;
+    sim.run_to_end();
+    let walk = sim
+        .events()
+        .iter()
+        .find(|e| e.label == "refill_objects:RO3r")
+        .ok_or("SH4 walks no zonelist")?;
+    // cpu0 is on node 0 (two CPUs, two nodes).
+    if !(walk.cpu == 0 && walk.narration.contains("node 0")) {
+        return Err(format!(
+            "the walk starts elsewhere: cpu{} {}",
+            walk.cpu, walk.narration
+        ));
+    }
+
+    let retry = json!({
+        "schemaVersion": 1, "name": "a node-specific allocation retries without __GFP_THISNODE",
+        "cpus": 2, "nodes": 2, "variant": { "era": "v7.0" },
+        "cache": { "sheafCapacity": 0, "objectsPerSlab": 4, "minPartial": 0, "pageAllocFail": true },
+        "setup": [ { "cpu": 1, "op": "alloc", "var": "x" } ],
+        "tasks": [ { "id": "T", "cpu": 0, "ops": [ { "op": "alloc", "var": "v", "node": 0 } ] } ]
+    });
+    let mut sim =
+        slub_sim::Simulator::from_json(&retry.to_string(), false).map_err(|e| e.to_string())?;
+    sim.run_to_end();
+    let out = sim.outcome();
+    if !out.violations.is_empty() || out.vars.get("v").and_then(|v| v.addr).is_none() {
+        return Err(format!(
+            "the retry should take node 1's partial slab: {:?} {:?}",
+            out.vars, out.violations
+        ));
+    }
+
+    let kzalloc = json!({
+        "schemaVersion": 1, "name": "alloc_full_sheaf under page allocation failure",
+        "cpus": 1, "variant": { "era": "v7.0" },
+        "cache": { "sheafCapacity": 4, "pageAllocFail": true },
+        "tasks": [ { "id": "T", "cpu": 0, "ops": [ { "op": "alloc", "var": "a" } ] } ]
+    });
+    let mut sim =
+        slub_sim::Simulator::from_json(&kzalloc.to_string(), false).map_err(|e| e.to_string())?;
+    sim.run_to_end();
+    let out = sim.outcome();
+    let n = |s: &str| out.stats.total.get(s).copied().unwrap_or(0);
+    if n("SHEAF_ALLOC") == 0 || n("SHEAF_FREE") == 0 || out.vars["a"].addr.is_some() {
+        return Err(format!(
+            "alloc_full_sheaf: SHEAF_ALLOC {}, SHEAF_FREE {}, a {:?}, {:?}",
+            n("SHEAF_ALLOC"),
+            n("SHEAF_FREE"),
+            out.vars["a"],
+            out.violations
+        ));
+    }
+    Ok(())
+}

@@ -78,3 +78,45 @@ const withRed = JSON.parse(execFileSync(cli, ['explore', bFile, '--max-preemptio
 console.log('sleep sets on (b):');
 console.log(`  with    ${withRed.states} states, ${withRed.transitions} transitions, ${withRed.executions} executions, ${withRed.elapsedMs.toFixed(1)} ms`);
 console.log(`  without ${without.states} states, ${without.transitions} transitions, ${without.executions} executions, ${without.elapsedMs.toFixed(1)} ms`);
+
+// Issue 26 item 5: the memory estimate against the real peak RSS (`/usr/bin/time -v`), on a wide
+// search (3 CPUs under Linux 7.0, an irq), a narrow one (2 tasks of 32 ops) and a long one
+// ((b) with 8 preemptions). The estimate counts what the search holds (queued machines, the
+// visited set with its sleep sets and its table, path nodes, footprints); the process's own
+// few MB are not in it.
+if (existsSync('/usr/bin/time')) {
+  const { writeFileSync } = await import('node:fs');
+  const ops = (p, n) => [
+    ...Array.from({ length: n }, (_, i) => ({ op: 'alloc', var: `${p}${i}` })),
+    ...Array.from({ length: n }, (_, i) => ({ op: 'free', var: `${p}${i}` })),
+  ];
+  const wide = {
+    schemaVersion: 1, name: 'wide', cpus: 3, variant: { era: 'v7.0' }, cache: { sheafCapacity: 4 },
+    tasks: [0, 1, 2].map((k) => ({ id: `T${k}`, cpu: k, ops: ops(`t${k}_`, 1) })),
+    irqs: [{ id: 'I', cpu: 0, ops: ops('i', 1) }],
+  };
+  const narrow = {
+    schemaVersion: 1, name: 'narrow', cpus: 2,
+    tasks: [{ id: 'A', cpu: 0, ops: ops('a', 16) }, { id: 'B', cpu: 1, ops: ops('b', 16) }],
+  };
+  const runs = [
+    ['wide', wide, ['--timeout-ms', '4000']],
+    ['narrow', narrow, ['--max-preemptions', '2']],
+    ['long', JSON.parse(readFileSync(bFile, 'utf8')), ['--max-preemptions', '8']],
+  ];
+  console.log('memory estimate vs peak RSS:');
+  for (const [name, sc, flags] of runs) {
+    const file = join(root, 'target', `bench-explore-mem-${name}.json`);
+    writeFileSync(file, JSON.stringify(sc));
+    const { spawnSync } = await import('node:child_process');
+    const run = spawnSync('/usr/bin/time', ['-v', cli, 'explore', file, ...flags], { encoding: 'utf8' });
+    const [out, err] = [run.stdout, run.stderr];
+    const rssKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(err)?.[1] ?? NaN);
+    const r = JSON.parse(out);
+    const ratio = rssKb / 1024 / Math.max(1, r.peakMemoryMb);
+    console.log(
+      `  ${name.padEnd(6)} ${r.states} states, estimate ${r.peakMemoryMb} MB, peak RSS ${(rssKb / 1024).toFixed(0)} MB ` +
+        `(RSS / estimate ${ratio.toFixed(2)}; target ≤ 1.25), ${r.elapsedMs.toFixed(0)} ms${r.incomplete ? `, ${r.incomplete}` : ''}`,
+    );
+  }
+}

@@ -40,9 +40,10 @@ enum Command {
         /// Also print the event of every step (`"events": [...]`).
         #[arg(long)]
         events: bool,
-        /// The most moves the default policy may add after the schedule; a run still going
-        /// then is reported as the violation `LIVELOCK` (exit 1).
-        #[arg(long, value_name = "N", default_value_t = slub_sim::MAX_POLICY_MOVES)]
+        /// The most moves the default policy may add after the schedule (at most 1,000,000);
+        /// a run still going then is reported as the violation `LIVELOCK` (exit 1).
+        #[arg(long, value_name = "N", default_value_t = slub_sim::MAX_POLICY_MOVES,
+              value_parser = parse_max_moves)]
         max_moves: usize,
     },
     /// Explore the interleavings of a scenario's tasks and irqs, breadth first, and print
@@ -58,17 +59,20 @@ enum Command {
         /// Distinct states before the search gives up.
         #[arg(long, value_name = "N", default_value_t = 2_000_000)]
         max_states: u64,
-        /// Memory the search may hold, about (MB); reached, it stops with complete: false.
-        #[arg(long, value_name = "MB", default_value_t = slub_sim::explore::DEFAULT_MAX_MEMORY_MB)]
+        /// Memory the search may hold, about (MB, at most 4096); reached, it stops with
+        /// complete: false.
+        #[arg(long, value_name = "MB", default_value_t = slub_sim::explore::DEFAULT_MAX_MEMORY_MB,
+              value_parser = parse_max_memory_mb)]
         max_memory_mb: u64,
         #[arg(long, value_name = "N", default_value_t = 2)]
         max_migrations: u32,
         /// Interrupt handler entries (each handler enters at most once anyway).
         #[arg(long, value_name = "N")]
         max_irq_entries: Option<u32>,
-        /// Wall-clock limit in milliseconds (complete: false when hit).
-        #[arg(long, value_name = "MS")]
-        timeout_ms: Option<u64>,
+        /// Wall-clock limit in milliseconds (complete: false when hit, and `incomplete` says
+        /// so); 0 means none.
+        #[arg(long, value_name = "MS", default_value_t = slub_sim::explore::DEFAULT_TIMEOUT_MS)]
+        timeout_ms: u64,
         /// Turn the sleep-set reduction off (to measure what it saves).
         #[arg(long)]
         no_reduction: bool,
@@ -162,6 +166,40 @@ fn parse_key_value(s: &str) -> Result<(String, String), String> {
         Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
         _ => Err(format!("`{s}` is not of the form KEY=VALUE")),
     }
+}
+
+/// `--max-moves`: a count up to [`slub_sim::MAX_MOVES_CEILING`], the ceiling named.
+fn parse_max_moves(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of moves"))?;
+    let ceiling = slub_sim::MAX_MOVES_CEILING;
+    if n > ceiling {
+        return Err(format!(
+            "{n} moves is more than the ceiling of {ceiling} (MAX_MOVES_CEILING): a correct \
+             scenario ends within {} (the default), and a run of a million moves takes seconds",
+            slub_sim::MAX_POLICY_MOVES
+        ));
+    }
+    Ok(n)
+}
+
+/// `--max-memory-mb`: 1 MB up to [`slub_sim::explore::MAX_MEMORY_MB_CEILING`], the ceiling
+/// named.
+fn parse_max_memory_mb(s: &str) -> Result<u64, String> {
+    let n: u64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of megabytes"))?;
+    let ceiling = slub_sim::explore::MAX_MEMORY_MB_CEILING;
+    if n == 0 || n > ceiling {
+        return Err(format!(
+            "{n} MB is out of range: 1 to {ceiling} (MAX_MEMORY_MB_CEILING, what a wasm32 \
+             search in the browser can address at all)"
+        ));
+    }
+    Ok(n)
 }
 
 /// A failure to report: the message for stderr and the exit code.
@@ -289,9 +327,27 @@ fn split_schedule(flag: &str) -> Vec<String> {
         .collect()
 }
 
+/// The largest scenario file read: the biggest valid scenario (every list at its limit, a
+/// schedule of `MAX_SCHEDULE_MOVES` long moves) is about 5 MB.
+const MAX_SCENARIO_BYTES: u64 = 16 << 20;
+
 fn read_scenario(path: &Path) -> Result<String, Failure> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Failure::input(format!("slub-lab: {}: cannot read: {e}", path.display())))?;
+    use std::io::Read;
+    let cannot = |e: std::io::Error| {
+        Failure::input(format!("slub-lab: {}: cannot read: {e}", path.display()))
+    };
+    // Read at most one byte past the ceiling: a larger file is refused without being held.
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_SCENARIO_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_SCENARIO_BYTES {
+        return Err(Failure::input(format!(
+            "slub-lab: {}: larger than {MAX_SCENARIO_BYTES} bytes (16 MiB, MAX_SCENARIO_BYTES): \
+             the largest valid scenario is about 5 MB",
+            path.display()
+        )));
+    }
     // Name the byte where the text stops being UTF-8 (the std message does not).
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
@@ -302,49 +358,132 @@ fn read_scenario(path: &Path) -> Result<String, Failure> {
     })
 }
 
+/// `--schedule` has the ceiling of a file's `schedule` (the file's is checked as it is read).
+fn check_schedule_len(moves: &[String]) -> Result<(), Failure> {
+    let ceiling = slub_sim::scenario::MAX_SCHEDULE_MOVES;
+    if moves.len() > ceiling {
+        return Err(Failure::input(format!(
+            "slub-lab: --schedule: {} moves: at most {ceiling} (MAX_SCHEDULE_MOVES)",
+            moves.len()
+        )));
+    }
+    Ok(())
+}
+
 fn run(path: &Path, schedule: Option<&str>, events: bool, max_moves: usize) -> Result<u8, Failure> {
     let text = read_scenario(path)?;
     let file = path.display();
     // Validate first: a bad scenario is reported the same way whatever state the model is in.
     let bad = |e: slub_sim::Error| Failure::input(format!("slub-lab: {file}: {e}"));
-    slub_sim::scenario::parse(&text).map_err(|e| bad(e.into()))?;
-    let mut sim = slub_sim::Simulator::from_json(&text, events).map_err(bad)?;
+    let sc = slub_sim::scenario::parse(&text).map_err(|e| bad(e.into()))?;
     let moves: Vec<String> = match schedule {
         Some(flag) => split_schedule(flag),
-        None => sim.scenario().schedule.clone().unwrap_or_default(),
+        None => sc.schedule.clone().unwrap_or_default(),
     };
-    sim.apply_all(&moves).map_err(bad)?;
-    sim.run_to_end_within(max_moves);
-
-    let outcome = sim.outcome();
+    check_schedule_len(&moves)?;
+    // A lean simulator holds nothing per move, so a run near the move ceiling fits in the
+    // memory of the machine alone. Without `--events` one pass gives the outcome.
+    let outcome_of = |events: bool, sink: &mut dyn FnMut(&mut Vec<slub_sim::Event>)| {
+        let mut sim = slub_sim::Simulator::lean(sc.clone(), events);
+        sim.apply_all(&moves).map_err(bad)?;
+        sim.run_to_end_streaming(max_moves, sink);
+        Ok::<_, Failure>(sim.outcome())
+    };
+    let outcome = outcome_of(false, &mut |_| {})?;
     let code = if outcome.violations.is_empty() { 0 } else { 1 };
     let mut json = serde_json::to_value(&outcome)
         .map_err(|e| Failure::input(format!("slub-lab: cannot serialise the outcome: {e}")))?;
-    if events {
-        let evs = serde_json::to_value(sim.events())
-            .map_err(|e| Failure::input(format!("slub-lab: cannot serialise the events: {e}")))?;
-        if let serde_json::Value::Object(map) = &mut json {
-            map.insert("events".to_string(), evs);
-        }
+    if !events {
+        print_json(&json)?;
+        return Ok(code);
     }
-    print_json(&json)?;
+    // With `--events` the events are streamed where `"events"` falls among the outcome's
+    // keys: the outcome is printed around them, and a second run of the same moves (the model
+    // is deterministic) writes each event as it happens. The text is what printing one JSON
+    // object with every event in it would give.
+    if let serde_json::Value::Object(map) = &mut json {
+        map.insert("events".to_string(), serde_json::Value::Array(Vec::new()));
+    }
+    let whole = serde_json::to_string_pretty(&json)
+        .map_err(|e| Failure::input(format!("slub-lab: cannot serialise the outcome: {e}")))?;
+    let slot = "\n  \"events\": []";
+    let Some(at) = whole.find(slot) else {
+        return Err(Failure::input(
+            "slub-lab: internal error: no place for the events",
+        ));
+    };
+    let (head, tail) = whole.split_at(at);
+    let tail = tail.get(slot.len()..).unwrap_or_default();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut err: Option<std::io::Error> = None;
+    let mut first = true;
+    let mut write = |out: &mut std::io::BufWriter<_>, s: &str| {
+        if err.is_none() {
+            if let Err(e) = out.write_all(s.as_bytes()) {
+                err = Some(e);
+            }
+        }
+    };
+    write(&mut out, head);
+    write(&mut out, "\n  \"events\": [");
+    let again = outcome_of(true, &mut |evs: &mut Vec<slub_sim::Event>| {
+        for ev in evs.drain(..) {
+            // As a Value first: its keys then print in the order they always have.
+            let text = serde_json::to_value(&ev)
+                .and_then(|v| serde_json::to_string_pretty(&v))
+                .unwrap_or_default();
+            write(&mut out, if first { "\n    " } else { ",\n    " });
+            first = false;
+            write(&mut out, &text.replace('\n', "\n    "));
+        }
+    })?;
+    write(&mut out, if first { "]" } else { "\n  ]" });
+    write(&mut out, tail);
+    write(&mut out, "\n");
+    if let Err(e) = out.flush() {
+        err.get_or_insert(e);
+    }
+    match err {
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            return Err(Failure::input(format!(
+                "slub-lab: cannot write the output: {e}"
+            )))
+        }
+        _ => {}
+    }
+    if again != outcome {
+        return Err(Failure {
+            code: 1,
+            message: "slub-lab: internal error: the run with events ended differently".into(),
+        });
+    }
     Ok(code)
 }
 
 fn explore(
     path: &Path,
     bounds: &slub_sim::explore::Bounds,
-    timeout_ms: Option<u64>,
+    timeout_ms: u64,
 ) -> Result<u8, Failure> {
     let text = read_scenario(path)?;
     let file = path.display();
-    let sc = slub_sim::scenario::parse(&text)
+    let mut sc = slub_sim::scenario::parse(&text)
         .map_err(|e| Failure::input(format!("slub-lab: {file}: {}", slub_sim::Error::from(e))))?;
+    // The search makes its own schedules: the file's is not kept.
+    sc.schedule = None;
     let start = std::time::Instant::now();
-    let deadline = timeout_ms.map(|ms| start + std::time::Duration::from_millis(ms));
-    let report = slub_sim::explore::explore(&sc, bounds, &mut |_| {
+    let deadline = (timeout_ms > 0)
+        .then(|| start.checked_add(std::time::Duration::from_millis(timeout_ms)))
+        .flatten();
+    let mut report = slub_sim::explore::explore(&sc, bounds, &mut |_| {
         deadline.is_none_or(|d| std::time::Instant::now() < d)
     });
+    if report.cancelled {
+        // The CLI's only reason to stop a search is its clock: say which limit it was.
+        report.incomplete = Some(format!(
+            "the time limit ({timeout_ms} ms) ran out: `--timeout-ms` raises it (0: none)"
+        ));
+    }
     let elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
     let code = if report.violations.is_empty() { 0 } else { 1 };
     let mut json = serde_json::to_value(&report)
@@ -487,6 +626,22 @@ mod tests {
         assert!(split_schedule("").is_empty());
         assert!(split_schedule(" ").is_empty());
         assert_eq!(split_schedule("A,"), vec!["A"]);
+    }
+
+    #[test]
+    fn ceilings_are_named() {
+        let at = vec!["A".to_string(); slub_sim::scenario::MAX_SCHEDULE_MOVES];
+        assert!(check_schedule_len(&at).is_ok());
+        let over = vec!["A".to_string(); slub_sim::scenario::MAX_SCHEDULE_MOVES + 1];
+        let e = check_schedule_len(&over).err().map(|f| f.message);
+        assert_eq!(
+            e.as_deref(),
+            Some("slub-lab: --schedule: 100001 moves: at most 100000 (MAX_SCHEDULE_MOVES)")
+        );
+        assert_eq!(parse_max_moves("1000000"), Ok(1_000_000));
+        assert!(parse_max_moves("1000001").is_err_and(|e| e.contains("ceiling of 1000000")));
+        assert_eq!(parse_max_memory_mb("4096"), Ok(4096));
+        assert!(parse_max_memory_mb("0").is_err_and(|e| e.contains("1 to 4096")));
     }
 
     #[test]

@@ -614,3 +614,104 @@ fn explore_stops_at_its_memory_budget_and_says_so() {
     let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(r["complete"], json!(true), "{r}");
 }
+
+/// Issue 26 item 2: every size a user gives has a ceiling, and the refusal names it: the
+/// moves the default policy may add, a schedule's length (in the file and on the command
+/// line), the explorer's memory budget and the file itself. A run at the move ceiling is
+/// accepted.
+#[test]
+fn every_size_has_a_ceiling_that_its_error_names() {
+    let path = scenario_file("ceilings", &valid().to_string());
+    let p = path.to_str().unwrap();
+
+    let o = slub_lab(&["run", p, "--max-moves", "1000001"]);
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("--max-moves") && stderr(&o).contains("ceiling of 1000000"),
+        "{}",
+        stderr(&o)
+    );
+    let o = slub_lab(&["run", p, "--max-moves", "1000000", "--events"]);
+    assert_exit(&o, 0);
+
+    let mut long = valid();
+    long["schedule"] = json!(vec!["A"; 100_001]);
+    let lp = scenario_file("long_schedule", &long.to_string());
+    for sub in ["run", "explore"] {
+        let o = slub_lab(&[sub, lp.to_str().unwrap()]);
+        assert_exit(&o, 2);
+        let e = stderr(&o);
+        assert!(
+            e.contains("schedule: more than 100000 moves") && e.contains("MAX_SCHEDULE_MOVES"),
+            "{sub}: {e}"
+        );
+    }
+    // (`--schedule` has the same ceiling, tested in main.rs: Linux refuses one argument of
+    // more than 128 KiB, about 65,000 moves, before the binary could see it.)
+    // At the ceiling the schedule is read and played up to its first move that is not enabled.
+    long["schedule"] = json!(vec!["A"; 100_000]);
+    let lp = scenario_file("long_schedule_ok", &long.to_string());
+    let o = slub_lab(&["run", lp.to_str().unwrap()]);
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("(\"A\") is not enabled: A has finished"),
+        "{}",
+        stderr(&o)
+    );
+
+    for mb in ["0", "4097", "18446744073709551615"] {
+        let o = slub_lab(&["explore", p, "--max-memory-mb", mb]);
+        assert_exit(&o, 2);
+        assert!(
+            stderr(&o).contains("--max-memory-mb") && stderr(&o).contains("1 to 4096"),
+            "{mb}: {}",
+            stderr(&o)
+        );
+    }
+    let o = slub_lab(&["explore", p, "--max-memory-mb", "4096"]);
+    assert_exit(&o, 0);
+
+    let huge = scenario_file("huge", &" ".repeat((16 << 20) + 1));
+    let o = slub_lab(&["run", huge.to_str().unwrap()]);
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("larger than 16777216 bytes"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Issue 26 item 5: `explore` has a wall-clock limit by default, as the page's explorer has
+/// (10 s), and says when it stopped for it; `--timeout-ms` sets it.
+#[test]
+fn explore_stops_at_its_time_limit_and_says_so() {
+    let ops = |p: &str| {
+        let mut o: Vec<Value> = (0..16)
+            .map(|i| json!({ "op": "alloc", "var": format!("{p}{i}") }))
+            .collect();
+        o.extend((0..16).map(|i| json!({ "op": "free", "var": format!("{p}{i}") })));
+        o
+    };
+    let sc = json!({
+        "schemaVersion": 1, "name": "a search of minutes", "cpus": 2,
+        "tasks": [ { "id": "A", "cpu": 0, "ops": ops("a") }, { "id": "B", "cpu": 1, "ops": ops("b") } ]
+    });
+    let path = scenario_file("slow_search", &sc.to_string());
+    let o = slub_lab(&["explore", path.to_str().unwrap(), "--timeout-ms", "200"]);
+    assert_exit(&o, 0);
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(r["complete"], json!(false), "{r}");
+    assert!(
+        r["incomplete"]
+            .as_str()
+            .unwrap()
+            .contains("the time limit (200 ms) ran out"),
+        "{r}"
+    );
+    let help = slub_lab(&["explore", "--help"]);
+    assert!(
+        stdout(&help).contains("[default: 10000]"),
+        "{}",
+        stdout(&help)
+    );
+}

@@ -36,6 +36,7 @@
 //! With the preemption bound on, the bound itself is a heuristic (as in CHESS): it limits
 //! which schedules exist, and the reduction is sound for the schedules within it.
 
+use crate::model::heap_block;
 use crate::model::state::Bump;
 use crate::model::{Driver, Machine, Move, WRITE};
 use crate::scenario::Scenario;
@@ -62,6 +63,14 @@ pub struct Bounds {
 /// The default memory budget: room natively and inside a browser tab's wasm32 heap (4 GiB at
 /// most, and a tab that is also drawing the page).
 pub const DEFAULT_MAX_MEMORY_MB: u64 = 1024;
+
+/// The default wall-clock limit of `explore` natively (ms), as the page's explorer has (its
+/// form's 10 s): a search that would run for minutes stops and says so (`--timeout-ms`).
+pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
+
+/// The largest memory budget a search may be given (`explore --max-memory-mb`): wasm32's
+/// whole address space, where the same search runs in the browser.
+pub const MAX_MEMORY_MB_CEILING: u64 = 4096;
 
 impl Default for Bounds {
     fn default() -> Self {
@@ -149,6 +158,39 @@ struct Node {
     depth: usize,
     used: Used,
     sleep: Vec<Slept>,
+    /// The heap this node holds while queued (its machine's vectors, its sleep set, the
+    /// footprint of the move that made it), as counted into [`Held`] when it was queued.
+    held: usize,
+}
+
+/// What the search holds, counted as it grows (issue 26 item 5): the budget and
+/// `peakMemoryMb` are this, not a guess from the queue alone. Each heap allocation counts as
+/// the block malloc gives it ([`heap_block`]).
+#[derive(Default)]
+struct Held {
+    /// Σ `Node::held` over the queue.
+    queued: usize,
+    /// The visited set's per-state vectors (the sleep sets each state was explored with).
+    visited_heap: usize,
+    /// Path nodes: one per state queued, kept while a descendant is queued (counted for every
+    /// state: an upper bound that is near in a breadth-first search).
+    paths: usize,
+}
+
+impl Held {
+    // Sizes of what is in memory: far below `usize::MAX`.
+    #[allow(clippy::arithmetic_side_effects)]
+    fn bytes(&self, queue: &VecDeque<Node>, visited: &HashMap<u128, Vec<Vec<Move>>>) -> usize {
+        // hashbrown keeps a power of two of buckets, 7/8 of them usable, and a control byte
+        // per bucket.
+        let buckets = (visited.capacity() * 8 / 7).next_power_of_two();
+        let table = buckets * (std::mem::size_of::<(u128, Vec<Vec<Move>>)>() + 1);
+        heap_block(queue.capacity() * std::mem::size_of::<Node>())
+            + self.queued
+            + table
+            + self.visited_heap
+            + self.paths
+    }
 }
 
 fn conflict(a: &[u32], b: &[u32]) -> bool {
@@ -226,6 +268,9 @@ pub fn explore(
     bounds: &Bounds,
     progress: &mut dyn FnMut(&Progress) -> bool,
 ) -> Report {
+    // The budget within its ceiling, whoever set it (the CLI refuses more; the page's worker
+    // passes what it is given).
+    let budget_mb = bounds.max_memory_mb.clamp(1, MAX_MEMORY_MB_CEILING);
     let mut root = Machine::new(sc.clone(), false, true);
     Driver::finish_if_done(&mut root);
     let mut report = Report {
@@ -255,15 +300,18 @@ pub fn explore(
     let mut visited: HashMap<u128, Vec<Vec<Move>>> = HashMap::new();
     visited.insert(state_key(&root, &Used::default()), vec![Vec::new()]);
     let mut queue = VecDeque::new();
+    let mut held = Held::default();
     queue.push_back(Node {
         m: root,
         path: None,
         depth: 0,
         used: Used::default(),
         sleep: Vec::new(),
+        held: 0,
     });
 
     while let Some(node) = queue.pop_front() {
+        held.queued = held.queued.saturating_sub(node.held);
         report.max_depth = report.max_depth.max(node.depth);
         let moves = Driver::enabled_moves(&node.m);
         if moves.is_empty() {
@@ -360,23 +408,39 @@ pub fn explore(
                 .into_iter()
                 .filter(|s| sleep_moves.contains(&s.mv))
                 .collect();
+            let before = heap_block(
+                entry
+                    .capacity()
+                    .saturating_mul(std::mem::size_of::<Vec<Move>>()),
+            );
+            let inner = heap_block(
+                sleep_moves
+                    .len()
+                    .saturating_mul(std::mem::size_of::<Move>()),
+            );
             entry.push(sleep_moves);
+            let after = heap_block(
+                entry
+                    .capacity()
+                    .saturating_mul(std::mem::size_of::<Vec<Move>>()),
+            );
+            held.visited_heap = held
+                .visited_heap
+                .saturating_add(after.saturating_sub(before))
+                .saturating_add(inner);
+            held.paths = held.paths.saturating_add(heap_block(
+                std::mem::size_of::<PathNode>().saturating_add(16),
+            ));
             report.states.bump();
             if report.states.is_multiple_of(256) {
-                // Every queued node holds a machine; every visited state a key and its sleep
-                // sets. Estimated from the machine at hand: states of one scenario differ little.
-                let per_node = (child.approx_bytes())
-                    .saturating_add(std::mem::size_of::<Node>())
-                    .saturating_add(64);
-                let bytes = (queue.len().saturating_add(1))
-                    .saturating_mul(per_node)
-                    .saturating_add(visited.len().saturating_mul(96));
+                let bytes = held.bytes(&queue, &visited);
+                let per_node = child.approx_bytes();
                 report.peak_memory_mb = report.peak_memory_mb.max((bytes >> 20) as u64);
-                if (bytes >> 20) as u64 >= bounds.max_memory_mb {
+                if (bytes >> 20) as u64 >= budget_mb {
                     report.complete = false;
                     report.incomplete = Some(format!(
                         "the memory budget ({} MB) was reached: {} states held, about {} bytes per queued state",
-                        bounds.max_memory_mb,
+                        budget_mb,
                         report.states,
                         per_node
                     ));
@@ -405,12 +469,29 @@ pub fn explore(
                     return report;
                 }
             }
+            let sleep: Vec<Slept> = sleep;
+            // The machine, the sleep set's vector, and the footprint of the move that made
+            // this node (an `Rc` block and its vector), which later siblings' sleep sets share.
+            let node_held = child
+                .approx_bytes()
+                .saturating_add(heap_block(
+                    sleep.len().saturating_mul(std::mem::size_of::<Slept>()),
+                ))
+                .saturating_add(heap_block(
+                    std::mem::size_of::<Vec<u32>>().saturating_add(16),
+                ))
+                .saturating_add(
+                    done.last()
+                        .map_or(0, |d| heap_block(d.foot.len().saturating_mul(4))),
+                );
+            held.queued = held.queued.saturating_add(node_held);
             queue.push_back(Node {
                 m: child,
                 path,
                 depth: node.depth.saturating_add(1),
                 used,
                 sleep,
+                held: node_held,
             });
         }
     }

@@ -156,7 +156,7 @@ pub struct VarOutcome {
 }
 
 mod simulator;
-pub use simulator::{Simulator, MAX_POLICY_MOVES, MAX_RUN_MOVES};
+pub use simulator::{Simulator, MAX_MOVES_CEILING, MAX_POLICY_MOVES, MAX_RUN_MOVES};
 
 /// One modelled kernel function of the code listing (design.md §3 "Code listing").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ts_rs::TS)]

@@ -135,8 +135,8 @@ kernel_fn! {
 kernel_fn! {
     refill_objects "refill_objects" {
         RO2 => "refill_objects(s, p, gfp, min, max): r = __refill_objects_node(s, p, gfp, min, max, get_node(s, numa_mem_id()), true);",
-        RO3 => "if (r >= min) return r;  /* NUMA: __refill_objects_any() tries the other nodes */",
-        RO3r => "        for each other node n: if (data_race(n->nr_partial) <= s->min_partial) continue;",
+        RO3 => "if (r >= min) return r;  /* NUMA: __refill_objects_any() walks the zonelist, local node first */",
+        RO3r => "        for each node n of the zonelist: if (data_race(n->nr_partial) <= s->min_partial) continue;",
         RO3n => "                r += __refill_objects_node(s, p + r, gfp, min - r, max - r, n, false);   // trylock",
         RO5 => "new_slab: slab = new_slab(s, gfp, local_node); if (!slab) return r;",
         RO7 => "stat(s, ALLOC_SLAB); r += alloc_from_new_slab(s, slab, p + r, max - r, true);",
@@ -197,9 +197,9 @@ kernel_fn! {
     slab_alloc_v7 "___slab_alloc" {
         SL1 => "___slab_alloc(s, gfp, node): stat(s, ALLOC_SLOWPATH); object = get_from_partial_node(s, get_node(s, node));",
         SL3 => "if (object) return object;  /* no node asked for: */ get_from_any_partial():",
-        SL3a => "        for each other node n: if (n->nr_partial <= s->min_partial) continue;",
+        SL3a => "        for each node n of the zonelist (local first): if (n->nr_partial <= s->min_partial) continue;",
         SL3r => "                object = get_from_partial_node(s, n); if (object) return object;",
-        SL5 => "slab = new_slab(s, gfp, node); if (!slab) return NULL;   // slab_out_of_memory",
+        SL5 => "slab = new_slab(s, gfp, node); if (!slab) { if (node asked for && try_thisnode) { try_thisnode = false; retry without __GFP_THISNODE; } return NULL; }",
         SL5r => "stat(s, ALLOC_SLAB); alloc_from_new_slab(s, slab, &object, 1, true);",
         SL7r => "return object;",
     }

@@ -628,6 +628,10 @@ pub const MAX_OBJECTS_PER_SLAB: u32 = 64;
 pub const MAX_MIN_PARTIAL: u32 = 64;
 pub const MAX_CPU_PARTIAL: u32 = 256;
 pub const MAX_SETUP_OPS: usize = 256;
+/// The most moves a scenario's `schedule` (and `run --schedule`) may name: as many as the
+/// default policy adds to a run (`MAX_POLICY_MOVES`), far more than any run of a correct
+/// variant takes.
+pub const MAX_SCHEDULE_MOVES: usize = 100_000;
 pub const MAX_TASKS: usize = 8;
 pub const MAX_IRQS: usize = 8;
 pub const MAX_CONTEXT_OPS: usize = 64;
@@ -759,7 +763,41 @@ struct RawScenario {
     setup: Option<Vec<Obj<RawSetupOp>>>,
     tasks: Vec<Obj<RawContext>>,
     irqs: Option<Vec<Obj<RawContext>>>,
-    schedule: Option<Vec<String>>,
+    schedule: Option<RawSchedule>,
+}
+
+/// A scenario's `schedule`, refused as soon as it is longer than [`MAX_SCHEDULE_MOVES`]: the
+/// moves are counted while they are read, so a file of millions of moves costs no more memory
+/// than its own text before the error.
+struct RawSchedule(Vec<String>);
+
+impl<'de> Deserialize<'de> for RawSchedule {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Moves;
+        impl<'de> serde::de::Visitor<'de> for Moves {
+            type Value = RawSchedule;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an array of moves")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<RawSchedule, A::Error> {
+                let mut out = Vec::new();
+                while let Some(mv) = seq.next_element::<String>()? {
+                    if out.len() == MAX_SCHEDULE_MOVES {
+                        return Err(serde::de::Error::custom(format!(
+                            "more than {MAX_SCHEDULE_MOVES} moves: a schedule has at most \
+                             {MAX_SCHEDULE_MOVES} (MAX_SCHEDULE_MOVES)"
+                        )));
+                    }
+                    out.push(mv);
+                }
+                Ok(RawSchedule(out))
+            }
+        }
+        d.deserialize_seq(Moves)
+    }
 }
 
 #[derive(Deserialize)]
@@ -1015,7 +1053,7 @@ fn resolve(raw: RawScenario) -> Result<Scenario, ScenarioError> {
         setup,
         tasks,
         irqs,
-        schedule: raw.schedule,
+        schedule: raw.schedule.map(|RawSchedule(m)| m),
     })
 }
 
@@ -1588,7 +1626,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                     // Hotplug: the target CPU is dead; the context flushing it cannot be one
                     // of its own (it would wait for itself to finish).
                     let own = match loc.list {
-                        List::Setup => None,
+                        List::Setup => s.setup.get(loc.index).map(|o| o.cpu),
                         List::Task(i) => s.tasks.get(i).map(|c| c.cpu),
                         List::Irq(i) => s.irqs.get(i).map(|c| c.cpu),
                     };
@@ -1607,8 +1645,85 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         }
     }
 
+    validate_offline(s, &ops)?;
     validate_variables(&ops)?;
     validate_schedule(s)?;
+    Ok(())
+}
+
+/// What a flush with `target` means for later operations. It models CPU hotplug
+/// (`slub_cpu_dead`, SLAB's `cpuup_canceled`): the target CPU went down and a survivor drains
+/// what it left. The model does not bring a CPU back online, so nothing may run on the
+/// target afterwards, and every operation that would is refused here with its place
+/// instead of waiting forever at run time:
+/// - a setup op on a CPU an earlier setup op flushed as dead;
+/// - a task or interrupt handler on a CPU that setup flushed as dead (they run after setup);
+/// - two contexts that flush each other's CPUs as dead (each flush waits until the other
+///   CPU's contexts have finished, so neither ever runs).
+///
+/// Contexts of the tasks and irqs cannot reach a dead CPU either: the flush waits until every
+/// context on the target has finished, and the executor refuses a migration onto it.
+fn validate_offline(s: &Scenario, ops: &[(Loc, &Op)]) -> Result<(), ScenarioError> {
+    let target = |op: &Op| match op {
+        Op::Flush { target } => *target,
+        _ => None,
+    };
+    // Setup runs in order: each op sees the CPUs flushed as dead before it.
+    let mut dead: Vec<(u32, usize)> = Vec::new();
+    for (i, op) in s.setup.iter().enumerate() {
+        if let Some(&(_, j)) = dead.iter().find(|(k, _)| *k == op.cpu) {
+            return Err(ScenarioError::new(
+                format!("setup[{i}]"),
+                format!(
+                    "cpu{} is offline: setup[{j}] flushed it as dead, and a dead CPU runs \
+                     nothing more (the model does not bring a CPU back online)",
+                    op.cpu
+                ),
+            ));
+        }
+        if let Some(t) = target(&op.op) {
+            dead.push((t, i));
+        }
+    }
+    for (list, contexts) in [("tasks", &s.tasks), ("irqs", &s.irqs)] {
+        for (i, c) in contexts.iter().enumerate() {
+            if let Some(&(_, j)) = dead.iter().find(|(k, _)| *k == c.cpu) {
+                return Err(ScenarioError::new(
+                    format!("{list}[{i}].cpu"),
+                    format!(
+                        "cpu{} is offline: setup[{j}] flushed it as dead before `{}` could \
+                         run there (a dead CPU runs nothing more)",
+                        c.cpu, c.id
+                    ),
+                ));
+            }
+        }
+    }
+    // A context on CPU a flushing b, while a context on b flushes a: a deadlock by
+    // construction, whatever the schedule.
+    let cpu_of = |loc: &Loc| match loc.list {
+        List::Setup => None,
+        List::Task(t) => s.tasks.get(t).map(|c| c.cpu),
+        List::Irq(t) => s.irqs.get(t).map(|c| c.cpu),
+    };
+    for (la, a) in ops {
+        let (Some(ca), Some(ta)) = (cpu_of(la), target(a)) else {
+            continue;
+        };
+        for (lb, b) in ops {
+            if cpu_of(lb) == Some(ta) && target(b) == Some(ca) {
+                return Err(ScenarioError::new(
+                    format!("{}.target", lb.path()),
+                    format!(
+                        "cpu{ca} is flushed as dead here while {} (on cpu{ca}) flushes \
+                         cpu{ta}: each flush waits until the other CPU's contexts have \
+                         finished, so neither could ever run",
+                        la.path()
+                    ),
+                ));
+            }
+        }
+    }
     Ok(())
 }
 

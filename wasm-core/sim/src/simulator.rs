@@ -20,6 +20,11 @@ pub const MAX_POLICY_MOVES: usize = 100_000;
 /// on a lock that nobody releases would otherwise never end.
 pub const MAX_RUN_MOVES: usize = 10_000;
 
+/// The most moves `run --max-moves` may ask the default policy for (ten times the default).
+/// A lean run ([`Simulator::lean`]) holds nothing per move, so the bound is one of time: about
+/// a second per million moves natively, and as many events with `--events`.
+pub const MAX_MOVES_CEILING: usize = 1_000_000;
+
 /// How many of the last moves name the contexts that kept running in a `LIVELOCK` report.
 const LIVELOCK_WINDOW: usize = 1_000;
 
@@ -40,6 +45,9 @@ pub struct Simulator {
     /// The default policy stopped at its bound with moves still enabled: the violation
     /// `LIVELOCK` of the outcome at the end of the history.
     livelock: Option<crate::view::Violation>,
+    /// A lean simulator ([`Simulator::lean`]) keeps no history, checkpoints or marks, and its
+    /// events only until [`Simulator::run_to_end_streaming`] hands them on.
+    lean: bool,
 }
 
 impl Simulator {
@@ -66,7 +74,21 @@ impl Simulator {
             played: 0,
             schedule_error: None,
             livelock: None,
+            lean: false,
         }
+    }
+
+    /// A simulator that keeps no history: `slub-lab run`, whose moves may number up to
+    /// [`MAX_MOVES_CEILING`], holds the machine and nothing that grows with the moves. Its
+    /// events (when `events`) wait in [`Simulator::events`] until
+    /// [`Simulator::run_to_end_streaming`] hands them to its sink. It cannot travel in time
+    /// (`seek` to anywhere but the cursor is an error).
+    pub fn lean(sc: Scenario, events: bool) -> Simulator {
+        let mut sim = Simulator::new(sc, events, true);
+        sim.lean = true;
+        sim.checkpoints.clear();
+        sim.marks.clear();
+        sim
     }
 
     pub fn scenario(&self) -> &Scenario {
@@ -116,6 +138,10 @@ impl Simulator {
         self.machine.apply(mv, Some(self.cursor));
         Driver::finish_if_done(&mut self.machine);
         self.machine.take_events(&mut self.events);
+        if self.lean {
+            self.cursor.bump();
+            return;
+        }
         self.history.push(text);
         self.cursor.bump();
         self.marks.push(self.events.len());
@@ -184,6 +210,21 @@ impl Simulator {
     /// then, the run is reported as a `LIVELOCK` violation naming the contexts that kept
     /// moving in its last moves (a retry loop that never succeeds), never as finished.
     pub fn run_to_end_within(&mut self, max_moves: usize) {
+        self.run_to_end_streaming(max_moves, &mut |_| {});
+    }
+
+    /// [`Simulator::run_to_end_within`] that hands the events recorded so far to `sink` before
+    /// the first move and after every move, for it to drain (a lean simulator's events then
+    /// never pile up: `slub-lab run --events` writes them out as they come).
+    pub fn run_to_end_streaming(
+        &mut self,
+        max_moves: usize,
+        sink: &mut dyn FnMut(&mut Vec<Event>),
+    ) {
+        let max_moves = max_moves.min(MAX_MOVES_CEILING);
+        if self.lean {
+            sink(&mut self.events);
+        }
         // Context ids, not names: copying a name per move made a run about 35 % slower.
         let mut recent: std::collections::VecDeque<CtxId> =
             std::collections::VecDeque::with_capacity(LIVELOCK_WINDOW.min(max_moves));
@@ -199,6 +240,9 @@ impl Simulator {
             }
             recent.push_back(cx);
             self.push_move(mv, text);
+            if self.lean {
+                sink(&mut self.events);
+            }
         }
         if policy::default_move(&self.machine).is_none() {
             return;
@@ -238,6 +282,13 @@ impl Simulator {
 
     /// Move the cursor to `n` moves of the history (time travel; the history is kept).
     pub fn seek(&mut self, n: usize) -> Result<(), Error> {
+        if self.lean && n != self.cursor {
+            return Err(Error::Move {
+                index: n,
+                mv: format!("seek {n}"),
+                why: "a lean simulator keeps no history to travel in".into(),
+            });
+        }
         if n > self.history.len() {
             return Err(Error::Move {
                 index: n,
@@ -360,6 +411,9 @@ impl Simulator {
         if !self.recording {
             return &[];
         }
+        if self.lean {
+            return &self.events;
+        }
         self.events_range(0, self.mark(self.cursor))
     }
 
@@ -416,7 +470,7 @@ impl Simulator {
             .map(|(name, addr, held)| (name.to_string(), VarOutcome { addr, held }))
             .collect();
         let mut violations = m.violations().to_vec();
-        if self.cursor == self.history.len() {
+        if self.lean || self.cursor == self.history.len() {
             violations.extend(self.livelock.clone());
         }
         Outcome {

@@ -738,3 +738,178 @@ fn slab_free_holds_its_slab_only_from_its_cas() -> R {
     r.finish();
     no_violation(&r)
 }
+
+/// Issue 26 item 1: nothing after a dead-CPU flush is dropped. A flush with `target` is the
+/// CPU's death (the model brings no CPU back online): in setup it runs at once (no context
+/// has started on the dead CPU) and every op after it runs on a survivor; an op that would
+/// run on the dead CPU is refused with its place (the issue's scenario: `setup[2]`). On the
+/// task path the flush waits for the dead CPU's contexts, then every later op still runs.
+/// Under SLUB, SLAB and Linux 7.0.
+#[test]
+fn nothing_after_a_dead_cpu_flush_is_dropped() -> R {
+    for (allocator, era) in [("slub", None), ("slab", None), ("slub", Some("v7.0"))] {
+        let mut sc = json!({
+            "schemaVersion": 1,
+            "name": "setup flushes cpu0 as dead",
+            "allocator": allocator,
+            "cpus": 2,
+            "cache": { "objectsPerSlab": 4 },
+            "setup": [
+                { "cpu": 0, "op": "alloc", "var": "a" },
+                { "cpu": 1, "op": "flush", "target": 0 },
+                { "cpu": 1, "op": "alloc", "var": "b" },
+                { "cpu": 1, "op": "free", "var": "a" }
+            ],
+            "tasks": [ { "id": "T", "cpu": 1, "ops": [ { "op": "alloc", "var": "c" } ] } ]
+        });
+        if let Some(e) = era {
+            sc["variant"] = json!({ "era": e });
+        }
+        let tag = format!("{allocator} {}", era.unwrap_or(""));
+        let mut sim = slub_sim::Simulator::from_json(&sc.to_string(), true)
+            .map_err(|e| format!("{tag}: {e}"))?;
+        // Setup ran to its end: the flush left events, `b` is held, `a` was freed.
+        let flushed = sim.events().iter().any(|e| {
+            e.ctx == "(setup)"
+                && ["slub_cpu_dead", "flush_cpu_slab", "do_drain"]
+                    .iter()
+                    .any(|f| e.label.contains(f))
+        });
+        sim.run_to_end();
+        let out = sim.outcome();
+        let held = |v: &str| out.vars.get(v).is_some_and(|o| o.held);
+        if !flushed
+            || !out.finished
+            || !held("b")
+            || !held("c")
+            || held("a")
+            || !out.violations.is_empty()
+        {
+            return Err(format!(
+                "{tag}: setup after a dead-CPU flush: flush events {flushed}, finished {}, vars {:?}, violations {:?}",
+                out.finished, out.vars, out.violations
+            ));
+        }
+        // The issue's scenario: setup goes on on the dead CPU, and the task is bound to it.
+        let mut bad = sc.clone();
+        bad["setup"][2]["cpu"] = json!(0);
+        match slub_sim::scenario::parse(&bad.to_string()) {
+            Err(e) if e.path == "setup[2]" && e.message.contains("cpu0 is offline") => {}
+            other => {
+                return Err(format!(
+                    "{tag}: setup[2] on the dead cpu0: {:?}",
+                    other.map(|_| ())
+                ))
+            }
+        }
+        let mut bad = sc.clone();
+        bad["tasks"][0]["cpu"] = json!(0);
+        match slub_sim::scenario::parse(&bad.to_string()) {
+            Err(e) if e.path == "tasks[0].cpu" && e.message.contains("cpu0 is offline") => {}
+            other => {
+                return Err(format!(
+                    "{tag}: T on the dead cpu0: {:?}",
+                    other.map(|_| ())
+                ))
+            }
+        }
+        // The task path: T flushes cpu0 as dead while U still runs there; the flush waits,
+        // and every op after it (T's own, and V's on the survivor) runs.
+        let mut tasks = sc.clone();
+        tasks["setup"] = json!([{ "cpu": 0, "op": "alloc", "var": "a" }]);
+        tasks["tasks"] = json!([
+            { "id": "T", "cpu": 1, "ops": [ { "op": "flush", "target": 0 }, { "op": "alloc", "var": "b" }, { "op": "free", "var": "a" } ] },
+            { "id": "U", "cpu": 0, "ops": [ { "op": "alloc", "var": "u" }, { "op": "free", "var": "u" } ] },
+            { "id": "V", "cpu": 1, "ops": [ { "op": "alloc", "var": "c" } ] }
+        ]);
+        let mut sim = slub_sim::Simulator::from_json(&tasks.to_string(), false)
+            .map_err(|e| format!("{tag}: {e}"))?;
+        sim.run_to_end();
+        let out = sim.outcome();
+        let held = |v: &str| out.vars.get(v).is_some_and(|o| o.held);
+        if !out.finished
+            || out.deadlock
+            || !held("b")
+            || !held("c")
+            || held("a")
+            || held("u")
+            || !out.violations.is_empty()
+        {
+            return Err(format!(
+                "{tag}: the task path: finished {}, deadlock {}, vars {:?}, violations {:?}",
+                out.finished, out.deadlock, out.vars, out.violations
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Issue 26 item 7: three edges of Linux 7.0's `mm/slub.c`.
+/// - `get_from_any_partial` and `__refill_objects_any` walk the zonelist from the local node
+///   (SH4 on two nodes: the walk's first look is at the refilling CPU's own node);
+/// - a node-specific `___slab_alloc` whose `new_slab` fails under `__GFP_THISNODE` retries
+///   without it, and the retry may take another node's partial slab (before: NULL);
+/// - `pageAllocFail` fails this cache's pages, not the sheaf's own `kzalloc`: under it
+///   `alloc_full_sheaf` gets its sheaf (`SHEAF_ALLOC`) and frees it when the refill fails.
+#[test]
+fn linux_7_0_edges_match_the_kernel() -> R {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/scenarios/sh04_refill_isolated_slab_remote_free.json"),
+    )
+    .map_err(|e| e.to_string())?;
+    let mut sim = slub_sim::Simulator::from_json(&text, true).map_err(|e| e.to_string())?;
+    sim.run_to_end();
+    let walk = sim
+        .events()
+        .iter()
+        .find(|e| e.label == "refill_objects:RO3r")
+        .ok_or("SH4 walks no zonelist")?;
+    // cpu0 is on node 0 (two CPUs, two nodes).
+    if !(walk.cpu == 0 && walk.narration.contains("node 0")) {
+        return Err(format!(
+            "the walk starts elsewhere: cpu{} {}",
+            walk.cpu, walk.narration
+        ));
+    }
+
+    let retry = json!({
+        "schemaVersion": 1, "name": "a node-specific allocation retries without __GFP_THISNODE",
+        "cpus": 2, "nodes": 2, "variant": { "era": "v7.0" },
+        "cache": { "sheafCapacity": 0, "objectsPerSlab": 4, "minPartial": 0, "pageAllocFail": true },
+        "setup": [ { "cpu": 1, "op": "alloc", "var": "x" } ],
+        "tasks": [ { "id": "T", "cpu": 0, "ops": [ { "op": "alloc", "var": "v", "node": 0 } ] } ]
+    });
+    let mut sim =
+        slub_sim::Simulator::from_json(&retry.to_string(), false).map_err(|e| e.to_string())?;
+    sim.run_to_end();
+    let out = sim.outcome();
+    if !out.violations.is_empty() || out.vars.get("v").and_then(|v| v.addr).is_none() {
+        return Err(format!(
+            "the retry should take node 1's partial slab: {:?} {:?}",
+            out.vars, out.violations
+        ));
+    }
+
+    let kzalloc = json!({
+        "schemaVersion": 1, "name": "alloc_full_sheaf under page allocation failure",
+        "cpus": 1, "variant": { "era": "v7.0" },
+        "cache": { "sheafCapacity": 4, "pageAllocFail": true },
+        "tasks": [ { "id": "T", "cpu": 0, "ops": [ { "op": "alloc", "var": "a" } ] } ]
+    });
+    let mut sim =
+        slub_sim::Simulator::from_json(&kzalloc.to_string(), false).map_err(|e| e.to_string())?;
+    sim.run_to_end();
+    let out = sim.outcome();
+    let n = |s: &str| out.stats.total.get(s).copied().unwrap_or(0);
+    if n("SHEAF_ALLOC") == 0 || n("SHEAF_FREE") == 0 || out.vars["a"].addr.is_some() {
+        return Err(format!(
+            "alloc_full_sheaf: SHEAF_ALLOC {}, SHEAF_FREE {}, a {:?}, {:?}",
+            n("SHEAF_ALLOC"),
+            n("SHEAF_FREE"),
+            out.vars["a"],
+            out.violations
+        ));
+    }
+    Ok(())
+}

@@ -11,180 +11,15 @@
 //! `FUZZ_CASES` sets the number of cases (10,000 by default, inside `npm test`), `FUZZ_SEED`
 //! the seed. `npm run fuzz` runs 1,000,000.
 
+mod fuzz_gen;
+
+use fuzz_gen::{as_text, corpus, mutate, Rng};
 use serde_json::Value;
 use slub_sim::{scenario, Simulator};
 use std::path::PathBuf;
 
-/// xorshift64*: small, seeded, reproducible; no crate needed for a test's dice.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
-fn corpus() -> Vec<String> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut files: Vec<PathBuf> = Vec::new();
-    for dir in ["wasm-core/sim/tests/scenarios", "lessons"] {
-        let mut todo = vec![root.join(dir)];
-        while let Some(d) = todo.pop() {
-            for e in std::fs::read_dir(&d).expect("corpus dir").flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    todo.push(p);
-                } else if p.extension().is_some_and(|x| x == "json")
-                    && p.file_name().is_some_and(|n| n != "vocabulary.json")
-                {
-                    files.push(p);
-                }
-            }
-        }
-    }
-    files.sort();
-    let texts: Vec<String> = files
-        .iter()
-        .map(|p| std::fs::read_to_string(p).expect("corpus file"))
-        .collect();
-    assert!(texts.len() >= 20, "only {} corpus scenarios", texts.len());
-    texts
-}
-
-/// Every place in a JSON value, as a path of keys and indices.
-fn places(v: &Value, here: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
-    out.push(here.clone());
-    match v {
-        Value::Object(m) => {
-            for (k, x) in m {
-                here.push(Value::from(k.as_str()));
-                places(x, here, out);
-                here.pop();
-            }
-        }
-        Value::Array(a) => {
-            for (i, x) in a.iter().enumerate() {
-                here.push(Value::from(i));
-                places(x, here, out);
-                here.pop();
-            }
-        }
-        _ => {}
-    }
-}
-
-fn at<'a>(v: &'a mut Value, path: &[Value]) -> Option<&'a mut Value> {
-    let mut cur = v;
-    for p in path {
-        cur = match p {
-            Value::String(k) => cur.get_mut(k.as_str())?,
-            Value::Number(i) => cur.get_mut(i.as_u64()? as usize)?,
-            _ => return None,
-        };
-    }
-    Some(cur)
-}
-
-/// Values a careless or hostile author writes.
-fn odd_value(r: &mut Rng) -> Value {
-    let pick = [
-        Value::from(0),
-        Value::from(-1),
-        Value::from(1),
-        Value::from(2),
-        Value::from(7),
-        Value::from(64),
-        Value::from(65),
-        Value::from(4096),
-        Value::from(u64::MAX),
-        Value::from(1.5),
-        Value::from(""),
-        Value::from("A"),
-        Value::from("x"),
-        Value::from("migrate:A:1"),
-        Value::from("v6.8"),
-        Value::from("no-tid"),
-        Value::from("__proto__"),
-        Value::from("a".repeat(40)),
-        Value::Null,
-        Value::Bool(true),
-        Value::Array(vec![]),
-        serde_json::json!({}),
-    ];
-    pick[r.below(pick.len())].clone()
-}
-
-fn mutate(v: &mut Value, r: &mut Rng) {
-    let mut all = Vec::new();
-    places(v, &mut Vec::new(), &mut all);
-    let path = all[r.below(all.len())].clone();
-    let donor_path = all[r.below(all.len())].clone();
-    let donor = at(&mut v.clone(), &donor_path)
-        .cloned()
-        .unwrap_or(Value::Null);
-    let Some(target) = at(v, &path) else { return };
-    match r.below(6) {
-        0 => *target = odd_value(r),
-        1 => *target = donor,
-        2 => {
-            if let Value::Array(a) = target {
-                if !a.is_empty() {
-                    let i = r.below(a.len());
-                    let x = a[i].clone();
-                    a.insert(i, x);
-                }
-            }
-        }
-        3 => {
-            if let Value::Array(a) = target {
-                if !a.is_empty() {
-                    a.remove(r.below(a.len()));
-                }
-            } else if let Value::Object(m) = target {
-                let keys: Vec<String> = m.keys().cloned().collect();
-                if !keys.is_empty() {
-                    m.remove(&keys[r.below(keys.len())]);
-                }
-            }
-        }
-        4 => {
-            if let Value::Object(m) = target {
-                let keys = [
-                    "variant", "era", "fastpath", "cpu", "var", "target", "node", "extra",
-                ];
-                m.insert(keys[r.below(keys.len())].to_string(), odd_value(r));
-            }
-        }
-        _ => {
-            if let Value::Number(n) = target {
-                let x = n.as_i64().unwrap_or(0);
-                *target = Value::from(x + [-1, 1, 8, 1000][r.below(4)]);
-            }
-        }
-    }
-}
-
-/// A mutant as text: mostly the value's JSON, sometimes cut or with a byte changed.
-fn as_text(v: &Value, r: &mut Rng) -> String {
-    let mut s = v.to_string();
-    match r.below(10) {
-        0 if !s.is_empty() => s.truncate(r.below(s.len())),
-        1 if !s.is_empty() => {
-            let i = r.below(s.len());
-            if s.is_char_boundary(i) && s.is_char_boundary(i + 1) {
-                let c = ['{', '}', '"', ',', '9', ':', '[', ' '][r.below(8)];
-                s.replace_range(i..i + 1, &c.to_string());
-            }
-        }
-        _ => {}
-    }
-    s
+thread_local! {
+    static LIVELOCKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Play `sim` by random enabled moves, then the bounded default policy.
@@ -206,6 +41,18 @@ fn play(sim: &mut Simulator, r: &mut Rng) {
     let model = out.violations.iter().find(|v| v.invariant == "MODEL");
     assert!(model.is_none(), "an internal error of the model: {model:?}");
     let livelock = out.violations.iter().any(|v| v.invariant == "LIVELOCK");
+    if livelock {
+        LIVELOCKS.with(|n| n.set(n.get() + 1));
+        // Keep one, with the moves that led there: a run that never ends is the input the
+        // move ceiling (`run --max-moves`) is measured on.
+        let file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fuzz-livelock.json");
+        if !file.exists() {
+            let mut v: Value = serde_json::to_value(sim.scenario()).unwrap_or(Value::Null);
+            let played = sim.history().len().saturating_sub(20_000);
+            v["schedule"] = Value::from(sim.history()[..played].to_vec());
+            let _ = std::fs::write(&file, v.to_string());
+        }
+    }
     assert!(
         out.finished || out.deadlock || livelock,
         "a run stopped without finishing, a deadlock or a livelock: {:?}",
@@ -254,9 +101,11 @@ fn mutated_scenarios_never_panic_and_every_error_names_where() {
         }
     }
     println!(
-        "fuzz: {cases} cases (seed {seed}): {valid} valid and run, {rejected} rejected with a place, in {:.1?}",
+        "fuzz: {cases} cases (seed {seed}): {valid} valid and run ({} livelocked), {rejected} rejected with a place, in {:.1?}",
+        LIVELOCKS.with(|n| n.get()),
         t0.elapsed()
     );
+    assert_eq!(fuzz_gen::MAX_SCHEDULE_MOVES, scenario::MAX_SCHEDULE_MOVES);
 }
 
 /// One mutant: parse it, and run it if it validates. True if it was valid.

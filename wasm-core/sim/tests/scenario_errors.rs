@@ -391,6 +391,49 @@ fn out_of_range_and_absurd_numbers_say_the_limit() {
             path: "tasks[0].ops[0].target",
             needles: &["0 to 1"],
         },
+        // Issue 26 item 1: a flush with `target` is the CPU's death, and nothing may run on
+        // the dead CPU afterwards; each op that would is refused with its place.
+        Case {
+            name: "setup op on a CPU setup flushed as dead",
+            edit: |v| {
+                v["cpus"] = json!(3);
+                v["setup"] = json!([
+                    { "cpu": 2, "op": "alloc", "var": "a" },
+                    { "cpu": 1, "op": "flush", "target": 2 },
+                    { "cpu": 2, "op": "alloc", "var": "b" }
+                ]);
+            },
+            path: "setup[2]",
+            needles: &["cpu2 is offline", "setup[1] flushed it as dead"],
+        },
+        Case {
+            name: "task on a CPU setup flushed as dead",
+            edit: |v| v["setup"] = json!([{ "cpu": 0, "op": "alloc", "var": "a" }, { "cpu": 0, "op": "flush", "target": 1 }]),
+            path: "tasks[1].cpu",
+            needles: &["cpu1 is offline", "setup[1]", "`B`"],
+        },
+        Case {
+            name: "the first context on a CPU setup flushed as dead",
+            edit: |v| v["setup"] = json!([{ "cpu": 0, "op": "alloc", "var": "a" }, { "cpu": 1, "op": "flush", "target": 0 }]),
+            path: "tasks[0].cpu",
+            needles: &["cpu0 is offline"],
+        },
+        Case {
+            name: "setup flushing its own CPU as dead",
+            edit: |v| v["setup"] = json!([{ "cpu": 0, "op": "alloc", "var": "a" }, { "cpu": 1, "op": "flush", "target": 1 }]),
+            path: "setup[1].target",
+            needles: &["own CPU"],
+        },
+        Case {
+            name: "two contexts flushing each other's CPU as dead",
+            edit: |v| {
+                v["schedule"] = json!(["A"]);
+                v["tasks"][0]["ops"] = json!([{ "op": "flush", "target": 1 }]);
+                v["tasks"][1]["ops"] = json!([{ "op": "flush", "target": 0 }]);
+            },
+            path: "tasks[1].ops[0].target",
+            needles: &["tasks[0].ops[0]", "neither could ever run"],
+        },
         Case {
             name: "too many ops",
             edit: |v| {

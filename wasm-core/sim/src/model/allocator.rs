@@ -90,17 +90,30 @@ impl AllocState {
     // Sizes times lengths of vectors in memory: far below `usize::MAX`.
     #[allow(clippy::arithmetic_side_effects)]
     pub(super) fn approx_bytes(&self) -> usize {
-        use std::mem::size_of_val;
+        use super::driver::heap_block as b;
+        use std::mem::size_of_val as sz;
         match self {
-            AllocState::Slub(s) => size_of_val(&*s.cpu_slab) + size_of_val(&*s.pages),
+            AllocState::Slub(s) => b(sz(&*s.cpu_slab)) + b(sz(&*s.pages)),
             AllocState::Slab(s) => {
-                let arrays: usize = s.ac.iter().map(|a| size_of_val(&*a.entry)).sum();
-                let bufctls: usize = s.pages.iter().map(|p| size_of_val(&*p.bufctl)).sum();
-                size_of_val(&*s.ac) + size_of_val(&*s.pages) + arrays + bufctls
+                let arrays: usize = s.ac.iter().map(|a| b(sz(&*a.entry))).sum();
+                let bufctls: usize = s.pages.iter().map(|p| b(sz(&*p.bufctl))).sum();
+                b(sz(&*s.ac)) + b(sz(&*s.pages)) + arrays + bufctls
             }
             AllocState::Sheaves(s) => {
-                let slots: usize = s.sheaves.iter().map(|h| size_of_val(&*h.slots)).sum();
-                size_of_val(&*s.pcs) + size_of_val(&*s.sheaves) + size_of_val(&*s.pages) + slots
+                let slots: usize = s.sheaves.iter().map(|h| b(sz(&*h.slots))).sum();
+                let barns: usize = s
+                    .barns
+                    .iter()
+                    .map(|n| b(sz(&*n.full)) + b(sz(&*n.empty)))
+                    .sum();
+                b(sz(&*s.pcs))
+                    + b(sz(&*s.sheaves))
+                    + b(sz(&*s.pages))
+                    + slots
+                    + b(sz(&*s.barns))
+                    + barns
+                    + b(sz(&*s.held))
+                    + b(sz(&*s.isolated))
             }
         }
     }

@@ -153,6 +153,19 @@ impl Machine {
             if let Some(cpu) = self.cpu_mut(k) {
                 cpu.current = None;
             }
+            // Validation refuses every setup op that could wait (on a dead CPU, on a variable
+            // not yet allocated); one that still did would leave every later op unrun, so it
+            // is said, never dropped in silence.
+            if !self.stopped() && self.ctx(sx).op_index <= i {
+                let why = self
+                    .blocked_reason(sx)
+                    .unwrap_or_else(|| "it did not start".into());
+                self.violate(
+                    "MODEL",
+                    format!("setup[{i}] could not run: the setup {why}"),
+                );
+                break;
+            }
         }
         if let Some(c) = self.ctx_mut(sx) {
             c.finished = true;

@@ -51,7 +51,7 @@ pub mod state;
 pub mod stats;
 mod view;
 
-pub use driver::{CtxView, Driver, PolicyView};
+pub use driver::{heap_block, CtxView, Driver, PolicyView};
 pub use executor::Move;
 
 pub use pcs::{Func, Pc};

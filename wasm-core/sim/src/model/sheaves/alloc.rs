@@ -238,6 +238,9 @@ pub struct SlabAllocV7 {
     pub m: u8,
     pub l: u8,
     pub ret: Ret,
+    /// A node-specific request whose first try (`__GFP_THISNODE`) found no slab: the retry
+    /// without it (`try_thisnode = false`), which may take any node's partial slab.
+    pub retry: bool,
 }
 
 impl Locals for SlabAllocV7 {
@@ -793,6 +796,22 @@ impl Machine {
     /// `refill_objects(p, min = max = pobj)` (RO2–RO7): from this node's partial slabs, then
     /// other nodes', then new slabs, into the sheaf `h` from slot `pages` on. Returns the number
     /// of objects in `count`. `count` = got so far, `n` = the other node being tried.
+    /// The node after `after` in the zonelist of node `here` (`None`: the first), as the
+    /// kernel's NUMA walks (`get_from_any_partial`, `__refill_objects_any`) visit them: the
+    /// local node, then the others in order (the model's nodes are all at one distance). A
+    /// machine of one node has no walk (a kernel without `CONFIG_NUMA`).
+    fn zonelist_next(&self, here: u32, after: Option<u32>) -> Option<u32> {
+        let nodes = self.cfg.sc.nodes;
+        if nodes < 2 {
+            return None;
+        }
+        match after {
+            None => Some(here),
+            Some(m) if m == here => (0..nodes).find(|&x| x != here),
+            Some(m) => (m.saturating_add(1)..nodes).find(|&x| x != here),
+        }
+    }
+
     pub(in crate::model) fn refill_objects(
         &mut self,
         pc: &mut refill_objects::Pc,
@@ -811,15 +830,13 @@ impl Machine {
                 if fr.count >= fr.pobj {
                     return Flow::Ret(Ret::new(1, None).counted(fr.count));
                 }
-                // NUMA: `__refill_objects_any` tries the other nodes with `allow_spin = false`
-                // (the model does not draw the `remote_node_defrag_ratio` lottery: it tries).
+                // NUMA: `__refill_objects_any` walks the zonelist of the local node with
+                // `allow_spin = false`, the local node first (its partial list may have
+                // grown since `__refill_objects_node` looked). The model does not draw the
+                // `remote_node_defrag_ratio` lottery (`get_cycles() % 1024 > ratio` skips
+                // the walk, 24 times in 1024 by default): it walks.
                 let here = fr.node.unwrap_or(0);
-                let next = match fr.n {
-                    None => 0,
-                    Some(m) => m.saturating_add(1),
-                };
-                let next = (next..self.cfg.sc.nodes).find(|&m| m != here);
-                match next {
+                match self.zonelist_next(here, fr.n) {
                     Some(m) => {
                         fr.n = Some(m);
                         *pc = RO3r;
@@ -1433,18 +1450,17 @@ impl Machine {
                 if fr.ret.value != NULL {
                     return Flow::Ret(Ret::new(fr.ret.value, None));
                 }
-                // `get_from_any_partial`: only when no node was asked for.
-                if fr.node.is_some() {
+                // `get_from_any_partial`: when no node was asked for, or on the retry of a
+                // node-specific request without `__GFP_THISNODE`.
+                if fr.node.is_some() && !fr.retry {
                     *pc = SL5;
                     return Flow::Go;
                 }
+                // Its zonelist walk starts at the local node, as `__refill_objects_any`'s
+                // (see there; no `remote_node_defrag_ratio` lottery either).
                 let here = self.my_node();
-                let start = if fr.m == 0 {
-                    0
-                } else {
-                    u32::from(fr.l).saturating_add(1)
-                };
-                match (start..self.cfg.sc.nodes).find(|&m| m != here) {
+                let after = (fr.m != 0).then_some(u32::from(fr.l));
+                match self.zonelist_next(here, after) {
                     Some(m) => {
                         fr.m = 1;
                         fr.l = m as u8;
@@ -1486,6 +1502,16 @@ impl Machine {
             }
             SL5r => {
                 let Some(p) = fr.ret.slab else {
+                    // A node-specific request tried its node with `__GFP_THISNODE` (no other
+                    // node's slabs, no fallback in the page allocator); it fails only after a
+                    // second try without it (`try_thisnode = false; goto new_objects`).
+                    if fr.node.is_some() && !fr.retry {
+                        fr.retry = true;
+                        fr.m = 0;
+                        fr.ret.value = NULL;
+                        *pc = SL3;
+                        return Flow::Go;
+                    }
                     return Flow::Ret(Ret::new(NULL, None));
                 };
                 self.stat(Stat::ALLOC_SLAB);

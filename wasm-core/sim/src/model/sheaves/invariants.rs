@@ -2,6 +2,13 @@
 //! INV-S6 (who writes a CPU's sheaves), INV-S7 (`local_lock` without a test) and INV-S5's
 //! "lists change only under the barn lock" are checked where the writes happen (`mod.rs`,
 //! `barn.rs`); INV-S14 (NUMA locality) is advisory in the kernel and not reported.
+//!
+//! Each checked invariant has a negative control that makes it fire (`negative.rs`: a state
+//! or a write built by hand). Three have none, and say so: INV-S4 (`pcs(k).main` never NULL)
+//! holds by the type (`Pcs::main` is a sheaf id, not an option), INV-S8 (an in-flight sheaf is
+//! touched only by its operation) is not checked, and INV-S14 is not reported. INV-S6 and
+//! INV-S7 fire only on states no schedule reaches (the trylock and the scheduler keep them):
+//! they check the model's own bookkeeping of the lock.
 
 use super::{sv, SheafId};
 use crate::model::pcs::labels::*;
@@ -24,21 +31,32 @@ impl Machine {
     /// like): the kernel leaves the old pointer in place for those steps, under the CPU's lock,
     /// and never reads it again.
     pub(super) fn replacing(&self, k: u32) -> bool {
-        self.st.ctxs.iter().any(|c| {
-            c.stack.iter().any(|f| match f {
+        self.replacing_ref(k).is_some()
+    }
+
+    /// Which of CPU k's pointers is stale in such a window: `Some(true)` its main, `Some(false)`
+    /// its spare. SE6, FR6r and FI4r store a new main; SE16r a new main after parking the old
+    /// one (SE14, `count` 0) or a new spare after parking the empty spare (SE16).
+    pub(super) fn replacing_ref(&self, k: u32) -> Option<bool> {
+        self.st.ctxs.iter().find_map(|c| {
+            c.stack.iter().find_map(|f| match f {
                 Frame::ReplaceEmptyMain {
-                    pc: pcs_replace_empty_main::SE6 | pcs_replace_empty_main::SE16r,
+                    pc: pcs_replace_empty_main::SE6,
                     l,
-                } => l.c == k,
+                } if l.c == k => Some(true),
+                Frame::ReplaceEmptyMain {
+                    pc: pcs_replace_empty_main::SE16r,
+                    l,
+                } if l.c == k => Some(l.count == 0),
                 Frame::ReplaceFullMain {
                     pc: pcs_replace_full_main::FR6r,
                     l,
-                } => l.c == k,
+                } if l.c == k => Some(true),
                 Frame::InstallEmptySheaf {
                     pc: pcs_install_empty_sheaf::FI4r,
                     l,
-                } => l.c == k,
-                _ => false,
+                } if l.c == k => Some(true),
+                _ => None,
             })
         })
     }
@@ -200,14 +218,15 @@ impl Machine {
         for (k, p) in s.pcs.iter().enumerate() {
             // A CPU between parking its sheaf in a barn and storing the replacement still
             // points to the old one, and never reads it again: another CPU may already have
-            // taken it from the barn (found by the explorer in SH3).
-            if self.replacing(k as u32) {
-                continue;
+            // taken it from the barn (found by the explorer in SH3). Only that one pointer
+            // is exempt; the CPU's other one still counts (issue 26 item 6).
+            let stale = self.replacing_ref(k as u32);
+            if stale != Some(true) {
+                if let Some(r) = refs.get_mut(p.main as usize) {
+                    r.bump();
+                }
             }
-            if let Some(r) = refs.get_mut(p.main as usize) {
-                r.bump();
-            }
-            if let Some(sp) = p.spare {
+            if let Some(sp) = p.spare.filter(|_| stale != Some(false)) {
                 if let Some(r) = refs.get_mut(sp as usize) {
                     r.bump();
                 }

@@ -23,6 +23,8 @@ mod alloc;
 mod barn;
 mod free;
 mod invariants;
+#[cfg(test)]
+mod negative;
 mod view;
 
 use super::pcs::FnPc;
@@ -490,19 +492,11 @@ impl Machine {
         }
     }
 
-    /// `SHALLOC`: `__alloc_empty_sheaf`'s `kzalloc`. The model lets it fail with the page
-    /// allocator (`cache.pageAllocFail`, after setup), the memory pressure of the scenario.
+    /// `SHALLOC`: `__alloc_empty_sheaf`'s `kzalloc`, a kmalloc cache's object, not a page of
+    /// this cache: `cache.pageAllocFail` (this cache's `new_slab` fails) leaves it alone, so
+    /// `alloc_full_sheaf` gets its sheaf and fails at the refill (issue 26 item 7).
     pub(super) fn sheaf_alloc(&mut self) -> Option<SheafId> {
         self.charge(cost::Id::PageAlloc);
-        if self.cfg.sc.cache.page_alloc_fail && !self.st.in_setup {
-            note!(
-                self,
-                SheafAlloc,
-                "kzalloc".into(),
-                "__alloc_empty_sheaf: kzalloc fails (pageAllocFail): no new sheaf."
-            );
-            return None;
-        }
         let h = self.create_sheaf();
         self.access(self.line_sh(h), Access::Write);
         self.stat(Stat::SHEAF_ALLOC);

@@ -524,4 +524,36 @@ mod tests {
         let v = invariants_after(|m| m.slab_state_mut().unwrap().ac[0].limit = 0);
         assert_eq!(v, ["SLAB-4"]);
     }
+
+    /// Issue 26 item 6: SLAB-5 and SLAB-6 can fire too.
+    #[test]
+    fn a_foreign_array_or_a_node_without_its_lock_is_slab_5() {
+        let mut m = machine();
+        // A context on cpu0, interrupts on, writes cpu1's array.
+        m.check_ac_owner(1, false);
+        assert!(
+            m.violations.iter().any(|v| v.invariant == "SLAB-5"),
+            "{:?}",
+            m.violations
+        );
+        let mut m = machine();
+        m.check_node_lock(0, "free_objects");
+        assert!(
+            m.violations.iter().any(|v| v.invariant == "SLAB-5"),
+            "{:?}",
+            m.violations
+        );
+    }
+
+    #[test]
+    fn counters_that_do_not_add_up_are_slab_6() {
+        let mut m = machine();
+        m.st.stats[0][crate::model::Stat::ALLOCHIT as usize] += 1;
+        m.check_slab_end();
+        assert!(
+            m.violations.iter().any(|v| v.invariant == "SLAB-6"),
+            "{:?}",
+            m.violations
+        );
+    }
 }

@@ -14,6 +14,8 @@ mod alloc;
 mod free;
 mod invariants;
 mod lists;
+#[cfg(test)]
+mod negative;
 mod steps;
 mod structs;
 mod view;

@@ -1,0 +1,242 @@
+//! Issue 26 item 6: a negative control for every invariant of Linux 7.0 the model checks
+//! (model.md C.5): a state built by hand, or a write done by hand, that breaks it, and the checker
+//! must name it. A checker that cannot fire proves nothing; these show each one can.
+//!
+//! What no state of the model can break, and so has no control here, is said where it is
+//! checked: INV-S4 (`pcs(k).main` is never NULL) holds by the type (`Pcs::main` is a sheaf id,
+//! not an option); INV-S8 (a sheaf in flight is touched only by its operation) and INV-S14
+//! (NUMA locality, advisory in the kernel) are not checked.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+#![allow(clippy::arithmetic_side_effects)]
+
+use super::SheafId;
+use crate::model::state::*;
+use crate::model::{Driver, Machine, Move};
+
+/// cpu0 refilled its main from a slab of 8 and keeps the other 4 objects on the node's partial
+/// list; T flushes cpu0 (the local_lock path), U allocates on cpu1.
+fn machine() -> Machine {
+    let sc = crate::scenario::parse(
+        r#"{ "schemaVersion": 1, "name": "negative controls", "cpus": 2,
+             "cache": { "sheafCapacity": 4, "objectsPerSlab": 8 },
+             "variant": { "era": "v7.0" },
+             "setup": [
+               { "cpu": 0, "op": "alloc", "var": "a1" }, { "cpu": 0, "op": "alloc", "var": "a2" },
+               { "cpu": 0, "op": "alloc", "var": "a3" }, { "cpu": 0, "op": "free", "var": "a1" }
+             ],
+             "tasks": [ { "id": "T", "cpu": 0, "ops": [ { "op": "flush" } ] },
+                        { "id": "U", "cpu": 1, "ops": [ { "op": "alloc", "var": "u" } ] } ] }"#,
+    )
+    .expect("a valid scenario");
+    let m = Machine::new(sc, false, true);
+    assert!(m.violations.is_empty(), "{:?}", m.violations);
+    m
+}
+
+fn fired(m: &Machine, inv: &str) -> bool {
+    m.violations.iter().any(|v| v.invariant == inv)
+}
+
+#[track_caller]
+fn check(m: &mut Machine, inv: &str) {
+    m.check_sheaves_invariants();
+    assert!(fired(m, inv), "{inv} did not fire: {:?}", m.violations);
+}
+
+fn main_of(m: &Machine, k: u32) -> SheafId {
+    m.pcs(k).main
+}
+
+#[test]
+fn the_untouched_state_is_clean() {
+    let mut m = machine();
+    m.check_sheaves_invariants();
+    assert!(m.violations.is_empty(), "{:?}", m.violations);
+}
+
+#[test]
+fn inv_s1_an_object_in_two_places() {
+    let mut m = machine();
+    let h = main_of(&m, 0);
+    let a3 = m.st.vars[2].addr.unwrap();
+    let sh = m.sheaf_mut(h).unwrap();
+    let n = sh.size as usize;
+    sh.slots[n] = a3;
+    sh.size += 1;
+    check(&mut m, "INV-S1");
+}
+
+#[test]
+fn inv_s2_a_sheaf_above_its_capacity() {
+    let mut m = machine();
+    let h = main_of(&m, 0);
+    let cap = m.capacity();
+    m.st_size(h, cap + 1, true);
+    assert!(fired(&m, "INV-S2"), "{:?}", m.violations);
+}
+
+#[test]
+fn inv_s3_a_sheaf_in_two_places_and_a_freed_one_in_use() {
+    let mut m = machine();
+    let h = main_of(&m, 0);
+    m.pcs_mut(1).unwrap().main = h;
+    check(&mut m, "INV-S3");
+    let mut m = machine();
+    let h = main_of(&m, 1);
+    m.sheaf_mut(h).unwrap().freed = true;
+    check(&mut m, "INV-S3");
+}
+
+#[test]
+fn inv_s5_an_empty_sheaf_on_the_full_list_and_a_full_one_on_the_empty_list() {
+    let mut m = machine();
+    let spare = m.sheaves_state().sheaves.len() as SheafId;
+    m.sheaves_state_mut().unwrap().sheaves.push(super::Sheaf {
+        slots: vec![NULL; 4],
+        size: 0,
+        line: 0,
+        freed: false,
+    });
+    m.barn_mut(0).unwrap().full.push(spare);
+    check(&mut m, "INV-S5");
+    let mut m = machine();
+    let h = main_of(&m, 0);
+    assert!(m.sheaf(h).size > 0);
+    m.pcs_mut(0).unwrap().main = main_of(&m, 1);
+    m.pcs_mut(1).unwrap().main = h;
+    let other = main_of(&m, 0);
+    m.pcs_mut(0).unwrap().main = other;
+    // cpu1's main (with objects) also on node 0's empty list: both INV-S3 and INV-S5.
+    m.barn_mut(0).unwrap().empty.push(h);
+    check(&mut m, "INV-S5");
+}
+
+#[test]
+fn inv_s6_a_cpus_sheaves_written_without_its_lock() {
+    let mut m = machine();
+    // U (on cpu1) stores cpu0's main while T holds cpu0's lock.
+    m.pcs_mut(0).unwrap().holder = Some(0);
+    m.cur = 1;
+    let h = main_of(&m, 0);
+    m.st_pcs(0, Some(h), None, false);
+    assert!(fired(&m, "INV-S6"), "{:?}", m.violations);
+}
+
+#[test]
+fn inv_s7_local_lock_taken_while_another_context_holds_it() {
+    let mut m = machine();
+    // U is made the holder of cpu0's lock; T's flush takes it with local_lock (no test).
+    m.pcs_mut(0).unwrap().holder = Some(1);
+    for _ in 0..50 {
+        if fired(&m, "INV-S7") || Driver::move_blocked(&m, Move::Step(0)).is_some() {
+            break;
+        }
+        m.apply(Move::Step(0), None);
+    }
+    assert!(fired(&m, "INV-S7"), "{:?}", m.violations);
+}
+
+/// The first published slab with free objects on its freelist.
+fn slab_with_free(m: &Machine) -> SlabId {
+    (0..m.st.slabs.len() as SlabId)
+        .find(|&s| m.page(s).life == Life::Live && m.slab(s).freelist != NULL)
+        .expect("a slab with free objects")
+}
+
+#[test]
+fn inv_s9_inuse_that_does_not_account_for_the_freelist() {
+    let mut m = machine();
+    let s = slab_with_free(&m);
+    m.slab_mut(s).unwrap().counters.inuse += 1;
+    check(&mut m, "INV-S9");
+    let mut m = machine();
+    let s = slab_with_free(&m);
+    let head = m.slab(s).freelist;
+    let (_, i) = m.object_of(head).unwrap();
+    // The head's free pointer points to itself: a cycle.
+    m.st.slabs[s as usize].fp[i as usize] = head;
+    check(&mut m, "INV-S9");
+}
+
+#[test]
+fn inv_s10_nr_partial_and_the_flag_disagree_with_the_list() {
+    let mut m = machine();
+    m.st.nodes[0].nr_partial += 1;
+    check(&mut m, "INV-S10");
+    let mut m = machine();
+    let s = slab_with_free(&m);
+    let on = m.slab(s).on_node_partial;
+    m.slab_mut(s).unwrap().on_node_partial = !on;
+    check(&mut m, "INV-S10");
+}
+
+#[test]
+fn inv_s11_a_frozen_slab() {
+    let mut m = machine();
+    let s = slab_with_free(&m);
+    m.slab_mut(s).unwrap().counters.frozen = true;
+    check(&mut m, "INV-S11");
+}
+
+#[test]
+fn inv_s12_free_objects_nobody_can_find() {
+    let mut m = machine();
+    let s = slab_with_free(&m);
+    assert!(m.st.nodes[0].partial.contains(&s), "the slab is listed");
+    m.st.nodes[0].partial.retain(|&x| x != s);
+    m.st.nodes[0].nr_partial -= 1;
+    m.slab_mut(s).unwrap().on_node_partial = false;
+    check(&mut m, "INV-S12");
+}
+
+#[test]
+fn inv_s13_a_discard_that_was_not_allowed() {
+    let mut m = machine();
+    let s = slab_with_free(&m);
+    m.pending_discards
+        .push((s, Some("it still had objects in use".into()), Vec::new()));
+    check(&mut m, "INV-S13");
+}
+
+#[test]
+fn inv_s15_counters_that_do_not_account_for_the_sheaves() {
+    let mut m = machine();
+    // Run to the end cleanly, then lose one refill from the counters.
+    while let Some(&mv) = Driver::enabled_moves(&m).first() {
+        m.apply(mv, None);
+    }
+    assert!(m.violations.is_empty(), "{:?}", m.violations);
+    m.st.stats[0][crate::model::Stat::SHEAF_REFILL as usize] += 1;
+    m.check_sheaves_end();
+    assert!(fired(&m, "INV-S15"), "{:?}", m.violations);
+}
+
+/// INV-S3's exemption covers only the pointer a CPU is replacing: with cpu0 between parking
+/// its main and storing the new one (FR6r), cpu0's stale main may name a sheaf another CPU
+/// took, but its spare naming cpu1's main is still two places at once.
+#[test]
+fn inv_s3_exempts_only_the_pointer_being_replaced() {
+    let mut m = machine();
+    m.st.ctxs[0].stack.push(Frame::ReplaceFullMain {
+        pc: crate::model::pcs::labels::pcs_replace_full_main::FR6r,
+        l: super::PcsReplaceFullMain {
+            c: 0,
+            ..Default::default()
+        },
+    });
+    // The stale main: exempt.
+    let h0 = main_of(&m, 0);
+    m.pcs_mut(1).unwrap().spare = Some(h0);
+    m.check_sheaves_invariants();
+    assert!(!fired(&m, "INV-S3"), "{:?}", m.violations);
+    // The spare: not exempt.
+    m.pcs_mut(1).unwrap().spare = None;
+    let h1 = main_of(&m, 1);
+    m.pcs_mut(0).unwrap().spare = Some(h1);
+    check(&mut m, "INV-S3");
+}

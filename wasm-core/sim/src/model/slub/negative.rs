@@ -1,0 +1,140 @@
+//! Issue 26 item 6, the classic invariants (model.md §5): a negative control for each one that no
+//! golden scenario or variant makes fire (INV-1, INV-2, INV-4 and INV-12 fire in
+//! `tests/golden.rs`, INV-11 and INV-12 in `tests/fidelity.rs`): a state or a write built by
+//! hand that breaks it, and the checker must name it. INV-8 is reported as INV-6 (a full
+//! unfrozen slab on a list is a slab on the partial list with no free object).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+#![allow(clippy::arithmetic_side_effects)]
+
+use crate::model::state::*;
+use crate::model::{Driver, Machine, Stat};
+
+/// cpu0 allocated five objects of slabs of 4: slab 0 full, slab 1 its CPU slab (frozen).
+fn machine() -> Machine {
+    let sc = crate::scenario::parse(
+        r#"{ "schemaVersion": 1, "name": "classic negative controls", "cpus": 2,
+             "cache": { "objectsPerSlab": 4, "minPartial": 1, "cpuPartial": 2 },
+             "setup": [
+               { "cpu": 0, "op": "alloc", "var": "a" }, { "cpu": 0, "op": "alloc", "var": "b" },
+               { "cpu": 0, "op": "alloc", "var": "c" }, { "cpu": 0, "op": "alloc", "var": "d" },
+               { "cpu": 0, "op": "alloc", "var": "e" }
+             ],
+             "tasks": [ { "id": "T", "cpu": 0, "ops": [ { "op": "free", "var": "e" } ] },
+                        { "id": "U", "cpu": 1, "ops": [ { "op": "free", "var": "a" } ] } ] }"#,
+    )
+    .expect("a valid scenario");
+    let m = Machine::new(sc, false, true);
+    assert!(m.violations.is_empty(), "{:?}", m.violations);
+    m
+}
+
+fn fired(m: &Machine, inv: &str) -> bool {
+    m.violations.iter().any(|v| v.invariant == inv)
+}
+
+#[track_caller]
+fn check(m: &mut Machine, inv: &str) {
+    m.check_invariants();
+    assert!(fired(m, inv), "{inv} did not fire: {:?}", m.violations);
+}
+
+fn cpu_slab(m: &Machine) -> SlabId {
+    m.cpu_slab(0).page.expect("cpu0 has a CPU slab")
+}
+
+#[test]
+fn the_untouched_state_is_clean() {
+    let mut m = machine();
+    m.check_invariants();
+    assert!(m.violations.is_empty(), "{:?}", m.violations);
+}
+
+#[test]
+fn inv_3_inuse_that_does_not_match_the_freelist() {
+    let mut m = machine();
+    // Slab 0 is full (its freelist empty): one fewer in use than it has objects.
+    m.slab_mut(0).unwrap().counters.inuse -= 1;
+    check(&mut m, "INV-3");
+}
+
+#[test]
+fn inv_5_a_cpu_slab_that_is_not_frozen() {
+    let mut m = machine();
+    let s = cpu_slab(&m);
+    m.slab_mut(s).unwrap().counters.frozen = false;
+    check(&mut m, "INV-5");
+}
+
+#[test]
+fn inv_6_a_frozen_cpu_slab_on_the_node_list() {
+    let mut m = machine();
+    let s = cpu_slab(&m);
+    m.st.nodes[0].partial.push(s);
+    m.st.nodes[0].nr_partial += 1;
+    check(&mut m, "INV-6");
+}
+
+#[test]
+fn inv_7_nr_partial_and_a_slab_listed_twice() {
+    let mut m = machine();
+    m.st.nodes[0].nr_partial += 1;
+    check(&mut m, "INV-7");
+    let mut m = machine();
+    m.slab_mut(0).unwrap().freelist = m.obj_addr(0, 0);
+    m.st.nodes[0].partial.extend([0, 0]);
+    m.st.nodes[0].nr_partial += 2;
+    check(&mut m, "INV-7");
+}
+
+#[test]
+fn inv_9_an_empty_unfrozen_slab_on_no_list() {
+    let mut m = machine();
+    let s = cpu_slab(&m);
+    let c = m.cpu_slab_mut(0).unwrap();
+    c.page = None;
+    c.freelist = NULL;
+    let sl = m.slab_mut(s).unwrap();
+    sl.counters.frozen = false;
+    sl.counters.inuse = 0;
+    check(&mut m, "INV-9");
+}
+
+#[test]
+fn inv_10_a_cpu_partial_list_that_loops() {
+    let mut m = machine();
+    m.cpu_slab_mut(1).unwrap().partial = Some(0);
+    m.slab_mut(0).unwrap().next = Some(0);
+    check(&mut m, "INV-10");
+}
+
+#[test]
+fn inv_13_list_lock_held_with_interrupts_on() {
+    let mut m = machine();
+    m.st.nodes[0].list_lock = Some(1);
+    check(&mut m, "INV-13");
+}
+
+#[test]
+fn inv_14_a_discard_that_was_not_allowed() {
+    let mut m = machine();
+    m.pending_discards
+        .push((0, Some("it still had objects in use".into()), Vec::new()));
+    check(&mut m, "INV-14");
+}
+
+#[test]
+fn inv_15_counters_that_do_not_add_up() {
+    let mut m = machine();
+    while let Some(&mv) = Driver::enabled_moves(&m).first() {
+        m.apply(mv, None);
+    }
+    assert!(m.violations.is_empty(), "{:?}", m.violations);
+    m.st.stats[0][Stat::ALLOC_FASTPATH as usize] += 1;
+    m.check_end();
+    assert!(fired(&m, "INV-15"), "{:?}", m.violations);
+}

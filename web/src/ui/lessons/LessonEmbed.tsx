@@ -109,17 +109,22 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
       }
     }
   });
-  // Once more after the stage has settled: on a slide's first step the stage is laid out again
-  // when its box gets its size, and a step's tweens move the cards.
+  // Once more after the stage has settled: a step's tweens move the cards, and a slide's embed
+  // is loaded before its slide is shown, so its frame gets its size (and the stage is laid out
+  // again) only when the deck reaches it.
   const hasView = view !== null;
   useEffect(() => {
-    if (!hasView) return;
-    const bring = () => root.current?.querySelector('svg [data-look]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const el = root.current;
+    if (!hasView || el === null) return;
+    const bring = () => el.querySelector('svg [data-look]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     const frame = requestAnimationFrame(bring);
     const later = window.setTimeout(bring, 450);
+    const resized = new ResizeObserver(bring);
+    resized.observe(el);
     return () => {
       cancelAnimationFrame(frame);
       window.clearTimeout(later);
+      resized.disconnect();
     };
   }, [state.step, hasView]);
 

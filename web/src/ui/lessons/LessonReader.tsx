@@ -35,9 +35,25 @@ function useListing(ready: boolean): readonly ListingFunction[] {
   return listingCache;
 }
 
-/** `T*7` for the moves as written, `migrate:T:1` kept as it is. */
+/** `T*7` for the moves as written, `migrate:T:1` kept as it is; plain repeats counted (`T ×6`). */
 function movesText(moves: readonly string[]): string {
-  return moves.map((m) => m.replace(/\*(\d+)$/, ' ×$1')).join(', ');
+  const runs: string[] = [];
+  let last = '';
+  let count = 0;
+  const flush = () => {
+    if (count > 0) runs.push(count === 1 ? last : `${last} ×${String(count)}`);
+  };
+  for (const m of moves) {
+    if (m === last && !/\*\d+$/.test(m)) {
+      count++;
+      continue;
+    }
+    flush();
+    last = m;
+    count = 1;
+  }
+  flush();
+  return runs.map((m) => m.replace(/\*(\d+)$/, ' ×$1')).join(', ');
 }
 
 export function LessonReader({

@@ -97,7 +97,7 @@ export const NEGATIVE_CONTROLS: readonly { readonly key: string; readonly value:
   {
     key: 'fastpath',
     value: 'no-tid',
-    says: 'the fast path without its transaction id: a CAS that finds the same freelist head succeeds even when the list changed under it (the ABA of model.md §3.4)',
+    says: 'the fast path without its transaction id: a CAS that finds the same freelist head succeeds even when the list changed under it: the ABA problem of the lesson "Break it: without the tid"',
   },
   {
     key: 'fastpath',

@@ -593,68 +593,64 @@ pub struct RunTrack {
     pub from: usize,
 }
 
-/// A what-if played: the simulator after it, the mark where the step's part began, and a
-/// second simulator stopped at that mark (what the stage showed before the step's moves).
+/// A what-if played: the simulator after it, the mark where the step's part began, what a
+/// prediction's answer already showed at that mark (a spoiler), and the moves.
 struct Shown {
     sim: Simulator,
-    before: Simulator,
     mark: Mark,
+    spoiler: Option<String>,
     moves: Vec<String>,
     from: usize,
 }
 
 /// Play a step's `run`: the lesson's resolved moves through step `k` under the changes, or its
-/// own moves from the start.
+/// own moves from the start (their destinations resolved in the changed run itself). A
+/// prediction is checked for a spoiler where the step's part begins.
 fn play_run(
     lesson: &Lesson,
     base: &Value,
     run: &Run,
+    predict: Option<&Predict>,
     resolved: &[Vec<String>],
     k: usize,
 ) -> Result<Shown, String> {
-    let fresh = || new_sim(lesson, base, &run.variant, &run.cache);
-    let mut sim = fresh().map_err(|e| format!("the model refuses it: {e}"))?;
-    let mut before = fresh().map_err(|e| format!("the model refuses it: {e}"))?;
-    let (prefix, part): (Vec<String>, Vec<String>) = match &run.moves {
+    let mut sim = new_sim(lesson, base, &run.variant, &run.cache)
+        .map_err(|e| format!("the model refuses it: {e}"))?;
+    if run.moves.is_none() && k > 0 {
+        replay_to(&mut sim, lesson, resolved, k - 1)
+            .map_err(|e| format!("the lesson's moves under this change: {e}"))?;
+    }
+    let spoiler = predict.and_then(|p| spoiled(&p.answer, &sim));
+    let mark = Mark::of(&sim);
+    let prefix: Vec<String> = match run.moves {
+        Some(_) => Vec::new(),
+        None => resolved[..k].concat(),
+    };
+    let part = match &run.moves {
         Some(written) => {
             let parsed = moves::parse_moves(written)?;
-            // Destinations resolve in the changed run itself.
-            let mut probe = fresh().map_err(|e| format!("the model refuses it: {e}"))?;
-            let plain = moves::play(&mut probe, &parsed, written)
-                .map_err(|e| format!("moves: {e}; enabled were {:?}", probe.enabled_moves()))?;
-            (Vec::new(), plain)
+            moves::play(&mut sim, &parsed, written)
+                .map_err(|e| format!("moves: {e}; enabled were {:?}", sim.enabled_moves()))?
         }
-        None => (
-            resolved[..k].concat(),
-            resolved.get(k).cloned().unwrap_or_default(),
-        ),
+        None => {
+            let part = resolved.get(k).cloned().unwrap_or_default();
+            for (j, m) in part.iter().enumerate() {
+                sim.apply(m).map_err(|e| {
+                    format!(
+                        "move {} ({m:?}) is refused under this change: {}",
+                        j + 1,
+                        crate::moves::refusal(&e)
+                    )
+                })?;
+            }
+            part
+        }
     };
-    for (j, m) in prefix.iter().enumerate() {
-        for s in [&mut sim, &mut before] {
-            s.apply(m).map_err(|e| {
-                format!(
-                    "the lesson's move {} ({m:?}) is refused under this change: {}",
-                    j + 1,
-                    crate::moves::refusal(&e)
-                )
-            })?;
-        }
-    }
-    let mark = Mark::of(&sim);
-    for (j, m) in part.iter().enumerate() {
-        sim.apply(m).map_err(|e| {
-            format!(
-                "move {} ({m:?}) is refused under this change: {}",
-                j + 1,
-                crate::moves::refusal(&e)
-            )
-        })?;
-    }
     let from = prefix.len();
     Ok(Shown {
         sim,
-        before,
         mark,
+        spoiler,
         moves: prefix.into_iter().chain(part).collect(),
         from,
     })
@@ -781,24 +777,24 @@ pub fn replay(lesson: &Lesson, scenario_text: &str) -> Replayed {
                 check_step(errs, &here, s, &sim, &mark, &labels, &stats);
                 out.runs.push(None);
             }
-            Some(run) => match play_run(lesson, &base, run, &out.moves, k) {
-                Err(e) => {
-                    errs.push(format!("{here}: run: {e}"));
-                    out.runs.push(None);
-                }
-                Ok(shown) => {
-                    if let Some(p) = &s.block.predict {
-                        if let Some(e) = spoiled(&p.answer, &shown.before) {
+            Some(run) => {
+                match play_run(lesson, &base, run, s.block.predict.as_ref(), &out.moves, k) {
+                    Err(e) => {
+                        errs.push(format!("{here}: run: {e}"));
+                        out.runs.push(None);
+                    }
+                    Ok(shown) => {
+                        if let Some(e) = &shown.spoiler {
                             errs.push(format!("{here}: predict.answer: {e}"));
                         }
+                        check_step(errs, &here, s, &shown.sim, &shown.mark, &labels, &stats);
+                        out.runs.push(Some(RunTrack {
+                            moves: shown.moves,
+                            from: shown.from,
+                        }));
                     }
-                    check_step(errs, &here, s, &shown.sim, &shown.mark, &labels, &stats);
-                    out.runs.push(Some(RunTrack {
-                        moves: shown.moves,
-                        from: shown.from,
-                    }));
                 }
-            },
+            }
         }
         if let Some(t) = &s.block.try_it {
             match new_sim(lesson, &base, &t.variant, &t.cache) {

@@ -274,18 +274,19 @@ pub fn grade(dir: &std::path::Path, spec: &str, answer: &str) -> Result<Results,
         .map(|k| ex.checked.moves[..=k].concat())
         .unwrap_or_default();
     let mut tests = Vec::new();
-    let fail = |tests: Vec<TestResult>, why: String| Results {
-        score: 0.0,
-        max_score: 1.0,
-        output: format!("{}: {why}", ex.title),
-        tests,
+    // The test `name` failed for `why`: the results stop there, with a score of 0.
+    let fail = |mut tests: Vec<TestResult>, name: &str, why: String| {
+        tests.push(test(name, false, 0.0, why.clone()));
+        Results {
+            score: 0.0,
+            max_score: 1.0,
+            output: format!("{}: {why}", ex.title),
+            tests,
+        }
     };
     let answer = match read_answer(answer) {
         Ok(a) => a,
-        Err(e) => {
-            tests.push(test("The answer can be read", false, 0.0, e.clone()));
-            return Ok(fail(tests, e));
-        }
+        Err(e) => return Ok(fail(tests, "The answer can be read", e)),
     };
     tests.push(test("The answer can be read", true, 0.0, String::new()));
     // The moves to play, and a simulator to play them on.
@@ -295,28 +296,18 @@ pub fn grade(dir: &std::path::Path, spec: &str, answer: &str) -> Result<Results,
             moves,
             what,
         } => {
-            if !same_scenario(&scenario, &expected) {
-                let e = format!("the {what} is for another scenario or variant than this exercise's: open the exercise from its lesson");
-                tests.push(test(
-                    "The answer is for this exercise",
-                    false,
-                    0.0,
-                    e.clone(),
-                ));
-                return Ok(fail(tests, e));
-            }
-            if !moves.starts_with(&prefix) {
-                let e = format!(
+            let mismatch = if !same_scenario(&scenario, &expected) {
+                Some(format!("the {what} is for another scenario or variant than this exercise's: open the exercise from its lesson"))
+            } else if !moves.starts_with(&prefix) {
+                Some(format!(
                     "the {what} does not start where the exercise opens (the lesson's {} moves): open the exercise from its lesson",
                     prefix.len()
-                );
-                tests.push(test(
-                    "The answer is for this exercise",
-                    false,
-                    0.0,
-                    e.clone(),
-                ));
-                return Ok(fail(tests, e));
+                ))
+            } else {
+                None
+            };
+            if let Some(e) = mismatch {
+                return Ok(fail(tests, "The answer is for this exercise", e));
             }
             tests.push(test(
                 "The answer is for this exercise",
@@ -344,13 +335,7 @@ pub fn grade(dir: &std::path::Path, spec: &str, answer: &str) -> Result<Results,
     };
     if let Err(e) = played {
         let e = format!("{e}; enabled then: {:?}", sim.enabled_moves());
-        tests.push(test(
-            "Every move is enabled when it is played",
-            false,
-            0.0,
-            e.clone(),
-        ));
-        return Ok(fail(tests, e));
+        return Ok(fail(tests, "Every move is enabled when it is played", e));
     }
     tests.push(test(
         "Every move is enabled when it is played",

@@ -43,7 +43,7 @@ export function designScenario(text: string, era: Design): string | null {
 
 /** What the two designs are compared by, counted over the steps of the played operations. */
 export interface Counters {
-  /** Cycles the cost table charged (spec §7), all CPUs. */
+  /** Cycles the cost table charged (model.md §7, docs/cost-table.md), all CPUs. */
   readonly cycles: number;
   /** LOCK'd double compare-and-swaps on a slab's freelist and counters. */
   readonly slabCas: number;

@@ -1,7 +1,7 @@
 // The side-by-side view (issue 15 item 3): one scenario under Linux 6.8 and under Linux 7.0,
 // one stage each, stepped together an operation at a time, with the counters that tell the
 // designs apart beside each other. Each side runs the scenario's own schedule where it has one
-// (as far as its moves play on that design), then the default policy (DESIGN §5); an operation
+// (as far as its moves play on that design), then the default policy (design.md §5); an operation
 // is one context's alloc, free or flush from its first step to its last. The computation runs
 // in Web Workers, one per design (engine.ts, issue 26 item 3): this thread only draws.
 import { useEffect, useReducer, useRef, useState, type Dispatch, type SetStateAction } from 'react';
@@ -167,7 +167,7 @@ function Compare({ scenario, status, progress, frame, k: wantedK, setK }: Compar
       <p className="muted compare-intro">
         The same operations, run by the model under the classic per-CPU slab with its tid (6.8) and under the per-CPU sheaves that replaced it (7.0).
         {' '}
-        <ScheduleWords loaded={loaded} /> A step is one whole operation on both. Cycles are the cost table&apos;s (spec §7), not measurements.
+        <ScheduleWords loaded={loaded} /> A step is one whole operation on both. Cycles are the model&apos;s cost table, not measurements.
       </p>
       {progress?.notes.map((n) => (
         <p key={n} className="compare-note" data-testid="compare-note">

@@ -1,17 +1,18 @@
-//! The checked lessons as the JSON the page is built from (`slub-lab lesson export`; the
-//! page's types are `web/src/lessons/index.ts`): the structure parsed, the moves resolved into
+//! The checked lessons as the JSON the page is built from (`slub-lab lesson export`; their
+//! TypeScript is generated into `web/src/lessons/generated/` by slub-wasm's tests/contract.rs): the structure parsed, the moves resolved into
 //! plain moves beside the moves as written, the highlights parsed, the predictions and the
 //! claims as written. Prose (the intro, each step's narration, a question, its choices and
 //! explanation, a try-it goal) stays Markdown: the page's build renders it, safely.
 
 use serde::Serialize;
 use serde_json::Value;
+use ts_rs::TS;
 
 use crate::format::{Front, TryIt};
 use crate::highlight::Named;
 use crate::Checked;
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ExportedLesson<'a> {
     /// `lessons/NN-slug/lesson.md`.
@@ -29,7 +30,7 @@ pub struct ExportedLesson<'a> {
     pub steps: Vec<ExportedStep<'a>>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ExportedStep<'a> {
     /// 1-based, as in the page's URL `#/lessons/<id>/<n>`.
@@ -45,6 +46,7 @@ pub struct ExportedStep<'a> {
     pub predict: Option<ExportedPredict<'a>>,
     pub try_it: Option<&'a TryIt>,
     /// The step's `expect` as written (null: none).
+    #[ts(type = "unknown")]
     pub expect: &'a Value,
     /// A what-if on the stage: the run this step shows instead of the lesson's own.
     pub run: Option<ExportedRun<'a>>,
@@ -54,16 +56,21 @@ pub struct ExportedStep<'a> {
 
 /// The run a what-if step shows: its changes, every plain move from the start of the changed
 /// scenario, and the index where this step's own moves begin.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "LessonRun")]
 pub struct ExportedRun<'a> {
+    #[ts(type = "Record<string, string | boolean | number>")]
     pub variant: &'a serde_json::Map<String, Value>,
+    #[ts(type = "Record<string, string | boolean | number>")]
     pub cache: &'a serde_json::Map<String, Value>,
+    /// Every plain move from the start of the changed scenario.
     pub moves: &'a [String],
+    /// Where this step's own moves begin in `moves`.
     pub from: usize,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ExportedPredict<'a> {
     /// Markdown (inline), as the choices and the explanation.
@@ -73,6 +80,7 @@ pub struct ExportedPredict<'a> {
     pub answer: usize,
     pub explain: Option<&'a str>,
     /// The claims that make the answer right, as written (`choice` included).
+    #[ts(type = "unknown")]
     pub claims: &'a Value,
 }
 

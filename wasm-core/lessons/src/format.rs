@@ -4,6 +4,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+use ts_rs::TS;
 
 use crate::highlight::Named;
 use crate::moves::Move;
@@ -12,8 +13,10 @@ use crate::moves::Move;
 pub const MIN_STEPS: usize = 5;
 pub const MAX_STEPS: usize = 15;
 
-#[derive(Debug, Deserialize, Serialize)]
+/// A lesson's front matter (docs/writing-lessons.md §2).
+#[derive(Debug, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[ts(rename = "FrontMatter")]
 pub struct Front {
     pub id: String,
     pub title: String,
@@ -23,10 +26,12 @@ pub struct Front {
     pub patches: Vec<String>,
     pub scenario: String,
     #[serde(default)]
+    #[ts(type = "Record<string, string | boolean | number>")]
     pub variant: Map<String, Value>,
     /// Parts of the page held back until the lesson introduces them: `lines: 9` shows the
     /// cache lines (panel and stage tokens) from step 9, `tid: false` never shows the tid.
     #[serde(default)]
+    #[ts(type = "{ [part in string]?: number | boolean }")]
     pub reveal: BTreeMap<String, Reveal>,
     /// The kernel whose code the lesson's listing shows (the era badge): `Linux 3.10`.
     pub era: String,
@@ -49,8 +54,9 @@ pub struct Front {
 
 /// An exercise at the end of a lesson: the model checks it (`check`), or it is written and
 /// its `answer` is the key in the instructors' material (never shipped to the page).
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[ts(rename = "ExportedExercise")]
 pub struct Exercise {
     /// Inline Markdown.
     pub question: String,
@@ -63,18 +69,20 @@ pub struct Exercise {
 /// Where a model-checked exercise opens the playground (`start`: the scenario's start under
 /// the changes; `end`: after the lesson's last step, the moves replayed under the changes)
 /// and the goal the playground scores, proven reachable by its `example`.
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ExerciseCheck {
     pub from: ExerciseFrom,
     #[serde(default)]
+    #[ts(type = "Record<string, string | boolean | number>")]
     pub variant: Map<String, Value>,
     #[serde(default)]
+    #[ts(type = "Record<string, string | boolean | number>")]
     pub cache: Map<String, Value>,
     pub win: Win,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum ExerciseFrom {
     Start,
@@ -157,15 +165,19 @@ pub struct Run {
 /// The playground the "try it yourself" step opens: the scenario under these changes, at this
 /// step's state (`from: here`, the default: the moves so far must replay under the changes) or
 /// at its start (`from: start`).
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
+#[ts(rename = "LessonTryIt")]
 pub struct TryIt {
+    /// Markdown as written.
     pub goal: String,
     #[serde(default)]
     pub from: From,
     #[serde(default)]
+    #[ts(type = "Record<string, string | boolean | number>")]
     pub variant: Map<String, Value>,
     #[serde(default)]
+    #[ts(type = "Record<string, string | boolean | number>")]
     pub cache: Map<String, Value>,
     /// When the learner has reached the goal: the playground checks it after every move.
     pub win: Option<Win>,
@@ -175,8 +187,9 @@ pub struct TryIt {
 /// `violation` list, each counter of `stats` at least its number). `lesson check` proves it
 /// reachable by playing `example` from where the playground opens, and that it does not hold
 /// before the learner moves.
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Debug, Deserialize, Serialize, TS)]
 #[serde(deny_unknown_fields)]
+#[ts(rename = "LessonWin")]
 pub struct Win {
     /// Reached when any one of these invariants is violated (`INV-1`).
     #[serde(default)]
@@ -193,8 +206,10 @@ pub struct Win {
     pub example: Vec<String>,
 }
 
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+/// `here`: open the playground at this step's state; `start`: at the scenario's start.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "TryItFrom")]
 pub enum From {
     #[default]
     Here,

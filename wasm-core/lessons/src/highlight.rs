@@ -6,6 +6,7 @@
 use serde::Serialize;
 use slub_sim::view::View;
 use std::collections::BTreeSet;
+use ts_rs::TS;
 
 use crate::parse::is_ident;
 
@@ -28,20 +29,46 @@ const NODE_FIELDS: [&str; 7] = [
     "barn",
 ];
 
-/// One highlight, as the page gets it (`web/src/lessons/index.ts`, `Highlight`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One highlight, as the page gets it (docs/writing-lessons.md §4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Highlight {
-    Panel { panel: String },
-    Cpu { cpu: usize, field: Option<String> },
-    Slab { slab: String, field: Option<String> },
-    Object { object: String, fp: bool },
-    Node { node: usize, field: Option<String> },
-    Line { line: String },
-    Code { label: String },
-    Ctx { ctx: String },
-    Var { name: String },
-    Stat { stat: String },
+    Panel {
+        /// One of `PANELS` (a test keeps the two in step).
+        #[ts(type = r#""lines" | "stats" | "timeline" | "violations" | "code""#)]
+        panel: String,
+    },
+    Cpu {
+        cpu: usize,
+        field: Option<String>,
+    },
+    Slab {
+        slab: String,
+        field: Option<String>,
+    },
+    Object {
+        object: String,
+        fp: bool,
+    },
+    Node {
+        node: usize,
+        field: Option<String>,
+    },
+    Line {
+        line: String,
+    },
+    Code {
+        label: String,
+    },
+    Ctx {
+        ctx: String,
+    },
+    Var {
+        name: String,
+    },
+    Stat {
+        stat: String,
+    },
 }
 
 /// `name.field` -> (name, Some(field)) when the field is one of `fields`; `name` -> (name,
@@ -165,7 +192,8 @@ impl Highlight {
 }
 
 /// A highlight with its name as written (the page lists it; messages quote it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[ts(rename = "NamedHighlight")]
 pub struct Named {
     pub name: String,
     #[serde(flatten)]
@@ -380,5 +408,13 @@ mod tests {
             parse_all(&["stats".into(), "cpu0.frelist".into()]).unwrap_err(),
             "highlights[1]: \"cpu0.frelist\" is not a highlight name (docs/writing-lessons.md)"
         );
+    }
+
+    #[test]
+    fn the_typescript_names_every_panel() {
+        use ts_rs::{Config, TS};
+        let ts = Highlight::inline(&Config::default());
+        let union: Vec<String> = PANELS.iter().map(|p| format!("\"{p}\"")).collect();
+        assert!(ts.contains(&union.join(" | ")), "{ts}");
     }
 }

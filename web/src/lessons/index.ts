@@ -8,59 +8,32 @@
 // moves of steps 1..k. A step's `predict` is asked before its moves are played and answered
 // by the state after them.
 //
-// The shapes of `slub-lab lesson export` (wasm-core/lessons/src/export.rs) are written by hand
-// below (`Exported*`), as are the page's own (`Lesson`, `LessonStep`, ...).
+// The shapes of `slub-lab lesson export` (wasm-core/lessons/src/export.rs and format.rs) are
+// generated from the Rust types into ./generated (wasm-core/wasm/tests/contract.rs writes them
+// and fails `npm test` when they are stale); the page's own (`Lesson`, `LessonStep`, ...) are
+// written below.
 
+import type { ExerciseCheck } from './generated/ExerciseCheck';
+import type { FrontMatter } from './generated/FrontMatter';
+import type { Highlight } from './generated/Highlight';
+import type { LessonRun } from './generated/LessonRun';
+import type { LessonTryIt } from './generated/LessonTryIt';
+import type { NamedHighlight } from './generated/NamedHighlight';
+import type { Revealable } from './generated/revealable';
+
+export type { ExportedExercise } from './generated/ExportedExercise';
+export type { ExportedLesson } from './generated/ExportedLesson';
+export type { ExportedStep } from './generated/ExportedStep';
+export type { LessonWin } from './generated/LessonWin';
+export type { FrontMatter, Highlight, LessonRun, LessonTryIt, NamedHighlight, Revealable };
 export { DESCRIPTIONS, PATCHES, SEEDS, STATS, TOPICS } from './vocabulary.js';
 
-type Scalar = string | boolean | number;
-
-/** A lesson's front matter (docs/writing-lessons.md §2). */
-export interface FrontMatter {
-  id: string;
-  title: string;
-  summary: string;
-  topics: string[];
-  seeds: string[];
-  patches: string[];
-  scenario: string;
-  variant: Record<string, Scalar>;
-  /** Parts held back until a step (1-based) or for the whole lesson (`false`). */
-  reveal: Partial<Record<Revealable, number | boolean>>;
-  /** The kernel whose code the listing shows (the era badge). */
-  era: string;
-  /** The lesson's one idea (inline Markdown). */
-  crux: string;
-  takeaways: string[];
-  readNext: string[];
-  onYourMachine: string | null;
-  sources: string[];
-  exercises: ExportedExercise[];
-}
-
-/** An exercise as exported: a written one carries its answer key, which the page never gets. */
-export interface ExportedExercise {
-  question: string;
-  answer: string | null;
-  check: {
-    from: 'start' | 'end';
-    variant: Record<string, Scalar>;
-    cache: Record<string, Scalar>;
-    win: LessonWin;
-  } | null;
-}
 
 /** An exercise as the page gets it: prose rendered, no answer key. */
 export interface LessonExercise {
   questionHtml: string;
   /** A model-checked exercise: where the playground opens and what it scores. */
-  check: {
-    from: 'start' | 'end';
-    variant: Record<string, Scalar>;
-    cache: Record<string, Scalar>;
-    win: LessonWin;
-    saysHtml: string;
-  } | null;
+  check: (ExerciseCheck & { saysHtml: string }) | null;
 }
 
 /** A glossary entry as the page gets it (course.ts). */
@@ -98,101 +71,14 @@ export interface LessonFrame {
   exercises: LessonExercise[];
 }
 
-/** The parts of the page a lesson's `reveal` may hold back (format.rs REVEALABLE). */
-export type Revealable = 'lines' | 'tid' | 'stats' | 'vars' | 'violations' | 'primitives' | 'cycles' | 'eras';
-
 /** Whether `part` is shown at step `n` of a lesson with front matter `front`. */
 export function revealed(front: Pick<FrontMatter, 'reveal'>, part: Revealable, n: number): boolean {
   const r = front.reveal[part];
   return r === undefined || (typeof r === 'number' ? n >= r : r);
 }
 
-export type Panel = 'lines' | 'stats' | 'timeline' | 'violations' | 'code';
-
-/** A highlight (docs/writing-lessons.md §4), parsed by the Rust side (highlight.rs). */
-export type Highlight =
-  | { readonly kind: 'cpu'; readonly cpu: number; readonly field: string | null }
-  | { readonly kind: 'slab'; readonly slab: string; readonly field: string | null }
-  | { readonly kind: 'object'; readonly object: string; readonly fp: boolean }
-  | { readonly kind: 'node'; readonly node: number; readonly field: string | null }
-  | { readonly kind: 'line'; readonly line: string }
-  | { readonly kind: 'code'; readonly label: string }
-  | { readonly kind: 'ctx'; readonly ctx: string }
-  | { readonly kind: 'var'; readonly name: string }
-  | { readonly kind: 'stat'; readonly stat: string }
-  | { readonly kind: 'panel'; readonly panel: Panel };
-
-/** A highlight with its name as the lesson writes it (`cpu0.tid`). */
-export type NamedHighlight = Highlight & { readonly name: string };
-
-export interface LessonTryIt {
-  /** Markdown as written; `goalHtml` is it rendered. */
-  goal: string;
-  /** `here`: open the playground at this step's state; `start`: at the scenario's start. */
-  from: 'here' | 'start';
-  variant: Record<string, Scalar>;
-  cache: Record<string, Scalar>;
-  /** What the playground checks after every move to say the goal is reached (win.ts). */
-  win: LessonWin | null;
-}
-
-/** A try-it's goal as the model can check it (wasm-core/lessons/src/format.rs `Win`). */
-export interface LessonWin {
-  /** Reached when any one of these invariants is violated (none listed: no such condition). */
-  violation: string[];
-  /** ... and none of these is. */
-  without: string[];
-  /** Reached when each counter's total (setup included) is at least its number. */
-  stats: Record<string, number>;
-  /** Inline Markdown, said once it is reached. */
-  says: string;
-  /** Moves (lesson syntax) that reach it; checked by `slub-lab lesson check`. */
-  example: string[];
-}
-
-/** A step of `slub-lab lesson export`: prose as Markdown, claims as written. */
-export interface ExportedStep {
-  n: number;
-  title: string;
-  line: number;
-  moves: string[];
-  movesSource: string[];
-  highlights: NamedHighlight[];
-  predict: {
-    question: string;
-    choices: string[];
-    answer: number;
-    explain: string | null;
-    claims: unknown;
-  } | null;
-  tryIt: LessonTryIt | null;
-  expect: unknown;
-  run: LessonRun | null;
-  narration: string;
-}
-
-/** A what-if on the stage: the run a step shows instead of the lesson's own. */
-export interface LessonRun {
-  variant: Record<string, Scalar>;
-  cache: Record<string, Scalar>;
-  /** Every plain move from the start of the changed scenario. */
-  moves: string[];
-  /** Where this step's own moves begin in `moves`. */
-  from: number;
-}
-
-/** A lesson of `slub-lab lesson export`. */
-export interface ExportedLesson {
-  file: string;
-  dir: string;
-  number: number;
-  id: string;
-  front: FrontMatter;
-  intro: string;
-  /** The scenario file as written. */
-  scenario: string;
-  steps: ExportedStep[];
-}
+/** The panels a highlight can name by itself. */
+export type Panel = Extract<Highlight, { kind: 'panel' }>['panel'];
 
 export interface LessonPredict {
   question: string;

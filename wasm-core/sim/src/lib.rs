@@ -34,8 +34,11 @@
 //! - One cache, one page order: no `ORDER_FALLBACK`, no debug caches (their slow-path-only
 //!   allocation and full lists), no `__GFP_ZERO`, no RCU-deferred slab freeing, no freelist
 //!   hardening, no bulk alloc/free, no memcg/KASAN/KFENCE hooks, no pfmemalloc matching.
-//! - `get_any_partial` always tries the other nodes (the kernel asks a random number against
-//!   `remote_node_defrag_ratio`); the model has no randomness of its own.
+//! - `get_any_partial` (and 7.0's `get_from_any_partial` and `__refill_objects_any`) always
+//!   walk the nodes: the kernel skips the walk when `get_cycles() % 1024` exceeds
+//!   `remote_node_defrag_ratio` (24 times in 1024 by default). The model has no randomness of its
+//!   own, and its clock (`cycles`) is timing only, outside the explorer's state identity, so no
+//!   branch may depend on it.
 //! - 3.1's `acquire_slab` loop, its missing re-read of `c->freelist` in `__slab_alloc` and its
 //!   `deactivate_slab(s, c)` order are the 3.1 bundle's (`tid-unguarded` without CPU partial
 //!   lists); 5.15 itself (objects, not slabs, as the CPU partial budget) is not a separate key.

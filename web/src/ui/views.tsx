@@ -4,7 +4,7 @@
 import { createContext, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import { describeView } from '../render/describe';
-import { focusView } from '../render/focus';
+import { focusView, type FocusKeep } from '../render/focus';
 import { layoutLines } from '../render/lines.layout';
 import { renderLines } from '../render/lines.view';
 import { layoutListing } from '../render/listing.layout';
@@ -93,6 +93,8 @@ interface StageProps {
   onSelect?: (name: string | null) => void;
   /** Parts a lesson holds back at this step (its `reveal`). */
   hide?: StageHide;
+  /** Cards drawn in a focused stage even when they say nothing: the ones a step names. */
+  keep?: FocusKeep;
   /** Explain the shapes drawn under the stage (not in a slide's embed, whose room is the stage's). */
   legend?: boolean;
 }
@@ -101,7 +103,7 @@ interface StageProps {
  * The stage, laid out for the width it is given (issue 13): as many card columns as fit at a
  * readable scale (stage.shapes.ts fitColumns), drawn at that scale, never shrunk below it.
  */
-export function StageView({ view, event, selection, step, animate, onSelect, fitHeight, legend = true, hide }: StageProps) {
+export function StageView({ view, event, selection, step, animate, onSelect, fitHeight, legend = true, hide, keep }: StageProps) {
   const ref = useRef<SVGSVGElement | null>(null);
   const [box, boxPx, room] = useWidth(true);
   const projector = useContext(DensityContext) === 'projector';
@@ -110,7 +112,7 @@ export function StageView({ view, event, selection, step, animate, onSelect, fit
   // An embed (fitted to its frame) draws only the cards a step can be about (render/focus.ts);
   // a projector draws no cache lines either.
   const focus = projector || fitHeight !== undefined;
-  const drawn = useMemo(() => (focus ? focusView(view) : view), [focus, view]);
+  const drawn = useMemo(() => (focus ? focusView(view, keep) : view), [focus, view, keep]);
   const fit = fitColumns(px, Math.max(drawn.cpus.length, 2));
   const { columns } = fit;
   const hideTid = hide?.tid === true;

@@ -15,6 +15,7 @@ import { useShortcuts } from '../useShortcuts';
 import { useEmbedFrame } from '../embedFrame';
 import { useSimulation } from '../useSimulation';
 import { ListingView, StageView, useMediaQuery } from '../views';
+import { keepOf } from '../../render/focus';
 import { applyHighlights } from './highlightDom';
 import { lessonHash, parseLessonPath, resolveStep } from './route';
 import { stepAction, stepReducer, type StepBounds } from './stepper';
@@ -97,6 +98,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   }, [state.playing, state.step, walk.walking]);
 
   const highlights = current.highlights;
+  const keep = useMemo(() => keepOf(highlights), [highlights]);
   const view = derived.kind === 'ok' ? derived.view : null;
   const shownStep = useRef(0);
   useLayoutEffect(() => {
@@ -165,6 +167,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
         {full && <ListingView view={v} event={lastEvent} hideEras={!revealed(lesson.front, 'eras', state.step)} />}
         <StageView
           fitHeight={EMBED_FIT}
+          keep={keep}
           legend={false}
           hide={{
             tid: !revealed(lesson.front, 'tid', state.step),

@@ -1,5 +1,5 @@
 //! The Lab: the seed patches' own benchmarks as workloads on the model, under the one cost
-//! table of `model::cost` (spec §7), with no per-experiment constant anywhere.
+//! table of `model::cost` (model.md §7), with no per-experiment constant anywhere.
 //!
 //! A workload is a [`Scenario`] built here in Rust (the JSON validator caps a context at 64
 //! ops; a benchmark needs thousands) and a *driver* that plays it as the machines of the
@@ -21,7 +21,7 @@
 //! - `fastpath-reuse`: Jesper Brouer's `time_bench_kmem_cache1` "fastpath reuse": one object
 //!   allocated and freed again and again (the same shape as `alloc-free`, on its own cache).
 //! - `n-pattern`: Jesper's "alloc+free N-pattern": allocate `n` (256), free them, repeat.
-//! - `producer-consumer`: spec §9 SC15, hackbench-like: CPU 0 allocates a message and writes
+//! - `producer-consumer`: design.md §4.1 SC15, hackbench-like: CPU 0 allocates a message and writes
 //!   its payload (`touch`), the last CPU uses it (`touch`) and frees it; at most `window`
 //!   messages are in flight (a socket buffer: the producer sleeps when it is full). `pairs`
 //!   such pairs run at once, as hackbench runs many groups: pair p produces on cpu p and
@@ -175,7 +175,7 @@ impl WorkloadKind {
                 "Jesper Brouer's alloc+free N-pattern: allocate n objects, free them, `rounds` times"
             }
             WorkloadKind::ProducerConsumer => {
-                "hackbench-like asymmetric producer/consumer (spec SC15): cpu0 allocates and writes a message, the last CPU uses and frees it, at most `window` in flight; `pairs` such pairs at once (cpu p and cpu cpus-1-p)"
+                "hackbench-like asymmetric producer/consumer (SC15): cpu0 allocates and writes a message, the last CPU uses and frees it, at most `window` in flight; `pairs` such pairs at once (cpu p and cpu cpus-1-p)"
             }
         }
     }
@@ -240,7 +240,7 @@ impl WorkloadKind {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Workload {
     pub kind: WorkloadKind,
-    /// SLUB, or the SLAB comparison model (spec Appendix A); set by `--variant allocator=slab`.
+    /// SLUB, or the SLAB comparison model (model.md Appendix A); set by `--variant allocator=slab`.
     pub allocator: Allocator,
     pub cpus: u32,
     pub nodes: u32,
@@ -608,7 +608,7 @@ pub struct Gate {
 // ---------------------------------------------------------------------------------------------
 
 /// A variant from `key=value` pairs, with exactly the keys and values of a scenario's
-/// `variant` object (spec §2.16, `era`, `tidStep`), checked for a machine of `cpus` CPUs;
+/// `variant` object (model.md §2.16, `era`, `tidStep`), checked for a machine of `cpus` CPUs;
 /// later pairs override earlier ones. The error names the pair and lists what is valid.
 pub fn parse_variant(pairs: &[(String, String)], cpus: u32) -> Result<Variant, String> {
     parse_flavour(pairs, cpus).map(|(_, v)| v)

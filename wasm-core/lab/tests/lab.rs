@@ -92,9 +92,9 @@ fn the_issue_comparisons_are_all_there() {
     assert!(lab::pending_seeds().is_empty());
     for c in lab::seed_cases() {
         // A seed file by its number, or (Linux 7.0's comparisons) the published figure of
-        // the specification's Appendix C.8.
+        // model.md C.8.
         let seed = c.file.starts_with(&c.id[..3]) && c.file.ends_with(".txt");
-        let v7 = c.id.starts_with("7.0") && c.file.starts_with("slub-algorithm.md, Appendix C.8");
+        let v7 = c.id.starts_with("7.0") && c.file.starts_with("model.md C.8");
         assert!(seed || v7, "seed {} cites {}", c.id, c.file);
     }
 }
@@ -117,7 +117,7 @@ fn small_workloads_are_valid_scenarios() {
 }
 
 /// Every default workload runs to the end with every object allocated and freed, no
-/// violation, and the stat identities of spec §8.
+/// violation, and the stat identities of model.md §8.
 #[test]
 fn workloads_allocate_and_free_everything() {
     for &kind in WorkloadKind::ALL {

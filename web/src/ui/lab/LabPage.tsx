@@ -1,4 +1,4 @@
-// `#/lab` (DESIGN §1 "Lab", issue 6): the seeds' own benchmarks rerun on the model under the one
+// `#/lab` (design.md §1 "Lab", issue 6): the seeds' own benchmarks rerun on the model under the one
 // cost table, each comparison beside the seed's published numbers. The cases come from the
 // model (labCases: nothing per case here); they run one at a time in a Web Worker
 // (sim/lab-runner.ts) and each card fills in as its result comes back.

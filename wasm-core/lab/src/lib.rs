@@ -17,7 +17,9 @@
 //! - `alloc-then-free`: Christoph Lameter's slab_test, single thread, test 1: N allocations,
 //!   then the N frees in the same order.
 //! - `alloc-free`: slab_test test 2: N × (allocate; free the same object).
-//! - `concurrent`: slab_test's "N*alloc N*free" on every CPU at once.
+//! - `concurrent`: slab_test's "N*alloc N*free" on every CPU at once: every CPU allocates its
+//!   n objects, and the frees start once every CPU has finished allocating (the test's
+//!   `phase1_complete` barrier).
 //! - `fastpath-reuse`: Jesper Brouer's `time_bench_kmem_cache1` "fastpath reuse": one object
 //!   allocated and freed again and again (the same shape as `alloc-free`, on its own cache).
 //! - `n-pattern`: Jesper's "alloc+free N-pattern": allocate `n` (256), free them, repeat.
@@ -476,6 +478,22 @@ impl Workload {
                     let mut ops: Vec<Op> = (0..n).map(|i| alloc(format!("c{k}x{i}"))).collect();
                     ops.extend((0..n).map(|i| free(format!("c{k}x{i}"))));
                     tasks.push(task(&format!("T{k}"), k, ops));
+                }
+                // slab_test's `do_concurrent_test` starts the frees (phase 2) only once every
+                // CPU has finished its allocations (`phase1_complete`, then `completion2`):
+                // no CPU's free may begin before every CPU's last allocation is done.
+                let n = n as usize;
+                for k in 0..self.cpus as usize {
+                    for j in 0..self.cpus as usize {
+                        if j != k {
+                            gates.push(Gate {
+                                ctx: k,
+                                op: n,
+                                after_ctx: j,
+                                after_op: n - 1,
+                            });
+                        }
+                    }
                 }
             }
             WorkloadKind::ProducerConsumer => {
@@ -1074,14 +1092,12 @@ fn gate_open(v: PolicyView, gates_of: &mut [Vec<Gate>], cx: usize) -> bool {
     while list.last().is_some_and(|g| g.op < next) {
         list.pop();
     }
-    match list.last() {
-        Some(g) if g.op == next => {
-            let a = v.ctx(g.after_ctx as CtxId);
-            let done = if a.finished { usize::MAX } else { a.op };
-            done > g.after_op
-        }
-        _ => true,
-    }
+    // Every gate of the next op (a barrier has one per other CPU) must be open.
+    list.iter().rev().take_while(|g| g.op == next).all(|g| {
+        let a = v.ctx(g.after_ctx as CtxId);
+        let done = if a.finished { usize::MAX } else { a.op };
+        done > g.after_op
+    })
 }
 
 // ---------------------------------------------------------------------------------------------

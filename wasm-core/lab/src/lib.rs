@@ -21,8 +21,10 @@
 //!   n objects, and the frees start once every CPU has finished allocating (the test's
 //!   `phase1_complete` barrier).
 //! - `fastpath-reuse`: Jesper Brouer's `time_bench_kmem_cache1` "fastpath reuse": one object
-//!   allocated and freed again and again (the same shape as `alloc-free`, on its own cache).
-//! - `n-pattern`: Jesper's "alloc+free N-pattern": allocate `n` (256), free them, repeat.
+//!   allocated and freed again and again (the same shape as `alloc-free`, on its own cache),
+//!   after one warm-up pair ([`Workload::warmup`]).
+//! - `n-pattern`: Jesper's "alloc+free N-pattern": allocate `n` (256), free them, repeat; one
+//!   warm-up round first.
 //! - `producer-consumer`: design.md §4.1 SC15, hackbench-like: CPU 0 allocates a message and writes
 //!   its payload (`touch`), the last CPU uses it (`touch`) and frees it; at most `window`
 //!   messages are in flight (a socket buffer: the producer sleeps when it is full). `pairs`
@@ -43,9 +45,10 @@
 //! page` (`virt_to_head_page`: every SLUB free, SLAB's under kfree), charged through the
 //! machine so that the line's MESI state decides what it costs; and a store buffer per core
 //! (`mech::Core`: a plain store retires at its issue cost, its line's transfer goes on behind
-//! the core, and a `LOCK`ed instruction waits for the buffer to drain). A report says how
-//! often a run used each (`mechanisms`), and [`Mechs`] turns them off one at a time for a
-//! study.
+//! the core, and a `LOCK`ed instruction waits for the buffer to drain). Two more come from the
+//! benchmarks, not the machine: slab_test's barrier between its allocations and its frees, and
+//! the warm-up. A report says how often a run used each (`mechanisms`), and [`Mechs`] turns
+//! them off one at a time for a study.
 //!
 //! What the cost model leaves out, which the seeds' absolute numbers include: the call and
 //! return, branch mispredictions, the benchmark loop itself.
@@ -2001,6 +2004,8 @@ impl SeedCase {
             _ => per_ctx_ops.min(12),
         });
         w.rounds = 1;
+        // The learner steps the n measured operations; the warm-up is the long run's.
+        w.warmup = 0;
         w.size = w.size.min(slub_sim::scenario::MAX_OBJECT_SIZE);
         let (mut sc, _gates) = w.build(&variant);
         let cache = &mut sc.cache;

@@ -126,17 +126,20 @@ fn workloads_allocate_and_free_everything() {
         let name = kind.name();
         assert!(r.finished, "{name}: did not finish");
         assert!(r.violations.is_empty(), "{name}: {:?}", r.violations);
-        let objects = w.ops() / 2;
+        // The warm-up's objects (one context's) are allocated and freed too, off the clock.
+        let warm = w.warmup_ops() as u64 / 2;
+        let objects = w.ops() / 2 - warm;
         assert_eq!(r.ops.alloc, objects, "{name}: allocations");
         assert_eq!(r.ops.free, objects, "{name}: frees");
+        assert_eq!(r.mechanisms.warmup_ops, 2 * warm, "{name}: warm-up");
         let s = |k: &str| r.stats.total.get(k).copied().unwrap_or(0);
         assert_eq!(
             s("FREE_FASTPATH") + s("FREE_SLOWPATH"),
-            objects,
+            objects + warm,
             "{name}: every free is counted once"
         );
         assert!(
-            s("ALLOC_FASTPATH") <= objects && s("ALLOC_FASTPATH") > 0,
+            s("ALLOC_FASTPATH") <= objects + warm && s("ALLOC_FASTPATH") > 0,
             "{name}"
         );
         let busy: u64 = r.cycles.per_cpu.iter().map(|c| c.busy).sum();
@@ -390,4 +393,66 @@ fn each_comparison_lists_its_mechanisms() {
     assert!(keys("004b").contains(&"kmalloc-lookup"));
     // Overlapped loads are off.
     assert!(!k001.contains(&"mlp") && !k004.contains(&"mlp"));
+}
+
+/// slab_test's concurrent test frees nothing before every CPU has allocated (its phase
+/// barrier): with one object per slab, every allocation grows a slab of its own. Without the
+/// barrier a CPU that finished early frees objects the others then reuse.
+#[test]
+fn concurrent_frees_wait_for_every_cpus_allocations() {
+    let w = Workload {
+        allocator: scenario::Allocator::Slab,
+        cpus: 4,
+        size: 4096,
+        n: 50,
+        ..WorkloadKind::Concurrent.workload()
+    };
+    let grown = |w: &Workload| {
+        let r = lab::bench(w, &scenario::Variant::default()).unwrap();
+        assert!(r.finished && r.violations.is_empty());
+        r.stats.total.get("GROWN").copied().unwrap_or(0)
+    };
+    assert_eq!(grown(&w), 200);
+    let r = lab::bench(&w, &scenario::Variant::default()).unwrap();
+    assert!(r.mechanisms.barrier_idle > 0, "nobody slept at the barrier");
+    let loose = Workload {
+        mechs: lab::Mechs {
+            barrier: false,
+            ..lab::Mechs::default()
+        },
+        ..w
+    };
+    assert!(
+        grown(&loose) < 200,
+        "without the barrier no object was reused"
+    );
+}
+
+/// The warm-up pair runs before the clock starts: the report counts the n measured pairs,
+/// and the first slab's cost is in none of them.
+#[test]
+fn fastpath_reuse_measures_after_its_warm_up() {
+    let w = Workload {
+        n: 100,
+        ..WorkloadKind::FastpathReuse.workload()
+    };
+    let r = lab::bench(&w, &scenario::Variant::default()).unwrap();
+    assert_eq!((r.ops.alloc, r.ops.free), (100, 100));
+    assert_eq!(r.mechanisms.warmup_ops, 2);
+    assert_eq!(r.stats.total["ALLOC_SLAB"], 1);
+    let cold = Workload {
+        mechs: lab::Mechs {
+            warmup: false,
+            ..lab::Mechs::default()
+        },
+        ..w.clone()
+    };
+    let c = lab::bench(&cold, &scenario::Variant::default()).unwrap();
+    assert_eq!(c.mechanisms.warmup_ops, 0);
+    assert!(
+        c.cycles.alloc.unwrap() > r.cycles.alloc.unwrap(),
+        "the first slab's cost: {:?} vs {:?}",
+        c.cycles.alloc,
+        r.cycles.alloc
+    );
 }

@@ -71,7 +71,11 @@ pub const TABLE: [Cost; 16] = [
         REMOTE_SOCKET,
         "100–300 in the guide; CPUs on different NUMA nodes",
     ),
-    cycles("LOCKED_CMPXCHG16B", LOCKED_CMPXCHG16B, "estimate (model.md §7)"),
+    cycles(
+        "LOCKED_CMPXCHG16B",
+        LOCKED_CMPXCHG16B,
+        "estimate (model.md §7)",
+    ),
     cycles(
         "PERCPU_CMPXCHG16B",
         PERCPU_CMPXCHG16B,

@@ -1,6 +1,6 @@
 // Every reference in the repository points into the repository (a stage of `npm test`).
 //
-//   node scripts/check-refs.mjs          (CHECK_REFS_ALL=1: the PENDING files too)
+//   node scripts/check-refs.mjs
 //
 // The model and the design are documented in docs/model.md and docs/design.md; code and docs
 // cite their sections as "model.md §2.13", "model.md Appendix A", "model.md C.3.10",
@@ -15,25 +15,6 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { log, root, run } from './lib.mjs';
-
-/**
- * Files of others' ongoing work (the lessons and their guides, the Lab, the comparison view),
- * checked but reported without failing until they are retargeted; the check fails once a listed
- * file is clean, so the list only shrinks. Empty it and `npm test` holds every file to the rule.
- */
-const PENDING = new Set([
-  // The Lab and the cost table (model::cost writes docs/cost-table.md; its source strings are
-  // shown on the Lab page, so they change with the table).
-  'docs/cost-table.md',
-  'wasm-core/lab/seeds.json',
-  'wasm-core/lab/src/export.rs',
-  'wasm-core/lab/src/lib.rs',
-  'wasm-core/lab/tests/lab.rs',
-  'wasm-core/sim/src/model/cost.rs',
-  'web/src/ui/lab/LabPage.tsx',
-]);
-// `CHECK_REFS_ALL=1 node scripts/check-refs.mjs` holds the pending files to the rule too.
-if (process.env.CHECK_REFS_ALL === '1') PENDING.clear();
 
 const TEXT = /\.(rs|ts|tsx|mjs|js|md|json|html|css|toml|ya?ml)$/;
 const SKIP = [/^package-lock\.json$/, /^Cargo\.lock$/, /^web\/src\/sim\/pkg/, /(^|\/)node_modules\//, /^scripts\/check-refs\.mjs$/];
@@ -95,14 +76,10 @@ const files = run('git', ['ls-files', '--cached', '--others', '--exclude-standar
   .filter((f) => f && TEXT.test(f) && !SKIP.some((re) => re.test(f)) && existsSync(join(root, f)));
 
 const problems = [];
-const pendingHits = new Map();
 for (const file of files) {
   const text = readFileSync(join(root, file), 'utf8');
   const ownDoc = /^docs\/([^/]+\.md)$/.exec(file)?.[1];
-  const report = (line, what) => {
-    if (PENDING.has(file)) pendingHits.set(file, (pendingHits.get(file) ?? 0) + 1);
-    else problems.push(`${file}:${line}: ${what}`);
-  };
+  const report = (line, what) => problems.push(`${file}:${line}: ${what}`);
   text.split('\n').forEach((line, i) => {
     const n = i + 1;
     for (const [re, what] of OUTSIDE) if (re.test(line)) report(n, what);
@@ -143,10 +120,6 @@ for (const file of files) {
   });
 }
 
-for (const file of PENDING) {
-  if (!pendingHits.has(file)) problems.push(`${file}: listed as PENDING in scripts/check-refs.mjs but clean: remove it from the list`);
-  else log('refs', `pending: ${file} (${pendingHits.get(file)} reference(s) still to retarget)`);
-}
 if (problems.length > 0) {
   for (const p of problems) console.error(p);
   console.error(`[refs] ${problems.length} reference(s) point outside the repository or to a missing section`);

@@ -1,12 +1,13 @@
-//! Every seed comparison with each of the Lab's mechanisms (`mech`) turned off in turn: what
-//! each one moves, row by row (the change the model shows as a fraction of the seed's).
+//! Every seed comparison with each of the Lab's mechanisms (`mech`, and the benchmarks' phase
+//! barrier and warm-up) turned off in turn, and with overlapped loads turned on: what each one
+//! moves, row by row (the change the model shows as a fraction of the seed's).
 //!
 //! `cargo run --release -p slub-lab-core --example mechanisms`
 
 use slub_lab_core::{self as lab, Mechs};
 
 fn main() {
-    let settings: [(&str, Mechs); 5] = [
+    let settings: [(&str, Mechs); 7] = [
         ("all", Mechs::default()),
         (
             "no zone lock",
@@ -33,6 +34,20 @@ fn main() {
             "with MLP",
             Mechs {
                 mlp: true,
+                ..Mechs::default()
+            },
+        ),
+        (
+            "no phase barrier",
+            Mechs {
+                barrier: false,
+                ..Mechs::default()
+            },
+        ),
+        (
+            "no warm-up",
+            Mechs {
+                warmup: false,
                 ..Mechs::default()
             },
         ),

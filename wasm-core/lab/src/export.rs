@@ -1,4 +1,4 @@
-//! The Lab as the page reads it (`#/lab`, DESIGN §6): the seed cases of [`lab::seed_cases`] as
+//! The Lab as the page reads it (`#/lab`, design.md §6): the seed cases of [`lab::seed_cases`] as
 //! plain data, one case's run, the stepper scenario of one side, and the cost table of
 //! `model::cost`, each as a serialisable value. Nothing here runs a workload except
 //! [`run_case`]; the listing ([`cases`]) is cheap, so the page can show every case's metadata

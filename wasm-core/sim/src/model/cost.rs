@@ -71,7 +71,11 @@ pub const TABLE: [Cost; 16] = [
         REMOTE_SOCKET,
         "100–300 in the guide; CPUs on different NUMA nodes",
     ),
-    cycles("LOCKED_CMPXCHG16B", LOCKED_CMPXCHG16B, "estimate (spec §7)"),
+    cycles(
+        "LOCKED_CMPXCHG16B",
+        LOCKED_CMPXCHG16B,
+        "estimate (model.md §7)",
+    ),
     cycles(
         "PERCPU_CMPXCHG16B",
         PERCPU_CMPXCHG16B,
@@ -220,7 +224,7 @@ pub fn rows() -> Vec<(Vec<&'static Cost>, &'static str)> {
 
 /// The table in Markdown (`docs/cost-table.md` is this, between its markers).
 pub fn markdown() -> String {
-    let mut s = String::from("| constant | cycles | spec §7 source |\n|---|---|---|\n");
+    let mut s = String::from("| constant | cycles | source (model.md §7) |\n|---|---|---|\n");
     for (group, source) in rows() {
         let names: Vec<String> = group.iter().map(|c| format!("`{}`", c.name)).collect();
         let values: Vec<String> = group.iter().map(|c| c.value.to_string()).collect();

@@ -5,7 +5,8 @@
  */
 export type MechanismRow = { 
 /**
- * `zone-lock`, `page-lists`, `kmalloc-lookup`, `page-read`, `store-buffer`, `mlp`.
+ * `zone-lock`, `page-lists`, `kmalloc-lookup`, `page-read`, `store-buffer`, `mlp`,
+ * `phase-barrier`, `warm-up`.
  */
 key: string, 
 /**

@@ -1,4 +1,4 @@
-// `#/lab` (DESIGN §1 "Lab", issue 6): the seeds' own benchmarks rerun on the model under the one
+// `#/lab` (design.md §1 "Lab", issue 6): the seeds' own benchmarks rerun on the model under the one
 // cost table, each comparison beside the seed's published numbers. The cases come from the
 // model (labCases: nothing per case here); they run one at a time in a Web Worker
 // (sim/lab-runner.ts) and each card fills in as its result comes back.
@@ -127,9 +127,12 @@ export function LabPage() {
             charges every run, the same for every experiment: no constant is tuned to make one match.
           </p>
           <p>
-            The model’s cycles are not the seeds’. Those come from an IA64 and several Xeons, and include the call, kmalloc’s
-            size lookup, mispredicted branches and the benchmark loop; the model charges every memory access its full latency,
-            one after another, where a real core overlaps some of them. So the lab compares <em>ratios</em>, with verdicts kept
+            The model’s cycles are not the seeds’. Those come from an IA64 and several Xeons, and include the call, mispredicted
+            branches and the benchmark loop; the model charges every load its full latency, one after another, where a real
+            core overlaps some of them. Around the allocator the lab adds what the seeds’ machines and benchmarks did: the page
+            allocator’s zone lock and per-CPU page lists, kmalloc’s size lookup and the free’s read of the object’s page, a store
+            buffer, slab_test’s wait between its allocations and its frees, and a warm-up where the seed ran far longer than the
+            model can. Each card lists the ones its comparison used. So the lab compares <em>ratios</em>, with verdicts kept
             apart: the <strong>sign</strong> (does the change go the seed&apos;s way?), the <strong>size</strong> (is the
             model&apos;s change between half and twice the seed&apos;s?) and the <strong>band</strong> (is the model&apos;s
             ratio within {band} of the seed&apos;s?).

@@ -29,10 +29,8 @@ mod variant;
 
 pub use cache::{sheaf_capacity, slab_tunables, CacheConfig};
 pub use error::ScenarioError;
-pub use keys::{
-    CmpxchgDouble, Deactivate, Discard, Fastpath, FreeRetryLock, PcsLock, Preempt, SlabGrow,
-    Slowpath, Variant,
-};
+// `Variant` and every key's own enum (`Fastpath`, `FreeRetryLock`, ...): whatever the table declares.
+pub use keys::*;
 pub use limits::{
     MAX_BARN_SHEAVES, MAX_CONTEXT_OPS, MAX_CPUS, MAX_CPU_PARTIAL, MAX_IRQS, MAX_MIN_PARTIAL,
     MAX_NAME_LEN, MAX_NODES, MAX_OBJECTS_PER_SLAB, MAX_OBJECT_SIZE, MAX_SCHEDULE_MOVES,

@@ -31,6 +31,7 @@ export const VARIANT_KEYS = {
     discard: ["gt","ge"],
     deactivate: ["two-stage","splice"],
     freeRetryLock: ["release","hold"],
+    allocPrefetch: ["next","none"],
   },
   slab: {
     preempt: ["full","none"],

@@ -95,12 +95,6 @@ variant_keys! {
         eras: {},
         read_by: [Slub],
     }
-    alloc_prefetch "allocPrefetch": AllocPrefetch {
-        values: { Next = "next", None = "none" },
-        default: AllocPrefetch::Next,
-        eras: {},
-        read_by: [Slub],
-    }
     /// SLAB only (`allocator: slab`); the only key besides `preempt` SLAB reads.
     slab_grow "slabGrow": SlabGrow {
         values: {

@@ -31,7 +31,6 @@ export const VARIANT_KEYS = {
     discard: ["gt","ge"],
     deactivate: ["two-stage","splice"],
     freeRetryLock: ["release","hold"],
-    allocPrefetch: ["next","none"],
   },
   slab: {
     preempt: ["full","none"],

@@ -8,7 +8,7 @@ use super::state::*;
 use super::{Flow, Machine, Stat};
 use super::{FlushSlab, Snapshot, UnfreezePartials};
 use crate::model::pcs::labels::*;
-use crate::scenario::{AllocPrefetch, Fastpath, Prefetch, Slowpath};
+use crate::scenario::{Fastpath, Prefetch, Slowpath};
 
 /// `slab_alloc` / `slab_alloc_node`: `node` requested; `c`, `tid` as read; `obj` (`object`), `nxt` (`next`), `pg` the CPU slab read; `snap` the INV-12 ghost snapshot.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -294,7 +294,7 @@ impl Machine {
             }
             A10 => {
                 let pf = self.variant().prefetch;
-                if pf == Prefetch::Off || self.variant().alloc_prefetch == AllocPrefetch::None {
+                if pf == Prefetch::Off {
                     *pc = A11;
                     return Flow::Go;
                 }

@@ -81,8 +81,8 @@ fn variant_keys_ts() -> String {
          export const ERA_ALLOCATOR = {{{}}} as const;\n\n\
          /**\n \
          * Each allocator's variant toggles and their values, as the scenario JSON spells them, `era`\n \
-         * first where the allocator reads one (SLUB: model.md §2.16; SLAB: Appendix A, §4 (v); 7.0's\n \
-         * sheaves: Appendix C). `tidStep`, a number, is set in the scenario text only.\n \
+         * first where the allocator reads one (SLUB: model.md §2.16; SLAB: model.md Appendix A;\n \
+         * 7.0's sheaves: model.md Appendix C). `tidStep`, a number, is set in the scenario text only.\n \
          */\n\
          export const VARIANT_KEYS = {{\n{}\n}} as const;\n",
         json(&eras),

@@ -15,8 +15,8 @@ export const ERA_ALLOCATOR = {"v3.1":"slub","v3.10":"slub","v4.0":"slub","v6.8":
 
 /**
  * Each allocator's variant toggles and their values, as the scenario JSON spells them, `era`
- * first where the allocator reads one (SLUB: model.md §2.16; SLAB: Appendix A, §4 (v); 7.0's
- * sheaves: Appendix C). `tidStep`, a number, is set in the scenario text only.
+ * first where the allocator reads one (SLUB: model.md §2.16; SLAB: model.md Appendix A;
+ * 7.0's sheaves: model.md Appendix C). `tidStep`, a number, is set in the scenario text only.
  */
 export const VARIANT_KEYS = {
   slub: {

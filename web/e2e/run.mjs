@@ -27,7 +27,7 @@ const PHONE = { width: 390, height: 844 };
 const SC1_FAIL = 'T,T,T,T,T,T,T,I,I,I,I,I,I,I,I,I,T';
 
 /**
- * A scenario at the limits the simulator allows (wasm-core/sim/src/scenario.rs MAX_*): 8 CPUs,
+ * A scenario at the limits the simulator allows (wasm-core/sim/src/scenario/limits.rs MAX_*): 8 CPUs,
  * 64 objects of 4096 B per slab, 256 setup operations, 8 tasks and 8 interrupts of 64
  * operations each (alloc and free in turn).
  */

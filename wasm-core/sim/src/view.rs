@@ -17,7 +17,9 @@ use ts_rs::TS;
 pub struct View {
     pub schema_version: u32,
     pub scenario_name: String,
-    /// `slub`, or `slab` (the comparison model of model.md Appendix A).
+    /// The allocator the scenario runs, as the parser decided it: `slub`, `slab` (the comparison
+    /// model of model.md Appendix A) or `sheaves` (Linux 7.0's SLUB, `"era": "v7.0"`,
+    /// model.md Appendix C). The page asks this instead of reading the scenario's text.
     pub allocator: crate::scenario::Allocator,
     /// The resolved variant (era bundle applied, defaults filled) and the cache parameters.
     pub variant: crate::scenario::Variant,

@@ -1,30 +1,35 @@
 // Variant and era toggles: rebuild the scenario JSON with its `variant` object (design.md §4; keys
-// and values of model.md §2.16, generated from wasm-core/sim/src/scenario.rs). Pure.
-import { ERAS, SHEAVES_VARIANT_KEYS, SLAB_VARIANT_KEYS, SLUB_VARIANT_KEYS } from '../sim/generated/variantKeys';
+// and values of model.md §2.16, generated from the table of keys in
+// wasm-core/sim/src/scenario/keys.rs). Pure. Which allocator a scenario runs is the
+// simulator's answer (`View.allocator`), not derived here.
+import type { Allocator } from '../sim/types';
+import { DEFAULT_ERA, ERA_ALLOCATOR, ERAS, VARIANT_KEYS } from '../sim/generated/variantKeys';
 
 export { ERAS };
 
-/** Each toggle and its values, as the scenario JSON spells them (generated). */
-export const VARIANT_KEYS: Readonly<Record<string, readonly (string | boolean)[]>> = SLUB_VARIANT_KEYS;
-
 /**
- * The keys SLAB reads (model.md Appendix A, §4 (v); generated): `preempt`, and `slabGrow`, the v4.7
- * lockless decision to grow against taking `list_lock` first. The others (and the eras) are SLUB's.
+ * Each toggle of `allocator` and its values, as the scenario JSON spells them (generated), `era`
+ * first where the allocator reads one. SLAB reads `preempt` and `slabGrow`; Linux 7.0's sheaves
+ * their lock, `preempt` and whether a short refill is flushed.
  */
-export const SLAB_KEYS: Readonly<Record<string, readonly (string | boolean)[]>> = SLAB_VARIANT_KEYS;
-
-/**
- * The keys Linux 7.0's sheaves read besides `era` (model.md Appendix C; generated): the per-CPU
- * lock (`none` is the negative control), `preempt`, and whether a short refill is flushed.
- */
-export const SHEAVES_KEYS: Readonly<Record<string, readonly (string | boolean)[]>> = SHEAVES_VARIANT_KEYS;
+export function variantKeys(allocator: Allocator): Readonly<Record<string, readonly VariantValue[]>> {
+  return VARIANT_KEYS[allocator];
+}
 
 /** The era that selects Linux 7.0's sheaves instead of the classic per-CPU slab. */
-export const SHEAVES_ERA = 'v7.0';
+export const SHEAVES_ERA = 'v7.0' satisfies keyof typeof ERA_ALLOCATOR;
 
-/** The cache keys only one of the two SLUB designs has (the others are refused with it). */
-const CLASSIC_CACHE_KEYS = ['cpuPartial'];
-const SHEAVES_CACHE_KEYS = ['sheafCapacity', 'maxFullSheaves', 'maxEmptySheaves'];
+/** The allocator a SLUB scenario of `era` runs (no era: the defaults' era). */
+function eraAllocator(era: VariantValue | undefined): Allocator {
+  const name = typeof era === 'string' ? era : DEFAULT_ERA;
+  return Object.hasOwn(ERA_ALLOCATOR, name) ? ERA_ALLOCATOR[name as keyof typeof ERA_ALLOCATOR] : ERA_ALLOCATOR[DEFAULT_ERA];
+}
+
+/** The cache keys the other SLUB design refuses, dropped when the era crosses to this one. */
+const REFUSED_CACHE_KEYS: Partial<Record<Allocator, readonly string[]>> = {
+  sheaves: ['cpuPartial'],
+  slub: ['sheafCapacity', 'maxFullSheaves', 'maxEmptySheaves'],
+};
 
 export type VariantValue = string | boolean | number;
 
@@ -55,15 +60,15 @@ export function withVariant(scenario: string, key: string, value: VariantValue |
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
   const obj = { ...(parsed as Record<string, unknown>) };
   let variant = Object.fromEntries(Object.entries(variantOf(scenario)).filter(([k]) => k !== key));
-  if (key === 'era' && (value === SHEAVES_ERA) !== (variantOf(scenario).era === SHEAVES_ERA)) {
+  const to = eraAllocator(value);
+  if (key === 'era' && to !== eraAllocator(variantOf(scenario).era)) {
     // Crossing between the classic design and 7.0's: keep only the keys the new one reads,
     // so the scenario stays valid (each refuses the other's keys, naming them).
-    const sheaves = value === SHEAVES_ERA;
-    const keep = new Set(Object.keys(sheaves ? SHEAVES_KEYS : VARIANT_KEYS));
+    const keep = new Set(Object.keys(variantKeys(to)));
     variant = Object.fromEntries(Object.entries(variant).filter(([k]) => keep.has(k)));
     const cache = obj.cache;
     if (cache !== null && typeof cache === 'object' && !Array.isArray(cache)) {
-      const drop = new Set(sheaves ? CLASSIC_CACHE_KEYS : SHEAVES_CACHE_KEYS);
+      const drop = new Set(REFUSED_CACHE_KEYS[to] ?? []);
       obj.cache = Object.fromEntries(Object.entries(cache as Record<string, unknown>).filter(([k]) => !drop.has(k)));
     }
   }
@@ -128,18 +133,4 @@ export function withoutNegativeControls(scenario: string): string | null {
     text = withVariant(text, n.key, undefined);
   }
   return text;
-}
-
-/**
- * The allocator a scenario runs: SLAB, Linux 7.0's sheaves (`"era": "v7.0"`), or the classic
- * SLUB (also when the text is unreadable: the simulator says why).
- */
-export function allocatorOf(scenario: string): 'slub' | 'slab' | 'sheaves' {
-  try {
-    const parsed = JSON.parse(scenario) as { allocator?: unknown };
-    if (parsed.allocator === 'slab') return 'slab';
-    return variantOf(scenario).era === SHEAVES_ERA ? 'sheaves' : 'slub';
-  } catch {
-    return 'slub';
-  }
 }

@@ -214,7 +214,7 @@ export function Player({
         </nav>
       </header>
 
-      <ScenarioBar scenario={state.scenario} resolved={view.variant} onLoad={loadScenario} onMend={replaceScenario} onChange={changeVariant} />
+      <ScenarioBar scenario={state.scenario} allocator={view.allocator} resolved={view.variant} onLoad={loadScenario} onMend={replaceScenario} onChange={changeVariant} />
 
       {goal !== null && (
         <Suspense fallback={<p className="goal muted">Loading the goal…</p>}>

@@ -3,16 +3,12 @@
 // broken variant on purpose (a negative control) says so here, with a way back to the kernel's
 // own code: a student sees at once what is broken and can break it or mend it.
 import { memo, useId } from 'react';
-import type { VariantView } from '../sim';
+import type { Allocator, VariantView } from '../sim';
 import {
-  allocatorOf,
-  ERAS,
   negativeControls,
   optionValue,
   parseOptionValue,
-  SHEAVES_KEYS,
-  SLAB_KEYS,
-  VARIANT_KEYS,
+  variantKeys,
   variantOf,
   withoutNegativeControls,
   type VariantValue,
@@ -21,7 +17,7 @@ import { Icon } from './Icon';
 import { BUILTIN_SCENARIOS } from './scenarios';
 
 /** The key shown beside the era for each allocator: the one its lessons turn. */
-const HEADLINE: Record<'slub' | 'slab' | 'sheaves', readonly string[]> = {
+const HEADLINE: Record<Allocator, readonly string[]> = {
   slub: ['era', 'fastpath'],
   sheaves: ['era', 'pcsLock'],
   slab: ['slabGrow'],
@@ -29,6 +25,8 @@ const HEADLINE: Record<'slub' | 'slab' | 'sheaves', readonly string[]> = {
 
 interface Props {
   scenario: string;
+  /** The allocator the simulator runs the scenario on (`View.allocator`): it picks the keys. */
+  allocator: Allocator;
   /** The variant the simulator resolved (era applied, defaults filled): what "—" stands for. */
   resolved: VariantView;
   onLoad: (scenario: string) => void;
@@ -37,14 +35,10 @@ interface Props {
   onChange: (key: string, value: VariantValue | undefined) => void;
 }
 
-function ScenarioBarImpl({ scenario, resolved, onLoad, onMend, onChange }: Props) {
+function ScenarioBarImpl({ scenario, allocator, resolved, onLoad, onMend, onChange }: Props) {
   const id = useId();
   const variant = variantOf(scenario);
-  const allocator = allocatorOf(scenario);
-  const keys: Record<string, readonly VariantValue[]> = {
-    ...(allocator === 'slab' ? {} : { era: ERAS }),
-    ...(allocator === 'slab' ? SLAB_KEYS : allocator === 'sheaves' ? SHEAVES_KEYS : VARIANT_KEYS),
-  };
+  const keys = variantKeys(allocator);
   const headline = HEADLINE[allocator].filter((k) => k in keys);
   const rest = Object.keys(keys).filter((k) => !headline.includes(k));
   const setRest = rest.filter((k) => variant[k] !== undefined).length;
@@ -144,6 +138,7 @@ export const ScenarioBar = memo(
   ScenarioBarImpl,
   (a, b) =>
     a.scenario === b.scenario &&
+    a.allocator === b.allocator &&
     a.onChange === b.onChange &&
     a.onLoad === b.onLoad &&
     a.onMend === b.onMend &&

@@ -16,7 +16,9 @@ import type { Violation } from "./Violation";
  */
 export type View = { schemaVersion: number, scenarioName: string, 
 /**
- * `slub`, or `slab` (the comparison model of model.md Appendix A).
+ * The allocator the scenario runs, as the parser decided it: `slub`, `slab` (the comparison
+ * model of model.md Appendix A) or `sheaves` (Linux 7.0's SLUB, `"era": "v7.0"`,
+ * model.md Appendix C). The page asks this instead of reading the scenario's text.
  */
 allocator: Allocator, 
 /**

@@ -46,9 +46,11 @@ pub mod pcs;
 mod prims;
 mod sheaves;
 mod slab;
+mod slab_page;
 pub(crate) mod slub;
 pub mod state;
 pub mod stats;
+mod touch;
 mod view;
 
 pub use driver::{heap_block, CtxView, Driver, PolicyView};
@@ -110,13 +112,11 @@ pub struct Config {
     pub src_ops: Vec<Vec<crate::scenario::Op>>,
     pub ops: Vec<Vec<IOp>>,
     pub cpu_node: Vec<u32>,
-    /// SLAB's tunables and line layout (`allocator: slab`), else `None`.
-    pub slab: Option<slab::SlabLayout>,
-    /// Linux 7.0's sheaf geometry (`"era": "v7.0"`), else `None`.
-    pub sheaf: Option<sheaves::SheafLayout>,
-    /// Lines per CPU structure (`kmem_cache_cpu`: 1; SLAB's `array_cache`: header + entries;
-    /// 7.0's `slub_percpu_sheaves`: 1) and after each node's line (SLAB's shared array; 7.0's
-    /// barn: 1; 0 under SLUB).
+    /// The allocator's geometry and tunables (`allocator::Layout`: SLAB's arrays, 7.0's
+    /// sheaves), asked of the allocator seam.
+    pub layout: allocator::Layout,
+    /// Lines per CPU structure and after each node's line, as the layout says
+    /// (`Layout::cpu_lines`, `node_extra_lines`), kept here for the line arithmetic.
     pub cpu_lines: u32,
     pub node_extra_lines: u32,
     /// The cycles each constant of the cost table charges (`cost::TABLE`'s unless the Lab

@@ -9,7 +9,7 @@
 use super::super::memory::Access;
 use super::{call, sheaf_of_ret, sv, without_sheaves};
 use crate::model::pcs::labels::*;
-use crate::model::slub::counters_text;
+use crate::model::slab_page::{counters_text, Counters};
 use crate::model::state::*;
 use crate::model::{Flow, Machine, Stat};
 
@@ -1223,17 +1223,13 @@ impl Machine {
         match *pc {
             GN1 => {
                 step!(self);
-                let (f, c) = self.ld_slab_pair(p);
-                fr.f = f;
-                fr.cnt = c;
-                note!(
-                    self,
-                    Load,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "get_freelist_nofreeze: freelist {}, {}.",
-                    self.addr_name(f),
-                    counters_text(c)
-                );
+                (fr.f, fr.cnt) = self.read_slab_pair(p, |m, f, c| {
+                    format!(
+                        "get_freelist_nofreeze: freelist {}, {}.",
+                        m.addr_name(f),
+                        counters_text(c)
+                    )
+                });
                 *pc = GN3;
                 Flow::Step
             }
@@ -1243,21 +1239,12 @@ impl Machine {
                     inuse: fr.cnt.objects,
                     ..fr.cnt
                 };
-                let ok = self.cas2_native(p, (fr.f, fr.cnt), (NULL, new));
-                note!(
-                    self,
-                    Cas2,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "cmpxchg_double({}: freelist {} -> NULL, inuse {} -> {}) {}",
-                    self.slab_name(p),
-                    self.addr_name(fr.f),
-                    fr.cnt.inuse,
-                    new.inuse,
-                    if ok {
-                        "succeeds: the whole freelist is this refill's."
-                    } else {
-                        "fails: a free changed the slab. Read it again."
-                    }
+                let ok = self.cas_slab_pair(
+                    p,
+                    (fr.f, fr.cnt),
+                    (NULL, new),
+                    "succeeds: the whole freelist is this refill's.",
+                    "fails: a free changed the slab. Read it again.",
                 );
                 if !ok {
                     *pc = GN1;
@@ -1557,18 +1544,8 @@ impl Machine {
                 };
                 step!(self);
                 fr.pg = Some(p);
-                let (f, c) = self.ld_slab_pair(p);
-                fr.f = f;
-                fr.cnt = c;
-                note!(
-                    self,
-                    Load,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "Slab {}: freelist {}, {}.",
-                    self.slab_name(p),
-                    self.addr_name(f),
-                    counters_text(c)
-                );
+                (fr.f, fr.cnt) = self
+                    .read_slab_pair(p, |m, f, c| format!("Slab {}.", m.slab_pair_text(p, f, c)));
                 *pc = GP4b;
                 Flow::Step
             }
@@ -1594,22 +1571,12 @@ impl Machine {
                     inuse: fr.cnt.inuse.saturating_add(1),
                     ..fr.cnt
                 };
-                let ok = self.cas2_native(p, (fr.f, fr.cnt), (fr.nxt, new));
-                note!(
-                    self,
-                    Cas2,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "cmpxchg_double({}: freelist {} -> {}, inuse {} -> {}) {}",
-                    self.slab_name(p),
-                    self.addr_name(fr.f),
-                    self.addr_name(fr.nxt),
-                    fr.cnt.inuse,
-                    new.inuse,
-                    if ok {
-                        "succeeds."
-                    } else {
-                        "fails: a lockless free pushed meanwhile. Read again."
-                    }
+                let ok = self.cas_slab_pair(
+                    p,
+                    (fr.f, fr.cnt),
+                    (fr.nxt, new),
+                    "succeeds.",
+                    "fails: a lockless free pushed meanwhile. Read again.",
                 );
                 if !ok {
                     *pc = GP4;

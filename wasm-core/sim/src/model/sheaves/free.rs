@@ -10,7 +10,7 @@ use super::super::memory::Access;
 use super::barn::E2BIG;
 use super::{call, sheaf_of_ret, without_sheaves, PCS_BATCH_MAX};
 use crate::model::pcs::labels::*;
-use crate::model::slub::counters_text;
+use crate::model::slab_page::{counters_text, Counters};
 use crate::model::state::*;
 use crate::model::{Flow, Machine, Stat};
 
@@ -1023,18 +1023,14 @@ impl Machine {
             }
             SS2 => {
                 step!(self);
-                let (prior, c) = self.ld_slab_pair(p);
-                fr.prior = prior;
-                fr.cnt = c;
-                note!(
-                    self,
-                    Load,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "__slab_free: slab {} has freelist {}, {}.",
-                    self.slab_name(p),
-                    self.addr_name(prior),
-                    counters_text(c)
-                );
+                (fr.prior, fr.cnt) = self.read_slab_pair(p, |m, prior, c| {
+                    format!(
+                        "__slab_free: slab {} has freelist {}, {}.",
+                        m.slab_name(p),
+                        m.addr_name(prior),
+                        counters_text(c)
+                    )
+                });
                 *pc = SS4;
                 Flow::Step
             }
@@ -1076,22 +1072,12 @@ impl Machine {
             }
             SS6 => {
                 step!(self);
-                let ok = self.cas2_native(p, (fr.prior, fr.cnt), (fr.f, fr.new));
-                note!(
-                    self,
-                    Cas2,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "cmpxchg_double({}: freelist {} -> {}, inuse {} -> {}) {}",
-                    self.slab_name(p),
-                    self.addr_name(fr.prior),
-                    self.addr_name(fr.f),
-                    fr.cnt.inuse,
-                    fr.new.inuse,
-                    if ok {
-                        "succeeds: the object(s) are back in their slab."
-                    } else {
-                        "fails: the slab changed meanwhile. Retry."
-                    }
+                let ok = self.cas_slab_pair(
+                    p,
+                    (fr.prior, fr.cnt),
+                    (fr.f, fr.new),
+                    "succeeds: the object(s) are back in their slab.",
+                    "fails: the slab changed meanwhile. Retry.",
                 );
                 if ok {
                     self.unhold_chain(fr.f, fr.count);

@@ -102,7 +102,7 @@ pub struct SheavesState {
     pub held: Vec<(CtxId, Addr)>,
     pub isolated: Vec<(CtxId, SlabId)>,
     /// SLUB's fields of every slab, by `SlabId` (7.0 keeps SLUB's slab level).
-    pub pages: Vec<super::slub::SlubPage>,
+    pub pages: Vec<super::slab_page::SlubPage>,
 }
 
 /// The cache's sheaf geometry, fixed at creation.
@@ -241,7 +241,7 @@ impl Machine {
 
     pub(super) fn sheaf_layout(&self) -> &SheafLayout {
         // `Config::from_scenario` made the layout of every Linux 7.0 scenario.
-        self.cfg.sheaf.as_ref().unwrap_or_else(|| {
+        self.cfg.layout.sheaf().unwrap_or_else(|| {
             self.fault(Fault::Broken(
                 "the sheaves' code ran without a sheaf layout",
             ));

@@ -1,6 +1,6 @@
 //! SLUB (`mm/slub.c`): the allocator the model is about. Its kernel functions as step
 //! machines (`alloc`: `slab_alloc` and its slow path, `get_freelist`, `get_partial_node`,
-//! `acquire_slab`, `new_slab`; `free`: `slab_free`, `__slab_free`, `touch`; `lists`: the CPU
+//! `acquire_slab`, `new_slab`; `free`: `slab_free`, `__slab_free`; `lists`: the CPU
 //! partial list, `unfreeze_partials`, `deactivate_slab`, the flushes and
 //! `cmpxchg_double_slab`), the fast-path steps both listings share (`steps`) and its
 //! invariants INV-1…INV-15 (`invariants`).
@@ -10,6 +10,8 @@ use crate::model::pcs::labels::*;
 use crate::model::Fault;
 
 mod access;
+#[cfg(test)]
+mod faults;
 mod alloc;
 mod free;
 mod invariants;
@@ -20,13 +22,11 @@ mod steps;
 mod structs;
 mod view;
 
-pub(in crate::model) use access::counters_text;
-
-pub use structs::{SlubPage, SlubState};
+pub use structs::SlubState;
 
 pub(crate) use access::Snapshot;
 pub use alloc::{GetFreelist, NewSlab, SlabAlloc, SlabAllocSlow, SlabAllocSlowLl};
-pub use free::{SlabFree, SlabFreeSlow, Touch};
+pub use free::{SlabFree, SlabFreeSlow};
 pub use lists::{
     AcquireSlab, CmpxchgDoubleSlab, DeactivateSlab, FlushCpuSlab, FlushSlab, GetPartialNode,
     PutCpuPartial, UnfreezePartials,

@@ -60,7 +60,7 @@ impl Machine {
     }
 
     /// Sheaves neither on a CPU nor in a barn nor freed, with the context whose frames name
-    /// one (`h`/`h2`), if any.
+    /// one (`Frame::sheaves`), if any.
     pub(in crate::model) fn loose_sheaves(&self) -> Option<Vec<SheafView>> {
         let AllocState::Sheaves(s) = &self.st.alloc else {
             return None;

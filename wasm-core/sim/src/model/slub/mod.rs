@@ -10,9 +10,9 @@ use crate::model::pcs::labels::*;
 use crate::model::Fault;
 
 mod access;
+mod alloc;
 #[cfg(test)]
 mod faults;
-mod alloc;
 mod free;
 mod invariants;
 mod lists;

@@ -1,6 +1,8 @@
 //! The allocator seam: the questions the shared machine (executor, views) asks of the
-//! allocator a scenario runs, one `match` per question and one arm per allocator. The
-//! allocators answer in their own modules (`slub`, `slab`); the executor knows neither.
+//! allocator a scenario runs, one `match` per question and one arm per allocator, with the
+//! allocator's arm of the state (`AllocState`) and its geometry (`Layout`: its cache lines and
+//! tunables). The allocators answer in their own modules (`slub`, `slab`, `sheaves`); the
+//! ground floor (`state`, `memory`, `executor`) knows none of them.
 //! Adding an allocator adds its module and an arm to each match here (the compiler lists
 //! them): see `docs/adding-an-allocator.md`.
 

@@ -27,12 +27,15 @@
 //! `memory` (cache lines, MESI, the cost of an access), `cost` (the cost table), `prims`
 //! (processor state, `list_lock`, the typed lookups), `executor` (contexts and moves: which
 //! move is enabled, applying one, settling, starting and finishing ops, dispatching a label to
-//! its allocator), `allocator` (the questions the machine asks the allocator, one arm each),
-//! `driver` (the seam the policies, the explorer and the Lab drive it through), `stats`, `pcs`
-//! (the functions and their program counters) and `view`. Each allocator is a module of its own
-//! with its state, its kernel functions as step machines, its invariants and its part of the
-//! views: `slub` (`mm/slub.c`, the subject), `slab` (`mm/slab.c`, model.md Appendix A) and
-//! `sheaves` (Linux 7.0, model.md Appendix C, which keeps SLUB's slab level).
+//! its allocator), `allocator` (the seam: the questions the machine asks the allocator, one arm
+//! each, with the allocator's arm of the state and its cache-line `Layout`; the only module
+//! here that names the allocators), `driver` (the seam the policies, the explorer and the Lab
+//! drive it through), `stats`, `pcs` (the functions and their program counters), `touch` (the
+//! user's write, the same under every allocator) and `view`. Each allocator is a module of its
+//! own with its state, its kernel functions as step machines, its invariants and its part of
+//! the views: `slub` (`mm/slub.c`, the subject), `slab` (`mm/slab.c`, model.md Appendix A) and
+//! `sheaves` (Linux 7.0, model.md Appendix C); `slab_page` is the slab level SLUB and 7.0
+//! share (a slab's `freelist` + `counters`, its double CAS, the node partial list).
 //! `docs/adding-an-allocator.md` says how another one goes in.
 
 #[macro_use]

@@ -1,4 +1,4 @@
-//! The slab level's primitives (model.md §2.2, §2.9): the slab's `freelist` + `counters` pair
+//! The slab level's primitives (model.md §2.2, §2.14): the slab's `freelist` + `counters` pair
 //! with its double CAS, and the node partial list under `list_lock`, with `discard_slab`.
 
 use super::super::cost;

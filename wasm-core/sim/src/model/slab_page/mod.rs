@@ -1,4 +1,4 @@
-//! The slab level SLUB and Linux 7.0 share (model.md §1.3, §2.2, §2.9; 7.0 keeps SLUB's slabs
+//! The slab level SLUB and Linux 7.0 share (model.md §1.3, §2.2, §2.14; 7.0 keeps SLUB's slabs
 //! as they are, model.md Appendix C): SLUB's fields of a slab's descriptor (`SlubPage`: the
 //! `freelist` + `counters` double word, `slab_lock`, the CPU partial link), their lookups, and
 //! the primitives on them (`access`: the pair's load and double CAS, the node partial list

@@ -247,9 +247,13 @@ impl Machine {
         }
     }
 
-    /// Run one label of a frame of the allocator's kernel functions.
+    /// Run one label of a frame: the user's `touch` (the same under every allocator) or one of
+    /// the allocator's kernel functions.
     #[inline]
     pub(super) fn exec(&mut self, fr: &mut Frame) -> Flow {
+        if let Frame::Touch { l, .. } = fr {
+            return self.touch(l);
+        }
         match self.allocator() {
             Allocator::Slub => self.exec_slub(fr),
             Allocator::Sheaves => self.exec_sheaves(fr),

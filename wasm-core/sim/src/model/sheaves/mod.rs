@@ -667,7 +667,6 @@ impl Machine {
             Frame::SlabFreeSlowV7 { pc, l } => self.slab_free_slow_v7(pc, l),
             Frame::CpuDead { pc, l } => self.slub_cpu_dead(pc, l),
             Frame::PcsFlushAll { pc, l } => self.pcs_flush_all(pc, l),
-            Frame::Touch { l, .. } => self.touch(l),
             _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }

@@ -89,7 +89,6 @@ impl Machine {
             Frame::SlabFree { pc, l } => self.slab_free(pc, l),
             Frame::SlabFreeSlow { pc, l } => self.slab_free_slow(pc, l),
             Frame::CmpxchgDoubleSlab { pc, l } => self.cmpxchg_double_slab(pc, l),
-            Frame::Touch { l, .. } => self.touch(l),
             _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }

@@ -26,7 +26,8 @@ pub(crate) type Lines = &'static [(&'static str, &'static str)];
 /// ```
 ///
 /// makes `module::Pc`, the machine's program counter (a `Copy` enum of one byte, one variant per
-/// label), `Pc::name` (the label as events spell it), `module::NAME` (the kernel function's
+/// label, whose doc comment is the label's line, so an editor shows `FR5b`'s code on hover),
+/// `Pc::name` (the label as events spell it), `module::NAME` (the kernel function's
 /// name) and `module::LINES` (its lines of the listing). `model::pcs` makes the machine a
 /// `model::Func` and its `Pc` an arm of `model::Pc`.
 macro_rules! kernel_fn {
@@ -38,7 +39,12 @@ macro_rules! kernel_fn {
             #[allow(clippy::upper_case_acronyms)]
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
             pub enum Pc {
-                $($label),+
+                // Each label's doc is its line of the listing, so an editor shows the line
+                // where the label is read or written.
+                $(
+                    #[doc = concat!("`", $text, "`\n\n(`", $name, "`, label `", stringify!($label), "`.)")]
+                    $label
+                ),+
             }
             pub use self::Pc::*;
             impl Pc {

@@ -5,7 +5,7 @@
 use crate::model::state::{Bump, CtxId};
 use crate::model::{Driver, Machine, Move, Stat};
 use crate::policy;
-use crate::view::Frame;
+use crate::view::Scene;
 use crate::{scenario, Cycles, Error, Event, Outcome, Scenario, Stats, VarOutcome, View};
 use std::collections::BTreeMap;
 
@@ -38,7 +38,7 @@ pub struct Simulator {
     /// `marks[i]` = number of events after `i` moves.
     marks: Vec<usize>,
     recording: bool,
-    /// For [`Simulator::frame`]: how many moves of the page's schedule played, and why the
+    /// For [`Simulator::scene`]: how many moves of the page's schedule played, and why the
     /// next one did not.
     played: usize,
     schedule_error: Option<String>,
@@ -338,15 +338,15 @@ impl Simulator {
 
     /// Bring the history to start with `schedule` (when given: the moves after the common
     /// prefix are applied, up to the first that is not enabled) and the cursor to `cursor`
-    /// (clamped to what played), and say what the page needs in one [`Frame`]. `have_events`
-    /// is how many events of the previous frames the page holds: only the ones after what is
+    /// (clamped to what played), and say what the page needs in one [`Scene`]. `have_events`
+    /// is how many events of the previous scenes the page holds: only the ones after what is
     /// still valid of them are sent.
-    pub fn frame(
+    pub fn scene(
         &mut self,
         schedule: Option<&[String]>,
         cursor: usize,
         have_events: usize,
-    ) -> Frame {
+    ) -> Scene {
         let mut error: Option<String> = None;
         let common = match schedule {
             Some(schedule) => {
@@ -387,7 +387,7 @@ impl Simulator {
         }
         let keep = have_events.min(self.mark(common));
         let end = self.mark(played);
-        Frame {
+        Scene {
             view: self.view(),
             outcome: self.outcome(),
             events_from: keep,

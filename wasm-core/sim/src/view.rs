@@ -446,12 +446,13 @@ pub struct Violation {
     pub message: String,
 }
 
-/// What the page needs after one user action (a step, a seek, a jump, a new schedule), built
-/// by [`crate::Simulator::frame`] and sent in one crossing: the view and outcome at the cursor
-/// and only the events the page does not have yet.
+/// A scene: what the page needs after one user action (a step, a seek, a jump, a new
+/// schedule), built by [`crate::Simulator::scene`] and sent in one crossing: the view and
+/// outcome at the cursor and only the events the page does not have yet. (Not a "frame": that
+/// word is the kernel call frame's, `model::pcs::Frame`.)
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
-pub struct Frame {
+pub struct Scene {
     pub view: View,
     pub outcome: crate::Outcome,
     /// The page keeps the first `eventsFrom` events it had and appends `events`: together they

@@ -1,7 +1,7 @@
 //! slub-wasm: the only code of slub-lab that knows JavaScript (design.md §2, §6).
 //!
 //! It wraps [`slub_sim::Simulator`] in one opaque `Simulator` class with a coarse API: the page
-//! makes one call per user action ([`Simulator::frame`]) and gets one JSON string back. Views,
+//! makes one call per user action ([`Simulator::scene`]) and gets one JSON string back. Views,
 //! events, outcomes and the listing cross as JSON strings (serde_json, already a dependency of
 //! the model) rather than through serde-wasm-bindgen: one `JSON.parse` on the JS side is as fast
 //! and keeps the module small. Their TypeScript is generated from the Rust types by ts-rs into
@@ -104,15 +104,15 @@ impl Simulator {
 
     /// One user action in one call: make the history start with `schedule` (omitted: the
     /// same as the last call's), move the cursor to `cursor`, and return the
-    /// `slub_sim::view::Frame` as JSON (view, outcome, the events after the first `haveEvents`
+    /// `slub_sim::view::Scene` as JSON (view, outcome, the events after the first `haveEvents`
     /// the page keeps, and why the schedule stopped if it did). The history lives here only.
-    pub fn frame(
+    pub fn scene(
         &mut self,
         schedule: Option<Vec<String>>,
         cursor: usize,
         #[wasm_bindgen(js_name = haveEvents)] have_events: usize,
     ) -> String {
-        to_json(&self.inner.frame(schedule.as_deref(), cursor, have_events))
+        to_json(&self.inner.scene(schedule.as_deref(), cursor, have_events))
     }
 
     /// The moves that may come next.

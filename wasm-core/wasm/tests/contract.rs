@@ -25,7 +25,7 @@ fn export_all(dir: &Path) {
         slub_sim::ListingFunction::export_all,
         slub_sim::explore::Progress::export_all,
         slub_sim::explore::Report::export_all,
-        slub_sim::view::Frame::export_all,
+        slub_sim::view::Scene::export_all,
         slub_lab_core::export::LabCases::export_all,
         slub_lab_core::PendingSeed::export_all,
         slub_lab_core::SeedResult::export_all,

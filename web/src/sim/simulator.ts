@@ -18,8 +18,8 @@ import init, {
 } from './pkg/slub_wasm.js';
 import {
   SCHEMA_VERSION,
-  type Frame,
   type ListingFunction,
+  type Scene,
   type SimEvent,
   type View,
 } from './types';
@@ -141,7 +141,7 @@ export function listingFor(allocator: string, fastpath: string, slowpath: string
 export function movesToEnd(scenarioJson: string, played: readonly string[], ctx: string): string[] {
   const sim = new Simulation(scenarioJson, { events: false });
   try {
-    sim.frame(played, played.length, 0);
+    sim.scene(played, played.length, 0);
     return sim.movesToEnd(ctx);
   } finally {
     sim.free();
@@ -164,7 +164,7 @@ let inspectRaw: <T>(sim: Simulation, f: (raw: RawSimulator) => T) => T;
 
 /**
  * One scenario being played, wrapping the wasm `Simulator` handle: what the page asks of it
- * (one `frame` per user action; the comparison view's seek, history, view and run to the end).
+ * (one `scene` per user action; the comparison view's seek, history, view and run to the end).
  */
 export class Simulation {
   static {
@@ -202,13 +202,13 @@ export class Simulation {
    * `schedule` (undefined: the last call's), move the cursor to `cursor`, and get the view,
    * the outcome and the events after the first `haveEvents` the caller keeps.
    */
-  frame(schedule: readonly string[] | undefined, cursor: number, haveEvents: number): Frame {
-    const frame = JSON.parse(
-      this.#call(() => this.#raw.frame(schedule === undefined ? undefined : [...schedule], cursor, haveEvents)),
-    ) as Frame;
-    checkVersion('view', frame.view);
-    checkVersion('outcome', frame.outcome);
-    return frame;
+  scene(schedule: readonly string[] | undefined, cursor: number, haveEvents: number): Scene {
+    const scene = JSON.parse(
+      this.#call(() => this.#raw.scene(schedule === undefined ? undefined : [...schedule], cursor, haveEvents)),
+    ) as Scene;
+    checkVersion('view', scene.view);
+    checkVersion('outcome', scene.outcome);
+    return scene;
   }
 
   apply(move: string): void {

@@ -24,9 +24,9 @@ describe('the built-in scenarios as presented', () => {
     ['v6.8', designScenario(sc01, 'v6.8') ?? '', compare?.['v6.8'] ?? []],
   ])("SC1's script ends on T's failed compare-and-swap under %s", (_, text, story) => {
     const sim = new Simulation(text);
-    const frame = sim.frame(story, story.length, 0);
-    expect(frame.played).toBe(story.length);
-    const last = frame.events.filter((e) => e.mv === story.length - 1);
+    const scene = sim.scene(story, story.length, 0);
+    expect(scene.played).toBe(story.length);
+    const last = scene.events.filter((e) => e.mv === story.length - 1);
     expect(last.some((e) => e.ctx === 'T' && e.ok === false)).toBe(true);
     sim.free();
   });
@@ -34,12 +34,12 @@ describe('the built-in scenarios as presented', () => {
   it("SC1's story under 7.0: the interrupt's trylock fails while T holds the sheaves, and it frees to the slab", () => {
     const story = compare?.['v7.0'] ?? [];
     const sim = new Simulation(designScenario(sc01, 'v7.0') ?? '');
-    const frame = sim.frame(story, story.length, 0);
-    expect(frame.played).toBe(story.length);
-    const irq = frame.events.filter((e) => e.ctx === 'I');
+    const scene = sim.scene(story, story.length, 0);
+    expect(scene.played).toBe(story.length);
+    const irq = scene.events.filter((e) => e.ctx === 'I');
     expect(irq.some((e) => e.kind === 'trylock' && e.ok === false)).toBe(true);
     expect(irq.some((e) => e.label.startsWith('__slab_free'))).toBe(true);
-    expect(frame.events.some((e) => e.ok === false && e.kind !== 'trylock')).toBe(false);
+    expect(scene.events.some((e) => e.ok === false && e.kind !== 'trylock')).toBe(false);
     sim.free();
   });
 

@@ -1,6 +1,6 @@
 // Derives everything the page shows from the player state. The simulator is a cache keyed by
 // the scenario text and holds the only copy of the history (moves past the cursor too): each
-// change of schedule or cursor is one call, `Simulation.frame`, which returns in one JSON
+// change of schedule or cursor is one call, `Simulation.scene`, which returns in one JSON
 // crossing the view, the outcome and only the events this page does not have yet.
 import { useMemo } from 'react';
 import { SimCrash, SimError, Simulation, type Outcome, type SimEvent, type View } from '../sim';
@@ -36,15 +36,15 @@ function failure(e: unknown): Derived {
 
 function derive(held: Held, schedule: readonly string[], cursor: number): Derived {
   const changed = held.schedule !== schedule;
-  const frame = held.sim.frame(changed ? schedule : undefined, cursor, held.events.length);
+  const scene = held.sim.scene(changed ? schedule : undefined, cursor, held.events.length);
   held.schedule = schedule;
-  if (frame.events.length > 0 || frame.eventsFrom < held.events.length) {
-    held.events = held.events.slice(0, frame.eventsFrom).concat(frame.events);
+  if (scene.events.length > 0 || scene.eventsFrom < held.events.length) {
+    held.events = held.events.slice(0, scene.eventsFrom).concat(scene.events);
   }
-  if (frame.error !== null) return { kind: 'error', message: frame.error };
-  const count = frame.eventsAtCursor;
+  if (scene.error !== null) return { kind: 'error', message: scene.error };
+  const count = scene.eventsAtCursor;
   const lastEvent = count === 0 ? undefined : held.events[count - 1];
-  return { kind: 'ok', view: frame.view, outcome: frame.outcome, lastEvent, events: held.events };
+  return { kind: 'ok', view: scene.view, outcome: scene.outcome, lastEvent, events: held.events };
 }
 
 /**
@@ -64,7 +64,7 @@ export function deriver(scenario: string): (schedule: readonly string[], cursor:
       return derive(held, schedule, cursor);
     } catch (e) {
       if (e instanceof SimError) return failure(e);
-      // A crash leaves the simulator unusable: every later frame is the crash.
+      // A crash leaves the simulator unusable: every later scene is the crash.
       held = failure(e);
       return held;
     }
@@ -97,7 +97,7 @@ export function playablePrefix(scenario: string, moves: readonly string[]): numb
     return 0;
   }
   try {
-    return sim.frame(moves, 0, 0).played;
+    return sim.scene(moves, 0, 0).played;
   } finally {
     sim.free();
   }

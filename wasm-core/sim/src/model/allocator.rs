@@ -1,6 +1,8 @@
 //! The allocator seam: the questions the shared machine (executor, views) asks of the
-//! allocator a scenario runs, one `match` per question and one arm per allocator. The
-//! allocators answer in their own modules (`slub`, `slab`); the executor knows neither.
+//! allocator a scenario runs, one `match` per question and one arm per allocator, with the
+//! allocator's arm of the state (`AllocState`) and its geometry (`Layout`: its cache lines and
+//! tunables). The allocators answer in their own modules (`slub`, `slab`, `sheaves`); the
+//! ground floor (`state`, `memory`, `executor`) knows none of them.
 //! Adding an allocator adds its module and an arm to each match here (the compiler lists
 //! them): see `docs/adding-an-allocator.md`.
 
@@ -8,6 +10,84 @@ use super::executor::Block;
 use super::state::*;
 use super::{Flow, Machine};
 use crate::scenario::Allocator;
+
+/// The state of the allocator a scenario runs beyond the shared `Cpu`, `Node` and `Page`
+/// structures: one arm per allocator, each owned by its module.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AllocState {
+    /// SLUB's `kmem_cache_cpu`s and its fields of every slab (`model::slub`).
+    Slub(super::slub::SlubState),
+    /// SLAB's arrays, slab lists and index-array freelists (`model::slab`).
+    Slab(super::slab::SlabState),
+    /// Linux 7.0's per-CPU sheaves and per-node barns, and SLUB's fields of every slab
+    /// (`model::sheaves`).
+    Sheaves(super::sheaves::SheavesState),
+}
+
+/// The allocator's geometry and tunables, fixed when the cache is created: how many cache
+/// lines its per-CPU structure takes and how many follow each node's line (`Config::line_cc`,
+/// `line_nd`), and what its own code reads of its layout.
+#[derive(Clone, Debug)]
+pub enum Layout {
+    /// SLUB: a `kmem_cache_cpu` line per CPU; a node is its `kmem_cache_node` line alone.
+    Slub,
+    /// SLAB's tunables and line layout: a CPU's `array_cache` is a header and its entries, a
+    /// node's shared array follows its line.
+    Slab(super::slab::SlabLayout),
+    /// Linux 7.0's sheaf geometry: a `slub_percpu_sheaves` line per CPU, a barn line after
+    /// each node's.
+    Sheaves(super::sheaves::SheafLayout),
+}
+
+impl Layout {
+    /// The layout of the scenario's allocator (its tunables).
+    pub fn of(sc: &crate::Scenario) -> Layout {
+        match sc.allocator {
+            Allocator::Slub => Layout::Slub,
+            Allocator::Slab => Layout::Slab(super::slab::SlabLayout::of(sc)),
+            Allocator::Sheaves => {
+                let (capacity, max_full, max_empty) = sc.sheaf_tunables();
+                Layout::Sheaves(super::sheaves::SheafLayout::new(
+                    capacity, max_full, max_empty,
+                ))
+            }
+        }
+    }
+
+    /// Lines per CPU structure (`kmem_cache_cpu`: 1; SLAB's `array_cache`: header + entries;
+    /// 7.0's `slub_percpu_sheaves`: 1).
+    pub fn cpu_lines(&self) -> u32 {
+        match self {
+            Layout::Slub | Layout::Sheaves(_) => 1,
+            Layout::Slab(l) => l.ac_lines,
+        }
+    }
+
+    /// Lines after each node's line (SLAB's shared array; 7.0's barn: 1; SLUB: 0).
+    pub fn node_extra_lines(&self) -> u32 {
+        match self {
+            Layout::Slub => 0,
+            Layout::Slab(l) => l.sh_lines,
+            Layout::Sheaves(_) => 1,
+        }
+    }
+
+    /// SLAB's layout, under SLAB.
+    pub fn slab(&self) -> Option<&super::slab::SlabLayout> {
+        match self {
+            Layout::Slab(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// Linux 7.0's sheaf geometry, under 7.0.
+    pub fn sheaf(&self) -> Option<&super::sheaves::SheafLayout> {
+        match self {
+            Layout::Sheaves(l) => Some(l),
+            _ => None,
+        }
+    }
+}
 
 /// The op a context starts, as the allocator runs it.
 pub(super) enum OpCall {
@@ -138,9 +218,7 @@ impl Machine {
             }),
             Allocator::Slab => {
                 // `Config::from_scenario` made the layout of every SLAB scenario.
-                let l = cfg
-                    .slab
-                    .clone()
+                let l = (cfg.layout.slab().cloned())
                     .unwrap_or_else(|| super::slab::SlabLayout::of(&cfg.sc));
                 AllocState::Slab(super::slab::SlabState::new(
                     &l,
@@ -169,9 +247,13 @@ impl Machine {
         }
     }
 
-    /// Run one label of a frame of the allocator's kernel functions.
+    /// Run one label of a frame: the user's `touch` (the same under every allocator) or one of
+    /// the allocator's kernel functions.
     #[inline]
     pub(super) fn exec(&mut self, fr: &mut Frame) -> Flow {
+        if let Frame::Touch { l, .. } = fr {
+            return self.touch(l);
+        }
         match self.allocator() {
             Allocator::Slub => self.exec_slub(fr),
             Allocator::Sheaves => self.exec_sheaves(fr),
@@ -244,6 +326,25 @@ impl Machine {
             Allocator::Slub => ObjectOwners::Each(Machine::slub_object_owner),
             Allocator::Sheaves => ObjectOwners::Each(Machine::sheaves_object_owner),
             Allocator::Slab => ObjectOwners::All(self.slab_object_owners()),
+        }
+    }
+
+    /// The name of line `l` if it is one of the allocator's own (SLAB's arrays, 7.0's barns
+    /// and sheaves); `None` for the lines every allocator lays out alike (`view`).
+    pub(super) fn own_line_name(&self, l: u32) -> Option<String> {
+        match self.allocator() {
+            Allocator::Slub => None,
+            Allocator::Sheaves => self.sheaves_line_name(l),
+            Allocator::Slab => self.slab_line_name(l),
+        }
+    }
+
+    /// What line `l` holds if it is one of the allocator's own (as `own_line_name`).
+    pub(super) fn own_line_holds(&self, l: u32) -> Option<crate::view::LineHolds> {
+        match self.allocator() {
+            Allocator::Slub => None,
+            Allocator::Sheaves => self.sheaves_line_holds(l),
+            Allocator::Slab => self.slab_line_holds(l),
         }
     }
 

@@ -4,6 +4,7 @@
 use super::allocator::OpCall;
 use super::cost;
 use super::state::*;
+use super::touch::Touch;
 use super::{Config, Fault, Flow, Machine};
 use crate::event::Event;
 use crate::model::pcs::labels::*;
@@ -927,27 +928,12 @@ impl Config {
             }
             ops = resolve(&var_names).0;
         }
-        // The allocator's geometry: lines per CPU structure (`kmem_cache_cpu`, SLAB's
-        // `array_cache`, 7.0's `slub_percpu_sheaves`) and after each node's line (SLAB's shared
-        // array, 7.0's barn).
-        use crate::scenario::Allocator;
-        let (slab, sheaf, cpu_lines, node_extra_lines) = match sc.allocator {
-            Allocator::Slub => (None, None, 1, 0),
-            Allocator::Slab => {
-                let l = super::slab::SlabLayout::of(&sc);
-                let (cpu_lines, shared_lines) = (l.ac_lines, l.sh_lines);
-                (Some(l), None, cpu_lines, shared_lines)
-            }
-            Allocator::Sheaves => {
-                let (capacity, max_full, max_empty) = sc.sheaf_tunables();
-                let l = super::sheaves::SheafLayout::new(capacity, max_full, max_empty);
-                (None, Some(l), 1, 1)
-            }
-        };
+        // The allocator's geometry, as the seam answers it.
+        let layout = super::allocator::Layout::of(&sc);
+        let (cpu_lines, node_extra_lines) = (layout.cpu_lines(), layout.node_extra_lines());
         Config {
             costs: cost::Costs::default(),
-            slab,
-            sheaf,
+            layout,
             cpu_lines,
             node_extra_lines,
             n_ctx,
@@ -992,66 +978,5 @@ impl Machine {
                 format!("no context can move: {}", waits.join("; ")),
             );
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    //! An internal error of the model is an outcome, never a panic: the inconsistencies below
-    //! cannot arise from any input (the lints of `lib.rs` and the fuzz harness say so), so
-    //! they are made by hand.
-    use super::*;
-    use crate::scenario;
-
-    /// SC1 after setup: task T (context 0) about to allocate on cpu0.
-    fn machine() -> Machine {
-        let text = include_str!("../../tests/scenarios/sc01_alloc_fastpath_irq_free_retry.json");
-        Machine::new(scenario::parse(text).unwrap(), true, true)
-    }
-
-    fn model_errors(m: &Machine) -> Vec<&str> {
-        m.violations
-            .iter()
-            .filter(|v| v.invariant == "MODEL")
-            .map(|v| v.message.as_str())
-            .collect()
-    }
-
-    #[test]
-    fn an_id_with_nothing_behind_it_is_the_violation_model() {
-        let mut m = machine();
-        // A CPU slab that was never created.
-        if let AllocState::Slub(s) = &mut m.st.alloc {
-            s.cpu_slab[0].page = Some(999);
-        }
-        while model_errors(&m).is_empty() && m.move_enabled(Move::Step(0)) {
-            m.apply_move(Move::Step(0), None);
-            m.finish_if_done();
-        }
-        let errors = model_errors(&m);
-        assert_eq!(errors.len(), 1, "{:?}", m.violations);
-        assert!(errors[0].contains("there is no slab 999"), "{}", errors[0]);
-        assert!(m.enabled_moves().is_empty());
-    }
-
-    #[test]
-    fn a_frame_local_that_is_unset_is_the_violation_model() {
-        let mut m = machine();
-        // `unfreeze_partials` walking a chain it was not given (`get_freelist` of no slab no
-        // longer compiles: its slab is not an `Option`).
-        m.st.ctxs[0].stack = vec![Frame::UnfreezePartials {
-            pc: unfreeze_partials::V3,
-            l: crate::model::slub::UnfreezePartials::default(),
-        }];
-        m.st.ctxs[0].settled = true;
-        m.apply_move(Move::Step(0), None);
-        m.finish_if_done();
-        let errors = model_errors(&m);
-        assert_eq!(errors.len(), 1, "{:?}", m.violations);
-        assert!(errors[0].contains("`fr.p` found nothing"), "{}", errors[0]);
-        // The machine stops there: no move is enabled, yet it is neither deadlocked nor done.
-        assert!(m.enabled_moves().is_empty());
-        assert!(!m.deadlocked() && !m.all_finished());
-        assert!(m.move_blocked(Move::Step(1)).is_some());
     }
 }

@@ -27,12 +27,15 @@
 //! `memory` (cache lines, MESI, the cost of an access), `cost` (the cost table), `prims`
 //! (processor state, `list_lock`, the typed lookups), `executor` (contexts and moves: which
 //! move is enabled, applying one, settling, starting and finishing ops, dispatching a label to
-//! its allocator), `allocator` (the questions the machine asks the allocator, one arm each),
-//! `driver` (the seam the policies, the explorer and the Lab drive it through), `stats`, `pcs`
-//! (the functions and their program counters) and `view`. Each allocator is a module of its own
-//! with its state, its kernel functions as step machines, its invariants and its part of the
-//! views: `slub` (`mm/slub.c`, the subject), `slab` (`mm/slab.c`, model.md Appendix A) and
-//! `sheaves` (Linux 7.0, model.md Appendix C, which keeps SLUB's slab level).
+//! its allocator), `allocator` (the seam: the questions the machine asks the allocator, one arm
+//! each, with the allocator's arm of the state and its cache-line `Layout`; the only module
+//! here that names the allocators), `driver` (the seam the policies, the explorer and the Lab
+//! drive it through), `stats`, `pcs` (the functions and their program counters), `touch` (the
+//! user's write, the same under every allocator) and `view`. Each allocator is a module of its
+//! own with its state, its kernel functions as step machines, its invariants and its part of
+//! the views: `slub` (`mm/slub.c`, the subject), `slab` (`mm/slab.c`, model.md Appendix A) and
+//! `sheaves` (Linux 7.0, model.md Appendix C); `slab_page` is the slab level SLUB and 7.0
+//! share (a slab's `freelist` + `counters`, its double CAS, the node partial list).
 //! `docs/adding-an-allocator.md` says how another one goes in.
 
 #[macro_use]
@@ -46,9 +49,11 @@ pub mod pcs;
 mod prims;
 mod sheaves;
 mod slab;
+mod slab_page;
 pub(crate) mod slub;
 pub mod state;
 pub mod stats;
+mod touch;
 mod view;
 
 pub use driver::{heap_block, CtxView, Driver, PolicyView};
@@ -110,13 +115,11 @@ pub struct Config {
     pub src_ops: Vec<Vec<crate::scenario::Op>>,
     pub ops: Vec<Vec<IOp>>,
     pub cpu_node: Vec<u32>,
-    /// SLAB's tunables and line layout (`allocator: slab`), else `None`.
-    pub slab: Option<slab::SlabLayout>,
-    /// Linux 7.0's sheaf geometry (`"era": "v7.0"`), else `None`.
-    pub sheaf: Option<sheaves::SheafLayout>,
-    /// Lines per CPU structure (`kmem_cache_cpu`: 1; SLAB's `array_cache`: header + entries;
-    /// 7.0's `slub_percpu_sheaves`: 1) and after each node's line (SLAB's shared array; 7.0's
-    /// barn: 1; 0 under SLUB).
+    /// The allocator's geometry and tunables (`allocator::Layout`: SLAB's arrays, 7.0's
+    /// sheaves), asked of the allocator seam.
+    pub layout: allocator::Layout,
+    /// Lines per CPU structure and after each node's line, as the layout says
+    /// (`Layout::cpu_lines`, `node_extra_lines`), kept here for the line arithmetic.
     pub cpu_lines: u32,
     pub node_extra_lines: u32,
     /// The cycles each constant of the cost table charges (`cost::TABLE`'s unless the Lab

@@ -186,7 +186,7 @@ kernel_fns! {
     CacheFree = cache_free: super::slab::CacheFree,
     CacheFlusharray = cache_flusharray: super::slab::CacheFlusharray,
     DoDrain = do_drain: super::slab::DoDrain,
-    Touch = touch: super::slub::Touch,
+    Touch = touch: super::touch::Touch,
     SlabAllocNode = slab_alloc_node: super::sheaves::SlabAllocNode,
     LocalTrylock = local_trylock: super::sheaves::LocalTrylock,
     LocalLockV7 = local_lock_v7: super::sheaves::LocalLockV7,

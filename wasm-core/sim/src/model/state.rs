@@ -43,14 +43,6 @@ macro_rules! bump_impl {
 }
 bump_impl!(u8, u32, u64, usize);
 
-/// `page->counters`: the `inuse:16, objects:15, frozen:1` word (model.md §1.3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Counters {
-    pub inuse: u32,
-    pub objects: u32,
-    pub frozen: bool,
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Life {
     /// Allocated by `new_slab`, not yet installed as a CPU slab (model.md §1.6 NEW).
@@ -63,7 +55,7 @@ pub enum Life {
 /// from, its life, its objects' free-pointer words (the word at `object + offset`, which a
 /// user's `touch` overwrites under every allocator) and its cache lines. What an allocator
 /// keeps about a slab beyond this is its own: SLUB's `freelist` + `counters`, `slab_lock` and
-/// CPU partial link (`slub::SlubPage`), SLAB's `active` and `bufctl` (`slab::SlabState`).
+/// CPU partial link (`slab_page::SlubPage`), SLAB's `active` and `bufctl` (`slab::SlabState`).
 /// `SlabId` names one; its letter (`P`, `Q`...) is the slab's name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Page {
@@ -171,7 +163,6 @@ impl Var {
 /// counter (`Frame::pc`) is the function it runs and that function's label; `Pc::name` gives
 /// the listing spelling, `Func::name` the function's.
 pub use super::pcs::{Frame, Func, Pc};
-pub use super::slub::Touch;
 
 impl Frame {
     /// The function this frame runs.
@@ -300,15 +291,6 @@ pub struct State {
     pub last_moved: Option<CtxId>,
 }
 
-/// The state of the allocator a scenario runs beyond the shared `Cpu`, `Node` and `Page`
-/// structures: one arm per allocator, each owned by its module.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum AllocState {
-    /// SLUB's `kmem_cache_cpu`s and its fields of every slab (`model::slub`).
-    Slub(super::slub::SlubState),
-    /// SLAB's arrays, slab lists and index-array freelists (`model::slab`).
-    Slab(super::slab::SlabState),
-    /// Linux 7.0's per-CPU sheaves and per-node barns, and SLUB's fields of every slab
-    /// (`model::sheaves`).
-    Sheaves(super::sheaves::SheavesState),
-}
+/// The allocator's own state: one arm per allocator, declared at the seam (`allocator`), so
+/// that this ground floor names no allocator.
+pub use super::allocator::AllocState;

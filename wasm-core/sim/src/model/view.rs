@@ -70,13 +70,10 @@ impl Machine {
     }
 
     fn line_name(&self, l: u32) -> String {
-        if let Some(name) = self.slab_line_name(l) {
+        if let Some(name) = self.own_line_name(l) {
             return name;
         }
-        if let Some(name) = self.sheaves_line_name(l) {
-            return name;
-        }
-        match self.slub_static_line(l) {
+        match self.shared_static_line(l) {
             Some(LineHolds::Cpu { cpu }) => return format!("cpu_slab[{cpu}]"),
             Some(LineHolds::Node { node }) => return format!("node {node}"),
             Some(_) => return "kmem_cache".into(),
@@ -114,9 +111,9 @@ impl Machine {
         })
     }
 
-    /// SLUB's fixed lines (`Config::line_cc`, `line_nd`): the `kmem_cache` line, a line per
-    /// CPU, then a line per node. `None` past them.
-    fn slub_static_line(&self, l: u32) -> Option<LineHolds> {
+    /// The fixed lines as every allocator begins them (`Config::line_cc`, `line_nd`; all of
+    /// SLUB's): the `kmem_cache` line, a line per CPU, then a line per node. `None` past them.
+    fn shared_static_line(&self, l: u32) -> Option<LineHolds> {
         if l >= self.cfg.static_lines() {
             return None;
         }
@@ -157,16 +154,11 @@ impl Machine {
         if l == 0 {
             return LineHolds::Cache;
         }
-        if let Some(holds) = self.sheaves_line_holds(l) {
+        if let Some(holds) = self.own_line_holds(l) {
             return holds;
         }
-        if l < self.cfg.static_lines() {
-            if let Some(holds) = self.slab_line_holds(l) {
-                return holds;
-            }
-            if let Some(holds) = self.slub_static_line(l) {
-                return holds;
-            }
+        if let Some(holds) = self.shared_static_line(l) {
+            return holds;
         }
         match self.slab_line(l) {
             Some(SlabLine::Meta(s)) => LineHolds::Slab {

@@ -85,7 +85,7 @@ class Side {
     let played = 0;
     let stopped: string | null = null;
     if (schedule.length > 0) {
-      const f = this.sim.frame(schedule, schedule.length, 0);
+      const f = this.sim.scene(schedule, schedule.length, 0);
       played = f.played;
       stopped = f.error;
       const cut = this.sim.operations();

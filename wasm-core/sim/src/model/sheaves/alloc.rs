@@ -1,115 +1,124 @@
 //! Allocation under Linux 7.0 (model.md C.3.1–C.3.5): the sheaf fast path, the exchange with the
 //! spare and the barn, the refill from slabs, and the one-object slab path that remains.
 //!
-//! Each function's locals are its own struct (below), with these names: `c` the CPU whose
-//! sheaves are locked; `h` the main sheaf (or the sheaf being filled), `h2` the spare / the
-//! sheaf obtained; `pages` the barn's node (or a slot index where said); `count` a size or a
-//! number of objects; `node` the requested node.
+//! Each function's locals are its own struct (below), named as the kernel function names them:
+//! `pcs` the CPU whose sheaves are locked, `main`, `spare`, `empty`, `full` and `sheaf` the
+//! sheaves it works on, `barn` the node of a barn, `p` a slot where an array of objects begins
+//! in a sheaf, `slab`, `object`, `freelist`, `counters`; each struct's doc gives its kernel
+//! function's signature.
 
 use super::super::memory::Access;
 use super::{call, sheaf_of_ret, sv, without_sheaves};
 use crate::model::pcs::labels::*;
-use crate::model::slub::counters_text;
+use crate::model::slab_page::{counters_text, Counters};
 use crate::model::state::*;
 use crate::model::{Flow, Machine, Stat};
 
-/// The locals of `AllocFromNewSlab`.
+/// The locals of `alloc_from_new_slab(s, slab, p, count, allow_spin)`: `slab` the private
+/// new slab, `p` the slot of `sheaf` where the array begins (no `sheaf`: one object into
+/// `object`), `count` the objects wanted and `allocated` those taken.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct AllocFromNewSlab {
-    pub obj: Addr,
-    pub pg: SlabId,
+    pub object: Addr,
+    pub slab: SlabId,
     pub saved_irq: bool,
+    pub allocated: u32,
+    pub p: u32,
     pub count: u32,
-    pub pages: u32,
-    pub pobj: u32,
-    pub h: Option<u32>,
+    pub sheaf: Option<u32>,
 }
 
 impl Locals for AllocFromNewSlab {
     fn holds_addr(&self, a: Addr) -> bool {
-        self.obj == a
+        self.object == a
     }
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
-        mark(Some(self.pg));
+        mark(Some(self.slab));
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, None]
+        [self.sheaf, None]
     }
 }
 
-/// The locals of `AllocateSlab`.
+/// The locals of `new_slab(s, gfp, node)` (its `allocate_slab`): `slab` the slab it made.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct AllocateSlab {
-    pub pg: Option<SlabId>,
+    pub slab: Option<SlabId>,
     pub node: Option<u32>,
 }
 
 impl Locals for AllocateSlab {
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
-        mark(self.pg);
+        mark(self.slab);
     }
 }
 
-/// The locals of `GetFreelistNofreeze`.
+/// The locals of `get_freelist_nofreeze(s, slab)`: `freelist` and `counters` as read (`old`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GetFreelistNofreeze {
-    pub f: Addr,
-    pub pg: SlabId,
-    pub cnt: Counters,
+    pub freelist: Addr,
+    pub slab: SlabId,
+    pub counters: Counters,
 }
 
 impl Locals for GetFreelistNofreeze {
     fn holds_addr(&self, a: Addr) -> bool {
-        self.f == a
+        self.freelist == a
     }
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
-        mark(Some(self.pg));
+        mark(Some(self.slab));
     }
 }
 
-/// The locals of `GetFromPartialNode`.
+/// The locals of `get_from_partial_node(s, n)`: the `slab` tried, its `freelist` and
+/// `counters` as read, `next` (`get_freepointer(freelist)`) and the `object` taken.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GetFromPartialNode {
-    pub obj: Addr,
-    pub nxt: Addr,
-    pub f: Addr,
-    pub pg: Option<SlabId>,
-    pub cnt: Counters,
+    pub object: Addr,
+    pub next: Addr,
+    pub freelist: Addr,
+    pub slab: Option<SlabId>,
+    pub counters: Counters,
     pub n: u32,
     pub saved_irq: bool,
 }
 
 impl Locals for GetFromPartialNode {
     fn holds_addr(&self, a: Addr) -> bool {
-        self.obj == a || self.f == a
+        self.object == a || self.freelist == a
     }
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
-        mark(self.pg);
+        mark(self.slab);
     }
 }
 
-/// The locals of `GetPartialNodeBulk`.
+/// The locals of `get_partial_node_bulk(s, n, pc, allow_spin)`: `max` the objects wanted
+/// (`pc->max_objects`), `total` the free objects of the slabs isolated so far, `trylock` when
+/// `allow_spin` is false.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GetPartialNodeBulk {
     pub n: u32,
     pub saved_irq: bool,
-    pub lock: bool,
-    pub count: u32,
-    pub pobj: u32,
+    pub trylock: bool,
+    pub total: u32,
+    pub max: u32,
 }
 
 impl Locals for GetPartialNodeBulk {}
 
-/// The locals of `PcsReplaceEmptyMain`.
+/// The locals of `__pcs_replace_empty_main(s, pcs, gfp)`: `pcs` the CPU whose sheaves are
+/// locked, `main` its empty main, `empty` the spare as read and then the empty sheaf to refill,
+/// `barn` the node of the barn (`get_barn(s)`), `can_alloc` the gfp may block, `count` the CPU
+/// locked again on return.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PcsReplaceEmptyMain {
-    pub c: u32,
-    pub flag: bool,
+    pub pcs: u32,
+    pub can_alloc: bool,
     pub count: u32,
-    pub pages: u32,
+    pub barn: u32,
     pub ret: Ret,
-    pub h: Option<u32>,
-    pub h2: Option<u32>,
+    pub main: Option<u32>,
+    pub empty: Option<u32>,
 }
 
 impl Locals for PcsReplaceEmptyMain {
@@ -120,20 +129,22 @@ impl Locals for PcsReplaceEmptyMain {
         mark(self.ret.slab);
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, self.h2]
+        [self.main, self.empty]
     }
 }
 
-/// The locals of `RefillObjects`.
+/// The locals of `refill_objects(s, p, gfp, min, max)` with `min == max`: the array `p`
+/// is `sheaf`'s slots from slot `p`; `refilled` the objects stored so far, `n` the other node
+/// being tried.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RefillObjects {
     pub node: Option<u32>,
     pub n: Option<u32>,
-    pub count: u32,
-    pub pages: u32,
-    pub pobj: u32,
+    pub refilled: u32,
+    pub p: u32,
+    pub max: u32,
     pub ret: Ret,
-    pub h: Option<u32>,
+    pub sheaf: Option<u32>,
 }
 
 impl Locals for RefillObjects {
@@ -144,24 +155,27 @@ impl Locals for RefillObjects {
         mark(self.ret.slab);
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, None]
+        [self.sheaf, None]
     }
 }
 
-/// The locals of `RefillObjectsNode`.
+/// The locals of `__refill_objects_node(s, p, gfp, min, max, n, allow_spin)`: the array
+/// `p` is `sheaf`'s slots from slot `p`; `refilled` the objects stored so far, `slab` the
+/// isolated slab being emptied, `object` the rest of its chain still to store (`tail` its
+/// last when given back), `trylock` when `allow_spin` is false.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RefillObjectsNode {
-    pub x: Addr,
-    pub f: Addr,
-    pub pg: Option<SlabId>,
+    pub tail: Addr,
+    pub object: Addr,
+    pub slab: Option<SlabId>,
     pub n: u32,
     pub saved_irq: bool,
-    pub lock: bool,
-    pub count: u32,
-    pub pages: u32,
-    pub pobj: u32,
+    pub trylock: bool,
+    pub refilled: u32,
+    pub p: u32,
+    pub max: u32,
     pub ret: Ret,
-    pub h: Option<u32>,
+    pub sheaf: Option<u32>,
 }
 
 impl Locals for RefillObjectsNode {
@@ -169,25 +183,26 @@ impl Locals for RefillObjectsNode {
         self.ret = r;
     }
     fn holds_addr(&self, a: Addr) -> bool {
-        self.x == a || self.f == a
+        self.tail == a || self.object == a
     }
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
-        mark(self.pg);
+        mark(self.slab);
         mark(self.ret.slab);
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, None]
+        [self.sheaf, None]
     }
 }
 
-/// The locals of `RefillSheaf`.
+/// The locals of `refill_sheaf(s, sheaf, gfp)`: `size` the sheaf's size before, `to_fill`
+/// the slots to fill, `filled` what `refill_objects` stored.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RefillSheaf {
-    pub count: u32,
-    pub pages: u32,
-    pub pobj: u32,
+    pub filled: u32,
+    pub size: u32,
+    pub to_fill: u32,
     pub ret: Ret,
-    pub h: u32,
+    pub sheaf: u32,
 }
 
 impl Locals for RefillSheaf {
@@ -198,21 +213,24 @@ impl Locals for RefillSheaf {
         mark(self.ret.slab);
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [Some(self.h), None]
+        [Some(self.sheaf), None]
     }
 }
 
-/// The locals of `SlabAllocNode`.
+/// The locals of `slab_alloc_node(s, gfp, node)` with `alloc_from_pcs`: `pcs` the CPU
+/// whose sheaves are locked, `main` its main sheaf and `size` its size as read, `object` the
+/// object popped, `wrong_node` it is not of the node asked for (SA8), `slow` 1 once the slab
+/// path (`___slab_alloc`) was taken.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SlabAllocNode {
-    pub c: u32,
-    pub obj: Addr,
+    pub pcs: u32,
+    pub object: Addr,
     pub node: Option<u32>,
-    pub flag: bool,
-    pub m: u8,
-    pub count: u32,
+    pub wrong_node: bool,
+    pub slow: u8,
+    pub size: u32,
     pub ret: Ret,
-    pub h: Option<u32>,
+    pub main: Option<u32>,
 }
 
 impl Locals for SlabAllocNode {
@@ -220,23 +238,24 @@ impl Locals for SlabAllocNode {
         self.ret = r;
     }
     fn holds_addr(&self, a: Addr) -> bool {
-        self.obj == a
+        self.object == a
     }
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.ret.slab);
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, None]
+        [self.main, None]
     }
 }
 
-/// The locals of `SlabAllocV7`.
+/// The locals of `___slab_alloc(s, gfp, node)`: `walking` 1 while the NUMA walk of other
+/// nodes runs, `nid` the node it tries.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SlabAllocV7 {
     pub node: Option<u32>,
     pub n: Option<u32>,
-    pub m: u8,
-    pub l: u8,
+    pub walking: u8,
+    pub nid: u8,
     pub ret: Ret,
     /// A node-specific request whose first try (`__GFP_THISNODE`) found no slab: the retry
     /// without it (`try_thisnode = false`), which may take any node's partial slab.
@@ -254,7 +273,6 @@ impl Locals for SlabAllocV7 {
 
 impl Machine {
     /// `slab_alloc_node` → `alloc_from_pcs` (SA1–SA12), falling back to `___slab_alloc`.
-    /// `m` = 1 once the slab path was taken; `flag` = the object is on the wrong node (SA8).
     pub(in crate::model) fn slab_alloc_node(
         &mut self,
         pc: &mut slab_alloc_node::Pc,
@@ -277,18 +295,18 @@ impl Machine {
                     *pc = SAs;
                     return Flow::Go;
                 }
-                fr.c = fr.ret.count;
+                fr.pcs = fr.ret.count;
                 *pc = SA5;
                 Flow::Go
             }
             SA5 => {
                 step!(self);
-                let p = self.ld_pcs(fr.c);
-                fr.h = Some(p.main);
+                let p = self.ld_pcs(fr.pcs);
+                fr.main = Some(p.main);
                 note!(
                     self,
                     Load,
-                    format!("cpu_sheaves[{}].main", fr.c),
+                    format!("cpu_sheaves[{}].main", fr.pcs),
                     "main = pcs->main: sheaf {}.",
                     self.sheaf_name(p.main)
                 );
@@ -297,9 +315,9 @@ impl Machine {
             }
             SA6 => {
                 step!(self);
-                let h = need!(self, fr.h);
+                let h = need!(self, fr.main);
                 let n = self.ld_size(h);
-                fr.count = n;
+                fr.size = n;
                 note!(
                     self,
                     Load,
@@ -316,28 +334,28 @@ impl Machine {
             }
             SAe => {
                 *pc = SAr;
-                let (c, h) = (fr.c, fr.h);
+                let (c, h) = (fr.pcs, fr.main);
                 call(pcs_replace_empty_main::SE1, |f| {
-                    f.c = c;
-                    f.h = h;
+                    f.pcs = c;
+                    f.main = h;
                 })
             }
             SAr => {
                 if fr.ret.value == 0 {
                     *pc = SAs;
                 } else {
-                    fr.c = fr.ret.count;
+                    fr.pcs = fr.ret.count;
                     *pc = SA5;
                 }
                 Flow::Go
             }
             SA7 => {
                 step!(self);
-                let h = need!(self, fr.h);
+                let h = need!(self, fr.main);
                 // The top of a sheaf that is not empty (SA5 checked `size`).
-                let top = fr.count.saturating_sub(1);
+                let top = fr.size.saturating_sub(1);
                 let x = self.ld_slot(h, top);
-                fr.obj = x;
+                fr.object = x;
                 note!(
                     self,
                     Load,
@@ -352,7 +370,7 @@ impl Machine {
             SA8 => {
                 step!(self);
                 let want = fr.node.unwrap_or(0);
-                let node = self.slab_of(fr.obj).map(|s| {
+                let node = self.slab_of(fr.object).map(|s| {
                     self.access(self.page(s).line, Access::Read);
                     self.node_of_slab(s)
                 });
@@ -360,9 +378,9 @@ impl Machine {
                 note!(
                     self,
                     Load,
-                    format!("page of {}", self.addr_name(fr.obj)),
+                    format!("page of {}", self.addr_name(fr.object)),
                     "{} is on node {}; node {want} was asked for{}",
-                    self.addr_name(fr.obj),
+                    self.addr_name(fr.object),
                     node.map_or("?".into(), |n| n.to_string()),
                     if ok { "." } else { ": it stays in the sheaf." }
                 );
@@ -370,51 +388,51 @@ impl Machine {
                     *pc = SA9;
                 } else {
                     self.stat(Stat::ALLOC_NODE_MISMATCH);
-                    fr.flag = true;
+                    fr.wrong_node = true;
                     *pc = SAu;
                 }
                 Flow::Step
             }
             SA9 => {
                 step!(self);
-                let h = need!(self, fr.h);
-                let top = fr.count.saturating_sub(1);
+                let h = need!(self, fr.main);
+                let top = fr.size.saturating_sub(1);
                 self.st_size(h, top, false);
-                self.hold(fr.obj);
+                self.hold(fr.object);
                 note!(
                     self,
                     Store,
                     format!("sheaf {}.size", self.sheaf_name(h)),
                     "main->size := {}: {} is taken off the top of the sheaf.",
                     top,
-                    self.addr_name(fr.obj)
+                    self.addr_name(fr.object)
                 );
                 *pc = SAu;
                 Flow::Step
             }
             SAu => {
                 *pc = SA12;
-                let c = fr.c;
-                call(local_unlock_v7::LU1, |f| f.c = c)
+                let c = fr.pcs;
+                call(local_unlock_v7::LU1, |f| f.cpu = c)
             }
             SA12 => {
-                if fr.m == 1 {
+                if fr.slow == 1 {
                     if fr.ret.value != NULL {
                         self.unhold(fr.ret.value);
                         self.ghost.slow_allocs.bump();
                     }
-                    return Flow::Ret(Ret::new(fr.ret.value, None).counted(fr.count));
+                    return Flow::Ret(Ret::new(fr.ret.value, None).counted(fr.size));
                 }
-                if fr.flag {
+                if fr.wrong_node {
                     *pc = SAs;
                     return Flow::Go;
                 }
                 self.stat(Stat::ALLOC_FASTPATH);
-                self.unhold(fr.obj);
-                Flow::Ret(Ret::new(fr.obj, None).counted(fr.count))
+                self.unhold(fr.object);
+                Flow::Ret(Ret::new(fr.object, None).counted(fr.size))
             }
             SAs => {
-                fr.m = 1;
+                fr.slow = 1;
                 *pc = SA12;
                 let node = fr.node;
                 call(slab_alloc_v7::SL1, |f| f.node = node)
@@ -424,21 +442,20 @@ impl Machine {
 
     /// `__pcs_replace_empty_main` (SE2–SE17): entered holding the lock with an empty main.
     /// Returns 1 with the lock held (and its CPU in `count`), or 0 with the lock released.
-    /// `flag` = the gfp allows blocking (may refill).
     pub(in crate::model) fn pcs_replace_empty_main(
         &mut self,
         pc: &mut pcs_replace_empty_main::Pc,
         fr: &mut PcsReplaceEmptyMain,
     ) -> Flow {
         use pcs_replace_empty_main::Pc::*;
-        let k = fr.c;
+        let k = fr.pcs;
         match *pc {
-            SE1 => without_sheaves(self, pc, fr.c, SE2, SE1u),
+            SE1 => without_sheaves(self, pc, fr.pcs, SE2, SE1u),
             SE1u => Flow::Ret(Ret::new(0, None).counted(fr.count)),
             SE2 => {
                 step!(self);
                 let sp = self.ld_pcs(k).spare;
-                fr.h2 = sp;
+                fr.empty = sp;
                 note!(
                     self,
                     Load,
@@ -451,7 +468,7 @@ impl Machine {
             }
             SE2b => {
                 step!(self);
-                let sp = need!(self, fr.h2);
+                let sp = need!(self, fr.empty);
                 let n = self.ld_size(sp);
                 note!(
                     self,
@@ -469,7 +486,7 @@ impl Machine {
             }
             SE3 => {
                 step!(self);
-                let (m, sp) = (need!(self, fr.h), need!(self, fr.h2));
+                let (m, sp) = (need!(self, fr.main), need!(self, fr.empty));
                 self.swap_main_spare(k, m, sp, " (no statistic counts it)");
                 fr.count = k;
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
@@ -477,7 +494,7 @@ impl Machine {
             SE4 => {
                 step!(self);
                 let n = self.get_barn(k);
-                fr.pages = n;
+                fr.barn = n;
                 note!(
                     self,
                     Load,
@@ -491,10 +508,10 @@ impl Machine {
             }
             SE5 => {
                 *pc = SE6;
-                let (n, m) = (fr.pages, fr.h);
+                let (n, m) = (fr.barn, fr.main);
                 call(barn_replace_empty_sheaf::BRE1, |f| {
-                    f.pages = n;
-                    f.h = m;
+                    f.barn = n;
+                    f.empty = m;
                 })
             }
             SE6 => {
@@ -517,15 +534,15 @@ impl Machine {
             }
             SE7 => {
                 self.stat(Stat::BARN_GET_FAIL);
-                fr.flag = self.can_block();
-                *pc = if !fr.flag {
+                fr.can_alloc = self.can_block();
+                *pc = if !fr.can_alloc {
                     SE9
-                } else if fr.h2.is_some() {
+                } else if fr.empty.is_some() {
                     SE8
                 } else {
                     *pc = SE8r;
-                    let n = fr.pages;
-                    return call(barn_get_empty_sheaf::BGE1, |f| f.pages = n);
+                    let n = fr.barn;
+                    return call(barn_get_empty_sheaf::BGE1, |f| f.barn = n);
                 };
                 Flow::Go
             }
@@ -538,25 +555,25 @@ impl Machine {
                     Store,
                     format!("cpu_sheaves[{k}].spare"),
                     "spare := NULL: the empty spare {} will be refilled.",
-                    self.sheaf_name(need!(self, fr.h2))
+                    self.sheaf_name(need!(self, fr.empty))
                 );
                 *pc = SE9;
                 Flow::Step
             }
             SE8r => {
-                fr.h2 = sheaf_of_ret(fr.ret.value);
+                fr.empty = sheaf_of_ret(fr.ret.value);
                 *pc = SE9;
                 Flow::Go
             }
             SE9 => {
                 *pc = SE10;
-                call(local_unlock_v7::LU1, |f| f.c = k)
+                call(local_unlock_v7::LU1, |f| f.cpu = k)
             }
             SE10 => {
                 // GFP_ATOMIC (an interrupt handler) never refills a sheaf.
-                *pc = if !fr.flag {
+                *pc = if !fr.can_alloc {
                     return Flow::Ret(Ret::new(0, None).counted(fr.count));
-                } else if fr.h2.is_some() {
+                } else if fr.empty.is_some() {
                     SE11
                 } else {
                     SE12
@@ -565,8 +582,8 @@ impl Machine {
             }
             SE11 => {
                 *pc = SE11r;
-                let e = need!(self, fr.h2);
-                call(refill_sheaf::RS1, |f| f.h = e)
+                let e = need!(self, fr.empty);
+                call(refill_sheaf::RS1, |f| f.sheaf = e)
             }
             SE11r => {
                 if fr.ret.value == 1 {
@@ -577,22 +594,22 @@ impl Machine {
                 // stay counted in their slabs: model.md C.9 item 3); later code flushes it first.
                 if self.variant().refill_fail_flush {
                     *pc = SE11f;
-                    let e = need!(self, fr.h2);
-                    return call(sheaf_flush_unused::FU1, |f| f.h = e);
+                    let e = need!(self, fr.empty);
+                    return call(sheaf_flush_unused::FU1, |f| f.sheaf = e);
                 }
                 *pc = SE11f;
                 Flow::Go
             }
             SE11f => {
                 step!(self);
-                self.sheaf_free(need!(self, fr.h2));
+                self.sheaf_free(need!(self, fr.empty));
                 Flow::Ret(Ret::new(0, None).counted(fr.count))
             }
             SE12 => {
                 step!(self);
                 // `alloc_full_sheaf`: a new sheaf, then the refill.
-                fr.h2 = self.sheaf_alloc();
-                *pc = if fr.h2.is_some() { SE11 } else { SE12r };
+                fr.empty = self.sheaf_alloc();
+                *pc = if fr.empty.is_some() { SE11 } else { SE12r };
                 Flow::Step
             }
             SE12r => Flow::Ret(Ret::new(0, None).counted(fr.count)),
@@ -601,7 +618,7 @@ impl Machine {
                 call(local_lock_v7::LL1, |_| {})
             }
             SE13r => {
-                fr.c = fr.ret.count;
+                fr.pcs = fr.ret.count;
                 *pc = SE14;
                 Flow::Go
             }
@@ -609,7 +626,7 @@ impl Machine {
                 step!(self);
                 let p = self.ld_pcs(k);
                 let n = self.ld_size(p.main);
-                fr.h = Some(p.main);
+                fr.main = Some(p.main);
                 fr.count = n;
                 note!(
                     self,
@@ -623,14 +640,14 @@ impl Machine {
                 Flow::Step
             }
             SE14b => {
-                let f_ = need!(self, fr.h2);
-                let m = need!(self, fr.h);
+                let f_ = need!(self, fr.empty);
+                let m = need!(self, fr.main);
                 if self.pcs(k).spare.is_some() {
                     *pc = SE16r;
-                    let n = fr.pages;
+                    let n = fr.barn;
                     return call(barn_put_empty_sheaf::BP1, |f| {
-                        f.pages = n;
-                        f.h = Some(m);
+                        f.barn = n;
+                        f.sheaf = Some(m);
                     });
                 }
                 step!(self);
@@ -648,7 +665,7 @@ impl Machine {
             }
             SE15 => {
                 // Someone refilled main while the lock was dropped.
-                let f_ = need!(self, fr.h2);
+                let f_ = need!(self, fr.empty);
                 let Some(sp) = self.pcs(k).spare else {
                     step!(self);
                     self.st_pcs(k, None, Some(Some(f_)), false);
@@ -662,13 +679,13 @@ impl Machine {
                     fr.count = k;
                     return Flow::Ret(Ret::new(1, None).counted(fr.count));
                 };
-                fr.h = Some(sp);
+                fr.main = Some(sp);
                 *pc = SE16;
                 Flow::Go
             }
             SE16 => {
                 step!(self);
-                let sp = need!(self, fr.h);
+                let sp = need!(self, fr.main);
                 let n = self.ld_size(sp);
                 note!(
                     self,
@@ -681,16 +698,16 @@ impl Machine {
             }
             SE16b => {
                 *pc = SE16r;
-                let (n, sp) = (fr.pages, fr.h);
+                let (n, sp) = (fr.barn, fr.main);
                 call(barn_put_empty_sheaf::BP1, |f| {
-                    f.pages = n;
-                    f.h = sp;
+                    f.barn = n;
+                    f.sheaf = sp;
                 })
             }
             SE16r => {
                 // After putting the old main (SE14) or the empty spare (SE16) in the barn.
                 step!(self);
-                let f_ = need!(self, fr.h2);
+                let f_ = need!(self, fr.empty);
                 let main_was_empty = fr.count == 0;
                 if main_was_empty {
                     self.st_pcs(k, Some(f_), None, false);
@@ -710,10 +727,10 @@ impl Machine {
             }
             SE17 => {
                 *pc = SE17r;
-                let (n, f_) = (fr.pages, fr.h2);
+                let (n, f_) = (fr.barn, fr.empty);
                 call(barn_put_full_sheaf::BP1, |f| {
-                    f.pages = n;
-                    f.h = f_;
+                    f.barn = n;
+                    f.sheaf = f_;
                 })
             }
             SE17r => {
@@ -724,53 +741,52 @@ impl Machine {
         }
     }
 
-    /// `refill_sheaf(h)` (RS1–RS4): fill `h` to capacity from slabs. Returns 1, or 0 when it
-    /// got fewer objects than it needed (the objects it did get stay in `h`).
-    /// `pages` = the size before, `pobj` = objects wanted.
+    /// `refill_sheaf(sheaf)` (RS1–RS4): fill `sheaf` to capacity from slabs. Returns 1, or 0
+    /// when it got fewer objects than it needed (the objects it did get stay in `sheaf`).
     pub(in crate::model) fn refill_sheaf(
         &mut self,
         pc: &mut refill_sheaf::Pc,
         fr: &mut RefillSheaf,
     ) -> Flow {
         use refill_sheaf::Pc::*;
-        let h = fr.h;
+        let h = fr.sheaf;
         match *pc {
             RS1 => {
                 step!(self);
                 let size = self.ld_size(h);
-                fr.pages = size;
-                fr.pobj = self.capacity().saturating_sub(size);
+                fr.size = size;
+                fr.to_fill = self.capacity().saturating_sub(size);
                 note!(
                     self,
                     Load,
                     format!("sheaf {}.size", self.sheaf_name(h)),
                     "refill_sheaf({}): size {size}, so {} to fill.",
                     self.sheaf_name(h),
-                    fr.pobj
+                    fr.to_fill
                 );
-                if fr.pobj == 0 {
-                    return Flow::Ret(Ret::new(1, None).counted(fr.count));
+                if fr.to_fill == 0 {
+                    return Flow::Ret(Ret::new(1, None).counted(fr.filled));
                 }
                 *pc = RS2;
                 Flow::Step
             }
             RS2 => {
                 *pc = RS3;
-                let (base, want) = (fr.pages, fr.pobj);
+                let (base, want) = (fr.size, fr.to_fill);
                 call(refill_objects::RO2, |f| {
-                    f.h = Some(h);
-                    f.pages = base;
-                    f.pobj = want;
+                    f.sheaf = Some(h);
+                    f.p = base;
+                    f.max = want;
                 })
             }
             RS3 => {
                 step!(self);
                 let filled = fr.ret.count;
                 // Sizes within the capacity (`MAX_SHEAF_CAPACITY`).
-                let size = fr.pages.saturating_add(filled);
+                let size = fr.size.saturating_add(filled);
                 self.st_size(h, size, false);
                 let stored: Vec<Addr> = (self.sheaf(h).slots.iter())
-                    .skip(fr.pages as usize)
+                    .skip(fr.size as usize)
                     .take(filled as usize)
                     .copied()
                     .collect();
@@ -785,17 +801,17 @@ impl Machine {
                     "size += {filled}: sheaf {} now holds {size} objects.",
                     self.sheaf_name(h)
                 );
-                fr.count = filled;
+                fr.filled = filled;
                 *pc = RS4;
                 Flow::Step
             }
-            RS4 => Flow::Ret(Ret::new((fr.count >= fr.pobj) as Addr, None).counted(fr.count)),
+            RS4 => Flow::Ret(Ret::new((fr.filled >= fr.to_fill) as Addr, None).counted(fr.filled)),
         }
     }
 
-    /// `refill_objects(p, min = max = pobj)` (RO2–RO7): from this node's partial slabs, then
-    /// other nodes', then new slabs, into the sheaf `h` from slot `pages` on. Returns the number
-    /// of objects in `count`. `count` = got so far, `n` = the other node being tried.
+    /// `refill_objects(p, min = max)` (RO2–RO7): from this node's partial slabs, then other
+    /// nodes', then new slabs, into `sheaf` from slot `p` on. Returns the number of objects
+    /// stored in `count`.
     /// The node after `after` in the zonelist of node `here` (`None`: the first), as the
     /// kernel's NUMA walks (`get_from_any_partial`, `__refill_objects_any`) visit them: the
     /// local node, then the others in order (the model's nodes are all at one distance). A
@@ -826,9 +842,9 @@ impl Machine {
                 self.call_refill_node(fr, n, false)
             }
             RO3 => {
-                fr.count.bump_by(fr.ret.count);
-                if fr.count >= fr.pobj {
-                    return Flow::Ret(Ret::new(1, None).counted(fr.count));
+                fr.refilled.bump_by(fr.ret.count);
+                if fr.refilled >= fr.max {
+                    return Flow::Ret(Ret::new(1, None).counted(fr.refilled));
                 }
                 // NUMA: `__refill_objects_any` walks the zonelist of the local node with
                 // `allow_spin = false`, the local node first (its partial list may have
@@ -877,28 +893,28 @@ impl Machine {
             }
             RO7 => {
                 let Some(p) = fr.ret.slab else {
-                    return Flow::Ret(Ret::new(0, None).counted(fr.count));
+                    return Flow::Ret(Ret::new(0, None).counted(fr.refilled));
                 };
                 self.stat(Stat::ALLOC_SLAB);
                 *pc = RO7r;
                 let (h, base, want) = (
-                    fr.h,
-                    fr.pages.saturating_add(fr.count),
-                    fr.pobj.saturating_sub(fr.count),
+                    fr.sheaf,
+                    fr.p.saturating_add(fr.refilled),
+                    fr.max.saturating_sub(fr.refilled),
                 );
                 call(alloc_from_new_slab::NS3, |f| {
-                    f.pg = p;
-                    f.h = h;
-                    f.pages = base;
-                    f.pobj = want;
+                    f.slab = p;
+                    f.sheaf = h;
+                    f.p = base;
+                    f.count = want;
                 })
             }
             RO7r => {
-                fr.count.bump_by(fr.ret.count);
-                *pc = if fr.count < fr.pobj {
+                fr.refilled.bump_by(fr.ret.count);
+                *pc = if fr.refilled < fr.max {
                     RO5
                 } else {
-                    return Flow::Ret(Ret::new(1, None).counted(fr.count));
+                    return Flow::Ret(Ret::new(1, None).counted(fr.refilled));
                 };
                 Flow::Go
             }
@@ -907,16 +923,16 @@ impl Machine {
 
     fn call_refill_node(&self, fr: &RefillObjects, n: u32, trylock: bool) -> Flow {
         let (h, base, want) = (
-            fr.h,
-            fr.pages.saturating_add(fr.count),
-            fr.pobj.saturating_sub(fr.count),
+            fr.sheaf,
+            fr.p.saturating_add(fr.refilled),
+            fr.max.saturating_sub(fr.refilled),
         );
         call(refill_objects_node::RN1, |f| {
-            f.h = h;
-            f.pages = base;
-            f.pobj = want;
+            f.sheaf = h;
+            f.p = base;
+            f.max = want;
             f.n = n;
-            f.lock = trylock;
+            f.trylock = trylock;
         })
     }
 
@@ -951,8 +967,7 @@ impl Machine {
     }
 
     /// `__refill_objects_node(n)` (RN1–RN8): isolate slabs in bulk, take each one's whole
-    /// freelist, give back what does not fit. `count` = stored so far (slot `pages + count`),
-    /// `pobj` = wanted, `f` = the rest of the chain being stored, `lock` = trylock.
+    /// freelist, give back what does not fit (the next object goes to slot `p + refilled`).
     pub(in crate::model) fn refill_objects_node(
         &mut self,
         pc: &mut refill_objects_node::Pc,
@@ -963,16 +978,16 @@ impl Machine {
         match *pc {
             RN1 => {
                 *pc = RN1r;
-                let (want, trylock) = (fr.pobj, fr.lock);
+                let (want, trylock) = (fr.max, fr.trylock);
                 call(get_partial_node_bulk::GB1, |f| {
                     f.n = n;
-                    f.pobj = want;
-                    f.lock = trylock;
+                    f.max = want;
+                    f.trylock = trylock;
                 })
             }
             RN1r => {
                 if fr.ret.value == 0 {
-                    return Flow::Ret(Ret::new(0, None).counted(fr.count));
+                    return Flow::Ret(Ret::new(0, None).counted(fr.refilled));
                 }
                 *pc = RN2;
                 Flow::Go
@@ -982,13 +997,13 @@ impl Machine {
                     *pc = RN7;
                     return Flow::Go;
                 };
-                if fr.count >= fr.pobj {
+                if fr.refilled >= fr.max {
                     *pc = RN7;
                     return Flow::Go;
                 }
                 step!(self);
                 self.access(self.page(p).line, Access::Write);
-                fr.pg = Some(p);
+                fr.slab = Some(p);
                 note!(
                     self,
                     Store,
@@ -1001,58 +1016,58 @@ impl Machine {
             }
             RN3 => {
                 *pc = RN3r;
-                let p = need!(self, fr.pg);
-                call(get_freelist_nofreeze::GN1, |f| f.pg = p)
+                let p = need!(self, fr.slab);
+                call(get_freelist_nofreeze::GN1, |f| f.slab = p)
             }
             RN3r => {
-                fr.f = fr.ret.value;
+                fr.object = fr.ret.value;
                 *pc = RN4;
                 Flow::Go
             }
             RN4 => {
-                if fr.f == NULL {
+                if fr.object == NULL {
                     *pc = RN2;
                     return Flow::Go;
                 }
-                if fr.count >= fr.pobj {
+                if fr.refilled >= fr.max {
                     *pc = RN5;
                     return Flow::Go;
                 }
                 step!(self);
-                let h = need!(self, fr.h);
-                let i = fr.pages.saturating_add(fr.count);
-                self.st_slot(h, i, fr.f, false);
-                let next = self.load_fp(fr.f);
+                let h = need!(self, fr.sheaf);
+                let i = fr.p.saturating_add(fr.refilled);
+                self.st_slot(h, i, fr.object, false);
+                let next = self.load_fp(fr.object);
                 note!(
                     self,
                     Store,
                     format!("sheaf {}.objects[{i}]", self.sheaf_name(h)),
                     "p[{}] := {}; its free pointer gives the next, {}.",
-                    fr.count,
-                    self.addr_name(fr.f),
+                    fr.refilled,
+                    self.addr_name(fr.object),
                     self.addr_name(next)
                 );
-                fr.f = next;
-                fr.count.bump();
+                fr.object = next;
+                fr.refilled.bump();
                 Flow::Step
             }
             RN5 => {
                 step!(self);
                 // The rest of the chain is this context's alone (taken off the slab at GN3):
                 // walking it to find its tail changes nothing anyone else can see.
-                let head = fr.f;
+                let head = fr.object;
                 let (mut tail, mut cnt, mut a) = (head, 0u32, head);
                 while a != NULL && cnt <= self.cfg.objects {
                     tail = a;
                     cnt.bump();
                     a = self.load_fp(a);
                 }
-                fr.x = tail;
+                fr.tail = tail;
                 fr.ret.count = cnt;
                 note!(
                     self,
                     Load,
-                    format!("objects of {}", self.slab_name(need!(self, fr.pg))),
+                    format!("objects of {}", self.slab_name(need!(self, fr.slab))),
                     "{cnt} object(s) from {} on do not fit: give them back to their slab.",
                     self.addr_name(head)
                 );
@@ -1061,18 +1076,18 @@ impl Machine {
             }
             RN5r => {
                 *pc = RN2;
-                let (p, head, tail, cnt) = (need!(self, fr.pg), fr.f, fr.x, fr.ret.count);
-                fr.f = NULL;
+                let (p, head, tail, cnt) = (need!(self, fr.slab), fr.object, fr.tail, fr.ret.count);
+                fr.object = NULL;
                 call(slab_free_slow_v7::SS2, |f| {
-                    f.pg = p;
-                    f.f = head;
-                    f.x = tail;
-                    f.count = cnt;
+                    f.slab = p;
+                    f.head = head;
+                    f.tail = tail;
+                    f.cnt = cnt;
                 })
             }
             RN7 => {
                 if self.my_isolated().is_empty() {
-                    return Flow::Ret(Ret::new(NULL, None).counted(fr.count));
+                    return Flow::Ret(Ret::new(NULL, None).counted(fr.refilled));
                 }
                 step!(self);
                 self.list_lock_irqsave(&mut fr.saved_irq, n);
@@ -1111,7 +1126,7 @@ impl Machine {
             }
             RN8 => {
                 let Some(&p) = self.my_isolated().first() else {
-                    return Flow::Ret(Ret::new(NULL, None).counted(fr.count));
+                    return Flow::Ret(Ret::new(NULL, None).counted(fr.refilled));
                 };
                 step!(self);
                 self.unisolate(p);
@@ -1128,9 +1143,8 @@ impl Machine {
         }
     }
 
-    /// `get_partial_node_bulk(n, {min, max = pobj})` (GB1–GB4): isolate slabs off the node's
+    /// `get_partial_node_bulk(n, {min, max})` (GB1–GB4): isolate slabs off the node's
     /// partial list until their free objects reach `max`. Returns 1 if it took any.
-    /// `lock` = `allow_spin` is false (trylock).
     pub(in crate::model) fn get_partial_node_bulk(
         &mut self,
         pc: &mut get_partial_node_bulk::Pc,
@@ -1142,21 +1156,21 @@ impl Machine {
             GB1 => {
                 step!(self);
                 if self.racy_nr_partial(n, "get_partial_node_bulk") == 0 {
-                    return Flow::Ret(Ret::new(0, None).counted(fr.count));
+                    return Flow::Ret(Ret::new(0, None).counted(fr.total));
                 }
                 *pc = GB2;
                 Flow::Step
             }
             GB2 => {
                 step!(self);
-                if fr.lock && !self.lock_free(n) {
+                if fr.trylock && !self.lock_free(n) {
                     note!(
                         self,
                         Lock,
                         format!("node {n}.list_lock"),
                         "spin_trylock_irqsave of node {n}'s list_lock fails: it is held. Skip the node."
                     );
-                    return Flow::Ret(Ret::new(0, None).counted(fr.count));
+                    return Flow::Ret(Ret::new(0, None).counted(fr.total));
                 }
                 self.list_lock_irqsave(&mut fr.saved_irq, n);
                 *pc = GB3;
@@ -1167,7 +1181,7 @@ impl Machine {
                 // One step for the walk under list_lock: nobody allocates from a listed slab
                 // meanwhile, and a lockless free touches one slab, so reading every slab's
                 // counters at one instant reaches the same outcomes.
-                let (min, max) = (fr.pobj, fr.pobj);
+                let (min, max) = (fr.max, fr.max);
                 let mut total = 0u32;
                 let mut taken = Vec::new();
                 for p in self.node(n).partial.clone() {
@@ -1188,7 +1202,7 @@ impl Machine {
                         break;
                     }
                 }
-                fr.count = total;
+                fr.total = total;
                 note!(
                     self,
                     ListDel,
@@ -1206,7 +1220,7 @@ impl Machine {
             GB4 => {
                 step!(self);
                 self.list_unlock_irqrestore(fr.saved_irq, n);
-                Flow::Ret(Ret::new((fr.count > 0) as Addr, None).counted(fr.count))
+                Flow::Ret(Ret::new((fr.total > 0) as Addr, None).counted(fr.total))
             }
         }
     }
@@ -1219,51 +1233,38 @@ impl Machine {
         fr: &mut GetFreelistNofreeze,
     ) -> Flow {
         use get_freelist_nofreeze::Pc::*;
-        let p = fr.pg;
+        let p = fr.slab;
         match *pc {
             GN1 => {
                 step!(self);
-                let (f, c) = self.ld_slab_pair(p);
-                fr.f = f;
-                fr.cnt = c;
-                note!(
-                    self,
-                    Load,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "get_freelist_nofreeze: freelist {}, {}.",
-                    self.addr_name(f),
-                    counters_text(c)
-                );
+                (fr.freelist, fr.counters) = self.read_slab_pair(p, |m, f, c| {
+                    format!(
+                        "get_freelist_nofreeze: freelist {}, {}.",
+                        m.addr_name(f),
+                        counters_text(c)
+                    )
+                });
                 *pc = GN3;
                 Flow::Step
             }
             GN3 => {
                 step!(self);
                 let new = Counters {
-                    inuse: fr.cnt.objects,
-                    ..fr.cnt
+                    inuse: fr.counters.objects,
+                    ..fr.counters
                 };
-                let ok = self.cas2_native(p, (fr.f, fr.cnt), (NULL, new));
-                note!(
-                    self,
-                    Cas2,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "cmpxchg_double({}: freelist {} -> NULL, inuse {} -> {}) {}",
-                    self.slab_name(p),
-                    self.addr_name(fr.f),
-                    fr.cnt.inuse,
-                    new.inuse,
-                    if ok {
-                        "succeeds: the whole freelist is this refill's."
-                    } else {
-                        "fails: a free changed the slab. Read it again."
-                    }
+                let ok = self.cas_slab_pair(
+                    p,
+                    (fr.freelist, fr.counters),
+                    (NULL, new),
+                    "succeeds: the whole freelist is this refill's.",
+                    "fails: a free changed the slab. Read it again.",
                 );
                 if !ok {
                     *pc = GN1;
                     return Flow::Step;
                 }
-                let mut a = fr.f;
+                let mut a = fr.freelist;
                 let mut seen = 0;
                 while a != NULL && seen <= self.cfg.objects {
                     self.hold(a);
@@ -1271,7 +1272,7 @@ impl Machine {
                     a = self.peek_fp(a).unwrap_or(NULL);
                 }
                 self.unisolate(p);
-                Flow::Ret(Ret::new(fr.f, None))
+                Flow::Ret(Ret::new(fr.freelist, None))
             }
         }
     }
@@ -1299,7 +1300,7 @@ impl Machine {
                 }
                 let node = fr.node.unwrap_or(self.my_node());
                 let s = self.create_slab(node);
-                fr.pg = Some(s);
+                fr.slab = Some(s);
                 note!(
                     self,
                     PageAlloc,
@@ -1312,7 +1313,7 @@ impl Machine {
             }
             NB2 => {
                 step!(self);
-                let s = need!(self, fr.pg);
+                let s = need!(self, fr.slab);
                 let objects = self.cfg.objects;
                 self.chain_objects(s);
                 self.access(self.page(s).line, Access::Write);
@@ -1332,8 +1333,8 @@ impl Machine {
         }
     }
 
-    /// `alloc_from_new_slab(P, p, count = pobj)` (NS3–NS5): take objects off the private slab
-    /// into the sheaf `h` from slot `pages` (or, without `h`, one object into `obj`), then
+    /// `alloc_from_new_slab(P, p, count)` (NS3–NS5): take objects off the private slab into
+    /// `sheaf` from slot `p` (or, without a sheaf, one object into `object`), then
     /// publish the slab: on the node's partial list if objects remain, else as a full slab.
     pub(in crate::model) fn alloc_from_new_slab(
         &mut self,
@@ -1341,31 +1342,31 @@ impl Machine {
         fr: &mut AllocFromNewSlab,
     ) -> Flow {
         use alloc_from_new_slab::Pc::*;
-        let p = fr.pg;
+        let p = fr.slab;
         match *pc {
             NS3 => {
                 let f = self.slab(p).freelist;
-                if f == NULL || fr.count >= fr.pobj {
+                if f == NULL || fr.allocated >= fr.count {
                     *pc = NS4;
                     return Flow::Go;
                 }
                 step!(self);
-                match fr.h {
-                    Some(h) => self.st_slot(h, fr.pages.saturating_add(fr.count), f, false),
-                    None => fr.obj = f,
+                match fr.sheaf {
+                    Some(h) => self.st_slot(h, fr.p.saturating_add(fr.allocated), f, false),
+                    None => fr.object = f,
                 }
                 self.hold(f);
                 let next = self.load_fp(f);
                 let sl = need!(self, self.slab_mut(p));
                 sl.freelist = next;
                 sl.counters.inuse.bump();
-                fr.count.bump();
+                fr.allocated.bump();
                 note!(
                     self,
                     Store,
                     format!("objects of {}", self.slab_name(p)),
                     "p[{}] := {} (plain stores: the slab is still private).",
-                    fr.count.saturating_sub(1),
+                    fr.allocated.saturating_sub(1),
                     self.addr_name(f)
                 );
                 Flow::Step
@@ -1373,7 +1374,7 @@ impl Machine {
             NS4 => {
                 step!(self);
                 self.access(self.page(p).line, Access::Write);
-                let needs_list = self.cfg.objects > fr.count;
+                let needs_list = self.cfg.objects > fr.allocated;
                 if !needs_list {
                     if let Some(pg) = self.page_mut(p) {
                         pg.life = Life::Live;
@@ -1392,7 +1393,7 @@ impl Machine {
                     }
                 );
                 if !needs_list {
-                    return Flow::Ret(Ret::new(fr.obj, None).counted(fr.count));
+                    return Flow::Ret(Ret::new(fr.object, None).counted(fr.allocated));
                 }
                 *pc = NS5;
                 Flow::Step
@@ -1425,7 +1426,7 @@ impl Machine {
                 step!(self);
                 let n = self.node_of_slab(p);
                 self.list_unlock_irqrestore(fr.saved_irq, n);
-                Flow::Ret(Ret::new(fr.obj, None).counted(fr.count))
+                Flow::Ret(Ret::new(fr.object, None).counted(fr.allocated))
             }
         }
     }
@@ -1459,11 +1460,11 @@ impl Machine {
                 // Its zonelist walk starts at the local node, as `__refill_objects_any`'s
                 // (see there; no `remote_node_defrag_ratio` lottery either).
                 let here = self.my_node();
-                let after = (fr.m != 0).then_some(u32::from(fr.l));
+                let after = (fr.walking != 0).then_some(u32::from(fr.nid));
                 match self.zonelist_next(here, after) {
                     Some(m) => {
-                        fr.m = 1;
-                        fr.l = m as u8;
+                        fr.walking = 1;
+                        fr.nid = m as u8;
                         *pc = SL3a;
                     }
                     None => *pc = SL5,
@@ -1472,7 +1473,7 @@ impl Machine {
             }
             SL3a => {
                 step!(self);
-                let m = fr.l as u32;
+                let m = fr.nid as u32;
                 let nr = self.ld_nr_partial(m);
                 let min = self.cfg.sc.cache.min_partial;
                 note!(
@@ -1492,7 +1493,7 @@ impl Machine {
             }
             SL3r => {
                 *pc = SL3;
-                let m = fr.l as u32;
+                let m = fr.nid as u32;
                 call(get_from_partial_node::GP1, |f| f.n = m)
             }
             SL5 => {
@@ -1507,7 +1508,7 @@ impl Machine {
                     // second try without it (`try_thisnode = false; goto new_objects`).
                     if fr.node.is_some() && !fr.retry {
                         fr.retry = true;
-                        fr.m = 0;
+                        fr.walking = 0;
                         fr.ret.value = NULL;
                         *pc = SL3;
                         return Flow::Go;
@@ -1517,8 +1518,8 @@ impl Machine {
                 self.stat(Stat::ALLOC_SLAB);
                 *pc = SL7r;
                 call(alloc_from_new_slab::NS3, |f| {
-                    f.pg = p;
-                    f.pobj = 1;
+                    f.slab = p;
+                    f.count = 1;
                 })
             }
             SL7r => Flow::Ret(Ret::new(fr.ret.value, None)),
@@ -1546,7 +1547,7 @@ impl Machine {
             GP2 => {
                 step!(self);
                 self.list_lock_irqsave(&mut fr.saved_irq, n);
-                fr.obj = NULL;
+                fr.object = NULL;
                 *pc = GP4;
                 Flow::Step
             }
@@ -1556,32 +1557,22 @@ impl Machine {
                     return Flow::Go;
                 };
                 step!(self);
-                fr.pg = Some(p);
-                let (f, c) = self.ld_slab_pair(p);
-                fr.f = f;
-                fr.cnt = c;
-                note!(
-                    self,
-                    Load,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "Slab {}: freelist {}, {}.",
-                    self.slab_name(p),
-                    self.addr_name(f),
-                    counters_text(c)
-                );
+                fr.slab = Some(p);
+                (fr.freelist, fr.counters) = self
+                    .read_slab_pair(p, |m, f, c| format!("Slab {}.", m.slab_pair_text(p, f, c)));
                 *pc = GP4b;
                 Flow::Step
             }
             GP4b => {
                 step!(self);
-                let nx = self.load_fp(fr.f);
-                fr.nxt = nx;
+                let nx = self.load_fp(fr.freelist);
+                fr.next = nx;
                 note!(
                     self,
                     Load,
-                    format!("{}.fp", self.addr_name(fr.f)),
+                    format!("{}.fp", self.addr_name(fr.freelist)),
                     "next = get_freepointer({}) = {}.",
-                    self.addr_name(fr.f),
+                    self.addr_name(fr.freelist),
                     self.addr_name(nx)
                 );
                 *pc = GP5;
@@ -1589,40 +1580,30 @@ impl Machine {
             }
             GP5 => {
                 step!(self);
-                let p = need!(self, fr.pg);
+                let p = need!(self, fr.slab);
                 let new = Counters {
-                    inuse: fr.cnt.inuse.saturating_add(1),
-                    ..fr.cnt
+                    inuse: fr.counters.inuse.saturating_add(1),
+                    ..fr.counters
                 };
-                let ok = self.cas2_native(p, (fr.f, fr.cnt), (fr.nxt, new));
-                note!(
-                    self,
-                    Cas2,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "cmpxchg_double({}: freelist {} -> {}, inuse {} -> {}) {}",
-                    self.slab_name(p),
-                    self.addr_name(fr.f),
-                    self.addr_name(fr.nxt),
-                    fr.cnt.inuse,
-                    new.inuse,
-                    if ok {
-                        "succeeds."
-                    } else {
-                        "fails: a lockless free pushed meanwhile. Read again."
-                    }
+                let ok = self.cas_slab_pair(
+                    p,
+                    (fr.freelist, fr.counters),
+                    (fr.next, new),
+                    "succeeds.",
+                    "fails: a lockless free pushed meanwhile. Read again.",
                 );
                 if !ok {
                     *pc = GP4;
                     return Flow::Step;
                 }
-                self.hold(fr.f);
-                fr.obj = fr.f;
-                *pc = if fr.nxt == NULL { GP6 } else { GP7 };
+                self.hold(fr.freelist);
+                fr.object = fr.freelist;
+                *pc = if fr.next == NULL { GP6 } else { GP7 };
                 Flow::Step
             }
             GP6 => {
                 step!(self);
-                let p = need!(self, fr.pg);
+                let p = need!(self, fr.slab);
                 self.remove_partial(n, p);
                 note!(
                     self,
@@ -1637,7 +1618,7 @@ impl Machine {
             GP7 => {
                 step!(self);
                 self.list_unlock_irqrestore(fr.saved_irq, n);
-                Flow::Ret(Ret::new(fr.obj, None))
+                Flow::Ret(Ret::new(fr.object, None))
             }
         }
     }

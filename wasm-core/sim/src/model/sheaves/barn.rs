@@ -3,10 +3,11 @@
 //! step machine so the listing shows its lines; callers read the result from their return
 //! register (`fr.ret.value`).
 //!
-//! Locals (each function's own struct, below): the lock functions keep the CPU in `c` and
-//! return it as their `Ret`'s count; the barn helpers keep the barn's node in `pages` and the
-//! sheaf they were given in `h`, and return the sheaf they took (`ret_sheaf`) with an error
-//! code as the count (`barn_replace_full_sheaf`: `E2BIG` or `ENOMEM`).
+//! Locals (each function's own struct, below, named as the kernel's): the lock functions keep
+//! the CPU in `cpu` and return it as their `Ret`'s count; the barn helpers keep the barn's node
+//! in `barn` and the sheaf they were given (`empty`, `full`, `sheaf`), and return the sheaf
+//! they took (`ret_sheaf`) with an error code as the count (`barn_replace_full_sheaf`: `E2BIG`
+//! or `ENOMEM`).
 
 use super::super::memory::Access;
 use super::{ret_sheaf, SheafId};
@@ -14,91 +15,97 @@ use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::{Flow, Machine};
 
-/// `barn_replace_full_sheaf`'s errors, its `count`, returned as its `Ret`'s count.
+/// `barn_replace_full_sheaf`'s errors, its `err`, returned as its `Ret`'s count.
 pub const E2BIG: u32 = 1;
 pub const ENOMEM: u32 = 2;
 
-/// The locals of `BarnGetEmptySheaf`.
+/// The locals of `barn_get_empty_sheaf(barn)`: `barn` the barn's node, `empty` the sheaf
+/// taken.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BarnGetEmptySheaf {
     pub saved_irq: bool,
-    pub pages: u32,
-    pub h2: Option<u32>,
+    pub barn: u32,
+    pub empty: Option<u32>,
 }
 
 impl Locals for BarnGetEmptySheaf {
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h2, None]
+        [self.empty, None]
     }
 }
 
-/// The locals of `BarnPutSheaf`.
+/// The locals of `barn_put_empty_sheaf(barn, sheaf)` and `barn_put_full_sheaf(barn, sheaf)`:
+/// `barn` the barn's node.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BarnPutSheaf {
     pub saved_irq: bool,
-    pub pages: u32,
-    pub h: Option<u32>,
+    pub barn: u32,
+    pub sheaf: Option<u32>,
 }
 
 impl Locals for BarnPutSheaf {
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, None]
+        [self.sheaf, None]
     }
 }
 
-/// The locals of `BarnReplaceEmptySheaf`.
+/// The locals of `barn_replace_empty_sheaf(barn, empty)`: `barn` the barn's node, `full`
+/// the sheaf taken for `empty`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BarnReplaceEmptySheaf {
     pub saved_irq: bool,
-    pub pages: u32,
-    pub h: Option<u32>,
-    pub h2: Option<u32>,
+    pub barn: u32,
+    pub empty: Option<u32>,
+    pub full: Option<u32>,
 }
 
 impl Locals for BarnReplaceEmptySheaf {
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, self.h2]
+        [self.empty, self.full]
     }
 }
 
-/// The locals of `BarnReplaceFullSheaf`.
+/// The locals of `barn_replace_full_sheaf(barn, full)`: `barn` the barn's node, `empty`
+/// the sheaf taken for `full`, `err` its error (`E2BIG`, `ENOMEM`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BarnReplaceFullSheaf {
     pub saved_irq: bool,
-    pub count: u32,
-    pub pages: u32,
-    pub h: Option<u32>,
-    pub h2: Option<u32>,
+    pub err: u32,
+    pub barn: u32,
+    pub full: Option<u32>,
+    pub empty: Option<u32>,
 }
 
 impl Locals for BarnReplaceFullSheaf {
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, self.h2]
+        [self.full, self.empty]
     }
 }
 
-/// The locals of `LocalLockV7`.
+/// The locals of `local_lock(&s->cpu_sheaves->lock)`: `cpu` the CPU whose lock it takes,
+/// returned as `count`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LocalLockV7 {
-    pub c: u32,
+    pub cpu: u32,
     pub count: u32,
 }
 
 impl Locals for LocalLockV7 {}
 
-/// The locals of `LocalTrylock`.
+/// The locals of `local_trylock(&s->cpu_sheaves->lock)`: `cpu` the CPU whose lock it
+/// tries, returned as `count`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LocalTrylock {
-    pub c: u32,
+    pub cpu: u32,
     pub count: u32,
 }
 
 impl Locals for LocalTrylock {}
 
-/// The locals of `LocalUnlockV7`.
+/// The locals of `local_unlock(&s->cpu_sheaves->lock)`: `cpu` the CPU whose lock it drops.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LocalUnlockV7 {
-    pub c: u32,
+    pub cpu: u32,
 }
 
 impl Locals for LocalUnlockV7 {}
@@ -116,14 +123,14 @@ impl Machine {
             LT1 => {
                 step!(self);
                 self.preempt_off();
-                fr.c = self.me();
-                fr.count = fr.c;
+                fr.cpu = self.me();
+                fr.count = fr.cpu;
                 note!(
                     self,
                     PreemptOff,
                     "preempt_count".into(),
                     "local_trylock: preempt_disable(); this CPU (cpu{}) is fixed until the unlock.",
-                    fr.c
+                    fr.cpu
                 );
                 if !self.locked_pcs() {
                     // The negative control: nothing but preemption guards the sheaves.
@@ -134,20 +141,20 @@ impl Machine {
             }
             LT2 => {
                 step!(self);
-                self.access(self.line_pcs(fr.c), Access::Read);
-                let holder = self.pcs(fr.c).holder;
+                self.access(self.line_pcs(fr.cpu), Access::Read);
+                let holder = self.pcs(fr.cpu).holder;
                 self.set_ok(holder.is_none());
                 note!(
                     self,
                     Trylock,
-                    format!("cpu_sheaves[{}].lock", fr.c),
+                    format!("cpu_sheaves[{}].lock", fr.cpu),
                     "local_trylock: acquired is {}{}",
                     holder.is_some() as u8,
                     match holder {
                         Some(h) => format!(
                             ": {} holds cpu{}'s sheaves, so the trylock fails.",
                             self.ctx_name(h),
-                            fr.c
+                            fr.cpu
                         ),
                         None => ", so the lock is free.".into(),
                     }
@@ -168,18 +175,18 @@ impl Machine {
             }
             LT3 => {
                 step!(self);
-                self.access(self.line_pcs(fr.c), Access::Write);
+                self.access(self.line_pcs(fr.cpu), Access::Write);
                 let cur = self.cur;
-                if let Some(p) = self.pcs_mut(fr.c) {
+                if let Some(p) = self.pcs_mut(fr.cpu) {
                     p.holder = Some(cur);
                 }
                 note!(
                     self,
                     LocalLock,
-                    format!("cpu_sheaves[{}].lock", fr.c),
+                    format!("cpu_sheaves[{}].lock", fr.cpu),
                     "local_trylock: acquired := 1. {} holds cpu{}'s sheaves.",
                     self.ctx_name(cur),
-                    fr.c
+                    fr.cpu
                 );
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
@@ -198,14 +205,14 @@ impl Machine {
             LL1 => {
                 step!(self);
                 self.preempt_off();
-                fr.c = self.me();
-                fr.count = fr.c;
+                fr.cpu = self.me();
+                fr.count = fr.cpu;
                 note!(
                     self,
                     PreemptOff,
                     "preempt_count".into(),
                     "local_lock: preempt_disable() on cpu{}.",
-                    fr.c
+                    fr.cpu
                 );
                 if !self.locked_pcs() {
                     return Flow::Ret(Ret::new(1, None).counted(fr.count));
@@ -215,24 +222,24 @@ impl Machine {
             }
             LL2 => {
                 step!(self);
-                self.access(self.line_pcs(fr.c), Access::Write);
+                self.access(self.line_pcs(fr.cpu), Access::Write);
                 let cur = self.cur;
-                if let Some(h) = self.pcs(fr.c).holder.filter(|&h| h != cur) {
+                if let Some(h) = self.pcs(fr.cpu).holder.filter(|&h| h != cur) {
                     let msg = format!(
                         "{} took cpu{}'s sheaves with local_lock (no test) while {} held them",
                         self.ctx_name(cur),
-                        fr.c,
+                        fr.cpu,
                         self.ctx_name(h)
                     );
                     self.violate("INV-S7", msg);
                 }
-                if let Some(p) = self.pcs_mut(fr.c) {
+                if let Some(p) = self.pcs_mut(fr.cpu) {
                     p.holder = Some(cur);
                 }
                 note!(
                     self,
                     LocalLock,
-                    format!("cpu_sheaves[{}].lock", fr.c),
+                    format!("cpu_sheaves[{}].lock", fr.cpu),
                     "local_lock: acquired := 1 without testing it."
                 );
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
@@ -254,14 +261,14 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                self.access(self.line_pcs(fr.c), Access::Write);
-                if let Some(p) = self.pcs_mut(fr.c) {
+                self.access(self.line_pcs(fr.cpu), Access::Write);
+                if let Some(p) = self.pcs_mut(fr.cpu) {
                     p.holder = None;
                 }
                 note!(
                     self,
                     LocalUnlock,
-                    format!("cpu_sheaves[{}].lock", fr.c),
+                    format!("cpu_sheaves[{}].lock", fr.cpu),
                     "local_unlock: acquired := 0."
                 );
                 *pc = LU2;
@@ -338,14 +345,14 @@ impl Machine {
         }
     }
 
-    /// `barn_replace_empty_sheaf(barn, empty)`: swap the empty `h` for a full sheaf.
+    /// `barn_replace_empty_sheaf(barn, empty)`: swap `empty` for a full sheaf.
     pub(in crate::model) fn barn_replace_empty_sheaf(
         &mut self,
         pc: &mut barn_replace_empty_sheaf::Pc,
         fr: &mut BarnReplaceEmptySheaf,
     ) -> Flow {
         use barn_replace_empty_sheaf::Pc::*;
-        let n = fr.pages;
+        let n = fr.barn;
         match *pc {
             BRE1 => {
                 step!(self);
@@ -365,7 +372,7 @@ impl Machine {
             }
             BRE2 => {
                 step!(self);
-                self.barn_lock(fr.pages, &mut fr.saved_irq);
+                self.barn_lock(fr.barn, &mut fr.saved_irq);
                 *pc = BRE3;
                 Flow::Step
             }
@@ -373,7 +380,7 @@ impl Machine {
                 step!(self);
                 self.check_barn_lock(n);
                 self.access(self.line_bn(n), Access::Write);
-                let empty = need!(self, fr.h);
+                let empty = need!(self, fr.empty);
                 let b = need!(self, self.barn_mut(n));
                 let full = (!b.full.is_empty()).then(|| b.full.remove(0));
                 if let Some(f) = full {
@@ -381,7 +388,7 @@ impl Machine {
                     b.empty.insert(0, empty);
                     self.touch_sheaves(&[f, empty]);
                 }
-                fr.h2 = full;
+                fr.full = full;
                 note!(
                     self,
                     Store,
@@ -401,8 +408,8 @@ impl Machine {
             }
             BRE4 => {
                 step!(self);
-                self.barn_unlock(fr.pages, fr.saved_irq);
-                Flow::Ret(Ret::new(ret_sheaf(fr.h2), None))
+                self.barn_unlock(fr.barn, fr.saved_irq);
+                Flow::Ret(Ret::new(ret_sheaf(fr.full), None))
             }
         }
     }
@@ -414,7 +421,7 @@ impl Machine {
         fr: &mut BarnGetEmptySheaf,
     ) -> Flow {
         use barn_get_empty_sheaf::Pc::*;
-        let n = fr.pages;
+        let n = fr.barn;
         match *pc {
             BGE1 => {
                 step!(self);
@@ -434,7 +441,7 @@ impl Machine {
             }
             BGE2 => {
                 step!(self);
-                self.barn_lock(fr.pages, &mut fr.saved_irq);
+                self.barn_lock(fr.barn, &mut fr.saved_irq);
                 *pc = BGE3;
                 Flow::Step
             }
@@ -447,7 +454,7 @@ impl Machine {
                 if let Some(e) = e {
                     self.touch_sheaves(&[e]);
                 }
-                fr.h2 = e;
+                fr.empty = e;
                 note!(
                     self,
                     Store,
@@ -466,13 +473,13 @@ impl Machine {
             }
             BGE4 => {
                 step!(self);
-                self.barn_unlock(fr.pages, fr.saved_irq);
-                Flow::Ret(Ret::new(ret_sheaf(fr.h2), None))
+                self.barn_unlock(fr.barn, fr.saved_irq);
+                Flow::Ret(Ret::new(ret_sheaf(fr.empty), None))
             }
         }
     }
 
-    /// `barn_replace_full_sheaf(barn, full)`: swap the full `h` for an empty sheaf, unless the
+    /// `barn_replace_full_sheaf(barn, full)`: swap `full` for an empty sheaf, unless the
     /// barn holds `MAX_FULL_SHEAVES` full ones (`-E2BIG`) or no empty one (`-ENOMEM`). Both
     /// limits are read without the lock and not checked again under it.
     pub(in crate::model) fn barn_replace_full_sheaf(
@@ -481,7 +488,7 @@ impl Machine {
         fr: &mut BarnReplaceFullSheaf,
     ) -> Flow {
         use barn_replace_full_sheaf::Pc::*;
-        let n = fr.pages;
+        let n = fr.barn;
         match *pc {
             BRF1 => {
                 step!(self);
@@ -499,8 +506,8 @@ impl Machine {
                     }
                 );
                 if nr >= max {
-                    fr.count = E2BIG;
-                    return Flow::Ret(Ret::new(NULL, None).counted(fr.count));
+                    fr.err = E2BIG;
+                    return Flow::Ret(Ret::new(NULL, None).counted(fr.err));
                 }
                 *pc = BRF2;
                 Flow::Step
@@ -520,15 +527,15 @@ impl Machine {
                     }
                 );
                 if nr == 0 {
-                    fr.count = ENOMEM;
-                    return Flow::Ret(Ret::new(NULL, None).counted(fr.count));
+                    fr.err = ENOMEM;
+                    return Flow::Ret(Ret::new(NULL, None).counted(fr.err));
                 }
                 *pc = BRF3;
                 Flow::Step
             }
             BRF3 => {
                 step!(self);
-                self.barn_lock(fr.pages, &mut fr.saved_irq);
+                self.barn_lock(fr.barn, &mut fr.saved_irq);
                 *pc = BRF4;
                 Flow::Step
             }
@@ -536,16 +543,16 @@ impl Machine {
                 step!(self);
                 self.check_barn_lock(n);
                 self.access(self.line_bn(n), Access::Write);
-                let full = need!(self, fr.h);
+                let full = need!(self, fr.full);
                 let b = need!(self, self.barn_mut(n));
                 let e = (!b.empty.is_empty()).then(|| b.empty.remove(0));
                 if let Some(e) = e {
                     b.full.insert(0, full);
                     self.touch_sheaves(&[e, full]);
                 } else {
-                    fr.count = ENOMEM;
+                    fr.err = ENOMEM;
                 }
-                fr.h2 = e;
+                fr.empty = e;
                 note!(
                     self,
                     Store,
@@ -565,13 +572,13 @@ impl Machine {
             }
             BRF5 => {
                 step!(self);
-                self.barn_unlock(fr.pages, fr.saved_irq);
-                Flow::Ret(Ret::new(ret_sheaf(fr.h2), None).counted(fr.count))
+                self.barn_unlock(fr.barn, fr.saved_irq);
+                Flow::Ret(Ret::new(ret_sheaf(fr.empty), None).counted(fr.err))
             }
         }
     }
 
-    /// `barn_put_empty_sheaf` / `barn_put_full_sheaf`: link `h` at the head of a list with no
+    /// `barn_put_empty_sheaf` / `barn_put_full_sheaf`: link `sheaf` at the head of a list with no
     /// limit check ("used mainly in cases where we have to undo an intended action").
     pub(in crate::model) fn barn_put_sheaf(
         &mut self,
@@ -580,11 +587,11 @@ impl Machine {
         full: bool,
     ) -> Flow {
         use barn_put_empty_sheaf::Pc::*;
-        let n = fr.pages;
+        let n = fr.barn;
         match *pc {
             BP1 => {
                 step!(self);
-                self.barn_lock(fr.pages, &mut fr.saved_irq);
+                self.barn_lock(fr.barn, &mut fr.saved_irq);
                 *pc = BP2;
                 Flow::Step
             }
@@ -592,7 +599,7 @@ impl Machine {
                 step!(self);
                 self.check_barn_lock(n);
                 self.access(self.line_bn(n), Access::Write);
-                let h: SheafId = need!(self, fr.h);
+                let h: SheafId = need!(self, fr.sheaf);
                 let b = need!(self, self.barn_mut(n));
                 if full {
                     b.full.insert(0, h);
@@ -614,7 +621,7 @@ impl Machine {
             }
             BP3 => {
                 step!(self);
-                self.barn_unlock(fr.pages, fr.saved_irq);
+                self.barn_unlock(fr.barn, fr.saved_irq);
                 Flow::Ret(Ret::new(1, None))
             }
         }

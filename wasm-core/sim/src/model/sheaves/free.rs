@@ -2,27 +2,28 @@
 //! of a full main, the flushes back to slabs, `__slab_free` as 7.0 has it, and the CPU
 //! hotplug and `flush_all` work.
 //!
-//! Each function's locals are its own struct (below), named as in `alloc`: `c` the locked
-//! CPU, `h`/`h2` sheaves, `pages` the barn's node, `x` the object freed (or a chain's tail),
-//! `f` a chain's head, `arr` an on-stack batch.
+//! Each function's locals are its own struct (below), named as in `alloc` and as the kernel
+//! function names them (`object`, `head`, `tail`, `cnt`...); `arr` is an on-stack batch.
 
 use super::super::memory::Access;
 use super::barn::E2BIG;
 use super::{call, sheaf_of_ret, without_sheaves, PCS_BATCH_MAX};
 use crate::model::pcs::labels::*;
-use crate::model::slub::counters_text;
+use crate::model::slab_page::{counters_text, Counters};
 use crate::model::state::*;
 use crate::model::{Flow, Machine, Stat};
 
-/// The locals of `FreeToPcs`.
+/// The locals of `free_to_pcs(s, object, allow_spin)`: `pcs` the CPU whose sheaves are
+/// locked, `main` its main sheaf and `size` its size as read, `replaced` 1 while
+/// `__pcs_replace_full_main` runs for it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct FreeToPcs {
-    pub c: u32,
-    pub x: Addr,
-    pub m: u8,
-    pub count: u32,
+    pub pcs: u32,
+    pub object: Addr,
+    pub replaced: u8,
+    pub size: u32,
     pub ret: Ret,
-    pub h: Option<u32>,
+    pub main: Option<u32>,
 }
 
 impl Locals for FreeToPcs {
@@ -30,25 +31,28 @@ impl Locals for FreeToPcs {
         self.ret = r;
     }
     fn holds_addr(&self, a: Addr) -> bool {
-        self.x == a
+        self.object == a
     }
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.ret.slab);
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, None]
+        [self.main, None]
     }
 }
 
-/// The locals of `KmemCacheFreeBulk`.
+/// The locals of `__kmem_cache_free_bulk(s, size, p)` with its
+/// `build_detached_freelist`: `arr` the batch `p` and `size` its entries left, the detached
+/// freelist's `slab`, `freelist` (head) and `tail`, `same` the look-back cursor and
+/// `lookahead` the other-slab objects it may still pass.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct KmemCacheFreeBulk {
-    pub x: Addr,
-    pub f: Addr,
-    pub pg: Option<SlabId>,
-    pub l: u8,
-    pub count: u32,
-    pub pobj: u32,
+    pub tail: Addr,
+    pub freelist: Addr,
+    pub slab: Option<SlabId>,
+    pub lookahead: u8,
+    pub size: u32,
+    pub same: u32,
     pub ret: Ret,
     pub arr: Vec<Addr>,
 }
@@ -58,20 +62,20 @@ impl Locals for KmemCacheFreeBulk {
         self.ret = r;
     }
     fn holds_addr(&self, a: Addr) -> bool {
-        self.x == a || self.f == a
+        self.tail == a || self.freelist == a
     }
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
-        mark(self.pg);
+        mark(self.slab);
         mark(self.ret.slab);
     }
 }
 
-/// The locals of `PcsFlushAll`.
+/// The locals of `pcs_flush_all(s)` on this CPU: `pcs` the CPU, `spare` the spare it detached.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PcsFlushAll {
-    pub c: u32,
+    pub pcs: u32,
     pub ret: Ret,
-    pub h2: Option<u32>,
+    pub spare: Option<u32>,
 }
 
 impl Locals for PcsFlushAll {
@@ -82,36 +86,41 @@ impl Locals for PcsFlushAll {
         mark(self.ret.slab);
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h2, None]
+        [self.spare, None]
     }
 }
 
-/// The locals of `PcsInstallEmptySheaf`.
+/// The locals of `__pcs_install_empty_sheaf(s, pcs, empty, barn)`: `pcs` the locked CPU,
+/// `main` its main sheaf, `empty` the sheaf to install, `barn` the barn's node,
+/// `empty_to_barn` 1 when `empty` went to the barn instead.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PcsInstallEmptySheaf {
-    pub c: u32,
-    pub m: u8,
-    pub pages: u32,
-    pub h: Option<u32>,
-    pub h2: u32,
+    pub pcs: u32,
+    pub empty_to_barn: u8,
+    pub barn: u32,
+    pub main: Option<u32>,
+    pub empty: u32,
 }
 
 impl Locals for PcsInstallEmptySheaf {
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, Some(self.h2)]
+        [self.main, Some(self.empty)]
     }
 }
 
-/// The locals of `PcsReplaceFullMain`.
+/// The locals of `__pcs_replace_full_main(s, pcs, allow_spin)`: `pcs` the locked CPU,
+/// `main` its full main, `empty` the spare as read and then the empty sheaf to install,
+/// `barn` the barn's node, `put_fail` the barn refused the full sheaf (`-E2BIG`), `count` the
+/// CPU locked again on return.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PcsReplaceFullMain {
-    pub c: u32,
-    pub flag: bool,
+    pub pcs: u32,
+    pub put_fail: bool,
     pub count: u32,
-    pub pages: u32,
+    pub barn: u32,
     pub ret: Ret,
-    pub h: Option<u32>,
-    pub h2: Option<u32>,
+    pub main: Option<u32>,
+    pub empty: Option<u32>,
 }
 
 impl Locals for PcsReplaceFullMain {
@@ -122,19 +131,21 @@ impl Locals for PcsReplaceFullMain {
         mark(self.ret.slab);
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, self.h2]
+        [self.main, self.empty]
     }
 }
 
-/// The locals of `SheafFlushMain`.
+/// The locals of `sheaf_flush_main(s)`: `pcs` the locked CPU, `main` its main sheaf,
+/// `batch` the objects taken off it into `arr`, `remaining` what is left on it, `flushed` it
+/// flushed anything (its `ret`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SheafFlushMain {
-    pub c: u32,
-    pub ok: bool,
-    pub count: u32,
-    pub pages: u32,
+    pub pcs: u32,
+    pub flushed: bool,
+    pub remaining: u32,
+    pub batch: u32,
     pub ret: Ret,
-    pub h: Option<u32>,
+    pub main: Option<u32>,
     pub arr: Vec<Addr>,
 }
 
@@ -146,54 +157,57 @@ impl Locals for SheafFlushMain {
         mark(self.ret.slab);
     }
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, None]
+        [self.main, None]
     }
 }
 
-/// The locals of `SheafFlushUnused`.
+/// The locals of `sheaf_flush_unused(s, sheaf)`: `arr` the batch taken off it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SheafFlushUnused {
-    pub h: u32,
+    pub sheaf: u32,
     pub arr: Vec<Addr>,
 }
 
 impl Locals for SheafFlushUnused {
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [Some(self.h), None]
+        [Some(self.sheaf), None]
     }
 }
 
-/// The locals of `SlabFreeSlowV7`.
+/// The locals of `__slab_free(s, slab, head, tail, cnt, addr)` as 7.0 has it: `prior`
+/// and `counters` as read, `new` the counters to write, `n` the node whose `list_lock` is
+/// held, `was_full` (`!prior`) and `on_node_partial` (`SL_partial` read under the lock).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SlabFreeSlowV7 {
-    pub x: Addr,
-    pub f: Addr,
+    pub tail: Addr,
+    pub head: Addr,
     pub prior: Addr,
-    pub pg: SlabId,
-    pub cnt: Counters,
+    pub slab: SlabId,
+    pub counters: Counters,
     pub new: Counters,
     pub n: Option<u32>,
     pub saved_irq: bool,
-    pub flag: bool,
-    pub drain: bool,
-    pub count: u32,
+    pub was_full: bool,
+    pub on_node_partial: bool,
+    pub cnt: u32,
 }
 
 impl Locals for SlabFreeSlowV7 {
     fn holds_addr(&self, a: Addr) -> bool {
-        self.x == a || self.f == a
+        self.tail == a || self.head == a
     }
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
-        mark(Some(self.pg));
+        mark(Some(self.slab));
     }
 }
 
-/// The locals of `SlabFreeV7`.
+/// The locals of `slab_free(s, slab, object, addr)`: `local` the slab is of this CPU's
+/// node (the object may go to the sheaves).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SlabFreeV7 {
-    pub x: Addr,
-    pub pg: SlabId,
-    pub flag: bool,
+    pub object: Addr,
+    pub slab: SlabId,
+    pub local: bool,
     pub ret: Ret,
 }
 
@@ -202,25 +216,26 @@ impl Locals for SlabFreeV7 {
         self.ret = r;
     }
     fn holds_addr(&self, a: Addr) -> bool {
-        self.x == a
+        self.object == a
     }
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
-        mark(Some(self.pg));
+        mark(Some(self.slab));
         mark(self.ret.slab);
     }
 }
 
-/// The locals of `SlubCpuDead`.
+/// The locals of `slub_cpu_dead(cpu)` (its `__pcs_flush_all_cpu`): the dead `cpu`'s
+/// `main` and `spare`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SlubCpuDead {
-    pub c: u32,
-    pub h: Option<u32>,
-    pub h2: Option<u32>,
+    pub cpu: u32,
+    pub main: Option<u32>,
+    pub spare: Option<u32>,
 }
 
 impl Locals for SlubCpuDead {
     fn sheaves(&self) -> [Option<u32>; 2] {
-        [self.h, self.h2]
+        [self.main, self.spare]
     }
 }
 
@@ -233,35 +248,35 @@ impl Machine {
         fr: &mut SlabFreeV7,
     ) -> Flow {
         use slab_free_v7::Pc::*;
-        let p = fr.pg;
+        let p = fr.slab;
         match *pc {
             SF2 => {
                 step!(self);
                 self.access(self.page(p).line, Access::Read);
-                self.hold(fr.x);
+                self.hold(fr.object);
                 let here = self.my_node();
                 let node = self.node_of_slab(p);
-                fr.flag = node == here;
+                fr.local = node == here;
                 note!(
                     self,
                     Load,
                     format!("page {}.flags", self.slab_name(p)),
                     "slab_free({}): its slab {} is on node {node}, this CPU on node {here}{}",
-                    self.addr_name(fr.x),
+                    self.addr_name(fr.object),
                     self.slab_name(p),
-                    if fr.flag {
+                    if fr.local {
                         ": a local object, for the sheaves."
                     } else {
                         ": a remote object, straight back to its slab."
                     }
                 );
-                *pc = if fr.flag { SF3 } else { SF4 };
+                *pc = if fr.local { SF3 } else { SF4 };
                 Flow::Step
             }
             SF3 => {
                 *pc = SF3r;
-                let x = fr.x;
-                call(free_to_pcs::FP1, |f| f.x = x)
+                let x = fr.object;
+                call(free_to_pcs::FP1, |f| f.object = x)
             }
             SF3r => {
                 if fr.ret.value == 1 {
@@ -273,19 +288,19 @@ impl Machine {
             SF4 => {
                 self.stat(Stat::FREE_SLOWPATH);
                 *pc = SF4r;
-                let x = fr.x;
+                let x = fr.object;
                 call(slab_free_slow_v7::SS2, |f| {
-                    f.pg = p;
-                    f.f = x;
-                    f.x = x;
-                    f.count = 1;
+                    f.slab = p;
+                    f.head = x;
+                    f.tail = x;
+                    f.cnt = 1;
                 })
             }
             SF4r => Flow::Ret(Ret::new(NULL, None)),
         }
     }
 
-    /// `free_to_pcs(x)` (FP1–FP10): push `x` on the main sheaf under the trylock. Returns 1,
+    /// `free_to_pcs(object)` (FP1–FP10): push `object` on the main sheaf under the trylock. Returns 1,
     /// or 0 if the trylock failed or no room could be made (then `__slab_free`).
     pub(in crate::model) fn free_to_pcs(
         &mut self,
@@ -300,20 +315,20 @@ impl Machine {
             }
             FP2 => {
                 if fr.ret.value == 0 {
-                    return Flow::Ret(Ret::new(0, None).counted(fr.count));
+                    return Flow::Ret(Ret::new(0, None).counted(fr.size));
                 }
-                fr.c = fr.ret.count;
+                fr.pcs = fr.ret.count;
                 *pc = FP4;
                 Flow::Go
             }
             FP4 => {
                 step!(self);
-                let m = self.ld_pcs(fr.c).main;
-                fr.h = Some(m);
+                let m = self.ld_pcs(fr.pcs).main;
+                fr.main = Some(m);
                 note!(
                     self,
                     Load,
-                    format!("cpu_sheaves[{}].main", fr.c),
+                    format!("cpu_sheaves[{}].main", fr.pcs),
                     "free_to_pcs: main is sheaf {}.",
                     self.sheaf_name(m)
                 );
@@ -322,10 +337,10 @@ impl Machine {
             }
             FP5 => {
                 step!(self);
-                let m = need!(self, fr.h);
+                let m = need!(self, fr.main);
                 self.access(self.cfg.line_kc(), Access::Read);
                 let n = self.ld_size(m);
-                fr.count = n;
+                fr.size = n;
                 let full = n >= self.capacity();
                 note!(
                     self,
@@ -344,85 +359,84 @@ impl Machine {
             }
             FP5r => {
                 *pc = FP8;
-                fr.m = 1;
-                let (c, m) = (fr.c, fr.h);
+                fr.replaced = 1;
+                let (c, m) = (fr.pcs, fr.main);
                 call(pcs_replace_full_main::FR1, |f| {
-                    f.c = c;
-                    f.h = m;
+                    f.pcs = c;
+                    f.main = m;
                 })
             }
             FP6 => {
                 step!(self);
-                let m = need!(self, fr.h);
-                self.st_slot(m, fr.count, fr.x, false);
+                let m = need!(self, fr.main);
+                self.st_slot(m, fr.size, fr.object, false);
                 note!(
                     self,
                     Store,
-                    format!("sheaf {}.objects[{}]", self.sheaf_name(m), fr.count),
+                    format!("sheaf {}.objects[{}]", self.sheaf_name(m), fr.size),
                     "main->objects[{}] := {}.",
-                    fr.count,
-                    self.addr_name(fr.x)
+                    fr.size,
+                    self.addr_name(fr.object)
                 );
                 *pc = FP7;
                 Flow::Step
             }
             FP7 => {
                 step!(self);
-                let m = need!(self, fr.h);
-                let size = fr.count.saturating_add(1);
+                let m = need!(self, fr.main);
+                let size = fr.size.saturating_add(1);
                 self.st_size(m, size, false);
-                self.unhold(fr.x);
+                self.unhold(fr.object);
                 note!(
                     self,
                     Store,
                     format!("sheaf {}.size", self.sheaf_name(m)),
                     "main->size := {}: {} is on top of the sheaf.",
                     size,
-                    self.addr_name(fr.x)
+                    self.addr_name(fr.object)
                 );
                 *pc = FP8;
                 Flow::Step
             }
             FP8 => {
-                if fr.m == 1 {
+                if fr.replaced == 1 {
                     // Back from `__pcs_replace_full_main`: locked (on the CPU its `Ret`'s count
                     // names) with room in main, or unlocked and refused.
-                    fr.m = 0;
+                    fr.replaced = 0;
                     if fr.ret.value == 0 {
-                        return Flow::Ret(Ret::new(0, None).counted(fr.count));
+                        return Flow::Ret(Ret::new(0, None).counted(fr.size));
                     }
-                    fr.c = fr.ret.count;
+                    fr.pcs = fr.ret.count;
                     *pc = FP4;
                     return Flow::Go;
                 }
                 *pc = FP10;
-                let c = fr.c;
-                call(local_unlock_v7::LU1, |f| f.c = c)
+                let c = fr.pcs;
+                call(local_unlock_v7::LU1, |f| f.cpu = c)
             }
             FP10 => {
                 self.stat(Stat::FREE_FASTPATH);
-                Flow::Ret(Ret::new(1, None).counted(fr.count))
+                Flow::Ret(Ret::new(1, None).counted(fr.size))
             }
         }
     }
 
     /// `__pcs_replace_full_main` (FR2–FR14): make room for a free when main is full. Returns
-    /// 1 with the lock held (its CPU in `count`) or 0 with the lock released. `flag` =
-    /// `put_fail`; `h2` = the spare, then the empty sheaf to install.
+    /// 1 with the lock held (its CPU in `count`) or 0 with the lock released.
     pub(in crate::model) fn pcs_replace_full_main(
         &mut self,
         pc: &mut pcs_replace_full_main::Pc,
         fr: &mut PcsReplaceFullMain,
     ) -> Flow {
         use pcs_replace_full_main::Pc::*;
-        let k = fr.c;
+        let k = fr.pcs;
         match *pc {
-            FR1 => without_sheaves(self, pc, fr.c, FR2, FR1u),
+            FR1 => without_sheaves(self, pc, fr.pcs, FR2, FR1u),
             FR1u => Flow::Ret(Ret::new(0, None).counted(fr.count)),
             FR2 => {
                 step!(self);
                 let n = self.get_barn(k);
-                fr.pages = n;
+                fr.barn = n;
                 note!(
                     self,
                     Load,
@@ -435,8 +449,8 @@ impl Machine {
             FR3 => {
                 step!(self);
                 let p = self.ld_pcs(k);
-                fr.h = Some(p.main);
-                fr.h2 = p.spare;
+                fr.main = Some(p.main);
+                fr.empty = p.spare;
                 note!(
                     self,
                     Load,
@@ -449,8 +463,8 @@ impl Machine {
             }
             FR4 => {
                 *pc = FR4r;
-                let n = fr.pages;
-                call(barn_get_empty_sheaf::BGE1, |f| f.pages = n)
+                let n = fr.barn;
+                call(barn_get_empty_sheaf::BGE1, |f| f.barn = n)
             }
             FR4r => {
                 let Some(e) = sheaf_of_ret(fr.ret.value) else {
@@ -458,7 +472,7 @@ impl Machine {
                     return Flow::Go;
                 };
                 step!(self);
-                let m = need!(self, fr.h);
+                let m = need!(self, fr.main);
                 self.st_pcs(k, Some(e), Some(Some(m)), false);
                 note!(
                     self,
@@ -473,7 +487,7 @@ impl Machine {
             }
             FR5 => {
                 step!(self);
-                let sp = need!(self, fr.h2);
+                let sp = need!(self, fr.empty);
                 let n = self.ld_size(sp);
                 note!(
                     self,
@@ -491,17 +505,17 @@ impl Machine {
             }
             FR5b => {
                 step!(self);
-                let (m, sp) = (need!(self, fr.h), need!(self, fr.h2));
+                let (m, sp) = (need!(self, fr.main), need!(self, fr.empty));
                 self.swap_main_spare(k, m, sp, "");
                 fr.count = k;
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             FR6 => {
                 *pc = FR6r;
-                let (n, m) = (fr.pages, fr.h);
+                let (n, m) = (fr.barn, fr.main);
                 call(barn_replace_full_sheaf::BRF1, |f| {
-                    f.pages = n;
-                    f.h = m;
+                    f.barn = n;
+                    f.full = m;
                 })
             }
             FR6r => {
@@ -522,7 +536,7 @@ impl Machine {
                 if fr.ret.count == E2BIG {
                     *pc = FR8;
                 } else {
-                    fr.flag = true; // put_fail
+                    fr.put_fail = true; // put_fail
                     *pc = FR10;
                 }
                 Flow::Go
@@ -543,27 +557,27 @@ impl Machine {
             }
             FR8u => {
                 *pc = FR8f;
-                call(local_unlock_v7::LU1, |f| f.c = k)
+                call(local_unlock_v7::LU1, |f| f.cpu = k)
             }
             FR8f => {
                 *pc = FR13;
-                let t = need!(self, fr.h2);
-                call(sheaf_flush_unused::FU1, |f| f.h = t)
+                let t = need!(self, fr.empty);
+                call(sheaf_flush_unused::FU1, |f| f.sheaf = t)
             }
             FR10 => {
                 *pc = FR11;
-                call(local_unlock_v7::LU1, |f| f.c = k)
+                call(local_unlock_v7::LU1, |f| f.cpu = k)
             }
             FR11 => {
                 step!(self);
                 // `GFP_NOWAIT`: no sleeping here.
                 let e = self.sheaf_alloc();
-                fr.h2 = e;
+                fr.empty = e;
                 *pc = if e.is_some() { FR13 } else { FR12 };
                 Flow::Step
             }
             FR12 => {
-                if fr.flag {
+                if fr.put_fail {
                     self.stat(Stat::BARN_PUT_FAIL);
                 }
                 *pc = FR12a;
@@ -580,13 +594,13 @@ impl Machine {
                 if fr.ret.value == 0 {
                     return Flow::Ret(Ret::new(0, None).counted(fr.count));
                 }
-                fr.c = fr.ret.count;
+                fr.pcs = fr.ret.count;
                 *pc = FR12c;
                 Flow::Go
             }
             FR12c => {
                 step!(self);
-                let m = self.ld_pcs(fr.c).main;
+                let m = self.ld_pcs(fr.pcs).main;
                 let n = self.ld_size(m);
                 note!(
                     self,
@@ -600,11 +614,11 @@ impl Machine {
                     }
                 );
                 if n >= self.capacity() {
-                    fr.flag = false;
+                    fr.put_fail = false;
                     *pc = FR1;
                     return Flow::Step;
                 }
-                fr.count = fr.c;
+                fr.count = fr.pcs;
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             FR13 => {
@@ -614,44 +628,44 @@ impl Machine {
             FR13r => {
                 if fr.ret.value == 0 {
                     *pc = FR13f;
-                    let (n, e) = (fr.pages, fr.h2);
+                    let (n, e) = (fr.barn, fr.empty);
                     return call(barn_put_empty_sheaf::BP1, |f| {
-                        f.pages = n;
-                        f.h = e;
+                        f.barn = n;
+                        f.sheaf = e;
                     });
                 }
-                fr.c = fr.ret.count;
+                fr.pcs = fr.ret.count;
                 *pc = FR14r;
-                let (c, e, n) = (fr.c, need!(self, fr.h2), fr.pages);
+                let (c, e, n) = (fr.pcs, need!(self, fr.empty), fr.barn);
                 call(pcs_install_empty_sheaf::FI1, |f| {
-                    f.c = c;
-                    f.h2 = e;
-                    f.pages = n;
+                    f.pcs = c;
+                    f.empty = e;
+                    f.barn = n;
                 })
             }
             FR13f => Flow::Ret(Ret::new(0, None).counted(fr.count)),
             FR14r => {
-                fr.count = fr.c;
+                fr.count = fr.pcs;
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
         }
     }
 
     /// `__pcs_install_empty_sheaf(pcs, e, barn)` (FI1–FI4), with the lock held: install the
-    /// empty `h2`, reconciling with whatever changed while the lock was dropped.
+    /// `empty` sheaf, reconciling with whatever changed while the lock was dropped.
     pub(in crate::model) fn pcs_install_empty_sheaf(
         &mut self,
         pc: &mut pcs_install_empty_sheaf::Pc,
         fr: &mut PcsInstallEmptySheaf,
     ) -> Flow {
         use pcs_install_empty_sheaf::Pc::*;
-        let k = fr.c;
-        let e = fr.h2;
+        let k = fr.pcs;
+        let e = fr.empty;
         match *pc {
             FI1 => {
                 step!(self);
                 let p = self.ld_pcs(k);
-                fr.h = Some(p.main);
+                fr.main = Some(p.main);
                 if p.spare.is_none() {
                     // "what we expect to find if nobody interrupted us"
                     self.st_pcs(k, Some(e), Some(Some(p.main)), false);
@@ -677,7 +691,7 @@ impl Machine {
             }
             FI2 => {
                 step!(self);
-                let m = need!(self, fr.h);
+                let m = need!(self, fr.main);
                 let n = self.ld_size(m);
                 note!(
                     self,
@@ -695,17 +709,17 @@ impl Machine {
             }
             FI2r => {
                 *pc = FI4r;
-                fr.m = 1;
-                let n = fr.pages;
+                fr.empty_to_barn = 1;
+                let n = fr.barn;
                 call(barn_put_empty_sheaf::BP1, |f| {
-                    f.pages = n;
-                    f.h = Some(e);
+                    f.barn = n;
+                    f.sheaf = Some(e);
                 })
             }
             FI3 => {
                 step!(self);
                 let sp = need!(self, self.pcs(k).spare);
-                let m = need!(self, fr.h);
+                let m = need!(self, fr.main);
                 let n = self.ld_size(sp);
                 if n < self.capacity() {
                     self.st_pcs(k, Some(sp), Some(Some(m)), false);
@@ -728,14 +742,14 @@ impl Machine {
             }
             FI4 => {
                 *pc = FI4r;
-                let (n, m) = (fr.pages, fr.h);
+                let (n, m) = (fr.barn, fr.main);
                 call(barn_put_full_sheaf::BP1, |f| {
-                    f.pages = n;
-                    f.h = m;
+                    f.barn = n;
+                    f.sheaf = m;
                 })
             }
             FI4r => {
-                if fr.m == 1 {
+                if fr.empty_to_barn == 1 {
                     return Flow::Ret(Ret::new(1, None));
                 }
                 step!(self);
@@ -755,7 +769,7 @@ impl Machine {
 
     /// `sheaf_flush_main` (FM1–FM7): take up to `PCS_BATCH_MAX` objects off the main sheaf
     /// under the trylock and free them to their slabs without it, until main is empty.
-    /// Returns 1 if it flushed anything. `pages` = the batch size, `count` = what was left.
+    /// Returns 1 if it flushed anything.
     pub(in crate::model) fn sheaf_flush_main(
         &mut self,
         pc: &mut sheaf_flush_main::Pc,
@@ -769,34 +783,34 @@ impl Machine {
             }
             FM1r => {
                 if fr.ret.value == 0 {
-                    return Flow::Ret(Ret::new(fr.ok as Addr, None).counted(fr.count));
+                    return Flow::Ret(Ret::new(fr.flushed as Addr, None).counted(fr.remaining));
                 }
-                fr.c = fr.ret.count;
+                fr.pcs = fr.ret.count;
                 *pc = FM2;
                 Flow::Go
             }
             FM2 => {
                 step!(self);
-                let m = self.ld_pcs(fr.c).main;
+                let m = self.ld_pcs(fr.pcs).main;
                 let size = self.ld_size(m);
-                fr.h = Some(m);
-                fr.pages = size.min(PCS_BATCH_MAX);
+                fr.main = Some(m);
+                fr.batch = size.min(PCS_BATCH_MAX);
                 note!(
                     self,
                     Load,
                     format!("sheaf {}.size", self.sheaf_name(m)),
                     "sheaf_flush_main: main {} holds {size}; take {}.",
                     self.sheaf_name(m),
-                    fr.pages
+                    fr.batch
                 );
                 *pc = FM3;
                 Flow::Step
             }
             FM3 => {
                 step!(self);
-                let m = need!(self, fr.h);
+                let m = need!(self, fr.main);
                 let size = self.sheaf(m).size;
-                let b = fr.pages.min(size);
+                let b = fr.batch.min(size);
                 let rest = size.saturating_sub(b);
                 self.st_size(m, rest, false);
                 let mut batch = Vec::new();
@@ -806,7 +820,7 @@ impl Machine {
                     self.hold(x);
                 }
                 fr.arr = batch;
-                fr.count = rest;
+                fr.remaining = rest;
                 note!(
                     self,
                     Store,
@@ -818,8 +832,8 @@ impl Machine {
             }
             FM4 => {
                 *pc = FM5;
-                let c = fr.c;
-                call(local_unlock_v7::LU1, |f| f.c = c)
+                let c = fr.pcs;
+                call(local_unlock_v7::LU1, |f| f.cpu = c)
             }
             FM5 => {
                 *pc = FM5r;
@@ -827,13 +841,13 @@ impl Machine {
                 call(kmem_cache_free_bulk::KB1, |f| f.arr = batch)
             }
             FM5r => {
-                self.stat_add(Stat::SHEAF_FLUSH, fr.pages);
-                fr.ok = true;
-                if fr.count > 0 {
+                self.stat_add(Stat::SHEAF_FLUSH, fr.batch);
+                fr.flushed = true;
+                if fr.remaining > 0 {
                     *pc = FM1;
                     return Flow::Go;
                 }
-                Flow::Ret(Ret::new(1, None).counted(fr.count))
+                Flow::Ret(Ret::new(1, None).counted(fr.remaining))
             }
         }
     }
@@ -846,7 +860,7 @@ impl Machine {
         fr: &mut SheafFlushUnused,
     ) -> Flow {
         use sheaf_flush_unused::Pc::*;
-        let h = fr.h;
+        let h = fr.sheaf;
         match *pc {
             FU1 => {
                 step!(self);
@@ -900,8 +914,7 @@ impl Machine {
 
     /// `__kmem_cache_free_bulk(p)` (KB1–KB3): group the batch by slab with
     /// `build_detached_freelist` (the last object, then same-slab objects looking back, up to
-    /// three others) and free each group with one `__slab_free`. `count` = the look-back
-    /// cursor, `pobj` = `same`, `l` = lookahead left.
+    /// three others) and free each group with one `__slab_free`.
     pub(in crate::model) fn kmem_cache_free_bulk(
         &mut self,
         pc: &mut kmem_cache_free_bulk::Pc,
@@ -911,20 +924,20 @@ impl Machine {
         match *pc {
             KB1 => {
                 let Some(&x) = fr.arr.last() else {
-                    return Flow::Ret(Ret::new(NULL, None).counted(fr.count));
+                    return Flow::Ret(Ret::new(NULL, None).counted(fr.size));
                 };
                 step!(self);
                 fr.arr.pop();
                 let p = need!(self, self.slab_of(x));
                 self.access(self.page(p).line, Access::Read);
                 self.store_fp(x, NULL);
-                fr.pg = Some(p);
-                fr.f = x;
-                fr.x = x;
+                fr.slab = Some(p);
+                fr.freelist = x;
+                fr.tail = x;
                 fr.ret.count = 1;
-                fr.count = fr.arr.len() as u32;
-                fr.pobj = fr.count;
-                fr.l = 3;
+                fr.size = fr.arr.len() as u32;
+                fr.same = fr.size;
+                fr.lookahead = 3;
                 note!(
                     self,
                     Store,
@@ -937,22 +950,22 @@ impl Machine {
                 Flow::Step
             }
             KB2 => {
-                if fr.count == 0 || fr.l == 0 {
-                    fr.arr.truncate(fr.pobj as usize);
+                if fr.size == 0 || fr.lookahead == 0 {
+                    fr.arr.truncate(fr.same as usize);
                     *pc = KB3;
                     return Flow::Go;
                 }
                 step!(self);
-                fr.count = fr.count.saturating_sub(1);
-                let i = fr.count as usize;
+                fr.size = fr.size.saturating_sub(1);
+                let i = fr.size as usize;
                 let y = need!(self, fr.arr.get(i).copied());
-                let p = need!(self, fr.pg);
+                let p = need!(self, fr.slab);
                 let py = self.slab_of(y);
                 if let Some(s) = py {
                     self.access(self.page(s).line, Access::Read);
                 }
                 if py == Some(p) {
-                    self.store_fp(y, fr.f);
+                    self.store_fp(y, fr.freelist);
                     note!(
                         self,
                         Store,
@@ -961,38 +974,39 @@ impl Machine {
                         self.addr_name(y),
                         self.slab_name(p),
                         self.addr_name(y),
-                        self.addr_name(fr.f)
+                        self.addr_name(fr.freelist)
                     );
-                    fr.f = y;
+                    fr.freelist = y;
                     fr.ret.count.bump();
-                    fr.pobj = fr.pobj.saturating_sub(1);
-                    let same = fr.pobj as usize;
+                    fr.same = fr.same.saturating_sub(1);
+                    let same = fr.same as usize;
                     if i != same {
-                        // Both within the batch (`pobj` counts its entries).
+                        // Both within the batch (`same` counts its entries).
                         need!(self, fr.arr.get(same));
                         fr.arr.swap(i, same);
                     }
                 } else {
-                    fr.l = fr.l.saturating_sub(1);
+                    fr.lookahead = fr.lookahead.saturating_sub(1);
                     note!(
                         self,
                         Load,
                         format!("page of {}", self.addr_name(y)),
                         "{} is of another slab ({} more look(s) back).",
                         self.addr_name(y),
-                        fr.l
+                        fr.lookahead
                     );
                 }
                 Flow::Step
             }
             KB3 => {
                 *pc = KB1;
-                let (p, head, tail, cnt) = (need!(self, fr.pg), fr.f, fr.x, fr.ret.count);
+                let (p, head, tail, cnt) =
+                    (need!(self, fr.slab), fr.freelist, fr.tail, fr.ret.count);
                 call(slab_free_slow_v7::SS2, |f| {
-                    f.pg = p;
-                    f.f = head;
-                    f.x = tail;
-                    f.count = cnt;
+                    f.slab = p;
+                    f.head = head;
+                    f.tail = tail;
+                    f.cnt = cnt;
                 })
             }
         }
@@ -1000,15 +1014,14 @@ impl Machine {
 
     /// `__slab_free(P, head, tail, cnt)` as Linux 7.0 has it (SS1–SS11): push the chain with
     /// the slab's double CAS, taking `list_lock` first only when the slab was full or becomes
-    /// empty. No frozen slabs, no CPU partial list. `flag` = was_full, `drain` = on the node
-    /// list (`SL_partial`) when the lock was taken, `n` = the node whose lock is held.
+    /// empty. No frozen slabs, no CPU partial list.
     pub(in crate::model) fn slab_free_slow_v7(
         &mut self,
         pc: &mut slab_free_slow_v7::Pc,
         fr: &mut SlabFreeSlowV7,
     ) -> Flow {
         use slab_free_slow_v7::Pc::*;
-        let p = fr.pg;
+        let p = fr.slab;
         match *pc {
             SS1 => {
                 let Some(n) = fr.n else {
@@ -1023,45 +1036,41 @@ impl Machine {
             }
             SS2 => {
                 step!(self);
-                let (prior, c) = self.ld_slab_pair(p);
-                fr.prior = prior;
-                fr.cnt = c;
-                note!(
-                    self,
-                    Load,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "__slab_free: slab {} has freelist {}, {}.",
-                    self.slab_name(p),
-                    self.addr_name(prior),
-                    counters_text(c)
-                );
+                (fr.prior, fr.counters) = self.read_slab_pair(p, |m, prior, c| {
+                    format!(
+                        "__slab_free: slab {} has freelist {}, {}.",
+                        m.slab_name(p),
+                        m.addr_name(prior),
+                        counters_text(c)
+                    )
+                });
                 *pc = SS4;
                 Flow::Step
             }
             SS4 => {
                 step!(self);
-                fr.flag = fr.prior == NULL;
-                self.store_fp(fr.x, fr.prior);
+                fr.was_full = fr.prior == NULL;
+                self.store_fp(fr.tail, fr.prior);
                 fr.new = Counters {
-                    inuse: fr.cnt.inuse.saturating_sub(fr.count),
-                    ..fr.cnt
+                    inuse: fr.counters.inuse.saturating_sub(fr.cnt),
+                    ..fr.counters
                 };
                 note!(
                     self,
                     Store,
-                    format!("{}.fp", self.addr_name(fr.x)),
+                    format!("{}.fp", self.addr_name(fr.tail)),
                     "set_freepointer({}, {}): the chain will end in the old freelist; inuse {} -> {}{}.",
-                    self.addr_name(fr.x),
+                    self.addr_name(fr.tail),
                     self.addr_name(fr.prior),
-                    fr.cnt.inuse,
+                    fr.counters.inuse,
                     fr.new.inuse,
-                    if fr.flag { " (the slab was full)" } else { "" }
+                    if fr.was_full { " (the slab was full)" } else { "" }
                 );
                 *pc = SS5;
                 Flow::Step
             }
             SS5 => {
-                if fr.new.inuse != 0 && !fr.flag {
+                if fr.new.inuse != 0 && !fr.was_full {
                     *pc = SS6;
                     return Flow::Go;
                 }
@@ -1070,31 +1079,21 @@ impl Machine {
                 self.list_lock_irqsave(&mut fr.saved_irq, n);
                 self.access(self.page(p).line, Access::Read);
                 fr.n = Some(n);
-                fr.drain = self.slab(p).on_node_partial;
+                fr.on_node_partial = self.slab(p).on_node_partial;
                 *pc = SS6;
                 Flow::Step
             }
             SS6 => {
                 step!(self);
-                let ok = self.cas2_native(p, (fr.prior, fr.cnt), (fr.f, fr.new));
-                note!(
-                    self,
-                    Cas2,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "cmpxchg_double({}: freelist {} -> {}, inuse {} -> {}) {}",
-                    self.slab_name(p),
-                    self.addr_name(fr.prior),
-                    self.addr_name(fr.f),
-                    fr.cnt.inuse,
-                    fr.new.inuse,
-                    if ok {
-                        "succeeds: the object(s) are back in their slab."
-                    } else {
-                        "fails: the slab changed meanwhile. Retry."
-                    }
+                let ok = self.cas_slab_pair(
+                    p,
+                    (fr.prior, fr.counters),
+                    (fr.head, fr.new),
+                    "succeeds: the object(s) are back in their slab.",
+                    "fails: the slab changed meanwhile. Retry.",
                 );
                 if ok {
-                    self.unhold_chain(fr.f, fr.count);
+                    self.unhold_chain(fr.head, fr.cnt);
                     *pc = SS7;
                 } else {
                     *pc = SS1;
@@ -1103,10 +1102,14 @@ impl Machine {
             }
             SS7 => {
                 if fr.n.is_none() {
-                    return Flow::Ret(Ret::new(NULL, None).counted(fr.count));
+                    return Flow::Ret(Ret::new(NULL, None).counted(fr.cnt));
                 }
                 // Isolated by a refill: its isolator handles it (SS8).
-                *pc = if !fr.flag && !fr.drain { SS8 } else { SS9 };
+                *pc = if !fr.was_full && !fr.on_node_partial {
+                    SS8
+                } else {
+                    SS9
+                };
                 Flow::Go
             }
             SS9 => {
@@ -1131,10 +1134,10 @@ impl Machine {
                     "Slab {} is on no list and was not full: a refill isolated it and will deal with it. Unlock.",
                     self.slab_name(p)
                 );
-                Flow::Ret(Ret::new(NULL, None).counted(fr.count))
+                Flow::Ret(Ret::new(NULL, None).counted(fr.cnt))
             }
             SS10 => {
-                if !fr.flag {
+                if !fr.was_full {
                     *pc = SS10u;
                     return Flow::Go;
                 }
@@ -1156,10 +1159,10 @@ impl Machine {
                 step!(self);
                 let n = need!(self, fr.n);
                 self.list_unlock_irqrestore(fr.saved_irq, n);
-                Flow::Ret(Ret::new(NULL, None).counted(fr.count))
+                Flow::Ret(Ret::new(NULL, None).counted(fr.cnt))
             }
             SS11 => {
-                if fr.flag {
+                if fr.was_full {
                     *pc = SS11u;
                     return Flow::Go;
                 }
@@ -1196,7 +1199,7 @@ impl Machine {
                     "discard_slab({}): the empty slab goes back to the page allocator.",
                     self.slab_name(p)
                 );
-                Flow::Ret(Ret::new(NULL, None).counted(fr.count))
+                Flow::Ret(Ret::new(NULL, None).counted(fr.cnt))
             }
         }
     }
@@ -1209,13 +1212,13 @@ impl Machine {
         fr: &mut SlubCpuDead,
     ) -> Flow {
         use slub_cpu_dead::Pc::*;
-        let d = fr.c;
+        let d = fr.cpu;
         match *pc {
             HP2 => {
                 step!(self);
                 let p = self.ld_pcs(d);
-                fr.h = Some(p.main);
-                fr.h2 = p.spare;
+                fr.main = Some(p.main);
+                fr.spare = p.spare;
                 note!(
                     self,
                     Load,
@@ -1229,19 +1232,19 @@ impl Machine {
             }
             HP3 => {
                 *pc = HP4;
-                let m = need!(self, fr.h);
-                call(sheaf_flush_unused::FU1, |f| f.h = m)
+                let m = need!(self, fr.main);
+                call(sheaf_flush_unused::FU1, |f| f.sheaf = m)
             }
             HP4 => {
-                let Some(sp) = fr.h2 else {
+                let Some(sp) = fr.spare else {
                     return Flow::Ret(Ret::new(NULL, None));
                 };
                 *pc = HP4r;
-                call(sheaf_flush_unused::FU1, |f| f.h = sp)
+                call(sheaf_flush_unused::FU1, |f| f.sheaf = sp)
             }
             HP4r => {
                 step!(self);
-                let sp = need!(self, fr.h2);
+                let sp = need!(self, fr.spare);
                 self.st_pcs(d, None, Some(None), true);
                 self.sheaf_free(sp);
                 *pc = HP4f;
@@ -1265,15 +1268,15 @@ impl Machine {
                 call(local_lock_v7::LL1, |_| {})
             }
             FA1a => {
-                fr.c = fr.ret.count;
+                fr.pcs = fr.ret.count;
                 *pc = FA1b;
                 Flow::Go
             }
             FA1b => {
                 step!(self);
-                let k = fr.c;
+                let k = fr.pcs;
                 let sp = self.ld_pcs(k).spare;
-                fr.h2 = sp;
+                fr.spare = sp;
                 if sp.is_some() {
                     self.st_pcs(k, None, Some(None), false);
                 }
@@ -1293,20 +1296,20 @@ impl Machine {
             }
             FA1u => {
                 *pc = FA2r;
-                let k = fr.c;
-                call(local_unlock_v7::LU1, |f| f.c = k)
+                let k = fr.pcs;
+                call(local_unlock_v7::LU1, |f| f.cpu = k)
             }
             FA2r => {
-                let Some(sp) = fr.h2 else {
+                let Some(sp) = fr.spare else {
                     *pc = FA4r;
                     return call(sheaf_flush_main::FM1, |_| {});
                 };
                 *pc = FA2f;
-                call(sheaf_flush_unused::FU1, |f| f.h = sp)
+                call(sheaf_flush_unused::FU1, |f| f.sheaf = sp)
             }
             FA2f => {
                 step!(self);
-                let sp = need!(self, fr.h2.take());
+                let sp = need!(self, fr.spare.take());
                 self.sheaf_free(sp);
                 *pc = FA2r;
                 Flow::Step

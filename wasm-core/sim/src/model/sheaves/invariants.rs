@@ -43,19 +43,19 @@ impl Machine {
                 Frame::ReplaceEmptyMain {
                     pc: pcs_replace_empty_main::SE6,
                     l,
-                } if l.c == k => Some(true),
+                } if l.pcs == k => Some(true),
                 Frame::ReplaceEmptyMain {
                     pc: pcs_replace_empty_main::SE16r,
                     l,
-                } if l.c == k => Some(l.count == 0),
+                } if l.pcs == k => Some(l.count == 0),
                 Frame::ReplaceFullMain {
                     pc: pcs_replace_full_main::FR6r,
                     l,
-                } if l.c == k => Some(true),
+                } if l.pcs == k => Some(true),
                 Frame::InstallEmptySheaf {
                     pc: pcs_install_empty_sheaf::FI4r,
                     l,
-                } if l.c == k => Some(true),
+                } if l.pcs == k => Some(true),
                 _ => None,
             })
         })
@@ -70,7 +70,7 @@ impl Machine {
                 matches!(f, Frame::SlabFreeSlowV7 {
                     pc: SS7 | SS8 | SS9 | SS10 | SS10u | SS11 | SS11u | SS11d,
                     l,
-                } if l.pg == s)
+                } if l.slab == s)
             })
         })
     }

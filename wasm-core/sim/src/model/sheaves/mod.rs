@@ -102,7 +102,7 @@ pub struct SheavesState {
     pub held: Vec<(CtxId, Addr)>,
     pub isolated: Vec<(CtxId, SlabId)>,
     /// SLUB's fields of every slab, by `SlabId` (7.0 keeps SLUB's slab level).
-    pub pages: Vec<super::slub::SlubPage>,
+    pub pages: Vec<super::slab_page::SlubPage>,
 }
 
 /// The cache's sheaf geometry, fixed at creation.
@@ -135,15 +135,15 @@ pub(super) fn op_frame(call: OpCall) -> Frame {
             ..SlabAllocNode::default()
         }),
         OpCall::Free { addr, slab } => slab_free_v7::SF2.frame(SlabFreeV7 {
-            x: addr,
-            pg: slab,
+            object: addr,
+            slab,
             ..SlabFreeV7::default()
         }),
         // `flush` of this CPU: the work item `flush_all` queues on it (`pcs_flush_all`); of
         // CPU `target`: `slub_cpu_dead` on a survivor.
         OpCall::Flush { target: None } => pcs_flush_all::LL1.frame(PcsFlushAll::default()),
         OpCall::Flush { target: Some(t) } => slub_cpu_dead::HP2.frame(SlubCpuDead {
-            c: t,
+            cpu: t,
             ..SlubCpuDead::default()
         }),
     }
@@ -241,7 +241,7 @@ impl Machine {
 
     pub(super) fn sheaf_layout(&self) -> &SheafLayout {
         // `Config::from_scenario` made the layout of every Linux 7.0 scenario.
-        self.cfg.sheaf.as_ref().unwrap_or_else(|| {
+        self.cfg.layout.sheaf().unwrap_or_else(|| {
             self.fault(Fault::Broken(
                 "the sheaves' code ran without a sheaf layout",
             ));
@@ -580,7 +580,7 @@ impl Machine {
                 pc: slab_free_slow_v7::SS5,
                 l,
             } => {
-                let n = self.node_of_slab(l.pg);
+                let n = self.node_of_slab(l.slab);
                 let locks = l.new.inuse == 0 || l.prior == NULL;
                 if locks {
                     node_lock(n)
@@ -591,7 +591,7 @@ impl Machine {
             Frame::AllocFromNewSlab {
                 pc: alloc_from_new_slab::NS5,
                 l,
-            } => node_lock(self.node_of_slab(l.pg)),
+            } => node_lock(self.node_of_slab(l.slab)),
             Frame::GetFromPartialNode {
                 pc: get_from_partial_node::GP2,
                 l,
@@ -604,19 +604,19 @@ impl Machine {
             Frame::GetPartialNodeBulk {
                 pc: get_partial_node_bulk::GB2,
                 l,
-            } if !l.lock => node_lock(l.n),
+            } if !l.trylock => node_lock(l.n),
             Frame::BarnReplaceEmpty {
                 pc: barn_replace_empty_sheaf::BRE2,
                 l,
-            } => barn_lock(l.pages),
+            } => barn_lock(l.barn),
             Frame::BarnGetEmpty {
                 pc: barn_get_empty_sheaf::BGE2,
                 l,
-            } => barn_lock(l.pages),
+            } => barn_lock(l.barn),
             Frame::BarnReplaceFull {
                 pc: barn_replace_full_sheaf::BRF3,
                 l,
-            } => barn_lock(l.pages),
+            } => barn_lock(l.barn),
             Frame::BarnPutEmpty {
                 pc: barn_put_empty_sheaf::BP1,
                 l,
@@ -624,7 +624,7 @@ impl Machine {
             | Frame::BarnPutFull {
                 pc: barn_put_full_sheaf::BP1,
                 l,
-            } => barn_lock(l.pages),
+            } => barn_lock(l.barn),
             _ => None,
         }
     }
@@ -667,7 +667,6 @@ impl Machine {
             Frame::SlabFreeSlowV7 { pc, l } => self.slab_free_slow_v7(pc, l),
             Frame::CpuDead { pc, l } => self.slub_cpu_dead(pc, l),
             Frame::PcsFlushAll { pc, l } => self.pcs_flush_all(pc, l),
-            Frame::Touch { l, .. } => self.touch(l),
             _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }
@@ -689,7 +688,7 @@ pub(super) fn without_sheaves<P: Copy>(
         return Flow::Go;
     }
     *pc = unlocked;
-    call(local_unlock_v7::LU1, |f| f.c = c)
+    call(local_unlock_v7::LU1, |f| f.cpu = c)
 }
 
 /// A sheaf id as a callee's return value (`Flow::Ret` carries an address): 0 is NULL.

@@ -225,7 +225,7 @@ fn inv_s3_exempts_only_the_pointer_being_replaced() {
     m.st.ctxs[0].stack.push(Frame::ReplaceFullMain {
         pc: crate::model::pcs::labels::pcs_replace_full_main::FR6r,
         l: super::PcsReplaceFullMain {
-            c: 0,
+            pcs: 0,
             ..Default::default()
         },
     });

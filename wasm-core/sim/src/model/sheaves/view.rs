@@ -60,7 +60,7 @@ impl Machine {
     }
 
     /// Sheaves neither on a CPU nor in a barn nor freed, with the context whose frames name
-    /// one (`h`/`h2`), if any.
+    /// one (`Frame::sheaves`), if any.
     pub(in crate::model) fn loose_sheaves(&self) -> Option<Vec<SheafView>> {
         let AllocState::Sheaves(s) = &self.st.alloc else {
             return None;
@@ -132,7 +132,7 @@ impl Machine {
 
     /// Names of Linux 7.0's lines: `cpu_sheaves[k]`, `barn n`, `sheaf h3` (and its slots).
     pub(in crate::model) fn sheaves_line_name(&self, l: u32) -> Option<String> {
-        self.cfg.sheaf.as_ref()?;
+        self.cfg.layout.sheaf()?;
         // The layout of `Config::line_cc` and `line_nd`: the kmem_cache line, a line per CPU,
         // then a node line and a barn line per node; the sheaves' lines after the slabs'.
         let cpus = self.cfg.cpus as u32;
@@ -164,7 +164,7 @@ impl Machine {
     }
 
     pub(in crate::model) fn sheaves_line_holds(&self, l: u32) -> Option<LineHolds> {
-        self.cfg.sheaf.as_ref()?;
+        self.cfg.layout.sheaf()?;
         let cpus = self.cfg.cpus as u32;
         if let Some(k) = l.checked_sub(1).filter(|&k| k < cpus) {
             return Some(LineHolds::Cpu { cpu: k });

@@ -1613,7 +1613,6 @@ impl Machine {
             Frame::CacheFree { pc, l } => self.cache_free(pc, l),
             Frame::CacheFlusharray { pc, l } => self.cache_flusharray(pc, l),
             Frame::DoDrain { pc, l } => self.do_drain(pc, l),
-            Frame::Touch { l, .. } => self.touch(l),
             _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }

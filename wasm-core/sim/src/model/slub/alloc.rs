@@ -8,6 +8,7 @@ use super::state::*;
 use super::{Flow, Machine, Stat};
 use super::{FlushSlab, Snapshot, UnfreezePartials};
 use crate::model::pcs::labels::*;
+use crate::model::slab_page::Counters;
 use crate::scenario::{Fastpath, Prefetch, Slowpath};
 
 /// `slab_alloc` / `slab_alloc_node`: `node` requested; `c`, `tid` as read; `obj` (`object`), `nxt` (`next`), `pg` the CPU slab read; `snap` the INV-12 ghost snapshot.
@@ -961,7 +962,7 @@ impl Machine {
                     format!("page {}.counters", self.slab_name(p)),
                     "Read {}'s counters: {}.",
                     self.slab_name(p),
-                    super::counters_text(fr.counters)
+                    crate::model::slab_page::counters_text(fr.counters)
                 );
                 fr.new = Counters {
                     inuse: fr.counters.objects,

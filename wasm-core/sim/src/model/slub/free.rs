@@ -2,12 +2,11 @@
 //! `__slab_free` (v3.10 §2.13, 3.1's lock-holding retry, and the 6.8+ form of §2.15).
 
 use super::cost;
-use super::counters_text;
-use super::memory::Access;
 use super::state::*;
 use super::Snapshot;
 use super::{Flow, Machine, Stat};
 use crate::model::pcs::labels::*;
+use crate::model::slab_page::{counters_text, Counters};
 use crate::scenario::{Fastpath, FreeRetryLock};
 
 /// `slab_free` of object `x` of slab `pg` (`virt_to_head_page`): `c`, `tid` as read, `f` the head; `snap` the INV-12 ghost snapshot.
@@ -63,19 +62,6 @@ impl Locals for SlabFreeSlow {
     }
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(Some(self.pg));
-    }
-}
-
-/// A user's write into object `x` of variable `var` (the payload word).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Touch {
-    pub x: Addr,
-    pub var: u32,
-}
-
-impl Locals for Touch {
-    fn holds_addr(&self, a: Addr) -> bool {
-        self.x == a
     }
 }
 
@@ -342,18 +328,14 @@ impl Machine {
             }
             S2 => {
                 step!(self);
-                let (prior, cnt) = self.ld_slab_pair(p);
-                fr.prior = prior;
-                fr.cnt = cnt;
-                note!(
-                    self,
-                    Load,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "__slab_free: {}'s freelist is {}, {}.",
-                    self.slab_name(p),
-                    self.addr_name(prior),
-                    counters_text(cnt)
-                );
+                (fr.prior, fr.cnt) = self.read_slab_pair(p, |m, prior, cnt| {
+                    format!(
+                        "__slab_free: {}'s freelist is {}, {}.",
+                        m.slab_name(p),
+                        m.addr_name(prior),
+                        counters_text(cnt)
+                    )
+                });
                 *pc = S3;
                 Flow::Step
             }
@@ -552,25 +534,5 @@ impl Machine {
                 Flow::Ret(Ret::new(NULL, None))
             }
         }
-    }
-
-    /// The `touch` op: the user writes the object's payload, free pointer word included.
-    pub(in crate::model) fn touch(&mut self, fr: &mut Touch) -> Flow {
-        step!(self);
-        if let Some((s, i)) = self.object_of(fr.x) {
-            let line = self.obj_line(s, i);
-            self.access(line, Access::Write);
-            if let Some(w) = self.fp_slot(s, i) {
-                *w = DATA | fr.var as u64;
-            }
-        }
-        note!(
-            self,
-            Store,
-            format!("{}", self.addr_name(fr.x)),
-            "The user writes into {}: its line is now this CPU's, and its first word is data.",
-            self.addr_name(fr.x)
-        );
-        Flow::Ret(Ret::new(NULL, None))
     }
 }

@@ -4,11 +4,11 @@
 //! `slab_lock` fallback (§2.2).
 
 use super::cost;
-use super::counters_text;
 use super::memory::Access;
 use super::state::*;
 use super::{Flow, Machine, Stat};
 use crate::model::pcs::labels::*;
+use crate::model::slab_page::{counters_text, Counters};
 use crate::scenario::{CmpxchgDouble, Deactivate, Fastpath, Slowpath};
 
 pub const M_NONE: u8 = 0;
@@ -274,7 +274,7 @@ impl Machine {
         note!(
             self,
             Cas2,
-            format!("page {}.(freelist,counters)", self.slab_name(s)),
+            self.slab_pair_name(s),
             "cmpxchg_double on {}: ({}, {}) -> ({}, {}) {}.",
             self.slab_name(s),
             self.addr_name(old.0),
@@ -343,7 +343,7 @@ impl Machine {
                 note!(
                     self,
                     Load,
-                    format!("page {}.(freelist,counters)", self.slab_name(s)),
+                    self.slab_pair_name(s),
                     "Under slab_lock: ({}, {}) {} the expected ({}, {}).",
                     self.addr_name(fl),
                     counters_text(cnt),
@@ -385,7 +385,7 @@ impl Machine {
                 note!(
                     self,
                     Store,
-                    format!("page {}.(freelist,counters)", self.slab_name(s)),
+                    self.slab_pair_name(s),
                     "Store freelist {} and {}.",
                     self.addr_name(fr.nxt),
                     counters_text(fr.new)
@@ -1116,22 +1116,12 @@ impl Machine {
             V4 => {
                 step!(self);
                 let p = need!(self, fr.p);
-                let (f, cnt) = self.ld_slab_pair(p);
-                fr.f = f;
-                fr.cnt = cnt;
+                (fr.f, fr.cnt) =
+                    self.read_slab_pair(p, |m, f, cnt| format!("{}.", m.slab_pair_text(p, f, cnt)));
                 fr.new = Counters {
                     frozen: false,
-                    ..cnt
+                    ..fr.cnt
                 };
-                note!(
-                    self,
-                    Load,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "{}: freelist {}, {}.",
-                    self.slab_name(p),
-                    self.addr_name(f),
-                    counters_text(cnt)
-                );
                 *pc = V5;
                 Flow::Step
             }
@@ -1314,18 +1304,8 @@ impl Machine {
             }
             D1 => {
                 step!(self);
-                let (prior, cnt) = self.ld_slab_pair(p);
-                fr.prior = prior;
-                fr.cnt = cnt;
-                note!(
-                    self,
-                    Load,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "{}: freelist {}, {}.",
-                    self.slab_name(p),
-                    self.addr_name(prior),
-                    counters_text(cnt)
-                );
+                (fr.prior, fr.cnt) =
+                    self.read_slab_pair(p, |m, f, cnt| format!("{}.", m.slab_pair_text(p, f, cnt)));
                 *pc = D2;
                 Flow::Step
             }
@@ -1392,7 +1372,7 @@ impl Machine {
                 note!(
                     self,
                     Load,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
+                    self.slab_pair_name(p),
                     "Stage 2: {} has freelist {}, {}; it will be {}.",
                     self.slab_name(p),
                     self.addr_name(of),
@@ -1570,7 +1550,8 @@ impl Machine {
             }
             DS2 => {
                 step!(self);
-                let (of, oc) = self.ld_slab_pair(p);
+                let (of, oc) =
+                    self.read_slab_pair(p, |m, f, cnt| format!("{}.", m.slab_pair_text(p, f, cnt)));
                 fr.cnt = oc;
                 fr.x = of;
                 fr.new = Counters {
@@ -1579,15 +1560,6 @@ impl Machine {
                     ..oc
                 };
                 fr.nxt = if fr.f != NULL { fr.f } else { of };
-                note!(
-                    self,
-                    Load,
-                    format!("page {}.(freelist,counters)", self.slab_name(p)),
-                    "{}: freelist {}, {}.",
-                    self.slab_name(p),
-                    self.addr_name(of),
-                    counters_text(oc)
-                );
                 *pc = if fr.f != NULL { DS3 } else { DS4 };
                 Flow::Step
             }

@@ -1,6 +1,6 @@
 //! SLUB (`mm/slub.c`): the allocator the model is about. Its kernel functions as step
 //! machines (`alloc`: `slab_alloc` and its slow path, `get_freelist`, `get_partial_node`,
-//! `acquire_slab`, `new_slab`; `free`: `slab_free`, `__slab_free`, `touch`; `lists`: the CPU
+//! `acquire_slab`, `new_slab`; `free`: `slab_free`, `__slab_free`; `lists`: the CPU
 //! partial list, `unfreeze_partials`, `deactivate_slab`, the flushes and
 //! `cmpxchg_double_slab`), the fast-path steps both listings share (`steps`) and its
 //! invariants INV-1…INV-15 (`invariants`).
@@ -11,6 +11,8 @@ use crate::model::Fault;
 
 mod access;
 mod alloc;
+#[cfg(test)]
+mod faults;
 mod free;
 mod invariants;
 mod lists;
@@ -20,13 +22,11 @@ mod steps;
 mod structs;
 mod view;
 
-pub(in crate::model) use access::counters_text;
-
-pub use structs::{SlubPage, SlubState};
+pub use structs::SlubState;
 
 pub(crate) use access::Snapshot;
 pub use alloc::{GetFreelist, NewSlab, SlabAlloc, SlabAllocSlow, SlabAllocSlowLl};
-pub use free::{SlabFree, SlabFreeSlow, Touch};
+pub use free::{SlabFree, SlabFreeSlow};
 pub use lists::{
     AcquireSlab, CmpxchgDoubleSlab, DeactivateSlab, FlushCpuSlab, FlushSlab, GetPartialNode,
     PutCpuPartial, UnfreezePartials,
@@ -89,7 +89,6 @@ impl Machine {
             Frame::SlabFree { pc, l } => self.slab_free(pc, l),
             Frame::SlabFreeSlow { pc, l } => self.slab_free_slow(pc, l),
             Frame::CmpxchgDoubleSlab { pc, l } => self.cmpxchg_double_slab(pc, l),
-            Frame::Touch { l, .. } => self.touch(l),
             _ => self.fault(Fault::Broken("a function of another allocator")),
         }
     }

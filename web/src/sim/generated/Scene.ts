@@ -4,11 +4,12 @@ import type { SimEvent } from "./SimEvent";
 import type { View } from "./View";
 
 /**
- * What the page needs after one user action (a step, a seek, a jump, a new schedule), built
- * by [`crate::Simulator::frame`] and sent in one crossing: the view and outcome at the cursor
- * and only the events the page does not have yet.
+ * A scene: what the page needs after one user action (a step, a seek, a jump, a new
+ * schedule), built by [`crate::Simulator::scene`] and sent in one crossing: the view and
+ * outcome at the cursor and only the events the page does not have yet. (Not a "frame": that
+ * word is the kernel call frame's, `model::pcs::Frame`.)
  */
-export type Frame = { view: View, outcome: Outcome, 
+export type Scene = { view: View, outcome: Outcome, 
 /**
  * The page keeps the first `eventsFrom` events it had and appends `events`: together they
  * are every event of the played schedule (setup's first), moves past the cursor included.

@@ -1,0 +1,202 @@
+//! The slab level's primitives (model.md §2.2, §2.14): the slab's `freelist` + `counters` pair
+//! with its double CAS, and the node partial list under `list_lock`, with `discard_slab`.
+
+use super::super::cost;
+use super::super::memory::Access;
+use super::super::state::*;
+use super::super::{Machine, Stat};
+use super::{counters_text, Counters};
+use crate::event::CasHalf;
+
+impl Machine {
+    /// `prior = P->freelist; counters = P->counters` as one step (`__slab_free` S2,
+    /// `deactivate_slab` D1/D4/DS2, `__unfreeze_partials` V4), where the kernel does two loads
+    /// and `get_freelist`/`acquire_slab` (G1/G2, Q1/Q2) keep them apart. Why the merge cannot
+    /// change an outcome: every caller consumes the pair only through a double CAS on the same
+    /// two words (native or under `slab_lock`), and nothing it does between the loads and that
+    /// CAS is visible to others except under `list_lock` (which interferers would have to take).
+    /// A torn pair (freelist from before a change, counters from after) either fails the CAS,
+    /// and the loop reloads, or passes it only if both words are current at the CAS, and then
+    /// the same run with the interfering steps moved before the (merged) load reads the very same
+    /// pair and does the same thing. So every outcome of the split loads is an outcome of the
+    /// merged one. The split in G1/G2 and Q1/Q2 is kept for the listing's line-by-line view.
+    pub fn ld_slab_pair(&mut self, s: SlabId) -> (Addr, Counters) {
+        self.access(self.page(s).line, Access::Read);
+        let sl = self.slab(s);
+        (sl.freelist, sl.counters)
+    }
+
+    /// The LOCK'd `cmpxchg16b` on `P.freelist`/`P.counters` (model.md §2.2, native).
+    pub fn cas2_native(&mut self, s: SlabId, old: (Addr, Counters), new: (Addr, Counters)) -> bool {
+        self.atomic(self.page(s).line, cost::Id::LockedCmpxchg16b);
+        self.cas2_compare_store(s, old, new)
+    }
+
+    /// Compare both halves and store both if equal; a failure bumps CMPXCHG_DOUBLE_FAIL.
+    pub fn cas2_compare_store(
+        &mut self,
+        s: SlabId,
+        old: (Addr, Counters),
+        new: (Addr, Counters),
+    ) -> bool {
+        let (fl, cnt) = (self.slab(s).freelist, self.slab(s).counters);
+        let ok = fl == old.0 && cnt == old.1;
+        self.set_ok(ok);
+        if ok {
+            if let Some(sl) = self.slab_mut(s) {
+                sl.freelist = new.0;
+                sl.counters = new.1;
+            }
+        } else {
+            if self.recording() {
+                let h = vec![
+                    CasHalf {
+                        field: "freelist".into(),
+                        expected: self.addr_name(old.0),
+                        actual: self.addr_name(fl),
+                    },
+                    CasHalf {
+                        field: "counters".into(),
+                        expected: counters_text(old.1),
+                        actual: counters_text(cnt),
+                    },
+                ];
+                self.ev_halves(h);
+            }
+            self.stat(Stat::CMPXCHG_DOUBLE_FAIL);
+        }
+        ok
+    }
+
+    // ----- the node partial list -----
+
+    pub fn ld_nr_partial(&mut self, n: u32) -> u32 {
+        self.access(self.cfg.line_nd(n), Access::Read);
+        self.node(n).nr_partial
+    }
+
+    /// The discard test of model.md §2.9/§2.10/§2.13: `>` (3.x) or `>=` (4.0+).
+    pub fn discard_ok(&self, nr_partial: u32) -> bool {
+        let min = self.cfg.sc.cache.min_partial;
+        match self.variant().discard {
+            crate::scenario::Discard::Gt => nr_partial > min,
+            crate::scenario::Discard::Ge => nr_partial >= min,
+        }
+    }
+
+    fn list_neighbours(&mut self, n: u32, pos: usize) {
+        let list = &self.node(n).partial;
+        let before = pos.checked_sub(1).and_then(|i| list.get(i));
+        let after = list.get(pos..).and_then(|rest| rest.get(1));
+        let lines: Vec<u32> = (before.into_iter().chain(after))
+            .map(|&p| self.page(p).line)
+            .collect();
+        for l in lines {
+            self.access(l, Access::Write);
+        }
+    }
+
+    fn check_list_lock(&mut self, n: u32, what: &str) {
+        if self.node(n).list_lock != Some(self.cur) {
+            let msg = format!(
+                "{} changed node {n}'s partial list ({what}) without holding list_lock",
+                self.ctx_name(self.cur)
+            );
+            self.violate("INV-13", msg);
+        }
+    }
+
+    /// `add_partial`: one step under `list_lock` (head or tail).
+    pub fn add_partial(&mut self, n: u32, s: SlabId, tail: bool) {
+        self.check_list_lock(n, "add_partial");
+        self.access(self.cfg.line_nd(n), Access::Write);
+        self.access(self.page(s).line, Access::Write);
+        let Some(node) = self.node_mut(n) else { return };
+        let pos = if tail {
+            node.partial.push(s);
+            node.partial.len().saturating_sub(1)
+        } else {
+            node.partial.insert(0, s);
+            0
+        };
+        node.nr_partial.bump();
+        self.list_neighbours(n, pos);
+        if let Some(sl) = self.slab_mut(s) {
+            sl.on_node_partial = true;
+        }
+    }
+
+    /// `remove_partial`: one step under `list_lock`. Removing a slab that is not on the list
+    /// is a corrupted list (INV-7), recorded rather than a crash.
+    pub fn remove_partial(&mut self, n: u32, s: SlabId) {
+        self.check_list_lock(n, "remove_partial");
+        self.access(self.cfg.line_nd(n), Access::Write);
+        self.access(self.page(s).line, Access::Write);
+        let Some(pos) = self.node(n).partial.iter().position(|&x| x == s) else {
+            let msg = format!(
+                "list_del of slab {} from node {n}'s partial list, which does not hold it",
+                self.slab_name(s)
+            );
+            self.violate("INV-7", msg);
+            return;
+        };
+        self.list_neighbours(n, pos);
+        if let Some(node) = self.node_mut(n) {
+            node.partial.remove(pos);
+            node.nr_partial = node.nr_partial.saturating_sub(1);
+        }
+        if let Some(sl) = self.slab_mut(s) {
+            sl.on_node_partial = false;
+        }
+    }
+
+    /// `discard_slab`: give the page back. INV-14 is judged after the step (it needs the
+    /// callers' frames), from the facts noted here.
+    pub fn discard_slab(&mut self, s: SlabId) {
+        self.charge(cost::Id::PageFree);
+        if self.checks {
+            let sl = self.slab(s);
+            // CPUs whose CPU slab it is (7.0 has no `kmem_cache_cpu`: none).
+            let cpus: Vec<u32> = (self.st.alloc.cpu_slabs().iter().enumerate())
+                .filter(|(_, c)| c.page == Some(s))
+                .map(|(k, _)| k as u32)
+                .collect();
+            let why = if self.page(s).life == Life::Discarded {
+                Some("already discarded".to_string())
+            } else if sl.counters.inuse != 0 {
+                Some(format!("{} object(s) are in use", sl.counters.inuse))
+            } else if sl.counters.frozen {
+                Some("still frozen".into())
+            } else if self.st.nodes.iter().any(|n| n.partial.contains(&s)) {
+                Some("still on a partial list".into())
+            } else if (self.st.alloc.cpu_slabs().iter()).any(|c| self.chain_contains(c.partial, s))
+            {
+                Some("still on a CPU partial list".into())
+            } else {
+                None
+            };
+            self.pending_discards.push((s, why, cpus));
+        }
+        let first = self.page(s).line;
+        for l in first..=first.saturating_add(self.cfg.obj_lines) {
+            self.invalidate_line(l);
+        }
+        if let Some(pg) = self.page_mut(s) {
+            pg.life = Life::Discarded;
+        }
+    }
+
+    /// Whether a CPU partial chain starting at `head` contains `s` (bounded walk).
+    pub fn chain_contains(&self, head: Option<SlabId>, s: SlabId) -> bool {
+        let mut cur = head;
+        // A chain longer than there are slabs is a cycle (INV-10 reports it).
+        for _ in 0..=self.st.slabs.len() {
+            let Some(p) = cur else { return false };
+            if p == s {
+                return true;
+            }
+            cur = self.slab(p).next;
+        }
+        false
+    }
+}

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Highlight } from '../lessons';
 import { Simulation, type View } from '../sim';
 import { loadWasmNode } from '../sim/testing';
 import { focusView, keepOf } from './focus';
@@ -26,11 +27,12 @@ describe('focusView', () => {
 
   it("keeps the cards a step's highlights name, however empty", () => {
     const view = sheavesOnTwoNodes();
-    const keep = keepOf([
+    const named: Highlight[] = [
       { kind: 'node', node: 0, field: 'barn' },
       { kind: 'cpu', cpu: 1, field: null },
       { kind: 'stat', stat: 'BARN_PUT' },
-    ]);
+    ];
+    const keep = keepOf(named);
     expect(keep).toEqual({ cpus: [1], nodes: [0] });
     const drawn = focusView(view, keep);
     expect(drawn.nodes.map((n) => n.node)).toEqual([0]);
@@ -39,7 +41,7 @@ describe('focusView', () => {
 
   it('keeps a barn that holds a sheaf', () => {
     const view = sheavesOnTwoNodes();
-    const sheaf = view.cpus[0].sheaves?.main;
+    const sheaf = view.cpus[0]?.sheaves?.main;
     if (sheaf === undefined) throw new Error('no main sheaf');
     const withFull: View = { ...view, nodes: view.nodes.map((n) => (n.node === 1 && n.barn ? { ...n, barn: { ...n.barn, full: [sheaf] } } : n)) };
     expect(focusView(withFull).nodes.map((n) => n.node)).toEqual([1]);

@@ -407,7 +407,8 @@ async function lighthouse(url) {
     return;
   }
   log('bench-web', 'Lighthouse (performance, accessibility)');
-  // Every page (issue 26 item 8: mobile ≥ 95 on each); LIGHTHOUSE_PRESETS=mobile skips desktop.
+  // Every page (issue 26 item 8: mobile ≥ 95 on each); LIGHTHOUSE_PRESETS=mobile skips desktop,
+  // LIGHTHOUSE_PAGES="front door,a lesson" runs those pages only.
   const presets = (process.env.LIGHTHOUSE_PRESETS ?? 'mobile,desktop').split(',');
   for (const [page, hash] of [
     ['front door', '#/'],
@@ -418,7 +419,7 @@ async function lighthouse(url) {
     ['compare', '#/compare'],
     ['lab', '#/lab'],
     ['slides', 'slides/index.html'],
-  ]) {
+  ].filter(([page]) => !process.env.LIGHTHOUSE_PAGES || process.env.LIGHTHOUSE_PAGES.split(',').includes(page))) {
     for (const preset of presets) {
       const r = await runAsync(
         bin,

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from './lib.mjs';
 
-const pkg = join(root, 'web', 'src', 'sim', 'pkg');
+// The explorer's worker runs the speed build (pkg-fast), the only one with `explore`.
+const pkg = join(root, 'web', 'src', 'sim', 'pkg-fast');
 const { initSync, explore } = await import(pathToFileURL(join(pkg, 'slub_wasm.js')).href);
 initSync({ module: readFileSync(join(pkg, 'slub_wasm_bg.wasm')) });
 const cli = join(root, 'target', 'release', 'slub-lab');

@@ -110,3 +110,6 @@ async function coreSteps(name, dir) {
 await coreSteps('size build (pkg, the first page)', pkg);
 const fast = join(root, 'web', 'src', 'sim', 'pkg-fast');
 if (existsSync(join(fast, 'slub_wasm_bg.wasm'))) await coreSteps('speed build (pkg-fast, explorer and Lab)', fast);
+// WASM_PKG=dir[,dir...]: other builds of slub-wasm (another opt-level, wasm-opt's output) side by
+// side with these, for a before/after of a build setting.
+for (const dir of (process.env.WASM_PKG ?? '').split(',').filter(Boolean)) await coreSteps(dir, dir);

@@ -1,8 +1,10 @@
 // Build the wasm crates and generate their JS glue (all gitignored):
-//   slub-wasm      → web/src/sim/pkg       the simulator every page loads, built for size
-//                                          (profile wasm-release, opt-level "s");
+//   slub-wasm      → web/src/sim/pkg       the simulator a page that draws a stage loads,
+//                                          built for size (profile wasm-release, opt-level
+//                                          "s"), without the explorer's export;
 //   slub-wasm      → web/src/sim/pkg-fast  the same crate built for speed (profile wasm-speed,
-//                                          opt-level 3), loaded only by the explorer's worker;
+//                                          opt-level 3) with the `explore` feature, loaded only
+//                                          by the explorer's worker;
 //   slub-lab-wasm  → web/src/sim/pkg-lab   the Lab's seed comparisons, built for speed, loaded
 //                                          by `#/lab` and its worker only.
 //
@@ -13,12 +15,15 @@
 // bytes directly (node tests and benchmarks read them with fs). Needs the wasm32 target and the
 // wasm-bindgen CLI that `scripts/setup.mjs` installs.
 //
-// Two profiles (Cargo.toml) because the first page and the searches want different things. The
-// first page's weight budget (≤ 300 KB gzip of JS + wasm) needs opt-level "s": measured on
-// slub-wasm with the lab exports still in it, 265 → 221 KiB gzip, for a core loop 4.71 → 3.65 M
-// steps/s (scripts/bench-wasm.mjs), still far more steps than a page asks for. The explorer and
-// the Lab run millions of steps and are fetched on demand: opt-level 3 (scripts/bench-wasm.mjs
-// prints both builds' steps/s against native).
+// Two profiles (Cargo.toml) because a page's stage and the searches want different things. The
+// stage's build is opt-level "s": 3 → "s" took 289 → 238 KiB gzip for a core loop about 25 %
+// slower (scripts/bench-wasm.mjs), still far more steps than a page asks for. "z" would take
+// 16 KiB more off (222 → 206 KiB, without the explorer) but halves the core loop and the
+// invariant checks (WASM_PKG=dir node scripts/bench-wasm.mjs compares builds), which the step
+// of a big scenario pays on the page: not worth it. Leaving the explorer's export out of it
+// (cargo feature `explore`) took 238 → 222 KiB. The explorer and the Lab run millions of steps
+// and are fetched on demand: opt-level 3 (scripts/bench-wasm.mjs prints both builds' steps/s
+// against native).
 //
 // The `name` section (function names for stack traces) and the `producers` section are left
 // out. A panic's message and location, which the crash screen shows, are not in them.
@@ -59,6 +64,9 @@ export function buildWasm() {
       profile,
       '--quiet',
       ...CRATES.filter((c) => c.profile === profile).flatMap(({ crate }) => ['-p', crate]),
+      // The explorer's export only where its worker loads it (pkg-fast); a separate target
+      // directory would rebuild every dependency, so the page's build just leaves the feature off.
+      ...(profile === SPEED ? ['--features', 'slub-wasm/explore'] : []),
       '--target',
       'wasm32-unknown-unknown',
     ]);

@@ -289,7 +289,7 @@ fn main() -> ExitCode {
 /// `slub-lab grade`: the results JSON on stdout; a wrong exercise or broken lessons exit 2.
 fn grade(lessons: &Path, exercise: &str, answer: &str) -> Result<u8, Failure> {
     let json = slub_lessons::grade::grade_refusing(lessons, exercise, answer)
-        .map_err(|e| Failure::input(format!("grade: {e}")))?;
+        .map_err(|e| Failure::input(format!("slub-lab: grade: {e}")))?;
     let _ = writeln!(std::io::stdout(), "{json}");
     Ok(0)
 }

@@ -1,6 +1,7 @@
 //! Issue 26 item 2: the fuzz harness drives the binary too. The library's harness
 //! (`slub-sim`'s `tests/fuzz.rs`) parses and runs mutants in-process; this one writes each
-//! mutant to a file and runs `slub-lab run` or `slub-lab explore` on it with hostile flags
+//! mutant to a file and runs `slub-lab run`, `slub-lab explore` or `slub-lab grade` (the file
+//! as a student's answer) on it with hostile flags
 //! (moves and memory past their ceilings, garbage numbers, schedules of every length), plus
 //! files that are missing, directories, not UTF-8 or past the size ceiling. It asserts the
 //! command-line contract: the exit status is 0, 1 or 2 (never a panic's 101 or an abort's
@@ -78,6 +79,35 @@ fn explore_flags(r: &mut Rng) -> Vec<String> {
     out
 }
 
+/// Exercises `grade` is fuzzed against: model-checked ones, a written one, a step's try-it
+/// goal, and ones that do not exist (the instructor's error: exit 2).
+const GRADE_EXERCISES: [&str; 5] = [
+    "aba-without-tid/e1",
+    "aba-without-tid/e2",
+    "aba-without-tid/3",
+    "no-such-lesson/e1",
+    "aba-without-tid",
+];
+
+/// The repository's lessons, which `grade` reads.
+fn lessons_dir() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../lessons")
+        .display()
+        .to_string()
+}
+
+/// An answer to grade: the mutant's file (mostly), or a schedule or a link as typed.
+fn grade_answer(r: &mut Rng, file: &std::path::Path) -> String {
+    match r.below(6) {
+        0 => "T*4, I*24, T*12".into(),
+        1 => vec!["T*500"; 200].join(","),
+        2 => "#/play?s=v1.%%%&m=T,,,&at=99999999999999999999".into(),
+        3 => String::new(),
+        _ => file.display().to_string(),
+    }
+}
+
 /// Run the binary and check the contract; `what` says which case, for the failure message.
 fn check(args: &[String], what: &str) {
     let out = Command::new(BIN)
@@ -146,6 +176,19 @@ fn the_binary_keeps_its_contract_on_hostile_files_and_flags() {
             "a file that is no scenario",
         );
     }
+    // The same files as answers to grade (scored 0 with a message, past the ceiling unread).
+    for f in [&missing, &latin1, &huge, &d] {
+        check(
+            &[
+                "grade".into(),
+                GRADE_EXERCISES[0].into(),
+                f.display().to_string(),
+                "--lessons".into(),
+                lessons_dir(),
+            ],
+            "an answer file that is no scenario",
+        );
+    }
 
     let mut r = Rng(seed | 1);
     let t0 = std::time::Instant::now();
@@ -158,7 +201,15 @@ fn the_binary_keeps_its_contract_on_hostile_files_and_flags() {
         let text = as_text(&v, &mut r);
         std::fs::write(&file, &text).expect("write the case");
         let mut args: Vec<String> = Vec::new();
-        if r.below(4) == 0 {
+        if r.below(8) == 0 {
+            // The mutant as a student's answer (a scenario file with or without a schedule),
+            // or a hostile schedule or link typed in its place.
+            args.push("grade".into());
+            args.push(GRADE_EXERCISES[r.below(GRADE_EXERCISES.len())].into());
+            args.push(grade_answer(&mut r, &file));
+            args.push("--lessons".into());
+            args.push(lessons_dir());
+        } else if r.below(4) == 0 {
             args.push("explore".into());
             args.push(file.display().to_string());
             args.extend(explore_flags(&mut r));

@@ -146,3 +146,29 @@ fn a_wrong_exercise_is_the_instructors_error() {
         assert!(err.contains(want), "{ex}: {want:?} not in {err}");
     }
 }
+
+#[test]
+fn an_answer_file_past_the_ceiling_is_refused_unread() {
+    // One byte past 16 MiB (MAX_ANSWER_BYTES, `run`'s ceiling for a scenario file): the
+    // answer scores 0 with a message naming the ceiling, and the file is never held whole.
+    let dir = std::env::temp_dir().join(format!("slub-grade-huge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("huge.json");
+    std::fs::write(&file, vec![b' '; (16 << 20) + 1]).unwrap();
+    let r = results(&grade("aba-without-tid/e1", file.to_str().unwrap()));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(r["score"], 0.0, "{r}");
+    let all = r.to_string();
+    assert!(
+        all.contains("larger than 16777216 bytes") && all.contains("MAX_ANSWER_BYTES"),
+        "{all}"
+    );
+    // Not UTF-8: the byte is named.
+    let dir = std::env::temp_dir().join(format!("slub-grade-latin1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("latin1.json");
+    std::fs::write(&file, b"{\"name\": \"caf\xe9\"}").unwrap();
+    let r = results(&grade("aba-without-tid/e1", file.to_str().unwrap()));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(r.to_string().contains("byte offset 13"), "{r}");
+}

@@ -132,6 +132,32 @@ fn param<'a>(query: &'a str, key: &str) -> Option<std::borrow::Cow<'a, str>> {
     })
 }
 
+/// The largest answer file read: `slub-lab run`'s ceiling for a scenario file (16 MiB), since
+/// an answer file is a scenario with its schedule (the largest valid one is about 5 MB).
+pub const MAX_ANSWER_BYTES: u64 = 16 << 20;
+
+/// An answer file's text, read to at most one byte past [`MAX_ANSWER_BYTES`]: a larger file is
+/// refused without being held in memory.
+fn read_answer_file(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_ANSWER_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_ANSWER_BYTES {
+        return Err(format!(
+            "larger than {MAX_ANSWER_BYTES} bytes (16 MiB, MAX_ANSWER_BYTES): an answer file is \
+             a scenario with its schedule, and the largest valid one is about 5 MB"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not UTF-8 text: invalid byte sequence at byte offset {}",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
 /// Read ANSWER: a permalink, a scenario file, or a schedule.
 fn read_answer(answer: &str) -> Result<Answer, String> {
     let a = answer.trim();
@@ -188,7 +214,7 @@ fn read_answer(answer: &str) -> Result<Answer, String> {
     }
     let path = std::path::Path::new(a);
     if a.ends_with(".json") || path.is_file() {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {a}: {e}"))?;
+        let text = read_answer_file(path).map_err(|e| format!("{a}: {e}"))?;
         let mut scenario: Value =
             serde_json::from_str(&text).map_err(|e| format!("{a} is not JSON: {e}"))?;
         let moves = match scenario.as_object_mut().and_then(|o| o.remove("schedule")) {

@@ -345,6 +345,7 @@ pub fn bench_steps(scenario_json: &str, checks: bool, runs: u32) -> Result<f64, 
 }
 
 /// The explorer's bounds as JS passes them (all optional; defaults are the CLI's).
+#[cfg(feature = "explore")]
 #[derive(serde::Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ExploreBounds {
@@ -363,6 +364,7 @@ struct ExploreBounds {
 /// and stops the search when it returns `false` (a deadline; to cancel at once, terminate the
 /// worker this runs in). Returns the report as JSON: `{ executions, states, transitions,
 /// pruned, maxDepth, complete, cancelled, violations: [{ invariant, message, schedule }] }`.
+#[cfg(feature = "explore")]
 #[wasm_bindgen]
 pub fn explore(
     scenario_json: &str,

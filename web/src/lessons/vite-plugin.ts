@@ -21,6 +21,9 @@ import { loadLessons } from './library.js';
 
 export const LESSONS_MODULE = 'virtual:lessons';
 const RESOLVED = `\0${LESSONS_MODULE}`;
+/** The lessons' ids, titles and step counts alone: what the front page lists (a few KB, not the library). */
+export const LESSON_TITLES_MODULE = 'virtual:lesson-titles';
+const RESOLVED_TITLES = `\0${LESSON_TITLES_MODULE}`;
 
 /**
  * The module's code: the lessons, and the course pages (glossary, invariants), as JSON strings
@@ -51,15 +54,22 @@ export function lessonsPlugin(lessonsDir: string): Plugin {
   const under = `${normalizePath(lessonsDir)}/`;
   const isLessonFile = (file: string) =>
     normalizePath(file).startsWith(under) && ['.md', '.json'].includes(extname(file));
+  let loaded: ReturnType<typeof loadLessons> | undefined;
   return {
     name: 'slub-lab:lessons',
+    buildStart() {
+      loaded = undefined;
+    },
     resolveId(id) {
-      return id === LESSONS_MODULE ? RESOLVED : undefined;
+      if (id === LESSONS_MODULE) return RESOLVED;
+      return id === LESSON_TITLES_MODULE ? RESOLVED_TITLES : undefined;
     },
     load(id) {
-      if (id !== RESOLVED) return undefined;
+      if (id !== RESOLVED && id !== RESOLVED_TITLES) return undefined;
       for (const file of lessonFilesOf(lessonsDir)) this.addWatchFile(file);
-      const { lessons, course, errors } = loadLessons(lessonsDir);
+      // Both modules come from one export (the checker's run is the slow part).
+      loaded ??= loadLessons(lessonsDir);
+      const { lessons, course, errors } = loaded;
       if (errors.length > 0) {
         // `id`: the first broken file, for the overlay (LessonError's `file` is `lessons/…`).
         const first = (errors[0]?.file ?? '').replace(`${basename(lessonsDir)}/`, '');
@@ -67,6 +77,10 @@ export function lessonsPlugin(lessonsDir: string): Plugin {
           message: errors.map((e) => e.message).join('\n'),
           id: join(lessonsDir, first),
         });
+      }
+      if (id === RESOLVED_TITLES) {
+        const titles = lessons.map((l) => ({ id: l.id, title: l.front.title, steps: l.steps.length }));
+        return `export default JSON.parse(${JSON.stringify(JSON.stringify(titles))});\n`;
       }
       return lessonsModule(lessons, course);
     },
@@ -77,9 +91,10 @@ export function lessonsPlugin(lessonsDir: string): Plugin {
     hotUpdate({ file }) {
       if (!isLessonFile(file)) return undefined;
       const graph = this.environment.moduleGraph;
-      const mod = graph.getModuleById(RESOLVED);
-      if (mod === undefined) return undefined;
-      graph.invalidateModule(mod);
+      loaded = undefined;
+      const mods = [RESOLVED, RESOLVED_TITLES].flatMap((m) => graph.getModuleById(m) ?? []);
+      if (mods.length === 0) return undefined;
+      for (const mod of mods) graph.invalidateModule(mod);
       this.environment.hot.send({ type: 'full-reload' });
       return [];
     },

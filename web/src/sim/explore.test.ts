@@ -4,13 +4,17 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { explore } from './pkg/slub_wasm.js';
+// The explorer's export is in the speed build only (pkg-fast, which its worker loads).
+import { explore, initSync as initFast } from './pkg-fast/slub_wasm.js';
 import { runExploreRequest, type ExploreMessage, type ExploreReport, type ExploreRequest } from './explore';
 import { Simulation } from './simulator';
-import { loadWasmNode, outcomeOf, repoRoot } from './testing';
+import { fastWasmPath, loadWasmNode, outcomeOf, repoRoot } from './testing';
 import { SCHEMA_VERSION } from './types';
 
-beforeAll(loadWasmNode);
+beforeAll(() => {
+  loadWasmNode();
+  initFast({ module: readFileSync(fastWasmPath) });
+});
 
 function sc2(fastpath?: string): string {
   const file = join(repoRoot, 'wasm-core/sim/tests/scenarios/sc02_aba_without_tid.json');

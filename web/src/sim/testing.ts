@@ -8,6 +8,8 @@ import type { Outcome, SimEvent, View } from './types';
 
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const wasmPath = fileURLToPath(new URL('./pkg/slub_wasm_bg.wasm', import.meta.url));
+/** The speed build (the explorer's worker): the only one with the `explore` export. */
+export const fastWasmPath = fileURLToPath(new URL('./pkg-fast/slub_wasm_bg.wasm', import.meta.url));
 
 export function loadWasmNode(): void {
   loadWasmSync(readFileSync(wasmPath));

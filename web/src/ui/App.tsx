@@ -1,15 +1,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { loadWasm } from '../sim';
 import { parseHash, type Route } from '../state/url';
 import { CrashScreen } from './CrashScreen';
 import { ErrorBoundary } from './ErrorBoundary';
 import { LinkErrorPanel } from './LinkErrorPanel';
-import { Player } from './Player';
-import { playState } from './route';
 import { BUILTIN_TEXTS, DEFAULT_COMPARE_ID, DEFAULT_SCENARIO_ID } from './scenarios';
 import { SimReady } from './simReady';
 import { useChunk } from './useChunk';
 
+// The simulator: its bridge (sim/) and its wasm, fetched only by a page that draws a stage or
+// runs the model (the front door and the lesson index never do; a lesson once its words are
+// painted, simReady.ts).
+export const loadSimulator = () => import('../sim').then((m) => m.loadWasm());
+// The playground and the explorer: the player, the stage and the views.
+export const loadPlayPage = () => import('./PlayPage');
 // The lesson pages, with the lesson library and its parsers, load when first opened.
 export const loadLessonsPage = () => import('./lessons/LessonsPage');
 // The front page lists the lessons (their titles come with the lesson library).
@@ -20,8 +23,9 @@ const loadLabPage = () => import('./lab/LabPage');
 const loadComparePage = () => import('./compare/ComparePage');
 
 /**
- * The lessons and the front page draw their words before the simulator is loaded, and ask for
- * it once they are painted; every other page waits for it (main.tsx fetches it at once then).
+ * The lessons and the front page draw their words without the simulator: a lesson asks for it
+ * once its words are painted, the front page and the lesson index never. Every other page
+ * waits for it (main.tsx fetches it at once then).
  */
 export function drawsWordsFirst(route: Route): boolean {
   return route.kind === 'lessons' || route.kind === 'home';
@@ -39,26 +43,23 @@ export function App() {
   const want = useCallback(() => {
     if (started.current) return;
     started.current = true;
-    loadWasm().then(
+    loadSimulator().then(
       () => setLoading({ kind: 'ready' }),
       (e: unknown) => setLoading({ kind: 'failed', message: String(e) }),
     );
   }, []);
   useEffect(() => {
-    // The playground and the lab need the simulator at once; a lesson or the front page asks
-    // for it once its words are painted (simReady.ts), or after a second at the latest.
-    if (!wordsFirst) want();
-    const late = window.setTimeout(want, 1000);
     // Only navigation fires hashchange (the player itself uses replaceState).
     const on = () => setHash(window.location.hash);
     window.addEventListener('hashchange', on);
-    return () => {
-      window.clearTimeout(late);
-      window.removeEventListener('hashchange', on);
-    };
-    // The first route decides; later navigation finds the module loading or loaded.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    return () => window.removeEventListener('hashchange', on);
   }, []);
+  useEffect(() => {
+    // The playground, the comparison and the lab need the simulator at once, whether opened
+    // first or reached from the front page; a lesson asks for it once its words are painted
+    // (simReady.ts), and the front page and the lesson index draw no stage.
+    if (!wordsFirst) want();
+  }, [wordsFirst, want]);
   const status = useMemo(() => ({ ready: loading.kind === 'ready', want }), [loading.kind, want]);
 
   switch (loading.kind) {
@@ -114,11 +115,12 @@ function Page({ route, hash }: { route: Route; hash: string }) {
           {(m) => <m.LessonsPage path={route.path} query={route.query} hash={hash} />}
         </Chunked>
       );
-    case 'play': {
-      const state = playState(route);
-      if ('kind' in state) return <LinkErrorPanel error={state} hash={hash} />;
-      return <Player key={hash} initial={state} page={route.page} goal={route.goal} />;
-    }
+    case 'play':
+      return (
+        <Chunked load={loadPlayPage} what="the playground">
+          {(m) => <m.PlayPage route={route} hash={hash} />}
+        </Chunked>
+      );
   }
 }
 

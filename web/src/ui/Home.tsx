@@ -1,6 +1,7 @@
 // The front page (issue 13 item 7): what slub-lab is, in two sentences, the way in (lesson 1),
 // the lessons as the arc they follow, and the playground, explorer and lab.
-import { LESSONS } from '../lessons/bundled';
+// The lessons' titles alone (the library itself loads with a lesson's page).
+import LESSONS from 'virtual:lesson-titles';
 import { SiteHeader } from './SiteHeader';
 
 export function Home() {
@@ -32,7 +33,7 @@ export function Home() {
       {first !== undefined && (
         <p>
           <a className="start" href={`#/lessons/${first.id}/1`} data-testid="start-lesson-1">
-            Start with lesson 1: {first.front.title} →
+            Start with lesson 1: {first.title} →
           </a>
         </p>
       )}
@@ -42,8 +43,8 @@ export function Home() {
           <ol className="home-lessons">
             {LESSONS.map((l) => (
               <li key={l.id}>
-                <a href={`#/lessons/${l.id}/1`}>{l.front.title}</a>
-                <span className="muted"> · {l.steps.length} steps</span>
+                <a href={`#/lessons/${l.id}/1`}>{l.title}</a>
+                <span className="muted"> · {l.steps} steps</span>
               </li>
             ))}
           </ol>

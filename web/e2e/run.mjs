@@ -151,7 +151,7 @@ const TESTS = [
       const counters = page.getByTestId('compare-counters');
       await counters.waitFor();
       if ((await page.locator('.compare-controls select').inputValue()) !== 'sc01') throw new Error('#/compare does not open SC1 by default');
-      await expectText(page.locator('.compare-intro'), /own schedule \(12 moves under v6\.8, 15 moves under v7\.0\)/);
+      await expectText(page.locator('.compare-schedule'), /own schedule \(12 moves under v6\.8, 15 moves under v7\.0\)/);
       await page.locator('body').press('End');
       const row = counters.getByRole('row', { name: /cmpxchg that failed/ });
       await expectText(row, /cmpxchg that failed\s+[1-9]\d*\s+0\s/);

@@ -165,15 +165,9 @@ function Compare({ scenario, status, progress, frame, k: wantedK, setK }: Compar
       <SiteHeader current="compare" />
       <h1>Linux 6.8 and Linux 7.0, side by side</h1>
       <p className="muted compare-intro">
-        The same operations, run by the model under the classic per-CPU slab with its tid (6.8) and under the per-CPU sheaves that replaced it (7.0).
-        {' '}
-        <ScheduleWords loaded={loaded} /> A step is one whole operation on both. Cycles are the model&apos;s cost table, not measurements.
+        The same operations, run by the model under the classic per-CPU slab with its tid (6.8) and under the per-CPU sheaves that replaced it (7.0). A step
+        is one whole operation on both. Cycles are the model&apos;s cost table, not measurements.
       </p>
-      {progress?.notes.map((n) => (
-        <p key={n} className="compare-note" data-testid="compare-note">
-          {n}
-        </p>
-      ))}
       <div className="compare-controls" role="group" aria-label="Step both sides">
         <label>
           Scenario{' '}
@@ -221,6 +215,15 @@ function Compare({ scenario, status, progress, frame, k: wantedK, setK }: Compar
         </p>
       ) : (
         <>
+          {/* What the run says comes with its result, where the loading line was: nothing above moves. */}
+          <p className="muted compare-schedule">
+            <ScheduleWords loaded={loaded} />
+          </p>
+          {progress?.notes.map((n) => (
+            <p key={n} className="compare-note" data-testid="compare-note">
+              {n}
+            </p>
+          ))}
           <CounterTable frames={frames.map((f) => ({ era: f.era, counters: f.counters, last: f.lastOp }))} />
           <div className="compare-sides" data-k={shown}>
             {frames.map((f) => (

@@ -2,29 +2,37 @@
 // its definition and the lesson that introduces it, and the invariants (`#/lessons/invariants`),
 // every invariant the model checks in words with where the course breaks it. Both are rendered
 // at build time (lessons/course.ts); a term or an invariant in the URL is scrolled into view.
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import type { CoursePages, Lesson } from '../../lessons';
 import { SiteHeader } from '../SiteHeader';
 import { lessonHash } from './route';
 
-function useScrollTo(id: string | null) {
+/**
+ * The frame both pages share: the tab's title, the site header, the way back to the lessons, and
+ * the entry the URL names (`anchor`, an element id) scrolled into view.
+ */
+function CoursePage({ name, testid, anchor, children }: { name: string; testid: string; anchor: string | null; children: ReactNode }) {
   useEffect(() => {
-    if (id === null) return;
-    document.getElementById(id)?.scrollIntoView({ block: 'start' });
-  }, [id]);
+    document.title = `${name} · slub-lab`;
+  }, [name]);
+  useEffect(() => {
+    if (anchor === null) return;
+    document.getElementById(anchor)?.scrollIntoView({ block: 'start' });
+  }, [anchor]);
+  return (
+    <main className="page course-page" data-testid={testid}>
+      <SiteHeader current="index" />
+      <p className="crumbs">
+        <a href="#/lessons">All lessons</a> › {name}
+      </p>
+      {children}
+    </main>
+  );
 }
 
 export function GlossaryPage({ course, lessons, at }: { course: CoursePages; lessons: readonly Lesson[]; at: string | null }) {
-  useScrollTo(at === null ? null : `term-${at}`);
-  useEffect(() => {
-    document.title = 'Glossary · slub-lab';
-  }, []);
   return (
-    <main className="page course-page" data-testid="glossary">
-      <SiteHeader current="index" />
-      <p className="crumbs">
-        <a href="#/lessons">All lessons</a> › Glossary
-      </p>
+    <CoursePage name="Glossary" testid="glossary" anchor={at === null ? null : `term-${at}`}>
       <h1>Glossary</h1>
       <p className="muted">
         The words of the course. A lesson links each of them the first time it uses it; the{' '}
@@ -51,7 +59,7 @@ export function GlossaryPage({ course, lessons, at }: { course: CoursePages; les
           );
         })}
       </dl>
-    </main>
+    </CoursePage>
   );
 }
 
@@ -62,16 +70,8 @@ const FAMILIES = [
 ] as const;
 
 export function InvariantsPage({ course, at }: { course: CoursePages; at: string | null }) {
-  useScrollTo(at === null ? null : `inv-${at}`);
-  useEffect(() => {
-    document.title = 'Invariants · slub-lab';
-  }, []);
   return (
-    <main className="page course-page" data-testid="invariants">
-      <SiteHeader current="index" />
-      <p className="crumbs">
-        <a href="#/lessons">All lessons</a> › Invariants
-      </p>
+    <CoursePage name="Invariants" testid="invariants" anchor={at === null ? null : `inv-${at}`}>
       <h1>What the model checks</h1>
       <p className="muted">
         After every atomic step the model checks these properties of its state; the <em>violations</em> panel names the
@@ -103,6 +103,6 @@ export function InvariantsPage({ course, at }: { course: CoursePages; at: string
           </table>
         </section>
       ))}
-    </main>
+    </CoursePage>
   );
 }

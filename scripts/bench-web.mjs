@@ -11,7 +11,7 @@
 // PART: sizes, fetches, load, latency, frames, lab, lighthouse (default: all of them, in that
 // order).
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
@@ -441,6 +441,12 @@ async function lighthouse(url) {
         continue;
       }
       const report = JSON.parse(r.stdout);
+      // LIGHTHOUSE_REPORTS=DIR keeps each full report, for its diagnostics (the LCP element,
+      // the main-thread breakdown), as DIR/<page>-<preset>.json.
+      if (process.env.LIGHTHOUSE_REPORTS) {
+        mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
+        writeFileSync(join(process.env.LIGHTHOUSE_REPORTS, `${page.replaceAll(' ', '-')}-${preset}.json`), r.stdout);
+      }
       const c = report.categories;
       const a = report.audits;
       const metric = (id) => a[id]?.displayValue ?? '?';

@@ -63,7 +63,10 @@
       figure.className = 'embed';
       const frame = document.createElement('iframe');
       frame.title = `slub-lab lesson ${lesson}, steps ${from} to ${to}${title ? `: ${title}` : ''}`;
-      frame.src = embedSrc(lesson, from, to);
+      // Loaded by reveal.js when its slide comes within `viewDistance` and unloaded when it
+      // goes out of it (its lazy loading): a deck of twenty embeds does not start twenty copies
+      // of the app at once. A reloaded embed reports its first step and is sent the wanted one.
+      frame.setAttribute('data-src', embedSrc(lesson, from, to));
       frame.setAttribute('data-start', String(from));
       const caption = document.createElement('figcaption');
       caption.className = 'embed-status';
@@ -104,10 +107,31 @@
     }
   }
 
-  /** The speaker view of reveal.js's notes plugin. */
+  /**
+   * reveal.js's notes plugin, fetched the first time the speaker view is asked for: 67 KB of
+   * script (19 KB gzip) whose evaluation the deck's first paint does not need to wait for.
+   */
+  let notesPlugin = null;
+  function loadNotes() {
+    notesPlugin ??= new Promise((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = './reveal/plugin/notes.js';
+      script.onload = () => {
+        if (!Reveal.hasPlugin('notes')) Reveal.registerPlugin(RevealNotes);
+        resolve();
+      };
+      script.onerror = () => reject(new Error('the speaker notes could not be loaded'));
+      document.head.appendChild(script);
+    });
+    return notesPlugin;
+  }
+
+  /** The speaker view of reveal.js's notes plugin (s, in the deck or inside an embed). */
   function speakerView() {
-    const notes = Reveal.getPlugin('notes');
-    if (notes) notes.open();
+    loadNotes().then(
+      () => Reveal.getPlugin('notes').open(),
+      (e) => console.warn(e.message),
+    );
   }
 
   /** A deck key pressed inside an embed: what reveal.js would have done with it. */
@@ -167,7 +191,8 @@
     margin: 0.03,
     center: false,
     transition: 'fade',
-    plugins: typeof RevealNotes === 'undefined' ? [] : [RevealNotes],
+    // s opens the speaker view; its plugin loads then (loadNotes).
+    keyboard: { 83: speakerView },
   }).then(() => {
     for (const [frame] of embeds) {
       const slide = frame.closest('section');

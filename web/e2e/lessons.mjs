@@ -323,6 +323,10 @@ export function lessonTests({ axe, expectText, until, shot }) {
         // The deck is a whole lecture: at least 15 slides built from lesson steps.
         const lessonSlides = await page.locator('.reveal .slides > section[data-lesson]').count();
         if (lessonSlides < 15) throw new Error(`the deck has ${lessonSlides} slides from lessons`);
+        // Only the embeds near the current slide load (reveal.js's lazy loading, data-src).
+        await page.waitForFunction(() => window.Reveal?.isReady());
+        const loaded = await page.locator('section[data-lesson] iframe[src]').count();
+        if (loaded > 3) throw new Error(`${loaded} embeds loaded on the title slide (reveal.js's viewDistance loads at most 3)`);
         /** The index of a slide among the deck's, by its test id. */
         const indexOf = (/** @type {string} */ id) =>
           page.evaluate((t) => window.Reveal.getHorizontalSlides().findIndex((s) => s.getAttribute('data-testid') === t), id);
@@ -375,9 +379,14 @@ export function lessonTests({ axe, expectText, until, shot }) {
         await notes.waitForLoadState();
         await until(async () => (await notes.title()).includes('Notes') || (await notes.locator('body').innerText()).length > 0, 'the speaker view');
         await notes.close();
+        // And from the deck itself (its plugin is loaded by then: the second opening).
+        const again = page.waitForEvent('popup');
+        await page.locator('.reveal .slides > section.present h2').click();
+        await page.keyboard.press('s');
+        await (await again).close();
         // Every lesson slide was built from one element: its embed asks for the projector density
         // and gives the deck its keys.
-        const srcs = await page.locator('section[data-lesson] iframe').evaluateAll((fs) => fs.map((f) => f.getAttribute('src') ?? ''));
+        const srcs = await page.locator('section[data-lesson] iframe').evaluateAll((fs) => fs.map((f) => f.getAttribute('src') ?? f.getAttribute('data-src') ?? ''));
         if (srcs.length < 3 || !srcs.every((src) => /density=projector/.test(src) && /keys=deck/.test(src))) throw new Error(`lesson slides' embeds: ${srcs.join(', ')}`);
       },
     },

@@ -16,7 +16,7 @@
 // The step a slide wants is that of its last fragment shown (`data-step`), else the first of
 // its steps. An embed that is still loading, or that reports another step (someone clicked
 // inside it), is sent the wanted step when it next reports; so the deck never loses a command.
-/* global Reveal, RevealNotes, document, window -- a browser script (the ESLint config gives public/ no globals) */
+/* global Reveal, RevealNotes, console, document, window -- a browser script (the ESLint config gives public/ no globals) */
 (function () {
   'use strict';
 

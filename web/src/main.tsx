@@ -1,22 +1,27 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { parseHash } from './state/url';
-import { App, drawsWordsFirst, loadHome, loadLessonsPage, loadPlayPage, loadSimulator } from './ui/App';
+import { App, loadComparePage, loadHome, loadLabPage, loadLessonsPage, loadPlayPage, loadSimulator, waitsForSimulator } from './ui/App';
 import { loadLessonReader } from './ui/lessons/loadReader';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from './ui/scenarios';
 import './ui/app.css';
 
 // The playground needs the simulator for its first frame: fetch it now, with the page's own
-// chunk. The lessons and the front page draw their words first (their chunk fetched now); a
-// lesson asks for the simulator once they are painted, the front page never (App.tsx).
+// chunk. Every other page fetches its chunk now and draws without it: a lesson asks for the
+// simulator once its words are painted, the Lab and the comparison run their model in workers
+// with wasm of their own, and the front page and the lesson index never need it (App.tsx).
 const route = parseHash(window.location.hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID);
-if (!drawsWordsFirst(route)) {
+if (waitsForSimulator(route)) {
   void loadSimulator().catch(() => undefined); // App reports a failure when it asks again
-  if (route.kind === 'play') void loadPlayPage();
+  void loadPlayPage();
 } else if (route.kind === 'lessons') {
   void loadLessonsPage();
   // A lesson's step (not the index, the glossary or the invariants): its reader too.
   if (!/^\/lessons\/?(?:$|glossary|invariants)/.test(route.path)) void loadLessonReader();
+} else if (route.kind === 'lab') {
+  void loadLabPage();
+} else if (route.kind === 'compare') {
+  void loadComparePage();
 } else {
   void loadHome();
 }

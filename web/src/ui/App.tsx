@@ -3,6 +3,7 @@ import { parseHash, type Route } from '../state/url';
 import { CrashScreen } from './CrashScreen';
 import { ErrorBoundary } from './ErrorBoundary';
 import { LinkErrorPanel } from './LinkErrorPanel';
+import { PlayShell } from './PlayShell';
 import { BUILTIN_TEXTS, DEFAULT_COMPARE_ID, DEFAULT_SCENARIO_ID } from './scenarios';
 import { SimReady } from './simReady';
 import { useChunk } from './useChunk';
@@ -18,17 +19,19 @@ export const loadLessonsPage = () => import('./lessons/LessonsPage');
 // The front page lists the lessons (their titles come with the lesson library).
 export const loadHome = () => import('./Home');
 // The lab page, with its worker, charts and styles, likewise.
-const loadLabPage = () => import('./lab/LabPage');
+export const loadLabPage = () => import('./lab/LabPage');
 // The side-by-side view of 6.8 and 7.0.
-const loadComparePage = () => import('./compare/ComparePage');
+export const loadComparePage = () => import('./compare/ComparePage');
 
 /**
- * The lessons and the front page draw their words without the simulator: a lesson asks for it
- * once its words are painted, the front page and the lesson index never. Every other page
- * waits for it (main.tsx fetches it at once then).
+ * Whether the page needs this thread's simulator before it can draw: the playground and the
+ * explorer, whose every control shows the model's state (main.tsx fetches it at once; their bar
+ * is drawn meanwhile, PlayShell). The other pages draw at once: a lesson asks for the simulator
+ * once its words are painted (simReady.ts), the front page and the lesson index never draw a
+ * stage, and the Lab and the comparison run their model in Web Workers with their own wasm.
  */
-export function drawsWordsFirst(route: Route): boolean {
-  return route.kind === 'lessons' || route.kind === 'home';
+export function waitsForSimulator(route: Route): boolean {
+  return route.kind === 'play';
 }
 
 type Loading = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; message: string };
@@ -38,7 +41,7 @@ export function App() {
   const [loading, setLoading] = useState<Loading>({ kind: 'loading' });
   const [hash, setHash] = useState(() => window.location.hash);
   const route = parseHash(hash, BUILTIN_TEXTS, DEFAULT_SCENARIO_ID, DEFAULT_COMPARE_ID);
-  const wordsFirst = drawsWordsFirst(route);
+  const waits = waitsForSimulator(route);
   const started = useRef(false);
   const want = useCallback(() => {
     if (started.current) return;
@@ -55,23 +58,16 @@ export function App() {
     return () => window.removeEventListener('hashchange', on);
   }, []);
   useEffect(() => {
-    // The playground, the comparison and the lab need the simulator at once, whether opened
-    // first or reached from the front page; a lesson asks for it once its words are painted
-    // (simReady.ts), and the front page and the lesson index draw no stage.
-    if (!wordsFirst) want();
-  }, [wordsFirst, want]);
+    // The playground needs the simulator at once, whether opened first or reached from another
+    // page; a lesson asks for it once its words are painted (simReady.ts).
+    if (waits) want();
+  }, [waits, want]);
   const status = useMemo(() => ({ ready: loading.kind === 'ready', want }), [loading.kind, want]);
 
   switch (loading.kind) {
     case 'loading':
-      // The lessons and the front page draw their words at once; the rest waits for the wasm.
-      if (!wordsFirst) {
-        return (
-          <p className="loading" role="status">
-            Loading the simulator…
-          </p>
-        );
-      }
+      // The playground draws its bar and waits for the wasm; the other pages draw at once.
+      if (route.kind === 'play') return <PlayShell route={route} />;
       break;
     case 'failed':
       return <CrashScreen title="The simulator could not be loaded" message={loading.message} />;

@@ -16,7 +16,8 @@ import { useCommandQueue } from './useCommandQueue';
 import { usePlayTimer } from './usePlayTimer';
 import { useShortcuts } from './useShortcuts';
 import { useSimulation } from './useSimulation';
-import { StageView, TimelineView, useMediaQuery } from './views';
+import { useMediaQuery } from './useMediaQuery';
+import { StageView, TimelineView } from './views';
 
 // A lesson step, with the lesson library and its parsers, loads when asked for.
 const LessonEmbedPage = lazy(() => import('./lessons/LessonEmbed').then((m) => ({ default: m.LessonEmbedPage })));

@@ -6,6 +6,7 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { MAX_BOUND, MAX_TIME_S, progressText, readBounds, summarize, timeUsed, type BoundsForm } from '../state/explore';
 import type { Explorer, ExplorerStatus } from './useExplorer';
+import { EXPLORER_WHAT } from './PlayHeader';
 
 interface Props {
   explorer: Explorer;
@@ -110,8 +111,7 @@ export function ExplorerPanel({ explorer, scenario, onLoad, onClose }: Props) {
         </button>
       </form>
       <p className="muted small what" id={`${id}-what`}>
-        Every interleaving of the scenario&apos;s tasks and interrupts within the bounds (its scripted moves aside), breadth first: the first
-        broken invariant comes with a shortest schedule that breaks it.
+        {EXPLORER_WHAT}
       </p>
       {!check.ok && (
         <p className="error small" id={`${id}-form-error`}>

@@ -30,7 +30,9 @@ import { usePlayTimer } from './usePlayTimer';
 import { useShortcuts } from './useShortcuts';
 import { useCommandQueue } from './useCommandQueue';
 import { playablePrefix, useSimulation } from './useSimulation';
-import { LinesView, ListingView, StageView, ThreadPanes, TimelineView, useMediaQuery } from './views';
+import { LinesView, ListingView, StageView, ThreadPanes, TimelineView } from './views';
+import { PlayHeader } from './PlayHeader';
+import { useMediaQuery } from './useMediaQuery';
 
 const URL_DELAY_MS = 150;
 
@@ -193,26 +195,18 @@ export function Player({
 
   return (
     <main className="page play" ref={page}>
-      <header className="topbar">
-        <h1>
-          slub-lab <span className="scenario-name">{view.scenarioName}</span>
-        </h1>
+      <PlayHeader
+        name={view.scenarioName}
+        links={{
+          play: playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'play', goal),
+          explore: playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'explore', goal),
+          compare: compareHash(state.scenario, 0, BUILTIN_TEXTS),
+        }}
+        exploreOpen={exploreOpen}
+        onHelp={() => setHelpOpen(true)}
+      >
         <CacheChip view={view} />
-        <nav aria-label="Sections" className="nav">
-          <a href={playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'play', goal)} aria-current={exploreOpen ? undefined : 'page'}>
-            Playground
-          </a>
-          <a href="#/lessons">Lessons</a>
-          <a href={playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'explore', goal)} aria-current={exploreOpen ? 'page' : undefined}>
-            Explorer
-          </a>
-          <a href="#/lab">Lab</a>
-          <a href={compareHash(state.scenario, 0, BUILTIN_TEXTS)}>6.8 vs 7.0</a>
-          <button type="button" className="help-button" onClick={() => setHelpOpen(true)} aria-keyshortcuts="?">
-            ? Shortcuts
-          </button>
-        </nav>
-      </header>
+      </PlayHeader>
 
       <ScenarioBar scenario={state.scenario} allocator={view.allocator} resolved={view.variant} onLoad={loadScenario} onMend={replaceScenario} onChange={changeVariant} />
 

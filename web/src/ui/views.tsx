@@ -1,7 +1,7 @@
 // React hosts of the D3 views: each owns an element, lays the view out with the pure layout
 // function (memoised) and hands the shapes to its D3 renderer in a layout effect. The tween
 // length is decided here: consecutive steps animate, jumps and reduced motion do not.
-import { createContext, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent, type RefObject } from 'react';
+import { createContext, useContext, useLayoutEffect, useMemo, useRef, useState, type PointerEvent, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import { describeView } from '../render/describe';
 import { focusView, type FocusKeep } from '../render/focus';
@@ -65,18 +65,6 @@ function useDraw<E extends Element, S>(
  */
 function SvgStyle() {
   return <style>{SVG_CSS}</style>;
-}
-
-export function useMediaQuery(query: string): boolean {
-  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
-  useEffect(() => {
-    const mq = window.matchMedia(query);
-    const on = () => setMatches(mq.matches);
-    mq.addEventListener('change', on);
-    on();
-    return () => mq.removeEventListener('change', on);
-  }, [query]);
-  return matches;
 }
 
 interface StageProps {

@@ -2,7 +2,7 @@
 // and the variant change, the published and the model's numbers with the chart, the verdicts
 // in words and symbols, the note where the model cannot match, why the cycles moved (per
 // operation) and links that open either side in the stepper.
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { SimError } from '../../sim';
 import { labStepperScenario, type CaseInfo } from '../../sim/lab';
 import type { CaseRun } from '../../sim/lab-runner';
@@ -60,7 +60,7 @@ function VerdictLine({ v, testId }: { v: { ok: boolean; symbol: string; text: st
   );
 }
 
-export function CaseCard({
+function CaseCardBody({
   info,
   run,
   tolerance,
@@ -305,3 +305,7 @@ export function CaseCard({
     </article>
   );
 }
+
+/** One comparison's card, redrawn only when its own run changes: a result arriving redraws its
+ * card, not all seventeen with their charts (the Lab's main-thread time on a phone). */
+export const CaseCard = memo(CaseCardBody);

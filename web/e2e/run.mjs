@@ -700,6 +700,8 @@ TESTS.push(
       const t0 = Date.now();
       await page.goto(`${url}#/lab`);
       await page.getByRole('heading', { level: 1, name: /benchmarks/i }).waitFor();
+      // The words come first; the cards with the lab's model (its own wasm).
+      await page.locator('article.lab-case').first().waitFor();
       const total = await page.locator('article.lab-case').count();
       if (total < 2) throw new Error(`only ${total} seed cases on the page`);
       const progress = page.getByTestId('lab-progress');
@@ -734,7 +736,11 @@ TESTS.push(
       console.log(`    ${await progress.innerText()} (first two in ${(firstTwoMs / 1000).toFixed(1)} s after opening)`);
       // A case the model cannot match says so and why.
       const mismatches = page.getByTestId('mismatch');
-      if ((await mismatches.count()) > 0) await expectText(mismatches.first(), /Where the model cannot match\. \S/);
+      // (Scrolled to, as a reader would: a card far off screen is not rendered yet, content-visibility.)
+      if ((await mismatches.count()) > 0) {
+        await mismatches.first().scrollIntoViewIfNeeded();
+        await expectText(mismatches.first(), /Where the model cannot match\. \S/);
+      }
       await page.waitForTimeout(500); // the last bar's tween
       await shot(page, 'lab-desktop');
       await page.screenshot({ path: join(results, 'e2e-lab-desktop-full.png'), fullPage: true });
@@ -762,6 +768,7 @@ TESTS.push(
       // Back to the lab: the results were kept for the session.
       await page.goBack();
       await page.getByRole('heading', { level: 1, name: /benchmarks/i }).waitFor();
+      await page.locator('article.lab-case').first().waitFor();
       if ((await labCards(page, 'done')) !== total) throw new Error('the lab ran its cases again instead of keeping them');
       await page.emulateMedia({ colorScheme: 'dark' });
       await page.waitForTimeout(100);

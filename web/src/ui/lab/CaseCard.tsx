@@ -2,7 +2,7 @@
 // and the variant change, the published and the model's numbers with the chart, the verdicts
 // in words and symbols, the note where the model cannot match, why the cycles moved (per
 // operation) and links that open either side in the stepper.
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useState, type ReactNode } from 'react';
 import { SimError } from '../../sim';
 import { labStepperScenario, type CaseInfo } from '../../sim/lab';
 import type { CaseRun } from '../../sim/lab-runner';
@@ -57,6 +57,21 @@ function VerdictLine({ v, testId }: { v: { ok: boolean; symbol: string; text: st
       </span>{' '}
       {v.text}
     </li>
+  );
+}
+
+/**
+ * A `<details>` whose contents are made the first time it opens: a card's two tables (the stat
+ * counters alone are sixty rows) are a quarter of the page's elements, and most readers never
+ * open them. Kept once made, so closing and opening again keeps the reader's scroll inside.
+ */
+function LazyDetails({ summary, children }: { summary: string; children: ReactNode }) {
+  const [opened, setOpened] = useState(false);
+  return (
+    <details onToggle={(e) => e.currentTarget.open && setOpened(true)}>
+      <summary>{summary}</summary>
+      {opened && children}
+    </details>
   );
 }
 
@@ -211,8 +226,7 @@ function CaseCardBody({
               <li key={s}>{s}</li>
             ))}
           </ul>
-          <details>
-            <summary>Per operation and stat counters, before and after</summary>
+          <LazyDetails summary="Per operation and stat counters, before and after">
             <div className="table-scroll" tabIndex={0} role="region" aria-label={`Per operation, seed case ${info.id}`}>
               <table className="per-op">
                 <caption className="sr-only">Per operation, before → after</caption>
@@ -283,7 +297,7 @@ function CaseCardBody({
                 </tbody>
               </table>
             </div>
-          </details>
+          </LazyDetails>
         </div>
       )}
 

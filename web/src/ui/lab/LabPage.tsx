@@ -3,7 +3,7 @@
 // once; what needs the lab's wasm module (the cases, the runs, the cost table) comes with the
 // LabResults chunk. The cases run one at a time in Web Workers (sim/lab-runner.ts) and each
 // card fills in as its result comes back.
-import { useEffect } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useChunk } from '../useChunk';
 import './lab.css';
 
@@ -30,6 +30,12 @@ function LabHeader() {
 export function LabPage() {
   const results = useChunk(loadResults);
   const m = results.kind === 'ready' ? results.module : null;
+  // The seventeen cards come in a transition, after the summary: React renders them in slices
+  // that leave the page free to answer (a phone's main thread was blocked for 200 ms by them).
+  const [cardsOn, setCardsOn] = useState(false);
+  useEffect(() => {
+    if (m !== null) startTransition(() => setCardsOn(true));
+  }, [m]);
   useEffect(() => {
     document.title = 'Lab · slub-lab';
     return () => {
@@ -80,7 +86,7 @@ export function LabPage() {
           </p>
         )}
       </div>
-      {m !== null && <m.Cases />}
+      {m !== null && cardsOn && <m.Cases />}
     </main>
   );
 }

@@ -2,10 +2,10 @@
 // words are drawn (LabPage.tsx). Each part is a component of its own, placed by the page where
 // it belongs (the cost table and the legend in the introduction, the summary beside it, the
 // progress and the cards below); they share the cases, read once, and the runs' store.
-import { useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { memo, startTransition, useEffect, useMemo, useState, type ReactNode } from 'react';
 import vocabulary from '../../../../lessons/vocabulary.json';
 import { labCases, labPending, type CaseInfo } from '../../sim/lab';
-import { labRunner, type CaseRun } from '../../sim/lab-runner';
+import { labRunner, type CaseRun, type LabProgress } from '../../sim/lab-runner';
 import { useMediaQuery } from '../useMediaQuery';
 import { CaseCard } from './CaseCard';
 import { OverviewChart } from './OverviewChart';
@@ -17,8 +17,19 @@ const SEED_TITLES: Readonly<Record<string, string>> = vocabulary.seeds;
 const { cases, tolerance, costTable } = labCases();
 const band = `±${num(tolerance * 100, 0)} %`;
 
-function useProgress() {
-  return useSyncExternalStore(labRunner.subscribe, labRunner.snapshot);
+/**
+ * The runs' progress, followed in transitions: each start and each result redraws its card and
+ * the summary, and React renders that in slices that leave the main thread free, where
+ * useSyncExternalStore would render it in one block (34 of them as the seventeen cases run).
+ */
+function useProgress(): LabProgress {
+  const [progress, setProgress] = useState(labRunner.snapshot);
+  useEffect(() => {
+    const update = () => startTransition(() => setProgress(labRunner.snapshot()));
+    update(); // what changed between the first render and this subscription
+    return labRunner.subscribe(update);
+  }, []);
+  return progress;
 }
 
 /** Text with `backquoted` parts (as the model's doc table writes them) shown as code. */
@@ -34,7 +45,8 @@ function focusCase(id: string): void {
   h.focus({ preventScroll: true });
 }
 
-function SummaryRow({ info, run, tolerance }: { info: CaseInfo; run: CaseRun | undefined; tolerance: number }) {
+/** One row of the summary; redrawn only when its own run changes (memo, below). */
+function SummaryRowBody({ info, run, tolerance }: { info: CaseInfo; run: CaseRun | undefined; tolerance: number }) {
   const r = run?.state === 'done' ? run.result : null;
   const sign = r === null ? null : signVerdict(r);
   const tol = r === null ? null : toleranceVerdict(r, tolerance);
@@ -74,6 +86,8 @@ function SummaryRow({ info, run, tolerance }: { info: CaseInfo; run: CaseRun | u
   );
 }
 
+
+const SummaryRow = memo(SummaryRowBody);
 
 /** The cost table every run is charged by, from the model's source. */
 export function CostTable() {

@@ -5,11 +5,22 @@ import type { CaseInfo, LabParams, Metric, OpLine, Pair, SeedResult, Sensitivity
 
 const MINUS = '\u2212';
 
+/**
+ * One formatter per number of decimals, made once: `toLocaleString` with options builds a new
+ * `Intl.NumberFormat` on every call, and the Lab's cards format thousands of numbers (it was the
+ * page's costliest function on a throttled phone).
+ */
+const FORMATS = new Map<number, Intl.NumberFormat>();
+
 /** A number as the page writes it: at most `digits` decimals, no trailing zeros, a real minus. */
 export function num(x: number, digits = 2): string {
   if (!Number.isFinite(x)) return '–';
-  const s = x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
-  return s.replace(/^-/, MINUS).replace(/^−0$/, '0');
+  let format = FORMATS.get(digits);
+  if (format === undefined) {
+    format = new Intl.NumberFormat('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+    FORMATS.set(digits, format);
+  }
+  return format.format(x).replace(/^-/, MINUS).replace(/^−0$/, '0');
 }
 
 /** A change as a signed percentage: `+36.2 %`, `−6.5 %`, `0 %`. */

@@ -16,8 +16,13 @@ if (waitsForSimulator(route)) {
   void loadPlayPage();
 } else if (route.kind === 'lessons') {
   void loadLessonsPage();
-  // A lesson's step (not the index, the glossary or the invariants): its reader too.
-  if (!/^\/lessons\/?(?:$|glossary|invariants)/.test(route.path)) void loadLessonReader();
+  // A lesson's step (not the index, the glossary or the invariants): its reader and its lesson too.
+  const id = /^\/lessons\/([^/?]+)/.exec(route.path)?.[1];
+  if (id !== undefined && id !== 'glossary' && id !== 'invariants') {
+    void loadLessonReader();
+    // A wrong id is the page's to report (LessonsPage), not this early start's.
+    void import('./lessons/heads').then((m) => m.loadLesson(decodeURIComponent(id))).catch(() => undefined);
+  }
 } else if (route.kind === 'lab') {
   void loadLabPage();
 } else if (route.kind === 'compare') {

@@ -1,8 +1,9 @@
 // The lessons as the page sees them: every `lessons/NN-slug/lesson.md` with its scenario,
 // parsed, validated and replayed at build time by the Rust checker (crate slub-lessons, through
 // `slub-lab lesson export`, which vite-plugin.ts runs), its prose rendered to safe HTML
-// (render.ts), and shipped as JSON in the module `virtual:lessons`, which bundled.ts reads.
-// This module and bundled.ts are what the page imports: neither pulls in a parser.
+// (render.ts), and shipped as JSON in the modules `virtual:lessons` (bundled.ts reads it),
+// `virtual:lesson-heads` and `virtual:lesson/<id>` (heads.ts). This module, bundled.ts and
+// heads.ts are what the page imports: none pulls in a parser.
 //
 // State of a lesson at step k = the scenario (with the lesson's variant overrides) after the
 // moves of steps 1..k. A step's `predict` is asked before its moves are played and answered
@@ -128,6 +129,18 @@ export interface Lesson {
   steps: LessonStep[];
   /** The lesson's scenario JSON with its variant overrides merged in: what the player loads. */
   scenario: string;
+}
+
+/**
+ * What the lesson index, the glossary and a lesson's way on show of every lesson (the module
+ * `virtual:lesson-heads`, heads.ts): not its steps' prose, its frame or its scenario, which come
+ * with the lesson itself when it is opened. A whole `Lesson` is one too.
+ */
+export interface LessonHead {
+  id: string;
+  number: number;
+  front: Pick<FrontMatter, 'title' | 'summary' | 'topics' | 'seeds' | 'patches' | 'era'>;
+  steps: readonly { title: string }[];
 }
 
 type Json = Record<string, unknown>;

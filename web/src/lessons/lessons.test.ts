@@ -11,7 +11,7 @@ import { SimError, Simulation } from '../sim/simulator';
 import { loadWasmNode, repoRoot } from '../sim/testing';
 import { movesThrough, tryItPlayground, withOverrides } from './index';
 import { loadLessons } from './library';
-import { LESSONS_MODULE, lessonsPlugin } from './vite-plugin';
+import { COURSE_MODULE, LESSON_HEADS_MODULE, LESSON_MODULE_PREFIX, LESSONS_MODULE, lessonHead, lessonsPlugin } from './vite-plugin';
 
 const FILE = 'lessons/99-sample/lesson.md';
 
@@ -488,6 +488,40 @@ describe('the build plugin (virtual:lessons)', () => {
     }
     expect(watched).toContain(join(dir, '01-slab-and-objects', 'lesson.md'));
     expect(watched).toContain(join(dir, '01-slab-and-objects', 'scenario.json'));
+  });
+
+  it('gives a lesson page the heads and one lesson, not the library', () => {
+    const dir = join(repoRoot, 'lessons');
+    const plugin = lessonsPlugin(dir);
+    const ctx = {
+      addWatchFile: () => undefined,
+      error: (e: string | { message: string }) => {
+        throw new Error(typeof e === 'string' ? e : e.message);
+      },
+    };
+    const loadModule = (name: string): string => {
+      const resolveHook = plugin.resolveId;
+      const loadHook = plugin.load;
+      if (typeof resolveHook !== 'function' || typeof loadHook !== 'function') throw new Error('the plugin has no resolveId or load');
+      const id = resolveHook.call({} as never, name, undefined, {} as never);
+      if (typeof id !== 'string') throw new Error(`${name} did not resolve`);
+      const code = loadHook.call(ctx as never, id);
+      if (typeof code !== 'string') throw new Error(`${name} did not load`);
+      return code;
+    };
+    const library = loadLessons(dir);
+    const first = library.lessons[0];
+    if (first === undefined) throw new Error('no lessons');
+    const heads = loadModule(LESSON_HEADS_MODULE);
+    // Every lesson's head: its title and step titles, none of its prose; a loader per lesson.
+    expect(heads).toContain(JSON.stringify(JSON.stringify(library.lessons.map(lessonHead))));
+    expect(heads).not.toContain('introHtml');
+    for (const l of library.lessons) expect(heads).toContain(`${JSON.stringify(l.id)}: () => import(${JSON.stringify(LESSON_MODULE_PREFIX + l.id)})`);
+    expect(heads.length).toBeLessThan(loadModule(LESSONS_MODULE).length / 10);
+    // One lesson, whole; an id that is no lesson is a build error naming it.
+    expect(loadModule(LESSON_MODULE_PREFIX + first.id)).toBe(`export default JSON.parse(${JSON.stringify(JSON.stringify(first))});\n`);
+    expect(() => loadModule(`${LESSON_MODULE_PREFIX}nope`)).toThrow('virtual:lesson/nope: no such lesson');
+    expect(loadModule(COURSE_MODULE)).toBe(`export default JSON.parse(${JSON.stringify(JSON.stringify(library.course))});\n`);
   });
 
   it('fails on a broken lesson with the file and the field', () => {

@@ -11,3 +11,22 @@ declare module 'virtual:lesson-titles' {
   const titles: readonly { readonly id: string; readonly title: string; readonly steps: number }[];
   export default titles;
 }
+
+// Every lesson's head and one loader per lesson (its module below, a chunk of its own).
+declare module 'virtual:lesson-heads' {
+  const heads: readonly import('./index').LessonHead[];
+  export default heads;
+  export const loaders: Readonly<Record<string, () => Promise<{ default: import('./index').Lesson }>>>;
+}
+
+// One whole lesson, `virtual:lesson/<id>`.
+declare module 'virtual:lesson/*' {
+  const lesson: import('./index').Lesson;
+  export default lesson;
+}
+
+// The glossary and the invariants.
+declare module 'virtual:course' {
+  const course: import('./index').CoursePages;
+  export default course;
+}

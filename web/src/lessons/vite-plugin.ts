@@ -16,24 +16,50 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { normalizePath, type Plugin } from 'vite';
-import type { CoursePages, Lesson } from './index.js';
+import type { CoursePages, Lesson, LessonHead } from './index.js';
 import { loadLessons } from './library.js';
 
 export const LESSONS_MODULE = 'virtual:lessons';
-const RESOLVED = `\0${LESSONS_MODULE}`;
 /** The lessons' ids, titles and step counts alone: what the front page lists (a few KB, not the library). */
 export const LESSON_TITLES_MODULE = 'virtual:lesson-titles';
-const RESOLVED_TITLES = `\0${LESSON_TITLES_MODULE}`;
+/**
+ * Every lesson's head (heads.ts: what the index, the glossary and a lesson's way on show) and a
+ * loader per lesson: a lesson page fetches its own lesson, not the library.
+ */
+export const LESSON_HEADS_MODULE = 'virtual:lesson-heads';
+/** One whole lesson: `virtual:lesson/<id>`. */
+export const LESSON_MODULE_PREFIX = 'virtual:lesson/';
+/** The glossary and the invariants. */
+export const COURSE_MODULE = 'virtual:course';
+
+/** The modules this plugin makes. */
+function isOurs(id: string): boolean {
+  return [LESSONS_MODULE, LESSON_TITLES_MODULE, LESSON_HEADS_MODULE, COURSE_MODULE].includes(id) || id.startsWith(LESSON_MODULE_PREFIX);
+}
+
+/** A value as module code (JSON.parse of a string is quicker than a literal). */
+function json(value: unknown): string {
+  return `JSON.parse(${JSON.stringify(JSON.stringify(value))})`;
+}
+
+/** The head of a lesson (index.ts `LessonHead`): its front matter's title and index fields, its step titles. */
+export function lessonHead(l: Lesson): LessonHead {
+  const { title, summary, topics, seeds, patches, era } = l.front;
+  return { id: l.id, number: l.number, front: { title, summary, topics, seeds, patches, era }, steps: l.steps.map((s) => ({ title: s.title })) };
+}
+
+/** `virtual:lesson-heads`: the heads, and `loaders`, one dynamic import per lesson (its own chunk). */
+export function headsModule(lessons: readonly Lesson[]): string {
+  const loaders = lessons.map((l) => `  ${JSON.stringify(l.id)}: () => import(${JSON.stringify(LESSON_MODULE_PREFIX + l.id)}),`);
+  return `export default ${json(lessons.map(lessonHead))};\nexport const loaders = {\n${loaders.join('\n')}\n};\n`;
+}
 
 /**
  * The module's code: the lessons, and the course pages (glossary, invariants), as JSON strings
  * (JSON.parse is quicker than a literal).
  */
 export function lessonsModule(lessons: readonly Lesson[], course: CoursePages = { glossary: [], invariants: [] }): string {
-  return (
-    `export default JSON.parse(${JSON.stringify(JSON.stringify(lessons))});\n` +
-    `export const course = JSON.parse(${JSON.stringify(JSON.stringify(course))});\n`
-  );
+  return `export default ${json(lessons)};\nexport const course = ${json(course)};\n`;
 }
 
 /** Every `NN-slug/*.md` and `*.json` of the lessons folder (and of course/), and its vocabulary.json. */
@@ -55,19 +81,22 @@ export function lessonsPlugin(lessonsDir: string): Plugin {
   const isLessonFile = (file: string) =>
     normalizePath(file).startsWith(under) && ['.md', '.json'].includes(extname(file));
   let loaded: ReturnType<typeof loadLessons> | undefined;
+  /** The resolved ids of the modules made so far (a lesson's change reloads them all). */
+  const made = new Set<string>();
   return {
     name: 'slub-lab:lessons',
     buildStart() {
       loaded = undefined;
     },
     resolveId(id) {
-      if (id === LESSONS_MODULE) return RESOLVED;
-      return id === LESSON_TITLES_MODULE ? RESOLVED_TITLES : undefined;
+      return isOurs(id) ? `\0${id}` : undefined;
     },
-    load(id) {
-      if (id !== RESOLVED && id !== RESOLVED_TITLES) return undefined;
+    load(resolved) {
+      if (!resolved.startsWith('\0') || !isOurs(resolved.slice(1))) return undefined;
+      const id = resolved.slice(1);
+      made.add(resolved);
       for (const file of lessonFilesOf(lessonsDir)) this.addWatchFile(file);
-      // Both modules come from one export (the checker's run is the slow part).
+      // Every module comes from one export (the checker's run is the slow part).
       loaded ??= loadLessons(lessonsDir);
       const { lessons, course, errors } = loaded;
       if (errors.length > 0) {
@@ -78,9 +107,15 @@ export function lessonsPlugin(lessonsDir: string): Plugin {
           id: join(lessonsDir, first),
         });
       }
-      if (id === RESOLVED_TITLES) {
-        const titles = lessons.map((l) => ({ id: l.id, title: l.front.title, steps: l.steps.length }));
-        return `export default JSON.parse(${JSON.stringify(JSON.stringify(titles))});\n`;
+      if (id === LESSON_TITLES_MODULE) {
+        return `export default ${json(lessons.map((l) => ({ id: l.id, title: l.front.title, steps: l.steps.length })))};\n`;
+      }
+      if (id === LESSON_HEADS_MODULE) return headsModule(lessons);
+      if (id === COURSE_MODULE) return `export default ${json(course)};\n`;
+      if (id.startsWith(LESSON_MODULE_PREFIX)) {
+        const lesson = lessons.find((l) => l.id === id.slice(LESSON_MODULE_PREFIX.length));
+        if (lesson === undefined) this.error(`${id}: no such lesson`);
+        return `export default ${json(lesson)};\n`;
       }
       return lessonsModule(lessons, course);
     },
@@ -92,7 +127,7 @@ export function lessonsPlugin(lessonsDir: string): Plugin {
       if (!isLessonFile(file)) return undefined;
       const graph = this.environment.moduleGraph;
       loaded = undefined;
-      const mods = [RESOLVED, RESOLVED_TITLES].flatMap((m) => graph.getModuleById(m) ?? []);
+      const mods = [...made].flatMap((m) => graph.getModuleById(m) ?? []);
       if (mods.length === 0) return undefined;
       for (const mod of mods) graph.invalidateModule(mod);
       this.environment.hot.send({ type: 'full-reload' });

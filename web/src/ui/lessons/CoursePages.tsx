@@ -3,7 +3,7 @@
 // every invariant the model checks in words with where the course breaks it. Both are rendered
 // at build time (lessons/course.ts); a term or an invariant in the URL is scrolled into view.
 import { useEffect, type ReactNode } from 'react';
-import type { CoursePages, Lesson } from '../../lessons';
+import type { CoursePages, LessonHead } from '../../lessons';
 import { SiteHeader } from '../SiteHeader';
 import { lessonHash } from './route';
 
@@ -30,7 +30,7 @@ function CoursePage({ name, testid, anchor, children }: { name: string; testid: 
   );
 }
 
-export function GlossaryPage({ course, lessons, at }: { course: CoursePages; lessons: readonly Lesson[]; at: string | null }) {
+export function GlossaryPage({ course, lessons, at }: { course: CoursePages; lessons: readonly LessonHead[]; at: string | null }) {
   return (
     <CoursePage name="Glossary" testid="glossary" anchor={at === null ? null : `term-${at}`}>
       <h1>Glossary</h1>

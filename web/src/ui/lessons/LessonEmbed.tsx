@@ -6,7 +6,7 @@
 // the stage shows each step's outcome, for the speaker to ask about.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
 import { revealed, stageTrack, type Lesson } from '../../lessons';
-import { LESSONS } from '../../lessons/bundled';
+import { LESSON_HEADS } from '../../lessons/heads';
 import { parseEmbedMessage, type CommandName } from '../../state/commands';
 import { parseEmbedOptions, type EmbedOptions, type StepMessage } from '../../state/embed';
 import { LinkErrorPanel } from '../LinkErrorPanel';
@@ -21,6 +21,7 @@ import { applyHighlights } from './highlightDom';
 import { lessonHash, parseLessonPath, resolveStep } from './route';
 import { stepAction, stepReducer, type StepBounds } from './stepper';
 import { useWalk } from './useWalk';
+import { useLesson } from './useLesson';
 import { trackKey } from './pace';
 import './lessons.css';
 
@@ -41,7 +42,7 @@ export function LessonEmbedPage({ path, query, hash }: { path: string; query: st
       />
     );
   }
-  const found = resolveStep(LESSONS, route.id, route.step);
+  const found = resolveStep(LESSON_HEADS, route.id, route.step);
   if ('kind' in found) return <LinkErrorPanel error={found} hash={hash} />;
   const options = parseEmbedOptions(hash);
   if ('kind' in options) return <LinkErrorPanel error={options} hash={hash} />;
@@ -51,7 +52,19 @@ export function LessonEmbedPage({ path, query, hash }: { path: string; query: st
   }
   const lo = Math.max(1, options.from);
   const hi = Math.max(lo, Math.min(total, options.to ?? total));
-  return <LessonEmbed lesson={found.lesson} initial={Math.max(lo, Math.min(hi, found.step))} lo={lo} hi={hi} options={options} />;
+  return <EmbedLoader key={found.lesson.id} id={found.lesson.id} initial={Math.max(lo, Math.min(hi, found.step))} lo={lo} hi={hi} options={options} />;
+}
+
+/** The embed once its lesson is here (a chunk of its own, heads.ts). */
+function EmbedLoader({ id, ...rest }: { id: string; initial: number; lo: number; hi: number; options: EmbedOptions }) {
+  const lesson = useLesson(id);
+  if (lesson.kind === 'ready') return <LessonEmbed lesson={lesson.lesson} {...rest} />;
+  if (lesson.kind === 'failed') return <CrashScreen title="The lesson could not be loaded" message={lesson.message} />;
+  return (
+    <p className="loading" role="status">
+      Loading the lesson…
+    </p>
+  );
 }
 
 function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; initial: number; lo: number; hi: number; options: EmbedOptions }) {

@@ -2,14 +2,14 @@
 // seeds, the learner's progress (localStorage), and a filter by topic and by text that the URL
 // keeps (so a filtered index is a link too).
 import { useEffect, useId, useMemo, useState } from 'react';
-import { DESCRIPTIONS, type Lesson } from '../../lessons';
+import { DESCRIPTIONS, type LessonHead } from '../../lessons';
 import { lessonStatus, progressStore, type LessonStatus } from './progress';
 import { indexHash, lessonHash } from './route';
 import { SiteHeader } from '../SiteHeader';
 import { useProgress } from './useProgress';
 
 /** The words a lesson is found by: its title, summary, id, topics, seeds, patches, step titles. */
-function haystack(l: Lesson): string {
+function haystack(l: LessonHead): string {
   return [
     l.front.title,
     l.front.summary,
@@ -26,7 +26,7 @@ function haystack(l: Lesson): string {
 }
 
 /** Every word of `text` must occur (case-insensitive); the topic, if any, must be one of the lesson's. */
-export function matches(l: Lesson, topic: string | null, text: string): boolean {
+export function matches(l: LessonHead, topic: string | null, text: string): boolean {
   if (topic !== null && !l.front.topics.includes(topic)) return false;
   const words = text.toLowerCase().split(/\s+/).filter((w) => w !== '');
   if (words.length === 0) return true;
@@ -48,7 +48,7 @@ function StatusText({ status }: { status: LessonStatus }) {
   );
 }
 
-export function LessonIndex({ lessons, topic, text }: { lessons: readonly Lesson[]; topic: string | null; text: string }) {
+export function LessonIndex({ lessons, topic, text }: { lessons: readonly LessonHead[]; topic: string | null; text: string }) {
   const [filter, setFilter] = useState({ topic, text });
   const progress = useProgress();
   const ids = useId();

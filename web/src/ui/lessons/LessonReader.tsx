@@ -3,7 +3,7 @@
 // prediction question (asked before the step's moves play), "try it yourself" in the
 // playground, and the way on (steps, keyboard, the next lesson). The URL follows the step.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { movesThrough, revealed, stageTrack, tryItPlayground, type Lesson, type Revealable } from '../../lessons';
+import { movesThrough, revealed, stageTrack, tryItPlayground, type Lesson, type LessonHead, type Revealable } from '../../lessons';
 import { listing as loadListing, type ListingFunction } from '../../sim';
 import type { CommandName } from '../../state/commands';
 import { playHash } from '../../state/url';
@@ -62,7 +62,7 @@ export function LessonReader({
   lesson,
   initialStep,
 }: {
-  lessons: readonly Lesson[];
+  lessons: readonly LessonHead[];
   lesson: Lesson;
   initialStep: number;
 }) {

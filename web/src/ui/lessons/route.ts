@@ -7,7 +7,7 @@
 //
 // The embed takes the same reader path plus its own options (state/embed.ts). Pure: a path
 // that cannot be opened comes back as a LinkError naming the part (`lesson` or `step`).
-import type { Lesson } from '../../lessons';
+import type { LessonHead } from '../../lessons';
 import type { LinkError } from '../../state/url';
 
 export type LessonRoute =
@@ -52,11 +52,11 @@ function decodePart(s: string): string {
 }
 
 /** The lesson and step a reader route names, or what is wrong with it. */
-export function resolveStep(
-  lessons: readonly Lesson[],
+export function resolveStep<L extends LessonHead>(
+  lessons: readonly L[],
   id: string,
   step: number,
-): { lesson: Lesson; step: number } | LinkError {
+): { lesson: L; step: number } | LinkError {
   const lesson = lessons.find((l) => l.id === id);
   if (lesson === undefined) {
     const shown = id.length > 40 ? `${id.slice(0, 40)}…` : id;

@@ -84,7 +84,17 @@ const ROUTES = [
   ['compare', '#/compare', (p) => p.getByTestId('stage').locator('g.card').first().waitFor()],
   ['lab', '#/lab', (p) => p.getByTestId('lab-progress').filter({ hasText: /^All \d+ comparisons ran/ }).waitFor({ timeout: 120_000 })],
   ['embed', 'embed.html#/lessons/slab-and-objects/1', (p) => p.getByTestId('stage').locator('g.card').first().waitFor()],
-  ['slides', 'slides/index.html', (p) => p.frameLocator('iframe').first().getByTestId('stage').locator('g.card').first().waitFor()],
+  // The deck as a lecture starts: the title, then the first lesson slide's embed drawn (an
+  // embed draws its stage once shown; the deck loads the embeds near the current slide).
+  [
+    'slides',
+    'slides/index.html',
+    async (p) => {
+      await p.waitForFunction(() => window.Reveal?.isReady());
+      await p.evaluate(() => window.Reveal.slide(1));
+      await p.locator('.reveal .slides > section.present iframe').contentFrame().getByTestId('stage').locator('g.card').first().waitFor();
+    },
+  ],
 ];
 
 /** The page's JS, wasm and CSS bytes as transferred, by kind, until the network is quiet. */

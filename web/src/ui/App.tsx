@@ -11,7 +11,9 @@ import { useChunk } from './useChunk';
 // The simulator: its bridge (sim/) and its wasm, fetched only by a page that draws a stage or
 // runs the model (the front door and the lesson index never do; a lesson once its words are
 // painted, simReady.ts).
-export const loadSimulator = () => import('../sim').then((m) => m.loadWasm());
+// (The bridge's module itself, not sim/index.ts: the index re-exports the explorer's client,
+// which the bundler places with the playground's chunk, so a lesson would fetch that too.)
+export const loadSimulator = () => import('../sim/simulator').then((m) => m.loadWasm());
 // The playground and the explorer: the player, the stage and the views.
 export const loadPlayPage = () => import('./PlayPage');
 // The lesson pages, with the lesson library and its parsers, load when first opened.

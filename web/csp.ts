@@ -4,7 +4,8 @@
 //
 // - script-src 'self' 'wasm-unsafe-eval': our modules and workers come from the site; the
 //   simulator is WebAssembly, which needs 'wasm-unsafe-eval' to compile (and only that: no
-//   'unsafe-eval', so no string ever becomes code).
+//   'unsafe-eval', so no string ever becomes code). The one inline script (index.html's
+//   route preload, route-preload.ts) is allowed by the SHA-256 of its exact text.
 // - style-src 'self' + one hash: our stylesheets are files; the one inline style is the <style>
 //   each D3 view puts in its SVG (render/style.ts, so an exported frame carries its own CSS),
 //   allowed by the SHA-256 of its exact text. React and D3 set style properties through the
@@ -16,11 +17,14 @@ import { createHash } from 'node:crypto';
 import type { Plugin } from 'vite';
 import { SVG_CSS } from './src/render/style.js';
 
-export function contentSecurityPolicy(): string {
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** The policy; `inlineScripts` are the page's inline scripts, allowed by their hashes. */
+export function contentSecurityPolicy(inlineScripts: readonly string[] = []): string {
   const svgStyle = createHash('sha256').update(SVG_CSS, 'utf8').digest('base64');
   return [
     "default-src 'self'",
-    "script-src 'self' 'wasm-unsafe-eval'",
+    ["script-src 'self' 'wasm-unsafe-eval'", ...inlineScripts.map(sha256)].join(' '),
     `style-src 'self' 'sha256-${svgStyle}'`,
     "img-src 'self' data: blob:",
     "font-src 'self'",
@@ -33,6 +37,11 @@ export function contentSecurityPolicy(): string {
   ].join('; ');
 }
 
+/** The text of each `<script>` without a `src` (route-preload.ts writes one into index.html). */
+export function inlineScriptsOf(html: string): string[] {
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '').filter((t) => t.trim() !== '');
+}
+
 /** Writes the policy into every built HTML page, first thing in its <head>. */
 export function cspPlugin(): Plugin {
   return {
@@ -40,10 +49,11 @@ export function cspPlugin(): Plugin {
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler: () => [
+      // After the other plugins' tags: every inline script of the page is in `html` by then.
+      handler: (html) => [
         {
           tag: 'meta',
-          attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy() },
+          attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy(inlineScriptsOf(html)) },
           injectTo: 'head-prepend',
         },
       ],

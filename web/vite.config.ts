@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import { cspPlugin } from './csp.js';
+import { routePreloadPlugin } from './route-preload.js';
 import { lessonsPlugin } from './src/lessons/vite-plugin.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -46,7 +47,8 @@ export default defineConfig({
   base: './',
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
   // The lessons, parsed and validated at build time: `virtual:lessons` (src/lessons/bundled.ts).
-  plugins: [react(), revealForSlides(), lessonsPlugin(join(repoRoot, 'lessons')), cspPlugin()],
+  // The route preload writes an inline script that the CSP plugin, after it, allows by its hash.
+  plugins: [react(), revealForSlides(), lessonsPlugin(join(repoRoot, 'lessons')), routePreloadPlugin(), cspPlugin()],
   server: {
     // Lessons live outside the Vite root.
     fs: { allow: [repoRoot] },

@@ -579,6 +579,15 @@ const TESTS = [
         // The simulator (WebAssembly) runs under it: the stage draws.
         await page.getByTestId('stage').locator('g.card').first().waitFor();
       }
+      // index.html's one inline script, allowed by its hash, preloads a lesson's chunks from the
+      // first moment: the reader's and the lesson's own (web/route-preload.ts).
+      await page.goto(`${url}#/lessons/slab-and-objects/2`);
+      await page.getByTestId('lesson-title').waitFor();
+      if (!/script-src [^;]*'sha256-/.test(await pagePolicy(page))) throw new Error('the inline route preload has no hash in script-src');
+      const preloaded = await page.locator('link[rel="modulepreload"]').evaluateAll((ls) => ls.map((l) => l.getAttribute('href') ?? ''));
+      for (const want of [/LessonReader-/, /slab-and-objects-/]) {
+        if (!preloaded.some((h) => want.test(h))) throw new Error(`no modulepreload for ${want}: ${preloaded.join(', ')}`);
+      }
     },
   },
   {

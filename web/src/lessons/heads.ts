@@ -1,8 +1,10 @@
 // The lessons as a lesson page fetches them: every lesson's head at once (virtual:lesson-heads:
 // the index, the glossary and a lesson's way on), and a whole lesson only when it is opened, a
-// chunk of its own (vite-plugin.ts). bundled.ts keeps the whole library for what needs every
+// chunk of its own (virtual:lesson-loaders, vite-plugin.ts; index.html's route preload may
+// have fetched it already, route-preload.ts). bundled.ts keeps the whole library for what needs every
 // lesson at once (a goal in the playground).
-import heads, { loaders } from 'virtual:lesson-heads';
+import heads from 'virtual:lesson-heads';
+import loaders from 'virtual:lesson-loaders';
 import type { Lesson, LessonHead } from './index';
 
 /** Every lesson's head, in folder order. */

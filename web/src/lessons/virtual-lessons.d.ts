@@ -12,11 +12,16 @@ declare module 'virtual:lesson-titles' {
   export default titles;
 }
 
-// Every lesson's head and one loader per lesson (its module below, a chunk of its own).
+// Every lesson's head.
 declare module 'virtual:lesson-heads' {
   const heads: readonly import('./index').LessonHead[];
   export default heads;
-  export const loaders: Readonly<Record<string, () => Promise<{ default: import('./index').Lesson }>>>;
+}
+
+// One loader per lesson, by id (its module below, a chunk of its own).
+declare module 'virtual:lesson-loaders' {
+  const loaders: Readonly<Record<string, () => Promise<{ default: import('./index').Lesson }>>>;
+  export default loaders;
 }
 
 // One whole lesson, `virtual:lesson/<id>`.

@@ -22,11 +22,10 @@ import { loadLessons } from './library.js';
 export const LESSONS_MODULE = 'virtual:lessons';
 /** The lessons' ids, titles and step counts alone: what the front page lists (a few KB, not the library). */
 export const LESSON_TITLES_MODULE = 'virtual:lesson-titles';
-/**
- * Every lesson's head (heads.ts: what the index, the glossary and a lesson's way on show) and a
- * loader per lesson: a lesson page fetches its own lesson, not the library.
- */
+/** Every lesson's head (heads.ts: what the index, the glossary and a lesson's way on show). */
 export const LESSON_HEADS_MODULE = 'virtual:lesson-heads';
+/** A loader per lesson (its own chunk): a lesson page fetches its own lesson, not the library. */
+export const LESSON_LOADERS_MODULE = 'virtual:lesson-loaders';
 /** One whole lesson: `virtual:lesson/<id>`. */
 export const LESSON_MODULE_PREFIX = 'virtual:lesson/';
 /** The glossary and the invariants. */
@@ -34,7 +33,7 @@ export const COURSE_MODULE = 'virtual:course';
 
 /** The modules this plugin makes. */
 function isOurs(id: string): boolean {
-  return [LESSONS_MODULE, LESSON_TITLES_MODULE, LESSON_HEADS_MODULE, COURSE_MODULE].includes(id) || id.startsWith(LESSON_MODULE_PREFIX);
+  return [LESSONS_MODULE, LESSON_TITLES_MODULE, LESSON_HEADS_MODULE, LESSON_LOADERS_MODULE, COURSE_MODULE].includes(id) || id.startsWith(LESSON_MODULE_PREFIX);
 }
 
 /** A value as module code (JSON.parse of a string is quicker than a literal). */
@@ -48,10 +47,10 @@ export function lessonHead(l: Lesson): LessonHead {
   return { id: l.id, number: l.number, front: { title, summary, topics, seeds, patches, era }, steps: l.steps.map((s) => ({ title: s.title })) };
 }
 
-/** `virtual:lesson-heads`: the heads, and `loaders`, one dynamic import per lesson (its own chunk). */
-export function headsModule(lessons: readonly Lesson[]): string {
+/** `virtual:lesson-loaders`: one dynamic import per lesson, by id. */
+export function loadersModule(lessons: readonly Lesson[]): string {
   const loaders = lessons.map((l) => `  ${JSON.stringify(l.id)}: () => import(${JSON.stringify(LESSON_MODULE_PREFIX + l.id)}),`);
-  return `export default ${json(lessons.map(lessonHead))};\nexport const loaders = {\n${loaders.join('\n')}\n};\n`;
+  return `export default {\n${loaders.join('\n')}\n};\n`;
 }
 
 /**
@@ -110,7 +109,8 @@ export function lessonsPlugin(lessonsDir: string): Plugin {
       if (id === LESSON_TITLES_MODULE) {
         return `export default ${json(lessons.map((l) => ({ id: l.id, title: l.front.title, steps: l.steps.length })))};\n`;
       }
-      if (id === LESSON_HEADS_MODULE) return headsModule(lessons);
+      if (id === LESSON_HEADS_MODULE) return `export default ${json(lessons.map(lessonHead))};\n`;
+      if (id === LESSON_LOADERS_MODULE) return loadersModule(lessons);
       if (id === COURSE_MODULE) return `export default ${json(course)};\n`;
       if (id.startsWith(LESSON_MODULE_PREFIX)) {
         const lesson = lessons.find((l) => l.id === id.slice(LESSON_MODULE_PREFIX.length));

@@ -5,7 +5,7 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { LinkErrorPanel } from './LinkErrorPanel';
 import { PlayShell } from './PlayShell';
 import { BUILTIN_TEXTS, DEFAULT_COMPARE_ID, DEFAULT_SCENARIO_ID } from './scenarios';
-import { SimReady } from './simReady';
+import { afterNextPaint, SimReady } from './simReady';
 import { useChunk } from './useChunk';
 
 // The simulator: its bridge (sim/) and its wasm, fetched only by a page that draws a stage or
@@ -27,8 +27,8 @@ export const loadComparePage = () => import('./compare/ComparePage');
 
 /**
  * Whether the page needs this thread's simulator before it can draw: the playground and the
- * explorer, whose every control shows the model's state (main.tsx fetches it at once; their bar
- * is drawn meanwhile, PlayShell). The other pages draw at once: a lesson asks for the simulator
+ * explorer, whose every control shows the model's state (fetched once their bar, PlayShell, is
+ * painted). The other pages draw at once: a lesson asks for the simulator
  * once its words are painted (simReady.ts), the front page and the lesson index never draw a
  * stage, and the Lab and the comparison run their model in Web Workers with their own wasm.
  */
@@ -60,9 +60,14 @@ export function App() {
     return () => window.removeEventListener('hashchange', on);
   }, []);
   useEffect(() => {
-    // The playground needs the simulator at once, whether opened first or reached from another
-    // page; a lesson asks for it once its words are painted (simReady.ts).
-    if (waits) want();
+    // The playground needs the simulator and its chunk, asked for once its bar is painted
+    // (PlayShell), whether opened first or reached from another page; a lesson asks for the
+    // simulator once its words are painted (simReady.ts).
+    if (!waits) return undefined;
+    return afterNextPaint(() => {
+      want();
+      void loadPlayPage();
+    });
   }, [waits, want]);
   const status = useMemo(() => ({ ready: loading.kind === 'ready', want }), [loading.kind, want]);
 

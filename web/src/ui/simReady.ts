@@ -12,20 +12,24 @@ export interface SimStatus {
 
 export const SimReady = createContext<SimStatus>({ ready: true, want: () => undefined });
 
+/**
+ * Run `fn` after the next paint; returns a cancel. (A passive effect may run before that paint,
+ * when a layout effect updates state: the frame callback runs before it, its timeout after.)
+ */
+export function afterNextPaint(fn: () => void): () => void {
+  let timer = 0;
+  const frame = requestAnimationFrame(() => {
+    timer = window.setTimeout(fn, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    window.clearTimeout(timer);
+  };
+}
+
 /** Whether the simulator is ready; asks for it once this page's first frame is painted. */
 export function useSimReady(): boolean {
   const { ready, want } = useContext(SimReady);
-  // After the next paint (a passive effect may run before it, when a layout effect updates
-  // state): the frame callback runs before that paint, its timeout after it.
-  useEffect(() => {
-    let timer = 0;
-    const frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(want, 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      window.clearTimeout(timer);
-    };
-  }, [want]);
+  useEffect(() => afterNextPaint(want), [want]);
   return ready;
 }

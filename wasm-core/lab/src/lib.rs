@@ -296,6 +296,9 @@ pub struct Mechs {
     pub barrier: bool,
     /// The workload's warm-up ([`Workload::warmup`]) runs before the clock starts.
     pub warmup: bool,
+    /// A `spinlock_t` goes to its waiters in the order they came (ticket and queued
+    /// spinlocks); without it, to whichever waiter the driver looks at first.
+    pub fifo_locks: bool,
 }
 
 impl Default for Mechs {
@@ -307,6 +310,7 @@ impl Default for Mechs {
             mlp: false,
             barrier: true,
             warmup: true,
+            fifo_locks: true,
         }
     }
 }
@@ -860,13 +864,15 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs, w: &Workload) -> 
     let mut per_cpu: Vec<CpuTime> = vec![CpuTime::default(); cpus];
     // Contexts that could not step when last looked at, and how they wait.
     let mut waiting: Vec<Option<Wait>> = vec![None; n_ctx];
+    // When each context began to wait for a queued lock (`Mechs::fifo_locks`), until it has it.
+    let mut queued_since: Vec<Option<u64>> = vec![None; n_ctx];
     let time = |v: PolicyView, spin: &[u64], idle: &[u64], lab: &[i64], k: usize| {
         (v.cycles(k) + spin[k] + idle[k]).saturating_add_signed(lab[k])
     };
 
     loop {
         // Which contexts can step now, and which of them is earliest in time.
-        let mut best: Option<(u64, usize)> = None;
+        let mut best: Option<(u64, u64, usize)> = None;
         let v = m.policy_view();
         for (cx, waiting) in waiting.iter_mut().enumerate() {
             let gate = gate_open(v, &mut gates_of, cx);
@@ -875,14 +881,24 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs, w: &Workload) -> 
             if gate && enabled {
                 let k = c.cpu as usize;
                 let t = time(v, &spin, &idle, &lab, k);
-                if best.is_none_or(|(bt, _)| t < bt) {
-                    best = Some((t, cx));
+                // Of the contexts ready at the same moment, a queued lock's waiters go in the
+                // order they began to wait (`Mechs::fifo_locks`).
+                let key = (t, queued_since[cx].unwrap_or(t));
+                if best.is_none_or(|(bt, bs, _)| key < (bt, bs)) {
+                    best = Some((key.0, key.1, cx));
                 }
             } else if !c.finished && waiting.is_none() {
                 // Spinning on a lock costs; waiting for work (a closed gate, a variable not
                 // yet bound: the op cannot even start) is sleep.
                 let spins = gate && c.in_op && v.blocked(cx as CtxId);
                 *waiting = Some(if spins {
+                    if w.mechs.fifo_locks
+                        && queued_since[cx].is_none()
+                        && m.spin_queued(cx as CtxId)
+                    {
+                        let k = c.cpu as usize;
+                        queued_since[cx] = Some(time(v, &spin, &idle, &lab, k));
+                    }
                     // The lock it spins on stays the same until it can step.
                     Wait::Spin(m.spin_line(cx as CtxId))
                 } else {
@@ -890,7 +906,11 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs, w: &Workload) -> 
                 });
             }
         }
-        let Some((_, cx)) = best else { break };
+        let Some((_, _, cx)) = best else { break };
+        // It takes the lock it waited for in line (or was not waiting): out of the queue.
+        if queued_since[cx].take().is_some() {
+            used.queued_handoffs += 1;
+        }
         let c = v.ctx(cx as CtxId);
         let k = c.cpu as usize;
         let now = time(v, &spin, &idle, &lab, k);
@@ -1137,6 +1157,8 @@ pub struct MechUse {
     pub barrier_idle: u64,
     /// Operations run before the clock started (the warm-up), all contexts.
     pub warmup_ops: u64,
+    /// Times a `spinlock_t` went to the waiter first in line (`Mechs::fifo_locks`).
+    pub queued_handoffs: u64,
 }
 
 /// How a context that cannot step waits: asleep for work (a closed gate, a variable not yet
@@ -1714,7 +1736,7 @@ pub struct SeedResult {
 #[serde(rename_all = "camelCase")]
 pub struct MechanismRow {
     /// `zone-lock`, `page-lists`, `kmalloc-lookup`, `page-read`, `store-buffer`, `mlp`,
-    /// `phase-barrier`, `warm-up`.
+    /// `phase-barrier`, `warm-up`, `fifo-locks`.
     pub key: &'static str,
     /// A few words: what it is.
     pub name: &'static str,
@@ -1826,6 +1848,17 @@ fn mechanism_rows(b: &Report, a: &Report, metric: Metric) -> Vec<MechanismRow> {
                 "{} → {} operations run before the clock starts (the seed's benchmark ran far longer than the model, so its first allocations' cost is no share of its figure)",
                 thousands(mb.warmup_ops),
                 thousands(ma.warmup_ops)
+            ),
+        });
+    }
+    if mb.queued_handoffs + ma.queued_handoffs > 0 {
+        rows.push(MechanismRow {
+            key: "fifo-locks",
+            name: "spinlocks taken in turn",
+            detail: format!(
+                "{} → {} times a list_lock (or a barn's lock) went to the CPU that had waited longest",
+                thousands(mb.queued_handoffs),
+                thousands(ma.queued_handoffs)
             ),
         });
     }

@@ -952,11 +952,16 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs, w: &Workload) -> 
             m.apply(Move::Step(cx as CtxId), None);
             Vec::new()
         };
+        // The loads of the object's `struct page` beyond the first (`page_loads`): the line
+        // is this CPU's by then, each an L1 hit.
+        let mut page_again = 0;
         if let Some(line) = freed_page {
             // `virt_to_head_page(x)`: the object's `struct page` (compound_head, PageSlab,
             // slab_cache: one line), charged by the machine as the line's state says.
             m.access(line, Access::Read);
             used.page_reads += 1;
+            page_again = page_loads(allocator, w.api).saturating_sub(1);
+            used.page_loads += u64::from(page_again) + 1;
         }
         m.finish_if_done();
         let v = m.policy_view();
@@ -983,6 +988,9 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs, w: &Workload) -> 
         } else {
             mech::Charge::default()
         };
+        if page_again > 0 {
+            extra.add(cost::Id::L1Hit, i64::from(page_again));
+        }
         if starting && kmalloc && matches!(op, IOp::Alloc { .. }) {
             extra.merge(&mech::kmalloc_lookup(w.size));
             used.kmalloc_lookups += 1;
@@ -1132,6 +1140,21 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs, w: &Workload) -> 
     }
 }
 
+/// How many loads of the freed object's `struct page` the free makes before it reaches the
+/// allocator: SLUB's `kfree` (every era, 2.6.22 to 7.0) tests `PageTail` in `compound_head`,
+/// then `PageSlab`, then reads `page->slab_cache` (two `test_bit`s of `page->flags`, volatile
+/// reads the compiler may not merge, and the cache pointer); SLUB's `kmem_cache_free` only
+/// `compound_head`'s test (it has the cache); SLAB's `kfree` (`virt_to_cache`)
+/// `compound_head`'s test and `page->slab_cache`; SLAB's `kmem_cache_free` none.
+fn page_loads(allocator: Allocator, api: Api) -> u32 {
+    match (allocator, api) {
+        (Allocator::Slab, Api::Kmalloc) => 2,
+        (Allocator::Slab, Api::KmemCache) => 0,
+        (_, Api::Kmalloc) => 3,
+        (_, Api::KmemCache) => 1,
+    }
+}
+
 /// The `struct page` line of the object variable `var` holds (its slab's descriptor line,
 /// which the slab's object lines follow), if it holds one.
 fn page_line(m: &Machine, var: usize) -> Option<u32> {
@@ -1151,6 +1174,8 @@ pub struct MechUse {
     pub kmalloc_lookups: u64,
     /// `virt_to_head_page` reads of a freed object's page.
     pub page_reads: u64,
+    /// Loads of those pages' `struct page` in all (`page_loads` per free).
+    pub page_loads: u64,
     /// The store buffers and overlapped loads, all CPUs.
     pub core: mech::CoreStats,
     /// Cycles the CPUs slept at slab_test's phase barrier, all CPUs (0 without it).
@@ -1867,9 +1892,10 @@ fn mechanism_rows(b: &Report, a: &Report, metric: Metric) -> Vec<MechanismRow> {
             key: "page-read",
             name: "virt_to_head_page",
             detail: format!(
-                "the object's struct page read by each of {} → {} frees",
+                "the object's struct page read by each of {} → {} frees, {} load(s) each (compound_head's PageTail; kfree's PageSlab and slab_cache)",
                 thousands(mb.page_reads),
-                thousands(ma.page_reads)
+                thousands(ma.page_reads),
+                mb.page_loads.checked_div(mb.page_reads).unwrap_or(0)
             ),
         });
     }

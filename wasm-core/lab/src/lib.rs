@@ -41,9 +41,10 @@
 //! Mechanisms outside the step model (`mech`), charged in the table's constants by the
 //! driver around the model's steps: the page allocator's zone lock and per-CPU page lists in
 //! place of the fixed `PAGE_ALLOC`/`PAGE_FREE`; kmalloc's size-to-cache lookup before each
-//! allocation of a kmalloc workload ([`Api`]); and the free's read of the object's `struct
-//! page` (`virt_to_head_page`: every SLUB free, SLAB's under kfree), charged through the
-//! machine so that the line's MESI state decides what it costs; and a store buffer per core
+//! allocation of a kmalloc workload ([`Api`]); and the free's reads of the object's `struct
+//! page` (`virt_to_head_page`: every SLUB free, SLAB's under kfree), the first charged through
+//! the machine so that the line's MESI state decides what it costs, each further field kfree
+//! reads (`PageSlab`, `slab_cache`) an L1 hit; and a store buffer per core
 //! (`mech::Core`: a plain store retires at its issue cost, its line's transfer goes on behind
 //! the core, and a `LOCK`ed instruction waits for the buffer to drain). Two more come from the
 //! benchmarks, not the machine: slab_test's barrier between its allocations and its frees, and
@@ -71,7 +72,12 @@
 //! it — is an invalidation, not an L1 hit, and the critical section grows with the number of
 //! waiters. Tried in an earlier version without the rest and left out then; with it, seed
 //! 001 at 2048 and 1024 bytes moved from 0.90 and 0.84 to 0.77 and 0.75 (the seed: 0.50 and
-//! 0.53).
+//! 0.53). A released `spinlock_t` (a node's `list_lock`, a barn's lock) goes to the context
+//! that began to wait first, as ticket (2.6.25) and queued (4.2) spinlocks serve their
+//! waiters (`Mechs::fifo_locks`): of the contexts ready at the same moment, the earliest
+//! waiter steps first. `slab_lock`, a `bit_spin_lock`, has no queue: whoever the driver looks
+//! at first. Without the queue the lowest-numbered CPUs of seed 001 finished allocating long
+//! before the others, and a CPU's average stood for less than the phase took.
 //!
 //! Memory-level parallelism. Letting independent loads overlap was tried: the fields of a
 //! `kmem_cache_cpu` (tid, freelist, page) loaded one after another at the cost of one issue
@@ -286,7 +292,7 @@ pub struct Workload {
 pub struct Mechs {
     /// The zone's lock and the per-CPU page lists instead of a fixed `PAGE_ALLOC`/`PAGE_FREE`.
     pub zone_lock: bool,
-    /// kmalloc's size lookup and the free's read of the object's page.
+    /// kmalloc's size lookup and the free's reads of the object's page.
     pub kmalloc: bool,
     /// Plain stores retire into a store buffer that `LOCK`ed instructions drain.
     pub store_buffer: bool,
@@ -1892,10 +1898,11 @@ fn mechanism_rows(b: &Report, a: &Report, metric: Metric) -> Vec<MechanismRow> {
             key: "page-read",
             name: "virt_to_head_page",
             detail: format!(
-                "the object's struct page read by each of {} → {} frees, {} load(s) each (compound_head's PageTail; kfree's PageSlab and slab_cache)",
+                "the object's struct page read by each of {} → {} frees, {} → {} load(s) each (compound_head's PageTail test; kfree also reads slab_cache, and SLUB's kfree tests PageSlab)",
                 thousands(mb.page_reads),
                 thousands(ma.page_reads),
-                mb.page_loads.checked_div(mb.page_reads).unwrap_or(0)
+                mb.page_loads.checked_div(mb.page_reads).unwrap_or(0),
+                ma.page_loads.checked_div(ma.page_reads).unwrap_or(0)
             ),
         });
     }

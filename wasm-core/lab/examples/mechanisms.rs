@@ -7,7 +7,7 @@
 use slub_lab_core::{self as lab, Mechs};
 
 fn main() {
-    let settings: [(&str, Mechs); 7] = [
+    let settings: [(&str, Mechs); 8] = [
         ("all", Mechs::default()),
         (
             "no zone lock",
@@ -41,6 +41,13 @@ fn main() {
             "no phase barrier",
             Mechs {
                 barrier: false,
+                ..Mechs::default()
+            },
+        ),
+        (
+            "no FIFO locks",
+            Mechs {
+                fifo_locks: false,
                 ..Mechs::default()
             },
         ),

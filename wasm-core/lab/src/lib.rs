@@ -41,9 +41,10 @@
 //! Mechanisms outside the step model (`mech`), charged in the table's constants by the
 //! driver around the model's steps: the page allocator's zone lock and per-CPU page lists in
 //! place of the fixed `PAGE_ALLOC`/`PAGE_FREE`; kmalloc's size-to-cache lookup before each
-//! allocation of a kmalloc workload ([`Api`]); and the free's read of the object's `struct
-//! page` (`virt_to_head_page`: every SLUB free, SLAB's under kfree), charged through the
-//! machine so that the line's MESI state decides what it costs; and a store buffer per core
+//! allocation of a kmalloc workload ([`Api`]); and the free's reads of the object's `struct
+//! page` (`virt_to_head_page`: every SLUB free, SLAB's under kfree), the first charged through
+//! the machine so that the line's MESI state decides what it costs, each further field kfree
+//! reads (`PageSlab`, `slab_cache`) an L1 hit; and a store buffer per core
 //! (`mech::Core`: a plain store retires at its issue cost, its line's transfer goes on behind
 //! the core, and a `LOCK`ed instruction waits for the buffer to drain). Two more come from the
 //! benchmarks, not the machine: slab_test's barrier between its allocations and its frees, and
@@ -71,7 +72,12 @@
 //! it — is an invalidation, not an L1 hit, and the critical section grows with the number of
 //! waiters. Tried in an earlier version without the rest and left out then; with it, seed
 //! 001 at 2048 and 1024 bytes moved from 0.90 and 0.84 to 0.77 and 0.75 (the seed: 0.50 and
-//! 0.53).
+//! 0.53). A released `spinlock_t` (a node's `list_lock`, a barn's lock) goes to the context
+//! that began to wait first, as ticket (2.6.25) and queued (4.2) spinlocks serve their
+//! waiters (`Mechs::fifo_locks`): of the contexts ready at the same moment, the earliest
+//! waiter steps first. `slab_lock`, a `bit_spin_lock`, has no queue: whoever the driver looks
+//! at first. Without the queue the lowest-numbered CPUs of seed 001 finished allocating long
+//! before the others, and a CPU's average stood for less than the phase took.
 //!
 //! Memory-level parallelism. Letting independent loads overlap was tried: the fields of a
 //! `kmem_cache_cpu` (tid, freelist, page) loaded one after another at the cost of one issue
@@ -286,7 +292,7 @@ pub struct Workload {
 pub struct Mechs {
     /// The zone's lock and the per-CPU page lists instead of a fixed `PAGE_ALLOC`/`PAGE_FREE`.
     pub zone_lock: bool,
-    /// kmalloc's size lookup and the free's read of the object's page.
+    /// kmalloc's size lookup and the free's reads of the object's page.
     pub kmalloc: bool,
     /// Plain stores retire into a store buffer that `LOCK`ed instructions drain.
     pub store_buffer: bool,
@@ -296,6 +302,9 @@ pub struct Mechs {
     pub barrier: bool,
     /// The workload's warm-up ([`Workload::warmup`]) runs before the clock starts.
     pub warmup: bool,
+    /// A `spinlock_t` goes to its waiters in the order they came (ticket and queued
+    /// spinlocks); without it, to whichever waiter the driver looks at first.
+    pub fifo_locks: bool,
 }
 
 impl Default for Mechs {
@@ -307,6 +316,7 @@ impl Default for Mechs {
             mlp: false,
             barrier: true,
             warmup: true,
+            fifo_locks: true,
         }
     }
 }
@@ -860,13 +870,15 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs, w: &Workload) -> 
     let mut per_cpu: Vec<CpuTime> = vec![CpuTime::default(); cpus];
     // Contexts that could not step when last looked at, and how they wait.
     let mut waiting: Vec<Option<Wait>> = vec![None; n_ctx];
+    // When each context began to wait for a queued lock (`Mechs::fifo_locks`), until it has it.
+    let mut queued_since: Vec<Option<u64>> = vec![None; n_ctx];
     let time = |v: PolicyView, spin: &[u64], idle: &[u64], lab: &[i64], k: usize| {
         (v.cycles(k) + spin[k] + idle[k]).saturating_add_signed(lab[k])
     };
 
     loop {
         // Which contexts can step now, and which of them is earliest in time.
-        let mut best: Option<(u64, usize)> = None;
+        let mut best: Option<(u64, u64, usize)> = None;
         let v = m.policy_view();
         for (cx, waiting) in waiting.iter_mut().enumerate() {
             let gate = gate_open(v, &mut gates_of, cx);
@@ -875,14 +887,24 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs, w: &Workload) -> 
             if gate && enabled {
                 let k = c.cpu as usize;
                 let t = time(v, &spin, &idle, &lab, k);
-                if best.is_none_or(|(bt, _)| t < bt) {
-                    best = Some((t, cx));
+                // Of the contexts ready at the same moment, a queued lock's waiters go in the
+                // order they began to wait (`Mechs::fifo_locks`).
+                let key = (t, queued_since[cx].unwrap_or(t));
+                if best.is_none_or(|(bt, bs, _)| key < (bt, bs)) {
+                    best = Some((key.0, key.1, cx));
                 }
             } else if !c.finished && waiting.is_none() {
                 // Spinning on a lock costs; waiting for work (a closed gate, a variable not
                 // yet bound: the op cannot even start) is sleep.
                 let spins = gate && c.in_op && v.blocked(cx as CtxId);
                 *waiting = Some(if spins {
+                    if w.mechs.fifo_locks
+                        && queued_since[cx].is_none()
+                        && m.spin_queued(cx as CtxId)
+                    {
+                        let k = c.cpu as usize;
+                        queued_since[cx] = Some(time(v, &spin, &idle, &lab, k));
+                    }
                     // The lock it spins on stays the same until it can step.
                     Wait::Spin(m.spin_line(cx as CtxId))
                 } else {
@@ -890,7 +912,11 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs, w: &Workload) -> 
                 });
             }
         }
-        let Some((_, cx)) = best else { break };
+        let Some((_, _, cx)) = best else { break };
+        // It takes the lock it waited for in line (or was not waiting): out of the queue.
+        if queued_since[cx].take().is_some() {
+            used.queued_handoffs += 1;
+        }
         let c = v.ctx(cx as CtxId);
         let k = c.cpu as usize;
         let now = time(v, &spin, &idle, &lab, k);
@@ -932,11 +958,16 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs, w: &Workload) -> 
             m.apply(Move::Step(cx as CtxId), None);
             Vec::new()
         };
+        // The loads of the object's `struct page` beyond the first (`page_loads`): the line
+        // is this CPU's by then, each an L1 hit.
+        let mut page_again = 0;
         if let Some(line) = freed_page {
             // `virt_to_head_page(x)`: the object's `struct page` (compound_head, PageSlab,
             // slab_cache: one line), charged by the machine as the line's state says.
             m.access(line, Access::Read);
             used.page_reads += 1;
+            page_again = page_loads(allocator, w.api).saturating_sub(1);
+            used.page_loads += u64::from(page_again) + 1;
         }
         m.finish_if_done();
         let v = m.policy_view();
@@ -963,6 +994,9 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs, w: &Workload) -> 
         } else {
             mech::Charge::default()
         };
+        if page_again > 0 {
+            extra.add(cost::Id::L1Hit, i64::from(page_again));
+        }
         if starting && kmalloc && matches!(op, IOp::Alloc { .. }) {
             extra.merge(&mech::kmalloc_lookup(w.size));
             used.kmalloc_lookups += 1;
@@ -1112,6 +1146,21 @@ pub fn drive(sc: Scenario, gates: &[Gate], costs: cost::Costs, w: &Workload) -> 
     }
 }
 
+/// How many loads of the freed object's `struct page` the free makes before it reaches the
+/// allocator: SLUB's `kfree` (every era, 2.6.22 to 7.0) tests `PageTail` in `compound_head`,
+/// then `PageSlab`, then reads `page->slab_cache` (two `test_bit`s of `page->flags`, volatile
+/// reads the compiler may not merge, and the cache pointer); SLUB's `kmem_cache_free` only
+/// `compound_head`'s test (it has the cache); SLAB's `kfree` (`virt_to_cache`)
+/// `compound_head`'s test and `page->slab_cache`; SLAB's `kmem_cache_free` none.
+fn page_loads(allocator: Allocator, api: Api) -> u32 {
+    match (allocator, api) {
+        (Allocator::Slab, Api::Kmalloc) => 2,
+        (Allocator::Slab, Api::KmemCache) => 0,
+        (_, Api::Kmalloc) => 3,
+        (_, Api::KmemCache) => 1,
+    }
+}
+
 /// The `struct page` line of the object variable `var` holds (its slab's descriptor line,
 /// which the slab's object lines follow), if it holds one.
 fn page_line(m: &Machine, var: usize) -> Option<u32> {
@@ -1131,12 +1180,16 @@ pub struct MechUse {
     pub kmalloc_lookups: u64,
     /// `virt_to_head_page` reads of a freed object's page.
     pub page_reads: u64,
+    /// Loads of those pages' `struct page` in all (`page_loads` per free).
+    pub page_loads: u64,
     /// The store buffers and overlapped loads, all CPUs.
     pub core: mech::CoreStats,
     /// Cycles the CPUs slept at slab_test's phase barrier, all CPUs (0 without it).
     pub barrier_idle: u64,
     /// Operations run before the clock started (the warm-up), all contexts.
     pub warmup_ops: u64,
+    /// Times a `spinlock_t` went to the waiter first in line (`Mechs::fifo_locks`).
+    pub queued_handoffs: u64,
 }
 
 /// How a context that cannot step waits: asleep for work (a closed gate, a variable not yet
@@ -1714,7 +1767,7 @@ pub struct SeedResult {
 #[serde(rename_all = "camelCase")]
 pub struct MechanismRow {
     /// `zone-lock`, `page-lists`, `kmalloc-lookup`, `page-read`, `store-buffer`, `mlp`,
-    /// `phase-barrier`, `warm-up`.
+    /// `phase-barrier`, `warm-up`, `fifo-locks`.
     pub key: &'static str,
     /// A few words: what it is.
     pub name: &'static str,
@@ -1829,14 +1882,27 @@ fn mechanism_rows(b: &Report, a: &Report, metric: Metric) -> Vec<MechanismRow> {
             ),
         });
     }
+    if mb.queued_handoffs + ma.queued_handoffs > 0 {
+        rows.push(MechanismRow {
+            key: "fifo-locks",
+            name: "spinlocks taken in turn",
+            detail: format!(
+                "{} → {} times a list_lock (or a barn's lock) went to the CPU that had waited longest",
+                thousands(mb.queued_handoffs),
+                thousands(ma.queued_handoffs)
+            ),
+        });
+    }
     if mb.page_reads + ma.page_reads > 0 {
         rows.push(MechanismRow {
             key: "page-read",
             name: "virt_to_head_page",
             detail: format!(
-                "the object's struct page read by each of {} → {} frees",
+                "the object's struct page read by each of {} → {} frees, {} → {} load(s) each (compound_head's PageTail test; kfree also reads slab_cache, and SLUB's kfree tests PageSlab)",
                 thousands(mb.page_reads),
-                thousands(ma.page_reads)
+                thousands(ma.page_reads),
+                mb.page_loads.checked_div(mb.page_reads).unwrap_or(0),
+                ma.page_loads.checked_div(ma.page_reads).unwrap_or(0)
             ),
         });
     }

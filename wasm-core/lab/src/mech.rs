@@ -12,8 +12,12 @@
 //! - [`Core`]: a store buffer (plain stores retire at their issue cost, `LOCK`ed
 //!   instructions wait for it to drain) and, off by default, overlapped loads of one line.
 //! - [`kmalloc_lookup`]: `__kmalloc`'s size-to-cache lookup (`kmalloc_slab`), and `kfree`'s
-//!   `virt_to_head_page` read of the object's page (the driver charges that one through the
-//!   machine, so it costs what the line's state says).
+//!   `virt_to_head_page` reads of the object's page (the driver charges the first through the
+//!   machine, so it costs what the line's state says, and the fields read after it as L1
+//!   hits).
+//!
+//! The driver also hands a released `spinlock_t` to the CPU that waited longest (ticket and
+//! queued spinlocks); that needs no charge, so it lives in the driver, not here.
 //!
 //! Every count here is the kernel's (the structure: how many lines a function touches, how
 //! many pages a batch moves); every cycle is a constant of the table. `docs/cost-table.md`

@@ -255,6 +255,18 @@ impl Machine {
         }
     }
 
+    /// Whether the lock context `cx` spins on is a `spinlock_t` (a node's `list_lock`, a
+    /// barn's lock), which hands itself to its waiters in the order they came (ticket
+    /// spinlocks from 2.6.25, queued spinlocks from 4.2), rather than a `slab_lock` bit
+    /// (`bit_spin_lock`: test-and-set, whoever sees it free first takes it).
+    pub fn spin_queued(&self, cx: CtxId) -> bool {
+        use super::executor::Block;
+        matches!(
+            self.blocked(cx),
+            Some(Block::ListLock(..) | Block::BarnLock(..))
+        )
+    }
+
     pub fn scenario(&self) -> &crate::Scenario {
         &self.cfg.sc
     }

@@ -6,7 +6,7 @@
 export type MechanismRow = { 
 /**
  * `zone-lock`, `page-lists`, `kmalloc-lookup`, `page-read`, `store-buffer`, `mlp`,
- * `phase-barrier`, `warm-up`.
+ * `phase-barrier`, `warm-up`, `fifo-locks`.
  */
 key: string, 
 /**

@@ -60,8 +60,8 @@ export function LabPage() {
             The model’s cycles are not the seeds’. Those come from an IA64 and several Xeons, and include the call, mispredicted
             branches and the benchmark loop; the model charges every load its full latency, one after another, where a real
             core overlaps some of them. Around the allocator the lab adds what the seeds’ machines and benchmarks did: the page
-            allocator’s zone lock and per-CPU page lists, kmalloc’s size lookup and the free’s read of the object’s page, a store
-            buffer, slab_test’s wait between its allocations and its frees, and a warm-up where the seed ran far longer than the
+            allocator’s zone lock and per-CPU page lists, kmalloc’s size lookup and the free’s reads of the object’s page, a store
+            buffer, spinlocks handed to their waiters in turn, slab_test’s wait between its allocations and its frees, and a warm-up where the seed ran far longer than the
             model can. Each card lists the ones its comparison used. So the lab compares <em>ratios</em>, with verdicts kept
             apart: the <strong>sign</strong> (does the change go the seed&apos;s way?), the <strong>size</strong> (is the
             model&apos;s change between half and twice the seed&apos;s?) and the <strong>band</strong> (is the model&apos;s

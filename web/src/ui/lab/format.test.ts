@@ -167,6 +167,12 @@ describe('why the cycles moved', () => {
     );
   });
 
+  it('names the wait for a lock when the metric is this operation and the wait moved the cycles', () => {
+    const waiting = (w: number, cycles: number) => ({ ...side({ alloc: line({ cycles, listLocks: 1, transfers: 2 }) }), shares: { waiting: w, transfers: 0, atomics: 0, work: 0 } });
+    const [s] = explainOps(waiting(2000, 3295), waiting(600, 1432), 'alloc');
+    expect(s).toBe('Per allocation: 3,295 → 1,432 cycles (−1,863). What moved: waiting for a lock 2,000 → 600 cycles per operation.');
+  });
+
   it('says when nothing changed, and leaves out operations the metric does not read', () => {
     const b = side({ alloc: line({ cycles: 5 }), free: line({ cycles: 7 }) });
     expect(explainOps(b, b, 'free')).toEqual(['Per free: 7 → 7 cycles (±0). Nothing the cost table charges changed.']);

@@ -216,8 +216,8 @@ function delta(after: number, before: number, digits = 2): string {
  * the path's own steps: its instructions and the accesses that are not transfers.
  */
 export function explainOps(before: Side, after: Side, metric: Metric): string[] {
-  return opRows(before, after, metric)
-    .filter((r) => r.counted)
+  const counted = opRows(before, after, metric).filter((r) => r.counted);
+  return counted
     .map(({ op, before: b, after: a }) => {
       const dc = a.cycles - b.cycles;
       const head = `Per ${OP_NAME[op]}: ${num(b.cycles)} → ${num(a.cycles)} cycles (${delta(a.cycles, b.cycles)}).`;
@@ -226,6 +226,13 @@ export function explainOps(before: Side, after: Side, metric: Metric): string[] 
       const dTransfers = a.transfers - b.transfers;
       const dPrefetched = a.prefetched - b.prefetched;
       const causes: string[] = [];
+      // The time spent waiting for a lock is counted per metric (`shares`): it is this
+      // operation's when the metric is this one operation.
+      const waits = counted.length === 1 ? { b: before.shares.waiting, a: after.shares.waiting } : null;
+      const dWait = waits === null ? 0 : waits.a - waits.b;
+      if (waits !== null && Math.abs(dWait) >= 0.5 * Math.abs(dc)) {
+        causes.push(`waiting for a lock ${num(waits.b)} → ${num(waits.a)} cycles per operation`);
+      }
       if (Math.abs(dLocks) >= EPS) causes.push(`list_lock acquisitions ${num(b.listLocks)} → ${num(a.listLocks)} per operation`);
       if (Math.abs(dTransfers) >= EPS) {
         const kinds: string[] = [];
@@ -238,7 +245,7 @@ export function explainOps(before: Side, after: Side, metric: Metric): string[] 
           `lines that arrive by a prefetch ${num(b.prefetched)} → ${num(a.prefetched)} per operation (the operation pays the prefetch’s issue, not the transfer)`,
         );
       }
-      const traffic = (Math.abs(dTransfers) + Math.abs(dPrefetched)) * TRANSFER_CYCLES + Math.abs(dLocks) * LOCK_CYCLES;
+      const traffic = (Math.abs(dTransfers) + Math.abs(dPrefetched)) * TRANSFER_CYCLES + Math.abs(dLocks) * LOCK_CYCLES + Math.abs(dWait);
       if (causes.length > 0 && traffic >= 0.5 * Math.abs(dc)) return `${head} What moved: ${causes.join('; ')}.`;
       const none = b.transfers < EPS && a.transfers < EPS && b.listLocks < EPS && a.listLocks < EPS;
       const traffics = none

@@ -57,7 +57,7 @@ export function LabPage() {
             charges every run, the same for every experiment: no constant is tuned to make one match.
           </p>
           <p>
-            The model’s cycles are not the seeds’. Those come from an IA64 and several Xeons, and include the call, mispredicted
+            The model’s cycles are not the seeds’. Those come from an IA64 and x86 machines (a Core i7, Xeons), and include the call, mispredicted
             branches and the benchmark loop; the model charges every load its full latency, one after another, where a real
             core overlaps some of them. Around the allocator the lab adds what the seeds’ machines and benchmarks did: the page
             allocator’s zone lock and per-CPU page lists, kmalloc’s size lookup and the free’s reads of the object’s page, a store

@@ -14,7 +14,7 @@ import { StatsPanel, VarsPanel, ViolationsPanel } from '../panels';
 import { BUILTIN_TEXTS } from '../scenarios';
 import { useSimReady } from '../simReady';
 import { useSimulationWhen } from '../useSimulation';
-import { LinesView, ListingView, StageView, ThreadPanes } from '../views';
+import { useChunk } from '../useChunk';
 import { useMediaQuery } from '../useMediaQuery';
 import { describeHighlight, codeFor } from './highlight';
 import { applyHighlights } from './highlightDom';
@@ -27,6 +27,10 @@ import { useProgress } from './useProgress';
 import { useWalk } from './useWalk';
 import { trackKey, useSpeed, SpeedControl } from './pace';
 import { LessonFrameEnd } from './LessonFrame';
+
+// The stage's drawing code (the views and D3, 37 KB gzip) comes after the prose, beside the
+// simulator it waits for anyway: a lesson's words need neither.
+const loadViews = () => import('../views');
 
 let listingCache: ListingFunction[] | undefined;
 /** The whole listing, once the simulator is ready (empty until then). */
@@ -73,7 +77,11 @@ export function LessonReader({
   const progress = useProgress();
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
   // The prose is drawn before the simulator is ready; the stage and panels once it is.
-  const ready = useSimReady();
+  const simReady = useSimReady();
+  const viewsChunk = useChunk(loadViews);
+  const views = viewsChunk.kind === 'ready' ? viewsChunk.module : null;
+  // The stage plays once both the simulator and its drawing code are here.
+  const ready = simReady && views !== null;
   const listing = useListing(ready);
   const page = useRef<HTMLElement | null>(null);
 
@@ -376,8 +384,10 @@ export function LessonReader({
 
           <section className="code-panel" aria-label="Code listing" data-panel="code">
             <h3>Code</h3>
-            {view !== null && <ThreadPanes view={view} />}
-            {view !== null && <ListingView view={view} event={derived.kind === 'ok' ? derived.lastEvent : undefined} hideEras={!shown('eras')} />}
+            {view !== null && views !== null && <views.ThreadPanes view={view} />}
+            {view !== null && views !== null && (
+              <views.ListingView view={view} event={derived.kind === 'ok' ? derived.lastEvent : undefined} hideEras={!shown('eras')} />
+            )}
           </section>
         </div>
 
@@ -417,7 +427,11 @@ export function LessonReader({
             )}
             {stepMoves > 1 && !reducedMotion && <SpeedControl speed={speed} onChange={setSpeed} />}
           </div>
-          {derived.kind === 'loading' ? (
+          {viewsChunk.kind === 'failed' ? (
+            <p className="error" role="alert">
+              The stage could not be loaded: {viewsChunk.message}
+            </p>
+          ) : derived.kind === 'loading' || views === null ? (
             <p className="loading stage-loading" role="status">
               Loading the simulator…
             </p>
@@ -428,7 +442,7 @@ export function LessonReader({
           ) : (
             <>
               <h2 className="sr-only">Stage</h2>
-              <StageView
+              <views.StageView
                 hide={{ tid: !shown('tid'), lines: !shown('lines'), primitives: !shown('primitives'), cycles: !shown('cycles') }}
                 view={derived.view}
                 event={derived.lastEvent}
@@ -441,12 +455,12 @@ export function LessonReader({
         </div>
 
         <div className="col-right">
-          {derived.kind === 'ok' && (
+          {derived.kind === 'ok' && views !== null && (
             <>
               {shown('lines') && (
                 <section className="panel" aria-labelledby="lines-h" data-panel="lines">
                   <h2 id="lines-h">Cache lines</h2>
-                  <LinesView view={derived.view} event={derived.lastEvent} step={walk.cursor} animate={!reducedMotion} />
+                  <views.LinesView view={derived.view} event={derived.lastEvent} step={walk.cursor} animate={!reducedMotion} />
                   <p className="muted small">M and E filled, S outlined, I grey: the MESI state of each line in each CPU&apos;s cache.</p>
                 </section>
               )}

@@ -5,7 +5,8 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { LinkErrorPanel } from './LinkErrorPanel';
 import { PlayShell } from './PlayShell';
 import { BUILTIN_TEXTS, DEFAULT_COMPARE_ID, DEFAULT_SCENARIO_ID } from './scenarios';
-import { afterNextPaint, SimReady } from './simReady';
+import { afterNextPaint } from './afterNextPaint';
+import { SimReady } from './simReady';
 import { useChunk } from './useChunk';
 
 // The simulator: its bridge (sim/) and its wasm, fetched only by a page that draws a stage or

@@ -3,6 +3,7 @@
 // the prose comes first instead of sharing the bandwidth with 200 KB of wasm. What needs the
 // simulator reads `ready` and waits (App.tsx provides both).
 import { createContext, useContext, useEffect } from 'react';
+import { afterNextPaint } from './afterNextPaint';
 
 export interface SimStatus {
   readonly ready: boolean;
@@ -11,21 +12,6 @@ export interface SimStatus {
 }
 
 export const SimReady = createContext<SimStatus>({ ready: true, want: () => undefined });
-
-/**
- * Run `fn` after the next paint; returns a cancel. (A passive effect may run before that paint,
- * when a layout effect updates state: the frame callback runs before it, its timeout after.)
- */
-export function afterNextPaint(fn: () => void): () => void {
-  let timer = 0;
-  const frame = requestAnimationFrame(() => {
-    timer = window.setTimeout(fn, 0);
-  });
-  return () => {
-    cancelAnimationFrame(frame);
-    window.clearTimeout(timer);
-  };
-}
 
 /** Whether the simulator is ready; asks for it once this page's first frame is painted. */
 export function useSimReady(): boolean {

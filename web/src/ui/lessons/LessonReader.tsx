@@ -78,7 +78,7 @@ export function LessonReader({
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
   // The prose is drawn before the simulator is ready; the stage and panels once it is.
   const simReady = useSimReady();
-  const viewsChunk = useChunk(loadViews);
+  const viewsChunk = useChunk(loadViews, { afterPaint: true });
   const views = viewsChunk.kind === 'ready' ? viewsChunk.module : null;
   // The stage plays once both the simulator and its drawing code are here.
   const ready = simReady && views !== null;

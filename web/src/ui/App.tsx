@@ -33,7 +33,7 @@ export const loadComparePage = () => import('./compare/ComparePage');
  * once its words are painted (simReady.ts), the front page and the lesson index never draw a
  * stage, and the Lab and the comparison run their model in Web Workers with their own wasm.
  */
-export function waitsForSimulator(route: Route): boolean {
+function waitsForSimulator(route: Route): boolean {
   return route.kind === 'play';
 }
 

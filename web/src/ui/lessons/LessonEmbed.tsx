@@ -6,11 +6,12 @@
 // the stage shows each step's outcome, for the speaker to ask about.
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
 import { revealed, stageTrack, type Lesson } from '../../lessons';
-import { LESSON_HEADS } from '../../lessons/heads';
+import { LESSON_HEADS, lessonLoader } from '../../lessons/heads';
 import { parseEmbedMessage, type CommandName } from '../../state/commands';
 import { parseEmbedOptions, type EmbedOptions, type StepMessage } from '../../state/embed';
 import { LinkErrorPanel } from '../LinkErrorPanel';
 import { CrashScreen } from '../CrashScreen';
+import { useChunk } from '../useChunk';
 import { useShortcuts } from '../useShortcuts';
 import { useEmbedFrame } from '../embedFrame';
 import { useSimulation } from '../useSimulation';
@@ -21,7 +22,6 @@ import { applyHighlights } from './highlightDom';
 import { lessonHash, parseLessonPath, resolveStep } from './route';
 import { stepAction, stepReducer, type StepBounds } from './stepper';
 import { useWalk } from './useWalk';
-import { useLesson } from './useLesson';
 import { trackKey } from './pace';
 import './lessons.css';
 
@@ -57,8 +57,8 @@ export function LessonEmbedPage({ path, query, hash }: { path: string; query: st
 
 /** The embed once its lesson is here (a chunk of its own, heads.ts). */
 function EmbedLoader({ id, ...rest }: { id: string; initial: number; lo: number; hi: number; options: EmbedOptions }) {
-  const lesson = useLesson(id);
-  if (lesson.kind === 'ready') return <LessonEmbed lesson={lesson.lesson} {...rest} />;
+  const lesson = useChunk(lessonLoader(id));
+  if (lesson.kind === 'ready') return <LessonEmbed lesson={lesson.module} {...rest} />;
   if (lesson.kind === 'failed') return <CrashScreen title="The lesson could not be loaded" message={lesson.message} />;
   return (
     <p className="loading" role="status">

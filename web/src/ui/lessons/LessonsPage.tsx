@@ -1,7 +1,7 @@
 // `#/lessons…` in the app: the index or the reader, or the link-error panel naming what is
 // wrong with the link (an unknown lesson, a step it does not have).
 import COURSE from 'virtual:course';
-import { LESSON_HEADS } from '../../lessons/heads';
+import { LESSON_HEADS, lessonLoader } from '../../lessons/heads';
 import { GlossaryPage, InvariantsPage } from './CoursePages';
 import { LinkErrorPanel } from '../LinkErrorPanel';
 import { LessonIndex } from './LessonIndex';
@@ -9,7 +9,6 @@ import { CrashScreen } from '../CrashScreen';
 import { useChunk } from '../useChunk';
 import { lessonReaderHere, loadLessonReader } from './loadReader';
 import { parseLessonPath, resolveStep } from './route';
-import { useLesson } from './useLesson';
 import './lessons.css';
 
 export function LessonsPage({ path, query, hash }: { path: string; query: string; hash: string }) {
@@ -26,10 +25,10 @@ export function LessonsPage({ path, query, hash }: { path: string; query: string
 /** A lesson's reader, drawn once its chunk and the lesson's are here (loadReader.ts, heads.ts). */
 function Reader({ id, step }: { id: string; step: number }) {
   const chunk = useChunk(loadLessonReader);
-  const lesson = useLesson(id);
+  const lesson = useChunk(lessonLoader(id));
   const reader = chunk.kind === 'ready' ? chunk.module : lessonReaderHere();
   if (reader !== undefined && lesson.kind === 'ready') {
-    return <reader.LessonReader lessons={LESSON_HEADS} lesson={lesson.lesson} initialStep={step} />;
+    return <reader.LessonReader lessons={LESSON_HEADS} lesson={lesson.module} initialStep={step} />;
   }
   if (chunk.kind === 'failed') return <CrashScreen title="The lesson could not be loaded" message={chunk.message} />;
   if (lesson.kind === 'failed') return <CrashScreen title="The lesson could not be loaded" message={lesson.message} />;

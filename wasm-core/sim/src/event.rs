@@ -5,6 +5,16 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+// It lives here, beside the events, because the model records it after a step (the model
+// stays below the view); the view and the simulator report it.
+/// An invariant violation, recorded as an outcome (never a panic).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, TS)]
+pub struct Violation {
+    pub step: u64,
+    pub invariant: String,
+    pub message: String,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Default, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(rename = "SimEvent")] // not the DOM's `Event`

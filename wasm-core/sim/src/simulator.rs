@@ -10,11 +10,7 @@ use crate::{scenario, Cycles, Error, Event, Outcome, Scenario, Stats, VarOutcome
 use std::collections::BTreeMap;
 
 const CHECKPOINT: usize = 64;
-/// The moves the default policy may add to a run (`run --max-moves` overrides it). A correct
-/// variant of any scenario the validator admits ends far below it (64 ops per context, a few
-/// dozen steps per op); a broken one whose retry loop never succeeds would run for ever, and
-/// its events would fill the memory: it is stopped here and reported as `LIVELOCK`.
-pub const MAX_POLICY_MOVES: usize = 100_000;
+pub use crate::scenario::MAX_POLICY_MOVES;
 
 /// The most moves one "run to the end" plays ([`Simulator::moves_to_end`]): a context spinning
 /// on a lock that nobody releases would otherwise never end.

@@ -438,13 +438,9 @@ pub struct VarView {
     pub held: bool,
 }
 
-/// An invariant violation, recorded as an outcome (never a panic).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, TS)]
-pub struct Violation {
-    pub step: u64,
-    pub invariant: String,
-    pub message: String,
-}
+// An invariant violation: the model records it (`crate::event`, beside the events), the view
+// reports it.
+pub use crate::event::Violation;
 
 /// A scene: what the page needs after one user action (a step, a seek, a jump, a new
 /// schedule), built by [`crate::Simulator::scene`] and sent in one crossing: the view and

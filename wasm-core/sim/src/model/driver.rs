@@ -10,7 +10,7 @@ use super::state::{CtxId, CtxKind, IOp};
 use super::stats::NR_STATS;
 use super::{Machine, Move};
 use crate::event::Event;
-use crate::view::Violation;
+use crate::event::Violation;
 
 /// Drive a machine: the moves, applying one, the end of the run and what a policy sees.
 pub trait Driver {
@@ -330,7 +330,7 @@ impl Machine {
             + heap_block(st.stats.len() * size_of::<[u64; NR_STATS]>())
             + heap_block(st.cycles.len() * size_of::<u64>())
             + heap_block(st.prefetches.len() * size_of::<super::state::PrefetchInFlight>())
-            + heap_block(self.violations.len() * size_of::<crate::view::Violation>())
+            + heap_block(self.violations.len() * size_of::<crate::event::Violation>())
             + heap_block(self.scratch.len())
     }
 

@@ -136,7 +136,7 @@ impl Machine {
             // Settling after an op's last step already lines up the next op: stop at the op
             // boundary so each op runs on its own CPU. An op that would not end (a variant that
             // livelocks) is cut after as many steps as a run may add, and said so.
-            let mut budget = 0..crate::MAX_POLICY_MOVES;
+            let mut budget = 0..crate::scenario::MAX_POLICY_MOVES;
             while !self.ctx(sx).stack.is_empty() && self.ctx(sx).cur_op == Some(i) {
                 if self.blocked(sx).is_some() || self.stopped() {
                     break;
@@ -144,7 +144,7 @@ impl Machine {
                 if budget.next().is_none() {
                     let msg = format!(
                         "setup[{i}] did not finish in {} steps: the variant livelocks",
-                        crate::MAX_POLICY_MOVES
+                        crate::scenario::MAX_POLICY_MOVES
                     );
                     self.violate("LIVELOCK", msg);
                     break;

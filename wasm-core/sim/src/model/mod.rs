@@ -62,9 +62,9 @@ pub use executor::Move;
 pub use pcs::{Func, Pc};
 pub use stats::Stat;
 
+use crate::event::Violation;
 use crate::event::{CasHalf, Event, Transition};
 use crate::scenario::{Fastpath, Scenario};
-use crate::view::Violation;
 use state::*;
 
 /// Resources of the explorer's footprints: a cache line is its id; the others are tagged.

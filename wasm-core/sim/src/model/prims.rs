@@ -7,7 +7,7 @@ use super::memory::Access;
 use super::state::*;
 use super::{Fault, Flow, Machine};
 use crate::event::EventKind;
-use crate::view::Violation;
+use crate::event::Violation;
 
 impl Machine {
     pub fn set_note(&mut self, kind: EventKind, target: String, narration: String) {

@@ -11,10 +11,16 @@ pub const MAX_OBJECTS_PER_SLAB: u32 = 64;
 pub const MAX_MIN_PARTIAL: u32 = 64;
 pub const MAX_CPU_PARTIAL: u32 = 256;
 pub const MAX_SETUP_OPS: usize = 256;
+/// The moves the default policy may add to a run (`run --max-moves` overrides it). A correct
+/// variant of any scenario the validator admits ends far below it (64 ops per context, a few
+/// dozen steps per op); a broken one whose retry loop never succeeds would run for ever, and
+/// its events would fill the memory: it is stopped here and reported as `LIVELOCK`. The
+/// machine's setup is cut at the same bound (`model::executor`), so it lives here, below both.
+pub const MAX_POLICY_MOVES: usize = 100_000;
 /// The most moves a scenario's `schedule` (and `run --schedule`) may name: as many as the
 /// default policy adds to a run (`MAX_POLICY_MOVES`), far more than any run of a correct
 /// variant takes.
-pub const MAX_SCHEDULE_MOVES: usize = 100_000;
+pub const MAX_SCHEDULE_MOVES: usize = MAX_POLICY_MOVES;
 pub const MAX_TASKS: usize = 8;
 pub const MAX_IRQS: usize = 8;
 pub const MAX_CONTEXT_OPS: usize = 64;

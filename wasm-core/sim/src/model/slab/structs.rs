@@ -1,0 +1,317 @@
+//! SLAB's state (`SlabState`: its `array_cache`s, its nodes' lists and `free_objects`, each
+//! slab's `active` and `bufctl`), its geometry of cache lines (`SlabLayout`) and each step
+//! machine's locals (`Frame`'s arm of the function, with its pc).
+
+use super::*;
+
+// ----- each step machine's locals (`Frame`'s arm of the function, with its pc) -----
+
+/// `slab_alloc` → `____cache_alloc` (`cache_alloc`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CacheAlloc {
+    /// `local_irq_save(save_flags)`.
+    pub saved_irq: bool,
+    /// The CPU whose `array_cache` it pops (`ac = cpu_cache_get(cachep)`).
+    pub c: u32,
+    /// `objp`, the object it returns.
+    pub obj: Addr,
+    /// What `cache_alloc_refill` returned.
+    pub ret: Ret,
+}
+
+/// `cache_alloc_refill`, irqs off on entry.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CacheAllocRefill {
+    /// The CPU whose array it refills, and its node (`n`), both set at RF1.
+    pub c: u32,
+    pub n: u32,
+    /// `batchcount`: how many objects are still to move to the array.
+    pub count: u32,
+    /// The slab `cache_grow_begin` made, if any.
+    pub p: Option<SlabId>,
+    /// What `cache_grow_begin` returned.
+    pub ret: Ret,
+}
+
+/// `cache_grow_begin`: a new slab from the page allocator.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CacheGrowBegin {
+    /// The node the slab comes from.
+    pub n: u32,
+    /// It enabled interrupts for the page allocation (`gfpflags_allow_blocking`).
+    pub flag: bool,
+    /// The new slab (`page`), `None` if the page allocator failed.
+    pub p: Option<SlabId>,
+}
+
+/// `cache_grow_end`: link the new slab `p` into node `n`'s lists.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CacheGrowEnd {
+    pub n: u32,
+    pub p: SlabId,
+}
+
+/// `kmem_cache_free` → `___cache_free` (`cache_free`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CacheFree {
+    /// `local_irq_save(flags)`.
+    pub saved_irq: bool,
+    /// The CPU whose array it pushes on.
+    pub c: u32,
+    /// `objp`, the object freed, and its slab.
+    pub x: Addr,
+    pub pg: SlabId,
+    /// The object's home node when it is not this CPU's (`cache_free_alien`).
+    pub n: Option<u32>,
+    /// The object is no longer in flight (pushed on an array or freed to its slab).
+    pub flag: bool,
+    /// Free slabs for `slabs_destroy`.
+    pub queue: Vec<SlabId>,
+}
+
+/// `cache_flusharray` of CPU `c`'s full array into node `n`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CacheFlusharray {
+    pub c: u32,
+    pub n: u32,
+    /// `batchcount`: the entries it gives away; `pages` counts those `free_block` returned.
+    pub count: u32,
+    pub pages: u32,
+    /// Free slabs for `slabs_destroy`.
+    pub queue: Vec<SlabId>,
+}
+
+/// `do_drain`: CPU `c`'s array (this CPU's if `flag`) back to node `n`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DoDrain {
+    /// `local_irq_save`: the drain runs with interrupts off (`on_each_cpu`'s IPI).
+    pub saved_irq: bool,
+    /// The flush is of the running CPU (`c` is set at DD0), not of a dead CPU `c`.
+    pub flag: bool,
+    pub c: u32,
+    pub n: u32,
+    /// `ac->avail`, the entries it frees; `pages` counts those `free_block` returned.
+    pub count: u32,
+    pub pages: u32,
+    /// Free slabs for `slabs_destroy`.
+    pub queue: Vec<SlabId>,
+}
+
+impl Locals for CacheAlloc {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.obj == a
+    }
+}
+
+impl Locals for CacheAllocRefill {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+}
+
+impl Locals for CacheGrowBegin {}
+
+impl Locals for CacheGrowEnd {}
+
+impl Locals for CacheFree {
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.x == a
+    }
+    fn queued(&self, s: SlabId) -> bool {
+        self.queue.contains(&s)
+    }
+}
+
+impl Locals for CacheFlusharray {
+    fn queued(&self, s: SlabId) -> bool {
+        self.queue.contains(&s)
+    }
+}
+
+impl Locals for DoDrain {
+    fn queued(&self, s: SlabId) -> bool {
+        self.queue.contains(&s)
+    }
+}
+
+/// SLAB's own state: what `mm/slab.c` keeps beyond the shared `Cpu`, `Node` and `Page`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabState {
+    /// Each CPU's `array_cache`.
+    pub ac: Vec<ArrayCache>,
+    /// Each node's `kmem_cache_node` beyond `list_lock` and `slabs_partial`.
+    pub nodes: Vec<SlabNode>,
+    /// SLAB's fields of every slab, by `SlabId`.
+    pub pages: Vec<SlabPage>,
+}
+
+/// SLAB's fields of a slab's `struct page`: `active`, the objects in use, and the freelist,
+/// an array of object indices (`bufctl`): the free objects are `bufctl[active..num]`. The
+/// array is empty until `cache_init_objs` writes it. The shared `Page` holds the memory.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabPage {
+    pub active: u32,
+    pub bufctl: Vec<u16>,
+}
+
+impl SlabState {
+    /// The state of a new cache: `enable_cpucache`'s arrays and `init_cache_node`'s lists.
+    pub fn new(l: &SlabLayout, cpu_node: &[u32], nodes: u32, objects: u32) -> SlabState {
+        SlabState {
+            ac: cpu_node
+                .iter()
+                .map(|_| ArrayCache {
+                    limit: l.limit,
+                    batchcount: l.batchcount,
+                    ..Default::default()
+                })
+                .collect(),
+            nodes: (0..nodes)
+                .map(|n| SlabNode {
+                    // init_cache_node: free_limit = (1 + CPUs of the node) * batchcount + num.
+                    free_limit: (cpu_node.iter().filter(|&&m| m == n).count() as u32)
+                        .saturating_add(1)
+                        .saturating_mul(l.batchcount)
+                        .saturating_add(objects),
+                    shared: (l.shared_limit > 0).then(|| ArrayCache {
+                        limit: l.shared_limit,
+                        batchcount: l.batchcount,
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                })
+                .collect(),
+            pages: Vec::new(),
+        }
+    }
+
+    /// Slab `s`'s index array (empty before `cache_init_objs`).
+    pub fn bufctl(&self, s: SlabId) -> &[u16] {
+        self.pages
+            .get(s as usize)
+            .map_or(&[], |p| p.bufctl.as_slice())
+    }
+
+    /// Slab `s`'s `page->active`: its objects in use.
+    pub fn active(&self, s: SlabId) -> u32 {
+        self.pages.get(s as usize).map_or(0, |p| p.active)
+    }
+}
+
+/// SLAB's `kmem_cache_node` beyond `list_lock` and `slabs_partial` (model.md Appendix A).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabNode {
+    pub slabs_full: Vec<SlabId>,
+    pub slabs_free: Vec<SlabId>,
+    /// Free objects in this node's linked slabs (not those queued in arrays).
+    pub free_objects: u32,
+    pub free_limit: u32,
+    pub total_slabs: u32,
+    pub free_slabs: u32,
+    /// The node-wide `shared` array (none on a one-CPU machine, as `enable_cpucache` decides).
+    pub shared: Option<ArrayCache>,
+}
+
+/// SLAB's `struct array_cache`: a LIFO stack of object pointers. `avail` is `entry.len()`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ArrayCache {
+    pub limit: u32,
+    pub batchcount: u32,
+    pub touched: bool,
+    pub entry: Vec<Addr>,
+    /// Ghost: the first `handed` entries were already given back by a `cache_flusharray` or
+    /// drain whose final memmove has not run yet (they are no longer this array's objects).
+    pub handed: u32,
+}
+
+impl ArrayCache {
+    pub fn avail(&self) -> u32 {
+        self.entry.len() as u32
+    }
+    /// The entries this array still owns.
+    pub fn live(&self) -> &[Addr] {
+        self.entry.get(self.handed as usize..).unwrap_or_default()
+    }
+}
+
+/// SLAB's geometry of the static cache lines and its tunables, fixed at creation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlabLayout {
+    pub limit: u32,
+    pub batchcount: u32,
+    /// `shared * batchcount` (0: no shared array).
+    pub shared_limit: u32,
+    /// Lines of one CPU's array: a 16-byte header (`avail`, `limit`, `batchcount`,
+    /// `touched`) then 8-byte entries.
+    pub ac_lines: u32,
+    /// Lines of a node's shared array (same layout).
+    pub sh_lines: u32,
+}
+
+impl SlabLayout {
+    /// The layout of a SLAB scenario's cache (its tunables, `Scenario::slab_tunables`).
+    pub fn of(sc: &crate::Scenario) -> SlabLayout {
+        let (limit, batch, shared) = sc.slab_tunables();
+        SlabLayout::new(limit, batch, shared)
+    }
+
+    pub fn new(limit: u32, batchcount: u32, shared: u32) -> SlabLayout {
+        // Tunables of at most `MAX_SLAB_LIMIT` entries (`scenario::validate`).
+        let lines = |n: u32| n.saturating_add(2).div_ceil(8);
+        let shared_limit = shared.saturating_mul(batchcount);
+        SlabLayout {
+            limit,
+            batchcount,
+            shared_limit,
+            ac_lines: lines(limit),
+            sh_lines: if shared_limit > 0 {
+                lines(shared_limit)
+            } else {
+                0
+            },
+        }
+    }
+
+    /// The line of entry `i` of an array whose header is `hdr`.
+    pub fn entry_line(hdr: u32, i: u32) -> u32 {
+        hdr.saturating_add(i.saturating_add(2) / 8)
+    }
+}
+
+/// Which array a step works on: a CPU's or a node's shared one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Arr {
+    Cpu(u32),
+    Shared(u32),
+}
+
+own_state!(
+    SlabState,
+    Slab,
+    "SLAB's code ran under another allocator",
+    SlabState {
+        ac: Vec::new(),
+        nodes: Vec::new(),
+        pages: Vec::new(),
+    }
+);
+
+pub(super) static NO_ARRAY: ArrayCache = ArrayCache {
+    limit: 0,
+    batchcount: 0,
+    touched: false,
+    entry: Vec::new(),
+    handed: 0,
+};
+pub(super) static NO_SLAB_NODE: SlabNode = SlabNode {
+    slabs_full: Vec::new(),
+    slabs_free: Vec::new(),
+    free_objects: 0,
+    free_limit: 0,
+    total_slabs: 0,
+    free_slabs: 0,
+    shared: None,
+};

@@ -96,7 +96,7 @@ pub enum CtxKind {
 }
 
 /// A task or an interrupt handler with its program: the ops, the index of the current op and
-/// a call stack of kernel-function frames (explicit step machines, STYLE 4).
+/// a call stack of kernel-function frames (explicit step machines, model.md §2.0).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Ctx {
     pub kind: CtxKind,

@@ -219,7 +219,7 @@ impl Machine {
             // A CPU between parking its sheaf in a barn and storing the replacement still
             // points to the old one, and never reads it again: another CPU may already have
             // taken it from the barn (found by the explorer in SH3). Only that one pointer
-            // is exempt; the CPU's other one still counts (issue 26 item 6).
+            // is exempt; the CPU's other one still counts (INV-S3, model.md C.5).
             let stale = self.replacing_ref(k as u32);
             if stale != Some(true) {
                 if let Some(r) = refs.get_mut(p.main as usize) {

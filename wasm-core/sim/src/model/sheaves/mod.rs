@@ -494,7 +494,7 @@ impl Machine {
 
     /// `SHALLOC`: `__alloc_empty_sheaf`'s `kzalloc`, a kmalloc cache's object, not a page of
     /// this cache: `cache.pageAllocFail` (this cache's `new_slab` fails) leaves it alone, so
-    /// `alloc_full_sheaf` gets its sheaf and fails at the refill (issue 26 item 7).
+    /// `alloc_full_sheaf` gets its sheaf and fails at the refill.
     pub(super) fn sheaf_alloc(&mut self) -> Option<SheafId> {
         self.charge(cost::Id::PageAlloc);
         let h = self.create_sheaf();

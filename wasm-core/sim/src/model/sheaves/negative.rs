@@ -1,6 +1,6 @@
-//! Issue 26 item 6: a negative control for every invariant of Linux 7.0 the model checks
-//! (model.md C.5): a state built by hand, or a write done by hand, that breaks it, and the checker
-//! must name it. A checker that cannot fire proves nothing; these show each one can.
+//! A negative control for every invariant of Linux 7.0 the model checks (model.md C.5): a
+//! state built by hand, or a write done by hand, that breaks it, and the checker must name it.
+//! A checker that cannot fire proves nothing; these show each one can.
 //!
 //! What no state of the model can break, and so has no control here, is said where it is
 //! checked: INV-S4 (`pcs(k).main` is never NULL) holds by the type (`Pcs::main` is a sheaf id,

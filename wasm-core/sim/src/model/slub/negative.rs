@@ -1,4 +1,4 @@
-//! Issue 26 item 6, the classic invariants (model.md §5): a negative control for each one that no
+//! The classic invariants (model.md §5): a negative control for each one that no
 //! golden scenario or variant makes fire (INV-1, INV-2, INV-4 and INV-12 fire in
 //! `tests/golden.rs`, INV-11 and INV-12 in `tests/fidelity.rs`): a state or a write built by
 //! hand that breaks it, and the checker must name it. INV-8 is reported as INV-6 (a full

@@ -8,7 +8,7 @@ use super::touch::Touch;
 use super::{Config, Fault, Flow, Machine};
 use crate::event::Event;
 use crate::model::pcs::labels::*;
-use crate::scenario::{Op, Preempt, Scenario};
+use crate::scenario::{Preempt, Scenario};
 
 /// Why a context cannot take its next step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -842,114 +842,6 @@ impl Machine {
         }
         // A run is bounded by its moves (`MAX_POLICY_MOVES` and the like), far below u64.
         self.st.steps.bump();
-    }
-}
-
-impl Config {
-    pub fn from_scenario(sc: Scenario) -> Config {
-        let cpus = sc.cpus as usize;
-        let objects = sc.cache.objects_per_slab;
-        let size = sc.cache.object_size as u64;
-        // Two u32 factors: the product fits a u64.
-        let obj_lines = (u64::from(objects).saturating_mul(size)).div_ceil(64) as u32;
-        let mut ctx_ids: Vec<String> = sc
-            .tasks
-            .iter()
-            .chain(sc.irqs.iter())
-            .map(|c| c.id.clone())
-            .collect();
-        let n_ctx = ctx_ids.len();
-        ctx_ids.push("(setup)".into());
-        let mut var_names: Vec<String> = Vec::new();
-        let all_ops = sc.setup.iter().map(|s| &s.op).chain(
-            sc.tasks
-                .iter()
-                .chain(sc.irqs.iter())
-                .flat_map(|c| c.ops.iter()),
-        );
-        let mut seen = std::collections::HashSet::new();
-        for op in all_ops {
-            if let Op::Alloc { var, .. } = op {
-                if seen.insert(var.clone()) {
-                    var_names.push(var.clone());
-                }
-            }
-        }
-        let cpu_node = (0..sc.cpus).map(|k| sc.node_of_cpu(k)).collect();
-        let mut src_ops: Vec<Vec<Op>> = sc
-            .tasks
-            .iter()
-            .chain(sc.irqs.iter())
-            .map(|c| c.ops.clone())
-            .collect();
-        src_ops.push(sc.setup.iter().map(|s| s.op.clone()).collect());
-        // Each op with its variable resolved to an index; the names no `alloc` binds, apart.
-        let resolve = |var_names: &[String]| {
-            let by_name: std::collections::HashMap<&str, usize> = var_names
-                .iter()
-                .enumerate()
-                .map(|(i, v)| (v.as_str(), i))
-                .collect();
-            let mut unbound: Vec<String> = Vec::new();
-            let mut index = |name: &str| match by_name.get(name) {
-                Some(&i) => i,
-                None => {
-                    unbound.push(name.to_string());
-                    0
-                }
-            };
-            let ops: Vec<Vec<IOp>> = src_ops
-                .iter()
-                .map(|list| {
-                    list.iter()
-                        .map(|op| match op {
-                            Op::Alloc { var, node } => IOp::Alloc {
-                                var: index(var),
-                                node: *node,
-                            },
-                            Op::Free { var } => IOp::Free { var: index(var) },
-                            Op::Touch { var } => IOp::Touch { var: index(var) },
-                            Op::Flush { target } => IOp::Flush { target: *target },
-                        })
-                        .collect()
-                })
-                .collect();
-            (ops, unbound)
-        };
-        let (mut ops, unbound) = resolve(&var_names);
-        if !unbound.is_empty() {
-            // Every variable a valid scenario frees or touches is bound by an `alloc`
-            // (`scenario::validate`). One that is not (a workload built in code) becomes a
-            // variable no `alloc` binds: its `free` waits for ever and the run ends in DEADLOCK.
-            for name in unbound {
-                if !var_names.contains(&name) {
-                    var_names.push(name);
-                }
-            }
-            ops = resolve(&var_names).0;
-        }
-        // The allocator's geometry, as the seam answers it.
-        let layout = super::allocator::Layout::of(&sc);
-        let (cpu_lines, node_extra_lines) = (layout.cpu_lines(), layout.node_extra_lines());
-        Config {
-            costs: cost::Costs::default(),
-            layout,
-            cpu_lines,
-            node_extra_lines,
-            n_ctx,
-            src_ops,
-            ops,
-            tid_step: sc.tid_step(),
-            cpus,
-            objects,
-            size,
-            offset: sc.cache.offset as u64,
-            obj_lines,
-            ctx_ids,
-            var_names,
-            cpu_node,
-            sc,
-        }
     }
 }
 

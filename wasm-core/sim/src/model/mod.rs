@@ -25,7 +25,8 @@
 //! Layout. The machine shared by every allocator, which knows none of them by field: `state`
 //! (the plain-data state: processor, node lists, slab memory, and the allocator's own arm),
 //! `memory` (cache lines, MESI, the cost of an access), `cost` (the cost table), `prims`
-//! (processor state, `list_lock`, the typed lookups), `executor` (contexts and moves: which
+//! (processor state, `list_lock`, the typed lookups), `config` (what a scenario fixes once:
+//! `Config`), `executor` (contexts and moves: which
 //! move is enabled, applying one, settling, starting and finishing ops, dispatching a label to
 //! its allocator), `allocator` (the seam: the questions the machine asks the allocator, one arm
 //! each, with the allocator's arm of the state and its cache-line `Layout`; the only module
@@ -41,6 +42,7 @@
 #[macro_use]
 mod macros;
 mod allocator;
+mod config;
 pub mod cost;
 mod driver;
 mod executor;
@@ -56,6 +58,7 @@ pub mod stats;
 mod touch;
 mod view;
 
+pub use config::Config;
 pub use driver::{heap_block, CtxView, Driver, PolicyView};
 pub use executor::Move;
 
@@ -64,7 +67,7 @@ pub use stats::Stat;
 
 use crate::event::Violation;
 use crate::event::{CasHalf, Event, Transition};
-use crate::scenario::{Fastpath, Scenario};
+use crate::scenario::Fastpath;
 use state::*;
 
 /// Resources of the explorer's footprints: a cache line is its id; the others are tagged.
@@ -93,68 +96,6 @@ impl Flow {
     /// Push the callee `f` (its entry label and the locals its caller gives it).
     pub fn call(f: Frame) -> Flow {
         Flow::Call(Box::new(f))
-    }
-}
-
-/// Immutable facts derived from the scenario once.
-#[derive(Clone, Debug)]
-pub struct Config {
-    pub sc: Scenario,
-    pub cpus: usize,
-    pub tid_step: u64,
-    pub objects: u32,
-    pub size: u64,
-    pub offset: u64,
-    /// Cache lines an object page spans (`objects * size / 64`, rounded up).
-    pub obj_lines: u32,
-    /// Context ids in scenario order: tasks then irqs, then the hidden setup context.
-    pub n_ctx: usize,
-    pub ctx_ids: Vec<String>,
-    pub var_names: Vec<String>,
-    /// Each context's operations (tasks, irqs, then setup), as written and resolved.
-    pub src_ops: Vec<Vec<crate::scenario::Op>>,
-    pub ops: Vec<Vec<IOp>>,
-    pub cpu_node: Vec<u32>,
-    /// The allocator's geometry and tunables (`allocator::Layout`: SLAB's arrays, 7.0's
-    /// sheaves), asked of the allocator seam.
-    pub layout: allocator::Layout,
-    /// Lines per CPU structure and after each node's line, as the layout says
-    /// (`Layout::cpu_lines`, `node_extra_lines`), kept here for the line arithmetic.
-    pub cpu_lines: u32,
-    pub node_extra_lines: u32,
-    /// The cycles each constant of the cost table charges (`cost::TABLE`'s unless the Lab
-    /// moves one, `Machine::with_costs`).
-    pub costs: cost::Costs,
-}
-
-impl Config {
-    pub fn line_kc(&self) -> u32 {
-        0
-    }
-    /// `CC(k)`: CPU k's `kmem_cache_cpu` (SLAB: the header of its `array_cache`).
-    // Line numbers of the fixed structures stay small: at most `MAX_CPUS` CPUs and
-    // `MAX_NODES` nodes, a SLAB array of at most `MAX_SLAB_LIMIT` entries
-    // (`scenario::validate`; the Lab's workloads stay within the same limits).
-    #[allow(clippy::arithmetic_side_effects)]
-    pub fn line_cc(&self, cpu: u32) -> u32 {
-        1 + cpu * self.cpu_lines
-    }
-    /// `ND(n)`: node n's `kmem_cache_node` (SLAB: its shared array's lines follow).
-    #[allow(clippy::arithmetic_side_effects)] // as `line_cc`
-    pub fn line_nd(&self, node: u32) -> u32 {
-        1 + self.cpus as u32 * self.cpu_lines + node * (1 + self.node_extra_lines)
-    }
-    pub fn static_lines(&self) -> u32 {
-        self.line_nd(self.sc.nodes)
-    }
-    /// The index of the variable `name`, if the scenario has one.
-    pub fn var_index(&self, name: &str) -> Option<usize> {
-        self.var_names.iter().position(|v| v == name)
-    }
-
-    /// Context `cx`'s ops (none for an id that names no context).
-    pub fn ops_of(&self, cx: CtxId) -> &[IOp] {
-        self.ops.get(cx as usize).map_or(&[], |ops| ops)
     }
 }
 

@@ -2,8 +2,9 @@
 // CLI) and in wasm under node, for
 //   (a) SC2 under `no-tid`: time to the shortest counterexample (target: < 50 ms natively);
 //   (b) 2 CPUs whose tasks each alloc, free, alloc, free, plus an irq alloc+free on CPU 0,
-//       preemption bound 2, explored to completion (target: < 1 s in wasm);
-// and what the sleep-set reduction saves on (b) (the same search with --no-reduction).
+//       preemption bound 2, explored to completion (target: < 1 s in wasm; missed since issue
+//       35 made the bounded search sound: about 8 s in wasm, 5 s natively on a busy machine);
+// what the reduction saves on (b) (the same search with --no-reduction), and the cost of soundness.
 // Needs the wasm package and `cargo build --release -p slub-lab` (npm run bench does both).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -76,9 +77,52 @@ for (const c of cases) {
 const bFile = join(root, 'target', 'bench-explore-b.json');
 const without = JSON.parse(execFileSync(cli, ['explore', bFile, '--max-preemptions', '2', '--no-reduction'], { encoding: 'utf8' }));
 const withRed = JSON.parse(execFileSync(cli, ['explore', bFile, '--max-preemptions', '2'], { encoding: 'utf8' }));
-console.log('sleep sets on (b):');
+console.log('the reduction on (b) (dominance: a preemption bound turns the sleep sets off):');
 console.log(`  with    ${withRed.states} states, ${withRed.transitions} transitions, ${withRed.executions} executions, ${withRed.elapsedMs.toFixed(1)} ms`);
 console.log(`  without ${without.states} states, ${without.transitions} transitions, ${without.executions} executions, ${without.elapsedMs.toFixed(1)} ms`);
+
+// Issue 35: the cost of soundness. With a preemption bound the sleep sets are off (they and the
+// bound do not compose: explore.rs), and dominance is the whole reduction. States explored and
+// states/s, reduced and plain, natively, on (a), (b), SC4, SC18 and SH4 with pageAllocFail. Before
+// issue 35 (sleep sets under the bound, unsound) the reduced search explored: (b) 75,648 states in
+// 467 ms; SC4 211,573; SC18 2,066; SH4+pageAllocFail at bound 3 547, at bound 0 54 ("complete",
+// missing INV-S1).
+{
+  const { writeFileSync } = await import('node:fs');
+  const load = (f) => JSON.parse(readFileSync(join(root, 'wasm-core/sim/tests/scenarios', f), 'utf8'));
+  const sh4 = load('sh04_refill_isolated_slab_remote_free.json');
+  sh4.cache.pageAllocFail = true;
+  const runs = [
+    ['(a) SC2 no-tid', sc2, 3],
+    ['(b) 2 CPUs + irq', JSON.parse(readFileSync(bFile, 'utf8')), 2],
+    ['SC4', load('sc04_stale_tid_collision.json'), 3],
+    ['SC18', load('sc18_slab_lockless_grow_decision.json'), 3],
+    ['SH4 pageAllocFail', sh4, 3],
+    ['SH4 pageAllocFail', sh4, 0],
+  ];
+  console.log('cost of soundness (native, best of 3): reduced vs plain');
+  for (const [name, sc, b] of runs) {
+    const file = join(root, 'target', 'bench-explore-sound.json');
+    writeFileSync(file, JSON.stringify(sc));
+    const one = (extra) =>
+      best(3, () => {
+        let out;
+        try {
+          out = execFileSync(cli, ['explore', file, '--max-preemptions', String(b), '--timeout-ms', '0', ...extra], { encoding: 'utf8' });
+        } catch (e) {
+          out = e.stdout; // exit 1: a violation was found
+        }
+        const r = JSON.parse(out);
+        return { ...r, ms: r.elapsedMs };
+      });
+    for (const [label, r] of [['reduced', one([])], ['plain  ', one(['--no-reduction'])]]) {
+      const found = r.violations.length ? `${r.violations[0].invariant} in ${r.violations[0].schedule.length}` : 'none';
+      console.log(
+        `  ${name} b=${b} ${label} ${r.states} states, ${r.dominated ?? 0} dominated, ${r.ms.toFixed(1)} ms (${rate(r.states, r.ms)} states/s), violation: ${found}`,
+      );
+    }
+  }
+}
 
 // Issue 26 item 5: the memory estimate against the real peak RSS (`/usr/bin/time -v`), on a wide
 // search (3 CPUs under Linux 7.0, an irq), a narrow one (2 tasks of 32 ops) and a long one

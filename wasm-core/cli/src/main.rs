@@ -73,7 +73,8 @@ enum Command {
         /// so); 0 means none.
         #[arg(long, value_name = "MS", default_value_t = slub_sim::explore::DEFAULT_TIMEOUT_MS)]
         timeout_ms: u64,
-        /// Turn the sleep-set reduction off (to measure what it saves).
+        /// Turn the reduction off (dominance, and sleep sets without a preemption bound): the
+        /// plain search, to measure what the reduction saves.
         #[arg(long)]
         no_reduction: bool,
     },
@@ -256,6 +257,9 @@ fn main() -> ExitCode {
                 max_states: max_states.max(1),
                 max_memory_mb: max_memory_mb.max(1),
                 reduction: !no_reduction,
+                // What this process can get (RLIMIT_AS, the cgroup's memory.max,
+                // MemAvailable): the budget is clamped to it and the result says so.
+                memory_limit: slub_sim::explore::limits::process_limit(),
             };
             explore(&scenario, &bounds, timeout_ms)
         }

@@ -717,3 +717,79 @@ fn explore_stops_at_its_time_limit_and_says_so() {
         stdout(&help)
     );
 }
+
+/// Issue 35 item 4: the budget is clamped to what the process can get, the result names the
+/// clamp, and a search that reaches it stops cleanly (exit 0 or 2; before, 134: "memory
+/// allocation failed" under a 2 GiB address-space limit).
+#[test]
+fn explore_clamps_its_budget_to_the_address_space_limit_and_stops_there() {
+    let under = |gib_bytes: &str, args: &[&str]| {
+        Command::new("prlimit")
+            .arg(format!("--as={gib_bytes}"))
+            .arg(BIN)
+            .args(args)
+            .output()
+            .expect("prlimit (util-linux) runs")
+    };
+    let sc = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../sim/tests/scenarios/sc08_concurrent_remote_frees_same_slab.json");
+    let o = under(
+        "2147483648",
+        &["explore", sc.to_str().unwrap(), "--max-memory-mb", "3000"],
+    );
+    assert!(
+        matches!(o.status.code(), Some(0 | 2)),
+        "{:?}\n{}",
+        o.status,
+        stderr(&o)
+    );
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let clamp = r["memoryClamp"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no clamp named: {r}"));
+    assert!(
+        clamp.contains("from 3000 MB") && clamp.contains("RLIMIT_AS") && clamp.contains("2048 MB"),
+        "{clamp}"
+    );
+    assert!(r["memoryBudgetMb"].as_u64().unwrap() < 700, "{r}");
+    // A search that fills its clamped budget: three CPUs under 7.0 and an irq, no time limit,
+    // in 384 MB of address space (a budget of about 125 MB).
+    let ops = |p: &str| json!([{ "op": "alloc", "var": format!("{p}0") }, { "op": "free", "var": format!("{p}0") }]);
+    let tasks: Vec<Value> = (0..3)
+        .map(|k| json!({ "id": format!("T{k}"), "cpu": k, "ops": ops(&format!("t{k}_")) }))
+        .collect();
+    let wide = json!({
+        "schemaVersion": 1, "name": "wide", "cpus": 3, "variant": { "era": "v7.0" },
+        "cache": { "sheafCapacity": 4 },
+        "tasks": tasks,
+        "irqs": [{ "id": "I", "cpu": 0, "ops": ops("i") }]
+    });
+    let p = scenario_file("wide-under-prlimit", &wide.to_string());
+    let o = under(
+        "402653184",
+        &[
+            "explore",
+            p.to_str().unwrap(),
+            "--max-memory-mb",
+            "3000",
+            "--timeout-ms",
+            "0",
+            "--max-states",
+            "100000000",
+        ],
+    );
+    assert_exit(&o, 0);
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(r["complete"], json!(false), "{r}");
+    assert!(
+        r["memoryClamp"]
+            .as_str()
+            .is_some_and(|c| c.contains("384 MB")),
+        "{r}"
+    );
+    let why = r["incomplete"].as_str().unwrap();
+    assert!(
+        why.contains("memory budget") || why.contains("memory ran out"),
+        "{why}"
+    );
+}

@@ -9,32 +9,59 @@
 //! entries, executions (schedules run to a final state), states, and a cancel callback that
 //! the caller can drive from a clock (the model itself reads no clock).
 //!
-//! **Reduction: sleep sets, with visited-state hashing.** Two moves are *independent* at a
-//! state when their footprints do not conflict: the footprint of a move is every resource it
-//! reads or writes, recorded while it runs (`Machine::foot`): each 64-byte cache line it
-//! accesses (every load, store, CAS, lock and prefetch goes through one; locks and the
-//! per-CPU, slab and node structures are all lines), the scheduling state of a CPU (who is
-//! current, irq flag, preempt count: read by a step, written by a switch, an irq entry or
-//! exit, an irq or preempt toggle, a migration), the context's own program, and the page
-//! allocator. Two footprints conflict when they share a resource and one of them writes it.
-//! Independent moves commute: running them in either order gives the same kernel state,
-//! and neither enables or disables the other, because enabledness is a function of exactly
-//! the scheduling state and locks recorded above. Statistics and cycle counters are sums and
-//! commute too; only `last_moved` (the default policy's memory) differs, and it never
-//! influences the kernel.
+//! **What is guaranteed.** Within the bounds, the search (reduced or plain) reaches every
+//! state some schedule within the bounds reaches, and reaches it first by a shortest such
+//! schedule (breadth first). So it reports a violation exactly when some schedule within the
+//! bounds breaks an invariant, with a shortest such schedule; `complete: true` means no
+//! schedule within the bounds breaks one. Up to one caveat: state identity is a 128-bit hash
+//! of the behaviour-relevant machine state (`state_key`), so a collision could hide a state,
+//! with probability far below anything a test can see. The reduced and the plain search
+//! (`reduction: false`) find a violation in the same cases with the same shortest length;
+//! `tests/explore_bounded_por.rs` checks that on every golden scenario under many variants and
+//! on random small ones at bounds 0–3 (issue 35).
 //!
-//! Sleep sets (Godefroid 1996) skip a move that was already explored from an earlier sibling
-//! and is independent of everything done since. They prune *transitions*, never *states*:
-//! every reachable state is still visited, so every invariant violation (a predicate on one
-//! state) is still found — and because all linearisations of one trace have the same
-//! length, breadth-first order still finds a shortest violating schedule. A footprint carried
-//! in a sleep set stays valid in the children: a move independent of what ran since reads
-//! the same state there. The classic pitfall of sleep sets with state caching is handled by
-//! remembering, per state, the sleep sets it was explored with: a revisit with a sleep set
-//! that is not a superset of a recorded one is explored again (with the intersection).
-//! State identity is a 128-bit hash of the behaviour-relevant machine state (`state_key`); a collision could hide a state, with probability far below anything a test can see.
-//! With the preemption bound on, the bound itself is a heuristic (as in CHESS): it limits
-//! which schedules exist, and the reduction is sound for the schedules within it.
+//! **The plain search** keys its visited set on the state and on what the path to it has used
+//! of each bound (a state reached with fewer preemptions left can do less), and explores each
+//! key once. `last_moved` is part of the state: it decides whether the next switch is a
+//! preemption.
+//!
+//! **The reduced search** adds two reductions, each kept only where it is sound.
+//!
+//! 1. *Dominance* (always). The visited set is keyed on the state alone and remembers what
+//!    each visit had used; a visit is skipped when an earlier one had used no more of any
+//!    bounded kind of move. Whatever the later visit could still do within the bounds, the
+//!    earlier could too, and breadth first it was no deeper: so no state, and no shortest
+//!    length, is lost.
+//! 2. *Sleep sets* (Godefroid 1996), **only when there is no preemption bound**. Two moves
+//!    are *independent* at a state when their footprints do not conflict: the footprint of a
+//!    move is every resource it reads or writes, recorded while it runs (`Machine::foot`):
+//!    each 64-byte cache line it accesses (locks and the per-CPU, slab and node structures
+//!    are all lines), the scheduling state of a CPU (who is current, irq flag, preempt count:
+//!    read by a step, written by a switch, an irq entry or exit, an irq or preempt toggle, a
+//!    migration), the context's own program, and the page allocator. Independent moves
+//!    commute on the kernel's state and neither enables or disables the other. A sleep set
+//!    skips a move already explored from an earlier sibling and independent of everything
+//!    done since; every kernel state is still reached, and since equivalent schedules have
+//!    the same length, breadth first still finds a shortest violation. Sleep sets with state
+//!    caching: a revisit with a sleep set that is not a superset of a recorded one (with no
+//!    more used of the bounds) is explored again, with the intersection. The bounds on
+//!    migrations and irq entries count moves, the same in every equivalent schedule, so they
+//!    keep this argument intact.
+//!
+//!    A preemption bound does not. CHESS's count (a switch away from a context that could go
+//!    on) depends on the order of independent moves: Linux 7.0's SH4 with `pageAllocFail`
+//!    breaks INV-S1 by `B`×8 then `T`×26, no preemption, while its equivalent that the sleep
+//!    set keeps, `T` first, needs one. Coons, Musuvathi and McKinley ("Bounded partial-order
+//!    reduction", OOPSLA 2013, doi:10.1145/2509136.2509556) show the bound induces
+//!    dependences between otherwise independent moves; here any two steps of different
+//!    contexts are bound-dependent (their order decides the last context, and so the cost of
+//!    every later switch), which leaves a sleep set nothing to hold. So with a preemption
+//!    bound the sleep sets are off, and dominance is the whole reduction (issue 35 measured
+//!    the cost: `scripts/bench-explore.mjs`). Before issue 35 they were on, and the bounded
+//!    search could say "complete, no violation" wrongly (SH4 above at bound 0) and give a
+//!    counterexample one move longer than the shortest (34 against 33 at bound 1).
+
+pub mod limits;
 
 use crate::model::heap_block;
 use crate::model::state::Bump;
@@ -56,8 +83,12 @@ pub struct Bounds {
     /// The memory the search may hold (the frontier's machines and the visited set, about);
     /// reached, it stops with `complete: false` and says so.
     pub max_memory_mb: u64,
-    /// Use the sleep-set reduction (off only to measure what it saves).
+    /// Use the reduction (dominance, and sleep sets where sound; off only to measure what it
+    /// saves).
     pub reduction: bool,
+    /// What the process can get ([`limits`]): the budget is clamped to a third of it, and the
+    /// report says so (`memoryClamp`).
+    pub memory_limit: Option<limits::MemoryLimit>,
 }
 
 /// The default memory budget: room natively and inside a browser tab's wasm32 heap (4 GiB at
@@ -82,6 +113,7 @@ impl Default for Bounds {
             max_states: 2_000_000,
             max_memory_mb: DEFAULT_MAX_MEMORY_MB,
             reduction: true,
+            memory_limit: None,
         }
     }
 }
@@ -113,8 +145,11 @@ pub struct Report {
     pub executions: u64,
     pub states: u64,
     pub transitions: u64,
-    /// Moves skipped by the sleep sets.
+    /// Moves skipped by the sleep sets (only searches without a preemption bound use them).
     pub pruned: u64,
+    /// Visits skipped because the same state had been explored, no deeper, having used no
+    /// more of any bound (the reduction's dominance check; 0 with `--no-reduction`).
+    pub dominated: u64,
     pub max_depth: usize,
     /// Every schedule within the bounds was explored (no limit hit, not cancelled, no
     /// violation stopped the search early).
@@ -124,6 +159,13 @@ pub struct Report {
     pub cut_by_bounds: u64,
     /// The most memory the search held, estimated (MB; see `Bounds::max_memory_mb`).
     pub peak_memory_mb: u64,
+    /// The memory budget the search kept to (MB): the one asked for, or less when the process
+    /// cannot get that much (`memory_clamp` then says why).
+    pub memory_budget_mb: u64,
+    /// Why the budget is less than the one asked for: the limit it was clamped to, in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub memory_clamp: Option<String>,
     /// Why `complete` is false, in words (absent when it is true).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -137,6 +179,22 @@ struct Used {
     preemptions: u32,
     migrations: u32,
     irq_entries: u32,
+}
+
+impl Used {
+    /// `self` needs no more of any bounded kind than `other` (kinds without a bound do not
+    /// count: they limit nothing).
+    fn within(&self, other: &Used, b: &Bounds) -> bool {
+        (b.max_preemptions.is_none() || self.preemptions <= other.preemptions)
+            && (b.max_migrations.is_none() || self.migrations <= other.migrations)
+            && (b.max_irq_entries.is_none() || self.irq_entries <= other.irq_entries)
+    }
+}
+
+/// How a state was explored: what its path had used of the bounds, and the moves asleep.
+struct Seen {
+    used: Used,
+    sleep: Vec<Move>,
 }
 
 /// A move with the footprint it had where it was explored.
@@ -180,11 +238,11 @@ struct Held {
 impl Held {
     // Sizes of what is in memory: far below `usize::MAX`.
     #[allow(clippy::arithmetic_side_effects)]
-    fn bytes(&self, queue: &VecDeque<Node>, visited: &HashMap<u128, Vec<Vec<Move>>>) -> usize {
+    fn bytes(&self, queue: &VecDeque<Node>, visited: &HashMap<u128, Vec<Seen>>) -> usize {
         // hashbrown keeps a power of two of buckets, 7/8 of them usable, and a control byte
         // per bucket.
         let buckets = (visited.capacity() * 8 / 7).next_power_of_two();
-        let table = buckets * (std::mem::size_of::<(u128, Vec<Vec<Move>>)>() + 1);
+        let table = buckets * (std::mem::size_of::<(u128, Vec<Seen>)>() + 1);
         heap_block(queue.capacity() * std::mem::size_of::<Node>())
             + self.queued
             + table
@@ -270,7 +328,20 @@ pub fn explore(
 ) -> Report {
     // The budget within its ceiling, whoever set it (the CLI refuses more; the page's worker
     // passes what it is given).
-    let budget_mb = bounds.max_memory_mb.clamp(1, MAX_MEMORY_MB_CEILING);
+    let asked_mb = bounds.max_memory_mb.clamp(1, MAX_MEMORY_MB_CEILING);
+    // ... and within what the process can get.
+    let (budget_mb, memory_clamp) = match &bounds.memory_limit {
+        Some(l) if limits::budget_for(l.left_mb) < asked_mb => (
+            limits::budget_for(l.left_mb),
+            Some(format!(
+                "the memory budget was clamped from {asked_mb} MB to {} MB, a third of the {} MB the process can still get: {}",
+                limits::budget_for(l.left_mb),
+                l.left_mb,
+                l.source
+            )),
+        ),
+        _ => (asked_mb, None),
+    };
     let mut root = Machine::new(sc.clone(), false, true);
     Driver::finish_if_done(&mut root);
     let mut report = Report {
@@ -278,11 +349,14 @@ pub fn explore(
         states: 1,
         transitions: 0,
         pruned: 0,
+        dominated: 0,
         max_depth: 0,
         complete: true,
         cancelled: false,
         cut_by_bounds: 0,
         peak_memory_mb: 0,
+        memory_budget_mb: budget_mb,
+        memory_clamp,
         incomplete: None,
         violations: Vec::new(),
     };
@@ -297,8 +371,16 @@ pub fn explore(
         report.incomplete = Some("setup itself broke an invariant".into());
         return report;
     }
-    let mut visited: HashMap<u128, Vec<Vec<Move>>> = HashMap::new();
-    visited.insert(state_key(&root, &Used::default()), vec![Vec::new()]);
+    let mut visited: HashMap<u128, Vec<Seen>> = HashMap::new();
+    visited.insert(
+        state_key(&root, &Used::default()),
+        vec![Seen {
+            used: Used::default(),
+            sleep: Vec::new(),
+        }],
+    );
+    // Sleep sets only where they are sound: with no preemption bound (see the header).
+    let sleep_sets = bounds.reduction && bounds.max_preemptions.is_none();
     let mut queue = VecDeque::new();
     let mut held = Held::default();
     queue.push_back(Node {
@@ -333,7 +415,7 @@ pub fn explore(
         let mut over_bounds = 0usize;
         let n_moves = moves.len();
         for mv in moves {
-            if bounds.reduction && node.sleep.iter().any(|s| s.mv == mv) {
+            if sleep_sets && node.sleep.iter().any(|s| s.mv == mv) {
                 report.pruned.bump();
                 continue;
             }
@@ -379,7 +461,7 @@ pub fn explore(
                 report.incomplete = Some("a violation stopped the search".into());
                 return report;
             }
-            let sleep: Vec<Slept> = if bounds.reduction {
+            let sleep: Vec<Slept> = if sleep_sets {
                 node.sleep
                     .iter()
                     .chain(done.iter())
@@ -390,40 +472,61 @@ pub fn explore(
                 Vec::new()
             };
             done.push(Slept { mv, foot });
-            // Visited: skip if explored before with a sleep set contained in this one.
-            let key = state_key(&child, &used);
+            // Visited. Plain: the key is the state and what its path used, and a state is
+            // explored once. Reduced: the key is the state alone, and a visit is skipped when
+            // an earlier one (no deeper: breadth first) had used no more of any bound and had
+            // no more moves asleep — whatever this visit could reach, that one reached in as
+            // many moves (dominance, see the header).
+            let key = state_key(
+                &child,
+                &if bounds.reduction {
+                    Used::default()
+                } else {
+                    used
+                },
+            );
             let mut sleep_moves: Vec<Move> = sleep.iter().map(|s| s.mv).collect();
+            // The visited table and the queue grow by doubling: where the allocator cannot
+            // give that (a limit the budget did not foresee), stop and say so, not abort.
+            if visited.try_reserve(1).is_err() || queue.try_reserve(1).is_err() {
+                report.complete = false;
+                report.incomplete = Some(format!(
+                    "memory ran out: the allocator refused to grow the search's tables at {} states, about {} MB held (budget {} MB)",
+                    report.states,
+                    held.bytes(&queue, &visited) >> 20,
+                    budget_mb
+                ));
+                return report;
+            }
             let entry = visited.entry(key).or_default();
-            if entry
-                .iter()
-                .any(|old| old.iter().all(|m| sleep_moves.contains(m)))
-            {
+            if entry.iter().any(|old| {
+                old.used.within(&used, bounds) && old.sleep.iter().all(|m| sleep_moves.contains(m))
+            }) {
+                if bounds.reduction {
+                    report.dominated.bump();
+                }
                 continue;
             }
-            // Explore with the intersection of the sleep sets it was seen with.
+            // Explore with the intersection of the sleep sets it was seen with (smaller sleep
+            // sets only explore more).
             if let Some(old) = entry.first() {
-                sleep_moves.retain(|m| old.contains(m));
+                sleep_moves.retain(|m| old.sleep.contains(m));
             }
             let sleep = sleep
                 .into_iter()
                 .filter(|s| sleep_moves.contains(&s.mv))
                 .collect();
-            let before = heap_block(
-                entry
-                    .capacity()
-                    .saturating_mul(std::mem::size_of::<Vec<Move>>()),
-            );
+            let before = heap_block(entry.capacity().saturating_mul(std::mem::size_of::<Seen>()));
             let inner = heap_block(
                 sleep_moves
                     .len()
                     .saturating_mul(std::mem::size_of::<Move>()),
             );
-            entry.push(sleep_moves);
-            let after = heap_block(
-                entry
-                    .capacity()
-                    .saturating_mul(std::mem::size_of::<Vec<Move>>()),
-            );
+            entry.push(Seen {
+                used,
+                sleep: sleep_moves,
+            });
+            let after = heap_block(entry.capacity().saturating_mul(std::mem::size_of::<Seen>()));
             held.visited_heap = held
                 .visited_heap
                 .saturating_add(after.saturating_sub(before))

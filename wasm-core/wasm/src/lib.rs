@@ -356,10 +356,36 @@ struct ExploreBounds {
     max_states: Option<u64>,
     max_memory_mb: Option<u64>,
     reduction: Option<bool>,
+    /// What the page can get (MB), as the worker estimates it (`navigator.deviceMemory`).
+    available_memory_mb: Option<u64>,
+}
+
+/// What a search in this wasm instance can get: wasm32's 4 GiB less the linear memory already
+/// grown, and, when the page gives it, the device's memory less that too (issue 35 item 4).
+#[cfg(feature = "explore")]
+fn wasm_memory_limit(page_mb: Option<u64>) -> Option<slub_sim::explore::limits::MemoryLimit> {
+    #[cfg(target_arch = "wasm32")]
+    let grown_mb = (core::arch::wasm32::memory_size(0) as u64 * 65_536) >> 20;
+    #[cfg(not(target_arch = "wasm32"))]
+    let grown_mb = 0u64;
+    let mut found = vec![(
+        4096u64.saturating_sub(grown_mb) << 20,
+        format!("wasm32's 4096 MB address space, {grown_mb} MB of it grown"),
+    )];
+    if let Some(mb) = page_mb {
+        found.push((
+            mb.saturating_sub(grown_mb) << 20,
+            format!(
+                "the page's estimate of the device's memory ({mb} MB), {grown_mb} MB of it grown"
+            ),
+        ));
+    }
+    slub_sim::explore::limits::tightest(found)
 }
 
 /// Explore a scenario's interleavings (`slub_sim::explore`), breadth first. `bounds_json` is
-/// `{ maxPreemptions?, maxMigrations?, maxIrqEntries?, maxExecutions?, maxStates?, reduction? }`.
+/// `{ maxPreemptions?, maxMigrations?, maxIrqEntries?, maxExecutions?, maxStates?,
+/// maxMemoryMb?, reduction?, availableMemoryMb? }`.
 /// `progress` is called every 256 states with a JSON `{ executions, states, depth, frontier }`
 /// and stops the search when it returns `false` (a deadline; to cancel at once, terminate the
 /// worker this runs in). Returns the report as JSON: `{ executions, states, transitions,
@@ -387,6 +413,7 @@ pub fn explore(
         max_states: b.max_states.unwrap_or(d.max_states).max(1),
         max_memory_mb: b.max_memory_mb.unwrap_or(d.max_memory_mb).max(1),
         reduction: b.reduction.unwrap_or(true),
+        memory_limit: wasm_memory_limit(b.available_memory_mb),
     };
     let report = slub_sim::explore::explore(&sc, &bounds, &mut |p| {
         let arg = JsValue::from_str(&to_json(p));

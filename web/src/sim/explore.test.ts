@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 // The explorer's export is in the speed build only (pkg-fast, which its worker loads).
 import { explore, initSync as initFast } from './pkg-fast/slub_wasm.js';
-import { runExploreRequest, type ExploreMessage, type ExploreReport, type ExploreRequest } from './explore';
+import { pageMemoryMb, runExploreRequest, type ExploreMessage, type ExploreReport, type ExploreRequest } from './explore';
 import { Simulation } from './simulator';
 import { fastWasmPath, loadWasmNode, outcomeOf, repoRoot } from './testing';
 import { SCHEMA_VERSION } from './types';
@@ -89,5 +89,30 @@ describe('the explorer in wasm', () => {
     );
     expect(messages.at(-1)).toMatchObject({ type: 'error' });
     expect((messages.at(-1) as { message: string }).message).toMatch(/bounds/);
+  });
+
+  // Issue 35 item 4: the budget is one the page can keep, and the result says when it was cut.
+  it('clamps its memory budget to what the page can get and names the clamp', () => {
+    const messages: ExploreMessage[] = [];
+    const bounds = { maxMemoryMb: 1024, availableMemoryMb: 600 };
+    runExploreRequest(explore, { type: 'slub-lab:explore', version: SCHEMA_VERSION, scenario: sc2(), bounds }, (m) =>
+      messages.push(m),
+    );
+    const done = messages.at(-1) as { type: 'done'; report: ExploreReport };
+    expect(done.type).toBe('done');
+    expect(done.report.memoryBudgetMb).toBeLessThanOrEqual(200);
+    expect(done.report.memoryClamp).toMatch(/from 1024 MB to \d+ MB.*device's memory \(600 MB\)/);
+    // Asked for less than the page can give: no clamp.
+    const { report } = run(sc2());
+    expect(report.memoryBudgetMb).toBe(1024);
+    expect(report.memoryClamp).toBeUndefined();
+  });
+
+  it('reads what the page can get from navigator.deviceMemory', () => {
+    expect(pageMemoryMb({ deviceMemory: 8 })).toBe(8192);
+    expect(pageMemoryMb({ deviceMemory: 0.5 })).toBe(512);
+    expect(pageMemoryMb({})).toBeUndefined();
+    expect(pageMemoryMb({ deviceMemory: 'lots' })).toBeUndefined();
+    expect(pageMemoryMb(undefined)).toBeUndefined();
   });
 });

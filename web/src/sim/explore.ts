@@ -11,7 +11,24 @@ export interface ExploreBounds {
   maxIrqEntries?: number;
   maxExecutions?: number;
   maxStates?: number;
+  /** The search's memory budget (MB; the CLI's 1024 by default). */
+  maxMemoryMb?: number;
   reduction?: boolean;
+  /**
+   * What the page can get (MB): the budget is clamped to a third of it less the wasm memory
+   * already grown, and the result says so (`memoryClamp`). The worker fills it in.
+   */
+  availableMemoryMb?: number;
+}
+
+/**
+ * What the page can get, in MB, from `navigator.deviceMemory` (GiB, rounded down and capped
+ * at 8 by the browser; Chromium only): `undefined` where the browser does not say, and the
+ * wasm side then clamps to wasm32's 4 GiB alone.
+ */
+export function pageMemoryMb(nav: { deviceMemory?: unknown } | undefined): number | undefined {
+  const gib = nav?.deviceMemory;
+  return typeof gib === 'number' && Number.isFinite(gib) && gib > 0 ? Math.round(gib * 1024) : undefined;
 }
 
 /** The search's counts (generated from Rust) and the time it has taken here. */
@@ -111,9 +128,11 @@ export function startExplore(
         states: last.states,
         transitions: 0,
         pruned: 0,
+        dominated: 0,
         maxDepth: last.depth,
         cutByBounds: 0,
         peakMemoryMb: 0,
+        memoryBudgetMb: 0, // not known: the worker was stopped before it said
         complete: false,
         cancelled: true,
         violations: [],

@@ -1,7 +1,7 @@
 // The explorer's Web Worker: loads its own copy of the wasm module, the one built for speed
 // (pkg-fast, opt-level 3: scripts/build-wasm.mjs), and runs one search.
 import init, { explore } from './pkg-fast/slub_wasm.js';
-import { runExploreRequest, type ExploreMessage, type ExploreRequest } from './explore';
+import { pageMemoryMb, runExploreRequest, type ExploreMessage, type ExploreRequest } from './explore';
 
 const ready = init();
 
@@ -15,5 +15,9 @@ self.onmessage = async (ev: MessageEvent<unknown>) => {
     post({ type: 'error', message: `cannot load the simulator: ${String(e)}` });
     return;
   }
-  runExploreRequest(explore, req as ExploreRequest, post);
+  // The budget must be one this tab can keep (issue 35): tell the search what the page can get.
+  const r = req as ExploreRequest;
+  const available = r.bounds.availableMemoryMb ?? pageMemoryMb(self.navigator as { deviceMemory?: unknown });
+  const bounds = available === undefined ? r.bounds : { ...r.bounds, availableMemoryMb: available };
+  runExploreRequest(explore, { ...r, bounds }, post);
 };

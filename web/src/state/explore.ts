@@ -107,7 +107,8 @@ export function summarize(report: ExploreReport, limits: Limits, cancelledByUser
   if (cancelledByUser) why = 'you cancelled the search';
   else if (report.cancelled) why = `the time limit (${limits.timeoutMs / 1000} s) ran out`;
   else if (report.states >= (limits.bounds.maxStates ?? DEFAULT_MAX_STATES)) why = `the state limit (${num(limits.bounds.maxStates ?? DEFAULT_MAX_STATES)}) was reached`;
-  else if (report.incomplete !== undefined) why = report.incomplete;
+  // The budget may have been clamped to what the page can get: say to what, and why.
+  else if (report.incomplete !== undefined) why = report.incomplete + (report.memoryClamp ? ` (${report.memoryClamp})` : '');
   else why = 'the execution limit was reached';
   // Not "no violation": only the part searched is known to be safe.
   return {

@@ -3,9 +3,14 @@ import type { ExploreViolation } from "./ExploreViolation";
 
 export type ExploreResult = { executions: number, states: number, transitions: number, 
 /**
- * Moves skipped by the sleep sets.
+ * Moves skipped by the sleep sets (only searches without a preemption bound use them).
  */
-pruned: number, maxDepth: number, 
+pruned: number, 
+/**
+ * Visits skipped because the same state had been explored, no deeper, having used no
+ * more of any bound (the reduction's dominance check; 0 with `--no-reduction`).
+ */
+dominated: number, maxDepth: number, 
 /**
  * Every schedule within the bounds was explored (no limit hit, not cancelled, no
  * violation stopped the search early).
@@ -19,6 +24,15 @@ cutByBounds: number,
  * The most memory the search held, estimated (MB; see `Bounds::max_memory_mb`).
  */
 peakMemoryMb: number, 
+/**
+ * The memory budget the search kept to (MB): the one asked for, or less when the process
+ * cannot get that much (`memory_clamp` then says why).
+ */
+memoryBudgetMb: number, 
+/**
+ * Why the budget is less than the one asked for: the limit it was clamped to, in words.
+ */
+memoryClamp?: string, 
 /**
  * Why `complete` is false, in words (absent when it is true).
  */

@@ -260,7 +260,7 @@ pub struct SeedResult {
     pub mechanisms: Vec<MechanismRow>,
 }
 
-/// The tolerance of the issue: the model's ratio within ±25 % of the seed's.
+/// The Lab's tolerance: the model's ratio within ±25 % of the seed's.
 pub const TOLERANCE: f64 = 0.25;
 
 /// The size of a change the lab accepts as the seed's: the model's change (its ratio minus

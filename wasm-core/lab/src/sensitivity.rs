@@ -5,8 +5,8 @@ use crate::{bench_with, SeedCase, SeedResult, Side};
 use serde::Serialize;
 use slub_sim::model::cost::{self, Costs};
 
-/// How a comparison's ratio moves when one cost constant moves by ±25 % (issue: "a verdict
-/// that flips under a 25 % change in one constant says so").
+/// How a comparison's ratio moves when one cost constant moves by ±25 % (a verdict
+/// that flips under a 25 % change in one constant says so).
 #[derive(Clone, Debug, PartialEq, Serialize, ts_rs::TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Sensitivity {

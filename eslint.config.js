@@ -51,7 +51,7 @@ export default tseslint.config(
     },
   },
   {
-    // Rendering is a pure function of the view (STYLE 12): layouts and D3 views take arrays and
+    // Rendering is a pure function of the view (design.md §2): layouts and D3 views take arrays and
     // an element; they know nothing of React, the player state or the page.
     files: ['web/src/render/**/*.ts'],
     // Its tests run the real simulator to get real views.

@@ -1,4 +1,4 @@
-// Explorer speed (issue 3), printed, never asserted: executions/s and states/s natively (the
+// Explorer speed, printed, never asserted: executions/s and states/s natively (the
 // CLI) and in wasm under node, for
 //   (a) SC2 under `no-tid`: time to the shortest counterexample (target: < 50 ms natively);
 //   (b) 2 CPUs whose tasks each alloc, free, alloc, free, plus an irq alloc+free on CPU 0,
@@ -81,10 +81,10 @@ console.log('the reduction on (b) (dominance: a preemption bound turns the sleep
 console.log(`  with    ${withRed.states} states, ${withRed.transitions} transitions, ${withRed.executions} executions, ${withRed.elapsedMs.toFixed(1)} ms`);
 console.log(`  without ${without.states} states, ${without.transitions} transitions, ${without.executions} executions, ${without.elapsedMs.toFixed(1)} ms`);
 
-// Issue 35: the cost of soundness. With a preemption bound the sleep sets are off (they and the
+// The cost of soundness. With a preemption bound the sleep sets are off (they and the
 // bound do not compose: explore.rs), and dominance is the whole reduction. States explored and
 // states/s, reduced and plain, natively, on (a), (b), SC4, SC18 and SH4 with pageAllocFail. Before
-// issue 35 (sleep sets under the bound, unsound) the reduced search explored: (b) 75,648 states in
+// the fix (sleep sets under the bound, unsound) the reduced search explored: (b) 75,648 states in
 // 467 ms; SC4 211,573; SC18 2,066; SH4+pageAllocFail at bound 3 547, at bound 0 54 ("complete",
 // missing INV-S1).
 {
@@ -124,7 +124,7 @@ console.log(`  without ${without.states} states, ${without.transitions} transiti
   }
 }
 
-// Issue 26 item 5: the memory estimate against the real peak RSS (`/usr/bin/time -v`), on a wide
+// The memory estimate against the real peak RSS (`/usr/bin/time -v`), on a wide
 // search (3 CPUs under Linux 7.0, an irq), a narrow one (2 tasks of 32 ops) and a long one
 // ((b) with 8 preemptions). The estimate counts what the search holds (queued machines, the
 // visited set with its sleep sets and its table, path nodes, footprints); the process's own

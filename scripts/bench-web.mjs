@@ -1,4 +1,4 @@
-// Web benchmarks (printed, not asserted; issues 4, 10, 12 and 26 name the targets): gzip sizes
+// Web benchmarks (printed, not asserted; the targets are in the comments below): gzip sizes
 // of the built JS and wasm, what each page really fetches (loaded in chromium), time to an
 // interactive page in headless chromium (and to the first
 // frame of the biggest scenario the limits allow), step-to-frame latency (sc15, and that big
@@ -29,7 +29,7 @@ const quantile = (xs, q) => {
 };
 const ms = (n) => `${n.toFixed(1)} ms`;
 
-/** 4 CPUs, 8 slabs after setup, remote frees in every task (the issue's frame-time workload). */
+/** 4 CPUs, 8 slabs after setup, remote frees in every task (the frame-time workload). */
 function bigScenario() {
   const setup = [];
   for (let c = 0; c < 4; c++) for (let i = 0; i < 8; i++) setup.push({ cpu: c, op: 'alloc', var: `v${c}_${i}` });
@@ -67,7 +67,7 @@ function sizes() {
 }
 
 /**
- * What each page really fetches (issue 26 item 8): every route loaded cold in headless chromium,
+ * What each page really fetches: every route loaded cold in headless chromium,
  * summing the bytes transferred (gzip, as the server sends them) of its JS, wasm and CSS, its
  * workers' and iframes' included, once the page has drawn what it is for and the network has
  * been quiet for a second. Each file counts once, as from a host that lets the browser cache
@@ -176,7 +176,7 @@ async function browserBenches(url) {
 }
 
 async function labPage(browser, url) {
-  // The Lab page from opening to every seed comparison run on the model (issue 14: ≤ 3 s).
+  // The Lab page from opening to every seed comparison run on the model (≤ 3 s).
   const times = [];
   for (let i = 0; i < 3; i++) {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -200,7 +200,7 @@ async function load(browser, url) {
     await ctx.close();
   }
   console.log(`  time to interactive playground: median ${ms(quantile(times, 0.5))}, max ${ms(Math.max(...times))} (target ≤ 1 s; 5 cold loads)`);
-  // The biggest scenario within the documented limits (issue 12 item 4), from its link.
+  // The biggest scenario within the documented limits, from its link.
   const huge = [];
   let nodes = 0;
   for (let i = 0; i < 5; i++) {
@@ -228,7 +228,7 @@ async function load(browser, url) {
 }
 
 /**
- * The biggest scenario within the documented limits (issue 12 item 4): 8 CPUs, 4096-byte
+ * The biggest scenario within the documented limits: 8 CPUs, 4096-byte
  * objects, 64 per slab, eight allocations in setup (a slab per CPU, 63 objects on each CPU's
  * freelist), then each CPU allocates and frees. About 9,000 SVG elements on the stage.
  */
@@ -269,7 +269,7 @@ async function latency(browser, url) {
   // Timing's duration of each keydown, to the next frame presented (rounded to 8 ms; only those
   // of 16 ms or more are reported). The first presses of a page compile the step's code: 5
   // warm-up presses are not counted. Two scenarios: sc15 (two CPUs, the lessons' size) and the
-  // huge one (issue 12 item 4: 8 CPUs, 4096-byte objects, 64 per slab; target a step ≤ 50 ms,
+  // huge one (8 CPUs, 4096-byte objects, 64 per slab; target a step ≤ 50 ms,
   // key to frame).
   const WARMUP = 5;
   for (const [scenario, name, target, regimes] of [
@@ -419,7 +419,7 @@ async function lighthouse(url) {
     return;
   }
   log('bench-web', 'Lighthouse (performance, accessibility)');
-  // Every page (issue 26 item 8: mobile ≥ 95 on each); LIGHTHOUSE_PRESETS=mobile skips desktop,
+  // Every page (mobile ≥ 95 on each); LIGHTHOUSE_PRESETS=mobile skips desktop,
   // LIGHTHOUSE_PAGES="front door,a lesson" runs those pages only.
   const presets = (process.env.LIGHTHOUSE_PRESETS ?? 'mobile,desktop').split(',');
   for (const [page, hash] of [

@@ -53,7 +53,7 @@ export const fastPkgDir = join(simDir, 'pkg-fast');
 export const fastPkgWasm = join(fastPkgDir, 'slub_wasm_bg.wasm');
 export const labPkgDir = join(simDir, 'pkg-lab');
 export const labPkgWasm = join(labPkgDir, 'slub_lab_wasm_bg.wasm');
-// The reset function re-instantiates a module a panic left in an unknown state (issue 12 item 5).
+// The reset function re-instantiates a module a panic left in an unknown state.
 const BINDGEN_FLAGS = ['--target', 'web', '--remove-name-section', '--remove-producers-section', '--experimental-reset-state-function'];
 
 export function buildWasm() {

@@ -5,33 +5,9 @@
 // --skip (repeatable) leaves out a stage by its name as printed (e.g. `--skip rustfmt`), for a
 // developer iterating on a later stage; `npm test` never skips.
 // Ends with a line `N passed, M failed` (N, M counted in stages).
-import { join } from 'node:path';
 import { log, root, run } from './lib.mjs';
+import { STAGES } from './stages.mjs';
 
-const bin = (name) => join(root, 'node_modules', '.bin', name);
-
-/** [name, command, args, lint?] */
-const STAGES = [
-  // Every "§", scenario id and document a comment or doc cites is in the repository.
-  ['references', 'node', [join(root, 'scripts', 'check-refs.mjs')], true],
-  ['rustfmt', 'cargo', ['fmt', '--all', '--check'], true],
-  ['clippy (native)', 'cargo', ['clippy', '--workspace', '--all-targets', '--', '-D', 'warnings'], true],
-  [
-    'clippy (wasm32)',
-    'cargo',
-    ['clippy', '-p', 'slub-sim', '-p', 'slub-lab-core', '-p', 'slub-wasm', '-p', 'slub-lab-wasm', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings'],
-    true,
-  ],
-  ['cargo test', 'cargo', ['test', '--workspace', '--release'], false],
-  // The lessons as authors write them, every claim replayed (cargo test built the binary).
-  ['lessons', join(root, 'target', 'release', 'slub-lab'), ['lesson', 'check', 'lessons'], false],
-  ['wasm build', 'node', [join(root, 'scripts', 'build-wasm.mjs')], false],
-  ['tsc', bin('tsc'), ['--noEmit', '-p', 'web'], true],
-  ['eslint', bin('eslint'), ['--max-warnings=0', '.'], true],
-  ['vitest', bin('vitest'), ['run', '--config', 'web/vitest.config.ts'], false],
-  ['vite build', bin('vite'), ['build', 'web', '--logLevel', 'warn'], false],
-  ['e2e (chromium)', 'node', [join(root, 'web', 'e2e', 'run.mjs')], false],
-];
 
 const args = process.argv.slice(2);
 const lintOnly = args.includes('--lint-only');

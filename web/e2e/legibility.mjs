@@ -1,4 +1,4 @@
-// The legibility check (issue 13 item 1): on a page as drawn, no two pieces of text overlap and
+// The legibility check: on a page as drawn, no two pieces of text overlap and
 // no text is cut. Run inside the page by `legibilityProblems`; each problem names the text.
 //
 // What counts:
@@ -234,7 +234,7 @@ export async function legibilitySurvey(/** @type {import('playwright-core').Page
 }
 
 /**
- * The deck's embedded lesson steps as a projector shows them (issue 25 item 1): at a screen
+ * The deck's embedded lesson steps as a projector shows them: at a screen
  * size, every slide with an embed at each step its fragments ask for. For each, the smallest
  * stage text and narration text in on-screen px (inside the iframe, times reveal.js's scale of
  * the slide), whether the frame's page scrolls, and the text it cuts: drawn past the frame's

@@ -695,7 +695,7 @@ const TESTS = [
   },
 ];
 
-/** The lab (issue 6): every case's card, filled in as the worker's results come back. */
+/** The lab: every case's card, filled in as the worker's results come back. */
 const LAB_ALL_MS = 60_000;
 
 async function labCards(/** @type {Page} */ page, /** @type {string} */ state) {

@@ -525,7 +525,7 @@ fn the_schedule_comes_from_the_flag_else_from_the_file() {
     assert_eq!(out["finished"], json!(true));
 }
 
-/// Issue 12 item 2: the default policy adds a bounded number of moves (`MAX_POLICY_MOVES`,
+/// The default policy adds a bounded number of moves (`MAX_POLICY_MOVES`,
 /// `--max-moves`); a run still going then is an outcome, `LIVELOCK`, never `finished`, and its
 /// events stop with it. Here the bound is made tiny on a run that needs more.
 #[test]
@@ -555,7 +555,7 @@ fn a_run_that_outlasts_its_move_bound_is_a_livelock() {
     assert_exit(&bad, 2);
 }
 
-/// Issue 12 item 8: a file that is not UTF-8 is named with the byte offset where it stops.
+/// A file that is not UTF-8 is named with the byte offset where it stops.
 #[test]
 fn invalid_utf8_names_the_byte_offset() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("slub-lab-cli-tests");
@@ -574,7 +574,7 @@ fn invalid_utf8_names_the_byte_offset() {
     );
 }
 
-/// Issue 12 item 8: with `--max-irq-entries 0` an irq that must run can never run, so no
+/// With `--max-irq-entries 0` an irq that must run can never run, so no
 /// schedule ends; the search must not claim to be complete with 0 executions.
 #[test]
 fn a_search_whose_every_schedule_is_cut_is_not_complete() {
@@ -596,7 +596,7 @@ fn a_search_whose_every_schedule_is_cut_is_not_complete() {
     );
 }
 
-/// Issue 12 item 3: the search holds a bounded amount of memory (`--max-memory-mb`); reached,
+/// The search holds a bounded amount of memory (`--max-memory-mb`); reached,
 /// it stops with `complete: false` and says so, with its estimate per state.
 #[test]
 fn explore_stops_at_its_memory_budget_and_says_so() {
@@ -617,7 +617,7 @@ fn explore_stops_at_its_memory_budget_and_says_so() {
     assert_eq!(r["complete"], json!(true), "{r}");
 }
 
-/// Issue 26 item 2: every size a user gives has a ceiling, and the refusal names it: the
+/// Every size a user gives has a ceiling, and the refusal names it: the
 /// moves the default policy may add, a schedule's length (in the file and on the command
 /// line), the explorer's memory budget and the file itself. A run at the move ceiling is
 /// accepted.
@@ -683,7 +683,7 @@ fn every_size_has_a_ceiling_that_its_error_names() {
     );
 }
 
-/// Issue 26 item 5: `explore` has a wall-clock limit by default, as the page's explorer has
+/// `explore` has a wall-clock limit by default, as the page's explorer has
 /// (10 s), and says when it stopped for it; `--timeout-ms` sets it.
 #[test]
 fn explore_stops_at_its_time_limit_and_says_so() {

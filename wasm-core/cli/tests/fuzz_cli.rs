@@ -1,4 +1,4 @@
-//! Issue 26 item 2: the fuzz harness drives the binary too. The library's harness
+//! The fuzz harness drives the binary too. The library's harness
 //! (`slub-sim`'s `tests/fuzz.rs`) parses and runs mutants in-process; this one writes each
 //! mutant to a file and runs `slub-lab run`, `slub-lab explore` or `slub-lab grade` (the file
 //! as a student's answer) on it with hostile flags

@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 #[serde(rename_all = "camelCase")]
 pub struct LabCases {
     pub schema_version: u32,
-    /// The tolerance of the issue: the model's ratio within this fraction of the seed's.
+    /// The Lab's tolerance: the model's ratio within this fraction of the seed's.
     pub tolerance: f64,
     pub cost_table: Vec<CostRow>,
     pub cases: Vec<CaseInfo>,

@@ -1,4 +1,4 @@
-//! The Lab (issue 6): every seed comparison the SLUB model can run has the seed's sign, the
+//! The Lab: every seed comparison the SLUB model can run has the seed's sign, the
 //! three headline ones (seeds 003, 000, 004) are within ±25 % of the seed's ratio, and the
 //! workloads are what they say (well-formed scenarios, every object allocated and freed, the
 //! stat identities, v3.10's slab geometry). The ratios are printed (`-- --nocapture`).
@@ -82,7 +82,7 @@ fn every_seed_comparison_has_the_seeds_sign() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The seed cases cover the five comparisons of the issue; nothing is pending.
+/// The seed cases cover the five seed texts' comparisons; nothing is pending.
 #[test]
 fn the_issue_comparisons_are_all_there() {
     let ids: Vec<&str> = lab::seed_cases().iter().map(|c| c.id.as_str()).collect();
@@ -364,7 +364,7 @@ fn sensitivity_rerun_agrees_with_the_linear_estimate_on_one_cpu() {
     }
 }
 
-/// Each comparison lists the mechanisms outside the step model it used (issue 28): slab_test's
+/// Each comparison lists the mechanisms outside the step model it used: slab_test's
 /// kmalloc rows the size lookup, Jesper Brouer's kmem_cache rows not; seed 001's 8 CPUs the
 /// zone lock and the per-CPU page lists; every SLUB row the page read of its frees.
 #[test]

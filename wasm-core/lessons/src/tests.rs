@@ -621,7 +621,7 @@ fn destination_moves_resolve_in_a_lesson() {
         e.starts_with("lessons/99-sample/lesson.md: step 2 \"Read\" (line 33): moves: moves[0] (\"T to slab_alloc:Z9\"): T is refused after"),
         "{e}"
     );
-    // A counted move that is not enabled names one index, the lesson's (issue 12 item 8):
+    // A counted move that is not enabled names one index, the lesson's:
     // not also the simulator's own count of moves since the start.
     let text = GOOD.replacen("moves: [T*7]", "moves: [T*7, Q]", 1);
     let l = parse_lesson(

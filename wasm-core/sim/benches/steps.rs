@@ -1,4 +1,4 @@
-//! Core speed (issue: ≥ 20 M steps/s without events or checks, ≥ 2 M with every invariant
+//! Core speed (target: ≥ 20 M steps/s without events or checks, ≥ 2 M with every invariant
 //! checked). The workload: 2 CPUs, two tasks per CPU and an interrupt handler on CPU 0,
 //! each allocating and freeing in a loop with remote frees, run to the end by the default
 //! policy. Criterion reports the throughput in steps (elements) per second.

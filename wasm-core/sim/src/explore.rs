@@ -1,4 +1,4 @@
-//! Bounded exhaustive exploration of a scenario's interleavings (issue 3), breadth first, so
+//! Bounded exhaustive exploration of a scenario's interleavings, breadth first, so
 //! the first violation found is reached by a shortest schedule.
 //!
 //! **What is explored.** Every schedule of the scenario's tasks and interrupt handlers over
@@ -221,7 +221,7 @@ struct Node {
     held: usize,
 }
 
-/// What the search holds, counted as it grows (issue 26 item 5): the budget and
+/// What the search holds, counted as it grows: the budget and
 /// `peakMemoryMb` are this, not a guess from the queue alone. Each heap allocation counts as
 /// the block malloc gives it ([`heap_block`]).
 #[derive(Default)]

@@ -58,7 +58,7 @@
 //! and is immune. SC17 (the 3.1 torn read) ships
 //! without an allocation on its second CPU so that exploring it finds its own bug, not this.
 
-// No input reaches a panic (issue 12): the release build aborts on one (`panic = "abort"`),
+// No input reaches a panic: the release build aborts on one (`panic = "abort"`),
 // which would take the CLI's report and the page's wasm instance with it. These lints are the
 // proof, for the library (its unit tests, `tests/` and `benches/` may unwrap), and the lint
 // stage (`cargo clippy ... -D warnings`, scripts/test.mjs) keeps it. A lookup by an id the

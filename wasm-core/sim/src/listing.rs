@@ -595,7 +595,7 @@ fn table(t: &[&[Func]]) -> Vec<ListingFunction> {
         .collect()
 }
 
-/// The listing as the variant runs it (issue 13 item 3): the fast paths show only the lines of
+/// The listing as the variant runs it: the fast paths show only the lines of
 /// the variant's `fastpath` and `__slab_alloc` only those of its `slowpath`, so a v3.10 reader
 /// never sees v4.0's `raw_cpu_ptr` loop or 2008's `cmpxchg_local`. The branches are those the
 /// executor takes at `AllocEntry` / `FreeEntry` (model/slub/alloc.rs, free.rs); a test checks

@@ -1,5 +1,5 @@
 //! The facade the CLI and the wasm crate use: a scenario, the moves applied so far (the
-//! history, which is the artifact: STYLE 5), a cursor into it, and the machine at the cursor.
+//! history, which is the artifact), a cursor into it, and the machine at the cursor.
 //! Time travel replays from the nearest checkpoint (one every `CHECKPOINT` moves).
 
 use crate::model::state::{Bump, CtxId};
@@ -150,8 +150,8 @@ impl Simulator {
 
     /// The moves that run context `ctx` to the end of what it is doing, from the cursor: the
     /// operation it is in (or, between operations, its next one); an interrupt waiting to fire
-    /// fires and runs its handler to the end. What the playground's "run to the end" plays
-    /// (issue 13 item 6). Worked out on a copy of the machine: nothing here changes. It stops
+    /// fires and runs its handler to the end. What the playground's "run to the end" plays.
+    /// Worked out on a copy of the machine: nothing here changes. It stops
     /// early, with the moves found so far, where `ctx` cannot move (a lock held by another, its
     /// CPU's other context running), and after [`MAX_RUN_MOVES`].
     pub fn moves_to_end(&self, ctx: &str) -> Result<Vec<String>, Error> {

@@ -390,8 +390,8 @@ impl fmt::Display for ObjectOwner {
     }
 }
 
-/// Above this many cache lines a view lists only the object lines some CPU holds (issue 12
-/// item 4): eight slabs of 64 objects of 4,096 bytes are 32,768 lines, 4 MB of view at every
+/// Above this many cache lines a view lists only the object lines some CPU holds (the
+/// biggest scenario within the limits): eight slabs of 64 objects of 4,096 bytes are 32,768 lines, 4 MB of view at every
 /// step, nearly all of them in no cache.
 pub const MAX_LISTED_LINES: usize = 1024;
 

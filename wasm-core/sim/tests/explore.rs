@@ -1,4 +1,4 @@
-//! The explorer (issue 3): every negative control of model.md §9 is found with the default bounds
+//! The explorer: every negative control of model.md §9 is found with the default bounds
 //! and replays to the same violation; the correct counterparts, and SC1–SC12 under every
 //! correct era bundle, are explored to completion with no violation.
 

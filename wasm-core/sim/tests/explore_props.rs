@@ -1,4 +1,4 @@
-//! The explorer checked against itself and against the model (issue 11, "Also"):
+//! The explorer checked against itself and against the model:
 //! - on random small scenarios, under broken and correct variants, the reduced search (sleep
 //!   sets) and the plain search (`--no-reduction`) agree on whether an invariant can break and
 //!   on the length of the shortest counterexample;

@@ -1,4 +1,4 @@
-//! Fidelity to the kernel at the edges of the model (issue 11): one regression test per
+//! Fidelity to the kernel at the edges of the model: one regression test per
 //! divergence that was mended, each named after the kernel function and version it was
 //! checked against. Each test drives the interleaving by the labels of the contexts' next
 //! steps, like `golden.rs`.
@@ -739,10 +739,10 @@ fn slab_free_holds_its_slab_only_from_its_cas() -> R {
     no_violation(&r)
 }
 
-/// Issue 26 item 1: nothing after a dead-CPU flush is dropped. A flush with `target` is the
+/// Nothing after a dead-CPU flush is dropped. A flush with `target` is the
 /// CPU's death (the model brings no CPU back online): in setup it runs at once (no context
 /// has started on the dead CPU) and every op after it runs on a survivor; an op that would
-/// run on the dead CPU is refused with its place (the issue's scenario: `setup[2]`). On the
+/// run on the dead CPU is refused with its place (in setup: `setup[2]`). On the
 /// task path the flush waits for the dead CPU's contexts, then every later op still runs.
 /// Under SLUB, SLAB and Linux 7.0.
 #[test]
@@ -790,7 +790,7 @@ fn nothing_after_a_dead_cpu_flush_is_dropped() -> R {
                 out.finished, out.vars, out.violations
             ));
         }
-        // The issue's scenario: setup goes on on the dead CPU, and the task is bound to it.
+        // Setup goes on on the dead CPU, and the task is bound to it.
         let mut bad = sc.clone();
         bad["setup"][2]["cpu"] = json!(0);
         match slub_sim::scenario::parse(&bad.to_string()) {
@@ -844,7 +844,7 @@ fn nothing_after_a_dead_cpu_flush_is_dropped() -> R {
     Ok(())
 }
 
-/// Issue 26 item 7: three edges of Linux 7.0's `mm/slub.c`.
+/// Three edges of Linux 7.0's `mm/slub.c`.
 /// - `get_from_any_partial` and `__refill_objects_any` walk the zonelist from the local node
 ///   (SH4 on two nodes: the walk's first look is at the refilling CPU's own node);
 /// - a node-specific `___slab_alloc` whose `new_slab` fails under `__GFP_THISNODE` retries

@@ -1,7 +1,7 @@
-//! Issue 12 item 9: a seeded fuzz harness. It mutates the shipped scenarios (the golden ones
+//! A seeded fuzz harness. It mutates the shipped scenarios (the golden ones
 //! and every lesson's) as JSON values and as text, feeds them to the parser, and runs every
 //! mutant that validates under random schedules (moves, migrations, interrupts) and then the
-//! bounded default policy. It asserts what the issue asks of any input:
+//! bounded default policy. It asserts what any input must get:
 //! - no panic (a panic fails this test; the release build aborts, so the CLI could not even
 //!   report it), and no internal error of the model (the violation `MODEL`);
 //! - a rejected scenario names where: a JSON path, or for text that is not JSON a line and

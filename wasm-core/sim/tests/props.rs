@@ -45,8 +45,8 @@ fn correct_variants() -> Vec<Value> {
 /// Whether two tasks may share a CPU. The 3.x–5.14 slow path (irq-off) clears `c.page` on the
 /// DEACTIVATE_BYPASS exit without bumping tid and then enables interrupts in `new_slab`: a
 /// task preempted in its free fast path on the same CPU can then commit an object to a
-/// freelist whose slab is gone (model.md §3.6, found by this very test; golden scenario
-/// `sc13b_bypass_preempted_free`). Those variants are checked with one task per CPU; the
+/// freelist whose slab is gone (model.md §3.6, found by this very test; no golden
+/// scenario has it). Those variants are checked with one task per CPU; the
 /// 5.15+ slow path (tid bumped on that exit) and non-preemptible kernels share CPUs freely.
 fn tasks_may_share_cpu(variant: &Value) -> bool {
     variant.get("slowpath").is_some_and(|v| v == "local-lock")
@@ -455,7 +455,7 @@ fn played(sc: scenario::Scenario, schedule: &[u16]) -> Simulator {
 }
 
 /// Every fast path and slow path, broken ones included: what runs is what the page's listing of
-/// that variant shows (`listing_for`, issue 13 item 3).
+/// that variant shows (`listing_for`).
 #[test]
 fn every_variant_runs_only_lines_of_its_own_listing() {
     use slub_sim::scenario::{Fastpath, Slowpath};

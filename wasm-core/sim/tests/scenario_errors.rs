@@ -391,7 +391,7 @@ fn out_of_range_and_absurd_numbers_say_the_limit() {
             path: "tasks[0].ops[0].target",
             needles: &["0 to 1"],
         },
-        // Issue 26 item 1: a flush with `target` is the CPU's death, and nothing may run on
+        // A flush with `target` is the CPU's death, and nothing may run on
         // the dead CPU afterwards; each op that would is refused with its place.
         Case {
             name: "setup op on a CPU setup flushed as dead",

@@ -164,7 +164,7 @@ impl Simulator {
         self.inner.run_to_end()
     }
 
-    /// The history cut into operations (issue 26 item 3: `#/compare` steps both designs an
+    /// The history cut into operations (`#/compare` steps both designs an
     /// operation at a time), as JSON [`Operations`]. Walks the history once, a move at a time
     /// (each seek replays one move), reading each context's operation counter; the cursor is
     /// put back where it was.
@@ -178,7 +178,7 @@ impl Simulator {
     /// Go on from the end of the history by the default policy (design.md §5), at most
     /// `max_moves` moves, cutting the new moves into operations as they run: JSON [`OpsRun`].
     /// `#/compare` runs a long scenario this way a chunk at a time, so its first frames come
-    /// before the run has ended (issue 26 item 3).
+    /// before the run has ended.
     #[wasm_bindgen(js_name = runOperations)]
     pub fn run_operations(&mut self, max_moves: usize) -> Result<String, JsError> {
         let end = self.inner.history().len();

@@ -1,4 +1,4 @@
-// A try-it's goal, checked in the playground after every move (issue 13 item 6): the same rule
+// A try-it's goal, checked in the playground after every move: the same rule
 // as `won` in wasm-core/lessons/src/replay.rs, where `slub-lab lesson check` proves every goal
 // reachable by its example and not already reached where the playground opens.
 import type { Outcome, View } from '../sim';

@@ -66,7 +66,7 @@ export function setStyle<E extends HTMLElement | SVGElement, D>(sel: Sel<E, D>, 
  */
 export function tweenOnly<E extends Element, D>(sel: Sel<E, D>, differs: (el: E, d: D) => boolean): Sel<E, D> {
   // Every element's running transition stops here, where it is: one still tweening towards an
-  // older step's place would otherwise finish there, over the new step (issue 13 item 4).
+  // older step's place would otherwise finish there, over the new step.
   sel.interrupt();
   return sel.filter(function (d) {
     return differs(this, d);

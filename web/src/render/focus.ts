@@ -1,4 +1,4 @@
-// The stage for a projector (issue 25 item 1, `density=projector`) and for an embed fitted to its
+// The stage for a projector (`density=projector`) and for an embed fitted to its
 // frame: fewer cards, so the rest can be drawn large. A CPU with no context on it and nothing in
 // its per-CPU structures is left out, and so is a node whose partial list is empty, whose
 // list_lock is free and whose barn (Linux 7.0) holds no sheaf and no lock: none of them is what

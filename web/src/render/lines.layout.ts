@@ -73,8 +73,8 @@ export const MIN_FOLD = 8;
  * The table's rows: one per line, except that a run of idle lines (no CPU holds them, the step
  * did not touch them) of one SLAB array (`ac[0] [14..117]`) or of one slab's objects
  * (`p3..p63`) folds into one row: a default SLAB array of 120 entries is 16 lines per CPU, and a
- * slab of 64 objects of 4096 bytes is 4096 lines, one table row and eight cells each (issue 12
- * item 4: 860,000 elements for eight such slabs). A run shorter than MIN_FOLD lines stays.
+ * slab of 64 objects of 4096 bytes is 4096 lines, one table row and eight cells each (the
+ * biggest scenario within the limits: 860,000 elements for eight such slabs). A run shorter than MIN_FOLD lines stays.
  */
 export function foldLines(lines: readonly LineView[], touched: ReadonlySet<number>): { first: LineView; last: LineView; lines: LineView[] }[] {
   const runOf = (l: LineView): string | null => {

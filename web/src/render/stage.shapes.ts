@@ -38,7 +38,7 @@ export const CTX_LINE = 16;
 /** Characters that fit on one line of a card, inside its margins. */
 export const CARD_CHARS = Math.floor((CARD_W - 2 * LABEL_X) / CHAR_W);
 /**
- * The type scale (issue 13, VISUAL "lay out for the box you are given"): the stage is laid
+ * The type scale (VISUAL "lay out for the box you are given"): the stage is laid
  * out in units of its 12 px font and drawn at a scale the container decides. More columns are
  * used only while the scale stays at or above MIN_SCALE; it never grows past MAX_SCALE.
  */

@@ -1,5 +1,5 @@
-// The event timeline: one lane per context, labelled with its name, kind and CPU (issue 25
-// item 4), and one tick per move in the lane of the context it stepped (setup is one block
+// The event timeline: one lane per context, labelled with its name, kind and CPU,
+// and one tick per move in the lane of the context it stepped (setup is one block
 // before them all). Ticks take the colour of their CPU; what matters is written, not only
 // coloured: a failed cmpxchg is a ✕ over its tick and its retry is bracketed up to the
 // context's next successful cmpxchg; a broken invariant is a line across the lanes with its

@@ -1,4 +1,4 @@
-// Cache lines on the stage (issue 13 item 2): each CPU card ends in a band of the lines that
+// Cache lines on the stage: each CPU card ends in a band of the lines that
 // CPU's cache holds, one token per line with its MESI letter. A line the step moved *travels*:
 // its token enters on the CPU that took it from the token of the CPU that gave it up (or, from
 // memory, from what the line holds: the slab's card, the object, the node), carrying the step's

@@ -62,7 +62,7 @@ function canonical(value: unknown): string {
   );
 }
 
-// Random schedules (issue 12 item 9): any enabled move at each point, migrations, preemptions and
+// Random schedules: any enabled move at each point, migrations, preemptions and
 // interrupts included, on every golden scenario (SLAB's among them), compared as JSON text (keys
 // sorted): events, cycles per CPU, statistics, violations, variables.
 describe('wasm and native agree on random schedules, as JSON text', () => {

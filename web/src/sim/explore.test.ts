@@ -1,4 +1,4 @@
-// The explorer in wasm (issue 3): it finds the ABA of SC2 without the tid, the counterexample
+// The explorer in wasm: it finds the ABA of SC2 without the tid, the counterexample
 // replays in wasm to the same violation, and it is the one the native CLI finds.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

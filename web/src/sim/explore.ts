@@ -1,4 +1,4 @@
-// The explorer in the browser (issue 3): the search runs in a Web Worker so the page stays
+// The explorer in the browser: the search runs in a Web Worker so the page stays
 // responsive; the worker posts progress (executions, states, depth, elapsed) and the result,
 // and cancelling terminates it at once. `runExploreRequest` is the worker's logic as a pure
 // function of the wasm `explore` entry point, so it is tested in node without a worker.

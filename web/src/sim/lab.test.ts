@@ -1,4 +1,4 @@
-// The lab's side of the bridge (issue 6): the cases list, a comparison run in wasm is the
+// The lab's side of the bridge: the cases list, a comparison run in wasm is the
 // native CLI's to the digit (`slub-lab bench seeds`), every stepper scenario plays, and the runner runs cases one at a time, keeps their results
 // and survives a crashed run.
 import { execFileSync } from 'node:child_process';

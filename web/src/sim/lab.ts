@@ -1,5 +1,5 @@
-// The Lab's side of the bridge (`#/lab`, issue 6): the seed comparisons of the model
-// (wasm-core/lab/src/lib.rs, exported by export.rs) as typed values. The worker's protocol
+// The Lab's side of the bridge (`#/lab`): the seed comparisons of the model
+// (wasm-core/lab/src/seeds.rs, exported by export.rs) as typed values. The worker's protocol
 // and logic are in lab-protocol.ts (re-exported here).
 //
 // The Lab's entry points live in a wasm module of their own (wasm-core/lab-wasm, built into

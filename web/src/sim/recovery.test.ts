@@ -1,4 +1,4 @@
-// After a Rust panic the page recovers (issue 12 item 5): the crash carries the real panic, the
+// After a Rust panic the page recovers: the crash carries the real panic, the
 // module is re-instantiated, a simulation made afterwards works, a later bad input gets its own
 // error (not the old panic), and a handle of the crashed instance refuses to be used.
 import { readFileSync } from 'node:fs';

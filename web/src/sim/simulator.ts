@@ -77,7 +77,7 @@ function panicMessage(): string | undefined {
 
 /**
  * Every call into wasm goes through here: it sorts what was thrown into SimError or SimCrash.
- * After a crash the module is re-instantiated (issue 12 item 5): a trap leaves the instance's
+ * After a crash the module is re-instantiated: a trap leaves the instance's
  * memory as the panic found it (a value still borrowed, a lock held), so the next simulation
  * starts on a fresh one; the handles of the old instance refuse every call.
  */

@@ -1,4 +1,4 @@
-// The side-by-side view (issue 15 item 3): one scenario's operations under Linux 6.8's per-CPU
+// The side-by-side view: one scenario's operations under Linux 6.8's per-CPU
 // slab and tid and under Linux 7.0's sheaves, and the counters that tell the two apart. Pure:
 // the scenario for each design, and the counters of a run's events up to a move.
 import type { SimEvent } from '../sim/types';

@@ -16,7 +16,7 @@ export type Theme = 'light' | 'dark' | 'auto';
 export type LinesOption = 'auto' | 'on' | 'off';
 
 /**
- * `density=projector` (issue 25 item 1): for a slide on a projector, fewer panels and bigger
+ * `density=projector`: for a slide on a projector, fewer panels and bigger
  * type (the stage's text and the narration at least 18 px on a 1280×720 screen), the step's
  * subject kept in view. The deck (public/slides/deck.js) asks for it.
  */

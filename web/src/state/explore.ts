@@ -1,4 +1,4 @@
-// The explorer panel's pure part (issue 3): the bounds form, read and checked, and what a
+// The explorer panel's pure part: the bounds form, read and checked, and what a
 // search's progress and result say in words. The search itself runs in a Web Worker through
 // the bridge (sim/explore.ts); the page keeps only the form and the last report. No React.
 import type { ExploreBounds, ExploreProgress, ExploreReport, FoundViolation } from '../sim';

@@ -1,8 +1,8 @@
-// Permalinks and embed messages, mutated (issue 12 item 9): seeded, 10,000 of each in `npm test`
+// Permalinks and embed messages, mutated: seeded, 10,000 of each in `npm test`
 // (LINK_FUZZ_CASES for more). Whatever a link holds, parsing it and opening its player state
 // never throws: it is a page or a LinkError naming its part; a message is a command or ignored.
 // Scenarios mutated as JSON values, re-encoded into links of #/play and #/compare, are opened
-// and drawn (the stage's layout) or refused with a message (issue 26 item 3).
+// and drawn (the stage's layout) or refused with a message.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWasmNode, rng } from '../sim/testing';
 import { layoutStage } from '../render/stage.layout';

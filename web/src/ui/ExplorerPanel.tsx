@@ -1,4 +1,4 @@
-// The explorer panel (issue 3): bounds, Explore / Cancel, a progress bar with a readout in a
+// The explorer panel: bounds, Explore / Cancel, a progress bar with a readout in a
 // polite live region, and the result — no violation within the bounds (complete, or
 // incomplete and why), or the invariant broken with a button that loads the shortest
 // counterexample into the stepper. The keyboard reaches the same actions through the command

@@ -1,4 +1,4 @@
-// The goal of a lesson's "try it yourself" over the playground (issue 13 item 6): what to
+// The goal of a lesson's "try it yourself" over the playground: what to
 // find, how far the learner is, the model's word once it is reached, and the way back.
 // Loaded lazily with the lesson library, only when a link names a goal.
 import { goalOf } from '../lessons/goal';

@@ -1,4 +1,4 @@
-// The front page (issue 13 item 7): what slub-lab is, in two sentences, the way in (lesson 1),
+// The front page: what slub-lab is, in two sentences, the way in (lesson 1),
 // the lessons as the arc they follow, and the playground, explorer and lab.
 // The lessons' titles alone (the library itself loads with a lesson's page).
 import LESSONS from 'virtual:lesson-titles';

@@ -1,4 +1,4 @@
-// The top of the playground (issue 25 item 4): the scenario, its era and the variant key that
+// The top of the playground: the scenario, its era and the variant key that
 // matters most, side by side, with the rest of the keys one click away. A scenario that runs a
 // broken variant on purpose (a negative control) says so here, with a way back to the kernel's
 // own code: a student sees at once what is broken and can break it or mend it.

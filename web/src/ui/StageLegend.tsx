@@ -1,4 +1,4 @@
-// What the stage's shapes mean, under the stage (issue 13 item 4): only the encodings the
+// What the stage's shapes mean, under the stage: only the encodings the
 // current frame draws, so each is explained where it first appears and a lesson that has not
 // reached cache lines or lost objects is not handed their key. Every entry is a shape and a
 // word beside it, never a colour alone.

@@ -1,8 +1,8 @@
-// What an embed does for its frame (issue 13 item 8): the theme its link asks for (light by
+// What an embed does for its frame: the theme its link asks for (light by
 // default: a deck is white whatever the OS prefers), its density (`density=projector`: the
 // page's CSS and the stage read it from the root element), and a deck's keys passed on to the
 // host page, so a presenter's clicker still moves the deck after a click inside the iframe.
-// With `keys=deck` every deck key goes to the deck and the embed acts on none (issue 25 item 2:
+// With `keys=deck` every deck key goes to the deck and the embed acts on none (without it,
 // Space pressed inside a slide's embed advanced nothing).
 import { useEffect } from 'react';
 import { DECK_KEYS, HOST_KEYS, parseEmbedOptions, type KeyMessage, type Theme } from '../state/embed';

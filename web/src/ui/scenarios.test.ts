@@ -1,4 +1,4 @@
-// The built-in scenarios as the playground presents them (issue 25 item 4): a negative control
+// The built-in scenarios as the playground presents them: a negative control
 // loads broken and says so; SC1's script stops at its failed compare-and-swap.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Simulation } from '../sim';

@@ -18,7 +18,7 @@ export interface BuiltinScenario {
 }
 
 /**
- * How the playground and `#/compare` present some built-in scenarios (issue 25 item 4): a
+ * How the playground and `#/compare` present some built-in scenarios: a
  * negative control loads with the broken variant its name promises (the model's test files
  * keep the kernel's variant: their tests set the broken one themselves), and a scenario that
  * tells a story loads with the moves that tell it (▶ Play stops at their end).

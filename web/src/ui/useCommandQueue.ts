@@ -1,4 +1,4 @@
-// Commands applied one after another, each to the state the one before it left (issue 12 item 6).
+// Commands applied one after another, each to the state the one before it left.
 // A burst (five `next` messages posted in one tick, a held key) arrives before React renders
 // again: applied at once, every command would read the moves enabled *before* the burst and
 // the second would play a move that is no longer enabled. Queued, each is applied after the

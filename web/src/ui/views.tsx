@@ -88,7 +88,7 @@ interface StageProps {
 }
 
 /**
- * The stage, laid out for the width it is given (issue 13): as many card columns as fit at a
+ * The stage, laid out for the width it is given: as many card columns as fit at a
  * readable scale (stage.shapes.ts fitColumns), drawn at that scale, never shrunk below it.
  */
 export function StageView({ view, event, selection, step, animate, onSelect, fitHeight, legend = true, hide, keep }: StageProps) {
@@ -274,7 +274,7 @@ export function TimelineView({ events, schedule, cursor, view, animate, onGoto }
 }
 
 /**
- * One pane per live context, side by side like threads (issue 13 item 3): who it is, where it
+ * One pane per live context, side by side like threads: who it is, where it
  * runs, what it is doing, and the line it executes next, whole. The listing below has them all.
  */
 export function ThreadPanes({ view }: { view: View }) {

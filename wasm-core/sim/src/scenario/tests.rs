@@ -781,7 +781,7 @@ fn validate_checks_built_scenarios_too() {
     assert_eq!(validate(&s).unwrap_err().path, "variant.tidStep");
 }
 
-/// Issue 12 item 8: ids and variable names are labels on the stage: bounded, and the
+/// Ids and variable names are labels on the stage: bounded, and the
 /// error names the path.
 #[test]
 fn long_ids_and_variable_names_are_refused_by_path() {

@@ -117,7 +117,7 @@ pub fn odd_value(r: &mut Rng) -> Value {
 pub const MAX_SCHEDULE_MOVES: usize = 100_000;
 
 pub fn mutate(v: &mut Value, r: &mut Rng) {
-    // Issue 26 item 2: now and then a schedule at its ceiling, or one move past it.
+    // Now and then a schedule at its ceiling, or one move past it.
     if r.below(100) == 0 {
         if let Value::Object(m) = v {
             let n = MAX_SCHEDULE_MOVES + r.below(2);

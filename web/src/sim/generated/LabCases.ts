@@ -7,6 +7,6 @@ import type { CostRow } from "./CostRow";
  */
 export type LabCases = { schemaVersion: number, 
 /**
- * The tolerance of the issue: the model's ratio within this fraction of the seed's.
+ * The Lab's tolerance: the model's ratio within this fraction of the seed's.
  */
 tolerance: number, costTable: Array<CostRow>, cases: Array<CaseInfo>, };

@@ -1,9 +1,9 @@
-// The side-by-side view (issue 15 item 3): one scenario under Linux 6.8 and under Linux 7.0,
+// The side-by-side view: one scenario under Linux 6.8 and under Linux 7.0,
 // one stage each, stepped together an operation at a time, with the counters that tell the
 // designs apart beside each other. Each side runs the scenario's own schedule where it has one
 // (as far as its moves play on that design), then the default policy (design.md §5); an operation
 // is one context's alloc, free or flush from its first step to its last. The computation runs
-// in Web Workers, one per design (engine.ts, issue 26 item 3): this thread only draws.
+// in Web Workers, one per design (engine.ts): this thread only draws.
 import { useEffect, useReducer, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import type { SimEvent, View } from '../../sim';
 import type { Counters, Design } from '../../state/compare';

@@ -1,4 +1,4 @@
-// `#/compare`'s Web Worker (issue 26 item 3): loads its own copy of the simulator and does all
+// `#/compare`'s Web Worker: loads its own copy of the simulator and does all
 // of the side-by-side view's computation (engine.ts), so the page's thread only draws. The
 // runs go on in slices of a few milliseconds, between which the page's requests are answered.
 import { loadWasm, SimCrash } from '../../sim';

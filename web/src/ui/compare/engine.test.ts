@@ -1,4 +1,4 @@
-// `#/compare`'s worker computation (issue 26 item 3): the operation index comes from Rust and
+// `#/compare`'s worker computation: the operation index comes from Rust and
 // cuts each side as the page's own replay did; a scenario's schedule runs first (SC1's fails
 // its cmpxchg under 6.8, and the page says why 7.0 has none); a bad or deep scenario is an
 // error that names its place.

@@ -1,4 +1,4 @@
-// The side-by-side view's computation (issue 26 item 3), run in Web Workers (compare.worker.ts,
+// The side-by-side view's computation, run in Web Workers (compare.worker.ts,
 // one per design) so that a scenario at the limits never blocks the page. Each design runs by
 // the default policy a chunk of moves at a time (`Simulation.runOperations`), cut into
 // operations in Rust as it runs: the first frames are drawn long before a big scenario's run has

@@ -1,4 +1,4 @@
-// `#/lab` (design.md §1 "Lab", issue 6): the seeds' own benchmarks rerun on the model under the one
+// `#/lab` (design.md §1 "Lab"): the seeds' own benchmarks rerun on the model under the one
 // cost table, each comparison beside the seed's published numbers. The page draws its words at
 // once; what needs the lab's wasm module (the cases, the runs, the cost table) comes with the
 // LabResults chunk. The cases run one at a time in Web Workers (sim/lab-runner.ts) and each

@@ -1,5 +1,5 @@
-// The layout of one comparison's chart, a pure function of the numbers and the width (STYLE
-// 12: the D3 view in chart.view.ts only draws what this returns; chart.test.ts checks it).
+// The layout of one comparison's chart, a pure function of the numbers and the width
+// (design.md §2: the D3 view in chart.view.ts only draws what this returns; chart.test.ts checks it).
 //
 // Two rows of diverging bars on one axis, "after ÷ before − 1": the seed's published change
 // and the model's, each normalised to its own "before" (the zero line), so numbers from an

@@ -1,7 +1,7 @@
 // The course's reference pages: the glossary (`#/lessons/glossary[/<term>]`), each term with
 // its definition and the lesson that introduces it, and the invariants (`#/lessons/invariants`),
 // every invariant the model checks in words with where the course breaks it. Both are rendered
-// at build time (lessons/course.ts); a term or an invariant in the URL is scrolled into view.
+// at build time (web/src/lessons/course.ts); a term or an invariant in the URL is scrolled into view.
 import { useEffect, type ReactNode } from 'react';
 import type { CoursePages, LessonHead } from '../../lessons';
 import { SiteHeader } from '../SiteHeader';

@@ -1,5 +1,5 @@
 // A step's prediction question: a small form asked before the step's moves play. The answer is
-// checked against the lesson's (which the model proved: wasm-core/sim/tests/lessons.rs replays
+// checked against the lesson's (which the model proved: wasm-core/lessons/src/replay.rs replays
 // the lesson and asserts the answer's claims); right or wrong is said in words.
 import { useId, useState, type SyntheticEvent } from 'react';
 import type { LessonPredict } from '../../lessons';

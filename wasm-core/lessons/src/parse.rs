@@ -29,8 +29,8 @@ impl Vocabulary {
     /// Read `<dir>/vocabulary.json`; `Err` names the file.
     pub fn read(dir: &Path) -> Result<Vocabulary, String> {
         let path = dir.join("vocabulary.json");
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let text = crate::read_bounded(&path, crate::MAX_SCENARIO_BYTES, "a vocabulary (16 MiB)")
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(&text))
             .map_err(|e| format!("{}: {}: {}", path.display(), e.path(), e.inner()))
     }

@@ -348,7 +348,9 @@ fn grade(
             (None, None) => None,
         },
     ) else {
-        return Err(fail("give EXERCISE and ANSWER (or --answer-file FILE), or --list".into()));
+        return Err(fail(
+            "give EXERCISE and ANSWER (or --answer-file FILE), or --list".into(),
+        ));
     };
     let json = slub_lessons::grade::grade_refusing(dir, exercise, source).map_err(fail)?;
     write_out(&format!("{json}\n"))?;

@@ -201,7 +201,12 @@ fn aba_right() -> Vec<String> {
 #[test]
 fn list_prints_every_exercise_with_its_question() {
     let o = slub_lab(&repo(), &["grade", "--list"]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let out = String::from_utf8(o.stdout).unwrap();
     let lines: Vec<&str> = out.lines().collect();
     assert!(lines.len() >= 19, "{out}");
@@ -234,12 +239,21 @@ fn outside_the_project_the_error_says_to_pass_lessons() {
     let o = slub_lab(&dir, &["grade", "aba-without-tid/e1", "T"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("--lessons DIR") && err.contains("project's root"), "{err}");
+    assert!(
+        err.contains("--lessons DIR") && err.contains("project's root"),
+        "{err}"
+    );
     // With --lessons it grades.
     let lessons = repo().join("lessons");
     let o = slub_lab(
         &dir,
-        &["grade", "aba-without-tid/e1", "T*4, I*24, T*12", "--lessons", lessons.to_str().unwrap()],
+        &[
+            "grade",
+            "aba-without-tid/e1",
+            "T*4, I*24, T*12",
+            "--lessons",
+            lessons.to_str().unwrap(),
+        ],
     );
     assert_eq!(results(&o)["score"], 1.0);
     let _ = std::fs::remove_dir_all(&dir);
@@ -254,7 +268,10 @@ fn an_answer_is_a_file_only_when_marked_as_one() {
     let file = dir.join("my#answer");
     std::fs::write(&file, sc.to_string()).unwrap();
     let path = file.to_str().unwrap();
-    assert_eq!(score(&grade("aba-without-tid/e1", &format!("@{path}"))), 1.0);
+    assert_eq!(
+        score(&grade("aba-without-tid/e1", &format!("@{path}"))),
+        1.0
+    );
     let o = slub_lab(
         &repo(),
         &["grade", "aba-without-tid/e1", "--answer-file", path],
@@ -264,14 +281,29 @@ fn an_answer_is_a_file_only_when_marked_as_one() {
     // whatever exists on the grading machine.
     let plain = dir.join("T");
     std::fs::write(&plain, sc.to_string()).unwrap();
-    let o = slub_lab(&dir, &["grade", "aba-without-tid/e1", "T", "--lessons", repo().join("lessons").to_str().unwrap()]);
+    let o = slub_lab(
+        &dir,
+        &[
+            "grade",
+            "aba-without-tid/e1",
+            "T",
+            "--lessons",
+            repo().join("lessons").to_str().unwrap(),
+        ],
+    );
     let r = results(&o);
-    assert_eq!(r["tests"][1]["output"], "a schedule, played from where the exercise opens", "{r}");
+    assert_eq!(
+        r["tests"][1]["output"], "a schedule, played from where the exercise opens",
+        "{r}"
+    );
     assert_eq!(r["tests"][2]["output"], "the answer's 1 move played", "{r}");
     // A byte-order mark before the JSON is accepted.
     let bom = dir.join("bom.json");
     std::fs::write(&bom, format!("\u{feff}{sc}")).unwrap();
-    assert_eq!(score(&grade("aba-without-tid/e1", &format!("@{}", bom.display()))), 1.0);
+    assert_eq!(
+        score(&grade("aba-without-tid/e1", &format!("@{}", bom.display()))),
+        1.0
+    );
     // A directory is refused without being read.
     let r = results(&grade("aba-without-tid/e1", &format!("@{}", dir.display())));
     assert!(r.to_string().contains("not a regular file"), "{r}");
@@ -284,7 +316,10 @@ fn a_fifo_is_never_opened() {
     // Opening a FIFO blocks until a writer comes: the grader must refuse it unopened.
     let dir = scratch("fifo");
     let fifo = dir.join("answer.json");
-    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
     assert!(made.success());
     let mut child = Command::new(env!("CARGO_BIN_EXE_slub-lab"))
         .current_dir(repo())
@@ -305,7 +340,11 @@ fn a_fifo_is_never_opened() {
     };
     let o = child.wait_with_output().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(status.and_then(|s| s.code()), Some(0), "the grader hung on a FIFO");
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(0),
+        "the grader hung on a FIFO"
+    );
     let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(r["score"], 0.0);
     assert!(r.to_string().contains("not a regular file"), "{r}");
@@ -318,8 +357,17 @@ fn an_html_escaped_link_is_read_and_said_to_be_escaped() {
         let escaped = format!("https://example.org/slub-lab/{}", link.replace('&', amp));
         let r = results(&grade("aba-without-tid/e1", &escaped));
         assert_eq!(r["score"], 1.0, "{amp}: {r}");
-        assert!(r["tests"][0]["output"].as_str().unwrap().contains("HTML-escaped"), "{r}");
-        assert_eq!(r["tests"][2]["output"], "the answer's 40 moves played", "{r}");
+        assert!(
+            r["tests"][0]["output"]
+                .as_str()
+                .unwrap()
+                .contains("HTML-escaped"),
+            "{r}"
+        );
+        assert_eq!(
+            r["tests"][2]["output"], "the answer's 40 moves played",
+            "{r}"
+        );
     }
     // A plain link says nothing of escaping.
     let r = results(&grade("aba-without-tid/e1", &link));

@@ -146,9 +146,11 @@ fn read_answer_file(path: &std::path::Path) -> Result<String, String> {
         if m.is_file() {
             Ok(())
         } else {
-            Err("not a regular file (a directory, a FIFO or a device): an answer file is a \
+            Err(
+                "not a regular file (a directory, a FIFO or a device): an answer file is a \
                  scenario saved from the playground"
-                .to_string())
+                    .to_string(),
+            )
         }
     };
     regular(std::fs::metadata(path).map_err(cannot)?)?;
@@ -226,7 +228,9 @@ fn read_answer(source: AnswerSource) -> Result<(Answer, Option<String>), String>
         .filter(|s| !s.is_empty())
         .collect();
     if written.is_empty() {
-        return Err("the answer is empty: give a link, a scenario file (@FILE) or a schedule".into());
+        return Err(
+            "the answer is empty: give a link, a scenario file (@FILE) or a schedule".into(),
+        );
     }
     Ok((Answer::FromOpening(written), None))
 }
@@ -247,7 +251,9 @@ fn read_link(hash: &str) -> Result<Answer, String> {
     };
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
         .decode(b64.trim_end_matches('='))
-        .map_err(|e| format!("the link's scenario is not valid base64url ({e}): was the link cut?"))?;
+        .map_err(|e| {
+            format!("the link's scenario is not valid base64url ({e}): was the link cut?")
+        })?;
     let scenario: Value = serde_json::from_slice(&bytes)
         .map_err(|e| format!("the link's scenario is not JSON ({e}): was the link cut?"))?;
     let m = param(query, "m").unwrap_or_default();

@@ -200,9 +200,8 @@ fn check_some(dir: &Path, only: Option<&str>) -> Report {
             dir.display()
         ));
     }
-    let wanted = |name: &str| {
-        only.is_none_or(|id| name.split_once('-').is_some_and(|(_, slug)| slug == id))
-    };
+    let wanted =
+        |name: &str| only.is_none_or(|id| name.split_once('-').is_some_and(|(_, slug)| slug == id));
     for (name, folder) in folders.iter().filter(|(name, _)| wanted(name)) {
         let file = shown(dir, &format!("{name}/lesson.md"));
         check_one(&file, name, folder, &voc, &mut report);
@@ -261,7 +260,12 @@ fn check_some(dir: &Path, only: Option<&str>) -> Report {
         }));
         for (field, text) in prose {
             for id in lesson_links(text) {
-                if !known.contains(id) {
+                if id.is_empty() {
+                    dangling.push(format!(
+                        "{}: {field}: a link to `#/lessons/` names no lesson id after the slash",
+                        l.file
+                    ));
+                } else if !known.contains(id) {
                     dangling.push(format!(
                         "{}: {field}: links to lesson {id:?}, and no lesson folder has that id",
                         l.file
@@ -277,14 +281,36 @@ fn check_some(dir: &Path, only: Option<&str>) -> Report {
 /// The course's own pages under `#/lessons/`: no lesson may take their names as ids.
 pub const COURSE_PAGES: [&str; 2] = ["glossary", "invariants"];
 
-/// The lesson ids of the `#/lessons/<id>` links in a piece of Markdown.
+/// The lesson ids of the `#/lessons/<id>` links in a piece of Markdown: the path segment after
+/// the slash, whatever characters it has (`__proto__` is a segment the page would look up, so
+/// it is an id to check, not an empty one), up to `/`, `?`, `#`, a bracket, a quote or a space.
 pub fn lesson_links(text: &str) -> impl Iterator<Item = &str> {
     text.match_indices("#/lessons/").map(move |(at, pat)| {
         let rest = &text[at + pat.len()..];
         let end = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .find(|c: char| {
+                c.is_whitespace()
+                    || matches!(
+                        c,
+                        '/' | '?'
+                            | '#'
+                            | '('
+                            | ')'
+                            | '['
+                            | ']'
+                            | '<'
+                            | '>'
+                            | '"'
+                            | '\''
+                            | '`'
+                            | '*'
+                            | ','
+                            | ';'
+                    )
+            })
             .unwrap_or(rest.len());
-        &rest[..end]
+        // A sentence's full stop after a bare link is not part of the id.
+        rest[..end].trim_end_matches(['.', ':', '!'])
     })
 }
 

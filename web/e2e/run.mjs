@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { hostileTests } from './hostile.mjs';
 import { legibilitySurvey } from './legibility.mjs';
 import { lessonTests } from './lessons.mjs';
 import { serve } from './serve.mjs';
@@ -875,6 +876,9 @@ TESTS.push({
 
 // The lesson pages, the lesson embed and the slide deck (lessons.mjs).
 TESTS.push(...lessonTests({ axe, expectText, until, shot }));
+
+// Hostile links (issue 38): hostile.mjs.
+TESTS.push(...hostileTests({ expectText, until, shot }));
 
 async function main() {
   if (!existsSync(join(dist, 'index.html')) || !existsSync(join(dist, 'embed.html'))) {

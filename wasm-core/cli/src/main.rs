@@ -111,17 +111,29 @@ enum Command {
     /// prints Gradescope's autograder results JSON (docs/instructors-guide.md).
     #[command(
         after_help = "EXERCISE: <lesson id>/e<k> (exercise k, from 1) or <lesson id>/<step> \
-                            (a step's try-it goal).\n\
-                            ANSWER: a playground permalink, a scenario file with a schedule, or \
-                            a schedule (T,T,I) played from where the exercise opens.\n\n\
+                            (a step's try-it goal); `--list` prints them all.\n\
+                            ANSWER: a playground permalink, a schedule (T,T,I) played from where \
+                            the exercise opens, or a scenario file with a schedule marked as a \
+                            file: @FILE or --answer-file FILE (a bare name ending in .json is \
+                            read as a file too).\n\n\
                             Exit status: 0 a result is printed (a wrong or malformed answer \
                             scores 0, with a message), 2 the exercise or the lessons are wrong."
     )]
     Grade {
-        exercise: String,
-        answer: String,
-        #[arg(long, default_value = "lessons")]
-        lessons: PathBuf,
+        #[arg(required_unless_present = "list")]
+        exercise: Option<String>,
+        #[arg(required_unless_present_any = ["list", "answer_file"], conflicts_with = "answer_file")]
+        answer: Option<String>,
+        /// The answer is this scenario file (with its `schedule`), as the playground saves it.
+        #[arg(long, value_name = "FILE")]
+        answer_file: Option<PathBuf>,
+        /// Print every exercise `grade` scores, one a line: EXERCISE, a tab, the question's
+        /// first line.
+        #[arg(long, conflicts_with_all = ["exercise", "answer", "answer_file"])]
+        list: bool,
+        /// The lessons folder (default: `lessons`, in the project's root).
+        #[arg(long, value_name = "DIR")]
+        lessons: Option<PathBuf>,
     },
 }
 
@@ -274,8 +286,16 @@ fn main() -> ExitCode {
         Command::Grade {
             exercise,
             answer,
+            answer_file,
+            list,
             lessons,
-        } => grade(&lessons, &exercise, &answer),
+        } => grade(
+            lessons.as_deref(),
+            exercise.as_deref(),
+            answer.as_deref(),
+            answer_file.as_deref(),
+            list,
+        ),
         Command::Lesson(LessonCommand::Check { dir }) => lesson(&dir, false),
         Command::Lesson(LessonCommand::Export { dir }) => lesson(&dir, true),
     };
@@ -290,12 +310,66 @@ fn main() -> ExitCode {
 
 /// `lesson check` / `lesson export`: every problem on stderr, one line each; the JSON on
 /// stdout only when every lesson holds.
-/// `slub-lab grade`: the results JSON on stdout; a wrong exercise or broken lessons exit 2.
-fn grade(lessons: &Path, exercise: &str, answer: &str) -> Result<u8, Failure> {
-    let json = slub_lessons::grade::grade_refusing(lessons, exercise, answer)
-        .map_err(|e| Failure::input(format!("slub-lab: grade: {e}")))?;
-    let _ = writeln!(std::io::stdout(), "{json}");
+/// `slub-lab grade`: the results JSON on stdout (or, with `--list`, the exercises); a wrong
+/// exercise or broken lessons exit 2.
+fn grade(
+    lessons: Option<&Path>,
+    exercise: Option<&str>,
+    answer: Option<&str>,
+    answer_file: Option<&Path>,
+    list: bool,
+) -> Result<u8, Failure> {
+    let fail = |e: String| Failure::input(format!("slub-lab: grade: {e}"));
+    let dir = lessons.unwrap_or(Path::new("lessons"));
+    if !dir.is_dir() {
+        return Err(fail(match lessons {
+            None => "no `lessons` folder here: run from the project's root, or pass the \
+                     lessons folder with --lessons DIR"
+                .to_string(),
+            Some(d) => format!("--lessons {}: not a folder", d.display()),
+        }));
+    }
+    if list {
+        let report = slub_lessons::check_dir(dir);
+        if !report.errors().is_empty() {
+            return Err(fail(format!(
+                "the lessons of {} do not hold:\n{}",
+                dir.display(),
+                report.errors().join("\n")
+            )));
+        }
+        let mut out = String::new();
+        for (ex, question) in slub_lessons::grade::list(&report.lessons) {
+            out.push_str(&format!("{ex}\t{question}\n"));
+        }
+        return write_out(&out).map(|()| 0);
+    }
+    let (Some(exercise), Some(source)) = (
+        exercise,
+        match (answer, answer_file) {
+            (_, Some(f)) => Some(slub_lessons::grade::AnswerSource::File(f)),
+            (Some(a), None) => Some(slub_lessons::grade::AnswerSource::Text(a)),
+            (None, None) => None,
+        },
+    ) else {
+        return Err(fail(
+            "give EXERCISE and ANSWER (or --answer-file FILE), or --list".into(),
+        ));
+    };
+    let json = slub_lessons::grade::grade_refusing(dir, exercise, source).map_err(fail)?;
+    write_out(&format!("{json}\n"))?;
     Ok(0)
+}
+
+/// Write to stdout without panicking on a closed pipe.
+fn write_out(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::input(format!(
+            "slub-lab: cannot write the output: {e}"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 fn lesson(dir: &Path, export: bool) -> Result<u8, Failure> {

@@ -551,6 +551,18 @@ fn a_run_that_outlasts_its_move_bound_is_a_livelock() {
     );
     assert!(cut["events"].as_array().unwrap().len() < all_events);
 
+    // Issue 38: with no move allowed at all, the context that was next is named (the message
+    // once read " kept running in its last 0 moves", with no name).
+    let none = slub_lab(&["run", p, "--schedule", "", "--max-moves", "0"]);
+    assert_exit(&none, 1);
+    let none: Value = serde_json::from_str(&stdout(&none)).unwrap();
+    let msg = none["violations"][0]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("after 0 moves")
+            && msg.contains(": A was next to move, and no move was allowed"),
+        "{msg}"
+    );
+
     let bad = slub_lab(&["run", p, "--max-moves", "lots"]);
     assert_exit(&bad, 2);
 }

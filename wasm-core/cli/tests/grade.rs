@@ -172,3 +172,204 @@ fn an_answer_file_past_the_ceiling_is_refused_unread() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(r.to_string().contains("byte offset 13"), "{r}");
 }
+
+fn slub_lab(cwd: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_slub-lab"))
+        .current_dir(cwd)
+        .args(args)
+        .output()
+        .expect("slub-lab runs")
+}
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("slub-grade-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The ABA exercise's right answer as plain moves.
+fn aba_right() -> Vec<String> {
+    std::iter::repeat_n("T", 4)
+        .chain(std::iter::repeat_n("I", 24))
+        .chain(std::iter::repeat_n("T", 12))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn list_prints_every_exercise_with_its_question() {
+    let o = slub_lab(&repo(), &["grade", "--list"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() >= 19, "{out}");
+    let aba = lines
+        .iter()
+        .find(|l| l.starts_with("aba-without-tid/e1\t"))
+        .expect("the ABA exercise is listed");
+    assert!(aba.contains("INV-12"), "{aba}");
+    // Every line is `EXERCISE<tab>question`, and every listed exercise grades.
+    for l in &lines {
+        let (ex, q) = l.split_once('\t').expect("a tab");
+        assert!(!q.is_empty(), "{l}");
+        assert_eq!(grade(ex, "T").status.code(), Some(0), "{ex}");
+    }
+    // The written exercise (aba-without-tid/e2) is not listed.
+    assert!(!out.contains("aba-without-tid/e2\t"), "{out}");
+}
+
+#[test]
+fn moves_are_counted_as_moves() {
+    // `T*4, I*24, T*12` is 40 moves, not "3 move(s)".
+    let r = results(&grade("aba-without-tid/e1", "T*4, I*24, T*12"));
+    let out = r["tests"][2]["output"].as_str().unwrap();
+    assert_eq!(out, "the answer's 40 moves played", "{r}");
+}
+
+#[test]
+fn outside_the_project_the_error_says_to_pass_lessons() {
+    let dir = scratch("outside");
+    let o = slub_lab(&dir, &["grade", "aba-without-tid/e1", "T"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--lessons DIR") && err.contains("project's root"),
+        "{err}"
+    );
+    // With --lessons it grades.
+    let lessons = repo().join("lessons");
+    let o = slub_lab(
+        &dir,
+        &[
+            "grade",
+            "aba-without-tid/e1",
+            "T*4, I*24, T*12",
+            "--lessons",
+            lessons.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(results(&o)["score"], 1.0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_answer_is_a_file_only_when_marked_as_one() {
+    let dir = scratch("marked");
+    let mut sc = aba_scenario();
+    sc["schedule"] = serde_json::json!(aba_right());
+    // A name with `#` and no `.json`: read as a link unless marked.
+    let file = dir.join("my#answer");
+    std::fs::write(&file, sc.to_string()).unwrap();
+    let path = file.to_str().unwrap();
+    assert_eq!(
+        score(&grade("aba-without-tid/e1", &format!("@{path}"))),
+        1.0
+    );
+    let o = slub_lab(
+        &repo(),
+        &["grade", "aba-without-tid/e1", "--answer-file", path],
+    );
+    assert_eq!(results(&o)["score"], 1.0);
+    // An existing file named as a bare answer (not `.json`) is not opened: it is a schedule,
+    // whatever exists on the grading machine.
+    let plain = dir.join("T");
+    std::fs::write(&plain, sc.to_string()).unwrap();
+    let o = slub_lab(
+        &dir,
+        &[
+            "grade",
+            "aba-without-tid/e1",
+            "T",
+            "--lessons",
+            repo().join("lessons").to_str().unwrap(),
+        ],
+    );
+    let r = results(&o);
+    assert_eq!(
+        r["tests"][1]["output"], "a schedule, played from where the exercise opens",
+        "{r}"
+    );
+    assert_eq!(r["tests"][2]["output"], "the answer's 1 move played", "{r}");
+    // A byte-order mark before the JSON is accepted.
+    let bom = dir.join("bom.json");
+    std::fs::write(&bom, format!("\u{feff}{sc}")).unwrap();
+    assert_eq!(
+        score(&grade("aba-without-tid/e1", &format!("@{}", bom.display()))),
+        1.0
+    );
+    // A directory is refused without being read.
+    let r = results(&grade("aba-without-tid/e1", &format!("@{}", dir.display())));
+    assert!(r.to_string().contains("not a regular file"), "{r}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_never_opened() {
+    // Opening a FIFO blocks until a writer comes: the grader must refuse it unopened.
+    let dir = scratch("fifo");
+    let fifo = dir.join("answer.json");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_slub-lab"))
+        .current_dir(repo())
+        .args(["grade", "aba-without-tid/e1", fifo.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break Some(s);
+        }
+        if t0.elapsed() > std::time::Duration::from_secs(60) {
+            let _ = child.kill();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let o = child.wait_with_output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(0),
+        "the grader hung on a FIFO"
+    );
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["score"], 0.0);
+    assert!(r.to_string().contains("not a regular file"), "{r}");
+}
+
+#[test]
+fn an_html_escaped_link_is_read_and_said_to_be_escaped() {
+    let link = slub_lessons::grade::permalink(&aba_scenario(), &aba_right());
+    for amp in ["&amp;", "&#38;", "&#x26;"] {
+        let escaped = format!("https://example.org/slub-lab/{}", link.replace('&', amp));
+        let r = results(&grade("aba-without-tid/e1", &escaped));
+        assert_eq!(r["score"], 1.0, "{amp}: {r}");
+        assert!(
+            r["tests"][0]["output"]
+                .as_str()
+                .unwrap()
+                .contains("HTML-escaped"),
+            "{r}"
+        );
+        assert_eq!(
+            r["tests"][2]["output"], "the answer's 40 moves played",
+            "{r}"
+        );
+    }
+    // A plain link says nothing of escaping.
+    let r = results(&grade("aba-without-tid/e1", &link));
+    assert_eq!(r["tests"][0]["output"], "", "{r}");
+}

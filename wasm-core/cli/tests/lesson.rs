@@ -107,3 +107,63 @@ fn a_malformed_lesson_exits_2_naming_the_field() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no-such-dir"), "{}", stderr(&o));
 }
+
+/// Issue 38: a lesson file over 256 KiB (`MAX_LESSON_BYTES`) is refused before it is parsed (a
+/// 52 MB lesson took 1.2 GB, 130 MB aborted), and a hostile lesson beside the one graded costs
+/// `grade` nothing: only the exercise's own lesson is checked.
+#[test]
+fn a_lesson_past_the_size_ceiling_is_refused_unparsed() {
+    let top = lessons_copy(
+        "huge",
+        "## Step:",
+        &format!("{}\n\n## Step:", "x".repeat(300 << 10)),
+    );
+    let o = slub_lab(&top, &["lesson", "check"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("lessons/02-fast-path-and-tid/lesson.md: ")
+            && err.contains("more than the 262144 of a lesson (MAX_LESSON_BYTES")
+            && err.contains("refused before parsing"),
+        "{err}"
+    );
+    // The bypassed nesting guard's reproducer, in a folder `grade --lessons` is pointed at:
+    // lesson 02 is hostile, lesson 04 (the ABA exercise's) is fine and grades quickly.
+    let top = lessons_copy(
+        "hostile-grade",
+        "topics: [",
+        &format!(
+            "topics: [fast-path#x, {}{}, ",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        ),
+    );
+    // Every other lesson beside it, as written (their links name each other).
+    for e in std::fs::read_dir(repo().join("lessons")).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !e.path().join("lesson.md").is_file() || name.starts_with("02-") {
+            continue;
+        }
+        let dst = top.join("lessons").join(&name);
+        std::fs::create_dir_all(&dst).unwrap();
+        for f in std::fs::read_dir(e.path()).unwrap() {
+            let f = f.unwrap();
+            if f.path().is_file() {
+                std::fs::copy(f.path(), dst.join(f.file_name())).unwrap();
+            }
+        }
+    }
+    let t0 = std::time::Instant::now();
+    let o = slub_lab(&top, &["grade", "aba-without-tid/e1", "T*4, I*24, T*12"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(r["score"], 1.0);
+    eprintln!("grade beside a hostile lesson: {:?}", t0.elapsed());
+    // And the hostile one is refused quickly, by its line.
+    let t0 = std::time::Instant::now();
+    let o = slub_lab(&top, &["lesson", "check"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nest more than 64"), "{}", stderr(&o));
+    eprintln!("lesson check of the hostile lesson: {:?}", t0.elapsed());
+}

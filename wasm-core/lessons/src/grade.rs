@@ -22,7 +22,7 @@ use slub_sim::Simulator;
 use crate::format::{ExerciseFrom, Win};
 use crate::moves::{parse_moves, play};
 use crate::replay::{new_sim, replay_to, scenario_with, won};
-use crate::{check_dir, Checked};
+use crate::Checked;
 
 /// Gradescope's `results.json`.
 #[derive(Debug, Serialize, PartialEq)]
@@ -137,107 +137,90 @@ fn param<'a>(query: &'a str, key: &str) -> Option<std::borrow::Cow<'a, str>> {
 pub const MAX_ANSWER_BYTES: u64 = 16 << 20;
 
 /// An answer file's text, read to at most one byte past [`MAX_ANSWER_BYTES`]: a larger file is
-/// refused without being held in memory.
+/// refused without being held in memory. Only a regular file is opened: opening a FIFO blocks
+/// until someone writes to it, and a device may never end.
 fn read_answer_file(path: &std::path::Path) -> Result<String, String> {
     use std::io::Read;
+    let cannot = |e: std::io::Error| format!("cannot read: {e}");
+    let regular = |m: std::fs::Metadata| {
+        if m.is_file() {
+            Ok(())
+        } else {
+            Err(
+                "not a regular file (a directory, a FIFO or a device): an answer file is a \
+                 scenario saved from the playground"
+                    .to_string(),
+            )
+        }
+    };
+    regular(std::fs::metadata(path).map_err(cannot)?)?;
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    // The name could have been given to something else between the look and the open.
+    regular(file.metadata().map_err(cannot)?)?;
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_ANSWER_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| format!("cannot read: {e}"))?;
+    file.take(MAX_ANSWER_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
     if bytes.len() as u64 > MAX_ANSWER_BYTES {
         return Err(format!(
             "larger than {MAX_ANSWER_BYTES} bytes (16 MiB, MAX_ANSWER_BYTES): an answer file is \
              a scenario with its schedule, and the largest valid one is about 5 MB"
         ));
     }
-    String::from_utf8(bytes).map_err(|e| {
+    let text = String::from_utf8(bytes).map_err(|e| {
         format!(
             "not UTF-8 text: invalid byte sequence at byte offset {}",
             e.utf8_error().valid_up_to()
         )
-    })
+    })?;
+    Ok(without_bom(&text).to_string())
 }
 
-/// Read ANSWER: a permalink, a scenario file, or a schedule.
-fn read_answer(answer: &str) -> Result<Answer, String> {
-    let a = answer.trim();
-    if let Some(hash) = a.split_once('#').map(|(_, h)| h) {
-        let (path, query) = hash.split_once('?').unwrap_or((hash, ""));
-        if path != "/play" && path != "/explore" {
-            return Err(format!(
-                "the link goes to #{path}, not to the playground (#/play?s=…&m=…)"
-            ));
-        }
-        let s = param(query, "s").ok_or("the link has no scenario (s=)")?;
-        let Some(b64) = s.strip_prefix("v1.") else {
-            return Err(format!(
-                "the link's scenario {s:?} is a built-in one, not an exercise's: open the exercise from its lesson and copy that link"
-            ));
-        };
-        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(b64.trim_end_matches('='))
-            .map_err(|e| {
-                format!("the link's scenario is not valid base64url ({e}): was the link cut?")
-            })?;
-        let scenario: Value = serde_json::from_slice(&bytes)
-            .map_err(|e| format!("the link's scenario is not JSON ({e}): was the link cut?"))?;
-        let m = param(query, "m").unwrap_or_default();
-        let all: Vec<String> = if m.is_empty() {
-            Vec::new()
-        } else {
-            m.split(',')
-                .map(|x| {
-                    percent_encoding::percent_decode_str(x)
-                        .decode_utf8_lossy()
-                        .into_owned()
-                })
-                .collect()
-        };
-        let at = match param(query, "at") {
-            None => all.len(),
-            Some(t) => t
-                .parse::<usize>()
-                .ok()
-                .filter(|n| *n <= all.len())
-                .ok_or_else(|| {
-                    format!(
-                        "the link's at={t} is not a move count between 0 and {}",
-                        all.len()
-                    )
-                })?,
-        };
-        return Ok(Answer::FromStart {
-            scenario,
-            moves: all[..at].to_vec(),
-            what: "link",
-        });
+/// Text without its leading UTF-8 byte-order mark (editors on Windows write one).
+fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// The ways HTML writes `&` (a link copied from a page's source or a course site's HTML): a
+/// link with any of them is read with `&` restored, and the results say so.
+pub const HTML_AMPERSANDS: [&str; 3] = ["&amp;", "&#38;", "&#x26;"];
+
+/// Where an answer comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum AnswerSource<'a> {
+    /// ANSWER as given: a permalink, a schedule, or `@FILE` (a bare name ending in `.json` is
+    /// a file too, as the command always read it).
+    Text(&'a str),
+    /// `--answer-file FILE`.
+    File(&'a std::path::Path),
+}
+
+/// Read ANSWER: a permalink, a scenario file (marked as one), or a schedule; and a note for
+/// the results (a link that was HTML-escaped).
+fn read_answer(source: AnswerSource) -> Result<(Answer, Option<String>), String> {
+    let a = match source {
+        AnswerSource::File(path) => return read_scenario_answer(path).map(|a| (a, None)),
+        AnswerSource::Text(a) => without_bom(a.trim()).trim(),
+    };
+    // A file only when marked as one: text is never opened because a file of that name exists
+    // (that would tell a student which files the grading machine has).
+    if let Some(file) = a.strip_prefix('@') {
+        return read_scenario_answer(std::path::Path::new(file)).map(|a| (a, None));
     }
-    let path = std::path::Path::new(a);
-    if a.ends_with(".json") || path.is_file() {
-        let text = read_answer_file(path).map_err(|e| format!("{a}: {e}"))?;
-        let mut scenario: Value =
-            serde_json::from_str(&text).map_err(|e| format!("{a} is not JSON: {e}"))?;
-        let moves = match scenario.as_object_mut().and_then(|o| o.remove("schedule")) {
-            Some(Value::Array(ms)) => ms
-                .into_iter()
-                .enumerate()
-                .map(|(i, m)| match m {
-                    Value::String(s) => Ok(s),
-                    other => Err(format!("{a}: schedule[{i}]: {other} is not a move")),
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-            Some(_) => return Err(format!("{a}: schedule: must be a list of moves")),
-            None => {
-                return Err(format!(
-                    "{a}: the scenario has no schedule: save it from the playground with its moves"
-                ))
-            }
-        };
-        return Ok(Answer::FromStart {
-            scenario,
-            moves,
-            what: "scenario file",
+    if let Some((_, hash)) = a.split_once('#') {
+        let escaped = HTML_AMPERSANDS.iter().any(|e| hash.contains(e));
+        let hash = HTML_AMPERSANDS
+            .iter()
+            .fold(hash.to_string(), |h, e| h.replace(e, "&"));
+        let note = escaped.then(|| {
+            "the link was HTML-escaped (`&amp;` for `&`): it was read with `&` restored".to_string()
         });
+        return read_link(&hash).map(|a| (a, note));
+    }
+    // design.md §5 promises a scenario file as ANSWER: a bare name ending in `.json` is still
+    // one, decided by the name alone.
+    if a.ends_with(".json") {
+        return read_scenario_answer(std::path::Path::new(a)).map(|a| (a, None));
     }
     let written: Vec<String> = a
         .split(',')
@@ -245,9 +228,93 @@ fn read_answer(answer: &str) -> Result<Answer, String> {
         .filter(|s| !s.is_empty())
         .collect();
     if written.is_empty() {
-        return Err("the answer is empty: give a link, a scenario file or a schedule".into());
+        return Err(
+            "the answer is empty: give a link, a scenario file (@FILE) or a schedule".into(),
+        );
     }
-    Ok(Answer::FromOpening(written))
+    Ok((Answer::FromOpening(written), None))
+}
+
+/// A playground permalink's hash (`/play?s=v1.…&m=…&at=…`).
+fn read_link(hash: &str) -> Result<Answer, String> {
+    let (path, query) = hash.split_once('?').unwrap_or((hash, ""));
+    if path != "/play" && path != "/explore" {
+        return Err(format!(
+            "the link goes to #{path}, not to the playground (#/play?s=…&m=…)"
+        ));
+    }
+    let s = param(query, "s").ok_or("the link has no scenario (s=)")?;
+    let Some(b64) = s.strip_prefix("v1.") else {
+        return Err(format!(
+            "the link's scenario {s:?} is a built-in one, not an exercise's: open the exercise from its lesson and copy that link"
+        ));
+    };
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(b64.trim_end_matches('='))
+        .map_err(|e| {
+            format!("the link's scenario is not valid base64url ({e}): was the link cut?")
+        })?;
+    let scenario: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| format!("the link's scenario is not JSON ({e}): was the link cut?"))?;
+    let m = param(query, "m").unwrap_or_default();
+    let all: Vec<String> = if m.is_empty() {
+        Vec::new()
+    } else {
+        m.split(',')
+            .map(|x| {
+                percent_encoding::percent_decode_str(x)
+                    .decode_utf8_lossy()
+                    .into_owned()
+            })
+            .collect()
+    };
+    let at = match param(query, "at") {
+        None => all.len(),
+        Some(t) => t
+            .parse::<usize>()
+            .ok()
+            .filter(|n| *n <= all.len())
+            .ok_or_else(|| {
+                format!(
+                    "the link's at={t} is not a move count between 0 and {}",
+                    all.len()
+                )
+            })?,
+    };
+    Ok(Answer::FromStart {
+        scenario,
+        moves: all[..at].to_vec(),
+        what: "link",
+    })
+}
+
+/// A scenario file with its `schedule` (what the playground saves).
+fn read_scenario_answer(path: &std::path::Path) -> Result<Answer, String> {
+    let a = path.display();
+    let text = read_answer_file(path).map_err(|e| format!("{a}: {e}"))?;
+    let mut scenario: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{a} is not JSON: {e}"))?;
+    let moves = match scenario.as_object_mut().and_then(|o| o.remove("schedule")) {
+        Some(Value::Array(ms)) => ms
+            .into_iter()
+            .enumerate()
+            .map(|(i, m)| match m {
+                Value::String(s) => Ok(s),
+                other => Err(format!("{a}: schedule[{i}]: {other} is not a move")),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(_) => return Err(format!("{a}: schedule: must be a list of moves")),
+        None => {
+            return Err(format!(
+                "{a}: the scenario has no schedule: save it from the playground with its moves"
+            ))
+        }
+    };
+    Ok(Answer::FromStart {
+        scenario,
+        moves,
+        what: "scenario file",
+    })
 }
 
 /// Two scenarios are the same exercise's when they agree but for their name and schedule.
@@ -274,9 +341,12 @@ fn test(name: &str, ok: bool, max: f64, output: String) -> TestResult {
 }
 
 /// Grade `answer` against the exercise `spec` of the lessons in `dir`. `Err`: the exercise or
-/// the lessons are wrong (the instructor's to fix), not the answer.
-pub fn grade(dir: &std::path::Path, spec: &str, answer: &str) -> Result<Results, String> {
-    let report = check_dir(dir);
+/// the lessons are wrong (the instructor's to fix), not the answer. Only the exercise's own
+/// lesson is checked (its folder is `NN-<id>`), so a grading run costs one lesson's check
+/// whatever else the folder holds.
+pub fn grade(dir: &std::path::Path, spec: &str, answer: AnswerSource) -> Result<Results, String> {
+    let id = spec.split_once('/').map_or(spec, |(id, _)| id);
+    let report = crate::check_lesson(dir, id);
     if !report.errors().is_empty() {
         return Err(format!(
             "the lessons of {} do not hold:\n{}",
@@ -310,11 +380,16 @@ pub fn grade(dir: &std::path::Path, spec: &str, answer: &str) -> Result<Results,
             tests,
         }
     };
-    let answer = match read_answer(answer) {
+    let (answer, note) = match read_answer(answer) {
         Ok(a) => a,
         Err(e) => return Ok(fail(tests, "The answer can be read", e)),
     };
-    tests.push(test("The answer can be read", true, 0.0, String::new()));
+    tests.push(test(
+        "The answer can be read",
+        true,
+        0.0,
+        note.unwrap_or_default(),
+    ));
     // The moves to play, and a simulator to play them on.
     let (mut sim, moves) = match answer {
         Answer::FromStart {
@@ -357,17 +432,24 @@ pub fn grade(dir: &std::path::Path, spec: &str, answer: &str) -> Result<Results,
     // The moves, each enabled in turn (the lessons' syntax: `T*3`, `T to end` too).
     let played = match parse_moves(&moves) {
         Err(e) => Err(e),
-        Ok(parsed) => play(&mut sim, &parsed, &moves).map(|_| ()),
+        Ok(parsed) => play(&mut sim, &parsed, &moves),
     };
-    if let Err(e) = played {
-        let e = format!("{e}; enabled then: {:?}", sim.enabled_moves());
-        return Ok(fail(tests, "Every move is enabled when it is played", e));
-    }
+    let played = match played {
+        Ok(p) => p.len(),
+        Err(e) => {
+            let e = format!("{e}; enabled then: {:?}", sim.enabled_moves());
+            return Ok(fail(tests, "Every move is enabled when it is played", e));
+        }
+    };
+    // Moves counted as played: `T*4` is four, `T to end` as many as T took.
     tests.push(test(
         "Every move is enabled when it is played",
         true,
         0.0,
-        format!("the answer's {} move(s) played", moves.len()),
+        format!(
+            "the answer's {played} move{} played",
+            if played == 1 { "" } else { "s" }
+        ),
     ));
     let reached = won(ex.win, &sim);
     let violations: Vec<String> = sim
@@ -428,6 +510,32 @@ pub fn permalink(scenario: &Value, moves: &[String]) -> String {
 }
 
 /// Grade, for the command line: the results, or the instructor's error.
-pub fn grade_refusing(dir: &std::path::Path, spec: &str, answer: &str) -> Result<String, String> {
+pub fn grade_refusing(
+    dir: &std::path::Path,
+    spec: &str,
+    answer: AnswerSource,
+) -> Result<String, String> {
     grade(dir, spec, answer).map(|r| serde_json::to_string_pretty(&r).expect("results serialize"))
+}
+
+/// Every exercise `grade` scores, as `(EXERCISE, its question's first line)`: each lesson's
+/// model-checked exercises (`<id>/e<k>`) and its steps' try-it goals (`<id>/<step>`).
+pub fn list(lessons: &[Checked]) -> Vec<(String, String)> {
+    let first_line = |t: &str| t.trim().lines().next().unwrap_or("").trim().to_string();
+    let mut out = Vec::new();
+    for c in lessons {
+        let l = &c.lesson;
+        let id = &l.front.id;
+        for (k, ex) in l.front.exercises.iter().enumerate() {
+            if ex.check.is_some() {
+                out.push((format!("{id}/e{}", k + 1), first_line(&ex.question)));
+            }
+        }
+        for (n, step) in l.steps.iter().enumerate() {
+            if let Some(t) = step.block.try_it.as_ref().filter(|t| t.win.is_some()) {
+                out.push((format!("{id}/{}", n + 1), first_line(&t.goal)));
+            }
+        }
+    }
+    out
 }

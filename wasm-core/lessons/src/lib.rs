@@ -82,6 +82,43 @@ pub fn lesson_dirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
     Ok(v)
 }
 
+/// The largest `lesson.md` read: the longest lesson is about 19 KB. A larger file is refused
+/// before it is parsed (a 52 MB one took 1.2 GB to parse).
+pub const MAX_LESSON_BYTES: u64 = 256 << 10;
+/// The largest lesson scenario or `vocabulary.json` read (`slub-lab run`'s scenario ceiling).
+pub const MAX_SCENARIO_BYTES: u64 = 16 << 20;
+
+/// A regular file's UTF-8 text, refused unread past `max` bytes (`what` names the ceiling in
+/// the message). Only a regular file is opened: a FIFO would block the check.
+pub fn read_bounded(path: &Path, max: u64, what: &str) -> Result<String, String> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| format!("cannot read: {e}");
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    if !meta.is_file() {
+        return Err("cannot read: not a regular file".into());
+    }
+    if meta.len() > max {
+        return Err(format!(
+            "{} bytes, more than the {max} of {what}: refused before parsing",
+            meta.len()
+        ));
+    }
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > max {
+        return Err(format!(
+            "more than the {max} bytes of {what}: refused before parsing"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not UTF-8 text: invalid byte sequence at byte offset {}",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
 /// `dir/name`, with `/` whatever the platform: how messages name a lesson's files.
 fn shown(dir: &Path, name: &str) -> String {
     let d = dir.to_string_lossy();
@@ -90,20 +127,24 @@ fn shown(dir: &Path, name: &str) -> String {
 
 /// Parse and replay one lesson folder (`file` names its lesson.md in messages).
 fn check_one(file: &str, dir_name: &str, folder: &Path, voc: &Vocabulary, report: &mut Report) {
-    let text = match std::fs::read_to_string(folder.join("lesson.md")) {
+    let text = match read_bounded(
+        &folder.join("lesson.md"),
+        MAX_LESSON_BYTES,
+        "a lesson (MAX_LESSON_BYTES; the longest is about 19 KB)",
+    ) {
         Ok(t) => t,
-        Err(e) => return report.malformed.push(format!("{file}: cannot read: {e}")),
+        Err(e) => return report.malformed.push(format!("{file}: {e}")),
     };
     let lesson = match parse_lesson(file, dir_name, &text, voc) {
         Ok(l) => l,
         Err(e) => return report.malformed.push(e),
     };
     let sc_path = folder.join(&lesson.front.scenario);
-    let scenario = match std::fs::read_to_string(&sc_path) {
+    let scenario = match read_bounded(&sc_path, MAX_SCENARIO_BYTES, "a scenario (16 MiB)") {
         Ok(s) => s,
         Err(e) => {
             return report.malformed.push(format!(
-                "{file}: front matter: scenario: cannot read {}: {e}",
+                "{file}: front matter: scenario: {}: {e}",
                 shown(
                     Path::new(file).parent().unwrap_or(Path::new("")),
                     &lesson.front.scenario
@@ -128,6 +169,16 @@ fn check_one(file: &str, dir_name: &str, folder: &Path, voc: &Vocabulary, report
 /// Check every lesson folder of `dir` (`lessons/`), with `dir/vocabulary.json`. Messages name
 /// the files as `dir` is given (`lessons/03-interrupt-retry/lesson.md` for `lessons`).
 pub fn check_dir(dir: &Path) -> Report {
+    check_some(dir, None)
+}
+
+/// Check the lesson `id` of `dir` alone (its folder `NN-<id>`; `grade` needs no other): what
+/// [`check_dir`] says of it, at the cost of one lesson. No folder of that id is no lesson.
+pub fn check_lesson(dir: &Path, id: &str) -> Report {
+    check_some(dir, Some(id))
+}
+
+fn check_some(dir: &Path, only: Option<&str>) -> Report {
     let mut report = Report::default();
     let voc = match Vocabulary::read(dir).and_then(|v| v.check().map(|()| v)) {
         Ok(v) => v,
@@ -149,7 +200,9 @@ pub fn check_dir(dir: &Path) -> Report {
             dir.display()
         ));
     }
-    for (name, folder) in &folders {
+    let wanted =
+        |name: &str| only.is_none_or(|id| name.split_once('-').is_some_and(|(_, slug)| slug == id));
+    for (name, folder) in folders.iter().filter(|(name, _)| wanted(name)) {
         let file = shown(dir, &format!("{name}/lesson.md"));
         check_one(&file, name, folder, &voc, &mut report);
     }
@@ -207,7 +260,12 @@ pub fn check_dir(dir: &Path) -> Report {
         }));
         for (field, text) in prose {
             for id in lesson_links(text) {
-                if !known.contains(id) {
+                if id.is_empty() {
+                    dangling.push(format!(
+                        "{}: {field}: a link to `#/lessons/` names no lesson id after the slash",
+                        l.file
+                    ));
+                } else if !known.contains(id) {
                     dangling.push(format!(
                         "{}: {field}: links to lesson {id:?}, and no lesson folder has that id",
                         l.file
@@ -223,14 +281,36 @@ pub fn check_dir(dir: &Path) -> Report {
 /// The course's own pages under `#/lessons/`: no lesson may take their names as ids.
 pub const COURSE_PAGES: [&str; 2] = ["glossary", "invariants"];
 
-/// The lesson ids of the `#/lessons/<id>` links in a piece of Markdown.
+/// The lesson ids of the `#/lessons/<id>` links in a piece of Markdown: the path segment after
+/// the slash, whatever characters it has (`__proto__` is a segment the page would look up, so
+/// it is an id to check, not an empty one), up to `/`, `?`, `#`, a bracket, a quote or a space.
 pub fn lesson_links(text: &str) -> impl Iterator<Item = &str> {
     text.match_indices("#/lessons/").map(move |(at, pat)| {
         let rest = &text[at + pat.len()..];
         let end = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .find(|c: char| {
+                c.is_whitespace()
+                    || matches!(
+                        c,
+                        '/' | '?'
+                            | '#'
+                            | '('
+                            | ')'
+                            | '['
+                            | ']'
+                            | '<'
+                            | '>'
+                            | '"'
+                            | '\''
+                            | '`'
+                            | '*'
+                            | ','
+                            | ';'
+                    )
+            })
             .unwrap_or(rest.len());
-        &rest[..end]
+        // A sentence's full stop after a bare link is not part of the id.
+        rest[..end].trim_end_matches(['.', ':', '!'])
     })
 }
 

@@ -29,8 +29,8 @@ impl Vocabulary {
     /// Read `<dir>/vocabulary.json`; `Err` names the file.
     pub fn read(dir: &Path) -> Result<Vocabulary, String> {
         let path = dir.join("vocabulary.json");
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let text = crate::read_bounded(&path, crate::MAX_SCENARIO_BYTES, "a vocabulary (16 MiB)")
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(&text))
             .map_err(|e| format!("{}: {}: {}", path.display(), e.path(), e.inner()))
     }
@@ -84,34 +84,77 @@ pub(crate) fn is_ident(s: &str) -> bool {
 // ---------------------------------------------------------------------------------------------
 
 /// How deep `[` and `{` may nest in a lesson's YAML. A lesson needs four or five levels; the YAML
-/// parser's time grows with the square of the depth (a 400 KB file nested 200,000 deep ran for
-/// minutes), so deeper input is refused before it is parsed.
+/// parser's time grows with the depth times the length (a 400 KB line nested 200,000 deep ran
+/// for minutes), so deeper input is refused before it is parsed.
 pub const MAX_YAML_NESTING: usize = 64;
 
-/// The first place where `text`'s flow collections (`[`, `{`, outside quotes and comments) nest
-/// deeper than `MAX_YAML_NESTING`: its line.
+/// Most `[` and `{` one YAML block may hold, wherever they stand (quoted, in a comment, in a
+/// block scalar): the depth the parser sees can be no more than this count, so it bounds the
+/// parser's time whatever [`too_deep`] misreads of YAML's quoting rules (256 levels over a
+/// 256 KiB lesson, `MAX_LESSON_BYTES`, parse in about half a second). The lessons have at most
+/// 20 in a block.
+pub const MAX_YAML_BRACKETS: usize = 256;
+
+/// The first place where `text`'s flow collections nest deeper than `MAX_YAML_NESTING`: its
+/// line. It reads YAML's tokens as the parser does where it matters: a `#` starts a comment
+/// only at the start of a line or after a blank (`fast-path#x` is a word), and a quote starts
+/// a quoted scalar only where a token starts (at the line's start, after `[`, `{` or `,`, or
+/// after a blank that follows `:`, `-` or `?`): `fast-path'x` is a word too.
 fn too_deep(text: &str) -> Option<usize> {
     let mut depth = 0usize;
     for (i, line) in text.lines().enumerate() {
         let mut quote: Option<char> = None;
-        for c in line.chars() {
-            match (quote, c) {
-                (Some(q), c) if c == q => quote = None,
-                (Some(_), _) => {}
-                (None, '"' | '\'') => quote = Some(c),
-                (None, '#') => break,
-                (None, '[' | '{') => {
+        // The last character outside quotes that is not a blank (None: the line's start).
+        let mut last: Option<char> = None;
+        let mut blank_before = true;
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            if let Some(q) = quote {
+                match c {
+                    '\\' if q == '"' => {
+                        chars.next();
+                    }
+                    '\'' if q == '\'' && chars.peek() == Some(&'\'') => {
+                        chars.next();
+                    }
+                    c if c == q => {
+                        quote = None;
+                        last = Some(c);
+                    }
+                    _ => {}
+                }
+                blank_before = false;
+                continue;
+            }
+            let token_start = matches!(last, None | Some('[' | '{' | ','))
+                || (blank_before && matches!(last, Some(':' | '-' | '?')));
+            match c {
+                ' ' | '\t' => {
+                    blank_before = true;
+                    continue;
+                }
+                '#' if blank_before => break,
+                '"' | '\'' if token_start => quote = Some(c),
+                '[' | '{' => {
                     depth += 1;
                     if depth > MAX_YAML_NESTING {
                         return Some(i + 1);
                     }
                 }
-                (None, ']' | '}') => depth = depth.saturating_sub(1),
+                ']' | '}' => depth = depth.saturating_sub(1),
                 _ => {}
             }
+            last = Some(c);
+            blank_before = false;
         }
     }
     None
+}
+
+/// The line of the `[` or `{` that is one too many for [`MAX_YAML_BRACKETS`].
+fn too_many_brackets(text: &str) -> Option<usize> {
+    let (at, _) = text.match_indices(['[', '{']).nth(MAX_YAML_BRACKETS)?;
+    Some(line_of(text, at))
 }
 
 /// Deserialize YAML, naming the field that is wrong (`predict.answer.choice: invalid type`).
@@ -119,6 +162,11 @@ fn from_yaml<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     if let Some(line) = too_deep(text) {
         return Err(format!(
             "line {line} of the block: `[` and `{{` nest more than {MAX_YAML_NESTING} deep; a lesson needs a few levels"
+        ));
+    }
+    if let Some(line) = too_many_brackets(text) {
+        return Err(format!(
+            "line {line} of the block: more than {MAX_YAML_BRACKETS} `[` and `{{` in one block (quoted or not); a lesson needs a few dozen"
         ));
     }
     let de = serde_norway::Deserializer::from_str(text);
@@ -356,6 +404,42 @@ pub fn parse_lesson(
     Ok(lesson)
 }
 
+/// Every `variant` and `cache` value of a lesson is a value: YAML's `null`, `~`, `.inf` and
+/// `.nan` have no JSON form (the export printed `null`, and the scenario quietly took the
+/// default), so each is refused with its place.
+fn no_null_values(l: &Lesson) -> Result<(), String> {
+    let f = &l.front;
+    let mut maps: Vec<(String, &serde_json::Map<String, serde_json::Value>)> =
+        vec![("front matter: variant".into(), &f.variant)];
+    for (k, e) in f.exercises.iter().enumerate() {
+        if let Some(c) = &e.check {
+            let at = format!("front matter: exercises[{k}].check");
+            maps.push((format!("{at}.variant"), &c.variant));
+            maps.push((format!("{at}.cache"), &c.cache));
+        }
+    }
+    for (i, s) in l.steps.iter().enumerate() {
+        let at = format!("step {} {:?} (line {})", i + 1, s.title, s.line);
+        if let Some(r) = &s.block.run {
+            maps.push((format!("{at}: run.variant"), &r.variant));
+            maps.push((format!("{at}: run.cache"), &r.cache));
+        }
+        if let Some(t) = &s.block.try_it {
+            maps.push((format!("{at}: tryIt.variant"), &t.variant));
+            maps.push((format!("{at}: tryIt.cache"), &t.cache));
+        }
+    }
+    for (place, map) in maps {
+        if let Some((key, _)) = map.iter().find(|(_, v)| v.is_null()) {
+            return Err(format!(
+                "{place}.{key}: null, or a number with no JSON form (.inf, .nan): give one of \
+                 the key's values (docs/model.md §2.16)"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Checks that need no model: vocabularies, counts, names.
 fn validate(l: &Lesson, voc: &Vocabulary) -> Result<(), String> {
     let f = &l.front;
@@ -428,6 +512,7 @@ fn validate(l: &Lesson, voc: &Vocabulary) -> Result<(), String> {
             l.steps.len()
         ));
     }
+    no_null_values(l)?;
     for (part, r) in &f.reveal {
         if !REVEALABLE.contains(&part.as_str()) {
             return fm(

@@ -823,3 +823,103 @@ fn deeply_nested_yaml_is_refused_quickly_with_its_place() {
     );
     check_text(&quoted).expect("brackets inside a quoted string are text");
 }
+
+/// Issue 38: a `#` or `'` inside a word (`fast-path#x`, `fast-path'x`) no longer stops the
+/// guard's count (YAML starts a comment only after a blank, a quote only where a token
+/// starts), and whatever the guard misreads, a block holds at most `MAX_YAML_BRACKETS` of `[`
+/// and `{`: a 200 KB line was 141 s of parsing before it was refused.
+#[test]
+fn the_nesting_guard_counts_what_yaml_parses() {
+    for word in ["fast-path#x", "fast-path'x", "fast-path\"x"] {
+        let n = 100_000;
+        let deep = format!("{}{}", "[".repeat(n), "]".repeat(n));
+        let text = GOOD.replacen(
+            "topics: [fast-path]",
+            &format!("topics: [{word}, {deep}, tid]"),
+            1,
+        );
+        let t0 = std::time::Instant::now();
+        let err = check_text(&text).expect_err("100,000 levels behind a word");
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(5),
+            "{word}: {:?}",
+            t0.elapsed()
+        );
+        assert!(
+            err.contains("front matter: line 4 of the block") && err.contains("nest more than 64"),
+            "{word}: {err}"
+        );
+    }
+    // A real comment and real quotes still hide their brackets.
+    let commented = GOOD.replacen(
+        "topics: [fast-path]",
+        &format!("topics: [fast-path] # {}", "[".repeat(100)),
+        1,
+    );
+    check_text(&commented).expect("a comment's brackets are text");
+    let quoted = GOOD.replacen(
+        "topics: [fast-path]",
+        &format!("topics: [fast-path, 'it''s {}']", "[".repeat(100)),
+        1,
+    );
+    let err = check_text(&quoted).expect_err("not a topic of the vocabulary");
+    assert!(!err.contains("nest more"), "{err}");
+    // Past the bracket budget, however the brackets are quoted: refused before parsing.
+    let many = GOOD.replacen(
+        "topics: [fast-path]",
+        &format!("topics: [fast-path, \"{}\"]", "[".repeat(300)),
+        1,
+    );
+    let err = check_text(&many).expect_err("300 brackets in one block");
+    assert!(err.contains("more than 256 `[` and `{`"), "{err}");
+}
+
+/// Issue 38: `.inf`, `.nan`, `null` and `~` as variant or cache values are refused with their
+/// place (they were exported as `null`, and the default ran silently).
+#[test]
+fn null_and_non_finite_variant_values_are_refused_with_their_place() {
+    for v in [".inf", "-.inf", ".nan", "null", "~"] {
+        let text = GOOD.replacen(
+            "variant: {cmpxchgDouble: slab-lock}",
+            &format!("variant: {{cmpxchgDouble: {v}}}"),
+            1,
+        );
+        let err = check_text(&text).expect_err(v);
+        assert!(
+            err.contains("step 5 \"Try\"")
+                && err.contains("tryIt.variant.cmpxchgDouble: null, or a number with no JSON form"),
+            "{v}: {err}"
+        );
+        let text = GOOD.replacen(
+            "patches: []",
+            &format!("patches: []\nvariant: {{tidStep: {v}}}"),
+            1,
+        );
+        let err = check_text(&text).expect_err(v);
+        assert!(
+            err.contains("front matter: variant.tidStep: null"),
+            "{v}: {err}"
+        );
+    }
+    let text = GOOD.replacen(
+        "check: {from: start,",
+        "check: {from: start, cache: {minPartial: .nan},",
+        1,
+    );
+    let err = check_text(&text).expect_err("nan");
+    assert!(
+        err.contains("front matter: exercises[1].check.cache.minPartial: null"),
+        "{err}"
+    );
+}
+
+/// Issue 38: a link whose id is not a kebab word (`#/lessons/__proto__`) is checked by that
+/// id, not reported as an empty one; a link with no id says so.
+#[test]
+fn lesson_links_take_the_whole_segment() {
+    let links: Vec<&str> = lesson_links(
+        "[a](#/lessons/__proto__) [b](#/lessons/constructor/2) see #/lessons/fast-path-and-tid. [c](#/lessons/)",
+    )
+    .collect();
+    assert_eq!(links, ["__proto__", "constructor", "fast-path-and-tid", ""]);
+}

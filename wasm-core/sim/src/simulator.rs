@@ -240,15 +240,27 @@ impl Simulator {
                 sink(&mut self.events);
             }
         }
-        if policy::default_move(&self.machine).is_none() {
+        let Some(next) = policy::default_move(&self.machine) else {
             return;
-        }
+        };
         let mut ids: Vec<CtxId> = Vec::new();
         for cx in recent {
             if !ids.contains(&cx) {
                 ids.push(cx);
             }
         }
+        // No move was allowed at all (`--max-moves 0`): name the context that would have moved
+        // next rather than an empty list.
+        let kept = if ids.is_empty() {
+            let (Move::Step(cx) | Move::Migrate(cx, _)) = next;
+            ids.push(cx);
+            "was next to move, and no move was allowed".to_string()
+        } else {
+            format!(
+                "kept running in its last {} moves",
+                LIVELOCK_WINDOW.min(max_moves)
+            )
+        };
         let v = self.machine.policy_view();
         let names: Vec<String> = ids.iter().map(|&cx| v.ctx_name(cx).to_string()).collect();
         let at: Vec<String> = names
@@ -259,9 +271,8 @@ impl Simulator {
             step: v.steps(),
             invariant: "LIVELOCK".to_string(),
             message: format!(
-                "the run was stopped unfinished after {max_moves} moves of the default policy: {} kept running in its last {} moves{}. A retry loop that never succeeds looks like this (if the scenario is only long, raise the bound: `run --max-moves`)",
+                "the run was stopped unfinished after {max_moves} moves of the default policy: {} {kept}{}. A retry loop that never succeeds looks like this (if the scenario is only long, raise the bound: `run --max-moves`)",
                 names.join(" and "),
-                LIVELOCK_WINDOW.min(max_moves),
                 if at.is_empty() { String::new() } else { format!(", now {}", at.join(", ")) }
             ),
         });

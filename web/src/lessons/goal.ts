@@ -2,7 +2,7 @@
 // (`<lesson id>/<step>`) or a model-checked exercise of a lesson (`<lesson id>/e<k>`, k from
 // 1), with what the playground shows above the stage and checks after every move.
 import { lessonById } from './bundled';
-import type { Lesson, LessonWin } from './index';
+import { exercisePlayground, tryItPlayground, type Lesson, type LessonWin } from './index';
 
 export interface Goal {
   lesson: Lesson;
@@ -18,6 +18,8 @@ export interface Goal {
   nextStep: number | null;
   /** An exercise's name for `slub-lab grade` (`<id>/e<k>`); `null` for a step's try-it. */
   exercise: string | null;
+  /** Where the goal opens the playground: its scenario and the moves replayed in it. */
+  opening: { scenario: string; moves: readonly string[] } | null;
 }
 
 /** The goal a link names, or `null` when no lesson has it. */
@@ -39,6 +41,7 @@ export function goalOf(goal: string): Goal | null {
       backStep: lesson.steps.length,
       nextStep: null,
       exercise: goal,
+      opening: exercisePlayground(lesson, ex),
     };
   }
   const step = lesson.steps[Number(part) - 1];
@@ -53,5 +56,7 @@ export function goalOf(goal: string): Goal | null {
     backStep: step.n,
     nextStep: lesson.steps[step.n] === undefined ? null : step.n + 1,
     exercise: null,
+    opening: tryItPlayground(lesson, step),
   };
 }
+

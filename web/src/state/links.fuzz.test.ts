@@ -26,8 +26,15 @@ const SEEDS = [
   '#/lessons/aba-without-tid/3?from=2&to=5&controls=none&lines=1&theme=dark&autoplay=1',
   '#/lab',
   '#/',
+  // Issue 38: the index's filter, the side-by-side view, a course page, and a link copied out
+  // of HTML with its `&` escaped.
+  '#/lessons?topic=fast-path&q=tid',
+  '#/compare?s=sc01&at=2',
+  '#/lessons/glossary/tid',
+  '#/play?s=sc01&amp;m=T,T,I&amp;at=2&#38;goal=aba-without-tid/2',
+  '#/play?s=sc02&m=T,T&at=1&goal=aba-without-tid/e1',
 ];
-const PIECES = ['&', '=', ',', '?', '/', '%', '%2', '%ZZ', '#', 'm=', 'at=', 's=', 'goal=', '..', '-1', '99999999999', '1e3', 'é', '\u0000', '__proto__', 'v1.', 'v2.', 'migrate:T:9', ' '];
+const PIECES = ['&', '=', ',', '?', '/', '%', '%2', '%ZZ', '#', 'm=', 'at=', 's=', 'goal=', '..', '-1', '99999999999', '1e3', 'é', '\u0000', '__proto__', 'constructor', 'prototype', 'hasOwnProperty', '&amp;', '&#38;', 'topic=', 'q=', 'v1.', 'v2.', 'migrate:T:9', ' '];
 
 function mutate(s: string, r: () => number): string {
   let out = s;

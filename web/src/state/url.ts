@@ -19,6 +19,8 @@
 // Pure: parsing never throws; what cannot be decoded comes back as a `LinkError` naming the
 // parameter and why. Whether the moves play is the simulator's to say (the page checks it).
 
+import { MAX_SCHEDULE_MOVES } from '../sim/generated/limits';
+
 export type Route =
   | {
       readonly kind: 'play';
@@ -111,6 +113,16 @@ export function decodeScenario(s: string): { ok: true; text: string } | { ok: fa
   }
 }
 
+/** The ways HTML writes `&` (wasm-core/lessons/src/grade.rs HTML_AMPERSANDS). */
+const HTML_AMPERSAND = /&(?:amp|#38|#x26);/gi;
+
+/** The moves in a comma-separated list, counted without splitting it. */
+function countMoves(m: string): number {
+  let n = 1;
+  for (let i = m.indexOf(','); i !== -1; i = m.indexOf(',', i + 1)) n++;
+  return n;
+}
+
 /** A try-it's address: a lesson id (kebab-case) and a step number. */
 const GOAL = /^[a-z0-9]+(?:-[a-z0-9]+)*\/(?:[1-9]\d{0,2}|e[1-9]\d?)$/;
 
@@ -121,7 +133,9 @@ export function parseHash(
   /** `#/compare` without `s`: a scenario worth comparing (the playground's default otherwise). */
   compareDefaultId: string = defaultId,
 ): Route {
-  const h = hash.replace(/^#/, '');
+  // A link copied out of HTML (`&amp;m=…&amp;at=…`) is read with its `&` restored, as
+  // `slub-lab grade` reads it: its moves are not lost to a parameter named `amp;m`.
+  const h = hash.replace(/^#/, '').replace(HTML_AMPERSAND, '&');
   const [path = '', query = ''] = h.split('?', 2);
   const params = new URLSearchParams(query);
   // The root is the front page; a root link with playground parameters (older permalinks) plays.
@@ -139,6 +153,16 @@ export function parseHash(
       scenarioId = null;
     }
     const m = params.get('m');
+    // The command line's ceiling (`run --schedule`), one constant for both: a longer link is
+    // refused before it is split, let alone replayed.
+    const count = m === null || m === '' ? 0 : countMoves(m);
+    if (count > MAX_SCHEDULE_MOVES) {
+      return {
+        kind: 'error',
+        part: 'm',
+        message: `${count.toLocaleString('en')} moves: a link holds at most ${MAX_SCHEDULE_MOVES.toLocaleString('en')} (MAX_SCHEDULE_MOVES, as slub-lab run --schedule)`,
+      };
+    }
     const moves = m === null ? null : m === '' ? [] : m.split(',');
     if (moves !== null && moves.some((mv) => mv.trim() === '')) {
       return { kind: 'error', part: 'm', message: 'a move is empty (two commas in a row?)' };

@@ -2,11 +2,25 @@
 // find, how far the learner is, the model's word once it is reached, and the way back.
 // Loaded lazily with the lesson library, only when a link names a goal.
 import { goalOf } from '../lessons/goal';
+import { notTheGoal } from '../lessons/same-exercise';
 import { goalProgress, goalReached } from '../lessons/win';
 import type { Outcome, View } from '../sim';
 import { lessonHash } from './lessons/route';
 
-export function GoalBanner({ goal, view, outcome }: { goal: string; view: View; outcome: Outcome }) {
+export function GoalBanner({
+  goal,
+  view,
+  outcome,
+  scenario,
+  moves,
+}: {
+  goal: string;
+  view: View;
+  outcome: Outcome;
+  /** The playground's scenario and its moves up to the cursor: still the goal's? */
+  scenario: string;
+  moves: readonly string[];
+}) {
   const g = goalOf(goal);
   if (g === null) {
     return (
@@ -17,8 +31,31 @@ export function GoalBanner({ goal, view, outcome }: { goal: string; view: View; 
     );
   }
   const { lesson, win } = g;
-  const won = win !== null && goalReached(win, view, outcome);
   const back = lessonHash(lesson.id, g.backStep);
+  const away = g.opening === null ? null : notTheGoal(g.opening, scenario, moves);
+  if (away !== null) {
+    // What the grader would refuse is not the exercise any more: no goal, no hand-in.
+    return (
+      <section className="goal away" aria-labelledby="goal-title" data-testid="goal" data-won={false} data-away>
+        <h2 id="goal-title">
+          No longer the goal{' '}
+          <span className="muted">
+            · lesson {lesson.number}, {g.where}: {lesson.front.title}
+          </span>
+        </h2>
+        <p className="goal-status" aria-live="polite" data-testid="goal-status">
+          This page is no longer the exercise: {away}. Explore freely; to work on the goal, open it again from the
+          lesson.
+        </p>
+        <p className="goal-links">
+          <a className="button-link" href={back} data-testid="goal-back">
+            ← Back to the lesson
+          </a>
+        </p>
+      </section>
+    );
+  }
+  const won = win !== null && goalReached(win, view, outcome);
   return (
     <section className={`goal${won ? ' won' : ''}`} aria-labelledby="goal-title" data-testid="goal" data-won={won}>
       <h2 id="goal-title">

@@ -25,7 +25,7 @@ export function LinkErrorPanel({ error, hash }: { error: LinkError; hash: string
       <SiteHeader current="error" />
       <h1 id="link-error-title">This link cannot be opened</h1>
       <p role="alert" data-testid="link-error">
-        The problem is in {PARTS[error.part] ?? error.part}: {error.message}
+        The problem is in {(Object.hasOwn(PARTS, error.part) ? PARTS[error.part] : undefined) ?? error.part}: {error.message}
       </p>
       <p className="muted">
         Link: <code className="break">{hash.length > 160 ? `${hash.slice(0, 160)}…` : hash}</code>

@@ -186,6 +186,7 @@ export function Player({
   }
 
   const { view, outcome, lastEvent, events } = derived;
+  const playedMoves = goal === null ? [] : state.schedule.slice(0, state.cursor);
   const status = view.deadlock
     ? 'deadlock: contexts are unfinished and none can move'
     : view.finished
@@ -212,7 +213,7 @@ export function Player({
 
       {goal !== null && (
         <Suspense fallback={<p className="goal muted">Loading the goal…</p>}>
-          <GoalBanner goal={goal} view={view} outcome={outcome} />
+          <GoalBanner goal={goal} view={view} outcome={outcome} scenario={state.scenario} moves={playedMoves} />
         </Suspense>
       )}
 

@@ -23,6 +23,7 @@ pub mod replay;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+pub mod course;
 pub use format::Lesson;
 pub use parse::{parse_lesson, Vocabulary};
 pub use replay::{replay, Replayed};
@@ -217,6 +218,9 @@ pub fn check_dir(dir: &Path) -> Report {
         }
     }
     report.malformed.extend(dangling);
+    // The course's balance: its predictions, taken together, cannot be passed by their form.
+    let balance = course::Measures::of(&report.lessons).errors(&dir.display().to_string());
+    report.failed.extend(balance);
     report
 }
 

@@ -614,8 +614,21 @@ fn play_run(
     resolved: &[Vec<String>],
     k: usize,
 ) -> Result<Shown, String> {
-    let mut sim = new_sim(lesson, base, &run.variant, &run.cache)
-        .map_err(|e| format!("the model refuses it: {e}"))?;
+    let mut sim = match &run.allocator {
+        None => new_sim(lesson, base, &run.variant, &run.cache),
+        Some(a) if a == "slab" => {
+            // SLAB: the scenario's own allocator key, and no era (a SLAB scenario has none).
+            let mut b = base.clone();
+            if let Some(root) = b.as_object_mut() {
+                root.insert("allocator".into(), Value::String(a.clone()));
+            }
+            new_sim(lesson, &b, &run.variant, &run.cache)
+        }
+        Some(a) => Err(format!(
+            "run.allocator: {a:?} is not an allocator a step can switch to (only \"slab\")"
+        )),
+    }
+    .map_err(|e| format!("the model refuses it: {e}"))?;
     if run.moves.is_none() && k > 0 {
         replay_to(&mut sim, lesson, resolved, k - 1)
             .map_err(|e| format!("the lesson's moves under this change: {e}"))?;

@@ -722,6 +722,23 @@ fn shown_runs_spoilers_citations_and_exercises_are_checked() {
             &["moves: a step whose `run` plays its own moves"],
         ),
         (
+            "a run on an allocator a step cannot switch to",
+            with_run.replacen("run: {moves: [U to end]}", "run: {allocator: slob, moves: [U to end]}", 1),
+            &["step 5 \"What if U goes first\"", "run: the model refuses it: run.allocator: \"slob\""],
+        ),
+        (
+            // SLAB runs the same workload: its claims are checked against SLAB's run (U's
+            // allocation is SLAB's, counted as ALLOCHIT or ALLOCMISS, not SLUB's ALLOC_FASTPATH;
+            // the same claim holds on SLUB's run).
+            "a SLAB run whose claim is SLUB's",
+            with_run.replacen(
+                "run: {moves: [U to end]}\nexpect: {vars: {u: p1}}",
+                "run: {allocator: slab, cache: {limit: 4, batchcount: 2, shared: 0}, moves: [U to end]}\nexpect: {delta: {ALLOC_FASTPATH: 1}}",
+                1,
+            ),
+            &["step 5 \"What if U goes first\"", "expect.delta.ALLOC_FASTPATH: this step changed it by 0"],
+        ),
+        (
             "a run the stage does not show",
             GOOD.replacen(
                 "expect: {delta: {CMPXCHG_DOUBLE_CPU_FAIL: 0}}",

@@ -6,10 +6,13 @@
 //! - the right answer is the *unique longest* choice (more characters, as written, than every
 //!   other choice) in at most [`MAX_LONGEST_SHARE`] of them (nor one who picks the longest).
 //!
+//! - every lesson from [`WHY_FROM`] on (by its folder number) has a prediction that asks *why*
+//!   (the question has the word "why"; its choices are reasons, and the stage then shows the
+//!   consequence), so the course asks for causes, not only outcomes.
+//!
 //! The rules judge a course, not a lesson: they apply to a folder of at least
-//! [`MIN_PREDICTIONS`] predictions (fewer is too small a sample; the crate's fixtures are). The
-//! measures also count the predictions that ask *why* (the question has the word "why"):
-//! `slub-lab lesson check --stats` prints them all.
+//! [`MIN_PREDICTIONS`] predictions (fewer is too small a sample; the crate's fixtures are).
+//! `slub-lab lesson check --stats` prints the measures.
 
 use crate::Checked;
 use std::collections::BTreeMap;
@@ -21,6 +24,8 @@ pub const MAX_POSITION_SHARE: f64 = 0.40;
 pub const MAX_LONGEST_SHARE: f64 = 1.0 / 3.0;
 /// The balance rules judge a folder with at least this many predictions.
 pub const MIN_PREDICTIONS: usize = 10;
+/// From this lesson number (the folder's `NN`) on, a lesson must ask at least one why.
+pub const WHY_FROM: u32 = 2;
 
 /// One prediction, as the measures see it.
 #[derive(Debug, Clone)]
@@ -144,6 +149,19 @@ impl Measures {
                 pct(longest),
                 which.join("; ")
             ));
+        }
+        for lesson in self.lessons_without_why() {
+            let number = lesson
+                .split('-')
+                .next()
+                .and_then(|nn| nn.parse::<u32>().ok());
+            if number.is_some_and(|nn| nn >= WHY_FROM) {
+                errs.push(format!(
+                    "{dir}/{lesson}/lesson.md: no prediction asks why: from lesson \
+                     {WHY_FROM:02} on, at least one must (its choices are reasons, and the stage \
+                     shows the consequence)"
+                ));
+            }
         }
         errs
     }

@@ -888,6 +888,7 @@ fn course(name: &str, n: usize, choices: impl Fn(usize) -> (Vec<&'static str>, u
         std::fs::create_dir_all(&sub).unwrap();
         let text = GOOD
             .replacen("id: sample", &format!("id: sample{i}"), 1)
+            .replacen("question: What is next?", "question: Why is this next?", 1)
             .replacen(
                 "choices: [the CAS, a retry]",
                 &format!("choices: [{}]", cs.join(", ")),
@@ -951,10 +952,31 @@ fn a_course_whose_predictions_can_be_passed_by_their_form_is_refused() {
     );
     assert!(!e.contains("more than 40 %"), "{e}");
 
+    // No lesson asks why: every lesson from 02 on is named.
+    let dir = course("why", 10, rot);
+    for i in 0..10 {
+        let f = dir.join(format!("{i:02}-sample{i}/lesson.md"));
+        let t = std::fs::read_to_string(&f).unwrap().replacen(
+            "question: Why is this next?",
+            "question: What is next?",
+            1,
+        );
+        std::fs::write(&f, t).unwrap();
+    }
+    let r = check_dir(&dir);
+    assert_eq!(r.exit_code(), 1);
+    let e = r.errors();
+    let why: Vec<&String> = e
+        .iter()
+        .filter(|m| m.contains("no prediction asks why"))
+        .collect();
+    assert_eq!(why.len(), 8, "{e:?}");
+    assert!(why[0].contains("02-sample2/lesson.md"), "{e:?}");
+
     // Nine predictions all in the middle: too few to judge.
     let dir = course("small", 9, |_| (vec!["a retry", "the CAS", "a crash"], 1));
     assert_eq!(check_dir(&dir).exit_code(), 0);
-    for name in ["balanced", "middle", "longest", "small"] {
+    for name in ["balanced", "middle", "longest", "why", "small"] {
         let _ = std::fs::remove_dir_all(
             std::env::temp_dir().join(format!("slub-lessons-{}-{name}", std::process::id())),
         );

@@ -94,8 +94,14 @@ export function lessonTests({ axe, expectText, until, shot }) {
         await two.getByTestId('speed').getByText('0.5×').click();
         await two.getByTestId('one-move').click();
         await expectText(two.getByTestId('step-moves'), /move 1 of \d+/);
+        // Held mid-step, the reader says what this move did (the model's narration of it) and
+        // that the step's own text describes the step's end.
+        await expectText(two.getByTestId('move-narration'), /Move 1 of \d+: \S.*describes the end of this step/);
+        const first = await two.getByTestId('move-narration').innerText();
         await two.getByTestId('one-move').click();
         await expectText(two.getByTestId('step-moves'), /move 2 of \d+/);
+        await expectText(two.getByTestId('move-narration'), /Move 2 of \d+: \S/);
+        if ((await two.getByTestId('move-narration').innerText()) === first) throw new Error('the move narration did not follow the move');
         await page.reload();
         const again = await reader(page, 'interrupt-retry', 2);
         const chosen = await again.getByTestId('speed').locator('label.chosen').innerText();

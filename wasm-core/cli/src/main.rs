@@ -150,6 +150,10 @@ enum LessonCommand {
     Check {
         #[arg(default_value = "lessons")]
         dir: PathBuf,
+        /// Also print the course's measures of its predictions (where the right answer sits,
+        /// how often it is the unique longest choice, which ask why) on stdout.
+        #[arg(long)]
+        stats: bool,
     },
     /// Check the lessons as `check` does, then print them as one JSON object `{"lessons":
     /// [...]}`: the structure parsed, moves resolved, highlights parsed, prose as Markdown.
@@ -296,8 +300,8 @@ fn main() -> ExitCode {
             answer_file.as_deref(),
             list,
         ),
-        Command::Lesson(LessonCommand::Check { dir }) => lesson(&dir, false),
-        Command::Lesson(LessonCommand::Export { dir }) => lesson(&dir, true),
+        Command::Lesson(LessonCommand::Check { dir, stats }) => lesson(&dir, false, stats),
+        Command::Lesson(LessonCommand::Export { dir }) => lesson(&dir, true, false),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -372,9 +376,14 @@ fn write_out(text: &str) -> Result<(), Failure> {
     }
 }
 
-fn lesson(dir: &Path, export: bool) -> Result<u8, Failure> {
+fn lesson(dir: &Path, export: bool, stats: bool) -> Result<u8, Failure> {
     let t0 = std::time::Instant::now();
     let report = slub_lessons::check_dir(dir);
+    if stats {
+        // Printed whatever the verdict, so a course that fails the balance rules shows why.
+        let m = slub_lessons::course::Measures::of(&report.lessons);
+        write_out(&m.render())?;
+    }
     let code = report.exit_code();
     if code != 0 {
         return Err(Failure {

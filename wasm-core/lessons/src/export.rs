@@ -64,6 +64,8 @@ pub struct ExportedRun<'a> {
     pub variant: &'a serde_json::Map<String, Value>,
     #[ts(type = "Record<string, string | boolean | number>")]
     pub cache: &'a serde_json::Map<String, Value>,
+    /// `"slab"`: the run is SLAB's (the scenario's `allocator`), not the lesson's allocator.
+    pub allocator: Option<&'a str>,
     /// Every plain move from the start of the changed scenario.
     pub moves: &'a [String],
     /// Where this step's own moves begin in `moves`.
@@ -133,6 +135,7 @@ pub fn export(lessons: &[Checked]) -> Vec<ExportedLesson<'_>> {
                             .map(|(run, track)| ExportedRun {
                                 variant: &run.variant,
                                 cache: &run.cache,
+                                allocator: run.allocator.as_deref(),
                                 moves: &track.moves,
                                 from: track.from,
                             }),

@@ -160,6 +160,10 @@ pub struct Run {
     #[serde(default)]
     pub cache: Map<String, Value>,
     pub moves: Option<Vec<String>>,
+    /// Another allocator on the stage for this step: `slab` runs the lesson's workload under
+    /// SLAB (its `cache` then takes SLAB's tunables), so a comparison of designs is shown, not
+    /// told. It sets the scenario's top-level `allocator`; `variant` and `cache` merge as usual.
+    pub allocator: Option<String>,
 }
 
 /// The playground the "try it yourself" step opens: the scenario under these changes, at this

@@ -23,6 +23,7 @@ pub mod replay;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+pub mod course;
 pub use format::Lesson;
 pub use parse::{parse_lesson, Vocabulary};
 pub use replay::{replay, Replayed};
@@ -275,6 +276,9 @@ fn check_some(dir: &Path, only: Option<&str>) -> Report {
         }
     }
     report.malformed.extend(dangling);
+    // The course's balance: its predictions, taken together, cannot be passed by their form.
+    let balance = course::Measures::of(&report.lessons).errors(&dir.display().to_string());
+    report.failed.extend(balance);
     report
 }
 

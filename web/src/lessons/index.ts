@@ -159,6 +159,12 @@ export function withOverrides(
   return JSON.stringify(j);
 }
 
+/** `scenario` run by another allocator (a what-if step's `run.allocator`, `slab`), as JSON text. */
+export function withAllocator(scenario: string, allocator: string | null): string {
+  if (allocator === null) return scenario;
+  return JSON.stringify({ ...(JSON.parse(scenario) as Json), allocator });
+}
+
 /** Every move of steps 1..n (n from 1; 0 = the scenario's setup state). */
 export function movesThrough(lesson: Lesson, n: number): string[] {
   return lesson.steps.slice(0, Math.max(0, n)).flatMap((s) => s.moves);

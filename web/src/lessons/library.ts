@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { withOverrides, type ExportedLesson, type ExportedStep, type Lesson, type LessonStep } from './index.js';
+import { withAllocator, withOverrides, type ExportedLesson, type ExportedStep, type Lesson, type LessonStep } from './index.js';
 import { loadCourse, readGlossary, readInvariantIds, termLinker } from './course.js';
 import type { CoursePages } from './index.js';
 import { renderInline, renderMarkdown, type TermLinker } from './render.js';
@@ -140,7 +140,10 @@ function pageStep(s: ExportedStep, l: ExportedLesson, terms?: TermLinker): Lesso
     tryIt: t && { ...t, goalHtml: renderInline(t.goal), saysHtml: t.win === null ? null : renderInline(t.win.says) },
     run: s.run && {
       ...s.run,
-      scenario: withOverrides(l.scenario, { ...l.front.variant, ...s.run.variant }, s.run.cache),
+      scenario: withAllocator(
+        withOverrides(l.scenario, { ...l.front.variant, ...s.run.variant }, s.run.cache),
+        s.run.allocator,
+      ),
     },
     narrationHtml: renderMarkdown(s.narration, terms),
   };

@@ -6,6 +6,10 @@
  */
 export type LessonRun = { variant: Record<string, string | boolean | number>, cache: Record<string, string | boolean | number>, 
 /**
+ * `"slab"`: the run is SLAB's (the scenario's `allocator`), not the lesson's allocator.
+ */
+allocator: string | null, 
+/**
  * Every plain move from the start of the changed scenario.
  */
 moves: Array<string>, 

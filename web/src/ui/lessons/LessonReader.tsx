@@ -193,7 +193,14 @@ export function LessonReader({
   const hereMoves = movesThrough(lesson, step);
   const hereLink = playHash(lesson.scenario, hereMoves, hereMoves.length, BUILTIN_TEXTS);
   const variant = Object.entries(lesson.front.variant);
-  const whatIf = current.run === null ? [] : [...Object.entries(current.run.variant), ...Object.entries(current.run.cache)];
+  const whatIf =
+    current.run === null
+      ? []
+      : [
+          ...(current.run.allocator === null ? [] : [['allocator', current.run.allocator] as const]),
+          ...Object.entries(current.run.variant),
+          ...Object.entries(current.run.cache),
+        ];
   const stepMoves = after - before;
   const played = Math.max(0, Math.min(stepMoves, walk.cursor - before));
 
@@ -300,12 +307,26 @@ export function LessonReader({
                 Answer the question (or skip it) to see what happens in this step.
               </p>
             ) : (
-              <div
-                className="lesson-narration prose"
-                data-testid="step-narration"
-                aria-live="polite"
-                dangerouslySetInnerHTML={{ __html: current.narrationHtml }}
-              />
+              <>
+                {/* Held mid-step by "One move ▸": the stage shows this move, not the step's end,
+                    so say what this move did (the model's own narration of it) and that the
+                    step's text describes where the step ends. */}
+                {walk.held && derived.kind === 'ok' && (
+                  <p className="move-narration" data-testid="move-narration" aria-live="polite">
+                    <strong>
+                      Move {played} of {stepMoves}:
+                    </strong>{' '}
+                    {derived.lastEvent?.narration ?? 'nothing has happened yet.'}{' '}
+                    <span className="muted">The text below describes the end of this step.</span>
+                  </p>
+                )}
+                <div
+                  className={walk.held ? 'lesson-narration prose held' : 'lesson-narration prose'}
+                  data-testid="step-narration"
+                  aria-live={walk.held ? 'off' : 'polite'}
+                  dangerouslySetInnerHTML={{ __html: current.narrationHtml }}
+                />
+              </>
             )}
           </section>
 

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { legibilitySurvey } from './legibility.mjs';
 import { lessonTests } from './lessons.mjs';
+import { deckTests } from './deck.mjs';
 import { serve } from './serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -875,6 +876,8 @@ TESTS.push({
 
 // The lesson pages, the lesson embed and the slide deck (lessons.mjs).
 TESTS.push(...lessonTests({ axe, expectText, until, shot }));
+// The deck on a projector and steps that play (deck.mjs).
+TESTS.push(...deckTests({ axe, expectText, until, shot }));
 
 async function main() {
   if (!existsSync(join(dist, 'index.html')) || !existsSync(join(dist, 'embed.html'))) {

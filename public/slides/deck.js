@@ -201,7 +201,27 @@
     }
     sync(Reveal.getCurrentSlide());
   });
-  Reveal.on('slidechanged', (event) => sync(event.currentSlide));
+  /**
+   * The speaker view's previews are this deck in iframes (`?receiver`), where reveal.js starts
+   * no embedded iframe (its startEmbeddedContent skips them in speaker notes) and lazy loading
+   * loads only iframes marked `data-preload`: every preview stayed on "loading…". There, the
+   * shown slide's embed is loaded here, as reveal.js would have; reveal.js unloads it again when
+   * the slide goes out of its view distance (data-lazy-loaded).
+   */
+  const receiver = /[?&]receiver(?:[=&]|$)/.test(window.location.search);
+  function loadPreview(slide) {
+    if (!receiver || !slide) return;
+    for (const frame of slide.querySelectorAll('iframe[data-start][data-src]')) {
+      frame.setAttribute('src', frame.getAttribute('data-src'));
+      frame.setAttribute('data-lazy-loaded', '');
+      frame.removeAttribute('data-src');
+    }
+  }
+  Reveal.on('ready', (event) => loadPreview(event.currentSlide));
+  Reveal.on('slidechanged', (event) => {
+    loadPreview(event.currentSlide);
+    sync(event.currentSlide);
+  });
   Reveal.on('fragmentshown', (event) => sync(event.fragment.closest('section')));
   Reveal.on('fragmenthidden', (event) => sync(event.fragment.closest('section')));
 })();

@@ -30,8 +30,66 @@ async function recordMoves(/** @type {Page} */ page) {
 }
 
 /** @param {Helpers} h */
-export function deckTests({ until }) {
+export function deckTests({ until, shot }) {
   return [
+    {
+      name: "the speaker view's previews show their slide's embed at its step, current and upcoming",
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        await page.goto(`${url}slides/index.html`);
+        await page.waitForFunction(() => window.Reveal?.isReady());
+        const at = await page.evaluate(() => window.Reveal.getHorizontalSlides().findIndex((s) => s.getAttribute('data-testid') === 'slide-interrupt'));
+        await page.evaluate((h) => window.Reveal.slide(h, 0, -1), at);
+        const popup = page.waitForEvent('popup');
+        await page.keyboard.press('s');
+        const notes = await popup;
+        /** The step each preview's shown embed reports (its caption), by the preview's URL. */
+        const steps = () =>
+          Promise.all(
+            notes
+              .frames()
+              .filter((f) => /[?&]receiver/.test(f.url()))
+              .map((f) => f.evaluate(() => document.querySelector('.reveal .slides > section.present .embed-status')?.getAttribute('data-step') ?? null).catch(() => null)),
+          );
+        // The current slide at its first step (2), the upcoming one at its first fragment's (3).
+        await until(async () => (await steps()).sort().join(',') === '2,3', 'both previews to show their step');
+        const drawn = await Promise.all(
+          notes
+            .frames()
+            .filter((f) => /embed\.html/.test(f.url()))
+            .map((f) => f.locator('[data-testid="stage"] g.card').count()),
+        );
+        if (drawn.length < 2 || drawn.some((n) => n === 0)) throw new Error(`the previews' stages: ${drawn.join(', ')} cards`);
+        await notes.setViewportSize({ width: 1400, height: 900 });
+        await shot(notes, 'deck-speaker-view');
+        await notes.close();
+      },
+    },
+    {
+      name: "the last slide's first fragment moves its embed (lesson 18 step 1, then 2, then 4)",
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        await page.goto(`${url}slides/index.html`);
+        await page.waitForFunction(() => window.Reveal?.isReady());
+        const at = await page.evaluate(() => window.Reveal.getHorizontalSlides().findIndex((s) => s.getAttribute('data-testid') === 'slide-arc'));
+        const caption = page.locator('[data-testid="slide-arc"] .embed-status');
+        /** Every fragment of every lesson slide asks for another step than the one before it. */
+        const still = await page.evaluate(() =>
+          [...document.querySelectorAll('section[data-lesson]')].flatMap((s) => {
+            let step = s.querySelector('iframe[data-start]')?.getAttribute('data-start');
+            return [...s.querySelectorAll('.fragment[data-step]')].flatMap((f) => {
+              const same = f.getAttribute('data-step') === step;
+              step = f.getAttribute('data-step');
+              return same ? [`${s.getAttribute('data-testid')} step ${step}`] : [];
+            });
+          }),
+        );
+        if (still.length > 0) throw new Error(`fragments that do not move their embed: ${still.join(', ')}`);
+        await page.evaluate((h) => window.Reveal.slide(h, 0, -1), at);
+        for (const want of ['1', '2', '4']) {
+          if (want !== '1') await page.keyboard.press('ArrowRight');
+          await until(async () => (await caption.getAttribute('data-step')) === want, `the embed at step ${want}`);
+        }
+      },
+    },
     {
       name: "a long what-if step plays move by move: lesson 04 step 9's 47 moves are each drawn, in order",
       async run(/** @type {Page} */ page, /** @type {string} */ url) {

@@ -1,8 +1,12 @@
 // End-to-end stories of the deck on a projector and of steps that play (issue 33 items 1, 2
 // and 5), run by run.mjs with its helpers and its rules (any console error fails; screenshots go
 // to test-results/).
+import { deckSurvey } from './legibility.mjs';
 
 /** @typedef {import('playwright-core').Page} Page */
+
+/** Deck stops (of 67) that show only part of what their highlights name: 20 on 28 Nov 2026. */
+const SUBJECT_OUT_MAX = 20;
 /**
  * @typedef {object} Helpers
  * @property {(page: Page, where: string) => Promise<void>} axe
@@ -32,6 +36,71 @@ async function recordMoves(/** @type {Page} */ page) {
 /** @param {Helpers} h */
 export function deckTests({ until, shot }) {
   return [
+    {
+      name: "the deck on a projector: every embedded step fits its frame at 1280×720 and 1920×1080 (no scroll, nothing cut, text ≥ 18 px, the narration whole)",
+      reducedMotion: 'reduce',
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        /** @type {string[]} */
+        const problems = [];
+        for (const size of [
+          { name: '1280x720', width: 1280, height: 720 },
+          { name: '1920x1080', width: 1920, height: 1080 },
+        ]) {
+          const rows = await deckSurvey(page, url, size);
+          const least = (/** @type {'stage' | 'narration'} */ k) => Math.min(...rows.map((r) => r[k]));
+          const fit = rows.filter((r) => !r.scrolls && r.past.length === 0).length;
+          const whole = rows.filter((r) => r.subjectOut.length === 0).length;
+          // Not yet 0 (issue 33 item 1): a stop whose highlights span more than the room under
+          // its narration shows the window with most of them (cropStage.ts). No more than today.
+          if (rows.length - whole > SUBJECT_OUT_MAX) problems.push(`${size.name}: ${rows.length - whole} stops leave some of their highlights out of the frame (at most ${SUBJECT_OUT_MAX})`);
+          console.log(
+            `    ${size.name}: ${rows.length} embedded steps, stage text ≥ ${least('stage').toFixed(1)} px, narration ≥ ${least('narration').toFixed(1)} px on screen; ${fit} fit their frame; ${whole} show all their highlights`,
+          );
+          for (const r of rows) {
+            if (r.stage < 18 - 0.05) problems.push(`${r.where}: stage text ${r.stage.toFixed(1)} px`);
+            if (r.narration < 18 - 0.05) problems.push(`${r.where}: narration ${r.narration.toFixed(1)} px`);
+            if (r.scrolls) problems.push(`${r.where}: content ${r.content} px in a ${r.frame} px frame (scrolls)`);
+            if (r.past.length > 0) problems.push(`${r.where}: drawn past the frame: ${r.past.join(', ')}`);
+            for (const p of r.problems) problems.push(`${r.where}: ${p}`);
+            if (r.subjectOut.length > 0) console.log(`      ${r.where}: highlights out of the frame: ${r.subjectOut.join(', ')}`);
+          }
+          for (const [h, f] of [
+            [13, 2],
+            [14, 0],
+          ]) {
+            await page.evaluate(([h, f]) => window.Reveal.slide(h, 0, f), [h, f]);
+            const shown = page.frameLocator('.reveal .slides > section.present iframe');
+            await shown.getByTestId('stage').locator('g.card').first().waitFor({ state: 'attached' });
+            await page.waitForTimeout(600);
+            await shot(page, `deck-${size.name}-slide${h}`);
+          }
+        }
+        if (problems.length > 0) throw new Error(`${problems.length} problems:\n${problems.join('\n')}`);
+      },
+    },
+    {
+      name: "the cache-line slide draws a line changing CPU: at the consumer's write p0's line is Modified on CPU 1, Invalid on CPU 0",
+      reducedMotion: 'reduce',
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        await page.goto(`${url}slides/index.html`);
+        await page.waitForFunction(() => window.Reveal?.isReady());
+        const at = await page.evaluate(() => window.Reveal.getHorizontalSlides().findIndex((s) => s.getAttribute('data-testid') === 'slide-lines'));
+        const caption = page.locator('[data-testid="slide-lines"] .embed-status');
+        const frame = page.frameLocator('[data-testid="slide-lines"] iframe');
+        /** The MESI state of p0's line on each CPU, as the slide's stage draws it (its tokens). */
+        const p0 = async () =>
+          (
+            await frame
+              .locator('[data-testid="stage"] g.token')
+              .evaluateAll((ts) => ts.filter((t) => /^p0\b/.test(t.textContent ?? '') && t.getBoundingClientRect().width > 0).map((t) => `${t.getAttribute('data-cpu')}:${t.getAttribute('class')}`))
+          ).sort();
+        await page.evaluate((h) => window.Reveal.slide(h, 0, -1), at);
+        await until(async () => (await caption.getAttribute('data-step')) === '2', 'the slide at step 2');
+        await page.keyboard.press('ArrowRight');
+        await until(async () => (await caption.getAttribute('data-step')) === '3', 'the slide at step 3');
+        await until(async () => (await p0()).join(' ') === '0:token I gone 1:token M arrived', `p0's line moved to CPU 1 (${(await p0()).join(' ')})`);
+      },
+    },
     {
       name: "the speaker view's previews show their slide's embed at its step, current and upcoming",
       async run(/** @type {Page} */ page, /** @type {string} */ url) {

@@ -7,7 +7,8 @@
 //                  on it as reveal.js would have (the embeds are made with `keys=deck`, so they
 //                  act on none of these keys themselves)
 //
-// A slide from a lesson is one element (docs/instructors-guide.md, "Embedding"):
+// A slide from a lesson is one element (docs/instructors-guide.md, "Embedding"; `data-optional`
+// marks a slide the run sheet leaves out of a 50-minute lecture):
 //   <section data-lesson="interrupt-retry" data-steps="2-5" data-title="An interrupt in the middle">
 // deck.js adds its title, its embed (the lesson's steps 2 to 5, projector density) and, when the
 // section holds text, puts the text beside the embed. Fragments with `data-step` move the embed
@@ -50,6 +51,13 @@
       if (!h2 && title) {
         h2 = document.createElement('h2');
         h2.textContent = title;
+      }
+      // An optional slide (the run sheet's, docs/instructors-guide.md 7.1) says so in its title.
+      if (h2 && slide.hasAttribute('data-optional') && !h2.querySelector('.optional')) {
+        const tag = document.createElement('span');
+        tag.className = 'optional';
+        tag.textContent = 'optional';
+        h2.append(' ', tag);
       }
       const notes = slide.querySelector('aside.notes');
       const text = document.createElement('div');

@@ -7,7 +7,8 @@
 //                  on it as reveal.js would have (the embeds are made with `keys=deck`, so they
 //                  act on none of these keys themselves)
 //
-// A slide from a lesson is one element (docs/instructors-guide.md, "Embedding"):
+// A slide from a lesson is one element (docs/instructors-guide.md, "Embedding"; `data-optional`
+// marks a slide the run sheet leaves out of a 50-minute lecture):
 //   <section data-lesson="interrupt-retry" data-steps="2-5" data-title="An interrupt in the middle">
 // deck.js adds its title, its embed (the lesson's steps 2 to 5, projector density) and, when the
 // section holds text, puts the text beside the embed. Fragments with `data-step` move the embed
@@ -50,6 +51,13 @@
       if (!h2 && title) {
         h2 = document.createElement('h2');
         h2.textContent = title;
+      }
+      // An optional slide (the run sheet's, docs/instructors-guide.md 7.1) says so in its title.
+      if (h2 && slide.hasAttribute('data-optional') && !h2.querySelector('.optional')) {
+        const tag = document.createElement('span');
+        tag.className = 'optional';
+        tag.textContent = 'optional';
+        h2.append(' ', tag);
       }
       const notes = slide.querySelector('aside.notes');
       const text = document.createElement('div');
@@ -201,7 +209,27 @@
     }
     sync(Reveal.getCurrentSlide());
   });
-  Reveal.on('slidechanged', (event) => sync(event.currentSlide));
+  /**
+   * The speaker view's previews are this deck in iframes (`?receiver`), where reveal.js starts
+   * no embedded iframe (its startEmbeddedContent skips them in speaker notes) and lazy loading
+   * loads only iframes marked `data-preload`: every preview stayed on "loading…". There, the
+   * shown slide's embed is loaded here, as reveal.js would have; reveal.js unloads it again when
+   * the slide goes out of its view distance (data-lazy-loaded).
+   */
+  const receiver = /[?&]receiver(?:[=&]|$)/.test(window.location.search);
+  function loadPreview(slide) {
+    if (!receiver || !slide) return;
+    for (const frame of slide.querySelectorAll('iframe[data-start][data-src]')) {
+      frame.setAttribute('src', frame.getAttribute('data-src'));
+      frame.setAttribute('data-lazy-loaded', '');
+      frame.removeAttribute('data-src');
+    }
+  }
+  Reveal.on('ready', (event) => loadPreview(event.currentSlide));
+  Reveal.on('slidechanged', (event) => {
+    loadPreview(event.currentSlide);
+    sync(event.currentSlide);
+  });
   Reveal.on('fragmentshown', (event) => sync(event.fragment.closest('section')));
   Reveal.on('fragmenthidden', (event) => sync(event.fragment.closest('section')));
 })();

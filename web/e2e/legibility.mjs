@@ -273,7 +273,7 @@ export async function deckSurvey(page, url, size) {
     const frame = await handle?.contentFrame();
     if (frame == null) throw new Error('no frame');
     await frame.locator(`main[data-step="${stop.step}"]`).waitFor();
-    await frame.getByTestId('stage').locator('g.card').first().waitFor();
+    await frame.getByTestId('stage').locator('g.card').first().waitFor({ state: 'attached' });
     await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(undefined)))));
     const scale = await page.evaluate(() => window.Reveal.getScale());
     const m = await frame.evaluate(() => {
@@ -306,10 +306,18 @@ export async function deckSurvey(page, url, size) {
         if (t.trim() === '' || r.width < 1) continue;
         if (r.bottom > window.innerHeight + 1 || r.right > window.innerWidth + 1 || r.top < -1 || r.left < -1) past.push(t.trim().slice(0, 30));
       }
-      const look = document.querySelector('svg [data-look]');
-      const lr = look?.getBoundingClientRect();
-      const subjectInView = lr === undefined || (lr.top >= -1 && lr.bottom <= window.innerHeight + 1 && lr.left >= -1 && lr.right <= window.innerWidth + 1);
-      return { stage, narration, scrolls, past, subjectInView, content: doc.scrollHeight, frame: window.innerHeight };
+      // The step's subject: its first highlighted piece drawn (a crop leaves none out: none
+      // drawn is out of view too), and how many of the things its highlights name are not.
+      const inView = (r) => r.width > 0 && r.top >= -1 && r.bottom <= window.innerHeight + 1 && r.left >= -1 && r.right <= window.innerWidth + 1;
+      const looks = [...document.querySelectorAll('svg [data-look]')];
+      const subjectInView = looks.length === 0 || inView(looks[0].getBoundingClientRect());
+      const named = new Map();
+      for (const el of looks) {
+        const key = el.getAttribute('data-object') ?? el.getAttribute('data-slab') ?? (el.matches('g.card') ? (el.getAttribute('data-key') ?? '').replace(/^slab:/, '') : `${el.closest('g.card')?.getAttribute('data-key') ?? ''}/${(el.textContent ?? '').trim()}`);
+        named.set(key, named.get(key) === true || inView(el.getBoundingClientRect()));
+      }
+      const subjectOut = [...named].filter(([, shown]) => !shown).map(([k]) => k);
+      return { stage, narration, scrolls, past, subjectInView, subjectOut, content: doc.scrollHeight, frame: window.innerHeight };
     });
     const problems = await legibilityProblems(frame, 'main');
     rows.push({
@@ -319,6 +327,7 @@ export async function deckSurvey(page, url, size) {
       scrolls: m.scrolls,
       past: m.past,
       subjectInView: m.subjectInView,
+      subjectOut: m.subjectOut,
       content: m.content,
       frame: m.frame,
       problems,

@@ -1,7 +1,7 @@
 // End-to-end user stories of the lesson pages (index, reader, lesson embed, slide deck), run by
 // run.mjs with its helpers and its rules (any console error fails; axe must find nothing
 // serious or critical; screenshots go to test-results/).
-import { deckSurvey, smallestText } from './legibility.mjs';
+import { smallestText } from './legibility.mjs';
 
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {import('playwright-core').Locator} Locator */
@@ -394,36 +394,6 @@ export function lessonTests({ axe, expectText, until, shot }) {
         // and gives the deck its keys.
         const srcs = await page.locator('section[data-lesson] iframe').evaluateAll((fs) => fs.map((f) => f.getAttribute('src') ?? f.getAttribute('data-src') ?? ''));
         if (srcs.length < 3 || !srcs.every((src) => /density=projector/.test(src) && /keys=deck/.test(src))) throw new Error(`lesson slides' embeds: ${srcs.join(', ')}`);
-      },
-    },
-    {
-      name: "the deck on a projector: every embedded step's stage and narration at least 18 px on screen at 1280×720 and 1920×1080, subject in view",
-      reducedMotion: 'reduce',
-      async run(page, url) {
-        /** @type {string[]} */
-        const problems = [];
-        for (const size of [
-          { name: '1280x720', width: 1280, height: 720 },
-          { name: '1920x1080', width: 1920, height: 1080 },
-        ]) {
-          const rows = await deckSurvey(page, url, size);
-          const least = (k) => Math.min(...rows.map((r) => r[k]));
-          const fit = rows.filter((r) => !r.scrolls && r.past.length === 0).length;
-          console.log(
-            `    ${size.name}: ${rows.length} embedded steps, stage text ≥ ${least('stage').toFixed(1)} px, narration ≥ ${least('narration').toFixed(1)} px on screen; ${fit} fit their frame without scrolling`,
-          );
-          for (const r of rows) {
-            if (r.stage < 18 - 0.05) problems.push(`${r.where}: stage text ${r.stage.toFixed(1)} px`);
-            if (r.narration < 18 - 0.05) problems.push(`${r.where}: narration ${r.narration.toFixed(1)} px`);
-            if (!r.subjectInView) problems.push(`${r.where}: the step's subject is out of view`);
-            for (const p of r.problems) problems.push(`${r.where}: ${p}`);
-            if (r.scrolls || r.past.length > 0) console.log(`      ${r.where}: content ${r.content} px in a ${r.frame} px frame (scrolls)`);
-          }
-          await page.evaluate(() => window.Reveal.slide(1, 0, 2));
-          await page.waitForTimeout(300);
-          await shot(page, `deck-${size.name}`);
-        }
-        if (problems.length > 0) throw new Error(problems.join('\n'));
       },
     },
     {

@@ -12,6 +12,7 @@ import { chromium } from 'playwright-core';
 import { hostileTests } from './hostile.mjs';
 import { legibilitySurvey } from './legibility.mjs';
 import { lessonTests } from './lessons.mjs';
+import { deckTests } from './deck.mjs';
 import { serve } from './serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -876,6 +877,8 @@ TESTS.push({
 
 // The lesson pages, the lesson embed and the slide deck (lessons.mjs).
 TESTS.push(...lessonTests({ axe, expectText, until, shot }));
+// The deck on a projector and steps that play (deck.mjs).
+TESTS.push(...deckTests({ axe, expectText, until, shot }));
 
 // Hostile links (issue 38): hostile.mjs.
 TESTS.push(...hostileTests({ expectText, until, shot }));

@@ -33,7 +33,7 @@ describe('focusView', () => {
       { kind: 'stat', stat: 'BARN_PUT' },
     ];
     const keep = keepOf(named);
-    expect(keep).toEqual({ cpus: [1], nodes: [0] });
+    expect(keep).toEqual({ cpus: [1], nodes: [0], lines: false });
     const drawn = focusView(view, keep);
     expect(drawn.nodes.map((n) => n.node)).toEqual([0]);
     expect(drawn.cpus.map((c) => c.cpu)).toContain(1);

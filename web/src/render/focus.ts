@@ -10,6 +10,8 @@ import type { BarnView, CpuView, NodeView, View } from '../sim/types';
 export interface FocusKeep {
   readonly cpus: readonly number[];
   readonly nodes: readonly number[];
+  /** The step is about cache lines (a `line` or the `lines` panel): a projector keeps their band. */
+  readonly lines?: boolean;
 }
 
 /** Whether a CPU's card says anything: a context runs there or its per-CPU state is not empty. */
@@ -39,12 +41,14 @@ export function focusView(view: View, keep: FocusKeep = { cpus: [], nodes: [] })
 }
 
 /** The cards a step's highlights name (lessons' `Highlight`s: `{kind: 'cpu', cpu}`, `{kind: 'node', node}`). */
-export function keepOf(highlights: readonly { kind: string; cpu?: number; node?: number }[]): FocusKeep {
+export function keepOf(highlights: readonly { kind: string; cpu?: number; node?: number; panel?: string }[]): FocusKeep {
   const cpus: number[] = [];
   const nodes: number[] = [];
+  let lines = false;
   for (const h of highlights) {
     if (h.kind === 'cpu' && h.cpu !== undefined) cpus.push(h.cpu);
     if (h.kind === 'node' && h.node !== undefined) nodes.push(h.node);
+    if (h.kind === 'line' || (h.kind === 'panel' && h.panel === 'lines')) lines = true;
   }
-  return { cpus, nodes };
+  return { cpus, nodes, lines };
 }

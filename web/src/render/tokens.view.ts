@@ -47,6 +47,7 @@ export function renderTokens(ties: Layer, tokensLayer: Layer, shapes: StageShape
     );
   setAttr(tokens, 'class', (t) => `token ${t.state}${t.arrived ? ' arrived' : ''}${t.gone ? ' gone' : ''}`);
   setAttr(tokens, 'data-line', (t) => t.line);
+  setAttr(tokens, 'data-cpu', (t) => t.cpu);
   setAttr(tokens.select<SVGRectElement>('rect:not(.hue)'), 'width', (t) => t.w);
   setAttr(tokens.select<SVGRectElement>('rect.hue'), 'fill', (t) => cpuColor(t.cpu));
   setText(tokens.select<SVGTextElement>('text'), (t) => t.text);

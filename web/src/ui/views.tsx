@@ -98,13 +98,14 @@ export function StageView({ view, event, selection, step, animate, onSelect, fit
   // A projector lays out for the width the stage has at its scale (fewer columns, each larger).
   const px = projector ? boxPx / PROJECTOR_SCALE : boxPx;
   // An embed (fitted to its frame) draws only the cards a step can be about (render/focus.ts);
-  // a projector draws no cache lines either.
+  // a projector draws no cache lines either, unless the step is about them (issue 33: the
+  // slide about a line moving between CPUs drew no line).
   const focus = projector || fitHeight !== undefined;
   const drawn = useMemo(() => (focus ? focusView(view, keep) : view), [focus, view, keep]);
   const fit = fitColumns(px, Math.max(drawn.cpus.length, 2));
   const { columns } = fit;
   const hideTid = hide?.tid === true;
-  const hideLines = hide?.lines === true || projector;
+  const hideLines = hide?.lines === true || (projector && keep?.lines !== true);
   const hidePrimitives = hide?.primitives === true;
   const hideCycles = hide?.cycles === true;
   const shapes = useMemo(

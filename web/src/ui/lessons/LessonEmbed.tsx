@@ -19,6 +19,7 @@ import { ListingView, StageView } from '../views';
 import { useMediaQuery } from '../useMediaQuery';
 import { keepOf } from '../../render/focus';
 import { applyHighlights } from './highlightDom';
+import { cropToSubject } from './cropStage';
 import { lessonHash, parseLessonPath, resolveStep } from './route';
 import { stepAction, stepReducer, type StepBounds } from './stepper';
 import { useWalk } from './useWalk';
@@ -115,13 +116,16 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   const keep = useMemo(() => keepOf(highlights), [highlights]);
   const view = derived.kind === 'ok' ? derived.view : null;
   const shownStep = useRef(0);
+  const projector = options.density === 'projector';
   useLayoutEffect(() => {
     if (root.current !== null && view !== null) {
       applyHighlights(root.current, highlights, view);
-      // A new step's subject in view: a slide's frame may be shorter than the stage.
+      // A new step's subject in view: a slide's frame may be shorter than the stage (on a
+      // projector the stage is cropped to it, cropStage.ts; elsewhere the frame scrolls to it).
+      if (projector) cropToSubject(root.current);
       if (shownStep.current !== state.step) {
         shownStep.current = state.step;
-        root.current.querySelector('svg [data-look]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+        if (!projector) root.current.querySelector('svg [data-look]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
       }
     }
   });
@@ -132,7 +136,10 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   useEffect(() => {
     const el = root.current;
     if (!hasView || el === null) return;
-    const bring = () => el.querySelector('svg [data-look]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const bring = () => {
+      if (projector) cropToSubject(el);
+      else el.querySelector('svg [data-look]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    };
     const frame = requestAnimationFrame(bring);
     const later = window.setTimeout(bring, 450);
     const resized = new ResizeObserver(bring);
@@ -142,7 +149,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
       window.clearTimeout(later);
       resized.disconnect();
     };
-  }, [state.step, hasView]);
+  }, [state.step, hasView, projector]);
 
   if (derived.kind === 'crash') return <CrashScreen title="The simulator crashed" message={derived.message} />;
   if (derived.kind === 'error') {

@@ -22,6 +22,7 @@ import {
 } from './progress';
 import { indexHash, lessonHash, parseLessonPath, resolveStep } from './route';
 import { stepAction, stepReducer } from './stepper';
+import { MAX_WALK_MS, MIN_FRAME_MS, moveMs } from './useWalk';
 
 const { lessons } = loadLessons(join(repoRoot, 'lessons'));
 
@@ -219,5 +220,21 @@ describe('SLAB highlights in words (the slab-queues lesson, step 6)', () => {
     } finally {
       sim.free();
     }
+  });
+});
+
+describe('moveMs: every step plays move by move (issue 33 item 5)', () => {
+  it('gives a long step a time per move, under a cap on the whole walk', () => {
+    expect(moveMs(0, 1)).toBe(0);
+    expect(moveMs(4, 1)).toBe(320);
+    // Lesson 04 step 9's 47 moves: 120 ms each, 5.6 s in all.
+    expect(moveMs(47, 1)).toBe(120);
+    for (const n of [31, 47, 100, 500, 5000]) {
+      for (const speed of [0.25, 1, 2]) {
+        expect(moveMs(n, speed)).toBeGreaterThan(0);
+        expect(moveMs(n, speed) * n).toBeLessThanOrEqual(Math.max(MAX_WALK_MS, MIN_FRAME_MS * n) / speed + n);
+      }
+    }
+    expect(moveMs(5000, 1)).toBe(MIN_FRAME_MS);
   });
 });

@@ -1,15 +1,29 @@
 // The cursor shown on a lesson's stage, walking to its target one move at a time so that a
-// step's moves play out (each move is one tween of the stage) instead of jumping. Going back,
-// a long step, or reduced motion jump at once. The learner sets the pace (`speed`, 0.25× to
+// step's moves play out (each move is one tween of the stage) instead of jumping. Going back
+// or reduced motion jump at once; a long step plays every move too, faster (issue 33 item 5:
+// lesson 04's payoff step of 47 moves used to jump to its end in 0.2 s). The learner sets the pace (`speed`, 0.25× to
 // 2×) or takes the step's moves one per press (`stepOne`, which holds the walk where it is).
 import { useCallback, useEffect, useState } from 'react';
 
-/** Steps with more moves than this jump (they would take too long to watch). */
-export const MAX_WALK = 30;
 /** At 1×, the walk of one step lasts about this long, each move between the two bounds below. */
 const WALK_MS = 1800;
 const MIN_MOVE_MS = 120;
 const MAX_MOVE_MS = 320;
+/**
+ * A long step's walk lasts at most this long at 1× (47 moves: 5.6 s at MIN_MOVE_MS, under it):
+ * past it each move gets less time, never under MIN_FRAME_MS, so every move is still drawn.
+ */
+export const MAX_WALK_MS = 8000;
+/** A move shown for at least this long: two frames at 60 Hz. */
+export const MIN_FRAME_MS = 34;
+
+/** ms per move of a walk of `n` moves at `speed` (pure; 0 for no move). */
+export function moveMs(n: number, speed: number): number {
+  if (n <= 0) return 0;
+  let every = Math.max(MIN_MOVE_MS, Math.min(MAX_MOVE_MS, WALK_MS / n));
+  if (every * n > MAX_WALK_MS) every = Math.max(MIN_FRAME_MS, MAX_WALK_MS / n);
+  return Math.round(every / speed);
+}
 
 /** The paces a learner may choose. */
 export const SPEEDS = [0.25, 0.5, 1, 2] as const;
@@ -28,9 +42,8 @@ interface Walk {
 
 function start(track: string, from: number, target: number, animate: boolean, speed: number): Walk {
   const n = target - from;
-  if (!animate || n <= 0 || n > MAX_WALK) return { track, target, cursor: target, every: 0, held: false };
-  const every = Math.max(MIN_MOVE_MS, Math.min(MAX_MOVE_MS, Math.round(WALK_MS / n))) / speed;
-  return { track, target, cursor: from, every: Math.round(every), held: false };
+  if (!animate || n <= 0) return { track, target, cursor: target, every: 0, held: false };
+  return { track, target, cursor: from, every: moveMs(n, speed), held: false };
 }
 
 /**

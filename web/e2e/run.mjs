@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { legibilitySurvey } from './legibility.mjs';
 import { lessonTests } from './lessons.mjs';
+import { exportTests } from './export.mjs';
 import { serve } from './serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -540,6 +541,8 @@ const TESTS = [
     name: 'a learner exports the frame as SVG and PNG',
     async run(page, url) {
       await openPlayer(page, `${url}#/play?s=sc01&m=${SC1_FAIL}&at=17`);
+      // The exporters load when the export menu opens (web/src/ui/ExportMenu.tsx).
+      await page.getByText('Export: picture, animation, PDF').click();
       const [svgDl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'SVG', exact: true }).click()]);
       const svgPath = join(results, 'e2e-export.svg');
       await svgDl.saveAs(svgPath);
@@ -875,6 +878,9 @@ TESTS.push({
 
 // The lesson pages, the lesson embed and the slide deck (lessons.mjs).
 TESTS.push(...lessonTests({ axe, expectText, until, shot }));
+
+// The exports: pictures, animations, handouts and `npm run export` (export.mjs).
+TESTS.push(...exportTests({ expectText, until }));
 
 async function main() {
   if (!existsSync(join(dist, 'index.html')) || !existsSync(join(dist, 'embed.html'))) {

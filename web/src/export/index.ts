@@ -79,7 +79,7 @@ export function rangeFrames(source: RangeSource, r: RangeRequest): string[] {
       violations: d.view.violations.map((x) => `⚠ ${x.invariant} violated (atomic step ${x.step}): ${x.message}`),
       link: r.link,
     };
-    frames.push(frameSvg({ stage }, caption));
+    frames.push(frameSvg({ stage }, caption, { inline: false }));
   }
   return frames;
 }
@@ -142,19 +142,31 @@ async function rasterFrames(frames: readonly string[], scale: number): Promise<{
   return { canvases: out, w, h };
 }
 
-/** An animated GIF, one frame per SVG, `1000 / speed` ms each (gifenc; a palette per frame). */
+/**
+ * An animated GIF, one frame per SVG, `1000 / speed` ms each (gifenc). One palette for all the
+ * frames, quantised from a sample of every frame's pixels: a diagram has few colours, and one
+ * quantisation instead of one a frame halves the time.
+ */
 export async function framesToGif(frames: readonly string[], speed: number, scale = 1): Promise<Blob> {
   const { canvases, w, h } = await rasterFrames(frames, scale);
-  const gif = GIFEncoder();
-  const delay = Math.round(1000 / speed);
-  for (const c of canvases) {
+  const pixels = canvases.map((c) => {
     const ctx = c.getContext('2d', { willReadFrequently: true });
     if (ctx === null) throw new Error('no 2D canvas in this browser');
-    const { data } = ctx.getImageData(0, 0, w, h);
-    // rgb444: 4 bits a channel is plenty for a flat diagram, and quantises fast.
-    const palette = quantize(data, 256, { format: 'rgb444' });
-    gif.writeFrame(applyPalette(data, palette, 'rgb444'), w, h, { palette, delay, repeat: 0 });
-  }
+    return ctx.getImageData(0, 0, w, h).data;
+  });
+  // Every 7th pixel of every frame (7 is prime to the row length, so the sample covers columns).
+  const step = 7;
+  const per = Math.floor((w * h) / step);
+  const sample = new Uint8ClampedArray(per * 4 * pixels.length);
+  pixels.forEach((data, f) => {
+    for (let i = 0; i < per; i++) sample.set(data.subarray(i * step * 4, i * step * 4 + 4), (f * per + i) * 4);
+  });
+  const palette = quantize(sample, 256, { format: 'rgb444' });
+  const gif = GIFEncoder();
+  const delay = Math.round(1000 / speed);
+  pixels.forEach((data, i) => {
+    gif.writeFrame(applyPalette(data, palette, 'rgb444'), w, h, i === 0 ? { palette, delay, repeat: 0 } : { delay });
+  });
   gif.finish();
   return new Blob([gif.bytes()], { type: 'image/gif' });
 }

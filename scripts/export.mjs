@@ -191,7 +191,9 @@ async function main() {
   const browser = await launch();
   try {
     const { name, bytes } = await makeFigure(browser, server.url, o);
-    const out = resolve(o.out ?? name);
+    // `npm run export` runs in the package's folder: a relative --out is the caller's (INIT_CWD).
+    const base = process.env.npm_lifecycle_event === 'export' ? (process.env.INIT_CWD ?? process.cwd()) : process.cwd();
+    const out = resolve(base, o.out ?? name);
     if (existsSync(out) && statSync(out).isDirectory()) throw new UsageError(`--out ${out} is a directory`);
     writeFileSync(out, bytes);
     console.log(`slub-lab export: wrote ${out} (${Math.round(bytes.length / 1024)} KB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

@@ -250,5 +250,37 @@ export function exportTests({ expectText }) {
         }
       },
     },
+    {
+      name: "a lecturer prints a lesson's handout to PDF: every step's title, narration and stage, predictions without answers, then takeaways, exercises and sources",
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        await page.goto(`${url}#/lessons/fast-path-and-tid/handout`);
+        const handout = page.getByTestId('handout');
+        await handout.waitFor();
+        const steps = handout.locator('section.handout-step');
+        const n = await steps.count();
+        if (n !== 9) throw new Error(`the handout has ${n} steps, not the lesson's 9`);
+        // Every step's stage drawn (a picture each).
+        await page.waitForFunction((k) => document.querySelectorAll('[data-testid="handout"] svg[data-testid="stage"] g.card').length >= k, n);
+        const pictures = await handout.locator('svg[data-testid="stage"]').count();
+        if (pictures !== n) throw new Error(`the handout has ${pictures} stage pictures for ${n} steps`);
+        const predictions = await handout.getByTestId('handout-predict').count();
+        if (predictions !== 2) throw new Error(`the handout shows ${predictions} predictions, not the lesson's 2`);
+        // Step 4 asks what the compare-and-swap writes: its picture is the state before its moves
+        // (step 3's end), not the answer.
+        const label = (/** @type {number} */ k) => steps.nth(k - 1).getByTestId('stage').getAttribute('aria-label');
+        if ((await label(4)) !== (await label(3))) throw new Error("step 4's picture is not the state its prediction asks about");
+        const text = await handout.innerText();
+        for (const want of ['Step 3: Read the head and its successor', 'Takeaways', 'Exercises']) {
+          if (!text.includes(want)) throw new Error(`the handout lacks "${want}"`);
+        }
+        // No answer: the predictions' explanations and "correct" marks are not on the page.
+        if (/correct answer|✓ Right/i.test(text)) throw new Error('the handout shows an answer');
+        await page.emulateMedia({ media: 'print' });
+        const pdf = pdfFacts(await page.pdf({ format: 'A4', printBackground: true }));
+        writeFileSync(join(results, 'handout-fast-path-and-tid.pdf'), await page.pdf({ format: 'A4' }));
+        console.log(`    handout of fast-path-and-tid: ${pdf.pages} A4 pages, ${pictures} stage pictures, ${predictions} predictions`);
+        if (pdf.pages < 3) throw new Error(`the printed handout has ${pdf.pages} pages`);
+      },
+    },
   ];
 }

@@ -453,6 +453,9 @@ export function LessonReader({
                 step={walk.cursor}
                 animate={!reducedMotion}
               />
+              <p className="small">
+                <a href={`#/lessons/${lesson.id}/handout`}>The lesson as a handout</a> (every step, to print or save as PDF)
+              </p>
               <ExportMenu panelKey={`${lesson.id}/${step}`} spec={lessonExportSpec(lesson, current, track, derived.view, walk.cursor, stageHide)} />
             </>
           )}

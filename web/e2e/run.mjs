@@ -13,6 +13,7 @@ import { hostileTests } from './hostile.mjs';
 import { legibilitySurvey } from './legibility.mjs';
 import { lessonTests } from './lessons.mjs';
 import { deckTests } from './deck.mjs';
+import { exportTests } from './export.mjs';
 import { serve } from './serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -542,6 +543,8 @@ const TESTS = [
     name: 'a learner exports the frame as SVG and PNG',
     async run(page, url) {
       await openPlayer(page, `${url}#/play?s=sc01&m=${SC1_FAIL}&at=17`);
+      // The exporters load when the export menu opens (web/src/ui/ExportMenu.tsx).
+      await page.getByText('Export: picture, animation, PDF').click();
       const [svgDl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'SVG', exact: true }).click()]);
       const svgPath = join(results, 'e2e-export.svg');
       await svgDl.saveAs(svgPath);
@@ -882,6 +885,9 @@ TESTS.push(...deckTests({ axe, expectText, until, shot }));
 
 // Hostile links (issue 38): hostile.mjs.
 TESTS.push(...hostileTests({ expectText, until, shot }));
+
+// The exports: pictures, animations, handouts and `npm run export` (export.mjs).
+TESTS.push(...exportTests({ expectText, until }));
 
 async function main() {
   if (!existsSync(join(dist, 'index.html')) || !existsSync(join(dist, 'embed.html'))) {

@@ -18,6 +18,8 @@ import { useShortcuts } from './useShortcuts';
 import { useSimulation } from './useSimulation';
 import { useMediaQuery } from './useMediaQuery';
 import { StageView, TimelineView } from './views';
+import { ExportMenu } from './ExportMenu';
+import { playHash } from '../state/url';
 
 // A lesson step, with the lesson library and its parsers, loads when asked for.
 const LessonEmbedPage = lazy(() => import('./lessons/LessonEmbed').then((m) => ({ default: m.LessonEmbedPage })));
@@ -125,6 +127,21 @@ function Embed({ initial, options, lesson }: { initial: PlayerState; options: Em
             Open in slub-lab
           </a>
         </div>
+      )}
+      {options.controls === 'full' && (
+        <ExportMenu panelKey={state.schedule.length} spec={{
+            caption: () => ({
+              title: `slub-lab · ${view.scenarioName}`,
+              position: `move ${state.cursor} of ${total} · atomic step ${view.steps}`,
+              violations: view.violations.map((x) => `⚠ ${x.invariant} violated (atomic step ${x.step}): ${x.message}`),
+            }),
+            source: { scenario: state.scenario, schedule: state.schedule, title: `slub-lab · ${view.scenarioName}`, hide: { lines: options.lines === 'off' }, focus: { cpus: [], nodes: [] } },
+            name: `slub-lab-move-${state.cursor}`,
+            link: playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'play', null),
+            from: options.from,
+            to: total,
+          }}
+        />
       )}
       {options.controls === 'full' && (
         <TimelineView

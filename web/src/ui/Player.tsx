@@ -17,7 +17,8 @@ import { compareHash, playHash, type PlayPage } from '../state/url';
 import { withVariant, type VariantValue } from '../state/variant';
 import { CrashScreen } from './CrashScreen';
 import { counterexample, ExplorerPanel } from './ExplorerPanel';
-import { download, frameSvg, svgToPng } from './export';
+import { ExportMenu } from './ExportMenu';
+import type { ExportSpec } from './ExportPanel';
 import { HelpDialog } from './HelpDialog';
 import { Icon } from './Icon';
 import { describeMove, describeRunToEnd } from './moves';
@@ -54,7 +55,6 @@ export function Player({
   const enabledMoves = useMemo(() => (derived.kind === 'ok' ? derived.view.enabledMoves : []), [derived]);
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
   const [helpOpen, setHelpOpen] = useState(false);
-  const [exportError, setExportError] = useState<string | null>(null);
   const page = useRef<HTMLElement | null>(null);
   const [exploreOpen, setExploreOpen] = useState(initialPage === 'explore');
   const explorer = useExplorer();
@@ -134,34 +134,6 @@ export function Player({
   );
   const loadScenario = useCallback((scenario: string) => dispatch({ type: 'loadScenario', scenario }), []);
   const closeHelp = useCallback(() => setHelpOpen(false), []);
-
-  const exportFrame = async (kind: 'svg' | 'png') => {
-    const find = (id: string) => page.current?.querySelector<SVGSVGElement>(`svg[data-testid="${id}"]`) ?? null;
-    const stage = find('stage');
-    if (stage === null) return;
-    if (derived.kind !== 'ok') return;
-    const v = derived.view;
-    const svg = frameSvg(stage, find('lines'), find('timeline'), {
-      title: `slub-lab · ${v.scenarioName}`,
-      position: `move ${state.cursor} of ${state.schedule.length} · atomic step ${v.steps}`,
-      violations: v.violations.map((x) => `⚠ ${x.invariant} violated (atomic step ${x.step}): ${x.message}`),
-    });
-    const name = `slub-lab-move-${state.cursor}`;
-    try {
-      if (kind === 'svg') download(new Blob([svg], { type: 'image/svg+xml' }), `${name}.svg`);
-      else download(await svgToPng(svg), `${name}.png`);
-      setExportError(null);
-    } catch (e) {
-      setExportError(e instanceof Error ? e.message : String(e));
-    }
-  };
-
-  // The export buttons keep one callback across steps (they are memoised); it runs the latest.
-  const exportRef = useRef(exportFrame);
-  useEffect(() => {
-    exportRef.current = exportFrame;
-  });
-  const exportLatest = useCallback((kind: 'svg' | 'png') => void exportRef.current(kind), []);
 
   if (derived.kind === 'crash') {
     return <CrashScreen title="The simulator crashed" message={derived.message} replay={replayJson(state)} link={window.location.href} />;
@@ -335,7 +307,7 @@ export function Player({
           animate={animate}
           onGoto={(cursor) => dispatch({ type: 'goto', cursor })}
         />
-        <ExportButtons onExport={exportLatest} error={exportError} />
+        <ExportMenu panelKey={state.schedule.length} spec={exportSpec(state, view)} />
       </section>
 
       <div className="panels">
@@ -404,29 +376,22 @@ const SpeedSelect = memo(function SpeedSelect({ speed, dispatch }: { speed: numb
   );
 });
 
-const ExportButtons = memo(function ExportButtons({ onExport, error }: { onExport: (kind: 'svg' | 'png') => void; error: string | null }) {
-  return (
-    <div className="buttons export">
-      <span className="muted">Export this frame:</span>
-      <button type="button" onClick={() => onExport('svg')}>
-        SVG
-      </button>
-      <button type="button" onClick={() => onExport('png')}>
-        PNG
-      </button>
-      <button
-        type="button"
-        onClick={() => {
-          void navigator.clipboard.writeText(window.location.href).catch(() => undefined);
-        }}
-      >
-        Copy link
-      </button>
-      {error !== null && (
-        <span className="error" role="alert">
-          {error}
-        </span>
-      )}
-    </div>
-  );
-});
+
+/** What the playground exports: the frame on screen, the schedule played, its permalink. */
+function exportSpec(state: PlayerState, view: View): ExportSpec {
+  const title = `slub-lab · ${view.scenarioName}`;
+  const hash = playHash(state.scenario, state.schedule, state.cursor, BUILTIN_TEXTS, 'play', null);
+  return {
+    withLinesAndTimeline: true,
+    caption: () => ({
+      title,
+      position: `move ${state.cursor} of ${state.schedule.length} · atomic step ${view.steps}`,
+      violations: view.violations.map((x) => `⚠ ${x.invariant} violated (atomic step ${x.step}): ${x.message}`),
+    }),
+    source: { scenario: state.scenario, schedule: state.schedule, title },
+    name: `slub-lab-move-${state.cursor}`,
+    link: hash,
+    from: 0,
+    to: state.schedule.length,
+  };
+}

@@ -24,6 +24,8 @@ import { lessonHash, parseLessonPath, resolveStep } from './route';
 import { stepAction, stepReducer, type StepBounds } from './stepper';
 import { useWalk } from './useWalk';
 import { trackKey } from './pace';
+import { ExportMenu } from '../ExportMenu';
+import { lessonExportSpec } from './exportSpec';
 import './lessons.css';
 
 /** While playing, how long a step stays once its moves have played. */
@@ -164,6 +166,12 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   const full = options.controls === 'full';
   const showLines = options.lines === 'on' || (options.lines === 'auto' && lesson.front.topics.includes('cache-lines'));
   const { view: v, lastEvent } = derived;
+  const hide = {
+    tid: !revealed(lesson.front, 'tid', state.step),
+    lines: !revealed(lesson.front, 'lines', state.step) || !showLines,
+    primitives: !revealed(lesson.front, 'primitives', state.step),
+    cycles: !revealed(lesson.front, 'cycles', state.step),
+  };
   return (
     <main
       ref={root}
@@ -190,12 +198,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
           fitHeight={EMBED_FIT}
           keep={keep}
           legend={false}
-          hide={{
-            tid: !revealed(lesson.front, 'tid', state.step),
-            lines: !revealed(lesson.front, 'lines', state.step) || !showLines,
-            primitives: !revealed(lesson.front, 'primitives', state.step),
-            cycles: !revealed(lesson.front, 'cycles', state.step),
-          }}
+          hide={hide}
           view={v}
           event={lastEvent}
           selection={null}
@@ -203,6 +206,8 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
           animate={!reducedMotion}
         />
       </div>
+      {/* A slide's embed has no room for it; `controls=full` (and `npm run export`) has. */}
+      {full && <ExportMenu panelKey={`${lesson.id}/${state.step}`} spec={lessonExportSpec(lesson, current, track, v, walk.cursor, hide, keep)} />}
       {options.controls !== 'none' && (
         <div className="buttons">
           <button type="button" onClick={() => run('prev')} disabled={state.step <= lo} aria-keyshortcuts="ArrowLeft">

@@ -27,6 +27,8 @@ import { useProgress } from './useProgress';
 import { useWalk } from './useWalk';
 import { trackKey, useSpeed, SpeedControl } from './pace';
 import { LessonFrameEnd } from './LessonFrame';
+import { ExportMenu } from '../ExportMenu';
+import { lessonExportSpec } from './exportSpec';
 
 // The stage's drawing code (the views and D3, 37 KB gzip) comes after the prose, beside the
 // simulator it waits for anyway: a lesson's words need neither.
@@ -190,6 +192,7 @@ export function LessonReader({
   const visited = lessonProgress(progress, lesson.id).visited;
   const playground = tryItPlayground(lesson, current);
   const shown = (part: Revealable) => revealed(lesson.front, part, step);
+  const stageHide = { tid: !shown('tid'), lines: !shown('lines'), primitives: !shown('primitives'), cycles: !shown('cycles') };
   const hereMoves = movesThrough(lesson, step);
   const hereLink = playHash(lesson.scenario, hereMoves, hereMoves.length, BUILTIN_TEXTS);
   const variant = Object.entries(lesson.front.variant);
@@ -464,13 +467,17 @@ export function LessonReader({
             <>
               <h2 className="sr-only">Stage</h2>
               <views.StageView
-                hide={{ tid: !shown('tid'), lines: !shown('lines'), primitives: !shown('primitives'), cycles: !shown('cycles') }}
+                hide={stageHide}
                 view={derived.view}
                 event={derived.lastEvent}
                 selection={null}
                 step={walk.cursor}
                 animate={!reducedMotion}
               />
+              <p className="small">
+                <a href={`#/lessons/${lesson.id}/handout`}>The lesson as a handout</a> (every step, to print or save as PDF)
+              </p>
+              <ExportMenu panelKey={`${lesson.id}/${step}`} spec={lessonExportSpec(lesson, current, track, derived.view, walk.cursor, stageHide)} />
             </>
           )}
         </div>

@@ -2,6 +2,7 @@
 //
 //   #/lessons?topic=<topic>&q=<text>   the index, filtered (both optional)
 //   #/lessons/<lesson-id>/<step>       the reader at a step, counted from 1 (absent = 1)
+//   #/lessons/<lesson-id>/handout      every step on one page, to print (LessonHandout.tsx)
 //   #/lessons/glossary[/<term>]         the glossary (at a term)
 //   #/lessons/invariants[/<id>]         the invariants the model checks (at one)
 //
@@ -15,6 +16,7 @@ export type LessonRoute =
   | { readonly kind: 'glossary'; readonly term: string | null }
   | { readonly kind: 'invariants'; readonly id: string | null }
   | { readonly kind: 'step'; readonly id: string; readonly step: number }
+  | { readonly kind: 'handout'; readonly id: string }
   | LinkError;
 
 /** `path` is the hash's path (`/lessons/x/3`), `query` what follows its `?`. */
@@ -37,6 +39,7 @@ export function parseLessonPath(path: string, query: string): LessonRoute {
   const id = decodePart(parts[1] ?? '');
   const stepText = parts[2];
   if (stepText === undefined) return { kind: 'step', id, step: 1 };
+  if (stepText === 'handout') return { kind: 'handout', id };
   if (!/^\d+$/.test(stepText)) return { kind: 'error', part: 'step', message: `"${stepText}" is not a step number` };
   const step = Number(stepText);
   if (step < 1) return { kind: 'error', part: 'step', message: 'steps are counted from 1' };

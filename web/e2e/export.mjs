@@ -1,0 +1,286 @@
+// End-to-end stories of the exports (issue 33 items 3 and 4): every export button gives its file
+// (Playwright's download event), the files are what they say (an SVG that parses and holds the
+// step's text, a PNG of the stated size, a PDF page with the step's text, a GIF of one frame per
+// move), `npm run export` gives the same and refuses bad input with exit code 2. Run by run.mjs
+// with its helpers and rules (any console error fails; files go to test-results/).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const results = join(root, 'test-results');
+
+/** @typedef {import('playwright-core').Page} Page */
+/** @typedef {import('playwright-core').Locator} Locator */
+
+/** One step of each allocator family, with a text its stage or caption must hold. */
+export const THREE_STEPS = [
+  { family: 'SLUB', id: 'fast-path-and-tid', step: 3, title: 'Read the head and its successor', stage: /freelist/ },
+  { family: 'SLAB', id: 'slab-queues', step: 5, title: 'Frees push onto the array', stage: /avail/ },
+  { family: '7.0 sheaves', id: 'sheaves-and-the-barn', step: 3, title: 'Main is empty: the barn trades a full sheaf for it', stage: /barn|sheaf/i },
+];
+
+/** The export panel in `scope` (the page by default), its menu opened (the exporters load then). */
+export async function exportPanel(/** @type {Page} */ page, /** @type {Locator | undefined} */ scope) {
+  const within = scope ?? page.locator('main').first();
+  const menu = within.locator('details.export-menu');
+  if ((await menu.getAttribute('open')) === null) await menu.locator('summary').click();
+  const panel = within.getByRole('region', { name: 'Export' });
+  await panel.waitFor();
+  return panel;
+}
+
+/** Press the export panel's button `name` and take the file it downloads. */
+export async function take(/** @type {Page} */ page, /** @type {string} */ name, /** @type {Locator | undefined} */ scope) {
+  const panel = await exportPanel(page, scope);
+  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), panel.getByRole('button', { name, exact: true }).click()]);
+  const path = await dl.path();
+  return { name: dl.suggestedFilename(), bytes: readFileSync(path) };
+}
+
+/** Width and height of a PNG (its IHDR). */
+export function pngSize(/** @type {Buffer} */ png) {
+  if (png.subarray(0, 8).toString('hex') !== '89504e470d0a1a0a') throw new Error('not a PNG');
+  return { w: png.readUInt32BE(16), h: png.readUInt32BE(20) };
+}
+
+/** The pages of a PDF and the text of its content streams (inflated). */
+export function pdfFacts(/** @type {Buffer} */ pdf) {
+  if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw new Error('not a PDF');
+  const text = pdf.toString('latin1');
+  const pages = (text.match(/\/Type\s*\/Page(?![s\w])/g) ?? []).length;
+  const images = (text.match(/\/Subtype\s*\/Image/g) ?? []).length;
+  let content = '';
+  for (const m of text.matchAll(/(?<!end)stream\r?\n/g)) {
+    const start = (m.index ?? 0) + m[0].length;
+    const end = text.indexOf('endstream', start);
+    try {
+      content += inflateSync(pdf.subarray(start, end)).toString('latin1');
+    } catch {
+      content += text.slice(start, end);
+    }
+  }
+  return { pages, images, content };
+}
+
+/** Frames of a GIF, counted by the browser's own decoder (WebCodecs ImageDecoder); frame `save` as PNG. */
+export async function gifFrames(/** @type {Page} */ page, /** @type {Buffer} */ gif, /** @type {number} */ save = 0) {
+  // In the app's page: WebCodecs wants a secure context (the loopback origin is one).
+  return page.evaluate(
+      async ({ b64, save }) => {
+        const data = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        // @ts-expect-error ImageDecoder is chromium's
+        const dec = new ImageDecoder({ data, type: 'image/gif' });
+        await dec.tracks.ready;
+        await dec.completed;
+        const count = dec.tracks.selectedTrack.frameCount;
+        const { image } = await dec.decode({ frameIndex: Math.min(save, count - 1) });
+        const canvas = new OffscreenCanvas(image.displayWidth, image.displayHeight);
+        canvas.getContext('2d')?.drawImage(image, 0, 0);
+        const blob = await canvas.convertToBlob({ type: 'image/png' });
+        const bytes = new Uint8Array(await blob.arrayBuffer());
+        let s = '';
+        for (const x of bytes) s += String.fromCharCode(x);
+        return { count, duration: image.duration, png: btoa(s) };
+      },
+      { b64: gif.toString('base64'), save },
+    );
+}
+
+/** Parse an SVG document outside the app (its policy would refuse the file's attributes): width, height, text. */
+async function parseSvg(/** @type {Page} */ page, /** @type {string} */ svg) {
+  const blank = await page.context().newPage();
+  try {
+    return await blank.evaluate((s) => {
+      const doc = new DOMParser().parseFromString(s, 'image/svg+xml');
+      if (doc.querySelector('parsererror') !== null) return null;
+      const el = doc.documentElement;
+      return {
+        w: Number(el.getAttribute('width')),
+        h: Number(el.getAttribute('height')),
+        text: Array.from(el.querySelectorAll('text'), (t) => t.textContent).join(' '),
+        styles: el.querySelectorAll('style').length,
+        classes: el.querySelectorAll('[class]').length,
+      };
+    }, svg);
+  } finally {
+    await blank.close();
+  }
+}
+
+/** `npm run export` (scripts/export.mjs) in a fresh folder: exit code, output, the files it left. */
+export function cli(/** @type {string[]} */ args) {
+  const cwd = mkdtempSync(join(tmpdir(), 'slub-export-'));
+  try {
+    const r = spawnSync(process.execPath, [join(root, 'scripts', 'export.mjs'), ...args], { cwd, encoding: 'utf8', timeout: 120_000 });
+    const files = readdirSync(cwd).map((f) => ({ name: f, bytes: readFileSync(join(cwd, f)) }));
+    return { code: r.status, out: `${r.stdout}${r.stderr}`, files };
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+/** @param {{ expectText: (l: Locator, p: RegExp) => Promise<void>, until: (c: () => Promise<boolean>, w: string) => Promise<void> }} h */
+export function exportTests({ expectText }) {
+  return [
+    {
+      name: 'a lecturer exports a SLUB, a SLAB and a 7.0 step as SVG, PNG 1× and 2× and PDF, and a range as a GIF of one frame per move',
+      reducedMotion: /** @type {const} */ ('reduce'),
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        for (const s of THREE_STEPS) {
+          await page.goto(`${url}embed.html#/lessons/${s.id}/${s.step}?controls=full&from=${s.step}&to=${s.step}`);
+          await page.getByTestId('stage').locator('g.card').first().waitFor();
+          const svg = await take(page, 'SVG');
+          if (svg.name !== `slub-lab-${s.id}-step-${s.step}.svg`) throw new Error(`${s.family}: the SVG is named ${svg.name}`);
+          writeFileSync(join(results, `export-${s.id}.svg`), svg.bytes);
+          const parsed = await parseSvg(page, svg.bytes.toString('utf8'));
+          if (parsed === null) throw new Error(`${s.family}: the SVG does not parse`);
+          if (!parsed.text.includes(s.title)) throw new Error(`${s.family}: the SVG lacks the step's title "${s.title}": ${parsed.text.slice(0, 200)}`);
+          if (!s.stage.test(parsed.text)) throw new Error(`${s.family}: the SVG lacks the stage's text ${s.stage}`);
+          if (!parsed.text.includes(`#/lessons/${s.id}/${s.step}`)) throw new Error(`${s.family}: the caption lacks the permalink`);
+          // Self-contained: no stylesheet, no class left to style, no theme variable to resolve.
+          if (parsed.styles !== 0 || parsed.classes !== 0 || svg.bytes.includes('var(--')) throw new Error(`${s.family}: the SVG still depends on CSS`);
+          for (const [button, scale] of /** @type {const} */ ([['PNG', 1], ['PNG 2×', 2]])) {
+            const png = await take(page, button);
+            const { w, h } = pngSize(png.bytes);
+            if (w !== Math.ceil(parsed.w * scale) || h !== Math.ceil(parsed.h * scale)) {
+              throw new Error(`${s.family}: the ${button} is ${w}×${h}, not ${parsed.w * scale}×${parsed.h * scale}`);
+            }
+            writeFileSync(join(results, `export-${s.id}${scale === 2 ? '.2x' : ''}.png`), png.bytes);
+          }
+          const pdf = pdfFacts((await take(page, 'PDF')).bytes);
+          if (pdf.pages !== 1) throw new Error(`${s.family}: the PDF has ${pdf.pages} pages`);
+          // Text kept as text: the step's words are in the page's content stream.
+          if (!pdf.content.includes('Read the head') && !pdf.content.includes(s.title.split(' ').slice(0, 2).join(' '))) {
+            throw new Error(`${s.family}: the PDF's text lacks "${s.title}"`);
+          }
+        }
+        // SLAB step 5 plays T*12: a GIF of its moves has 12 frames, 500 ms each at 2 moves a second.
+        await page.goto(`${url}embed.html#/lessons/slab-queues/5?controls=full&from=5&to=5`);
+        await page.getByTestId('stage').locator('g.card').first().waitFor();
+        const panel = await exportPanel(page);
+        const from = Number(await panel.getByLabel('from', { exact: true }).inputValue());
+        const to = Number(await panel.getByLabel('to', { exact: true }).inputValue());
+        if (to - from !== 12) throw new Error(`the range offered is ${from}→${to}, not the step's 12 moves`);
+        const gif = await take(page, 'GIF');
+        if (gif.name !== `slub-lab-slab-queues-step-5-moves-${from}-${to}.gif`) throw new Error(`the GIF is named ${gif.name}`);
+        writeFileSync(join(results, 'export-range.gif'), gif.bytes);
+        const frames = await gifFrames(page, gif.bytes, 2);
+        writeFileSync(join(results, 'export-range-frame-3.png'), Buffer.from(frames.png, 'base64'));
+        if (frames.count !== to - from) throw new Error(`the GIF has ${frames.count} frames for ${to - from} moves`);
+        if (Math.abs(frames.duration / 1000 - 500) > 10) throw new Error(`a frame lasts ${frames.duration / 1000} ms, not 500`);
+        // A range past the end: the panel says so, and nothing is downloaded.
+        await panel.getByLabel('to', { exact: true }).fill('9999');
+        await panel.getByRole('button', { name: 'GIF', exact: true }).click();
+        await expectText(panel.getByRole('alert'), /ends past the last move/);
+      },
+    },
+    {
+      name: 'a learner downloads every export of a lesson step and of a playground state: SVG, PNG, PNG 2×, PDF, GIF and WebM',
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        // The reader, at a step without a question (its moves play at once).
+        await page.goto(`${url}#/lessons/sheaves-and-the-barn/5`);
+        const main = page.locator('main.lesson-reader[data-step="5"]');
+        await main.getByTestId('stage').locator('g.card').first().waitFor();
+        const want = { SVG: /\.svg$/, PNG: /step-5\.png$/, 'PNG 2×': /\.2x\.png$/, PDF: /\.pdf$/, GIF: /-moves-\d+-\d+\.gif$/, WebM: /-moves-\d+-\d+\.webm$/ };
+        const panel = await exportPanel(page, main);
+        // A short range keeps the WebM (recorded in real time) quick: 2 moves at 8 a second.
+        const from = Number(await panel.getByLabel('from', { exact: true }).inputValue());
+        await panel.getByLabel('to', { exact: true }).fill(String(from + 2));
+        await panel.getByRole('combobox').selectOption('8');
+        for (const [button, name] of Object.entries(want)) {
+          const file = await take(page, button, main);
+          if (!name.test(file.name) || !file.name.startsWith('slub-lab-sheaves-and-the-barn-step-5')) throw new Error(`${button} gave ${file.name}`);
+          if (file.bytes.length < 200) throw new Error(`${button} gave ${file.bytes.length} bytes`);
+          if (button === 'WebM' && file.bytes.subarray(0, 4).toString('hex') !== '1a45dfa3') throw new Error('the WebM is not a Matroska/WebM file');
+          if (button === 'GIF' && (await gifFrames(page, file.bytes)).count !== 2) throw new Error('the reader\'s GIF of 2 moves does not have 2 frames');
+        }
+        await expectText(panel.getByTestId('export-status'), /^Saved slub-lab-sheaves-and-the-barn-step-5-moves-\d+-\d+\.webm \(\d+ KB\)\.$/);
+        // The playground: SC1 to T's failed cmpxchg; the frame with its cache lines and timeline.
+        await page.goto(`${url}#/play?s=sc01&m=T,T,T,T,T,T,T,I,I,I,I,I,I,I,I,I,T&at=17`);
+        await page.getByTestId('stage').locator('g.card').first().waitFor();
+        const png = await take(page, 'PNG 2×');
+        if (png.name !== 'slub-lab-move-17.2x.png') throw new Error(`the playground's PNG is named ${png.name}`);
+        const { w } = pngSize(png.bytes);
+        if (w < 1600) throw new Error(`the playground's 2× PNG is only ${w} px wide`);
+        const pdf = pdfFacts((await take(page, 'PDF')).bytes);
+        if (pdf.pages !== 1 || !pdf.content.includes('(move 17 of 17 · atomic step')) throw new Error('the playground\'s PDF lacks its page or its caption');
+        await (await exportPanel(page)).getByLabel('from', { exact: true }).fill('12');
+        const gif = await take(page, 'GIF');
+        if (gif.name !== 'slub-lab-move-17-moves-12-17.gif' || (await gifFrames(page, gif.bytes)).count !== 5) throw new Error(`the playground's GIF ${gif.name} is not 5 frames`);
+        // The playground embed with full controls has the panel too.
+        await page.goto(`${url}embed.html#/play?s=sc01&m=T,T,T&at=3&controls=full`);
+        await page.getByTestId('stage').locator('g.card').first().waitFor();
+        const svg = await take(page, 'SVG');
+        if (!svg.bytes.toString('utf8').includes('move 3 of 3')) throw new Error('the embed\'s SVG does not say its move');
+      },
+    },
+    {
+      name: '`npm run export` writes a step as a GIF of one frame per move, and refuses bad input with exit code 2 and nothing written',
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        await page.goto(`${url}embed.html#/play?s=sc01`);
+        const good = cli(['--lesson', '16', '--step', '3', '--format', 'gif', '--speed', '4', '--site', 'https://course.example.org/slub-lab/']);
+        if (good.code !== 0 || good.files.length !== 1) throw new Error(`npm run export failed (${good.code}): ${good.out}`);
+        const [file] = good.files;
+        const m = /moves-(\d+)-(\d+)\.gif$/.exec(file?.name ?? '');
+        if (file === undefined || m === null) throw new Error(`it wrote ${file?.name}`);
+        const frames = await gifFrames(page, file.bytes);
+        writeFileSync(join(results, 'export-cli-frame-1.png'), Buffer.from(frames.png, 'base64'));
+        if (frames.count !== Number(m[2]) - Number(m[1]) || Math.abs(frames.duration / 1000 - 250) > 10) throw new Error(`the GIF has ${frames.count} frames of ${frames.duration / 1000} ms`);
+        // A still with the course's address: the caption's permalink is there, not on loopback.
+        const still = cli(['--lesson', 'slab-and-objects', '--step', '2', '--format', 'svg', '--site', 'https://course.example.org/slub-lab', '--out', 'fig.svg']);
+        const svgText = still.files.find((f) => f.name === 'fig.svg')?.bytes.toString('utf8') ?? '';
+        if (still.code !== 0 || !svgText.includes('https://course.example.org/slub-lab/#/lessons/slab-and-objects/2')) throw new Error(`the CLI's SVG lacks the permalink on --site: ${still.out}`);
+        const bad = [
+          [['--lesson', '99', '--step', '1', '--format', 'png'], /unknown lesson "99"/],
+          [['--lesson', '04', '--step', '99', '--format', 'png'], /has 10 steps, not 99/],
+          [['--link', '#/play?s=v1.eyJzY2hlbWFWZXJzaW9uIjox', '--format', 'svg'], /--link: .*was the link cut\?/],
+          [['--lesson', '04', '--step', '9', '--format', 'gif', '--from', '0', '--to', '500'], /the range 0→500 ends past the last move \(47\)/],
+          [['--lesson', '04', '--step', '9', '--format', 'bmp'], /unknown format "bmp"/],
+          [['--lesson', '04', '--step', '9', '--format', 'svg', '--from', '3'], /--from\/--to make an animation/],
+        ];
+        for (const [args, message] of bad) {
+          const r = cli(/** @type {string[]} */ (args));
+          if (r.code !== 2 || !message.test(r.out) || r.files.length > 0) {
+            throw new Error(`npm run export ${args.join(' ')}: exit ${r.code}, ${r.files.length} files, said ${r.out.trim()}`);
+          }
+        }
+      },
+    },
+    {
+      name: "a lecturer prints a lesson's handout to PDF: every step's title, narration and stage, predictions without answers, then takeaways, exercises and sources",
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        await page.goto(`${url}#/lessons/fast-path-and-tid/handout`);
+        const handout = page.getByTestId('handout');
+        await handout.waitFor();
+        const steps = handout.locator('section.handout-step');
+        const n = await steps.count();
+        if (n !== 9) throw new Error(`the handout has ${n} steps, not the lesson's 9`);
+        // Every step's stage drawn (a picture each).
+        await page.waitForFunction((k) => document.querySelectorAll('[data-testid="handout"] svg[data-testid="stage"] g.card').length >= k, n);
+        const pictures = await handout.locator('svg[data-testid="stage"]').count();
+        if (pictures !== n) throw new Error(`the handout has ${pictures} stage pictures for ${n} steps`);
+        const predictions = await handout.getByTestId('handout-predict').count();
+        if (predictions !== 2) throw new Error(`the handout shows ${predictions} predictions, not the lesson's 2`);
+        // Step 4 asks what the compare-and-swap writes: its picture is the state before its moves
+        // (step 3's end), not the answer.
+        const label = (/** @type {number} */ k) => steps.nth(k - 1).getByTestId('stage').getAttribute('aria-label');
+        if ((await label(4)) !== (await label(3))) throw new Error("step 4's picture is not the state its prediction asks about");
+        const text = await handout.innerText();
+        for (const want of ['Step 3: Read the head and its successor', 'Takeaways', 'Exercises']) {
+          if (!text.includes(want)) throw new Error(`the handout lacks "${want}"`);
+        }
+        // No answer: the predictions' explanations and "correct" marks are not on the page.
+        if (/correct answer|✓ Right/i.test(text)) throw new Error('the handout shows an answer');
+        await page.emulateMedia({ media: 'print' });
+        const pdf = pdfFacts(await page.pdf({ format: 'A4', printBackground: true }));
+        writeFileSync(join(results, 'handout-fast-path-and-tid.pdf'), await page.pdf({ format: 'A4' }));
+        console.log(`    handout of fast-path-and-tid: ${pdf.pages} A4 pages, ${pictures} stage pictures, ${predictions} predictions`);
+        if (pdf.pages < 3) throw new Error(`the printed handout has ${pdf.pages} pages`);
+      },
+    },
+  ];
+}

@@ -221,7 +221,7 @@ const TESTS = [
     },
   },
   {
-    name: 'every lesson step and built-in scenario reads at a laptop, a slide and a phone: no text cut, none overlapping',
+    name: 'every lesson step, built-in scenario and the comparison read at a laptop, a slide and a phone: no text cut, none overlapping, none under 12 px',
     reducedMotion: 'reduce',
     async run(page, url) {
       const { problems, pages } = await legibilitySurvey(page, url);

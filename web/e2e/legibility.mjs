@@ -14,10 +14,18 @@
 /** Intersections smaller than this, both ways, are antialiasing, not overlap. */
 const OVERLAP_PX = 2;
 
-/** @param {import('playwright-core').Page} page @param {string} root a CSS selector */
-export async function legibilityProblems(page, root = 'body') {
+/** The least text size a page may draw (issue 37 item 4: side panels were 8.4–10 px). */
+export const MIN_TEXT_PX = 12;
+
+/**
+ * @param {import('playwright-core').Page | import('playwright-core').Frame} page
+ * @param {string} root a CSS selector
+ * @param {{ minPx?: number }} [opts] minPx: text drawn smaller (px on the page, an SVG's scale
+ *   applied) is a problem too
+ */
+export async function legibilityProblems(page, root = 'body', opts = {}) {
   return page.evaluate(
-    ({ root, OVERLAP_PX }) => {
+    ({ root, OVERLAP_PX, minPx }) => {
       const problems = [];
       const rootEl = document.querySelector(root);
       if (rootEl === null) return [`no element ${root}`];
@@ -81,6 +89,20 @@ export async function legibilityProblems(page, root = 'body') {
         if (t.parentElement?.closest('text') != null) continue; // a tspan's text is its text's
         const r = visiblePart(t, t.getBoundingClientRect());
         if (r !== null && !covered(t, r)) pieces.push({ el: t, text: t.textContent ?? '', rects: [r] });
+      }
+      // Too small to read: the font size as drawn (an SVG's own scale applied).
+      if (minPx !== undefined) {
+        const small = new Set();
+        for (const p of pieces) {
+          const svg = p.el instanceof SVGElement ? p.el.ownerSVGElement : null;
+          const vb = svg?.viewBox.baseVal;
+          const k = svg && vb && vb.width > 0 ? svg.getBoundingClientRect().width / vb.width : 1;
+          const px = parseFloat(getComputedStyle(p.el).fontSize) * k;
+          if (px < minPx - 0.05 && !small.has(p.el)) {
+            small.add(p.el);
+            problems.push(`small: ${name(p.text)} (${px.toFixed(1)} px, under ${minPx})`);
+          }
+        }
       }
       // Overlap, pairwise (boxes sorted by top, so the inner loop stops early).
       const boxes = pieces.flatMap((p, i) => p.rects.map((r) => ({ ...r, i })));
@@ -147,7 +169,7 @@ export async function legibilityProblems(page, root = 'body') {
       }
       return problems;
     },
-    { root, OVERLAP_PX },
+    { root, OVERLAP_PX, minPx: opts.minPx },
   );
 }
 
@@ -181,9 +203,11 @@ async function settled(/** @type {import('playwright-core').Page} */ page) {
 }
 
 /**
- * Every lesson step, the glossary and the invariants pages, and every built-in scenario (at its
- * last move), at the three sizes: the
- * list of problems, each prefixed with the size and the page. Navigates by hash, as a link does.
+ * Every lesson step, the glossary and the invariants pages, the front door, the lessons list,
+ * the comparison page, and every built-in scenario (at its last move; its side panels, the
+ * cache lines and the statistics, with it), at the three sizes: the list of problems (text cut,
+ * overlapping, or under MIN_TEXT_PX), each prefixed with the size and the page. Navigates by
+ * hash, as a link does.
  */
 export async function legibilitySurvey(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ url) {
   await page.goto(`${url}#/lessons`);
@@ -200,13 +224,16 @@ export async function legibilitySurvey(/** @type {import('playwright-core').Page
   let pages = 0;
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
+    // No text under 12 px at a laptop's and a phone's size (issue 37). A 1280×720 page is a
+    // projector's: the deck survey holds embeds to their own, larger, size.
+    const least = size.name === 'slide' ? {} : { minPx: MIN_TEXT_PX };
     for (const { id, steps } of lessons) {
       for (let n = 1; n <= steps; n++) {
         await page.evaluate((h) => (window.location.hash = h), `#/lessons/${id}/${n}`);
         const main = page.locator(`main.lesson-reader[data-lesson="${id}"][data-step="${n}"]`);
         await main.getByTestId('stage').locator('g.card').first().waitFor();
         await settled(page);
-        for (const p of await legibilityProblems(page, 'main')) problems.push(`${size.name} lesson ${id} step ${n}: ${p}`);
+        for (const p of await legibilityProblems(page, 'main', least)) problems.push(`${size.name} lesson ${id} step ${n}: ${p}`);
         pages++;
       }
     }
@@ -218,7 +245,25 @@ export async function legibilitySurvey(/** @type {import('playwright-core').Page
       await page.evaluate((h) => (window.location.hash = h), hash);
       await page.getByTestId(testId).waitFor();
       await settled(page);
-      for (const p of await legibilityProblems(page, 'main')) problems.push(`${size.name} ${hash}: ${p}`);
+      for (const p of await legibilityProblems(page, 'main', least)) problems.push(`${size.name} ${hash}: ${p}`);
+      pages++;
+    }
+    // The front door, the lessons list, and the comparison of 6.8 and 7.0 (two stages and their
+    // counters) at its end.
+    for (const [hash, ready] of [
+      ['#/', 'main.home'],
+      ['#/lessons', 'li.lesson-card'],
+      ['#/compare?s=sc01', '[data-testid="compare-counters"]'],
+      ['#/compare?s=sh05', '[data-testid="compare-counters"]'],
+    ]) {
+      await page.evaluate((h) => (window.location.hash = h), hash);
+      await page.locator(ready).first().waitFor();
+      if (hash.startsWith('#/compare')) {
+        await page.getByTestId('stage').nth(1).locator('g.card').first().waitFor();
+        await page.locator('body').press('End');
+      }
+      await settled(page);
+      for (const p of await legibilityProblems(page, 'main', least)) problems.push(`${size.name} ${hash}: ${p}`);
       pages++;
     }
     for (const s of scenarios) {
@@ -226,7 +271,7 @@ export async function legibilitySurvey(/** @type {import('playwright-core').Page
       await page.getByTestId('stage').locator('g.card').first().waitFor();
       await page.locator('body').press('End');
       await settled(page);
-      for (const p of await legibilityProblems(page, 'main')) problems.push(`${size.name} scenario ${s}: ${p}`);
+      for (const p of await legibilityProblems(page, 'main', least)) problems.push(`${size.name} scenario ${s}: ${p}`);
       pages++;
     }
   }

@@ -104,8 +104,14 @@ export function lessonTests({ axe, expectText, until, shot }) {
         if ((await two.getByTestId('move-narration').innerText()) === first) throw new Error('the move narration did not follow the move');
         await page.reload();
         const again = await reader(page, 'interrupt-retry', 2);
-        const chosen = await again.getByTestId('speed').locator('label.chosen').innerText();
+        const chosen = await again.getByTestId('speed').locator('.chosen').innerText();
         if (!/0\.5×/.test(chosen)) throw new Error(`the speed was not remembered: ${chosen}`);
+        // After a click on a speed, → turns the step and leaves the speed (issue 37).
+        await again.getByTestId('speed').getByText('0.5×').click();
+        await page.keyboard.press('ArrowRight');
+        const three = await reader(page, 'interrupt-retry', 3);
+        const still = await three.getByTestId('speed').locator('.chosen').innerText();
+        if (!/0\.5×/.test(still)) throw new Error(`→ after a click on a speed changed the speed to ${still}`);
         // A glossary term links from its first use in a lesson; the glossary and the invariants
         // pages open from the index.
         await goHash(page, '#/lessons/fast-path-and-tid/1');

@@ -14,6 +14,7 @@ import { legibilitySurvey } from './legibility.mjs';
 import { lessonTests } from './lessons.mjs';
 import { deckTests } from './deck.mjs';
 import { exportTests } from './export.mjs';
+import { phoneTests } from './phone.mjs';
 import { serve } from './serve.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -113,7 +114,7 @@ async function pagePolicy(/** @type {Page} */ page) {
   return (await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')) ?? '';
 }
 
-/** @type {{ name: string, viewport?: { width: number, height: number }, colorScheme?: 'light' | 'dark', reducedMotion?: 'reduce', run: (page: Page, url: string) => Promise<void> }[]} */
+/** @type {{ name: string, viewport?: { width: number, height: number }, touch?: boolean, colorScheme?: 'light' | 'dark', reducedMotion?: 'reduce', run: (page: Page, url: string) => Promise<void> }[]} */
 const TESTS = [
   {
     name: 'a learner compares Linux 6.8 and 7.0 side by side, an operation at a time, by button, key and link',
@@ -209,7 +210,7 @@ const TESTS = [
       await page.goto(url);
       await expectText(page.getByRole('heading', { level: 1 }), /slab allocator/);
       const start = page.getByTestId('start-lesson-1');
-      await expectText(start, /^Start with lesson 1/);
+      await expectText(start, /^Start with lesson 00/);
       if ((await page.locator('.home-lessons li').count()) < 12) throw new Error('the front page does not list the lessons');
       await shot(page, 'front-page-phone');
       await axe(page, 'front page');
@@ -223,7 +224,7 @@ const TESTS = [
     },
   },
   {
-    name: 'every lesson step and built-in scenario reads at a laptop, a slide and a phone: no text cut, none overlapping',
+    name: 'every lesson step, built-in scenario and the comparison read at a laptop, a slide and a phone: no text cut, none overlapping, none under 12 px',
     reducedMotion: 'reduce',
     async run(page, url) {
       const { problems, pages } = await legibilitySurvey(page, url);
@@ -889,6 +890,8 @@ TESTS.push(...hostileTests({ expectText, until, shot }));
 // The exports: pictures, animations, handouts and `npm run export` (export.mjs).
 TESTS.push(...exportTests({ expectText, until }));
 
+TESTS.push(...phoneTests({ axe, expectText, until, shot }));
+
 async function main() {
   if (!existsSync(join(dist, 'index.html')) || !existsSync(join(dist, 'embed.html'))) {
     throw new Error('dist/ is missing or old: run `npx vite build web` first');
@@ -921,6 +924,9 @@ async function main() {
         viewport: test.viewport ?? SLIDE,
         colorScheme: test.colorScheme ?? 'light',
         reducedMotion: test.reducedMotion ?? 'no-preference',
+        // A phone's touch screen (phone.mjs): taps, and the mobile viewport's rules.
+        hasTouch: test.touch ?? false,
+        isMobile: test.touch ?? false,
         acceptDownloads: true,
       });
       const page = await context.newPage();

@@ -6,9 +6,9 @@ declare module 'virtual:lessons' {
   export const course: import('./index').CoursePages;
 }
 
-// The same lessons' ids, titles and step counts alone, for the front page.
+// The same lessons' ids, numbers, titles and step counts alone, for the front page.
 declare module 'virtual:lesson-titles' {
-  const titles: readonly { readonly id: string; readonly title: string; readonly steps: number }[];
+  const titles: readonly { readonly id: string; readonly number: number; readonly title: string; readonly steps: number }[];
   export default titles;
 }
 

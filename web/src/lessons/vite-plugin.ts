@@ -107,7 +107,7 @@ export function lessonsPlugin(lessonsDir: string): Plugin {
         });
       }
       if (id === LESSON_TITLES_MODULE) {
-        return `export default ${json(lessons.map((l) => ({ id: l.id, title: l.front.title, steps: l.steps.length })))};\n`;
+        return `export default ${json(lessons.map((l) => ({ id: l.id, number: l.number, title: l.front.title, steps: l.steps.length })))};\n`;
       }
       if (id === LESSON_HEADS_MODULE) return `export default ${json(lessons.map(lessonHead))};\n`;
       if (id === LESSON_LOADERS_MODULE) return loadersModule(lessons);

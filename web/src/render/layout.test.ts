@@ -197,6 +197,32 @@ describe('cache lines layout', () => {
   });
 });
 
+describe('cache lines labels (issue 37)', () => {
+  it('one cycles label a row in every move of every built-in scenario: none drawn over another', () => {
+    let labelled = 0;
+    let shared = 0;
+    for (const f of scenarioFiles()) {
+      const sim = new Simulation(readFileSync(f, 'utf8'));
+      sim.runToEnd();
+      const moves = new Set(eventsOf(sim).flatMap((e) => (e.mv !== null && e.coherence.length > 0 ? [e.mv] : [])));
+      for (const mv of moves) {
+        sim.seek(mv + 1);
+        const view = sim.view();
+        const s = layoutLines(view.lines, view.cpus.length, lastEventOf(sim), view.linesOmitted);
+        const byRow = new Map<number, number>();
+        for (const t of s.transfers) if (t.label !== '') byRow.set(t.y, (byRow.get(t.y) ?? 0) + 1);
+        for (const n of byRow.values()) expect(n).toBe(1);
+        labelled += byRow.size;
+        if (s.transfers.length > byRow.size) shared++;
+      }
+      sim.free();
+    }
+    expect(labelled).toBeGreaterThan(10);
+    // Moves that send one row several tokens exist (the case the rule is for).
+    expect(shared).toBeGreaterThan(0);
+  });
+});
+
 describe('timeline layout', () => {
   it('one tick per move, future ones hollow, the failed cmpxchg marked and its retry bracketed', () => {
     const text = file('sc01');

@@ -7,6 +7,8 @@ export const LINE_ROW = 20;
 export const LINE_NAME_W = 118;
 export const LINE_COL_W = 34;
 const HEAD = 24;
+/** Room after the columns: the token's offset and its cycles label. */
+export const LINES_MARGIN = 56;
 
 export interface LineCell {
   readonly key: string;
@@ -170,6 +172,9 @@ export function layoutLines(lines: readonly LineView[], cpus: number, event: Sim
   // the CPU that lost it (M/E/S → I or M/E → S), else from memory.
   const transfers: Transfer[] = [];
   const byLine = new Map<number, typeof transitions>();
+  // One cycles label a row: a folded row (several lines) or a line taken by two CPUs drew two
+  // labels on one spot, one over the other (issue 37: "75 cy" over its neighbour).
+  const labelled = new Set<number>();
   for (const t of transitions) byLine.set(t.line, [...(byLine.get(t.line) ?? []), t]);
   for (const [line, ts] of byLine) {
     const y = yOf.get(line);
@@ -186,14 +191,16 @@ export function layoutLines(lines: readonly LineView[], cpus: number, event: Sim
         y,
         fromCpu: src?.cpu ?? null,
         toCpu: g.cpu,
-        label: `${event?.cycles ?? 0} cy`,
+        label: labelled.has(y) ? '' : `${event?.cycles ?? 0} cy`,
       });
+      labelled.add(y);
     }
   }
   const heads = Array.from({ length: cpus }, (_, cpu) => ({ key: `head:${cpu}`, x: colX(cpu), cpu }));
   const bottom = HEAD + folded.length * LINE_ROW;
   return {
-    width: LINE_NAME_W + cpus * LINE_COL_W + 64,
+    // The columns, then room for the cycles label (12 px, "300 cy") after them.
+    width: LINE_NAME_W + cpus * LINE_COL_W + LINES_MARGIN,
     height: bottom + 6 + (omitted > 0 ? LINE_ROW : 0),
     omitted: omitted > 0 ? { y: bottom + LINE_ROW / 2 + 4, text: `+ ${omitted.toLocaleString('en')} object lines in no cache` } : null,
     heads,

@@ -2,7 +2,7 @@
 // a transfer token moving from the CPU that gave the line up to the one that took it.
 import { sameAsDrawn, select, setAttr, setText } from './d3';
 import { cpuColor } from './geometry';
-import { LINE_COL_W, LINE_ROW, type LineCell, type LineRow, type LinesShapes, type Transfer } from './lines.layout';
+import { LINE_COL_W, LINE_ROW, LINES_MARGIN, type LineCell, type LineRow, type LinesShapes, type Transfer } from './lines.layout';
 import type { RenderOptions } from './stage.view';
 import { ensureStyle } from './style';
 
@@ -85,7 +85,7 @@ export function renderLines(svgEl: SVGSVGElement, shapes: LinesShapes, options: 
   const rest = (t: Transfer) => `translate(${t.x2 + 10},${t.y - 6})`;
   xfers
     .select('text')
-    .attr('x', (t) => shapes.width - 56 - t.x2 - 10)
+    .attr('x', (t) => shapes.width - LINES_MARGIN + 6 - t.x2 - 10)
     .attr('y', 10)
     .text((t) => t.label);
   xfers.interrupt().attr('transform', (t) => (d > 0 ? `translate(${t.x1},${t.y - 6})` : rest(t)));

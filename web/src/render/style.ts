@@ -59,7 +59,7 @@ text.warn { fill: var(--error); }
 .cell.changed rect { stroke: var(--accent); stroke-width: 2.5px; }
 .row.touched text.name { font-weight: 700; }
 .xfer circle { stroke: var(--fg); stroke-width: 1.5px; }
-.xfer text { font-size: 10px; text-anchor: middle; }
+.xfer text { font-size: 12px; text-anchor: start; }
 .token rect { fill: var(--bg); stroke: var(--fg); stroke-width: 1.2px; }
 .token rect.hue { stroke: none; }
 .token.M rect:not(.hue), .token.E rect:not(.hue) { fill: var(--fg); }

@@ -2,7 +2,18 @@
 import { memo, useEffect, useRef } from 'react';
 import { COMMANDS } from '../state/commands';
 
-export const HelpDialog = memo(function HelpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/** The playground's keys, from the command table (a page with other keys passes its own). */
+const PLAY_KEYS = COMMANDS.filter((c) => c.keys.length > 0);
+
+export const HelpDialog = memo(function HelpDialog({
+  open,
+  onClose,
+  keys = PLAY_KEYS,
+}: {
+  open: boolean;
+  onClose: () => void;
+  keys?: readonly { keyText: string; help: string }[];
+}) {
   const ref = useRef<HTMLDialogElement | null>(null);
   useEffect(() => {
     const d = ref.current;
@@ -15,8 +26,8 @@ export const HelpDialog = memo(function HelpDialog({ open, onClose }: { open: bo
       <h2 id="help-title">Keyboard shortcuts</h2>
       <table>
         <tbody>
-          {COMMANDS.filter((c) => c.keys.length > 0).map((c) => (
-            <tr key={c.name}>
+          {keys.map((c) => (
+            <tr key={c.keyText}>
               <th scope="row">
                 <kbd>{c.keyText}</kbd>
               </th>
@@ -25,7 +36,9 @@ export const HelpDialog = memo(function HelpDialog({ open, onClose }: { open: bo
           ))}
         </tbody>
       </table>
-      <p className="muted small">Every button is also reachable with Tab; the timeline is a slider.</p>
+      <p className="muted small">
+        Every button is also reachable with Tab{keys === PLAY_KEYS ? '; the timeline is a slider' : ''}.
+      </p>
       <button type="button" onClick={onClose} autoFocus>
         Close
       </button>

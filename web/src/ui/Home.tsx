@@ -33,7 +33,7 @@ export function Home() {
       {first !== undefined && (
         <p>
           <a className="start" href={`#/lessons/${first.id}/1`} data-testid="start-lesson-1">
-            Start with lesson 1: {first.title} →
+            Start with lesson {String(first.number).padStart(2, '0')}: {first.title} →
           </a>
         </p>
       )}
@@ -43,6 +43,8 @@ export function Home() {
           <ol className="home-lessons">
             {LESSONS.map((l) => (
               <li key={l.id}>
+                {/* Numbered 00–18, as the index and the reader number them. */}
+                <span className="lesson-number">{String(l.number).padStart(2, '0')}</span>{' '}
                 <a href={`#/lessons/${l.id}/1`}>{l.title}</a>
                 <span className="muted"> · {l.steps} steps</span>
               </li>

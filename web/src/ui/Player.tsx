@@ -34,6 +34,7 @@ import { playablePrefix, useSimulation } from './useSimulation';
 import { LinesView, ListingView, StageView, ThreadPanes, TimelineView } from './views';
 import { PlayHeader } from './PlayHeader';
 import { useMediaQuery } from './useMediaQuery';
+import { useDockHeight } from './useDockHeight';
 
 const URL_DELAY_MS = 150;
 
@@ -107,6 +108,7 @@ export function Player({
   );
   // Keys one after another, each on the state the last one left (a held key, a burst).
   useShortcuts(useCommandQueue(run));
+  useDockHeight('.play .controls');
 
   // Callbacks of the panels below the stage keep their identity across steps (the panels are
   // memoised: a step should not re-render what it does not change); they read the latest state.
@@ -251,7 +253,16 @@ export function Player({
             aria-controls="explorer"
             onClick={() => setExploreOpen((o) => !o)}
           >
-            {exploreOpen ? 'Hide the explorer' : explorer.status.kind === 'running' ? 'Explore interleavings… (searching)' : 'Explore interleavings…'}
+            {/* "Explore…" on a phone (the words kept in its name): it shares the step buttons' row. */}
+            {exploreOpen ? (
+              <>
+                Hide<span className="word"> the explorer</span>
+              </>
+            ) : (
+              <>
+                Explore<span className="word"> interleavings</span>…{explorer.status.kind === 'running' ? ' (searching)' : ''}
+              </>
+            )}
           </button>
         </div>
       </section>
@@ -364,7 +375,7 @@ function chipKey(v: View): string {
 const SpeedSelect = memo(function SpeedSelect({ speed, dispatch }: { speed: number; dispatch: Dispatch<Action> }) {
   return (
     <label className="speed">
-      Speed{' '}
+      <span className="word">Speed </span>
       <select value={speed} onChange={(e) => dispatch({ type: 'setSpeed', speed: Number(e.target.value) })}>
         {SPEEDS.map((s, i) => (
           <option key={s} value={i}>

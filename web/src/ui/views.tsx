@@ -163,7 +163,9 @@ export function LinesView({ view, event, step, animate }: Omit<StageProps, 'sele
       role="img"
       aria-label={`Cache lines, MESI state per CPU. ${summary}`}
       width="100%"
-      style={{ maxWidth: `${shapes.width * 1.35}px` }}
+      // Never drawn smaller than its own size (12 px text, issue 37): a narrow panel scrolls
+      // it sideways (.panel scrolls) rather than shrink it.
+      style={{ maxWidth: `${shapes.width * 1.35}px`, minWidth: `${shapes.width}px` }}
     >
       <SvgStyle />
     </svg>

@@ -3,17 +3,22 @@
 // once; what needs the lab's wasm module (the cases, the runs, the cost table) comes with the
 // LabResults chunk. The cases run one at a time in Web Workers (sim/lab-runner.ts) and each
 // card fills in as its result comes back.
-import { startTransition, useEffect, useState } from 'react';
+import { startTransition, useCallback, useEffect, useState } from 'react';
+import { HelpDialog } from '../HelpDialog';
 import { useChunk } from '../useChunk';
+import { useShortcuts } from '../useShortcuts';
 import './lab.css';
 
 const loadResults = () => import('./LabResults');
 
-function LabHeader() {
+/** The lab's keys: none of its own (its cards are buttons and links, reached with Tab). */
+const LAB_KEYS = [{ keyText: '?', help: 'Show or hide this list' }];
+
+function LabHeader({ onHelp }: { onHelp: () => void }) {
   return (
     <header className="topbar lab-bar">
       <p className="brand">
-        <a href="#/play">slub-lab</a>
+        <a href="#/">slub-lab</a>
       </p>
       <nav aria-label="Sections" className="nav">
         <a href="#/play">Playground</a>
@@ -22,6 +27,10 @@ function LabHeader() {
         <a href="#/lab" aria-current="page">
           Lab
         </a>
+        <a href="#/compare">6.8 vs 7.0</a>
+        <button type="button" className="help-button" onClick={onHelp} aria-keyshortcuts="?">
+          ? Shortcuts
+        </button>
       </nav>
     </header>
   );
@@ -36,6 +45,12 @@ export function LabPage() {
   useEffect(() => {
     if (m !== null) startTransition(() => setCardsOn(true));
   }, [m]);
+  const [helpOpen, setHelpOpen] = useState(false);
+  useShortcuts(
+    useCallback((name) => {
+      if (name === 'help') setHelpOpen((o) => !o);
+    }, []),
+  );
   useEffect(() => {
     document.title = 'Lab · slub-lab';
     return () => {
@@ -45,28 +60,42 @@ export function LabPage() {
 
   return (
     <main className="page lab" aria-labelledby="lab-title">
-      <LabHeader />
+      <LabHeader onHelp={() => setHelpOpen(true)} />
       <h1 id="lab-title">The seeds’ benchmarks, rerun on the model</h1>
       <div className="lab-top">
         <section className="lab-intro" aria-label="How the lab works">
           <p className="lead">
-            A <strong>seed</strong> is one of the five kernel texts this project grew from: a patch series or a paper that
-            published a measurement of SLUB (cycles per allocation, a benchmark&apos;s time) before and after a change. Each
-            comparison runs one workload on the model twice, <em>before</em> and <em>after</em> a patch (a variant of the
-            model), and sets the model’s <strong>after ÷ before</strong> beside the ratio the seed published. One cost table
-            charges every run, the same for every experiment: no constant is tuned to make one match.
+            Each comparison reruns a measurement from one of the five <strong>seeds</strong> (the kernel texts this project
+            grew from) on the model, and sets the model&apos;s <strong>after ÷ before</strong> beside the seed&apos;s.
           </p>
-          <p>
-            The model’s cycles are not the seeds’. Those come from an IA64 and x86 machines (a Core i7, Xeons), and include the call, mispredicted
-            branches and the benchmark loop; the model charges every load its full latency, one after another, where a real
-            core overlaps some of them. Around the allocator the lab adds what the seeds’ machines and benchmarks did: the page
-            allocator’s zone lock and per-CPU page lists, kmalloc’s size lookup and the free’s reads of the object’s page, a store
-            buffer, spinlocks handed to their waiters in turn, slab_test’s wait between its allocations and its frees, and a warm-up where the seed ran far longer than the
-            model can. Each card lists the ones its comparison used. So the lab compares <em>ratios</em>, with verdicts kept
-            apart: the <strong>sign</strong> (does the change go the seed&apos;s way?), the <strong>size</strong> (is the
-            model&apos;s change between half and twice the seed&apos;s?) and the <strong>band</strong> (is the model&apos;s
-            ratio close to the seed&apos;s, within the band the legend below gives?).
-          </p>
+          <ul className="lab-points">
+            <li>
+              <strong>Two runs each:</strong> one workload, <em>before</em> and <em>after</em> a patch (a variant of the model).
+            </li>
+            <li>
+              <strong>One cost table</strong> charges every run; no constant is tuned to make one match.
+            </li>
+            <li>
+              <strong>Ratios, not cycles,</strong> are compared, with three verdicts: the <strong>sign</strong> (does the
+              change go the seed&apos;s way?), the <strong>size</strong> (between half and twice the seed&apos;s?) and the{' '}
+              <strong>band</strong> (the model&apos;s ratio within the band the legend below gives?).
+            </li>
+          </ul>
+          <details className="lab-why">
+            <summary>Why the model&apos;s cycles are not the seeds&apos;</summary>
+            <p>
+              The seeds ran on IA64 and x86 machines (a Core i7, Xeons), and their cycles include the call, mispredicted
+              branches and the benchmark loop; the model charges every load its full latency, one after another, where a
+              real core overlaps some of them.
+            </p>
+            <p>
+              Around the allocator the lab adds what the seeds&apos; machines and benchmarks did: the page allocator&apos;s
+              zone lock and per-CPU page lists, kmalloc&apos;s size lookup and the free&apos;s reads of the object&apos;s
+              page, a store buffer, spinlocks handed to their waiters in turn, slab_test&apos;s wait between its
+              allocations and its frees, and a warm-up where the seed ran far longer than the model can. Each card lists
+              the ones its comparison used.
+            </p>
+          </details>
           {m !== null && (
             <>
               <m.CostTable />
@@ -87,6 +116,7 @@ export function LabPage() {
         )}
       </div>
       {m !== null && cardsOn && <m.Cases />}
+      <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} keys={LAB_KEYS} />
     </main>
   );
 }

@@ -16,6 +16,7 @@ import { useSimReady } from '../simReady';
 import { useSimulationWhen } from '../useSimulation';
 import { useChunk } from '../useChunk';
 import { useMediaQuery } from '../useMediaQuery';
+import { useDockHeight } from '../useDockHeight';
 import { describeHighlight, codeFor } from './highlight';
 import { applyHighlights } from './highlightDom';
 import { lessonProgress, lessonStatus, progressStore } from './progress';
@@ -29,6 +30,7 @@ import { trackKey, useSpeed, SpeedControl } from './pace';
 import { LessonFrameEnd } from './LessonFrame';
 import { ExportMenu } from '../ExportMenu';
 import { lessonExportSpec } from './exportSpec';
+import { LESSON_KEYS, bringIntoReach, isPhone, useSwipe } from './phone';
 
 // The stage's drawing code (the views and D3, 37 KB gzip) comes after the prose, beside the
 // simulator it waits for anyway: a lesson's words need neither.
@@ -120,6 +122,18 @@ export function LessonReader({
     [go, replay, before],
   );
   useShortcuts(run);
+  // On a phone a sideways swipe turns the step, as the dock's arrows do.
+  useSwipe(page, go);
+  useDockHeight('.lesson-reader .step-nav');
+  // On a phone a new step starts at its title (the dock at the bottom turned it): its question
+  // or narration is what to read next, not the stage of the step before.
+  const shownStep = useRef(step);
+  useEffect(() => {
+    if (shownStep.current === step) return;
+    shownStep.current = step;
+    if (!isPhone()) return;
+    page.current?.querySelector('#step-title')?.scrollIntoView({ block: 'start' });
+  }, [step]);
 
   // The URL follows the step (replaceState: stepping does not flood the history); a link to
   // another step of this lesson, followed while here, moves the reader there.
@@ -176,13 +190,10 @@ export function LessonReader({
     return <CrashScreen title="The simulator crashed" message={derived.message} link={window.location.href} />;
   }
 
-  // On a phone the stage is under the question: once answered, bring it into view so the
-  // moves play where the learner can see them.
+  // On a phone the stage is under the question: once answered, bring the verdict and the
+  // stage's subject into view together, so the moves play where the learner can see them.
   const stageIntoView = () => {
-    if (!window.matchMedia('(max-width: 760px)').matches) return;
-    requestAnimationFrame(() => {
-      page.current?.querySelector('.col-stage')?.scrollIntoView({ block: 'start', behavior: reducedMotion ? 'auto' : 'smooth' });
-    });
+    if (isPhone()) requestAnimationFrame(() => bringIntoReach(page.current, reducedMotion));
   };
 
   const index = lessons.findIndex((l) => l.id === lesson.id);
@@ -238,13 +249,19 @@ export function LessonReader({
 
       <nav className="step-nav" aria-label="Steps of this lesson">
         <button type="button" onClick={() => go('prev')} disabled={step <= 1} aria-keyshortcuts="ArrowLeft">
-          ← Previous step
+          ←<span className="word"> Previous step</span>
         </button>
         <span className="position" data-testid="step-position">
           Step {step} of {total}
         </span>
+        {/* On a phone this bar is docked at the bottom: the step's one-move button is here too. */}
+        {stepMoves > 1 && !pending && (
+          <button type="button" className="dock-only" data-testid="dock-one-move" onClick={() => walk.stepOne(before)}>
+            One move ▸
+          </button>
+        )}
         <button type="button" className="primary" onClick={() => go('next')} disabled={step >= total} aria-keyshortcuts="ArrowRight">
-          Next step →
+          Next<span className="word"> step</span> →
         </button>
         <ol className="step-dots">
           {lesson.steps.map((s) => {
@@ -512,7 +529,7 @@ export function LessonReader({
         </div>
       </div>
 
-      <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} />
+      <HelpDialog open={helpOpen} onClose={() => setHelpOpen(false)} keys={LESSON_KEYS} />
     </main>
   );
 }

@@ -4,6 +4,11 @@
 import { useId, useState, type SyntheticEvent } from 'react';
 import type { LessonPredict } from '../../lessons';
 
+/** A choice inside a sentence: its own closing full stop dropped (else "…asked for.; the model"). */
+export function withoutFullStop(html: string): string {
+  return html.replace(/\.((?:\s|<\/[a-z]+>)*)$/i, '$1');
+}
+
 interface Props {
   predict: LessonPredict;
   /** The choice given earlier (from the progress), or undefined. */
@@ -76,7 +81,7 @@ export function Predict({ predict, answered, skipped, onAnswer, onSkip, onAgain 
         ) : (
           <>
             <strong>✗ Not this one.</strong> You chose{' '}
-            <span dangerouslySetInnerHTML={{ __html: predict.choicesHtml[answered] ?? '' }} />; the model says:{' '}
+            <span dangerouslySetInnerHTML={{ __html: withoutFullStop(predict.choicesHtml[answered] ?? '') }} />; the model says:{' '}
             <span dangerouslySetInnerHTML={{ __html: answerHtml }} />
           </>
         )}

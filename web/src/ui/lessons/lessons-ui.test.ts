@@ -238,3 +238,22 @@ describe('moveMs: every step plays move by move (issue 33 item 5)', () => {
     expect(moveMs(5000, 1)).toBe(MIN_FRAME_MS);
   });
 });
+
+describe("a wrong answer's verdict (issue 37)", () => {
+  it('quotes the chosen choice inside its sentence without its full stop: never ".;"', async () => {
+    const { withoutFullStop } = await import('./Predict');
+    expect(withoutFullStop('what T asked for.')).toBe('what T asked for');
+    expect(withoutFullStop('<code>p1</code> is freed.</em>')).toBe('<code>p1</code> is freed</em>');
+    expect(withoutFullStop('about 3.5 cycles')).toBe('about 3.5 cycles');
+    let choices = 0;
+    for (const l of lessons) {
+      for (const s of l.steps) {
+        for (const c of s.predict?.choicesHtml ?? []) {
+          choices++;
+          expect(`${withoutFullStop(c)}; the model says`).not.toMatch(/\.(\s|<\/[a-z]+>)*; the model/i);
+        }
+      }
+    }
+    expect(choices).toBeGreaterThan(20);
+  });
+});

@@ -37,17 +37,21 @@ export function trackKey(step: LessonStep, scenario: string): string {
   return step.run === null ? scenario : `${scenario}\u0000what-if ${String(step.n)}`;
 }
 
-/** The speed as a labelled group of radio buttons. */
+/**
+ * The speed as a labelled group of toggle buttons. Buttons, not radios: the arrow keys on a
+ * radio group change its choice, and after a click on a speed → must turn the step (issue 37).
+ */
 export function SpeedControl({ speed, onChange }: { speed: Speed; onChange: (s: Speed) => void }): ReactElement {
   return (
-    <fieldset className="speed-control" data-testid="speed">
-      <legend className="small">Speed</legend>
+    <div className="speed-control" role="group" aria-labelledby="lesson-speed-label" data-testid="speed">
+      <span id="lesson-speed-label" className="small">
+        Speed
+      </span>
       {SPEEDS.map((s) => (
-        <label key={s} className={s === speed ? 'chosen' : undefined}>
-          <input type="radio" name="lesson-speed" value={s} checked={s === speed} onChange={() => onChange(s)} />
+        <button key={s} type="button" className={s === speed ? 'chosen' : undefined} aria-pressed={s === speed} onClick={() => onChange(s)}>
           {`${String(s)}×`}
-        </label>
+        </button>
       ))}
-    </fieldset>
+    </div>
   );
 }

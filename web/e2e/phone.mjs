@@ -1,0 +1,225 @@
+// End-to-end stories of a student on a phone (issue 37): a 390x844 touch screen, where every
+// tap lands on a control that is on screen, at least 44 px, covered by nothing, and the page
+// never has to be scrolled back up to reach the next one. Run by run.mjs with its helpers and
+// its rules (any console error fails; axe must find nothing serious or critical).
+
+/** @typedef {import('playwright-core').Page} Page */
+/** @typedef {import('playwright-core').Locator} Locator */
+
+export const PHONE_TOUCH = { width: 390, height: 844 };
+
+/** The smallest tap target (WCAG 2.5.5, Apple's and Material's guidelines: 44–48 px). */
+const TAP_PX = 44;
+
+/** The controls a thumb taps (text links inside prose are exempt, as WCAG 2.5.5 allows). */
+const CONTROLS = 'button, select, label.choice, a.button-link, nav a, .crumbs > a';
+
+/**
+ * Every control on screen: its size, whether a tap at its centre reaches it (elementFromPoint),
+ * whether it lies past the screen's left or right edge. Controls scrolled under a docked bar
+ * are left out (the bar is over the page there by design); controls inside the bar are in.
+ * `elsewhere`: the least size outside the bar (44 px in a lesson; in the playground, whose
+ * header and scenario selects are set once, WCAG 2.5.8's 24 px).
+ */
+async function controlProblems(/** @type {Page} */ page, /** @type {string} */ dock, elsewhere = TAP_PX) {
+  return page.evaluate(
+    ({ sel, dockSel, px: barPx, elsewhere: otherPx }) => {
+      const bar = document.querySelector(dockSel);
+      const barTop = bar === null ? window.innerHeight : bar.getBoundingClientRect().top;
+      const out = [];
+      for (const el of document.querySelectorAll(sel)) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+        if (el.closest('dialog:not([open]), details:not([open]) > :not(summary)') !== null) continue;
+        const name = `${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 30)}"`;
+        if (r.left < -1 || r.right > window.innerWidth + 1) out.push(`${name} lies past the screen's edge (${Math.round(r.left)}–${Math.round(r.right)} px)`);
+        const inBar = bar !== null && bar.contains(el);
+        const onScreen = r.top >= 0 && r.bottom <= (inBar ? window.innerHeight : barTop);
+        if (!onScreen) continue;
+        const px = inBar ? barPx : otherPx;
+        if (r.height < px - 0.5 || r.width < px - 0.5) out.push(`${name} is ${Math.round(r.width)}×${Math.round(r.height)} px, under ${px}`);
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        if (hit === null || !(el === hit || el.contains(hit) || (el instanceof HTMLLabelElement && el.control === hit))) {
+          out.push(`${name} is covered at its centre by ${hit === null ? 'nothing' : `${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}`}`);
+        }
+      }
+      return out;
+    },
+    { sel: CONTROLS, dockSel: dock, px: TAP_PX, elsewhere },
+  );
+}
+
+/** Wait until the page stops scrolling (a smooth scroll after an answer). */
+async function scrollSettled(/** @type {Page} */ page) {
+  let last = -1;
+  for (let i = 0; i < 60; i++) {
+    const y = await page.evaluate(() => window.scrollY);
+    if (y === last) return y;
+    last = y;
+    await page.waitForTimeout(100);
+  }
+  return last;
+}
+
+/**
+ * Tap a control as a thumb does, without the browser scrolling to it: it must already be on
+ * screen above the bar (or in it), or below it, where the student scrolls down to it; one that
+ * is above the screen fails the story (a scroll back up). Returns how far the page scrolled down.
+ */
+async function tap(/** @type {Page} */ page, /** @type {Locator} */ target, /** @type {string} */ dock, /** @type {string} */ what) {
+  await target.waitFor();
+  const where = () =>
+    target.evaluate((el, dockSel) => {
+      const r = el.getBoundingClientRect();
+      const bar = document.querySelector(dockSel);
+      const inBar = bar !== null && bar.contains(el);
+      const bottom = inBar || bar === null ? window.innerHeight : bar.getBoundingClientRect().top;
+      return { top: r.top, bottom: r.bottom, x: r.left + r.width / 2, y: r.top + r.height / 2, h: r.height, w: r.width, limit: bottom };
+    }, dock);
+  let r = await where();
+  if (r.top < 0) throw new Error(`${what}: above the screen (top ${Math.round(r.top)} px): the student would scroll back up`);
+  let down = 0;
+  if (r.bottom > r.limit) {
+    // Below the bar: the student scrolls down to it (never up).
+    down = Math.ceil(r.bottom - r.limit + 8);
+    await page.evaluate((dy) => window.scrollBy(0, dy), down);
+    r = await where();
+  }
+  if (r.h < TAP_PX - 0.5 || r.w < TAP_PX - 0.5) throw new Error(`${what}: ${Math.round(r.w)}×${Math.round(r.h)} px, under ${TAP_PX}`);
+  const covered = await target.evaluate((el, p) => {
+    const hit = document.elementFromPoint(p.x, p.y);
+    return hit !== null && (el === hit || el.contains(hit) || (el instanceof HTMLLabelElement && el.control === hit)) ? null : (hit?.outerHTML.slice(0, 80) ?? 'nothing');
+  }, r);
+  if (covered !== null) throw new Error(`${what}: covered at its centre by ${covered}`);
+  await page.touchscreen.tap(r.x, r.y);
+  return down;
+}
+
+/** A sideways swipe with one finger (the DevTools protocol's touch events), right to left. */
+async function swipeLeft(/** @type {Page} */ page) {
+  const cdp = await page.context().newCDPSession(page);
+  const y = 300;
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: 320, y }] });
+  for (const x of [280, 220, 160, 100]) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y + 4 }] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+/**
+ * @param {{ axe: (page: Page, where: string) => Promise<void>, expectText: (l: Locator, p: RegExp) => Promise<void>, until: (c: () => Promise<boolean>, w: string) => Promise<void>, shot: (page: Page, name: string) => Promise<unknown> }} h
+ */
+export function phoneTests({ axe, expectText, until, shot }) {
+  return [
+    {
+      name: 'on a phone a student walks a lesson from its first step to its end frame by thumb, never scrolling back up',
+      viewport: PHONE_TOUCH,
+      touch: true,
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        const id = 'interrupt-retry';
+        const dock = '.lesson-reader .step-nav';
+        await page.goto(`${url}#/lessons/${id}/1`);
+        const total = Number(/of (\d+)/.exec(await page.getByTestId('step-position').innerText())?.[1]);
+        if (!(total > 2)) throw new Error(`no step count: ${total}`);
+        let swiped = false;
+        let oneMove = false;
+        for (let n = 1; n <= total; n++) {
+          const main = page.locator(`main.lesson-reader[data-step="${n}"]`);
+          await main.getByTestId('stage').locator('g.card').first().waitFor();
+          await scrollSettled(page);
+          const bad = await controlProblems(page, dock);
+          if (bad.length > 0) throw new Error(`step ${n}:\n${bad.join('\n')}`);
+          const form = main.locator('form.predict');
+          if ((await form.count()) > 0) {
+            await tap(page, form.locator('label.choice').first(), dock, `step ${n}: the first choice`);
+            await tap(page, form.getByRole('button', { name: 'Check my answer' }), dock, `step ${n}: Check my answer`);
+            const verdict = main.getByTestId('verdict');
+            await verdict.waitFor();
+            await scrollSettled(page);
+            // The verdict and the stage's subject are both on screen, above the bar.
+            const seen = await page.evaluate((dockSel) => {
+              const barTop = document.querySelector(dockSel)?.getBoundingClientRect().top ?? window.innerHeight;
+              const v = document.querySelector('[data-testid="verdict"]')?.getBoundingClientRect();
+              const stage = document.querySelector('[data-testid="stage"]');
+              const s = (stage?.querySelector('[data-look]') ?? stage?.querySelector('g.card'))?.getBoundingClientRect();
+              return { v: v && { top: v.top, bottom: v.bottom }, s: s && { top: s.top, bottom: s.bottom }, barTop };
+            }, dock);
+            if (seen.v === undefined || seen.v.top < 0 || seen.v.bottom > seen.barTop) throw new Error(`step ${n}: the verdict is off screen after answering: ${JSON.stringify(seen)}`);
+            if (seen.s === undefined || seen.s.top < 0 || seen.s.top + 40 > seen.barTop) throw new Error(`step ${n}: the stage's subject is off screen after answering: ${JSON.stringify(seen)}`);
+            if (n === 4) await shot(page, 'phone-lesson-answered');
+            if (await verdict.innerText().then((t) => /\.\s*;/.test(t))) throw new Error(`step ${n}: the verdict prints ".;"`);
+          }
+          const one = page.getByTestId('dock-one-move');
+          if (!oneMove && (await one.count()) > 0) {
+            // The walk holds where it is; each tap plays one more move.
+            await tap(page, one, dock, `step ${n}: One move`);
+            const moves = main.getByTestId('step-moves');
+            await expectText(moves, /move \d+ of \d+/);
+            const k = Number(/move (\d+) of/.exec(await moves.innerText())?.[1]);
+            await tap(page, one, dock, `step ${n}: One move again`);
+            await expectText(moves, new RegExp(`move ${k + 1} of \\d+`));
+            oneMove = true;
+          }
+          if (n === total) break;
+          if (!swiped && n === 2) {
+            // A swipe turns the step as the bar's arrow does.
+            await swipeLeft(page);
+            swiped = true;
+          } else {
+            await tap(page, page.locator(dock).getByRole('button', { name: /^Next step/ }), dock, `step ${n}: Next`);
+          }
+        }
+        if (!oneMove) throw new Error('no step offered one move at a time');
+        // The end frame: below, reached by scrolling down (never up).
+        const frame = page.getByTestId('lesson-frame');
+        await frame.waitFor();
+        await tap(page, page.getByTestId('lesson-end').getByRole('link', { name: 'All lessons' }), dock, 'the end frame: All lessons').catch(async (e) => {
+          throw new Error(`the end of the lesson: ${e instanceof Error ? e.message : String(e)}`);
+        });
+        await page.locator('li.lesson-card').first().waitFor();
+        // "? Shortcuts" in a lesson lists the lesson's keys.
+        await page.goto(`${url}#/lessons/${id}/1`);
+        await page.getByRole('button', { name: '? Shortcuts' }).click();
+        await expectText(page.locator('dialog.help'), /Next step/);
+        if (/explorer|interleaving/i.test(await page.locator('dialog.help').innerText())) throw new Error("the lesson's shortcuts list the playground's keys");
+        await page.getByRole('button', { name: 'Close' }).click();
+        await axe(page, 'phone lesson');
+      },
+    },
+    {
+      name: "on a phone a student plays SC1 to its failed compare-and-swap by thumb: moves on screen, uncovered, the stage's subject in view",
+      viewport: PHONE_TOUCH,
+      touch: true,
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        const dock = '.play .controls';
+        await page.goto(`${url}#/play?s=sc01`);
+        await page.getByTestId('stage').locator('g.card').first().waitFor();
+        const start = await page.evaluate(() => window.scrollY);
+        // T reads its tid and freelist (seven moves), the interrupt frees p3 on the same CPU
+        // (to its end), T's compare-and-swap fails.
+        const taps = [...Array(7).fill(['[data-move="T"]', 'step T', 0]), ['[data-to-end="I"]', 'I to its end', 15], ['[data-move="T"]', 'step T', 16]];
+        for (const [i, [sel, what, from]] of taps.entries()) {
+          const bad = await controlProblems(page, dock, 24);
+          if (bad.length > 0) throw new Error(`before tap ${i + 1}:\n${bad.join('\n')}`);
+          await tap(page, page.locator(`${dock} ${sel}`), dock, `tap ${i + 1}: ${what}`);
+          const at = Math.max(i, from) + 1;
+          await until(async () => (await page.getByTestId('position').innerText()).startsWith(`move ${at} `), `move ${at}`);
+          // The stage's subject (its strip: the atomic step just run, by whom, and its outcome) is
+          // in view above the bar.
+          const s = await page.evaluate((dockSel) => {
+            const r = document.querySelector('[data-testid="stage"] g.layer-strip')?.getBoundingClientRect();
+            const top = document.querySelector(dockSel)?.getBoundingClientRect().top ?? window.innerHeight;
+            return { top: r?.top ?? -1, bottom: r?.bottom ?? 1e9, bar: top, y: window.scrollY };
+          }, dock);
+          if (s.top < 0 || s.bottom > s.bar) throw new Error(`tap ${i + 1}: the stage's subject is off screen: ${JSON.stringify(s)}`);
+          if (s.y < start) throw new Error(`tap ${i + 1}: the page scrolled back up`);
+        }
+        await until(async () => (await page.getByTestId('timeline').locator('g.tick.failed').count()) === 1, 'the failed compare-and-swap on the timeline');
+        await expectText(page.getByTestId('narration'), /fail/i);
+        await shot(page, 'phone-play-failed-cas');
+        const bad = await controlProblems(page, dock, 24);
+        if (bad.length > 0) throw new Error(`at the failed compare-and-swap:\n${bad.join('\n')}`);
+        await axe(page, 'phone playground');
+      },
+    },
+  ];
+}

@@ -1,4 +1,4 @@
-// Export benchmarks (printed, not asserted; issue 33 names the budgets): the SVG and the PNG of a
+// Export benchmarks (printed, not asserted): the SVG and the PNG of a
 // lesson step (≤ 1 s each), a 50-move GIF in the browser and from the command line (≤ 10 s
 // each), on the built app (dist/) in headless chromium (/usr/bin/chromium).
 //

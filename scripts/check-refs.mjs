@@ -27,11 +27,6 @@ import { log, root as repoRoot, run } from './lib.mjs';
 const rootArg = process.argv.indexOf('--root');
 const root = rootArg >= 0 ? resolve(process.argv[rootArg + 1] ?? '.') : repoRoot;
 
-// Folders whose stale references (tracker issues, STYLE rules, missing files and scenarios) are
-// not checked yet: the model's refactor rewrites those comments while it moves the code. This
-// constant is removed when the model refactor (allocators as values) lands.
-const PENDING_MODEL_DIRS = ['wasm-core/sim/src/model/'];
-
 const TEXT = /\.(rs|ts|tsx|mjs|js|md|json|html|css|toml|ya?ml)$/;
 const SKIP = [/^package-lock\.json$/, /^Cargo\.lock$/, /^web\/src\/sim\/pkg/, /(^|\/)node_modules\//, /^scripts\/check-refs(\.test)?\.mjs$/];
 
@@ -119,24 +114,21 @@ for (const file of files) {
   const text = readFileSync(join(root, file), 'utf8');
   const ownDoc = /^docs\/([^/]+\.md)$/.exec(file)?.[1];
   const report = (line, what) => problems.push(`${file}:${line}: ${what}`);
-  const pending = PENDING_MODEL_DIRS.some((dir) => file.startsWith(dir));
   text.split('\n').forEach((line, i) => {
     const n = i + 1;
     for (const [re, what] of OUTSIDE) if (re.test(line)) report(n, what);
-    if (!pending) {
-      for (const [re, what] of STALE) if (re.test(line)) report(n, what);
-      for (const m of line.matchAll(SCENARIO_FILE)) {
-        if (!scenarioFiles.some((f) => f.startsWith(`${m[1]}_`)))
-          report(n, `no golden scenario ${m[1]}_… in wasm-core/sim/tests/scenarios/`);
+    for (const [re, what] of STALE) if (re.test(line)) report(n, what);
+    for (const m of line.matchAll(SCENARIO_FILE)) {
+      if (!scenarioFiles.some((f) => f.startsWith(`${m[1]}_`)))
+        report(n, `no golden scenario ${m[1]}_… in wasm-core/sim/tests/scenarios/`);
+    }
+    if (!FIXTURES.test(file)) {
+      for (const m of line.matchAll(PATH)) {
+        if (!PATH_OK.some((re) => re.test(m[1])) && !existsSync(join(root, m[1]))) report(n, `no file ${m[1]}`);
       }
-      if (!FIXTURES.test(file)) {
-        for (const m of line.matchAll(PATH)) {
-          if (!PATH_OK.some((re) => re.test(m[1])) && !existsSync(join(root, m[1]))) report(n, `no file ${m[1]}`);
-        }
-      }
-      for (const m of line.matchAll(RUST_FILE)) {
-        if (!names.has(m[1])) report(n, `no file named ${m[1]} in the repository`);
-      }
+    }
+    for (const m of line.matchAll(RUST_FILE)) {
+      if (!names.has(m[1])) report(n, `no file named ${m[1]} in the repository`);
     }
     // Cited sections of a doc must exist in it.
     const covered = [];

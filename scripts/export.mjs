@@ -1,5 +1,5 @@
 // `npm run export`: a lesson step or a playground state as a figure, without a GUI, for a
-// course's Makefile (issue 33 item 3). It serves the built app (dist/), opens the step in the
+// course's Makefile. It serves the built app (dist/), opens the step in the
 // embed (`controls=full`) in headless chromium (playwright-core driving /usr/bin/chromium, the
 // browser `npm test` installs) and presses the embed's own export buttons: one code path with
 // the page's (web/src/ui/ExportPanel.tsx, web/src/export/).

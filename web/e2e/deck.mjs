@@ -1,5 +1,4 @@
-// End-to-end stories of the deck on a projector and of steps that play (issue 33 items 1, 2
-// and 5), run by run.mjs with its helpers and its rules (any console error fails; screenshots go
+// End-to-end stories of the deck on a projector and of steps that play, run by run.mjs with its helpers and its rules (any console error fails; screenshots go
 // to test-results/).
 import { deckSurvey } from './legibility.mjs';
 
@@ -50,7 +49,7 @@ export function deckTests({ until, shot }) {
           const least = (/** @type {'stage' | 'narration'} */ k) => Math.min(...rows.map((r) => r[k]));
           const fit = rows.filter((r) => !r.scrolls && r.past.length === 0).length;
           const whole = rows.filter((r) => r.subjectOut.length === 0).length;
-          // Not yet 0 (issue 33 item 1): a stop whose highlights span more than the room under
+          // Not yet 0: a stop whose highlights span more than the room under
           // its narration shows the window with most of them (cropStage.ts). No more than today.
           if (rows.length - whole > SUBJECT_OUT_MAX) problems.push(`${size.name}: ${rows.length - whole} stops leave some of their highlights out of the frame (at most ${SUBJECT_OUT_MAX})`);
           console.log(

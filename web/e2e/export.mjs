@@ -1,4 +1,4 @@
-// End-to-end stories of the exports (issue 33 items 3 and 4): every export button gives its file
+// End-to-end stories of the exports: every export button gives its file
 // (Playwright's download event), the files are what they say (an SVG that parses and holds the
 // step's text, a PNG of the stated size, a PDF page with the step's text, a GIF of one frame per
 // move), `npm run export` gives the same and refuses bad input with exit code 2. Run by run.mjs

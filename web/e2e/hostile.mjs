@@ -1,4 +1,4 @@
-// Hostile links (issue 38), in the built page: prototype keys in every route, a goal banner that
+// Hostile links, in the built page: prototype keys in every route, a goal banner that
 // agrees with `slub-lab grade`, and a link of more moves than the command line's limit.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

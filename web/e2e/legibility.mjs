@@ -14,7 +14,7 @@
 /** Intersections smaller than this, both ways, are antialiasing, not overlap. */
 const OVERLAP_PX = 2;
 
-/** The least text size a page may draw (issue 37 item 4: side panels were 8.4–10 px). */
+/** The least text size a page may draw (side panels were 8.4–10 px). */
 export const MIN_TEXT_PX = 12;
 
 /**
@@ -224,7 +224,7 @@ export async function legibilitySurvey(/** @type {import('playwright-core').Page
   let pages = 0;
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
-    // No text under 12 px at a laptop's and a phone's size (issue 37). A 1280×720 page is a
+    // No text under 12 px at a laptop's and a phone's size. A 1280×720 page is a
     // projector's: the deck survey holds embeds to their own, larger, size.
     const least = size.name === 'slide' ? {} : { minPx: MIN_TEXT_PX };
     for (const { id, steps } of lessons) {

@@ -106,7 +106,7 @@ export function lessonTests({ axe, expectText, until, shot }) {
         const again = await reader(page, 'interrupt-retry', 2);
         const chosen = await again.getByTestId('speed').locator('.chosen').innerText();
         if (!/0\.5×/.test(chosen)) throw new Error(`the speed was not remembered: ${chosen}`);
-        // After a click on a speed, → turns the step and leaves the speed (issue 37).
+        // After a click on a speed, → turns the step and leaves the speed.
         await again.getByTestId('speed').getByText('0.5×').click();
         await page.keyboard.press('ArrowRight');
         const three = await reader(page, 'interrupt-retry', 3);

@@ -1,4 +1,4 @@
-// End-to-end stories of a student on a phone (issue 37): a 390x844 touch screen, where every
+// End-to-end stories of a student on a phone: a 390x844 touch screen, where every
 // tap lands on a control that is on screen, at least 44 px, covered by nothing, and the page
 // never has to be scrolled back up to reach the next one. Run by run.mjs with its helpers and
 // its rules (any console error fails; axe must find nothing serious or critical).

@@ -884,7 +884,7 @@ TESTS.push(...lessonTests({ axe, expectText, until, shot }));
 // The deck on a projector and steps that play (deck.mjs).
 TESTS.push(...deckTests({ axe, expectText, until, shot }));
 
-// Hostile links (issue 38): hostile.mjs.
+// Hostile links: hostile.mjs.
 TESTS.push(...hostileTests({ expectText, until, shot }));
 
 // The exports: pictures, animations, handouts and `npm run export` (export.mjs).

@@ -551,7 +551,7 @@ fn a_run_that_outlasts_its_move_bound_is_a_livelock() {
     );
     assert!(cut["events"].as_array().unwrap().len() < all_events);
 
-    // Issue 38: with no move allowed at all, the context that was next is named (the message
+    // With no move allowed at all, the context that was next is named (the message
     // once read " kept running in its last 0 moves", with no name).
     let none = slub_lab(&["run", p, "--schedule", "", "--max-moves", "0"]);
     assert_exit(&none, 1);
@@ -730,7 +730,7 @@ fn explore_stops_at_its_time_limit_and_says_so() {
     );
 }
 
-/// Issue 35 item 4: the budget is clamped to what the process can get, the result names the
+/// The budget is clamped to what the process can get, the result names the
 /// clamp, and a search that reaches it stops cleanly (exit 0 or 2; before, 134: "memory
 /// allocation failed" under a 2 GiB address-space limit).
 #[test]

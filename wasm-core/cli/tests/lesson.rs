@@ -108,7 +108,7 @@ fn a_malformed_lesson_exits_2_naming_the_field() {
     assert!(stderr(&o).contains("no-such-dir"), "{}", stderr(&o));
 }
 
-/// Issue 38: a lesson file over 256 KiB (`MAX_LESSON_BYTES`) is refused before it is parsed (a
+/// A lesson file over 256 KiB (`MAX_LESSON_BYTES`) is refused before it is parsed (a
 /// 52 MB lesson took 1.2 GB, 130 MB aborted), and a hostile lesson beside the one graded costs
 /// `grade` nothing: only the exercise's own lesson is checked.
 #[test]

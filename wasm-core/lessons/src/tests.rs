@@ -852,7 +852,7 @@ fn deeply_nested_yaml_is_refused_quickly_with_its_place() {
     check_text(&quoted).expect("brackets inside a quoted string are text");
 }
 
-/// Issue 38: a `#` or `'` inside a word (`fast-path#x`, `fast-path'x`) no longer stops the
+/// A `#` or `'` inside a word (`fast-path#x`, `fast-path'x`) no longer stops the
 /// guard's count (YAML starts a comment only after a blank, a quote only where a token
 /// starts), and whatever the guard misreads, a block holds at most `MAX_YAML_BRACKETS` of `[`
 /// and `{`: a 200 KB line was 141 s of parsing before it was refused.
@@ -902,7 +902,7 @@ fn the_nesting_guard_counts_what_yaml_parses() {
     assert!(err.contains("more than 256 `[` and `{`"), "{err}");
 }
 
-/// Issue 38: `.inf`, `.nan`, `null` and `~` as variant or cache values are refused with their
+/// `.inf`, `.nan`, `null` and `~` as variant or cache values are refused with their
 /// place (they were exported as `null`, and the default ran silently).
 #[test]
 fn null_and_non_finite_variant_values_are_refused_with_their_place() {
@@ -941,7 +941,7 @@ fn null_and_non_finite_variant_values_are_refused_with_their_place() {
     );
 }
 
-/// Issue 38: a link whose id is not a kebab word (`#/lessons/__proto__`) is checked by that
+/// A link whose id is not a kebab word (`#/lessons/__proto__`) is checked by that
 /// id, not reported as an empty one; a link with no id says so.
 #[test]
 fn lesson_links_take_the_whole_segment() {

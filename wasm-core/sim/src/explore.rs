@@ -18,7 +18,7 @@
 //! with probability far below anything a test can see. The reduced and the plain search
 //! (`reduction: false`) find a violation in the same cases with the same shortest length;
 //! `tests/explore_bounded_por.rs` checks that on every golden scenario under many variants and
-//! on random small ones at bounds 0–3 (issue 35).
+//! on random small ones at bounds 0–3.
 //!
 //! **The plain search** keys its visited set on the state and on what the path to it has used
 //! of each bound (a state reached with fewer preemptions left can do less), and explores each
@@ -56,8 +56,8 @@
 //!    dependences between otherwise independent moves; here any two steps of different
 //!    contexts are bound-dependent (their order decides the last context, and so the cost of
 //!    every later switch), which leaves a sleep set nothing to hold. So with a preemption
-//!    bound the sleep sets are off, and dominance is the whole reduction (issue 35 measured
-//!    the cost: `scripts/bench-explore.mjs`). Before issue 35 they were on, and the bounded
+//!    bound the sleep sets are off, and dominance is the whole reduction (measured
+//!    the cost: `scripts/bench-explore.mjs`). Before this fix they were on, and the bounded
 //!    search could say "complete, no violation" wrongly (SH4 above at bound 0) and give a
 //!    counterexample one move longer than the shortest (34 against 33 at bound 1).
 

@@ -1,7 +1,7 @@
-//! The reduced search is exact within its bounds (issue 35): on every golden scenario under
+//! The reduced search is exact within its bounds: on every golden scenario under
 //! a set of variant keys, and on random small scenarios, at preemption bounds 0–3, the
 //! reduced search (`reduction: true`) and the plain one find a violation in the same cases,
-//! of the same invariant-finding length (the shortest). Before issue 35 the sleep sets ran
+//! of the same invariant-finding length (the shortest). Before this fix the sleep sets ran
 //! under the preemption bound and the two disagreed (SH4 with `pageAllocFail`: the fixture).
 //!
 //! `SLUB_BOUNDED_POR_CASES` sets the random cases (default 64; `npm run fuzz` runs many);

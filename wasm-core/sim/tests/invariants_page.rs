@@ -1,10 +1,10 @@
 //! The invariants page (`lessons/course/invariants.json`, `#/lessons/invariants`) and the
-//! checker (`src/model`) say the same thing, item by item (issue 35 item 3):
+//! checker (`src/model`) say the same thing, item by item:
 //! - every id the checker reports is on the page, and every id on the page is reported by the
 //!   checker, except those the page marks `"checked": false` (which no check may carry);
 //! - each `checks` entry of the page (words of the checker's code or messages) is in the
 //!   checker, so a clause the page states is one a check makes;
-//! - the clauses the page once stated and no check makes (issue 35's list) are gone.
+//! - the clauses the page once stated and no check makes (the review's list) are gone.
 //!
 //! The checker is read as source: every file under `src/model` except the negative controls
 //! (`negative.rs`, tests that name ids too).
@@ -131,7 +131,7 @@ fn each_clause_the_page_cites_is_in_the_checker() {
     }
 }
 
-/// Issue 35's list: what the page said and no check does (or said backwards).
+/// The review's list: what the page said and no check does (or said backwards).
 #[test]
 fn the_unchecked_clauses_are_not_stated() {
     let gone: &[(&str, &str)] = &[

@@ -361,7 +361,7 @@ struct ExploreBounds {
 }
 
 /// What a search in this wasm instance can get: wasm32's 4 GiB less the linear memory already
-/// grown, and, when the page gives it, the device's memory less that too (issue 35 item 4).
+/// grown, and, when the page gives it, the device's memory less that too.
 #[cfg(feature = "explore")]
 fn wasm_memory_limit(page_mb: Option<u64>) -> Option<slub_sim::explore::limits::MemoryLimit> {
     #[cfg(target_arch = "wasm32")]

@@ -1,4 +1,4 @@
-// The exporters (issue 33 item 3), loaded only when a user (or `npm run export`) asks for one:
+// The exporters, loaded only when a user (or `npm run export`) asks for one:
 // a frame as SVG, PNG (1× or 2×) or PDF, and a range of moves as an animated GIF or a WebM at a
 // chosen speed, one frame per move. Encoding is the libraries' job: gifenc (GIF), jsPDF with
 // svg2pdf.js (PDF, text kept as text), the browser's own canvas (PNG), WebCodecs with

@@ -197,7 +197,7 @@ describe('cache lines layout', () => {
   });
 });
 
-describe('cache lines labels (issue 37)', () => {
+describe('cache lines labels', () => {
   it('one cycles label a row in every move of every built-in scenario: none drawn over another', () => {
     let labelled = 0;
     let shared = 0;

@@ -173,7 +173,7 @@ export function layoutLines(lines: readonly LineView[], cpus: number, event: Sim
   const transfers: Transfer[] = [];
   const byLine = new Map<number, typeof transitions>();
   // One cycles label a row: a folded row (several lines) or a line taken by two CPUs drew two
-  // labels on one spot, one over the other (issue 37: "75 cy" over its neighbour).
+  // labels on one spot, one over the other ("75 cy" over its neighbour).
   const labelled = new Set<number>();
   for (const t of transitions) byLine.set(t.line, [...(byLine.get(t.line) ?? []), t]);
   for (const [line, ts] of byLine) {

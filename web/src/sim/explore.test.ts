@@ -91,7 +91,7 @@ describe('the explorer in wasm', () => {
     expect((messages.at(-1) as { message: string }).message).toMatch(/bounds/);
   });
 
-  // Issue 35 item 4: the budget is one the page can keep, and the result says when it was cut.
+  // The budget is one the page can keep, and the result says when it was cut.
   it('clamps its memory budget to what the page can get and names the clamp', () => {
     const messages: ExploreMessage[] = [];
     const bounds = { maxMemoryMb: 1024, availableMemoryMb: 600 };

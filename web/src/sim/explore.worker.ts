@@ -15,7 +15,7 @@ self.onmessage = async (ev: MessageEvent<unknown>) => {
     post({ type: 'error', message: `cannot load the simulator: ${String(e)}` });
     return;
   }
-  // The budget must be one this tab can keep (issue 35): tell the search what the page can get.
+  // The budget must be one this tab can keep: tell the search what the page can get.
   const r = req as ExploreRequest;
   const available = r.bounds.availableMemoryMb ?? pageMemoryMb(self.navigator as { deviceMemory?: unknown });
   const bounds = available === undefined ? r.bounds : { ...r.bounds, availableMemoryMb: available };

@@ -1,4 +1,4 @@
-// Issue 38: hostile links. Every route survives prototype keys (`__proto__`, `constructor`) in
+// Hostile links. Every route survives prototype keys (`__proto__`, `constructor`) in
 // every query parameter and path segment; a link's moves are bounded as the command line's are
 // (one constant, generated from Rust); an HTML-escaped link keeps its moves; the goal banner's
 // rule is the grader's.

@@ -26,7 +26,7 @@ const SEEDS = [
   '#/lessons/aba-without-tid/3?from=2&to=5&controls=none&lines=1&theme=dark&autoplay=1',
   '#/lab',
   '#/',
-  // Issue 38: the index's filter, the side-by-side view, a course page, and a link copied out
+  // The index's filter, the side-by-side view, a course page, and a link copied out
   // of HTML with its `&` escaped.
   '#/lessons?topic=fast-path&q=tid',
   '#/compare?s=sc01&at=2',

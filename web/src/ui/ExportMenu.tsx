@@ -1,6 +1,6 @@
 // "Export…": a disclosure whose panel (ExportPanel, and through it the exporters) loads only
-// when it is opened, so the pages that offer it weigh what they did before (issue 33 item 3:
-// measured by `npm run bench`, bench-web.mjs "what each page fetches").
+// when it is opened, so the pages that offer it weigh what they did before
+// (measured by `npm run bench`, bench-web.mjs "what each page fetches").
 import { lazy, Suspense, useState, type Key } from 'react';
 import type { ExportSpec } from './ExportPanel';
 

@@ -1,4 +1,4 @@
-// The export controls of a lesson step, the playground and an embed (issue 33 item 3): the frame
+// The export controls of a lesson step, the playground and an embed: the frame
 // on screen as SVG, PNG (1× and 2×) or PDF, and a range of moves as a GIF or a WebM. The
 // exporters themselves (../export) load only when a button is pressed: the page's own weight
 // does not change. `npm run export` (scripts/export.mjs) presses these very buttons.

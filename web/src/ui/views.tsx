@@ -98,7 +98,7 @@ export function StageView({ view, event, selection, step, animate, onSelect, fit
   // A projector lays out for the width the stage has at its scale (fewer columns, each larger).
   const px = projector ? boxPx / PROJECTOR_SCALE : boxPx;
   // An embed (fitted to its frame) draws only the cards a step can be about (render/focus.ts);
-  // a projector draws no cache lines either, unless the step is about them (issue 33: the
+  // a projector draws no cache lines either, unless the step is about them (the
   // slide about a line moving between CPUs drew no line).
   const focus = projector || fitHeight !== undefined;
   const drawn = useMemo(() => (focus ? focusView(view, keep) : view), [focus, view, keep]);
@@ -163,7 +163,7 @@ export function LinesView({ view, event, step, animate }: Omit<StageProps, 'sele
       role="img"
       aria-label={`Cache lines, MESI state per CPU. ${summary}`}
       width="100%"
-      // Never drawn smaller than its own size (12 px text, issue 37): a narrow panel scrolls
+      // Never drawn smaller than its own size (12 px text): a narrow panel scrolls
       // it sideways (.panel scrolls) rather than shrink it.
       style={{ maxWidth: `${shapes.width * 1.35}px`, minWidth: `${shapes.width}px` }}
     >

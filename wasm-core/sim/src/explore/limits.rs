@@ -1,4 +1,4 @@
-//! What memory the process can really get (issue 35 item 4), so that a search's budget is one
+//! What memory the process can really get, so that a search's budget is one
 //! it can keep: `explore --max-memory-mb 3000` under a 2 GiB address-space limit used to abort
 //! ("memory allocation failed", exit 134) instead of stopping at its budget.
 //!

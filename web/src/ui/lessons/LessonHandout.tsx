@@ -1,4 +1,4 @@
-// A lesson's handout (issue 33 item 4), `#/lessons/<id>/handout`: every step on one page, to
+// A lesson's handout, `#/lessons/<id>/handout`: every step on one page, to
 // print or save as PDF from the browser (lessons.css `@media print`): its title, narration and
 // the stage after its moves (before them where it asks a prediction), the prediction without
 // its answer; then the takeaways, the

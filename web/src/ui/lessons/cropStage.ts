@@ -1,4 +1,4 @@
-// A step's own crop of the stage, for a slide's embed on a projector (issue 33 item 1): when
+// A step's own crop of the stage, for a slide's embed on a projector: when
 // the narration and the stage at their projector size are taller than the frame, the stage is
 // shown through a window as tall as the room under the narration, placed on the step's subject
 // (what its highlights mark, `[data-look]`). What the window does not hold whole is not drawn

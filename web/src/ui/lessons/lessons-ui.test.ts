@@ -223,7 +223,7 @@ describe('SLAB highlights in words (the slab-queues lesson, step 6)', () => {
   });
 });
 
-describe('moveMs: every step plays move by move (issue 33 item 5)', () => {
+describe('moveMs: every step plays move by move', () => {
   it('gives a long step a time per move, under a cap on the whole walk', () => {
     expect(moveMs(0, 1)).toBe(0);
     expect(moveMs(4, 1)).toBe(320);
@@ -239,7 +239,7 @@ describe('moveMs: every step plays move by move (issue 33 item 5)', () => {
   });
 });
 
-describe("a wrong answer's verdict (issue 37)", () => {
+describe("a wrong answer's verdict", () => {
   it('quotes the chosen choice inside its sentence without its full stop: never ".;"', async () => {
     const { withoutFullStop } = await import('./Predict');
     expect(withoutFullStop('what T asked for.')).toBe('what T asked for');

@@ -39,7 +39,7 @@ export function trackKey(step: LessonStep, scenario: string): string {
 
 /**
  * The speed as a labelled group of toggle buttons. Buttons, not radios: the arrow keys on a
- * radio group change its choice, and after a click on a speed → must turn the step (issue 37).
+ * radio group change its choice, and after a click on a speed → must turn the step.
  */
 export function SpeedControl({ speed, onChange }: { speed: Speed; onChange: (s: Speed) => void }): ReactElement {
   return (

@@ -1,4 +1,4 @@
-// The lesson reader on a phone (issue 37 item 1): the step's controls are a bar docked at the
+// The lesson reader on a phone: the step's controls are a bar docked at the
 // bottom (lessons.css), a sideways swipe turns the step, and an answer brings its verdict and
 // the stage's subject into view together. Also the keys a lesson answers to, for its `?` list.
 import { useEffect, type RefObject } from 'react';

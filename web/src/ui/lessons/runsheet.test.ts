@@ -1,4 +1,4 @@
-// The 50-minute lecture (issue 33 item 2): the run sheet of docs/instructors-guide.md 7.1, the
+// The 50-minute lecture: the run sheet of docs/instructors-guide.md 7.1, the
 // deck (public/slides/index.html) and the clicker questions (7.3) agree: one row per lesson
 // slide, in the deck's order, with its lesson, steps and optional mark; the core rows' minutes
 // run from 0 to 50 without a gap; every clicker question a row names exists, and Q1's answer is

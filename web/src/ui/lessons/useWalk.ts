@@ -1,7 +1,7 @@
 // The cursor shown on a lesson's stage, walking to its target one move at a time so that a
 // step's moves play out (each move is one tween of the stage) instead of jumping. Going back
-// or reduced motion jump at once; a long step plays every move too, faster (issue 33 item 5:
-// lesson 04's payoff step of 47 moves used to jump to its end in 0.2 s). The learner sets the pace (`speed`, 0.25× to
+// or reduced motion jump at once; a long step plays every move too, faster
+// (lesson 04's payoff step of 47 moves used to jump to its end in 0.2 s). The learner sets the pace (`speed`, 0.25× to
 // 2×) or takes the step's moves one per press (`stepOne`, which holds the walk where it is).
 import { useCallback, useEffect, useState } from 'react';
 

@@ -301,7 +301,7 @@ export function Player({
           />
         </div>
         <div className="col-right">
-          <section className="panel" aria-labelledby="lines-h">
+          <section className="panel" aria-labelledby="lines-h" tabIndex={0}>
             <h2 id="lines-h">Cache lines</h2>
             <LinesView view={view} event={lastEvent} step={state.cursor} animate={animate} />
             <p className="muted small">M/E filled, S outlined, I grey; a dot carries a line to the CPU that took it, with the step&apos;s cycles.</p>

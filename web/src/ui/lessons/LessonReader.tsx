@@ -503,7 +503,7 @@ export function LessonReader({
           {derived.kind === 'ok' && views !== null && (
             <>
               {shown('lines') && (
-                <section className="panel" aria-labelledby="lines-h" data-panel="lines">
+                <section className="panel" aria-labelledby="lines-h" data-panel="lines" tabIndex={0}>
                   <h2 id="lines-h">Cache lines</h2>
                   <views.LinesView view={derived.view} event={derived.lastEvent} step={walk.cursor} animate={!reducedMotion} />
                   <p className="muted small">M and E filled, S outlined, I grey: the MESI state of each line in each CPU&apos;s cache.</p>

@@ -80,7 +80,8 @@ test('a STYLE rule, a missing file and a golden scenario that never existed fail
   assert.match(r.out, /src\/a\.rs:4: no golden scenario sc13b_/);
 });
 
-test('the folders of PENDING_MODEL_DIRS are not checked for stale references yet', () => {
+test('the model is checked like every other folder', () => {
   const r = check({ 'wasm-core/sim/src/model/x.rs': '// issue 12, STYLE 5, slab.rs, sc13b\n' });
-  assert.equal(r.status, 0, r.out);
+  assert.equal(r.status, 1, r.out);
+  assert.match(r.out, /model\/x\.rs:1: cites an issue of a tracker/);
 });

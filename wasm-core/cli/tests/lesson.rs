@@ -79,7 +79,7 @@ fn a_false_claim_exits_1_naming_file_step_and_claim() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert_eq!(
         stderr(&o).trim(),
-        "lessons/02-fast-path-and-tid/lesson.md: step 2 \"Pin the CPU, read the tid\" (line 69): \
+        "lessons/02-fast-path-and-tid/lesson.md: step 2 \"Pin the CPU, read the tid\" (line 70): \
          expect.contexts.T.at: the model has Some(\"slab_alloc:A5\"), the lesson says Some(\"slab_alloc:A6\")"
     );
     let o = slub_lab(&top, &["lesson", "export", "lessons"]);

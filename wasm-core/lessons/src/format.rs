@@ -92,7 +92,7 @@ pub enum ExerciseFrom {
 /// The parts `reveal` may hold back (docs/writing-lessons.md §2).
 /// `lines` is the cache-line panel and the stage's line tokens and band; `primitives` the
 /// move header's primitive (`pcas2 cpu_slab[0].(freelist,tid)`); `cycles` every cycle count;
-/// `eras` the listing's era tags (`// E2, 3.9–3.19`).
+/// `eras` the listing's era tags (`// E2, 3.10–3.19`).
 pub const REVEALABLE: [&str; 8] = [
     "lines",
     "tid",

@@ -74,7 +74,7 @@ kernel_fn! {
 kernel_fn! {
     slab_alloc "slab_alloc" {
         AllocEntry => "slab_alloc(s, gfp, node):  // fast path; the era picks how c and tid are read",
-        A1 => "preempt_disable();                       // E2, 3.9–3.19",
+        A1 => "preempt_disable();                       // E2, 3.10–3.19",
         A2 => "c = this_cpu_ptr(s->cpu_slab);",
         A3 => "tid = c->tid;",
         A4 => "preempt_enable();                        // preemption / migration point",

@@ -29,7 +29,7 @@ export function functionOf(label: string): string {
   return i < 0 ? label : label.slice(0, i);
 }
 
-/** An era tag at a line's end: `// E2, 3.9–3.19`, `// 5.19+ (2022 fix)` (a lesson may hold them back). */
+/** An era tag at a line's end: `// E2, 3.10–3.19`, `// 5.19+ (2022 fix)` (a lesson may hold them back). */
 const ERA_TAG = /\s*\/\/ (?:E\d\b|\d+\.\d+).*$/;
 
 export function layoutListing(

@@ -112,7 +112,7 @@ export const NEGATIVE_CONTROLS: readonly { readonly key: string; readonly value:
   {
     key: 'fastpath',
     value: 'tid-unguarded',
-    says: "3.1's fast path, which read the tid and the CPU slab unguarded: a migrated task can pair one CPU's tid with the other's slab (fixed in 3.9)",
+    says: "3.1's fast path, which read the tid and the CPU slab unguarded: a migrated task can pair one CPU's tid with the other's slab (fixed in 3.10)",
   },
   { key: 'tidStep', value: 1, says: "a tid step of 1: one CPU's tid can equal a stale snapshot of another's" },
   { key: 'pcsLock', value: 'none', says: "7.0's sheaves without their local lock: an interrupt can touch a sheaf mid-operation" },

@@ -238,7 +238,7 @@ impl Machine {
                 };
                 Flow::Go
             }
-            // E2 (3.9–3.19; posted Jan 2013): preempt_disable around reading c and tid.
+            // E2 (3.10–3.19; posted Jan 2013): preempt_disable around reading c and tid.
             A1 => self.s_preempt_off(pc, A2, " to read this CPU's tid"),
             A2 => self.s_pcpu(pc, &mut fr.c, A3),
             A3 => self.s_read_tid(

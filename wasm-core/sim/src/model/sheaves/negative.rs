@@ -194,15 +194,6 @@ fn inv_s12_free_objects_nobody_can_find() {
     check(&mut m, "INV-S12");
 }
 
-#[test]
-fn inv_s13_a_discard_that_was_not_allowed() {
-    let mut m = machine();
-    let s = slab_with_free(&m);
-    m.pending_discards
-        .push((s, Some("it still had objects in use".into()), Vec::new()));
-    check(&mut m, "INV-S13");
-}
-
 /// `check`, and the report of `inv` also says `why` (the clause that judged it).
 #[track_caller]
 fn check_says(m: &mut Machine, inv: &str, why: &str) {

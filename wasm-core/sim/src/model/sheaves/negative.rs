@@ -194,13 +194,93 @@ fn inv_s12_free_objects_nobody_can_find() {
     check(&mut m, "INV-S12");
 }
 
+/// `check`, and the report of `inv` also says `why` (the clause that judged it).
+#[track_caller]
+fn check_says(m: &mut Machine, inv: &str, why: &str) {
+    m.check_sheaves_invariants();
+    assert!(
+        m.violations
+            .iter()
+            .any(|v| v.invariant == inv && v.message.contains(why)),
+        "{inv} did not say {why:?}: {:?}",
+        m.violations
+    );
+}
+
+/// The listed slab with free objects, taken off the node's list and made empty, so that only
+/// what a test adds forbids its discard.
+fn discardable_slab(m: &mut Machine) -> SlabId {
+    let s = slab_with_free(m);
+    m.st.nodes[0].partial.retain(|&x| x != s);
+    m.st.nodes[0].nr_partial -= 1;
+    let sl = m.slab_mut(s).unwrap();
+    sl.on_node_partial = false;
+    sl.counters.inuse = 0;
+    s
+}
+
+// INV-S13 through the model's own `discard_slab` (slab_page/access.rs), which 7.0's
+// `__slab_free` and `__refill_objects` call: it judges the slab, the checker reports its verdict.
+
 #[test]
-fn inv_s13_a_discard_that_was_not_allowed() {
+fn inv_s13_discard_slab_of_a_slab_with_objects_in_use() {
     let mut m = machine();
     let s = slab_with_free(&m);
-    m.pending_discards
-        .push((s, Some("it still had objects in use".into()), Vec::new()));
-    check(&mut m, "INV-S13");
+    m.st.nodes[0].partial.retain(|&x| x != s);
+    m.st.nodes[0].nr_partial -= 1;
+    m.slab_mut(s).unwrap().on_node_partial = false;
+    m.discard_slab(s);
+    check_says(&mut m, "INV-S13", "object(s) are in use");
+}
+
+#[test]
+fn inv_s13_discard_slab_of_a_frozen_slab() {
+    let mut m = machine();
+    let s = discardable_slab(&mut m);
+    m.slab_mut(s).unwrap().counters.frozen = true;
+    m.discard_slab(s);
+    check_says(&mut m, "INV-S13", "still frozen");
+}
+
+#[test]
+fn inv_s13_discard_slab_of_a_slab_on_the_node_partial_list() {
+    let mut m = machine();
+    let s = slab_with_free(&m);
+    m.slab_mut(s).unwrap().counters.inuse = 0;
+    m.discard_slab(s);
+    check_says(&mut m, "INV-S13", "still on a partial list");
+}
+
+#[test]
+fn inv_s13_discard_slab_twice() {
+    let mut m = machine();
+    let s = discardable_slab(&mut m);
+    // The first discard is allowed: no INV-S13.
+    m.discard_slab(s);
+    m.check_sheaves_invariants();
+    assert!(!fired(&m, "INV-S13"), "{:?}", m.violations);
+    m.discard_slab(s);
+    check_says(&mut m, "INV-S13", "already discarded");
+}
+
+#[test]
+fn inv_s13_discard_slab_of_a_slab_another_context_isolated() {
+    let mut m = machine();
+    let s = discardable_slab(&mut m);
+    let other = (0..m.st.ctxs.len() as CtxId)
+        .find(|&c| c != m.cur)
+        .expect("a second context");
+    m.sheaves_state_mut().unwrap().isolated.push((other, s));
+    m.discard_slab(s);
+    check_says(&mut m, "INV-S13", "isolated it");
+    // The context that isolated it may discard it (`__refill_objects` does).
+    let mut m = machine();
+    let s = discardable_slab(&mut m);
+    let cur = m.cur;
+    m.sheaves_state_mut().unwrap().isolated.push((cur, s));
+    m.discard_slab(s);
+    m.check_sheaves_invariants();
+    assert!(!fired(&m, "INV-S13"), "{:?}", m.violations);
 }
 
 #[test]

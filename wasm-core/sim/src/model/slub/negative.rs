@@ -2,7 +2,8 @@
 //! golden scenario or variant makes fire (INV-1, INV-2, INV-4 and INV-12 fire in
 //! `tests/golden.rs`, INV-11 and INV-12 in `tests/fidelity.rs`): a state or a write built by
 //! hand that breaks it, and the checker must name it. INV-8 is reported as INV-6 (a full
-//! unfrozen slab on a list is a slab on the partial list with no free object).
+//! unfrozen slab on a list is a slab on the partial list with no free object). INV-2 also gets
+//! a control per branch here, and INV-14 one per clause of `discard_slab`'s judgement.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -119,12 +120,134 @@ fn inv_13_list_lock_held_with_interrupts_on() {
     check(&mut m, "INV-13");
 }
 
+/// `check`, and the report of `inv` also says `why` (the clause that judged it).
+#[track_caller]
+fn check_says(m: &mut Machine, inv: &str, why: &str) {
+    m.check_invariants();
+    assert!(
+        m.violations
+            .iter()
+            .any(|v| v.invariant == inv && v.message.contains(why)),
+        "{inv} did not say {why:?}: {:?}",
+        m.violations
+    );
+}
+
+/// Slab 0 (full, unfrozen, on no list) made empty, so that only what a test adds forbids
+/// its discard.
+fn emptied_slab_0(m: &mut Machine) {
+    m.slab_mut(0).unwrap().counters.inuse = 0;
+}
+
+// INV-14 through the model's own `discard_slab` (slab_page/access.rs): it judges the slab
+// as the kernel's `discard_slab` callers must have, and the checker reports its verdict.
+
 #[test]
-fn inv_14_a_discard_that_was_not_allowed() {
+fn inv_14_discard_slab_of_a_slab_with_objects_in_use() {
     let mut m = machine();
-    m.pending_discards
-        .push((0, Some("it still had objects in use".into()), Vec::new()));
-    check(&mut m, "INV-14");
+    m.discard_slab(0);
+    check_says(&mut m, "INV-14", "4 object(s) are in use");
+}
+
+#[test]
+fn inv_14_discard_slab_of_a_frozen_slab() {
+    let mut m = machine();
+    emptied_slab_0(&mut m);
+    m.slab_mut(0).unwrap().counters.frozen = true;
+    m.discard_slab(0);
+    check_says(&mut m, "INV-14", "still frozen");
+}
+
+#[test]
+fn inv_14_discard_slab_of_a_slab_on_the_node_partial_list() {
+    let mut m = machine();
+    emptied_slab_0(&mut m);
+    m.st.nodes[0].partial.push(0);
+    m.st.nodes[0].nr_partial += 1;
+    m.discard_slab(0);
+    check_says(&mut m, "INV-14", "still on a partial list");
+}
+
+#[test]
+fn inv_14_discard_slab_of_a_slab_on_a_cpu_partial_list() {
+    let mut m = machine();
+    emptied_slab_0(&mut m);
+    m.cpu_slab_mut(1).unwrap().partial = Some(0);
+    m.slab_mut(0).unwrap().next = None;
+    m.discard_slab(0);
+    check_says(&mut m, "INV-14", "still on a CPU partial list");
+}
+
+#[test]
+fn inv_14_discard_slab_twice() {
+    let mut m = machine();
+    emptied_slab_0(&mut m);
+    // The first discard is allowed: no INV-14 (other invariants see the users' objects go).
+    m.discard_slab(0);
+    m.check_invariants();
+    assert!(!fired(&m, "INV-14"), "{:?}", m.violations);
+    m.discard_slab(0);
+    check_says(&mut m, "INV-14", "already discarded");
+}
+
+#[test]
+fn inv_14_discard_slab_of_a_cpu_slab() {
+    let mut m = machine();
+    let s = cpu_slab(&m);
+    // Unfrozen and empty, so that only cpu0's `c.page` forbids it (the checker's clause).
+    let sl = m.slab_mut(s).unwrap();
+    sl.counters.frozen = false;
+    sl.counters.inuse = 0;
+    m.discard_slab(s);
+    check_says(&mut m, "INV-14", "cpu0 still uses it as its CPU slab");
+}
+
+// INV-2's branches, by hand-built freelists.
+
+#[test]
+fn inv_2_a_cpu_freelist_that_loops() {
+    let mut m = machine();
+    let head = m.cpu_slab(0).freelist;
+    let (s, i) = m.object_of(head).unwrap();
+    m.st.slabs[s as usize].fp[i as usize] = head;
+    check_says(&mut m, "INV-2", "cpu0's freelist loops back");
+}
+
+#[test]
+fn inv_2_a_slab_freelist_that_loops() {
+    let mut m = machine();
+    let a = m.obj_addr(0, 0);
+    m.slab_mut(0).unwrap().freelist = a;
+    m.st.slabs[0].fp[0] = a;
+    check_says(&mut m, "INV-2", "'s freelist loops back");
+    assert!(
+        !m.violations
+            .iter()
+            .any(|v| v.message.contains("cpu0's freelist loops")),
+        "{:?}",
+        m.violations
+    );
+}
+
+#[test]
+fn inv_2_a_cpu_freelist_with_an_object_of_another_slab() {
+    let mut m = machine();
+    // Slab 0's first object (allocated) is pushed on cpu0's freelist, whose CPU slab is 1.
+    let a = m.obj_addr(0, 0);
+    let head = m.cpu_slab(0).freelist;
+    m.st.slabs[0].fp[0] = head;
+    m.cpu_slab_mut(0).unwrap().freelist = a;
+    check_says(&mut m, "INV-2", "which is not in its CPU slab");
+}
+
+#[test]
+fn inv_2_a_slab_freelist_with_an_object_of_another_slab() {
+    let mut m = machine();
+    // Slab 0's freelist is made cpu0's, a chain of slab 1's objects.
+    let head = m.cpu_slab(0).freelist;
+    assert_ne!(head, NULL);
+    m.slab_mut(0).unwrap().freelist = head;
+    check_says(&mut m, "INV-2", "an object of another slab");
 }
 
 #[test]

@@ -265,7 +265,7 @@ describe('the loader', () => {
     expect(lib.lessons).toEqual([]);
     expect(lib.errors.map((e) => e.file)).toEqual(['lessons/97-other/lesson.md', 'lessons/99-sample/lesson.md']);
     expect(lib.errors.map((e) => e.message)).toEqual([
-      expect.stringMatching(/^lessons\/97-other\/lesson.md: front matter: scenario: cannot read lessons\/97-other\/missing.json: /),
+      expect.stringMatching(/^lessons\/97-other\/lesson.md: front matter: scenario: lessons\/97-other\/missing.json: cannot read: /),
       'lessons/99-sample/lesson.md: front matter: id: "sample" is also the id of lessons/98-sample/lesson.md',
     ]);
   });

@@ -19,7 +19,7 @@ const results = join(root, 'test-results');
 /** One step of each allocator family, with a text its stage or caption must hold. */
 export const THREE_STEPS = [
   { family: 'SLUB', id: 'fast-path-and-tid', step: 3, title: 'Read the head and its successor', stage: /freelist/ },
-  { family: 'SLAB', id: 'slab-queues', step: 5, title: 'Frees push onto the array', stage: /avail/ },
+  { family: 'SLAB', id: 'slab-queues', step: 5, title: 'T frees three objects', stage: /avail/ },
   { family: '7.0 sheaves', id: 'sheaves-and-the-barn', step: 3, title: 'Main is empty: the barn trades a full sheaf for it', stage: /barn|sheaf/i },
 ];
 

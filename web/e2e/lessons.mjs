@@ -152,13 +152,13 @@ export function lessonTests({ axe, expectText, until, shot }) {
         if ((await main.locator('[data-testid="listing"] li[data-look]').count()) !== 1) throw new Error('the code line A9 is not marked in the listing');
         if ((await stage.locator('g.card[data-look]').count()) < 1) throw new Error('no card marked on the stage');
         const predict = main.getByTestId('predict');
-        await predict.getByLabel(/It succeeds/).check();
+        await predict.getByLabel(/The hardware checks/).check();
         await predict.getByRole('button', { name: 'Check my answer' }).click();
-        await expectText(main.getByTestId('verdict'), /✗ Not this one\. You chose It succeeds.*the model says: It fails: T counts a failure/);
+        await expectText(main.getByTestId('verdict'), /✗ Not this one\. You chose The hardware checks.*the model says: The interrupt's allocation and free each committed/);
         await main.getByRole('button', { name: 'Ask me again' }).click();
-        await predict.getByLabel(/starts its allocation again/).check();
+        await predict.getByLabel(/each committed and bumped the tid/).check();
         await predict.getByRole('button', { name: 'Check my answer' }).click();
-        await expectText(main.getByTestId('verdict'), /✓ Right: It fails/);
+        await expectText(main.getByTestId('verdict'), /✓ Right: The interrupt's allocation and free each committed/);
         await expectText(main.getByTestId('step-narration'), /wrote nothing/);
         await until(async () => /FAILS/.test(await stage.locator('g.layer-strip').textContent() ?? ''), 'the failed compare-and-swap on the stage');
         await page.waitForTimeout(400); // the last tween

@@ -56,8 +56,8 @@
 //!    dependences between otherwise independent moves; here any two steps of different
 //!    contexts are bound-dependent (their order decides the last context, and so the cost of
 //!    every later switch), which leaves a sleep set nothing to hold. So with a preemption
-//!    bound the sleep sets are off, and dominance is the whole reduction (measured
-//!    the cost: `scripts/bench-explore.mjs`). Before this fix they were on, and the bounded
+//!    bound the sleep sets are off, and dominance is the whole reduction (its cost is
+//!    printed by `scripts/bench-explore.mjs`). Before this fix they were on, and the bounded
 //!    search could say "complete, no violation" wrongly (SH4 above at bound 0) and give a
 //!    counterexample one move longer than the shortest (34 against 33 at bound 1).
 

@@ -2,7 +2,7 @@
 // bottom (lessons.css), a sideways swipe turns the step, and an answer brings its verdict and
 // the stage's subject into view together. Also the keys a lesson answers to, for its `?` list.
 import { useEffect, type RefObject } from 'react';
-import type { CommandName } from '../../state/commands';
+import { COMMANDS, type CommandName } from '../../state/commands';
 
 /** The width under which the reader is one column with its controls docked (lessons.css). */
 const PHONE = '(max-width: 760px)';
@@ -11,15 +11,23 @@ export function isPhone(): boolean {
   return window.matchMedia(PHONE).matches;
 }
 
-/** The keys of the lesson reader (LessonReader's `run`), as the `?` dialog lists them. */
-export const LESSON_KEYS: readonly { keyText: string; help: string }[] = [
-  { keyText: '→ or j', help: 'Next step' },
-  { keyText: '← or k', help: 'Previous step' },
-  { keyText: 'Home', help: 'First step' },
-  { keyText: 'End', help: 'Last step' },
-  { keyText: 'Space or p', help: "Replay this step's moves" },
-  { keyText: '?', help: 'Show or hide this list' },
+/** What each command LessonReader's `run` handles does in a lesson, in the `?` dialog's order. */
+const LESSON_HELP: readonly (readonly [CommandName, string])[] = [
+  ['next', 'Next step'],
+  ['prev', 'Previous step'],
+  ['first', 'First step'],
+  ['last', 'Last step'],
+  ['togglePlay', "Replay this step's moves"],
+  ['help', 'Show or hide this list'],
 ];
+
+const KEY_TEXT = new Map(COMMANDS.map((c) => [c.name, c.keyText]));
+
+/** The keys of the lesson reader, as the `?` dialog lists them: their text comes from COMMANDS. */
+export const LESSON_KEYS: readonly { keyText: string; help: string }[] = LESSON_HELP.map(([name, help]) => ({
+  keyText: KEY_TEXT.get(name) ?? name,
+  help,
+}));
 
 /** A swipe: mostly sideways, at least this far (px). */
 const SWIPE_PX = 60;

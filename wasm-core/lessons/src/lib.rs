@@ -19,6 +19,7 @@ pub mod highlight;
 pub mod moves;
 pub mod parse;
 pub mod replay;
+mod title;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

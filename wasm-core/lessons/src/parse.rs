@@ -600,6 +600,13 @@ fn validate(l: &Lesson, voc: &Vocabulary) -> Result<(), String> {
                     return Err(format!("{here}: predict.explain: must not be empty"));
                 }
             }
+            if let Some(given) = crate::title::gives_away(&s.title, p) {
+                return Err(format!(
+                    "{here}: the title gives the prediction's answer away ({}): the learner \
+                     reads it before answering; name the step's subject, not its outcome",
+                    given.join(", ")
+                ));
+            }
         }
         if let Some(e) = &s.block.expect {
             if e.is_empty() {

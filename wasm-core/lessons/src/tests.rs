@@ -111,6 +111,19 @@ fn the_sample_lesson_is_good() {
     check_text(GOOD).unwrap();
 }
 
+/// A step title that names its prediction's right answer is refused, with the words that
+/// give it away (`title.rs`); the same step under a neutral title passes (the sample).
+#[test]
+fn a_title_that_gives_the_answer_away_is_refused() {
+    let text = GOOD.replacen("## Step: Read\n", "## Step: Read, then the CAS\n", 1);
+    let err = check_text(&text).expect_err("the title names the right choice, the CAS");
+    assert!(
+        err.contains("step 2 \"Read, then the CAS\"")
+            && err.contains("gives the prediction's answer away (cas)"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_highlight_of_a_part_held_back_is_refused() {
     let text = GOOD

@@ -2,7 +2,7 @@
 //! Zero violations allowed; the model's end-of-run check (INV-15: conservation and stat
 //! identities) runs at the end of each execution, and the test re-checks conservation from
 //! the outcome. `SLUB_PROPTEST_CASES` scales the run (the CI run does ≥ 10⁵ executions: see
-//! `CASES_PER_TEST` × the number of tests below).
+//! `CASES_PER_TEST` × `SHARDS`).
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -326,24 +326,39 @@ fn run_json(json: Value, share: bool, same_node: bool, s: &Spec) -> Result<(), T
     Ok(())
 }
 
+/// The SLUB property runs as this many runners of [`cases`] each, on as many threads: the
+/// CI's ≥ 10⁵ executions use every core in one test, not in eight copies of it.
+const SHARDS: u32 = 8;
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: cases(),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+#[test]
+fn random_schedules_keep_every_invariant() {
+    std::thread::scope(|scope| {
+        let shards: Vec<_> = (0..SHARDS)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut runner = proptest::test_runner::TestRunner::new(config());
+                    runner.run(&spec(), |s| run(&s)).map_err(|e| e.to_string())
+                })
+            })
+            .collect();
+        for shard in shards {
+            if let Err(failure) = shard.join().expect("a shard of the property panicked") {
+                panic!("{failure}");
+            }
+        }
+    });
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, .. ProptestConfig::default() })]
-    #[test]
-    fn random_schedules_keep_every_invariant_a(s in spec()) { run(&s)?; }
-    #[test]
-    fn random_schedules_keep_every_invariant_b(s in spec()) { run(&s)?; }
-    #[test]
-    fn random_schedules_keep_every_invariant_c(s in spec()) { run(&s)?; }
-    #[test]
-    fn random_schedules_keep_every_invariant_d(s in spec()) { run(&s)?; }
-    #[test]
-    fn random_schedules_keep_every_invariant_e(s in spec()) { run(&s)?; }
-    #[test]
-    fn random_schedules_keep_every_invariant_f(s in spec()) { run(&s)?; }
-    #[test]
-    fn random_schedules_keep_every_invariant_g(s in spec()) { run(&s)?; }
-    #[test]
-    fn random_schedules_keep_every_invariant_h(s in spec()) { run(&s)?; }
+    #![proptest_config(config())]
     #[test]
     fn random_schedules_keep_every_slab_invariant(s in spec()) {
         run_json(slab_scenario_json(&s), true, true, &s)?;

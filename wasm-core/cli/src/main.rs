@@ -478,73 +478,122 @@ fn run(path: &Path, schedule: Option<&str>, events: bool, max_moves: usize) -> R
     };
     let outcome = outcome_of(false, &mut |_| {})?;
     let code = if outcome.violations.is_empty() { 0 } else { 1 };
-    let mut json = serde_json::to_value(&outcome)
+    let json = serde_json::to_value(&outcome)
         .map_err(|e| Failure::input(format!("slub-lab: cannot serialise the outcome: {e}")))?;
     if !events {
         print_json(&json)?;
         return Ok(code);
     }
     // With `--events` the events are streamed where `"events"` falls among the outcome's
-    // keys: the outcome is printed around them, and a second run of the same moves (the model
-    // is deterministic) writes each event as it happens. The text is what printing one JSON
-    // object with every event in it would give.
-    if let serde_json::Value::Object(map) = &mut json {
-        map.insert("events".to_string(), serde_json::Value::Array(Vec::new()));
-    }
-    let whole = serde_json::to_string_pretty(&json)
-        .map_err(|e| Failure::input(format!("slub-lab: cannot serialise the outcome: {e}")))?;
-    let slot = "\n  \"events\": []";
-    let Some(at) = whole.find(slot) else {
+    // keys: serde writes the outcome's object, and its `"events"` value is a second run of
+    // the same moves (the model is deterministic) that hands each event to serde as it
+    // happens, so a long run's events are never all in memory. The text is what printing one
+    // JSON object with every event in it would give.
+    let serde_json::Value::Object(fields) = json else {
         return Err(Failure::input(
-            "slub-lab: internal error: no place for the events",
+            "slub-lab: internal error: the outcome is not an object",
         ));
     };
-    let (head, tail) = whole.split_at(at);
-    let tail = tail.get(slot.len()..).unwrap_or_default();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut err: Option<std::io::Error> = None;
-    let mut first = true;
-    let mut write = |out: &mut std::io::BufWriter<_>, s: &str| {
-        if err.is_none() {
-            if let Err(e) = out.write_all(s.as_bytes()) {
-                err = Some(e);
-            }
-        }
+    let streamed = StreamedEvents {
+        run: std::cell::RefCell::new(Some(Box::new(|sink| outcome_of(true, sink)))),
+        again: std::cell::RefCell::new(None),
     };
-    write(&mut out, head);
-    write(&mut out, "\n  \"events\": [");
-    let again = outcome_of(true, &mut |evs: &mut Vec<slub_sim::Event>| {
-        for ev in evs.drain(..) {
-            // As a Value first: its keys then print in the order they always have.
-            let text = serde_json::to_value(&ev)
-                .and_then(|v| serde_json::to_string_pretty(&v))
-                .unwrap_or_default();
-            write(&mut out, if first { "\n    " } else { ",\n    " });
-            first = false;
-            write(&mut out, &text.replace('\n', "\n    "));
-        }
-    })?;
-    write(&mut out, if first { "]" } else { "\n  ]" });
-    write(&mut out, tail);
-    write(&mut out, "\n");
-    if let Err(e) = out.flush() {
-        err.get_or_insert(e);
-    }
-    match err {
-        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+    let whole = WithEvents {
+        fields: &fields,
+        events: &streamed,
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = serde_json::to_writer_pretty(&mut out, &whole)
+        .map_err(std::io::Error::from)
+        .and_then(|()| writeln!(out))
+        .and_then(|()| out.flush());
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             return Err(Failure::input(format!(
                 "slub-lab: cannot write the output: {e}"
             )))
         }
         _ => {}
     }
-    if again != outcome {
-        return Err(Failure {
+    // A closed pipe stops the second run early: there is nothing more to compare then.
+    let again = streamed.again.borrow_mut().take();
+    match again {
+        Some(Err(e)) => Err(e),
+        Some(Ok(again)) if again != outcome && written.is_ok() => Err(Failure {
             code: 1,
             message: "slub-lab: internal error: the run with events ended differently".into(),
-        });
+        }),
+        _ => Ok(code),
     }
-    Ok(code)
+}
+
+/// The second run of `run --events`: given where to put each batch of events, it runs the
+/// moves and returns the outcome.
+type EventRun<'a> = Box<
+    dyn FnOnce(&mut dyn FnMut(&mut Vec<slub_sim::Event>)) -> Result<slub_sim::Outcome, Failure>
+        + 'a,
+>;
+
+/// The value of `"events"`: serialising it runs the moves once and writes each event as a
+/// JSON array element as soon as the model makes it; the run's outcome is kept in `again`.
+struct StreamedEvents<'a> {
+    run: std::cell::RefCell<Option<EventRun<'a>>>,
+    again: std::cell::RefCell<Option<Result<slub_sim::Outcome, Failure>>>,
+}
+
+impl serde::Serialize for StreamedEvents<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeSeq as _};
+        let run = self
+            .run
+            .borrow_mut()
+            .take()
+            .ok_or_else(|| S::Error::custom("the events were written twice"))?;
+        let mut seq = serializer.serialize_seq(None)?;
+        let mut failed = None;
+        let again = run(&mut |events: &mut Vec<slub_sim::Event>| {
+            for ev in events.drain(..) {
+                if failed.is_some() {
+                    return;
+                }
+                // As a Value first: its keys then print in the order they always have.
+                let written = serde_json::to_value(&ev)
+                    .map_err(S::Error::custom)
+                    .and_then(|v| seq.serialize_element(&v));
+                if let Err(e) = written {
+                    failed = Some(e);
+                }
+            }
+        });
+        *self.again.borrow_mut() = Some(again);
+        match failed {
+            Some(e) => Err(e),
+            None => seq.end(),
+        }
+    }
+}
+
+/// The outcome's fields in their order, with `"events"` among them where it sorts.
+struct WithEvents<'a, 'r> {
+    fields: &'a serde_json::Map<String, serde_json::Value>,
+    events: &'a StreamedEvents<'r>,
+}
+
+impl serde::Serialize for WithEvents<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut fields = self.fields.clone();
+        fields.insert("events".to_string(), serde_json::Value::Null);
+        let mut map = serializer.serialize_map(Some(fields.len()))?;
+        for (key, value) in &fields {
+            if key == "events" {
+                map.serialize_entry(key, self.events)?;
+            } else {
+                map.serialize_entry(key, value)?;
+            }
+        }
+        map.end()
+    }
 }
 
 fn explore(

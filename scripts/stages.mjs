@@ -9,11 +9,17 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 export const STAGES = [
   // Every "§", scenario id and document a comment or doc cites is in the repository.
   ['references', 'node', [join(root, 'scripts', 'check-refs.mjs')], true],
-  // The scripts' own tests (node's test runner): check-refs on fixtures, the commit-msg hook.
+  // The scripts' own tests (node's test runner): check-refs on fixtures, the commit-msg hook,
+  // and docs/architecture.md's walks against the code.
   [
     'script tests',
     'node',
-    ['--test', join(root, 'scripts', 'check-refs.test.mjs'), join(root, 'scripts', 'commit-msg.test.mjs')],
+    [
+      '--test',
+      join(root, 'scripts', 'check-refs.test.mjs'),
+      join(root, 'scripts', 'commit-msg.test.mjs'),
+      join(root, 'scripts', 'architecture.test.mjs'),
+    ],
     true,
   ],
   ['rustfmt', 'cargo', ['fmt', '--all', '--check'], true],

@@ -2,7 +2,9 @@
 //! scenario) prints exactly what it printed when the fixture was written — the same events,
 //! narration, stats, cycles and variables. A restructuring of the model must leave these files
 //! unchanged; a change of behaviour (a fidelity fix) rewrites them on purpose, with
-//! `SLUB_BASELINE_UPDATE=1 cargo test -p slub-lab --test baseline`, and says why in its commit.
+//! `INSTA_UPDATE=always cargo test --release -p slub-lab --test baseline`, and says why in its
+//! commit. The files are insta snapshots (`tests/baseline/<scenario>.snap`: a two-line header,
+//! then the output as printed); a run that differs leaves a `.snap.new` beside each to compare.
 //!
 //! The object and slab owners at every move are compared by `slub-sim`'s `tests/owners.rs`.
 
@@ -40,11 +42,14 @@ fn scenarios() -> Vec<(String, PathBuf)> {
 
 #[test]
 fn run_events_are_unchanged() {
-    let update = std::env::var_os("SLUB_BASELINE_UPDATE").is_some();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/baseline");
-    let mut differ = Vec::new();
     let all = scenarios();
     assert!(all.len() >= 18, "found only {} scenarios", all.len());
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("baseline");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    let _bound = settings.bind_to_scope();
+    let mut differ = Vec::new();
     for (name, path) in all {
         let out = Command::new(BIN)
             .args(["run", "--events"])
@@ -58,20 +63,11 @@ fn run_events_are_unchanged() {
             String::from_utf8_lossy(&out.stderr)
         );
         let got = String::from_utf8(out.stdout).expect("UTF-8 output");
-        let fixture = dir.join(format!("{name}.json"));
-        if update {
-            std::fs::write(&fixture, &got).expect("write fixture");
-            continue;
-        }
-        let want = std::fs::read_to_string(&fixture)
-            .unwrap_or_else(|e| panic!("{}: {e}", fixture.display()));
-        if got != want {
-            let line = got
-                .lines()
-                .zip(want.lines())
-                .position(|(g, w)| g != w)
-                .map_or(0, |i| i + 1);
-            differ.push(format!("{name} (first difference at line {line})"));
+        // Every scenario is compared, and all that differ are named at the end (insta prints
+        // each one's diff as it goes).
+        let same = std::panic::catch_unwind(|| insta::assert_snapshot!(name.as_str(), got));
+        if same.is_err() {
+            differ.push(name);
         }
     }
     assert!(

@@ -1,15 +1,15 @@
 //! Behaviour kept: the owner of every slab and every object, the CPU freelists and the
 //! contexts' next labels, after every move of every golden scenario (its own schedule, then the
 //! default policy), as the view reports them. A restructuring must leave
-//! `tests/baseline/owners/*.txt` unchanged; a fidelity fix rewrites them on purpose with
-//! `SLUB_BASELINE_UPDATE=1 cargo test -p slub-sim --test owners` and says why.
+//! `tests/baseline/owners/*.snap` unchanged (insta snapshots: a two-line header, then the
+//! text); a fidelity fix rewrites them on purpose with
+//! `INSTA_UPDATE=always cargo test --release -p slub-sim --test owners` and says why.
 //! (`slub-lab`'s `tests/baseline.rs` compares the events, stats and cycles.)
 
 mod common;
 
 use slub_sim::Simulator;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 /// One line per move: the owners the view shows after it.
 fn owners_text(sim: &mut Simulator) -> String {
@@ -38,11 +38,11 @@ fn owners_text(sim: &mut Simulator) -> String {
 
 #[test]
 fn owners_after_every_move_are_unchanged() {
-    let update = std::env::var_os("SLUB_BASELINE_UPDATE").is_some();
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/baseline/owners");
-    if update {
-        std::fs::create_dir_all(&dir).expect("fixture dir");
-    }
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("baseline/owners");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    let _bound = settings.bind_to_scope();
     let mut differ = Vec::new();
     for file in common::scenario_files() {
         let text = std::fs::read_to_string(common::scenarios_dir().join(&file)).unwrap();
@@ -51,23 +51,12 @@ fn owners_after_every_move_are_unchanged() {
         sim.apply_all(&moves).expect("the golden schedule replays");
         sim.run_to_end();
         let got = owners_text(&mut sim);
-        let fixture = dir.join(file.replace(".json", ".txt"));
-        if update {
-            std::fs::write(&fixture, &got).expect("write fixture");
-            continue;
-        }
-        let want = std::fs::read_to_string(&fixture)
-            .unwrap_or_else(|e| panic!("{}: {e}", fixture.display()));
-        if got != want {
-            let line = got
-                .lines()
-                .zip(want.lines())
-                .position(|(g, w)| g != w)
-                .map_or(0, |i| i + 1);
-            differ.push(format!(
-                "{file} (first difference after move {})",
-                line.max(1) - 1
-            ));
+        let name = file.trim_end_matches(".json");
+        // Every scenario is compared, and all that differ are named at the end (insta prints
+        // each one's diff, which starts at the first move whose owners changed).
+        let same = std::panic::catch_unwind(|| insta::assert_snapshot!(name, got));
+        if same.is_err() {
+            differ.push(file);
         }
     }
     assert!(

@@ -4,7 +4,8 @@
 //
 // --skip (repeatable) leaves out a stage by its name as printed (e.g. `--skip rustfmt`), for a
 // developer iterating on a later stage; `npm test` never skips.
-// Ends with a line `N passed, M failed` (N, M counted in stages).
+// Ends with the time in all and the slowest stage, then a line `N passed, M failed` (N, M
+// counted in stages).
 import { log, root, run } from './lib.mjs';
 import { STAGES } from './stages.mjs';
 
@@ -23,11 +24,14 @@ const stages = STAGES.filter(([name, , , lint]) => (lint || !lintOnly) && !skip.
 let passed = 0;
 let failed = 0;
 const started = Date.now();
+/** The stage that took longest, for the summary: where a faster `npm test` has to start. */
+let slowest = { name: '', secs: 0 };
 for (const [name, cmd, cmdArgs] of stages) {
   log('test', `── ${name}: ${[cmd.startsWith(root) ? cmd.slice(root.length + 1) : cmd, ...cmdArgs].join(' ')}`);
   const t0 = Date.now();
   const ok = run(cmd, cmdArgs);
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  if (Number(secs) > slowest.secs) slowest = { name, secs: Number(secs) };
   if (!ok) {
     failed++;
     log('test', `✗ ${name} failed (${secs} s); stopping here`);
@@ -36,6 +40,6 @@ for (const [name, cmd, cmdArgs] of stages) {
   passed++;
   log('test', `✓ ${name} (${secs} s)`);
 }
-log('test', `${((Date.now() - started) / 1000).toFixed(1)} s in all`);
+log('test', `${((Date.now() - started) / 1000).toFixed(1)} s in all; the slowest stage: ${slowest.name} (${slowest.secs.toFixed(1)} s)`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

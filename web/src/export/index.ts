@@ -1,9 +1,9 @@
 // The exporters, loaded only when a user (or `npm run export`) asks for one:
 // a frame as SVG, PNG (1× or 2×) or PDF, and a range of moves as an animated GIF or a WebM at a
 // chosen speed, one frame per move. Encoding is the libraries' job: gifenc (GIF), jsPDF with
-// svg2pdf.js (PDF, text kept as text), the browser's own canvas (PNG), WebCodecs with
-// webm-muxer (WebM), qrcode-generator (the caption's QR code). The pages import ui/ExportPanel.tsx, which imports
-// this module dynamically.
+// svg2pdf.js (PDF, text kept as text, in embedded DejaVu fonts: ./pdfFonts.ts), the browser's
+// own canvas (PNG), WebCodecs with webm-muxer (WebM), qrcode-generator (the caption's QR code).
+// The pages import ui/ExportPanel.tsx, which imports this module dynamically.
 import { applyPalette, GIFEncoder, quantize } from 'gifenc';
 import { fitColumns } from '../render/stage.shapes';
 import { focusView, type FocusKeep } from '../render/focus';
@@ -108,14 +108,18 @@ export async function svgToPng(svg: string, scale = 1): Promise<Blob> {
   return canvasBlob(await svgToCanvas(svg, scale));
 }
 
-/** One page, the frame's size, the frame drawn as vectors with its text as text (svg2pdf.js). */
+/**
+ * One page, the frame's size, the frame drawn as vectors with its text as text (svg2pdf.js), in
+ * DejaVu fonts that have the stage's symbols (./pdfFonts.ts).
+ */
 export async function svgToPdf(svg: string): Promise<Blob> {
-  const [{ jsPDF }] = await Promise.all([import('jspdf'), import('svg2pdf.js')]);
+  const [{ jsPDF }, { embedUnicodeFonts }] = await Promise.all([import('jspdf'), import('./pdfFonts'), import('svg2pdf.js')]);
   const doc = new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement as unknown as SVGSVGElement;
   const w = Number(doc.getAttribute('width'));
   const h = Number(doc.getAttribute('height'));
   const pdf = new jsPDF({ orientation: w > h ? 'landscape' : 'portrait', unit: 'pt', format: [w, h], compress: true });
   pdf.setProperties({ title: doc.querySelector('title')?.textContent ?? 'slub-lab', creator: 'slub-lab' });
+  await embedUnicodeFonts(pdf, doc);
   await pdf.svg(doc, { x: 0, y: 0, width: w, height: h });
   return pdf.output('blob');
 }

@@ -99,54 +99,77 @@ function pdfObjects(/** @type {Buffer} */ pdf) {
 /** UTF-16BE hex (`<2744>`, `<D83DDD12>`) → the string. */
 const utf16 = (/** @type {string} */ hex) => Buffer.from(hex, 'hex').swap16().toString('utf16le');
 
+/** A font's ToUnicode map (code as lower-case hex → text) and its code width in hex digits; null: none. */
+function toUnicode(/** @type {string | null | undefined} */ cmap) {
+  if (cmap === undefined || cmap === null) return null;
+  /** @type {Map<string, string>} */
+  const map = new Map();
+  let width = 4;
+  for (const [, block] of cmap.matchAll(/beginbfchar([^]*?)endbfchar/g)) {
+    for (const [, code, uni] of String(block).matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) {
+      width = String(code).length;
+      map.set(String(code).toLowerCase(), utf16(String(uni)));
+    }
+  }
+  for (const [, block] of cmap.matchAll(/beginbfrange([^]*?)endbfrange/g)) {
+    for (const [, lo, hi, uni] of String(block).matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) {
+      width = String(lo).length;
+      const first = parseInt(String(uni), 16);
+      for (let g = parseInt(String(lo), 16); g <= parseInt(String(hi), 16); g++) {
+        map.set(g.toString(16).padStart(width, '0'), String.fromCodePoint(first + g - parseInt(String(lo), 16)));
+      }
+    }
+  }
+  return { map, width };
+}
+
 /**
- * The text a PDF reader extracts: each text-showing operator's string, decoded through its font's
- * ToUnicode map (the embedded fonts write glyph ids, Identity-H) or as Latin-1 (the standard 14
- * fonts), one line each. A glyph a font cannot map comes out as U+FFFD.
+ * The text a PDF reader extracts: each text-showing operator's strings (Tj, TJ), in the pages'
+ * content streams and in the forms they draw (a picture: chromium puts an <img>'s SVG in one),
+ * decoded through its font's ToUnicode map (embedded fonts write glyph ids, Identity-H) or as
+ * Latin-1 (the standard 14 fonts); one line each. A code a font cannot map is U+FFFD.
  */
 export function pdfText(/** @type {Buffer} */ pdf) {
   const objects = pdfObjects(pdf);
   const ref = (/** @type {string} */ dict, /** @type {string} */ key) => Number(new RegExp(`/${key}\\s+(\\d+) 0 R`).exec(dict)?.[1] ?? NaN);
+  /** A dictionary entry's text: `<< … >>` inline (one level of nesting) or the object it names. */
+  const entry = (/** @type {string} */ dict, /** @type {string} */ key) => {
+    const inline = new RegExp(`/${key}\\s*<<((?:[^<>]|<<[^<>]*>>|<[0-9a-fA-F]*>)*)>>`).exec(dict);
+    if (inline !== null) return String(inline[1]);
+    return objects.get(ref(dict, key))?.dict ?? '';
+  };
+  /** @type {Array<{ content: string, resources: string }>} */
+  const streams = [];
+  for (const o of objects.values()) {
+    if (/\/Type\s*\/Page(?![s\w])/.test(o.dict)) {
+      const resources = entry(o.dict, 'Resources');
+      const contents = /\/Contents\s*\[([^\]]*)\]/.exec(o.dict)?.[1] ?? `${ref(o.dict, 'Contents')} 0 R`;
+      for (const [, n] of contents.matchAll(/(\d+) 0 R/g)) streams.push({ content: objects.get(Number(n))?.stream ?? '', resources });
+    } else if (/\/Subtype\s*\/Form/.test(o.dict) && o.stream !== null) streams.push({ content: o.stream, resources: entry(o.dict, 'Resources') });
+  }
   const lines = [];
-  for (const page of objects.values()) {
-    if (!/\/Type\s*\/Page(?![s\w])/.test(page.dict)) continue;
-    const resources = /\/Resources\s+(\d+) 0 R/.exec(page.dict);
-    const fontDict = (resources === null ? page.dict : (objects.get(Number(resources[1]))?.dict ?? '')).match(/\/Font\s*<<([^>]*)>>/)?.[1] ?? '';
-    /** @type {Map<string, Map<string, string> | null>} font name → glyph id (hex) → text; null: Latin-1 */
+  for (const { content, resources } of streams) {
+    /** @type {Map<string, ReturnType<typeof toUnicode>>} */
     const fonts = new Map();
-    for (const [, name, num] of fontDict.matchAll(/\/(\S+)\s+(\d+) 0 R/g)) {
-      const font = objects.get(Number(num))?.dict ?? '';
-      const descendant = /\/DescendantFonts\s*\[\s*(\d+) 0 R/.exec(font);
-      const cmapText = objects.get(ref(font, 'ToUnicode'))?.stream;
-      if (cmapText === undefined || cmapText === null) {
-        fonts.set(String(name), null);
-        continue;
-      }
-      const map = new Map();
-      for (const [, block] of cmapText.matchAll(/beginbfchar([^]*?)endbfchar/g)) {
-        for (const [, gid, uni] of String(block).matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) map.set(String(gid).toLowerCase(), utf16(String(uni)));
-      }
-      for (const [, block] of cmapText.matchAll(/beginbfrange([^]*?)endbfrange/g)) {
-        for (const [, lo, hi, uni] of String(block).matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) {
-          const width = String(lo).length;
-          const first = parseInt(String(uni), 16);
-          for (let g = parseInt(String(lo), 16); g <= parseInt(String(hi), 16); g++) {
-            map.set(g.toString(16).padStart(width, '0'), String.fromCodePoint(first + g - parseInt(String(lo), 16)));
-          }
-        }
-      }
-      fonts.set(String(name), descendant === null && map.size === 0 ? null : map);
+    for (const [, name, num] of entry(resources, 'Font').matchAll(/\/(\S+?)\s+(\d+) 0 R/g)) {
+      fonts.set(String(name), toUnicode(objects.get(ref(objects.get(Number(num))?.dict ?? '', 'ToUnicode'))?.stream));
     }
-    const content = objects.get(ref(page.dict, 'Contents'))?.stream ?? '';
-    /** @type {Map<string, string> | null | undefined} */
+    /** @type {ReturnType<typeof toUnicode> | undefined} */
     let font;
-    for (const op of content.matchAll(/\/(\S+)\s+[\d.]+\s+Tf|<([0-9a-fA-F\s]*)>\s*Tj|\(((?:\\.|[^\\)])*)\)\s*Tj/g)) {
+    const decode = (/** @type {string} */ str) => {
+      if (str.startsWith('<')) {
+        const hex = str.slice(1, -1).replace(/\s+/g, '').toLowerCase();
+        if (font === null || font === undefined) return Buffer.from(hex, 'hex').toString('latin1');
+        const { map, width } = font;
+        return Array.from(hex.match(new RegExp(`.{${width}}`, 'g')) ?? [], (c) => map.get(c) ?? '\uFFFD').join('');
+      }
+      return str.slice(1, -1).replace(/\\([()\\])/g, '$1');
+    };
+    const STRING = /<[0-9a-fA-F\s]*>|\((?:\\.|[^\\)])*\)/g;
+    for (const op of content.matchAll(/\/(\S+)\s+[\d.]+\s+Tf|(<[0-9a-fA-F\s]*>|\((?:\\.|[^\\)])*\))\s*Tj|\[((?:<[0-9a-fA-F\s]*>|\((?:\\.|[^\\)])*\)|[^\]])*)\]\s*TJ/g)) {
       if (op[1] !== undefined) font = fonts.get(op[1]);
-      else if (op[2] !== undefined) {
-        const hex = op[2].replace(/\s+/g, '').toLowerCase();
-        if (font instanceof Map) lines.push(Array.from(hex.match(/.{4}/g) ?? [], (g) => font?.get(g) ?? '\uFFFD').join(''));
-        else lines.push(Buffer.from(hex, 'hex').toString('latin1'));
-      } else if (op[3] !== undefined) lines.push(op[3].replace(/\\([()\\])/g, '$1'));
+      else if (op[2] !== undefined) lines.push(decode(op[2]));
+      else if (op[3] !== undefined) lines.push(Array.from(op[3].matchAll(STRING), (m) => decode(m[0])).join(''));
     }
   }
   return lines.join('\n');
@@ -198,10 +221,10 @@ async function parseSvg(/** @type {Page} */ page, /** @type {string} */ svg) {
 }
 
 /** `npm run export` (scripts/export.mjs) in a fresh folder: exit code, output, the files it left. */
-export function cli(/** @type {string[]} */ args) {
+export function cli(/** @type {string[]} */ args, timeout = 120_000) {
   const cwd = mkdtempSync(join(tmpdir(), 'slub-export-'));
   try {
-    const r = spawnSync(process.execPath, [join(root, 'scripts', 'export.mjs'), ...args], { cwd, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, [join(root, 'scripts', 'export.mjs'), ...args], { cwd, encoding: 'utf8', timeout });
     const files = readdirSync(cwd).map((f) => ({ name: f, bytes: readFileSync(join(cwd, f)) }));
     return { code: r.status, out: `${r.stdout}${r.stderr}`, files };
   } finally {
@@ -339,6 +362,8 @@ export function exportTests({ expectText }) {
           [['--lesson', '04', '--step', '9', '--format', 'gif', '--from', '0', '--to', '500'], /the range 0→500 ends past the last move \(47\)/],
           [['--lesson', '04', '--step', '9', '--format', 'bmp'], /unknown format "bmp"/],
           [['--lesson', '04', '--step', '9', '--format', 'svg', '--from', '3'], /--from\/--to make an animation/],
+          [['--deck', '--format', 'gif'], /--deck prints the deck to PDF: --format gif/],
+          [['--deck', '--lesson', '04'], /--deck prints the whole deck: --lesson does not go with it/],
         ];
         for (const [args, message] of bad) {
           const r = cli(/** @type {string[]} */ (args));
@@ -346,6 +371,53 @@ export function exportTests({ expectText }) {
             throw new Error(`npm run export ${args.join(' ')}: exit ${r.code}, ${r.files.length} files, said ${r.out.trim()}`);
           }
         }
+      },
+    },
+    {
+      name: 'a lecturer prints the deck to PDF (`npm run export -- --deck`): a page per slide and per fragment stop, each embedded stop the picture of its step',
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        // What the deck holds, read from reveal.js on screen: its slides, their fragment stops,
+        // and the step each lesson slide's embed shows at each stop (deck.js's rule: the last
+        // fragment shown with a data-step, else the first of data-steps).
+        await page.goto(`${url}slides/index.html`);
+        await page.waitForFunction(() => /** @type {any} */ (globalThis).Reveal?.isReady?.() === true);
+        const plan = await page.evaluate(() => {
+          const reveal = /** @type {any} */ (globalThis).Reveal;
+          /** @type {number[]} */
+          const steps = [];
+          let pages = 0;
+          for (const slide of /** @type {Element[]} */ (reveal.getSlides())) {
+            /** @type {Map<number, Element[]>} */
+            const groups = new Map();
+            for (const f of slide.querySelectorAll('.fragment')) {
+              const i = Number(f.getAttribute('data-fragment-index'));
+              groups.set(i, [...(groups.get(i) ?? []), f]);
+            }
+            const order = [...groups.keys()].sort((a, b) => a - b);
+            pages += 1 + order.length;
+            if (!slide.hasAttribute('data-lesson')) continue;
+            let step = Number(/^\s*(\d+)/.exec(slide.getAttribute('data-steps') ?? '')?.[1]);
+            steps.push(step);
+            for (const i of order) {
+              for (const f of groups.get(i) ?? []) if (f.hasAttribute('data-step')) step = Number(f.getAttribute('data-step'));
+              steps.push(step);
+            }
+          }
+          return { pages, steps };
+        });
+        const r = cli(['--deck', '--out', 'deck.pdf'], 300_000);
+        const file = r.files.find((f) => f.name === 'deck.pdf');
+        if (r.code !== 0 || file === undefined) throw new Error(`npm run export -- --deck failed (${r.code}): ${r.out}`);
+        writeFileSync(join(results, 'deck.pdf'), file.bytes);
+        const { pages } = pdfFacts(file.bytes);
+        if (pages !== plan.pages) throw new Error(`the deck's PDF has ${pages} pages, the deck ${plan.pages} slides and fragment stops`);
+        // Each picture is an SVG export of its step, text kept: its caption says which step.
+        // (chromium writes a glyph at a time: the text is read without its line breaks.)
+        const text = pdfText(file.bytes).replace(/\n/g, '');
+        const shown = Array.from(text.matchAll(/step (\d+) of \d+ · move \d+ of \d+/g), (m) => Number(m[1]));
+        if (shown.join(',') !== plan.steps.join(',')) throw new Error(`the pictures show steps ${shown.join(',')}, the deck's stops want ${plan.steps.join(',')}`);
+        if (!/freelist/.test(text) || text.includes('loading…')) throw new Error('the pictures lack their stages, or an embed was printed instead');
+        console.log(`    the deck: ${pages} pages (one per slide and per fragment stop), ${shown.length} embedded stops as pictures, ${Math.round(file.bytes.length / 1024)} KB; ${r.out.trim()}`);
       },
     },
     {

@@ -446,10 +446,14 @@ export function exportTests({ expectText }) {
         // No answer: the predictions' explanations and "correct" marks are not on the page.
         if (/correct answer|✓ Right/i.test(text)) throw new Error('the handout shows an answer');
         await page.emulateMedia({ media: 'print' });
-        const pdf = pdfFacts(await page.pdf({ format: 'A4', printBackground: true }));
-        writeFileSync(join(results, 'handout-fast-path-and-tid.pdf'), await page.pdf({ format: 'A4' }));
-        console.log(`    handout of fast-path-and-tid: ${pdf.pages} A4 pages, ${pictures} stage pictures, ${predictions} predictions`);
+        const bytes = await page.pdf({ format: 'A4', printBackground: true });
+        const pdf = pdfFacts(bytes);
+        writeFileSync(join(results, 'handout-fast-path-and-tid.pdf'), bytes);
+        // The pictures on paper: each stage's node card ("nr_partial 0") is in the PDF's text once.
+        const printed = (pdfText(bytes).replace(/\n/g, '').match(/nr_partial \d+/g) ?? []).length;
+        console.log(`    handout of fast-path-and-tid: ${pdf.pages} A4 pages, ${pictures} stage pictures (${printed} in the PDF), ${predictions} predictions`);
         if (pdf.pages < 3) throw new Error(`the printed handout has ${pdf.pages} pages`);
+        if (printed !== n) throw new Error(`the printed handout has ${printed} stage pictures for ${n} steps`);
       },
     },
   ];

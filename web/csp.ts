@@ -11,7 +11,8 @@
 //   allowed by the SHA-256 of its exact text. React and D3 set style properties through the
 //   CSSOM, which style-src does not govern.
 // - img-src data: blob:: the PNG export draws the frame's SVG from a data: URL; downloads use
-//   blob: URLs. connect-src 'self': the wasm and nothing else is fetched.
+//   blob: URLs. connect-src 'self': the wasm, and the PDF exporter's fonts when a PDF is made
+//   (src/export/pdfFonts.ts), are all that is fetched.
 // - frame-ancestors cannot be set from a <meta> tag; the embed is meant to be framed anyway.
 import { createHash } from 'node:crypto';
 import type { Plugin } from 'vite';

@@ -14,6 +14,11 @@
 // section holds text, puts the text beside the embed. Fragments with `data-step` move the embed
 // to that step as they appear; `<aside class="notes">` is the speaker's (press s).
 //
+// Printed with pictures (`?print-pdf&pictures`, reveal.js's print view: one page per slide and
+// per fragment stop), each embed is a picture instead: an <img class="embed-picture"> that says
+// its lesson and, once the pages are laid out, the step of its stop (`data-step`);
+// `npm run export -- --deck` fills in each step's SVG export and prints the deck to PDF.
+//
 // The step a slide wants is that of its last fragment shown (`data-step`), else the first of
 // its steps. An embed that is still loading, or that reports another step (someone clicked
 // inside it), is sent the wanted step when it next reports; so the deck never loses a command.
@@ -33,6 +38,18 @@
   /** The embed's link: the lesson's steps, no controls, projector density, keys for the deck. */
   function embedSrc(lesson, from, to) {
     return `../embed.html#/lessons/${encodeURIComponent(lesson)}/${from}?from=${from}&to=${to}&controls=none&density=projector&keys=deck`;
+  }
+
+  const printing = /[?&]print-pdf(?:[=&]|$)/.test(window.location.search) && /[?&]pictures(?:[=&]|$)/.test(window.location.search);
+
+  /** Printed: the picture that stands for the embed (its src is the step's SVG, set by the CLI). */
+  function embedPicture(lesson, from, to, title) {
+    const img = document.createElement('img');
+    img.className = 'embed-picture';
+    img.alt = `slub-lab lesson ${lesson}, steps ${from} to ${to}${title ? `: ${title}` : ''}`;
+    img.setAttribute('data-lesson', lesson);
+    img.setAttribute('data-start', String(from));
+    return img;
   }
 
   /** Turn each `<section data-lesson data-steps>` into a slide with its embed. */
@@ -79,7 +96,8 @@
       const caption = document.createElement('figcaption');
       caption.className = 'embed-status';
       caption.textContent = 'loading…';
-      figure.append(frame, caption);
+      if (printing) figure.append(embedPicture(lesson, from, to, title));
+      else figure.append(frame, caption);
       const body = document.createElement('div');
       body.className = hasText ? 'cols' : 'solo';
       if (hasText) body.appendChild(text);
@@ -209,6 +227,19 @@
     }
     sync(Reveal.getCurrentSlide());
   });
+
+  /**
+   * Printed: each page's picture takes the step of its stop (the page's last fragment shown), as
+   * the embed would have been sent; the root's `data-deck-pictures` then says they are named.
+   */
+  Reveal.on('pdf-ready', () => {
+    for (const img of document.querySelectorAll('.pdf-page img.embed-picture')) {
+      const slide = img.closest('section');
+      if (slide) img.setAttribute('data-step', String(wanted(slide, img)));
+    }
+    document.documentElement.setAttribute('data-deck-pictures', 'named');
+  });
+
   /**
    * The speaker view's previews are this deck in iframes (`?receiver`), where reveal.js starts
    * no embedded iframe (its startEmbeddedContent skips them in speaker notes) and lazy loading

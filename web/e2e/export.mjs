@@ -66,6 +66,115 @@ export function pdfFacts(/** @type {Buffer} */ pdf) {
   return { pages, images, content };
 }
 
+/** A PDF's objects by number: the dictionary's text, and the stream (inflated where it is Flate). */
+function pdfObjects(/** @type {Buffer} */ pdf) {
+  const text = pdf.toString('latin1');
+  /** @type {Map<number, { dict: string, stream: string | null }>} */
+  const objects = new Map();
+  const head = /(\d+) 0 obj\b/g;
+  let m;
+  while ((m = head.exec(text)) !== null) {
+    const start = m.index + m[0].length;
+    const end = text.indexOf('endobj', start);
+    if (end < 0) break;
+    const body = text.slice(start, end);
+    const s = /\bstream\r?\n/.exec(body);
+    let stream = null;
+    if (s !== null) {
+      const from = start + s.index + s[0].length;
+      const raw = pdf.subarray(from, text.lastIndexOf('endstream', end));
+      try {
+        stream = inflateSync(raw).toString('latin1');
+      } catch {
+        stream = raw.toString('latin1');
+      }
+    }
+    objects.set(Number(m[1]), { dict: s === null ? body : body.slice(0, s.index), stream });
+    // Past this object: its stream's bytes may look like an object's head.
+    head.lastIndex = end;
+  }
+  return objects;
+}
+
+/** UTF-16BE hex (`<2744>`, `<D83DDD12>`) → the string. */
+const utf16 = (/** @type {string} */ hex) => Buffer.from(hex, 'hex').swap16().toString('utf16le');
+
+/** A font's ToUnicode map (code as lower-case hex → text) and its code width in hex digits; null: none. */
+function toUnicode(/** @type {string | null | undefined} */ cmap) {
+  if (cmap === undefined || cmap === null) return null;
+  /** @type {Map<string, string>} */
+  const map = new Map();
+  let width = 4;
+  for (const [, block] of cmap.matchAll(/beginbfchar([^]*?)endbfchar/g)) {
+    for (const [, code, uni] of String(block).matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) {
+      width = String(code).length;
+      map.set(String(code).toLowerCase(), utf16(String(uni)));
+    }
+  }
+  for (const [, block] of cmap.matchAll(/beginbfrange([^]*?)endbfrange/g)) {
+    for (const [, lo, hi, uni] of String(block).matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) {
+      width = String(lo).length;
+      const first = parseInt(String(uni), 16);
+      for (let g = parseInt(String(lo), 16); g <= parseInt(String(hi), 16); g++) {
+        map.set(g.toString(16).padStart(width, '0'), String.fromCodePoint(first + g - parseInt(String(lo), 16)));
+      }
+    }
+  }
+  return { map, width };
+}
+
+/**
+ * The text a PDF reader extracts: each text-showing operator's strings (Tj, TJ), in the pages'
+ * content streams and in the forms they draw (a picture: chromium puts an <img>'s SVG in one),
+ * decoded through its font's ToUnicode map (embedded fonts write glyph ids, Identity-H) or as
+ * Latin-1 (the standard 14 fonts); one line each. A code a font cannot map is U+FFFD.
+ */
+export function pdfText(/** @type {Buffer} */ pdf) {
+  const objects = pdfObjects(pdf);
+  const ref = (/** @type {string} */ dict, /** @type {string} */ key) => Number(new RegExp(`/${key}\\s+(\\d+) 0 R`).exec(dict)?.[1] ?? NaN);
+  /** A dictionary entry's text: `<< … >>` inline (one level of nesting) or the object it names. */
+  const entry = (/** @type {string} */ dict, /** @type {string} */ key) => {
+    const inline = new RegExp(`/${key}\\s*<<((?:[^<>]|<<[^<>]*>>|<[0-9a-fA-F]*>)*)>>`).exec(dict);
+    if (inline !== null) return String(inline[1]);
+    return objects.get(ref(dict, key))?.dict ?? '';
+  };
+  /** @type {Array<{ content: string, resources: string }>} */
+  const streams = [];
+  for (const o of objects.values()) {
+    if (/\/Type\s*\/Page(?![s\w])/.test(o.dict)) {
+      const resources = entry(o.dict, 'Resources');
+      const contents = /\/Contents\s*\[([^\]]*)\]/.exec(o.dict)?.[1] ?? `${ref(o.dict, 'Contents')} 0 R`;
+      for (const [, n] of contents.matchAll(/(\d+) 0 R/g)) streams.push({ content: objects.get(Number(n))?.stream ?? '', resources });
+    } else if (/\/Subtype\s*\/Form/.test(o.dict) && o.stream !== null) streams.push({ content: o.stream, resources: entry(o.dict, 'Resources') });
+  }
+  const lines = [];
+  for (const { content, resources } of streams) {
+    /** @type {Map<string, ReturnType<typeof toUnicode>>} */
+    const fonts = new Map();
+    for (const [, name, num] of entry(resources, 'Font').matchAll(/\/(\S+?)\s+(\d+) 0 R/g)) {
+      fonts.set(String(name), toUnicode(objects.get(ref(objects.get(Number(num))?.dict ?? '', 'ToUnicode'))?.stream));
+    }
+    /** @type {ReturnType<typeof toUnicode> | undefined} */
+    let font;
+    const decode = (/** @type {string} */ str) => {
+      if (str.startsWith('<')) {
+        const hex = str.slice(1, -1).replace(/\s+/g, '').toLowerCase();
+        if (font === null || font === undefined) return Buffer.from(hex, 'hex').toString('latin1');
+        const { map, width } = font;
+        return Array.from(hex.match(new RegExp(`.{${width}}`, 'g')) ?? [], (c) => map.get(c) ?? '\uFFFD').join('');
+      }
+      return str.slice(1, -1).replace(/\\([()\\])/g, '$1');
+    };
+    const STRING = /<[0-9a-fA-F\s]*>|\((?:\\.|[^\\)])*\)/g;
+    for (const op of content.matchAll(/\/(\S+)\s+[\d.]+\s+Tf|(<[0-9a-fA-F\s]*>|\((?:\\.|[^\\)])*\))\s*Tj|\[((?:<[0-9a-fA-F\s]*>|\((?:\\.|[^\\)])*\)|[^\]])*)\]\s*TJ/g)) {
+      if (op[1] !== undefined) font = fonts.get(op[1]);
+      else if (op[2] !== undefined) lines.push(decode(op[2]));
+      else if (op[3] !== undefined) lines.push(Array.from(op[3].matchAll(STRING), (m) => decode(m[0])).join(''));
+    }
+  }
+  return lines.join('\n');
+}
+
 /** Frames of a GIF, counted by the browser's own decoder (WebCodecs ImageDecoder); frame `save` as PNG. */
 export async function gifFrames(/** @type {Page} */ page, /** @type {Buffer} */ gif, /** @type {number} */ save = 0) {
   // In the app's page: WebCodecs wants a secure context (the loopback origin is one).
@@ -112,10 +221,10 @@ async function parseSvg(/** @type {Page} */ page, /** @type {string} */ svg) {
 }
 
 /** `npm run export` (scripts/export.mjs) in a fresh folder: exit code, output, the files it left. */
-export function cli(/** @type {string[]} */ args) {
+export function cli(/** @type {string[]} */ args, timeout = 120_000) {
   const cwd = mkdtempSync(join(tmpdir(), 'slub-export-'));
   try {
-    const r = spawnSync(process.execPath, [join(root, 'scripts', 'export.mjs'), ...args], { cwd, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, [join(root, 'scripts', 'export.mjs'), ...args], { cwd, encoding: 'utf8', timeout });
     const files = readdirSync(cwd).map((f) => ({ name: f, bytes: readFileSync(join(cwd, f)) }));
     return { code: r.status, out: `${r.stdout}${r.stderr}`, files };
   } finally {
@@ -151,12 +260,14 @@ export function exportTests({ expectText }) {
             }
             writeFileSync(join(results, `export-${s.id}${scale === 2 ? '.2x' : ''}.png`), png.bytes);
           }
-          const pdf = pdfFacts((await take(page, 'PDF')).bytes);
+          const pdfBytes = (await take(page, 'PDF')).bytes;
+          const pdf = pdfFacts(pdfBytes);
           if (pdf.pages !== 1) throw new Error(`${s.family}: the PDF has ${pdf.pages} pages`);
-          // Text kept as text: the step's words are in the page's content stream.
-          if (!pdf.content.includes('Read the head') && !pdf.content.includes(s.title.split(' ').slice(0, 2).join(' '))) {
-            throw new Error(`${s.family}: the PDF's text lacks "${s.title}"`);
-          }
+          // Text kept as text, every glyph in a font that has it: a reader extracts the step's title.
+          // (One line a text: the caption wraps a long title.)
+          const words = pdfText(pdfBytes).replace(/\s+/g, ' ');
+          if (!words.includes(s.title) || !s.stage.test(words)) throw new Error(`${s.family}: the PDF's text lacks "${s.title}" or ${s.stage}: ${words.slice(0, 200)}`);
+          if (words.includes('\uFFFD')) throw new Error(`${s.family}: the PDF has a glyph without its character`);
         }
         // SLAB step 5 plays T*12: a GIF of its moves has 12 frames, 500 ms each at 2 moves a second.
         await page.goto(`${url}embed.html#/lessons/slab-queues/5?controls=full&from=5&to=5`);
@@ -200,14 +311,24 @@ export function exportTests({ expectText }) {
         }
         await expectText(panel.getByTestId('export-status'), /^Saved slub-lab-sheaves-and-the-barn-step-5-moves-\d+-\d+\.webm \(\d+ KB\)\.$/);
         // The playground: SC1 to T's failed cmpxchg; the frame with its cache lines and timeline.
-        await page.goto(`${url}#/play?s=sc01&m=T,T,T,T,T,T,T,I,I,I,I,I,I,I,I,I,T&at=17`);
+        // Its name (the caption's title) says ≠: with the stage's ❄ ● ⚡, none of them Latin-1.
+        const sc1 = JSON.parse(readFileSync(join(root, 'wasm-core', 'sim', 'tests', 'scenarios', 'sc01_alloc_fastpath_irq_free_retry.json'), 'utf8'));
+        sc1.name = 'SC1: the irq frees p3, so tid ≠ c->tid';
+        const s = `v1.${Buffer.from(JSON.stringify(sc1)).toString('base64url')}`;
+        await page.goto(`${url}#/play?s=${s}&m=T,T,T,T,T,T,T,I,I,I,I,I,I,I,I,I,T&at=17`);
         await page.getByTestId('stage').locator('g.card').first().waitFor();
         const png = await take(page, 'PNG 2×');
         if (png.name !== 'slub-lab-move-17.2x.png') throw new Error(`the playground's PNG is named ${png.name}`);
         const { w } = pngSize(png.bytes);
         if (w < 1600) throw new Error(`the playground's 2× PNG is only ${w} px wide`);
-        const pdf = pdfFacts((await take(page, 'PDF')).bytes);
-        if (pdf.pages !== 1 || !pdf.content.includes('(move 17 of 17 · atomic step')) throw new Error('the playground\'s PDF lacks its page or its caption');
+        const pdfBytes = (await take(page, 'PDF')).bytes;
+        writeFileSync(join(results, 'export-play.pdf'), pdfBytes);
+        const words = pdfText(pdfBytes);
+        if (pdfFacts(pdfBytes).pages !== 1 || !words.includes('move 17 of 17 · atomic step')) throw new Error('the playground\'s PDF lacks its page or its caption');
+        // The symbols come out as themselves (jsPDF's standard fonts garbled all four).
+        for (const want of ['slub-lab · SC1: the irq frees p3, so tid ≠ c->tid', '❄ frozen', '● T running', '⚡ I finished', '✕ differs']) {
+          if (!words.includes(want)) throw new Error(`the playground's PDF text lacks "${want}": ${words.slice(0, 300)}`);
+        }
         await (await exportPanel(page)).getByLabel('from', { exact: true }).fill('12');
         const gif = await take(page, 'GIF');
         if (gif.name !== 'slub-lab-move-17-moves-12-17.gif' || (await gifFrames(page, gif.bytes)).count !== 5) throw new Error(`the playground's GIF ${gif.name} is not 5 frames`);
@@ -241,6 +362,8 @@ export function exportTests({ expectText }) {
           [['--lesson', '04', '--step', '9', '--format', 'gif', '--from', '0', '--to', '500'], /the range 0→500 ends past the last move \(47\)/],
           [['--lesson', '04', '--step', '9', '--format', 'bmp'], /unknown format "bmp"/],
           [['--lesson', '04', '--step', '9', '--format', 'svg', '--from', '3'], /--from\/--to make an animation/],
+          [['--deck', '--format', 'gif'], /--deck prints the deck to PDF: --format gif/],
+          [['--deck', '--lesson', '04'], /--deck prints the whole deck: --lesson does not go with it/],
         ];
         for (const [args, message] of bad) {
           const r = cli(/** @type {string[]} */ (args));
@@ -248,6 +371,53 @@ export function exportTests({ expectText }) {
             throw new Error(`npm run export ${args.join(' ')}: exit ${r.code}, ${r.files.length} files, said ${r.out.trim()}`);
           }
         }
+      },
+    },
+    {
+      name: 'a lecturer prints the deck to PDF (`npm run export -- --deck`): a page per slide and per fragment stop, each embedded stop the picture of its step',
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        // What the deck holds, read from reveal.js on screen: its slides, their fragment stops,
+        // and the step each lesson slide's embed shows at each stop (deck.js's rule: the last
+        // fragment shown with a data-step, else the first of data-steps).
+        await page.goto(`${url}slides/index.html`);
+        await page.waitForFunction(() => /** @type {any} */ (globalThis).Reveal?.isReady?.() === true);
+        const plan = await page.evaluate(() => {
+          const reveal = /** @type {any} */ (globalThis).Reveal;
+          /** @type {number[]} */
+          const steps = [];
+          let pages = 0;
+          for (const slide of /** @type {Element[]} */ (reveal.getSlides())) {
+            /** @type {Map<number, Element[]>} */
+            const groups = new Map();
+            for (const f of slide.querySelectorAll('.fragment')) {
+              const i = Number(f.getAttribute('data-fragment-index'));
+              groups.set(i, [...(groups.get(i) ?? []), f]);
+            }
+            const order = [...groups.keys()].sort((a, b) => a - b);
+            pages += 1 + order.length;
+            if (!slide.hasAttribute('data-lesson')) continue;
+            let step = Number(/^\s*(\d+)/.exec(slide.getAttribute('data-steps') ?? '')?.[1]);
+            steps.push(step);
+            for (const i of order) {
+              for (const f of groups.get(i) ?? []) if (f.hasAttribute('data-step')) step = Number(f.getAttribute('data-step'));
+              steps.push(step);
+            }
+          }
+          return { pages, steps };
+        });
+        const r = cli(['--deck', '--out', 'deck.pdf'], 300_000);
+        const file = r.files.find((f) => f.name === 'deck.pdf');
+        if (r.code !== 0 || file === undefined) throw new Error(`npm run export -- --deck failed (${r.code}): ${r.out}`);
+        writeFileSync(join(results, 'deck.pdf'), file.bytes);
+        const { pages } = pdfFacts(file.bytes);
+        if (pages !== plan.pages) throw new Error(`the deck's PDF has ${pages} pages, the deck ${plan.pages} slides and fragment stops`);
+        // Each picture is an SVG export of its step, text kept: its caption says which step.
+        // (chromium writes a glyph at a time: the text is read without its line breaks.)
+        const text = pdfText(file.bytes).replace(/\n/g, '');
+        const shown = Array.from(text.matchAll(/step (\d+) of \d+ · move \d+ of \d+/g), (m) => Number(m[1]));
+        if (shown.join(',') !== plan.steps.join(',')) throw new Error(`the pictures show steps ${shown.join(',')}, the deck's stops want ${plan.steps.join(',')}`);
+        if (!/freelist/.test(text) || text.includes('loading…')) throw new Error('the pictures lack their stages, or an embed was printed instead');
+        console.log(`    the deck: ${pages} pages (one per slide and per fragment stop), ${shown.length} embedded stops as pictures, ${Math.round(file.bytes.length / 1024)} KB; ${r.out.trim()}`);
       },
     },
     {
@@ -276,10 +446,14 @@ export function exportTests({ expectText }) {
         // No answer: the predictions' explanations and "correct" marks are not on the page.
         if (/correct answer|✓ Right/i.test(text)) throw new Error('the handout shows an answer');
         await page.emulateMedia({ media: 'print' });
-        const pdf = pdfFacts(await page.pdf({ format: 'A4', printBackground: true }));
-        writeFileSync(join(results, 'handout-fast-path-and-tid.pdf'), await page.pdf({ format: 'A4' }));
-        console.log(`    handout of fast-path-and-tid: ${pdf.pages} A4 pages, ${pictures} stage pictures, ${predictions} predictions`);
+        const bytes = await page.pdf({ format: 'A4', printBackground: true });
+        const pdf = pdfFacts(bytes);
+        writeFileSync(join(results, 'handout-fast-path-and-tid.pdf'), bytes);
+        // The pictures on paper: each stage's node card ("nr_partial 0") is in the PDF's text once.
+        const printed = (pdfText(bytes).replace(/\n/g, '').match(/nr_partial \d+/g) ?? []).length;
+        console.log(`    handout of fast-path-and-tid: ${pdf.pages} A4 pages, ${pictures} stage pictures (${printed} in the PDF), ${predictions} predictions`);
         if (pdf.pages < 3) throw new Error(`the printed handout has ${pdf.pages} pages`);
+        if (printed !== n) throw new Error(`the printed handout has ${printed} stage pictures for ${n} steps`);
       },
     },
   ];

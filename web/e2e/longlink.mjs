@@ -18,7 +18,7 @@ const LIMIT = Number(/MAX_SCHEDULE_MOVES = (\d+)/.exec(readFileSync(join(root, '
  * that steps for ever on its own), then U and T run to their ends. Where T allocates, and so
  * the cycles, depends on the number of migrations: a move lost or added shows.
  */
-function longLink(total) {
+export function longLink(total) {
   const scenario = JSON.parse(readFileSync(join(root, 'wasm-core', 'sim', 'tests', 'scenarios', 'sc03_migration_between_tid_and_cas.json'), 'utf8'));
   const tail = [...Array(8).fill('U'), ...Array(13).fill('T')];
   const moves = ['T', 'T', 'T', 'T', 'U'];
@@ -135,7 +135,7 @@ export function longLinkTests({ expectText }) {
       },
     },
     {
-      name: 'a link of 100,001 moves is refused with its place; one of 99,999 that stops early says which move',
+      name: 'a link of 100,001 moves is refused with its place; one of 99,999 that stops early says which move, in the page and the embed',
       /** @param {import('playwright-core').Page} page @param {string} url */
       async run(page, url) {
         const { moves, s } = longLink(LIMIT);
@@ -145,6 +145,10 @@ export function longLinkTests({ expectText }) {
         const bad = [...moves.slice(0, 99_998), 'nobody'];
         await page.goto('about:blank');
         await page.goto(`${url}#/play?s=${s}&m=${bad.join(',')}&at=0`, { timeout: 120_000 });
+        await expectText(page.getByTestId('link-error'), /the moves \(m\): move 99998 \("nobody"\) is not enabled/);
+        // The embed replays it in slices too, and refuses it the same way.
+        await page.goto('about:blank');
+        await page.goto(`${url}embed.html#/play?s=${s}&m=${bad.join(',')}&at=0`, { timeout: 120_000 });
         await expectText(page.getByTestId('link-error'), /the moves \(m\): move 99998 \("nobody"\) is not enabled/);
       },
     },

@@ -8,6 +8,22 @@ import { scenarioName } from './PlayShell';
 
 const count = (n: number) => n.toLocaleString('en');
 
+/** The line, the bar, the count and Cancel: the playground's and the embed's. */
+export function ReplayStatus({ done, total, onCancel }: { done: number; total: number; onCancel: () => void }) {
+  return (
+    <div className="loading">
+      <p role="status">Replaying the link’s {count(total)} moves…</p>
+      <progress max={total} value={done} aria-label="Moves replayed" />
+      <p className="muted" data-testid="replay-count">
+        {count(done)} of {count(total)} moves
+      </p>
+      <button type="button" onClick={onCancel} data-testid="replay-cancel">
+        Cancel: keep the moves replayed so far
+      </button>
+    </div>
+  );
+}
+
 export function ReplayProgress({ scenario, done, total, onCancel }: { scenario: string; done: number; total: number; onCancel: () => void }) {
   // The links keep the hash's query, as while the simulator loads (PlayShell); read once, not
   // on every slice's redraw (a long link's is a megabyte).
@@ -15,16 +31,7 @@ export function ReplayProgress({ scenario, done, total, onCancel }: { scenario: 
   return (
     <main className="page play replay-progress" aria-busy="true" data-testid="replay-progress">
       <PlayHeader name={scenarioName(scenario)} links={{ play: `#/play${query}`, explore: `#/explore${query}`, compare: '#/compare' }} exploreOpen={false} />
-      <div className="loading">
-        <p role="status">Replaying the link’s {count(total)} moves…</p>
-        <progress max={total} value={done} aria-label="Moves replayed" />
-        <p className="muted" data-testid="replay-count">
-          {count(done)} of {count(total)} moves
-        </p>
-        <button type="button" onClick={onCancel} data-testid="replay-cancel">
-          Cancel: keep the moves replayed so far
-        </button>
-      </div>
+      <ReplayStatus done={done} total={total} onCancel={onCancel} />
     </main>
   );
 }

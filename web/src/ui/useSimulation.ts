@@ -68,9 +68,9 @@ function kept(held: Held, schedule: readonly string[]): number {
 }
 
 /**
- * A schedule with more moves than this to apply is replayed in slices (`Deriver.replay`);
- * up to it, in the one call of `derive` (a few milliseconds: every link a lesson, the explorer
- * or a learner makes).
+ * A new schedule of more moves than this (a long link) is replayed in slices
+ * (`Deriver.replay`); up to it, in the one call of `derive` (a few milliseconds: every link a
+ * lesson, the explorer or a learner makes).
  */
 export const SLICE_ABOVE = 2_000;
 /** The work of one slice: well under the 200 ms a task may hold the main thread. */
@@ -133,6 +133,7 @@ export function deriver(scenario: string): Deriver {
   const pending = (schedule: readonly string[]) => ('kind' in held ? 0 : schedule.length - kept(held, schedule));
   const replay = async (schedule: readonly string[], progress: (p: ReplayProgress) => void, signal: AbortSignal): Promise<Replayed> => {
     const me = ++replaying;
+    const stopped = () => signal.aborted || me !== replaying;
     if ('kind' in held) return { done: 0, error: null };
     const h = held;
     let at = kept(h, schedule);
@@ -149,7 +150,7 @@ export function deriver(scenario: string): Deriver {
       h.events = events;
       h.played = at;
       let error: string | null = null;
-      while (at < schedule.length && error === null) {
+      while (at < schedule.length && error === null && !stopped()) {
         const t0 = performance.now();
         do {
           const end = Math.min(schedule.length, at + 256);
@@ -167,11 +168,11 @@ export function deriver(scenario: string): Deriver {
         progress({ done: at, total: schedule.length });
         await nextTurn();
         // Aborted, or a later replay has the simulator: touch nothing more.
-        if (signal.aborted || me !== replaying) return { done: at, error };
+        if (stopped()) return { done: at, error };
       }
       // The last slice: the schedule crosses once, so that the simulator's own count of played
       // moves is right (nothing is left to apply) and the page's first frame is only its own.
-      if (error === null) derive(h, schedule, schedule.length);
+      if (error === null && !stopped()) derive(h, schedule, schedule.length);
       return { done: at, error };
     } catch (e) {
       if (!(e instanceof SimError)) held = failure(e);
@@ -207,10 +208,20 @@ export function useSlicedSimulation(
   // The schedule replayed last: what it holds is final even if it stopped early (a bad move).
   const [replayed, setReplayed] = useState<{ derive: Deriver; schedule: readonly string[]; error: string | null } | null>(null);
   const [progress, setProgress] = useState<ReplayProgress>({ done: 0, total: schedule.length });
-  const cancelNow = useRef<() => void>(() => undefined);
+  // Cancel before the replay's effect has run (the progress line is drawn first) is kept for it.
+  const cancelWanted = useRef(false);
+  const cancelNow = useRef<() => void>(() => {
+    cancelWanted.current = true;
+  });
   const done = replayed !== null && replayed.derive === derive && replayed.schedule === schedule;
-  // Decided once per schedule, before its replay starts (what is pending shrinks as it runs).
-  const long = useMemo(() => derive.pending(schedule) > SLICE_ABOVE, [derive, schedule]);
+  // Decided once per schedule, before its replay starts (what is pending shrinks as it runs):
+  // a schedule the simulator holds none of (a link, a scenario loaded with its moves). Moves
+  // added to one it holds (a "run to the end", at most MAX_RUN_MOVES) play in the one call as
+  // before, the player and its focus staying on screen.
+  const long = useMemo(() => {
+    const pending = derive.pending(schedule);
+    return pending > SLICE_ABOVE && pending === schedule.length;
+  }, [derive, schedule]);
   const slice = long && !done;
   useEffect(() => {
     if (!slice) return;
@@ -220,6 +231,10 @@ export function useSlicedSimulation(
       cancelled = true;
       abort.abort();
     };
+    if (cancelWanted.current) {
+      cancelWanted.current = false;
+      cancelNow.current();
+    }
     void derive.replay(schedule, setProgress, abort.signal).then(({ done, error }) => {
       if (cancelled) onCancel(done);
       else if (!abort.signal.aborted) setReplayed({ derive, schedule, error });

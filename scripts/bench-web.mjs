@@ -18,6 +18,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { log, root } from './lib.mjs';
 import { serve } from '../web/e2e/serve.mjs';
+import { longLink } from '../web/e2e/longlink.mjs';
 
 // DIST=path measures another build (e.g. an older commit's, for a before/after).
 const dist = process.env.DIST ?? join(root, 'dist');
@@ -226,6 +227,38 @@ async function load(browser, url) {
     await ctx.close();
   }
   console.log(`  time to the first interactive lesson: median ${ms(quantile(lessonTimes, 0.5))}, max ${ms(Math.max(...lessonTimes))} (target ≤ 1 s; 5 cold loads)`);
+  await longLinkLoad(browser, url);
+}
+
+async function longLinkLoad(browser, url) {
+  // A link of the most moves a link may hold (web/e2e/longlink.mjs: SC3's task migrating back
+  // and forth), replayed in slices: time to its frame, the longest main-thread task (wall
+  // time, PerformanceObserver), the JS heap then, and a step back from its end, key to frame.
+  const { moves, s } = longLink(100_000);
+  const rows = [];
+  for (let i = 0; i < 3; i++) {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await ctx.newPage();
+    await page.addInitScript(() => {
+      window.__longest = 0;
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    await page.goto(`${url}#/play?s=${s}&m=${moves.join(',')}&at=${moves.length}`, { timeout: 120_000 });
+    const t = await waitInteractive(page);
+    await page.waitForTimeout(500);
+    const { longest, heap } = await page.evaluate(() => ({ longest: window.__longest, heap: performance.memory?.usedJSHeapSize ?? NaN }));
+    const t0 = Date.now();
+    await page.keyboard.press('ArrowLeft');
+    await page.getByTestId('position').filter({ hasText: /^move 99999 of/ }).waitFor();
+    rows.push({ t, longest, heap, step: Date.now() - t0 });
+    await ctx.close();
+  }
+  const med = (k) => quantile(rows.map((r) => r[k]), 0.5);
+  console.log(
+    `  a link of 100,000 moves (${kb(moves.join(',').length)} of moves): first frame median ${ms(med('t'))}; longest main-thread task median ${ms(med('longest'))} (target ≤ 200 ms); JS heap ${(med('heap') / 2 ** 20).toFixed(0)} MB; a step back at its end ${ms(med('step'))} key to frame (3 cold loads)`,
+  );
 }
 
 /**

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { hostileTests } from './hostile.mjs';
+import { longLinkTests } from './longlink.mjs';
 import { legibilitySurvey } from './legibility.mjs';
 import { lessonTests } from './lessons.mjs';
 import { deckTests } from './deck.mjs';
@@ -886,6 +887,7 @@ TESTS.push(...deckTests({ axe, expectText, until, shot }));
 
 // Hostile links: hostile.mjs.
 TESTS.push(...hostileTests({ expectText, until, shot }));
+TESTS.push(...longLinkTests({ expectText }));
 
 // The exports: pictures, animations, handouts and `npm run export` (export.mjs).
 TESTS.push(...exportTests({ expectText, until }));

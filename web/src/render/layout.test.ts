@@ -13,7 +13,7 @@ import { GAP, objectState, opProgress, ownerText, type CardShape } from './stage
 import { slabObjectState } from './stage.slab';
 import { snapshotLine } from './stage.slub';
 import { STACK_ROWS } from './stage.stack';
-import { cursorAt, layoutTimeline } from './timeline.layout';
+import { cursorAt, layoutTimeline, MAX_TICKS } from './timeline.layout';
 
 beforeAll(loadWasmNode);
 
@@ -250,6 +250,31 @@ describe('timeline layout', () => {
     expect(cursorAt(s, 0)).toBe(0);
     expect(cursorAt(s, 10_000)).toBe(schedule.length);
     sim.free();
+  });
+});
+
+describe('timeline layout: a long schedule', () => {
+  it('draws a tick per column and context, not per move, and a step changes only which are hollow', () => {
+    // SC3: T reads, U preempts it, the switched-out T migrates back and forth, U runs on.
+    const text = file('sc03');
+    const moves = ['T', 'T', 'T', 'T', 'U'];
+    while (moves.length < 60_000) moves.push(moves.length % 2 === 1 ? 'migrate:T:1' : 'migrate:T:0');
+    moves.push('U', 'U');
+    const { view, events } = play(text, moves);
+    const s = layoutTimeline(events, moves, 30_000, view.contexts, 800);
+    expect(moves.length).toBeGreaterThan(MAX_TICKS);
+    expect(s.ticks.length).toBeLessThanOrEqual(2 * 512);
+    // Every move is in one run: the runs' titles count 60,002 moves, U's 3 steps among them.
+    const counted = s.ticks.map((t) => /: (?:(\d+) steps?)?(?: and )?(?:(\d+) migrations?)? of/.exec(t.title)).map((m) => Number(m?.[1] ?? 0) + Number(m?.[2] ?? 0));
+    expect(counted.reduce((a, b) => a + b, 0)).toBe(moves.length);
+    expect(s.ticks.filter((t) => t.kind === 'task' && t.title.endsWith('of U'))).toHaveLength(2);
+    const t = s.ticks.filter((x) => x.title.endsWith('of T'));
+    expect(t.slice(1).every((x) => x.kind === 'migrate')).toBe(true);
+    expect(s.ticks.some((x) => x.future) && s.ticks.some((x) => !x.future)).toBe(true);
+    const later = layoutTimeline(events, moves, moves.length, view.contexts, 800);
+    expect(later.ticks.map((x) => x.key)).toEqual(s.ticks.map((x) => x.key));
+    expect(later.ticks.some((x) => x.future)).toBe(false);
+    expect(cursorAt(later, later.cursorX)).toBe(moves.length);
   });
 });
 

@@ -92,6 +92,96 @@ export function capacityFor(total: number): number {
   return cap;
 }
 
+/**
+ * Above this many moves (a long link's), the timeline draws a tick per pixel column and lane
+ * (`binTicks`), not one per move: a hundred thousand SVG elements took seconds to draw and
+ * made every step slow. Every schedule a learner steps by hand is far below it.
+ */
+export const MAX_TICKS = 4_096;
+/** How many columns a binned timeline has at most: one per two pixels of a laptop's width. */
+const BINS = 512;
+
+/**
+ * The ticks of a long schedule: the moves cut into at most BINS runs of equal length, and in
+ * each run one tick per context that moved in it (a step's kind over a migration's), failed
+ * when one of its cmpxchg failed, hollow when the run starts at or after the cursor; its title
+ * says which moves it covers and how many were that context's.
+ */
+function binTicks(
+  schedule: readonly string[],
+  byMove: ReadonlyMap<number, SimEvent[]>,
+  ctxById: ReadonlyMap<string, ContextView>,
+  laneOf: ReadonlyMap<string, number>,
+  start: number,
+  step: number,
+): BinTick[] {
+  const per = Math.ceil(schedule.length / BINS);
+  const w = Math.max(1, per * step - (per * step > 4 ? 1 : 0));
+  const ticks: BinTick[] = [];
+  for (let from = 0; from < schedule.length; from += per) {
+    const to = Math.min(schedule.length, from + per);
+    const lanes = new Map<string, { steps: number; migrations: number; failed: boolean; cpu: number | null }>();
+    for (let i = from; i < to; i++) {
+      const move = schedule[i] ?? '';
+      const migrate = move.startsWith('migrate:');
+      // `migrate:T:1`'s context, without a split per move (a hundred thousand arrays).
+      const ctxId = migrate ? move.slice(8, move.lastIndexOf(':') > 8 ? move.lastIndexOf(':') : undefined) : move;
+      let lane = lanes.get(ctxId);
+      if (lane === undefined) lanes.set(ctxId, (lane = { steps: 0, migrations: 0, failed: false, cpu: null }));
+      const evs = byMove.get(i);
+      if (migrate) lane.migrations++;
+      else lane.steps++;
+      if (evs !== undefined) {
+        lane.failed ||= evs.some((e) => e.ok === false);
+        lane.cpu = evs[0]?.cpu ?? lane.cpu;
+      }
+    }
+    for (const [ctxId, lane] of lanes) {
+      const ctx = ctxById.get(ctxId);
+      const kind = lane.steps === 0 ? 'migrate' : ctx?.kind === 'irq' ? 'irq' : 'task';
+      const h = kind === 'migrate' ? 8 : LANE_H - 8;
+      const laneTop = MARK_H + (laneOf.get(ctxId) ?? 0) * LANE_H;
+      const what = [lane.steps > 0 ? `${lane.steps} step${lane.steps === 1 ? '' : 's'}` : '', lane.migrations > 0 ? `${lane.migrations} migration${lane.migrations === 1 ? '' : 's'}` : '']
+        .filter((x) => x !== '')
+        .join(' and ');
+      ticks.push({
+        key: `bin:${from}:${ctxId}`,
+        move: to - 1,
+        x: start + from * step,
+        w,
+        y: laneTop + (LANE_H - 2 - h) / 2,
+        h,
+        cpu: lane.cpu ?? ctx?.cpu ?? null,
+        kind,
+        failed: lane.failed,
+        future: false,
+        first: from,
+        title: `moves ${from + 1}–${to}: ${what} of ${ctxId}${lane.failed ? ' · a compare-and-swap failed' : ''}`,
+      });
+    }
+  }
+  return ticks;
+}
+
+/** A binned tick and the first move of its run. */
+interface BinTick extends Tick {
+  readonly first: number;
+}
+
+/**
+ * The last binned ticks and what they were made of: a step moves only the cursor, and the
+ * ticks are then the same but for which are hollow (a hundred thousand moves were walked on
+ * every step).
+ */
+let lastBins: { readonly of: readonly unknown[]; readonly ticks: readonly BinTick[] } | null = null;
+
+function binnedAt(cursor: number, make: () => BinTick[], of: readonly unknown[]): Tick[] {
+  if (lastBins === null || lastBins.of.length !== of.length || lastBins.of.some((x, i) => x !== of[i])) {
+    lastBins = { of, ticks: make() };
+  }
+  return lastBins.ticks.map((t) => ({ ...t, future: t.first >= cursor }));
+}
+
 /** The move index under x, as a cursor (0 = before the first move). */
 export function cursorAt(shapes: TimelineShapes, x: number): number {
   const start = shapes.setup.x + shapes.setup.w;
@@ -130,7 +220,10 @@ export function layoutTimeline(
   });
   const ctxById = new Map(contexts.map((c) => [c.id, c]));
   const ticks: Tick[] = [];
-  schedule.forEach((move, i) => {
+  const binned = total > MAX_TICKS;
+  if (binned) {
+    ticks.push(...binnedAt(cursor, () => binTicks(schedule, byMove, ctxById, laneOf, start, step), [events, schedule, contexts, width]));
+  } else schedule.forEach((move, i) => {
     const evs = byMove.get(i) ?? [];
     const first = evs[0];
     const migrate = move.startsWith('migrate:');
@@ -165,13 +258,28 @@ export function layoutTimeline(
   // the bottom of that context's lane.
   const brackets: Bracket[] = [];
   const moveEvents = events.filter((e) => e.mv !== null);
+  // Each context's next successful cmpxchg after each event, found in one pass from the end
+  // (a search forward from every failure was quadratic in a retry loop's length).
+  const nextOk: (number | null)[] = new Array<number | null>(moveEvents.length).fill(null);
+  const okAfter = new Map<string, number>();
+  for (let i = moveEvents.length - 1; i >= 0; i--) {
+    const e = moveEvents[i];
+    if (e === undefined) continue;
+    nextOk[i] = okAfter.get(e.ctx) ?? null;
+    if (e.ok === true && e.mv !== null) okAfter.set(e.ctx, e.mv);
+  }
   moveEvents.forEach((e, i) => {
     if (e.ok !== false || e.mv === null) return;
-    const next = moveEvents.slice(i + 1).find((n) => n.ctx === e.ctx && n.ok === true);
-    const end = next?.mv ?? Math.min(total, cursor) - 1;
+    const end = nextOk[i] ?? Math.min(total, cursor) - 1;
     if (end <= e.mv) return;
     const laneTop = MARK_H + (laneOf.get(e.ctx) ?? 0) * LANE_H;
-    brackets.push({ key: `retry:${e.mv}`, x1: start + e.mv * step, x2: start + (end + 1) * step, y: laneTop + LANE_H - 1 });
+    const bracket = { key: `retry:${e.mv}`, x1: start + e.mv * step, x2: start + (end + 1) * step, y: laneTop + LANE_H - 1 };
+    // Binned, brackets of a lane that overlap are one: a retry loop of thousands of failures
+    // draws one bracket, not thousands on the same pixels.
+    const last = brackets.at(-1);
+    if (binned && last !== undefined && last.y === bracket.y && bracket.x1 <= last.x2) {
+      brackets[brackets.length - 1] = { ...last, x2: Math.max(last.x2, bracket.x2) };
+    } else brackets.push(bracket);
   });
   // Broken invariants, at the move whose step broke them (setup's: at the setup block); those
   // of one move share a mark, their names joined (INV-12 and INV-1 break at the same step).

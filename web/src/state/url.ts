@@ -200,6 +200,21 @@ export function parseHash(
   return { kind: 'error', part: 'route', message: `there is no page "${path}" (try #/play)` };
 }
 
+/**
+ * A schedule's `m`, kept per schedule: a step changes only the cursor, and a long link's
+ * hundred thousand moves took tens of milliseconds to encode on every step.
+ */
+const encodedMoves = new WeakMap<readonly string[], string>();
+
+function encodeMoves(schedule: readonly string[]): string {
+  let m = encodedMoves.get(schedule);
+  if (m === undefined) {
+    m = schedule.map(encodeURIComponent).join(',');
+    encodedMoves.set(schedule, m);
+  }
+  return m;
+}
+
 /** The permalink of a player state: built-in scenarios by id, others encoded. */
 export function playHash(
   scenario: string,
@@ -211,7 +226,7 @@ export function playHash(
 ): string {
   const id = Object.keys(builtins).find((k) => builtins[k] === scenario);
   const s = id ?? encodeScenario(scenario);
-  const params = [`s=${s}`, `m=${schedule.map(encodeURIComponent).join(',')}`, `at=${cursor}`];
+  const params = [`s=${s}`, `m=${encodeMoves(schedule)}`, `at=${cursor}`];
   if (goal !== null) params.push(`goal=${goal}`);
   return `#/${page}?${params.join('&')}`;
 }

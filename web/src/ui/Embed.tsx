@@ -2,7 +2,7 @@
 // postMessage with the same command table as the keyboard. It shows a lesson step
 // (`#/lessons/<id>/<step>`, ui/lessons/LessonEmbed.tsx) or a playground state (`#/play?s=&m=&at=`),
 // plus the embed's own parameters (state/embed.ts).
-import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { commandAction, parseEmbedMessage, type CommandName } from '../state/commands';
 import { parseEmbedOptions, performBounded, type EmbedOptions, type StepMessage } from '../state/embed';
 import type { PlayerState } from '../state/player';
@@ -15,7 +15,8 @@ import { useEmbedFrame } from './embedFrame';
 import { useCommandQueue } from './useCommandQueue';
 import { usePlayTimer } from './usePlayTimer';
 import { useShortcuts } from './useShortcuts';
-import { useSimulation } from './useSimulation';
+import { useSlicedSimulation } from './useSimulation';
+import { ReplayStatus } from './ReplayProgress';
 import { useMediaQuery } from './useMediaQuery';
 import { StageView, TimelineView } from './views';
 import { ExportMenu } from './ExportMenu';
@@ -59,7 +60,16 @@ function Embed({ initial, options, lesson }: { initial: PlayerState; options: Em
     reducer({ ...s, playing: options.autoplay }, { type: 'goto', cursor: Math.max(s.cursor, options.from) }),
   );
   useEmbedFrame(options.theme);
-  const derived = useSimulation(state.scenario, state.schedule, state.cursor);
+  // A long link is replayed in slices, as in the playground; Cancel keeps what was replayed.
+  const latest = useRef(state);
+  useEffect(() => {
+    latest.current = state;
+  });
+  const keepReplayed = useCallback((done: number) => {
+    const now = latest.current;
+    dispatch({ type: 'loadScenario', scenario: now.scenario, schedule: now.schedule.slice(0, done), cursor: Math.min(now.cursor, done) });
+  }, []);
+  const { derived, cancel: cancelReplay } = useSlicedSimulation(state.scenario, state.schedule, state.cursor, keepReplayed);
   const enabledMoves = useMemo(() => (derived.kind === 'ok' ? derived.view.enabledMoves : []), [derived]);
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
 
@@ -92,6 +102,14 @@ function Embed({ initial, options, lesson }: { initial: PlayerState; options: Em
   usePlayTimer(state, enabledMoves, dispatch);
 
   if (derived.kind === 'crash') return <CrashScreen title="The simulator crashed" message={derived.message} />;
+  if (derived.kind === 'replaying') {
+    return (
+      <main className="embed" aria-busy="true" data-testid="replay-progress">
+        <ReplayStatus done={derived.done} total={derived.total} onCancel={cancelReplay} />
+      </main>
+    );
+  }
+  if (derived.kind === 'bad-move') return <LinkErrorPanel error={{ kind: 'error', part: 'm', message: derived.message }} hash={window.location.hash} />;
   if (derived.kind === 'error') {
     return (
       <main className="embed">

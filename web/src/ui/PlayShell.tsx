@@ -6,7 +6,7 @@ import type { Route } from '../state/url';
 import { EXPLORER_WHAT, PlayHeader } from './PlayHeader';
 
 /** The scenario's `name`, read from its JSON without the simulator ('' if it has none). */
-function scenarioName(text: string): string {
+export function scenarioName(text: string): string {
   try {
     const name: unknown = (JSON.parse(text) as { name?: unknown }).name;
     return typeof name === 'string' ? name : '';

@@ -23,6 +23,8 @@ import { HelpDialog } from './HelpDialog';
 import { Icon } from './Icon';
 import { describeMove, describeRunToEnd } from './moves';
 import { StatsPanel, VarsPanel, ViolationBanner, ViolationsPanel } from './panels';
+import { LinkErrorPanel } from './LinkErrorPanel';
+import { ReplayProgress } from './ReplayProgress';
 import { ScenarioBar } from './ScenarioBar';
 import { ScenarioLoader } from './ScenarioLoader';
 import { BUILTIN_TEXTS } from './scenarios';
@@ -30,7 +32,7 @@ import { useExplorer } from './useExplorer';
 import { usePlayTimer } from './usePlayTimer';
 import { useShortcuts } from './useShortcuts';
 import { useCommandQueue } from './useCommandQueue';
-import { playablePrefix, useSimulation } from './useSimulation';
+import { playablePrefix, useSlicedSimulation } from './useSimulation';
 import { LinesView, ListingView, StageView, ThreadPanes, TimelineView } from './views';
 import { PlayHeader } from './PlayHeader';
 import { useMediaQuery } from './useMediaQuery';
@@ -52,7 +54,14 @@ export function Player({
   goal?: string | null;
 }) {
   const [state, dispatch] = useReducer(perform, initial);
-  const derived = useSimulation(state.scenario, state.schedule, state.cursor);
+  // A long link is replayed in slices; Cancel keeps the moves replayed so far.
+  // Callbacks read the latest state through this (kept current by an effect below).
+  const latest = useRef(state);
+  const keepReplayed = useCallback((done: number) => {
+    const now = latest.current;
+    dispatch({ type: 'loadScenario', scenario: now.scenario, schedule: now.schedule.slice(0, done), cursor: Math.min(now.cursor, done) });
+  }, []);
+  const { derived, cancel: cancelReplay } = useSlicedSimulation(state.scenario, state.schedule, state.cursor, keepReplayed);
   const enabledMoves = useMemo(() => (derived.kind === 'ok' ? derived.view.enabledMoves : []), [derived]);
   const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
   const [helpOpen, setHelpOpen] = useState(false);
@@ -112,7 +121,6 @@ export function Player({
 
   // Callbacks of the panels below the stage keep their identity across steps (the panels are
   // memoised: a step should not re-render what it does not change); they read the latest state.
-  const latest = useRef(state);
   useEffect(() => {
     latest.current = state;
   });
@@ -144,6 +152,14 @@ export function Player({
   const loader = (
     <ScenarioLoader key={state.scenario} current={state.scenario} onLoad={loadScenario} />
   );
+
+  if (derived.kind === 'replaying') {
+    return <ReplayProgress scenario={state.scenario} done={derived.done} total={derived.total} onCancel={cancelReplay} />;
+  }
+  // A long link's move that does not play: refused as a short link's is (route.ts playState).
+  if (derived.kind === 'bad-move') {
+    return <LinkErrorPanel error={{ kind: 'error', part: 'm', message: derived.message }} hash={window.location.hash} />;
+  }
 
   if (derived.kind === 'error') {
     return (

@@ -4,6 +4,7 @@
 import { SimError, Simulation } from '../sim';
 import { initialState, stopFor, type PlayerState } from '../state/player';
 import type { LinkError, Route } from '../state/url';
+import { SLICE_ABOVE } from './useSimulation';
 
 export function playState(route: Extract<Route, { kind: 'play' }>): PlayerState | LinkError {
   let sim: Simulation;
@@ -16,7 +17,9 @@ export function playState(route: Extract<Route, { kind: 'play' }>): PlayerState 
   const base = initialState(route.scenario);
   const schedule = route.moves ?? base.schedule;
   try {
-    for (const m of schedule) sim.apply(m);
+    // A long link is checked as the player replays it, in slices (useSlicedSimulation): here
+    // it would hold the main thread for the whole replay.
+    if (schedule.length <= SLICE_ABOVE) for (const m of schedule) sim.apply(m);
   } catch (e) {
     if (e instanceof SimError) return { kind: 'error', part: 'm', message: e.message };
     throw e;

@@ -80,3 +80,68 @@ describe('the page derivation', () => {
     expect(derive([first, 'nope'], 1).kind).toBe('ok');
   });
 });
+
+/**
+ * SC3 with `total` moves that play: T reads its tid, U preempts it, the switched-out T migrates
+ * between the CPUs (a move that can repeat for ever), then U and T run to their ends.
+ */
+function longSchedule(total: number): { scenario: string; moves: string[] } {
+  const file = scenarioFiles().find((f) => f.includes('sc03_'));
+  if (file === undefined) throw new Error('sc03 is missing');
+  const tail = [...Array<string>(8).fill('U'), ...Array<string>(13).fill('T')];
+  const moves = ['T', 'T', 'T', 'T', 'U'];
+  while (moves.length < total - tail.length) moves.push(moves.length % 2 === 1 ? 'migrate:T:1' : 'migrate:T:0');
+  return { scenario: readFileSync(file, 'utf8'), moves: [...moves, ...tail] };
+}
+
+describe('a long schedule replayed in slices', () => {
+  it('leaves the derivation where one call leaves it, with nothing pending', async () => {
+    const { scenario, moves } = longSchedule(6_000);
+    const derive = deriver(scenario);
+    expect(derive.pending(moves)).toBe(6_000);
+    const seen: number[] = [];
+    const out = await derive.replay(moves, (p) => seen.push(p.done), new AbortController().signal);
+    expect(out).toEqual({ done: 6_000, error: null });
+    expect(seen.at(-1)).toBe(6_000);
+    expect(derive.pending(moves)).toBe(0);
+    const oneCall = deriver(scenario);
+    for (const cursor of [6_000, 17, 0, 5_999]) {
+      const got = derive(moves, cursor);
+      const want = oneCall(moves, cursor);
+      if (got.kind !== 'ok' || want.kind !== 'ok') throw new Error(`${got.kind} / ${want.kind}`);
+      expect(got.view).toEqual(want.view);
+      expect(got.outcome).toEqual(want.outcome);
+      expect(got.events).toEqual(want.events);
+      expect(got.lastEvent).toEqual(want.lastEvent);
+    }
+    // T allocated where the migrations left it: all 6,000 moves played.
+    expect(derive(moves, 6_000)).toMatchObject({ kind: 'ok', outcome: { finished: true } });
+  });
+
+  it('stops at a move that does not play with the message one call gives', async () => {
+    const { scenario, moves } = longSchedule(6_000);
+    const bad = [...moves.slice(0, 4_000), 'nobody', ...moves.slice(4_000)];
+    const out = await deriver(scenario).replay(bad, () => undefined, new AbortController().signal);
+    const want = deriver(scenario)(bad, bad.length);
+    if (want.kind !== 'error') throw new Error(want.kind);
+    expect(out).toEqual({ done: 4_000, error: want.message });
+    expect(want.message).toMatch(/^move 4000 \("nobody"\)/);
+  });
+
+  it('stops when aborted, and the moves replayed so far derive as in one call', async () => {
+    const { scenario, moves } = longSchedule(40_000);
+    const derive = deriver(scenario);
+    const abort = new AbortController();
+    const out = await derive.replay(moves, () => abort.abort(), abort.signal);
+    expect(out.error).toBeNull();
+    expect(out.done).toBeGreaterThan(0);
+    const kept = moves.slice(0, out.done);
+    // Cancel keeps what was replayed: nothing is left to apply for it.
+    expect(derive.pending(kept)).toBe(0);
+    const got = derive(kept, kept.length);
+    const want = deriver(scenario)(kept, kept.length);
+    if (got.kind !== 'ok' || want.kind !== 'ok') throw new Error(`${got.kind} / ${want.kind}`);
+    expect(got.view).toEqual(want.view);
+    expect(got.events).toEqual(want.events);
+  });
+});

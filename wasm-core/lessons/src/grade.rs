@@ -317,19 +317,6 @@ fn read_scenario_answer(path: &std::path::Path) -> Result<Answer, String> {
     })
 }
 
-/// Two scenarios are the same exercise's when they agree but for their name and schedule.
-fn same_scenario(a: &Value, b: &Value) -> bool {
-    let strip = |v: &Value| {
-        let mut v = v.clone();
-        if let Some(o) = v.as_object_mut() {
-            o.remove("name");
-            o.remove("schedule");
-        }
-        v
-    };
-    strip(a) == strip(b)
-}
-
 fn test(name: &str, ok: bool, max: f64, output: String) -> TestResult {
     TestResult {
         name: name.into(),
@@ -397,7 +384,7 @@ pub fn grade(dir: &std::path::Path, spec: &str, answer: AnswerSource) -> Result<
             moves,
             what,
         } => {
-            let mismatch = if !same_scenario(&scenario, &expected) {
+            let mismatch = if !slub_sim::scenario::same_exercise(&scenario, &expected) {
                 Some(format!("the {what} is for another scenario or variant than this exercise's: open the exercise from its lesson"))
             } else if !moves.starts_with(&prefix) {
                 Some(format!(

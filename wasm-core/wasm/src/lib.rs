@@ -86,6 +86,20 @@ pub fn listing_for(allocator: &str, fastpath: &str, slowpath: &str) -> Result<St
     }
 }
 
+/// Whether the page's scenario is still the exercise's that a goal opened with, by the rule
+/// `slub-lab grade` scores by (`slub_sim::scenario::same_exercise`). Text that is not JSON is
+/// no exercise's.
+#[wasm_bindgen(js_name = sameExercise)]
+pub fn same_exercise(opening: &str, scenario: &str) -> bool {
+    match (
+        serde_json::from_str::<serde_json::Value>(opening),
+        serde_json::from_str::<serde_json::Value>(scenario),
+    ) {
+        (Ok(a), Ok(b)) => slub_sim::scenario::same_exercise(&a, &b),
+        _ => false,
+    }
+}
+
 /// A scenario being played: the opaque handle JS holds.
 #[wasm_bindgen]
 pub struct Simulator {

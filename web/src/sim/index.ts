@@ -4,6 +4,7 @@ export {
   listingFor,
   movesToEnd,
   panicForTest,
+  sameExercise,
   loadWasm,
   SimCrash,
   SimError,

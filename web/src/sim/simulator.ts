@@ -14,6 +14,7 @@ import init, {
   panicForTest as rawPanicForTest,
   listing as rawListing,
   listingFor as rawListingFor,
+  sameExercise as rawSameExercise,
   Simulator as RawSimulator,
 } from './pkg/slub_wasm.js';
 import {
@@ -132,6 +133,14 @@ export function listingFor(allocator: string, fastpath: string, slowpath: string
     listings.set(key, found);
   }
   return found;
+}
+
+/**
+ * Whether `scenario` is still the exercise's that `opening` began, by `slub-lab grade`'s own
+ * rule (Rust, `slub_sim::scenario::same_exercise`): equal as JSON but for `name` and `schedule`.
+ */
+export function sameExercise(opening: string, scenario: string): boolean {
+  return call(() => rawSameExercise(opening, scenario));
 }
 
 /**

@@ -2,10 +2,11 @@
 // every query parameter and path segment; a link's moves are bounded as the command line's are
 // (one constant, generated from Rust); an HTML-escaped link keeps its moves; the goal banner's
 // rule is the grader's.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DESCRIPTIONS } from '../lessons/vocabulary';
 import { notTheGoal } from '../lessons/same-exercise';
 import { MAX_SCHEDULE_MOVES } from '../sim/generated/limits';
+import { loadWasmNode } from '../sim/testing';
 import { parseLessonPath } from '../ui/lessons/route';
 import { BUILTIN_TEXTS, DEFAULT_SCENARIO_ID } from '../ui/scenarios';
 import { parseEmbedOptions } from './embed';
@@ -94,6 +95,7 @@ describe('an HTML-escaped link', () => {
 });
 
 describe('the goal banner’s rule (slub-lab grade’s)', () => {
+  beforeAll(loadWasmNode);
   const opening = { scenario: '{"schemaVersion":1,"name":"x","cpus":2,"variant":{"fastpath":"no-tid"}}', moves: ['T', 'T'] };
   it('holds for the opening, renamed, keys reordered, moves added', () => {
     expect(notTheGoal(opening, opening.scenario, ['T', 'T'])).toBeNull();
@@ -104,5 +106,9 @@ describe('the goal banner’s rule (slub-lab grade’s)', () => {
     expect(notTheGoal(opening, '{"schemaVersion":1,"name":"x","cpus":2,"variant":{"fastpath":"no-tid","prefetch":false}}', ['T', 'T'])).toMatch(/variant/);
     expect(notTheGoal(opening, opening.scenario, ['T'])).toMatch(/moves/);
     expect(notTheGoal(opening, opening.scenario, ['I', 'T'])).toMatch(/moves/);
+  });
+  it('is the grader’s own: 2 and 2.0 are different scenarios to it, so to the banner too', () => {
+    expect(notTheGoal(opening, '{"schemaVersion":1,"name":"x","cpus":2.0,"variant":{"fastpath":"no-tid"}}', ['T', 'T'])).toMatch(/variant/);
+    expect(notTheGoal(opening, 'not JSON', ['T', 'T'])).toMatch(/variant/);
   });
 });

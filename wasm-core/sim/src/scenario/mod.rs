@@ -17,6 +17,7 @@
 
 mod cache;
 mod error;
+mod exercise;
 mod keys;
 mod limits;
 mod parse;
@@ -29,6 +30,7 @@ mod variant;
 
 pub use cache::{sheaf_capacity, slab_tunables, CacheConfig};
 pub use error::ScenarioError;
+pub use exercise::same_exercise;
 // `Variant` and every key's own enum (`Fastpath`, `FreeRetryLock`, ...): whatever the table declares.
 pub use keys::*;
 pub use limits::{

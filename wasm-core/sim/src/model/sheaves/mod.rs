@@ -3,9 +3,11 @@
 //! `counters` and their double CAS, the node partial list under `list_lock`) is the shared
 //! `Page`/`Node` of the machine, as in the classic design.
 //!
-//! Files: `alloc` (`slab_alloc_node`/`alloc_from_pcs`, `__pcs_replace_empty_main`, the refill
-//! from slabs and `___slab_alloc`), `free` (`slab_free`, `free_to_pcs`,
-//! `__pcs_replace_full_main`, the flushes, `__kmem_cache_free_bulk`, `__slab_free`, hotplug),
+//! Files: `alloc` (`slab_alloc_node`/`alloc_from_pcs`, `__pcs_replace_empty_main`), `refill`
+//! (the refill from slabs: `refill_sheaf`, `refill_objects`, `__refill_objects_node`),
+//! `alloc_slow` (`___slab_alloc`, `get_from_partial_node`, `allocate_slab`,
+//! `alloc_from_new_slab`), `free` (`slab_free`, `free_to_pcs`, `__pcs_replace_full_main`),
+//! `flush` (the flushes, `__kmem_cache_free_bulk`, hotplug), `free_slow` (`__slab_free`),
 //! `barn` (the barn helpers and the per-CPU lock), `invariants` (INV-S1…INV-S15 of model.md C.5).
 //!
 //! Where a kernel statement becomes one step although it is several accesses, the comment at
@@ -20,25 +22,29 @@ use crate::model::pcs::labels::*;
 use crate::scenario::PcsLock;
 
 mod alloc;
+mod alloc_slow;
 mod barn;
+mod flush;
 mod free;
+mod free_slow;
 mod invariants;
 #[cfg(test)]
 mod negative;
+mod refill;
 mod view;
 
 use super::pcs::FnPc;
-pub use alloc::{
-    AllocFromNewSlab, AllocateSlab, GetFreelistNofreeze, GetFromPartialNode, GetPartialNodeBulk,
-    PcsReplaceEmptyMain, RefillObjects, RefillObjectsNode, RefillSheaf, SlabAllocNode, SlabAllocV7,
-};
+pub use alloc::{PcsReplaceEmptyMain, SlabAllocNode};
+pub use alloc_slow::{AllocFromNewSlab, AllocateSlab, GetFromPartialNode, SlabAllocV7};
 pub use barn::{
     BarnGetEmptySheaf, BarnPutSheaf, BarnReplaceEmptySheaf, BarnReplaceFullSheaf, LocalLockV7,
     LocalTrylock, LocalUnlockV7,
 };
-pub use free::{
-    FreeToPcs, KmemCacheFreeBulk, PcsFlushAll, PcsInstallEmptySheaf, PcsReplaceFullMain,
-    SheafFlushMain, SheafFlushUnused, SlabFreeSlowV7, SlabFreeV7, SlubCpuDead,
+pub use flush::{KmemCacheFreeBulk, PcsFlushAll, SheafFlushMain, SheafFlushUnused, SlubCpuDead};
+pub use free::{FreeToPcs, PcsInstallEmptySheaf, PcsReplaceFullMain, SlabFreeV7};
+pub use free_slow::SlabFreeSlowV7;
+pub use refill::{
+    GetFreelistNofreeze, GetPartialNodeBulk, RefillObjects, RefillObjectsNode, RefillSheaf,
 };
 
 /// Linux 7.0's state of the machine `$m` (`Machine::sheaves_state`).

@@ -5,7 +5,7 @@ use super::allocator::OpCall;
 use super::cost;
 use super::state::*;
 use super::touch::Touch;
-use super::{Config, Fault, Flow, Machine};
+use super::{Config, Core, Fault, Flow, Machine};
 use crate::event::Event;
 use crate::model::pcs::labels::*;
 use crate::scenario::{Preempt, Scenario};
@@ -81,7 +81,6 @@ impl Machine {
                     partial: Vec::new(),
                 })
                 .collect(),
-            alloc: Machine::initial_alloc_state(&cfg),
             slabs: Vec::new(),
             ctxs,
             vars: vec![Var::default(); cfg.var_names.len()],
@@ -93,7 +92,8 @@ impl Machine {
             in_setup: true,
             last_moved: None,
         };
-        let mut m = Machine {
+        let alloc = Machine::initial_alloc_state(&cfg);
+        let core = Core {
             cfg,
             st,
             violations: Vec::new(),
@@ -111,6 +111,7 @@ impl Machine {
             fault: Default::default(),
             halted: false,
         };
+        let mut m = Machine { core, alloc };
         m.create_cache();
         m.run_setup();
         m
@@ -118,12 +119,12 @@ impl Machine {
 
     /// The hidden context that runs `setup`: the one after the scenario's tasks and irqs.
     fn setup_ctx(&self) -> CtxId {
-        self.cfg.n_ctx as CtxId
+        self.core.cfg.n_ctx as CtxId
     }
 
     fn run_setup(&mut self) {
         let sx = self.setup_ctx();
-        let setup = self.cfg.sc.setup.clone();
+        let setup = self.core.cfg.sc.setup.clone();
         for (i, op) in setup.iter().enumerate() {
             let k = op.cpu;
             if let Some(c) = self.ctx_mut(sx) {
@@ -171,17 +172,17 @@ impl Machine {
         if let Some(c) = self.ctx_mut(sx) {
             c.finished = true;
         }
-        self.st.in_setup = false;
+        self.core.st.in_setup = false;
         // Each CPU's first task is current; the others wait switched out.
-        let tasks = self.cfg.sc.tasks.len();
-        for (i, c) in self.st.ctxs.iter().enumerate().take(tasks) {
-            if let Some(cpu) = self.st.cpus.get_mut(c.cpu as usize) {
+        let tasks = self.core.cfg.sc.tasks.len();
+        for (i, c) in self.core.st.ctxs.iter().enumerate().take(tasks) {
+            if let Some(cpu) = self.core.st.cpus.get_mut(c.cpu as usize) {
                 if c.kind == CtxKind::Task && cpu.current.is_none() {
                     cpu.current = Some(i as CtxId);
                 }
             }
         }
-        for i in 0..self.cfg.n_ctx {
+        for i in 0..self.core.cfg.n_ctx {
             self.settle(i as CtxId);
         }
         self.report_fault(None);
@@ -189,10 +190,11 @@ impl Machine {
 
     pub fn parse_move(&self, mv: &str) -> Result<Move, String> {
         let find = |id: &str| {
-            self.cfg
+            self.core
+                .cfg
                 .ctx_ids
                 .iter()
-                .take(self.cfg.n_ctx)
+                .take(self.core.cfg.n_ctx)
                 .position(|c| c == id)
                 .map(|i| i as CtxId)
         };
@@ -209,10 +211,10 @@ impl Machine {
             let k: u32 = cpu
                 .parse()
                 .map_err(|_| format!("`{cpu}` is not a CPU number"))?;
-            if k as usize >= self.cfg.cpus {
+            if k as usize >= self.core.cfg.cpus {
                 return Err(format!(
                     "there is no cpu{k} (the scenario has {} CPUs)",
-                    self.cfg.cpus
+                    self.core.cfg.cpus
                 ));
             }
             return Ok(Move::Migrate(t, k));
@@ -228,7 +230,7 @@ impl Machine {
             // A move of a context that does not exist (only a caller that made up a `Move`
             // can name one) is not enabled; after an internal error nothing is.
             Move::Step(cx) => {
-                let Some(c) = self.st.ctxs.get(cx as usize) else {
+                let Some(c) = self.core.st.ctxs.get(cx as usize) else {
                     return false;
                 };
                 if c.finished || self.stopped() {
@@ -255,7 +257,7 @@ impl Machine {
     pub fn move_blocked(&self, mv: Move) -> Option<String> {
         match mv {
             Move::Step(cx) => {
-                let Some(c) = self.st.ctxs.get(cx as usize) else {
+                let Some(c) = self.core.st.ctxs.get(cx as usize) else {
                     return Some(format!("there is no context {cx}"));
                 };
                 let name = self.ctx_name(cx);
@@ -305,7 +307,7 @@ impl Machine {
                 self.blocked_reason(cx).map(|why| format!("{name} {why}"))
             }
             Move::Migrate(t, k) => {
-                let Some(c) = self.st.ctxs.get(t as usize) else {
+                let Some(c) = self.core.st.ctxs.get(t as usize) else {
                     return Some(format!("there is no context {t}"));
                 };
                 let name = self.ctx_name(t);
@@ -315,7 +317,7 @@ impl Machine {
                 if self.stopped() {
                     return Some(HALTED.into());
                 }
-                if c.kind != CtxKind::Task || k as usize >= self.cfg.cpus {
+                if c.kind != CtxKind::Task || k as usize >= self.core.cfg.cpus {
                     return Some(format!("{name} cannot migrate to cpu{k}"));
                 }
                 if self.variant().preempt == Preempt::None {
@@ -373,7 +375,7 @@ impl Machine {
             return Some(Block::Finished);
         }
         let Some(fr) = c.stack.last() else {
-            return match self.cfg.ops_of(cx).get(c.op_index) {
+            return match self.core.cfg.ops_of(cx).get(c.op_index) {
                 Some(IOp::Free { var }) | Some(IOp::Touch { var }) if !self.var(*var).bound => {
                     Some(Block::Var(*var))
                 }
@@ -417,15 +419,15 @@ impl Machine {
     /// The moves that may come next: contexts in scenario order, then migrations.
     pub fn enabled_moves(&self) -> Vec<Move> {
         let mut out = Vec::new();
-        let n = self.cfg.n_ctx;
+        let n = self.core.cfg.n_ctx;
         for cx in 0..n as CtxId {
             if self.move_enabled(Move::Step(cx)) {
                 out.push(Move::Step(cx));
             }
         }
         if self.variant().preempt == Preempt::Full {
-            for cx in 0..self.cfg.sc.tasks.len() as CtxId {
-                for k in 0..self.cfg.cpus as u32 {
+            for cx in 0..self.core.cfg.sc.tasks.len() as CtxId {
+                for k in 0..self.core.cfg.cpus as u32 {
                     let mv = Move::Migrate(cx, k);
                     if self.move_blocked(mv).is_none() {
                         out.push(mv);
@@ -445,7 +447,7 @@ impl Machine {
 
     /// Apply an enabled move (the caller checked `move_blocked`).
     pub fn apply_move(&mut self, mv: Move, index: Option<usize>) {
-        if self.foot.is_some() {
+        if self.core.foot.is_some() {
             self.note_move_resources(mv);
         }
         match mv {
@@ -499,14 +501,19 @@ impl Machine {
                 if !self.ctx(cx).stack.is_empty() && !self.stopped() {
                     self.run_step(cx, index);
                 }
-                self.st.last_moved = Some(cx);
+                self.core.st.last_moved = Some(cx);
             }
         }
         self.report_fault(None);
     }
 
     pub fn all_finished(&self) -> bool {
-        self.st.ctxs.iter().take(self.cfg.n_ctx).all(|c| c.finished)
+        self.core
+            .st
+            .ctxs
+            .iter()
+            .take(self.core.cfg.n_ctx)
+            .all(|c| c.finished)
     }
 
     /// Some context is unfinished and no move is enabled. (Not after an internal error of the
@@ -514,16 +521,16 @@ impl Machine {
     pub fn deadlocked(&self) -> bool {
         !self.stopped()
             && !self.all_finished()
-            && (0..self.cfg.n_ctx as CtxId).all(|c| !self.move_enabled(Move::Step(c)))
+            && (0..self.core.cfg.n_ctx as CtxId).all(|c| !self.move_enabled(Move::Step(c)))
     }
 
     /// Run free work of context `cx` until its next label is a step (or it finishes).
     pub(super) fn settle(&mut self, cx: CtxId) {
-        self.probing = true;
-        self.cur = cx;
+        self.core.probing = true;
+        self.core.cur = cx;
         // An internal error stops the settling where it was found.
         while !self.stopped() {
-            self.cur_cpu = self.ctx(cx).cpu;
+            self.core.cur_cpu = self.ctx(cx).cpu;
             if self.ctx(cx).stack.is_empty() {
                 if !self.start_op(cx) {
                     break;
@@ -539,7 +546,7 @@ impl Machine {
             }
             self.after_exec(cx, flow);
         }
-        self.probing = false;
+        self.core.probing = false;
     }
 
     /// Run the current label of `cx`'s top frame in place. The stack is moved out for the
@@ -590,7 +597,7 @@ impl Machine {
     /// Start the context's next op. Returns false if there is none (finished) or it must wait.
     fn start_op(&mut self, cx: CtxId) -> bool {
         let idx = self.ctx(cx).op_index;
-        let Some(&op) = self.cfg.ops_of(cx).get(idx) else {
+        let Some(&op) = self.core.cfg.ops_of(cx).get(idx) else {
             self.finish_ctx(cx);
             return false;
         };
@@ -658,19 +665,19 @@ impl Machine {
         }
         c.begun = true;
         let Some(i) = c.cur_op else { return };
-        match self.cfg.ops_of(cx).get(i) {
+        match self.core.cfg.ops_of(cx).get(i) {
             Some(&IOp::Free { var }) => {
                 if let Some(v) = self.var_mut(var) {
                     v.freed = true;
                 }
-                self.ghost.frees.bump();
+                self.core.ghost.frees.bump();
             }
             Some(&IOp::Flush { target: Some(k) }) => {
                 // Hotplug: this start waited for k's contexts to finish and takes k
                 // offline (no migration there any more): both are part of its footprint.
                 use super::{RES_CTX, RES_SCHED};
-                if self.foot.is_some() {
-                    let on_k: Vec<usize> = (self.st.ctxs.iter().enumerate())
+                if self.core.foot.is_some() {
+                    let on_k: Vec<usize> = (self.core.st.ctxs.iter().enumerate())
                         .filter(|(_, c)| c.cpu == k)
                         .map(|(o, _)| o)
                         .collect();
@@ -686,7 +693,8 @@ impl Machine {
 
     /// Whether a context other than `cx` is still alive on CPU k (so k cannot go offline).
     fn cpu_busy(&self, k: u32, cx: CtxId) -> bool {
-        self.st
+        self.core
+            .st
             .ctxs
             .iter()
             .enumerate()
@@ -695,8 +703,9 @@ impl Machine {
 
     /// Whether a survivor has begun flushing CPU k as dead (an op `flush` with `target` k).
     pub fn cpu_offline(&self, k: u32) -> bool {
-        self.st.ctxs.iter().enumerate().any(|(o, c)| {
-            self.cfg
+        self.core.st.ctxs.iter().enumerate().any(|(o, c)| {
+            self.core
+                .cfg
                 .ops_of(o as CtxId)
                 .iter()
                 .take(c.op_index)
@@ -706,14 +715,15 @@ impl Machine {
 
     fn finish_op(&mut self, cx: CtxId, v: Addr) {
         let Some(i) = self.ctx(cx).cur_op else { return };
-        if let Some(&IOp::Alloc { var: vi, .. }) = self.cfg.ops_of(cx).get(i) {
+        if let Some(&IOp::Alloc { var: vi, .. }) = self.core.cfg.ops_of(cx).get(i) {
             let addr = (v != NULL).then_some(v);
             if let Some(a) = addr {
-                self.ghost.allocs.bump();
+                self.core.ghost.allocs.bump();
                 // INV-1 by a scan of every variable: an invariant check, so only when checks
                 // are on (the Lab's runs bind tens of thousands of variables).
-                let holder = if self.checks {
-                    self.st
+                let holder = if self.core.checks {
+                    self.core
+                        .st
                         .vars
                         .iter()
                         .position(|o| o.held() && o.addr == Some(a))
@@ -768,7 +778,7 @@ impl Machine {
     fn finish_ctx(&mut self, cx: CtxId) {
         let k = self.ctx(cx).cpu;
         self.touch_resource(super::RES_SCHED | k, true);
-        let n_ctx = self.cfg.n_ctx;
+        let n_ctx = self.core.cfg.n_ctx;
         let Some(c) = self.ctx_mut(cx) else { return };
         if c.finished {
             return;
@@ -794,8 +804,8 @@ impl Machine {
 
     /// Execute the step at the top of `cx`'s stack, settle, record and check.
     pub(super) fn run_step(&mut self, cx: CtxId, mv: Option<usize>) {
-        self.cur = cx;
-        self.cur_cpu = self.ctx(cx).cpu;
+        self.core.cur = cx;
+        self.core.cur_cpu = self.ctx(cx).cpu;
         if let Some(c) = self.ctx_mut(cx) {
             c.settled = false;
         }
@@ -809,14 +819,14 @@ impl Machine {
                 .map(|fr| format!("{}:{}", fr.func().name(), fr.pc().name()))
                 .unwrap_or_default();
             let ev = Event {
-                step: self.st.steps,
+                step: self.core.st.steps,
                 mv,
                 ctx: self.ctx_name(cx).to_string(),
-                cpu: self.cur_cpu,
+                cpu: self.core.cur_cpu,
                 label,
                 ..Default::default()
             };
-            if let Some(rec) = self.rec.as_mut() {
+            if let Some(rec) = self.core.rec.as_mut() {
                 rec.cur = ev;
             }
         }
@@ -824,7 +834,7 @@ impl Machine {
         debug_assert!(!matches!(flow, Flow::Pending));
         self.after_exec(cx, flow);
         self.settle(cx);
-        if let Some(r) = self.rec.as_mut() {
+        if let Some(r) = self.core.rec.as_mut() {
             let mut ev = std::mem::take(&mut r.cur);
             let waited = std::mem::take(&mut r.prefetch_wait);
             if waited > 0 {
@@ -837,11 +847,11 @@ impl Machine {
         }
         // The invariants judge a consistent state only: after an internal error `MODEL` says
         // what broke.
-        if self.checks && !self.halted {
+        if self.core.checks && !self.core.halted {
             self.check_step_invariants();
         }
         // A run is bounded by its moves (`MAX_POLICY_MOVES` and the like), far below u64.
-        self.st.steps.bump();
+        self.core.st.steps.bump();
     }
 }
 
@@ -850,15 +860,15 @@ impl Machine {
     /// (or an internal error of the model a read-only lookup noted since the last move).
     pub fn finish_if_done(&mut self) {
         self.report_fault(None);
-        if self.end_checked || self.halted {
+        if self.core.end_checked || self.core.halted {
             return;
         }
         if self.all_finished() {
-            self.end_checked = true;
+            self.core.end_checked = true;
             self.check_end_of_run();
         } else if self.deadlocked() {
-            self.end_checked = true;
-            let waits: Vec<String> = (0..self.cfg.n_ctx as CtxId)
+            self.core.end_checked = true;
+            let waits: Vec<String> = (0..self.core.cfg.n_ctx as CtxId)
                 .filter(|&c| !self.ctx(c).finished)
                 .map(|c| match self.blocked_reason(c) {
                     Some(r) => format!("{} {r}", self.ctx_name(c)),

@@ -3,7 +3,7 @@
 /// Start a step: in probing mode, stop in front of it (see `mod.rs`).
 macro_rules! step {
     ($m:expr) => {
-        if $m.probing {
+        if $m.core.probing {
             return Flow::Pending;
         }
     };

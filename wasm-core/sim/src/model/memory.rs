@@ -107,14 +107,14 @@ impl Machine {
     #[allow(clippy::arithmetic_side_effects)]
     fn count_transfer(&mut self, line: u32, modified: bool, prefetch: bool) {
         let (cpus, statics, obj_lines) = (
-            self.cfg.cpus as u32,
-            self.cfg.static_lines(),
-            self.cfg.obj_lines,
+            self.core.cfg.cpus as u32,
+            self.core.cfg.static_lines(),
+            self.core.cfg.obj_lines,
         );
-        let Some(c) = self.counts.as_mut() else {
+        let Some(c) = self.core.counts.as_mut() else {
             return;
         };
-        let Some(t) = c.transfers.get_mut(self.cur_cpu as usize) else {
+        let Some(t) = c.transfers.get_mut(self.core.cur_cpu as usize) else {
             return;
         };
         t.total += 1;
@@ -135,7 +135,7 @@ impl Machine {
 
     /// Touch `line` from the stepping CPU; returns the cycles charged.
     pub fn access(&mut self, line: u32, acc: Access) -> u64 {
-        if self.foot.is_some() {
+        if self.core.foot.is_some() {
             // A prefetch changes only coherence, but that is state too.
             self.touch_resource(line, acc != Access::Read);
         }
@@ -151,7 +151,7 @@ impl Machine {
     /// prefetches on their way to it arrive that much sooner on its step clock.
     pub fn pass_time(&mut self, k: u32, cycles: u64) {
         let now = self.policy_view().cycles(k as usize);
-        for p in self.st.prefetches.iter_mut().filter(|p| p.cpu == k) {
+        for p in self.core.st.prefetches.iter_mut().filter(|p| p.cpu == k) {
             p.at = p.at.saturating_sub(cycles).max(now);
         }
     }
@@ -160,8 +160,9 @@ impl Machine {
     /// the rest of its transfer (the line is already this CPU's in the MESI view: the
     /// protocol acts at once, only the time is spread). Returns the cycles waited.
     fn wait_for_prefetch(&mut self, line: u32) -> u64 {
-        let me = self.cur_cpu;
+        let me = self.core.cur_cpu;
         let Some(i) = self
+            .core
             .st
             .prefetches
             .iter()
@@ -169,7 +170,7 @@ impl Machine {
         else {
             return 0;
         };
-        let p = self.st.prefetches.swap_remove(i);
+        let p = self.core.st.prefetches.swap_remove(i);
         let now = self.my_cycles();
         // Another CPU took the line meanwhile: this access misses on its own.
         if self.line(line).get(me as usize) == Some(&Mesi::I) || p.at <= now {
@@ -181,7 +182,7 @@ impl Machine {
     }
 
     fn access_now(&mut self, line: u32, acc: Access) -> u64 {
-        let me = self.cur_cpu as usize;
+        let me = self.core.cur_cpu as usize;
         let states = self.line(line);
         let mine = states.get(me).copied().unwrap_or(Mesi::I);
         // The common case: a hit that changes no state.
@@ -196,7 +197,7 @@ impl Machine {
                 }
             };
         }
-        let ncpu = self.cfg.cpus;
+        let ncpu = self.core.cfg.cpus;
         let write = matches!(acc, Access::Write | Access::PrefetchW | Access::Atomic);
         // Where the line comes from when we miss: a Modified copy, a clean copy, or memory.
         let mut modified_at = None;
@@ -248,16 +249,19 @@ impl Machine {
             if charged != Id::L1Hit {
                 let at = self
                     .my_cycles()
-                    .saturating_add(self.cfg.costs.get(Id::Prefetch))
-                    .saturating_add(self.cfg.costs.get(charged));
+                    .saturating_add(self.core.cfg.costs.get(Id::Prefetch))
+                    .saturating_add(self.core.cfg.costs.get(charged));
                 let cpu = me as u32;
                 // Keep only what is still on its way (a line that has arrived costs nothing).
-                let cycles = &self.st.cycles;
-                self.st.prefetches.retain(|p| {
+                let cycles = &self.core.st.cycles;
+                self.core.st.prefetches.retain(|p| {
                     !(p.line == line && p.cpu == cpu)
                         && cycles.get(p.cpu as usize).is_some_and(|&c| p.at > c)
                 });
-                self.st.prefetches.push(PrefetchInFlight { line, cpu, at });
+                self.core
+                    .st
+                    .prefetches
+                    .push(PrefetchInFlight { line, cpu, at });
             }
             charged = Id::Prefetch;
         }
@@ -267,7 +271,7 @@ impl Machine {
             let gained = mine == Mesi::I || (mine == Mesi::S && write);
             let changed = |k: usize| next.get(k) != states.get(k);
             let others = (0..ncpu).any(|k| k != me && changed(k));
-            if gained && others && self.counts.is_some() {
+            if gained && others && self.core.counts.is_some() {
                 let prefetch = matches!(acc, Access::Prefetch | Access::PrefetchW);
                 self.count_transfer(line, modified_at.is_some(), prefetch);
             }
@@ -324,8 +328,8 @@ impl Machine {
     /// charged (the spinner's clock is the driver's). Returns whether the line moved (the
     /// spinner had no copy): a coherence event the driver counts.
     pub fn spin_read(&mut self, k: u32, line: u32) -> bool {
-        let (k, cpus) = (k as usize, self.cfg.cpus);
-        let Some(states) = self.st.lines.get_mut(line as usize) else {
+        let (k, cpus) = (k as usize, self.core.cfg.cpus);
+        let Some(states) = self.core.st.lines.get_mut(line as usize) else {
             return false;
         };
         if states.get(k).is_none_or(|s| *s != Mesi::I) {

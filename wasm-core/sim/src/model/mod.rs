@@ -22,8 +22,10 @@
 //! step label returns `Flow::Pending` without touching anything; that is how settling stops in
 //! front of a step.
 //!
-//! Layout. The machine shared by every allocator, which knows none of them by field: `state`
-//! (the plain-data state: processor, node lists, slab memory, and the allocator's own arm),
+//! Layout. `Machine` is a [`Core`], what every allocator uses and none owns, and the state of
+//! the allocator the scenario runs ([`AllocState`]). The machine shared by every allocator,
+//! which knows none of them by field: `state` (the plain-data state: processor, node lists,
+//! slab memory, contexts, cache lines, statistics),
 //! `memory` (cache lines, MESI, the cost of an access), `cost` (the cost table), `prims`
 //! (processor state, `list_lock`, the typed lookups), `config` (what a scenario fixes once:
 //! `Config`), `executor` (contexts and moves: which
@@ -109,9 +111,23 @@ pub struct Recorder {
     pub prefetch_wait: u64,
 }
 
-/// The simulated machine. `st` is the whole state; the rest is configuration or scratch.
+/// The simulated machine: what every allocator uses and none owns ([`Core`]), and the state of
+/// the allocator the scenario runs ([`AllocState`], one arm per allocator). Together they are
+/// the whole state the explorer hashes (`Machine::hash_state`).
 #[derive(Clone, Debug)]
 pub struct Machine {
+    core: Core,
+    /// The allocator's own state beyond the shared structures of `core.st`.
+    alloc: AllocState,
+}
+
+/// What every allocator uses and none owns: the configuration, the shared state (`st`: the
+/// processor, the node lists, slab memory, contexts, cache lines with their MESI states,
+/// statistics, cycles), the context stepping now, events, violations, faults and the ghost
+/// counters. `st` and the allocator's state are the machine's state; the rest is configuration
+/// or scratch.
+#[derive(Clone, Debug)]
+pub struct Core {
     cfg: std::rc::Rc<Config>,
     st: State,
     violations: Vec<Violation>,
@@ -189,11 +205,11 @@ pub struct Ghost {
 
 impl Machine {
     pub fn tid_step(&self) -> u64 {
-        self.cfg.tid_step
+        self.core.cfg.tid_step
     }
 
     pub fn fastpath(&self) -> Fastpath {
-        self.cfg.sc.variant.fastpath
+        self.core.cfg.sc.variant.fastpath
     }
 
     // ----- naming, for events, narration and views -----
@@ -227,10 +243,10 @@ impl Machine {
     }
 
     pub fn ctx_name(&self, c: CtxId) -> &str {
-        match self.cfg.ctx_ids.get(c as usize) {
+        match self.core.cfg.ctx_ids.get(c as usize) {
             Some(name) => name,
             None => {
-                prims::note_fault(&self.fault, Fault::NoSuch("context", c.into()));
+                prims::note_fault(&self.core.fault, Fault::NoSuch("context", c.into()));
                 "?"
             }
         }
@@ -244,7 +260,7 @@ impl Machine {
     /// Lab workload's slab is at most an order-3 page), well below `OBJ_BASE`.
     #[allow(clippy::arithmetic_side_effects)]
     pub fn obj_addr(&self, s: SlabId, i: u32) -> Addr {
-        OBJ_BASE * (s as u64 + 1) + i as u64 * self.cfg.size
+        OBJ_BASE * (s as u64 + 1) + i as u64 * self.core.cfg.size
     }
 
     /// The (slab, index) of an object address, if it is one (of any slab ever created).
@@ -255,11 +271,11 @@ impl Machine {
         // Below `OBJ_BASE` is no slab's (`obj_addr`).
         let s = (a / OBJ_BASE).checked_sub(1)?;
         let off = a % OBJ_BASE;
-        if s >= self.st.slabs.len() as u64 || !off.is_multiple_of(self.cfg.size) {
+        if s >= self.core.st.slabs.len() as u64 || !off.is_multiple_of(self.core.cfg.size) {
             return None;
         }
-        let i = off.checked_div(self.cfg.size)?;
-        (i < self.cfg.objects as u64).then_some((s as SlabId, i as u32))
+        let i = off.checked_div(self.core.cfg.size)?;
+        (i < self.core.cfg.objects as u64).then_some((s as SlabId, i as u32))
     }
 
     /// `virt_to_head_page`: the slab of an object address.
@@ -272,7 +288,7 @@ impl Machine {
     /// is within the object, `scenario::validate_cache`).
     #[allow(clippy::arithmetic_side_effects)]
     pub fn obj_line(&self, s: SlabId, i: u32) -> u32 {
-        self.page(s).line + 1 + ((i as u64 * self.cfg.size + self.cfg.offset) / 64) as u32
+        self.page(s).line + 1 + ((i as u64 * self.core.cfg.size + self.core.cfg.offset) / 64) as u32
     }
 
     /// Read an object's free-pointer word; a non-object address reads as `DATA` (the model's
@@ -326,35 +342,35 @@ impl Machine {
     /// memory (a new slab's chain, a user's payload).
     pub fn fp_slot(&mut self, s: SlabId, i: u32) -> Option<&mut Addr> {
         let a = self.obj_addr(s, i);
-        let slab = self.st.slabs.get_mut(s as usize);
-        let slot = prims::found(&self.fault, "slab", s.into(), slab)?
+        let slab = self.core.st.slabs.get_mut(s as usize);
+        let slot = prims::found(&self.core.fault, "slab", s.into(), slab)?
             .fp
             .get_mut(i as usize);
-        prims::found(&self.fault, "object", a, slot)
+        prims::found(&self.core.fault, "object", a, slot)
     }
 
     // ----- stats, cycles, events -----
 
     pub fn stat(&mut self, s: Stat) {
-        let k = self.cur_cpu;
+        let k = self.core.cur_cpu;
         // A row per CPU; `Stat` indexes `[u64; NR_STATS]` by construction (`stats`).
-        match (self.st.stats.get_mut(k as usize)).and_then(|row| row.get_mut(s as usize)) {
+        match (self.core.st.stats.get_mut(k as usize)).and_then(|row| row.get_mut(s as usize)) {
             Some(n) => n.bump(),
-            None => prims::note_fault(&self.fault, Fault::NoSuch("cpu", k.into())),
+            None => prims::note_fault(&self.core.fault, Fault::NoSuch("cpu", k.into())),
         }
-        if let Some(r) = self.rec.as_mut() {
+        if let Some(r) = self.core.rec.as_mut() {
             r.cur.stats.push(s.name().to_string());
         }
     }
 
     /// Charge the stepping CPU one use of cost constant `id`; returns the cycles.
     pub fn charge(&mut self, id: cost::Id) -> u64 {
-        let cycles = self.cfg.costs.get(id);
-        if let Some(c) = self.counts.as_mut() {
+        let cycles = self.core.cfg.costs.get(id);
+        if let Some(c) = self.core.counts.as_mut() {
             // The counts have a row per CPU and a column per constant (`memory::Counts`).
             if let Some(n) = c
                 .charges
-                .get_mut(self.cur_cpu as usize)
+                .get_mut(self.core.cur_cpu as usize)
                 .and_then(|row| row.get_mut(id as usize))
             {
                 n.bump();
@@ -367,69 +383,71 @@ impl Machine {
     /// How often each cost constant was charged on CPU `k` (`None` unless the machine was
     /// made to count, [`Machine::with_costs`]).
     pub fn charges(&self, k: usize) -> Option<&[u64; cost::N]> {
-        self.counts.as_ref().and_then(|c| c.charges.get(k))
+        self.core.counts.as_ref().and_then(|c| c.charges.get(k))
     }
 
     /// Cycles CPU `k` waited for prefetched lines so far (`None` unless the machine counts).
     pub fn prefetch_wait(&self, k: usize) -> Option<u64> {
-        self.counts
+        self.core
+            .counts
             .as_ref()
             .and_then(|c| c.prefetch_wait.get(k).copied())
     }
 
     /// The cache-line transfers to CPU `k` so far (`None` unless the machine counts).
     pub fn transfers(&self, k: usize) -> Option<&memory::Transfers> {
-        self.counts.as_ref().and_then(|c| c.transfers.get(k))
+        self.core.counts.as_ref().and_then(|c| c.transfers.get(k))
     }
 
     /// Charge the stepping CPU `cycles` of waiting for a prefetched line still on its way
     /// (counted as transfer time: the rest of the transfer the prefetch started).
     fn wait_cycles(&mut self, cycles: u64) {
         if let Some(w) = self
+            .core
             .counts
             .as_mut()
-            .and_then(|c| c.prefetch_wait.get_mut(self.cur_cpu as usize))
+            .and_then(|c| c.prefetch_wait.get_mut(self.core.cur_cpu as usize))
         {
             w.bump_by(cycles);
         }
-        if let Some(r) = self.rec.as_mut() {
+        if let Some(r) = self.core.rec.as_mut() {
             r.prefetch_wait.bump_by(cycles);
         }
         self.charge_cycles(cycles);
     }
 
     fn charge_cycles(&mut self, cycles: u64) {
-        let k = self.cur_cpu;
-        match self.st.cycles.get_mut(k as usize) {
+        let k = self.core.cur_cpu;
+        match self.core.st.cycles.get_mut(k as usize) {
             Some(c) => c.bump_by(cycles),
-            None => prims::note_fault(&self.fault, Fault::NoSuch("cpu", k.into())),
+            None => prims::note_fault(&self.core.fault, Fault::NoSuch("cpu", k.into())),
         }
-        if let Some(r) = self.rec.as_mut() {
+        if let Some(r) = self.core.rec.as_mut() {
             r.cur.cycles.bump_by(cycles);
         }
     }
 
     pub fn recording(&self) -> bool {
-        self.rec.is_some()
+        self.core.rec.is_some()
     }
 
     /// Describe the step being taken. The closure runs only when events are recorded.
     #[inline]
     pub fn ev(&mut self, f: impl FnOnce(&Machine, &mut Event)) {
-        if let Some(mut r) = self.rec.take() {
+        if let Some(mut r) = self.core.rec.take() {
             f(self, &mut r.cur);
-            self.rec = Some(r);
+            self.core.rec = Some(r);
         }
     }
 
     pub fn ev_halves(&mut self, halves: Vec<CasHalf>) {
-        if let Some(r) = self.rec.as_mut() {
+        if let Some(r) = self.core.rec.as_mut() {
             r.cur.halves = halves;
         }
     }
 
     pub fn ev_transition(&mut self, t: Transition) {
-        if let Some(r) = self.rec.as_mut() {
+        if let Some(r) = self.core.rec.as_mut() {
             r.cur.coherence.push(t);
         }
     }
@@ -437,12 +455,12 @@ impl Machine {
     /// Note a resource the current move reads or writes (only while the explorer asks).
     #[inline]
     pub fn touch_resource(&mut self, res: u32, write: bool) {
-        if let Some(f) = self.foot.as_mut() {
+        if let Some(f) = self.core.foot.as_mut() {
             f.push(res | if write { WRITE } else { 0 });
         }
     }
 
     pub fn variant(&self) -> &crate::scenario::Variant {
-        &self.cfg.sc.variant
+        &self.core.cfg.sc.variant
     }
 }

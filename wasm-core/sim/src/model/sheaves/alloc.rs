@@ -221,7 +221,7 @@ impl Machine {
                 if fr.slow == 1 {
                     if fr.ret.value != NULL {
                         self.unhold(fr.ret.value);
-                        self.ghost.slow_allocs.bump();
+                        self.core.ghost.slow_allocs.bump();
                     }
                     return Flow::Ret(Ret::new(fr.ret.value, None).counted(fr.size));
                 }

@@ -107,7 +107,7 @@ impl Machine {
             NB1 => {
                 step!(self);
                 self.charge(crate::model::cost::Id::PageAlloc);
-                if self.cfg.sc.cache.page_alloc_fail && !self.st.in_setup {
+                if self.core.cfg.sc.cache.page_alloc_fail && !self.core.st.in_setup {
                     note!(
                         self,
                         PageAlloc,
@@ -132,7 +132,7 @@ impl Machine {
             NB2 => {
                 step!(self);
                 let s = need!(self, fr.slab);
-                let objects = self.cfg.objects;
+                let objects = self.core.cfg.objects;
                 self.chain_objects(s);
                 self.access(self.page(s).line, Access::Write);
                 let first = self.obj_addr(s, 0);
@@ -192,7 +192,7 @@ impl Machine {
             NS4 => {
                 step!(self);
                 self.access(self.page(p).line, Access::Write);
-                let needs_list = self.cfg.objects > fr.allocated;
+                let needs_list = self.core.cfg.objects > fr.allocated;
                 if !needs_list {
                     if let Some(pg) = self.page_mut(p) {
                         pg.life = Life::Live;
@@ -293,7 +293,7 @@ impl Machine {
                 step!(self);
                 let m = fr.nid as u32;
                 let nr = self.ld_nr_partial(m);
-                let min = self.cfg.sc.cache.min_partial;
+                let min = self.core.cfg.sc.cache.min_partial;
                 note!(
                     self,
                     Load,

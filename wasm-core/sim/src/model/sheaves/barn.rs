@@ -176,7 +176,7 @@ impl Machine {
             LT3 => {
                 step!(self);
                 self.access(self.line_pcs(fr.cpu), Access::Write);
-                let cur = self.cur;
+                let cur = self.core.cur;
                 if let Some(p) = self.pcs_mut(fr.cpu) {
                     p.holder = Some(cur);
                 }
@@ -223,7 +223,7 @@ impl Machine {
             LL2 => {
                 step!(self);
                 self.access(self.line_pcs(fr.cpu), Access::Write);
-                let cur = self.cur;
+                let cur = self.core.cur;
                 if let Some(h) = self.pcs(fr.cpu).holder.filter(|&h| h != cur) {
                     let msg = format!(
                         "{} took cpu{}'s sheaves with local_lock (no test) while {} held them",
@@ -293,7 +293,7 @@ impl Machine {
     fn barn_lock(&mut self, n: u32, flags: &mut bool) {
         self.irq_save(flags);
         self.atomic(self.line_bn(n), crate::model::cost::Id::SpinLock);
-        let cur = self.cur;
+        let cur = self.core.cur;
         if let Some(b) = self.barn_mut(n) {
             b.lock = Some(cur);
         }
@@ -322,10 +322,10 @@ impl Machine {
 
     /// INV-S5: the barn's lists change only under its lock.
     fn check_barn_lock(&mut self, n: u32) {
-        if self.barn(n).lock != Some(self.cur) {
+        if self.barn(n).lock != Some(self.core.cur) {
             let msg = format!(
                 "{} changed node {n}'s barn without holding its lock",
-                self.ctx_name(self.cur)
+                self.ctx_name(self.core.cur)
             );
             self.violate("INV-S5", msg);
         }

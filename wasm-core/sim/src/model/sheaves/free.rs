@@ -208,7 +208,7 @@ impl Machine {
             FP5 => {
                 step!(self);
                 let m = need!(self, fr.main);
-                self.access(self.cfg.line_kc(), Access::Read);
+                self.access(self.core.cfg.line_kc(), Access::Read);
                 let n = self.ld_size(m);
                 fr.size = n;
                 let full = n >= self.capacity();

@@ -38,7 +38,7 @@ impl Machine {
     /// its spare. SE6, FR6r and FI4r store a new main; SE16r a new main after parking the old
     /// one (SE14, `count` 0) or a new spare after parking the empty spare (SE16).
     pub(super) fn replacing_ref(&self, k: u32) -> Option<bool> {
-        self.st.ctxs.iter().find_map(|c| {
+        self.core.st.ctxs.iter().find_map(|c| {
             c.stack.iter().find_map(|f| match f {
                 Frame::ReplaceEmptyMain {
                     pc: pcs_replace_empty_main::SE6,
@@ -65,7 +65,7 @@ impl Machine {
     /// hand: it will list it, leave it to its isolator, or discard it.
     fn freeing_after_cas(&self, s: SlabId) -> bool {
         use slab_free_slow_v7::Pc::*;
-        self.st.ctxs.iter().any(|c| {
+        self.core.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| {
                 matches!(f, Frame::SlabFreeSlowV7 {
                     pc: SS7 | SS8 | SS9 | SS10 | SS10u | SS11 | SS11u | SS11d,
@@ -86,8 +86,8 @@ impl Machine {
 
     /// INV-S1, INV-S2, INV-S3, INV-S5, INV-S9–INV-S13 after a step.
     pub(in crate::model) fn check_sheaves_invariants(&mut self) {
-        let objects = self.cfg.objects as usize;
-        let nslabs = self.st.slabs.len();
+        let objects = self.core.cfg.objects as usize;
+        let nslabs = self.core.st.slabs.len();
         let mut places: Vec<Vec<Place>> = vec![Vec::new(); nslabs.saturating_mul(objects)];
         // Object i of slab s is entry `s * objects + i` of `places` (below its length).
         let slot = |s: SlabId, i: u32| {
@@ -97,8 +97,8 @@ impl Machine {
         };
         let idx = |m: &Machine, a: Addr| m.object_of(a).map(|(s, i)| slot(s, i));
         let mut problems: Vec<(&'static str, String)> = Vec::new();
-        let discards = std::mem::take(&mut self.pending_discards);
-        for (vi, v) in self.st.vars.iter().enumerate() {
+        let discards = std::mem::take(&mut self.core.pending_discards);
+        for (vi, v) in self.core.st.vars.iter().enumerate() {
             if let Some(i) = v.addr.filter(|_| v.held()).and_then(|a| idx(self, a)) {
                 if let Some(ps) = places.get_mut(i) {
                     ps.push(Place::User(vi));
@@ -127,7 +127,7 @@ impl Machine {
         }
         // INV-S9: every published slab's freelist is a chain within it, acyclic, and with
         // `inuse` accounts for every object.
-        for (sid, sl) in self.st.slabs.iter().enumerate() {
+        for (sid, sl) in self.core.st.slabs.iter().enumerate() {
             if sl.life != Life::Live {
                 continue;
             }
@@ -136,7 +136,7 @@ impl Machine {
             let mut len = 0u32;
             while a != NULL {
                 match self.object_of(a) {
-                    Some((s2, i)) if s2 as usize == sid && len < self.cfg.objects => {
+                    Some((s2, i)) if s2 as usize == sid && len < self.core.cfg.objects => {
                         if let Some(ps) = places.get_mut(slot(s2, i)) {
                             ps.push(Place::Freelist(sid as SlabId));
                         }
@@ -286,7 +286,7 @@ impl Machine {
         // INV-S10: the node list and its flag agree; INV-S12: a published slab with free
         // objects is on its node's list, isolated by a refill, or being put back by the
         // holder of that node's list_lock.
-        for (n, node) in self.st.nodes.iter().enumerate() {
+        for (n, node) in self.core.st.nodes.iter().enumerate() {
             if node.nr_partial as usize != node.partial.len() {
                 problems.push((
                     "INV-S10",
@@ -298,7 +298,7 @@ impl Machine {
                 ));
             }
         }
-        for (sid, sl) in self.st.slabs.iter().enumerate() {
+        for (sid, sl) in self.core.st.slabs.iter().enumerate() {
             let sid = sid as SlabId;
             if sl.life != Life::Live {
                 continue;
@@ -335,7 +335,7 @@ impl Machine {
             let other = s
                 .isolated
                 .iter()
-                .find(|&&(c, x)| x == sid && c != self.cur)
+                .find(|&&(c, x)| x == sid && c != self.core.cur)
                 .map(|&(c, _)| c);
             let why = why.or_else(|| other.map(|c| format!("{} isolated it", self.ctx_name(c))));
             if let Some(why) = why {
@@ -354,7 +354,7 @@ impl Machine {
     /// left locked, in flight or isolated.
     pub(in crate::model) fn check_sheaves_end(&mut self) {
         let total = |m: &Machine, s: Stat| {
-            (m.st.stats.iter().filter_map(|c| c.get(s as usize)))
+            (m.core.st.stats.iter().filter_map(|c| c.get(s as usize)))
                 .fold(0u64, |t, n| t.saturating_add(*n))
         };
         use Stat::*;
@@ -384,22 +384,22 @@ impl Machine {
             self.violate("INV-S15", msg);
         }
         let fast = total(self, ALLOC_FASTPATH);
-        if fast.checked_add(self.ghost.slow_allocs) != Some(self.ghost.allocs) {
+        if fast.checked_add(self.core.ghost.slow_allocs) != Some(self.core.ghost.allocs) {
             let msg = format!(
                 "ALLOC_FASTPATH ({fast}) + successful ___slab_alloc calls ({}) != successful allocations ({})",
-                self.ghost.slow_allocs, self.ghost.allocs
+                self.core.ghost.slow_allocs, self.core.ghost.allocs
             );
             self.violate("INV-S15", msg);
         }
         let frees = total(self, FREE_FASTPATH).saturating_add(total(self, FREE_SLOWPATH));
-        if frees != self.ghost.frees {
+        if frees != self.core.ghost.frees {
             let msg = format!(
                 "FREE_FASTPATH + FREE_SLOWPATH = {frees}, but {} objects were freed",
-                self.ghost.frees
+                self.core.ghost.frees
             );
             self.violate("INV-S15", msg);
         }
-        if self.checks {
+        if self.core.checks {
             self.check_sheaves_invariants();
         }
     }

@@ -217,10 +217,10 @@ impl Machine {
             .unwrap_or_else(|| self.missing("sheaf", h.into(), &NO_SHEAF))
     }
     pub(super) fn sheaf_mut(&mut self, h: SheafId) -> Option<&mut Sheaf> {
-        let sh = own_mut::<SheavesState>(&self.fault, &mut self.st.alloc)?
+        let sh = own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?
             .sheaves
             .get_mut(h as usize);
-        super::prims::found(&self.fault, "sheaf", h.into(), sh)
+        super::prims::found(&self.core.fault, "sheaf", h.into(), sh)
     }
     /// CPU k's `slub_percpu_sheaves`.
     pub(super) fn pcs(&self, k: u32) -> &Pcs {
@@ -228,10 +228,10 @@ impl Machine {
             .unwrap_or_else(|| self.missing("sheaves of cpu", k.into(), &NO_PCS))
     }
     pub(super) fn pcs_mut(&mut self, k: u32) -> Option<&mut Pcs> {
-        let p = own_mut::<SheavesState>(&self.fault, &mut self.st.alloc)?
+        let p = own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?
             .pcs
             .get_mut(k as usize);
-        super::prims::found(&self.fault, "sheaves of cpu", k.into(), p)
+        super::prims::found(&self.core.fault, "sheaves of cpu", k.into(), p)
     }
     /// Node n's barn.
     pub(super) fn barn(&self, n: u32) -> &Barn {
@@ -239,15 +239,15 @@ impl Machine {
             .unwrap_or_else(|| self.missing("barn of node", n.into(), &NO_BARN))
     }
     pub(super) fn barn_mut(&mut self, n: u32) -> Option<&mut Barn> {
-        let b = own_mut::<SheavesState>(&self.fault, &mut self.st.alloc)?
+        let b = own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?
             .barns
             .get_mut(n as usize);
-        super::prims::found(&self.fault, "barn of node", n.into(), b)
+        super::prims::found(&self.core.fault, "barn of node", n.into(), b)
     }
 
     pub(super) fn sheaf_layout(&self) -> &SheafLayout {
         // `Config::from_scenario` made the layout of every Linux 7.0 scenario.
-        self.cfg.layout.sheaf().unwrap_or_else(|| {
+        self.core.cfg.layout.sheaf().unwrap_or_else(|| {
             self.fault(Fault::Broken(
                 "the sheaves' code ran without a sheaf layout",
             ));
@@ -259,7 +259,7 @@ impl Machine {
     /// own, `spare` is NULL, every barn is empty.
     pub(super) fn init_sheaves(&mut self) {
         let mut pcs = Vec::new();
-        for _ in 0..self.cfg.cpus {
+        for _ in 0..self.core.cfg.cpus {
             let h = self.create_sheaf();
             pcs.push(Pcs {
                 holder: None,
@@ -275,9 +275,9 @@ impl Machine {
     /// A new, empty sheaf with its cache lines (the `kzalloc` of `__alloc_empty_sheaf`).
     fn create_sheaf(&mut self) -> SheafId {
         let (cap, lines) = (self.sheaf_layout().capacity, self.sheaf_layout().lines);
-        let line = self.st.lines.len() as u32;
+        let line = self.core.st.lines.len() as u32;
         for _ in 0..lines {
-            self.st.lines.push([Mesi::I; MAX_CPUS]);
+            self.core.st.lines.push([Mesi::I; MAX_CPUS]);
         }
         // Only under Linux 7.0 (else: an internal error, noted, and no sheaf).
         let Some(st) = self.sheaves_state_mut() else {
@@ -304,11 +304,11 @@ impl Machine {
 
     /// `PCS(k)`: CPU k's `slub_percpu_sheaves` (the per-CPU line of the layout).
     pub(super) fn line_pcs(&self, k: u32) -> u32 {
-        self.cfg.line_cc(k)
+        self.core.cfg.line_cc(k)
     }
     /// `BN(n)`: node n's barn, the line after `ND(n)`.
     pub(super) fn line_bn(&self, n: u32) -> u32 {
-        self.cfg.line_nd(n).saturating_add(1)
+        self.core.cfg.line_nd(n).saturating_add(1)
     }
     pub(super) fn line_sh(&self, h: SheafId) -> u32 {
         self.sheaf(h).line
@@ -337,7 +337,7 @@ impl Machine {
     /// Whether the stepping context may allocate with a blocking gfp (`GFP_KERNEL`): tasks
     /// do; interrupt handlers allocate with `GFP_ATOMIC` (model.md C.7's fixture).
     pub(super) fn can_block(&self) -> bool {
-        self.ctx(self.cur).kind == CtxKind::Task
+        self.ctx(self.core.cur).kind == CtxKind::Task
     }
 
     /// The CPU whose sheaves a sheaf is `main` or `spare` of, if any.
@@ -352,13 +352,13 @@ impl Machine {
     // ----- the ghost owner of objects in flight -----
 
     pub(super) fn hold(&mut self, a: Addr) {
-        let cur = self.cur;
+        let cur = self.core.cur;
         if let Some(st) = self.sheaves_state_mut() {
             st.held.push((cur, a));
         }
     }
     pub(super) fn unhold(&mut self, a: Addr) {
-        let cur = self.cur;
+        let cur = self.core.cur;
         let Some(st) = self.sheaves_state_mut() else {
             return;
         };
@@ -393,11 +393,11 @@ impl Machine {
             return;
         }
         let holder = self.pcs(k).holder;
-        if holder != Some(self.cur) {
+        if holder != Some(self.core.cur) {
             let who = holder.map_or("nobody".to_string(), |h| self.ctx_name(h).to_string());
             let msg = format!(
                 "{} changed cpu{k}'s sheaves ({what}) while the lock was held by {who}",
-                self.ctx_name(self.cur)
+                self.ctx_name(self.core.cur)
             );
             self.violate("INV-S6", msg);
         }
@@ -428,7 +428,7 @@ impl Machine {
         let Some(k) = self.sheaf_cpu(h) else { return };
         // The holder writing its own sheaf is every fast path's case: settle it before the
         // scan of every context's frames that `replacing` is.
-        if !self.locked_pcs() || dead || self.pcs(k).holder == Some(self.cur) {
+        if !self.locked_pcs() || dead || self.pcs(k).holder == Some(self.core.cur) {
             return;
         }
         // A main just parked in a barn is still `pcs->main` until its CPU stores the
@@ -443,8 +443,8 @@ impl Machine {
     /// `kmem_cache` line here) and the node's `barn` pointer.
     pub(super) fn get_barn(&mut self, k: u32) -> u32 {
         let n = self.node_of_cpu(k);
-        self.access(self.cfg.line_kc(), Access::Read);
-        self.access(self.cfg.line_nd(n), Access::Read);
+        self.access(self.core.cfg.line_kc(), Access::Read);
+        self.access(self.core.cfg.line_nd(n), Access::Read);
         n
     }
 

@@ -202,7 +202,7 @@ impl Machine {
     /// local node, then the others in order (the model's nodes are all at one distance). A
     /// machine of one node has no walk (a kernel without `CONFIG_NUMA`).
     pub(super) fn zonelist_next(&self, here: u32, after: Option<u32>) -> Option<u32> {
-        let nodes = self.cfg.sc.nodes;
+        let nodes = self.core.cfg.sc.nodes;
         if nodes < 2 {
             return None;
         }
@@ -250,7 +250,7 @@ impl Machine {
                 step!(self);
                 let m = need!(self, fr.n);
                 let nr = self.ld_nr_partial(m);
-                let min = self.cfg.sc.cache.min_partial;
+                let min = self.core.cfg.sc.cache.min_partial;
                 note!(
                     self,
                     Load,
@@ -338,7 +338,7 @@ impl Machine {
         sv!(self)
             .isolated
             .iter()
-            .filter(|(c, _)| *c == self.cur)
+            .filter(|(c, _)| *c == self.core.cur)
             .map(|&(_, s)| s)
             .collect()
     }
@@ -443,7 +443,7 @@ impl Machine {
                 // walking it to find its tail changes nothing anyone else can see.
                 let head = fr.object;
                 let (mut tail, mut cnt, mut a) = (head, 0u32, head);
-                while a != NULL && cnt <= self.cfg.objects {
+                while a != NULL && cnt <= self.core.cfg.objects {
                     tail = a;
                     cnt.bump();
                     a = self.load_fp(a);
@@ -578,7 +578,7 @@ impl Machine {
                         break;
                     }
                     self.remove_partial(n, p);
-                    let cur = self.cur;
+                    let cur = self.core.cur;
                     if let Some(st) = self.sheaves_state_mut() {
                         st.isolated.push((cur, p));
                     }
@@ -652,7 +652,7 @@ impl Machine {
                 }
                 let mut a = fr.freelist;
                 let mut seen = 0;
-                while a != NULL && seen <= self.cfg.objects {
+                while a != NULL && seen <= self.core.cfg.objects {
                     self.hold(a);
                     seen.bump();
                     a = self.peek_fp(a).unwrap_or(NULL);

@@ -16,10 +16,10 @@ impl Machine {
     }
     /// SLAB's fields of slab `s`, for a write.
     pub(super) fn slab_page_mut(&mut self, s: SlabId) -> Option<&mut SlabPage> {
-        let sp = own_mut::<SlabState>(&self.fault, &mut self.st.alloc)?
+        let sp = own_mut::<SlabState>(&self.core.fault, &mut self.alloc)?
             .pages
             .get_mut(s as usize);
-        crate::model::prims::found(&self.fault, "slab", s.into(), sp)
+        crate::model::prims::found(&self.core.fault, "slab", s.into(), sp)
     }
     /// CPU k's `array_cache`.
     pub(in crate::model) fn ac(&self, k: u32) -> &ArrayCache {
@@ -27,10 +27,10 @@ impl Machine {
             .unwrap_or_else(|| self.missing("array_cache of cpu", k.into(), &NO_ARRAY))
     }
     pub(super) fn ac_mut(&mut self, k: u32) -> Option<&mut ArrayCache> {
-        let ac = own_mut::<SlabState>(&self.fault, &mut self.st.alloc)?
+        let ac = own_mut::<SlabState>(&self.core.fault, &mut self.alloc)?
             .ac
             .get_mut(k as usize);
-        crate::model::prims::found(&self.fault, "array_cache of cpu", k.into(), ac)
+        crate::model::prims::found(&self.core.fault, "array_cache of cpu", k.into(), ac)
     }
     /// Node n's lists (SLAB's `kmem_cache_node` beyond the shared `Node`).
     pub(in crate::model) fn snode(&self, n: u32) -> &SlabNode {
@@ -38,10 +38,10 @@ impl Machine {
             .unwrap_or_else(|| self.missing("SLAB node", n.into(), &NO_SLAB_NODE))
     }
     pub(super) fn snode_mut(&mut self, n: u32) -> Option<&mut SlabNode> {
-        let sn = own_mut::<SlabState>(&self.fault, &mut self.st.alloc)?
+        let sn = own_mut::<SlabState>(&self.core.fault, &mut self.alloc)?
             .nodes
             .get_mut(n as usize);
-        crate::model::prims::found(&self.fault, "SLAB node", n.into(), sn)
+        crate::model::prims::found(&self.core.fault, "SLAB node", n.into(), sn)
     }
 
     pub(super) fn arr(&self, a: Arr) -> &ArrayCache {
@@ -56,15 +56,15 @@ impl Machine {
         match a {
             Arr::Cpu(k) => self.ac_mut(k),
             Arr::Shared(n) => {
-                let nodes = &mut own_mut::<SlabState>(&self.fault, &mut self.st.alloc)?.nodes;
+                let nodes = &mut own_mut::<SlabState>(&self.core.fault, &mut self.alloc)?.nodes;
                 let sn = crate::model::prims::found(
-                    &self.fault,
+                    &self.core.fault,
                     "SLAB node",
                     n.into(),
                     nodes.get_mut(n as usize),
                 );
                 crate::model::prims::found(
-                    &self.fault,
+                    &self.core.fault,
                     "shared array of node",
                     n.into(),
                     sn?.shared.as_mut(),
@@ -75,8 +75,8 @@ impl Machine {
 
     pub(super) fn arr_hdr(&self, a: Arr) -> u32 {
         match a {
-            Arr::Cpu(k) => self.cfg.line_cc(k),
-            Arr::Shared(n) => self.cfg.line_nd(n).saturating_add(1),
+            Arr::Cpu(k) => self.core.cfg.line_cc(k),
+            Arr::Shared(n) => self.core.cfg.line_nd(n).saturating_add(1),
         }
     }
 
@@ -113,14 +113,14 @@ impl Machine {
         if self.cpu(me).irqs_on {
             let msg = format!(
                 "{} changed cpu{k}'s array_cache with interrupts enabled",
-                self.ctx_name(self.cur)
+                self.ctx_name(self.core.cur)
             );
             self.violate("SLAB-5", msg);
         }
         if k != me && !drain_of_dead {
             let msg = format!(
                 "{} on cpu{me} changed cpu{k}'s array_cache: a per-CPU array is its CPU's alone",
-                self.ctx_name(self.cur)
+                self.ctx_name(self.core.cur)
             );
             self.violate("SLAB-5", msg);
         }
@@ -128,10 +128,10 @@ impl Machine {
 
     /// SLAB's discipline for node state: lists, `free_objects` and `shared` under `list_lock`.
     pub(super) fn check_node_lock(&mut self, n: u32, what: &str) {
-        if self.node(n).list_lock != Some(self.cur) {
+        if self.node(n).list_lock != Some(self.core.cur) {
             let msg = format!(
                 "{} changed node {n}'s {what} without holding list_lock",
-                self.ctx_name(self.cur)
+                self.ctx_name(self.core.cur)
             );
             self.violate("SLAB-5", msg);
         }
@@ -158,7 +158,7 @@ impl Machine {
     /// `fixup_slab_list`: onto `slabs_full` if no object is free, else `slabs_partial` (head).
     pub(super) fn slab_list_fixup(&mut self, n: u32, s: SlabId) {
         self.slab_list_del(n, s);
-        let full = sb!(self).active(s) == self.cfg.objects;
+        let full = sb!(self).active(s) == self.core.cfg.objects;
         if full {
             if let Some(sn) = self.snode_mut(n) {
                 sn.slabs_full.insert(0, s);
@@ -175,7 +175,7 @@ impl Machine {
         self.access(self.page(s).line, Access::Write);
         while batch > 0 {
             let active = sb!(self).active(s);
-            if active >= self.cfg.objects {
+            if active >= self.core.cfg.objects {
                 break;
             }
             // `cache_init_objs` wrote an index for every object.
@@ -210,7 +210,7 @@ impl Machine {
         };
         self.check_node_lock(n, "slab lists");
         self.access(self.page(s).line, Access::Write);
-        self.access(self.cfg.line_nd(n), Access::Write);
+        self.access(self.core.cfg.line_nd(n), Access::Write);
         self.slab_list_del(n, s);
         let sp = need!(self, self.slab_page_mut(s), ());
         if sp.active == 0 {
@@ -243,8 +243,8 @@ impl Machine {
     /// The end of `free_block` (v4.10+ form, as model.md Appendix A words it): while the node
     /// keeps more free objects than `free_limit`, move free slabs to the destroy list.
     pub(super) fn free_block_trim(&mut self, n: u32, queue: &mut Vec<SlabId>) {
-        self.access(self.cfg.line_nd(n), Access::Write);
-        let num = self.cfg.objects;
+        self.access(self.core.cfg.line_nd(n), Access::Write);
+        let num = self.core.cfg.objects;
         while let Some(node) = self.snode_mut(n) {
             if node.free_objects <= node.free_limit {
                 break;
@@ -264,7 +264,7 @@ impl Machine {
         self.charge(cost::Id::PageFree);
         self.touch_resource(crate::model::RES_PAGE_ALLOC, true);
         let first = self.page(s).line;
-        for l in first..=first.saturating_add(self.cfg.obj_lines) {
+        for l in first..=first.saturating_add(self.core.cfg.obj_lines) {
             self.invalidate_line(l);
         }
         if let Some(pg) = self.page_mut(s) {
@@ -290,7 +290,7 @@ impl Machine {
     /// them).
     pub(super) fn free_block_begin(&mut self, n: u32, count: u32, i: &mut u32) {
         self.check_node_lock(n, "free_objects");
-        self.access(self.cfg.line_nd(n), Access::Write);
+        self.access(self.core.cfg.line_nd(n), Access::Write);
         if let Some(sn) = self.snode_mut(n) {
             sn.free_objects.bump_by(count);
         }

@@ -16,7 +16,7 @@ impl Machine {
                 step!(self);
                 self.irq_save(&mut fr.saved_irq);
                 fr.c = self.me();
-                self.ghost.slab_allocs.bump();
+                self.core.ghost.slab_allocs.bump();
                 note!(self, IrqOff, "irqs".into(), "slab_alloc: local_irq_save. SLAB's per-CPU array is only ever touched with interrupts off.");
                 *pc = CA1;
                 Flow::Step
@@ -108,7 +108,7 @@ impl Machine {
             RF2 => {
                 step!(self);
                 let n = fr.n;
-                self.access(self.cfg.line_nd(n), Access::Read);
+                self.access(self.core.cfg.line_nd(n), Access::Read);
                 let free = self.snode(n).free_objects;
                 let shared = if self.snode(n).shared.is_some() {
                     self.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
@@ -152,7 +152,7 @@ impl Machine {
                 step!(self);
                 let n = fr.n;
                 let k = fr.c;
-                self.access(self.cfg.line_nd(n), Access::Read);
+                self.access(self.core.cfg.line_nd(n), Access::Read);
                 let sh_avail = match self.snode(n).shared {
                     Some(_) => {
                         self.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
@@ -197,7 +197,7 @@ impl Machine {
                 step!(self);
                 let n = fr.n;
                 let k = fr.c;
-                self.access(self.cfg.line_nd(n), Access::Read);
+                self.access(self.core.cfg.line_nd(n), Access::Read);
                 let node = &self.node(n);
                 let from_free = node.partial.is_empty();
                 let page = node
@@ -223,7 +223,7 @@ impl Machine {
                 }
                 let before = fr.count;
                 fr.count = self.alloc_block(k, s, fr.count);
-                self.access(self.cfg.line_nd(n), Access::Write);
+                self.access(self.core.cfg.line_nd(n), Access::Write);
                 self.slab_list_fixup(n, s);
                 note!(
                     self,
@@ -233,7 +233,7 @@ impl Machine {
                     before.saturating_sub(fr.count),
                     if from_free { "free" } else { "partial" },
                     self.slab_name(s),
-                    if sb!(self).active(s) == self.cfg.objects { "slabs_full" } else { "slabs_partial" }
+                    if sb!(self).active(s) == self.core.cfg.objects { "slabs_full" } else { "slabs_partial" }
                 );
                 *pc = if fr.count > 0 { RF5 } else { RF6 };
                 Flow::Step
@@ -243,7 +243,7 @@ impl Machine {
                 let n = fr.n;
                 let k = fr.c;
                 self.check_node_lock(n, "free_objects");
-                self.access(self.cfg.line_nd(n), Access::Write);
+                self.access(self.core.cfg.line_nd(n), Access::Write);
                 let avail = self.ac(k).avail();
                 let ns = need!(self, self.snode_mut(n));
                 if ns.free_objects < avail {
@@ -352,7 +352,7 @@ impl Machine {
         fr: &mut CacheGrowBegin,
     ) -> Flow {
         use cache_grow_begin::Pc::*;
-        let may_sleep = self.ctx(self.cur).kind == CtxKind::Task;
+        let may_sleep = self.ctx(self.core.cur).kind == CtxKind::Task;
         match *pc {
             GB1 => {
                 if !may_sleep || self.cpu(self.me()).irqs_on {
@@ -369,7 +369,7 @@ impl Machine {
             GB2 => {
                 step!(self);
                 self.charge(cost::Id::PageAlloc);
-                let fail = self.cfg.sc.cache.page_alloc_fail && !self.st.in_setup;
+                let fail = self.core.cfg.sc.cache.page_alloc_fail && !self.core.st.in_setup;
                 if fail {
                     fr.p = None;
                     note!(
@@ -403,11 +403,11 @@ impl Machine {
                 };
                 step!(self);
                 self.access(self.page(s).line, Access::Write);
-                let objects = self.cfg.objects as u16;
+                let objects = self.core.cfg.objects as u16;
                 let sp = need!(self, self.slab_page_mut(s));
                 sp.active = 0;
                 sp.bufctl = (0..objects).collect();
-                note!(self, Store, format!("slab {}", self.slab_name(s)), "cache_init_objs: slab {}'s freelist is the index array 0..{} (SLAB writes no pointer into free objects).", self.slab_name(s), self.cfg.objects);
+                note!(self, Store, format!("slab {}", self.slab_name(s)), "cache_init_objs: slab {}'s freelist is the index array 0..{} (SLAB writes no pointer into free objects).", self.slab_name(s), self.core.cfg.objects);
                 *pc = GB4;
                 Flow::Step
             }
@@ -453,12 +453,12 @@ impl Machine {
             GE2 => {
                 step!(self);
                 self.check_node_lock(n, "slab lists");
-                self.access(self.cfg.line_nd(n), Access::Write);
+                self.access(self.core.cfg.line_nd(n), Access::Write);
                 self.access(self.page(s).line, Access::Write);
                 if let Some(pg) = self.page_mut(s) {
                     pg.life = Life::Live;
                 }
-                let (active, num) = (sb!(self).active(s), self.cfg.objects);
+                let (active, num) = (sb!(self).active(s), self.core.cfg.objects);
                 let free = num.saturating_sub(active);
                 let ns = need!(self, self.snode_mut(n));
                 ns.total_slabs.bump();

@@ -28,13 +28,13 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 let s = fr.pg;
-                if self.cfg.sc.nodes > 1 {
+                if self.core.cfg.sc.nodes > 1 {
                     // cache_free_alien reads the object's page for its node.
                     self.access(self.page(s).line, Access::Read);
                     let home = self.page(s).node;
                     if home != self.node_of_cpu(k) {
                         fr.n = Some(home);
-                        self.ghost.alien_frees.bump();
+                        self.core.ghost.alien_frees.bump();
                         note!(
                             self,
                             Load,
@@ -198,7 +198,7 @@ impl Machine {
             FA2 => {
                 step!(self);
                 let (n, k) = (fr.n, fr.c);
-                self.access(self.cfg.line_nd(n), Access::Read);
+                self.access(self.core.cfg.line_nd(n), Access::Read);
                 let room = match &self.snode(n).shared {
                     Some(sh) => {
                         let room = sh.limit.saturating_sub(sh.avail());

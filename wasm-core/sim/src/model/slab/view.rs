@@ -103,12 +103,12 @@ impl Machine {
     /// Where SLAB's static line `l` lies: the `off`-th line of CPU `cpu`'s `array_cache`, or
     /// of node `node`'s block (its lists, then its shared array). `None` outside them.
     fn slab_static_line(&self, l: u32) -> Option<SlabStaticLine> {
-        let layout = self.cfg.layout.slab()?;
-        if l == 0 || l >= self.cfg.static_lines() {
+        let layout = self.core.cfg.layout.slab()?;
+        if l == 0 || l >= self.core.cfg.static_lines() {
             return None;
         }
         // As `Config::line_cc` and `line_nd` lay them out (a CPU's array is at least a line).
-        let ac_end = (self.cfg.cpus as u32)
+        let ac_end = (self.core.cfg.cpus as u32)
             .saturating_mul(layout.ac_lines)
             .saturating_add(1);
         Some(if l < ac_end {
@@ -136,7 +136,7 @@ impl Machine {
 
     /// Names of SLAB's static lines (`array_cache[k]`, its entries, `node n`, `shared[n]`).
     pub(in crate::model) fn slab_line_name(&self, l: u32) -> Option<String> {
-        let layout = self.cfg.layout.slab()?;
+        let layout = self.core.cfg.layout.slab()?;
         let entries = |off: u32, limit: u32| {
             // Line `off` holds entries `8 * off - 2` to `8 * off + 5` (a 16-byte header first).
             let first = off.saturating_mul(8).saturating_sub(2);

@@ -71,13 +71,13 @@ impl Machine {
     // ----- the node partial list -----
 
     pub fn ld_nr_partial(&mut self, n: u32) -> u32 {
-        self.access(self.cfg.line_nd(n), Access::Read);
+        self.access(self.core.cfg.line_nd(n), Access::Read);
         self.node(n).nr_partial
     }
 
     /// The discard test of model.md §2.9/§2.10/§2.13: `>` (3.x) or `>=` (4.0+).
     pub fn discard_ok(&self, nr_partial: u32) -> bool {
-        let min = self.cfg.sc.cache.min_partial;
+        let min = self.core.cfg.sc.cache.min_partial;
         match self.variant().discard {
             crate::scenario::Discard::Gt => nr_partial > min,
             crate::scenario::Discard::Ge => nr_partial >= min,
@@ -97,10 +97,10 @@ impl Machine {
     }
 
     fn check_list_lock(&mut self, n: u32, what: &str) {
-        if self.node(n).list_lock != Some(self.cur) {
+        if self.node(n).list_lock != Some(self.core.cur) {
             let msg = format!(
                 "{} changed node {n}'s partial list ({what}) without holding list_lock",
-                self.ctx_name(self.cur)
+                self.ctx_name(self.core.cur)
             );
             self.violate("INV-13", msg);
         }
@@ -109,7 +109,7 @@ impl Machine {
     /// `add_partial`: one step under `list_lock` (head or tail).
     pub fn add_partial(&mut self, n: u32, s: SlabId, tail: bool) {
         self.check_list_lock(n, "add_partial");
-        self.access(self.cfg.line_nd(n), Access::Write);
+        self.access(self.core.cfg.line_nd(n), Access::Write);
         self.access(self.page(s).line, Access::Write);
         let Some(node) = self.node_mut(n) else { return };
         let pos = if tail {
@@ -130,7 +130,7 @@ impl Machine {
     /// is a corrupted list (INV-7), recorded rather than a crash.
     pub fn remove_partial(&mut self, n: u32, s: SlabId) {
         self.check_list_lock(n, "remove_partial");
-        self.access(self.cfg.line_nd(n), Access::Write);
+        self.access(self.core.cfg.line_nd(n), Access::Write);
         self.access(self.page(s).line, Access::Write);
         let Some(pos) = self.node(n).partial.iter().position(|&x| x == s) else {
             let msg = format!(
@@ -154,10 +154,10 @@ impl Machine {
     /// callers' frames), from the facts noted here.
     pub fn discard_slab(&mut self, s: SlabId) {
         self.charge(cost::Id::PageFree);
-        if self.checks {
+        if self.core.checks {
             let sl = self.slab(s);
             // CPUs whose CPU slab it is (7.0 has no `kmem_cache_cpu`: none).
-            let cpus: Vec<u32> = (self.st.alloc.cpu_slabs().iter().enumerate())
+            let cpus: Vec<u32> = (self.alloc.cpu_slabs().iter().enumerate())
                 .filter(|(_, c)| c.page == Some(s))
                 .map(|(k, _)| k as u32)
                 .collect();
@@ -167,18 +167,17 @@ impl Machine {
                 Some(format!("{} object(s) are in use", sl.counters.inuse))
             } else if sl.counters.frozen {
                 Some("still frozen".into())
-            } else if self.st.nodes.iter().any(|n| n.partial.contains(&s)) {
+            } else if self.core.st.nodes.iter().any(|n| n.partial.contains(&s)) {
                 Some("still on a partial list".into())
-            } else if (self.st.alloc.cpu_slabs().iter()).any(|c| self.chain_contains(c.partial, s))
-            {
+            } else if (self.alloc.cpu_slabs().iter()).any(|c| self.chain_contains(c.partial, s)) {
                 Some("still on a CPU partial list".into())
             } else {
                 None
             };
-            self.pending_discards.push((s, why, cpus));
+            self.core.pending_discards.push((s, why, cpus));
         }
         let first = self.page(s).line;
-        for l in first..=first.saturating_add(self.cfg.obj_lines) {
+        for l in first..=first.saturating_add(self.core.cfg.obj_lines) {
             self.invalidate_line(l);
         }
         if let Some(pg) = self.page_mut(s) {
@@ -190,7 +189,7 @@ impl Machine {
     pub fn chain_contains(&self, head: Option<SlabId>, s: SlabId) -> bool {
         let mut cur = head;
         // A chain longer than there are slabs is a cycle (INV-10 reports it).
-        for _ in 0..=self.st.slabs.len() {
+        for _ in 0..=self.core.st.slabs.len() {
             let Some(p) = cur else { return false };
             if p == s {
                 return true;

@@ -82,7 +82,7 @@ impl Machine {
 
     fn count_slow_alloc(&mut self, obj: Addr) {
         if obj != NULL {
-            self.ghost.slow_allocs.bump();
+            self.core.ghost.slow_allocs.bump();
         }
     }
 
@@ -297,7 +297,7 @@ impl Machine {
             L5 => {
                 step!(self);
                 let k = fr.c;
-                self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
+                self.atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
                 let cur = self.cpu_slab(k).freelist;
                 let ok = cur == fr.obj;
                 self.set_ok(ok);

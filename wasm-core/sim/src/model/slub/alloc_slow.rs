@@ -501,7 +501,7 @@ impl Machine {
         node: Option<u32>,
         i: u32,
     ) -> Option<u32> {
-        let nodes = self.cfg.sc.nodes;
+        let nodes = self.core.cfg.sc.nodes;
         let first = n.unwrap_or(0);
         // Both below `nodes` (at most `MAX_NODES`): the sum cannot wrap.
         (node.is_none() && i < nodes).then(|| first.wrapping_add(i).checked_rem(nodes))?

@@ -99,8 +99,8 @@ impl Machine {
             LL4 | LL21 | LL30 | LL50 => {
                 step!(self);
                 self.irq_save(&mut fr.saved_irq);
-                let cur = self.cur;
-                if let Some(cpu) = self.cpu_slab_mut(self.cur_cpu) {
+                let cur = self.core.cur;
+                if let Some(cpu) = self.cpu_slab_mut(self.core.cur_cpu) {
                     cpu.local_lock = Some(cur);
                 }
                 note!(
@@ -142,7 +142,7 @@ impl Machine {
             }
             LLu2 | LLu20 | LLu25 | LLu40 | LLu37 | LL13 | LL26 | LL8c | LL53 => {
                 step!(self);
-                if let Some(cpu) = self.cpu_slab_mut(self.cur_cpu) {
+                if let Some(cpu) = self.cpu_slab_mut(self.core.cur_cpu) {
                     cpu.local_lock = None;
                 }
                 self.irq_restore(fr.saved_irq);

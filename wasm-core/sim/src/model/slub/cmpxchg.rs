@@ -127,7 +127,7 @@ impl Machine {
             X2 => {
                 step!(self);
                 self.atomic(self.page(s).line, cost::Id::SpinLock);
-                let cur = self.cur;
+                let cur = self.core.cur;
                 if let Some(sl) = self.slab_mut(s) {
                     sl.slab_lock = Some(cur);
                 }

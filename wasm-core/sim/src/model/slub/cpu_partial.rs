@@ -70,8 +70,8 @@ impl Machine {
     /// 6.8+ `cpu_partial_slabs`: ceil(2 * cpu_partial / objects), the slab budget.
     pub(super) fn cpu_partial_slabs(&self) -> u32 {
         // `objects` is at least 1 (`scenario::validate_cache`).
-        let objects = self.cfg.objects.max(1);
-        (self.cfg.sc.cache.cpu_partial.saturating_mul(2)).div_ceil(objects)
+        let objects = self.core.cfg.objects.max(1);
+        (self.core.cfg.sc.cache.cpu_partial.saturating_mul(2)).div_ceil(objects)
     }
 
     /// 3.x–5.14 push with `this_cpu_cmpxchg` (U1); from 5.15 ("mm, slub: protect
@@ -103,12 +103,12 @@ impl Machine {
     ) -> Flow {
         use put_cpu_partial::Pc::*;
         let p = fr.pg;
-        let budget = self.cfg.sc.cache.cpu_partial;
+        let budget = self.core.cfg.sc.cache.cpu_partial;
         match *pc {
             U1 => {
                 step!(self);
                 let k = self.me();
-                self.access(self.cfg.line_cc(k), Access::Read);
+                self.access(self.core.cfg.line_cc(k), Access::Read);
                 fr.old = self.cpu_slab(k).partial;
                 fr.c = k;
                 note!(
@@ -212,7 +212,7 @@ impl Machine {
             U5 => {
                 step!(self);
                 let k = self.me();
-                self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
+                self.atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
                 let ok = self.cpu_slab(k).partial == fr.old;
                 self.set_ok(ok);
                 if ok {
@@ -244,7 +244,7 @@ impl Machine {
                 step!(self);
                 self.irq_save(&mut fr.saved_irq);
                 fr.c = self.me();
-                let cur = self.cur;
+                let cur = self.core.cur;
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = Some(cur);
                 }

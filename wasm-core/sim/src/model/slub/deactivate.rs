@@ -369,7 +369,7 @@ impl Machine {
                     self.addr_name(nxt),
                     fr.count
                 );
-                fr.obj = if fr.count > self.cfg.objects {
+                fr.obj = if fr.count > self.core.cfg.objects {
                     NULL
                 } else {
                     nxt

@@ -166,7 +166,7 @@ impl Machine {
             T4 => {
                 step!(self);
                 fr.f = self.ld_freelist(c);
-                self.access(self.cfg.line_cc(c), Access::Write);
+                self.access(self.core.cfg.line_cc(c), Access::Write);
                 let cpu = need!(self, self.cpu_slab_mut(c));
                 cpu.freelist = NULL;
                 cpu.ghost_version.bump();
@@ -184,7 +184,7 @@ impl Machine {
             K1 => {
                 step!(self);
                 self.irq_save(&mut fr.saved_irq);
-                let cur = self.cur;
+                let cur = self.core.cur;
                 if let Some(cpu) = self.cpu_slab_mut(c) {
                     cpu.local_lock = Some(cur);
                 }
@@ -322,7 +322,7 @@ impl Machine {
             {
                 step!(self);
                 self.irq_save(&mut fr.saved_irq);
-                let cur = self.cur;
+                let cur = self.core.cur;
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = Some(cur);
                 }

@@ -208,7 +208,7 @@ impl Machine {
             FL5 => {
                 step!(self);
                 let k = fr.c;
-                self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
+                self.atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
                 let ok = self.cpu_slab(k).freelist == fr.f;
                 self.set_ok(ok);
                 if ok {

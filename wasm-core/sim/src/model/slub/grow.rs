@@ -30,7 +30,7 @@ impl Machine {
     /// `new_slab` (model.md §2.7): irqs on around the page allocator when the caller may sleep.
     pub(in crate::model) fn new_slab(&mut self, pc: &mut new_slab::Pc, fr: &mut NewSlab) -> Flow {
         use new_slab::Pc::*;
-        let may_sleep = self.ctx(self.cur).kind == CtxKind::Task;
+        let may_sleep = self.ctx(self.core.cur).kind == CtxKind::Task;
         match *pc {
             N1 => {
                 if !may_sleep || self.cpu(self.me()).irqs_on {
@@ -52,7 +52,7 @@ impl Machine {
             N2 => {
                 step!(self);
                 self.charge(cost::Id::PageAlloc);
-                let fail = self.cfg.sc.cache.page_alloc_fail && !self.st.in_setup;
+                let fail = self.core.cfg.sc.cache.page_alloc_fail && !self.core.st.in_setup;
                 if fail {
                     fr.ret.slab = None;
                     note!(
@@ -97,7 +97,7 @@ impl Machine {
                     return Flow::Ret(Ret::new(NULL, None));
                 };
                 step!(self);
-                let objects = self.cfg.objects;
+                let objects = self.core.cfg.objects;
                 self.chain_objects(s);
                 note!(
                     self,
@@ -113,7 +113,7 @@ impl Machine {
                 step!(self);
                 let s = need!(self, fr.ret.slab);
                 self.access(self.page(s).line, Access::Write);
-                let objects = self.cfg.objects;
+                let objects = self.core.cfg.objects;
                 let first = self.obj_addr(s, 0);
                 let sl = need!(self, self.slab_mut(s));
                 sl.freelist = first;
@@ -131,7 +131,7 @@ impl Machine {
     /// Link a new slab's objects through their free pointers, first to last (`new_slab`'s
     /// loop, the same in every era and in 7.0).
     pub(in crate::model) fn chain_objects(&mut self, s: SlabId) {
-        let objects = self.cfg.objects;
+        let objects = self.core.cfg.objects;
         for i in 0..objects {
             // `i < objects`, so `i + 1` cannot wrap.
             let next = match i.checked_add(1) {

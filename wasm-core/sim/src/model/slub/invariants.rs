@@ -30,7 +30,7 @@ impl Machine {
     #[inline]
     pub fn cpu_in_section(&self, k: u32) -> bool {
         let unfrozen = !self.variant().cpu_partial_frozen;
-        self.st.ctxs.iter().any(|c| {
+        self.core.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| match f {
                 Frame::FlushSlab { pc, l } => {
                     use flush_slab::Pc::*;
@@ -75,7 +75,7 @@ impl Machine {
     /// object by object to its slab (3.10 `flush_slab` clears it only afterwards): those
     /// objects are owned by the deactivation, not by the CPU.
     pub fn cpu_freelist_detached(&self, k: u32) -> bool {
-        self.st.ctxs.iter().any(|c| {
+        self.core.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| match f {
                 Frame::FlushSlab { pc, l } => {
                     use flush_slab::Pc::*;
@@ -128,7 +128,7 @@ impl Machine {
     /// Slabs operations legitimately hold in their locals right now (INV-5/6/9 windows), as a
     /// flag per slab.
     fn held_by_ops(&self) -> Vec<bool> {
-        let mut held = vec![false; self.st.slabs.len()];
+        let mut held = vec![false; self.core.st.slabs.len()];
         let mut mark = |s: Option<SlabId>| {
             if let Some(s) = s {
                 if let Some(h) = held.get_mut(s as usize) {
@@ -136,7 +136,7 @@ impl Machine {
                 }
             }
         };
-        for c in &self.st.ctxs {
+        for c in &self.core.st.ctxs {
             for f in &c.stack {
                 if !Self::frame_holds_slabs(f) {
                     continue;
@@ -153,7 +153,7 @@ impl Machine {
                 if let Some(head) = chain {
                     let mut cur = head;
                     // A chain longer than there are slabs loops (INV-10 says so).
-                    for _ in 0..=self.st.slabs.len() {
+                    for _ in 0..=self.core.st.slabs.len() {
                         let Some(p) = cur else { break };
                         mark(Some(p));
                         cur = self.slab(p).next;
@@ -216,7 +216,7 @@ impl Machine {
     fn walk_into(&self, head: Addr, out: &mut Vec<Addr>) -> Result<(), String> {
         out.clear();
         let mut a = head;
-        let limit = (self.cfg.objects as usize).saturating_add(1);
+        let limit = (self.core.cfg.objects as usize).saturating_add(1);
         while a != NULL {
             let Some((s, i)) = self.object_of(a) else {
                 return Err(format!(
@@ -247,9 +247,9 @@ impl Machine {
     }
 
     pub fn check_invariants(&mut self) {
-        let objects = self.cfg.objects as usize;
-        let nslabs = self.st.slabs.len();
-        let mut own = std::mem::take(&mut self.scratch);
+        let objects = self.core.cfg.objects as usize;
+        let nslabs = self.core.st.slabs.len();
+        let mut own = std::mem::take(&mut self.core.scratch);
         own.clear();
         own.resize(nslabs.saturating_mul(objects), 0);
         // Object i of slab s is slot `s * objects + i` of `own` (below its length: s < nslabs,
@@ -263,7 +263,7 @@ impl Machine {
         let mut problems: Vec<(&'static str, String)> = Vec::new();
 
         // INV-1 (users): every held variable names a live object.
-        for (vi, v) in self.st.vars.iter().enumerate() {
+        for (vi, v) in self.core.st.vars.iter().enumerate() {
             let (true, Some(a)) = (v.held(), v.addr) else {
                 continue;
             };
@@ -297,7 +297,7 @@ impl Machine {
 
         // INV-2/INV-4 (CPU freelists).
         let mut chain: Vec<Addr> = Vec::with_capacity(objects.saturating_add(2));
-        for k in 0..self.cfg.cpus as u32 {
+        for k in 0..self.core.cfg.cpus as u32 {
             if self.cpu_freelist_detached(k) {
                 continue;
             }
@@ -389,7 +389,7 @@ impl Machine {
 
         // In-flight objects of operations.
         let mut inflight = Vec::new();
-        for c in &self.st.ctxs {
+        for c in &self.core.st.ctxs {
             for f in &c.stack {
                 self.inflight(f, &mut inflight);
             }
@@ -443,12 +443,12 @@ impl Machine {
                 }
             }
         }
-        self.scratch = own;
+        self.core.scratch = own;
 
         self.check_lists(&mut problems);
         // INV-14: discards of this step (3.10 `flush_slab` may discard while `c.page` still
         // names the slab: it clears it in the same irq-off section).
-        for (s, why, cpus) in std::mem::take(&mut self.pending_discards) {
+        for (s, why, cpus) in std::mem::take(&mut self.core.pending_discards) {
             let why = why.or_else(|| {
                 cpus.iter()
                     .find(|&&k| !self.cpu_in_section(k))
@@ -471,11 +471,11 @@ impl Machine {
     fn check_lists(&self, problems: &mut Vec<(&'static str, String)>) {
         let frozen_partials = self.variant().cpu_partial_frozen;
         // INV-10: CPU partial chains.
-        let mut in_chain = vec![0u32; self.st.slabs.len()];
-        for (k, c) in self.st.alloc.cpu_slabs().iter().enumerate() {
+        let mut in_chain = vec![0u32; self.core.st.slabs.len()];
+        for (k, c) in self.alloc.cpu_slabs().iter().enumerate() {
             let mut cur = c.partial;
             // More entries than slabs: the chain loops.
-            let mut budget = 0..self.st.slabs.len();
+            let mut budget = 0..self.core.st.slabs.len();
             while let Some(p) = cur {
                 if let Some(n) = in_chain.get_mut(p as usize) {
                     n.bump();
@@ -487,27 +487,27 @@ impl Machine {
                 cur = self.slab(p).next;
             }
         }
-        let mut on_node = vec![false; self.st.slabs.len()];
-        for n in &self.st.nodes {
+        let mut on_node = vec![false; self.core.st.slabs.len()];
+        for n in &self.core.st.nodes {
             for &s in &n.partial {
                 if let Some(on) = on_node.get_mut(s as usize) {
                     *on = true;
                 }
             }
         }
-        let sections: Vec<bool> = (0..self.cfg.cpus as u32)
+        let sections: Vec<bool> = (0..self.core.cfg.cpus as u32)
             .map(|k| self.cpu_in_section(k))
             .collect();
         let held_by_ops = self.held_by_ops();
-        for s in 0..self.st.slabs.len() as SlabId {
+        for s in 0..self.core.st.slabs.len() as SlabId {
             let (sl, pg) = (self.slab(s), self.page(s));
             let name = SlabName(self, s);
-            // One entry per slab in each (built above from `self.st.slabs.len()`).
+            // One entry per slab in each (built above from `self.core.st.slabs.len()`).
             let at = s as usize;
             let chained = in_chain.get(at).copied().unwrap_or_default();
             let listed = on_node.get(at).copied().unwrap_or_default();
             let held = held_by_ops.get(at).copied().unwrap_or_default();
-            let cpu_refs = (self.st.alloc.cpu_slabs().iter().zip(&sections))
+            let cpu_refs = (self.alloc.cpu_slabs().iter().zip(&sections))
                 .filter(|(c, &section)| c.page == Some(s) && !section)
                 .count() as u32;
             if pg.life == Life::Discarded {
@@ -586,7 +586,7 @@ impl Machine {
             }
         }
         // INV-7: nr_partial and list shape.
-        for (n, node) in self.st.nodes.iter().enumerate() {
+        for (n, node) in self.core.st.nodes.iter().enumerate() {
             if node.nr_partial as usize != node.partial.len() {
                 problems.push((
                     "INV-7",
@@ -629,27 +629,29 @@ impl Machine {
     /// INV-15 at the end of a run: conservation and stat identities.
     pub fn check_end(&mut self) {
         let stat = |m: &Machine, s: super::Stat| {
-            m.st.stats
+            m.core
+                .st
+                .stats
                 .iter()
                 .filter_map(|c| c.get(s as usize))
                 .sum::<u64>()
         };
         use super::Stat::*;
         let fast = stat(self, ALLOC_FASTPATH);
-        let slow_ok = self.ghost.slow_allocs;
-        if fast.checked_add(slow_ok) != Some(self.ghost.allocs) {
-            let msg = format!("ALLOC_FASTPATH ({fast}) + successful slow-path allocations ({slow_ok}) != successful allocations ({})", self.ghost.allocs);
+        let slow_ok = self.core.ghost.slow_allocs;
+        if fast.checked_add(slow_ok) != Some(self.core.ghost.allocs) {
+            let msg = format!("ALLOC_FASTPATH ({fast}) + successful slow-path allocations ({slow_ok}) != successful allocations ({})", self.core.ghost.allocs);
             self.violate("INV-15", msg);
         }
         let frees = stat(self, FREE_FASTPATH).saturating_add(stat(self, FREE_SLOWPATH));
-        if frees != self.ghost.frees {
+        if frees != self.core.ghost.frees {
             let msg = format!(
                 "FREE_FASTPATH + FREE_SLOWPATH = {frees}, but {} objects were freed",
-                self.ghost.frees
+                self.core.ghost.frees
             );
             self.violate("INV-15", msg);
         }
-        if self.checks {
+        if self.core.checks {
             self.check_invariants();
         }
     }

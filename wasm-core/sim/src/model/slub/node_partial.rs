@@ -96,7 +96,7 @@ impl Machine {
             H1 => {
                 step!(self);
                 let nr = self.ld_nr_partial(n);
-                let min = self.cfg.sc.cache.min_partial;
+                let min = self.core.cfg.sc.cache.min_partial;
                 let skip = if fr.drain { nr <= min } else { nr == 0 };
                 note!(
                     self,
@@ -206,7 +206,7 @@ impl Machine {
             }
             H4c => {
                 let enough = if v.cpu_partial_frozen {
-                    fr.count > self.cfg.sc.cache.cpu_partial / 2
+                    fr.count > self.core.cfg.sc.cache.cpu_partial / 2
                 } else {
                     fr.pages > self.cpu_partial_slabs() / 2
                 };

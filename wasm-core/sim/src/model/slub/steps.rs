@@ -22,7 +22,7 @@ impl Machine {
             PreemptOff,
             "preempt_count".into(),
             "{} disables preemption{why}.",
-            self.ctx_name(self.cur)
+            self.ctx_name(self.core.cur)
         );
         *pc = next;
         Flow::Step
@@ -95,7 +95,7 @@ impl Machine {
     ) -> Flow {
         step!(self);
         let k = self.me();
-        self.access(self.cfg.line_cc(k), Access::Read);
+        self.access(self.core.cfg.line_cc(k), Access::Read);
         *tid = self.cpu_slab(k).tid;
         *snap = self.snapshot(k);
         note!(

@@ -13,12 +13,18 @@ impl Machine {
         v.freelist = self.chain_names(c.freelist);
         v.tid = c.tid;
         // TID_STEP is at least 1 (`scenario::validate`).
-        v.tid_event = c.tid.checked_div(self.cfg.tid_step).unwrap_or_default();
-        v.tid_cpu = c.tid.checked_rem(self.cfg.tid_step).unwrap_or_default();
+        v.tid_event = c
+            .tid
+            .checked_div(self.core.cfg.tid_step)
+            .unwrap_or_default();
+        v.tid_cpu = c
+            .tid
+            .checked_rem(self.core.cfg.tid_step)
+            .unwrap_or_default();
         v.page = c.page.map(|p| self.slab_name(p));
         let mut cur = c.partial;
         while let Some(p) = cur {
-            if v.partial.len() > self.st.slabs.len() {
+            if v.partial.len() > self.core.st.slabs.len() {
                 break;
             }
             v.partial.push(self.slab_name(p));
@@ -49,17 +55,17 @@ impl Machine {
             Life::Private => return SlabOwner::Private,
             Life::Live => {}
         }
-        for (k, c) in self.st.alloc.cpu_slabs().iter().enumerate() {
+        for (k, c) in self.alloc.cpu_slabs().iter().enumerate() {
             if c.page == Some(s) {
                 return SlabOwner::Cpu { cpu: k as u32 };
             }
         }
-        for (k, c) in self.st.alloc.cpu_slabs().iter().enumerate() {
+        for (k, c) in self.alloc.cpu_slabs().iter().enumerate() {
             if self.chain_contains(c.partial, s) {
                 return SlabOwner::CpuPartial { cpu: k as u32 };
             }
         }
-        for (n, node) in self.st.nodes.iter().enumerate() {
+        for (n, node) in self.core.st.nodes.iter().enumerate() {
             if node.partial.contains(&s) {
                 return SlabOwner::NodePartial { node: n as u32 };
             }
@@ -73,14 +79,14 @@ impl Machine {
 
     /// Who holds object `a` under SLUB.
     pub(in crate::model) fn slub_object_owner(&self, a: Addr) -> ObjectOwner {
-        for (vi, v) in self.st.vars.iter().enumerate() {
+        for (vi, v) in self.core.st.vars.iter().enumerate() {
             if v.held() && v.addr == Some(a) {
                 return ObjectOwner::User {
                     var: self.var_name(vi).to_string(),
                 };
             }
         }
-        for (k, c) in self.st.alloc.cpu_slabs().iter().enumerate() {
+        for (k, c) in self.alloc.cpu_slabs().iter().enumerate() {
             if self.chain_has(c.freelist, a) {
                 return ObjectOwner::Cpu { cpu: k as u32 };
             }
@@ -90,7 +96,7 @@ impl Machine {
                 return ObjectOwner::Slab;
             }
         }
-        for (i, c) in self.st.ctxs.iter().enumerate() {
+        for (i, c) in self.core.st.ctxs.iter().enumerate() {
             if c.stack.iter().any(|f| f.holds_addr(a)) {
                 return ObjectOwner::Inflight {
                     ctx: self.ctx_name(i as CtxId).to_string(),

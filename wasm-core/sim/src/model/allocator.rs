@@ -155,7 +155,7 @@ impl Machine {
     /// The running allocator's own state (see `OwnState`).
     pub(super) fn own<S: OwnState>(&self) -> &S {
         S::arm(&self.alloc).unwrap_or_else(|| {
-            self.fault(super::Fault::Broken(S::WRONG));
+            self.core.fault(super::Fault::Broken(S::WRONG));
             S::stand_in()
         })
     }

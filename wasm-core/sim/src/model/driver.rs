@@ -95,7 +95,7 @@ impl<'a> PolicyView<'a> {
     }
     #[inline]
     pub fn ctx(&self, cx: CtxId) -> CtxView {
-        let c = self.m.ctx(cx);
+        let c = self.m.core.ctx(cx);
         CtxView {
             kind: c.kind,
             cpu: c.cpu,
@@ -124,12 +124,12 @@ impl<'a> PolicyView<'a> {
         }
     }
     pub fn ctx_name(&self, cx: CtxId) -> &'a str {
-        self.m.ctx_name(cx)
+        self.m.core.ctx_name(cx)
     }
     /// The listing label of the named context's next step (`slab_alloc:A9`), if it is in an op.
     pub fn ctx_label(&self, name: &str) -> Option<String> {
         let cx = self.ctx_index(name)?;
-        let f = self.m.ctx(cx).stack.last()?;
+        let f = self.m.core.ctx(cx).stack.last()?;
         Some(format!("{}:{}", f.func().name(), f.pc().name()))
     }
     /// The context a move text names (`A`), if any.
@@ -142,7 +142,7 @@ impl<'a> PolicyView<'a> {
         self.m.core.cfg.cpus
     }
     pub fn node_of_cpu(&self, k: u32) -> u32 {
-        self.m.node_of_cpu(k)
+        self.m.core.node_of_cpu(k)
     }
     /// Cache lines of the fixed structures (`kmem_cache`, per-CPU, per-node), then each
     /// slab's descriptor line followed by `obj_lines` object lines.
@@ -155,26 +155,20 @@ impl<'a> PolicyView<'a> {
     /// Cycles charged to CPU `k` so far.
     #[inline]
     pub fn cycles(&self, k: usize) -> u64 {
-        match self.m.core.st.cycles.get(k) {
-            Some(&c) => c,
-            None => {
-                super::prims::note_fault(&self.m.core.fault, super::Fault::NoSuch("cpu", k as u64));
-                0
-            }
-        }
+        self.m.core.cpu_cycles(k)
     }
     /// How often each cost constant was charged on CPU `k`, if the machine counts them
     /// (`Machine::with_costs`).
     pub fn charges(&self, k: usize) -> Option<&'a [u64; super::cost::N]> {
-        self.m.charges(k)
+        self.m.core.charges(k)
     }
     /// Cycles CPU `k` waited for prefetched lines, if the machine counts them.
     pub fn prefetch_wait(&self, k: usize) -> Option<u64> {
-        self.m.prefetch_wait(k)
+        self.m.core.prefetch_wait(k)
     }
     /// The cache-line transfers to CPU `k`, if the machine counts them.
     pub fn transfers(&self, k: usize) -> Option<&'a super::memory::Transfers> {
-        self.m.transfers(k)
+        self.m.core.transfers(k)
     }
     pub fn cycles_per_cpu(&self) -> &'a [u64] {
         &self.m.core.st.cycles
@@ -252,7 +246,7 @@ impl Machine {
         match self.blocked(cx)? {
             Block::ListLock(n, _) => Some(self.core.cfg.line_nd(n)),
             Block::BarnLock(n, _) => Some(self.core.cfg.line_nd(n).saturating_add(1)),
-            Block::SlabLock(s, _) => Some(self.page(s).line),
+            Block::SlabLock(s, _) => Some(self.core.page(s).line),
             Block::LocalLock(..) | Block::Var(_) | Block::CpuOnline(_) | Block::Finished => None,
         }
     }

@@ -1,11 +1,11 @@
 //! Cache lines and MESI (design.md §3, model.md §6). Every access a step makes goes through
-//! [`Machine::access`], which moves the line between the CPUs' caches and charges the cycles of
+//! [`Core::access`], which moves the line between the CPUs' caches and charges the cycles of
 //! `cost.rs` (counted per constant when the Lab asks). The protocol is textbook MESI with a directory view: a read miss takes the line
 //! Shared (Exclusive if nobody has it), a write invalidates every other copy.
 
 use super::cost::{self, Id};
 use super::state::{Mesi, PrefetchInFlight, MAX_CPUS};
-use super::Machine;
+use super::Core;
 use crate::event::Transition;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub enum Access {
     PrefetchW,
     /// The memory operand of an atomic instruction (a cmpxchg, a lock's read-modify-write):
     /// needs the line Modified like a store, but on a hit costs nothing beyond the
-    /// instruction's own constant ([`Machine::atomic`]).
+    /// instruction's own constant ([`Core::atomic`]).
     Atomic,
 }
 
@@ -44,7 +44,7 @@ pub struct Transfers {
     pub node: u64,
     /// `KC`: the `kmem_cache` itself.
     pub cache: u64,
-    /// Re-reads of a held lock's line by a CPU spinning on it ([`Machine::spin_read`]),
+    /// Re-reads of a held lock's line by a CPU spinning on it ([`Core::spin_read`]),
     /// counted by the Lab's driver for the spinner's operation: coherence traffic that costs
     /// the spinner nothing (it is waiting anyway) and makes the holder's next write to the
     /// line an invalidation. Not in `total`.
@@ -101,20 +101,20 @@ impl Default for Counts {
     }
 }
 
-impl Machine {
+impl Core {
     /// Count a transfer of `line` to the stepping CPU by the kind of line.
     // Counts of a bounded run; `line >= statics` in the last two branches.
     #[allow(clippy::arithmetic_side_effects)]
     fn count_transfer(&mut self, line: u32, modified: bool, prefetch: bool) {
         let (cpus, statics, obj_lines) = (
-            self.core.cfg.cpus as u32,
-            self.core.cfg.static_lines(),
-            self.core.cfg.obj_lines,
+            self.cfg.cpus as u32,
+            self.cfg.static_lines(),
+            self.cfg.obj_lines,
         );
-        let Some(c) = self.core.counts.as_mut() else {
+        let Some(c) = self.counts.as_mut() else {
             return;
         };
-        let Some(t) = c.transfers.get_mut(self.core.cur_cpu as usize) else {
+        let Some(t) = c.transfers.get_mut(self.cur_cpu as usize) else {
             return;
         };
         t.total += 1;
@@ -135,7 +135,7 @@ impl Machine {
 
     /// Touch `line` from the stepping CPU; returns the cycles charged.
     pub fn access(&mut self, line: u32, acc: Access) -> u64 {
-        if self.core.foot.is_some() {
+        if self.foot.is_some() {
             // A prefetch changes only coherence, but that is state too.
             self.touch_resource(line, acc != Access::Read);
         }
@@ -150,8 +150,8 @@ impl Machine {
     /// `cycles` pass on CPU `k` outside the model's steps (a driver's spinning or sleeping):
     /// prefetches on their way to it arrive that much sooner on its step clock.
     pub fn pass_time(&mut self, k: u32, cycles: u64) {
-        let now = self.policy_view().cycles(k as usize);
-        for p in self.core.st.prefetches.iter_mut().filter(|p| p.cpu == k) {
+        let now = self.cpu_cycles(k as usize);
+        for p in self.st.prefetches.iter_mut().filter(|p| p.cpu == k) {
             p.at = p.at.saturating_sub(cycles).max(now);
         }
     }
@@ -160,9 +160,8 @@ impl Machine {
     /// the rest of its transfer (the line is already this CPU's in the MESI view: the
     /// protocol acts at once, only the time is spread). Returns the cycles waited.
     fn wait_for_prefetch(&mut self, line: u32) -> u64 {
-        let me = self.core.cur_cpu;
+        let me = self.cur_cpu;
         let Some(i) = self
-            .core
             .st
             .prefetches
             .iter()
@@ -170,7 +169,7 @@ impl Machine {
         else {
             return 0;
         };
-        let p = self.core.st.prefetches.swap_remove(i);
+        let p = self.st.prefetches.swap_remove(i);
         let now = self.my_cycles();
         // Another CPU took the line meanwhile: this access misses on its own.
         if self.line(line).get(me as usize) == Some(&Mesi::I) || p.at <= now {
@@ -182,7 +181,7 @@ impl Machine {
     }
 
     fn access_now(&mut self, line: u32, acc: Access) -> u64 {
-        let me = self.core.cur_cpu as usize;
+        let me = self.cur_cpu as usize;
         let states = self.line(line);
         let mine = states.get(me).copied().unwrap_or(Mesi::I);
         // The common case: a hit that changes no state.
@@ -197,7 +196,7 @@ impl Machine {
                 }
             };
         }
-        let ncpu = self.core.cfg.cpus;
+        let ncpu = self.cfg.cpus;
         let write = matches!(acc, Access::Write | Access::PrefetchW | Access::Atomic);
         // Where the line comes from when we miss: a Modified copy, a clean copy, or memory.
         let mut modified_at = None;
@@ -249,19 +248,16 @@ impl Machine {
             if charged != Id::L1Hit {
                 let at = self
                     .my_cycles()
-                    .saturating_add(self.core.cfg.costs.get(Id::Prefetch))
-                    .saturating_add(self.core.cfg.costs.get(charged));
+                    .saturating_add(self.cfg.costs.get(Id::Prefetch))
+                    .saturating_add(self.cfg.costs.get(charged));
                 let cpu = me as u32;
                 // Keep only what is still on its way (a line that has arrived costs nothing).
-                let cycles = &self.core.st.cycles;
-                self.core.st.prefetches.retain(|p| {
+                let cycles = &self.st.cycles;
+                self.st.prefetches.retain(|p| {
                     !(p.line == line && p.cpu == cpu)
                         && cycles.get(p.cpu as usize).is_some_and(|&c| p.at > c)
                 });
-                self.core
-                    .st
-                    .prefetches
-                    .push(PrefetchInFlight { line, cpu, at });
+                self.st.prefetches.push(PrefetchInFlight { line, cpu, at });
             }
             charged = Id::Prefetch;
         }
@@ -271,7 +267,7 @@ impl Machine {
             let gained = mine == Mesi::I || (mine == Mesi::S && write);
             let changed = |k: usize| next.get(k) != states.get(k);
             let others = (0..ncpu).any(|k| k != me && changed(k));
-            if gained && others && self.core.counts.is_some() {
+            if gained && others && self.counts.is_some() {
                 let prefetch = matches!(acc, Access::Prefetch | Access::PrefetchW);
                 self.count_transfer(line, modified_at.is_some(), prefetch);
             }
@@ -295,7 +291,7 @@ impl Machine {
     }
 
     /// Charge what an access's line cost, `id`; an atomic's operand on a line already this
-    /// CPU's is free (see [`Machine::atomic`]).
+    /// CPU's is free (see [`Core::atomic`]).
     fn charge_operand(&mut self, acc: Access, id: Id) -> u64 {
         if acc == Access::Atomic && id == Id::L1Hit {
             0
@@ -328,8 +324,8 @@ impl Machine {
     /// charged (the spinner's clock is the driver's). Returns whether the line moved (the
     /// spinner had no copy): a coherence event the driver counts.
     pub fn spin_read(&mut self, k: u32, line: u32) -> bool {
-        let (k, cpus) = (k as usize, self.core.cfg.cpus);
-        let Some(states) = self.core.st.lines.get_mut(line as usize) else {
+        let (k, cpus) = (k as usize, self.cfg.cpus);
+        let Some(states) = self.st.lines.get_mut(line as usize) else {
             return false;
         };
         if states.get(k).is_none_or(|s| *s != Mesi::I) {

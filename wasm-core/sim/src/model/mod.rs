@@ -164,7 +164,7 @@ pub struct Core {
 /// An internal error of the model: something the model itself guarantees did not hold (an id
 /// with nothing behind it, a frame local its earlier labels always set; a label of another
 /// function cannot be, a frame's pc is typed by its function: `pcs`). A bug of the model, never
-/// a finding about the kernel it models. Noted where it is found ([`Machine::fault`] and the
+/// a finding about the kernel it models. Noted where it is found ([`Core::fault`] and the
 /// lookups), it becomes the violation `MODEL` (with the context and the label) after the label
 /// that found it, and the machine stops there: no move is enabled after it, so nothing runs on
 /// the inconsistent state. The CLI exits 1 with it like any violation; the page shows it like
@@ -203,13 +203,24 @@ pub struct Ghost {
     pub alien_frees: u64,
 }
 
-impl Machine {
+impl Core {
+    /// CPU `k`'s clock (its cycles so far).
+    pub fn cpu_cycles(&self, k: usize) -> u64 {
+        match self.st.cycles.get(k) {
+            Some(&c) => c,
+            None => {
+                prims::note_fault(&self.fault, Fault::NoSuch("cpu", k as u64));
+                0
+            }
+        }
+    }
+
     pub fn tid_step(&self) -> u64 {
-        self.core.cfg.tid_step
+        self.cfg.tid_step
     }
 
     pub fn fastpath(&self) -> Fastpath {
-        self.core.cfg.sc.variant.fastpath
+        self.cfg.sc.variant.fastpath
     }
 
     // ----- naming, for events, narration and views -----
@@ -243,10 +254,10 @@ impl Machine {
     }
 
     pub fn ctx_name(&self, c: CtxId) -> &str {
-        match self.core.cfg.ctx_ids.get(c as usize) {
+        match self.cfg.ctx_ids.get(c as usize) {
             Some(name) => name,
             None => {
-                prims::note_fault(&self.core.fault, Fault::NoSuch("context", c.into()));
+                prims::note_fault(&self.fault, Fault::NoSuch("context", c.into()));
                 "?"
             }
         }
@@ -260,7 +271,7 @@ impl Machine {
     /// Lab workload's slab is at most an order-3 page), well below `OBJ_BASE`.
     #[allow(clippy::arithmetic_side_effects)]
     pub fn obj_addr(&self, s: SlabId, i: u32) -> Addr {
-        OBJ_BASE * (s as u64 + 1) + i as u64 * self.core.cfg.size
+        OBJ_BASE * (s as u64 + 1) + i as u64 * self.cfg.size
     }
 
     /// The (slab, index) of an object address, if it is one (of any slab ever created).
@@ -271,11 +282,11 @@ impl Machine {
         // Below `OBJ_BASE` is no slab's (`obj_addr`).
         let s = (a / OBJ_BASE).checked_sub(1)?;
         let off = a % OBJ_BASE;
-        if s >= self.core.st.slabs.len() as u64 || !off.is_multiple_of(self.core.cfg.size) {
+        if s >= self.st.slabs.len() as u64 || !off.is_multiple_of(self.cfg.size) {
             return None;
         }
-        let i = off.checked_div(self.core.cfg.size)?;
-        (i < self.core.cfg.objects as u64).then_some((s as SlabId, i as u32))
+        let i = off.checked_div(self.cfg.size)?;
+        (i < self.cfg.objects as u64).then_some((s as SlabId, i as u32))
     }
 
     /// `virt_to_head_page`: the slab of an object address.
@@ -288,7 +299,7 @@ impl Machine {
     /// is within the object, `scenario::validate_cache`).
     #[allow(clippy::arithmetic_side_effects)]
     pub fn obj_line(&self, s: SlabId, i: u32) -> u32 {
-        self.page(s).line + 1 + ((i as u64 * self.core.cfg.size + self.core.cfg.offset) / 64) as u32
+        self.page(s).line + 1 + ((i as u64 * self.cfg.size + self.cfg.offset) / 64) as u32
     }
 
     /// Read an object's free-pointer word; a non-object address reads as `DATA` (the model's
@@ -342,35 +353,35 @@ impl Machine {
     /// memory (a new slab's chain, a user's payload).
     pub fn fp_slot(&mut self, s: SlabId, i: u32) -> Option<&mut Addr> {
         let a = self.obj_addr(s, i);
-        let slab = self.core.st.slabs.get_mut(s as usize);
-        let slot = prims::found(&self.core.fault, "slab", s.into(), slab)?
+        let slab = self.st.slabs.get_mut(s as usize);
+        let slot = prims::found(&self.fault, "slab", s.into(), slab)?
             .fp
             .get_mut(i as usize);
-        prims::found(&self.core.fault, "object", a, slot)
+        prims::found(&self.fault, "object", a, slot)
     }
 
     // ----- stats, cycles, events -----
 
     pub fn stat(&mut self, s: Stat) {
-        let k = self.core.cur_cpu;
+        let k = self.cur_cpu;
         // A row per CPU; `Stat` indexes `[u64; NR_STATS]` by construction (`stats`).
-        match (self.core.st.stats.get_mut(k as usize)).and_then(|row| row.get_mut(s as usize)) {
+        match (self.st.stats.get_mut(k as usize)).and_then(|row| row.get_mut(s as usize)) {
             Some(n) => n.bump(),
-            None => prims::note_fault(&self.core.fault, Fault::NoSuch("cpu", k.into())),
+            None => prims::note_fault(&self.fault, Fault::NoSuch("cpu", k.into())),
         }
-        if let Some(r) = self.core.rec.as_mut() {
+        if let Some(r) = self.rec.as_mut() {
             r.cur.stats.push(s.name().to_string());
         }
     }
 
     /// Charge the stepping CPU one use of cost constant `id`; returns the cycles.
     pub fn charge(&mut self, id: cost::Id) -> u64 {
-        let cycles = self.core.cfg.costs.get(id);
-        if let Some(c) = self.core.counts.as_mut() {
+        let cycles = self.cfg.costs.get(id);
+        if let Some(c) = self.counts.as_mut() {
             // The counts have a row per CPU and a column per constant (`memory::Counts`).
             if let Some(n) = c
                 .charges
-                .get_mut(self.core.cur_cpu as usize)
+                .get_mut(self.cur_cpu as usize)
                 .and_then(|row| row.get_mut(id as usize))
             {
                 n.bump();
@@ -383,71 +394,60 @@ impl Machine {
     /// How often each cost constant was charged on CPU `k` (`None` unless the machine was
     /// made to count, [`Machine::with_costs`]).
     pub fn charges(&self, k: usize) -> Option<&[u64; cost::N]> {
-        self.core.counts.as_ref().and_then(|c| c.charges.get(k))
+        self.counts.as_ref().and_then(|c| c.charges.get(k))
     }
 
     /// Cycles CPU `k` waited for prefetched lines so far (`None` unless the machine counts).
     pub fn prefetch_wait(&self, k: usize) -> Option<u64> {
-        self.core
-            .counts
+        self.counts
             .as_ref()
             .and_then(|c| c.prefetch_wait.get(k).copied())
     }
 
     /// The cache-line transfers to CPU `k` so far (`None` unless the machine counts).
     pub fn transfers(&self, k: usize) -> Option<&memory::Transfers> {
-        self.core.counts.as_ref().and_then(|c| c.transfers.get(k))
+        self.counts.as_ref().and_then(|c| c.transfers.get(k))
     }
 
     /// Charge the stepping CPU `cycles` of waiting for a prefetched line still on its way
     /// (counted as transfer time: the rest of the transfer the prefetch started).
     fn wait_cycles(&mut self, cycles: u64) {
         if let Some(w) = self
-            .core
             .counts
             .as_mut()
-            .and_then(|c| c.prefetch_wait.get_mut(self.core.cur_cpu as usize))
+            .and_then(|c| c.prefetch_wait.get_mut(self.cur_cpu as usize))
         {
             w.bump_by(cycles);
         }
-        if let Some(r) = self.core.rec.as_mut() {
+        if let Some(r) = self.rec.as_mut() {
             r.prefetch_wait.bump_by(cycles);
         }
         self.charge_cycles(cycles);
     }
 
     fn charge_cycles(&mut self, cycles: u64) {
-        let k = self.core.cur_cpu;
-        match self.core.st.cycles.get_mut(k as usize) {
+        let k = self.cur_cpu;
+        match self.st.cycles.get_mut(k as usize) {
             Some(c) => c.bump_by(cycles),
-            None => prims::note_fault(&self.core.fault, Fault::NoSuch("cpu", k.into())),
+            None => prims::note_fault(&self.fault, Fault::NoSuch("cpu", k.into())),
         }
-        if let Some(r) = self.core.rec.as_mut() {
+        if let Some(r) = self.rec.as_mut() {
             r.cur.cycles.bump_by(cycles);
         }
     }
 
     pub fn recording(&self) -> bool {
-        self.core.rec.is_some()
-    }
-
-    /// Describe the step being taken. The closure runs only when events are recorded.
-    #[inline]
-    pub fn ev(&mut self, f: impl FnOnce(&Machine, &mut Event)) {
-        if let Some(mut r) = self.core.rec.take() {
-            f(self, &mut r.cur);
-            self.core.rec = Some(r);
-        }
+        self.rec.is_some()
     }
 
     pub fn ev_halves(&mut self, halves: Vec<CasHalf>) {
-        if let Some(r) = self.core.rec.as_mut() {
+        if let Some(r) = self.rec.as_mut() {
             r.cur.halves = halves;
         }
     }
 
     pub fn ev_transition(&mut self, t: Transition) {
-        if let Some(r) = self.core.rec.as_mut() {
+        if let Some(r) = self.rec.as_mut() {
             r.cur.coherence.push(t);
         }
     }
@@ -455,12 +455,52 @@ impl Machine {
     /// Note a resource the current move reads or writes (only while the explorer asks).
     #[inline]
     pub fn touch_resource(&mut self, res: u32, write: bool) {
-        if let Some(f) = self.core.foot.as_mut() {
+        if let Some(f) = self.foot.as_mut() {
             f.push(res | if write { WRITE } else { 0 });
         }
     }
 
     pub fn variant(&self) -> &crate::scenario::Variant {
-        &self.core.cfg.sc.variant
+        &self.cfg.sc.variant
+    }
+}
+
+/// What the Lab's driver (`slub-lab-core`) reads and touches of the core from outside the
+/// model: the memory a workload's own code uses between ops, and its lookups.
+impl Machine {
+    /// [`Core::access`] from the stepping CPU.
+    pub fn access(&mut self, line: u32, acc: memory::Access) -> u64 {
+        self.core.access(line, acc)
+    }
+    /// [`Core::pass_time`].
+    pub fn pass_time(&mut self, k: u32, cycles: u64) {
+        self.core.pass_time(k, cycles)
+    }
+    /// [`Core::spin_read`].
+    pub fn spin_read(&mut self, k: u32, line: u32) -> bool {
+        self.core.spin_read(k, line)
+    }
+    /// [`Core::var`].
+    pub fn var(&self, v: usize) -> &Var {
+        self.core.var(v)
+    }
+    /// [`Core::slab_of`].
+    pub fn slab_of(&self, a: Addr) -> Option<SlabId> {
+        self.core.slab_of(a)
+    }
+    /// [`Core::obj_line`].
+    pub fn obj_line(&self, s: SlabId, i: u32) -> u32 {
+        self.core.obj_line(s, i)
+    }
+}
+
+impl Machine {
+    /// Describe the step being taken. The closure runs only when events are recorded.
+    #[inline]
+    pub fn ev(&mut self, f: impl FnOnce(&Machine, &mut Event)) {
+        if let Some(mut r) = self.core.rec.take() {
+            f(self, &mut r.cur);
+            self.core.rec = Some(r);
+        }
     }
 }

@@ -5,46 +5,41 @@
 use super::cost;
 use super::memory::Access;
 use super::state::*;
-use super::{Fault, Flow, Machine};
+use super::{Core, Fault, Flow, Machine};
 use crate::event::EventKind;
 use crate::event::Violation;
 
-impl Machine {
+impl Core {
     pub fn set_note(&mut self, kind: EventKind, target: String, narration: String) {
-        if let Some(r) = self.core.rec.as_mut() {
+        if let Some(r) = self.rec.as_mut() {
             r.cur.kind = kind;
             r.cur.target = target;
             r.cur.narration = narration;
         }
     }
     pub fn set_read(&mut self, v: String) {
-        if let Some(r) = self.core.rec.as_mut() {
+        if let Some(r) = self.rec.as_mut() {
             r.cur.read = Some(v);
         }
     }
     pub fn set_wrote(&mut self, v: String) {
-        if let Some(r) = self.core.rec.as_mut() {
+        if let Some(r) = self.rec.as_mut() {
             r.cur.wrote = Some(v);
         }
     }
     pub fn set_ok(&mut self, ok: bool) {
-        if let Some(r) = self.core.rec.as_mut() {
+        if let Some(r) = self.rec.as_mut() {
             r.cur.ok = Some(ok);
         }
     }
 
     /// Record an invariant violation once per invariant (the first time it is seen).
     pub fn violate(&mut self, invariant: &str, message: String) {
-        if self
-            .core
-            .violations
-            .iter()
-            .any(|v| v.invariant == invariant)
-        {
+        if self.violations.iter().any(|v| v.invariant == invariant) {
             return;
         }
-        self.core.violations.push(Violation {
-            step: self.core.st.steps,
+        self.violations.push(Violation {
+            step: self.st.steps,
             invariant: invariant.into(),
             message,
         });
@@ -54,7 +49,7 @@ impl Machine {
     /// the label that found it and stops the machine. Returns the `Flow` a step function then
     /// returns (the label ends there; nothing after it runs).
     pub fn fault(&self, f: Fault) -> Flow {
-        note_fault(&self.core.fault, f);
+        note_fault(&self.fault, f);
         Flow::Step
     }
 
@@ -63,7 +58,7 @@ impl Machine {
     /// every label pays; the report is out of line).
     #[inline]
     pub(super) fn report_fault(&mut self, at: Option<&Frame>) {
-        if self.core.fault.get().is_some() {
+        if self.fault.get().is_some() {
             self.report_noted_fault(at);
         }
     }
@@ -71,17 +66,13 @@ impl Machine {
     #[cold]
     #[inline(never)]
     fn report_noted_fault(&mut self, at: Option<&Frame>) {
-        let Some(f) = self.core.fault.take() else {
+        let Some(f) = self.fault.take() else {
             return;
         };
         let place = match at {
             Some(fr) => format!(
                 " ({} at {}:{})",
-                self.core
-                    .cfg
-                    .ctx_ids
-                    .get(self.core.cur as usize)
-                    .map_or("?", |s| s),
+                self.cfg.ctx_ids.get(self.cur as usize).map_or("?", |s| s),
                 fr.func().name(),
                 fr.pc().name()
             ),
@@ -94,7 +85,7 @@ impl Machine {
                  finding about the kernel; the run stops here"
             ),
         );
-        self.core.halted = true;
+        self.halted = true;
     }
 
     /// A read-only lookup that found nothing: note it ([`Fault::NoSuch`]) and hand out the
@@ -106,17 +97,17 @@ impl Machine {
         id: u64,
         stand_in: &'static T,
     ) -> &'static T {
-        missing(&self.core.fault, what, id, stand_in)
+        missing(&self.fault, what, id, stand_in)
     }
 
     /// The model stopped at an internal error, or found one it has not reported yet.
     #[inline]
     pub(super) fn stopped(&self) -> bool {
-        self.core.halted || self.core.fault.get().is_some()
+        self.halted || self.fault.get().is_some()
     }
 
     pub fn me(&self) -> u32 {
-        self.core.cur_cpu
+        self.cur_cpu
     }
 
     // ----- lookups -----
@@ -129,121 +120,111 @@ impl Machine {
 
     #[inline]
     pub fn cpu(&self, k: u32) -> &Cpu {
-        self.core
-            .st
+        self.st
             .cpus
             .get(k as usize)
-            .unwrap_or_else(|| missing(&self.core.fault, "cpu", k.into(), &NO_CPU))
+            .unwrap_or_else(|| missing(&self.fault, "cpu", k.into(), &NO_CPU))
     }
     #[inline]
     pub fn cpu_mut(&mut self, k: u32) -> Option<&mut Cpu> {
         found(
-            &self.core.fault,
+            &self.fault,
             "cpu",
             k.into(),
-            self.core.st.cpus.get_mut(k as usize),
+            self.st.cpus.get_mut(k as usize),
         )
     }
     /// The stepping CPU's `Cpu`, for a write.
     #[inline]
     pub fn my_cpu_mut(&mut self) -> Option<&mut Cpu> {
-        self.cpu_mut(self.core.cur_cpu)
+        self.cpu_mut(self.cur_cpu)
     }
     #[inline]
     pub fn node(&self, n: u32) -> &Node {
-        self.core
-            .st
+        self.st
             .nodes
             .get(n as usize)
-            .unwrap_or_else(|| missing(&self.core.fault, "node", n.into(), &NO_NODE))
+            .unwrap_or_else(|| missing(&self.fault, "node", n.into(), &NO_NODE))
     }
     #[inline]
     pub fn node_mut(&mut self, n: u32) -> Option<&mut Node> {
         found(
-            &self.core.fault,
+            &self.fault,
             "node",
             n.into(),
-            self.core.st.nodes.get_mut(n as usize),
+            self.st.nodes.get_mut(n as usize),
         )
     }
     /// Slab `s`'s memory (its allocator's fields of it are the allocator's: SLUB's
     /// `Machine::slab`).
     #[inline]
     pub fn page(&self, s: SlabId) -> &Page {
-        self.core
-            .st
+        self.st
             .slabs
             .get(s as usize)
-            .unwrap_or_else(|| missing(&self.core.fault, "slab", s.into(), &NO_PAGE))
+            .unwrap_or_else(|| missing(&self.fault, "slab", s.into(), &NO_PAGE))
     }
     #[inline]
     pub fn page_mut(&mut self, s: SlabId) -> Option<&mut Page> {
         found(
-            &self.core.fault,
+            &self.fault,
             "slab",
             s.into(),
-            self.core.st.slabs.get_mut(s as usize),
+            self.st.slabs.get_mut(s as usize),
         )
     }
     /// A new slab's memory from the page allocator on `node`: its descriptor line and its
     /// object lines, all uncached; the allocator adds its own fields of it.
     pub(in crate::model) fn new_page(&mut self, node: u32) -> SlabId {
         self.touch_resource(super::RES_PAGE_ALLOC, true);
-        let id = self.core.st.slabs.len() as SlabId;
-        let line = self.core.st.lines.len() as u32;
-        for _ in 0..=self.core.cfg.obj_lines {
-            self.core.st.lines.push([Mesi::I; MAX_CPUS]);
+        let id = self.st.slabs.len() as SlabId;
+        let line = self.st.lines.len() as u32;
+        for _ in 0..=self.cfg.obj_lines {
+            self.st.lines.push([Mesi::I; MAX_CPUS]);
         }
-        self.core.st.slabs.push(Page {
+        self.st.slabs.push(Page {
             node,
             life: Life::Private,
-            fp: vec![NULL; self.core.cfg.objects as usize],
+            fp: vec![NULL; self.cfg.objects as usize],
             line,
         });
         id
     }
     #[inline]
     pub fn ctx(&self, cx: CtxId) -> &Ctx {
-        self.core
-            .st
+        self.st
             .ctxs
             .get(cx as usize)
-            .unwrap_or_else(|| missing(&self.core.fault, "context", cx.into(), &NO_CTX))
+            .unwrap_or_else(|| missing(&self.fault, "context", cx.into(), &NO_CTX))
     }
     #[inline]
     pub fn ctx_mut(&mut self, cx: CtxId) -> Option<&mut Ctx> {
         found(
-            &self.core.fault,
+            &self.fault,
             "context",
             cx.into(),
-            self.core.st.ctxs.get_mut(cx as usize),
+            self.st.ctxs.get_mut(cx as usize),
         )
     }
     #[inline]
     pub fn var(&self, v: usize) -> &Var {
-        self.core
-            .st
+        self.st
             .vars
             .get(v)
-            .unwrap_or_else(|| missing(&self.core.fault, "variable", v as u64, &NO_VAR))
+            .unwrap_or_else(|| missing(&self.fault, "variable", v as u64, &NO_VAR))
     }
     #[inline]
     pub fn var_mut(&mut self, v: usize) -> Option<&mut Var> {
-        found(
-            &self.core.fault,
-            "variable",
-            v as u64,
-            self.core.st.vars.get_mut(v),
-        )
+        found(&self.fault, "variable", v as u64, self.st.vars.get_mut(v))
     }
     /// Cache line `l`'s MESI state in every CPU (a line the layout has: `Config::line_cc`,
     /// `line_nd`, a slab's or a sheaf's lines).
     #[inline]
     pub fn line(&self, l: u32) -> [Mesi; MAX_CPUS] {
-        match self.core.st.lines.get(l as usize) {
+        match self.st.lines.get(l as usize) {
             Some(&states) => states,
             None => {
-                note_fault(&self.core.fault, Fault::NoSuch("cache line", l.into()));
+                note_fault(&self.fault, Fault::NoSuch("cache line", l.into()));
                 [Mesi::I; MAX_CPUS]
             }
         }
@@ -251,24 +232,24 @@ impl Machine {
     #[inline]
     pub fn line_mut(&mut self, l: u32) -> Option<&mut [Mesi; MAX_CPUS]> {
         found(
-            &self.core.fault,
+            &self.fault,
             "cache line",
             l.into(),
-            self.core.st.lines.get_mut(l as usize),
+            self.st.lines.get_mut(l as usize),
         )
     }
     /// The stepping CPU's clock.
     #[inline]
     pub fn my_cycles(&self) -> u64 {
-        self.policy_view().cycles(self.core.cur_cpu as usize)
+        self.cpu_cycles(self.cur_cpu as usize)
     }
     /// The node CPU `k` belongs to (`cpu_to_node`).
     #[inline]
     pub fn node_of_cpu(&self, k: u32) -> u32 {
-        match self.core.cfg.cpu_node.get(k as usize) {
+        match self.cfg.cpu_node.get(k as usize) {
             Some(&n) => n,
             None => {
-                note_fault(&self.core.fault, Fault::NoSuch("cpu", k.into()));
+                note_fault(&self.fault, Fault::NoSuch("cpu", k.into()));
                 0
             }
         }
@@ -276,14 +257,14 @@ impl Machine {
     /// The stepping CPU's node (`numa_mem_id()`).
     #[inline]
     pub fn my_node(&self) -> u32 {
-        self.node_of_cpu(self.core.cur_cpu)
+        self.node_of_cpu(self.cur_cpu)
     }
     /// A scenario variable's name.
     pub fn var_name(&self, v: usize) -> &str {
-        match self.core.cfg.var_names.get(v) {
+        match self.cfg.var_names.get(v) {
             Some(name) => name,
             None => {
-                note_fault(&self.core.fault, Fault::NoSuch("variable", v as u64));
+                note_fault(&self.fault, Fault::NoSuch("variable", v as u64));
                 "?"
             }
         }
@@ -293,7 +274,7 @@ impl Machine {
 
     /// `local_irq_save(flags)`: remember the flag in the frame's `flags`, disable.
     pub fn irq_save(&mut self, flags: &mut bool) {
-        self.touch_resource(super::RES_SCHED | self.core.cur_cpu, true);
+        self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         if let Some(cpu) = self.my_cpu_mut() {
             *flags = cpu.irqs_on;
             cpu.irqs_on = false;
@@ -303,7 +284,7 @@ impl Machine {
 
     /// `local_irq_restore(flags)` of what the frame saved.
     pub fn irq_restore(&mut self, flags: bool) {
-        self.touch_resource(super::RES_SCHED | self.core.cur_cpu, true);
+        self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         if let Some(cpu) = self.my_cpu_mut() {
             cpu.irqs_on = flags;
         }
@@ -311,7 +292,7 @@ impl Machine {
     }
 
     pub fn irq_set(&mut self, on: bool) {
-        self.touch_resource(super::RES_SCHED | self.core.cur_cpu, true);
+        self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         if let Some(cpu) = self.my_cpu_mut() {
             cpu.irqs_on = on;
         }
@@ -323,7 +304,7 @@ impl Machine {
     }
 
     pub fn preempt_off(&mut self) {
-        self.touch_resource(super::RES_SCHED | self.core.cur_cpu, true);
+        self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         if let Some(cpu) = self.my_cpu_mut() {
             cpu.preempt_count.bump();
         }
@@ -331,7 +312,7 @@ impl Machine {
     }
 
     pub fn preempt_on(&mut self) {
-        self.touch_resource(super::RES_SCHED | self.core.cur_cpu, true);
+        self.touch_resource(super::RES_SCHED | self.cur_cpu, true);
         if let Some(cpu) = self.my_cpu_mut() {
             cpu.preempt_count = cpu.preempt_count.saturating_sub(1);
         }
@@ -348,31 +329,8 @@ impl Machine {
         self.node(n).list_lock.is_none()
     }
 
-    pub fn spin_lock(&mut self, n: u32) {
-        self.atomic(self.core.cfg.line_nd(n), cost::Id::SpinLock);
-        if self.cpu(self.core.cur_cpu).irqs_on {
-            let msg = format!(
-                "{} took node {n}'s list_lock with interrupts enabled",
-                self.ctx_name(self.core.cur)
-            );
-            self.violate("INV-13", msg);
-        }
-        // A scan of every slab: an invariant check, so only when checks are on.
-        if self.core.checks && self.holds_lock_inside_list_lock(self.core.cur) {
-            let msg = format!(
-                "{} took list_lock while holding a slab_lock (order is list_lock first)",
-                self.ctx_name(self.core.cur)
-            );
-            self.violate("INV-13", msg);
-        }
-        let cur = self.core.cur;
-        if let Some(node) = self.node_mut(n) {
-            node.list_lock = Some(cur);
-        }
-    }
-
     pub fn spin_unlock(&mut self, n: u32) {
-        self.access(self.core.cfg.line_nd(n), Access::Write);
+        self.access(self.cfg.line_nd(n), Access::Write);
         self.charge(cost::Id::SpinUnlock);
         if let Some(node) = self.node_mut(n) {
             node.list_lock = None;
@@ -451,3 +409,31 @@ static NO_CTX: Ctx = Ctx {
     saved_preempt: 0,
     cur_op: None,
 };
+
+impl Machine {
+    /// `spin_lock(&n->list_lock)`: the machine's, for INV-13's order check asks the allocator
+    /// which locks nest inside `list_lock` (`holds_lock_inside_list_lock`).
+    pub fn spin_lock(&mut self, n: u32) {
+        self.core
+            .atomic(self.core.cfg.line_nd(n), cost::Id::SpinLock);
+        if self.core.cpu(self.core.cur_cpu).irqs_on {
+            let msg = format!(
+                "{} took node {n}'s list_lock with interrupts enabled",
+                self.core.ctx_name(self.core.cur)
+            );
+            self.core.violate("INV-13", msg);
+        }
+        // A scan of every slab: an invariant check, so only when checks are on.
+        if self.core.checks && self.holds_lock_inside_list_lock(self.core.cur) {
+            let msg = format!(
+                "{} took list_lock while holding a slab_lock (order is list_lock first)",
+                self.core.ctx_name(self.core.cur)
+            );
+            self.core.violate("INV-13", msg);
+        }
+        let cur = self.core.cur;
+        if let Some(node) = self.core.node_mut(n) {
+            node.list_lock = Some(cur);
+        }
+    }
+}

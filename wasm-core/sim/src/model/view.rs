@@ -22,11 +22,11 @@ impl ObjectOwners {
                     .saturating_mul(m.core.cfg.objects as usize)
                     .saturating_add(i as usize);
                 v.get(index).cloned().unwrap_or_else(|| {
-                    m.fault(Fault::NoSuch("object", m.obj_addr(s, i)));
+                    m.core.fault(Fault::NoSuch("object", m.core.obj_addr(s, i)));
                     ObjectOwner::Lost
                 })
             }
-            ObjectOwners::Each(owner) => owner(m, m.obj_addr(s, i)),
+            ObjectOwners::Each(owner) => owner(m, m.core.obj_addr(s, i)),
         }
     }
 }
@@ -42,8 +42,8 @@ impl Machine {
         let mut out = Vec::new();
         let mut a = head;
         while a != NULL && out.len() <= self.core.cfg.objects as usize {
-            out.push(self.addr_name(a));
-            match self.peek_fp(a) {
+            out.push(self.core.addr_name(a));
+            match self.core.peek_fp(a) {
                 Some(next) => a = next,
                 None => break,
             }
@@ -61,7 +61,7 @@ impl Machine {
                 return true;
             }
             seen.bump();
-            match self.peek_fp(cur) {
+            match self.core.peek_fp(cur) {
                 Some(next) => cur = next,
                 None => break,
             }
@@ -80,11 +80,11 @@ impl Machine {
             None => {}
         }
         match self.slab_line(l) {
-            Some(SlabLine::Meta(s)) => format!("page {}", self.slab_name(s)),
+            Some(SlabLine::Meta(s)) => format!("page {}", self.core.slab_name(s)),
             Some(SlabLine::Objects(s, off)) => {
                 // Named by the objects that start in it (`holds` lists every one it overlaps).
                 let (first, last) = self.objects_of_line(off, true);
-                let p = self.slab_name(s).to_lowercase();
+                let p = self.core.slab_name(s).to_lowercase();
                 if first == last {
                     format!("{p}{first}")
                 } else {
@@ -128,7 +128,7 @@ impl Machine {
 
     /// The objects (`first`, `last`) of object line `off` of a slab: those that start in it
     /// (`starting`), or every one whose bytes overlap its 64.
-    // Indices within one slab (at most a few pages, `Machine::obj_addr`); the size is at
+    // Indices within one slab (at most a few pages, `Core::obj_addr`); the size is at
     // least 1 here.
     #[allow(clippy::arithmetic_side_effects)]
     fn objects_of_line(&self, off: u32, starting: bool) -> (u64, u64) {
@@ -162,12 +162,12 @@ impl Machine {
         }
         match self.slab_line(l) {
             Some(SlabLine::Meta(s)) => LineHolds::Slab {
-                slab: self.slab_name(s),
+                slab: self.core.slab_name(s),
             },
             Some(SlabLine::Objects(s, off)) => {
                 // The objects whose bytes overlap this line's 64.
                 let (first, last) = self.objects_of_line(off, false);
-                let slab = self.slab_name(s);
+                let slab = self.core.slab_name(s);
                 let p = slab.to_lowercase();
                 let objects = (first..=last).map(|i| format!("{p}{i}")).collect();
                 LineHolds::Objects { slab, objects }
@@ -180,7 +180,7 @@ impl Machine {
         let cpus = self.core.st.cpus.iter().enumerate().map(|(k, c)| {
             let mut v = CpuView {
                 cpu: k as u32,
-                node: self.node_of_cpu(k as u32),
+                node: self.core.node_of_cpu(k as u32),
                 freelist: Vec::new(),
                 tid: 0,
                 tid_event: 0,
@@ -193,7 +193,7 @@ impl Machine {
                     .irq
                     .or(c.current)
                     .filter(|&x| (x as usize) < self.core.cfg.n_ctx)
-                    .map(|x| self.ctx_name(x).to_string()),
+                    .map(|x| self.core.ctx_name(x).to_string()),
                 cycles: self.policy_view().cycles(k),
                 array_cache: None,
                 sheaves: None,
@@ -203,15 +203,15 @@ impl Machine {
         });
         let owners = self.object_owners();
         let slabs = (0..self.core.st.slabs.len() as SlabId).map(|s| {
-            let pg = self.page(s);
+            let pg = self.core.page(s);
             let mut v = SlabView {
-                name: self.slab_name(s),
+                name: self.core.slab_name(s),
                 node: pg.node,
                 objects: (0..self.core.cfg.objects)
                     .map(|i| {
-                        let a = self.obj_addr(s, i);
+                        let a = self.core.obj_addr(s, i);
                         ObjectView {
-                            name: self.addr_name(a),
+                            name: self.core.addr_name(a),
                             addr: a,
                             // The allocator's word (`fill_slab_view`).
                             fp: String::new(),
@@ -220,7 +220,7 @@ impl Machine {
                             } else {
                                 owners.of(self, s, i)
                             },
-                            line: self.obj_line(s, i),
+                            line: self.core.obj_line(s, i),
                         }
                     })
                     .collect(),
@@ -237,12 +237,12 @@ impl Machine {
         let nodes = self.core.st.nodes.iter().enumerate().map(|(n, node)| {
             let mut v = NodeView {
                 node: n as u32,
-                partial: node.partial.iter().map(|&s| self.slab_name(s)).collect(),
+                partial: node.partial.iter().map(|&s| self.core.slab_name(s)).collect(),
                 nr_partial: node.nr_partial,
-                list_lock: node.list_lock.map(|h| self.ctx_name(h).to_string()),
+                list_lock: node.list_lock.map(|h| self.core.ctx_name(h).to_string()),
                 waiters: (0..self.core.cfg.n_ctx as CtxId)
                     .filter(|&c| matches!(self.blocked(c), Some(super::executor::Block::ListLock(m, _)) if m as usize == n))
-                    .map(|c| self.ctx_name(c).to_string())
+                    .map(|c| self.core.ctx_name(c).to_string())
                     .collect(),
                 slab: None,
                 barn: None,
@@ -252,8 +252,8 @@ impl Machine {
         });
         let contexts = (0..self.core.cfg.n_ctx).map(|i| {
             let cx = i as CtxId;
-            let c = self.ctx(cx);
-            let cpu = self.cpu(c.cpu);
+            let c = self.core.ctx(cx);
+            let cpu = self.core.cpu(c.cpu);
             let state = if c.finished {
                 ContextState::Finished
             } else if c.kind == CtxKind::Irq && !c.entered {
@@ -266,7 +266,7 @@ impl Machine {
                 ContextState::Runnable
             };
             ContextView {
-                id: self.ctx_name(cx).to_string(),
+                id: self.core.ctx_name(cx).to_string(),
                 kind: if c.kind == CtxKind::Task {
                     ContextKind::Task
                 } else {
@@ -372,8 +372,8 @@ impl Machine {
                                 op,
                                 cpu,
                                 tid,
-                                object: self.addr_name(object),
-                                next: self.addr_name(next),
+                                object: self.core.addr_name(object),
+                                next: self.core.addr_name(next),
                                 object_read,
                                 next_read,
                             })
@@ -411,9 +411,9 @@ impl Machine {
             .collect();
         let lines_omitted = self.core.st.lines.len().saturating_sub(lines.len()) as u32;
         let vars = self.core.st.vars.iter().enumerate().map(|(vi, v)| VarView {
-            name: self.var_name(vi).to_string(),
+            name: self.core.var_name(vi).to_string(),
             bound: v.bound,
-            object: v.addr.map(|a| self.addr_name(a)),
+            object: v.addr.map(|a| self.core.addr_name(a)),
             addr: v.addr,
             held: v.held(),
         });

@@ -83,9 +83,9 @@ impl Machine {
         use slab_alloc_node::Pc::*;
         match *pc {
             SA1 => {
-                let here = self.my_node();
+                let here = self.core.my_node();
                 if fr.node.is_some_and(|n| n != here) {
-                    self.stat(Stat::ALLOC_NODE_MISMATCH);
+                    self.core.stat(Stat::ALLOC_NODE_MISMATCH);
                     *pc = SAs;
                     return Flow::Go;
                 }
@@ -164,7 +164,7 @@ impl Machine {
                     format!("sheaf {}.objects[{}]", self.sheaf_name(h), top),
                     "object = main->objects[{}] = {}.",
                     top,
-                    self.addr_name(x)
+                    self.core.addr_name(x)
                 );
                 *pc = if fr.node.is_some() { SA8 } else { SA9 };
                 Flow::Step
@@ -172,24 +172,24 @@ impl Machine {
             SA8 => {
                 step!(self);
                 let want = fr.node.unwrap_or(0);
-                let node = self.slab_of(fr.object).map(|s| {
-                    self.access(self.page(s).line, Access::Read);
-                    self.node_of_slab(s)
+                let node = self.core.slab_of(fr.object).map(|s| {
+                    self.core.access(self.core.page(s).line, Access::Read);
+                    self.core.node_of_slab(s)
                 });
                 let ok = node == Some(want);
                 note!(
                     self,
                     Load,
-                    format!("page of {}", self.addr_name(fr.object)),
+                    format!("page of {}", self.core.addr_name(fr.object)),
                     "{} is on node {}; node {want} was asked for{}",
-                    self.addr_name(fr.object),
+                    self.core.addr_name(fr.object),
                     node.map_or("?".into(), |n| n.to_string()),
                     if ok { "." } else { ": it stays in the sheaf." }
                 );
                 if ok {
                     *pc = SA9;
                 } else {
-                    self.stat(Stat::ALLOC_NODE_MISMATCH);
+                    self.core.stat(Stat::ALLOC_NODE_MISMATCH);
                     fr.wrong_node = true;
                     *pc = SAu;
                 }
@@ -207,7 +207,7 @@ impl Machine {
                     format!("sheaf {}.size", self.sheaf_name(h)),
                     "main->size := {}: {} is taken off the top of the sheaf.",
                     top,
-                    self.addr_name(fr.object)
+                    self.core.addr_name(fr.object)
                 );
                 *pc = SAu;
                 Flow::Step
@@ -229,7 +229,7 @@ impl Machine {
                     *pc = SAs;
                     return Flow::Go;
                 }
-                self.stat(Stat::ALLOC_FASTPATH);
+                self.core.stat(Stat::ALLOC_FASTPATH);
                 self.unhold(fr.object);
                 Flow::Ret(Ret::new(fr.object, None).counted(fr.size))
             }
@@ -323,7 +323,7 @@ impl Machine {
                 };
                 step!(self);
                 self.st_pcs(k, Some(full), None, false);
-                self.stat(Stat::BARN_GET);
+                self.core.stat(Stat::BARN_GET);
                 note!(
                     self,
                     Store,
@@ -335,7 +335,7 @@ impl Machine {
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             SE7 => {
-                self.stat(Stat::BARN_GET_FAIL);
+                self.core.stat(Stat::BARN_GET_FAIL);
                 fr.can_alloc = self.can_block();
                 *pc = if !fr.can_alloc {
                     SE9
@@ -394,7 +394,7 @@ impl Machine {
                 }
                 // The refill fell short. The 7.0 code frees the sheaf as it is (its objects
                 // stay counted in their slabs: model.md C.9 item 3); later code flushes it first.
-                if self.variant().refill_fail_flush {
+                if self.core.variant().refill_fail_flush {
                     *pc = SE11f;
                     let e = need!(self, fr.empty);
                     return call(sheaf_flush_unused::FU1, |f| f.sheaf = e);
@@ -536,7 +536,7 @@ impl Machine {
                 })
             }
             SE17r => {
-                self.stat(Stat::BARN_PUT);
+                self.core.stat(Stat::BARN_PUT);
                 fr.count = k;
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
             }

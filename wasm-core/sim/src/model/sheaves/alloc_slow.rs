@@ -106,7 +106,7 @@ impl Machine {
         match *pc {
             NB1 => {
                 step!(self);
-                self.charge(crate::model::cost::Id::PageAlloc);
+                self.core.charge(crate::model::cost::Id::PageAlloc);
                 if self.core.cfg.sc.cache.page_alloc_fail && !self.core.st.in_setup {
                     note!(
                         self,
@@ -116,15 +116,15 @@ impl Machine {
                     );
                     return Flow::Ret(Ret::new(NULL, None));
                 }
-                let node = fr.node.unwrap_or(self.my_node());
+                let node = fr.node.unwrap_or(self.core.my_node());
                 let s = self.create_slab(node);
                 fr.slab = Some(s);
                 note!(
                     self,
                     PageAlloc,
-                    format!("page {}", self.slab_name(s)),
+                    format!("page {}", self.core.slab_name(s)),
                     "new_slab: the page allocator hands out slab {} on node {node}.",
-                    self.slab_name(s)
+                    self.core.slab_name(s)
                 );
                 *pc = NB2;
                 Flow::Step
@@ -134,17 +134,17 @@ impl Machine {
                 let s = need!(self, fr.slab);
                 let objects = self.core.cfg.objects;
                 self.chain_objects(s);
-                self.access(self.page(s).line, Access::Write);
-                let first = self.obj_addr(s, 0);
+                self.core.access(self.core.page(s).line, Access::Write);
+                let first = self.core.obj_addr(s, 0);
                 if let Some(sl) = self.slab_mut(s) {
                     sl.freelist = first;
                 }
                 note!(
                     self,
                     Store,
-                    format!("objects of {}", self.slab_name(s)),
+                    format!("objects of {}", self.core.slab_name(s)),
                     "Chain the {objects} objects of {} through their free pointers; inuse 0, not frozen.",
-                    self.slab_name(s)
+                    self.core.slab_name(s)
                 );
                 Flow::Ret(Ret::new(NULL, Some(s)))
             }
@@ -174,7 +174,7 @@ impl Machine {
                     None => fr.object = f,
                 }
                 self.hold(f);
-                let next = self.load_fp(f);
+                let next = self.core.load_fp(f);
                 let sl = need!(self, self.slab_mut(p));
                 sl.freelist = next;
                 sl.counters.inuse.bump();
@@ -182,28 +182,28 @@ impl Machine {
                 note!(
                     self,
                     Store,
-                    format!("objects of {}", self.slab_name(p)),
+                    format!("objects of {}", self.core.slab_name(p)),
                     "p[{}] := {} (plain stores: the slab is still private).",
                     fr.allocated.saturating_sub(1),
-                    self.addr_name(f)
+                    self.core.addr_name(f)
                 );
                 Flow::Step
             }
             NS4 => {
                 step!(self);
-                self.access(self.page(p).line, Access::Write);
+                self.core.access(self.core.page(p).line, Access::Write);
                 let needs_list = self.core.cfg.objects > fr.allocated;
                 if !needs_list {
-                    if let Some(pg) = self.page_mut(p) {
+                    if let Some(pg) = self.core.page_mut(p) {
                         pg.life = Life::Live;
                     }
                 }
                 note!(
                     self,
                     Store,
-                    format!("page {}.freelist", self.slab_name(p)),
+                    format!("page {}.freelist", self.core.slab_name(p)),
                     "slab->freelist := {}{}",
-                    self.addr_name(self.slab(p).freelist),
+                    self.core.addr_name(self.slab(p).freelist),
                     if needs_list {
                         "; objects remain, so the slab goes on the partial list."
                     } else {
@@ -218,15 +218,15 @@ impl Machine {
             }
             NS5 => {
                 step!(self);
-                let n = self.node_of_slab(p);
+                let n = self.core.node_of_slab(p);
                 self.list_lock_irqsave(&mut fr.saved_irq, n);
                 *pc = NS5a;
                 Flow::Step
             }
             NS5a => {
                 step!(self);
-                let n = self.node_of_slab(p);
-                if let Some(pg) = self.page_mut(p) {
+                let n = self.core.node_of_slab(p);
+                if let Some(pg) = self.core.page_mut(p) {
                     pg.life = Life::Live;
                 }
                 self.add_partial(n, p, false);
@@ -235,14 +235,14 @@ impl Machine {
                     ListAdd,
                     format!("node {n}.partial"),
                     "add_partial(n, {}, ADD_TO_HEAD): the new slab is public now.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 *pc = NS5u;
                 Flow::Step
             }
             NS5u => {
                 step!(self);
-                let n = self.node_of_slab(p);
+                let n = self.core.node_of_slab(p);
                 self.list_unlock_irqrestore(fr.saved_irq, n);
                 Flow::Ret(Ret::new(fr.object, None).counted(fr.allocated))
             }
@@ -259,9 +259,9 @@ impl Machine {
         use slab_alloc_v7::Pc::*;
         match *pc {
             SL1 => {
-                self.stat(Stat::ALLOC_SLOWPATH);
+                self.core.stat(Stat::ALLOC_SLOWPATH);
                 *pc = SL3;
-                let n = fr.node.unwrap_or(self.my_node());
+                let n = fr.node.unwrap_or(self.core.my_node());
                 fr.n = Some(n);
                 call(get_from_partial_node::GP1, |f| f.n = n)
             }
@@ -277,7 +277,7 @@ impl Machine {
                 }
                 // Its zonelist walk starts at the local node, as `__refill_objects_any`'s
                 // (see there; no `remote_node_defrag_ratio` lottery either).
-                let here = self.my_node();
+                let here = self.core.my_node();
                 let after = (fr.walking != 0).then_some(u32::from(fr.nid));
                 match self.zonelist_next(here, after) {
                     Some(m) => {
@@ -333,7 +333,7 @@ impl Machine {
                     }
                     return Flow::Ret(Ret::new(NULL, None));
                 };
-                self.stat(Stat::ALLOC_SLAB);
+                self.core.stat(Stat::ALLOC_SLAB);
                 *pc = SL7r;
                 call(alloc_from_new_slab::NS3, |f| {
                     f.slab = p;
@@ -370,7 +370,7 @@ impl Machine {
                 Flow::Step
             }
             GP4 => {
-                let Some(&p) = self.node(n).partial.first() else {
+                let Some(&p) = self.core.node(n).partial.first() else {
                     *pc = GP7;
                     return Flow::Go;
                 };
@@ -383,15 +383,15 @@ impl Machine {
             }
             GP4b => {
                 step!(self);
-                let nx = self.load_fp(fr.freelist);
+                let nx = self.core.load_fp(fr.freelist);
                 fr.next = nx;
                 note!(
                     self,
                     Load,
-                    format!("{}.fp", self.addr_name(fr.freelist)),
+                    format!("{}.fp", self.core.addr_name(fr.freelist)),
                     "next = get_freepointer({}) = {}.",
-                    self.addr_name(fr.freelist),
-                    self.addr_name(nx)
+                    self.core.addr_name(fr.freelist),
+                    self.core.addr_name(nx)
                 );
                 *pc = GP5;
                 Flow::Step
@@ -428,7 +428,7 @@ impl Machine {
                     ListDel,
                     format!("node {n}.partial"),
                     "The slab {} is full now: remove_partial.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 *pc = GP7;
                 Flow::Step

@@ -274,9 +274,9 @@ impl Machine {
                 };
                 step!(self);
                 fr.arr.pop();
-                let p = need!(self, self.slab_of(x));
-                self.access(self.page(p).line, Access::Read);
-                self.store_fp(x, NULL);
+                let p = need!(self, self.core.slab_of(x));
+                self.core.access(self.core.page(p).line, Access::Read);
+                self.core.store_fp(x, NULL);
                 fr.slab = Some(p);
                 fr.freelist = x;
                 fr.tail = x;
@@ -287,10 +287,10 @@ impl Machine {
                 note!(
                     self,
                     Store,
-                    format!("{}.fp", self.addr_name(x)),
+                    format!("{}.fp", self.core.addr_name(x)),
                     "build_detached_freelist: a new group for slab {} from {} (its free pointer := NULL).",
-                    self.slab_name(p),
-                    self.addr_name(x)
+                    self.core.slab_name(p),
+                    self.core.addr_name(x)
                 );
                 *pc = KB2;
                 Flow::Step
@@ -306,21 +306,21 @@ impl Machine {
                 let i = fr.size as usize;
                 let y = need!(self, fr.arr.get(i).copied());
                 let p = need!(self, fr.slab);
-                let py = self.slab_of(y);
+                let py = self.core.slab_of(y);
                 if let Some(s) = py {
-                    self.access(self.page(s).line, Access::Read);
+                    self.core.access(self.core.page(s).line, Access::Read);
                 }
                 if py == Some(p) {
-                    self.store_fp(y, fr.freelist);
+                    self.core.store_fp(y, fr.freelist);
                     note!(
                         self,
                         Store,
-                        format!("{}.fp", self.addr_name(y)),
+                        format!("{}.fp", self.core.addr_name(y)),
                         "{} is of slab {} too: link it in front ({} -> {}).",
-                        self.addr_name(y),
-                        self.slab_name(p),
-                        self.addr_name(y),
-                        self.addr_name(fr.freelist)
+                        self.core.addr_name(y),
+                        self.core.slab_name(p),
+                        self.core.addr_name(y),
+                        self.core.addr_name(fr.freelist)
                     );
                     fr.freelist = y;
                     fr.ret.count.bump();
@@ -336,9 +336,9 @@ impl Machine {
                     note!(
                         self,
                         Load,
-                        format!("page of {}", self.addr_name(y)),
+                        format!("page of {}", self.core.addr_name(y)),
                         "{} is of another slab ({} more look(s) back).",
-                        self.addr_name(y),
+                        self.core.addr_name(y),
                         fr.lookahead
                     );
                 }

@@ -122,18 +122,18 @@ impl Machine {
         match *pc {
             SF2 => {
                 step!(self);
-                self.access(self.page(p).line, Access::Read);
+                self.core.access(self.core.page(p).line, Access::Read);
                 self.hold(fr.object);
-                let here = self.my_node();
-                let node = self.node_of_slab(p);
+                let here = self.core.my_node();
+                let node = self.core.node_of_slab(p);
                 fr.local = node == here;
                 note!(
                     self,
                     Load,
-                    format!("page {}.flags", self.slab_name(p)),
+                    format!("page {}.flags", self.core.slab_name(p)),
                     "slab_free({}): its slab {} is on node {node}, this CPU on node {here}{}",
-                    self.addr_name(fr.object),
-                    self.slab_name(p),
+                    self.core.addr_name(fr.object),
+                    self.core.slab_name(p),
                     if fr.local {
                         ": a local object, for the sheaves."
                     } else {
@@ -156,7 +156,7 @@ impl Machine {
                 Flow::Go
             }
             SF4 => {
-                self.stat(Stat::FREE_SLOWPATH);
+                self.core.stat(Stat::FREE_SLOWPATH);
                 *pc = SF4r;
                 let x = fr.object;
                 call(slab_free_slow_v7::SS2, |f| {
@@ -208,7 +208,7 @@ impl Machine {
             FP5 => {
                 step!(self);
                 let m = need!(self, fr.main);
-                self.access(self.core.cfg.line_kc(), Access::Read);
+                self.core.access(self.core.cfg.line_kc(), Access::Read);
                 let n = self.ld_size(m);
                 fr.size = n;
                 let full = n >= self.capacity();
@@ -246,7 +246,7 @@ impl Machine {
                     format!("sheaf {}.objects[{}]", self.sheaf_name(m), fr.size),
                     "main->objects[{}] := {}.",
                     fr.size,
-                    self.addr_name(fr.object)
+                    self.core.addr_name(fr.object)
                 );
                 *pc = FP7;
                 Flow::Step
@@ -263,7 +263,7 @@ impl Machine {
                     format!("sheaf {}.size", self.sheaf_name(m)),
                     "main->size := {}: {} is on top of the sheaf.",
                     size,
-                    self.addr_name(fr.object)
+                    self.core.addr_name(fr.object)
                 );
                 *pc = FP8;
                 Flow::Step
@@ -285,7 +285,7 @@ impl Machine {
                 call(local_unlock_v7::LU1, |f| f.cpu = c)
             }
             FP10 => {
-                self.stat(Stat::FREE_FASTPATH);
+                self.core.stat(Stat::FREE_FASTPATH);
                 Flow::Ret(Ret::new(1, None).counted(fr.size))
             }
         }
@@ -392,7 +392,7 @@ impl Machine {
                 if let Some(e) = sheaf_of_ret(fr.ret.value) {
                     step!(self);
                     self.st_pcs(k, Some(e), None, false);
-                    self.stat(Stat::BARN_PUT);
+                    self.core.stat(Stat::BARN_PUT);
                     note!(
                         self,
                         Store,
@@ -414,7 +414,7 @@ impl Machine {
             FR8 => {
                 step!(self);
                 // The barn has enough full sheaves: flush the full spare to slabs and use it.
-                self.stat(Stat::BARN_PUT_FAIL);
+                self.core.stat(Stat::BARN_PUT_FAIL);
                 self.st_pcs(k, None, Some(None), false);
                 note!(
                     self,
@@ -448,7 +448,7 @@ impl Machine {
             }
             FR12 => {
                 if fr.put_fail {
-                    self.stat(Stat::BARN_PUT_FAIL);
+                    self.core.stat(Stat::BARN_PUT_FAIL);
                 }
                 *pc = FR12a;
                 call(sheaf_flush_main::FM1, |_| {})
@@ -624,7 +624,7 @@ impl Machine {
                 }
                 step!(self);
                 self.st_pcs(k, Some(e), None, false);
-                self.stat(Stat::BARN_PUT);
+                self.core.stat(Stat::BARN_PUT);
                 note!(
                     self,
                     Store,

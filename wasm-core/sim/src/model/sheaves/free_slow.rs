@@ -63,8 +63,8 @@ impl Machine {
                 (fr.prior, fr.counters) = self.read_slab_pair(p, |m, prior, c| {
                     format!(
                         "__slab_free: slab {} has freelist {}, {}.",
-                        m.slab_name(p),
-                        m.addr_name(prior),
+                        m.core.slab_name(p),
+                        m.core.addr_name(prior),
                         counters_text(c)
                     )
                 });
@@ -74,7 +74,7 @@ impl Machine {
             SS4 => {
                 step!(self);
                 fr.was_full = fr.prior == NULL;
-                self.store_fp(fr.tail, fr.prior);
+                self.core.store_fp(fr.tail, fr.prior);
                 fr.new = Counters {
                     inuse: fr.counters.inuse.saturating_sub(fr.cnt),
                     ..fr.counters
@@ -82,10 +82,10 @@ impl Machine {
                 note!(
                     self,
                     Store,
-                    format!("{}.fp", self.addr_name(fr.tail)),
+                    format!("{}.fp", self.core.addr_name(fr.tail)),
                     "set_freepointer({}, {}): the chain will end in the old freelist; inuse {} -> {}{}.",
-                    self.addr_name(fr.tail),
-                    self.addr_name(fr.prior),
+                    self.core.addr_name(fr.tail),
+                    self.core.addr_name(fr.prior),
                     fr.counters.inuse,
                     fr.new.inuse,
                     if fr.was_full { " (the slab was full)" } else { "" }
@@ -99,9 +99,9 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                let n = self.node_of_slab(p);
+                let n = self.core.node_of_slab(p);
                 self.list_lock_irqsave(&mut fr.saved_irq, n);
-                self.access(self.page(p).line, Access::Read);
+                self.core.access(self.core.page(p).line, Access::Read);
                 fr.n = Some(n);
                 fr.on_node_partial = self.slab(p).on_node_partial;
                 *pc = SS6;
@@ -139,7 +139,7 @@ impl Machine {
             SS9 => {
                 let n = need!(self, fr.n);
                 let empty = fr.new.inuse == 0;
-                let nr = self.node(n).nr_partial;
+                let nr = self.core.node(n).nr_partial;
                 *pc = if empty && self.discard_ok(nr) {
                     SS11
                 } else {
@@ -156,7 +156,7 @@ impl Machine {
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Slab {} is on no list and was not full: a refill isolated it and will deal with it. Unlock.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 Flow::Ret(Ret::new(NULL, None).counted(fr.cnt))
             }
@@ -168,13 +168,13 @@ impl Machine {
                 step!(self);
                 let n = need!(self, fr.n);
                 self.add_partial(n, p, true);
-                self.stat(Stat::FREE_ADD_PARTIAL);
+                self.core.stat(Stat::FREE_ADD_PARTIAL);
                 note!(
                     self,
                     ListAdd,
                     format!("node {n}.partial"),
                     "The slab {} was full: add_partial at the tail of node {n}'s list.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 *pc = SS10u;
                 Flow::Step
@@ -193,13 +193,13 @@ impl Machine {
                 step!(self);
                 let n = need!(self, fr.n);
                 self.remove_partial(n, p);
-                self.stat(Stat::FREE_REMOVE_PARTIAL);
+                self.core.stat(Stat::FREE_REMOVE_PARTIAL);
                 note!(
                     self,
                     ListDel,
                     format!("node {n}.partial"),
                     "The slab {} is empty and node {n} keeps enough: remove_partial.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 *pc = SS11u;
                 Flow::Step
@@ -214,14 +214,14 @@ impl Machine {
             }
             SS11d => {
                 step!(self);
-                self.stat(Stat::FREE_SLAB);
+                self.core.stat(Stat::FREE_SLAB);
                 self.discard_slab(p);
                 note!(
                     self,
                     PageFree,
-                    format!("page {}", self.slab_name(p)),
+                    format!("page {}", self.core.slab_name(p)),
                     "discard_slab({}): the empty slab goes back to the page allocator.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 Flow::Ret(Ret::new(NULL, None).counted(fr.cnt))
             }

@@ -77,10 +77,10 @@ impl Machine {
 
     fn sheaf_place_text(&self, p: &Place) -> String {
         match p {
-            Place::User(v) => format!("held by `{}`", self.var_name(*v)),
+            Place::User(v) => format!("held by `{}`", self.core.var_name(*v)),
             Place::Sheaf(h, i) => format!("in sheaf {} (slot {i})", self.sheaf_name(*h)),
-            Place::Freelist(s) => format!("on slab {}'s freelist", self.slab_name(*s)),
-            Place::Held(c) => format!("in flight in {}", self.ctx_name(*c)),
+            Place::Freelist(s) => format!("on slab {}'s freelist", self.core.slab_name(*s)),
+            Place::Held(c) => format!("in flight in {}", self.core.ctx_name(*c)),
         }
     }
 
@@ -95,7 +95,7 @@ impl Machine {
                 .saturating_mul(objects)
                 .saturating_add(i as usize)
         };
-        let idx = |m: &Machine, a: Addr| m.object_of(a).map(|(s, i)| slot(s, i));
+        let idx = |m: &Machine, a: Addr| m.core.object_of(a).map(|(s, i)| slot(s, i));
         let mut problems: Vec<(&'static str, String)> = Vec::new();
         let discards = std::mem::take(&mut self.core.pending_discards);
         for (vi, v) in self.core.st.vars.iter().enumerate() {
@@ -135,7 +135,7 @@ impl Machine {
             let mut a = su.freelist;
             let mut len = 0u32;
             while a != NULL {
-                match self.object_of(a) {
+                match self.core.object_of(a) {
                     Some((s2, i)) if s2 as usize == sid && len < self.core.cfg.objects => {
                         if let Some(ps) = places.get_mut(slot(s2, i)) {
                             ps.push(Place::Freelist(sid as SlabId));
@@ -145,7 +145,7 @@ impl Machine {
                         a = match sl.fp.get(i as usize) {
                             Some(&next) => next,
                             None => {
-                                self.fault(Fault::NoSuch("object", a));
+                                self.core.fault(Fault::NoSuch("object", a));
                                 break;
                             }
                         };
@@ -155,7 +155,7 @@ impl Machine {
                             "INV-S9",
                             format!(
                                 "slab {}'s freelist is not a chain of its own objects ending in NULL",
-                                self.slab_name(sid as SlabId)
+                                self.core.slab_name(sid as SlabId)
                             ),
                         ));
                         break;
@@ -167,7 +167,7 @@ impl Machine {
                     "INV-S9",
                     format!(
                         "slab {}: inuse {} + {len} on its freelist != {} objects",
-                        self.slab_name(sid as SlabId),
+                        self.core.slab_name(sid as SlabId),
                         su.counters.inuse,
                         su.counters.objects
                     ),
@@ -176,7 +176,7 @@ impl Machine {
             if su.counters.frozen {
                 problems.push((
                     "INV-S11",
-                    format!("slab {} is frozen", self.slab_name(sid as SlabId)),
+                    format!("slab {} is frozen", self.core.slab_name(sid as SlabId)),
                 ));
             }
         }
@@ -186,24 +186,24 @@ impl Machine {
                 continue;
             };
             let sid = sid as SlabId;
-            if self.page(sid).life != Life::Live {
+            if self.core.page(sid).life != Life::Live {
                 continue;
             }
-            let a = self.obj_addr(sid, oi as u32);
+            let a = self.core.obj_addr(sid, oi as u32);
             match ps.len() {
                 1 => {}
                 0 => problems.push((
                     "INV-S1",
                     format!(
                         "{} is in no place: no user, sheaf, freelist or operation holds it (leaked)",
-                        self.addr_name(a)
+                        self.core.addr_name(a)
                     ),
                 )),
                 _ => problems.push((
                     "INV-S1",
                     format!(
                         "{} is in {} places at once: {}",
-                        self.addr_name(a),
+                        self.core.addr_name(a),
                         ps.len(),
                         ps.iter()
                             .map(|p| self.sheaf_place_text(p))
@@ -304,13 +304,13 @@ impl Machine {
                 continue;
             }
             let su = self.slab(sid);
-            let listed = self.node(sl.node).partial.contains(&sid);
+            let listed = self.core.node(sl.node).partial.contains(&sid);
             if listed != su.on_node_partial {
                 problems.push((
                     "INV-S10",
                     format!(
                         "slab {}: SL_partial is {} but it is {}on node {}'s list",
-                        self.slab_name(sid),
+                        self.core.slab_name(sid),
                         su.on_node_partial as u8,
                         if listed { "" } else { "not " },
                         sl.node
@@ -325,7 +325,7 @@ impl Machine {
                     "INV-S12",
                     format!(
                         "slab {} has free objects but is on no list and no refill isolated it: they cannot be found",
-                        self.slab_name(sid)
+                        self.core.slab_name(sid)
                     ),
                 ));
             }
@@ -337,16 +337,20 @@ impl Machine {
                 .iter()
                 .find(|&&(c, x)| x == sid && c != self.core.cur)
                 .map(|&(c, _)| c);
-            let why = why.or_else(|| other.map(|c| format!("{} isolated it", self.ctx_name(c))));
+            let why =
+                why.or_else(|| other.map(|c| format!("{} isolated it", self.core.ctx_name(c))));
             if let Some(why) = why {
                 problems.push((
                     "INV-S13",
-                    format!("slab {} was discarded although {why}", self.slab_name(sid)),
+                    format!(
+                        "slab {} was discarded although {why}",
+                        self.core.slab_name(sid)
+                    ),
                 ));
             }
         }
         for (inv, msg) in problems {
-            self.violate(inv, msg);
+            self.core.violate(inv, msg);
         }
     }
 
@@ -381,7 +385,7 @@ impl Machine {
             let msg = format!(
                 "the sheaves hold {in_sheaves} object(s), but SHEAF_REFILL + FREE_FASTPATH - ALLOC_FASTPATH - SHEAF_FLUSH = {flow}"
             );
-            self.violate("INV-S15", msg);
+            self.core.violate("INV-S15", msg);
         }
         let fast = total(self, ALLOC_FASTPATH);
         if fast.checked_add(self.core.ghost.slow_allocs) != Some(self.core.ghost.allocs) {
@@ -389,7 +393,7 @@ impl Machine {
                 "ALLOC_FASTPATH ({fast}) + successful ___slab_alloc calls ({}) != successful allocations ({})",
                 self.core.ghost.slow_allocs, self.core.ghost.allocs
             );
-            self.violate("INV-S15", msg);
+            self.core.violate("INV-S15", msg);
         }
         let frees = total(self, FREE_FASTPATH).saturating_add(total(self, FREE_SLOWPATH));
         if frees != self.core.ghost.frees {
@@ -397,7 +401,7 @@ impl Machine {
                 "FREE_FASTPATH + FREE_SLOWPATH = {frees}, but {} objects were freed",
                 self.core.ghost.frees
             );
-            self.violate("INV-S15", msg);
+            self.core.violate("INV-S15", msg);
         }
         if self.core.checks {
             self.check_sheaves_invariants();

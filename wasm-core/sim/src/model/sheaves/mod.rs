@@ -214,7 +214,7 @@ impl Machine {
     }
     pub(super) fn sheaf(&self, h: SheafId) -> &Sheaf {
         (sv!(self).sheaves.get(h as usize))
-            .unwrap_or_else(|| self.missing("sheaf", h.into(), &NO_SHEAF))
+            .unwrap_or_else(|| self.core.missing("sheaf", h.into(), &NO_SHEAF))
     }
     pub(super) fn sheaf_mut(&mut self, h: SheafId) -> Option<&mut Sheaf> {
         let sh = own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?
@@ -225,7 +225,7 @@ impl Machine {
     /// CPU k's `slub_percpu_sheaves`.
     pub(super) fn pcs(&self, k: u32) -> &Pcs {
         (sv!(self).pcs.get(k as usize))
-            .unwrap_or_else(|| self.missing("sheaves of cpu", k.into(), &NO_PCS))
+            .unwrap_or_else(|| self.core.missing("sheaves of cpu", k.into(), &NO_PCS))
     }
     pub(super) fn pcs_mut(&mut self, k: u32) -> Option<&mut Pcs> {
         let p = own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?
@@ -236,7 +236,7 @@ impl Machine {
     /// Node n's barn.
     pub(super) fn barn(&self, n: u32) -> &Barn {
         (sv!(self).barns.get(n as usize))
-            .unwrap_or_else(|| self.missing("barn of node", n.into(), &NO_BARN))
+            .unwrap_or_else(|| self.core.missing("barn of node", n.into(), &NO_BARN))
     }
     pub(super) fn barn_mut(&mut self, n: u32) -> Option<&mut Barn> {
         let b = own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?
@@ -248,7 +248,7 @@ impl Machine {
     pub(super) fn sheaf_layout(&self) -> &SheafLayout {
         // `Config::from_scenario` made the layout of every Linux 7.0 scenario.
         self.core.cfg.layout.sheaf().unwrap_or_else(|| {
-            self.fault(Fault::Broken(
+            self.core.fault(Fault::Broken(
                 "the sheaves' code ran without a sheaf layout",
             ));
             &NO_SHEAF_LAYOUT
@@ -332,12 +332,12 @@ impl Machine {
         self.sheaf_layout().capacity
     }
     pub(super) fn locked_pcs(&self) -> bool {
-        self.variant().pcs_lock == PcsLock::Trylock
+        self.core.variant().pcs_lock == PcsLock::Trylock
     }
     /// Whether the stepping context may allocate with a blocking gfp (`GFP_KERNEL`): tasks
     /// do; interrupt handlers allocate with `GFP_ATOMIC` (model.md C.7's fixture).
     pub(super) fn can_block(&self) -> bool {
-        self.ctx(self.core.cur).kind == CtxKind::Task
+        self.core.ctx(self.core.cur).kind == CtxKind::Task
     }
 
     /// The CPU whose sheaves a sheaf is `main` or `spare` of, if any.
@@ -374,7 +374,7 @@ impl Machine {
                 break;
             }
             self.unhold(a);
-            a = self.peek_fp(a).unwrap_or(NULL);
+            a = self.core.peek_fp(a).unwrap_or(NULL);
         }
     }
 
@@ -382,7 +382,7 @@ impl Machine {
 
     /// A load of CPU k's `slub_percpu_sheaves`.
     pub(super) fn ld_pcs(&mut self, k: u32) -> Pcs {
-        self.access(self.line_pcs(k), Access::Read);
+        self.core.access(self.line_pcs(k), Access::Read);
         self.pcs(k).clone()
     }
 
@@ -394,12 +394,12 @@ impl Machine {
         }
         let holder = self.pcs(k).holder;
         if holder != Some(self.core.cur) {
-            let who = holder.map_or("nobody".to_string(), |h| self.ctx_name(h).to_string());
+            let who = holder.map_or("nobody".to_string(), |h| self.core.ctx_name(h).to_string());
             let msg = format!(
                 "{} changed cpu{k}'s sheaves ({what}) while the lock was held by {who}",
-                self.ctx_name(self.core.cur)
+                self.core.ctx_name(self.core.cur)
             );
-            self.violate("INV-S6", msg);
+            self.core.violate("INV-S6", msg);
         }
     }
 
@@ -411,7 +411,7 @@ impl Machine {
         spare: Option<Option<SheafId>>,
         dead: bool,
     ) {
-        self.access(self.line_pcs(k), Access::Write);
+        self.core.access(self.line_pcs(k), Access::Write);
         self.check_pcs_writer(k, "main/spare", dead);
         let p = need!(self, self.pcs_mut(k), ());
         if let Some(m) = main {
@@ -442,9 +442,9 @@ impl Machine {
     /// `get_barn(s)`: the barn of CPU k's node, through `s->node[]` (read-mostly, on the
     /// `kmem_cache` line here) and the node's `barn` pointer.
     pub(super) fn get_barn(&mut self, k: u32) -> u32 {
-        let n = self.node_of_cpu(k);
-        self.access(self.core.cfg.line_kc(), Access::Read);
-        self.access(self.core.cfg.line_nd(n), Access::Read);
+        let n = self.core.node_of_cpu(k);
+        self.core.access(self.core.cfg.line_kc(), Access::Read);
+        self.core.access(self.core.cfg.line_nd(n), Access::Read);
         n
     }
 
@@ -464,11 +464,11 @@ impl Machine {
     }
 
     pub(super) fn ld_size(&mut self, h: SheafId) -> u32 {
-        self.access(self.line_sh(h), Access::Read);
+        self.core.access(self.line_sh(h), Access::Read);
         self.sheaf(h).size
     }
     pub(super) fn st_size(&mut self, h: SheafId, size: u32, dead: bool) {
-        self.access(self.line_sh(h), Access::Write);
+        self.core.access(self.line_sh(h), Access::Write);
         self.check_sheaf_writer(h, dead);
         if let Some(sh) = self.sheaf_mut(h) {
             sh.size = size;
@@ -479,15 +479,15 @@ impl Machine {
                 self.sheaf_name(h),
                 self.capacity()
             );
-            self.violate("INV-S2", msg);
+            self.core.violate("INV-S2", msg);
         }
     }
     pub(super) fn ld_slot(&mut self, h: SheafId, i: u32) -> Addr {
-        self.access(self.line_slot(h, i), Access::Read);
+        self.core.access(self.line_slot(h, i), Access::Read);
         self.sheaf(h).slots.get(i as usize).copied().unwrap_or(NULL)
     }
     pub(super) fn st_slot(&mut self, h: SheafId, i: u32, v: Addr, dead: bool) {
-        self.access(self.line_slot(h, i), Access::Write);
+        self.core.access(self.line_slot(h, i), Access::Write);
         self.check_sheaf_writer(h, dead);
         // A slot beyond the capacity is not written (INV-S2 reports the size that led there).
         if let Some(s) = self
@@ -502,10 +502,10 @@ impl Machine {
     /// this cache: `cache.pageAllocFail` (this cache's `new_slab` fails) leaves it alone, so
     /// `alloc_full_sheaf` gets its sheaf and fails at the refill.
     pub(super) fn sheaf_alloc(&mut self) -> Option<SheafId> {
-        self.charge(cost::Id::PageAlloc);
+        self.core.charge(cost::Id::PageAlloc);
         let h = self.create_sheaf();
-        self.access(self.line_sh(h), Access::Write);
-        self.stat(Stat::SHEAF_ALLOC);
+        self.core.access(self.line_sh(h), Access::Write);
+        self.core.stat(Stat::SHEAF_ALLOC);
         note!(
             self,
             SheafAlloc,
@@ -519,15 +519,15 @@ impl Machine {
     /// `SHFREE`: `free_empty_sheaf`. A sheaf freed with objects in it leaks them (INV-S1
     /// reports them as lost): model.md C.9 item 3.
     pub(super) fn sheaf_free(&mut self, h: SheafId) {
-        self.charge(cost::Id::PageFree);
-        self.stat(Stat::SHEAF_FREE);
+        self.core.charge(cost::Id::PageFree);
+        self.core.stat(Stat::SHEAF_FREE);
         let size = self.sheaf(h).size;
         if let Some(sh) = self.sheaf_mut(h) {
             sh.freed = true;
         }
         let first = self.line_sh(h);
         for l in first..first.saturating_add(self.sheaf_layout().lines) {
-            self.invalidate_line(l);
+            self.core.invalidate_line(l);
         }
         note!(
             self,
@@ -546,7 +546,7 @@ impl Machine {
     /// Count `n` for a statistic at once (`stat_add`).
     pub(super) fn stat_add(&mut self, s: Stat, n: u32) {
         for _ in 0..n {
-            self.stat(s);
+            self.core.stat(s);
         }
     }
 
@@ -556,7 +556,7 @@ impl Machine {
     /// so saving it and then taking the lock is the same to every other context as doing both
     /// at the instant the lock is free (the step waits until it is).
     pub(super) fn list_lock_irqsave(&mut self, flags: &mut bool, n: u32) {
-        self.irq_save(flags);
+        self.core.irq_save(flags);
         self.spin_lock(n);
         note!(
             self,
@@ -566,8 +566,8 @@ impl Machine {
         );
     }
     pub(super) fn list_unlock_irqrestore(&mut self, flags: bool, n: u32) {
-        self.spin_unlock(n);
-        self.irq_restore(flags);
+        self.core.spin_unlock(n);
+        self.core.irq_restore(flags);
         note!(
             self,
             Unlock,
@@ -579,14 +579,15 @@ impl Machine {
     /// The locks of `cx`'s next step, if another context holds one.
     pub(super) fn sheaves_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
-        let node_lock = |n: u32| held_by(self.node(n).list_lock).map(|h| Block::ListLock(n, h));
+        let node_lock =
+            |n: u32| held_by(self.core.node(n).list_lock).map(|h| Block::ListLock(n, h));
         let barn_lock = |n: u32| held_by(self.barn(n).lock).map(|h| Block::BarnLock(n, h));
         match fr {
             Frame::SlabFreeSlowV7 {
                 pc: slab_free_slow_v7::SS5,
                 l,
             } => {
-                let n = self.node_of_slab(l.slab);
+                let n = self.core.node_of_slab(l.slab);
                 let locks = l.new.inuse == 0 || l.prior == NULL;
                 if locks {
                     node_lock(n)
@@ -597,7 +598,7 @@ impl Machine {
             Frame::AllocFromNewSlab {
                 pc: alloc_from_new_slab::NS5,
                 l,
-            } => node_lock(self.node_of_slab(l.slab)),
+            } => node_lock(self.core.node_of_slab(l.slab)),
             Frame::GetFromPartialNode {
                 pc: get_from_partial_node::GP2,
                 l,
@@ -673,7 +674,9 @@ impl Machine {
             Frame::SlabFreeSlowV7 { pc, l } => self.slab_free_slow_v7(pc, l),
             Frame::CpuDead { pc, l } => self.slub_cpu_dead(pc, l),
             Frame::PcsFlushAll { pc, l } => self.pcs_flush_all(pc, l),
-            _ => self.fault(Fault::Broken("a function of another allocator")),
+            _ => self
+                .core
+                .fault(Fault::Broken("a function of another allocator")),
         }
     }
 }

@@ -144,7 +144,7 @@ fn inv_s7_local_lock_taken_while_another_context_holds_it() {
 /// The first published slab with free objects on its freelist.
 fn slab_with_free(m: &Machine) -> SlabId {
     (0..m.core.st.slabs.len() as SlabId)
-        .find(|&s| m.page(s).life == Life::Live && m.slab(s).freelist != NULL)
+        .find(|&s| m.core.page(s).life == Life::Live && m.slab(s).freelist != NULL)
         .expect("a slab with free objects")
 }
 
@@ -157,7 +157,7 @@ fn inv_s9_inuse_that_does_not_account_for_the_freelist() {
     let mut m = machine();
     let s = slab_with_free(&m);
     let head = m.slab(s).freelist;
-    let (_, i) = m.object_of(head).unwrap();
+    let (_, i) = m.core.object_of(head).unwrap();
     // The head's free pointer points to itself: a cycle.
     m.core.st.slabs[s as usize].fp[i as usize] = head;
     check(&mut m, "INV-S9");

@@ -222,7 +222,7 @@ impl Machine {
         match *pc {
             RO2 => {
                 *pc = RO3;
-                let n = self.my_node();
+                let n = self.core.my_node();
                 fr.node = Some(n);
                 self.call_refill_node(fr, n, false)
             }
@@ -273,14 +273,14 @@ impl Machine {
             }
             RO5 => {
                 *pc = RO7;
-                let n = self.my_node();
+                let n = self.core.my_node();
                 call(allocate_slab::NB1, |f| f.node = Some(n))
             }
             RO7 => {
                 let Some(p) = fr.ret.slab else {
                     return Flow::Ret(Ret::new(0, None).counted(fr.refilled));
                 };
-                self.stat(Stat::ALLOC_SLAB);
+                self.core.stat(Stat::ALLOC_SLAB);
                 *pc = RO7r;
                 let (h, base, want) = (
                     fr.sheaf,
@@ -388,14 +388,14 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                self.access(self.page(p).line, Access::Write);
+                self.core.access(self.core.page(p).line, Access::Write);
                 fr.slab = Some(p);
                 note!(
                     self,
                     Store,
-                    format!("page {}.slab_list", self.slab_name(p)),
+                    format!("page {}.slab_list", self.core.slab_name(p)),
                     "Unlink slab {} from the private list of isolated slabs.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 *pc = RN3;
                 Flow::Step
@@ -423,15 +423,15 @@ impl Machine {
                 let h = need!(self, fr.sheaf);
                 let i = fr.p.saturating_add(fr.refilled);
                 self.st_slot(h, i, fr.object, false);
-                let next = self.load_fp(fr.object);
+                let next = self.core.load_fp(fr.object);
                 note!(
                     self,
                     Store,
                     format!("sheaf {}.objects[{i}]", self.sheaf_name(h)),
                     "p[{}] := {}; its free pointer gives the next, {}.",
                     fr.refilled,
-                    self.addr_name(fr.object),
-                    self.addr_name(next)
+                    self.core.addr_name(fr.object),
+                    self.core.addr_name(next)
                 );
                 fr.object = next;
                 fr.refilled.bump();
@@ -446,16 +446,16 @@ impl Machine {
                 while a != NULL && cnt <= self.core.cfg.objects {
                     tail = a;
                     cnt.bump();
-                    a = self.load_fp(a);
+                    a = self.core.load_fp(a);
                 }
                 fr.tail = tail;
                 fr.ret.count = cnt;
                 note!(
                     self,
                     Load,
-                    format!("objects of {}", self.slab_name(need!(self, fr.slab))),
+                    format!("objects of {}", self.core.slab_name(need!(self, fr.slab))),
                     "{cnt} object(s) from {} on do not fit: give them back to their slab.",
-                    self.addr_name(head)
+                    self.core.addr_name(head)
                 );
                 *pc = RN5r;
                 Flow::Step
@@ -488,7 +488,7 @@ impl Machine {
                 let mut kept = Vec::new();
                 for p in self.my_isolated() {
                     let empty = self.slab(p).counters.inuse == 0;
-                    if empty && self.discard_ok(self.node(n).nr_partial) {
+                    if empty && self.discard_ok(self.core.node(n).nr_partial) {
                         kept.push(p);
                     } else {
                         self.add_partial(n, p, false);
@@ -520,9 +520,9 @@ impl Machine {
                 note!(
                     self,
                     PageFree,
-                    format!("page {}", self.slab_name(p)),
+                    format!("page {}", self.core.slab_name(p)),
                     "discard_slab({}): the empty slab goes back to the page allocator.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 Flow::Step
             }
@@ -549,7 +549,7 @@ impl Machine {
             }
             GB2 => {
                 step!(self);
-                if fr.trylock && !self.lock_free(n) {
+                if fr.trylock && !self.core.lock_free(n) {
                     note!(
                         self,
                         Lock,
@@ -570,8 +570,8 @@ impl Machine {
                 let (min, max) = (fr.max, fr.max);
                 let mut total = 0u32;
                 let mut taken = Vec::new();
-                for p in self.node(n).partial.clone() {
-                    self.access(self.page(p).line, Access::Read);
+                for p in self.core.node(n).partial.clone() {
+                    self.core.access(self.core.page(p).line, Access::Read);
                     let c = self.slab(p).counters;
                     let free = c.objects.saturating_sub(c.inuse);
                     if total >= min && total.saturating_add(free) > max {
@@ -596,7 +596,7 @@ impl Machine {
                     "Isolate {} with {total} free object(s) between them, off node {n}'s list.",
                     taken
                         .iter()
-                        .map(|&p| self.slab_name(p))
+                        .map(|&p| self.core.slab_name(p))
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
@@ -626,7 +626,7 @@ impl Machine {
                 (fr.freelist, fr.counters) = self.read_slab_pair(p, |m, f, c| {
                     format!(
                         "get_freelist_nofreeze: freelist {}, {}.",
-                        m.addr_name(f),
+                        m.core.addr_name(f),
                         counters_text(c)
                     )
                 });
@@ -655,7 +655,7 @@ impl Machine {
                 while a != NULL && seen <= self.core.cfg.objects {
                     self.hold(a);
                     seen.bump();
-                    a = self.peek_fp(a).unwrap_or(NULL);
+                    a = self.core.peek_fp(a).unwrap_or(NULL);
                 }
                 self.unisolate(p);
                 Flow::Ret(Ret::new(fr.freelist, None))

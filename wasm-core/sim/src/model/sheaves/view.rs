@@ -12,7 +12,9 @@ impl Machine {
         SheafView {
             name: self.sheaf_name(h),
             capacity: self.capacity(),
-            objects: (sh.objects().iter()).map(|&a| self.addr_name(a)).collect(),
+            objects: (sh.objects().iter())
+                .map(|&a| self.core.addr_name(a))
+                .collect(),
             held_by: None,
         }
     }
@@ -26,7 +28,7 @@ impl Machine {
         }
         if let Some(&(c, _)) = sv!(self).isolated.iter().find(|&&(_, x)| x == s) {
             v.owner = SlabOwner::Isolated {
-                ctx: self.ctx_name(c).to_string(),
+                ctx: self.core.ctx_name(c).to_string(),
             };
         }
     }
@@ -35,7 +37,7 @@ impl Machine {
     pub(in crate::model) fn pcs_view(&self, k: u32) -> PcsView {
         let p = self.pcs(k);
         PcsView {
-            locked_by: p.holder.map(|h| self.ctx_name(h).to_string()),
+            locked_by: p.holder.map(|h| self.core.ctx_name(h).to_string()),
             main: self.sheaf_view(p.main),
             spare: p.spare.map(|h| self.sheaf_view(h)),
         }
@@ -45,12 +47,12 @@ impl Machine {
     pub(in crate::model) fn barn_view(&self, n: u32) -> BarnView {
         let b = self.barn(n);
         BarnView {
-            locked_by: b.lock.map(|h| self.ctx_name(h).to_string()),
+            locked_by: b.lock.map(|h| self.core.ctx_name(h).to_string()),
             waiters: (0..self.core.cfg.n_ctx as CtxId)
                 .filter(|&c| {
                     matches!(self.blocked(c), Some(crate::model::executor::Block::BarnLock(m, _)) if m == n)
                 })
-                .map(|c| self.ctx_name(c).to_string())
+                .map(|c| self.core.ctx_name(c).to_string())
                 .collect(),
             full: b.full.iter().map(|&h| self.sheaf_view(h)).collect(),
             empty: b.empty.iter().map(|&h| self.sheaf_view(h)).collect(),
@@ -91,7 +93,7 @@ impl Machine {
         for (vi, v) in self.core.st.vars.iter().enumerate() {
             if v.held() && v.addr == Some(a) {
                 return ObjectOwner::User {
-                    var: self.var_name(vi).to_string(),
+                    var: self.core.var_name(vi).to_string(),
                 };
             }
         }
@@ -107,10 +109,10 @@ impl Machine {
         }
         if let Some(&(c, _)) = s.held.iter().find(|&&(_, x)| x == a) {
             return ObjectOwner::Inflight {
-                ctx: self.ctx_name(c).to_string(),
+                ctx: self.core.ctx_name(c).to_string(),
             };
         }
-        if let Some(sl) = self.slab_of(a) {
+        if let Some(sl) = self.core.slab_of(a) {
             if self.chain_has(self.slab(sl).freelist, a) {
                 return ObjectOwner::Slab;
             }

@@ -32,11 +32,11 @@ pub(super) enum Place {
 impl Machine {
     fn place_text(&self, p: &Place) -> String {
         match p {
-            Place::User(v) => format!("held by `{}`", self.var_name(*v)),
+            Place::User(v) => format!("held by `{}`", self.core.var_name(*v)),
             Place::Cpu(k) => format!("in cpu{k}'s array"),
             Place::Shared(n) => format!("in node {n}'s shared array"),
             Place::Slab => "free in its slab".into(),
-            Place::Inflight(c) => format!("in flight in {}", self.ctx_name(*c)),
+            Place::Inflight(c) => format!("in flight in {}", self.core.ctx_name(*c)),
         }
     }
 
@@ -47,7 +47,7 @@ impl Machine {
             vec![Vec::new(); self.core.st.slabs.len().saturating_mul(objects)];
         let mut put = |m: &Machine, a: Addr, p: Place| {
             // An object's index is below `at`'s length (s < slabs, i < objects).
-            let slot = m.object_of(a).map(|(s, i)| {
+            let slot = m.core.object_of(a).map(|(s, i)| {
                 (s as usize)
                     .saturating_mul(objects)
                     .saturating_add(i as usize)
@@ -83,7 +83,11 @@ impl Machine {
                 .iter()
                 .skip(sb.active(s as SlabId) as usize)
             {
-                put(self, self.obj_addr(s as SlabId, u32::from(i)), Place::Slab);
+                put(
+                    self,
+                    self.core.obj_addr(s as SlabId, u32::from(i)),
+                    Place::Slab,
+                );
             }
         }
         for (ci, c) in self.core.st.ctxs.iter().enumerate() {
@@ -126,7 +130,7 @@ impl Machine {
             let s = s as SlabId;
             for i in 0..objects {
                 let places = at.next().unwrap_or_default();
-                let a = self.obj_addr(s, i);
+                let a = self.core.obj_addr(s, i);
                 if sb!(self).bufctl(s).is_empty() {
                     // A page `cache_grow_begin` just got: its objects exist from
                     // `cache_init_objs` on.
@@ -138,9 +142,9 @@ impl Machine {
                             "SLAB-1",
                             format!(
                                 "{} is {} but its slab {} was destroyed",
-                                self.addr_name(a),
+                                self.core.addr_name(a),
                                 self.place_text(p),
-                                self.slab_name(s)
+                                self.core.slab_name(s)
                             ),
                         ));
                     }
@@ -152,7 +156,7 @@ impl Machine {
                         "SLAB-1",
                         format!(
                             "{} is lost: no variable, array or slab holds it",
-                            self.addr_name(a)
+                            self.core.addr_name(a)
                         ),
                     )),
                     _ => {
@@ -162,7 +166,7 @@ impl Machine {
                             "SLAB-1",
                             format!(
                                 "{} is in two places at once ({}): it will be handed out twice",
-                                self.addr_name(a),
+                                self.core.addr_name(a),
                                 texts.join(" and ")
                             ),
                         ));
@@ -195,7 +199,7 @@ impl Machine {
                         "SLAB-2",
                         format!(
                             "slab {} has {active} objects active of {num}",
-                            self.slab_name(s)
+                            self.core.slab_name(s)
                         ),
                     ));
                 }
@@ -206,7 +210,7 @@ impl Machine {
                             "SLAB-2",
                             format!(
                                 "slab {} is on node {n}'s {l} but is {}",
-                                self.slab_name(s),
+                                self.core.slab_name(s),
                                 if sl.life == Life::Discarded {
                                     "destroyed"
                                 } else {
@@ -230,7 +234,7 @@ impl Machine {
                         "SLAB-2",
                         format!(
                             "slab {} ({active} of {num} active) should be on node {n}'s {want} alone, but is on {}",
-                            self.slab_name(s),
+                            self.core.slab_name(s),
                             if on.is_empty() { "no list".to_string() } else { on.join(" and ") }
                         ),
                     ));
@@ -273,7 +277,7 @@ impl Machine {
             }
         }
         for (inv, msg) in problems {
-            self.violate(inv, msg);
+            self.core.violate(inv, msg);
         }
     }
 
@@ -287,7 +291,7 @@ impl Machine {
         let started = self.core.ghost.slab_allocs;
         if allocs != started {
             let msg = format!("ALLOCHIT + ALLOCMISS = {allocs}, but {started} allocations ran");
-            self.violate("SLAB-6", msg);
+            self.core.violate("SLAB-6", msg);
         }
         let frees = (stat(self, Stat::FREEHIT).saturating_add(stat(self, Stat::FREEMISS)))
             .saturating_add(self.core.ghost.alien_frees);
@@ -296,7 +300,7 @@ impl Machine {
                 "FREEHIT + FREEMISS + frees to another node = {frees}, but {} objects were freed",
                 self.core.ghost.frees
             );
-            self.violate("SLAB-6", msg);
+            self.core.violate("SLAB-6", msg);
         }
         if self.core.checks {
             self.check_slab_invariants();

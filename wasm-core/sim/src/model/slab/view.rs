@@ -13,7 +13,7 @@ impl Machine {
             limit: ac.limit,
             batchcount: ac.batchcount,
             touched: ac.touched,
-            entries: ac.entry.iter().map(|&a| self.addr_name(a)).collect(),
+            entries: ac.entry.iter().map(|&a| self.core.addr_name(a)).collect(),
             handed: ac.handed,
         }
     }
@@ -37,7 +37,7 @@ impl Machine {
     /// Node `n`'s SLAB lists and shared array.
     pub(in crate::model) fn slab_node_view(&self, n: u32) -> SlabNodeView {
         let ns = self.snode(n);
-        let names = |l: &[SlabId]| l.iter().map(|&s| self.slab_name(s)).collect();
+        let names = |l: &[SlabId]| l.iter().map(|&s| self.core.slab_name(s)).collect();
         SlabNodeView {
             slabs_full: names(&ns.slabs_full),
             slabs_free: names(&ns.slabs_free),
@@ -55,19 +55,19 @@ impl Machine {
             .bufctl(s)
             .iter()
             .skip(sb!(self).active(s) as usize)
-            .map(|&i| self.addr_name(self.obj_addr(s, u32::from(i))))
+            .map(|&i| self.core.addr_name(self.core.obj_addr(s, u32::from(i))))
             .collect()
     }
 
     pub(in crate::model) fn slab_slab_owner(&self, s: SlabId) -> SlabOwner {
-        let sl = self.page(s);
+        let sl = self.core.page(s);
         match sl.life {
             Life::Discarded => return SlabOwner::Discarded,
             Life::Private => return SlabOwner::Private,
             Life::Live => {}
         }
         let at = sl.node;
-        if self.node(at).partial.contains(&s) {
+        if self.core.node(at).partial.contains(&s) {
             SlabOwner::NodePartial { node: at }
         } else if self.snode(at).slabs_full.contains(&s) {
             SlabOwner::NodeFull { node: at }
@@ -87,13 +87,13 @@ impl Machine {
             .iter()
             .map(|places| match places.first() {
                 Some(Place::User(v)) => ObjectOwner::User {
-                    var: self.var_name(*v).to_string(),
+                    var: self.core.var_name(*v).to_string(),
                 },
                 Some(Place::Cpu(k)) => ObjectOwner::Cpu { cpu: *k as u32 },
                 Some(Place::Shared(n)) => ObjectOwner::Shared { node: *n as u32 },
                 Some(Place::Slab) => ObjectOwner::Slab,
                 Some(Place::Inflight(c)) => ObjectOwner::Inflight {
-                    ctx: self.ctx_name(*c).to_string(),
+                    ctx: self.core.ctx_name(*c).to_string(),
                 },
                 None => ObjectOwner::Lost,
             })

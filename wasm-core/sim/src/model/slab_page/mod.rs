@@ -105,10 +105,10 @@ impl Machine {
         found(&self.core.fault, "slab", s.into(), p)
     }
 
-    /// `allocate_slab`'s new slab under SLUB or 7.0: its memory (`Machine::new_page`) and
+    /// `allocate_slab`'s new slab under SLUB or 7.0: its memory (`Core::new_page`) and
     /// SLUB's fields.
     pub(in crate::model) fn create_slab(&mut self, node: u32) -> SlabId {
-        let id = self.new_page(node);
+        let id = self.core.new_page(node);
         let fields = SlubPage::new(self.core.cfg.objects);
         match self.alloc.slub_pages_mut() {
             Some(p) => p.push(fields),

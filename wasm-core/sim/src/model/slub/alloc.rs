@@ -46,7 +46,7 @@ impl Machine {
     pub(in crate::model) fn node_ok(&self, pg: Option<SlabId>, node: Option<u32>) -> bool {
         match (pg, node) {
             (_, None) => true,
-            (Some(p), Some(n)) => self.page(p).node == n,
+            (Some(p), Some(n)) => self.core.page(p).node == n,
             (None, Some(_)) => false,
         }
     }
@@ -56,7 +56,7 @@ impl Machine {
     /// and 5.15+ tests `!slab` explicitly; the pre-3.8 fast paths had no `!page` test.
     pub(super) fn fast_node_match(&self, pg: Option<SlabId>, node: Option<u32>) -> bool {
         let pre_3_8 = matches!(
-            self.fastpath(),
+            self.core.fastpath(),
             Fastpath::TidUnguarded
                 | Fastpath::IrqDisable
                 | Fastpath::CmpxchgLocal
@@ -68,7 +68,7 @@ impl Machine {
     /// The 3.1 slow path (model.md §2.15): `tid-unguarded` (the pre-3.8 fast path, whose slow path
     /// is 3.1's) without CPU partial lists (3.2+) is exactly v3.1.
     pub(super) fn v3_1_slow_path(&self) -> bool {
-        self.fastpath() == Fastpath::TidUnguarded && !self.variant().cpu_partial
+        self.core.fastpath() == Fastpath::TidUnguarded && !self.core.variant().cpu_partial
     }
 
     /// Where the era counts `ALLOC_SLOWPATH`: 3.1–3.14 inside `__slab_alloc` (B6, after the
@@ -76,8 +76,8 @@ impl Machine {
     /// ALLOC_SLOWPATH stat"; the 4.0 fast paths `tid-loop` and `no-tid`), 5.15+ at the entry of
     /// `___slab_alloc` (LL0, whatever the fast path).
     pub(super) fn alloc_slowpath_counted_by_caller(&self) -> bool {
-        self.variant().slowpath == Slowpath::IrqOff
-            && matches!(self.fastpath(), Fastpath::TidLoop | Fastpath::NoTid)
+        self.core.variant().slowpath == Slowpath::IrqOff
+            && matches!(self.core.fastpath(), Fastpath::TidLoop | Fastpath::NoTid)
     }
 
     fn count_slow_alloc(&mut self, obj: Addr) {
@@ -88,7 +88,7 @@ impl Machine {
 
     /// Call `__slab_alloc`: the step machine of the variant's slow path.
     fn call_slow(&self, fr: &SlabAlloc) -> Flow {
-        Flow::call(if self.variant().slowpath == Slowpath::LocalLock {
+        Flow::call(if self.core.variant().slowpath == Slowpath::LocalLock {
             Frame::SlabAllocSlowLl {
                 pc: slab_alloc_slow_ll::LL0,
                 l: SlabAllocSlowLl {
@@ -116,7 +116,7 @@ impl Machine {
         fr: &mut SlabAlloc,
     ) -> Flow {
         use slab_alloc::Pc::*;
-        let fp = self.fastpath();
+        let fp = self.core.fastpath();
         match *pc {
             AllocEntry => {
                 *pc = match fp {
@@ -163,36 +163,36 @@ impl Machine {
                 fr.obj = fr.ret.value;
                 self.count_slow_alloc(fr.obj);
                 if self.alloc_slowpath_counted_by_caller() {
-                    self.stat(Stat::ALLOC_SLOWPATH);
+                    self.core.stat(Stat::ALLOC_SLOWPATH);
                 }
                 Flow::Ret(Ret::new(fr.obj, None))
             }
             A8 => self.s_alloc_load_next(pc, fr, A9),
             A9 => {
                 step!(self);
-                let k = self.me();
+                let k = self.core.me();
                 let with_tid = fp != Fastpath::NoTid;
-                let newtid = fr.tid.wrapping_add(self.tid_step());
+                let newtid = fr.tid.wrapping_add(self.core.tid_step());
                 let ok = self.pcas2(fr.snap, (fr.obj, fr.tid), (fr.nxt, newtid), with_tid);
                 self.note_pcas2(k, fr.obj, fr.tid, fr.nxt, newtid, with_tid, ok);
                 if ok {
                     *pc = A10;
                 } else {
-                    self.stat(Stat::CMPXCHG_DOUBLE_CPU_FAIL);
+                    self.core.stat(Stat::CMPXCHG_DOUBLE_CPU_FAIL);
                     *pc = AllocEntry;
                 }
                 Flow::Step
             }
             A10 => {
-                let pf = self.variant().prefetch;
+                let pf = self.core.variant().prefetch;
                 if pf == Prefetch::Off {
                     *pc = A11;
                     return Flow::Go;
                 }
                 step!(self);
-                if let Some((s, i)) = self.object_of(fr.nxt) {
-                    let line = self.obj_line(s, i);
-                    self.access(
+                if let Some((s, i)) = self.core.object_of(fr.nxt) {
+                    let line = self.core.obj_line(s, i);
+                    self.core.access(
                         line,
                         if pf == Prefetch::Write {
                             Access::PrefetchW
@@ -201,25 +201,25 @@ impl Machine {
                         },
                     );
                 } else {
-                    self.charge(cost::Id::Prefetch);
+                    self.core.charge(cost::Id::Prefetch);
                 }
                 note!(
                     self,
                     Prefetch,
-                    format!("{}.fp", self.addr_name(fr.nxt)),
+                    format!("{}.fp", self.core.addr_name(fr.nxt)),
                     "{} the next free pointer ({}) so the next allocation finds it in cache.",
                     if pf == Prefetch::Write {
                         "prefetchw"
                     } else {
                         "prefetch"
                     },
-                    self.addr_name(fr.nxt)
+                    self.core.addr_name(fr.nxt)
                 );
                 *pc = A11;
                 Flow::Step
             }
             A11 => {
-                self.stat(Stat::ALLOC_FASTPATH);
+                self.core.stat(Stat::ALLOC_FASTPATH);
                 Flow::Ret(Ret::new(fr.obj, None))
             }
             // E0 (2.6.22–2.6.38): interrupts off around the whole fast path, no tid.
@@ -245,28 +245,28 @@ impl Machine {
             E0e => self.s_alloc_load_next(pc, fr, E0f),
             E0f => {
                 step!(self);
-                self.check_snapshot(fr.snap, self.me());
+                self.check_snapshot(fr.snap, self.core.me());
                 self.st_freelist(fr.c, fr.nxt);
                 note!(
                     self,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "freelist := {} (plain store, safe with interrupts off).",
-                    self.addr_name(fr.nxt)
+                    self.core.addr_name(fr.nxt)
                 );
-                self.stat(Stat::ALLOC_FASTPATH);
+                self.core.stat(Stat::ALLOC_FASTPATH);
                 *pc = E0g;
                 Flow::Step
             }
             E0g => {
                 step!(self);
-                self.irq_restore(fr.saved_irq);
+                self.core.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     IrqOn,
                     "irqs".into(),
                     "local_irq_restore: the allocation of {} is complete.",
-                    self.addr_name(fr.obj)
+                    self.core.addr_name(fr.obj)
                 );
                 Flow::Ret(Ret::new(fr.obj, None))
             }
@@ -297,25 +297,26 @@ impl Machine {
             L5 => {
                 step!(self);
                 let k = fr.c;
-                self.atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
+                self.core
+                    .atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
                 let cur = self.cpu_slab(k).freelist;
                 let ok = cur == fr.obj;
-                self.set_ok(ok);
+                self.core.set_ok(ok);
                 if ok {
                     self.check_snapshot(fr.snap, k);
                     if let Some(cpu) = self.cpu_slab_mut(k) {
                         cpu.freelist = fr.nxt;
                         cpu.ghost_version.bump();
                     }
-                    self.stat(Stat::ALLOC_FASTPATH);
+                    self.core.stat(Stat::ALLOC_FASTPATH);
                 }
                 note!(
                     self,
                     CasLocal,
                     format!("cpu_slab[{k}].freelist"),
                     "cmpxchg_local(freelist: {} -> {}) {}.",
-                    self.addr_name(fr.obj),
-                    self.addr_name(fr.nxt),
+                    self.core.addr_name(fr.obj),
+                    self.core.addr_name(fr.nxt),
                     if ok {
                         "succeeds: only the head pointer was compared"
                     } else {
@@ -340,8 +341,8 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Compare the head {} with {}: {}.",
-                    self.addr_name(cur),
-                    self.addr_name(fr.obj),
+                    self.core.addr_name(cur),
+                    self.core.addr_name(fr.obj),
                     if fr.ok { "equal" } else { "changed" }
                 );
                 *pc = L5c;
@@ -355,13 +356,13 @@ impl Machine {
                 step!(self);
                 self.check_snapshot(fr.snap, fr.c);
                 self.st_freelist(fr.c, fr.nxt);
-                self.stat(Stat::ALLOC_FASTPATH);
+                self.core.stat(Stat::ALLOC_FASTPATH);
                 note!(
                     self,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Store the new head {}.",
-                    self.addr_name(fr.nxt)
+                    self.core.addr_name(fr.nxt)
                 );
                 *pc = L5d;
                 Flow::Step
@@ -374,13 +375,13 @@ impl Machine {
             ),
             L6 => {
                 step!(self);
-                self.preempt_on();
+                self.core.preempt_on();
                 note!(
                     self,
                     PreemptOn,
                     "preempt_count".into(),
                     "put_cpu: preemption back on; allocated {}.",
-                    self.addr_name(fr.obj)
+                    self.core.addr_name(fr.obj)
                 );
                 Flow::Ret(Ret::new(fr.obj, None))
             }

@@ -79,10 +79,10 @@ impl Machine {
         fr: &mut SlabAllocSlow,
     ) -> Flow {
         use slab_alloc_slow::Pc::*;
-        let ll = self.variant().slowpath == Slowpath::LocalLock;
+        let ll = self.core.variant().slowpath == Slowpath::LocalLock;
         match *pc {
             B1 => {
-                if self.fastpath() == Fastpath::IrqDisable {
+                if self.core.fastpath() == Fastpath::IrqDisable {
                     // E0: the fast path already disabled interrupts; the slow path of that era
                     // ran inside the same section instead of saving them again.
                     fr.saved_irq = false;
@@ -90,7 +90,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                self.irq_save(&mut fr.saved_irq);
+                self.core.irq_save(&mut fr.saved_irq);
                 note!(
                     self,
                     IrqOff,
@@ -102,7 +102,7 @@ impl Machine {
             }
             B2 => {
                 step!(self);
-                fr.c = self.me();
+                fr.c = self.core.me();
                 note!(
                     self,
                     Pcpu,
@@ -121,15 +121,15 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{}].page", fr.c),
                     "Read the CPU slab: {}.",
-                    self.slab_opt_name(fr.pg)
+                    self.core.slab_opt_name(fr.pg)
                 );
                 *pc = if fr.pg.is_none() { B14 } else { B4 };
                 Flow::Step
             }
             B4 => {
                 if !self.node_ok(fr.pg, fr.node) {
-                    self.stat(Stat::ALLOC_NODE_MISMATCH);
-                    if self.fastpath() == Fastpath::TidUnguarded {
+                    self.core.stat(Stat::ALLOC_NODE_MISMATCH);
+                    if self.core.fastpath() == Fastpath::TidUnguarded {
                         // 3.1's deactivate_slab(s, c) bumps tid and clears c->page and
                         // c->freelist before stage one: flush_slab's 3.1 order (T1–T4), without
                         // its CPUSLAB_FLUSH.
@@ -162,8 +162,8 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Slab {} is on the wrong node: deactivate it with its freelist {}.",
-                    self.slab_opt_name(fr.pg),
-                    self.addr_name(fr.f)
+                    self.core.slab_opt_name(fr.pg),
+                    self.core.addr_name(fr.f)
                 );
                 *pc = B4d;
                 Flow::Step
@@ -204,7 +204,7 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Re-read the CPU freelist: {}.",
-                    self.addr_name(fr.f)
+                    self.core.addr_name(fr.f)
                 );
                 fr.flag = false;
                 *pc = if fr.f != NULL { B10 } else { B6 };
@@ -212,7 +212,7 @@ impl Machine {
             }
             B6 => {
                 if !self.alloc_slowpath_counted_by_caller() {
-                    self.stat(Stat::ALLOC_SLOWPATH);
+                    self.core.stat(Stat::ALLOC_SLOWPATH);
                 }
                 *pc = B8;
                 Flow::call(Frame::GetFreelist {
@@ -230,7 +230,7 @@ impl Machine {
             }
             // `goto new_slab` is B8a's (B8b's); the refill goes on to load_freelist.
             B9 => {
-                self.stat(Stat::ALLOC_REFILL);
+                self.core.stat(Stat::ALLOC_REFILL);
                 fr.flag = true;
                 *pc = B10;
                 Flow::Go
@@ -238,7 +238,7 @@ impl Machine {
             B8a => {
                 step!(self);
                 self.st_page(fr.c, None);
-                self.stat(Stat::DEACTIVATE_BYPASS);
+                self.core.stat(Stat::DEACTIVATE_BYPASS);
                 note!(
                     self,
                     Store,
@@ -277,13 +277,13 @@ impl Machine {
             }
             B13 => {
                 step!(self);
-                self.irq_restore(fr.saved_irq);
+                self.core.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     IrqOn,
                     "irqs".into(),
                     "local_irq_restore: slow path done, returning {}.",
-                    self.addr_name(fr.f)
+                    self.core.addr_name(fr.f)
                 );
                 Flow::Ret(Ret::new(fr.f, None))
             }
@@ -299,16 +299,16 @@ impl Machine {
             B15b => {
                 step!(self);
                 let p = need!(self, fr.p);
-                self.access(self.page(p).line, Access::Read);
+                self.core.access(self.core.page(p).line, Access::Read);
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
-                self.stat(Stat::CPU_PARTIAL_ALLOC);
+                self.core.stat(Stat::CPU_PARTIAL_ALLOC);
                 note!(
                     self,
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "c->partial := {}.",
-                    self.slab_opt_name(next)
+                    self.core.slab_opt_name(next)
                 );
                 *pc = B16;
                 Flow::Step
@@ -321,7 +321,7 @@ impl Machine {
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist := NULL; redo with {}.",
-                    self.slab_opt_name(fr.p)
+                    self.core.slab_opt_name(fr.p)
                 );
                 fr.pg = fr.p;
                 *pc = B4;
@@ -329,7 +329,7 @@ impl Machine {
             }
             B17 => {
                 // get_partial: the requested node (or this CPU's), then any other node.
-                let first = fr.node.unwrap_or(self.my_node());
+                let first = fr.node.unwrap_or(self.core.my_node());
                 fr.count = 0;
                 fr.n = Some(first);
                 *pc = B17r;
@@ -386,7 +386,7 @@ impl Machine {
                     Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "c->page := {}, frozen by taking its freelist.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 fr.pg = Some(p);
                 *pc = B10;
@@ -404,7 +404,7 @@ impl Machine {
             }
             B18f => {
                 step!(self);
-                self.irq_restore(fr.saved_irq);
+                self.core.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     IrqOn,
@@ -415,7 +415,7 @@ impl Machine {
             }
             B19 => {
                 step!(self);
-                fr.c = self.me();
+                fr.c = self.core.me();
                 note!(
                     self,
                     Pcpu,
@@ -434,7 +434,7 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{}].page", fr.c),
                     "Is there a CPU slab already? {}.",
-                    self.slab_opt_name(fr.old)
+                    self.core.slab_opt_name(fr.old)
                 );
                 *pc = B20c;
                 Flow::Step
@@ -455,7 +455,7 @@ impl Machine {
             B21 => {
                 step!(self);
                 let p = need!(self, fr.p);
-                self.access(self.page(p).line, Access::Write);
+                self.core.access(self.core.page(p).line, Access::Write);
                 fr.f = self.slab(p).freelist;
                 if let Some(sl) = self.slab_mut(p) {
                     sl.freelist = NULL;
@@ -463,9 +463,9 @@ impl Machine {
                 note!(
                     self,
                     Store,
-                    format!("page {}.freelist", self.slab_name(p)),
+                    format!("page {}.freelist", self.core.slab_name(p)),
                     "Take the new slab's whole freelist ({}...) and leave it empty.",
-                    self.addr_name(fr.f)
+                    self.core.addr_name(fr.f)
                 );
                 *pc = B22;
                 Flow::Step
@@ -474,16 +474,16 @@ impl Machine {
                 step!(self);
                 let p = need!(self, fr.p);
                 self.st_page(fr.c, Some(p));
-                if let Some(pg) = self.page_mut(p) {
+                if let Some(pg) = self.core.page_mut(p) {
                     pg.life = Life::Live;
                 }
-                self.stat(Stat::ALLOC_SLAB);
+                self.core.stat(Stat::ALLOC_SLAB);
                 note!(
                     self,
                     Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "Install {} as the CPU slab.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 fr.pg = Some(p);
                 fr.flag = true;
@@ -518,29 +518,29 @@ impl Machine {
         match *pc {
             G1 => {
                 step!(self);
-                self.access(self.page(p).line, Access::Read);
+                self.core.access(self.core.page(p).line, Access::Read);
                 fr.freelist = self.slab(p).freelist;
                 note!(
                     self,
                     Load,
-                    format!("page {}.freelist", self.slab_name(p)),
+                    format!("page {}.freelist", self.core.slab_name(p)),
                     "get_freelist: read {}'s freelist: {}.",
-                    self.slab_name(p),
-                    self.addr_name(fr.freelist)
+                    self.core.slab_name(p),
+                    self.core.addr_name(fr.freelist)
                 );
                 *pc = G2;
                 Flow::Step
             }
             G2 => {
                 step!(self);
-                self.access(self.page(p).line, Access::Read);
+                self.core.access(self.core.page(p).line, Access::Read);
                 fr.counters = self.slab(p).counters;
                 note!(
                     self,
                     Load,
-                    format!("page {}.counters", self.slab_name(p)),
+                    format!("page {}.counters", self.core.slab_name(p)),
                     "Read {}'s counters: {}.",
-                    self.slab_name(p),
+                    self.core.slab_name(p),
                     crate::model::slab_page::counters_text(fr.counters)
                 );
                 fr.new = Counters {

@@ -55,15 +55,15 @@ impl Machine {
         match *pc {
             LL0 => {
                 step!(self);
-                self.preempt_off();
-                self.stat(Stat::ALLOC_SLOWPATH);
+                self.core.preempt_off();
+                self.core.stat(Stat::ALLOC_SLOWPATH);
                 note!(self, PreemptOff, "preempt_count".into(), "5.15+ slow path: get_cpu_ptr (preemption off), ALLOC_SLOWPATH counted at entry.");
                 *pc = LL1;
                 Flow::Step
             }
             LL1 => {
                 step!(self);
-                fr.c = self.me();
+                fr.c = self.core.me();
                 note!(
                     self,
                     Pcpu,
@@ -82,14 +82,14 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "reread_slab: c->slab is {} (read without the lock).",
-                    self.slab_opt_name(fr.pg)
+                    self.core.slab_opt_name(fr.pg)
                 );
                 *pc = if fr.pg.is_some() { LL3 } else { LL20 };
                 Flow::Step
             }
             LL3 => {
                 if !self.node_ok(fr.pg, fr.node) {
-                    self.stat(Stat::ALLOC_NODE_MISMATCH);
+                    self.core.stat(Stat::ALLOC_NODE_MISMATCH);
                     *pc = LL30;
                 } else {
                     *pc = LL4;
@@ -98,7 +98,7 @@ impl Machine {
             }
             LL4 | LL21 | LL30 | LL50 => {
                 step!(self);
-                self.irq_save(&mut fr.saved_irq);
+                self.core.irq_save(&mut fr.saved_irq);
                 let cur = self.core.cur;
                 if let Some(cpu) = self.cpu_slab_mut(self.core.cur_cpu) {
                     cpu.local_lock = Some(cur);
@@ -126,7 +126,7 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "Re-check c->slab under the lock: {} ({}).",
-                    self.slab_opt_name(cur),
+                    self.core.slab_opt_name(cur),
                     if same {
                         "unchanged"
                     } else {
@@ -145,7 +145,7 @@ impl Machine {
                 if let Some(cpu) = self.cpu_slab_mut(self.core.cur_cpu) {
                     cpu.local_lock = None;
                 }
-                self.irq_restore(fr.saved_irq);
+                self.core.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     LocalUnlock,
@@ -160,11 +160,11 @@ impl Machine {
                     LLu37 => LL37,
                     LL13 => LL9,
                     LL26 => {
-                        self.stat(Stat::CPU_PARTIAL_ALLOC);
+                        self.core.stat(Stat::CPU_PARTIAL_ALLOC);
                         LL3
                     }
                     LL8c => {
-                        self.stat(Stat::DEACTIVATE_BYPASS);
+                        self.core.stat(Stat::DEACTIVATE_BYPASS);
                         LL20
                     }
                     _ => LL54,
@@ -180,7 +180,7 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist is {}.",
-                    self.addr_name(fr.f)
+                    self.core.addr_name(fr.f)
                 );
                 *pc = if fr.f != NULL { LL10 } else { LL7 };
                 Flow::Step
@@ -200,7 +200,7 @@ impl Machine {
                 if fr.f == NULL {
                     *pc = LL8a;
                 } else {
-                    self.stat(Stat::ALLOC_REFILL);
+                    self.core.stat(Stat::ALLOC_REFILL);
                     fr.flag = true;
                     *pc = LL10;
                 }
@@ -256,13 +256,13 @@ impl Machine {
             LL11 => self.s_store_freelist_next(pc, fr.c, fr.nxt, &mut fr.flag, LL12),
             LL9 => {
                 step!(self);
-                self.preempt_on();
+                self.core.preempt_on();
                 note!(
                     self,
                     PreemptOn,
                     "preempt_count".into(),
                     "put_cpu_ptr: preemption back on; returning {}.",
-                    self.addr_name(fr.f)
+                    self.core.addr_name(fr.f)
                 );
                 Flow::Ret(Ret::new(fr.f, None))
             }
@@ -275,7 +275,7 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Detach the CPU slab: its freelist is {}.",
-                    self.addr_name(fr.f)
+                    self.core.addr_name(fr.f)
                 );
                 *pc = LL33;
                 Flow::Step
@@ -301,7 +301,7 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "Under the lock, c->slab is {}.",
-                    self.slab_opt_name(cur)
+                    self.core.slab_opt_name(cur)
                 );
                 *pc = if cur.is_some() { LLu2 } else { LL23 };
                 Flow::Step
@@ -316,7 +316,7 @@ impl Machine {
             ),
             // 5.15–6.7 install the partial slab at once (`slab = c->slab = ...`) and check
             // its node at `redo`; 6.8+ pops it first and installs it only if it matches.
-            LL24 if !self.variant().cpu_partial_frozen => {
+            LL24 if !self.core.variant().cpu_partial_frozen => {
                 *pc = LL25;
                 Flow::Go
             }
@@ -324,7 +324,7 @@ impl Machine {
             LL25 => {
                 step!(self);
                 let p = need!(self, fr.p);
-                self.access(self.page(p).line, Access::Read);
+                self.core.access(self.core.page(p).line, Access::Read);
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
                 note!(
@@ -332,10 +332,10 @@ impl Machine {
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "c->partial := {}.",
-                    self.slab_opt_name(next)
+                    self.core.slab_opt_name(next)
                 );
                 fr.pg = fr.p;
-                *pc = if self.variant().cpu_partial_frozen {
+                *pc = if self.core.variant().cpu_partial_frozen {
                     LL26
                 } else {
                     LL25n
@@ -356,18 +356,18 @@ impl Machine {
             LL25p => {
                 step!(self);
                 let p = need!(self, fr.p);
-                self.access(self.page(p).line, Access::Write);
+                self.core.access(self.core.page(p).line, Access::Write);
                 if let Some(sl) = self.slab_mut(p) {
                     sl.next = None;
                 }
                 note!(
                     self,
                     Store,
-                    format!("page {}.next", self.slab_name(p)),
+                    format!("page {}.next", self.core.slab_name(p)),
                     "{} is on node {}, not the requested one: slab->next := NULL and \
                      __put_partials() gives it back to its node.",
-                    self.slab_name(p),
-                    self.page(p).node
+                    self.core.slab_name(p),
+                    self.core.page(p).node
                 );
                 *pc = LL20;
                 Flow::call(Frame::UnfreezePartials {
@@ -392,14 +392,14 @@ impl Machine {
             }
             LL28 => {
                 fr.f = fr.ret.value;
-                self.stat(Stat::CPU_PARTIAL_ALLOC);
+                self.core.stat(Stat::CPU_PARTIAL_ALLOC);
                 fr.flag = true;
                 *pc = if fr.f == NULL { LL8a } else { LL10 };
                 Flow::Go
             }
             // new_objects: get_partial, else new_slab with preemption back on.
             LL40 => {
-                let first = fr.node.unwrap_or(self.my_node());
+                let first = fr.node.unwrap_or(self.core.my_node());
                 fr.count = 0;
                 fr.n = Some(first);
                 *pc = LL41;
@@ -440,7 +440,7 @@ impl Machine {
             }
             LL42 => {
                 step!(self);
-                self.preempt_on();
+                self.core.preempt_on();
                 note!(
                     self,
                     PreemptOn,
@@ -462,8 +462,8 @@ impl Machine {
             }
             LL44 => {
                 step!(self);
-                self.preempt_off();
-                fr.c = self.me();
+                self.core.preempt_off();
+                fr.c = self.core.me();
                 fr.p = fr.ret.slab;
                 note!(
                     self,
@@ -477,7 +477,7 @@ impl Machine {
             }
             LL46 => {
                 step!(self);
-                self.preempt_on();
+                self.core.preempt_on();
                 note!(
                     self,
                     PreemptOn,
@@ -489,18 +489,18 @@ impl Machine {
             LL45 => {
                 step!(self);
                 let p = need!(self, fr.p);
-                self.access(self.page(p).line, Access::Write);
+                self.core.access(self.core.page(p).line, Access::Write);
                 fr.f = self.slab(p).freelist;
                 if let Some(sl) = self.slab_mut(p) {
                     sl.freelist = NULL;
                 }
-                self.stat(Stat::ALLOC_SLAB);
+                self.core.stat(Stat::ALLOC_SLAB);
                 note!(
                     self,
                     Store,
-                    format!("page {}.freelist", self.slab_name(p)),
+                    format!("page {}.freelist", self.core.slab_name(p)),
                     "Take the new slab's freelist ({}...).",
-                    self.addr_name(fr.f)
+                    self.core.addr_name(fr.f)
                 );
                 fr.flag = true;
                 *pc = LL50;
@@ -515,7 +515,7 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "retry_load_slab: c->slab is {}.",
-                    self.slab_opt_name(fr.old)
+                    self.core.slab_opt_name(fr.old)
                 );
                 *pc = if fr.old.is_some() { LL52 } else { LL58 };
                 Flow::Step
@@ -528,8 +528,8 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Someone installed {} meanwhile: detach it (freelist {}).",
-                    self.slab_opt_name(fr.old),
-                    self.addr_name(fr.prior)
+                    self.core.slab_opt_name(fr.old),
+                    self.core.addr_name(fr.prior)
                 );
                 *pc = LL55;
                 Flow::Step
@@ -539,7 +539,7 @@ impl Machine {
                 Flow::call(self.deactivate_frame(need!(self, fr.old), fr.prior, fr.c))
             }
             LL54r => {
-                self.stat(Stat::CPUSLAB_FLUSH);
+                self.core.stat(Stat::CPUSLAB_FLUSH);
                 *pc = LL50;
                 Flow::Go
             }
@@ -547,7 +547,7 @@ impl Machine {
                 step!(self);
                 let p = need!(self, fr.p);
                 self.st_page(fr.c, Some(p));
-                if let Some(pg) = self.page_mut(p) {
+                if let Some(pg) = self.core.page_mut(p) {
                     pg.life = Life::Live;
                 }
                 note!(
@@ -555,7 +555,7 @@ impl Machine {
                     Store,
                     format!("cpu_slab[{}].slab", fr.c),
                     "c->slab := {}.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 fr.pg = Some(p);
                 *pc = LL10;

@@ -55,7 +55,7 @@ impl Machine {
         irqsave: bool,
         resume: P,
     ) -> Flow {
-        if self.variant().cmpxchg_double == CmpxchgDouble::SlabLock {
+        if self.core.variant().cmpxchg_double == CmpxchgDouble::SlabLock {
             *pc = resume;
             return Flow::call(Frame::CmpxchgDoubleSlab {
                 pc: cmpxchg_double_slab::X1,
@@ -69,7 +69,7 @@ impl Machine {
                     // flush or the slow path unlocked) uses the irq-saving cmpxchg_double_slab,
                     // as the kernel's slab_update_freelist does: the slab_lock is never held
                     // with irqs on.
-                    drain: irqsave || self.cpu(self.me()).irqs_on,
+                    drain: irqsave || self.core.cpu(self.core.me()).irqs_on,
                     ..CmpxchgDoubleSlab::default()
                 },
             });
@@ -82,10 +82,10 @@ impl Machine {
             Cas2,
             self.slab_pair_name(s),
             "cmpxchg_double on {}: ({}, {}) -> ({}, {}) {}.",
-            self.slab_name(s),
-            self.addr_name(old.0),
+            self.core.slab_name(s),
+            self.core.addr_name(old.0),
             counters_text(old.1),
-            self.addr_name(new.0),
+            self.core.addr_name(new.0),
             counters_text(new.1),
             if ok {
                 "succeeds"
@@ -107,13 +107,13 @@ impl Machine {
         let s = fr.pg;
         match *pc {
             X1 => {
-                if !fr.drain || !self.cpu(self.me()).irqs_on {
+                if !fr.drain || !self.core.cpu(self.core.me()).irqs_on {
                     fr.flag = false;
                     *pc = X2;
                     return Flow::Go;
                 }
                 step!(self);
-                self.irq_save(&mut fr.saved_irq);
+                self.core.irq_save(&mut fr.saved_irq);
                 fr.flag = true;
                 note!(
                     self,
@@ -126,7 +126,7 @@ impl Machine {
             }
             X2 => {
                 step!(self);
-                self.atomic(self.page(s).line, cost::Id::SpinLock);
+                self.core.atomic(self.core.page(s).line, cost::Id::SpinLock);
                 let cur = self.core.cur;
                 if let Some(sl) = self.slab_mut(s) {
                     sl.slab_lock = Some(cur);
@@ -134,16 +134,16 @@ impl Machine {
                 note!(
                     self,
                     BitLock,
-                    format!("page {}.flags", self.slab_name(s)),
+                    format!("page {}.flags", self.core.slab_name(s)),
                     "slab_lock({}): take the page's bit spinlock.",
-                    self.slab_name(s)
+                    self.core.slab_name(s)
                 );
                 *pc = X3;
                 Flow::Step
             }
             X3 => {
                 step!(self);
-                self.access(self.page(s).line, Access::Read);
+                self.core.access(self.core.page(s).line, Access::Read);
                 let (fl, cnt) = (self.slab(s).freelist, self.slab(s).counters);
                 fr.ok = fl == fr.f && cnt == fr.cnt;
                 note!(
@@ -151,19 +151,19 @@ impl Machine {
                     Load,
                     self.slab_pair_name(s),
                     "Under slab_lock: ({}, {}) {} the expected ({}, {}).",
-                    self.addr_name(fl),
+                    self.core.addr_name(fl),
                     counters_text(cnt),
                     if fr.ok { "match" } else { "do not match" },
-                    self.addr_name(fr.f),
+                    self.core.addr_name(fr.f),
                     counters_text(fr.cnt)
                 );
                 if !fr.ok {
-                    if self.recording() {
+                    if self.core.recording() {
                         let h = vec![
                             crate::event::CasHalf {
                                 field: "freelist".into(),
-                                expected: self.addr_name(fr.f),
-                                actual: self.addr_name(fl),
+                                expected: self.core.addr_name(fr.f),
+                                actual: self.core.addr_name(fl),
                             },
                             crate::event::CasHalf {
                                 field: "counters".into(),
@@ -171,9 +171,9 @@ impl Machine {
                                 actual: counters_text(cnt),
                             },
                         ];
-                        self.ev_halves(h);
+                        self.core.ev_halves(h);
                     }
-                    self.stat(Stat::CMPXCHG_DOUBLE_FAIL);
+                    self.core.stat(Stat::CMPXCHG_DOUBLE_FAIL);
                 }
                 *pc = X4;
                 Flow::Step
@@ -184,7 +184,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                self.access(self.page(s).line, Access::Write);
+                self.core.access(self.core.page(s).line, Access::Write);
                 let sl = need!(self, self.slab_mut(s));
                 sl.freelist = fr.nxt;
                 sl.counters = fr.new;
@@ -193,7 +193,7 @@ impl Machine {
                     Store,
                     self.slab_pair_name(s),
                     "Store freelist {} and {}.",
-                    self.addr_name(fr.nxt),
+                    self.core.addr_name(fr.nxt),
                     counters_text(fr.new)
                 );
                 *pc = X5;
@@ -201,16 +201,16 @@ impl Machine {
             }
             X5 => {
                 step!(self);
-                self.access(self.page(s).line, Access::Write);
+                self.core.access(self.core.page(s).line, Access::Write);
                 if let Some(sl) = self.slab_mut(s) {
                     sl.slab_lock = None;
                 }
                 note!(
                     self,
                     BitUnlock,
-                    format!("page {}.flags", self.slab_name(s)),
+                    format!("page {}.flags", self.core.slab_name(s)),
                     "slab_unlock({}).",
-                    self.slab_name(s)
+                    self.core.slab_name(s)
                 );
                 *pc = X6;
                 Flow::Step
@@ -220,7 +220,7 @@ impl Machine {
                     return Flow::Ret(Ret::ok(fr.ok));
                 }
                 step!(self);
-                self.irq_restore(fr.saved_irq);
+                self.core.irq_restore(fr.saved_irq);
                 note!(self, IrqOn, "irqs".into(), "Interrupts restored.");
                 Flow::Ret(Ret::ok(fr.ok))
             }

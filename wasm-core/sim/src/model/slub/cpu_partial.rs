@@ -78,7 +78,7 @@ impl Machine {
     /// put_cpu_partial() with disabled irqs instead of cmpxchg") the local-lock slow path's
     /// era pushes under `local_lock_irqsave` (U6), frozen CPU partial slabs or not.
     pub(in crate::model) fn put_cpu_partial_frame(&self, p: SlabId, drain: bool) -> Frame {
-        let start = if self.variant().slowpath == Slowpath::LocalLock {
+        let start = if self.core.variant().slowpath == Slowpath::LocalLock {
             put_cpu_partial::U6
         } else {
             put_cpu_partial::U1
@@ -107,8 +107,8 @@ impl Machine {
         match *pc {
             U1 => {
                 step!(self);
-                let k = self.me();
-                self.access(self.core.cfg.line_cc(k), Access::Read);
+                let k = self.core.me();
+                self.core.access(self.core.cfg.line_cc(k), Access::Read);
                 fr.old = self.cpu_slab(k).partial;
                 fr.c = k;
                 note!(
@@ -116,8 +116,8 @@ impl Machine {
                     Pld,
                     format!("cpu_slab[{k}].partial"),
                     "put_cpu_partial({}): this CPU's partial list head is {}.",
-                    self.slab_name(p),
-                    self.slab_opt_name(fr.old)
+                    self.core.slab_name(p),
+                    self.core.slab_opt_name(fr.old)
                 );
                 fr.pages = 0;
                 fr.pobj = 0;
@@ -130,14 +130,14 @@ impl Machine {
                     return Flow::Go;
                 };
                 step!(self);
-                self.access(self.page(old).line, Access::Read);
+                self.core.access(self.core.page(old).line, Access::Read);
                 fr.pages = self.slab(old).pages;
                 fr.pobj = self.slab(old).pobjects;
                 let drain = fr.drain && fr.pobj > budget;
                 note!(
                     self,
                     Load,
-                    format!("page {}.(pages,pobjects)", self.slab_name(old)),
+                    format!("page {}.(pages,pobjects)", self.core.slab_name(old)),
                     "The list holds {} slab(s), about {} free object(s){}.",
                     fr.pages,
                     fr.pobj,
@@ -152,7 +152,7 @@ impl Machine {
             }
             U3 => {
                 step!(self);
-                self.irq_save(&mut fr.saved_irq);
+                self.core.irq_save(&mut fr.saved_irq);
                 note!(
                     self,
                     IrqOff,
@@ -167,15 +167,15 @@ impl Machine {
                 Flow::call(Frame::UnfreezePartials {
                     pc: unfreeze_partials::V1,
                     l: UnfreezePartials {
-                        c: self.me(),
+                        c: self.core.me(),
                         ..UnfreezePartials::default()
                     },
                 })
             }
             U3c => {
                 step!(self);
-                self.irq_restore(fr.saved_irq);
-                self.stat(Stat::CPU_PARTIAL_DRAIN);
+                self.core.irq_restore(fr.saved_irq);
+                self.core.stat(Stat::CPU_PARTIAL_DRAIN);
                 note!(self, IrqOn, "irqs".into(), "Drained; interrupts restored.");
                 fr.old = None;
                 fr.pages = 0;
@@ -185,7 +185,7 @@ impl Machine {
             }
             U4 => {
                 step!(self);
-                self.access(self.page(p).line, Access::Write);
+                self.core.access(self.core.page(p).line, Access::Write);
                 let free = {
                     let c = self.slab(p).counters;
                     c.objects.saturating_sub(c.inuse)
@@ -199,10 +199,10 @@ impl Machine {
                 note!(
                     self,
                     Store,
-                    format!("page {}.(next,pages,pobjects)", self.slab_name(p)),
+                    format!("page {}.(next,pages,pobjects)", self.core.slab_name(p)),
                     "{}.next := {}, pages {}, pobjects {}.",
-                    self.slab_name(p),
-                    self.slab_opt_name(fr.old),
+                    self.core.slab_name(p),
+                    self.core.slab_opt_name(fr.old),
                     pages,
                     pobjects
                 );
@@ -211,10 +211,11 @@ impl Machine {
             }
             U5 => {
                 step!(self);
-                let k = self.me();
-                self.atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
+                let k = self.core.me();
+                self.core
+                    .atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
                 let ok = self.cpu_slab(k).partial == fr.old;
-                self.set_ok(ok);
+                self.core.set_ok(ok);
                 if ok {
                     if let Some(cpu) = self.cpu_slab_mut(k) {
                         cpu.partial = Some(p);
@@ -225,8 +226,8 @@ impl Machine {
                     Pcas,
                     format!("cpu_slab[{k}].partial"),
                     "this_cpu_cmpxchg(partial: {} -> {}) on cpu{k} {}.",
-                    self.slab_opt_name(fr.old),
-                    self.slab_name(p),
+                    self.core.slab_opt_name(fr.old),
+                    self.core.slab_name(p),
                     if ok { "succeeds" } else { "fails: retry" }
                 );
                 if ok {
@@ -242,8 +243,8 @@ impl Machine {
             // 6.8+: under local_lock_irqsave with plain stores; drain after unlocking.
             U6 => {
                 step!(self);
-                self.irq_save(&mut fr.saved_irq);
-                fr.c = self.me();
+                self.core.irq_save(&mut fr.saved_irq);
+                fr.c = self.core.me();
                 let cur = self.core.cur;
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = Some(cur);
@@ -253,7 +254,7 @@ impl Machine {
                     LocalLock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "put_cpu_partial({}): local_lock_irqsave.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 *pc = U7;
                 Flow::Step
@@ -264,7 +265,7 @@ impl Machine {
                 fr.pages = 0;
                 fr.p = None;
                 if let Some(old) = fr.old {
-                    self.access(self.page(old).line, Access::Read);
+                    self.core.access(self.core.page(old).line, Access::Read);
                     let slabs = self.slab(old).pages;
                     if fr.drain && slabs >= self.cpu_partial_slabs() {
                         fr.p = Some(old);
@@ -278,7 +279,7 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{}].partial", fr.c),
                     "The CPU partial list is {}{}.",
-                    self.slab_opt_name(fr.old.or(fr.p)),
+                    self.core.slab_opt_name(fr.old.or(fr.p)),
                     if fr.p.is_some() {
                         ": full, it will be drained"
                     } else {
@@ -290,7 +291,7 @@ impl Machine {
             }
             U8 => {
                 step!(self);
-                self.access(self.page(p).line, Access::Write);
+                self.core.access(self.core.page(p).line, Access::Write);
                 let pages = fr.pages.saturating_add(1);
                 let sl = need!(self, self.slab_mut(p));
                 sl.pages = pages;
@@ -298,10 +299,10 @@ impl Machine {
                 note!(
                     self,
                     Store,
-                    format!("page {}.(next,slabs)", self.slab_name(p)),
+                    format!("page {}.(next,slabs)", self.core.slab_name(p)),
                     "{}.next := {}, slabs {}.",
-                    self.slab_name(p),
-                    self.slab_opt_name(fr.old),
+                    self.core.slab_name(p),
+                    self.core.slab_opt_name(fr.old),
                     pages
                 );
                 *pc = U10;
@@ -315,7 +316,7 @@ impl Machine {
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "c->partial := {}.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 *pc = U11;
                 Flow::Step
@@ -325,7 +326,7 @@ impl Machine {
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = None;
                 }
-                self.irq_restore(fr.saved_irq);
+                self.core.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     LocalUnlock,
@@ -350,7 +351,7 @@ impl Machine {
                 })
             }
             U13 => {
-                self.stat(Stat::CPU_PARTIAL_DRAIN);
+                self.core.stat(Stat::CPU_PARTIAL_DRAIN);
                 Flow::Ret(Ret::new(NULL, None))
             }
         }
@@ -364,9 +365,9 @@ impl Machine {
         fr: &mut UnfreezePartials,
     ) -> Flow {
         use unfreeze_partials::Pc::*;
-        let frozen = self.variant().cpu_partial_frozen;
+        let frozen = self.core.variant().cpu_partial_frozen;
         // Whether the list is walked as a detached chain (5.15+) rather than popped from c.
-        let chain = !frozen || self.variant().slowpath == Slowpath::LocalLock;
+        let chain = !frozen || self.core.variant().slowpath == Slowpath::LocalLock;
         match *pc {
             V1 => {
                 step!(self);
@@ -377,7 +378,7 @@ impl Machine {
                     format!("cpu_slab[{}].partial", fr.c),
                     "unfreeze_partials: next on cpu{}'s partial list is {}.",
                     fr.c,
-                    self.slab_opt_name(fr.p)
+                    self.core.slab_opt_name(fr.p)
                 );
                 // 3.x pops one slab at a time (V2); 5.15+ `unfreeze_partials` detaches the
                 // whole list and `__unfreeze_partials` / `__put_partials` walk it (VZ2).
@@ -391,7 +392,7 @@ impl Machine {
             V2 => {
                 step!(self);
                 let p = need!(self, fr.p);
-                self.access(self.page(p).line, Access::Read);
+                self.core.access(self.core.page(p).line, Access::Read);
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
                 note!(
@@ -399,8 +400,8 @@ impl Machine {
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "Pop {}: c->partial := {}.",
-                    self.slab_name(p),
-                    self.slab_opt_name(next)
+                    self.core.slab_name(p),
+                    self.core.slab_opt_name(next)
                 );
                 *pc = V3;
                 Flow::Step
@@ -426,7 +427,7 @@ impl Machine {
                 Flow::Go
             }
             V3 => {
-                let n2 = self.node_of_slab(need!(self, fr.p));
+                let n2 = self.core.node_of_slab(need!(self, fr.p));
                 if fr.n == Some(n2) {
                     *pc = if frozen { V4 } else { VZ6 };
                     return Flow::Go;
@@ -441,7 +442,7 @@ impl Machine {
             V3u => {
                 step!(self);
                 let n = need!(self, fr.n.take());
-                self.spin_unlock(n);
+                self.core.spin_unlock(n);
                 note!(
                     self,
                     Unlock,
@@ -453,9 +454,9 @@ impl Machine {
             }
             V3l => {
                 step!(self);
-                let n2 = self.node_of_slab(need!(self, fr.p));
-                if self.cpu(self.me()).irqs_on {
-                    self.irq_save(&mut fr.saved_irq);
+                let n2 = self.core.node_of_slab(need!(self, fr.p));
+                if self.core.cpu(self.core.me()).irqs_on {
+                    self.core.irq_save(&mut fr.saved_irq);
                     fr.flag = true;
                 }
                 self.spin_lock(n2);
@@ -504,7 +505,7 @@ impl Machine {
                 let nr = self.ld_nr_partial(n);
                 let inuse = self.slab(p).counters.inuse;
                 let next = if chain {
-                    self.access(self.page(p).line, Access::Read);
+                    self.core.access(self.core.page(p).line, Access::Read);
                     self.slab(p).next
                 } else {
                     None
@@ -515,7 +516,7 @@ impl Machine {
                     fr.queue.push(p);
                 } else {
                     self.add_partial(n, p, true);
-                    self.stat(Stat::FREE_ADD_PARTIAL);
+                    self.core.stat(Stat::FREE_ADD_PARTIAL);
                 }
                 note!(
                     self,
@@ -523,11 +524,11 @@ impl Machine {
                     format!("node {n}.partial"),
                     "{}",
                     if discard {
-                        format!("{} is empty and node {n} has {nr} partial slab(s): queue it for discard.", self.slab_name(p))
+                        format!("{} is empty and node {n} has {nr} partial slab(s): queue it for discard.", self.core.slab_name(p))
                     } else {
                         format!(
                             "add_partial({}) at the tail of node {n}.",
-                            self.slab_name(p)
+                            self.core.slab_name(p)
                         )
                     }
                 );
@@ -545,9 +546,9 @@ impl Machine {
                     return Flow::Go;
                 };
                 step!(self);
-                self.spin_unlock(n);
+                self.core.spin_unlock(n);
                 if fr.flag {
-                    self.irq_restore(fr.saved_irq);
+                    self.core.irq_restore(fr.saved_irq);
                 }
                 fr.n = None;
                 note!(
@@ -565,15 +566,15 @@ impl Machine {
                 }
                 step!(self);
                 let p = fr.queue.remove(0);
-                self.stat(Stat::DEACTIVATE_EMPTY);
+                self.core.stat(Stat::DEACTIVATE_EMPTY);
                 self.discard_slab(p);
-                self.stat(Stat::FREE_SLAB);
+                self.core.stat(Stat::FREE_SLAB);
                 note!(
                     self,
                     PageFree,
-                    format!("page {}", self.slab_name(p)),
+                    format!("page {}", self.core.slab_name(p)),
                     "discard_slab({}).",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 Flow::Step
             }

@@ -53,7 +53,7 @@ impl Locals for DeactivateSlab {
 
 impl Machine {
     pub(in crate::model) fn deactivate_frame(&self, p: SlabId, freelist: Addr, c: u32) -> Frame {
-        let start = match self.variant().deactivate {
+        let start = match self.core.variant().deactivate {
             Deactivate::TwoStage => deactivate_slab::D0,
             Deactivate::Splice => deactivate_slab::DS0,
         };
@@ -63,7 +63,7 @@ impl Machine {
                 pg: p,
                 f: freelist,
                 c,
-                n: self.node_of_slab(p),
+                n: self.core.node_of_slab(p),
                 m: M_NONE,
                 l: M_NONE,
                 ..DeactivateSlab::default()
@@ -83,18 +83,18 @@ impl Machine {
         match *pc {
             D0 | DS0 => {
                 step!(self);
-                self.access(self.page(p).line, Access::Read);
+                self.core.access(self.core.page(p).line, Access::Read);
                 fr.flag = self.slab(p).freelist != NULL; // tail: remote frees arrived
                 if fr.flag {
-                    self.stat(Stat::DEACTIVATE_REMOTE_FREES);
+                    self.core.stat(Stat::DEACTIVATE_REMOTE_FREES);
                 }
                 note!(
                     self,
                     Load,
-                    format!("page {}.freelist", self.slab_name(p)),
+                    format!("page {}.freelist", self.core.slab_name(p)),
                     "deactivate_slab({}, {}): {}.",
-                    self.slab_name(p),
-                    self.addr_name(fr.f),
+                    self.core.slab_name(p),
+                    self.core.addr_name(fr.f),
                     if fr.flag {
                         "other CPUs freed objects into it meanwhile"
                     } else {
@@ -118,14 +118,14 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                fr.nxt = self.load_fp(fr.f);
+                fr.nxt = self.core.load_fp(fr.f);
                 note!(
                     self,
                     Load,
-                    format!("{}.fp", self.addr_name(fr.f)),
+                    format!("{}.fp", self.core.addr_name(fr.f)),
                     "Stage 1: {} is followed by {}.",
-                    self.addr_name(fr.f),
-                    self.addr_name(fr.nxt)
+                    self.core.addr_name(fr.f),
+                    self.core.addr_name(fr.nxt)
                 );
                 *pc = if fr.nxt == NULL { D4 } else { D1 };
                 Flow::Step
@@ -139,14 +139,14 @@ impl Machine {
             }
             D2 => {
                 step!(self);
-                self.store_fp(fr.f, fr.prior);
+                self.core.store_fp(fr.f, fr.prior);
                 note!(
                     self,
                     Store,
-                    format!("{}.fp", self.addr_name(fr.f)),
+                    format!("{}.fp", self.core.addr_name(fr.f)),
                     "Link {} in front of {}.",
-                    self.addr_name(fr.f),
-                    self.addr_name(fr.prior)
+                    self.core.addr_name(fr.f),
+                    self.core.addr_name(fr.prior)
                 );
                 fr.new = Counters {
                     inuse: fr.cnt.inuse.wrapping_sub(1) & 0xffff,
@@ -202,8 +202,8 @@ impl Machine {
                     Load,
                     self.slab_pair_name(p),
                     "Stage 2: {} has freelist {}, {}; it will be {}.",
-                    self.slab_name(p),
-                    self.addr_name(of),
+                    self.core.slab_name(p),
+                    self.core.addr_name(of),
                     counters_text(oc),
                     match fr.m {
                         M_FREE => "discarded (empty)",
@@ -216,14 +216,14 @@ impl Machine {
             }
             D5 => {
                 step!(self);
-                self.store_fp(fr.f, fr.prior);
+                self.core.store_fp(fr.f, fr.prior);
                 note!(
                     self,
                     Store,
-                    format!("{}.fp", self.addr_name(fr.f)),
+                    format!("{}.fp", self.core.addr_name(fr.f)),
                     "Link the last CPU-freelist object {} in front of {}.",
-                    self.addr_name(fr.f),
-                    self.addr_name(fr.prior)
+                    self.core.addr_name(fr.f),
+                    self.core.addr_name(fr.prior)
                 );
                 *pc = D6;
                 Flow::Step
@@ -235,9 +235,9 @@ impl Machine {
                 }
                 step!(self);
                 // 5.15+ deactivates with interrupts on: spin_lock_irqsave there.
-                fr.drain = self.cpu(self.me()).irqs_on;
+                fr.drain = self.core.cpu(self.core.me()).irqs_on;
                 if fr.drain {
-                    self.irq_save(&mut fr.saved_irq);
+                    self.core.irq_save(&mut fr.saved_irq);
                 }
                 self.spin_lock(n);
                 fr.lock = true;
@@ -268,7 +268,7 @@ impl Machine {
                     ListDel,
                     format!("node {n}.partial"),
                     "The decision changed: take {} off the partial list again.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 *pc = D7a;
                 Flow::Step
@@ -277,7 +277,7 @@ impl Machine {
                 let m = fr.m;
                 fr.l = m;
                 if m == M_FULL {
-                    self.stat(Stat::DEACTIVATE_FULL);
+                    self.core.stat(Stat::DEACTIVATE_FULL);
                 }
                 if m != M_PARTIAL {
                     *pc = D8;
@@ -285,7 +285,7 @@ impl Machine {
                 }
                 step!(self);
                 self.add_partial(n, p, fr.flag);
-                self.stat(if fr.flag {
+                self.core.stat(if fr.flag {
                     Stat::DEACTIVATE_TO_TAIL
                 } else {
                     Stat::DEACTIVATE_TO_HEAD
@@ -295,7 +295,7 @@ impl Machine {
                     ListAdd,
                     format!("node {n}.partial"),
                     "add_partial({}) at the {} (still frozen until the CAS).",
-                    self.slab_name(p),
+                    self.core.slab_name(p),
                     if fr.flag { "tail" } else { "head" }
                 );
                 *pc = D8;
@@ -320,9 +320,9 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                self.spin_unlock(n);
+                self.core.spin_unlock(n);
                 if fr.drain {
-                    self.irq_restore(fr.saved_irq);
+                    self.core.irq_restore(fr.saved_irq);
                 }
                 note!(
                     self,
@@ -338,15 +338,15 @@ impl Machine {
                     return Flow::Ret(Ret::new(NULL, None));
                 }
                 step!(self);
-                self.stat(Stat::DEACTIVATE_EMPTY);
+                self.core.stat(Stat::DEACTIVATE_EMPTY);
                 self.discard_slab(p);
-                self.stat(Stat::FREE_SLAB);
+                self.core.stat(Stat::FREE_SLAB);
                 note!(
                     self,
                     PageFree,
-                    format!("page {}", self.slab_name(p)),
+                    format!("page {}", self.core.slab_name(p)),
                     "discard_slab({}): empty, and the node has enough partial slabs.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 Flow::Ret(Ret::new(NULL, None))
             }
@@ -357,16 +357,16 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                let nxt = self.load_fp(fr.obj);
+                let nxt = self.core.load_fp(fr.obj);
                 fr.count.bump();
                 fr.prior = fr.obj;
                 note!(
                     self,
                     Load,
-                    format!("{}.fp", self.addr_name(fr.obj)),
+                    format!("{}.fp", self.core.addr_name(fr.obj)),
                     "Walk the CPU freelist: {} -> {} ({} so far).",
-                    self.addr_name(fr.obj),
-                    self.addr_name(nxt),
+                    self.core.addr_name(fr.obj),
+                    self.core.addr_name(nxt),
                     fr.count
                 );
                 fr.obj = if fr.count > self.core.cfg.objects {
@@ -393,14 +393,14 @@ impl Machine {
             }
             DS3 => {
                 step!(self);
-                self.store_fp(fr.prior, fr.x);
+                self.core.store_fp(fr.prior, fr.x);
                 note!(
                     self,
                     Store,
-                    format!("{}.fp", self.addr_name(fr.prior)),
+                    format!("{}.fp", self.core.addr_name(fr.prior)),
                     "Splice: the CPU freelist's tail {} now points to {}.",
-                    self.addr_name(fr.prior),
-                    self.addr_name(fr.x)
+                    self.core.addr_name(fr.prior),
+                    self.core.addr_name(fr.x)
                 );
                 *pc = DS4;
                 Flow::Step
@@ -409,7 +409,7 @@ impl Machine {
                 // 5.17–6.7 (CPU partial slabs still frozen): choose the mode and take
                 // list_lock *before* the CAS, so no free can see the slab unfrozen and off
                 // the list. 6.8+ decides after the CAS (`__slab_free` checks list membership).
-                if self.variant().cpu_partial_frozen && !fr.lock {
+                if self.core.variant().cpu_partial_frozen && !fr.lock {
                     *pc = DSL;
                     return Flow::Go;
                 }
@@ -440,14 +440,14 @@ impl Machine {
             }
             DSK => {
                 step!(self);
-                self.irq_save(&mut fr.saved_irq);
+                self.core.irq_save(&mut fr.saved_irq);
                 self.spin_lock(n);
                 note!(self, Lock, format!("node {n}.list_lock"), "Take list_lock before the unfreezing CAS, so no free sees it unfrozen and off the list.");
                 *pc = DS4;
                 Flow::Step
             }
             DS4r => {
-                if self.variant().cpu_partial_frozen {
+                if self.core.variant().cpu_partial_frozen {
                     *pc = if fr.ok {
                         match fr.m {
                             M_FREE => D10,
@@ -467,8 +467,8 @@ impl Machine {
             }
             DSU => {
                 step!(self);
-                self.spin_unlock(n);
-                self.irq_restore(fr.saved_irq);
+                self.core.spin_unlock(n);
+                self.core.irq_restore(fr.saved_irq);
                 fr.lock = false;
                 note!(
                     self,
@@ -508,12 +508,12 @@ impl Machine {
                 Flow::Step
             }
             DS9 => {
-                self.stat(Stat::DEACTIVATE_FULL);
+                self.core.stat(Stat::DEACTIVATE_FULL);
                 Flow::Ret(Ret::new(NULL, None))
             }
             DS6 => {
                 step!(self);
-                self.irq_save(&mut fr.saved_irq);
+                self.core.irq_save(&mut fr.saved_irq);
                 self.spin_lock(n);
                 fr.lock = true;
                 note!(
@@ -528,7 +528,7 @@ impl Machine {
             DS7 => {
                 step!(self);
                 self.add_partial(n, p, fr.flag);
-                self.stat(if fr.flag {
+                self.core.stat(if fr.flag {
                     Stat::DEACTIVATE_TO_TAIL
                 } else {
                     Stat::DEACTIVATE_TO_HEAD
@@ -538,7 +538,7 @@ impl Machine {
                     ListAdd,
                     format!("node {n}.partial"),
                     "add_partial({}) at the {}.",
-                    self.slab_name(p),
+                    self.core.slab_name(p),
                     if fr.flag { "tail" } else { "head" }
                 );
                 *pc = DS8;
@@ -546,8 +546,8 @@ impl Machine {
             }
             DS8 => {
                 step!(self);
-                self.spin_unlock(n);
-                self.irq_restore(fr.saved_irq);
+                self.core.spin_unlock(n);
+                self.core.irq_restore(fr.saved_irq);
                 fr.lock = false;
                 note!(
                     self,

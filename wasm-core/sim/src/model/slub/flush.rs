@@ -55,7 +55,7 @@ impl Machine {
     ) -> Flow {
         use flush_slab::Pc::*;
         let c = fr.c;
-        let v = self.variant().clone();
+        let v = self.core.variant().clone();
         match *pc {
             W1 => {
                 // 5.15+ count CPUSLAB_FLUSH after the deactivation (K8).
@@ -63,7 +63,7 @@ impl Machine {
                     *pc = K1;
                     return Flow::Go;
                 }
-                self.stat(Stat::CPUSLAB_FLUSH);
+                self.core.stat(Stat::CPUSLAB_FLUSH);
                 *pc = if v.fastpath == Fastpath::TidUnguarded {
                     T1
                 } else {
@@ -84,8 +84,8 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{c}].(page,freelist)"),
                     "flush_slab: cpu{c}'s slab {} with freelist {}.",
-                    self.slab_opt_name(fr.pg),
-                    self.addr_name(fr.f)
+                    self.core.slab_opt_name(fr.pg),
+                    self.core.addr_name(fr.f)
                 );
                 *pc = W2c;
                 Flow::Step
@@ -158,7 +158,7 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{c}].page"),
                     "3.1 flush: cpu{c}'s slab is {}.",
-                    self.slab_opt_name(fr.pg)
+                    self.core.slab_opt_name(fr.pg)
                 );
                 *pc = T2;
                 Flow::Step
@@ -166,7 +166,7 @@ impl Machine {
             T4 => {
                 step!(self);
                 fr.f = self.ld_freelist(c);
-                self.access(self.core.cfg.line_cc(c), Access::Write);
+                self.core.access(self.core.cfg.line_cc(c), Access::Write);
                 let cpu = need!(self, self.cpu_slab_mut(c));
                 cpu.freelist = NULL;
                 cpu.ghost_version.bump();
@@ -175,7 +175,7 @@ impl Machine {
                     Store,
                     format!("cpu_slab[{c}].freelist"),
                     "Take cpu{c}'s freelist {} and clear it.",
-                    self.addr_name(fr.f)
+                    self.core.addr_name(fr.f)
                 );
                 *pc = K7;
                 Flow::Step
@@ -183,7 +183,7 @@ impl Machine {
             // 5.15+: detach under the local lock.
             K1 => {
                 step!(self);
-                self.irq_save(&mut fr.saved_irq);
+                self.core.irq_save(&mut fr.saved_irq);
                 let cur = self.core.cur;
                 if let Some(cpu) = self.cpu_slab_mut(c) {
                     cpu.local_lock = Some(cur);
@@ -206,8 +206,8 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{c}].(slab,freelist)"),
                     "Detach slab {} with freelist {}.",
-                    self.slab_opt_name(fr.pg),
-                    self.addr_name(fr.f)
+                    self.core.slab_opt_name(fr.pg),
+                    self.core.addr_name(fr.f)
                 );
                 *pc = K3;
                 Flow::Step
@@ -217,7 +217,7 @@ impl Machine {
                 if let Some(cpu) = self.cpu_slab_mut(c) {
                     cpu.local_lock = None;
                 }
-                self.irq_restore(fr.saved_irq);
+                self.core.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     LocalUnlock,
@@ -237,7 +237,7 @@ impl Machine {
             K8 => {
                 // (The 3.1 order, T1–T4, joins at K7 and counted at W1.)
                 if fr.pg.is_some() && v.slowpath == Slowpath::LocalLock {
-                    self.stat(Stat::CPUSLAB_FLUSH);
+                    self.core.stat(Stat::CPUSLAB_FLUSH);
                 }
                 Flow::Ret(Ret::new(NULL, None))
             }
@@ -252,14 +252,14 @@ impl Machine {
     ) -> Flow {
         use flush_cpu_slab::Pc::*;
         match *pc {
-            FC0 if self.variant().slowpath == Slowpath::LocalLock => {
+            FC0 if self.core.variant().slowpath == Slowpath::LocalLock => {
                 // 5.15+: flush_cpu_slab runs from a work item bound to its CPU (migration
                 // off) with interrupts on; slub_cpu_dead (a survivor flushing a dead CPU)
                 // needs no irq disabling either. Only the detaches take the local lock.
                 step!(self);
-                self.preempt_off();
+                self.core.preempt_off();
                 if fr.flag {
-                    fr.c = self.me();
+                    fr.c = self.core.me();
                 }
                 note!(
                     self,
@@ -273,9 +273,9 @@ impl Machine {
             }
             FC0 => {
                 step!(self);
-                self.irq_save(&mut fr.saved_irq);
+                self.core.irq_save(&mut fr.saved_irq);
                 if fr.flag {
-                    fr.c = self.me();
+                    fr.c = self.core.me();
                 }
                 note!(
                     self,
@@ -296,7 +296,7 @@ impl Machine {
                     format!("cpu_slab[{}].page", fr.c),
                     "cpu{}'s slab is {}.",
                     fr.c,
-                    self.slab_opt_name(fr.pg)
+                    self.core.slab_opt_name(fr.pg)
                 );
                 *pc = FC2c;
                 Flow::Step
@@ -316,12 +316,12 @@ impl Machine {
             }
             // 5.15+ unfreeze_partials / put_partials: detach c->partial under the local lock,
             // walk it after unlocking (a dead CPU's survivor detaches without the lock).
-            FC3 if self.variant().slowpath == Slowpath::LocalLock
-                && self.variant().cpu_partial
+            FC3 if self.core.variant().slowpath == Slowpath::LocalLock
+                && self.core.variant().cpu_partial
                 && fr.flag =>
             {
                 step!(self);
-                self.irq_save(&mut fr.saved_irq);
+                self.core.irq_save(&mut fr.saved_irq);
                 let cur = self.core.cur;
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = Some(cur);
@@ -344,7 +344,7 @@ impl Machine {
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "Detach the CPU partial list {} (c->partial := NULL).",
-                    self.slab_opt_name(fr.p)
+                    self.core.slab_opt_name(fr.p)
                 );
                 *pc = FC3u;
                 Flow::Step
@@ -354,7 +354,7 @@ impl Machine {
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = None;
                 }
-                self.irq_restore(fr.saved_irq);
+                self.core.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     LocalUnlock,
@@ -376,7 +376,7 @@ impl Machine {
             }
             FC3 => {
                 *pc = FC4;
-                if self.variant().cpu_partial {
+                if self.core.variant().cpu_partial {
                     return Flow::call(Frame::UnfreezePartials {
                         pc: unfreeze_partials::V1,
                         l: UnfreezePartials {
@@ -387,9 +387,9 @@ impl Machine {
                 }
                 Flow::Go
             }
-            FC4 if self.variant().slowpath == Slowpath::LocalLock => {
+            FC4 if self.core.variant().slowpath == Slowpath::LocalLock => {
                 step!(self);
-                self.preempt_on();
+                self.core.preempt_on();
                 note!(
                     self,
                     PreemptOn,
@@ -401,7 +401,7 @@ impl Machine {
             }
             FC4 => {
                 step!(self);
-                self.irq_restore(fr.saved_irq);
+                self.core.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     IrqOn,

@@ -30,15 +30,15 @@ impl Machine {
     /// `new_slab` (model.md §2.7): irqs on around the page allocator when the caller may sleep.
     pub(in crate::model) fn new_slab(&mut self, pc: &mut new_slab::Pc, fr: &mut NewSlab) -> Flow {
         use new_slab::Pc::*;
-        let may_sleep = self.ctx(self.core.cur).kind == CtxKind::Task;
+        let may_sleep = self.core.ctx(self.core.cur).kind == CtxKind::Task;
         match *pc {
             N1 => {
-                if !may_sleep || self.cpu(self.me()).irqs_on {
+                if !may_sleep || self.core.cpu(self.core.me()).irqs_on {
                     *pc = N2;
                     return Flow::Go;
                 }
                 step!(self);
-                self.irq_set(true);
+                self.core.irq_set(true);
                 fr.flag = true;
                 note!(
                     self,
@@ -51,7 +51,7 @@ impl Machine {
             }
             N2 => {
                 step!(self);
-                self.charge(cost::Id::PageAlloc);
+                self.core.charge(cost::Id::PageAlloc);
                 let fail = self.core.cfg.sc.cache.page_alloc_fail && !self.core.st.in_setup;
                 if fail {
                     fr.ret.slab = None;
@@ -62,15 +62,15 @@ impl Machine {
                         "The page allocator fails (pageAllocFail): no new slab."
                     );
                 } else {
-                    let node = fr.node.unwrap_or(self.my_node());
+                    let node = fr.node.unwrap_or(self.core.my_node());
                     let s = self.create_slab(node);
                     fr.ret.slab = Some(s);
                     note!(
                         self,
                         PageAlloc,
-                        format!("page {}", self.slab_name(s)),
+                        format!("page {}", self.core.slab_name(s)),
                         "The page allocator hands out a page for slab {} on node {node}.",
-                        self.slab_name(s)
+                        self.core.slab_name(s)
                     );
                 }
                 *pc = N3;
@@ -82,7 +82,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                self.irq_set(false);
+                self.core.irq_set(false);
                 note!(
                     self,
                     IrqOff,
@@ -102,9 +102,9 @@ impl Machine {
                 note!(
                     self,
                     Store,
-                    format!("objects of {}", self.slab_name(s)),
+                    format!("objects of {}", self.core.slab_name(s)),
                     "Chain the {objects} objects of {} through their free pointers.",
-                    self.slab_name(s)
+                    self.core.slab_name(s)
                 );
                 *pc = N5;
                 Flow::Step
@@ -112,9 +112,9 @@ impl Machine {
             N5 => {
                 step!(self);
                 let s = need!(self, fr.ret.slab);
-                self.access(self.page(s).line, Access::Write);
+                self.core.access(self.core.page(s).line, Access::Write);
                 let objects = self.core.cfg.objects;
-                let first = self.obj_addr(s, 0);
+                let first = self.core.obj_addr(s, 0);
                 let sl = need!(self, self.slab_mut(s));
                 sl.freelist = first;
                 sl.counters = Counters {
@@ -122,7 +122,7 @@ impl Machine {
                     objects,
                     frozen: true,
                 };
-                note!(self, Store, format!("page {}", self.slab_name(s)), "{}: freelist = first object, inuse = objects = {objects}, frozen = 1 (private to this CPU).", self.slab_name(s));
+                note!(self, Store, format!("page {}", self.core.slab_name(s)), "{}: freelist = first object, inuse = objects = {objects}, frozen = 1 (private to this CPU).", self.core.slab_name(s));
                 Flow::Ret(Ret::new(NULL, Some(s)))
             }
         }
@@ -135,12 +135,12 @@ impl Machine {
         for i in 0..objects {
             // `i < objects`, so `i + 1` cannot wrap.
             let next = match i.checked_add(1) {
-                Some(j) if j < objects => self.obj_addr(s, j),
+                Some(j) if j < objects => self.core.obj_addr(s, j),
                 _ => NULL,
             };
-            let line = self.obj_line(s, i);
-            self.access(line, Access::Write);
-            if let Some(w) = self.fp_slot(s, i) {
+            let line = self.core.obj_line(s, i);
+            self.core.access(line, Access::Write);
+            if let Some(w) = self.core.fp_slot(s, i) {
                 *w = next;
             }
         }

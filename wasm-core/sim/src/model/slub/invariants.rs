@@ -21,7 +21,7 @@ struct SlabName<'a>(&'a Machine, SlabId);
 
 impl std::fmt::Display for SlabName<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0.slab_name(self.1))
+        f.write_str(&self.0.core.slab_name(self.1))
     }
 }
 
@@ -29,7 +29,7 @@ impl Machine {
     /// Whether some context is inside a section that is rewriting CPU k's `kmem_cache_cpu`.
     #[inline]
     pub fn cpu_in_section(&self, k: u32) -> bool {
-        let unfrozen = !self.variant().cpu_partial_frozen;
+        let unfrozen = !self.core.variant().cpu_partial_frozen;
         self.core.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| match f {
                 Frame::FlushSlab { pc, l } => {
@@ -121,7 +121,7 @@ impl Machine {
             .iter()
             .enumerate()
             .filter(|(_, &h)| h)
-            .map(|(s, _)| self.slab_name(s as SlabId))
+            .map(|(s, _)| self.core.slab_name(s as SlabId))
             .collect()
     }
 
@@ -218,27 +218,27 @@ impl Machine {
         let mut a = head;
         let limit = (self.core.cfg.objects as usize).saturating_add(1);
         while a != NULL {
-            let Some((s, i)) = self.object_of(a) else {
+            let Some((s, i)) = self.core.object_of(a) else {
                 return Err(format!(
                     "reaches {}, which is not a free object (user data or garbage)",
-                    self.addr_name(a)
+                    self.core.addr_name(a)
                 ));
             };
             if out.contains(&a) {
-                return Err(format!("loops back to {}", self.addr_name(a)));
+                return Err(format!("loops back to {}", self.core.addr_name(a)));
             }
             out.push(a);
             if out.len() > limit {
                 return Err("is longer than a slab".into());
             }
             // `object_of` checked `i < objects`, the length of every `fp`.
-            a = match self.page(s).fp.get(i as usize) {
+            a = match self.core.page(s).fp.get(i as usize) {
                 Some(&next) => next,
                 None => {
-                    self.fault(Fault::NoSuch("object", a));
+                    self.core.fault(Fault::NoSuch("object", a));
                     return Err(format!(
                         "reaches {}, which has no free pointer",
-                        self.addr_name(a)
+                        self.core.addr_name(a)
                     ));
                 }
             };
@@ -259,7 +259,7 @@ impl Machine {
                 .saturating_mul(objects)
                 .saturating_add(i as usize)
         };
-        let idx = |m: &Machine, a: Addr| m.object_of(a).map(|(s, i)| slot(s, i));
+        let idx = |m: &Machine, a: Addr| m.core.object_of(a).map(|(s, i)| slot(s, i));
         let mut problems: Vec<(&'static str, String)> = Vec::new();
 
         // INV-1 (users): every held variable names a live object.
@@ -267,19 +267,19 @@ impl Machine {
             let (true, Some(a)) = (v.held(), v.addr) else {
                 continue;
             };
-            match self.object_of(a) {
+            match self.core.object_of(a) {
                 Some((s, i)) => {
                     if let Some(o) = own.get_mut(slot(s, i)) {
                         *o = o.saturating_add(1) | USER;
                     }
-                    if self.page(s).life == Life::Discarded {
+                    if self.core.page(s).life == Life::Discarded {
                         problems.push((
                             "INV-9",
                             format!(
                                 "`{}` holds {}, but its slab {} was discarded",
-                                self.var_name(vi),
-                                self.addr_name(a),
-                                self.slab_name(s)
+                                self.core.var_name(vi),
+                                self.core.addr_name(a),
+                                self.core.slab_name(s)
                             ),
                         ));
                     }
@@ -288,8 +288,8 @@ impl Machine {
                     "INV-2",
                     format!(
                         "`{}` was handed {}, which is not an object",
-                        self.var_name(vi),
-                        self.addr_name(a)
+                        self.core.var_name(vi),
+                        self.core.addr_name(a)
                     ),
                 )),
             }
@@ -317,32 +317,32 @@ impl Machine {
                 continue;
             }
             if head != NULL && page.is_none() {
-                problems.push(("INV-4", format!("cpu{k}'s freelist starts at {} but cpu{k} has no CPU slab: those objects are stranded", self.addr_name(head))));
+                problems.push(("INV-4", format!("cpu{k}'s freelist starts at {} but cpu{k} has no CPU slab: those objects are stranded", self.core.addr_name(head))));
             }
             if let Some(p) = page {
                 let sl = self.slab(p);
-                if self.page(p).life == Life::Discarded {
+                if self.core.page(p).life == Life::Discarded {
                     problems.push((
                         "INV-9",
-                        format!("cpu{k}'s CPU slab {} was discarded", self.slab_name(p)),
+                        format!("cpu{k}'s CPU slab {} was discarded", self.core.slab_name(p)),
                     ));
                 } else if !sl.counters.frozen {
                     problems.push((
                         "INV-4",
-                        format!("cpu{k}'s CPU slab {} is not frozen", self.slab_name(p)),
+                        format!("cpu{k}'s CPU slab {} is not frozen", self.core.slab_name(p)),
                     ));
                 }
             }
             if let Err(e) = walked {
                 problems.push(("INV-2", format!("cpu{k}'s freelist {e}")));
             }
-            if let Some(a) = chain.iter().find(|&&a| self.slab_of(a) != page) {
+            if let Some(a) = chain.iter().find(|&&a| self.core.slab_of(a) != page) {
                 problems.push((
                     "INV-2",
                     format!(
                         "cpu{k}'s freelist holds {}, which is not in its CPU slab {}",
-                        self.addr_name(*a),
-                        self.slab_opt_name(page)
+                        self.core.addr_name(*a),
+                        self.core.slab_opt_name(page)
                     ),
                 ));
             }
@@ -350,7 +350,7 @@ impl Machine {
 
         // INV-2/INV-3 (slab freelists).
         for s in 0..nslabs as SlabId {
-            let (sl, life) = (self.slab(s), self.page(s).life);
+            let (sl, life) = (self.slab(s), self.core.page(s).life);
             if life == Life::Discarded {
                 continue;
             }
@@ -358,23 +358,23 @@ impl Machine {
             match walked {
                 Err(e) => problems.push((
                     "INV-2",
-                    format!("slab {}'s freelist {e}", self.slab_name(s)),
+                    format!("slab {}'s freelist {e}", self.core.slab_name(s)),
                 )),
                 Ok(()) => {
                     let len = chain.len() as u32;
                     let counted = sl.counters.inuse.checked_add(len);
                     if life == Life::Live && counted != Some(sl.counters.objects) {
-                        problems.push(("INV-3", format!("slab {} counts {} in use but its freelist holds {len} of {} objects", self.slab_name(s), sl.counters.inuse, sl.counters.objects)));
+                        problems.push(("INV-3", format!("slab {} counts {} in use but its freelist holds {len} of {} objects", self.core.slab_name(s), sl.counters.inuse, sl.counters.objects)));
                     }
                 }
             }
-            if let Some(a) = chain.iter().find(|&&a| self.slab_of(a) != Some(s)) {
+            if let Some(a) = chain.iter().find(|&&a| self.core.slab_of(a) != Some(s)) {
                 problems.push((
                     "INV-2",
                     format!(
                         "slab {}'s freelist holds {}, an object of another slab",
-                        self.slab_name(s),
-                        self.addr_name(*a)
+                        self.core.slab_name(s),
+                        self.core.addr_name(*a)
                     ),
                 ));
             }
@@ -412,19 +412,19 @@ impl Machine {
 
         // INV-1: exactly one owner per object of every live slab.
         for s in 0..nslabs as SlabId {
-            if self.page(s).life == Life::Discarded {
+            if self.core.page(s).life == Life::Discarded {
                 continue;
             }
             for i in 0..objects as u32 {
                 let o = own.get(slot(s, i)).copied().unwrap_or_default();
                 let count = o & 0x3f;
-                let a = self.obj_addr(s, i);
+                let a = self.core.obj_addr(s, i);
                 if count > 1 {
                     problems.push((
                         "INV-1",
                         format!(
                             "{} has {count} owners{}: it will be handed out twice",
-                            self.addr_name(a),
+                            self.core.addr_name(a),
                             if o & USER != 0 {
                                 " (a variable holds it and a freelist reaches it)"
                             } else {
@@ -432,12 +432,12 @@ impl Machine {
                             }
                         ),
                     ));
-                } else if count == 0 && o & 0x80 == 0 && self.page(s).life != Life::Private {
+                } else if count == 0 && o & 0x80 == 0 && self.core.page(s).life != Life::Private {
                     problems.push((
                         "INV-1",
                         format!(
                             "{} is lost: no variable holds it and no freelist reaches it",
-                            self.addr_name(a)
+                            self.core.addr_name(a)
                         ),
                     ));
                 }
@@ -457,19 +457,19 @@ impl Machine {
             if let Some(why) = why {
                 problems.push((
                     "INV-14",
-                    format!("slab {} was discarded while {why}", self.slab_name(s)),
+                    format!("slab {} was discarded while {why}", self.core.slab_name(s)),
                 ));
             }
         }
         for (inv, msg) in problems {
-            self.violate(inv, msg);
+            self.core.violate(inv, msg);
         }
     }
 
     /// INV-5…INV-10 and INV-13: slab states, partial lists, lock discipline (INV-11 is checked
     /// at the tid commit, INV-8 is part of INV-6).
     fn check_lists(&self, problems: &mut Vec<(&'static str, String)>) {
-        let frozen_partials = self.variant().cpu_partial_frozen;
+        let frozen_partials = self.core.variant().cpu_partial_frozen;
         // INV-10: CPU partial chains.
         let mut in_chain = vec![0u32; self.core.st.slabs.len()];
         for (k, c) in self.alloc.cpu_slabs().iter().enumerate() {
@@ -500,7 +500,7 @@ impl Machine {
             .collect();
         let held_by_ops = self.held_by_ops();
         for s in 0..self.core.st.slabs.len() as SlabId {
-            let (sl, pg) = (self.slab(s), self.page(s));
+            let (sl, pg) = (self.slab(s), self.core.page(s));
             let name = SlabName(self, s);
             // One entry per slab in each (built above from `self.core.st.slabs.len()`).
             let at = s as usize;
@@ -603,20 +603,20 @@ impl Machine {
                         "INV-7",
                         format!(
                             "slab {} is on node {n}'s partial list twice",
-                            self.slab_name(*s)
+                            self.core.slab_name(*s)
                         ),
                     ));
                 }
             }
             // INV-13: list_lock is held with interrupts off.
             if let Some(h) = node.list_lock {
-                let c = &self.ctx(h);
-                if self.cpu(c.cpu).irqs_on {
+                let c = &self.core.ctx(h);
+                if self.core.cpu(c.cpu).irqs_on {
                     problems.push((
                         "INV-13",
                         format!(
                             "{} holds node {n}'s list_lock with interrupts on",
-                            self.ctx_name(h)
+                            self.core.ctx_name(h)
                         ),
                     ));
                 }
@@ -641,7 +641,7 @@ impl Machine {
         let slow_ok = self.core.ghost.slow_allocs;
         if fast.checked_add(slow_ok) != Some(self.core.ghost.allocs) {
             let msg = format!("ALLOC_FASTPATH ({fast}) + successful slow-path allocations ({slow_ok}) != successful allocations ({})", self.core.ghost.allocs);
-            self.violate("INV-15", msg);
+            self.core.violate("INV-15", msg);
         }
         let frees = stat(self, FREE_FASTPATH).saturating_add(stat(self, FREE_SLOWPATH));
         if frees != self.core.ghost.frees {
@@ -649,7 +649,7 @@ impl Machine {
                 "FREE_FASTPATH + FREE_SLOWPATH = {frees}, but {} objects were freed",
                 self.core.ghost.frees
             );
-            self.violate("INV-15", msg);
+            self.core.violate("INV-15", msg);
         }
         if self.core.checks {
             self.check_invariants();

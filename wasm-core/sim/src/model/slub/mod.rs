@@ -103,7 +103,9 @@ impl Machine {
             Frame::SlabFree { pc, l } => self.slab_free(pc, l),
             Frame::SlabFreeSlow { pc, l } => self.slab_free_slow(pc, l),
             Frame::CmpxchgDoubleSlab { pc, l } => self.cmpxchg_double_slab(pc, l),
-            _ => self.fault(Fault::Broken("a function of another allocator")),
+            _ => self
+                .core
+                .fault(Fault::Broken("a function of another allocator")),
         }
     }
 
@@ -111,14 +113,15 @@ impl Machine {
     /// `list_lock`, a slab's `slab_lock` or a CPU's `local_lock`.
     pub(super) fn slub_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
-        let node_lock = |n: u32| held_by(self.node(n).list_lock).map(|h| Block::ListLock(n, h));
+        let node_lock =
+            |n: u32| held_by(self.core.node(n).list_lock).map(|h| Block::ListLock(n, h));
         let local_lock =
             |k: u32| held_by(self.cpu_slab(k).local_lock).map(|h| Block::LocalLock(k, h));
         match fr {
             Frame::SlabFreeSlow {
                 pc: slab_free_slow::S4,
                 l,
-            } => node_lock(self.node_of_slab(l.pg)),
+            } => node_lock(self.core.node_of_slab(l.pg)),
             Frame::GetPartialNode {
                 pc: get_partial_node::H2,
                 l,
@@ -126,7 +129,7 @@ impl Machine {
             Frame::UnfreezePartials {
                 pc: unfreeze_partials::V3l,
                 l,
-            } => node_lock(self.node_of_slab(need!(self, l.p, None))),
+            } => node_lock(self.core.node_of_slab(need!(self, l.p, None))),
             Frame::DeactivateSlab {
                 pc: deactivate_slab::D6 | deactivate_slab::DS6 | deactivate_slab::DSK,
                 l,
@@ -154,7 +157,7 @@ impl Machine {
             Frame::PutCpuPartial {
                 pc: put_cpu_partial::U6,
                 ..
-            } => local_lock(self.ctx(cx).cpu),
+            } => local_lock(self.core.ctx(cx).cpu),
             _ => None,
         }
     }

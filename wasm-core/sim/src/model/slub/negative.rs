@@ -86,7 +86,7 @@ fn inv_7_nr_partial_and_a_slab_listed_twice() {
     m.core.st.nodes[0].nr_partial += 1;
     check(&mut m, "INV-7");
     let mut m = machine();
-    m.slab_mut(0).unwrap().freelist = m.obj_addr(0, 0);
+    m.slab_mut(0).unwrap().freelist = m.core.obj_addr(0, 0);
     m.core.st.nodes[0].partial.extend([0, 0]);
     m.core.st.nodes[0].nr_partial += 2;
     check(&mut m, "INV-7");
@@ -209,7 +209,7 @@ fn inv_14_discard_slab_of_a_cpu_slab() {
 fn inv_2_a_cpu_freelist_that_loops() {
     let mut m = machine();
     let head = m.cpu_slab(0).freelist;
-    let (s, i) = m.object_of(head).unwrap();
+    let (s, i) = m.core.object_of(head).unwrap();
     m.core.st.slabs[s as usize].fp[i as usize] = head;
     check_says(&mut m, "INV-2", "cpu0's freelist loops back");
 }
@@ -217,7 +217,7 @@ fn inv_2_a_cpu_freelist_that_loops() {
 #[test]
 fn inv_2_a_slab_freelist_that_loops() {
     let mut m = machine();
-    let a = m.obj_addr(0, 0);
+    let a = m.core.obj_addr(0, 0);
     m.slab_mut(0).unwrap().freelist = a;
     m.core.st.slabs[0].fp[0] = a;
     check_says(&mut m, "INV-2", "'s freelist loops back");
@@ -235,7 +235,7 @@ fn inv_2_a_slab_freelist_that_loops() {
 fn inv_2_a_cpu_freelist_with_an_object_of_another_slab() {
     let mut m = machine();
     // Slab 0's first object (allocated) is pushed on cpu0's freelist, whose CPU slab is 1.
-    let a = m.obj_addr(0, 0);
+    let a = m.core.obj_addr(0, 0);
     let head = m.cpu_slab(0).freelist;
     m.core.st.slabs[0].fp[0] = head;
     m.cpu_slab_mut(0).unwrap().freelist = a;

@@ -91,7 +91,7 @@ impl Machine {
     ) -> Flow {
         use get_partial_node::Pc::*;
         let n = fr.n;
-        let v = self.variant().clone();
+        let v = self.core.variant().clone();
         match *pc {
             H1 => {
                 step!(self);
@@ -117,12 +117,12 @@ impl Machine {
             H9 => Flow::Ret(Ret::new(NULL, None)),
             H2 => {
                 step!(self);
-                fr.flag = self.cpu(self.me()).irqs_on;
+                fr.flag = self.core.cpu(self.core.me()).irqs_on;
                 if fr.flag {
-                    self.irq_save(&mut fr.saved_irq);
+                    self.core.irq_save(&mut fr.saved_irq);
                 }
                 self.spin_lock(n);
-                fr.p = self.node(n).partial.first().copied();
+                fr.p = self.core.node(n).partial.first().copied();
                 fr.obj = NULL;
                 fr.pg = None;
                 fr.count = 0;
@@ -132,7 +132,7 @@ impl Machine {
                     Lock,
                     format!("node {n}.list_lock"),
                     "Take node {n}'s list_lock; the list head is {}.",
-                    self.slab_opt_name(fr.p)
+                    self.core.slab_opt_name(fr.p)
                 );
                 *pc = H3;
                 Flow::Step
@@ -143,7 +143,7 @@ impl Machine {
                     return Flow::Go;
                 };
                 // list_for_each_entry_safe: remember the successor before P leaves the list.
-                let list = &self.node(n).partial;
+                let list = &self.core.node(n).partial;
                 fr.old = list.iter().skip_while(|&&x| x != p).nth(1).copied();
                 if !v.cpu_partial_frozen {
                     *pc = H6;
@@ -177,7 +177,7 @@ impl Machine {
                         H4a
                     };
                     if v.slowpath == Slowpath::LocalLock {
-                        self.stat(Stat::ALLOC_FROM_PARTIAL);
+                        self.core.stat(Stat::ALLOC_FROM_PARTIAL);
                     }
                     return Flow::Go;
                 }
@@ -188,19 +188,19 @@ impl Machine {
                 step!(self);
                 let p = need!(self, fr.p);
                 self.st_page(fr.c, Some(p));
-                self.stat(Stat::ALLOC_FROM_PARTIAL);
+                self.core.stat(Stat::ALLOC_FROM_PARTIAL);
                 note!(
                     self,
                     Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "c->page := {}, frozen by acquire_slab.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 *pc = H4c;
                 Flow::Step
             }
             H4b => {
-                self.stat(Stat::CPU_PARTIAL_NODE);
+                self.core.stat(Stat::CPU_PARTIAL_NODE);
                 *pc = H4c;
                 Flow::Go
             }
@@ -228,11 +228,11 @@ impl Machine {
                     ListDel,
                     format!("node {n}.partial"),
                     "remove_partial({}) (6.8+: not frozen here).",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 if fr.pg.is_none() {
                     fr.pg = Some(p);
-                    self.stat(Stat::ALLOC_FROM_PARTIAL);
+                    self.core.stat(Stat::ALLOC_FROM_PARTIAL);
                     *pc = H4c;
                 } else {
                     fr.pages.bump();
@@ -247,16 +247,16 @@ impl Machine {
             }
             H5 => {
                 step!(self);
-                self.spin_unlock(n);
+                self.core.spin_unlock(n);
                 if fr.flag {
-                    self.irq_restore(fr.saved_irq);
+                    self.core.irq_restore(fr.saved_irq);
                 }
                 note!(
                     self,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Release node {n}'s list_lock; got {}.",
-                    self.slab_opt_name(fr.pg)
+                    self.core.slab_opt_name(fr.pg)
                 );
                 Flow::Ret(Ret::new(fr.obj, fr.pg))
             }
@@ -274,22 +274,22 @@ impl Machine {
         match *pc {
             Q1 => {
                 step!(self);
-                self.access(self.page(p).line, Access::Read);
+                self.core.access(self.core.page(p).line, Access::Read);
                 fr.f = self.slab(p).freelist;
                 note!(
                     self,
                     Load,
-                    format!("page {}.freelist", self.slab_name(p)),
+                    format!("page {}.freelist", self.core.slab_name(p)),
                     "acquire_slab({}): its freelist is {}.",
-                    self.slab_name(p),
-                    self.addr_name(fr.f)
+                    self.core.slab_name(p),
+                    self.core.addr_name(fr.f)
                 );
                 *pc = Q2;
                 Flow::Step
             }
             Q2 => {
                 step!(self);
-                self.access(self.page(p).line, Access::Read);
+                self.core.access(self.core.page(p).line, Access::Read);
                 fr.cnt = self.slab(p).counters;
                 fr.count = fr.cnt.objects.saturating_sub(fr.cnt.inuse);
                 let mut new = fr.cnt;
@@ -303,7 +303,7 @@ impl Machine {
                 note!(
                     self,
                     Load,
-                    format!("page {}.counters", self.slab_name(p)),
+                    format!("page {}.counters", self.core.slab_name(p)),
                     "{}: {} free; {}.",
                     counters_text(fr.cnt),
                     fr.count,
@@ -350,7 +350,7 @@ impl Machine {
                     ListDel,
                     format!("node {n}.partial"),
                     "remove_partial({}): it is frozen now.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 Flow::Ret(Ret {
                     count: fr.count,

@@ -154,13 +154,13 @@ pub(super) fn own_mut<'a, S: OwnState>(
 impl Machine {
     /// The running allocator's own state (see `OwnState`).
     pub(super) fn own<S: OwnState>(&self) -> &S {
-        S::arm(&self.st.alloc).unwrap_or_else(|| {
-            self.fault(super::Fault::Broken(S::WRONG));
+        S::arm(&self.alloc).unwrap_or_else(|| {
+            self.core.fault(super::Fault::Broken(S::WRONG));
             S::stand_in()
         })
     }
     pub(super) fn own_mut<S: OwnState>(&mut self) -> Option<&mut S> {
-        own_mut(&self.fault, &mut self.st.alloc)
+        own_mut(&self.core.fault, &mut self.alloc)
     }
 }
 
@@ -201,7 +201,7 @@ impl AllocState {
 
 impl Machine {
     pub(super) fn allocator(&self) -> Allocator {
-        self.cfg.sc.allocator
+        self.core.cfg.sc.allocator
     }
 
     /// The allocator's own state in a new machine.
@@ -285,8 +285,9 @@ impl Machine {
     /// 7.0's `slab_lock`; SLAB has none.
     pub(super) fn holds_lock_inside_list_lock(&self, cx: CtxId) -> bool {
         match self.allocator() {
-            Allocator::Slub | Allocator::Sheaves => (self.st.alloc.slub_pages())
-                .is_some_and(|p| p.iter().any(|s| s.slab_lock == Some(cx))),
+            Allocator::Slub | Allocator::Sheaves => {
+                (self.alloc.slub_pages()).is_some_and(|p| p.iter().any(|s| s.slab_lock == Some(cx)))
+            }
             Allocator::Slab => false,
         }
     }

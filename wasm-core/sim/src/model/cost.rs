@@ -100,7 +100,7 @@ pub const TABLE: [Cost; 16] = [
     cycles("PAGE_FREE", PAGE_FREE, PAGE),
 ];
 
-/// Each constant of [`TABLE`] by name, in its order: what the model charges (`Machine::charge`)
+/// Each constant of [`TABLE`] by name, in its order: what the model charges (`Core::charge`)
 /// and counts, so a run can say where its cycles went and be re-run with one constant moved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Id {

@@ -56,7 +56,7 @@ impl Driver for Machine {
         Machine::policy_view(self)
     }
     fn take_events(&mut self, out: &mut Vec<Event>) {
-        if let Some(r) = self.rec.as_mut() {
+        if let Some(r) = self.core.rec.as_mut() {
             out.append(&mut r.events);
         }
     }
@@ -88,14 +88,14 @@ impl<'a> PolicyView<'a> {
     /// Contexts a move can name (tasks then irqs; not the hidden setup context).
     #[inline]
     pub fn contexts(&self) -> usize {
-        self.m.cfg.n_ctx
+        self.m.core.cfg.n_ctx
     }
     pub fn tasks(&self) -> usize {
-        self.m.cfg.sc.tasks.len()
+        self.m.core.cfg.sc.tasks.len()
     }
     #[inline]
     pub fn ctx(&self, cx: CtxId) -> CtxView {
-        let c = self.m.ctx(cx);
+        let c = self.m.core.ctx(cx);
         CtxView {
             kind: c.kind,
             cpu: c.cpu,
@@ -114,82 +114,77 @@ impl<'a> PolicyView<'a> {
     /// op a context has (`CtxView::op` of a context in an op); any other is an internal error
     /// ([`super::Fault`]): it is noted, stops the machine, and reads as a `flush`.
     pub fn op(&self, cx: CtxId, i: usize) -> IOp {
-        match self.m.cfg.ops_of(cx).get(i) {
+        match self.m.core.cfg.ops_of(cx).get(i) {
             Some(&op) => op,
             None => {
                 let f = super::Fault::NoSuch("op", i as u64);
-                super::prims::note_fault(&self.m.fault, f);
+                super::prims::note_fault(&self.m.core.fault, f);
                 IOp::Flush { target: None }
             }
         }
     }
     pub fn ctx_name(&self, cx: CtxId) -> &'a str {
-        self.m.ctx_name(cx)
+        self.m.core.ctx_name(cx)
     }
     /// The listing label of the named context's next step (`slab_alloc:A9`), if it is in an op.
     pub fn ctx_label(&self, name: &str) -> Option<String> {
         let cx = self.ctx_index(name)?;
-        let f = self.m.ctx(cx).stack.last()?;
+        let f = self.m.core.ctx(cx).stack.last()?;
         Some(format!("{}:{}", f.func().name(), f.pc().name()))
     }
     /// The context a move text names (`A`), if any.
     pub fn ctx_index(&self, name: &str) -> Option<CtxId> {
-        (self.m.cfg.ctx_ids.iter().take(self.m.cfg.n_ctx))
+        (self.m.core.cfg.ctx_ids.iter().take(self.m.core.cfg.n_ctx))
             .position(|c| c == name)
             .map(|i| i as CtxId)
     }
     pub fn cpus(&self) -> usize {
-        self.m.cfg.cpus
+        self.m.core.cfg.cpus
     }
     pub fn node_of_cpu(&self, k: u32) -> u32 {
-        self.m.node_of_cpu(k)
+        self.m.core.node_of_cpu(k)
     }
     /// Cache lines of the fixed structures (`kmem_cache`, per-CPU, per-node), then each
     /// slab's descriptor line followed by `obj_lines` object lines.
     pub fn static_lines(&self) -> u32 {
-        self.m.cfg.static_lines()
+        self.m.core.cfg.static_lines()
     }
     pub fn obj_lines(&self) -> u32 {
-        self.m.cfg.obj_lines
+        self.m.core.cfg.obj_lines
     }
     /// Cycles charged to CPU `k` so far.
     #[inline]
     pub fn cycles(&self, k: usize) -> u64 {
-        match self.m.st.cycles.get(k) {
-            Some(&c) => c,
-            None => {
-                super::prims::note_fault(&self.m.fault, super::Fault::NoSuch("cpu", k as u64));
-                0
-            }
-        }
+        self.m.core.cpu_cycles(k)
     }
     /// How often each cost constant was charged on CPU `k`, if the machine counts them
     /// (`Machine::with_costs`).
     pub fn charges(&self, k: usize) -> Option<&'a [u64; super::cost::N]> {
-        self.m.charges(k)
+        self.m.core.charges(k)
     }
     /// Cycles CPU `k` waited for prefetched lines, if the machine counts them.
     pub fn prefetch_wait(&self, k: usize) -> Option<u64> {
-        self.m.prefetch_wait(k)
+        self.m.core.prefetch_wait(k)
     }
     /// The cache-line transfers to CPU `k`, if the machine counts them.
     pub fn transfers(&self, k: usize) -> Option<&'a super::memory::Transfers> {
-        self.m.transfers(k)
+        self.m.core.transfers(k)
     }
     pub fn cycles_per_cpu(&self) -> &'a [u64] {
-        &self.m.st.cycles
+        &self.m.core.st.cycles
     }
     /// Steps taken (setup's included).
     pub fn steps(&self) -> u64 {
-        self.m.st.steps
+        self.m.core.st.steps
     }
     /// The context that moved last (what the default policy keeps running).
     pub fn last_moved(&self) -> Option<CtxId> {
-        self.m.st.last_moved
+        self.m.core.st.last_moved
     }
     /// How many nodes' `list_lock` are held now.
     pub fn list_locks_held(&self) -> usize {
         self.m
+            .core
             .st
             .nodes
             .iter()
@@ -198,14 +193,14 @@ impl<'a> PolicyView<'a> {
     }
     /// The allocator the scenario runs.
     pub fn allocator(&self) -> crate::scenario::Allocator {
-        self.m.cfg.sc.allocator
+        self.m.core.cfg.sc.allocator
     }
     /// Each CPU's stat counters, indexed by `Stat as usize`.
     pub fn stats_per_cpu(&self) -> &'a [[u64; NR_STATS]] {
-        &self.m.st.stats
+        &self.m.core.st.stats
     }
     pub fn violations(&self) -> &'a [Violation] {
-        &self.m.violations
+        &self.m.core.violations
     }
     pub fn all_finished(&self) -> bool {
         self.m.all_finished()
@@ -225,10 +220,11 @@ impl<'a> PolicyView<'a> {
     /// still holds its object.
     pub fn vars(&self) -> impl Iterator<Item = (&'a str, Option<u64>, bool)> + 'a {
         let m = self.m;
-        m.cfg
+        m.core
+            .cfg
             .var_names
             .iter()
-            .zip(&m.st.vars)
+            .zip(&m.core.st.vars)
             .map(|(n, v)| (n.as_str(), v.addr, v.held()))
     }
 }
@@ -248,9 +244,9 @@ impl Machine {
     pub fn spin_line(&self, cx: CtxId) -> Option<u32> {
         use super::executor::Block;
         match self.blocked(cx)? {
-            Block::ListLock(n, _) => Some(self.cfg.line_nd(n)),
-            Block::BarnLock(n, _) => Some(self.cfg.line_nd(n).saturating_add(1)),
-            Block::SlabLock(s, _) => Some(self.page(s).line),
+            Block::ListLock(n, _) => Some(self.core.cfg.line_nd(n)),
+            Block::BarnLock(n, _) => Some(self.core.cfg.line_nd(n).saturating_add(1)),
+            Block::SlabLock(s, _) => Some(self.core.page(s).line),
             Block::LocalLock(..) | Block::Var(_) | Block::CpuOnline(_) | Block::Finished => None,
         }
     }
@@ -268,24 +264,24 @@ impl Machine {
     }
 
     pub fn scenario(&self) -> &crate::Scenario {
-        &self.cfg.sc
+        &self.core.cfg.sc
     }
 
     /// Turn event recording off (replaying to a point whose events are kept elsewhere) or
     /// on again (with nothing recorded yet).
     pub fn set_recording(&mut self, on: bool) {
-        if on != self.rec.is_some() {
-            self.rec = on.then(Box::default);
+        if on != self.core.rec.is_some() {
+            self.core.rec = on.then(Box::default);
         }
     }
 
     /// Apply a move and return the resources it read or wrote (cache lines and the tagged
     /// `RES_*` ids; `WRITE` set on writes): the explorer's dependency relation.
     pub fn apply_traced(&mut self, mv: Move) -> Vec<u32> {
-        self.foot = Some(Vec::new());
+        self.core.foot = Some(Vec::new());
         self.apply_move(mv, None);
         self.finish_if_done();
-        self.foot.take().unwrap_or_default()
+        self.core.foot.take().unwrap_or_default()
     }
 
     /// Hash what makes two states the same for the explorer: the allocator's structures (the
@@ -298,7 +294,7 @@ impl Machine {
     pub fn approx_bytes(&self) -> usize {
         use super::state::{Cpu, Ctx, Frame, Mesi, Node, Page, SlabId, Var, MAX_CPUS};
         use std::mem::size_of;
-        let st = &self.st;
+        let st = &self.core.st;
         // Every vector a clone allocates, as the heap block the allocator gives it (a clone
         // holds exactly its length).
         let frames: usize = st
@@ -322,7 +318,7 @@ impl Machine {
             + partials
             + heap_block(st.slabs.len() * size_of::<Page>())
             + words
-            + st.alloc.approx_bytes()
+            + self.alloc.approx_bytes()
             + heap_block(st.ctxs.len() * size_of::<Ctx>())
             + frames
             + heap_block(st.vars.len() * size_of::<Var>())
@@ -330,17 +326,17 @@ impl Machine {
             + heap_block(st.stats.len() * size_of::<[u64; NR_STATS]>())
             + heap_block(st.cycles.len() * size_of::<u64>())
             + heap_block(st.prefetches.len() * size_of::<super::state::PrefetchInFlight>())
-            + heap_block(self.violations.len() * size_of::<crate::event::Violation>())
-            + heap_block(self.scratch.len())
+            + heap_block(self.core.violations.len() * size_of::<crate::event::Violation>())
+            + heap_block(self.core.scratch.len())
     }
 
     pub fn hash_state<H: std::hash::Hasher>(&self, h: &mut H) {
         use std::hash::Hash;
-        let st = &self.st;
+        let st = &self.core.st;
         st.cpus.hash(h);
         st.nodes.hash(h);
         st.slabs.hash(h);
-        st.alloc.hash(h);
+        self.alloc.hash(h);
         st.ctxs.hash(h);
         st.vars.hash(h);
         st.last_moved.hash(h);

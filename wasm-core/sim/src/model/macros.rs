@@ -3,7 +3,7 @@
 /// Start a step: in probing mode, stop in front of it (see `mod.rs`).
 macro_rules! step {
     ($m:expr) => {
-        if $m.probing {
+        if $m.core.probing {
             return Flow::Pending;
         }
     };
@@ -13,10 +13,10 @@ macro_rules! step {
 /// are being recorded, so the explorer and benchmarks pay nothing for them.
 macro_rules! note {
     ($m:expr, $kind:ident, $target:expr, $($narr:tt)+) => {
-        if $m.recording() {
+        if $m.core.recording() {
             let target: String = $target;
             let narration: String = format!($($narr)+);
-            $m.set_note($crate::event::EventKind::$kind, target, narration);
+            $m.core.set_note($crate::event::EventKind::$kind, target, narration);
         }
     };
 }
@@ -24,15 +24,15 @@ macro_rules! note {
 /// Record the value a step read or wrote (names, for the event stream).
 macro_rules! rw {
     ($m:expr, read = $r:expr) => {
-        if $m.recording() {
+        if $m.core.recording() {
             let v: String = $r;
-            $m.set_read(v);
+            $m.core.set_read(v);
         }
     };
     ($m:expr, wrote = $w:expr) => {
-        if $m.recording() {
+        if $m.core.recording() {
             let v: String = $w;
-            $m.set_wrote(v);
+            $m.core.set_wrote(v);
         }
     };
 }
@@ -44,14 +44,14 @@ macro_rules! need {
     ($m:expr, $e:expr) => {
         match $e {
             Some(v) => v,
-            None => return $m.fault($crate::model::Fault::Unset(stringify!($e))),
+            None => return $m.core.fault($crate::model::Fault::Unset(stringify!($e))),
         }
     };
     ($m:expr, $e:expr, ()) => {
         match $e {
             Some(v) => v,
             None => {
-                $m.fault($crate::model::Fault::Unset(stringify!($e)));
+                $m.core.fault($crate::model::Fault::Unset(stringify!($e)));
                 return;
             }
         }
@@ -60,7 +60,7 @@ macro_rules! need {
         match $e {
             Some(v) => v,
             None => {
-                $m.fault($crate::model::Fault::Unset(stringify!($e)));
+                $m.core.fault($crate::model::Fault::Unset(stringify!($e)));
                 return $otherwise;
             }
         }

@@ -1,11 +1,11 @@
 //! Cache lines and MESI (design.md §3, model.md §6). Every access a step makes goes through
-//! [`Machine::access`], which moves the line between the CPUs' caches and charges the cycles of
+//! [`Core::access`], which moves the line between the CPUs' caches and charges the cycles of
 //! `cost.rs` (counted per constant when the Lab asks). The protocol is textbook MESI with a directory view: a read miss takes the line
 //! Shared (Exclusive if nobody has it), a write invalidates every other copy.
 
 use super::cost::{self, Id};
 use super::state::{Mesi, PrefetchInFlight, MAX_CPUS};
-use super::Machine;
+use super::Core;
 use crate::event::Transition;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub enum Access {
     PrefetchW,
     /// The memory operand of an atomic instruction (a cmpxchg, a lock's read-modify-write):
     /// needs the line Modified like a store, but on a hit costs nothing beyond the
-    /// instruction's own constant ([`Machine::atomic`]).
+    /// instruction's own constant ([`Core::atomic`]).
     Atomic,
 }
 
@@ -44,7 +44,7 @@ pub struct Transfers {
     pub node: u64,
     /// `KC`: the `kmem_cache` itself.
     pub cache: u64,
-    /// Re-reads of a held lock's line by a CPU spinning on it ([`Machine::spin_read`]),
+    /// Re-reads of a held lock's line by a CPU spinning on it ([`Core::spin_read`]),
     /// counted by the Lab's driver for the spinner's operation: coherence traffic that costs
     /// the spinner nothing (it is waiting anyway) and makes the holder's next write to the
     /// line an invalidation. Not in `total`.
@@ -101,7 +101,7 @@ impl Default for Counts {
     }
 }
 
-impl Machine {
+impl Core {
     /// Count a transfer of `line` to the stepping CPU by the kind of line.
     // Counts of a bounded run; `line >= statics` in the last two branches.
     #[allow(clippy::arithmetic_side_effects)]
@@ -150,7 +150,7 @@ impl Machine {
     /// `cycles` pass on CPU `k` outside the model's steps (a driver's spinning or sleeping):
     /// prefetches on their way to it arrive that much sooner on its step clock.
     pub fn pass_time(&mut self, k: u32, cycles: u64) {
-        let now = self.policy_view().cycles(k as usize);
+        let now = self.cpu_cycles(k as usize);
         for p in self.st.prefetches.iter_mut().filter(|p| p.cpu == k) {
             p.at = p.at.saturating_sub(cycles).max(now);
         }
@@ -291,7 +291,7 @@ impl Machine {
     }
 
     /// Charge what an access's line cost, `id`; an atomic's operand on a line already this
-    /// CPU's is free (see [`Machine::atomic`]).
+    /// CPU's is free (see [`Core::atomic`]).
     fn charge_operand(&mut self, acc: Access, id: Id) -> u64 {
         if acc == Access::Atomic && id == Id::L1Hit {
             0

@@ -22,8 +22,10 @@
 //! step label returns `Flow::Pending` without touching anything; that is how settling stops in
 //! front of a step.
 //!
-//! Layout. The machine shared by every allocator, which knows none of them by field: `state`
-//! (the plain-data state: processor, node lists, slab memory, and the allocator's own arm),
+//! Layout. `Machine` is a [`Core`], what every allocator uses and none owns, and the state of
+//! the allocator the scenario runs ([`AllocState`]). The machine shared by every allocator,
+//! which knows none of them by field: `state` (the plain-data state: processor, node lists,
+//! slab memory, contexts, cache lines, statistics),
 //! `memory` (cache lines, MESI, the cost of an access), `cost` (the cost table), `prims`
 //! (processor state, `list_lock`, the typed lookups), `config` (what a scenario fixes once:
 //! `Config`), `executor` (contexts and moves: which
@@ -109,9 +111,23 @@ pub struct Recorder {
     pub prefetch_wait: u64,
 }
 
-/// The simulated machine. `st` is the whole state; the rest is configuration or scratch.
+/// The simulated machine: what every allocator uses and none owns ([`Core`]), and the state of
+/// the allocator the scenario runs ([`AllocState`], one arm per allocator). Together they are
+/// the whole state the explorer hashes (`Machine::hash_state`).
 #[derive(Clone, Debug)]
 pub struct Machine {
+    core: Core,
+    /// The allocator's own state beyond the shared structures of `core.st`.
+    alloc: AllocState,
+}
+
+/// What every allocator uses and none owns: the configuration, the shared state (`st`: the
+/// processor, the node lists, slab memory, contexts, cache lines with their MESI states,
+/// statistics, cycles), the context stepping now, events, violations, faults and the ghost
+/// counters. `st` and the allocator's state are the machine's state; the rest is configuration
+/// or scratch.
+#[derive(Clone, Debug)]
+pub struct Core {
     cfg: std::rc::Rc<Config>,
     st: State,
     violations: Vec<Violation>,
@@ -148,7 +164,7 @@ pub struct Machine {
 /// An internal error of the model: something the model itself guarantees did not hold (an id
 /// with nothing behind it, a frame local its earlier labels always set; a label of another
 /// function cannot be, a frame's pc is typed by its function: `pcs`). A bug of the model, never
-/// a finding about the kernel it models. Noted where it is found ([`Machine::fault`] and the
+/// a finding about the kernel it models. Noted where it is found ([`Core::fault`] and the
 /// lookups), it becomes the violation `MODEL` (with the context and the label) after the label
 /// that found it, and the machine stops there: no move is enabled after it, so nothing runs on
 /// the inconsistent state. The CLI exits 1 with it like any violation; the page shows it like
@@ -187,7 +203,18 @@ pub struct Ghost {
     pub alien_frees: u64,
 }
 
-impl Machine {
+impl Core {
+    /// CPU `k`'s clock (its cycles so far).
+    pub fn cpu_cycles(&self, k: usize) -> u64 {
+        match self.st.cycles.get(k) {
+            Some(&c) => c,
+            None => {
+                prims::note_fault(&self.fault, Fault::NoSuch("cpu", k as u64));
+                0
+            }
+        }
+    }
+
     pub fn tid_step(&self) -> u64 {
         self.cfg.tid_step
     }
@@ -413,15 +440,6 @@ impl Machine {
         self.rec.is_some()
     }
 
-    /// Describe the step being taken. The closure runs only when events are recorded.
-    #[inline]
-    pub fn ev(&mut self, f: impl FnOnce(&Machine, &mut Event)) {
-        if let Some(mut r) = self.rec.take() {
-            f(self, &mut r.cur);
-            self.rec = Some(r);
-        }
-    }
-
     pub fn ev_halves(&mut self, halves: Vec<CasHalf>) {
         if let Some(r) = self.rec.as_mut() {
             r.cur.halves = halves;
@@ -444,5 +462,45 @@ impl Machine {
 
     pub fn variant(&self) -> &crate::scenario::Variant {
         &self.cfg.sc.variant
+    }
+}
+
+/// What the Lab's driver (`slub-lab-core`) reads and touches of the core from outside the
+/// model: the memory a workload's own code uses between ops, and its lookups.
+impl Machine {
+    /// [`Core::access`] from the stepping CPU.
+    pub fn access(&mut self, line: u32, acc: memory::Access) -> u64 {
+        self.core.access(line, acc)
+    }
+    /// [`Core::pass_time`].
+    pub fn pass_time(&mut self, k: u32, cycles: u64) {
+        self.core.pass_time(k, cycles)
+    }
+    /// [`Core::spin_read`].
+    pub fn spin_read(&mut self, k: u32, line: u32) -> bool {
+        self.core.spin_read(k, line)
+    }
+    /// [`Core::var`].
+    pub fn var(&self, v: usize) -> &Var {
+        self.core.var(v)
+    }
+    /// [`Core::slab_of`].
+    pub fn slab_of(&self, a: Addr) -> Option<SlabId> {
+        self.core.slab_of(a)
+    }
+    /// [`Core::obj_line`].
+    pub fn obj_line(&self, s: SlabId, i: u32) -> u32 {
+        self.core.obj_line(s, i)
+    }
+}
+
+impl Machine {
+    /// Describe the step being taken. The closure runs only when events are recorded.
+    #[inline]
+    pub fn ev(&mut self, f: impl FnOnce(&Machine, &mut Event)) {
+        if let Some(mut r) = self.core.rec.take() {
+            f(self, &mut r.cur);
+            self.core.rec = Some(r);
+        }
     }
 }

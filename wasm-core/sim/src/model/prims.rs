@@ -5,11 +5,11 @@
 use super::cost;
 use super::memory::Access;
 use super::state::*;
-use super::{Fault, Flow, Machine};
+use super::{Core, Fault, Flow, Machine};
 use crate::event::EventKind;
 use crate::event::Violation;
 
-impl Machine {
+impl Core {
     pub fn set_note(&mut self, kind: EventKind, target: String, narration: String) {
         if let Some(r) = self.rec.as_mut() {
             r.cur.kind = kind;
@@ -66,7 +66,9 @@ impl Machine {
     #[cold]
     #[inline(never)]
     fn report_noted_fault(&mut self, at: Option<&Frame>) {
-        let Some(f) = self.fault.take() else { return };
+        let Some(f) = self.fault.take() else {
+            return;
+        };
         let place = match at {
             Some(fr) => format!(
                 " ({} at {}:{})",
@@ -239,7 +241,7 @@ impl Machine {
     /// The stepping CPU's clock.
     #[inline]
     pub fn my_cycles(&self) -> u64 {
-        self.policy_view().cycles(self.cur_cpu as usize)
+        self.cpu_cycles(self.cur_cpu as usize)
     }
     /// The node CPU `k` belongs to (`cpu_to_node`).
     #[inline]
@@ -327,29 +329,6 @@ impl Machine {
         self.node(n).list_lock.is_none()
     }
 
-    pub fn spin_lock(&mut self, n: u32) {
-        self.atomic(self.cfg.line_nd(n), cost::Id::SpinLock);
-        if self.cpu(self.cur_cpu).irqs_on {
-            let msg = format!(
-                "{} took node {n}'s list_lock with interrupts enabled",
-                self.ctx_name(self.cur)
-            );
-            self.violate("INV-13", msg);
-        }
-        // A scan of every slab: an invariant check, so only when checks are on.
-        if self.checks && self.holds_lock_inside_list_lock(self.cur) {
-            let msg = format!(
-                "{} took list_lock while holding a slab_lock (order is list_lock first)",
-                self.ctx_name(self.cur)
-            );
-            self.violate("INV-13", msg);
-        }
-        let cur = self.cur;
-        if let Some(node) = self.node_mut(n) {
-            node.list_lock = Some(cur);
-        }
-    }
-
     pub fn spin_unlock(&mut self, n: u32) {
         self.access(self.cfg.line_nd(n), Access::Write);
         self.charge(cost::Id::SpinUnlock);
@@ -430,3 +409,31 @@ static NO_CTX: Ctx = Ctx {
     saved_preempt: 0,
     cur_op: None,
 };
+
+impl Machine {
+    /// `spin_lock(&n->list_lock)`: the machine's, for INV-13's order check asks the allocator
+    /// which locks nest inside `list_lock` (`holds_lock_inside_list_lock`).
+    pub fn spin_lock(&mut self, n: u32) {
+        self.core
+            .atomic(self.core.cfg.line_nd(n), cost::Id::SpinLock);
+        if self.core.cpu(self.core.cur_cpu).irqs_on {
+            let msg = format!(
+                "{} took node {n}'s list_lock with interrupts enabled",
+                self.core.ctx_name(self.core.cur)
+            );
+            self.core.violate("INV-13", msg);
+        }
+        // A scan of every slab: an invariant check, so only when checks are on.
+        if self.core.checks && self.holds_lock_inside_list_lock(self.core.cur) {
+            let msg = format!(
+                "{} took list_lock while holding a slab_lock (order is list_lock first)",
+                self.core.ctx_name(self.core.cur)
+            );
+            self.core.violate("INV-13", msg);
+        }
+        let cur = self.core.cur;
+        if let Some(node) = self.core.node_mut(n) {
+            node.list_lock = Some(cur);
+        }
+    }
+}

@@ -266,14 +266,13 @@ pub struct PrefetchInFlight {
     pub at: u64,
 }
 
-/// The whole mutable machine.
+/// The mutable state every allocator shares (`Core::st`); the allocator's own is beside it
+/// (`Machine::alloc`, an [`AllocState`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     pub cpus: Vec<Cpu>,
     pub nodes: Vec<Node>,
     pub slabs: Vec<Page>,
-    /// The state an allocator keeps beyond the shared structures above.
-    pub alloc: AllocState,
     pub ctxs: Vec<Ctx>,
     pub vars: Vec<Var>,
     /// Per line, per CPU: MESI.

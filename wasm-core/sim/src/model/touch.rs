@@ -22,19 +22,19 @@ impl Machine {
     /// The `touch` op: the user writes the object's payload, free pointer word included.
     pub(super) fn touch(&mut self, fr: &mut Touch) -> Flow {
         step!(self);
-        if let Some((s, i)) = self.object_of(fr.x) {
-            let line = self.obj_line(s, i);
-            self.access(line, Access::Write);
-            if let Some(w) = self.fp_slot(s, i) {
+        if let Some((s, i)) = self.core.object_of(fr.x) {
+            let line = self.core.obj_line(s, i);
+            self.core.access(line, Access::Write);
+            if let Some(w) = self.core.fp_slot(s, i) {
                 *w = DATA | fr.var as u64;
             }
         }
         note!(
             self,
             Store,
-            format!("{}", self.addr_name(fr.x)),
+            format!("{}", self.core.addr_name(fr.x)),
             "The user writes into {}: its line is now this CPU's, and its first word is data.",
-            self.addr_name(fr.x)
+            self.core.addr_name(fr.x)
         );
         Flow::Ret(Ret::new(NULL, None))
     }

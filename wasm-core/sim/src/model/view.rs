@@ -19,14 +19,14 @@ impl ObjectOwners {
         match self {
             ObjectOwners::All(v) => {
                 let index = (s as usize)
-                    .saturating_mul(m.cfg.objects as usize)
+                    .saturating_mul(m.core.cfg.objects as usize)
                     .saturating_add(i as usize);
                 v.get(index).cloned().unwrap_or_else(|| {
-                    m.fault(Fault::NoSuch("object", m.obj_addr(s, i)));
+                    m.core.fault(Fault::NoSuch("object", m.core.obj_addr(s, i)));
                     ObjectOwner::Lost
                 })
             }
-            ObjectOwners::Each(owner) => owner(m, m.obj_addr(s, i)),
+            ObjectOwners::Each(owner) => owner(m, m.core.obj_addr(s, i)),
         }
     }
 }
@@ -41,9 +41,9 @@ impl Machine {
     pub(in crate::model) fn chain_names(&self, head: Addr) -> Vec<String> {
         let mut out = Vec::new();
         let mut a = head;
-        while a != NULL && out.len() <= self.cfg.objects as usize {
-            out.push(self.addr_name(a));
-            match self.peek_fp(a) {
+        while a != NULL && out.len() <= self.core.cfg.objects as usize {
+            out.push(self.core.addr_name(a));
+            match self.core.peek_fp(a) {
                 Some(next) => a = next,
                 None => break,
             }
@@ -56,12 +56,12 @@ impl Machine {
     pub(in crate::model) fn chain_has(&self, head: Addr, a: Addr) -> bool {
         let mut cur = head;
         let mut seen = 0;
-        while cur != NULL && seen <= self.cfg.objects as usize {
+        while cur != NULL && seen <= self.core.cfg.objects as usize {
             if cur == a {
                 return true;
             }
             seen.bump();
-            match self.peek_fp(cur) {
+            match self.core.peek_fp(cur) {
                 Some(next) => cur = next,
                 None => break,
             }
@@ -80,11 +80,11 @@ impl Machine {
             None => {}
         }
         match self.slab_line(l) {
-            Some(SlabLine::Meta(s)) => format!("page {}", self.slab_name(s)),
+            Some(SlabLine::Meta(s)) => format!("page {}", self.core.slab_name(s)),
             Some(SlabLine::Objects(s, off)) => {
                 // Named by the objects that start in it (`holds` lists every one it overlaps).
                 let (first, last) = self.objects_of_line(off, true);
-                let p = self.slab_name(s).to_lowercase();
+                let p = self.core.slab_name(s).to_lowercase();
                 if first == last {
                     format!("{p}{first}")
                 } else {
@@ -97,15 +97,15 @@ impl Machine {
 
     /// Which slab line `l` belongs to, if any: its metadata, or its `off`-th line of objects.
     fn slab_line(&self, l: u32) -> Option<SlabLine> {
-        if l < self.cfg.static_lines() {
+        if l < self.core.cfg.static_lines() {
             return None;
         }
-        self.st.slabs.iter().enumerate().find_map(|(s, sl)| {
+        self.core.st.slabs.iter().enumerate().find_map(|(s, sl)| {
             // The descriptor's line, then `obj_lines` lines of objects.
             match l.checked_sub(sl.line)? {
                 0 => Some(SlabLine::Meta(s as SlabId)),
                 d => (d.checked_sub(1))
-                    .filter(|&off| off < self.cfg.obj_lines)
+                    .filter(|&off| off < self.core.cfg.obj_lines)
                     .map(|off| SlabLine::Objects(s as SlabId, off)),
             }
         })
@@ -114,13 +114,13 @@ impl Machine {
     /// The fixed lines as every allocator begins them (`Config::line_cc`, `line_nd`; all of
     /// SLUB's): the `kmem_cache` line, a line per CPU, then a line per node. `None` past them.
     fn shared_static_line(&self, l: u32) -> Option<LineHolds> {
-        if l >= self.cfg.static_lines() {
+        if l >= self.core.cfg.static_lines() {
             return None;
         }
         let Some(i) = l.checked_sub(1) else {
             return Some(LineHolds::Cache);
         };
-        Some(match i.checked_sub(self.cfg.cpus as u32) {
+        Some(match i.checked_sub(self.core.cfg.cpus as u32) {
             None => LineHolds::Cpu { cpu: i },
             Some(node) => LineHolds::Node { node },
         })
@@ -128,12 +128,12 @@ impl Machine {
 
     /// The objects (`first`, `last`) of object line `off` of a slab: those that start in it
     /// (`starting`), or every one whose bytes overlap its 64.
-    // Indices within one slab (at most a few pages, `Machine::obj_addr`); the size is at
+    // Indices within one slab (at most a few pages, `Core::obj_addr`); the size is at
     // least 1 here.
     #[allow(clippy::arithmetic_side_effects)]
     fn objects_of_line(&self, off: u32, starting: bool) -> (u64, u64) {
-        let size = self.cfg.size.max(1);
-        let last_object = u64::from(self.cfg.objects.saturating_sub(1));
+        let size = self.core.cfg.size.max(1);
+        let last_object = u64::from(self.core.cfg.objects.saturating_sub(1));
         let (start, end) = (u64::from(off) * 64, (u64::from(off) + 1) * 64);
         if starting {
             let per = (64 / size).max(1);
@@ -162,12 +162,12 @@ impl Machine {
         }
         match self.slab_line(l) {
             Some(SlabLine::Meta(s)) => LineHolds::Slab {
-                slab: self.slab_name(s),
+                slab: self.core.slab_name(s),
             },
             Some(SlabLine::Objects(s, off)) => {
                 // The objects whose bytes overlap this line's 64.
                 let (first, last) = self.objects_of_line(off, false);
-                let slab = self.slab_name(s);
+                let slab = self.core.slab_name(s);
                 let p = slab.to_lowercase();
                 let objects = (first..=last).map(|i| format!("{p}{i}")).collect();
                 LineHolds::Objects { slab, objects }
@@ -177,10 +177,10 @@ impl Machine {
     }
 
     pub fn view(&self, position: usize, enabled: Vec<String>) -> View {
-        let cpus = self.st.cpus.iter().enumerate().map(|(k, c)| {
+        let cpus = self.core.st.cpus.iter().enumerate().map(|(k, c)| {
             let mut v = CpuView {
                 cpu: k as u32,
-                node: self.node_of_cpu(k as u32),
+                node: self.core.node_of_cpu(k as u32),
                 freelist: Vec::new(),
                 tid: 0,
                 tid_event: 0,
@@ -192,8 +192,8 @@ impl Machine {
                 running: c
                     .irq
                     .or(c.current)
-                    .filter(|&x| (x as usize) < self.cfg.n_ctx)
-                    .map(|x| self.ctx_name(x).to_string()),
+                    .filter(|&x| (x as usize) < self.core.cfg.n_ctx)
+                    .map(|x| self.core.ctx_name(x).to_string()),
                 cycles: self.policy_view().cycles(k),
                 array_cache: None,
                 sheaves: None,
@@ -202,16 +202,16 @@ impl Machine {
             v
         });
         let owners = self.object_owners();
-        let slabs = (0..self.st.slabs.len() as SlabId).map(|s| {
-            let pg = self.page(s);
+        let slabs = (0..self.core.st.slabs.len() as SlabId).map(|s| {
+            let pg = self.core.page(s);
             let mut v = SlabView {
-                name: self.slab_name(s),
+                name: self.core.slab_name(s),
                 node: pg.node,
-                objects: (0..self.cfg.objects)
+                objects: (0..self.core.cfg.objects)
                     .map(|i| {
-                        let a = self.obj_addr(s, i);
+                        let a = self.core.obj_addr(s, i);
                         ObjectView {
-                            name: self.addr_name(a),
+                            name: self.core.addr_name(a),
                             addr: a,
                             // The allocator's word (`fill_slab_view`).
                             fp: String::new(),
@@ -220,13 +220,13 @@ impl Machine {
                             } else {
                                 owners.of(self, s, i)
                             },
-                            line: self.obj_line(s, i),
+                            line: self.core.obj_line(s, i),
                         }
                     })
                     .collect(),
                 freelist: Vec::new(),
                 inuse: 0,
-                capacity: self.cfg.objects,
+                capacity: self.core.cfg.objects,
                 frozen: false,
                 owner: SlabOwner::None,
                 slab_locked: false,
@@ -234,15 +234,15 @@ impl Machine {
             self.fill_slab_view(s, &mut v);
             v
         });
-        let nodes = self.st.nodes.iter().enumerate().map(|(n, node)| {
+        let nodes = self.core.st.nodes.iter().enumerate().map(|(n, node)| {
             let mut v = NodeView {
                 node: n as u32,
-                partial: node.partial.iter().map(|&s| self.slab_name(s)).collect(),
+                partial: node.partial.iter().map(|&s| self.core.slab_name(s)).collect(),
                 nr_partial: node.nr_partial,
-                list_lock: node.list_lock.map(|h| self.ctx_name(h).to_string()),
-                waiters: (0..self.cfg.n_ctx as CtxId)
+                list_lock: node.list_lock.map(|h| self.core.ctx_name(h).to_string()),
+                waiters: (0..self.core.cfg.n_ctx as CtxId)
                     .filter(|&c| matches!(self.blocked(c), Some(super::executor::Block::ListLock(m, _)) if m as usize == n))
-                    .map(|c| self.ctx_name(c).to_string())
+                    .map(|c| self.core.ctx_name(c).to_string())
                     .collect(),
                 slab: None,
                 barn: None,
@@ -250,10 +250,10 @@ impl Machine {
             self.fill_node_view(n as u32, &mut v);
             v
         });
-        let contexts = (0..self.cfg.n_ctx).map(|i| {
+        let contexts = (0..self.core.cfg.n_ctx).map(|i| {
             let cx = i as CtxId;
-            let c = self.ctx(cx);
-            let cpu = self.cpu(c.cpu);
+            let c = self.core.ctx(cx);
+            let cpu = self.core.cpu(c.cpu);
             let state = if c.finished {
                 ContextState::Finished
             } else if c.kind == CtxKind::Irq && !c.entered {
@@ -266,7 +266,7 @@ impl Machine {
                 ContextState::Runnable
             };
             ContextView {
-                id: self.ctx_name(cx).to_string(),
+                id: self.core.ctx_name(cx).to_string(),
                 kind: if c.kind == CtxKind::Task {
                     ContextKind::Task
                 } else {
@@ -274,10 +274,10 @@ impl Machine {
                 },
                 cpu: c.cpu,
                 op: (c.cur_op)
-                    .and_then(|o| self.cfg.src_ops.get(i).and_then(|ops| ops.get(o)))
+                    .and_then(|o| self.core.cfg.src_ops.get(i).and_then(|ops| ops.get(o)))
                     .map(op_text),
                 op_index: c.op_index,
-                ops: self.cfg.ops_of(cx).len(),
+                ops: self.core.cfg.ops_of(cx).len(),
                 label: c
                     .stack
                     .last()
@@ -372,8 +372,8 @@ impl Machine {
                                 op,
                                 cpu,
                                 tid,
-                                object: self.addr_name(object),
-                                next: self.addr_name(next),
+                                object: self.core.addr_name(object),
+                                next: self.core.addr_name(next),
                                 object_read,
                                 next_read,
                             })
@@ -382,13 +382,17 @@ impl Machine {
             }
         });
         // A huge scenario lists only the object lines some CPU holds (MAX_LISTED_LINES).
-        let compact = self.st.lines.len() > MAX_LISTED_LINES;
+        let compact = self.core.st.lines.len() > MAX_LISTED_LINES;
         let listed = |l: usize, states: &[Mesi]| {
             !compact
-                || states.iter().take(self.cfg.cpus).any(|s| *s != Mesi::I)
+                || states
+                    .iter()
+                    .take(self.core.cfg.cpus)
+                    .any(|s| *s != Mesi::I)
                 || !self.is_object_line(l as u32)
         };
         let lines: Vec<LineView> = self
+            .core
             .st
             .lines
             .iter()
@@ -400,28 +404,28 @@ impl Machine {
                 holds: self.line_holds(l as u32),
                 states: states
                     .iter()
-                    .take(self.cfg.cpus)
+                    .take(self.core.cfg.cpus)
                     .map(|s| s.letter())
                     .collect(),
             })
             .collect();
-        let lines_omitted = self.st.lines.len().saturating_sub(lines.len()) as u32;
-        let vars = self.st.vars.iter().enumerate().map(|(vi, v)| VarView {
-            name: self.var_name(vi).to_string(),
+        let lines_omitted = self.core.st.lines.len().saturating_sub(lines.len()) as u32;
+        let vars = self.core.st.vars.iter().enumerate().map(|(vi, v)| VarView {
+            name: self.core.var_name(vi).to_string(),
             bound: v.bound,
-            object: v.addr.map(|a| self.addr_name(a)),
+            object: v.addr.map(|a| self.core.addr_name(a)),
             addr: v.addr,
             held: v.held(),
         });
         View {
             schema_version: 1,
-            scenario_name: self.cfg.sc.name.clone(),
-            allocator: self.cfg.sc.allocator,
-            variant: self.cfg.sc.variant.clone(),
-            cache: self.cfg.sc.cache.clone(),
+            scenario_name: self.core.cfg.sc.name.clone(),
+            allocator: self.core.cfg.sc.allocator,
+            variant: self.core.cfg.sc.variant.clone(),
+            cache: self.core.cfg.sc.cache.clone(),
             position,
-            steps: self.st.steps,
-            tid_step: self.cfg.tid_step,
+            steps: self.core.st.steps,
+            tid_step: self.core.cfg.tid_step,
             cpus: cpus.collect(),
             slabs: slabs.collect(),
             nodes: nodes.collect(),
@@ -431,7 +435,7 @@ impl Machine {
             loose_sheaves: self.loose_sheaves(),
             vars: vars.collect(),
             enabled_moves: enabled,
-            violations: self.violations.clone(),
+            violations: self.core.violations.clone(),
             finished: self.all_finished(),
             deadlock: self.deadlocked(),
         }

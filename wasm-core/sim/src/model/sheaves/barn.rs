@@ -122,8 +122,8 @@ impl Machine {
         match *pc {
             LT1 => {
                 step!(self);
-                self.preempt_off();
-                fr.cpu = self.me();
+                self.core.preempt_off();
+                fr.cpu = self.core.me();
                 fr.count = fr.cpu;
                 note!(
                     self,
@@ -141,9 +141,9 @@ impl Machine {
             }
             LT2 => {
                 step!(self);
-                self.access(self.line_pcs(fr.cpu), Access::Read);
+                self.core.access(self.line_pcs(fr.cpu), Access::Read);
                 let holder = self.pcs(fr.cpu).holder;
-                self.set_ok(holder.is_none());
+                self.core.set_ok(holder.is_none());
                 note!(
                     self,
                     Trylock,
@@ -153,7 +153,7 @@ impl Machine {
                     match holder {
                         Some(h) => format!(
                             ": {} holds cpu{}'s sheaves, so the trylock fails.",
-                            self.ctx_name(h),
+                            self.core.ctx_name(h),
                             fr.cpu
                         ),
                         None => ", so the lock is free.".into(),
@@ -164,7 +164,7 @@ impl Machine {
             }
             LT2f => {
                 step!(self);
-                self.preempt_on();
+                self.core.preempt_on();
                 note!(
                     self,
                     PreemptOn,
@@ -175,8 +175,8 @@ impl Machine {
             }
             LT3 => {
                 step!(self);
-                self.access(self.line_pcs(fr.cpu), Access::Write);
-                let cur = self.cur;
+                self.core.access(self.line_pcs(fr.cpu), Access::Write);
+                let cur = self.core.cur;
                 if let Some(p) = self.pcs_mut(fr.cpu) {
                     p.holder = Some(cur);
                 }
@@ -185,7 +185,7 @@ impl Machine {
                     LocalLock,
                     format!("cpu_sheaves[{}].lock", fr.cpu),
                     "local_trylock: acquired := 1. {} holds cpu{}'s sheaves.",
-                    self.ctx_name(cur),
+                    self.core.ctx_name(cur),
                     fr.cpu
                 );
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
@@ -204,8 +204,8 @@ impl Machine {
         match *pc {
             LL1 => {
                 step!(self);
-                self.preempt_off();
-                fr.cpu = self.me();
+                self.core.preempt_off();
+                fr.cpu = self.core.me();
                 fr.count = fr.cpu;
                 note!(
                     self,
@@ -222,16 +222,16 @@ impl Machine {
             }
             LL2 => {
                 step!(self);
-                self.access(self.line_pcs(fr.cpu), Access::Write);
-                let cur = self.cur;
+                self.core.access(self.line_pcs(fr.cpu), Access::Write);
+                let cur = self.core.cur;
                 if let Some(h) = self.pcs(fr.cpu).holder.filter(|&h| h != cur) {
                     let msg = format!(
                         "{} took cpu{}'s sheaves with local_lock (no test) while {} held them",
-                        self.ctx_name(cur),
+                        self.core.ctx_name(cur),
                         fr.cpu,
-                        self.ctx_name(h)
+                        self.core.ctx_name(h)
                     );
-                    self.violate("INV-S7", msg);
+                    self.core.violate("INV-S7", msg);
                 }
                 if let Some(p) = self.pcs_mut(fr.cpu) {
                     p.holder = Some(cur);
@@ -261,7 +261,7 @@ impl Machine {
                     return Flow::Go;
                 }
                 step!(self);
-                self.access(self.line_pcs(fr.cpu), Access::Write);
+                self.core.access(self.line_pcs(fr.cpu), Access::Write);
                 if let Some(p) = self.pcs_mut(fr.cpu) {
                     p.holder = None;
                 }
@@ -276,7 +276,7 @@ impl Machine {
             }
             LU2 => {
                 step!(self);
-                self.preempt_on();
+                self.core.preempt_on();
                 note!(
                     self,
                     PreemptOn,
@@ -291,9 +291,10 @@ impl Machine {
     // ----- the barn (all under `barn->lock`, taken with irqsave) -----
 
     fn barn_lock(&mut self, n: u32, flags: &mut bool) {
-        self.irq_save(flags);
-        self.atomic(self.line_bn(n), crate::model::cost::Id::SpinLock);
-        let cur = self.cur;
+        self.core.irq_save(flags);
+        self.core
+            .atomic(self.line_bn(n), crate::model::cost::Id::SpinLock);
+        let cur = self.core.cur;
         if let Some(b) = self.barn_mut(n) {
             b.lock = Some(cur);
         }
@@ -306,12 +307,12 @@ impl Machine {
     }
 
     fn barn_unlock(&mut self, n: u32, flags: bool) {
-        self.access(self.line_bn(n), Access::Write);
-        self.charge(crate::model::cost::Id::SpinUnlock);
+        self.core.access(self.line_bn(n), Access::Write);
+        self.core.charge(crate::model::cost::Id::SpinUnlock);
         if let Some(b) = self.barn_mut(n) {
             b.lock = None;
         }
-        self.irq_restore(flags);
+        self.core.irq_restore(flags);
         note!(
             self,
             Unlock,
@@ -322,18 +323,18 @@ impl Machine {
 
     /// INV-S5: the barn's lists change only under its lock.
     fn check_barn_lock(&mut self, n: u32) {
-        if self.barn(n).lock != Some(self.cur) {
+        if self.barn(n).lock != Some(self.core.cur) {
             let msg = format!(
                 "{} changed node {n}'s barn without holding its lock",
-                self.ctx_name(self.cur)
+                self.core.ctx_name(self.core.cur)
             );
-            self.violate("INV-S5", msg);
+            self.core.violate("INV-S5", msg);
         }
     }
 
     /// A racy `data_race()` read of one of the barn's counts (`RLD` of model.md C.3.0).
     fn barn_count(&mut self, n: u32, full: bool) -> u32 {
-        self.access(self.line_bn(n), Access::Read);
+        self.core.access(self.line_bn(n), Access::Read);
         let b = self.barn(n);
         (if full { b.full.len() } else { b.empty.len() }) as u32
     }
@@ -341,7 +342,7 @@ impl Machine {
     /// Write the header lines of the sheaves a list operation links or unlinks.
     fn touch_sheaves(&mut self, hs: &[SheafId]) {
         for &h in hs {
-            self.access(self.line_sh(h), Access::Write);
+            self.core.access(self.line_sh(h), Access::Write);
         }
     }
 
@@ -379,7 +380,7 @@ impl Machine {
             BRE3 => {
                 step!(self);
                 self.check_barn_lock(n);
-                self.access(self.line_bn(n), Access::Write);
+                self.core.access(self.line_bn(n), Access::Write);
                 let empty = need!(self, fr.empty);
                 let b = need!(self, self.barn_mut(n));
                 let full = (!b.full.is_empty()).then(|| b.full.remove(0));
@@ -448,7 +449,7 @@ impl Machine {
             BGE3 => {
                 step!(self);
                 self.check_barn_lock(n);
-                self.access(self.line_bn(n), Access::Write);
+                self.core.access(self.line_bn(n), Access::Write);
                 let b = need!(self, self.barn_mut(n));
                 let e = (!b.empty.is_empty()).then(|| b.empty.remove(0));
                 if let Some(e) = e {
@@ -542,7 +543,7 @@ impl Machine {
             BRF4 => {
                 step!(self);
                 self.check_barn_lock(n);
-                self.access(self.line_bn(n), Access::Write);
+                self.core.access(self.line_bn(n), Access::Write);
                 let full = need!(self, fr.full);
                 let b = need!(self, self.barn_mut(n));
                 let e = (!b.empty.is_empty()).then(|| b.empty.remove(0));
@@ -598,7 +599,7 @@ impl Machine {
             BP2 => {
                 step!(self);
                 self.check_barn_lock(n);
-                self.access(self.line_bn(n), Access::Write);
+                self.core.access(self.line_bn(n), Access::Write);
                 let h: SheafId = need!(self, fr.sheaf);
                 let b = need!(self, self.barn_mut(n));
                 if full {

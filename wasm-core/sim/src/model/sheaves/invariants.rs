@@ -38,7 +38,7 @@ impl Machine {
     /// its spare. SE6, FR6r and FI4r store a new main; SE16r a new main after parking the old
     /// one (SE14, `count` 0) or a new spare after parking the empty spare (SE16).
     pub(super) fn replacing_ref(&self, k: u32) -> Option<bool> {
-        self.st.ctxs.iter().find_map(|c| {
+        self.core.st.ctxs.iter().find_map(|c| {
             c.stack.iter().find_map(|f| match f {
                 Frame::ReplaceEmptyMain {
                     pc: pcs_replace_empty_main::SE6,
@@ -65,7 +65,7 @@ impl Machine {
     /// hand: it will list it, leave it to its isolator, or discard it.
     fn freeing_after_cas(&self, s: SlabId) -> bool {
         use slab_free_slow_v7::Pc::*;
-        self.st.ctxs.iter().any(|c| {
+        self.core.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| {
                 matches!(f, Frame::SlabFreeSlowV7 {
                     pc: SS7 | SS8 | SS9 | SS10 | SS10u | SS11 | SS11u | SS11d,
@@ -77,17 +77,17 @@ impl Machine {
 
     fn sheaf_place_text(&self, p: &Place) -> String {
         match p {
-            Place::User(v) => format!("held by `{}`", self.var_name(*v)),
+            Place::User(v) => format!("held by `{}`", self.core.var_name(*v)),
             Place::Sheaf(h, i) => format!("in sheaf {} (slot {i})", self.sheaf_name(*h)),
-            Place::Freelist(s) => format!("on slab {}'s freelist", self.slab_name(*s)),
-            Place::Held(c) => format!("in flight in {}", self.ctx_name(*c)),
+            Place::Freelist(s) => format!("on slab {}'s freelist", self.core.slab_name(*s)),
+            Place::Held(c) => format!("in flight in {}", self.core.ctx_name(*c)),
         }
     }
 
     /// INV-S1, INV-S2, INV-S3, INV-S5, INV-S9–INV-S13 after a step.
     pub(in crate::model) fn check_sheaves_invariants(&mut self) {
-        let objects = self.cfg.objects as usize;
-        let nslabs = self.st.slabs.len();
+        let objects = self.core.cfg.objects as usize;
+        let nslabs = self.core.st.slabs.len();
         let mut places: Vec<Vec<Place>> = vec![Vec::new(); nslabs.saturating_mul(objects)];
         // Object i of slab s is entry `s * objects + i` of `places` (below its length).
         let slot = |s: SlabId, i: u32| {
@@ -95,10 +95,10 @@ impl Machine {
                 .saturating_mul(objects)
                 .saturating_add(i as usize)
         };
-        let idx = |m: &Machine, a: Addr| m.object_of(a).map(|(s, i)| slot(s, i));
+        let idx = |m: &Machine, a: Addr| m.core.object_of(a).map(|(s, i)| slot(s, i));
         let mut problems: Vec<(&'static str, String)> = Vec::new();
-        let discards = std::mem::take(&mut self.pending_discards);
-        for (vi, v) in self.st.vars.iter().enumerate() {
+        let discards = std::mem::take(&mut self.core.pending_discards);
+        for (vi, v) in self.core.st.vars.iter().enumerate() {
             if let Some(i) = v.addr.filter(|_| v.held()).and_then(|a| idx(self, a)) {
                 if let Some(ps) = places.get_mut(i) {
                     ps.push(Place::User(vi));
@@ -127,7 +127,7 @@ impl Machine {
         }
         // INV-S9: every published slab's freelist is a chain within it, acyclic, and with
         // `inuse` accounts for every object.
-        for (sid, sl) in self.st.slabs.iter().enumerate() {
+        for (sid, sl) in self.core.st.slabs.iter().enumerate() {
             if sl.life != Life::Live {
                 continue;
             }
@@ -135,8 +135,8 @@ impl Machine {
             let mut a = su.freelist;
             let mut len = 0u32;
             while a != NULL {
-                match self.object_of(a) {
-                    Some((s2, i)) if s2 as usize == sid && len < self.cfg.objects => {
+                match self.core.object_of(a) {
+                    Some((s2, i)) if s2 as usize == sid && len < self.core.cfg.objects => {
                         if let Some(ps) = places.get_mut(slot(s2, i)) {
                             ps.push(Place::Freelist(sid as SlabId));
                         }
@@ -145,7 +145,7 @@ impl Machine {
                         a = match sl.fp.get(i as usize) {
                             Some(&next) => next,
                             None => {
-                                self.fault(Fault::NoSuch("object", a));
+                                self.core.fault(Fault::NoSuch("object", a));
                                 break;
                             }
                         };
@@ -155,7 +155,7 @@ impl Machine {
                             "INV-S9",
                             format!(
                                 "slab {}'s freelist is not a chain of its own objects ending in NULL",
-                                self.slab_name(sid as SlabId)
+                                self.core.slab_name(sid as SlabId)
                             ),
                         ));
                         break;
@@ -167,7 +167,7 @@ impl Machine {
                     "INV-S9",
                     format!(
                         "slab {}: inuse {} + {len} on its freelist != {} objects",
-                        self.slab_name(sid as SlabId),
+                        self.core.slab_name(sid as SlabId),
                         su.counters.inuse,
                         su.counters.objects
                     ),
@@ -176,7 +176,7 @@ impl Machine {
             if su.counters.frozen {
                 problems.push((
                     "INV-S11",
-                    format!("slab {} is frozen", self.slab_name(sid as SlabId)),
+                    format!("slab {} is frozen", self.core.slab_name(sid as SlabId)),
                 ));
             }
         }
@@ -186,24 +186,24 @@ impl Machine {
                 continue;
             };
             let sid = sid as SlabId;
-            if self.page(sid).life != Life::Live {
+            if self.core.page(sid).life != Life::Live {
                 continue;
             }
-            let a = self.obj_addr(sid, oi as u32);
+            let a = self.core.obj_addr(sid, oi as u32);
             match ps.len() {
                 1 => {}
                 0 => problems.push((
                     "INV-S1",
                     format!(
                         "{} is in no place: no user, sheaf, freelist or operation holds it (leaked)",
-                        self.addr_name(a)
+                        self.core.addr_name(a)
                     ),
                 )),
                 _ => problems.push((
                     "INV-S1",
                     format!(
                         "{} is in {} places at once: {}",
-                        self.addr_name(a),
+                        self.core.addr_name(a),
                         ps.len(),
                         ps.iter()
                             .map(|p| self.sheaf_place_text(p))
@@ -286,7 +286,7 @@ impl Machine {
         // INV-S10: the node list and its flag agree; INV-S12: a published slab with free
         // objects is on its node's list, isolated by a refill, or being put back by the
         // holder of that node's list_lock.
-        for (n, node) in self.st.nodes.iter().enumerate() {
+        for (n, node) in self.core.st.nodes.iter().enumerate() {
             if node.nr_partial as usize != node.partial.len() {
                 problems.push((
                     "INV-S10",
@@ -298,19 +298,19 @@ impl Machine {
                 ));
             }
         }
-        for (sid, sl) in self.st.slabs.iter().enumerate() {
+        for (sid, sl) in self.core.st.slabs.iter().enumerate() {
             let sid = sid as SlabId;
             if sl.life != Life::Live {
                 continue;
             }
             let su = self.slab(sid);
-            let listed = self.node(sl.node).partial.contains(&sid);
+            let listed = self.core.node(sl.node).partial.contains(&sid);
             if listed != su.on_node_partial {
                 problems.push((
                     "INV-S10",
                     format!(
                         "slab {}: SL_partial is {} but it is {}on node {}'s list",
-                        self.slab_name(sid),
+                        self.core.slab_name(sid),
                         su.on_node_partial as u8,
                         if listed { "" } else { "not " },
                         sl.node
@@ -325,7 +325,7 @@ impl Machine {
                     "INV-S12",
                     format!(
                         "slab {} has free objects but is on no list and no refill isolated it: they cannot be found",
-                        self.slab_name(sid)
+                        self.core.slab_name(sid)
                     ),
                 ));
             }
@@ -335,18 +335,22 @@ impl Machine {
             let other = s
                 .isolated
                 .iter()
-                .find(|&&(c, x)| x == sid && c != self.cur)
+                .find(|&&(c, x)| x == sid && c != self.core.cur)
                 .map(|&(c, _)| c);
-            let why = why.or_else(|| other.map(|c| format!("{} isolated it", self.ctx_name(c))));
+            let why =
+                why.or_else(|| other.map(|c| format!("{} isolated it", self.core.ctx_name(c))));
             if let Some(why) = why {
                 problems.push((
                     "INV-S13",
-                    format!("slab {} was discarded although {why}", self.slab_name(sid)),
+                    format!(
+                        "slab {} was discarded although {why}",
+                        self.core.slab_name(sid)
+                    ),
                 ));
             }
         }
         for (inv, msg) in problems {
-            self.violate(inv, msg);
+            self.core.violate(inv, msg);
         }
     }
 
@@ -354,7 +358,7 @@ impl Machine {
     /// left locked, in flight or isolated.
     pub(in crate::model) fn check_sheaves_end(&mut self) {
         let total = |m: &Machine, s: Stat| {
-            (m.st.stats.iter().filter_map(|c| c.get(s as usize)))
+            (m.core.st.stats.iter().filter_map(|c| c.get(s as usize)))
                 .fold(0u64, |t, n| t.saturating_add(*n))
         };
         use Stat::*;
@@ -381,25 +385,25 @@ impl Machine {
             let msg = format!(
                 "the sheaves hold {in_sheaves} object(s), but SHEAF_REFILL + FREE_FASTPATH - ALLOC_FASTPATH - SHEAF_FLUSH = {flow}"
             );
-            self.violate("INV-S15", msg);
+            self.core.violate("INV-S15", msg);
         }
         let fast = total(self, ALLOC_FASTPATH);
-        if fast.checked_add(self.ghost.slow_allocs) != Some(self.ghost.allocs) {
+        if fast.checked_add(self.core.ghost.slow_allocs) != Some(self.core.ghost.allocs) {
             let msg = format!(
                 "ALLOC_FASTPATH ({fast}) + successful ___slab_alloc calls ({}) != successful allocations ({})",
-                self.ghost.slow_allocs, self.ghost.allocs
+                self.core.ghost.slow_allocs, self.core.ghost.allocs
             );
-            self.violate("INV-S15", msg);
+            self.core.violate("INV-S15", msg);
         }
         let frees = total(self, FREE_FASTPATH).saturating_add(total(self, FREE_SLOWPATH));
-        if frees != self.ghost.frees {
+        if frees != self.core.ghost.frees {
             let msg = format!(
                 "FREE_FASTPATH + FREE_SLOWPATH = {frees}, but {} objects were freed",
-                self.ghost.frees
+                self.core.ghost.frees
             );
-            self.violate("INV-S15", msg);
+            self.core.violate("INV-S15", msg);
         }
-        if self.checks {
+        if self.core.checks {
             self.check_sheaves_invariants();
         }
     }

@@ -3,9 +3,11 @@
 //! `counters` and their double CAS, the node partial list under `list_lock`) is the shared
 //! `Page`/`Node` of the machine, as in the classic design.
 //!
-//! Files: `alloc` (`slab_alloc_node`/`alloc_from_pcs`, `__pcs_replace_empty_main`, the refill
-//! from slabs and `___slab_alloc`), `free` (`slab_free`, `free_to_pcs`,
-//! `__pcs_replace_full_main`, the flushes, `__kmem_cache_free_bulk`, `__slab_free`, hotplug),
+//! Files: `alloc` (`slab_alloc_node`/`alloc_from_pcs`, `__pcs_replace_empty_main`), `refill`
+//! (the refill from slabs: `refill_sheaf`, `refill_objects`, `__refill_objects_node`),
+//! `alloc_slow` (`___slab_alloc`, `get_from_partial_node`, `allocate_slab`,
+//! `alloc_from_new_slab`), `free` (`slab_free`, `free_to_pcs`, `__pcs_replace_full_main`),
+//! `flush` (the flushes, `__kmem_cache_free_bulk`, hotplug), `free_slow` (`__slab_free`),
 //! `barn` (the barn helpers and the per-CPU lock), `invariants` (INV-S1…INV-S15 of model.md C.5).
 //!
 //! Where a kernel statement becomes one step although it is several accesses, the comment at
@@ -20,25 +22,29 @@ use crate::model::pcs::labels::*;
 use crate::scenario::PcsLock;
 
 mod alloc;
+mod alloc_slow;
 mod barn;
+mod flush;
 mod free;
+mod free_slow;
 mod invariants;
 #[cfg(test)]
 mod negative;
+mod refill;
 mod view;
 
 use super::pcs::FnPc;
-pub use alloc::{
-    AllocFromNewSlab, AllocateSlab, GetFreelistNofreeze, GetFromPartialNode, GetPartialNodeBulk,
-    PcsReplaceEmptyMain, RefillObjects, RefillObjectsNode, RefillSheaf, SlabAllocNode, SlabAllocV7,
-};
+pub use alloc::{PcsReplaceEmptyMain, SlabAllocNode};
+pub use alloc_slow::{AllocFromNewSlab, AllocateSlab, GetFromPartialNode, SlabAllocV7};
 pub use barn::{
     BarnGetEmptySheaf, BarnPutSheaf, BarnReplaceEmptySheaf, BarnReplaceFullSheaf, LocalLockV7,
     LocalTrylock, LocalUnlockV7,
 };
-pub use free::{
-    FreeToPcs, KmemCacheFreeBulk, PcsFlushAll, PcsInstallEmptySheaf, PcsReplaceFullMain,
-    SheafFlushMain, SheafFlushUnused, SlabFreeSlowV7, SlabFreeV7, SlubCpuDead,
+pub use flush::{KmemCacheFreeBulk, PcsFlushAll, SheafFlushMain, SheafFlushUnused, SlubCpuDead};
+pub use free::{FreeToPcs, PcsInstallEmptySheaf, PcsReplaceFullMain, SlabFreeV7};
+pub use free_slow::SlabFreeSlowV7;
+pub use refill::{
+    GetFreelistNofreeze, GetPartialNodeBulk, RefillObjects, RefillObjectsNode, RefillSheaf,
 };
 
 /// Linux 7.0's state of the machine `$m` (`Machine::sheaves_state`).
@@ -208,41 +214,41 @@ impl Machine {
     }
     pub(super) fn sheaf(&self, h: SheafId) -> &Sheaf {
         (sv!(self).sheaves.get(h as usize))
-            .unwrap_or_else(|| self.missing("sheaf", h.into(), &NO_SHEAF))
+            .unwrap_or_else(|| self.core.missing("sheaf", h.into(), &NO_SHEAF))
     }
     pub(super) fn sheaf_mut(&mut self, h: SheafId) -> Option<&mut Sheaf> {
-        let sh = own_mut::<SheavesState>(&self.fault, &mut self.st.alloc)?
+        let sh = own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?
             .sheaves
             .get_mut(h as usize);
-        super::prims::found(&self.fault, "sheaf", h.into(), sh)
+        super::prims::found(&self.core.fault, "sheaf", h.into(), sh)
     }
     /// CPU k's `slub_percpu_sheaves`.
     pub(super) fn pcs(&self, k: u32) -> &Pcs {
         (sv!(self).pcs.get(k as usize))
-            .unwrap_or_else(|| self.missing("sheaves of cpu", k.into(), &NO_PCS))
+            .unwrap_or_else(|| self.core.missing("sheaves of cpu", k.into(), &NO_PCS))
     }
     pub(super) fn pcs_mut(&mut self, k: u32) -> Option<&mut Pcs> {
-        let p = own_mut::<SheavesState>(&self.fault, &mut self.st.alloc)?
+        let p = own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?
             .pcs
             .get_mut(k as usize);
-        super::prims::found(&self.fault, "sheaves of cpu", k.into(), p)
+        super::prims::found(&self.core.fault, "sheaves of cpu", k.into(), p)
     }
     /// Node n's barn.
     pub(super) fn barn(&self, n: u32) -> &Barn {
         (sv!(self).barns.get(n as usize))
-            .unwrap_or_else(|| self.missing("barn of node", n.into(), &NO_BARN))
+            .unwrap_or_else(|| self.core.missing("barn of node", n.into(), &NO_BARN))
     }
     pub(super) fn barn_mut(&mut self, n: u32) -> Option<&mut Barn> {
-        let b = own_mut::<SheavesState>(&self.fault, &mut self.st.alloc)?
+        let b = own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?
             .barns
             .get_mut(n as usize);
-        super::prims::found(&self.fault, "barn of node", n.into(), b)
+        super::prims::found(&self.core.fault, "barn of node", n.into(), b)
     }
 
     pub(super) fn sheaf_layout(&self) -> &SheafLayout {
         // `Config::from_scenario` made the layout of every Linux 7.0 scenario.
-        self.cfg.layout.sheaf().unwrap_or_else(|| {
-            self.fault(Fault::Broken(
+        self.core.cfg.layout.sheaf().unwrap_or_else(|| {
+            self.core.fault(Fault::Broken(
                 "the sheaves' code ran without a sheaf layout",
             ));
             &NO_SHEAF_LAYOUT
@@ -253,7 +259,7 @@ impl Machine {
     /// own, `spare` is NULL, every barn is empty.
     pub(super) fn init_sheaves(&mut self) {
         let mut pcs = Vec::new();
-        for _ in 0..self.cfg.cpus {
+        for _ in 0..self.core.cfg.cpus {
             let h = self.create_sheaf();
             pcs.push(Pcs {
                 holder: None,
@@ -269,9 +275,9 @@ impl Machine {
     /// A new, empty sheaf with its cache lines (the `kzalloc` of `__alloc_empty_sheaf`).
     fn create_sheaf(&mut self) -> SheafId {
         let (cap, lines) = (self.sheaf_layout().capacity, self.sheaf_layout().lines);
-        let line = self.st.lines.len() as u32;
+        let line = self.core.st.lines.len() as u32;
         for _ in 0..lines {
-            self.st.lines.push([Mesi::I; MAX_CPUS]);
+            self.core.st.lines.push([Mesi::I; MAX_CPUS]);
         }
         // Only under Linux 7.0 (else: an internal error, noted, and no sheaf).
         let Some(st) = self.sheaves_state_mut() else {
@@ -298,11 +304,11 @@ impl Machine {
 
     /// `PCS(k)`: CPU k's `slub_percpu_sheaves` (the per-CPU line of the layout).
     pub(super) fn line_pcs(&self, k: u32) -> u32 {
-        self.cfg.line_cc(k)
+        self.core.cfg.line_cc(k)
     }
     /// `BN(n)`: node n's barn, the line after `ND(n)`.
     pub(super) fn line_bn(&self, n: u32) -> u32 {
-        self.cfg.line_nd(n).saturating_add(1)
+        self.core.cfg.line_nd(n).saturating_add(1)
     }
     pub(super) fn line_sh(&self, h: SheafId) -> u32 {
         self.sheaf(h).line
@@ -326,12 +332,12 @@ impl Machine {
         self.sheaf_layout().capacity
     }
     pub(super) fn locked_pcs(&self) -> bool {
-        self.variant().pcs_lock == PcsLock::Trylock
+        self.core.variant().pcs_lock == PcsLock::Trylock
     }
     /// Whether the stepping context may allocate with a blocking gfp (`GFP_KERNEL`): tasks
     /// do; interrupt handlers allocate with `GFP_ATOMIC` (model.md C.7's fixture).
     pub(super) fn can_block(&self) -> bool {
-        self.ctx(self.cur).kind == CtxKind::Task
+        self.core.ctx(self.core.cur).kind == CtxKind::Task
     }
 
     /// The CPU whose sheaves a sheaf is `main` or `spare` of, if any.
@@ -346,13 +352,13 @@ impl Machine {
     // ----- the ghost owner of objects in flight -----
 
     pub(super) fn hold(&mut self, a: Addr) {
-        let cur = self.cur;
+        let cur = self.core.cur;
         if let Some(st) = self.sheaves_state_mut() {
             st.held.push((cur, a));
         }
     }
     pub(super) fn unhold(&mut self, a: Addr) {
-        let cur = self.cur;
+        let cur = self.core.cur;
         let Some(st) = self.sheaves_state_mut() else {
             return;
         };
@@ -368,7 +374,7 @@ impl Machine {
                 break;
             }
             self.unhold(a);
-            a = self.peek_fp(a).unwrap_or(NULL);
+            a = self.core.peek_fp(a).unwrap_or(NULL);
         }
     }
 
@@ -376,7 +382,7 @@ impl Machine {
 
     /// A load of CPU k's `slub_percpu_sheaves`.
     pub(super) fn ld_pcs(&mut self, k: u32) -> Pcs {
-        self.access(self.line_pcs(k), Access::Read);
+        self.core.access(self.line_pcs(k), Access::Read);
         self.pcs(k).clone()
     }
 
@@ -387,13 +393,13 @@ impl Machine {
             return;
         }
         let holder = self.pcs(k).holder;
-        if holder != Some(self.cur) {
-            let who = holder.map_or("nobody".to_string(), |h| self.ctx_name(h).to_string());
+        if holder != Some(self.core.cur) {
+            let who = holder.map_or("nobody".to_string(), |h| self.core.ctx_name(h).to_string());
             let msg = format!(
                 "{} changed cpu{k}'s sheaves ({what}) while the lock was held by {who}",
-                self.ctx_name(self.cur)
+                self.core.ctx_name(self.core.cur)
             );
-            self.violate("INV-S6", msg);
+            self.core.violate("INV-S6", msg);
         }
     }
 
@@ -405,7 +411,7 @@ impl Machine {
         spare: Option<Option<SheafId>>,
         dead: bool,
     ) {
-        self.access(self.line_pcs(k), Access::Write);
+        self.core.access(self.line_pcs(k), Access::Write);
         self.check_pcs_writer(k, "main/spare", dead);
         let p = need!(self, self.pcs_mut(k), ());
         if let Some(m) = main {
@@ -422,7 +428,7 @@ impl Machine {
         let Some(k) = self.sheaf_cpu(h) else { return };
         // The holder writing its own sheaf is every fast path's case: settle it before the
         // scan of every context's frames that `replacing` is.
-        if !self.locked_pcs() || dead || self.pcs(k).holder == Some(self.cur) {
+        if !self.locked_pcs() || dead || self.pcs(k).holder == Some(self.core.cur) {
             return;
         }
         // A main just parked in a barn is still `pcs->main` until its CPU stores the
@@ -436,9 +442,9 @@ impl Machine {
     /// `get_barn(s)`: the barn of CPU k's node, through `s->node[]` (read-mostly, on the
     /// `kmem_cache` line here) and the node's `barn` pointer.
     pub(super) fn get_barn(&mut self, k: u32) -> u32 {
-        let n = self.node_of_cpu(k);
-        self.access(self.cfg.line_kc(), Access::Read);
-        self.access(self.cfg.line_nd(n), Access::Read);
+        let n = self.core.node_of_cpu(k);
+        self.core.access(self.core.cfg.line_kc(), Access::Read);
+        self.core.access(self.core.cfg.line_nd(n), Access::Read);
         n
     }
 
@@ -458,11 +464,11 @@ impl Machine {
     }
 
     pub(super) fn ld_size(&mut self, h: SheafId) -> u32 {
-        self.access(self.line_sh(h), Access::Read);
+        self.core.access(self.line_sh(h), Access::Read);
         self.sheaf(h).size
     }
     pub(super) fn st_size(&mut self, h: SheafId, size: u32, dead: bool) {
-        self.access(self.line_sh(h), Access::Write);
+        self.core.access(self.line_sh(h), Access::Write);
         self.check_sheaf_writer(h, dead);
         if let Some(sh) = self.sheaf_mut(h) {
             sh.size = size;
@@ -473,15 +479,15 @@ impl Machine {
                 self.sheaf_name(h),
                 self.capacity()
             );
-            self.violate("INV-S2", msg);
+            self.core.violate("INV-S2", msg);
         }
     }
     pub(super) fn ld_slot(&mut self, h: SheafId, i: u32) -> Addr {
-        self.access(self.line_slot(h, i), Access::Read);
+        self.core.access(self.line_slot(h, i), Access::Read);
         self.sheaf(h).slots.get(i as usize).copied().unwrap_or(NULL)
     }
     pub(super) fn st_slot(&mut self, h: SheafId, i: u32, v: Addr, dead: bool) {
-        self.access(self.line_slot(h, i), Access::Write);
+        self.core.access(self.line_slot(h, i), Access::Write);
         self.check_sheaf_writer(h, dead);
         // A slot beyond the capacity is not written (INV-S2 reports the size that led there).
         if let Some(s) = self
@@ -496,10 +502,10 @@ impl Machine {
     /// this cache: `cache.pageAllocFail` (this cache's `new_slab` fails) leaves it alone, so
     /// `alloc_full_sheaf` gets its sheaf and fails at the refill.
     pub(super) fn sheaf_alloc(&mut self) -> Option<SheafId> {
-        self.charge(cost::Id::PageAlloc);
+        self.core.charge(cost::Id::PageAlloc);
         let h = self.create_sheaf();
-        self.access(self.line_sh(h), Access::Write);
-        self.stat(Stat::SHEAF_ALLOC);
+        self.core.access(self.line_sh(h), Access::Write);
+        self.core.stat(Stat::SHEAF_ALLOC);
         note!(
             self,
             SheafAlloc,
@@ -513,15 +519,15 @@ impl Machine {
     /// `SHFREE`: `free_empty_sheaf`. A sheaf freed with objects in it leaks them (INV-S1
     /// reports them as lost): model.md C.9 item 3.
     pub(super) fn sheaf_free(&mut self, h: SheafId) {
-        self.charge(cost::Id::PageFree);
-        self.stat(Stat::SHEAF_FREE);
+        self.core.charge(cost::Id::PageFree);
+        self.core.stat(Stat::SHEAF_FREE);
         let size = self.sheaf(h).size;
         if let Some(sh) = self.sheaf_mut(h) {
             sh.freed = true;
         }
         let first = self.line_sh(h);
         for l in first..first.saturating_add(self.sheaf_layout().lines) {
-            self.invalidate_line(l);
+            self.core.invalidate_line(l);
         }
         note!(
             self,
@@ -540,7 +546,7 @@ impl Machine {
     /// Count `n` for a statistic at once (`stat_add`).
     pub(super) fn stat_add(&mut self, s: Stat, n: u32) {
         for _ in 0..n {
-            self.stat(s);
+            self.core.stat(s);
         }
     }
 
@@ -550,7 +556,7 @@ impl Machine {
     /// so saving it and then taking the lock is the same to every other context as doing both
     /// at the instant the lock is free (the step waits until it is).
     pub(super) fn list_lock_irqsave(&mut self, flags: &mut bool, n: u32) {
-        self.irq_save(flags);
+        self.core.irq_save(flags);
         self.spin_lock(n);
         note!(
             self,
@@ -560,8 +566,8 @@ impl Machine {
         );
     }
     pub(super) fn list_unlock_irqrestore(&mut self, flags: bool, n: u32) {
-        self.spin_unlock(n);
-        self.irq_restore(flags);
+        self.core.spin_unlock(n);
+        self.core.irq_restore(flags);
         note!(
             self,
             Unlock,
@@ -573,14 +579,15 @@ impl Machine {
     /// The locks of `cx`'s next step, if another context holds one.
     pub(super) fn sheaves_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
-        let node_lock = |n: u32| held_by(self.node(n).list_lock).map(|h| Block::ListLock(n, h));
+        let node_lock =
+            |n: u32| held_by(self.core.node(n).list_lock).map(|h| Block::ListLock(n, h));
         let barn_lock = |n: u32| held_by(self.barn(n).lock).map(|h| Block::BarnLock(n, h));
         match fr {
             Frame::SlabFreeSlowV7 {
                 pc: slab_free_slow_v7::SS5,
                 l,
             } => {
-                let n = self.node_of_slab(l.slab);
+                let n = self.core.node_of_slab(l.slab);
                 let locks = l.new.inuse == 0 || l.prior == NULL;
                 if locks {
                     node_lock(n)
@@ -591,7 +598,7 @@ impl Machine {
             Frame::AllocFromNewSlab {
                 pc: alloc_from_new_slab::NS5,
                 l,
-            } => node_lock(self.node_of_slab(l.slab)),
+            } => node_lock(self.core.node_of_slab(l.slab)),
             Frame::GetFromPartialNode {
                 pc: get_from_partial_node::GP2,
                 l,
@@ -667,7 +674,9 @@ impl Machine {
             Frame::SlabFreeSlowV7 { pc, l } => self.slab_free_slow_v7(pc, l),
             Frame::CpuDead { pc, l } => self.slub_cpu_dead(pc, l),
             Frame::PcsFlushAll { pc, l } => self.pcs_flush_all(pc, l),
-            _ => self.fault(Fault::Broken("a function of another allocator")),
+            _ => self
+                .core
+                .fault(Fault::Broken("a function of another allocator")),
         }
     }
 }

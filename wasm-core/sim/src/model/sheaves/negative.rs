@@ -34,18 +34,18 @@ fn machine() -> Machine {
     )
     .expect("a valid scenario");
     let m = Machine::new(sc, false, true);
-    assert!(m.violations.is_empty(), "{:?}", m.violations);
+    assert!(m.core.violations.is_empty(), "{:?}", m.core.violations);
     m
 }
 
 fn fired(m: &Machine, inv: &str) -> bool {
-    m.violations.iter().any(|v| v.invariant == inv)
+    m.core.violations.iter().any(|v| v.invariant == inv)
 }
 
 #[track_caller]
 fn check(m: &mut Machine, inv: &str) {
     m.check_sheaves_invariants();
-    assert!(fired(m, inv), "{inv} did not fire: {:?}", m.violations);
+    assert!(fired(m, inv), "{inv} did not fire: {:?}", m.core.violations);
 }
 
 fn main_of(m: &Machine, k: u32) -> SheafId {
@@ -56,14 +56,14 @@ fn main_of(m: &Machine, k: u32) -> SheafId {
 fn the_untouched_state_is_clean() {
     let mut m = machine();
     m.check_sheaves_invariants();
-    assert!(m.violations.is_empty(), "{:?}", m.violations);
+    assert!(m.core.violations.is_empty(), "{:?}", m.core.violations);
 }
 
 #[test]
 fn inv_s1_an_object_in_two_places() {
     let mut m = machine();
     let h = main_of(&m, 0);
-    let a3 = m.st.vars[2].addr.unwrap();
+    let a3 = m.core.st.vars[2].addr.unwrap();
     let sh = m.sheaf_mut(h).unwrap();
     let n = sh.size as usize;
     sh.slots[n] = a3;
@@ -77,7 +77,7 @@ fn inv_s2_a_sheaf_above_its_capacity() {
     let h = main_of(&m, 0);
     let cap = m.capacity();
     m.st_size(h, cap + 1, true);
-    assert!(fired(&m, "INV-S2"), "{:?}", m.violations);
+    assert!(fired(&m, "INV-S2"), "{:?}", m.core.violations);
 }
 
 #[test]
@@ -121,10 +121,10 @@ fn inv_s6_a_cpus_sheaves_written_without_its_lock() {
     let mut m = machine();
     // U (on cpu1) stores cpu0's main while T holds cpu0's lock.
     m.pcs_mut(0).unwrap().holder = Some(0);
-    m.cur = 1;
+    m.core.cur = 1;
     let h = main_of(&m, 0);
     m.st_pcs(0, Some(h), None, false);
-    assert!(fired(&m, "INV-S6"), "{:?}", m.violations);
+    assert!(fired(&m, "INV-S6"), "{:?}", m.core.violations);
 }
 
 #[test]
@@ -138,13 +138,13 @@ fn inv_s7_local_lock_taken_while_another_context_holds_it() {
         }
         m.apply(Move::Step(0), None);
     }
-    assert!(fired(&m, "INV-S7"), "{:?}", m.violations);
+    assert!(fired(&m, "INV-S7"), "{:?}", m.core.violations);
 }
 
 /// The first published slab with free objects on its freelist.
 fn slab_with_free(m: &Machine) -> SlabId {
-    (0..m.st.slabs.len() as SlabId)
-        .find(|&s| m.page(s).life == Life::Live && m.slab(s).freelist != NULL)
+    (0..m.core.st.slabs.len() as SlabId)
+        .find(|&s| m.core.page(s).life == Life::Live && m.slab(s).freelist != NULL)
         .expect("a slab with free objects")
 }
 
@@ -157,16 +157,16 @@ fn inv_s9_inuse_that_does_not_account_for_the_freelist() {
     let mut m = machine();
     let s = slab_with_free(&m);
     let head = m.slab(s).freelist;
-    let (_, i) = m.object_of(head).unwrap();
+    let (_, i) = m.core.object_of(head).unwrap();
     // The head's free pointer points to itself: a cycle.
-    m.st.slabs[s as usize].fp[i as usize] = head;
+    m.core.st.slabs[s as usize].fp[i as usize] = head;
     check(&mut m, "INV-S9");
 }
 
 #[test]
 fn inv_s10_nr_partial_and_the_flag_disagree_with_the_list() {
     let mut m = machine();
-    m.st.nodes[0].nr_partial += 1;
+    m.core.st.nodes[0].nr_partial += 1;
     check(&mut m, "INV-S10");
     let mut m = machine();
     let s = slab_with_free(&m);
@@ -187,9 +187,12 @@ fn inv_s11_a_frozen_slab() {
 fn inv_s12_free_objects_nobody_can_find() {
     let mut m = machine();
     let s = slab_with_free(&m);
-    assert!(m.st.nodes[0].partial.contains(&s), "the slab is listed");
-    m.st.nodes[0].partial.retain(|&x| x != s);
-    m.st.nodes[0].nr_partial -= 1;
+    assert!(
+        m.core.st.nodes[0].partial.contains(&s),
+        "the slab is listed"
+    );
+    m.core.st.nodes[0].partial.retain(|&x| x != s);
+    m.core.st.nodes[0].nr_partial -= 1;
     m.slab_mut(s).unwrap().on_node_partial = false;
     check(&mut m, "INV-S12");
 }
@@ -199,11 +202,12 @@ fn inv_s12_free_objects_nobody_can_find() {
 fn check_says(m: &mut Machine, inv: &str, why: &str) {
     m.check_sheaves_invariants();
     assert!(
-        m.violations
+        m.core
+            .violations
             .iter()
             .any(|v| v.invariant == inv && v.message.contains(why)),
         "{inv} did not say {why:?}: {:?}",
-        m.violations
+        m.core.violations
     );
 }
 
@@ -211,8 +215,8 @@ fn check_says(m: &mut Machine, inv: &str, why: &str) {
 /// what a test adds forbids its discard.
 fn discardable_slab(m: &mut Machine) -> SlabId {
     let s = slab_with_free(m);
-    m.st.nodes[0].partial.retain(|&x| x != s);
-    m.st.nodes[0].nr_partial -= 1;
+    m.core.st.nodes[0].partial.retain(|&x| x != s);
+    m.core.st.nodes[0].nr_partial -= 1;
     let sl = m.slab_mut(s).unwrap();
     sl.on_node_partial = false;
     sl.counters.inuse = 0;
@@ -226,8 +230,8 @@ fn discardable_slab(m: &mut Machine) -> SlabId {
 fn inv_s13_discard_slab_of_a_slab_with_objects_in_use() {
     let mut m = machine();
     let s = slab_with_free(&m);
-    m.st.nodes[0].partial.retain(|&x| x != s);
-    m.st.nodes[0].nr_partial -= 1;
+    m.core.st.nodes[0].partial.retain(|&x| x != s);
+    m.core.st.nodes[0].nr_partial -= 1;
     m.slab_mut(s).unwrap().on_node_partial = false;
     m.discard_slab(s);
     check_says(&mut m, "INV-S13", "object(s) are in use");
@@ -258,7 +262,7 @@ fn inv_s13_discard_slab_twice() {
     // The first discard is allowed: no INV-S13.
     m.discard_slab(s);
     m.check_sheaves_invariants();
-    assert!(!fired(&m, "INV-S13"), "{:?}", m.violations);
+    assert!(!fired(&m, "INV-S13"), "{:?}", m.core.violations);
     m.discard_slab(s);
     check_says(&mut m, "INV-S13", "already discarded");
 }
@@ -267,8 +271,8 @@ fn inv_s13_discard_slab_twice() {
 fn inv_s13_discard_slab_of_a_slab_another_context_isolated() {
     let mut m = machine();
     let s = discardable_slab(&mut m);
-    let other = (0..m.st.ctxs.len() as CtxId)
-        .find(|&c| c != m.cur)
+    let other = (0..m.core.st.ctxs.len() as CtxId)
+        .find(|&c| c != m.core.cur)
         .expect("a second context");
     m.sheaves_state_mut().unwrap().isolated.push((other, s));
     m.discard_slab(s);
@@ -276,11 +280,11 @@ fn inv_s13_discard_slab_of_a_slab_another_context_isolated() {
     // The context that isolated it may discard it (`__refill_objects` does).
     let mut m = machine();
     let s = discardable_slab(&mut m);
-    let cur = m.cur;
+    let cur = m.core.cur;
     m.sheaves_state_mut().unwrap().isolated.push((cur, s));
     m.discard_slab(s);
     m.check_sheaves_invariants();
-    assert!(!fired(&m, "INV-S13"), "{:?}", m.violations);
+    assert!(!fired(&m, "INV-S13"), "{:?}", m.core.violations);
 }
 
 #[test]
@@ -290,10 +294,10 @@ fn inv_s15_counters_that_do_not_account_for_the_sheaves() {
     while let Some(&mv) = Driver::enabled_moves(&m).first() {
         m.apply(mv, None);
     }
-    assert!(m.violations.is_empty(), "{:?}", m.violations);
-    m.st.stats[0][crate::model::Stat::SHEAF_REFILL as usize] += 1;
+    assert!(m.core.violations.is_empty(), "{:?}", m.core.violations);
+    m.core.st.stats[0][crate::model::Stat::SHEAF_REFILL as usize] += 1;
     m.check_sheaves_end();
-    assert!(fired(&m, "INV-S15"), "{:?}", m.violations);
+    assert!(fired(&m, "INV-S15"), "{:?}", m.core.violations);
 }
 
 /// INV-S3's exemption covers only the pointer a CPU is replacing: with cpu0 between parking
@@ -302,7 +306,7 @@ fn inv_s15_counters_that_do_not_account_for_the_sheaves() {
 #[test]
 fn inv_s3_exempts_only_the_pointer_being_replaced() {
     let mut m = machine();
-    m.st.ctxs[0].stack.push(Frame::ReplaceFullMain {
+    m.core.st.ctxs[0].stack.push(Frame::ReplaceFullMain {
         pc: crate::model::pcs::labels::pcs_replace_full_main::FR6r,
         l: super::PcsReplaceFullMain {
             pcs: 0,
@@ -313,7 +317,7 @@ fn inv_s3_exempts_only_the_pointer_being_replaced() {
     let h0 = main_of(&m, 0);
     m.pcs_mut(1).unwrap().spare = Some(h0);
     m.check_sheaves_invariants();
-    assert!(!fired(&m, "INV-S3"), "{:?}", m.violations);
+    assert!(!fired(&m, "INV-S3"), "{:?}", m.core.violations);
     // The spare: not exempt.
     m.pcs_mut(1).unwrap().spare = None;
     let h1 = main_of(&m, 1);

@@ -12,7 +12,9 @@ impl Machine {
         SheafView {
             name: self.sheaf_name(h),
             capacity: self.capacity(),
-            objects: (sh.objects().iter()).map(|&a| self.addr_name(a)).collect(),
+            objects: (sh.objects().iter())
+                .map(|&a| self.core.addr_name(a))
+                .collect(),
             held_by: None,
         }
     }
@@ -26,7 +28,7 @@ impl Machine {
         }
         if let Some(&(c, _)) = sv!(self).isolated.iter().find(|&&(_, x)| x == s) {
             v.owner = SlabOwner::Isolated {
-                ctx: self.ctx_name(c).to_string(),
+                ctx: self.core.ctx_name(c).to_string(),
             };
         }
     }
@@ -35,7 +37,7 @@ impl Machine {
     pub(in crate::model) fn pcs_view(&self, k: u32) -> PcsView {
         let p = self.pcs(k);
         PcsView {
-            locked_by: p.holder.map(|h| self.ctx_name(h).to_string()),
+            locked_by: p.holder.map(|h| self.core.ctx_name(h).to_string()),
             main: self.sheaf_view(p.main),
             spare: p.spare.map(|h| self.sheaf_view(h)),
         }
@@ -45,12 +47,12 @@ impl Machine {
     pub(in crate::model) fn barn_view(&self, n: u32) -> BarnView {
         let b = self.barn(n);
         BarnView {
-            locked_by: b.lock.map(|h| self.ctx_name(h).to_string()),
-            waiters: (0..self.cfg.n_ctx as CtxId)
+            locked_by: b.lock.map(|h| self.core.ctx_name(h).to_string()),
+            waiters: (0..self.core.cfg.n_ctx as CtxId)
                 .filter(|&c| {
                     matches!(self.blocked(c), Some(crate::model::executor::Block::BarnLock(m, _)) if m == n)
                 })
-                .map(|c| self.ctx_name(c).to_string())
+                .map(|c| self.core.ctx_name(c).to_string())
                 .collect(),
             full: b.full.iter().map(|&h| self.sheaf_view(h)).collect(),
             empty: b.empty.iter().map(|&h| self.sheaf_view(h)).collect(),
@@ -62,7 +64,7 @@ impl Machine {
     /// Sheaves neither on a CPU nor in a barn nor freed, with the context whose frames name
     /// one (`Frame::sheaves`), if any.
     pub(in crate::model) fn loose_sheaves(&self) -> Option<Vec<SheafView>> {
-        let AllocState::Sheaves(s) = &self.st.alloc else {
+        let AllocState::Sheaves(s) = &self.alloc else {
             return None;
         };
         let placed = |h: SheafId| {
@@ -76,8 +78,8 @@ impl Machine {
                 .filter(|&(h, sh)| !sh.freed && !placed(h))
                 .map(|(h, _)| {
                     let mut v = self.sheaf_view(h);
-                    v.held_by = (self.st.ctxs.iter().zip(&self.cfg.ctx_ids))
-                        .take(self.cfg.n_ctx)
+                    v.held_by = (self.core.st.ctxs.iter().zip(&self.core.cfg.ctx_ids))
+                        .take(self.core.cfg.n_ctx)
                         .find(|(c, _)| c.stack.iter().any(|f| f.holds_sheaf(h)))
                         .map(|(_, name)| name.clone());
                     v
@@ -88,10 +90,10 @@ impl Machine {
 
     /// Who holds object `a` under Linux 7.0 (the order of INV-S1's places).
     pub(in crate::model) fn sheaves_object_owner(&self, a: Addr) -> ObjectOwner {
-        for (vi, v) in self.st.vars.iter().enumerate() {
+        for (vi, v) in self.core.st.vars.iter().enumerate() {
             if v.held() && v.addr == Some(a) {
                 return ObjectOwner::User {
-                    var: self.var_name(vi).to_string(),
+                    var: self.core.var_name(vi).to_string(),
                 };
             }
         }
@@ -107,10 +109,10 @@ impl Machine {
         }
         if let Some(&(c, _)) = s.held.iter().find(|&&(_, x)| x == a) {
             return ObjectOwner::Inflight {
-                ctx: self.ctx_name(c).to_string(),
+                ctx: self.core.ctx_name(c).to_string(),
             };
         }
-        if let Some(sl) = self.slab_of(a) {
+        if let Some(sl) = self.core.slab_of(a) {
             if self.chain_has(self.slab(sl).freelist, a) {
                 return ObjectOwner::Slab;
             }
@@ -120,7 +122,7 @@ impl Machine {
 
     /// The sheaf a line past the static lines and the slabs belongs to.
     fn sheaf_of_line(&self, l: u32) -> Option<SheafId> {
-        let AllocState::Sheaves(s) = &self.st.alloc else {
+        let AllocState::Sheaves(s) = &self.alloc else {
             return None;
         };
         let lines = self.sheaf_layout().lines;
@@ -132,15 +134,15 @@ impl Machine {
 
     /// Names of Linux 7.0's lines: `cpu_sheaves[k]`, `barn n`, `sheaf h3` (and its slots).
     pub(in crate::model) fn sheaves_line_name(&self, l: u32) -> Option<String> {
-        self.cfg.layout.sheaf()?;
+        self.core.cfg.layout.sheaf()?;
         // The layout of `Config::line_cc` and `line_nd`: the kmem_cache line, a line per CPU,
         // then a node line and a barn line per node; the sheaves' lines after the slabs'.
-        let cpus = self.cfg.cpus as u32;
+        let cpus = self.core.cfg.cpus as u32;
         if let Some(k) = l.checked_sub(1).filter(|&k| k < cpus) {
             return Some(format!("cpu_sheaves[{k}]"));
         }
         if let Some(i) = l.checked_sub(1).and_then(|i| i.checked_sub(cpus)) {
-            if l < self.cfg.static_lines() {
+            if l < self.core.cfg.static_lines() {
                 let n = i / 2;
                 return Some(if i.is_multiple_of(2) {
                     format!("node {n}")
@@ -164,13 +166,13 @@ impl Machine {
     }
 
     pub(in crate::model) fn sheaves_line_holds(&self, l: u32) -> Option<LineHolds> {
-        self.cfg.layout.sheaf()?;
-        let cpus = self.cfg.cpus as u32;
+        self.core.cfg.layout.sheaf()?;
+        let cpus = self.core.cfg.cpus as u32;
         if let Some(k) = l.checked_sub(1).filter(|&k| k < cpus) {
             return Some(LineHolds::Cpu { cpu: k });
         }
         if let Some(i) = l.checked_sub(1).and_then(|i| i.checked_sub(cpus)) {
-            if l < self.cfg.static_lines() {
+            if l < self.core.cfg.static_lines() {
                 let n = i / 2;
                 return Some(if i.is_multiple_of(2) {
                     LineHolds::Node { node: n }

@@ -16,39 +16,41 @@ impl Machine {
     }
     /// SLAB's fields of slab `s`, for a write.
     pub(super) fn slab_page_mut(&mut self, s: SlabId) -> Option<&mut SlabPage> {
-        let sp = own_mut::<SlabState>(&self.fault, &mut self.st.alloc)?
+        let sp = own_mut::<SlabState>(&self.core.fault, &mut self.alloc)?
             .pages
             .get_mut(s as usize);
-        crate::model::prims::found(&self.fault, "slab", s.into(), sp)
+        crate::model::prims::found(&self.core.fault, "slab", s.into(), sp)
     }
     /// CPU k's `array_cache`.
     pub(in crate::model) fn ac(&self, k: u32) -> &ArrayCache {
         (self.slab_state().ac.get(k as usize))
-            .unwrap_or_else(|| self.missing("array_cache of cpu", k.into(), &NO_ARRAY))
+            .unwrap_or_else(|| self.core.missing("array_cache of cpu", k.into(), &NO_ARRAY))
     }
     pub(super) fn ac_mut(&mut self, k: u32) -> Option<&mut ArrayCache> {
-        let ac = own_mut::<SlabState>(&self.fault, &mut self.st.alloc)?
+        let ac = own_mut::<SlabState>(&self.core.fault, &mut self.alloc)?
             .ac
             .get_mut(k as usize);
-        crate::model::prims::found(&self.fault, "array_cache of cpu", k.into(), ac)
+        crate::model::prims::found(&self.core.fault, "array_cache of cpu", k.into(), ac)
     }
     /// Node n's lists (SLAB's `kmem_cache_node` beyond the shared `Node`).
     pub(in crate::model) fn snode(&self, n: u32) -> &SlabNode {
         (self.slab_state().nodes.get(n as usize))
-            .unwrap_or_else(|| self.missing("SLAB node", n.into(), &NO_SLAB_NODE))
+            .unwrap_or_else(|| self.core.missing("SLAB node", n.into(), &NO_SLAB_NODE))
     }
     pub(super) fn snode_mut(&mut self, n: u32) -> Option<&mut SlabNode> {
-        let sn = own_mut::<SlabState>(&self.fault, &mut self.st.alloc)?
+        let sn = own_mut::<SlabState>(&self.core.fault, &mut self.alloc)?
             .nodes
             .get_mut(n as usize);
-        crate::model::prims::found(&self.fault, "SLAB node", n.into(), sn)
+        crate::model::prims::found(&self.core.fault, "SLAB node", n.into(), sn)
     }
 
     pub(super) fn arr(&self, a: Arr) -> &ArrayCache {
         match a {
             Arr::Cpu(k) => self.ac(k),
-            Arr::Shared(n) => (self.snode(n).shared.as_ref())
-                .unwrap_or_else(|| self.missing("shared array of node", n.into(), &NO_ARRAY)),
+            Arr::Shared(n) => (self.snode(n).shared.as_ref()).unwrap_or_else(|| {
+                self.core
+                    .missing("shared array of node", n.into(), &NO_ARRAY)
+            }),
         }
     }
 
@@ -56,15 +58,15 @@ impl Machine {
         match a {
             Arr::Cpu(k) => self.ac_mut(k),
             Arr::Shared(n) => {
-                let nodes = &mut own_mut::<SlabState>(&self.fault, &mut self.st.alloc)?.nodes;
+                let nodes = &mut own_mut::<SlabState>(&self.core.fault, &mut self.alloc)?.nodes;
                 let sn = crate::model::prims::found(
-                    &self.fault,
+                    &self.core.fault,
                     "SLAB node",
                     n.into(),
                     nodes.get_mut(n as usize),
                 );
                 crate::model::prims::found(
-                    &self.fault,
+                    &self.core.fault,
                     "shared array of node",
                     n.into(),
                     sn?.shared.as_mut(),
@@ -75,15 +77,15 @@ impl Machine {
 
     pub(super) fn arr_hdr(&self, a: Arr) -> u32 {
         match a {
-            Arr::Cpu(k) => self.cfg.line_cc(k),
-            Arr::Shared(n) => self.cfg.line_nd(n).saturating_add(1),
+            Arr::Cpu(k) => self.core.cfg.line_cc(k),
+            Arr::Shared(n) => self.core.cfg.line_nd(n).saturating_add(1),
         }
     }
 
     /// Touch the header and entries `[from, to)` of an array (a load, a store, a memcpy).
     pub(super) fn touch_arr(&mut self, a: Arr, from: u32, to: u32, acc: Access) {
         let hdr = self.arr_hdr(a);
-        self.access(hdr, acc);
+        self.core.access(hdr, acc);
         if from < to {
             let (first, last) = (
                 SlabLayout::entry_line(hdr, from),
@@ -91,7 +93,7 @@ impl Machine {
             );
             for l in first..=last {
                 if l != hdr {
-                    self.access(l, acc);
+                    self.core.access(l, acc);
                 }
             }
         }
@@ -101,7 +103,7 @@ impl Machine {
     /// explorer's footprint of the move still has it.
     pub(super) fn peek_arr(&mut self, a: Arr) -> u32 {
         let hdr = self.arr_hdr(a);
-        self.touch_resource(hdr, false);
+        self.core.touch_resource(hdr, false);
         self.arr(a).avail()
     }
 
@@ -109,31 +111,31 @@ impl Machine {
     /// interrupts off. A survivor draining a dead CPU's array (`flush` with a target) is the
     /// one exception the kernel has, and it passes `drain_of_dead`.
     pub(super) fn check_ac_owner(&mut self, k: u32, drain_of_dead: bool) {
-        let me = self.me();
-        if self.cpu(me).irqs_on {
+        let me = self.core.me();
+        if self.core.cpu(me).irqs_on {
             let msg = format!(
                 "{} changed cpu{k}'s array_cache with interrupts enabled",
-                self.ctx_name(self.cur)
+                self.core.ctx_name(self.core.cur)
             );
-            self.violate("SLAB-5", msg);
+            self.core.violate("SLAB-5", msg);
         }
         if k != me && !drain_of_dead {
             let msg = format!(
                 "{} on cpu{me} changed cpu{k}'s array_cache: a per-CPU array is its CPU's alone",
-                self.ctx_name(self.cur)
+                self.core.ctx_name(self.core.cur)
             );
-            self.violate("SLAB-5", msg);
+            self.core.violate("SLAB-5", msg);
         }
     }
 
     /// SLAB's discipline for node state: lists, `free_objects` and `shared` under `list_lock`.
     pub(super) fn check_node_lock(&mut self, n: u32, what: &str) {
-        if self.node(n).list_lock != Some(self.cur) {
+        if self.core.node(n).list_lock != Some(self.core.cur) {
             let msg = format!(
                 "{} changed node {n}'s {what} without holding list_lock",
-                self.ctx_name(self.cur)
+                self.core.ctx_name(self.core.cur)
             );
-            self.violate("SLAB-5", msg);
+            self.core.violate("SLAB-5", msg);
         }
     }
 
@@ -146,7 +148,7 @@ impl Machine {
                 list.remove(pos);
             }
         };
-        if let Some(node) = self.node_mut(n) {
+        if let Some(node) = self.core.node_mut(n) {
             unlink(&mut node.partial);
         }
         if let Some(sn) = self.snode_mut(n) {
@@ -158,12 +160,12 @@ impl Machine {
     /// `fixup_slab_list`: onto `slabs_full` if no object is free, else `slabs_partial` (head).
     pub(super) fn slab_list_fixup(&mut self, n: u32, s: SlabId) {
         self.slab_list_del(n, s);
-        let full = sb!(self).active(s) == self.cfg.objects;
+        let full = sb!(self).active(s) == self.core.cfg.objects;
         if full {
             if let Some(sn) = self.snode_mut(n) {
                 sn.slabs_full.insert(0, s);
             }
-        } else if let Some(node) = self.node_mut(n) {
+        } else if let Some(node) = self.core.node_mut(n) {
             node.partial.insert(0, s);
         }
     }
@@ -172,21 +174,21 @@ impl Machine {
     /// (`slab_get_obj` each: `page->active++`). Returns the batch left.
     pub(super) fn alloc_block(&mut self, k: u32, s: SlabId, mut batch: u32) -> u32 {
         let from = self.ac(k).avail();
-        self.access(self.page(s).line, Access::Write);
+        self.core.access(self.core.page(s).line, Access::Write);
         while batch > 0 {
             let active = sb!(self).active(s);
-            if active >= self.cfg.objects {
+            if active >= self.core.cfg.objects {
                 break;
             }
             // `cache_init_objs` wrote an index for every object.
             let Some(&i) = sb!(self).bufctl(s).get(active as usize) else {
-                self.fault(Fault::NoSuch("bufctl of slab", s.into()));
+                self.core.fault(Fault::NoSuch("bufctl of slab", s.into()));
                 break;
             };
             if let Some(sp) = self.slab_page_mut(s) {
                 sp.active.bump();
             }
-            let a = self.obj_addr(s, u32::from(i));
+            let a = self.core.obj_addr(s, u32::from(i));
             if let Some(ac) = self.ac_mut(k) {
                 ac.entry.push(a);
             }
@@ -200,26 +202,26 @@ impl Machine {
     /// One object of `free_block`: `slab_put_obj` into its slab and relink the slab: onto
     /// `slabs_free` (head) when it becomes empty, else to the tail of `slabs_partial`.
     pub(super) fn free_block_one(&mut self, n: u32, a: Addr) {
-        let Some((s, i)) = self.object_of(a) else {
+        let Some((s, i)) = self.core.object_of(a) else {
             let msg = format!(
                 "free_block of {}, which is not an object of this cache",
-                self.addr_name(a)
+                self.core.addr_name(a)
             );
-            self.violate("SLAB-1", msg);
+            self.core.violate("SLAB-1", msg);
             return;
         };
         self.check_node_lock(n, "slab lists");
-        self.access(self.page(s).line, Access::Write);
-        self.access(self.cfg.line_nd(n), Access::Write);
+        self.core.access(self.core.page(s).line, Access::Write);
+        self.core.access(self.core.cfg.line_nd(n), Access::Write);
         self.slab_list_del(n, s);
         let sp = need!(self, self.slab_page_mut(s), ());
         if sp.active == 0 {
             let msg = format!(
                 "slab_put_obj of {} into slab {}, which has no object in use: a double free",
-                self.addr_name(a),
-                self.slab_name(s)
+                self.core.addr_name(a),
+                self.core.slab_name(s)
             );
-            self.violate("SLAB-2", msg);
+            self.core.violate("SLAB-2", msg);
             return;
         }
         sp.active = sp.active.saturating_sub(1);
@@ -227,7 +229,7 @@ impl Machine {
         match sp.bufctl.get_mut(active as usize) {
             Some(w) => *w = i as u16,
             None => {
-                self.fault(Fault::NoSuch("bufctl of slab", s.into()));
+                self.core.fault(Fault::NoSuch("bufctl of slab", s.into()));
             }
         }
         if active == 0 {
@@ -235,7 +237,7 @@ impl Machine {
                 sn.slabs_free.insert(0, s);
                 sn.free_slabs.bump();
             }
-        } else if let Some(node) = self.node_mut(n) {
+        } else if let Some(node) = self.core.node_mut(n) {
             node.partial.push(s);
         }
     }
@@ -243,8 +245,8 @@ impl Machine {
     /// The end of `free_block` (v4.10+ form, as model.md Appendix A words it): while the node
     /// keeps more free objects than `free_limit`, move free slabs to the destroy list.
     pub(super) fn free_block_trim(&mut self, n: u32, queue: &mut Vec<SlabId>) {
-        self.access(self.cfg.line_nd(n), Access::Write);
-        let num = self.cfg.objects;
+        self.core.access(self.core.cfg.line_nd(n), Access::Write);
+        let num = self.core.cfg.objects;
         while let Some(node) = self.snode_mut(n) {
             if node.free_objects <= node.free_limit {
                 break;
@@ -261,20 +263,20 @@ impl Machine {
 
     /// `slab_destroy`: give the slab's pages back (after `list_lock` is dropped).
     pub(super) fn slab_destroy(&mut self, s: SlabId) {
-        self.charge(cost::Id::PageFree);
-        self.touch_resource(crate::model::RES_PAGE_ALLOC, true);
-        let first = self.page(s).line;
-        for l in first..=first.saturating_add(self.cfg.obj_lines) {
-            self.invalidate_line(l);
+        self.core.charge(cost::Id::PageFree);
+        self.core.touch_resource(crate::model::RES_PAGE_ALLOC, true);
+        let first = self.core.page(s).line;
+        for l in first..=first.saturating_add(self.core.cfg.obj_lines) {
+            self.core.invalidate_line(l);
         }
-        if let Some(pg) = self.page_mut(s) {
+        if let Some(pg) = self.core.page_mut(s) {
             pg.life = Life::Discarded;
         }
     }
 
     /// `spin_unlock(&n->list_lock)`, as every SLAB function drops it.
     pub(super) fn unlock_node(&mut self, n: u32) {
-        self.spin_unlock(n);
+        self.core.spin_unlock(n);
         note!(
             self,
             Unlock,
@@ -290,7 +292,7 @@ impl Machine {
     /// them).
     pub(super) fn free_block_begin(&mut self, n: u32, count: u32, i: &mut u32) {
         self.check_node_lock(n, "free_objects");
-        self.access(self.cfg.line_nd(n), Access::Write);
+        self.core.access(self.core.cfg.line_nd(n), Access::Write);
         if let Some(sn) = self.snode_mut(n) {
             sn.free_objects.bump_by(count);
         }
@@ -302,9 +304,11 @@ impl Machine {
     pub(super) fn free_block_entry(&mut self, n: u32, k: u32, count: u32, done: &mut u32) -> bool {
         let i = *done;
         let hdr = self.arr_hdr(Arr::Cpu(k));
-        self.access(SlabLayout::entry_line(hdr, i), Access::Read);
+        self.core
+            .access(SlabLayout::entry_line(hdr, i), Access::Read);
         let Some(&a) = self.ac(k).entry.get(i as usize) else {
-            self.fault(Fault::NoSuch("entry of the array of cpu", k.into()));
+            self.core
+                .fault(Fault::NoSuch("entry of the array of cpu", k.into()));
             return true;
         };
         self.free_block_one(n, a);
@@ -315,10 +319,10 @@ impl Machine {
         note!(
             self,
             Store,
-            format!("slab {}", self.slab_opt_name(self.slab_of(a))),
+            format!("slab {}", self.core.slab_opt_name(self.core.slab_of(a))),
             "free_block: {} goes back into slab {}.",
-            self.addr_name(a),
-            self.slab_opt_name(self.slab_of(a))
+            self.core.addr_name(a),
+            self.core.slab_opt_name(self.core.slab_of(a))
         );
         *done == count
     }
@@ -346,9 +350,9 @@ impl Machine {
         note!(
             self,
             PageFree,
-            format!("slab {}", self.slab_name(s)),
+            format!("slab {}", self.core.slab_name(s)),
             "slab_destroy: slab {} goes back to the page allocator.",
-            self.slab_name(s)
+            self.core.slab_name(s)
         );
         queue.is_empty()
     }

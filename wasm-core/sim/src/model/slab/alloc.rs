@@ -14,9 +14,9 @@ impl Machine {
         match *pc {
             CA0 => {
                 step!(self);
-                self.irq_save(&mut fr.saved_irq);
-                fr.c = self.me();
-                self.ghost.slab_allocs.bump();
+                self.core.irq_save(&mut fr.saved_irq);
+                fr.c = self.core.me();
+                self.core.ghost.slab_allocs.bump();
                 note!(self, IrqOff, "irqs".into(), "slab_alloc: local_irq_save. SLAB's per-CPU array is only ever touched with interrupts off.");
                 *pc = CA1;
                 Flow::Step
@@ -24,7 +24,7 @@ impl Machine {
             CA1 => {
                 step!(self);
                 let k = fr.c;
-                self.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
+                self.core.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
                 let avail = self.ac(k).avail();
                 note!(
                     self,
@@ -45,15 +45,15 @@ impl Machine {
                 let obj = ac.entry.pop().unwrap_or(NULL);
                 let avail = ac.avail();
                 self.touch_arr(Arr::Cpu(k), avail, avail.saturating_add(1), Access::Write);
-                self.stat(Stat::ALLOCHIT);
+                self.core.stat(Stat::ALLOCHIT);
                 fr.obj = obj;
-                note!(self, Store, format!("ac[{k}]"), "Pop {} off the top of cpu{k}'s array (touched = 1): no atomic instruction, no lock.", self.addr_name(obj));
-                rw!(self, read = self.addr_name(obj));
+                note!(self, Store, format!("ac[{k}]"), "Pop {} off the top of cpu{k}'s array (touched = 1): no atomic instruction, no lock.", self.core.addr_name(obj));
+                rw!(self, read = self.core.addr_name(obj));
                 *pc = CA3;
                 Flow::Step
             }
             CA1r => {
-                self.stat(Stat::ALLOCMISS);
+                self.core.stat(Stat::ALLOCMISS);
                 *pc = CA1s;
                 Flow::call(Frame::CacheAllocRefill {
                     pc: cache_alloc_refill::RF1,
@@ -67,13 +67,13 @@ impl Machine {
             }
             CA3 => {
                 step!(self);
-                self.irq_restore(fr.saved_irq);
+                self.core.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     IrqOn,
                     "irqs".into(),
                     "local_irq_restore: the allocation returns {}.",
-                    self.addr_name(fr.obj)
+                    self.core.addr_name(fr.obj)
                 );
                 Flow::Ret(Ret::new(fr.obj, None))
             }
@@ -89,9 +89,9 @@ impl Machine {
         use cache_alloc_refill::Pc::*;
         match *pc {
             RF1 => {
-                let k = self.me();
+                let k = self.core.me();
                 fr.c = k;
-                fr.n = self.node_of_cpu(k);
+                fr.n = self.core.node_of_cpu(k);
                 let ac = self.ac(k);
                 let mut batch = ac.batchcount;
                 // BATCHREFILL_LIMIT: an array not used since the reaper looked refills less.
@@ -99,7 +99,7 @@ impl Machine {
                     batch = 16;
                 }
                 fr.count = batch;
-                *pc = match self.variant().slab_grow {
+                *pc = match self.core.variant().slab_grow {
                     crate::scenario::SlabGrow::Lockless => RF2,
                     crate::scenario::SlabGrow::Locked => RF3,
                 };
@@ -108,10 +108,10 @@ impl Machine {
             RF2 => {
                 step!(self);
                 let n = fr.n;
-                self.access(self.cfg.line_nd(n), Access::Read);
+                self.core.access(self.core.cfg.line_nd(n), Access::Read);
                 let free = self.snode(n).free_objects;
                 let shared = if self.snode(n).shared.is_some() {
-                    self.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
+                    self.core.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
                     Some(self.arr(Arr::Shared(n)).avail())
                 } else {
                     None
@@ -152,10 +152,10 @@ impl Machine {
                 step!(self);
                 let n = fr.n;
                 let k = fr.c;
-                self.access(self.cfg.line_nd(n), Access::Read);
+                self.core.access(self.core.cfg.line_nd(n), Access::Read);
                 let sh_avail = match self.snode(n).shared {
                     Some(_) => {
-                        self.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
+                        self.core.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
                         self.arr(Arr::Shared(n)).avail()
                     }
                     None => 0,
@@ -197,8 +197,8 @@ impl Machine {
                 step!(self);
                 let n = fr.n;
                 let k = fr.c;
-                self.access(self.cfg.line_nd(n), Access::Read);
-                let node = &self.node(n);
+                self.core.access(self.core.cfg.line_nd(n), Access::Read);
+                let node = &self.core.node(n);
                 let from_free = node.partial.is_empty();
                 let page = node
                     .partial
@@ -223,17 +223,17 @@ impl Machine {
                 }
                 let before = fr.count;
                 fr.count = self.alloc_block(k, s, fr.count);
-                self.access(self.cfg.line_nd(n), Access::Write);
+                self.core.access(self.core.cfg.line_nd(n), Access::Write);
                 self.slab_list_fixup(n, s);
                 note!(
                     self,
                     Store,
-                    format!("slab {}", self.slab_name(s)),
+                    format!("slab {}", self.core.slab_name(s)),
                     "alloc_block: {} object(s) of {} slab {} onto cpu{k}'s array; the slab moves to {}.",
                     before.saturating_sub(fr.count),
                     if from_free { "free" } else { "partial" },
-                    self.slab_name(s),
-                    if sb!(self).active(s) == self.cfg.objects { "slabs_full" } else { "slabs_partial" }
+                    self.core.slab_name(s),
+                    if sb!(self).active(s) == self.core.cfg.objects { "slabs_full" } else { "slabs_partial" }
                 );
                 *pc = if fr.count > 0 { RF5 } else { RF6 };
                 Flow::Step
@@ -243,13 +243,13 @@ impl Machine {
                 let n = fr.n;
                 let k = fr.c;
                 self.check_node_lock(n, "free_objects");
-                self.access(self.cfg.line_nd(n), Access::Write);
+                self.core.access(self.core.cfg.line_nd(n), Access::Write);
                 let avail = self.ac(k).avail();
                 let ns = need!(self, self.snode_mut(n));
                 if ns.free_objects < avail {
                     let msg = format!("node {n}'s free_objects ({}) is less than the {avail} object(s) just taken", ns.free_objects);
                     ns.free_objects = 0;
-                    self.violate("SLAB-3", msg);
+                    self.core.violate("SLAB-3", msg);
                 } else {
                     ns.free_objects = ns.free_objects.saturating_sub(avail);
                 }
@@ -282,7 +282,7 @@ impl Machine {
                 // cache_grow_begin may have enabled interrupts (and slept): this task may be
                 // on another CPU now, so `ac = cpu_cache_get(cachep)` again.
                 fr.p = fr.ret.slab;
-                fr.c = self.me();
+                fr.c = self.core.me();
                 *pc = RF9;
                 Flow::Go
             }
@@ -300,7 +300,7 @@ impl Machine {
                 self.check_ac_owner(k, false);
                 let before = fr.count;
                 fr.count = self.alloc_block(k, s, fr.count);
-                note!(self, Store, format!("slab {}", self.slab_name(s)), "alloc_block from the new slab {} (still private, no lock): {} object(s) onto cpu{k}'s array.", self.slab_name(s), before.saturating_sub(fr.count));
+                note!(self, Store, format!("slab {}", self.core.slab_name(s)), "alloc_block from the new slab {} (still private, no lock): {} object(s) onto cpu{k}'s array.", self.core.slab_name(s), before.saturating_sub(fr.count));
                 *pc = RF9c;
                 Flow::Step
             }
@@ -311,7 +311,7 @@ impl Machine {
                         pc: cache_grow_end::GE1,
                         l: CacheGrowEnd {
                             p: s,
-                            n: self.page(s).node,
+                            n: self.core.page(s).node,
                         },
                     }),
                     None => Flow::Go,
@@ -338,7 +338,7 @@ impl Machine {
                     Store,
                     format!("ac[{k}]"),
                     "Refilled: pop {} off cpu{k}'s array ({avail} left).",
-                    self.addr_name(obj)
+                    self.core.addr_name(obj)
                 );
                 Flow::Ret(Ret::new(obj, None))
             }
@@ -352,15 +352,15 @@ impl Machine {
         fr: &mut CacheGrowBegin,
     ) -> Flow {
         use cache_grow_begin::Pc::*;
-        let may_sleep = self.ctx(self.cur).kind == CtxKind::Task;
+        let may_sleep = self.core.ctx(self.core.cur).kind == CtxKind::Task;
         match *pc {
             GB1 => {
-                if !may_sleep || self.cpu(self.me()).irqs_on {
+                if !may_sleep || self.core.cpu(self.core.me()).irqs_on {
                     *pc = GB2;
                     return Flow::Go;
                 }
                 step!(self);
-                self.irq_set(true);
+                self.core.irq_set(true);
                 fr.flag = true;
                 note!(self, IrqOn, "irqs".into(), "GFP_KERNEL may sleep: interrupts on around the page allocator (cache_grow_begin).");
                 *pc = GB2;
@@ -368,8 +368,8 @@ impl Machine {
             }
             GB2 => {
                 step!(self);
-                self.charge(cost::Id::PageAlloc);
-                let fail = self.cfg.sc.cache.page_alloc_fail && !self.st.in_setup;
+                self.core.charge(cost::Id::PageAlloc);
+                let fail = self.core.cfg.sc.cache.page_alloc_fail && !self.core.st.in_setup;
                 if fail {
                     fr.p = None;
                     note!(
@@ -380,7 +380,7 @@ impl Machine {
                     );
                 } else {
                     let node = fr.n;
-                    let s = self.new_page(node);
+                    let s = self.core.new_page(node);
                     if let Some(sb) = self.slab_state_mut() {
                         sb.pages.push(SlabPage::default());
                     }
@@ -388,9 +388,9 @@ impl Machine {
                     note!(
                         self,
                         PageAlloc,
-                        format!("page {}", self.slab_name(s)),
+                        format!("page {}", self.core.slab_name(s)),
                         "kmem_getpages: a page for the new slab {} on node {node}.",
-                        self.slab_name(s)
+                        self.core.slab_name(s)
                     );
                 }
                 *pc = GB3;
@@ -402,12 +402,12 @@ impl Machine {
                     return Flow::Go;
                 };
                 step!(self);
-                self.access(self.page(s).line, Access::Write);
-                let objects = self.cfg.objects as u16;
+                self.core.access(self.core.page(s).line, Access::Write);
+                let objects = self.core.cfg.objects as u16;
                 let sp = need!(self, self.slab_page_mut(s));
                 sp.active = 0;
                 sp.bufctl = (0..objects).collect();
-                note!(self, Store, format!("slab {}", self.slab_name(s)), "cache_init_objs: slab {}'s freelist is the index array 0..{} (SLAB writes no pointer into free objects).", self.slab_name(s), self.cfg.objects);
+                note!(self, Store, format!("slab {}", self.core.slab_name(s)), "cache_init_objs: slab {}'s freelist is the index array 0..{} (SLAB writes no pointer into free objects).", self.core.slab_name(s), self.core.cfg.objects);
                 *pc = GB4;
                 Flow::Step
             }
@@ -416,7 +416,7 @@ impl Machine {
                     return Flow::Ret(Ret::new(NULL, fr.p));
                 }
                 step!(self);
-                self.irq_set(false);
+                self.core.irq_set(false);
                 note!(
                     self,
                     IrqOff,
@@ -445,7 +445,7 @@ impl Machine {
                     Lock,
                     format!("node {n} list_lock"),
                     "cache_grow_end: take node {n}'s list_lock to link slab {}.",
-                    self.slab_name(s)
+                    self.core.slab_name(s)
                 );
                 *pc = GE2;
                 Flow::Step
@@ -453,12 +453,12 @@ impl Machine {
             GE2 => {
                 step!(self);
                 self.check_node_lock(n, "slab lists");
-                self.access(self.cfg.line_nd(n), Access::Write);
-                self.access(self.page(s).line, Access::Write);
-                if let Some(pg) = self.page_mut(s) {
+                self.core.access(self.core.cfg.line_nd(n), Access::Write);
+                self.core.access(self.core.page(s).line, Access::Write);
+                if let Some(pg) = self.core.page_mut(s) {
                     pg.life = Life::Live;
                 }
-                let (active, num) = (sb!(self).active(s), self.cfg.objects);
+                let (active, num) = (sb!(self).active(s), self.core.cfg.objects);
                 let free = num.saturating_sub(active);
                 let ns = need!(self, self.snode_mut(n));
                 ns.total_slabs.bump();
@@ -469,8 +469,8 @@ impl Machine {
                 } else {
                     self.slab_list_fixup(n, s);
                 }
-                self.stat(Stat::GROWN);
-                note!(self, Store, format!("node {n}"), "Link slab {} ({active} of {num} in use) and add its {} free object(s) to free_objects.", self.slab_name(s), free);
+                self.core.stat(Stat::GROWN);
+                note!(self, Store, format!("node {n}"), "Link slab {} ({active} of {num} in use) and add its {} free object(s) to free_objects.", self.core.slab_name(s), free);
                 *pc = GE3;
                 Flow::Step
             }

@@ -13,8 +13,8 @@ impl Machine {
         match *pc {
             CF0 => {
                 step!(self);
-                self.irq_save(&mut fr.saved_irq);
-                fr.c = self.me();
+                self.core.irq_save(&mut fr.saved_irq);
+                fr.c = self.core.me();
                 note!(
                     self,
                     IrqOff,
@@ -28,32 +28,32 @@ impl Machine {
                 step!(self);
                 let k = fr.c;
                 let s = fr.pg;
-                if self.cfg.sc.nodes > 1 {
+                if self.core.cfg.sc.nodes > 1 {
                     // cache_free_alien reads the object's page for its node.
-                    self.access(self.page(s).line, Access::Read);
-                    let home = self.page(s).node;
-                    if home != self.node_of_cpu(k) {
+                    self.core.access(self.core.page(s).line, Access::Read);
+                    let home = self.core.page(s).node;
+                    if home != self.core.node_of_cpu(k) {
                         fr.n = Some(home);
-                        self.ghost.alien_frees.bump();
+                        self.core.ghost.alien_frees.bump();
                         note!(
                             self,
                             Load,
-                            format!("page {}", self.slab_name(s)),
+                            format!("page {}", self.core.slab_name(s)),
                             "{} belongs to node {home}: free it to its home node (alien).",
-                            self.addr_name(fr.x)
+                            self.core.addr_name(fr.x)
                         );
                         *pc = CFA1;
                         return Flow::Step;
                     }
                 }
-                self.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
+                self.core.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
                 let ac = self.ac(k);
                 let (avail, limit) = (ac.avail(), ac.limit);
                 if avail < limit {
-                    self.stat(Stat::FREEHIT);
+                    self.core.stat(Stat::FREEHIT);
                     *pc = CF2;
                 } else {
-                    self.stat(Stat::FREEMISS);
+                    self.core.stat(Stat::FREEMISS);
                     *pc = CF1f;
                 }
                 note!(
@@ -89,7 +89,7 @@ impl Machine {
                         "cpu{k}'s array is full ({}) and a push would overflow it",
                         ac.limit
                     );
-                    self.violate("SLAB-4", msg);
+                    self.core.violate("SLAB-4", msg);
                     fr.flag = true;
                     *pc = CF3;
                     return Flow::Step;
@@ -99,13 +99,13 @@ impl Machine {
                 // The push made `avail` at least 1.
                 self.touch_arr(Arr::Cpu(k), avail.saturating_sub(1), avail, Access::Write);
                 fr.flag = true;
-                note!(self, Store, format!("ac[{k}]"), "Push {} onto cpu{k}'s array ({avail} now): no atomic instruction, no lock, no write into the object.", self.addr_name(fr.x));
+                note!(self, Store, format!("ac[{k}]"), "Push {} onto cpu{k}'s array ({avail} now): no atomic instruction, no lock, no write into the object.", self.core.addr_name(fr.x));
                 *pc = CF3;
                 Flow::Step
             }
             CF3 => {
                 step!(self);
-                self.irq_restore(fr.saved_irq);
+                self.core.irq_restore(fr.saved_irq);
                 note!(self, IrqOn, "irqs".into(), "local_irq_restore.");
                 if fr.queue.is_empty() {
                     Flow::Ret(Ret::new(NULL, None))
@@ -142,9 +142,9 @@ impl Machine {
                 note!(
                     self,
                     Store,
-                    format!("slab {}", self.slab_name(fr.pg)),
+                    format!("slab {}", self.core.slab_name(fr.pg)),
                     "free_block: {} goes back into its slab on node {n}.",
-                    self.addr_name(fr.x)
+                    self.core.addr_name(fr.x)
                 );
                 *pc = CFA3;
                 Flow::Step
@@ -177,7 +177,7 @@ impl Machine {
         match *pc {
             FA0 => {
                 let k = fr.c;
-                fr.n = self.node_of_cpu(k);
+                fr.n = self.core.node_of_cpu(k);
                 fr.count = self.ac(k).batchcount;
                 *pc = FA1;
                 Flow::Go
@@ -198,11 +198,11 @@ impl Machine {
             FA2 => {
                 step!(self);
                 let (n, k) = (fr.n, fr.c);
-                self.access(self.cfg.line_nd(n), Access::Read);
+                self.core.access(self.core.cfg.line_nd(n), Access::Read);
                 let room = match &self.snode(n).shared {
                     Some(sh) => {
                         let room = sh.limit.saturating_sub(sh.avail());
-                        self.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
+                        self.core.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
                         room
                     }
                     None => 0,
@@ -303,11 +303,11 @@ impl Machine {
         match *pc {
             DD0 => {
                 step!(self);
-                self.irq_save(&mut fr.saved_irq);
+                self.core.irq_save(&mut fr.saved_irq);
                 if fr.flag {
-                    fr.c = self.me();
+                    fr.c = self.core.me();
                 }
-                fr.n = self.node_of_cpu(fr.c);
+                fr.n = self.core.node_of_cpu(fr.c);
                 note!(
                     self,
                     IrqOff,
@@ -334,7 +334,7 @@ impl Machine {
             DD2 => {
                 step!(self);
                 let k = fr.c;
-                self.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
+                self.core.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
                 fr.count = self.ac(k).avail();
                 self.free_block_begin(fr.n, fr.count, &mut fr.pages);
                 note!(
@@ -382,14 +382,14 @@ impl Machine {
                 let ac = need!(self, self.ac_mut(k));
                 ac.entry.clear();
                 ac.handed = 0;
-                self.access(self.arr_hdr(Arr::Cpu(k)), Access::Write);
+                self.core.access(self.arr_hdr(Arr::Cpu(k)), Access::Write);
                 note!(self, Store, format!("ac[{k}]"), "ac->avail = 0.");
                 *pc = DD7;
                 Flow::Step
             }
             DD7 => {
                 step!(self);
-                self.irq_restore(fr.saved_irq);
+                self.core.irq_restore(fr.saved_irq);
                 note!(self, IrqOn, "irqs".into(), "Interrupts back on.");
                 Flow::Ret(Ret::new(NULL, None))
             }

@@ -32,21 +32,22 @@ pub(super) enum Place {
 impl Machine {
     fn place_text(&self, p: &Place) -> String {
         match p {
-            Place::User(v) => format!("held by `{}`", self.var_name(*v)),
+            Place::User(v) => format!("held by `{}`", self.core.var_name(*v)),
             Place::Cpu(k) => format!("in cpu{k}'s array"),
             Place::Shared(n) => format!("in node {n}'s shared array"),
             Place::Slab => "free in its slab".into(),
-            Place::Inflight(c) => format!("in flight in {}", self.ctx_name(*c)),
+            Place::Inflight(c) => format!("in flight in {}", self.core.ctx_name(*c)),
         }
     }
 
     /// Every place an object is, by object index (`slab * objects + i`).
     pub(super) fn slab_places(&self) -> Vec<Vec<Place>> {
-        let objects = self.cfg.objects as usize;
-        let mut at: Vec<Vec<Place>> = vec![Vec::new(); self.st.slabs.len().saturating_mul(objects)];
+        let objects = self.core.cfg.objects as usize;
+        let mut at: Vec<Vec<Place>> =
+            vec![Vec::new(); self.core.st.slabs.len().saturating_mul(objects)];
         let mut put = |m: &Machine, a: Addr, p: Place| {
             // An object's index is below `at`'s length (s < slabs, i < objects).
-            let slot = m.object_of(a).map(|(s, i)| {
+            let slot = m.core.object_of(a).map(|(s, i)| {
                 (s as usize)
                     .saturating_mul(objects)
                     .saturating_add(i as usize)
@@ -55,7 +56,7 @@ impl Machine {
                 places.push(p);
             }
         };
-        for (vi, v) in self.st.vars.iter().enumerate() {
+        for (vi, v) in self.core.st.vars.iter().enumerate() {
             if let (true, Some(a)) = (v.held(), v.addr) {
                 put(self, a, Place::User(vi));
             }
@@ -73,7 +74,7 @@ impl Machine {
                 }
             }
         }
-        for (s, sl) in self.st.slabs.iter().enumerate() {
+        for (s, sl) in self.core.st.slabs.iter().enumerate() {
             if sl.life == Life::Discarded {
                 continue;
             }
@@ -82,10 +83,14 @@ impl Machine {
                 .iter()
                 .skip(sb.active(s as SlabId) as usize)
             {
-                put(self, self.obj_addr(s as SlabId, u32::from(i)), Place::Slab);
+                put(
+                    self,
+                    self.core.obj_addr(s as SlabId, u32::from(i)),
+                    Place::Slab,
+                );
             }
         }
-        for (ci, c) in self.st.ctxs.iter().enumerate() {
+        for (ci, c) in self.core.st.ctxs.iter().enumerate() {
             for f in &c.stack {
                 // The object `cache_alloc` returns (after its pop or refill) and the one
                 // `cache_free` frees (from its first step until its array or slab has it).
@@ -107,7 +112,8 @@ impl Machine {
 
     /// Slabs queued on some context's destroy list (on no list until `slab_destroy`).
     pub(super) fn destroying(&self, s: SlabId) -> bool {
-        self.st
+        self.core
+            .st
             .ctxs
             .iter()
             .any(|c| c.stack.iter().any(|f| f.queued(s)))
@@ -115,16 +121,16 @@ impl Machine {
 
     pub(in crate::model) fn check_slab_invariants(&mut self) {
         let mut problems: Vec<(&'static str, String)> = Vec::new();
-        let objects = self.cfg.objects;
+        let objects = self.core.cfg.objects;
 
         // SLAB-1.
         // Slab by slab, each slab's objects in order.
         let mut at = self.slab_places().into_iter();
-        for (s, sl) in self.st.slabs.iter().enumerate() {
+        for (s, sl) in self.core.st.slabs.iter().enumerate() {
             let s = s as SlabId;
             for i in 0..objects {
                 let places = at.next().unwrap_or_default();
-                let a = self.obj_addr(s, i);
+                let a = self.core.obj_addr(s, i);
                 if sb!(self).bufctl(s).is_empty() {
                     // A page `cache_grow_begin` just got: its objects exist from
                     // `cache_init_objs` on.
@@ -136,9 +142,9 @@ impl Machine {
                             "SLAB-1",
                             format!(
                                 "{} is {} but its slab {} was destroyed",
-                                self.addr_name(a),
+                                self.core.addr_name(a),
                                 self.place_text(p),
-                                self.slab_name(s)
+                                self.core.slab_name(s)
                             ),
                         ));
                     }
@@ -150,7 +156,7 @@ impl Machine {
                         "SLAB-1",
                         format!(
                             "{} is lost: no variable, array or slab holds it",
-                            self.addr_name(a)
+                            self.core.addr_name(a)
                         ),
                     )),
                     _ => {
@@ -160,7 +166,7 @@ impl Machine {
                             "SLAB-1",
                             format!(
                                 "{} is in two places at once ({}): it will be handed out twice",
-                                self.addr_name(a),
+                                self.core.addr_name(a),
                                 texts.join(" and ")
                             ),
                         ));
@@ -170,14 +176,14 @@ impl Machine {
         }
 
         // SLAB-2 and SLAB-3.
-        for (n, node) in self.st.nodes.iter().enumerate() {
+        for (n, node) in self.core.st.nodes.iter().enumerate() {
             let lists = [
                 ("slabs_partial", &node.partial),
                 ("slabs_full", &self.snode(n as u32).slabs_full),
                 ("slabs_free", &self.snode(n as u32).slabs_free),
             ];
             let mut free_in_slabs = 0;
-            for (s, sl) in self.st.slabs.iter().enumerate() {
+            for (s, sl) in self.core.st.slabs.iter().enumerate() {
                 let s = s as SlabId;
                 if sl.node as usize != n {
                     continue;
@@ -187,13 +193,13 @@ impl Machine {
                     .filter(|(_, l)| l.contains(&s))
                     .map(|(name, _)| *name)
                     .collect();
-                let (active, num) = (sb!(self).active(s), self.cfg.objects);
+                let (active, num) = (sb!(self).active(s), self.core.cfg.objects);
                 if active > num {
                     problems.push((
                         "SLAB-2",
                         format!(
                             "slab {} has {active} objects active of {num}",
-                            self.slab_name(s)
+                            self.core.slab_name(s)
                         ),
                     ));
                 }
@@ -204,7 +210,7 @@ impl Machine {
                             "SLAB-2",
                             format!(
                                 "slab {} is on node {n}'s {l} but is {}",
-                                self.slab_name(s),
+                                self.core.slab_name(s),
                                 if sl.life == Life::Discarded {
                                     "destroyed"
                                 } else {
@@ -228,7 +234,7 @@ impl Machine {
                         "SLAB-2",
                         format!(
                             "slab {} ({active} of {num} active) should be on node {n}'s {want} alone, but is on {}",
-                            self.slab_name(s),
+                            self.core.slab_name(s),
                             if on.is_empty() { "no list".to_string() } else { on.join(" and ") }
                         ),
                     ));
@@ -271,32 +277,32 @@ impl Machine {
             }
         }
         for (inv, msg) in problems {
-            self.violate(inv, msg);
+            self.core.violate(inv, msg);
         }
     }
 
     /// The end-of-run identities of SLAB's counters.
     pub(in crate::model) fn check_slab_end(&mut self) {
         let stat = |m: &Machine, s: Stat| {
-            (m.st.stats.iter().filter_map(|c| c.get(s as usize)))
+            (m.core.st.stats.iter().filter_map(|c| c.get(s as usize)))
                 .fold(0u64, |t, n| t.saturating_add(*n))
         };
         let allocs = stat(self, Stat::ALLOCHIT).saturating_add(stat(self, Stat::ALLOCMISS));
-        let started = self.ghost.slab_allocs;
+        let started = self.core.ghost.slab_allocs;
         if allocs != started {
             let msg = format!("ALLOCHIT + ALLOCMISS = {allocs}, but {started} allocations ran");
-            self.violate("SLAB-6", msg);
+            self.core.violate("SLAB-6", msg);
         }
         let frees = (stat(self, Stat::FREEHIT).saturating_add(stat(self, Stat::FREEMISS)))
-            .saturating_add(self.ghost.alien_frees);
-        if frees != self.ghost.frees {
+            .saturating_add(self.core.ghost.alien_frees);
+        if frees != self.core.ghost.frees {
             let msg = format!(
                 "FREEHIT + FREEMISS + frees to another node = {frees}, but {} objects were freed",
-                self.ghost.frees
+                self.core.ghost.frees
             );
-            self.violate("SLAB-6", msg);
+            self.core.violate("SLAB-6", msg);
         }
-        if self.checks {
+        if self.core.checks {
             self.check_slab_invariants();
         }
     }
@@ -313,10 +319,10 @@ mod tests {
     fn machine() -> Machine {
         let text = include_str!("../../../tests/scenarios/sc18_slab_lockless_grow_decision.json");
         let mut m = Machine::new(scenario::parse(text).unwrap(), false, true);
-        while !m.st.vars[0].bound {
+        while !m.core.st.vars[0].bound {
             m.apply_move(Move::Step(0), None);
         }
-        assert!(m.violations.is_empty(), "{:?}", m.violations);
+        assert!(m.core.violations.is_empty(), "{:?}", m.core.violations);
         m
     }
 
@@ -324,7 +330,11 @@ mod tests {
         let mut m = machine();
         edit(&mut m);
         m.check_step_invariants();
-        m.violations.iter().map(|v| v.invariant.clone()).collect()
+        m.core
+            .violations
+            .iter()
+            .map(|v| v.invariant.clone())
+            .collect()
     }
 
     #[test]
@@ -347,7 +357,7 @@ mod tests {
     #[test]
     fn a_slab_on_the_wrong_list_is_slab_2() {
         let v = invariants_after(|m| {
-            let s = m.st.nodes[0].partial.remove(0);
+            let s = m.core.st.nodes[0].partial.remove(0);
             m.slab_state_mut().unwrap().nodes[0].slabs_full.push(s);
         });
         assert_eq!(v, ["SLAB-2"]);
@@ -373,28 +383,28 @@ mod tests {
         // A context on cpu0, interrupts on, writes cpu1's array.
         m.check_ac_owner(1, false);
         assert!(
-            m.violations.iter().any(|v| v.invariant == "SLAB-5"),
+            m.core.violations.iter().any(|v| v.invariant == "SLAB-5"),
             "{:?}",
-            m.violations
+            m.core.violations
         );
         let mut m = machine();
         m.check_node_lock(0, "free_objects");
         assert!(
-            m.violations.iter().any(|v| v.invariant == "SLAB-5"),
+            m.core.violations.iter().any(|v| v.invariant == "SLAB-5"),
             "{:?}",
-            m.violations
+            m.core.violations
         );
     }
 
     #[test]
     fn counters_that_do_not_add_up_are_slab_6() {
         let mut m = machine();
-        m.st.stats[0][crate::model::Stat::ALLOCHIT as usize] += 1;
+        m.core.st.stats[0][crate::model::Stat::ALLOCHIT as usize] += 1;
         m.check_slab_end();
         assert!(
-            m.violations.iter().any(|v| v.invariant == "SLAB-6"),
+            m.core.violations.iter().any(|v| v.invariant == "SLAB-6"),
             "{:?}",
-            m.violations
+            m.core.violations
         );
     }
 }

@@ -90,7 +90,9 @@ impl Machine {
             Frame::CacheFree { pc, l } => self.cache_free(pc, l),
             Frame::CacheFlusharray { pc, l } => self.cache_flusharray(pc, l),
             Frame::DoDrain { pc, l } => self.do_drain(pc, l),
-            _ => self.fault(Fault::Broken("a function of another allocator")),
+            _ => self
+                .core
+                .fault(Fault::Broken("a function of another allocator")),
         }
     }
 
@@ -119,7 +121,8 @@ impl Machine {
             } => need!(self, l.n, None),
             _ => return None,
         };
-        self.node(n)
+        self.core
+            .node(n)
             .list_lock
             .filter(|&h| h != cx)
             .map(|h| Block::ListLock(n, h))

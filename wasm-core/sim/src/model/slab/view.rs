@@ -13,7 +13,7 @@ impl Machine {
             limit: ac.limit,
             batchcount: ac.batchcount,
             touched: ac.touched,
-            entries: ac.entry.iter().map(|&a| self.addr_name(a)).collect(),
+            entries: ac.entry.iter().map(|&a| self.core.addr_name(a)).collect(),
             handed: ac.handed,
         }
     }
@@ -37,7 +37,7 @@ impl Machine {
     /// Node `n`'s SLAB lists and shared array.
     pub(in crate::model) fn slab_node_view(&self, n: u32) -> SlabNodeView {
         let ns = self.snode(n);
-        let names = |l: &[SlabId]| l.iter().map(|&s| self.slab_name(s)).collect();
+        let names = |l: &[SlabId]| l.iter().map(|&s| self.core.slab_name(s)).collect();
         SlabNodeView {
             slabs_full: names(&ns.slabs_full),
             slabs_free: names(&ns.slabs_free),
@@ -55,19 +55,19 @@ impl Machine {
             .bufctl(s)
             .iter()
             .skip(sb!(self).active(s) as usize)
-            .map(|&i| self.addr_name(self.obj_addr(s, u32::from(i))))
+            .map(|&i| self.core.addr_name(self.core.obj_addr(s, u32::from(i))))
             .collect()
     }
 
     pub(in crate::model) fn slab_slab_owner(&self, s: SlabId) -> SlabOwner {
-        let sl = self.page(s);
+        let sl = self.core.page(s);
         match sl.life {
             Life::Discarded => return SlabOwner::Discarded,
             Life::Private => return SlabOwner::Private,
             Life::Live => {}
         }
         let at = sl.node;
-        if self.node(at).partial.contains(&s) {
+        if self.core.node(at).partial.contains(&s) {
             SlabOwner::NodePartial { node: at }
         } else if self.snode(at).slabs_full.contains(&s) {
             SlabOwner::NodeFull { node: at }
@@ -87,13 +87,13 @@ impl Machine {
             .iter()
             .map(|places| match places.first() {
                 Some(Place::User(v)) => ObjectOwner::User {
-                    var: self.var_name(*v).to_string(),
+                    var: self.core.var_name(*v).to_string(),
                 },
                 Some(Place::Cpu(k)) => ObjectOwner::Cpu { cpu: *k as u32 },
                 Some(Place::Shared(n)) => ObjectOwner::Shared { node: *n as u32 },
                 Some(Place::Slab) => ObjectOwner::Slab,
                 Some(Place::Inflight(c)) => ObjectOwner::Inflight {
-                    ctx: self.ctx_name(*c).to_string(),
+                    ctx: self.core.ctx_name(*c).to_string(),
                 },
                 None => ObjectOwner::Lost,
             })
@@ -103,12 +103,12 @@ impl Machine {
     /// Where SLAB's static line `l` lies: the `off`-th line of CPU `cpu`'s `array_cache`, or
     /// of node `node`'s block (its lists, then its shared array). `None` outside them.
     fn slab_static_line(&self, l: u32) -> Option<SlabStaticLine> {
-        let layout = self.cfg.layout.slab()?;
-        if l == 0 || l >= self.cfg.static_lines() {
+        let layout = self.core.cfg.layout.slab()?;
+        if l == 0 || l >= self.core.cfg.static_lines() {
             return None;
         }
         // As `Config::line_cc` and `line_nd` lay them out (a CPU's array is at least a line).
-        let ac_end = (self.cfg.cpus as u32)
+        let ac_end = (self.core.cfg.cpus as u32)
             .saturating_mul(layout.ac_lines)
             .saturating_add(1);
         Some(if l < ac_end {
@@ -136,7 +136,7 @@ impl Machine {
 
     /// Names of SLAB's static lines (`array_cache[k]`, its entries, `node n`, `shared[n]`).
     pub(in crate::model) fn slab_line_name(&self, l: u32) -> Option<String> {
-        let layout = self.cfg.layout.slab()?;
+        let layout = self.core.cfg.layout.slab()?;
         let entries = |off: u32, limit: u32| {
             // Line `off` holds entries `8 * off - 2` to `8 * off + 5` (a 16-byte header first).
             let first = off.saturating_mul(8).saturating_sub(2);

@@ -21,14 +21,15 @@ impl Machine {
     /// pair and does the same thing. So every outcome of the split loads is an outcome of the
     /// merged one. The split in G1/G2 and Q1/Q2 is kept for the listing's line-by-line view.
     pub fn ld_slab_pair(&mut self, s: SlabId) -> (Addr, Counters) {
-        self.access(self.page(s).line, Access::Read);
+        self.core.access(self.core.page(s).line, Access::Read);
         let sl = self.slab(s);
         (sl.freelist, sl.counters)
     }
 
     /// The LOCK'd `cmpxchg16b` on `P.freelist`/`P.counters` (model.md §2.2, native).
     pub fn cas2_native(&mut self, s: SlabId, old: (Addr, Counters), new: (Addr, Counters)) -> bool {
-        self.atomic(self.page(s).line, cost::Id::LockedCmpxchg16b);
+        self.core
+            .atomic(self.core.page(s).line, cost::Id::LockedCmpxchg16b);
         self.cas2_compare_store(s, old, new)
     }
 
@@ -41,19 +42,19 @@ impl Machine {
     ) -> bool {
         let (fl, cnt) = (self.slab(s).freelist, self.slab(s).counters);
         let ok = fl == old.0 && cnt == old.1;
-        self.set_ok(ok);
+        self.core.set_ok(ok);
         if ok {
             if let Some(sl) = self.slab_mut(s) {
                 sl.freelist = new.0;
                 sl.counters = new.1;
             }
         } else {
-            if self.recording() {
+            if self.core.recording() {
                 let h = vec![
                     CasHalf {
                         field: "freelist".into(),
-                        expected: self.addr_name(old.0),
-                        actual: self.addr_name(fl),
+                        expected: self.core.addr_name(old.0),
+                        actual: self.core.addr_name(fl),
                     },
                     CasHalf {
                         field: "counters".into(),
@@ -61,9 +62,9 @@ impl Machine {
                         actual: counters_text(cnt),
                     },
                 ];
-                self.ev_halves(h);
+                self.core.ev_halves(h);
             }
-            self.stat(Stat::CMPXCHG_DOUBLE_FAIL);
+            self.core.stat(Stat::CMPXCHG_DOUBLE_FAIL);
         }
         ok
     }
@@ -71,47 +72,49 @@ impl Machine {
     // ----- the node partial list -----
 
     pub fn ld_nr_partial(&mut self, n: u32) -> u32 {
-        self.access(self.cfg.line_nd(n), Access::Read);
-        self.node(n).nr_partial
+        self.core.access(self.core.cfg.line_nd(n), Access::Read);
+        self.core.node(n).nr_partial
     }
 
     /// The discard test of model.md §2.9/§2.10/§2.13: `>` (3.x) or `>=` (4.0+).
     pub fn discard_ok(&self, nr_partial: u32) -> bool {
-        let min = self.cfg.sc.cache.min_partial;
-        match self.variant().discard {
+        let min = self.core.cfg.sc.cache.min_partial;
+        match self.core.variant().discard {
             crate::scenario::Discard::Gt => nr_partial > min,
             crate::scenario::Discard::Ge => nr_partial >= min,
         }
     }
 
     fn list_neighbours(&mut self, n: u32, pos: usize) {
-        let list = &self.node(n).partial;
+        let list = &self.core.node(n).partial;
         let before = pos.checked_sub(1).and_then(|i| list.get(i));
         let after = list.get(pos..).and_then(|rest| rest.get(1));
         let lines: Vec<u32> = (before.into_iter().chain(after))
-            .map(|&p| self.page(p).line)
+            .map(|&p| self.core.page(p).line)
             .collect();
         for l in lines {
-            self.access(l, Access::Write);
+            self.core.access(l, Access::Write);
         }
     }
 
     fn check_list_lock(&mut self, n: u32, what: &str) {
-        if self.node(n).list_lock != Some(self.cur) {
+        if self.core.node(n).list_lock != Some(self.core.cur) {
             let msg = format!(
                 "{} changed node {n}'s partial list ({what}) without holding list_lock",
-                self.ctx_name(self.cur)
+                self.core.ctx_name(self.core.cur)
             );
-            self.violate("INV-13", msg);
+            self.core.violate("INV-13", msg);
         }
     }
 
     /// `add_partial`: one step under `list_lock` (head or tail).
     pub fn add_partial(&mut self, n: u32, s: SlabId, tail: bool) {
         self.check_list_lock(n, "add_partial");
-        self.access(self.cfg.line_nd(n), Access::Write);
-        self.access(self.page(s).line, Access::Write);
-        let Some(node) = self.node_mut(n) else { return };
+        self.core.access(self.core.cfg.line_nd(n), Access::Write);
+        self.core.access(self.core.page(s).line, Access::Write);
+        let Some(node) = self.core.node_mut(n) else {
+            return;
+        };
         let pos = if tail {
             node.partial.push(s);
             node.partial.len().saturating_sub(1)
@@ -130,18 +133,18 @@ impl Machine {
     /// is a corrupted list (INV-7), recorded rather than a crash.
     pub fn remove_partial(&mut self, n: u32, s: SlabId) {
         self.check_list_lock(n, "remove_partial");
-        self.access(self.cfg.line_nd(n), Access::Write);
-        self.access(self.page(s).line, Access::Write);
-        let Some(pos) = self.node(n).partial.iter().position(|&x| x == s) else {
+        self.core.access(self.core.cfg.line_nd(n), Access::Write);
+        self.core.access(self.core.page(s).line, Access::Write);
+        let Some(pos) = self.core.node(n).partial.iter().position(|&x| x == s) else {
             let msg = format!(
                 "list_del of slab {} from node {n}'s partial list, which does not hold it",
-                self.slab_name(s)
+                self.core.slab_name(s)
             );
-            self.violate("INV-7", msg);
+            self.core.violate("INV-7", msg);
             return;
         };
         self.list_neighbours(n, pos);
-        if let Some(node) = self.node_mut(n) {
+        if let Some(node) = self.core.node_mut(n) {
             node.partial.remove(pos);
             node.nr_partial = node.nr_partial.saturating_sub(1);
         }
@@ -153,35 +156,34 @@ impl Machine {
     /// `discard_slab`: give the page back. INV-14 is judged after the step (it needs the
     /// callers' frames), from the facts noted here.
     pub fn discard_slab(&mut self, s: SlabId) {
-        self.charge(cost::Id::PageFree);
-        if self.checks {
+        self.core.charge(cost::Id::PageFree);
+        if self.core.checks {
             let sl = self.slab(s);
             // CPUs whose CPU slab it is (7.0 has no `kmem_cache_cpu`: none).
-            let cpus: Vec<u32> = (self.st.alloc.cpu_slabs().iter().enumerate())
+            let cpus: Vec<u32> = (self.alloc.cpu_slabs().iter().enumerate())
                 .filter(|(_, c)| c.page == Some(s))
                 .map(|(k, _)| k as u32)
                 .collect();
-            let why = if self.page(s).life == Life::Discarded {
+            let why = if self.core.page(s).life == Life::Discarded {
                 Some("already discarded".to_string())
             } else if sl.counters.inuse != 0 {
                 Some(format!("{} object(s) are in use", sl.counters.inuse))
             } else if sl.counters.frozen {
                 Some("still frozen".into())
-            } else if self.st.nodes.iter().any(|n| n.partial.contains(&s)) {
+            } else if self.core.st.nodes.iter().any(|n| n.partial.contains(&s)) {
                 Some("still on a partial list".into())
-            } else if (self.st.alloc.cpu_slabs().iter()).any(|c| self.chain_contains(c.partial, s))
-            {
+            } else if (self.alloc.cpu_slabs().iter()).any(|c| self.chain_contains(c.partial, s)) {
                 Some("still on a CPU partial list".into())
             } else {
                 None
             };
-            self.pending_discards.push((s, why, cpus));
+            self.core.pending_discards.push((s, why, cpus));
         }
-        let first = self.page(s).line;
-        for l in first..=first.saturating_add(self.cfg.obj_lines) {
-            self.invalidate_line(l);
+        let first = self.core.page(s).line;
+        for l in first..=first.saturating_add(self.core.cfg.obj_lines) {
+            self.core.invalidate_line(l);
         }
-        if let Some(pg) = self.page_mut(s) {
+        if let Some(pg) = self.core.page_mut(s) {
             pg.life = Life::Discarded;
         }
     }
@@ -190,7 +192,7 @@ impl Machine {
     pub fn chain_contains(&self, head: Option<SlabId>, s: SlabId) -> bool {
         let mut cur = head;
         // A chain longer than there are slabs is a cycle (INV-10 reports it).
-        for _ in 0..=self.st.slabs.len() {
+        for _ in 0..=self.core.st.slabs.len() {
             let Some(p) = cur else { return false };
             if p == s {
                 return true;

@@ -95,25 +95,25 @@ impl Machine {
     /// SLUB's fields of slab `s`.
     #[inline]
     pub fn slab(&self, s: SlabId) -> &SlubPage {
-        (self.st.alloc.slub_pages())
+        (self.alloc.slub_pages())
             .and_then(|p| p.get(s as usize))
-            .unwrap_or_else(|| missing(&self.fault, "slab", s.into(), &NO_SLUB_PAGE))
+            .unwrap_or_else(|| missing(&self.core.fault, "slab", s.into(), &NO_SLUB_PAGE))
     }
     #[inline]
     pub fn slab_mut(&mut self, s: SlabId) -> Option<&mut SlubPage> {
-        let p = (self.st.alloc.slub_pages_mut()).and_then(|p| p.get_mut(s as usize));
-        found(&self.fault, "slab", s.into(), p)
+        let p = (self.alloc.slub_pages_mut()).and_then(|p| p.get_mut(s as usize));
+        found(&self.core.fault, "slab", s.into(), p)
     }
 
-    /// `allocate_slab`'s new slab under SLUB or 7.0: its memory (`Machine::new_page`) and
+    /// `allocate_slab`'s new slab under SLUB or 7.0: its memory (`Core::new_page`) and
     /// SLUB's fields.
     pub(in crate::model) fn create_slab(&mut self, node: u32) -> SlabId {
-        let id = self.new_page(node);
-        let fields = SlubPage::new(self.cfg.objects);
-        match self.st.alloc.slub_pages_mut() {
+        let id = self.core.new_page(node);
+        let fields = SlubPage::new(self.core.cfg.objects);
+        match self.alloc.slub_pages_mut() {
             Some(p) => p.push(fields),
             None => note_fault(
-                &self.fault,
+                &self.core.fault,
                 Fault::Broken("SLUB's new_slab ran under another allocator"),
             ),
         }

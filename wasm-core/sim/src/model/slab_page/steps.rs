@@ -24,8 +24,8 @@ impl Machine {
     pub(in crate::model) fn slab_pair_text(&self, p: SlabId, f: Addr, c: Counters) -> String {
         format!(
             "{}: freelist {}, {}",
-            self.slab_name(p),
-            self.addr_name(f),
+            self.core.slab_name(p),
+            self.core.addr_name(f),
             super::counters_text(c)
         )
     }
@@ -47,9 +47,9 @@ impl Machine {
             Cas2,
             self.slab_pair_name(p),
             "cmpxchg_double({}: freelist {} -> {}, inuse {} -> {}) {}",
-            self.slab_name(p),
-            self.addr_name(old.0),
-            self.addr_name(new.0),
+            self.core.slab_name(p),
+            self.core.addr_name(old.0),
+            self.core.addr_name(new.0),
             old.1.inuse,
             new.1.inuse,
             if ok { succeeds } else { fails }
@@ -59,6 +59,6 @@ impl Machine {
 
     /// The pair as events name its target: `page P.(freelist,counters)`.
     pub(in crate::model) fn slab_pair_name(&self, p: SlabId) -> String {
-        format!("page {}.(freelist,counters)", self.slab_name(p))
+        format!("page {}.(freelist,counters)", self.core.slab_name(p))
     }
 }

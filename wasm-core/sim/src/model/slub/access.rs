@@ -21,45 +21,45 @@ impl Machine {
     // ----- kmem_cache_cpu fields (of CPU `c`, which may not be the executing CPU) -----
 
     pub fn ld_tid(&mut self, c: u32) -> u64 {
-        self.access(self.cfg.line_cc(c), Access::Read);
+        self.core.access(self.core.cfg.line_cc(c), Access::Read);
         self.cpu_slab(c).tid
     }
     pub fn ld_freelist(&mut self, c: u32) -> Addr {
-        self.access(self.cfg.line_cc(c), Access::Read);
+        self.core.access(self.core.cfg.line_cc(c), Access::Read);
         self.cpu_slab(c).freelist
     }
     pub fn ld_page(&mut self, c: u32) -> Option<SlabId> {
-        self.access(self.cfg.line_cc(c), Access::Read);
+        self.core.access(self.core.cfg.line_cc(c), Access::Read);
         self.cpu_slab(c).page
     }
     pub fn ld_partial(&mut self, c: u32) -> Option<SlabId> {
-        self.access(self.cfg.line_cc(c), Access::Read);
+        self.core.access(self.core.cfg.line_cc(c), Access::Read);
         self.cpu_slab(c).partial
     }
     pub fn st_freelist(&mut self, c: u32, v: Addr) {
-        self.access(self.cfg.line_cc(c), Access::Write);
+        self.core.access(self.core.cfg.line_cc(c), Access::Write);
         if let Some(cpu) = self.cpu_slab_mut(c) {
             cpu.freelist = v;
             cpu.ghost_version.bump();
         }
     }
     pub fn st_page(&mut self, c: u32, v: Option<SlabId>) {
-        self.access(self.cfg.line_cc(c), Access::Write);
+        self.core.access(self.core.cfg.line_cc(c), Access::Write);
         if let Some(cpu) = self.cpu_slab_mut(c) {
             cpu.page = v;
             cpu.ghost_version.bump();
         }
     }
     pub fn st_partial(&mut self, c: u32, v: Option<SlabId>) {
-        self.access(self.cfg.line_cc(c), Access::Write);
+        self.core.access(self.core.cfg.line_cc(c), Access::Write);
         if let Some(cpu) = self.cpu_slab_mut(c) {
             cpu.partial = v;
         }
     }
     /// `next_tid`: the kernel's tid is an `unsigned long` that wraps, and so does this one.
     pub fn bump_tid(&mut self, c: u32) {
-        self.access(self.cfg.line_cc(c), Access::Write);
-        let step = self.cfg.tid_step;
+        self.core.access(self.core.cfg.line_cc(c), Access::Write);
+        let step = self.core.cfg.tid_step;
         if let Some(cpu) = self.cpu_slab_mut(c) {
             cpu.tid = cpu.tid.wrapping_add(step);
         }
@@ -76,16 +76,17 @@ impl Machine {
         new: (Addr, u64),
         with_tid: bool,
     ) -> bool {
-        let k = self.me();
-        self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg16b);
+        let k = self.core.me();
+        self.core
+            .atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg16b);
         let (fl, tid) = (self.cpu_slab(k).freelist, self.cpu_slab(k).tid);
         let ok = fl == old.0 && (!with_tid || tid == old.1);
-        self.set_ok(ok);
-        if !ok && self.recording() {
+        self.core.set_ok(ok);
+        if !ok && self.core.recording() {
             let mut halves = vec![CasHalf {
                 field: "freelist".into(),
-                expected: self.addr_name(old.0),
-                actual: self.addr_name(fl),
+                expected: self.core.addr_name(old.0),
+                actual: self.core.addr_name(fl),
             }];
             if with_tid {
                 halves.push(CasHalf {
@@ -94,7 +95,7 @@ impl Machine {
                     actual: tid.to_string(),
                 });
             }
-            self.ev_halves(halves);
+            self.core.ev_halves(halves);
         }
         if ok {
             self.check_snapshot(snap, k);
@@ -103,11 +104,11 @@ impl Machine {
                 // the CPU whose tid it replaces; only a forced TID_STEP (SC4) lets it pass.
                 let msg = format!(
                     "{} committed on cpu{k} a tid it read from cpu{}: per-CPU tids collide (TID_STEP {})",
-                    self.ctx_name(self.cur),
+                    self.core.ctx_name(self.core.cur),
                     snap.cpu,
-                    self.cfg.tid_step
+                    self.core.cfg.tid_step
                 );
-                self.violate("INV-11", msg);
+                self.core.violate("INV-11", msg);
             }
             if let Some(cpu) = self.cpu_slab_mut(k) {
                 cpu.freelist = new.0;
@@ -129,18 +130,18 @@ impl Machine {
                 "the lockless update of cpu{k}'s freelist succeeded with a snapshot taken from cpu{}: \
                  {} acted on a CPU other than the one it read",
                 snap.cpu,
-                self.ctx_name(self.cur)
+                self.core.ctx_name(self.core.cur)
             );
-            self.violate("INV-12", msg);
+            self.core.violate("INV-12", msg);
         } else if now != snap.version {
             let msg = format!(
                 "the lockless update of cpu{k}'s freelist succeeded although cpu{k}'s freelist or slab \
                  changed {} time(s) since {} read it: a stale snapshot was accepted (ABA)",
                 // Versions only grow: the difference is the number of changes.
                 now.wrapping_sub(snap.version),
-                self.ctx_name(self.cur)
+                self.core.ctx_name(self.core.cur)
             );
-            self.violate("INV-12", msg);
+            self.core.violate("INV-12", msg);
         }
     }
 

@@ -14,7 +14,8 @@ fn machine() -> Machine {
 }
 
 fn model_errors(m: &Machine) -> Vec<&str> {
-    m.violations
+    m.core
+        .violations
         .iter()
         .filter(|v| v.invariant == "MODEL")
         .map(|v| v.message.as_str())
@@ -25,7 +26,7 @@ fn model_errors(m: &Machine) -> Vec<&str> {
 fn an_id_with_nothing_behind_it_is_the_violation_model() {
     let mut m = machine();
     // A CPU slab that was never created.
-    if let AllocState::Slub(s) = &mut m.st.alloc {
+    if let AllocState::Slub(s) = &mut m.alloc {
         s.cpu_slab[0].page = Some(999);
     }
     while model_errors(&m).is_empty() && m.move_enabled(Move::Step(0)) {
@@ -33,7 +34,7 @@ fn an_id_with_nothing_behind_it_is_the_violation_model() {
         m.finish_if_done();
     }
     let errors = model_errors(&m);
-    assert_eq!(errors.len(), 1, "{:?}", m.violations);
+    assert_eq!(errors.len(), 1, "{:?}", m.core.violations);
     assert!(errors[0].contains("there is no slab 999"), "{}", errors[0]);
     assert!(m.enabled_moves().is_empty());
 }
@@ -43,15 +44,15 @@ fn a_frame_local_that_is_unset_is_the_violation_model() {
     let mut m = machine();
     // `unfreeze_partials` walking a chain it was not given (`get_freelist` of no slab no
     // longer compiles: its slab is not an `Option`).
-    m.st.ctxs[0].stack = vec![Frame::UnfreezePartials {
+    m.core.st.ctxs[0].stack = vec![Frame::UnfreezePartials {
         pc: unfreeze_partials::V3,
         l: super::UnfreezePartials::default(),
     }];
-    m.st.ctxs[0].settled = true;
+    m.core.st.ctxs[0].settled = true;
     m.apply_move(Move::Step(0), None);
     m.finish_if_done();
     let errors = model_errors(&m);
-    assert_eq!(errors.len(), 1, "{:?}", m.violations);
+    assert_eq!(errors.len(), 1, "{:?}", m.core.violations);
     assert!(errors[0].contains("`fr.p` found nothing"), "{}", errors[0]);
     // The machine stops there: no move is enabled, yet it is neither deadlocked nor done.
     assert!(m.enabled_moves().is_empty());

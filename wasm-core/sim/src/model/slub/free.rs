@@ -84,7 +84,7 @@ impl Machine {
         fr: &mut SlabFree,
     ) -> Flow {
         use slab_free::Pc::*;
-        let fp = self.fastpath();
+        let fp = self.core.fastpath();
         match *pc {
             FreeEntry => {
                 *pc = match fp {
@@ -126,21 +126,21 @@ impl Machine {
             F7b => self.s_free_load_freelist(pc, fr, F8, fp == Fastpath::NoTid, true),
             F8 => {
                 step!(self);
-                let k = self.me();
+                let k = self.core.me();
                 let with_tid = fp != Fastpath::NoTid;
-                let newtid = fr.tid.wrapping_add(self.tid_step());
+                let newtid = fr.tid.wrapping_add(self.core.tid_step());
                 let ok = self.pcas2(fr.snap, (fr.f, fr.tid), (fr.x, newtid), with_tid);
                 self.note_pcas2(k, fr.f, fr.tid, fr.x, newtid, with_tid, ok);
                 if ok {
                     *pc = F9;
                 } else {
-                    self.stat(Stat::CMPXCHG_DOUBLE_CPU_FAIL);
+                    self.core.stat(Stat::CMPXCHG_DOUBLE_CPU_FAIL);
                     *pc = FreeEntry;
                 }
                 Flow::Step
             }
             F9 => {
-                self.stat(Stat::FREE_FASTPATH);
+                self.core.stat(Stat::FREE_FASTPATH);
                 Flow::Ret(Ret::new(NULL, None))
             }
             // E0: irqs off, plain stores.
@@ -160,22 +160,22 @@ impl Machine {
             FE0e => self.s_free_link(pc, fr, FE0f),
             FE0f => {
                 step!(self);
-                self.check_snapshot(fr.snap, self.me());
+                self.check_snapshot(fr.snap, self.core.me());
                 self.st_freelist(fr.c, fr.x);
-                self.stat(Stat::FREE_FASTPATH);
+                self.core.stat(Stat::FREE_FASTPATH);
                 note!(
                     self,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "freelist := {}.",
-                    self.addr_name(fr.x)
+                    self.core.addr_name(fr.x)
                 );
                 *pc = FE0g;
                 Flow::Step
             }
             FE0g => {
                 step!(self);
-                self.irq_restore(fr.saved_irq);
+                self.core.irq_restore(fr.saved_irq);
                 note!(self, IrqOn, "irqs".into(), "local_irq_restore: free done.");
                 Flow::Ret(Ret::new(NULL, None))
             }
@@ -208,24 +208,25 @@ impl Machine {
             FL5 => {
                 step!(self);
                 let k = fr.c;
-                self.atomic(self.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
+                self.core
+                    .atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
                 let ok = self.cpu_slab(k).freelist == fr.f;
-                self.set_ok(ok);
+                self.core.set_ok(ok);
                 if ok {
                     self.check_snapshot(fr.snap, k);
                     if let Some(cpu) = self.cpu_slab_mut(k) {
                         cpu.freelist = fr.x;
                         cpu.ghost_version.bump();
                     }
-                    self.stat(Stat::FREE_FASTPATH);
+                    self.core.stat(Stat::FREE_FASTPATH);
                 }
                 note!(
                     self,
                     CasLocal,
                     format!("cpu_slab[{k}].freelist"),
                     "cmpxchg_local(freelist: {} -> {}) {}.",
-                    self.addr_name(fr.f),
-                    self.addr_name(fr.x),
+                    self.core.addr_name(fr.f),
+                    self.core.addr_name(fr.x),
                     if ok { "succeeds" } else { "fails: retry" }
                 );
                 *pc = if ok { FL6 } else { FL2 };
@@ -246,8 +247,8 @@ impl Machine {
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Compare the head {} with {}.",
-                    self.addr_name(cur),
-                    self.addr_name(fr.f)
+                    self.core.addr_name(cur),
+                    self.core.addr_name(fr.f)
                 );
                 *pc = FL5c;
                 Flow::Step
@@ -260,13 +261,13 @@ impl Machine {
                 step!(self);
                 self.check_snapshot(fr.snap, fr.c);
                 self.st_freelist(fr.c, fr.x);
-                self.stat(Stat::FREE_FASTPATH);
+                self.core.stat(Stat::FREE_FASTPATH);
                 note!(
                     self,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Store the new head {}.",
-                    self.addr_name(fr.x)
+                    self.core.addr_name(fr.x)
                 );
                 *pc = FL5d;
                 Flow::Step
@@ -279,7 +280,7 @@ impl Machine {
             ),
             FL6 => {
                 step!(self);
-                self.preempt_on();
+                self.core.preempt_on();
                 note!(
                     self,
                     PreemptOn,
@@ -299,11 +300,11 @@ impl Machine {
     ) -> Flow {
         use slab_free_slow::Pc::*;
         let p = fr.pg;
-        let v = self.variant().clone();
+        let v = self.core.variant().clone();
         let frozen_partials = v.cpu_partial_frozen;
         match *pc {
             S0 => {
-                self.stat(Stat::FREE_SLOWPATH);
+                self.core.stat(Stat::FREE_SLOWPATH);
                 fr.n = None;
                 *pc = S1;
                 Flow::Go
@@ -315,8 +316,8 @@ impl Machine {
                 }
                 step!(self);
                 let n = need!(self, fr.n.take());
-                self.spin_unlock(n);
-                self.irq_restore(fr.saved_irq);
+                self.core.spin_unlock(n);
+                self.core.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     Unlock,
@@ -331,8 +332,8 @@ impl Machine {
                 (fr.prior, fr.cnt) = self.read_slab_pair(p, |m, prior, cnt| {
                     format!(
                         "__slab_free: {}'s freelist is {}, {}.",
-                        m.slab_name(p),
-                        m.addr_name(prior),
+                        m.core.slab_name(p),
+                        m.core.addr_name(prior),
                         counters_text(cnt)
                     )
                 });
@@ -341,7 +342,7 @@ impl Machine {
             }
             S3 => {
                 step!(self);
-                self.store_fp(fr.x, fr.prior);
+                self.core.store_fp(fr.x, fr.prior);
                 let mut new = fr.cnt;
                 new.inuse = new.inuse.wrapping_sub(1) & 0xffff;
                 fr.flag = fr.cnt.frozen; // was_frozen
@@ -360,11 +361,11 @@ impl Machine {
                 note!(
                     self,
                     Store,
-                    format!("{}.fp", self.addr_name(fr.x)),
+                    format!("{}.fp", self.core.addr_name(fr.x)),
                     "Link {} in front of {}'s freelist ({}){}.",
-                    self.addr_name(fr.x),
-                    self.slab_name(p),
-                    self.addr_name(fr.prior),
+                    self.core.addr_name(fr.x),
+                    self.core.slab_name(p),
+                    self.core.addr_name(fr.prior),
                     if new.frozen && !fr.flag {
                         "; the slab was full: freeze it for this CPU's partial list"
                     } else if need_lock {
@@ -378,8 +379,8 @@ impl Machine {
             }
             S4 => {
                 step!(self);
-                let n = self.node_of_slab(p);
-                self.irq_save(&mut fr.saved_irq);
+                let n = self.core.node_of_slab(p);
+                self.core.irq_save(&mut fr.saved_irq);
                 self.spin_lock(n);
                 fr.n = Some(n);
                 fr.lock = self.slab(p).on_node_partial;
@@ -412,10 +413,10 @@ impl Machine {
                         return Flow::call(self.put_cpu_partial_frame(p, true));
                     }
                     if was_frozen {
-                        self.stat(Stat::FREE_FROZEN);
+                        self.core.stat(Stat::FREE_FROZEN);
                     }
                 } else if was_frozen {
-                    self.stat(Stat::FREE_FROZEN);
+                    self.core.stat(Stat::FREE_FROZEN);
                 } else if v.cpu_partial && fr.prior == NULL {
                     *pc = S5p;
                     return Flow::call(self.put_cpu_partial_frame(p, true));
@@ -423,13 +424,13 @@ impl Machine {
                 Flow::Ret(Ret::new(NULL, None))
             }
             S5p => {
-                self.stat(Stat::CPU_PARTIAL_FREE);
+                self.core.stat(Stat::CPU_PARTIAL_FREE);
                 Flow::Ret(Ret::new(NULL, None))
             }
             S6 => {
                 // 3.1 (lock held across retries): the slab may have been frozen meanwhile.
                 if fr.flag {
-                    self.stat(Stat::FREE_FROZEN);
+                    self.core.stat(Stat::FREE_FROZEN);
                     *pc = S8;
                     return Flow::Go;
                 }
@@ -461,13 +462,13 @@ impl Machine {
                 step!(self);
                 let n = need!(self, fr.n);
                 self.remove_partial(n, p);
-                self.stat(Stat::FREE_REMOVE_PARTIAL);
+                self.core.stat(Stat::FREE_REMOVE_PARTIAL);
                 note!(
                     self,
                     ListDel,
                     format!("node {n}.partial"),
                     "remove_partial({}).",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 *pc = S6u;
                 Flow::Step
@@ -475,8 +476,8 @@ impl Machine {
             S6u => {
                 step!(self);
                 let n = need!(self, fr.n.take());
-                self.spin_unlock(n);
-                self.irq_restore(fr.saved_irq);
+                self.core.spin_unlock(n);
+                self.core.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     Unlock,
@@ -489,13 +490,13 @@ impl Machine {
             S6d => {
                 step!(self);
                 self.discard_slab(p);
-                self.stat(Stat::FREE_SLAB);
+                self.core.stat(Stat::FREE_SLAB);
                 note!(
                     self,
                     PageFree,
-                    format!("page {}", self.slab_name(p)),
+                    format!("page {}", self.core.slab_name(p)),
                     "discard_slab({}): the empty slab goes back to the page allocator.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 Flow::Ret(Ret::new(NULL, None))
             }
@@ -509,13 +510,13 @@ impl Machine {
                 step!(self);
                 let n = need!(self, fr.n);
                 self.add_partial(n, p, true);
-                self.stat(Stat::FREE_ADD_PARTIAL);
+                self.core.stat(Stat::FREE_ADD_PARTIAL);
                 note!(
                     self,
                     ListAdd,
                     format!("node {n}.partial"),
                     "The full slab {} got a free object: add_partial at the tail.",
-                    self.slab_name(p)
+                    self.core.slab_name(p)
                 );
                 *pc = S8;
                 Flow::Step
@@ -523,8 +524,8 @@ impl Machine {
             S8 => {
                 step!(self);
                 let n = need!(self, fr.n.take());
-                self.spin_unlock(n);
-                self.irq_restore(fr.saved_irq);
+                self.core.spin_unlock(n);
+                self.core.irq_restore(fr.saved_irq);
                 note!(
                     self,
                     Unlock,

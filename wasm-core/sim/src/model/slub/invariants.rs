@@ -21,7 +21,7 @@ struct SlabName<'a>(&'a Machine, SlabId);
 
 impl std::fmt::Display for SlabName<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0.slab_name(self.1))
+        f.write_str(&self.0.core.slab_name(self.1))
     }
 }
 
@@ -29,8 +29,8 @@ impl Machine {
     /// Whether some context is inside a section that is rewriting CPU k's `kmem_cache_cpu`.
     #[inline]
     pub fn cpu_in_section(&self, k: u32) -> bool {
-        let unfrozen = !self.variant().cpu_partial_frozen;
-        self.st.ctxs.iter().any(|c| {
+        let unfrozen = !self.core.variant().cpu_partial_frozen;
+        self.core.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| match f {
                 Frame::FlushSlab { pc, l } => {
                     use flush_slab::Pc::*;
@@ -75,7 +75,7 @@ impl Machine {
     /// object by object to its slab (3.10 `flush_slab` clears it only afterwards): those
     /// objects are owned by the deactivation, not by the CPU.
     pub fn cpu_freelist_detached(&self, k: u32) -> bool {
-        self.st.ctxs.iter().any(|c| {
+        self.core.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| match f {
                 Frame::FlushSlab { pc, l } => {
                     use flush_slab::Pc::*;
@@ -121,14 +121,14 @@ impl Machine {
             .iter()
             .enumerate()
             .filter(|(_, &h)| h)
-            .map(|(s, _)| self.slab_name(s as SlabId))
+            .map(|(s, _)| self.core.slab_name(s as SlabId))
             .collect()
     }
 
     /// Slabs operations legitimately hold in their locals right now (INV-5/6/9 windows), as a
     /// flag per slab.
     fn held_by_ops(&self) -> Vec<bool> {
-        let mut held = vec![false; self.st.slabs.len()];
+        let mut held = vec![false; self.core.st.slabs.len()];
         let mut mark = |s: Option<SlabId>| {
             if let Some(s) = s {
                 if let Some(h) = held.get_mut(s as usize) {
@@ -136,7 +136,7 @@ impl Machine {
                 }
             }
         };
-        for c in &self.st.ctxs {
+        for c in &self.core.st.ctxs {
             for f in &c.stack {
                 if !Self::frame_holds_slabs(f) {
                     continue;
@@ -153,7 +153,7 @@ impl Machine {
                 if let Some(head) = chain {
                     let mut cur = head;
                     // A chain longer than there are slabs loops (INV-10 says so).
-                    for _ in 0..=self.st.slabs.len() {
+                    for _ in 0..=self.core.st.slabs.len() {
                         let Some(p) = cur else { break };
                         mark(Some(p));
                         cur = self.slab(p).next;
@@ -216,29 +216,29 @@ impl Machine {
     fn walk_into(&self, head: Addr, out: &mut Vec<Addr>) -> Result<(), String> {
         out.clear();
         let mut a = head;
-        let limit = (self.cfg.objects as usize).saturating_add(1);
+        let limit = (self.core.cfg.objects as usize).saturating_add(1);
         while a != NULL {
-            let Some((s, i)) = self.object_of(a) else {
+            let Some((s, i)) = self.core.object_of(a) else {
                 return Err(format!(
                     "reaches {}, which is not a free object (user data or garbage)",
-                    self.addr_name(a)
+                    self.core.addr_name(a)
                 ));
             };
             if out.contains(&a) {
-                return Err(format!("loops back to {}", self.addr_name(a)));
+                return Err(format!("loops back to {}", self.core.addr_name(a)));
             }
             out.push(a);
             if out.len() > limit {
                 return Err("is longer than a slab".into());
             }
             // `object_of` checked `i < objects`, the length of every `fp`.
-            a = match self.page(s).fp.get(i as usize) {
+            a = match self.core.page(s).fp.get(i as usize) {
                 Some(&next) => next,
                 None => {
-                    self.fault(Fault::NoSuch("object", a));
+                    self.core.fault(Fault::NoSuch("object", a));
                     return Err(format!(
                         "reaches {}, which has no free pointer",
-                        self.addr_name(a)
+                        self.core.addr_name(a)
                     ));
                 }
             };
@@ -247,9 +247,9 @@ impl Machine {
     }
 
     pub fn check_invariants(&mut self) {
-        let objects = self.cfg.objects as usize;
-        let nslabs = self.st.slabs.len();
-        let mut own = std::mem::take(&mut self.scratch);
+        let objects = self.core.cfg.objects as usize;
+        let nslabs = self.core.st.slabs.len();
+        let mut own = std::mem::take(&mut self.core.scratch);
         own.clear();
         own.resize(nslabs.saturating_mul(objects), 0);
         // Object i of slab s is slot `s * objects + i` of `own` (below its length: s < nslabs,
@@ -259,27 +259,27 @@ impl Machine {
                 .saturating_mul(objects)
                 .saturating_add(i as usize)
         };
-        let idx = |m: &Machine, a: Addr| m.object_of(a).map(|(s, i)| slot(s, i));
+        let idx = |m: &Machine, a: Addr| m.core.object_of(a).map(|(s, i)| slot(s, i));
         let mut problems: Vec<(&'static str, String)> = Vec::new();
 
         // INV-1 (users): every held variable names a live object.
-        for (vi, v) in self.st.vars.iter().enumerate() {
+        for (vi, v) in self.core.st.vars.iter().enumerate() {
             let (true, Some(a)) = (v.held(), v.addr) else {
                 continue;
             };
-            match self.object_of(a) {
+            match self.core.object_of(a) {
                 Some((s, i)) => {
                     if let Some(o) = own.get_mut(slot(s, i)) {
                         *o = o.saturating_add(1) | USER;
                     }
-                    if self.page(s).life == Life::Discarded {
+                    if self.core.page(s).life == Life::Discarded {
                         problems.push((
                             "INV-9",
                             format!(
                                 "`{}` holds {}, but its slab {} was discarded",
-                                self.var_name(vi),
-                                self.addr_name(a),
-                                self.slab_name(s)
+                                self.core.var_name(vi),
+                                self.core.addr_name(a),
+                                self.core.slab_name(s)
                             ),
                         ));
                     }
@@ -288,8 +288,8 @@ impl Machine {
                     "INV-2",
                     format!(
                         "`{}` was handed {}, which is not an object",
-                        self.var_name(vi),
-                        self.addr_name(a)
+                        self.core.var_name(vi),
+                        self.core.addr_name(a)
                     ),
                 )),
             }
@@ -297,7 +297,7 @@ impl Machine {
 
         // INV-2/INV-4 (CPU freelists).
         let mut chain: Vec<Addr> = Vec::with_capacity(objects.saturating_add(2));
-        for k in 0..self.cfg.cpus as u32 {
+        for k in 0..self.core.cfg.cpus as u32 {
             if self.cpu_freelist_detached(k) {
                 continue;
             }
@@ -317,32 +317,32 @@ impl Machine {
                 continue;
             }
             if head != NULL && page.is_none() {
-                problems.push(("INV-4", format!("cpu{k}'s freelist starts at {} but cpu{k} has no CPU slab: those objects are stranded", self.addr_name(head))));
+                problems.push(("INV-4", format!("cpu{k}'s freelist starts at {} but cpu{k} has no CPU slab: those objects are stranded", self.core.addr_name(head))));
             }
             if let Some(p) = page {
                 let sl = self.slab(p);
-                if self.page(p).life == Life::Discarded {
+                if self.core.page(p).life == Life::Discarded {
                     problems.push((
                         "INV-9",
-                        format!("cpu{k}'s CPU slab {} was discarded", self.slab_name(p)),
+                        format!("cpu{k}'s CPU slab {} was discarded", self.core.slab_name(p)),
                     ));
                 } else if !sl.counters.frozen {
                     problems.push((
                         "INV-4",
-                        format!("cpu{k}'s CPU slab {} is not frozen", self.slab_name(p)),
+                        format!("cpu{k}'s CPU slab {} is not frozen", self.core.slab_name(p)),
                     ));
                 }
             }
             if let Err(e) = walked {
                 problems.push(("INV-2", format!("cpu{k}'s freelist {e}")));
             }
-            if let Some(a) = chain.iter().find(|&&a| self.slab_of(a) != page) {
+            if let Some(a) = chain.iter().find(|&&a| self.core.slab_of(a) != page) {
                 problems.push((
                     "INV-2",
                     format!(
                         "cpu{k}'s freelist holds {}, which is not in its CPU slab {}",
-                        self.addr_name(*a),
-                        self.slab_opt_name(page)
+                        self.core.addr_name(*a),
+                        self.core.slab_opt_name(page)
                     ),
                 ));
             }
@@ -350,7 +350,7 @@ impl Machine {
 
         // INV-2/INV-3 (slab freelists).
         for s in 0..nslabs as SlabId {
-            let (sl, life) = (self.slab(s), self.page(s).life);
+            let (sl, life) = (self.slab(s), self.core.page(s).life);
             if life == Life::Discarded {
                 continue;
             }
@@ -358,23 +358,23 @@ impl Machine {
             match walked {
                 Err(e) => problems.push((
                     "INV-2",
-                    format!("slab {}'s freelist {e}", self.slab_name(s)),
+                    format!("slab {}'s freelist {e}", self.core.slab_name(s)),
                 )),
                 Ok(()) => {
                     let len = chain.len() as u32;
                     let counted = sl.counters.inuse.checked_add(len);
                     if life == Life::Live && counted != Some(sl.counters.objects) {
-                        problems.push(("INV-3", format!("slab {} counts {} in use but its freelist holds {len} of {} objects", self.slab_name(s), sl.counters.inuse, sl.counters.objects)));
+                        problems.push(("INV-3", format!("slab {} counts {} in use but its freelist holds {len} of {} objects", self.core.slab_name(s), sl.counters.inuse, sl.counters.objects)));
                     }
                 }
             }
-            if let Some(a) = chain.iter().find(|&&a| self.slab_of(a) != Some(s)) {
+            if let Some(a) = chain.iter().find(|&&a| self.core.slab_of(a) != Some(s)) {
                 problems.push((
                     "INV-2",
                     format!(
                         "slab {}'s freelist holds {}, an object of another slab",
-                        self.slab_name(s),
-                        self.addr_name(*a)
+                        self.core.slab_name(s),
+                        self.core.addr_name(*a)
                     ),
                 ));
             }
@@ -389,7 +389,7 @@ impl Machine {
 
         // In-flight objects of operations.
         let mut inflight = Vec::new();
-        for c in &self.st.ctxs {
+        for c in &self.core.st.ctxs {
             for f in &c.stack {
                 self.inflight(f, &mut inflight);
             }
@@ -412,19 +412,19 @@ impl Machine {
 
         // INV-1: exactly one owner per object of every live slab.
         for s in 0..nslabs as SlabId {
-            if self.page(s).life == Life::Discarded {
+            if self.core.page(s).life == Life::Discarded {
                 continue;
             }
             for i in 0..objects as u32 {
                 let o = own.get(slot(s, i)).copied().unwrap_or_default();
                 let count = o & 0x3f;
-                let a = self.obj_addr(s, i);
+                let a = self.core.obj_addr(s, i);
                 if count > 1 {
                     problems.push((
                         "INV-1",
                         format!(
                             "{} has {count} owners{}: it will be handed out twice",
-                            self.addr_name(a),
+                            self.core.addr_name(a),
                             if o & USER != 0 {
                                 " (a variable holds it and a freelist reaches it)"
                             } else {
@@ -432,23 +432,23 @@ impl Machine {
                             }
                         ),
                     ));
-                } else if count == 0 && o & 0x80 == 0 && self.page(s).life != Life::Private {
+                } else if count == 0 && o & 0x80 == 0 && self.core.page(s).life != Life::Private {
                     problems.push((
                         "INV-1",
                         format!(
                             "{} is lost: no variable holds it and no freelist reaches it",
-                            self.addr_name(a)
+                            self.core.addr_name(a)
                         ),
                     ));
                 }
             }
         }
-        self.scratch = own;
+        self.core.scratch = own;
 
         self.check_lists(&mut problems);
         // INV-14: discards of this step (3.10 `flush_slab` may discard while `c.page` still
         // names the slab: it clears it in the same irq-off section).
-        for (s, why, cpus) in std::mem::take(&mut self.pending_discards) {
+        for (s, why, cpus) in std::mem::take(&mut self.core.pending_discards) {
             let why = why.or_else(|| {
                 cpus.iter()
                     .find(|&&k| !self.cpu_in_section(k))
@@ -457,25 +457,25 @@ impl Machine {
             if let Some(why) = why {
                 problems.push((
                     "INV-14",
-                    format!("slab {} was discarded while {why}", self.slab_name(s)),
+                    format!("slab {} was discarded while {why}", self.core.slab_name(s)),
                 ));
             }
         }
         for (inv, msg) in problems {
-            self.violate(inv, msg);
+            self.core.violate(inv, msg);
         }
     }
 
     /// INV-5…INV-10 and INV-13: slab states, partial lists, lock discipline (INV-11 is checked
     /// at the tid commit, INV-8 is part of INV-6).
     fn check_lists(&self, problems: &mut Vec<(&'static str, String)>) {
-        let frozen_partials = self.variant().cpu_partial_frozen;
+        let frozen_partials = self.core.variant().cpu_partial_frozen;
         // INV-10: CPU partial chains.
-        let mut in_chain = vec![0u32; self.st.slabs.len()];
-        for (k, c) in self.st.alloc.cpu_slabs().iter().enumerate() {
+        let mut in_chain = vec![0u32; self.core.st.slabs.len()];
+        for (k, c) in self.alloc.cpu_slabs().iter().enumerate() {
             let mut cur = c.partial;
             // More entries than slabs: the chain loops.
-            let mut budget = 0..self.st.slabs.len();
+            let mut budget = 0..self.core.st.slabs.len();
             while let Some(p) = cur {
                 if let Some(n) = in_chain.get_mut(p as usize) {
                     n.bump();
@@ -487,27 +487,27 @@ impl Machine {
                 cur = self.slab(p).next;
             }
         }
-        let mut on_node = vec![false; self.st.slabs.len()];
-        for n in &self.st.nodes {
+        let mut on_node = vec![false; self.core.st.slabs.len()];
+        for n in &self.core.st.nodes {
             for &s in &n.partial {
                 if let Some(on) = on_node.get_mut(s as usize) {
                     *on = true;
                 }
             }
         }
-        let sections: Vec<bool> = (0..self.cfg.cpus as u32)
+        let sections: Vec<bool> = (0..self.core.cfg.cpus as u32)
             .map(|k| self.cpu_in_section(k))
             .collect();
         let held_by_ops = self.held_by_ops();
-        for s in 0..self.st.slabs.len() as SlabId {
-            let (sl, pg) = (self.slab(s), self.page(s));
+        for s in 0..self.core.st.slabs.len() as SlabId {
+            let (sl, pg) = (self.slab(s), self.core.page(s));
             let name = SlabName(self, s);
-            // One entry per slab in each (built above from `self.st.slabs.len()`).
+            // One entry per slab in each (built above from `self.core.st.slabs.len()`).
             let at = s as usize;
             let chained = in_chain.get(at).copied().unwrap_or_default();
             let listed = on_node.get(at).copied().unwrap_or_default();
             let held = held_by_ops.get(at).copied().unwrap_or_default();
-            let cpu_refs = (self.st.alloc.cpu_slabs().iter().zip(&sections))
+            let cpu_refs = (self.alloc.cpu_slabs().iter().zip(&sections))
                 .filter(|(c, &section)| c.page == Some(s) && !section)
                 .count() as u32;
             if pg.life == Life::Discarded {
@@ -586,7 +586,7 @@ impl Machine {
             }
         }
         // INV-7: nr_partial and list shape.
-        for (n, node) in self.st.nodes.iter().enumerate() {
+        for (n, node) in self.core.st.nodes.iter().enumerate() {
             if node.nr_partial as usize != node.partial.len() {
                 problems.push((
                     "INV-7",
@@ -603,20 +603,20 @@ impl Machine {
                         "INV-7",
                         format!(
                             "slab {} is on node {n}'s partial list twice",
-                            self.slab_name(*s)
+                            self.core.slab_name(*s)
                         ),
                     ));
                 }
             }
             // INV-13: list_lock is held with interrupts off.
             if let Some(h) = node.list_lock {
-                let c = &self.ctx(h);
-                if self.cpu(c.cpu).irqs_on {
+                let c = &self.core.ctx(h);
+                if self.core.cpu(c.cpu).irqs_on {
                     problems.push((
                         "INV-13",
                         format!(
                             "{} holds node {n}'s list_lock with interrupts on",
-                            self.ctx_name(h)
+                            self.core.ctx_name(h)
                         ),
                     ));
                 }
@@ -629,27 +629,29 @@ impl Machine {
     /// INV-15 at the end of a run: conservation and stat identities.
     pub fn check_end(&mut self) {
         let stat = |m: &Machine, s: super::Stat| {
-            m.st.stats
+            m.core
+                .st
+                .stats
                 .iter()
                 .filter_map(|c| c.get(s as usize))
                 .sum::<u64>()
         };
         use super::Stat::*;
         let fast = stat(self, ALLOC_FASTPATH);
-        let slow_ok = self.ghost.slow_allocs;
-        if fast.checked_add(slow_ok) != Some(self.ghost.allocs) {
-            let msg = format!("ALLOC_FASTPATH ({fast}) + successful slow-path allocations ({slow_ok}) != successful allocations ({})", self.ghost.allocs);
-            self.violate("INV-15", msg);
+        let slow_ok = self.core.ghost.slow_allocs;
+        if fast.checked_add(slow_ok) != Some(self.core.ghost.allocs) {
+            let msg = format!("ALLOC_FASTPATH ({fast}) + successful slow-path allocations ({slow_ok}) != successful allocations ({})", self.core.ghost.allocs);
+            self.core.violate("INV-15", msg);
         }
         let frees = stat(self, FREE_FASTPATH).saturating_add(stat(self, FREE_SLOWPATH));
-        if frees != self.ghost.frees {
+        if frees != self.core.ghost.frees {
             let msg = format!(
                 "FREE_FASTPATH + FREE_SLOWPATH = {frees}, but {} objects were freed",
-                self.ghost.frees
+                self.core.ghost.frees
             );
-            self.violate("INV-15", msg);
+            self.core.violate("INV-15", msg);
         }
-        if self.checks {
+        if self.core.checks {
             self.check_invariants();
         }
     }

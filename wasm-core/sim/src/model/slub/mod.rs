@@ -1,9 +1,12 @@
 //! SLUB (`mm/slub.c`): the allocator the model is about. Its kernel functions as step
-//! machines (`alloc`: `slab_alloc` and its slow path, `get_freelist`, `get_partial_node`,
-//! `acquire_slab`, `new_slab`; `free`: `slab_free`, `__slab_free`; `lists`: the CPU
-//! partial list, `unfreeze_partials`, `deactivate_slab`, the flushes and
-//! `cmpxchg_double_slab`), the fast-path steps both listings share (`steps`) and its
-//! invariants INV-1…INV-15 (`invariants`).
+//! machines, a file per kernel function or per group of them: `alloc` (the fast path
+//! `slab_alloc`), `alloc_slow` (`__slab_alloc` of 3.x–5.14 and `get_freelist`),
+//! `alloc_slow_ll` (5.15+'s `___slab_alloc` under the local lock), `grow` (`new_slab`),
+//! `node_partial` (`get_partial_node`, `acquire_slab`), `cpu_partial` (`put_cpu_partial`,
+//! `unfreeze_partials`), `deactivate` (`deactivate_slab`), `flush` (`flush_slab`,
+//! `__flush_cpu_slab`), `cmpxchg` (`cmpxchg_double_slab` and the double CAS at its call
+//! sites), `free` (`slab_free`, `__slab_free`); the fast-path steps both listings share
+//! (`steps`) and its invariants INV-1…INV-15 (`invariants`).
 
 use super::{cost, memory, state, Flow, Machine, Pc, Stat};
 use crate::model::pcs::labels::*;
@@ -11,13 +14,20 @@ use crate::model::Fault;
 
 mod access;
 mod alloc;
+mod alloc_slow;
+mod alloc_slow_ll;
+mod cmpxchg;
+mod cpu_partial;
+mod deactivate;
 #[cfg(test)]
 mod faults;
+mod flush;
 mod free;
+mod grow;
 mod invariants;
-mod lists;
 #[cfg(test)]
 mod negative;
+mod node_partial;
 mod steps;
 mod structs;
 mod view;
@@ -25,12 +35,16 @@ mod view;
 pub use structs::SlubState;
 
 pub(crate) use access::Snapshot;
-pub use alloc::{GetFreelist, NewSlab, SlabAlloc, SlabAllocSlow, SlabAllocSlowLl};
+pub use alloc::SlabAlloc;
+pub use alloc_slow::{GetFreelist, SlabAllocSlow};
+pub use alloc_slow_ll::SlabAllocSlowLl;
+pub use cmpxchg::CmpxchgDoubleSlab;
+pub use cpu_partial::{PutCpuPartial, UnfreezePartials};
+pub use deactivate::DeactivateSlab;
+pub use flush::{FlushCpuSlab, FlushSlab};
 pub use free::{SlabFree, SlabFreeSlow};
-pub use lists::{
-    AcquireSlab, CmpxchgDoubleSlab, DeactivateSlab, FlushCpuSlab, FlushSlab, GetPartialNode,
-    PutCpuPartial, UnfreezePartials,
-};
+pub use grow::NewSlab;
+pub use node_partial::{AcquireSlab, GetPartialNode};
 
 use super::allocator::OpCall;
 use super::executor::Block;
@@ -89,7 +103,9 @@ impl Machine {
             Frame::SlabFree { pc, l } => self.slab_free(pc, l),
             Frame::SlabFreeSlow { pc, l } => self.slab_free_slow(pc, l),
             Frame::CmpxchgDoubleSlab { pc, l } => self.cmpxchg_double_slab(pc, l),
-            _ => self.fault(Fault::Broken("a function of another allocator")),
+            _ => self
+                .core
+                .fault(Fault::Broken("a function of another allocator")),
         }
     }
 
@@ -97,14 +113,15 @@ impl Machine {
     /// `list_lock`, a slab's `slab_lock` or a CPU's `local_lock`.
     pub(super) fn slub_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
-        let node_lock = |n: u32| held_by(self.node(n).list_lock).map(|h| Block::ListLock(n, h));
+        let node_lock =
+            |n: u32| held_by(self.core.node(n).list_lock).map(|h| Block::ListLock(n, h));
         let local_lock =
             |k: u32| held_by(self.cpu_slab(k).local_lock).map(|h| Block::LocalLock(k, h));
         match fr {
             Frame::SlabFreeSlow {
                 pc: slab_free_slow::S4,
                 l,
-            } => node_lock(self.node_of_slab(l.pg)),
+            } => node_lock(self.core.node_of_slab(l.pg)),
             Frame::GetPartialNode {
                 pc: get_partial_node::H2,
                 l,
@@ -112,7 +129,7 @@ impl Machine {
             Frame::UnfreezePartials {
                 pc: unfreeze_partials::V3l,
                 l,
-            } => node_lock(self.node_of_slab(need!(self, l.p, None))),
+            } => node_lock(self.core.node_of_slab(need!(self, l.p, None))),
             Frame::DeactivateSlab {
                 pc: deactivate_slab::D6 | deactivate_slab::DS6 | deactivate_slab::DSK,
                 l,
@@ -140,7 +157,7 @@ impl Machine {
             Frame::PutCpuPartial {
                 pc: put_cpu_partial::U6,
                 ..
-            } => local_lock(self.ctx(cx).cpu),
+            } => local_lock(self.core.ctx(cx).cpu),
             _ => None,
         }
     }

@@ -30,18 +30,18 @@ fn machine() -> Machine {
     )
     .expect("a valid scenario");
     let m = Machine::new(sc, false, true);
-    assert!(m.violations.is_empty(), "{:?}", m.violations);
+    assert!(m.core.violations.is_empty(), "{:?}", m.core.violations);
     m
 }
 
 fn fired(m: &Machine, inv: &str) -> bool {
-    m.violations.iter().any(|v| v.invariant == inv)
+    m.core.violations.iter().any(|v| v.invariant == inv)
 }
 
 #[track_caller]
 fn check(m: &mut Machine, inv: &str) {
     m.check_invariants();
-    assert!(fired(m, inv), "{inv} did not fire: {:?}", m.violations);
+    assert!(fired(m, inv), "{inv} did not fire: {:?}", m.core.violations);
 }
 
 fn cpu_slab(m: &Machine) -> SlabId {
@@ -52,7 +52,7 @@ fn cpu_slab(m: &Machine) -> SlabId {
 fn the_untouched_state_is_clean() {
     let mut m = machine();
     m.check_invariants();
-    assert!(m.violations.is_empty(), "{:?}", m.violations);
+    assert!(m.core.violations.is_empty(), "{:?}", m.core.violations);
 }
 
 #[test]
@@ -75,20 +75,20 @@ fn inv_5_a_cpu_slab_that_is_not_frozen() {
 fn inv_6_a_frozen_cpu_slab_on_the_node_list() {
     let mut m = machine();
     let s = cpu_slab(&m);
-    m.st.nodes[0].partial.push(s);
-    m.st.nodes[0].nr_partial += 1;
+    m.core.st.nodes[0].partial.push(s);
+    m.core.st.nodes[0].nr_partial += 1;
     check(&mut m, "INV-6");
 }
 
 #[test]
 fn inv_7_nr_partial_and_a_slab_listed_twice() {
     let mut m = machine();
-    m.st.nodes[0].nr_partial += 1;
+    m.core.st.nodes[0].nr_partial += 1;
     check(&mut m, "INV-7");
     let mut m = machine();
-    m.slab_mut(0).unwrap().freelist = m.obj_addr(0, 0);
-    m.st.nodes[0].partial.extend([0, 0]);
-    m.st.nodes[0].nr_partial += 2;
+    m.slab_mut(0).unwrap().freelist = m.core.obj_addr(0, 0);
+    m.core.st.nodes[0].partial.extend([0, 0]);
+    m.core.st.nodes[0].nr_partial += 2;
     check(&mut m, "INV-7");
 }
 
@@ -116,7 +116,7 @@ fn inv_10_a_cpu_partial_list_that_loops() {
 #[test]
 fn inv_13_list_lock_held_with_interrupts_on() {
     let mut m = machine();
-    m.st.nodes[0].list_lock = Some(1);
+    m.core.st.nodes[0].list_lock = Some(1);
     check(&mut m, "INV-13");
 }
 
@@ -125,11 +125,12 @@ fn inv_13_list_lock_held_with_interrupts_on() {
 fn check_says(m: &mut Machine, inv: &str, why: &str) {
     m.check_invariants();
     assert!(
-        m.violations
+        m.core
+            .violations
             .iter()
             .any(|v| v.invariant == inv && v.message.contains(why)),
         "{inv} did not say {why:?}: {:?}",
-        m.violations
+        m.core.violations
     );
 }
 
@@ -162,8 +163,8 @@ fn inv_14_discard_slab_of_a_frozen_slab() {
 fn inv_14_discard_slab_of_a_slab_on_the_node_partial_list() {
     let mut m = machine();
     emptied_slab_0(&mut m);
-    m.st.nodes[0].partial.push(0);
-    m.st.nodes[0].nr_partial += 1;
+    m.core.st.nodes[0].partial.push(0);
+    m.core.st.nodes[0].nr_partial += 1;
     m.discard_slab(0);
     check_says(&mut m, "INV-14", "still on a partial list");
 }
@@ -185,7 +186,7 @@ fn inv_14_discard_slab_twice() {
     // The first discard is allowed: no INV-14 (other invariants see the users' objects go).
     m.discard_slab(0);
     m.check_invariants();
-    assert!(!fired(&m, "INV-14"), "{:?}", m.violations);
+    assert!(!fired(&m, "INV-14"), "{:?}", m.core.violations);
     m.discard_slab(0);
     check_says(&mut m, "INV-14", "already discarded");
 }
@@ -208,24 +209,25 @@ fn inv_14_discard_slab_of_a_cpu_slab() {
 fn inv_2_a_cpu_freelist_that_loops() {
     let mut m = machine();
     let head = m.cpu_slab(0).freelist;
-    let (s, i) = m.object_of(head).unwrap();
-    m.st.slabs[s as usize].fp[i as usize] = head;
+    let (s, i) = m.core.object_of(head).unwrap();
+    m.core.st.slabs[s as usize].fp[i as usize] = head;
     check_says(&mut m, "INV-2", "cpu0's freelist loops back");
 }
 
 #[test]
 fn inv_2_a_slab_freelist_that_loops() {
     let mut m = machine();
-    let a = m.obj_addr(0, 0);
+    let a = m.core.obj_addr(0, 0);
     m.slab_mut(0).unwrap().freelist = a;
-    m.st.slabs[0].fp[0] = a;
+    m.core.st.slabs[0].fp[0] = a;
     check_says(&mut m, "INV-2", "'s freelist loops back");
     assert!(
-        !m.violations
+        !m.core
+            .violations
             .iter()
             .any(|v| v.message.contains("cpu0's freelist loops")),
         "{:?}",
-        m.violations
+        m.core.violations
     );
 }
 
@@ -233,9 +235,9 @@ fn inv_2_a_slab_freelist_that_loops() {
 fn inv_2_a_cpu_freelist_with_an_object_of_another_slab() {
     let mut m = machine();
     // Slab 0's first object (allocated) is pushed on cpu0's freelist, whose CPU slab is 1.
-    let a = m.obj_addr(0, 0);
+    let a = m.core.obj_addr(0, 0);
     let head = m.cpu_slab(0).freelist;
-    m.st.slabs[0].fp[0] = head;
+    m.core.st.slabs[0].fp[0] = head;
     m.cpu_slab_mut(0).unwrap().freelist = a;
     check_says(&mut m, "INV-2", "which is not in its CPU slab");
 }
@@ -256,8 +258,8 @@ fn inv_15_counters_that_do_not_add_up() {
     while let Some(&mv) = Driver::enabled_moves(&m).first() {
         m.apply(mv, None);
     }
-    assert!(m.violations.is_empty(), "{:?}", m.violations);
-    m.st.stats[0][Stat::ALLOC_FASTPATH as usize] += 1;
+    assert!(m.core.violations.is_empty(), "{:?}", m.core.violations);
+    m.core.st.stats[0][Stat::ALLOC_FASTPATH as usize] += 1;
     m.check_end();
-    assert!(fired(&m, "INV-15"), "{:?}", m.violations);
+    assert!(fired(&m, "INV-15"), "{:?}", m.core.violations);
 }

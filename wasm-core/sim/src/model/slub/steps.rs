@@ -16,13 +16,13 @@ impl Machine {
         why: &str,
     ) -> Flow {
         step!(self);
-        self.preempt_off();
+        self.core.preempt_off();
         note!(
             self,
             PreemptOff,
             "preempt_count".into(),
             "{} disables preemption{why}.",
-            self.ctx_name(self.cur)
+            self.core.ctx_name(self.core.cur)
         );
         *pc = next;
         Flow::Step
@@ -31,7 +31,7 @@ impl Machine {
     /// `preempt_enable()`: a preemption (and migration) point from here on.
     pub(in crate::model) fn s_preempt_on<P: Copy>(&mut self, pc: &mut P, next: P) -> Flow {
         step!(self);
-        self.preempt_on();
+        self.core.preempt_on();
         note!(
             self,
             PreemptOn,
@@ -45,7 +45,7 @@ impl Machine {
     /// `c = this_cpu_ptr(s->cpu_slab)`: binds `c` to the CPU of this instant.
     pub(in crate::model) fn s_pcpu<P: Copy>(&mut self, pc: &mut P, c: &mut u32, next: P) -> Flow {
         step!(self);
-        *c = self.me();
+        *c = self.core.me();
         note!(
             self,
             Pcpu,
@@ -77,8 +77,8 @@ impl Machine {
             "Read tid {} (event {}, cpu residue {}).",
             *tid,
             // TID_STEP is at least 1 (`scenario::validate`).
-            (*tid).checked_div(self.tid_step()).unwrap_or_default(),
-            (*tid).checked_rem(self.tid_step()).unwrap_or_default()
+            (*tid).checked_div(self.core.tid_step()).unwrap_or_default(),
+            (*tid).checked_rem(self.core.tid_step()).unwrap_or_default()
         );
         rw!(self, read = tid.to_string());
         *pc = next;
@@ -94,8 +94,8 @@ impl Machine {
         next: P,
     ) -> Flow {
         step!(self);
-        let k = self.me();
-        self.access(self.cfg.line_cc(k), Access::Read);
+        let k = self.core.me();
+        self.core.access(self.core.cfg.line_cc(k), Access::Read);
         *tid = self.cpu_slab(k).tid;
         *snap = self.snapshot(k);
         note!(
@@ -119,7 +119,7 @@ impl Machine {
         done: P,
     ) -> Flow {
         step!(self);
-        *c = self.me();
+        *c = self.core.me();
         note!(
             self,
             Pcpu,
@@ -127,7 +127,7 @@ impl Machine {
             "c := raw_cpu_ptr (cpu{}).",
             *c
         );
-        *pc = if self.variant().preempt == crate::scenario::Preempt::Full {
+        *pc = if self.core.variant().preempt == crate::scenario::Preempt::Full {
             recheck
         } else {
             done
@@ -172,7 +172,7 @@ impl Machine {
         why: &str,
     ) -> Flow {
         step!(self);
-        self.irq_save(flags);
+        self.core.irq_save(flags);
         note!(self, IrqOff, "irqs".into(), "local_irq_save: {why}.");
         *pc = next;
         Flow::Step
@@ -187,7 +187,7 @@ impl Machine {
         why: &str,
     ) -> Flow {
         step!(self);
-        self.irq_restore(flags);
+        self.core.irq_restore(flags);
         note!(self, IrqOn, "irqs".into(), "local_irq_restore: {why}.");
         *pc = next;
         Flow::Step
@@ -206,21 +206,21 @@ impl Machine {
         with_tid: bool,
         ok: bool,
     ) {
-        if !self.recording() {
+        if !self.core.recording() {
             return;
         }
         let what = if with_tid {
             format!(
                 "this_cpu_cmpxchg_double on cpu{k}: ({}, {tid}) -> ({}, {newtid})",
-                self.addr_name(old),
-                self.addr_name(new)
+                self.core.addr_name(old),
+                self.core.addr_name(new)
             )
         } else {
             let now = self.cpu_slab(k).tid;
             format!(
                 "no tid: the cmpxchg on cpu{k} compares and writes only the freelist, {} -> {} (tid stays {now})",
-                self.addr_name(old),
-                self.addr_name(new)
+                self.core.addr_name(old),
+                self.core.addr_name(new)
             )
         };
         let result = if ok {
@@ -228,7 +228,7 @@ impl Machine {
         } else {
             "fails: retry from the start"
         };
-        self.set_note(
+        self.core.set_note(
             crate::event::EventKind::Pcas2,
             format!("cpu_slab[{k}].(freelist,tid)"),
             format!("{what} {result}."),
@@ -253,9 +253,9 @@ impl Machine {
             Load,
             format!("cpu_slab[{}].freelist", fr.c),
             "Read the per-CPU freelist head: {}.",
-            self.addr_name(fr.obj)
+            self.core.addr_name(fr.obj)
         );
-        rw!(self, read = self.addr_name(fr.obj));
+        rw!(self, read = self.core.addr_name(fr.obj));
         *pc = next;
         Flow::Step
     }
@@ -275,9 +275,9 @@ impl Machine {
             Load,
             format!("cpu_slab[{}].page", fr.c),
             "Read the CPU slab: {}.",
-            self.slab_opt_name(fr.pg)
+            self.core.slab_opt_name(fr.pg)
         );
-        rw!(self, read = self.slab_opt_name(fr.pg));
+        rw!(self, read = self.core.slab_opt_name(fr.pg));
         *pc = if fr.obj == NULL || !self.fast_node_match(fr.pg, fr.node) {
             slow
         } else {
@@ -294,16 +294,16 @@ impl Machine {
         next: slab_alloc::Pc,
     ) -> Flow {
         step!(self);
-        fr.nxt = self.load_fp(fr.obj);
+        fr.nxt = self.core.load_fp(fr.obj);
         note!(
             self,
             Load,
-            format!("{}.fp", self.addr_name(fr.obj)),
+            format!("{}.fp", self.core.addr_name(fr.obj)),
             "Read the free pointer of {}: next is {} (may be stale; the CAS decides).",
-            self.addr_name(fr.obj),
-            self.addr_name(fr.nxt)
+            self.core.addr_name(fr.obj),
+            self.core.addr_name(fr.nxt)
         );
-        rw!(self, read = self.addr_name(fr.nxt));
+        rw!(self, read = self.core.addr_name(fr.nxt));
         *pc = next;
         Flow::Step
     }
@@ -324,9 +324,9 @@ impl Machine {
             Load,
             format!("cpu_slab[{}].page", fr.c),
             "The CPU slab is {}; {} belongs to {}: {}.",
-            self.slab_opt_name(pg),
-            self.addr_name(fr.x),
-            self.slab_name(fr.pg),
+            self.core.slab_opt_name(pg),
+            self.core.addr_name(fr.x),
+            self.core.slab_name(fr.pg),
             if mine {
                 "fast path"
             } else {
@@ -361,7 +361,7 @@ impl Machine {
             } else {
                 "Read"
             },
-            self.addr_name(fr.f)
+            self.core.addr_name(fr.f)
         );
         *pc = next;
         Flow::Step
@@ -375,14 +375,14 @@ impl Machine {
         next: slab_free::Pc,
     ) -> Flow {
         step!(self);
-        self.store_fp(fr.x, fr.f);
+        self.core.store_fp(fr.x, fr.f);
         note!(
             self,
             Store,
-            format!("{}.fp", self.addr_name(fr.x)),
+            format!("{}.fp", self.core.addr_name(fr.x)),
             "Link {} in front of {}.",
-            self.addr_name(fr.x),
-            self.addr_name(fr.f)
+            self.core.addr_name(fr.x),
+            self.core.addr_name(fr.f)
         );
         *pc = next;
         Flow::Step
@@ -405,7 +405,7 @@ impl Machine {
             Load,
             format!("cpu_slab[{}].partial", c),
             "{what}: {}.",
-            self.slab_opt_name(*p)
+            self.core.slab_opt_name(*p)
         );
         *pc = if p.is_some() { some } else { none };
         Flow::Step
@@ -426,7 +426,7 @@ impl Machine {
             Store,
             format!("cpu_slab[{}].page", c),
             "Take {} from the CPU partial list as the CPU slab.",
-            self.slab_opt_name(p)
+            self.core.slab_opt_name(p)
         );
         *pc = next;
         Flow::Step
@@ -441,14 +441,14 @@ impl Machine {
         next: P,
     ) -> Flow {
         step!(self);
-        *nxt = self.load_fp(f);
+        *nxt = self.core.load_fp(f);
         note!(
             self,
             Load,
-            format!("{}.fp", self.addr_name(f)),
+            format!("{}.fp", self.core.addr_name(f)),
             "Take {} for the caller; its free pointer {} becomes the CPU freelist.",
-            self.addr_name(f),
-            self.addr_name(*nxt)
+            self.core.addr_name(f),
+            self.core.addr_name(*nxt)
         );
         *pc = next;
         Flow::Step
@@ -470,7 +470,7 @@ impl Machine {
             Store,
             format!("cpu_slab[{}].freelist", c),
             "c->freelist := {}.",
-            self.addr_name(nxt)
+            self.core.addr_name(nxt)
         );
         *flag = false;
         *pc = next;

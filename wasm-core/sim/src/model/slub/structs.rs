@@ -73,9 +73,9 @@ impl Machine {
     /// CPU k's `kmem_cache_cpu` (`per_cpu_ptr(s->cpu_slab, k)`).
     #[inline]
     pub fn cpu_slab(&self, k: u32) -> &KmemCacheCpu {
-        (self.st.alloc.cpu_slabs().get(k as usize)).unwrap_or_else(|| {
+        (self.alloc.cpu_slabs().get(k as usize)).unwrap_or_else(|| {
             missing(
-                &self.fault,
+                &self.core.fault,
                 "kmem_cache_cpu of cpu",
                 k.into(),
                 &NO_KMEM_CACHE_CPU,
@@ -84,10 +84,10 @@ impl Machine {
     }
     #[inline]
     pub fn cpu_slab_mut(&mut self, k: u32) -> Option<&mut KmemCacheCpu> {
-        let c = match &mut self.st.alloc {
+        let c = match &mut self.alloc {
             AllocState::Slub(s) => s.cpu_slab.get_mut(k as usize),
             _ => None,
         };
-        found(&self.fault, "kmem_cache_cpu of cpu", k.into(), c)
+        found(&self.core.fault, "kmem_cache_cpu of cpu", k.into(), c)
     }
 }

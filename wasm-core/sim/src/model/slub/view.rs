@@ -13,15 +13,21 @@ impl Machine {
         v.freelist = self.chain_names(c.freelist);
         v.tid = c.tid;
         // TID_STEP is at least 1 (`scenario::validate`).
-        v.tid_event = c.tid.checked_div(self.cfg.tid_step).unwrap_or_default();
-        v.tid_cpu = c.tid.checked_rem(self.cfg.tid_step).unwrap_or_default();
-        v.page = c.page.map(|p| self.slab_name(p));
+        v.tid_event = c
+            .tid
+            .checked_div(self.core.cfg.tid_step)
+            .unwrap_or_default();
+        v.tid_cpu = c
+            .tid
+            .checked_rem(self.core.cfg.tid_step)
+            .unwrap_or_default();
+        v.page = c.page.map(|p| self.core.slab_name(p));
         let mut cur = c.partial;
         while let Some(p) = cur {
-            if v.partial.len() > self.st.slabs.len() {
+            if v.partial.len() > self.core.st.slabs.len() {
                 break;
             }
-            v.partial.push(self.slab_name(p));
+            v.partial.push(self.core.slab_name(p));
             cur = self.slab(p).next;
         }
     }
@@ -30,7 +36,9 @@ impl Machine {
     /// too: it keeps SLUB's slab level).
     pub(in crate::model) fn slub_slab_view(&self, s: SlabId, v: &mut SlabView) {
         for o in &mut v.objects {
-            o.fp = self.addr_name(self.peek_fp(o.addr).unwrap_or(DATA));
+            o.fp = self
+                .core
+                .addr_name(self.core.peek_fp(o.addr).unwrap_or(DATA));
         }
         let sl = self.slab(s);
         v.freelist = self.chain_names(sl.freelist);
@@ -44,22 +52,22 @@ impl Machine {
     /// Who owns slab `s` under SLUB (7.0 adds the slabs a refill isolated: `sheaves`).
     fn slub_slab_owner(&self, s: SlabId) -> SlabOwner {
         let sl = self.slab(s);
-        match self.page(s).life {
+        match self.core.page(s).life {
             Life::Discarded => return SlabOwner::Discarded,
             Life::Private => return SlabOwner::Private,
             Life::Live => {}
         }
-        for (k, c) in self.st.alloc.cpu_slabs().iter().enumerate() {
+        for (k, c) in self.alloc.cpu_slabs().iter().enumerate() {
             if c.page == Some(s) {
                 return SlabOwner::Cpu { cpu: k as u32 };
             }
         }
-        for (k, c) in self.st.alloc.cpu_slabs().iter().enumerate() {
+        for (k, c) in self.alloc.cpu_slabs().iter().enumerate() {
             if self.chain_contains(c.partial, s) {
                 return SlabOwner::CpuPartial { cpu: k as u32 };
             }
         }
-        for (n, node) in self.st.nodes.iter().enumerate() {
+        for (n, node) in self.core.st.nodes.iter().enumerate() {
             if node.partial.contains(&s) {
                 return SlabOwner::NodePartial { node: n as u32 };
             }
@@ -73,27 +81,27 @@ impl Machine {
 
     /// Who holds object `a` under SLUB.
     pub(in crate::model) fn slub_object_owner(&self, a: Addr) -> ObjectOwner {
-        for (vi, v) in self.st.vars.iter().enumerate() {
+        for (vi, v) in self.core.st.vars.iter().enumerate() {
             if v.held() && v.addr == Some(a) {
                 return ObjectOwner::User {
-                    var: self.var_name(vi).to_string(),
+                    var: self.core.var_name(vi).to_string(),
                 };
             }
         }
-        for (k, c) in self.st.alloc.cpu_slabs().iter().enumerate() {
+        for (k, c) in self.alloc.cpu_slabs().iter().enumerate() {
             if self.chain_has(c.freelist, a) {
                 return ObjectOwner::Cpu { cpu: k as u32 };
             }
         }
-        if let Some(s) = self.slab_of(a) {
+        if let Some(s) = self.core.slab_of(a) {
             if self.chain_has(self.slab(s).freelist, a) {
                 return ObjectOwner::Slab;
             }
         }
-        for (i, c) in self.st.ctxs.iter().enumerate() {
+        for (i, c) in self.core.st.ctxs.iter().enumerate() {
             if c.stack.iter().any(|f| f.holds_addr(a)) {
                 return ObjectOwner::Inflight {
-                    ctx: self.ctx_name(i as CtxId).to_string(),
+                    ctx: self.core.ctx_name(i as CtxId).to_string(),
                 };
             }
         }

@@ -1,0 +1,573 @@
+//! Allocation's slow path with interrupts off: `__slab_alloc` of 3.x–5.14 (v3.10, model.md
+//! §2.4) and `get_freelist` (§2.5), which 5.15+'s slow path (`alloc_slow_ll`) calls too.
+
+use super::memory::Access;
+use super::state::*;
+use super::FlushSlab;
+use super::NewSlab;
+use super::{Flow, Machine, Stat};
+use crate::model::pcs::labels::*;
+use crate::model::slab_page::Counters;
+use crate::scenario::{Fastpath, Slowpath};
+
+/// `__slab_alloc` of 3.x–5.14 (irqs off): `c` reloaded, `pg` the CPU slab, `f` the freelist taken, `p` a CPU partial or new slab, `n` the node tried, `count` the nodes `get_any_partial` tried.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SlabAllocSlow {
+    pub c: u32,
+    pub nxt: Addr,
+    pub f: Addr,
+    pub pg: Option<SlabId>,
+    pub p: Option<SlabId>,
+    pub old: Option<SlabId>,
+    pub node: Option<u32>,
+    pub n: Option<u32>,
+    pub saved_irq: bool,
+    pub flag: bool,
+    pub count: u32,
+    pub ret: Ret,
+}
+
+impl Locals for SlabAllocSlow {
+    fn returned(&mut self, r: Ret) {
+        self.ret = r;
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.f == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.pg);
+        mark(self.p);
+        mark(self.old);
+        mark(self.ret.slab);
+    }
+}
+
+/// The locals of `get_freelist(s, slab)`, with the kernel's names.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GetFreelist {
+    /// The CPU slab it takes the freelist of (`c->page`, 6.x `c->slab`).
+    pub slab: SlabId,
+    /// `freelist = slab->freelist`, `counters = slab->counters` as read.
+    pub freelist: Addr,
+    pub counters: Counters,
+    /// `new.counters`: all objects in use; frozen while the freelist is not empty.
+    pub new: Counters,
+    /// The double CAS succeeded (`__cmpxchg_double_slab`'s return).
+    pub ok: bool,
+}
+
+impl Locals for GetFreelist {
+    fn returned(&mut self, r: Ret) {
+        if let Some(ok) = r.ok {
+            self.ok = ok;
+        }
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.freelist == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(Some(self.slab));
+    }
+}
+
+impl Machine {
+    /// `__slab_alloc` of 3.x–5.14 (irqs off throughout; 5.15+'s, under the local lock, is the step
+    /// machine `slab_alloc_slow_ll`).
+    pub(in crate::model) fn slab_alloc_slow(
+        &mut self,
+        pc: &mut slab_alloc_slow::Pc,
+        fr: &mut SlabAllocSlow,
+    ) -> Flow {
+        use slab_alloc_slow::Pc::*;
+        let ll = self.core.variant().slowpath == Slowpath::LocalLock;
+        match *pc {
+            B1 => {
+                if self.core.fastpath() == Fastpath::IrqDisable {
+                    // E0: the fast path already disabled interrupts; the slow path of that era
+                    // ran inside the same section instead of saving them again.
+                    fr.saved_irq = false;
+                    *pc = B2;
+                    return Flow::Go;
+                }
+                step!(self);
+                self.core.irq_save(&mut fr.saved_irq);
+                note!(
+                    self,
+                    IrqOff,
+                    "irqs".into(),
+                    "Slow path: local_irq_save; the rest runs with interrupts off."
+                );
+                *pc = B2;
+                Flow::Step
+            }
+            B2 => {
+                step!(self);
+                fr.c = self.core.me();
+                note!(
+                    self,
+                    Pcpu,
+                    format!("cpu_slab[{}]", fr.c),
+                    "Reload c: we may have migrated since the fast path (cpu{}).",
+                    fr.c
+                );
+                *pc = B3;
+                Flow::Step
+            }
+            B3 => {
+                step!(self);
+                fr.pg = self.ld_page(fr.c);
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_slab[{}].page", fr.c),
+                    "Read the CPU slab: {}.",
+                    self.core.slab_opt_name(fr.pg)
+                );
+                *pc = if fr.pg.is_none() { B14 } else { B4 };
+                Flow::Step
+            }
+            B4 => {
+                if !self.node_ok(fr.pg, fr.node) {
+                    self.core.stat(Stat::ALLOC_NODE_MISMATCH);
+                    if self.core.fastpath() == Fastpath::TidUnguarded {
+                        // 3.1's deactivate_slab(s, c) bumps tid and clears c->page and
+                        // c->freelist before stage one: flush_slab's 3.1 order (T1–T4), without
+                        // its CPUSLAB_FLUSH.
+                        *pc = B14;
+                        return Flow::call(Frame::FlushSlab {
+                            pc: flush_slab::T1,
+                            l: FlushSlab {
+                                c: fr.c,
+                                ..FlushSlab::default()
+                            },
+                        });
+                    }
+                    *pc = B4a;
+                } else if self.v3_1_slow_path() {
+                    // 3.1 has no B5: the re-read of c->freelist came with "slub: fix a
+                    // possible memleak in __slab_alloc()" (v3.2). An object an irq or a
+                    // migration put on c->freelist meanwhile is overwritten and lost.
+                    fr.flag = false;
+                    *pc = B6;
+                } else {
+                    *pc = B5;
+                }
+                Flow::Go
+            }
+            B4a => {
+                step!(self);
+                fr.f = self.ld_freelist(fr.c);
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Slab {} is on the wrong node: deactivate it with its freelist {}.",
+                    self.core.slab_opt_name(fr.pg),
+                    self.core.addr_name(fr.f)
+                );
+                *pc = B4d;
+                Flow::Step
+            }
+            B4d => {
+                *pc = B4b;
+                Flow::call(self.deactivate_frame(need!(self, fr.pg), fr.f, fr.c))
+            }
+            B4b => {
+                step!(self);
+                self.st_page(fr.c, None);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{}].page", fr.c),
+                    "c->page := NULL."
+                );
+                *pc = B4c;
+                Flow::Step
+            }
+            B4c => {
+                step!(self);
+                self.st_freelist(fr.c, NULL);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "c->freelist := NULL (no tid bump on this path in 3.10)."
+                );
+                *pc = B14;
+                Flow::Step
+            }
+            B5 => {
+                step!(self);
+                fr.f = self.ld_freelist(fr.c);
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "Re-read the CPU freelist: {}.",
+                    self.core.addr_name(fr.f)
+                );
+                fr.flag = false;
+                *pc = if fr.f != NULL { B10 } else { B6 };
+                Flow::Step
+            }
+            B6 => {
+                if !self.alloc_slowpath_counted_by_caller() {
+                    self.core.stat(Stat::ALLOC_SLOWPATH);
+                }
+                *pc = B8;
+                Flow::call(Frame::GetFreelist {
+                    pc: get_freelist::G1,
+                    l: GetFreelist {
+                        slab: need!(self, fr.pg),
+                        ..GetFreelist::default()
+                    },
+                })
+            }
+            B8 => {
+                fr.f = fr.ret.value;
+                *pc = if fr.f == NULL { B8a } else { B9 };
+                Flow::Go
+            }
+            // `goto new_slab` is B8a's (B8b's); the refill goes on to load_freelist.
+            B9 => {
+                self.core.stat(Stat::ALLOC_REFILL);
+                fr.flag = true;
+                *pc = B10;
+                Flow::Go
+            }
+            B8a => {
+                step!(self);
+                self.st_page(fr.c, None);
+                self.core.stat(Stat::DEACTIVATE_BYPASS);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{}].page", fr.c),
+                    "The slab had nothing left and was unfrozen by get_freelist: c->page := NULL."
+                );
+                *pc = if ll { B8b } else { B14 };
+                Flow::Step
+            }
+            B8b => {
+                step!(self);
+                self.bump_tid(fr.c);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{}].tid", fr.c),
+                    "5.19+ (Jann Horn's 2022 fix): the bypass exit bumps tid too."
+                );
+                *pc = B14;
+                Flow::Step
+            }
+            B10 => self.s_load_freelist_next(pc, fr.f, &mut fr.nxt, B11),
+            B11 => self.s_store_freelist_next(pc, fr.c, fr.nxt, &mut fr.flag, B12),
+            B12 => {
+                step!(self);
+                self.bump_tid(fr.c);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{}].tid", fr.c),
+                    "Bump tid to {}: any fast path suspended on this CPU will now fail its CAS.",
+                    self.cpu_slab(fr.c).tid
+                );
+                *pc = B13;
+                Flow::Step
+            }
+            B13 => {
+                step!(self);
+                self.core.irq_restore(fr.saved_irq);
+                note!(
+                    self,
+                    IrqOn,
+                    "irqs".into(),
+                    "local_irq_restore: slow path done, returning {}.",
+                    self.core.addr_name(fr.f)
+                );
+                Flow::Ret(Ret::new(fr.f, None))
+            }
+            B14 => self.s_load_cpu_partial(
+                pc,
+                fr.c,
+                &mut fr.p,
+                B15,
+                B17,
+                "Look at the CPU partial list",
+            ),
+            B15 => self.s_install_cpu_partial(pc, fr.c, fr.p, B15b),
+            B15b => {
+                step!(self);
+                let p = need!(self, fr.p);
+                self.core.access(self.core.page(p).line, Access::Read);
+                let next = self.slab(p).next;
+                self.st_partial(fr.c, next);
+                self.core.stat(Stat::CPU_PARTIAL_ALLOC);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "c->partial := {}.",
+                    self.core.slab_opt_name(next)
+                );
+                *pc = B16;
+                Flow::Step
+            }
+            B16 => {
+                step!(self);
+                self.st_freelist(fr.c, NULL);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{}].freelist", fr.c),
+                    "c->freelist := NULL; redo with {}.",
+                    self.core.slab_opt_name(fr.p)
+                );
+                fr.pg = fr.p;
+                *pc = B4;
+                Flow::Step
+            }
+            B17 => {
+                // get_partial: the requested node (or this CPU's), then any other node.
+                let first = fr.node.unwrap_or(self.core.my_node());
+                fr.count = 0;
+                fr.n = Some(first);
+                *pc = B17r;
+                Flow::call(self.get_partial_frame(first, fr.c, false))
+            }
+            B17r => {
+                if fr.ret.value != NULL {
+                    fr.f = fr.ret.value;
+                    fr.pg = self.cpu_slab(fr.c).page;
+                    fr.flag = true;
+                    *pc = B10;
+                    return Flow::Go;
+                }
+                if let Some(p) = fr.ret.slab {
+                    // 6.8+ partial slabs come off the list unfrozen: freeze the first now.
+                    fr.p = Some(p);
+                    *pc = B17f;
+                    return Flow::call(Frame::GetFreelist {
+                        pc: get_freelist::G1,
+                        l: GetFreelist {
+                            slab: p,
+                            ..GetFreelist::default()
+                        },
+                    });
+                }
+                // get_any_partial: only for NUMA_NO_NODE requests.
+                let next = fr.count.saturating_add(1);
+                if let Some(n) = self.any_partial_node(fr.n, fr.node, next) {
+                    fr.count = next;
+                    return Flow::call(self.get_partial_frame(n, fr.c, true));
+                }
+                fr.n = None;
+                *pc = B18r;
+                Flow::call(Frame::NewSlab {
+                    pc: new_slab::N1,
+                    l: NewSlab {
+                        node: fr.node,
+                        ..NewSlab::default()
+                    },
+                })
+            }
+            B17f => {
+                fr.f = fr.ret.value;
+                fr.flag = true;
+                *pc = B17g;
+                Flow::Go
+            }
+            B17g => {
+                step!(self);
+                let p = need!(self, fr.p);
+                self.st_page(fr.c, Some(p));
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{}].page", fr.c),
+                    "c->page := {}, frozen by taking its freelist.",
+                    self.core.slab_name(p)
+                );
+                fr.pg = Some(p);
+                *pc = B10;
+                Flow::Step
+            }
+            B18r => {
+                match fr.ret.slab {
+                    Some(p) => {
+                        fr.p = Some(p);
+                        *pc = B19;
+                    }
+                    None => *pc = B18f,
+                }
+                Flow::Go
+            }
+            B18f => {
+                step!(self);
+                self.core.irq_restore(fr.saved_irq);
+                note!(
+                    self,
+                    IrqOn,
+                    "irqs".into(),
+                    "Out of memory: the slow path returns NULL (no tid bump on this exit in 3.10)."
+                );
+                Flow::Ret(Ret::new(NULL, None))
+            }
+            B19 => {
+                step!(self);
+                fr.c = self.core.me();
+                note!(
+                    self,
+                    Pcpu,
+                    format!("cpu_slab[{}]", fr.c),
+                    "Reload c after new_slab: we may be on another CPU now (cpu{}).",
+                    fr.c
+                );
+                *pc = B20;
+                Flow::Step
+            }
+            B20 => {
+                step!(self);
+                fr.old = self.ld_page(fr.c);
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_slab[{}].page", fr.c),
+                    "Is there a CPU slab already? {}.",
+                    self.core.slab_opt_name(fr.old)
+                );
+                *pc = B20c;
+                Flow::Step
+            }
+            B20c => {
+                *pc = B21;
+                if fr.old.is_some() {
+                    return Flow::call(Frame::FlushSlab {
+                        pc: flush_slab::W1,
+                        l: FlushSlab {
+                            c: fr.c,
+                            ..FlushSlab::default()
+                        },
+                    });
+                }
+                Flow::Go
+            }
+            B21 => {
+                step!(self);
+                let p = need!(self, fr.p);
+                self.core.access(self.core.page(p).line, Access::Write);
+                fr.f = self.slab(p).freelist;
+                if let Some(sl) = self.slab_mut(p) {
+                    sl.freelist = NULL;
+                }
+                note!(
+                    self,
+                    Store,
+                    format!("page {}.freelist", self.core.slab_name(p)),
+                    "Take the new slab's whole freelist ({}...) and leave it empty.",
+                    self.core.addr_name(fr.f)
+                );
+                *pc = B22;
+                Flow::Step
+            }
+            B22 => {
+                step!(self);
+                let p = need!(self, fr.p);
+                self.st_page(fr.c, Some(p));
+                if let Some(pg) = self.core.page_mut(p) {
+                    pg.life = Life::Live;
+                }
+                self.core.stat(Stat::ALLOC_SLAB);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{}].page", fr.c),
+                    "Install {} as the CPU slab.",
+                    self.core.slab_name(p)
+                );
+                fr.pg = Some(p);
+                fr.flag = true;
+                *pc = B10;
+                Flow::Step
+            }
+        }
+    }
+
+    /// `get_any_partial`'s `i`th node after the first one tried (`fr.n`), round the nodes;
+    /// `None` once every node was tried, or for a request of one node (`fr.node`).
+    pub(super) fn any_partial_node(
+        &self,
+        n: Option<u32>,
+        node: Option<u32>,
+        i: u32,
+    ) -> Option<u32> {
+        let nodes = self.core.cfg.sc.nodes;
+        let first = n.unwrap_or(0);
+        // Both below `nodes` (at most `MAX_NODES`): the sum cannot wrap.
+        (node.is_none() && i < nodes).then(|| first.wrapping_add(i).checked_rem(nodes))?
+    }
+
+    /// `get_freelist` (model.md §2.5): take the CPU slab's freelist, unfreezing it if empty.
+    pub(in crate::model) fn get_freelist(
+        &mut self,
+        pc: &mut get_freelist::Pc,
+        fr: &mut GetFreelist,
+    ) -> Flow {
+        use get_freelist::Pc::*;
+        let p = fr.slab;
+        match *pc {
+            G1 => {
+                step!(self);
+                self.core.access(self.core.page(p).line, Access::Read);
+                fr.freelist = self.slab(p).freelist;
+                note!(
+                    self,
+                    Load,
+                    format!("page {}.freelist", self.core.slab_name(p)),
+                    "get_freelist: read {}'s freelist: {}.",
+                    self.core.slab_name(p),
+                    self.core.addr_name(fr.freelist)
+                );
+                *pc = G2;
+                Flow::Step
+            }
+            G2 => {
+                step!(self);
+                self.core.access(self.core.page(p).line, Access::Read);
+                fr.counters = self.slab(p).counters;
+                note!(
+                    self,
+                    Load,
+                    format!("page {}.counters", self.core.slab_name(p)),
+                    "Read {}'s counters: {}.",
+                    self.core.slab_name(p),
+                    crate::model::slab_page::counters_text(fr.counters)
+                );
+                fr.new = Counters {
+                    inuse: fr.counters.objects,
+                    objects: fr.counters.objects,
+                    frozen: fr.freelist != NULL,
+                };
+                *pc = G3;
+                Flow::Step
+            }
+            G3 => self.cas2_site(
+                pc,
+                &mut fr.ok,
+                p,
+                (fr.freelist, fr.counters),
+                (NULL, fr.new),
+                false,
+                G3r,
+            ),
+            G3r => {
+                if fr.ok {
+                    Flow::Ret(Ret::new(fr.freelist, None))
+                } else {
+                    *pc = G1;
+                    Flow::Go
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,583 @@
+//! The per-CPU partial list: `put_cpu_partial` (model.md §2.8), which pushes a frozen slab
+//! with a CAS on `c->partial` and drains the list when it is full, and `unfreeze_partials`
+//! (§2.9), which moves the list's slabs back to their nodes' partial lists (or frees them).
+
+use super::cost;
+use super::memory::Access;
+use super::state::*;
+use super::{Flow, Machine, Stat};
+use crate::model::pcs::labels::*;
+use crate::model::slab_page::Counters;
+use crate::scenario::Slowpath;
+
+/// `unfreeze_partials` / `__put_partials`: CPU `c`, the chain `p` (detached or walked), `f`/`cnt`/`new` the slab's pair, `n` the node locked, `queue` the slabs to discard.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct UnfreezePartials {
+    pub c: u32,
+    pub f: Addr,
+    pub p: Option<SlabId>,
+    pub cnt: Counters,
+    pub new: Counters,
+    pub n: Option<u32>,
+    pub saved_irq: bool,
+    pub ok: bool,
+    pub flag: bool,
+    pub queue: Vec<SlabId>,
+}
+
+impl Locals for UnfreezePartials {
+    fn returned(&mut self, r: Ret) {
+        if let Some(ok) = r.ok {
+            self.ok = ok;
+        }
+    }
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.f == a
+    }
+    fn queued(&self, s: SlabId) -> bool {
+        self.queue.contains(&s)
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.p);
+        for &q in &self.queue {
+            mark(Some(q));
+        }
+    }
+}
+
+/// `put_cpu_partial(slab pg, drain)`: `old` the list head read, `pages`/`pobj` its counts, `p` a list detached to drain.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct PutCpuPartial {
+    pub c: u32,
+    pub pg: SlabId,
+    pub p: Option<SlabId>,
+    pub old: Option<SlabId>,
+    pub saved_irq: bool,
+    pub drain: bool,
+    pub pages: u32,
+    pub pobj: u32,
+}
+
+impl Locals for PutCpuPartial {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(Some(self.pg));
+        mark(self.p);
+        mark(self.old);
+    }
+}
+
+impl Machine {
+    /// 6.8+ `cpu_partial_slabs`: ceil(2 * cpu_partial / objects), the slab budget.
+    pub(super) fn cpu_partial_slabs(&self) -> u32 {
+        // `objects` is at least 1 (`scenario::validate_cache`).
+        let objects = self.core.cfg.objects.max(1);
+        (self.core.cfg.sc.cache.cpu_partial.saturating_mul(2)).div_ceil(objects)
+    }
+
+    /// 3.x–5.14 push with `this_cpu_cmpxchg` (U1); from 5.15 ("mm, slub: protect
+    /// put_cpu_partial() with disabled irqs instead of cmpxchg") the local-lock slow path's
+    /// era pushes under `local_lock_irqsave` (U6), frozen CPU partial slabs or not.
+    pub(in crate::model) fn put_cpu_partial_frame(&self, p: SlabId, drain: bool) -> Frame {
+        let start = if self.core.variant().slowpath == Slowpath::LocalLock {
+            put_cpu_partial::U6
+        } else {
+            put_cpu_partial::U1
+        };
+        Frame::PutCpuPartial {
+            pc: start,
+            l: PutCpuPartial {
+                pg: p,
+                drain,
+                ..PutCpuPartial::default()
+            },
+        }
+    }
+
+    /// `put_cpu_partial(P, drain)`: 3.x pushes with `this_cpu_cmpxchg` (irqs and preemption
+    /// on, so U1 and U5 may run on different CPUs); 5.15+ pushes under the local lock and
+    /// drains by slab count (5.16+ `cpu_partial_slabs`) after unlocking.
+    pub(in crate::model) fn put_cpu_partial(
+        &mut self,
+        pc: &mut put_cpu_partial::Pc,
+        fr: &mut PutCpuPartial,
+    ) -> Flow {
+        use put_cpu_partial::Pc::*;
+        let p = fr.pg;
+        let budget = self.core.cfg.sc.cache.cpu_partial;
+        match *pc {
+            U1 => {
+                step!(self);
+                let k = self.core.me();
+                self.core.access(self.core.cfg.line_cc(k), Access::Read);
+                fr.old = self.cpu_slab(k).partial;
+                fr.c = k;
+                note!(
+                    self,
+                    Pld,
+                    format!("cpu_slab[{k}].partial"),
+                    "put_cpu_partial({}): this CPU's partial list head is {}.",
+                    self.core.slab_name(p),
+                    self.core.slab_opt_name(fr.old)
+                );
+                fr.pages = 0;
+                fr.pobj = 0;
+                *pc = U2;
+                Flow::Step
+            }
+            U2 => {
+                let Some(old) = fr.old else {
+                    *pc = U4;
+                    return Flow::Go;
+                };
+                step!(self);
+                self.core.access(self.core.page(old).line, Access::Read);
+                fr.pages = self.slab(old).pages;
+                fr.pobj = self.slab(old).pobjects;
+                let drain = fr.drain && fr.pobj > budget;
+                note!(
+                    self,
+                    Load,
+                    format!("page {}.(pages,pobjects)", self.core.slab_name(old)),
+                    "The list holds {} slab(s), about {} free object(s){}.",
+                    fr.pages,
+                    fr.pobj,
+                    if drain {
+                        ": over the budget, drain it to the node first"
+                    } else {
+                        ""
+                    }
+                );
+                *pc = if drain { U3 } else { U4 };
+                Flow::Step
+            }
+            U3 => {
+                step!(self);
+                self.core.irq_save(&mut fr.saved_irq);
+                note!(
+                    self,
+                    IrqOff,
+                    "irqs".into(),
+                    "Interrupts off to unfreeze this CPU's partial list."
+                );
+                *pc = U3b;
+                Flow::Step
+            }
+            U3b => {
+                *pc = U3c;
+                Flow::call(Frame::UnfreezePartials {
+                    pc: unfreeze_partials::V1,
+                    l: UnfreezePartials {
+                        c: self.core.me(),
+                        ..UnfreezePartials::default()
+                    },
+                })
+            }
+            U3c => {
+                step!(self);
+                self.core.irq_restore(fr.saved_irq);
+                self.core.stat(Stat::CPU_PARTIAL_DRAIN);
+                note!(self, IrqOn, "irqs".into(), "Drained; interrupts restored.");
+                fr.old = None;
+                fr.pages = 0;
+                fr.pobj = 0;
+                *pc = U4;
+                Flow::Step
+            }
+            U4 => {
+                step!(self);
+                self.core.access(self.core.page(p).line, Access::Write);
+                let free = {
+                    let c = self.slab(p).counters;
+                    c.objects.saturating_sub(c.inuse)
+                };
+                // Counts of the CPU partial list, bounded by its budget (`cpu_partial`).
+                let (pages, pobjects) = (fr.pages.saturating_add(1), fr.pobj.saturating_add(free));
+                let sl = need!(self, self.slab_mut(p));
+                sl.pages = pages;
+                sl.pobjects = pobjects;
+                sl.next = fr.old;
+                note!(
+                    self,
+                    Store,
+                    format!("page {}.(next,pages,pobjects)", self.core.slab_name(p)),
+                    "{}.next := {}, pages {}, pobjects {}.",
+                    self.core.slab_name(p),
+                    self.core.slab_opt_name(fr.old),
+                    pages,
+                    pobjects
+                );
+                *pc = U5;
+                Flow::Step
+            }
+            U5 => {
+                step!(self);
+                let k = self.core.me();
+                self.core
+                    .atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
+                let ok = self.cpu_slab(k).partial == fr.old;
+                self.core.set_ok(ok);
+                if ok {
+                    if let Some(cpu) = self.cpu_slab_mut(k) {
+                        cpu.partial = Some(p);
+                    }
+                }
+                note!(
+                    self,
+                    Pcas,
+                    format!("cpu_slab[{k}].partial"),
+                    "this_cpu_cmpxchg(partial: {} -> {}) on cpu{k} {}.",
+                    self.core.slab_opt_name(fr.old),
+                    self.core.slab_name(p),
+                    if ok { "succeeds" } else { "fails: retry" }
+                );
+                if ok {
+                    return {
+                        *pc = U9;
+                        Flow::Step
+                    };
+                }
+                *pc = U1;
+                Flow::Step
+            }
+            U9 => Flow::Ret(Ret::new(NULL, None)),
+            // 6.8+: under local_lock_irqsave with plain stores; drain after unlocking.
+            U6 => {
+                step!(self);
+                self.core.irq_save(&mut fr.saved_irq);
+                fr.c = self.core.me();
+                let cur = self.core.cur;
+                if let Some(cpu) = self.cpu_slab_mut(fr.c) {
+                    cpu.local_lock = Some(cur);
+                }
+                note!(
+                    self,
+                    LocalLock,
+                    format!("cpu_slab[{}].lock", fr.c),
+                    "put_cpu_partial({}): local_lock_irqsave.",
+                    self.core.slab_name(p)
+                );
+                *pc = U7;
+                Flow::Step
+            }
+            U7 => {
+                step!(self);
+                fr.old = self.ld_partial(fr.c);
+                fr.pages = 0;
+                fr.p = None;
+                if let Some(old) = fr.old {
+                    self.core.access(self.core.page(old).line, Access::Read);
+                    let slabs = self.slab(old).pages;
+                    if fr.drain && slabs >= self.cpu_partial_slabs() {
+                        fr.p = Some(old);
+                        fr.old = None;
+                    } else {
+                        fr.pages = slabs;
+                    }
+                }
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "The CPU partial list is {}{}.",
+                    self.core.slab_opt_name(fr.old.or(fr.p)),
+                    if fr.p.is_some() {
+                        ": full, it will be drained"
+                    } else {
+                        ""
+                    }
+                );
+                *pc = U8;
+                Flow::Step
+            }
+            U8 => {
+                step!(self);
+                self.core.access(self.core.page(p).line, Access::Write);
+                let pages = fr.pages.saturating_add(1);
+                let sl = need!(self, self.slab_mut(p));
+                sl.pages = pages;
+                sl.next = fr.old;
+                note!(
+                    self,
+                    Store,
+                    format!("page {}.(next,slabs)", self.core.slab_name(p)),
+                    "{}.next := {}, slabs {}.",
+                    self.core.slab_name(p),
+                    self.core.slab_opt_name(fr.old),
+                    pages
+                );
+                *pc = U10;
+                Flow::Step
+            }
+            U10 => {
+                step!(self);
+                self.st_partial(fr.c, Some(p));
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "c->partial := {}.",
+                    self.core.slab_name(p)
+                );
+                *pc = U11;
+                Flow::Step
+            }
+            U11 => {
+                step!(self);
+                if let Some(cpu) = self.cpu_slab_mut(fr.c) {
+                    cpu.local_lock = None;
+                }
+                self.core.irq_restore(fr.saved_irq);
+                note!(
+                    self,
+                    LocalUnlock,
+                    format!("cpu_slab[{}].lock", fr.c),
+                    "local_unlock_irqrestore."
+                );
+                *pc = U12;
+                Flow::Step
+            }
+            U12 => {
+                let Some(chain) = fr.p else {
+                    return Flow::Ret(Ret::new(NULL, None));
+                };
+                *pc = U13;
+                Flow::call(Frame::UnfreezePartials {
+                    pc: unfreeze_partials::V3z,
+                    l: UnfreezePartials {
+                        c: fr.c,
+                        p: Some(chain),
+                        ..UnfreezePartials::default()
+                    },
+                })
+            }
+            U13 => {
+                self.core.stat(Stat::CPU_PARTIAL_DRAIN);
+                Flow::Ret(Ret::new(NULL, None))
+            }
+        }
+    }
+
+    /// `unfreeze_partials(c)` (3.x) / `__put_partials` (6.8+): move a CPU partial list to the
+    /// node lists, discarding empty slabs when the node has enough.
+    pub(in crate::model) fn unfreeze_partials(
+        &mut self,
+        pc: &mut unfreeze_partials::Pc,
+        fr: &mut UnfreezePartials,
+    ) -> Flow {
+        use unfreeze_partials::Pc::*;
+        let frozen = self.core.variant().cpu_partial_frozen;
+        // Whether the list is walked as a detached chain (5.15+) rather than popped from c.
+        let chain = !frozen || self.core.variant().slowpath == Slowpath::LocalLock;
+        match *pc {
+            V1 => {
+                step!(self);
+                fr.p = self.ld_partial(fr.c);
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "unfreeze_partials: next on cpu{}'s partial list is {}.",
+                    fr.c,
+                    self.core.slab_opt_name(fr.p)
+                );
+                // 3.x pops one slab at a time (V2); 5.15+ `unfreeze_partials` detaches the
+                // whole list and `__unfreeze_partials` / `__put_partials` walk it (VZ2).
+                *pc = match (fr.p.is_some(), frozen && !chain) {
+                    (false, _) => V7,
+                    (true, true) => V2,
+                    (true, false) => VZ2,
+                };
+                Flow::Step
+            }
+            V2 => {
+                step!(self);
+                let p = need!(self, fr.p);
+                self.core.access(self.core.page(p).line, Access::Read);
+                let next = self.slab(p).next;
+                self.st_partial(fr.c, next);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "Pop {}: c->partial := {}.",
+                    self.core.slab_name(p),
+                    self.core.slab_opt_name(next)
+                );
+                *pc = V3;
+                Flow::Step
+            }
+            VZ2 => {
+                step!(self);
+                self.st_partial(fr.c, None);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "Detach the whole CPU partial list."
+                );
+                *pc = V3z;
+                Flow::Step
+            }
+            V3z => {
+                if fr.p.is_none() {
+                    *pc = V7;
+                    return Flow::Go;
+                }
+                *pc = V3;
+                Flow::Go
+            }
+            V3 => {
+                let n2 = self.core.node_of_slab(need!(self, fr.p));
+                if fr.n == Some(n2) {
+                    *pc = if frozen { V4 } else { VZ6 };
+                    return Flow::Go;
+                }
+                if fr.n.is_some() {
+                    *pc = V3u;
+                } else {
+                    *pc = V3l;
+                }
+                Flow::Go
+            }
+            V3u => {
+                step!(self);
+                let n = need!(self, fr.n.take());
+                self.core.spin_unlock(n);
+                note!(
+                    self,
+                    Unlock,
+                    format!("node {n}.list_lock"),
+                    "Next slab is on another node: unlock node {n}."
+                );
+                *pc = V3l;
+                Flow::Step
+            }
+            V3l => {
+                step!(self);
+                let n2 = self.core.node_of_slab(need!(self, fr.p));
+                if self.core.cpu(self.core.me()).irqs_on {
+                    self.core.irq_save(&mut fr.saved_irq);
+                    fr.flag = true;
+                }
+                self.spin_lock(n2);
+                fr.n = Some(n2);
+                note!(
+                    self,
+                    Lock,
+                    format!("node {n2}.list_lock"),
+                    "Take node {n2}'s list_lock."
+                );
+                *pc = if frozen { V4 } else { VZ6 };
+                Flow::Step
+            }
+            V4 => {
+                step!(self);
+                let p = need!(self, fr.p);
+                (fr.f, fr.cnt) =
+                    self.read_slab_pair(p, |m, f, cnt| format!("{}.", m.slab_pair_text(p, f, cnt)));
+                fr.new = Counters {
+                    frozen: false,
+                    ..fr.cnt
+                };
+                *pc = V5;
+                Flow::Step
+            }
+            V5 => {
+                let p = need!(self, fr.p);
+                self.cas2_site(
+                    pc,
+                    &mut fr.ok,
+                    p,
+                    (fr.f, fr.cnt),
+                    (fr.f, fr.new),
+                    false,
+                    V5r,
+                )
+            }
+            V5r => {
+                *pc = if fr.ok { V6 } else { V4 };
+                Flow::Go
+            }
+            V6 | VZ6 => {
+                step!(self);
+                let p = need!(self, fr.p);
+                let n = need!(self, fr.n);
+                let nr = self.ld_nr_partial(n);
+                let inuse = self.slab(p).counters.inuse;
+                let next = if chain {
+                    self.core.access(self.core.page(p).line, Access::Read);
+                    self.slab(p).next
+                } else {
+                    None
+                };
+                let discard =
+                    (if *pc == V6 { fr.new.inuse } else { inuse }) == 0 && self.discard_ok(nr);
+                if discard {
+                    fr.queue.push(p);
+                } else {
+                    self.add_partial(n, p, true);
+                    self.core.stat(Stat::FREE_ADD_PARTIAL);
+                }
+                note!(
+                    self,
+                    ListAdd,
+                    format!("node {n}.partial"),
+                    "{}",
+                    if discard {
+                        format!("{} is empty and node {n} has {nr} partial slab(s): queue it for discard.", self.core.slab_name(p))
+                    } else {
+                        format!(
+                            "add_partial({}) at the tail of node {n}.",
+                            self.core.slab_name(p)
+                        )
+                    }
+                );
+                if chain {
+                    fr.p = next;
+                    *pc = V3z;
+                } else {
+                    *pc = V1;
+                }
+                Flow::Step
+            }
+            V7 => {
+                let Some(n) = fr.n else {
+                    *pc = V8;
+                    return Flow::Go;
+                };
+                step!(self);
+                self.core.spin_unlock(n);
+                if fr.flag {
+                    self.core.irq_restore(fr.saved_irq);
+                }
+                fr.n = None;
+                note!(
+                    self,
+                    Unlock,
+                    format!("node {n}.list_lock"),
+                    "Release node {n}'s list_lock."
+                );
+                *pc = V8;
+                Flow::Step
+            }
+            V8 => {
+                if fr.queue.is_empty() {
+                    return Flow::Ret(Ret::new(NULL, None));
+                }
+                step!(self);
+                let p = fr.queue.remove(0);
+                self.core.stat(Stat::DEACTIVATE_EMPTY);
+                self.discard_slab(p);
+                self.core.stat(Stat::FREE_SLAB);
+                note!(
+                    self,
+                    PageFree,
+                    format!("page {}", self.core.slab_name(p)),
+                    "discard_slab({}).",
+                    self.core.slab_name(p)
+                );
+                Flow::Step
+            }
+        }
+    }
+}

@@ -1,0 +1,416 @@
+//! Flushing a CPU's slabs (model.md §2.11): `flush_slab`, which deactivates the CPU slab,
+//! and `__flush_cpu_slab` (`flush_cpu_slab` here), the work `flush_all` and CPU hotplug run on
+//! a CPU: its CPU slab, then its CPU partial list.
+
+use super::memory::Access;
+use super::state::*;
+use super::UnfreezePartials;
+use super::{Flow, Machine, Stat};
+use crate::model::pcs::labels::*;
+use crate::scenario::{Fastpath, Slowpath};
+
+/// `flush_slab(s, c)`: CPU `c`, its slab `pg` and freelist `f` taken.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FlushSlab {
+    pub c: u32,
+    pub f: Addr,
+    pub pg: Option<SlabId>,
+    pub saved_irq: bool,
+}
+
+impl Locals for FlushSlab {
+    fn holds_addr(&self, a: Addr) -> bool {
+        self.f == a
+    }
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.pg);
+    }
+}
+
+/// `__flush_cpu_slab` of CPU `c` (this CPU if `flag`): `pg` its slab, `p` its partial list.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FlushCpuSlab {
+    pub c: u32,
+    pub pg: Option<SlabId>,
+    pub p: Option<SlabId>,
+    pub saved_irq: bool,
+    pub flag: bool,
+}
+
+impl Locals for FlushCpuSlab {
+    fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
+        mark(self.pg);
+        mark(self.p);
+    }
+}
+
+impl Machine {
+    /// `flush_slab(c)`: deactivate CPU c's slab and clear `c.page`/`c.freelist`, in the
+    /// write order of the era (3.10: deactivate, tid, page, freelist; 3.1: tid and page
+    /// first; 5.15+: detach under the local lock with tid last, deactivate after).
+    pub(in crate::model) fn flush_slab(
+        &mut self,
+        pc: &mut flush_slab::Pc,
+        fr: &mut FlushSlab,
+    ) -> Flow {
+        use flush_slab::Pc::*;
+        let c = fr.c;
+        let v = self.core.variant().clone();
+        match *pc {
+            W1 => {
+                // 5.15+ count CPUSLAB_FLUSH after the deactivation (K8).
+                if v.slowpath == Slowpath::LocalLock {
+                    *pc = K1;
+                    return Flow::Go;
+                }
+                self.core.stat(Stat::CPUSLAB_FLUSH);
+                *pc = if v.fastpath == Fastpath::TidUnguarded {
+                    T1
+                } else {
+                    W2
+                };
+                Flow::Go
+            }
+            W2 => {
+                // c->page and c->freelist in one step: with this CPU's interrupts off nobody
+                // else writes them (remote CPUs only read them; a dead CPU's survivor runs
+                // only once the dead CPU's contexts have finished), so the two loads see the
+                // same values whichever steps fall between them.
+                step!(self);
+                fr.pg = self.ld_page(c);
+                fr.f = self.cpu_slab(c).freelist;
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_slab[{c}].(page,freelist)"),
+                    "flush_slab: cpu{c}'s slab {} with freelist {}.",
+                    self.core.slab_opt_name(fr.pg),
+                    self.core.addr_name(fr.f)
+                );
+                *pc = W2c;
+                Flow::Step
+            }
+            W2c => {
+                *pc = W3;
+                match fr.pg {
+                    Some(p) => Flow::call(self.deactivate_frame(p, fr.f, c)),
+                    None => Flow::Go,
+                }
+            }
+            W3 | T2 | K5 => {
+                step!(self);
+                self.bump_tid(c);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{c}].tid"),
+                    "Bump cpu{c}'s tid to {}.",
+                    self.cpu_slab(c).tid
+                );
+                *pc = match *pc {
+                    W3 => W4,
+                    T2 => T3,
+                    _ => K6,
+                };
+                Flow::Step
+            }
+            W4 | T3 | K3 => {
+                step!(self);
+                self.st_page(c, None);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{c}].page"),
+                    "c->page := NULL."
+                );
+                *pc = match *pc {
+                    W4 => W4b,
+                    T3 => T4,
+                    _ => K4,
+                };
+                Flow::Step
+            }
+            W4b | K4 => {
+                step!(self);
+                self.st_freelist(c, NULL);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{c}].freelist"),
+                    "c->freelist := NULL."
+                );
+                if *pc == W4b {
+                    return {
+                        *pc = W9;
+                        Flow::Step
+                    };
+                }
+                *pc = K5;
+                Flow::Step
+            }
+            W9 => Flow::Ret(Ret::new(NULL, None)),
+            // 3.1 order: tid first, then page, then freelist; deactivate last.
+            T1 => {
+                step!(self);
+                fr.pg = self.ld_page(c);
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_slab[{c}].page"),
+                    "3.1 flush: cpu{c}'s slab is {}.",
+                    self.core.slab_opt_name(fr.pg)
+                );
+                *pc = T2;
+                Flow::Step
+            }
+            T4 => {
+                step!(self);
+                fr.f = self.ld_freelist(c);
+                self.core.access(self.core.cfg.line_cc(c), Access::Write);
+                let cpu = need!(self, self.cpu_slab_mut(c));
+                cpu.freelist = NULL;
+                cpu.ghost_version.bump();
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{c}].freelist"),
+                    "Take cpu{c}'s freelist {} and clear it.",
+                    self.core.addr_name(fr.f)
+                );
+                *pc = K7;
+                Flow::Step
+            }
+            // 5.15+: detach under the local lock.
+            K1 => {
+                step!(self);
+                self.core.irq_save(&mut fr.saved_irq);
+                let cur = self.core.cur;
+                if let Some(cpu) = self.cpu_slab_mut(c) {
+                    cpu.local_lock = Some(cur);
+                }
+                note!(
+                    self,
+                    LocalLock,
+                    format!("cpu_slab[{c}].lock"),
+                    "flush_slab: local_lock_irqsave."
+                );
+                *pc = K2;
+                Flow::Step
+            }
+            K2 => {
+                step!(self);
+                fr.pg = self.ld_page(c);
+                fr.f = self.cpu_slab(c).freelist;
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_slab[{c}].(slab,freelist)"),
+                    "Detach slab {} with freelist {}.",
+                    self.core.slab_opt_name(fr.pg),
+                    self.core.addr_name(fr.f)
+                );
+                *pc = K3;
+                Flow::Step
+            }
+            K6 => {
+                step!(self);
+                if let Some(cpu) = self.cpu_slab_mut(c) {
+                    cpu.local_lock = None;
+                }
+                self.core.irq_restore(fr.saved_irq);
+                note!(
+                    self,
+                    LocalUnlock,
+                    format!("cpu_slab[{c}].lock"),
+                    "local_unlock_irqrestore; deactivate outside the lock."
+                );
+                *pc = K7;
+                Flow::Step
+            }
+            K7 => {
+                *pc = K8;
+                match fr.pg {
+                    Some(p) => Flow::call(self.deactivate_frame(p, fr.f, c)),
+                    None => Flow::Go,
+                }
+            }
+            K8 => {
+                // (The 3.1 order, T1–T4, joins at K7 and counted at W1.)
+                if fr.pg.is_some() && v.slowpath == Slowpath::LocalLock {
+                    self.core.stat(Stat::CPUSLAB_FLUSH);
+                }
+                Flow::Ret(Ret::new(NULL, None))
+            }
+        }
+    }
+
+    /// The `flush` op: `__flush_cpu_slab(cpu)` with interrupts off (model.md §2.11).
+    pub(in crate::model) fn flush_cpu_slab(
+        &mut self,
+        pc: &mut flush_cpu_slab::Pc,
+        fr: &mut FlushCpuSlab,
+    ) -> Flow {
+        use flush_cpu_slab::Pc::*;
+        match *pc {
+            FC0 if self.core.variant().slowpath == Slowpath::LocalLock => {
+                // 5.15+: flush_cpu_slab runs from a work item bound to its CPU (migration
+                // off) with interrupts on; slub_cpu_dead (a survivor flushing a dead CPU)
+                // needs no irq disabling either. Only the detaches take the local lock.
+                step!(self);
+                self.core.preempt_off();
+                if fr.flag {
+                    fr.c = self.core.me();
+                }
+                note!(
+                    self,
+                    PreemptOff,
+                    "preempt_count".into(),
+                    "flush_cpu_slab(cpu{}) from a work item: interrupts stay on.",
+                    fr.c
+                );
+                *pc = FC2;
+                Flow::Step
+            }
+            FC0 => {
+                step!(self);
+                self.core.irq_save(&mut fr.saved_irq);
+                if fr.flag {
+                    fr.c = self.core.me();
+                }
+                note!(
+                    self,
+                    IrqOff,
+                    "irqs".into(),
+                    "__flush_cpu_slab(cpu{}) with interrupts off.",
+                    fr.c
+                );
+                *pc = FC2;
+                Flow::Step
+            }
+            FC2 => {
+                step!(self);
+                fr.pg = self.ld_page(fr.c);
+                note!(
+                    self,
+                    Load,
+                    format!("cpu_slab[{}].page", fr.c),
+                    "cpu{}'s slab is {}.",
+                    fr.c,
+                    self.core.slab_opt_name(fr.pg)
+                );
+                *pc = FC2c;
+                Flow::Step
+            }
+            FC2c => {
+                *pc = FC3;
+                if fr.pg.is_some() {
+                    return Flow::call(Frame::FlushSlab {
+                        pc: flush_slab::W1,
+                        l: FlushSlab {
+                            c: fr.c,
+                            ..FlushSlab::default()
+                        },
+                    });
+                }
+                Flow::Go
+            }
+            // 5.15+ unfreeze_partials / put_partials: detach c->partial under the local lock,
+            // walk it after unlocking (a dead CPU's survivor detaches without the lock).
+            FC3 if self.core.variant().slowpath == Slowpath::LocalLock
+                && self.core.variant().cpu_partial
+                && fr.flag =>
+            {
+                step!(self);
+                self.core.irq_save(&mut fr.saved_irq);
+                let cur = self.core.cur;
+                if let Some(cpu) = self.cpu_slab_mut(fr.c) {
+                    cpu.local_lock = Some(cur);
+                }
+                note!(
+                    self,
+                    LocalLock,
+                    format!("cpu_slab[{}].lock", fr.c),
+                    "put_partials: local_lock_irqsave."
+                );
+                *pc = FC3p;
+                Flow::Step
+            }
+            FC3p => {
+                step!(self);
+                fr.p = self.ld_partial(fr.c);
+                self.st_partial(fr.c, None);
+                note!(
+                    self,
+                    Store,
+                    format!("cpu_slab[{}].partial", fr.c),
+                    "Detach the CPU partial list {} (c->partial := NULL).",
+                    self.core.slab_opt_name(fr.p)
+                );
+                *pc = FC3u;
+                Flow::Step
+            }
+            FC3u => {
+                step!(self);
+                if let Some(cpu) = self.cpu_slab_mut(fr.c) {
+                    cpu.local_lock = None;
+                }
+                self.core.irq_restore(fr.saved_irq);
+                note!(
+                    self,
+                    LocalUnlock,
+                    format!("cpu_slab[{}].lock", fr.c),
+                    "local_unlock_irqrestore; walk the list with interrupts on."
+                );
+                *pc = FC4;
+                match fr.p {
+                    Some(p) => Flow::call(Frame::UnfreezePartials {
+                        pc: unfreeze_partials::V3z,
+                        l: UnfreezePartials {
+                            c: fr.c,
+                            p: Some(p),
+                            ..UnfreezePartials::default()
+                        },
+                    }),
+                    None => Flow::Step,
+                }
+            }
+            FC3 => {
+                *pc = FC4;
+                if self.core.variant().cpu_partial {
+                    return Flow::call(Frame::UnfreezePartials {
+                        pc: unfreeze_partials::V1,
+                        l: UnfreezePartials {
+                            c: fr.c,
+                            ..UnfreezePartials::default()
+                        },
+                    });
+                }
+                Flow::Go
+            }
+            FC4 if self.core.variant().slowpath == Slowpath::LocalLock => {
+                step!(self);
+                self.core.preempt_on();
+                note!(
+                    self,
+                    PreemptOn,
+                    "preempt_count".into(),
+                    "Flush of cpu{} done.",
+                    fr.c
+                );
+                Flow::Ret(Ret::new(NULL, None))
+            }
+            FC4 => {
+                step!(self);
+                self.core.irq_restore(fr.saved_irq);
+                note!(
+                    self,
+                    IrqOn,
+                    "irqs".into(),
+                    "Flush of cpu{} done; interrupts restored.",
+                    fr.c
+                );
+                Flow::Ret(Ret::new(NULL, None))
+            }
+        }
+    }
+}

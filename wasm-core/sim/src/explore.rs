@@ -34,7 +34,7 @@
 //!    length, is lost.
 //! 2. *Sleep sets* (Godefroid 1996), **only when there is no preemption bound**. Two moves
 //!    are *independent* at a state when their footprints do not conflict: the footprint of a
-//!    move is every resource it reads or writes, recorded while it runs (`Machine::foot`):
+//!    move is every resource it reads or writes, recorded while it runs (`Core::foot`):
 //!    each 64-byte cache line it accesses (locks and the per-CPU, slab and node structures
 //!    are all lines), the scheduling state of a CPU (who is current, irq flag, preempt count:
 //!    read by a step, written by a switch, an irq entry or exit, an irq or preempt toggle, a

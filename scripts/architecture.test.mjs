@@ -56,6 +56,34 @@ function definesType(source, type, rust) {
   return forms.some((f) => new RegExp(f).test(source));
 }
 
+/**
+ * In Rust, the types a `fn name` of `source` belongs to: for each definition, the `impl` or
+ * `trait` block it sits in (the nearest such line before it, at any indent: macros hold some):
+ * `impl Type`, `impl Trait for Type` (both count) or `trait Trait`.
+ */
+function rustOwners(source, name) {
+  const owners = new Set();
+  const lines = source.split('\n');
+  const fn = new RegExp(String.raw`\bfn\s+${esc(name)}\s*[<(]`);
+  const block = /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?(impl|trait)\b(?:<[^>]*>)?\s*(.*)$/;
+  lines.forEach((line, i) => {
+    if (!fn.test(line)) return;
+    for (let j = i; j >= 0; j--) {
+      const b = block.exec(lines[j]);
+      if (b === null) continue;
+      const words = b[2].replace(/<[^>]*>/g, '').split(/[\s{]+/).filter(Boolean);
+      if (b[1] === 'trait') owners.add(words[0]);
+      else {
+        const at = words.indexOf('for');
+        if (at > 0) owners.add(words[0].split('::').pop()).add(words[at + 1]);
+        else owners.add(words[0]);
+      }
+      return;
+    }
+  });
+  return owners;
+}
+
 /** The hops of the doc: [{ line, file, type, name }], and the lines that start a hop badly. */
 function readHops(text) {
   const hops = [];
@@ -88,6 +116,9 @@ function check(root) {
     if (!defines(source, h.name, rust)) problems.push(`${DOC}:${h.line}: ${h.file} defines no ${h.name}`);
     if (h.type !== null && !definesType(source, h.type, rust)) {
       problems.push(`${DOC}:${h.line}: ${h.file} defines no type ${h.type} (for ${h.type}${rust ? '::' : '.'}${h.name})`);
+    } else if (h.type !== null && rust && defines(source, h.name, rust) && !rustOwners(source, h.name).has(h.type)) {
+      const owners = [...rustOwners(source, h.name)].join(', ') || 'no impl';
+      problems.push(`${DOC}:${h.line}: in ${h.file}, ${h.name} is a method of ${owners}, not of ${h.type}`);
     }
   }
   // In the doc's order (a line's unreadable hops were found before any file was read).

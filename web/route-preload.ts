@@ -16,7 +16,9 @@ const ROUTES: Readonly<Record<string, readonly string[]>> = {
   home: ['ui/Home.tsx'],
   lessons: ['ui/lessons/LessonsPage.tsx'],
   lesson: ['ui/lessons/LessonsPage.tsx', 'ui/lessons/LessonReader.tsx'],
-  lab: ['ui/lab/LabPage.tsx', 'ui/lab/LabResults.tsx'],
+  // The Lab's words only: its model (LabResults, d3 and a 320 KB gzip wasm module) is asked for
+  // once they are painted (LabPage.tsx), not beside the page's own code on a phone's link.
+  lab: ['ui/lab/LabPage.tsx'],
   compare: ['ui/compare/ComparePage.tsx'],
 };
 

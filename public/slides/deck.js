@@ -86,18 +86,18 @@
       const hasText = text.textContent.trim() !== '';
       const figure = document.createElement('figure');
       figure.className = 'embed';
-      const frame = document.createElement('iframe');
-      frame.title = `slub-lab lesson ${lesson}, steps ${from} to ${to}${title ? `: ${title}` : ''}`;
-      // Loaded by reveal.js when its slide comes within `viewDistance` and unloaded when it
-      // goes out of it (its lazy loading): a deck of twenty embeds does not start twenty copies
-      // of the app at once. A reloaded embed reports its first step and is sent the wanted one.
-      frame.setAttribute('data-src', embedSrc(lesson, from, to));
-      frame.setAttribute('data-start', String(from));
+      // The iframe is made when the slide comes near (mountEmbeds, below).
+      figure.setAttribute('data-title', `slub-lab lesson ${lesson}, steps ${from} to ${to}${title ? `: ${title}` : ''}`);
+      figure.setAttribute('data-src', embedSrc(lesson, from, to));
+      figure.setAttribute('data-start', String(from));
       const caption = document.createElement('figcaption');
       caption.className = 'embed-status';
       caption.textContent = 'loading…';
-      if (printing) figure.append(embedPicture(lesson, from, to, title));
-      else figure.append(frame, caption);
+      if (printing) {
+        // Printed with pictures: no iframe is ever made for this figure.
+        figure.removeAttribute('data-src');
+        figure.append(embedPicture(lesson, from, to, title));
+      } else figure.append(caption);
       const body = document.createElement('div');
       body.className = hasText ? 'cols' : 'solo';
       if (hasText) body.appendChild(text);
@@ -110,7 +110,42 @@
 
   /** iframe → { want: number|null, last: object|null } */
   const embeds = new Map();
-  for (const f of document.querySelectorAll('.reveal iframe[data-start]')) embeds.set(f, { want: null, last: null });
+
+  /**
+   * Make the iframes of `slide` and of the slides beside it. An iframe in a document is a
+   * browsing context from the moment it is inserted, even without a src: the nineteen made at
+   * once took 170 ms before the deck's first paint (four times that on a phone's CPU). Each is
+   * loaded by reveal.js's data-src lazy loading, when its slide is shown (on a phone's
+   * scrolling deck, when it comes within `viewDistance`), and unloaded after: a deck of twenty
+   * embeds does not start twenty copies of the app at once. A reloaded embed reports its first
+   * step and is sent the wanted one. The shown slide's own iframe, if made after reveal.js
+   * looked at it (a jump to a far slide), is loaded here.
+   */
+  function mountEmbeds(slide) {
+    if (!slide) return;
+    // Its neighbours in the deck's order (a phone's scrolling deck wraps each slide in a page
+    // of its own: the slides are not siblings there).
+    const all = [...document.querySelectorAll('.reveal .slides section')].filter((s) => !s.querySelector('section'));
+    const at = all.indexOf(slide);
+    const near = [slide, all[at - 1], all[at + 1]];
+    for (const s of near) {
+      for (const figure of s ? s.querySelectorAll('figure.embed[data-src]') : []) {
+        const frame = document.createElement('iframe');
+        frame.title = figure.getAttribute('data-title');
+        frame.setAttribute('data-src', figure.getAttribute('data-src'));
+        frame.setAttribute('data-start', figure.getAttribute('data-start'));
+        figure.removeAttribute('data-src');
+        figure.prepend(frame);
+        embeds.set(frame, { want: wanted(s, frame), last: null });
+      }
+    }
+    // As reveal.js's startEmbeddedContent does for a shown slide (its stopEmbeddedContent
+    // unloads it when the slide is left). The speaker view's previews: loadPreview.
+    if (receiver || !slide.classList.contains('present')) return;
+    for (const frame of slide.querySelectorAll('iframe[data-start][data-src]:not([src])')) {
+      frame.setAttribute('src', frame.getAttribute('data-src'));
+    }
+  }
 
   function send(frame, step) {
     if (frame.contentWindow) frame.contentWindow.postMessage({ type: 'slub-lab:command', command: 'goto', step }, '*');
@@ -220,11 +255,7 @@
     // s opens the speaker view; its plugin loads then (loadNotes).
     keyboard: { 83: speakerView },
   }).then(() => {
-    for (const [frame] of embeds) {
-      const slide = frame.closest('section');
-      const e = embeds.get(frame);
-      if (slide && e) e.want = wanted(slide, frame);
-    }
+    mountEmbeds(Reveal.getCurrentSlide());
     sync(Reveal.getCurrentSlide());
   });
 
@@ -256,8 +287,12 @@
       frame.removeAttribute('data-src');
     }
   }
-  Reveal.on('ready', (event) => loadPreview(event.currentSlide));
+  Reveal.on('ready', (event) => {
+    mountEmbeds(event.currentSlide);
+    loadPreview(event.currentSlide);
+  });
   Reveal.on('slidechanged', (event) => {
+    mountEmbeds(event.currentSlide);
     loadPreview(event.currentSlide);
     sync(event.currentSlide);
   });

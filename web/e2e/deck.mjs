@@ -142,7 +142,7 @@ export function deckTests({ until, shot }) {
         /** Every fragment of every lesson slide asks for another step than the one before it. */
         const still = await page.evaluate(() =>
           [...document.querySelectorAll('section[data-lesson]')].flatMap((s) => {
-            let step = s.querySelector('iframe[data-start]')?.getAttribute('data-start');
+            let step = s.querySelector('[data-start]')?.getAttribute('data-start'); // the embed's figure (its iframe comes near its slide)
             return [...s.querySelectorAll('.fragment[data-step]')].flatMap((f) => {
               const same = f.getAttribute('data-step') === step;
               step = f.getAttribute('data-step');

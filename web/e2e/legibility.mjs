@@ -297,7 +297,7 @@ export async function deckSurvey(page, url, size) {
     const out = [];
     const slides = window.Reveal.getHorizontalSlides();
     slides.forEach((s, h) => {
-      const frame = s.querySelector('iframe[data-start]');
+      const frame = s.querySelector('[data-start]'); // the embed's figure: its iframe is made near its slide
       if (frame === null) return;
       out.push({ h, f: -1, step: Number(frame.getAttribute('data-start')) });
       s.querySelectorAll('.fragment').forEach((fr, f) => {

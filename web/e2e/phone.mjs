@@ -3,6 +3,8 @@
 // never has to be scrolled back up to reach the next one. Run by run.mjs with its helpers and
 // its rules (any console error fails; axe must find nothing serious or critical).
 
+import { legibilityProblems, MIN_TEXT_PX } from './legibility.mjs';
+
 /** @typedef {import('playwright-core').Page} Page */
 /** @typedef {import('playwright-core').Locator} Locator */
 
@@ -219,6 +221,48 @@ export function phoneTests({ axe, expectText, until, shot }) {
         const bad = await controlProblems(page, dock, 24);
         if (bad.length > 0) throw new Error(`at the failed compare-and-swap:\n${bad.join('\n')}`);
         await axe(page, 'phone playground');
+      },
+    },
+    {
+      name: 'on a phone a student reads the Lab: its summary, overview and every card legible, opened tables too',
+      viewport: PHONE_TOUCH,
+      touch: true,
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        await page.goto(`${url}#/lab`);
+        const cards = page.locator('article.lab-case');
+        await cards.first().waitFor();
+        const total = await cards.count();
+        const ended = () => page.locator('article.lab-case[data-state="done"], article.lab-case[data-state="failed"]').count();
+        for (let i = 0; i < 600 && (await ended()) < total; i++) await page.waitForTimeout(100);
+        if ((await ended()) < total) throw new Error('the comparisons did not all finish in a minute');
+        const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(undefined)))));
+        await page.waitForTimeout(500); // the last bars' tween
+        /** @type {string[]} */
+        const problems = [];
+        // The words, the summary and its overview; then each card as a reader reaches it (a card
+        // off screen is not laid out: content-visibility), with its closed parts opened.
+        for (const part of ['.lab-top', '.lab-progress', '.lab-pending']) {
+          if ((await page.locator(part).count()) === 0) continue;
+          await page.locator(part).evaluate((el) => el.querySelectorAll('details').forEach((d) => (d.open = true)));
+          await frames();
+          for (const p of await legibilityProblems(page, part, { minPx: MIN_TEXT_PX })) problems.push(`${part}: ${p}`);
+        }
+        const ids = await cards.evaluateAll((els) => els.map((el) => el.getAttribute('data-testid') ?? ''));
+        for (const id of ids) {
+          const card = page.getByTestId(id);
+          await card.evaluate((el) => el.querySelectorAll('details').forEach((d) => (d.open = true)));
+          // Scrolled to its top until it stays there: the cards above it take their real height
+          // as they come on screen, and move it.
+          for (let i = 0; i < 10; i++) {
+            await card.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+            await frames();
+            if (Math.abs(await card.evaluate((el) => el.getBoundingClientRect().top)) < 2) break;
+          }
+          for (const p of await legibilityProblems(page, `[data-testid="${id}"]`, { minPx: MIN_TEXT_PX })) problems.push(`${id}: ${p}`);
+        }
+        await shot(page, 'phone-lab-card');
+        if (problems.length > 0) throw new Error(`${problems.length} legibility problems on the Lab at 390×844:\n${problems.slice(0, 40).join('\n')}`);
+        if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) throw new Error('the Lab scrolls sideways on a phone');
       },
     },
   ];

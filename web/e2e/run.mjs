@@ -728,6 +728,7 @@ TESTS.push(
       if ((await labCards(page, 'done')) === total) console.log('    (every case finished before two were seen)');
       else await expectText(progress, new RegExp(`^(Running \\d+ of ${total}: seed case \\S+|Running \\d+–\\d+ of ${total}: seed cases \\S+ and \\S+)…$`));
       const card = page.locator('article.lab-case[data-state="done"]').first();
+      await card.scrollIntoViewIfNeeded(); // a card off screen has no innerText (content-visibility)
       const id = (await card.locator('h3 .case-id').innerText()).trim();
       // The chart: the published and the model's bars, the ratio as numbers, the verdicts in words.
       const chart = page.getByTestId(`chart-${id}`);

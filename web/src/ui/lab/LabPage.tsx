@@ -1,8 +1,8 @@
 // `#/lab` (design.md §1 "Lab"): the seeds' own benchmarks rerun on the model under the one
 // cost table, each comparison beside the seed's published numbers. The page draws its words at
 // once; what needs the lab's wasm module (the cases, the runs, the cost table) comes with the
-// LabResults chunk. The cases run one at a time in Web Workers (sim/lab-runner.ts) and each
-// card fills in as its result comes back.
+// LabResults chunk, asked for once those words are painted. The cases run one at a time in Web
+// Workers (sim/lab-runner.ts) and each card fills in as its result comes back.
 import { startTransition, useCallback, useEffect, useState } from 'react';
 import { HelpDialog } from '../HelpDialog';
 import { useChunk } from '../useChunk';
@@ -36,8 +36,28 @@ function LabHeader({ onHelp }: { onHelp: () => void }) {
   );
 }
 
+/**
+ * How to read a chart and the summary: words only, drawn with the page rather than after the
+ * lab's wasm module (Lighthouse's phone: the largest paint, this paragraph, waited on that module).
+ * The tolerance's number is in the summary's column head and each chart's description.
+ */
+function Legend() {
+  return (
+    <p className="legend small">
+      <strong>Reading a chart:</strong> each bar is a change from before to after (after ÷ before − 1). The top bar is the
+      seed’s published change, the one below is the model’s. Left of the zero line the change costs less after; right of
+      it, it costs more. On the model’s row, the shaded band is the seed’s ratio give or take the lab’s tolerance (the
+      summary’s ± column) and the dashed mark is the seed’s change. In the summary, <strong>size</strong> is the model’s
+      change divided by the seed’s: between ½ and 2 it counts as the seed’s effect; <strong>asserted</strong> says which
+      verdicts the lab’s tests hold the model to. The verdicts are also written out in words beside each chart.
+    </p>
+  );
+}
+
 export function LabPage() {
-  const results = useChunk(loadResults);
+  // After the page's words are painted: the chunk brings d3 and the lab's wasm module (320 KB
+  // gzip), which on a phone's link held the words' paint back by the time they take to arrive.
+  const results = useChunk(loadResults, { afterPaint: true });
   const m = results.kind === 'ready' ? results.module : null;
   // The seventeen cards come in a transition, after the summary: React renders them in slices
   // that leave the page free to answer (a phone's main thread was blocked for 200 ms by them).
@@ -96,12 +116,8 @@ export function LabPage() {
               the ones its comparison used.
             </p>
           </details>
-          {m !== null && (
-            <>
-              <m.CostTable />
-              <m.Legend />
-            </>
-          )}
+          <Legend />
+          {m !== null && <m.CostTable />}
         </section>
         {m !== null ? (
           <m.Summary />

@@ -1,7 +1,7 @@
 // The Lab's model side (`#/lab`): what needs the lab's wasm module, loaded after the page's
 // words are drawn (LabPage.tsx). Each part is a component of its own, placed by the page where
-// it belongs (the cost table and the legend in the introduction, the summary beside it, the
-// progress and the cards below); they share the cases, read once, and the runs' store.
+// it belongs (the cost table in the introduction, the summary beside it, the progress and the
+// cards below); they share the cases, read once, and the runs' store.
 import { memo, startTransition, useEffect, useMemo, useState, type ReactNode } from 'react';
 import vocabulary from '../../../../lessons/vocabulary.json';
 import { labCases, labPending, type CaseInfo } from '../../sim/lab';
@@ -124,20 +124,6 @@ export function CostTable() {
         there.
       </p>
     </details>
-  );
-}
-
-/** How to read a chart and the summary. */
-export function Legend() {
-  return (
-    <p className="legend small">
-      <strong>Reading a chart:</strong> each bar is a change from before to after (after ÷ before − 1). The top bar is the
-      seed’s published change, the one below is the model’s. Left of the zero line the change costs less after; right of
-      it, it costs more. On the model’s row, the shaded band is the seed’s ratio {band} and the dashed mark is the seed’s
-      change. In the summary, <strong>size</strong> is the model’s change divided by the seed’s: between ½ and 2 it counts
-      as the seed’s effect; <strong>asserted</strong> says which verdicts the lab’s tests hold the model to. The verdicts
-      are also written out in words beside each chart.
-    </p>
   );
 }
 

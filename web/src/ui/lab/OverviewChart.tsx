@@ -10,11 +10,11 @@ const TWEEN_MS = 450;
 export function OverviewChart({ rows, animate }: { rows: readonly OverviewRowInput[]; animate: boolean }) {
   const box = useRef<HTMLDivElement | null>(null);
   const svg = useRef<SVGSVGElement | null>(null);
-  const width = useWidth(box, 480);
-  const shapes = useMemo(() => layoutOverview(rows, width), [rows, width]);
+  const width = useWidth(box);
+  const shapes = useMemo(() => (width === null ? null : layoutOverview(rows, width)), [rows, width]);
   const lastWidth = useRef<number | null>(null);
   useLayoutEffect(() => {
-    if (svg.current === null) return;
+    if (svg.current === null || shapes === null) return;
     const resized = lastWidth.current !== null && lastWidth.current !== shapes.width;
     renderOverview(svg.current, shapes, { duration: animate && lastWidth.current !== null && !resized ? TWEEN_MS : 0 });
     lastWidth.current = shapes.width;

@@ -12,11 +12,11 @@ const TWEEN_MS = 450;
 export function RatioChart({ input, animate, testId }: { input: ChartInput; animate: boolean; testId?: string }) {
   const box = useRef<HTMLDivElement | null>(null);
   const svg = useRef<SVGSVGElement | null>(null);
-  const width = useWidth(box, 480);
-  const shapes = useMemo(() => layoutRatioChart(input, width), [input, width]);
+  const width = useWidth(box);
+  const shapes = useMemo(() => (width === null ? null : layoutRatioChart(input, width)), [input, width]);
   const drawn = useRef<{ width: number } | null>(null);
   useLayoutEffect(() => {
-    if (svg.current === null) return;
+    if (svg.current === null || shapes === null) return;
     // The first drawing (results kept from earlier show at once) and a resize are not tweened;
     // a result that comes back while the chart is on the page is.
     const tween = animate && drawn.current !== null && drawn.current.width === shapes.width;

@@ -5,11 +5,15 @@
 // for each of the Lab's eighteen charts, including cards off screen that the browser would not
 // lay out yet (content-visibility: auto); the observer reports a box once it is laid out, after
 // layout and before paint, and flushSync draws the chart at that width in the same frame.
+//
+// Null until then, and a chart draws nothing while it is: each chart was drawn at a guessed
+// 480 px when its card was made, and again at its width when the card came on screen (a
+// phone's cards are 356 px); a card never scrolled to now never draws its chart.
 import { useLayoutEffect, useState, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 
-export function useWidth(ref: RefObject<HTMLElement | null>, initial: number): number {
-  const [width, setWidth] = useState(initial);
+export function useWidth(ref: RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
   useLayoutEffect(() => {
     const el = ref.current;
     if (el === null) return;

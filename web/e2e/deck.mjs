@@ -6,10 +6,10 @@ import { deckSurvey } from './legibility.mjs';
 
 /**
  * Deck stops (of 68) that show only part of what their highlights name, at each size: 19 before
- * the crop chose rows (cropStage.ts) and narrations went brief, 6 after (a CPU row and a
- * full-width barn or node taller together than the frame).
+ * the crop chose rows and cards (cropStage.ts) and narrations went brief, 3 after (a CPU row
+ * and a full-width node or barn, taller together than the frame).
  */
-const SUBJECT_OUT_MAX = 6;
+const SUBJECT_OUT_MAX = 3;
 /**
  * @typedef {object} Helpers
  * @property {(page: Page, where: string) => Promise<void>} axe

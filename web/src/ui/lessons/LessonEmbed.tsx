@@ -19,7 +19,7 @@ import { ListingView, StageView } from '../views';
 import { useMediaQuery } from '../useMediaQuery';
 import { keepOf } from '../../render/focus';
 import { applyHighlights } from './highlightDom';
-import { cropToSubject } from './cropStage';
+import { cropToSubject, leadOf } from './cropStage';
 import { citedStats } from './citedStats';
 import { lessonHash, parseLessonPath, resolveStep } from './route';
 import { stepAction, stepReducer, type StepBounds } from './stepper';
@@ -126,13 +126,14 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   const [brief, setBrief] = useState<{ step: number; open: boolean } | null>(null);
   const briefNow = brief !== null && brief.step === state.step;
   const step = state.step;
+  const lead = useMemo(() => leadOf(highlights[0]), [highlights]);
   const fit = useCallback(
     (el: HTMLElement) => {
-      const crop = cropToSubject(el);
+      const crop = cropToSubject(el, lead);
       const paragraphs = el.querySelector('[data-testid="narration"]')?.childElementCount ?? 0;
       if (crop !== null && !crop.whole && paragraphs > 1) setBrief((b) => (b !== null && b.step === step ? b : { step, open: false }));
     },
-    [step],
+    [step, lead],
   );
   useLayoutEffect(() => {
     if (root.current !== null && view !== null) {

@@ -28,6 +28,21 @@ export function subjectKey(el: Element): string {
   return `${card?.getAttribute('data-key') ?? ''}/${el.textContent.trim()}`;
 }
 
+/**
+ * Which of the subject's keys (subjectKey) the step's first highlight names, as its author
+ * wrote it: its card and the card's fields, or its object. Null when it names none of them
+ * (a variable, a line of code): the first highlight drawn leads then.
+ */
+export function leadOf(h: { kind: string; cpu?: number; node?: number; slab?: string; object?: string; field?: string | null } | undefined): ((key: string) => boolean) | null {
+  const card = (k: string, whole: string) => (key: string) => key === whole || key.startsWith(`${k}/`);
+  if (h === undefined) return null;
+  if (h.kind === 'cpu' && h.cpu !== undefined) return card(`cpu:${h.cpu}`, `cpu:${h.cpu}`);
+  if (h.kind === 'node' && h.node !== undefined) return h.field === 'barn' ? card(`barn:${h.node}`, `barn:${h.node}`) : card(`node:${h.node}`, `node:${h.node}`);
+  if (h.kind === 'slab' && h.slab !== undefined) return card(`slab:${h.slab}`, h.slab);
+  if (h.kind === 'object' && h.object !== undefined) return (key) => key === h.object;
+  return null;
+}
+
 /** Undo the last crop: every piece drawn, the stage at its own height. */
 function uncrop(clip: HTMLElement, svg: SVGSVGElement): void {
   clip.style.height = '';
@@ -43,6 +58,12 @@ function uncrop(clip: HTMLElement, svg: SVGSVGElement): void {
 interface Row {
   top: number;
   bottom: number;
+}
+
+/** A drawn piece's box: its top and bottom in the stage's px, its left and right in the page's. */
+interface Box extends Row {
+  left: number;
+  right: number;
 }
 
 /** The stage's rows: the strip and the cards, those that share some height merged into one. */
@@ -85,7 +106,7 @@ function bestRows(rows: readonly Row[], room: number, score: (runs: readonly Row
  * from the top of its first row) and whether it holds all of the subject, or null when the
  * whole stage fits.
  */
-export function cropToSubject(root: HTMLElement): { top: number; height: number; whole: boolean } | null {
+export function cropToSubject(root: HTMLElement, lead: ((key: string) => boolean) | null = null): { top: number; height: number; whole: boolean } | null {
   const clip = root.querySelector<HTMLElement>('.embed-stage .stage-clip');
   const svg = clip?.querySelector<SVGSVGElement>('svg[data-testid="stage"]');
   if (clip == null || svg == null) return null;
@@ -95,12 +116,13 @@ export function cropToSubject(root: HTMLElement): { top: number; height: number;
   if (box.height <= room + 1 || room <= 0) return null;
   // The subject: what the highlights mark, grouped by what it is (an object's chip may be drawn
   // twice, a slab as a card and as a reference on a list: one of them in view shows it).
-  const groups = new Map<string, Row[]>();
+  const groups = new Map<string, Box[]>();
+  // A highlight counts as shown when the whole card it is on is (a card is drawn whole or not).
   for (const el of svg.querySelectorAll('[data-look]')) {
-    const r = el.getBoundingClientRect();
+    const r = (el.closest('g.card') ?? el).getBoundingClientRect();
     if (r.height === 0) continue;
     const key = subjectKey(el);
-    groups.set(key, [...(groups.get(key) ?? []), { top: r.top - box.top, bottom: r.bottom - box.top }]);
+    groups.set(key, [...(groups.get(key) ?? []), { top: r.top - box.top, bottom: r.bottom - box.top, left: r.left, right: r.right }]);
   }
   const pieces = [...svg.querySelectorAll<SVGGraphicsElement>(PIECES)].map((el) => {
     const r = el.getBoundingClientRect();
@@ -111,7 +133,8 @@ export function cropToSubject(root: HTMLElement): { top: number; height: number;
   // author put it first), then most of the rest, then most whole cards (a window with no card
   // says nothing), then fewest breaks.
   const within = (r: Row, runs: readonly Row[]) => runs.some((w) => r.top >= w.top - 1 && r.bottom <= w.bottom + 1);
-  const first = [...groups.values()][0] ?? [];
+  const led = lead === null ? [] : [...groups].filter(([k]) => lead(k)).flatMap(([, rs]) => rs);
+  const first = led.length > 0 ? led : ([...groups.values()][0] ?? []);
   const score = (runs: readonly Row[]) =>
     (first.some((r) => within(r, runs)) ? 1e6 : 0) +
     [...groups.values()].filter((rs) => rs.some((r) => within(r, runs))).length * 1000 +
@@ -157,7 +180,7 @@ export function cropToSubject(root: HTMLElement): { top: number; height: number;
   for (const { el } of out) hide(el);
   // What is drawn on a card left out (a slab's object chips, its arrows) goes with it.
   const gone = out.filter((p) => p.el.matches('g.card'));
-  const inside = (r: (typeof pieces)[number], c: (typeof pieces)[number]) =>
+  const inside = (r: Box, c: Box) =>
     r.left >= c.left - 1 && r.right <= c.right + 1 && r.top >= c.top - 1 && r.bottom <= c.bottom + 1;
   for (const p of pieces) if (!p.el.matches('g.card') && gone.some((c) => inside(p, c))) hide(p.el);
   for (const p of pieces) {
@@ -167,5 +190,37 @@ export function cropToSubject(root: HTMLElement): { top: number; height: number;
     p.el.style.translate = `0 ${-shift / unit}px`;
     mark(p.el);
   }
-  return { top, height: room, whole: [...groups.values()].every((rs) => rs.some((r) => within(r, runs))) };
+  // Side by side: a card holding part of the subject left out takes the place of a card in the
+  // window that holds none of it and is at least as large (a slab in an idle CPU's place).
+  const holds = (c: Box) => [...groups.values()].some((rs) => rs.some((r) => inside(r, c)));
+  const guests: Box[] = [];
+  const hosts: Box[] = [];
+  for (const rs of groups.values()) {
+    if (rs.some((r) => within(r, runs) || guests.some((g) => inside(r, g)))) continue;
+    const guest = cards.find((c) => c.drawn && runOf(c) < 0 && rs.some((r) => inside(r, c)));
+    if (guest === undefined) continue;
+    const host = cards.find(
+      (c) =>
+        c.drawn &&
+        runOf(c) >= 0 &&
+        !hosts.includes(c) &&
+        !holds(c) &&
+        c.right - c.left >= guest.right - guest.left - 6 &&
+        c.bottom - c.top >= guest.bottom - guest.top - 6,
+    );
+    if (host === undefined) continue;
+    hosts.push(host);
+    guests.push(guest);
+    for (const p of pieces) if (p === host || inside(p, host)) hide(p.el);
+    const dx = (host.left - guest.left) / unit;
+    const dy = (host.top - (shifts[runOf(host)] ?? 0) - guest.top) / unit;
+    for (const p of pieces) {
+      if (!p.drawn || (p !== guest && !inside(p, guest))) continue;
+      p.el.style.display = '';
+      p.el.style.translate = `${dx}px ${dy}px`;
+      mark(p.el);
+    }
+  }
+  const whole = [...groups.values()].every((rs) => rs.some((r) => within(r, runs) || guests.some((g) => inside(r, g))));
+  return { top, height: room, whole };
 }

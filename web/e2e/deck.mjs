@@ -139,6 +139,28 @@ export function deckTests({ until, shot }) {
       },
     },
     {
+      name: 'a narration too long for its slide shows its first paragraph, and the speaker opens the rest with "More"',
+      reducedMotion: 'reduce',
+      async run(/** @type {Page} */ page, /** @type {string} */ url) {
+        await page.goto(`${url}slides/index.html`);
+        await page.waitForFunction(() => window.Reveal?.isReady());
+        // "Why slab caches" at step 3: SLUB's map, a list under one line, over a CPU row and the node.
+        const at = await page.evaluate(() => window.Reveal.getHorizontalSlides().findIndex((s) => s.getAttribute('data-testid') === 'slide-why'));
+        const f = await page.evaluate((h) => [...window.Reveal.getHorizontalSlides()[h].querySelectorAll('.fragment')].findIndex((x) => x.getAttribute('data-step') === '3'), at);
+        await page.evaluate(([h, f]) => window.Reveal.slide(h, 0, f), [at, f]);
+        const frame = page.frameLocator('[data-testid="slide-why"] iframe');
+        const more = frame.getByRole('button', { name: /more of the narration/i });
+        await more.waitFor();
+        const list = frame.getByTestId('narration').locator('ul');
+        const box = async () => (await list.boundingBox())?.height ?? 0;
+        if ((await box()) > 1) throw new Error(`the brief narration shows its list (${await box()} px tall)`);
+        if ((await more.getAttribute('aria-expanded')) !== 'false') throw new Error('the button does not say the rest is closed');
+        await more.click();
+        await until(async () => (await box()) > 40, 'the rest of the narration to open');
+        if ((await frame.getByRole('button', { name: /less/i }).getAttribute('aria-expanded')) !== 'true') throw new Error('the button does not say the rest is open');
+      },
+    },
+    {
       name: "the speaker view's previews show their slide's embed at its step, current and upcoming",
       async run(/** @type {Page} */ page, /** @type {string} */ url) {
         await page.goto(`${url}slides/index.html`);

@@ -67,7 +67,7 @@ interface Box extends Row {
 }
 
 /** The stage's rows: the strip and the cards, those that share some height merged into one. */
-function rowsOf(rects: readonly { top: number; bottom: number }[]): Row[] {
+export function rowsOf(rects: readonly { top: number; bottom: number }[]): Row[] {
   const rows: Row[] = [];
   for (const r of [...rects].sort((a, b) => a.top - b.top)) {
     const last = rows[rows.length - 1];
@@ -81,7 +81,7 @@ function rowsOf(rects: readonly { top: number; bottom: number }[]): Row[] {
  * The runs of rows to draw, each a stretch of rows next to each other on the stage, that hold
  * the most of the subject in `room` px with GAP between runs (`score` weighs a set of runs).
  */
-function bestRows(rows: readonly Row[], room: number, score: (runs: readonly Row[]) => number): { runs: Row[]; score: number } | null {
+export function bestRows(rows: readonly Row[], room: number, score: (runs: readonly Row[]) => number): { runs: Row[]; score: number } | null {
   if (rows.length > MAX_ROWS) return null;
   let best: { runs: Row[]; score: number } | null = null;
   for (let mask = 1; mask < 1 << rows.length; mask++) {

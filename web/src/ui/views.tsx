@@ -85,13 +85,15 @@ interface StageProps {
   keep?: FocusKeep;
   /** Explain the shapes drawn under the stage (not in a slide's embed, whose room is the stage's). */
   legend?: boolean;
+  /** Nodes and barns as wide as a card (render/stage.shapes.ts StageOptions). */
+  narrowNodes?: boolean;
 }
 
 /**
  * The stage, laid out for the width it is given: as many card columns as fit at a
  * readable scale (stage.shapes.ts fitColumns), drawn at that scale, never shrunk below it.
  */
-export function StageView({ view, event, selection, step, animate, onSelect, fitHeight, legend = true, hide, keep }: StageProps) {
+export function StageView({ view, event, selection, step, animate, onSelect, fitHeight, legend = true, hide, keep, narrowNodes = false }: StageProps) {
   const ref = useRef<SVGSVGElement | null>(null);
   const [box, boxPx, room] = useWidth(true);
   const projector = useContext(DensityContext) === 'projector';
@@ -114,8 +116,9 @@ export function StageView({ view, event, selection, step, animate, onSelect, fit
         columns,
         selection,
         hide: { tid: hideTid, lines: hideLines, primitives: hidePrimitives, cycles: hideCycles },
+        narrowNodes,
       }),
-    [drawn, event, columns, selection, hideTid, hideLines, hidePrimitives, hideCycles],
+    [drawn, event, columns, selection, hideTid, hideLines, hidePrimitives, hideCycles, narrowNodes],
   );
   let scale = fit.scale;
   if (projector) {

@@ -125,15 +125,21 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   // it is for, and whether it is open.
   const [brief, setBrief] = useState<{ step: number; open: boolean } | null>(null);
   const briefNow = brief !== null && brief.step === state.step;
+  // And when it still does not fit, the nodes and barns are drawn a card wide, so that the crop
+  // can put the one the step is about in the place of a CPU it is not about: the step it is for.
+  const [narrow, setNarrow] = useState<number | null>(null);
+  const narrowNow = projector && narrow === state.step;
   const step = state.step;
   const lead = useMemo(() => leadOf(highlights[0]), [highlights]);
   const fit = useCallback(
     (el: HTMLElement) => {
       const crop = cropToSubject(el, lead);
+      if (crop === null || crop.whole) return;
       const paragraphs = el.querySelector('[data-testid="narration"]')?.childElementCount ?? 0;
-      if (crop !== null && !crop.whole && paragraphs > 1) setBrief((b) => (b !== null && b.step === step ? b : { step, open: false }));
+      if (paragraphs > 1 && !briefNow) setBrief({ step, open: false });
+      else setNarrow(step);
     },
-    [step, lead],
+    [step, lead, briefNow],
   );
   useLayoutEffect(() => {
     if (root.current !== null && view !== null) {
@@ -149,7 +155,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   });
   // Once more after the stage has settled: a step's tweens move the cards, and a slide's embed
   // is loaded before its slide is shown, so its frame gets its size (and the stage is laid out
-  // again) only when the deck reaches it.
+  // again) only when the deck reaches it. And again once nodes drawn a card wide have moved.
   const hasView = view !== null;
   useEffect(() => {
     const el = root.current;
@@ -167,7 +173,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
       window.clearTimeout(later);
       resized.disconnect();
     };
-  }, [state.step, hasView, projector, fit]);
+  }, [state.step, hasView, projector, fit, narrowNow]);
 
   if (derived.kind === 'crash') return <CrashScreen title="The simulator crashed" message={derived.message} />;
   if (derived.kind === 'error') {
@@ -240,6 +246,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
           fitHeight={EMBED_FIT}
           keep={keep}
           legend={false}
+          narrowNodes={narrowNow}
           hide={hide}
           view={v}
           event={lastEvent}

@@ -191,29 +191,42 @@ export function cropToSubject(root: HTMLElement, lead: ((key: string) => boolean
     mark(p.el);
   }
   // Side by side: a card holding part of the subject left out takes the place of a card in the
-  // window that holds none of it and is at least as large (a slab in an idle CPU's place).
+  // window that holds none of it and is at least as wide, and as tall or with the room under it
+  // free down to the window's foot (a slab in an idle CPU's place; a node drawn a card wide).
   const holds = (c: Box) => [...groups.values()].some((rs) => rs.some((r) => inside(r, c)));
   const guests: Box[] = [];
-  const hosts: Box[] = [];
+  /** Each card given up to guests, and how much of its place (from its top) they fill. */
+  const hosts = new Map<Box, number>();
+  // (Less the 6 px a guest may be taller than its room, below.)
+  const foot = top + room - EDGE - 6;
+  const shifted = (c: Box) => c.top - (shifts[runOf(c)] ?? 0);
+  /** How tall its guests may be in `host`'s place: down to the next card under it in the window, or the foot. */
+  const reach = (host: Box) => {
+    const under = cards
+      .filter((d) => d !== host && d.drawn && runOf(d) >= 0 && d.left < host.right - 1 && d.right > host.left + 1 && shifted(d) >= shifted(host) + host.bottom - host.top - 1)
+      .map((d) => shifted(d) - GAP);
+    return Math.max(host.bottom - host.top, Math.min(foot, ...under) - shifted(host));
+  };
   for (const rs of groups.values()) {
     if (rs.some((r) => within(r, runs) || guests.some((g) => inside(r, g)))) continue;
     const guest = cards.find((c) => c.drawn && runOf(c) < 0 && rs.some((r) => inside(r, c)));
     if (guest === undefined) continue;
+    // A place already given up fills down its column (a node, then its barn, in an idle CPU's place).
     const host = cards.find(
       (c) =>
         c.drawn &&
         runOf(c) >= 0 &&
-        !hosts.includes(c) &&
-        !holds(c) &&
+        (hosts.has(c) || !holds(c)) &&
         c.right - c.left >= guest.right - guest.left - 6 &&
-        c.bottom - c.top >= guest.bottom - guest.top - 6,
+        reach(c) - (hosts.get(c) ?? 0) >= guest.bottom - guest.top - 6,
     );
     if (host === undefined) continue;
-    hosts.push(host);
+    const used = hosts.get(host) ?? 0;
+    hosts.set(host, used + guest.bottom - guest.top + GAP);
     guests.push(guest);
-    for (const p of pieces) if (p === host || inside(p, host)) hide(p.el);
+    if (used === 0) for (const p of pieces) if (p === host || inside(p, host)) hide(p.el);
     const dx = (host.left - guest.left) / unit;
-    const dy = (host.top - (shifts[runOf(host)] ?? 0) - guest.top) / unit;
+    const dy = (shifted(host) + used - guest.top) / unit;
     for (const p of pieces) {
       if (!p.drawn || (p !== guest && !inside(p, guest))) continue;
       p.el.style.display = '';

@@ -131,7 +131,7 @@ export function StageView({ view, event, selection, step, animate, onSelect, fit
   // steps only) and cut to the stage's own height here: a step that makes the stage taller or
   // shorter resizes this box, not the SVG, whose resizing lays out every text it holds again.
   return (
-    <div ref={box} className="stage-box">
+    <div ref={box} className="stage-box" data-width={boxPx}>
       <div className="stage-clip" style={{ width: Math.round(shapes.width * scale), aspectRatio: `${shapes.width} / ${shapes.height}` }}>
         <svg
           ref={ref}
@@ -183,6 +183,8 @@ function useWidth(atOnce: boolean): [RefObject<HTMLDivElement | null>, number, n
     const el = ref.current;
     if (el === null) return;
     const measure = () => {
+      // (A slide's crop reads it back, as the stage box's data-width, to know the stage is laid
+      // out for its box: ui/lessons/LessonEmbed.tsx.)
       const width = Math.max(200, Math.round(el.clientWidth));
       // The room down to the bottom of the box that scrolls the stage (an embed's stage area,
       // with its controls under it), else of the window.

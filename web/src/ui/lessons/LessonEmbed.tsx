@@ -35,6 +35,26 @@ export const DWELL_MS = 2500;
 /** Stage text in an embed: at least 14 px (12 px × 7/6), from the back of a lecture hall. */
 const EMBED_FIT = { minScale: 7 / 6 };
 
+/** Whether the stage in `root` is laid out for the width its box has now (views.tsx StageView). */
+function laidOut(root: HTMLElement): boolean {
+  const box = root.querySelector<HTMLElement>('.embed-stage .stage-box');
+  return box !== null && Number(box.dataset.width) === Math.max(200, Math.round(box.clientWidth));
+}
+
+/** The frame's size, as a key. */
+const frameSize = () => `${window.innerWidth}x${window.innerHeight}`;
+
+/** The frame's size, as a key, kept up to date. */
+function useFrameSize(): string {
+  const [size, setSize] = useState(frameSize);
+  useEffect(() => {
+    const on = () => setSize(frameSize());
+    window.addEventListener('resize', on);
+    return () => window.removeEventListener('resize', on);
+  }, []);
+  return size;
+}
+
 export function LessonEmbedPage({ path, query, hash }: { path: string; query: string; hash: string }) {
   const route = parseLessonPath(path, query);
   if (route.kind === 'error') return <LinkErrorPanel error={route} hash={hash} />;
@@ -127,17 +147,20 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   const briefNow = brief !== null && brief.step === state.step;
   // And when it still does not fit, the nodes and barns are drawn a card wide, so that the crop
   // can put the one the step is about in the place of a CPU it is not about: the step it is for.
-  const [narrow, setNarrow] = useState<number | null>(null);
-  const narrowNow = projector && narrow === state.step;
+  // Both are decided on a stage laid out for its box's width (its first draw is for a guessed
+  // one, at another scale), and this one holds for the frame's size it was found at.
+  const [narrow, setNarrow] = useState<{ step: number; size: string } | null>(null);
+  const size = useFrameSize();
+  const narrowNow = projector && narrow !== null && narrow.step === state.step && narrow.size === size;
   const step = state.step;
   const lead = useMemo(() => leadOf(highlights[0]), [highlights]);
   const fit = useCallback(
     (el: HTMLElement) => {
       const crop = cropToSubject(el, lead);
-      if (crop === null || crop.whole) return;
+      if (crop === null || crop.whole || !laidOut(el)) return;
       const paragraphs = el.querySelector('[data-testid="narration"]')?.childElementCount ?? 0;
       if (paragraphs > 1 && !briefNow) setBrief({ step, open: false });
-      else setNarrow(step);
+      else setNarrow({ step, size: frameSize() });
     },
     [step, lead, briefNow],
   );
@@ -173,7 +196,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
       window.clearTimeout(later);
       resized.disconnect();
     };
-  }, [state.step, hasView, projector, fit, narrowNow]);
+  }, [state.step, hasView, projector, fit, narrowNow, size]);
 
   if (derived.kind === 'crash') return <CrashScreen title="The simulator crashed" message={derived.message} />;
   if (derived.kind === 'error') {

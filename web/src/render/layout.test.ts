@@ -56,6 +56,27 @@ describe('stage layout', () => {
     }
   });
 
+  it('draws nodes and barns a card wide when asked (a slide crop moves one into a CPU card), overlapping nothing', () => {
+    let nodes = 0;
+    for (const { file: f, view, event } of scenarioFrames()) {
+      const wide = layoutStage(view, event, { columns: 2, selection: null });
+      const s = layoutStage(view, event, { columns: 2, selection: null, narrowNodes: true });
+      expect(s.width, f).toBe(wide.width);
+      const cpu = s.cards.find((c) => c.kind === 'cpu');
+      for (const c of s.cards.filter((x) => x.kind === 'node')) {
+        nodes++;
+        expect(c.w, `${f}: ${c.key}`).toBe(cpu?.w);
+        expect(c.x, `${f}: ${c.key}`).toBe(cpu?.x);
+        expect(wide.cards.find((x) => x.key === c.key)?.w, `${f}: ${c.key}`).toBeGreaterThan(c.w);
+      }
+      for (const [i, a] of s.cards.entries()) {
+        for (const b of s.cards.slice(i + 1)) expect(overlaps(a, b), `${f}: ${a.key} / ${b.key}`).toBe(false);
+      }
+      for (const c of s.cards) expect(c.y + c.h).toBeLessThanOrEqual(s.height - s.bodyY);
+    }
+    expect(nodes).toBeGreaterThan(0);
+  });
+
   it('lays the body out under the strip, in its own coordinates: a taller strip moves it as one', () => {
     for (const { file: f, view, event } of scenarioFrames()) {
       const s = layoutStage(view, event, { columns: 2, selection: null });

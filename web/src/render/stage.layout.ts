@@ -210,9 +210,9 @@ export function layoutStage(
     layoutSlubCpu(slubStage, c, { x, top, h }, { cards, chips, refs, arrows });
   });
 
-  // Nodes: the partial list and list_lock, full width under the slabs.
+  // Nodes: the partial list and list_lock, full width under the slabs (or a card's width).
   y = slabsBottom;
-  const nodeW = width - 2 * GAP;
+  const nodeW = options.narrowNodes === true ? CARD_W : width - 2 * GAP;
   for (const n of view.nodes) {
     const out = { cards, chips, refs, arrows, locks };
     const h =

@@ -184,6 +184,11 @@ export interface StageOptions {
   readonly selection: string | null;
   /** Parts a lesson holds back until it introduces them (lessons' `reveal`); default: all shown. */
   readonly hide?: StageHide;
+  /**
+   * Nodes and barns as wide as a card (in the first column) rather than the stage: a slide's
+   * crop puts one in the place of a CPU the step is not about (ui/lessons/cropStage.ts).
+   */
+  readonly narrowNodes?: boolean;
 }
 
 /**

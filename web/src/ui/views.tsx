@@ -85,13 +85,15 @@ interface StageProps {
   keep?: FocusKeep;
   /** Explain the shapes drawn under the stage (not in a slide's embed, whose room is the stage's). */
   legend?: boolean;
+  /** Nodes and barns as wide as a card (render/stage.shapes.ts StageOptions). */
+  narrowNodes?: boolean;
 }
 
 /**
  * The stage, laid out for the width it is given: as many card columns as fit at a
  * readable scale (stage.shapes.ts fitColumns), drawn at that scale, never shrunk below it.
  */
-export function StageView({ view, event, selection, step, animate, onSelect, fitHeight, legend = true, hide, keep }: StageProps) {
+export function StageView({ view, event, selection, step, animate, onSelect, fitHeight, legend = true, hide, keep, narrowNodes = false }: StageProps) {
   const ref = useRef<SVGSVGElement | null>(null);
   const [box, boxPx, room] = useWidth(true);
   const projector = useContext(DensityContext) === 'projector';
@@ -114,8 +116,9 @@ export function StageView({ view, event, selection, step, animate, onSelect, fit
         columns,
         selection,
         hide: { tid: hideTid, lines: hideLines, primitives: hidePrimitives, cycles: hideCycles },
+        narrowNodes,
       }),
-    [drawn, event, columns, selection, hideTid, hideLines, hidePrimitives, hideCycles],
+    [drawn, event, columns, selection, hideTid, hideLines, hidePrimitives, hideCycles, narrowNodes],
   );
   let scale = fit.scale;
   if (projector) {
@@ -128,7 +131,7 @@ export function StageView({ view, event, selection, step, animate, onSelect, fit
   // steps only) and cut to the stage's own height here: a step that makes the stage taller or
   // shorter resizes this box, not the SVG, whose resizing lays out every text it holds again.
   return (
-    <div ref={box} className="stage-box">
+    <div ref={box} className="stage-box" data-width={boxPx}>
       <div className="stage-clip" style={{ width: Math.round(shapes.width * scale), aspectRatio: `${shapes.width} / ${shapes.height}` }}>
         <svg
           ref={ref}
@@ -180,6 +183,8 @@ function useWidth(atOnce: boolean): [RefObject<HTMLDivElement | null>, number, n
     const el = ref.current;
     if (el === null) return;
     const measure = () => {
+      // (A slide's crop reads it back, as the stage box's data-width, to know the stage is laid
+      // out for its box: ui/lessons/LessonEmbed.tsx.)
       const width = Math.max(200, Math.round(el.clientWidth));
       // The room down to the bottom of the box that scrolls the stage (an embed's stage area,
       // with its controls under it), else of the window.

@@ -4,7 +4,7 @@
 // stage), `play` walks through them; every change posts `{type: "slub-lab:step", lesson, step,
 // total}` to the host, `total` being the last step it may reach. Predictions are not asked here:
 // the stage shows each step's outcome, for the speaker to ask about.
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { revealed, stageTrack, type Lesson } from '../../lessons';
 import { LESSON_HEADS, lessonLoader } from '../../lessons/heads';
 import { parseEmbedMessage, type CommandName } from '../../state/commands';
@@ -19,7 +19,8 @@ import { ListingView, StageView } from '../views';
 import { useMediaQuery } from '../useMediaQuery';
 import { keepOf } from '../../render/focus';
 import { applyHighlights } from './highlightDom';
-import { cropToSubject } from './cropStage';
+import { cropToSubject, leadOf } from './cropStage';
+import { citedStats } from './citedStats';
 import { lessonHash, parseLessonPath, resolveStep } from './route';
 import { stepAction, stepReducer, type StepBounds } from './stepper';
 import { useWalk } from './useWalk';
@@ -33,6 +34,26 @@ export const DWELL_MS = 2500;
 
 /** Stage text in an embed: at least 14 px (12 px × 7/6), from the back of a lecture hall. */
 const EMBED_FIT = { minScale: 7 / 6 };
+
+/** Whether the stage in `root` is laid out for the width its box has now (views.tsx StageView). */
+function laidOut(root: HTMLElement): boolean {
+  const box = root.querySelector<HTMLElement>('.embed-stage .stage-box');
+  return box !== null && Number(box.dataset.width) === Math.max(200, Math.round(box.clientWidth));
+}
+
+/** The frame's size, as a key. */
+const frameSize = () => `${window.innerWidth}x${window.innerHeight}`;
+
+/** The frame's size, as a key, kept up to date. */
+function useFrameSize(): string {
+  const [size, setSize] = useState(frameSize);
+  useEffect(() => {
+    const on = () => setSize(frameSize());
+    window.addEventListener('resize', on);
+    return () => window.removeEventListener('resize', on);
+  }, []);
+  return size;
+}
 
 export function LessonEmbedPage({ path, query, hash }: { path: string; query: string; hash: string }) {
   const route = parseLessonPath(path, query);
@@ -119,12 +140,36 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   const view = derived.kind === 'ok' ? derived.view : null;
   const shownStep = useRef(0);
   const projector = options.density === 'projector';
+  // On a projector, a step whose subject does not fit under its whole narration shows the
+  // narration's first paragraph and a "More" button (the speaker opens the rest): the step
+  // it is for, and whether it is open.
+  const [brief, setBrief] = useState<{ step: number; open: boolean } | null>(null);
+  const briefNow = brief !== null && brief.step === state.step;
+  // And when it still does not fit, the nodes and barns are drawn a card wide, so that the crop
+  // can put the one the step is about in the place of a CPU it is not about: the step it is for.
+  // Both are decided on a stage laid out for its box's width (its first draw is for a guessed
+  // one, at another scale), and this one holds for the frame's size it was found at.
+  const [narrow, setNarrow] = useState<{ step: number; size: string } | null>(null);
+  const size = useFrameSize();
+  const narrowNow = projector && narrow !== null && narrow.step === state.step && narrow.size === size;
+  const step = state.step;
+  const lead = useMemo(() => leadOf(highlights[0]), [highlights]);
+  const fit = useCallback(
+    (el: HTMLElement) => {
+      const crop = cropToSubject(el, lead);
+      if (crop === null || crop.whole || !laidOut(el)) return;
+      const paragraphs = el.querySelector('[data-testid="narration"]')?.childElementCount ?? 0;
+      if (paragraphs > 1 && !briefNow) setBrief({ step, open: false });
+      else setNarrow({ step, size: frameSize() });
+    },
+    [step, lead, briefNow],
+  );
   useLayoutEffect(() => {
     if (root.current !== null && view !== null) {
       applyHighlights(root.current, highlights, view);
       // A new step's subject in view: a slide's frame may be shorter than the stage (on a
       // projector the stage is cropped to it, cropStage.ts; elsewhere the frame scrolls to it).
-      if (projector) cropToSubject(root.current);
+      if (projector) fit(root.current);
       if (shownStep.current !== state.step) {
         shownStep.current = state.step;
         if (!projector) root.current.querySelector('svg [data-look]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
@@ -133,13 +178,13 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   });
   // Once more after the stage has settled: a step's tweens move the cards, and a slide's embed
   // is loaded before its slide is shown, so its frame gets its size (and the stage is laid out
-  // again) only when the deck reaches it.
+  // again) only when the deck reaches it. And again once nodes drawn a card wide have moved.
   const hasView = view !== null;
   useEffect(() => {
     const el = root.current;
     if (!hasView || el === null) return;
     const bring = () => {
-      if (projector) cropToSubject(el);
+      if (projector) fit(el);
       else el.querySelector('svg [data-look]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     };
     const frame = requestAnimationFrame(bring);
@@ -151,7 +196,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
       window.clearTimeout(later);
       resized.disconnect();
     };
-  }, [state.step, hasView, projector]);
+  }, [state.step, hasView, projector, fit, narrowNow, size]);
 
   if (derived.kind === 'crash') return <CrashScreen title="The simulator crashed" message={derived.message} />;
   if (derived.kind === 'error') {
@@ -165,7 +210,10 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   }
   const full = options.controls === 'full';
   const showLines = options.lines === 'on' || (options.lines === 'auto' && lesson.front.topics.includes('cache-lines'));
-  const { view: v, lastEvent } = derived;
+  const { view: v, lastEvent, outcome } = derived;
+  // A slide has no room for the statistics panel: the counters the step names, with their
+  // values at the move the stage shows.
+  const counters = projector ? citedStats(highlights, current.narrationHtml, Object.keys(outcome.stats.total)) : [];
   const hide = {
     tid: !revealed(lesson.front, 'tid', state.step),
     lines: !revealed(lesson.front, 'lines', state.step) || !showLines,
@@ -187,17 +235,41 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
         : <strong>{current.title}</strong> <span className="muted">· {lesson.front.title}</span>
       </p>
       <div
-        className="narration prose"
+        className={`narration prose${briefNow && !brief.open ? ' brief' : ''}`}
         aria-live="polite"
         data-testid="narration"
         dangerouslySetInnerHTML={{ __html: current.narrationHtml }}
       />
+      {(briefNow || counters.length > 0) && (
+        <div className="embed-under">
+          {counters.length > 0 && (
+            <table className="embed-stats" data-panel="stats" data-testid="embed-stats" aria-label="Counters">
+              <tbody>
+                {counters.map((name) => (
+                  <tr key={name}>
+                    <th scope="row">
+                      <code>{name}</code>
+                    </th>
+                    <td>{outcome.stats.total[name] ?? 0}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {briefNow && (
+            <button type="button" className="narration-more" aria-expanded={brief.open} onClick={() => setBrief({ step: state.step, open: !brief.open })}>
+              {brief.open ? 'Less ▴' : 'More of the narration ▾'}
+            </button>
+          )}
+        </div>
+      )}
       <div className="embed-stage">
         {full && <ListingView view={v} event={lastEvent} hideEras={!revealed(lesson.front, 'eras', state.step)} />}
         <StageView
           fitHeight={EMBED_FIT}
           keep={keep}
           legend={false}
+          narrowNodes={narrowNow}
           hide={hide}
           view={v}
           event={lastEvent}

@@ -456,8 +456,8 @@ async function lighthouse(url) {
   // Every page (mobile ≥ 95 on each); LIGHTHOUSE_PRESETS=mobile skips desktop,
   // LIGHTHOUSE_PAGES="front door,a lesson" runs those pages only.
   const presets = (process.env.LIGHTHOUSE_PRESETS ?? 'mobile,desktop').split(',');
-  // Each page is measured LIGHTHOUSE_RUNS times (3 unless told) and its median printed (issue
-  // 37 item 3): one run's score moves by several points with what else the machine does.
+  // Each page is measured LIGHTHOUSE_RUNS times (3 unless told) and its median printed: one
+  // run's score moves by several points with what else the machine does.
   const runs = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
   console.log(`  ${runs} run(s) a page; load average ${loadavg().map((l) => l.toFixed(2)).join(', ')} (1, 5, 15 min) at the start`);
   for (const [page, hash] of [

@@ -214,7 +214,7 @@ impl Machine {
         self.core.access(self.core.page(s).line, Access::Write);
         self.core.access(self.core.cfg.line_nd(n), Access::Write);
         self.slab_list_del(n, s);
-        let sp = need!(self, self.slab_page_mut(s), ());
+        let sp = need!(self.core, self.slab_page_mut(s), ());
         if sp.active == 0 {
             let msg = format!(
                 "slab_put_obj of {} into slab {}, which has no object in use: a double free",
@@ -278,7 +278,7 @@ impl Machine {
     pub(super) fn unlock_node(&mut self, n: u32) {
         self.core.spin_unlock(n);
         note!(
-            self,
+            self.core,
             Unlock,
             format!("node {n} list_lock"),
             "Drop node {n}'s list_lock."
@@ -317,7 +317,7 @@ impl Machine {
         }
         done.bump();
         note!(
-            self,
+            self.core,
             Store,
             format!("slab {}", self.core.slab_opt_name(self.core.slab_of(a))),
             "free_block: {} goes back into slab {}.",
@@ -331,7 +331,7 @@ impl Machine {
     pub(super) fn free_block_end(&mut self, n: u32, queue: &mut Vec<SlabId>) {
         self.free_block_trim(n, queue);
         note!(
-            self,
+            self.core,
             Store,
             format!("node {n}"),
             "free_block: {} free slab(s) above free_limit ({}) go to the destroy list.",
@@ -348,7 +348,7 @@ impl Machine {
         let s = queue.remove(0);
         self.slab_destroy(s);
         note!(
-            self,
+            self.core,
             PageFree,
             format!("slab {}", self.core.slab_name(s)),
             "slab_destroy: slab {} goes back to the page allocator.",

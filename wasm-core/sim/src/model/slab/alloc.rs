@@ -13,42 +13,42 @@ impl Machine {
         use cache_alloc::Pc::*;
         match *pc {
             CA0 => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_save(&mut fr.saved_irq);
                 fr.c = self.core.me();
                 self.core.ghost.slab_allocs.bump();
-                note!(self, IrqOff, "irqs".into(), "slab_alloc: local_irq_save. SLAB's per-CPU array is only ever touched with interrupts off.");
+                note!(self.core, IrqOff, "irqs".into(), "slab_alloc: local_irq_save. SLAB's per-CPU array is only ever touched with interrupts off.");
                 *pc = CA1;
                 Flow::Step
             }
             CA1 => {
-                step!(self);
+                step!(self.core);
                 let k = fr.c;
                 self.core.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
                 let avail = self.ac(k).avail();
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("ac[{k}].avail"),
                     "Read cpu{k}'s array_cache: {avail} object(s) available."
                 );
-                rw!(self, read = avail.to_string());
+                rw!(self.core, read = avail.to_string());
                 *pc = if avail > 0 { CA2 } else { CA1r };
                 Flow::Step
             }
             CA2 => {
-                step!(self);
+                step!(self.core);
                 let k = fr.c;
                 self.check_ac_owner(k, false);
-                let ac = need!(self, self.ac_mut(k));
+                let ac = need!(self.core, self.ac_mut(k));
                 ac.touched = true;
                 let obj = ac.entry.pop().unwrap_or(NULL);
                 let avail = ac.avail();
                 self.touch_arr(Arr::Cpu(k), avail, avail.saturating_add(1), Access::Write);
                 self.core.stat(Stat::ALLOCHIT);
                 fr.obj = obj;
-                note!(self, Store, format!("ac[{k}]"), "Pop {} off the top of cpu{k}'s array (touched = 1): no atomic instruction, no lock.", self.core.addr_name(obj));
-                rw!(self, read = self.core.addr_name(obj));
+                note!(self.core, Store, format!("ac[{k}]"), "Pop {} off the top of cpu{k}'s array (touched = 1): no atomic instruction, no lock.", self.core.addr_name(obj));
+                rw!(self.core, read = self.core.addr_name(obj));
                 *pc = CA3;
                 Flow::Step
             }
@@ -66,10 +66,10 @@ impl Machine {
                 Flow::Go
             }
             CA3 => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_restore(fr.saved_irq);
                 note!(
-                    self,
+                    self.core,
                     IrqOn,
                     "irqs".into(),
                     "local_irq_restore: the allocation returns {}.",
@@ -106,7 +106,7 @@ impl Machine {
                 Flow::Go
             }
             RF2 => {
-                step!(self);
+                step!(self.core);
                 let n = fr.n;
                 self.core.access(self.core.cfg.line_nd(n), Access::Read);
                 let free = self.snode(n).free_objects;
@@ -118,7 +118,7 @@ impl Machine {
                 };
                 let empty = free == 0 && shared.unwrap_or(0) == 0;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("node {n}"),
                     "Lockless check (v4.7): node {n} has free_objects = {free} and {}: {}",
@@ -136,11 +136,11 @@ impl Machine {
                 Flow::Step
             }
             RF3 => {
-                step!(self);
+                step!(self.core);
                 let n = fr.n;
                 self.spin_lock(n);
                 note!(
-                    self,
+                    self.core,
                     Lock,
                     format!("node {n} list_lock"),
                     "Take node {n}'s list_lock to refill from the node."
@@ -149,7 +149,7 @@ impl Machine {
                 Flow::Step
             }
             RF4 => {
-                step!(self);
+                step!(self.core);
                 let n = fr.n;
                 let k = fr.c;
                 self.core.access(self.core.cfg.line_nd(n), Access::Read);
@@ -173,18 +173,18 @@ impl Machine {
                     let rest = sh_avail.saturating_sub(nr);
                     self.touch_arr(Arr::Shared(n), rest, sh_avail, Access::Write);
                     let from = self.ac(k).avail();
-                    let sh = need!(self, self.arr_mut(Arr::Shared(n)));
+                    let sh = need!(self.core, self.arr_mut(Arr::Shared(n)));
                     let moved: Vec<Addr> = sh.entry.split_off((rest as usize).min(sh.entry.len()));
                     sh.touched = true;
                     if let Some(ac) = self.ac_mut(k) {
                         ac.entry.extend(moved);
                     }
                     self.touch_arr(Arr::Cpu(k), from, from.saturating_add(nr), Access::Write);
-                    note!(self, Store, format!("ac[{k}]"), "transfer_objects: {nr} object(s) from node {n}'s shared array to cpu{k}'s array.");
+                    note!(self.core, Store, format!("ac[{k}]"), "transfer_objects: {nr} object(s) from node {n}'s shared array to cpu{k}'s array.");
                     *pc = RF7;
                 } else {
                     note!(
-                        self,
+                        self.core,
                         Load,
                         format!("node {n} shared"),
                         "The shared array has nothing to give: take objects from the slab lists."
@@ -194,7 +194,7 @@ impl Machine {
                 Flow::Step
             }
             RF5 => {
-                step!(self);
+                step!(self.core);
                 let n = fr.n;
                 let k = fr.c;
                 self.core.access(self.core.cfg.line_nd(n), Access::Read);
@@ -207,7 +207,7 @@ impl Machine {
                     .copied();
                 let Some(s) = page else {
                     note!(
-                        self,
+                        self.core,
                         Load,
                         format!("node {n}"),
                         "get_first_slab: node {n} has no partial and no free slab: must grow."
@@ -218,7 +218,7 @@ impl Machine {
                 self.check_node_lock(n, "slab lists");
                 self.check_ac_owner(k, false);
                 if from_free {
-                    let ns = need!(self, self.snode_mut(n));
+                    let ns = need!(self.core, self.snode_mut(n));
                     ns.free_slabs = ns.free_slabs.saturating_sub(1);
                 }
                 let before = fr.count;
@@ -226,7 +226,7 @@ impl Machine {
                 self.core.access(self.core.cfg.line_nd(n), Access::Write);
                 self.slab_list_fixup(n, s);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("slab {}", self.core.slab_name(s)),
                     "alloc_block: {} object(s) of {} slab {} onto cpu{k}'s array; the slab moves to {}.",
@@ -239,13 +239,13 @@ impl Machine {
                 Flow::Step
             }
             RF6 => {
-                step!(self);
+                step!(self.core);
                 let n = fr.n;
                 let k = fr.c;
                 self.check_node_lock(n, "free_objects");
                 self.core.access(self.core.cfg.line_nd(n), Access::Write);
                 let avail = self.ac(k).avail();
-                let ns = need!(self, self.snode_mut(n));
+                let ns = need!(self.core, self.snode_mut(n));
                 if ns.free_objects < avail {
                     let msg = format!("node {n}'s free_objects ({}) is less than the {avail} object(s) just taken", ns.free_objects);
                     ns.free_objects = 0;
@@ -253,12 +253,12 @@ impl Machine {
                 } else {
                     ns.free_objects = ns.free_objects.saturating_sub(avail);
                 }
-                note!(self, Store, format!("node {n}"), "n->free_objects -= {avail}: the objects now in cpu{k}'s array are no longer the node's.");
+                note!(self.core, Store, format!("node {n}"), "n->free_objects -= {avail}: the objects now in cpu{k}'s array are no longer the node's.");
                 *pc = RF7;
                 Flow::Step
             }
             RF7 => {
-                step!(self);
+                step!(self.core);
                 let n = fr.n;
                 self.unlock_node(n);
                 *pc = RF8;
@@ -295,12 +295,12 @@ impl Machine {
                     *pc = RF9c;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 let k = fr.c;
                 self.check_ac_owner(k, false);
                 let before = fr.count;
                 fr.count = self.alloc_block(k, s, fr.count);
-                note!(self, Store, format!("slab {}", self.core.slab_name(s)), "alloc_block from the new slab {} (still private, no lock): {} object(s) onto cpu{k}'s array.", self.core.slab_name(s), before.saturating_sub(fr.count));
+                note!(self.core, Store, format!("slab {}", self.core.slab_name(s)), "alloc_block from the new slab {} (still private, no lock): {} object(s) onto cpu{k}'s array.", self.core.slab_name(s), before.saturating_sub(fr.count));
                 *pc = RF9c;
                 Flow::Step
             }
@@ -325,16 +325,16 @@ impl Machine {
                 Flow::Go
             }
             RF10 => {
-                step!(self);
+                step!(self.core);
                 let k = fr.c;
                 self.check_ac_owner(k, false);
-                let ac = need!(self, self.ac_mut(k));
+                let ac = need!(self.core, self.ac_mut(k));
                 ac.touched = true;
                 let obj = ac.entry.pop().unwrap_or(NULL);
                 let avail = ac.avail();
                 self.touch_arr(Arr::Cpu(k), avail, avail.saturating_add(1), Access::Write);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("ac[{k}]"),
                     "Refilled: pop {} off cpu{k}'s array ({avail} left).",
@@ -359,21 +359,21 @@ impl Machine {
                     *pc = GB2;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 self.core.irq_set(true);
                 fr.flag = true;
-                note!(self, IrqOn, "irqs".into(), "GFP_KERNEL may sleep: interrupts on around the page allocator (cache_grow_begin).");
+                note!(self.core, IrqOn, "irqs".into(), "GFP_KERNEL may sleep: interrupts on around the page allocator (cache_grow_begin).");
                 *pc = GB2;
                 Flow::Step
             }
             GB2 => {
-                step!(self);
+                step!(self.core);
                 self.core.charge(cost::Id::PageAlloc);
                 let fail = self.core.cfg.sc.cache.page_alloc_fail && !self.core.st.in_setup;
                 if fail {
                     fr.p = None;
                     note!(
-                        self,
+                        self.core,
                         PageAlloc,
                         "page allocator".into(),
                         "The page allocator fails (pageAllocFail): no new slab."
@@ -386,7 +386,7 @@ impl Machine {
                     }
                     fr.p = Some(s);
                     note!(
-                        self,
+                        self.core,
                         PageAlloc,
                         format!("page {}", self.core.slab_name(s)),
                         "kmem_getpages: a page for the new slab {} on node {node}.",
@@ -401,13 +401,13 @@ impl Machine {
                     *pc = GB4;
                     return Flow::Go;
                 };
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(s).line, Access::Write);
                 let objects = self.core.cfg.objects as u16;
-                let sp = need!(self, self.slab_page_mut(s));
+                let sp = need!(self.core, self.slab_page_mut(s));
                 sp.active = 0;
                 sp.bufctl = (0..objects).collect();
-                note!(self, Store, format!("slab {}", self.core.slab_name(s)), "cache_init_objs: slab {}'s freelist is the index array 0..{} (SLAB writes no pointer into free objects).", self.core.slab_name(s), self.core.cfg.objects);
+                note!(self.core, Store, format!("slab {}", self.core.slab_name(s)), "cache_init_objs: slab {}'s freelist is the index array 0..{} (SLAB writes no pointer into free objects).", self.core.slab_name(s), self.core.cfg.objects);
                 *pc = GB4;
                 Flow::Step
             }
@@ -415,10 +415,10 @@ impl Machine {
                 if !fr.flag {
                     return Flow::Ret(Ret::new(NULL, fr.p));
                 }
-                step!(self);
+                step!(self.core);
                 self.core.irq_set(false);
                 note!(
-                    self,
+                    self.core,
                     IrqOff,
                     "irqs".into(),
                     "Interrupts off again after the page allocator."
@@ -438,10 +438,10 @@ impl Machine {
         let (n, s) = (fr.n, fr.p);
         match *pc {
             GE1 => {
-                step!(self);
+                step!(self.core);
                 self.spin_lock(n);
                 note!(
-                    self,
+                    self.core,
                     Lock,
                     format!("node {n} list_lock"),
                     "cache_grow_end: take node {n}'s list_lock to link slab {}.",
@@ -451,7 +451,7 @@ impl Machine {
                 Flow::Step
             }
             GE2 => {
-                step!(self);
+                step!(self.core);
                 self.check_node_lock(n, "slab lists");
                 self.core.access(self.core.cfg.line_nd(n), Access::Write);
                 self.core.access(self.core.page(s).line, Access::Write);
@@ -460,7 +460,7 @@ impl Machine {
                 }
                 let (active, num) = (sb!(self).active(s), self.core.cfg.objects);
                 let free = num.saturating_sub(active);
-                let ns = need!(self, self.snode_mut(n));
+                let ns = need!(self.core, self.snode_mut(n));
                 ns.total_slabs.bump();
                 ns.free_objects.bump_by(free);
                 if active == 0 {
@@ -470,12 +470,12 @@ impl Machine {
                     self.slab_list_fixup(n, s);
                 }
                 self.core.stat(Stat::GROWN);
-                note!(self, Store, format!("node {n}"), "Link slab {} ({active} of {num} in use) and add its {} free object(s) to free_objects.", self.core.slab_name(s), free);
+                note!(self.core, Store, format!("node {n}"), "Link slab {} ({active} of {num} in use) and add its {} free object(s) to free_objects.", self.core.slab_name(s), free);
                 *pc = GE3;
                 Flow::Step
             }
             GE3 => {
-                step!(self);
+                step!(self.core);
                 self.unlock_node(n);
                 Flow::Ret(Ret::new(NULL, None))
             }

@@ -12,11 +12,11 @@ impl Machine {
         use cache_free::Pc::*;
         match *pc {
             CF0 => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_save(&mut fr.saved_irq);
                 fr.c = self.core.me();
                 note!(
-                    self,
+                    self.core,
                     IrqOff,
                     "irqs".into(),
                     "kmem_cache_free: local_irq_save."
@@ -25,7 +25,7 @@ impl Machine {
                 Flow::Step
             }
             CF1 => {
-                step!(self);
+                step!(self.core);
                 let k = fr.c;
                 let s = fr.pg;
                 if self.core.cfg.sc.nodes > 1 {
@@ -36,7 +36,7 @@ impl Machine {
                         fr.n = Some(home);
                         self.core.ghost.alien_frees.bump();
                         note!(
-                            self,
+                            self.core,
                             Load,
                             format!("page {}", self.core.slab_name(s)),
                             "{} belongs to node {home}: free it to its home node (alien).",
@@ -57,7 +57,7 @@ impl Machine {
                     *pc = CF1f;
                 }
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("ac[{k}].avail"),
                     "cpu{k}'s array holds {avail} of {limit}: {}",
@@ -80,10 +80,10 @@ impl Machine {
                 })
             }
             CF2 => {
-                step!(self);
+                step!(self.core);
                 let k = fr.c;
                 self.check_ac_owner(k, false);
-                let ac = need!(self, self.ac_mut(k));
+                let ac = need!(self.core, self.ac_mut(k));
                 if ac.avail() >= ac.limit {
                     let msg = format!(
                         "cpu{k}'s array is full ({}) and a push would overflow it",
@@ -99,14 +99,14 @@ impl Machine {
                 // The push made `avail` at least 1.
                 self.touch_arr(Arr::Cpu(k), avail.saturating_sub(1), avail, Access::Write);
                 fr.flag = true;
-                note!(self, Store, format!("ac[{k}]"), "Push {} onto cpu{k}'s array ({avail} now): no atomic instruction, no lock, no write into the object.", self.core.addr_name(fr.x));
+                note!(self.core, Store, format!("ac[{k}]"), "Push {} onto cpu{k}'s array ({avail} now): no atomic instruction, no lock, no write into the object.", self.core.addr_name(fr.x));
                 *pc = CF3;
                 Flow::Step
             }
             CF3 => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_restore(fr.saved_irq);
-                note!(self, IrqOn, "irqs".into(), "local_irq_restore.");
+                note!(self.core, IrqOn, "irqs".into(), "local_irq_restore.");
                 if fr.queue.is_empty() {
                     Flow::Ret(Ret::new(NULL, None))
                 } else {
@@ -115,11 +115,11 @@ impl Machine {
                 }
             }
             CFA1 => {
-                step!(self);
-                let n = need!(self, fr.n);
+                step!(self.core);
+                let n = need!(self.core, fr.n);
                 self.spin_lock(n);
                 note!(
-                    self,
+                    self.core,
                     Lock,
                     format!("node {n} list_lock"),
                     "Take node {n}'s list_lock (the object's home node)."
@@ -128,8 +128,8 @@ impl Machine {
                 Flow::Step
             }
             CFA2 => {
-                step!(self);
-                let n = need!(self, fr.n);
+                step!(self.core);
+                let n = need!(self.core, fr.n);
                 self.check_node_lock(n, "free_objects");
                 if let Some(sn) = self.snode_mut(n) {
                     sn.free_objects.bump();
@@ -140,7 +140,7 @@ impl Machine {
                 fr.queue = q;
                 fr.flag = true;
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("slab {}", self.core.slab_name(fr.pg)),
                     "free_block: {} goes back into its slab on node {n}.",
@@ -150,14 +150,14 @@ impl Machine {
                 Flow::Step
             }
             CFA3 => {
-                step!(self);
-                let n = need!(self, fr.n);
+                step!(self.core);
+                let n = need!(self.core, fr.n);
                 self.unlock_node(n);
                 *pc = CF3;
                 Flow::Step
             }
             CFA4 => {
-                step!(self);
+                step!(self.core);
                 if self.destroy_next(&mut fr.queue) {
                     return Flow::Ret(Ret::new(NULL, None));
                 }
@@ -183,11 +183,11 @@ impl Machine {
                 Flow::Go
             }
             FA1 => {
-                step!(self);
+                step!(self.core);
                 let n = fr.n;
                 self.spin_lock(n);
                 note!(
-                    self,
+                    self.core,
                     Lock,
                     format!("node {n} list_lock"),
                     "cache_flusharray: take node {n}'s list_lock."
@@ -196,7 +196,7 @@ impl Machine {
                 Flow::Step
             }
             FA2 => {
-                step!(self);
+                step!(self.core);
                 let (n, k) = (fr.n, fr.c);
                 self.core.access(self.core.cfg.line_nd(n), Access::Read);
                 let room = match &self.snode(n).shared {
@@ -224,23 +224,23 @@ impl Machine {
                     }
                     fr.count = nr;
                     note!(
-                        self,
+                        self.core,
                         Store,
                         format!("node {n} shared"),
                         "The shared array has room: copy cpu{k}'s {nr} oldest entries into it."
                     );
                     *pc = FA5;
                 } else {
-                    note!(self, Load, format!("node {n} shared"), "No room in a shared array: free the batch back into its slabs (free_block).");
+                    note!(self.core, Load, format!("node {n} shared"), "No room in a shared array: free the batch back into its slabs (free_block).");
                     *pc = FA3;
                 }
                 Flow::Step
             }
             FA3 => {
-                step!(self);
+                step!(self.core);
                 self.free_block_begin(fr.n, fr.count, &mut fr.pages);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("node {}", fr.n),
                     "free_block: n->free_objects += {}.",
@@ -250,44 +250,44 @@ impl Machine {
                 Flow::Step
             }
             FA4 => {
-                step!(self);
+                step!(self.core);
                 if self.free_block_entry(fr.n, fr.c, fr.count, &mut fr.pages) {
                     *pc = FA4d;
                 }
                 Flow::Step
             }
             FA4d => {
-                step!(self);
+                step!(self.core);
                 self.free_block_end(fr.n, &mut fr.queue);
                 *pc = FA5;
                 Flow::Step
             }
             FA5 => {
-                step!(self);
+                step!(self.core);
                 let n = fr.n;
                 self.unlock_node(n);
                 *pc = if fr.queue.is_empty() { FA7 } else { FA6 };
                 Flow::Step
             }
             FA6 => {
-                step!(self);
+                step!(self.core);
                 if self.destroy_next(&mut fr.queue) {
                     *pc = FA7;
                 }
                 Flow::Step
             }
             FA7 => {
-                step!(self);
+                step!(self.core);
                 let k = fr.c;
                 self.check_ac_owner(k, false);
-                let ac = need!(self, self.ac_mut(k));
+                let ac = need!(self.core, self.ac_mut(k));
                 let nr = (fr.count as usize).min(ac.entry.len());
                 ac.entry.drain(..nr);
                 ac.handed = 0;
                 let avail = ac.avail();
                 self.touch_arr(Arr::Cpu(k), 0, avail, Access::Write);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("ac[{k}]"),
                     "ac->avail -= {nr}; memmove the {avail} newer entries down."
@@ -302,14 +302,14 @@ impl Machine {
         use do_drain::Pc::*;
         match *pc {
             DD0 => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_save(&mut fr.saved_irq);
                 if fr.flag {
                     fr.c = self.core.me();
                 }
                 fr.n = self.core.node_of_cpu(fr.c);
                 note!(
-                    self,
+                    self.core,
                     IrqOff,
                     "irqs".into(),
                     "do_drain of cpu{}'s array: interrupts off.",
@@ -319,11 +319,11 @@ impl Machine {
                 Flow::Step
             }
             DD1 => {
-                step!(self);
+                step!(self.core);
                 let n = fr.n;
                 self.spin_lock(n);
                 note!(
-                    self,
+                    self.core,
                     Lock,
                     format!("node {n} list_lock"),
                     "Take node {n}'s list_lock."
@@ -332,13 +332,13 @@ impl Machine {
                 Flow::Step
             }
             DD2 => {
-                step!(self);
+                step!(self.core);
                 let k = fr.c;
                 self.core.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
                 fr.count = self.ac(k).avail();
                 self.free_block_begin(fr.n, fr.count, &mut fr.pages);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("node {}", fr.n),
                     "free_block of all {} entries: n->free_objects += {}.",
@@ -349,48 +349,48 @@ impl Machine {
                 Flow::Step
             }
             DD3 => {
-                step!(self);
+                step!(self.core);
                 if self.free_block_entry(fr.n, fr.c, fr.count, &mut fr.pages) {
                     *pc = DD3d;
                 }
                 Flow::Step
             }
             DD3d => {
-                step!(self);
+                step!(self.core);
                 self.free_block_end(fr.n, &mut fr.queue);
                 *pc = DD4;
                 Flow::Step
             }
             DD4 => {
-                step!(self);
+                step!(self.core);
                 let n = fr.n;
                 self.unlock_node(n);
                 *pc = if fr.queue.is_empty() { DD6 } else { DD5 };
                 Flow::Step
             }
             DD5 => {
-                step!(self);
+                step!(self.core);
                 if self.destroy_next(&mut fr.queue) {
                     *pc = DD6;
                 }
                 Flow::Step
             }
             DD6 => {
-                step!(self);
+                step!(self.core);
                 let k = fr.c;
                 self.check_ac_owner(k, !fr.flag);
-                let ac = need!(self, self.ac_mut(k));
+                let ac = need!(self.core, self.ac_mut(k));
                 ac.entry.clear();
                 ac.handed = 0;
                 self.core.access(self.arr_hdr(Arr::Cpu(k)), Access::Write);
-                note!(self, Store, format!("ac[{k}]"), "ac->avail = 0.");
+                note!(self.core, Store, format!("ac[{k}]"), "ac->avail = 0.");
                 *pc = DD7;
                 Flow::Step
             }
             DD7 => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_restore(fr.saved_irq);
-                note!(self, IrqOn, "irqs".into(), "Interrupts back on.");
+                note!(self.core, IrqOn, "irqs".into(), "Interrupts back on.");
                 Flow::Ret(Ret::new(NULL, None))
             }
         }

@@ -118,7 +118,7 @@ impl Machine {
             Frame::CacheFree {
                 pc: cache_free::CFA1,
                 l,
-            } => need!(self, l.n, None),
+            } => need!(self.core, l.n, None),
             _ => return None,
         };
         self.core

@@ -138,7 +138,7 @@ impl Machine {
             RF3 => {
                 step!(self.core);
                 let n = fr.n;
-                self.spin_lock(n);
+                self.core.spin_lock(n, false);
                 note!(
                     self.core,
                     Lock,
@@ -439,7 +439,7 @@ impl Machine {
         match *pc {
             GE1 => {
                 step!(self.core);
-                self.spin_lock(n);
+                self.core.spin_lock(n, false);
                 note!(
                     self.core,
                     Lock,

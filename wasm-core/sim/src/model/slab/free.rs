@@ -117,7 +117,7 @@ impl Machine {
             CFA1 => {
                 step!(self.core);
                 let n = need!(self.core, fr.n);
-                self.spin_lock(n);
+                self.core.spin_lock(n, false);
                 note!(
                     self.core,
                     Lock,
@@ -185,7 +185,7 @@ impl Machine {
             FA1 => {
                 step!(self.core);
                 let n = fr.n;
-                self.spin_lock(n);
+                self.core.spin_lock(n, false);
                 note!(
                     self.core,
                     Lock,
@@ -321,7 +321,7 @@ impl Machine {
             DD1 => {
                 step!(self.core);
                 let n = fr.n;
-                self.spin_lock(n);
+                self.core.spin_lock(n, false);
                 note!(
                     self.core,
                     Lock,

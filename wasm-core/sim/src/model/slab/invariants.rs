@@ -312,6 +312,7 @@ impl Machine {
 mod tests {
     //! The checker can fail: each SLAB invariant is broken by hand in a real state (the
     //! model itself never breaks them: the property tests say so) and must be reported.
+    use crate::model::slab::SlabState;
     use crate::model::{Machine, Move};
     use crate::scenario;
 
@@ -381,14 +382,14 @@ mod tests {
     fn a_foreign_array_or_a_node_without_its_lock_is_slab_5() {
         let mut m = machine();
         // A context on cpu0, interrupts on, writes cpu1's array.
-        m.check_ac_owner(1, false);
+        SlabState::check_ac_owner(&mut m.core, 1, false);
         assert!(
             m.core.violations.iter().any(|v| v.invariant == "SLAB-5"),
             "{:?}",
             m.core.violations
         );
         let mut m = machine();
-        m.check_node_lock(0, "free_objects");
+        SlabState::check_node_lock(&mut m.core, 0, "free_objects");
         assert!(
             m.core.violations.iter().any(|v| v.invariant == "SLAB-5"),
             "{:?}",

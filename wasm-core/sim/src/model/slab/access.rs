@@ -355,8 +355,8 @@ impl SlabState {
     }
 }
 
-// The machine's way in, for the views and invariants (still `impl Machine`): SLAB's state,
-// and its lookups with the core's fault cell.
+// The machine's way in to SLAB's state: `allocator.rs` calls SLAB's views and checks on it,
+// with the core beside it.
 impl Machine {
     pub(in crate::model) fn slab_state(&self) -> &SlabState {
         self.own()
@@ -364,13 +364,5 @@ impl Machine {
     #[cfg(test)]
     pub(super) fn slab_state_mut(&mut self) -> Option<&mut SlabState> {
         self.own_mut()
-    }
-    /// CPU k's `array_cache` (`SlabState::ac`).
-    pub(in crate::model) fn ac(&self, k: u32) -> &ArrayCache {
-        self.slab_state().ac(&self.core, k)
-    }
-    /// Node n's lists (`SlabState::snode`).
-    pub(in crate::model) fn snode(&self, n: u32) -> &SlabNode {
-        self.slab_state().snode(&self.core, n)
     }
 }

@@ -25,13 +25,6 @@ use super::state::*;
 use crate::model::pcs::labels::*;
 use crate::model::Fault;
 
-/// SLAB's state of the machine `$m` (`Machine::slab_state`).
-macro_rules! sb {
-    ($m:expr) => {
-        $m.slab_state()
-    };
-}
-
 use super::allocator::{own_state, OpCall, OwnState};
 use super::executor::Block;
 use super::{Core, Flow, Machine, Pc, Stat};

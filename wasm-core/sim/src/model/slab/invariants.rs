@@ -44,7 +44,7 @@ impl SlabState {
     pub(super) fn slab_places(&self, core: &Core) -> Vec<Vec<Place>> {
         let objects = core.cfg.objects as usize;
         let mut at: Vec<Vec<Place>> = vec![Vec::new(); core.st.slabs.len().saturating_mul(objects)];
-        let mut put = |core: &Core, a: Addr, p: Place| {
+        let mut put = |a: Addr, p: Place| {
             // An object's index is below `at`'s length (s < slabs, i < objects).
             let slot = core.object_of(a).map(|(s, i)| {
                 (s as usize)
@@ -57,19 +57,18 @@ impl SlabState {
         };
         for (vi, v) in core.st.vars.iter().enumerate() {
             if let (true, Some(a)) = (v.held(), v.addr) {
-                put(core, a, Place::User(vi));
+                put(a, Place::User(vi));
             }
         }
-        let sb = self;
-        for (k, ac) in sb.ac.iter().enumerate() {
+        for (k, ac) in self.ac.iter().enumerate() {
             for &a in ac.live() {
-                put(core, a, Place::Cpu(k));
+                put(a, Place::Cpu(k));
             }
         }
-        for (n, node) in sb.nodes.iter().enumerate() {
+        for (n, node) in self.nodes.iter().enumerate() {
             if let Some(sh) = &node.shared {
                 for &a in &sh.entry {
-                    put(core, a, Place::Shared(n));
+                    put(a, Place::Shared(n));
                 }
             }
         }
@@ -77,12 +76,12 @@ impl SlabState {
             if sl.life == Life::Discarded {
                 continue;
             }
-            for &i in sb
+            for &i in self
                 .bufctl(s as SlabId)
                 .iter()
-                .skip(sb.active(s as SlabId) as usize)
+                .skip(self.active(s as SlabId) as usize)
             {
-                put(core, core.obj_addr(s as SlabId, u32::from(i)), Place::Slab);
+                put(core.obj_addr(s as SlabId, u32::from(i)), Place::Slab);
             }
         }
         for (ci, c) in core.st.ctxs.iter().enumerate() {
@@ -98,7 +97,7 @@ impl SlabState {
                     _ => None,
                 };
                 if let Some(a) = held {
-                    put(core, a, Place::Inflight(ci as CtxId));
+                    put(a, Place::Inflight(ci as CtxId));
                 }
             }
         }

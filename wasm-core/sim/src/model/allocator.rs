@@ -297,7 +297,9 @@ impl Machine {
         match self.allocator() {
             Allocator::Slub => self.slub_cpu_view(k, v),
             Allocator::Sheaves => v.sheaves = Some(self.pcs_view(k)),
-            Allocator::Slab => v.array_cache = Some(self.cpu_array_view(k)),
+            Allocator::Slab => {
+                v.array_cache = Some(self.slab_state().cpu_array_view(&self.core, k))
+            }
         }
     }
 
@@ -307,7 +309,7 @@ impl Machine {
         match self.allocator() {
             Allocator::Slub => {}
             Allocator::Sheaves => v.barn = Some(self.barn_view(n)),
-            Allocator::Slab => v.slab = Some(self.slab_node_view(n)),
+            Allocator::Slab => v.slab = Some(self.slab_state().slab_node_view(&self.core, n)),
         }
     }
 
@@ -316,7 +318,7 @@ impl Machine {
         match self.allocator() {
             Allocator::Slub => self.slub_slab_view(s, v),
             Allocator::Sheaves => self.sheaves_slab_view(s, v),
-            Allocator::Slab => self.slab_slab_view(s, v),
+            Allocator::Slab => self.slab_state().slab_slab_view(&self.core, s, v),
         }
     }
 
@@ -326,7 +328,7 @@ impl Machine {
         match self.allocator() {
             Allocator::Slub => ObjectOwners::Each(Machine::slub_object_owner),
             Allocator::Sheaves => ObjectOwners::Each(Machine::sheaves_object_owner),
-            Allocator::Slab => ObjectOwners::All(self.slab_object_owners()),
+            Allocator::Slab => ObjectOwners::All(self.slab_state().slab_object_owners(&self.core)),
         }
     }
 
@@ -336,7 +338,7 @@ impl Machine {
         match self.allocator() {
             Allocator::Slub => None,
             Allocator::Sheaves => self.sheaves_line_name(l),
-            Allocator::Slab => self.slab_line_name(l),
+            Allocator::Slab => self.slab_state().slab_line_name(&self.core, l),
         }
     }
 
@@ -345,7 +347,7 @@ impl Machine {
         match self.allocator() {
             Allocator::Slub => None,
             Allocator::Sheaves => self.sheaves_line_holds(l),
-            Allocator::Slab => self.slab_line_holds(l),
+            Allocator::Slab => self.slab_state().slab_line_holds(&self.core, l),
         }
     }
 
@@ -354,7 +356,12 @@ impl Machine {
         match self.allocator() {
             Allocator::Slub => self.check_invariants(),
             Allocator::Sheaves => self.check_sheaves_invariants(),
-            Allocator::Slab => self.check_slab_invariants(),
+            Allocator::Slab => {
+                let Machine { core, alloc } = self;
+                if let Some(sb) = own_mut::<super::slab::SlabState>(&core.fault, alloc) {
+                    sb.check_slab_invariants(core);
+                }
+            }
         }
     }
 
@@ -363,7 +370,12 @@ impl Machine {
         match self.allocator() {
             Allocator::Slub => self.check_end(),
             Allocator::Sheaves => self.check_sheaves_end(),
-            Allocator::Slab => self.check_slab_end(),
+            Allocator::Slab => {
+                let Machine { core, alloc } = self;
+                if let Some(sb) = own_mut::<super::slab::SlabState>(&core.fault, alloc) {
+                    sb.check_slab_end(core);
+                }
+            }
         }
     }
 }

@@ -329,6 +329,31 @@ impl Core {
         self.node(n).list_lock.is_none()
     }
 
+    /// `spin_lock(&n->list_lock)`. `inside` is the allocator's answer to INV-13's order check:
+    /// whether the stepping context holds a lock that nests inside `list_lock` (SLUB's
+    /// `slab_lock`; SLAB has none, so it passes `false`).
+    pub fn spin_lock(&mut self, n: u32, inside: bool) {
+        self.atomic(self.cfg.line_nd(n), cost::Id::SpinLock);
+        if self.cpu(self.cur_cpu).irqs_on {
+            let msg = format!(
+                "{} took node {n}'s list_lock with interrupts enabled",
+                self.ctx_name(self.cur)
+            );
+            self.violate("INV-13", msg);
+        }
+        if self.checks && inside {
+            let msg = format!(
+                "{} took list_lock while holding a slab_lock (order is list_lock first)",
+                self.ctx_name(self.cur)
+            );
+            self.violate("INV-13", msg);
+        }
+        let cur = self.cur;
+        if let Some(node) = self.node_mut(n) {
+            node.list_lock = Some(cur);
+        }
+    }
+
     pub fn spin_unlock(&mut self, n: u32) {
         self.access(self.cfg.line_nd(n), Access::Write);
         self.charge(cost::Id::SpinUnlock);
@@ -411,29 +436,11 @@ static NO_CTX: Ctx = Ctx {
 };
 
 impl Machine {
-    /// `spin_lock(&n->list_lock)`: the machine's, for INV-13's order check asks the allocator
-    /// which locks nest inside `list_lock` (`holds_lock_inside_list_lock`).
+    /// `spin_lock(&n->list_lock)` for SLUB and 7.0, which may hold a `slab_lock` here: the
+    /// machine asks the allocator (`holds_lock_inside_list_lock`) and the core takes the lock.
     pub fn spin_lock(&mut self, n: u32) {
-        self.core
-            .atomic(self.core.cfg.line_nd(n), cost::Id::SpinLock);
-        if self.core.cpu(self.core.cur_cpu).irqs_on {
-            let msg = format!(
-                "{} took node {n}'s list_lock with interrupts enabled",
-                self.core.ctx_name(self.core.cur)
-            );
-            self.core.violate("INV-13", msg);
-        }
         // A scan of every slab: an invariant check, so only when checks are on.
-        if self.core.checks && self.holds_lock_inside_list_lock(self.core.cur) {
-            let msg = format!(
-                "{} took list_lock while holding a slab_lock (order is list_lock first)",
-                self.core.ctx_name(self.core.cur)
-            );
-            self.core.violate("INV-13", msg);
-        }
-        let cur = self.core.cur;
-        if let Some(node) = self.core.node_mut(n) {
-            node.list_lock = Some(cur);
-        }
+        let inside = self.core.checks && self.holds_lock_inside_list_lock(self.core.cur);
+        self.core.spin_lock(n, inside);
     }
 }

@@ -21,7 +21,7 @@ impl Locals for Touch {
 impl Machine {
     /// The `touch` op: the user writes the object's payload, free pointer word included.
     pub(super) fn touch(&mut self, fr: &mut Touch) -> Flow {
-        step!(self);
+        step!(self.core);
         if let Some((s, i)) = self.core.object_of(fr.x) {
             let line = self.core.obj_line(s, i);
             self.core.access(line, Access::Write);
@@ -30,7 +30,7 @@ impl Machine {
             }
         }
         note!(
-            self,
+            self.core,
             Store,
             format!("{}", self.core.addr_name(fr.x)),
             "The user writes into {}: its line is now this CPU's, and its first word is data.",

@@ -102,11 +102,11 @@ impl Machine {
                 Flow::Go
             }
             SA5 => {
-                step!(self);
+                step!(self.core);
                 let p = self.ld_pcs(fr.pcs);
                 fr.main = Some(p.main);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_sheaves[{}].main", fr.pcs),
                     "main = pcs->main: sheaf {}.",
@@ -116,12 +116,12 @@ impl Machine {
                 Flow::Step
             }
             SA6 => {
-                step!(self);
-                let h = need!(self, fr.main);
+                step!(self.core);
+                let h = need!(self.core, fr.main);
                 let n = self.ld_size(h);
                 fr.size = n;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("sheaf {}.size", self.sheaf_name(h)),
                     "main->size is {n}{}",
@@ -152,14 +152,14 @@ impl Machine {
                 Flow::Go
             }
             SA7 => {
-                step!(self);
-                let h = need!(self, fr.main);
+                step!(self.core);
+                let h = need!(self.core, fr.main);
                 // The top of a sheaf that is not empty (SA5 checked `size`).
                 let top = fr.size.saturating_sub(1);
                 let x = self.ld_slot(h, top);
                 fr.object = x;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("sheaf {}.objects[{}]", self.sheaf_name(h), top),
                     "object = main->objects[{}] = {}.",
@@ -170,7 +170,7 @@ impl Machine {
                 Flow::Step
             }
             SA8 => {
-                step!(self);
+                step!(self.core);
                 let want = fr.node.unwrap_or(0);
                 let node = self.core.slab_of(fr.object).map(|s| {
                     self.core.access(self.core.page(s).line, Access::Read);
@@ -178,7 +178,7 @@ impl Machine {
                 });
                 let ok = node == Some(want);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("page of {}", self.core.addr_name(fr.object)),
                     "{} is on node {}; node {want} was asked for{}",
@@ -196,13 +196,13 @@ impl Machine {
                 Flow::Step
             }
             SA9 => {
-                step!(self);
-                let h = need!(self, fr.main);
+                step!(self.core);
+                let h = need!(self.core, fr.main);
                 let top = fr.size.saturating_sub(1);
                 self.st_size(h, top, false);
                 self.hold(fr.object);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("sheaf {}.size", self.sheaf_name(h)),
                     "main->size := {}: {} is taken off the top of the sheaf.",
@@ -255,11 +255,11 @@ impl Machine {
             SE1 => without_sheaves(self, pc, fr.pcs, SE2, SE1u),
             SE1u => Flow::Ret(Ret::new(0, None).counted(fr.count)),
             SE2 => {
-                step!(self);
+                step!(self.core);
                 let sp = self.ld_pcs(k).spare;
                 fr.empty = sp;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_sheaves[{k}].spare"),
                     "__pcs_replace_empty_main: spare is {}.",
@@ -269,11 +269,11 @@ impl Machine {
                 Flow::Step
             }
             SE2b => {
-                step!(self);
-                let sp = need!(self, fr.empty);
+                step!(self.core);
+                let sp = need!(self.core, fr.empty);
                 let n = self.ld_size(sp);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("sheaf {}.size", self.sheaf_name(sp)),
                     "spare->size is {n}{}",
@@ -287,18 +287,18 @@ impl Machine {
                 Flow::Step
             }
             SE3 => {
-                step!(self);
-                let (m, sp) = (need!(self, fr.main), need!(self, fr.empty));
+                step!(self.core);
+                let (m, sp) = (need!(self.core, fr.main), need!(self.core, fr.empty));
                 self.swap_main_spare(k, m, sp, " (no statistic counts it)");
                 fr.count = k;
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             SE4 => {
-                step!(self);
+                step!(self.core);
                 let n = self.get_barn(k);
                 fr.barn = n;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("node {n}.barn"),
                     "get_barn(s): this CPU's node is {n}; its barn holds {} full and {} empty sheaves.",
@@ -321,11 +321,11 @@ impl Machine {
                     *pc = SE7;
                     return Flow::Go;
                 };
-                step!(self);
+                step!(self.core);
                 self.st_pcs(k, Some(full), None, false);
                 self.core.stat(Stat::BARN_GET);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_sheaves[{k}].main"),
                     "main := {}, the full sheaf from the barn.",
@@ -349,15 +349,15 @@ impl Machine {
                 Flow::Go
             }
             SE8 => {
-                step!(self);
+                step!(self.core);
                 // The spare is empty (SE2b): take it as the sheaf to refill.
                 self.st_pcs(k, None, Some(None), false);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_sheaves[{k}].spare"),
                     "spare := NULL: the empty spare {} will be refilled.",
-                    self.sheaf_name(need!(self, fr.empty))
+                    self.sheaf_name(need!(self.core, fr.empty))
                 );
                 *pc = SE9;
                 Flow::Step
@@ -384,7 +384,7 @@ impl Machine {
             }
             SE11 => {
                 *pc = SE11r;
-                let e = need!(self, fr.empty);
+                let e = need!(self.core, fr.empty);
                 call(refill_sheaf::RS1, |f| f.sheaf = e)
             }
             SE11r => {
@@ -396,19 +396,19 @@ impl Machine {
                 // stay counted in their slabs: model.md C.9 item 3); later code flushes it first.
                 if self.core.variant().refill_fail_flush {
                     *pc = SE11f;
-                    let e = need!(self, fr.empty);
+                    let e = need!(self.core, fr.empty);
                     return call(sheaf_flush_unused::FU1, |f| f.sheaf = e);
                 }
                 *pc = SE11f;
                 Flow::Go
             }
             SE11f => {
-                step!(self);
-                self.sheaf_free(need!(self, fr.empty));
+                step!(self.core);
+                self.sheaf_free(need!(self.core, fr.empty));
                 Flow::Ret(Ret::new(0, None).counted(fr.count))
             }
             SE12 => {
-                step!(self);
+                step!(self.core);
                 // `alloc_full_sheaf`: a new sheaf, then the refill.
                 fr.empty = self.sheaf_alloc();
                 *pc = if fr.empty.is_some() { SE11 } else { SE12r };
@@ -425,13 +425,13 @@ impl Machine {
                 Flow::Go
             }
             SE14 => {
-                step!(self);
+                step!(self.core);
                 let p = self.ld_pcs(k);
                 let n = self.ld_size(p.main);
                 fr.main = Some(p.main);
                 fr.count = n;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_sheaves[{k}]"),
                     "Locked again on cpu{k}: main {} holds {n}, spare is {}.",
@@ -442,8 +442,8 @@ impl Machine {
                 Flow::Step
             }
             SE14b => {
-                let f_ = need!(self, fr.empty);
-                let m = need!(self, fr.main);
+                let f_ = need!(self.core, fr.empty);
+                let m = need!(self.core, fr.main);
                 if self.pcs(k).spare.is_some() {
                     *pc = SE16r;
                     let n = fr.barn;
@@ -452,10 +452,10 @@ impl Machine {
                         f.sheaf = Some(m);
                     });
                 }
-                step!(self);
+                step!(self.core);
                 self.st_pcs(k, Some(f_), Some(Some(m)), false);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_sheaves[{k}]"),
                     "spare := {} (empty) and main := {} (full).",
@@ -467,12 +467,12 @@ impl Machine {
             }
             SE15 => {
                 // Someone refilled main while the lock was dropped.
-                let f_ = need!(self, fr.empty);
+                let f_ = need!(self.core, fr.empty);
                 let Some(sp) = self.pcs(k).spare else {
-                    step!(self);
+                    step!(self.core);
                     self.st_pcs(k, None, Some(Some(f_)), false);
                     note!(
-                        self,
+                        self.core,
                         Store,
                         format!("cpu_sheaves[{k}].spare"),
                         "main was refilled meanwhile: spare := {}.",
@@ -486,11 +486,11 @@ impl Machine {
                 Flow::Go
             }
             SE16 => {
-                step!(self);
-                let sp = need!(self, fr.main);
+                step!(self.core);
+                let sp = need!(self.core, fr.main);
                 let n = self.ld_size(sp);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("sheaf {}.size", self.sheaf_name(sp)),
                     "spare->size is {n}."
@@ -508,8 +508,8 @@ impl Machine {
             }
             SE16r => {
                 // After putting the old main (SE14) or the empty spare (SE16) in the barn.
-                step!(self);
-                let f_ = need!(self, fr.empty);
+                step!(self.core);
+                let f_ = need!(self.core, fr.empty);
                 let main_was_empty = fr.count == 0;
                 if main_was_empty {
                     self.st_pcs(k, Some(f_), None, false);
@@ -517,7 +517,7 @@ impl Machine {
                     self.st_pcs(k, None, Some(Some(f_)), false);
                 }
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_sheaves[{k}]"),
                     "{} := {}.",

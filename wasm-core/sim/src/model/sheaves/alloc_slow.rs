@@ -105,11 +105,11 @@ impl Machine {
         use allocate_slab::Pc::*;
         match *pc {
             NB1 => {
-                step!(self);
+                step!(self.core);
                 self.core.charge(crate::model::cost::Id::PageAlloc);
                 if self.core.cfg.sc.cache.page_alloc_fail && !self.core.st.in_setup {
                     note!(
-                        self,
+                        self.core,
                         PageAlloc,
                         "page allocator".into(),
                         "The page allocator fails (pageAllocFail): no new slab."
@@ -120,7 +120,7 @@ impl Machine {
                 let s = self.create_slab(node);
                 fr.slab = Some(s);
                 note!(
-                    self,
+                    self.core,
                     PageAlloc,
                     format!("page {}", self.core.slab_name(s)),
                     "new_slab: the page allocator hands out slab {} on node {node}.",
@@ -130,8 +130,8 @@ impl Machine {
                 Flow::Step
             }
             NB2 => {
-                step!(self);
-                let s = need!(self, fr.slab);
+                step!(self.core);
+                let s = need!(self.core, fr.slab);
                 let objects = self.core.cfg.objects;
                 self.chain_objects(s);
                 self.core.access(self.core.page(s).line, Access::Write);
@@ -140,7 +140,7 @@ impl Machine {
                     sl.freelist = first;
                 }
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("objects of {}", self.core.slab_name(s)),
                     "Chain the {objects} objects of {} through their free pointers; inuse 0, not frozen.",
@@ -168,19 +168,19 @@ impl Machine {
                     *pc = NS4;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 match fr.sheaf {
                     Some(h) => self.st_slot(h, fr.p.saturating_add(fr.allocated), f, false),
                     None => fr.object = f,
                 }
                 self.hold(f);
                 let next = self.core.load_fp(f);
-                let sl = need!(self, self.slab_mut(p));
+                let sl = need!(self.core, self.slab_mut(p));
                 sl.freelist = next;
                 sl.counters.inuse.bump();
                 fr.allocated.bump();
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("objects of {}", self.core.slab_name(p)),
                     "p[{}] := {} (plain stores: the slab is still private).",
@@ -190,7 +190,7 @@ impl Machine {
                 Flow::Step
             }
             NS4 => {
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(p).line, Access::Write);
                 let needs_list = self.core.cfg.objects > fr.allocated;
                 if !needs_list {
@@ -199,7 +199,7 @@ impl Machine {
                     }
                 }
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("page {}.freelist", self.core.slab_name(p)),
                     "slab->freelist := {}{}",
@@ -217,21 +217,21 @@ impl Machine {
                 Flow::Step
             }
             NS5 => {
-                step!(self);
+                step!(self.core);
                 let n = self.core.node_of_slab(p);
                 self.list_lock_irqsave(&mut fr.saved_irq, n);
                 *pc = NS5a;
                 Flow::Step
             }
             NS5a => {
-                step!(self);
+                step!(self.core);
                 let n = self.core.node_of_slab(p);
                 if let Some(pg) = self.core.page_mut(p) {
                     pg.life = Life::Live;
                 }
                 self.add_partial(n, p, false);
                 note!(
-                    self,
+                    self.core,
                     ListAdd,
                     format!("node {n}.partial"),
                     "add_partial(n, {}, ADD_TO_HEAD): the new slab is public now.",
@@ -241,7 +241,7 @@ impl Machine {
                 Flow::Step
             }
             NS5u => {
-                step!(self);
+                step!(self.core);
                 let n = self.core.node_of_slab(p);
                 self.list_unlock_irqrestore(fr.saved_irq, n);
                 Flow::Ret(Ret::new(fr.object, None).counted(fr.allocated))
@@ -290,12 +290,12 @@ impl Machine {
                 Flow::Go
             }
             SL3a => {
-                step!(self);
+                step!(self.core);
                 let m = fr.nid as u32;
                 let nr = self.ld_nr_partial(m);
                 let min = self.core.cfg.sc.cache.min_partial;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("node {m}.nr_partial"),
                     "get_from_any_partial: node {m} has {nr} partial slab(s){}",
@@ -355,7 +355,7 @@ impl Machine {
         let n = fr.n;
         match *pc {
             GP1 => {
-                step!(self);
+                step!(self.core);
                 if self.racy_nr_partial(n, "get_from_partial_node") == 0 {
                     return Flow::Ret(Ret::new(NULL, None));
                 }
@@ -363,7 +363,7 @@ impl Machine {
                 Flow::Step
             }
             GP2 => {
-                step!(self);
+                step!(self.core);
                 self.list_lock_irqsave(&mut fr.saved_irq, n);
                 fr.object = NULL;
                 *pc = GP4;
@@ -374,7 +374,7 @@ impl Machine {
                     *pc = GP7;
                     return Flow::Go;
                 };
-                step!(self);
+                step!(self.core);
                 fr.slab = Some(p);
                 (fr.freelist, fr.counters) = self
                     .read_slab_pair(p, |m, f, c| format!("Slab {}.", m.slab_pair_text(p, f, c)));
@@ -382,11 +382,11 @@ impl Machine {
                 Flow::Step
             }
             GP4b => {
-                step!(self);
+                step!(self.core);
                 let nx = self.core.load_fp(fr.freelist);
                 fr.next = nx;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("{}.fp", self.core.addr_name(fr.freelist)),
                     "next = get_freepointer({}) = {}.",
@@ -397,8 +397,8 @@ impl Machine {
                 Flow::Step
             }
             GP5 => {
-                step!(self);
-                let p = need!(self, fr.slab);
+                step!(self.core);
+                let p = need!(self.core, fr.slab);
                 let new = Counters {
                     inuse: fr.counters.inuse.saturating_add(1),
                     ..fr.counters
@@ -420,11 +420,11 @@ impl Machine {
                 Flow::Step
             }
             GP6 => {
-                step!(self);
-                let p = need!(self, fr.slab);
+                step!(self.core);
+                let p = need!(self.core, fr.slab);
                 self.remove_partial(n, p);
                 note!(
-                    self,
+                    self.core,
                     ListDel,
                     format!("node {n}.partial"),
                     "The slab {} is full now: remove_partial.",
@@ -434,7 +434,7 @@ impl Machine {
                 Flow::Step
             }
             GP7 => {
-                step!(self);
+                step!(self.core);
                 self.list_unlock_irqrestore(fr.saved_irq, n);
                 Flow::Ret(Ret::new(fr.object, None))
             }

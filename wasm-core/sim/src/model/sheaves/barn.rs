@@ -121,12 +121,12 @@ impl Machine {
         use local_trylock::Pc::*;
         match *pc {
             LT1 => {
-                step!(self);
+                step!(self.core);
                 self.core.preempt_off();
                 fr.cpu = self.core.me();
                 fr.count = fr.cpu;
                 note!(
-                    self,
+                    self.core,
                     PreemptOff,
                     "preempt_count".into(),
                     "local_trylock: preempt_disable(); this CPU (cpu{}) is fixed until the unlock.",
@@ -140,12 +140,12 @@ impl Machine {
                 Flow::Step
             }
             LT2 => {
-                step!(self);
+                step!(self.core);
                 self.core.access(self.line_pcs(fr.cpu), Access::Read);
                 let holder = self.pcs(fr.cpu).holder;
                 self.core.set_ok(holder.is_none());
                 note!(
-                    self,
+                    self.core,
                     Trylock,
                     format!("cpu_sheaves[{}].lock", fr.cpu),
                     "local_trylock: acquired is {}{}",
@@ -163,10 +163,10 @@ impl Machine {
                 Flow::Step
             }
             LT2f => {
-                step!(self);
+                step!(self.core);
                 self.core.preempt_on();
                 note!(
-                    self,
+                    self.core,
                     PreemptOn,
                     "preempt_count".into(),
                     "local_trylock failed: preempt_enable()."
@@ -174,14 +174,14 @@ impl Machine {
                 Flow::Ret(Ret::new(0, None).counted(fr.count))
             }
             LT3 => {
-                step!(self);
+                step!(self.core);
                 self.core.access(self.line_pcs(fr.cpu), Access::Write);
                 let cur = self.core.cur;
                 if let Some(p) = self.pcs_mut(fr.cpu) {
                     p.holder = Some(cur);
                 }
                 note!(
-                    self,
+                    self.core,
                     LocalLock,
                     format!("cpu_sheaves[{}].lock", fr.cpu),
                     "local_trylock: acquired := 1. {} holds cpu{}'s sheaves.",
@@ -203,12 +203,12 @@ impl Machine {
         use local_lock_v7::Pc::*;
         match *pc {
             LL1 => {
-                step!(self);
+                step!(self.core);
                 self.core.preempt_off();
                 fr.cpu = self.core.me();
                 fr.count = fr.cpu;
                 note!(
-                    self,
+                    self.core,
                     PreemptOff,
                     "preempt_count".into(),
                     "local_lock: preempt_disable() on cpu{}.",
@@ -221,7 +221,7 @@ impl Machine {
                 Flow::Step
             }
             LL2 => {
-                step!(self);
+                step!(self.core);
                 self.core.access(self.line_pcs(fr.cpu), Access::Write);
                 let cur = self.core.cur;
                 if let Some(h) = self.pcs(fr.cpu).holder.filter(|&h| h != cur) {
@@ -237,7 +237,7 @@ impl Machine {
                     p.holder = Some(cur);
                 }
                 note!(
-                    self,
+                    self.core,
                     LocalLock,
                     format!("cpu_sheaves[{}].lock", fr.cpu),
                     "local_lock: acquired := 1 without testing it."
@@ -260,13 +260,13 @@ impl Machine {
                     *pc = LU2;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 self.core.access(self.line_pcs(fr.cpu), Access::Write);
                 if let Some(p) = self.pcs_mut(fr.cpu) {
                     p.holder = None;
                 }
                 note!(
-                    self,
+                    self.core,
                     LocalUnlock,
                     format!("cpu_sheaves[{}].lock", fr.cpu),
                     "local_unlock: acquired := 0."
@@ -275,10 +275,10 @@ impl Machine {
                 Flow::Step
             }
             LU2 => {
-                step!(self);
+                step!(self.core);
                 self.core.preempt_on();
                 note!(
-                    self,
+                    self.core,
                     PreemptOn,
                     "preempt_count".into(),
                     "local_unlock: preempt_enable(). The task may be preempted or migrated from here."
@@ -299,7 +299,7 @@ impl Machine {
             b.lock = Some(cur);
         }
         note!(
-            self,
+            self.core,
             Lock,
             format!("barn {n}.lock"),
             "spin_lock_irqsave(&barn->lock) of node {n}'s barn."
@@ -314,7 +314,7 @@ impl Machine {
         }
         self.core.irq_restore(flags);
         note!(
-            self,
+            self.core,
             Unlock,
             format!("barn {n}.lock"),
             "spin_unlock_irqrestore(&barn->lock)."
@@ -356,10 +356,10 @@ impl Machine {
         let n = fr.barn;
         match *pc {
             BRE1 => {
-                step!(self);
+                step!(self.core);
                 let nr = self.barn_count(n, true);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("barn {n}.nr_full"),
                     "barn_replace_empty_sheaf: nr_full reads {nr} (a racy read, not under the lock){}",
@@ -372,17 +372,17 @@ impl Machine {
                 Flow::Step
             }
             BRE2 => {
-                step!(self);
+                step!(self.core);
                 self.barn_lock(fr.barn, &mut fr.saved_irq);
                 *pc = BRE3;
                 Flow::Step
             }
             BRE3 => {
-                step!(self);
+                step!(self.core);
                 self.check_barn_lock(n);
                 self.core.access(self.line_bn(n), Access::Write);
-                let empty = need!(self, fr.empty);
-                let b = need!(self, self.barn_mut(n));
+                let empty = need!(self.core, fr.empty);
+                let b = need!(self.core, self.barn_mut(n));
                 let full = (!b.full.is_empty()).then(|| b.full.remove(0));
                 if let Some(f) = full {
                     // "the number of sheaves doesn't change": the empty limit is not checked.
@@ -391,7 +391,7 @@ impl Machine {
                 }
                 fr.full = full;
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("barn {n}"),
                     "{}",
@@ -408,7 +408,7 @@ impl Machine {
                 Flow::Step
             }
             BRE4 => {
-                step!(self);
+                step!(self.core);
                 self.barn_unlock(fr.barn, fr.saved_irq);
                 Flow::Ret(Ret::new(ret_sheaf(fr.full), None))
             }
@@ -425,10 +425,10 @@ impl Machine {
         let n = fr.barn;
         match *pc {
             BGE1 => {
-                step!(self);
+                step!(self.core);
                 let nr = self.barn_count(n, false);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("barn {n}.nr_empty"),
                     "barn_get_empty_sheaf: nr_empty reads {nr} (racy){}",
@@ -441,23 +441,23 @@ impl Machine {
                 Flow::Step
             }
             BGE2 => {
-                step!(self);
+                step!(self.core);
                 self.barn_lock(fr.barn, &mut fr.saved_irq);
                 *pc = BGE3;
                 Flow::Step
             }
             BGE3 => {
-                step!(self);
+                step!(self.core);
                 self.check_barn_lock(n);
                 self.core.access(self.line_bn(n), Access::Write);
-                let b = need!(self, self.barn_mut(n));
+                let b = need!(self.core, self.barn_mut(n));
                 let e = (!b.empty.is_empty()).then(|| b.empty.remove(0));
                 if let Some(e) = e {
                     self.touch_sheaves(&[e]);
                 }
                 fr.empty = e;
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("barn {n}"),
                     "{}",
@@ -473,7 +473,7 @@ impl Machine {
                 Flow::Step
             }
             BGE4 => {
-                step!(self);
+                step!(self.core);
                 self.barn_unlock(fr.barn, fr.saved_irq);
                 Flow::Ret(Ret::new(ret_sheaf(fr.empty), None))
             }
@@ -492,11 +492,11 @@ impl Machine {
         let n = fr.barn;
         match *pc {
             BRF1 => {
-                step!(self);
+                step!(self.core);
                 let nr = self.barn_count(n, true);
                 let max = self.sheaf_layout().max_full;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("barn {n}.nr_full"),
                     "barn_replace_full_sheaf: nr_full reads {nr} (racy){}",
@@ -514,10 +514,10 @@ impl Machine {
                 Flow::Step
             }
             BRF2 => {
-                step!(self);
+                step!(self.core);
                 let nr = self.barn_count(n, false);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("barn {n}.nr_empty"),
                     "nr_empty reads {nr} (racy){}",
@@ -535,17 +535,17 @@ impl Machine {
                 Flow::Step
             }
             BRF3 => {
-                step!(self);
+                step!(self.core);
                 self.barn_lock(fr.barn, &mut fr.saved_irq);
                 *pc = BRF4;
                 Flow::Step
             }
             BRF4 => {
-                step!(self);
+                step!(self.core);
                 self.check_barn_lock(n);
                 self.core.access(self.line_bn(n), Access::Write);
-                let full = need!(self, fr.full);
-                let b = need!(self, self.barn_mut(n));
+                let full = need!(self.core, fr.full);
+                let b = need!(self.core, self.barn_mut(n));
                 let e = (!b.empty.is_empty()).then(|| b.empty.remove(0));
                 if let Some(e) = e {
                     b.full.insert(0, full);
@@ -555,7 +555,7 @@ impl Machine {
                 }
                 fr.empty = e;
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("barn {n}"),
                     "{}",
@@ -572,7 +572,7 @@ impl Machine {
                 Flow::Step
             }
             BRF5 => {
-                step!(self);
+                step!(self.core);
                 self.barn_unlock(fr.barn, fr.saved_irq);
                 Flow::Ret(Ret::new(ret_sheaf(fr.empty), None).counted(fr.err))
             }
@@ -591,17 +591,17 @@ impl Machine {
         let n = fr.barn;
         match *pc {
             BP1 => {
-                step!(self);
+                step!(self.core);
                 self.barn_lock(fr.barn, &mut fr.saved_irq);
                 *pc = BP2;
                 Flow::Step
             }
             BP2 => {
-                step!(self);
+                step!(self.core);
                 self.check_barn_lock(n);
                 self.core.access(self.line_bn(n), Access::Write);
-                let h: SheafId = need!(self, fr.sheaf);
-                let b = need!(self, self.barn_mut(n));
+                let h: SheafId = need!(self.core, fr.sheaf);
+                let b = need!(self.core, self.barn_mut(n));
                 if full {
                     b.full.insert(0, h);
                 } else {
@@ -609,7 +609,7 @@ impl Machine {
                 }
                 self.touch_sheaves(&[h]);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("barn {n}"),
                     "Put the {} sheaf {} on the barn's {} list.",
@@ -621,7 +621,7 @@ impl Machine {
                 Flow::Step
             }
             BP3 => {
-                step!(self);
+                step!(self.core);
                 self.barn_unlock(fr.barn, fr.saved_irq);
                 Flow::Ret(Ret::new(1, None))
             }

@@ -136,13 +136,13 @@ impl Machine {
                 Flow::Go
             }
             FM2 => {
-                step!(self);
+                step!(self.core);
                 let m = self.ld_pcs(fr.pcs).main;
                 let size = self.ld_size(m);
                 fr.main = Some(m);
                 fr.batch = size.min(PCS_BATCH_MAX);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("sheaf {}.size", self.sheaf_name(m)),
                     "sheaf_flush_main: main {} holds {size}; take {}.",
@@ -153,8 +153,8 @@ impl Machine {
                 Flow::Step
             }
             FM3 => {
-                step!(self);
-                let m = need!(self, fr.main);
+                step!(self.core);
+                let m = need!(self.core, fr.main);
                 let size = self.sheaf(m).size;
                 let b = fr.batch.min(size);
                 let rest = size.saturating_sub(b);
@@ -168,7 +168,7 @@ impl Machine {
                 fr.arr = batch;
                 fr.remaining = rest;
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("sheaf {}.size", self.sheaf_name(m)),
                     "main->size := {rest}; copy the {b} pointer(s) above it to an on-stack batch."
@@ -209,10 +209,10 @@ impl Machine {
         let h = fr.sheaf;
         match *pc {
             FU1 => {
-                step!(self);
+                step!(self.core);
                 let n = self.ld_size(h);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("sheaf {}.size", self.sheaf_name(h)),
                     "sheaf_flush_unused({}): {n} object(s).",
@@ -225,7 +225,7 @@ impl Machine {
                 Flow::Step
             }
             FU3 => {
-                step!(self);
+                step!(self.core);
                 // The sheaf is this context's alone (or a dead CPU's): emptying it before
                 // handing its pointers to the bulk free, rather than after as the kernel
                 // does, is invisible to everyone else and keeps each object in one place.
@@ -240,7 +240,7 @@ impl Machine {
                 self.st_size(h, 0, true);
                 fr.arr = batch;
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("sheaf {}", self.sheaf_name(h)),
                     "Hand the {n} object(s) of {} to __kmem_cache_free_bulk; size := 0.",
@@ -272,9 +272,9 @@ impl Machine {
                 let Some(&x) = fr.arr.last() else {
                     return Flow::Ret(Ret::new(NULL, None).counted(fr.size));
                 };
-                step!(self);
+                step!(self.core);
                 fr.arr.pop();
-                let p = need!(self, self.core.slab_of(x));
+                let p = need!(self.core, self.core.slab_of(x));
                 self.core.access(self.core.page(p).line, Access::Read);
                 self.core.store_fp(x, NULL);
                 fr.slab = Some(p);
@@ -285,7 +285,7 @@ impl Machine {
                 fr.same = fr.size;
                 fr.lookahead = 3;
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("{}.fp", self.core.addr_name(x)),
                     "build_detached_freelist: a new group for slab {} from {} (its free pointer := NULL).",
@@ -301,11 +301,11 @@ impl Machine {
                     *pc = KB3;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 fr.size = fr.size.saturating_sub(1);
                 let i = fr.size as usize;
-                let y = need!(self, fr.arr.get(i).copied());
-                let p = need!(self, fr.slab);
+                let y = need!(self.core, fr.arr.get(i).copied());
+                let p = need!(self.core, fr.slab);
                 let py = self.core.slab_of(y);
                 if let Some(s) = py {
                     self.core.access(self.core.page(s).line, Access::Read);
@@ -313,7 +313,7 @@ impl Machine {
                 if py == Some(p) {
                     self.core.store_fp(y, fr.freelist);
                     note!(
-                        self,
+                        self.core,
                         Store,
                         format!("{}.fp", self.core.addr_name(y)),
                         "{} is of slab {} too: link it in front ({} -> {}).",
@@ -328,13 +328,13 @@ impl Machine {
                     let same = fr.same as usize;
                     if i != same {
                         // Both within the batch (`same` counts its entries).
-                        need!(self, fr.arr.get(same));
+                        need!(self.core, fr.arr.get(same));
                         fr.arr.swap(i, same);
                     }
                 } else {
                     fr.lookahead = fr.lookahead.saturating_sub(1);
                     note!(
-                        self,
+                        self.core,
                         Load,
                         format!("page of {}", self.core.addr_name(y)),
                         "{} is of another slab ({} more look(s) back).",
@@ -346,8 +346,12 @@ impl Machine {
             }
             KB3 => {
                 *pc = KB1;
-                let (p, head, tail, cnt) =
-                    (need!(self, fr.slab), fr.freelist, fr.tail, fr.ret.count);
+                let (p, head, tail, cnt) = (
+                    need!(self.core, fr.slab),
+                    fr.freelist,
+                    fr.tail,
+                    fr.ret.count,
+                );
                 call(slab_free_slow_v7::SS2, |f| {
                     f.slab = p;
                     f.head = head;
@@ -369,12 +373,12 @@ impl Machine {
         let d = fr.cpu;
         match *pc {
             HP2 => {
-                step!(self);
+                step!(self.core);
                 let p = self.ld_pcs(d);
                 fr.main = Some(p.main);
                 fr.spare = p.spare;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_sheaves[{d}]"),
                     "slub_cpu_dead(cpu{d}): main {}, spare {}.",
@@ -386,7 +390,7 @@ impl Machine {
             }
             HP3 => {
                 *pc = HP4;
-                let m = need!(self, fr.main);
+                let m = need!(self.core, fr.main);
                 call(sheaf_flush_unused::FU1, |f| f.sheaf = m)
             }
             HP4 => {
@@ -397,8 +401,8 @@ impl Machine {
                 call(sheaf_flush_unused::FU1, |f| f.sheaf = sp)
             }
             HP4r => {
-                step!(self);
-                let sp = need!(self, fr.spare);
+                step!(self.core);
+                let sp = need!(self.core, fr.spare);
                 self.st_pcs(d, None, Some(None), true);
                 self.sheaf_free(sp);
                 *pc = HP4f;
@@ -427,7 +431,7 @@ impl Machine {
                 Flow::Go
             }
             FA1b => {
-                step!(self);
+                step!(self.core);
                 let k = fr.pcs;
                 let sp = self.ld_pcs(k).spare;
                 fr.spare = sp;
@@ -435,7 +439,7 @@ impl Machine {
                     self.st_pcs(k, None, Some(None), false);
                 }
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_sheaves[{k}].spare"),
                     "pcs_flush_all: {}",
@@ -462,8 +466,8 @@ impl Machine {
                 call(sheaf_flush_unused::FU1, |f| f.sheaf = sp)
             }
             FA2f => {
-                step!(self);
-                let sp = need!(self, fr.spare.take());
+                step!(self.core);
+                let sp = need!(self.core, fr.spare.take());
                 self.sheaf_free(sp);
                 *pc = FA2r;
                 Flow::Step

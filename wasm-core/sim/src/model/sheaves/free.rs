@@ -121,14 +121,14 @@ impl Machine {
         let p = fr.slab;
         match *pc {
             SF2 => {
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(p).line, Access::Read);
                 self.hold(fr.object);
                 let here = self.core.my_node();
                 let node = self.core.node_of_slab(p);
                 fr.local = node == here;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("page {}.flags", self.core.slab_name(p)),
                     "slab_free({}): its slab {} is on node {node}, this CPU on node {here}{}",
@@ -192,11 +192,11 @@ impl Machine {
                 Flow::Go
             }
             FP4 => {
-                step!(self);
+                step!(self.core);
                 let m = self.ld_pcs(fr.pcs).main;
                 fr.main = Some(m);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_sheaves[{}].main", fr.pcs),
                     "free_to_pcs: main is sheaf {}.",
@@ -206,14 +206,14 @@ impl Machine {
                 Flow::Step
             }
             FP5 => {
-                step!(self);
-                let m = need!(self, fr.main);
+                step!(self.core);
+                let m = need!(self.core, fr.main);
                 self.core.access(self.core.cfg.line_kc(), Access::Read);
                 let n = self.ld_size(m);
                 fr.size = n;
                 let full = n >= self.capacity();
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("sheaf {}.size", self.sheaf_name(m)),
                     "main->size is {n} of {}{}",
@@ -237,11 +237,11 @@ impl Machine {
                 })
             }
             FP6 => {
-                step!(self);
-                let m = need!(self, fr.main);
+                step!(self.core);
+                let m = need!(self.core, fr.main);
                 self.st_slot(m, fr.size, fr.object, false);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("sheaf {}.objects[{}]", self.sheaf_name(m), fr.size),
                     "main->objects[{}] := {}.",
@@ -252,13 +252,13 @@ impl Machine {
                 Flow::Step
             }
             FP7 => {
-                step!(self);
-                let m = need!(self, fr.main);
+                step!(self.core);
+                let m = need!(self.core, fr.main);
                 let size = fr.size.saturating_add(1);
                 self.st_size(m, size, false);
                 self.unhold(fr.object);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("sheaf {}.size", self.sheaf_name(m)),
                     "main->size := {}: {} is on top of the sheaf.",
@@ -304,11 +304,11 @@ impl Machine {
             FR1 => without_sheaves(self, pc, fr.pcs, FR2, FR1u),
             FR1u => Flow::Ret(Ret::new(0, None).counted(fr.count)),
             FR2 => {
-                step!(self);
+                step!(self.core);
                 let n = self.get_barn(k);
                 fr.barn = n;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("node {n}.barn"),
                     "__pcs_replace_full_main: get_barn(s) is node {n}'s barn."
@@ -317,12 +317,12 @@ impl Machine {
                 Flow::Step
             }
             FR3 => {
-                step!(self);
+                step!(self.core);
                 let p = self.ld_pcs(k);
                 fr.main = Some(p.main);
                 fr.empty = p.spare;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_sheaves[{k}].spare"),
                     "spare is {}.",
@@ -341,11 +341,11 @@ impl Machine {
                     *pc = FR10;
                     return Flow::Go;
                 };
-                step!(self);
-                let m = need!(self, fr.main);
+                step!(self.core);
+                let m = need!(self.core, fr.main);
                 self.st_pcs(k, Some(e), Some(Some(m)), false);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_sheaves[{k}]"),
                     "spare := {} (full) and main := {}, the empty sheaf from the barn.",
@@ -356,11 +356,11 @@ impl Machine {
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             FR5 => {
-                step!(self);
-                let sp = need!(self, fr.empty);
+                step!(self.core);
+                let sp = need!(self.core, fr.empty);
                 let n = self.ld_size(sp);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("sheaf {}.size", self.sheaf_name(sp)),
                     "spare->size is {n}{}",
@@ -374,8 +374,8 @@ impl Machine {
                 Flow::Step
             }
             FR5b => {
-                step!(self);
-                let (m, sp) = (need!(self, fr.main), need!(self, fr.empty));
+                step!(self.core);
+                let (m, sp) = (need!(self.core, fr.main), need!(self.core, fr.empty));
                 self.swap_main_spare(k, m, sp, "");
                 fr.count = k;
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
@@ -390,11 +390,11 @@ impl Machine {
             }
             FR6r => {
                 if let Some(e) = sheaf_of_ret(fr.ret.value) {
-                    step!(self);
+                    step!(self.core);
                     self.st_pcs(k, Some(e), None, false);
                     self.core.stat(Stat::BARN_PUT);
                     note!(
-                        self,
+                        self.core,
                         Store,
                         format!("cpu_sheaves[{k}].main"),
                         "main := {}, the empty sheaf the barn gave for the full one.",
@@ -412,12 +412,12 @@ impl Machine {
                 Flow::Go
             }
             FR8 => {
-                step!(self);
+                step!(self.core);
                 // The barn has enough full sheaves: flush the full spare to slabs and use it.
                 self.core.stat(Stat::BARN_PUT_FAIL);
                 self.st_pcs(k, None, Some(None), false);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_sheaves[{k}].spare"),
                     "The barn is at MAX_FULL_SHEAVES: spare := NULL; its objects go back to their slabs."
@@ -431,7 +431,7 @@ impl Machine {
             }
             FR8f => {
                 *pc = FR13;
-                let t = need!(self, fr.empty);
+                let t = need!(self.core, fr.empty);
                 call(sheaf_flush_unused::FU1, |f| f.sheaf = t)
             }
             FR10 => {
@@ -439,7 +439,7 @@ impl Machine {
                 call(local_unlock_v7::LU1, |f| f.cpu = k)
             }
             FR11 => {
-                step!(self);
+                step!(self.core);
                 // `GFP_NOWAIT`: no sleeping here.
                 let e = self.sheaf_alloc();
                 fr.empty = e;
@@ -469,11 +469,11 @@ impl Machine {
                 Flow::Go
             }
             FR12c => {
-                step!(self);
+                step!(self.core);
                 let m = self.ld_pcs(fr.pcs).main;
                 let n = self.ld_size(m);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("sheaf {}.size", self.sheaf_name(m)),
                     "After the flush main holds {n}{}",
@@ -506,7 +506,7 @@ impl Machine {
                 }
                 fr.pcs = fr.ret.count;
                 *pc = FR14r;
-                let (c, e, n) = (fr.pcs, need!(self, fr.empty), fr.barn);
+                let (c, e, n) = (fr.pcs, need!(self.core, fr.empty), fr.barn);
                 call(pcs_install_empty_sheaf::FI1, |f| {
                     f.pcs = c;
                     f.empty = e;
@@ -533,14 +533,14 @@ impl Machine {
         let e = fr.empty;
         match *pc {
             FI1 => {
-                step!(self);
+                step!(self.core);
                 let p = self.ld_pcs(k);
                 fr.main = Some(p.main);
                 if p.spare.is_none() {
                     // "what we expect to find if nobody interrupted us"
                     self.st_pcs(k, Some(e), Some(Some(p.main)), false);
                     note!(
-                        self,
+                        self.core,
                         Store,
                         format!("cpu_sheaves[{k}]"),
                         "__pcs_install_empty_sheaf: spare := {} (full), main := {} (empty).",
@@ -550,7 +550,7 @@ impl Machine {
                     return Flow::Ret(Ret::new(1, None));
                 }
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_sheaves[{k}]"),
                     "__pcs_install_empty_sheaf: the spare slot is taken ({}): something changed meanwhile.",
@@ -560,11 +560,11 @@ impl Machine {
                 Flow::Step
             }
             FI2 => {
-                step!(self);
-                let m = need!(self, fr.main);
+                step!(self.core);
+                let m = need!(self.core, fr.main);
                 let n = self.ld_size(m);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("sheaf {}.size", self.sheaf_name(m)),
                     "main->size is {n}{}",
@@ -587,9 +587,9 @@ impl Machine {
                 })
             }
             FI3 => {
-                step!(self);
-                let sp = need!(self, self.pcs(k).spare);
-                let m = need!(self, fr.main);
+                step!(self.core);
+                let sp = need!(self.core, self.pcs(k).spare);
+                let m = need!(self.core, fr.main);
                 let n = self.ld_size(sp);
                 if n < self.capacity() {
                     self.st_pcs(k, Some(sp), Some(Some(m)), false);
@@ -598,7 +598,7 @@ impl Machine {
                     *pc = FI4;
                 }
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("sheaf {}.size", self.sheaf_name(sp)),
                     "spare->size is {n}{}",
@@ -622,11 +622,11 @@ impl Machine {
                 if fr.empty_to_barn == 1 {
                     return Flow::Ret(Ret::new(1, None));
                 }
-                step!(self);
+                step!(self.core);
                 self.st_pcs(k, Some(e), None, false);
                 self.core.stat(Stat::BARN_PUT);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_sheaves[{k}].main"),
                     "main := {}.",

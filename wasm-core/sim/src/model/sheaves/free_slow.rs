@@ -52,14 +52,14 @@ impl Machine {
                     *pc = SS2;
                     return Flow::Go;
                 };
-                step!(self);
+                step!(self.core);
                 self.list_unlock_irqrestore(fr.saved_irq, n);
                 fr.n = None;
                 *pc = SS2;
                 Flow::Step
             }
             SS2 => {
-                step!(self);
+                step!(self.core);
                 (fr.prior, fr.counters) = self.read_slab_pair(p, |m, prior, c| {
                     format!(
                         "__slab_free: slab {} has freelist {}, {}.",
@@ -72,7 +72,7 @@ impl Machine {
                 Flow::Step
             }
             SS4 => {
-                step!(self);
+                step!(self.core);
                 fr.was_full = fr.prior == NULL;
                 self.core.store_fp(fr.tail, fr.prior);
                 fr.new = Counters {
@@ -80,7 +80,7 @@ impl Machine {
                     ..fr.counters
                 };
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("{}.fp", self.core.addr_name(fr.tail)),
                     "set_freepointer({}, {}): the chain will end in the old freelist; inuse {} -> {}{}.",
@@ -98,7 +98,7 @@ impl Machine {
                     *pc = SS6;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 let n = self.core.node_of_slab(p);
                 self.list_lock_irqsave(&mut fr.saved_irq, n);
                 self.core.access(self.core.page(p).line, Access::Read);
@@ -108,7 +108,7 @@ impl Machine {
                 Flow::Step
             }
             SS6 => {
-                step!(self);
+                step!(self.core);
                 let ok = self.cas_slab_pair(
                     p,
                     (fr.prior, fr.counters),
@@ -137,7 +137,7 @@ impl Machine {
                 Flow::Go
             }
             SS9 => {
-                let n = need!(self, fr.n);
+                let n = need!(self.core, fr.n);
                 let empty = fr.new.inuse == 0;
                 let nr = self.core.node(n).nr_partial;
                 *pc = if empty && self.discard_ok(nr) {
@@ -148,11 +148,11 @@ impl Machine {
                 Flow::Go
             }
             SS8 => {
-                step!(self);
-                let n = need!(self, fr.n);
+                step!(self.core);
+                let n = need!(self.core, fr.n);
                 self.list_unlock_irqrestore(fr.saved_irq, n);
                 note!(
-                    self,
+                    self.core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Slab {} is on no list and was not full: a refill isolated it and will deal with it. Unlock.",
@@ -165,12 +165,12 @@ impl Machine {
                     *pc = SS10u;
                     return Flow::Go;
                 }
-                step!(self);
-                let n = need!(self, fr.n);
+                step!(self.core);
+                let n = need!(self.core, fr.n);
                 self.add_partial(n, p, true);
                 self.core.stat(Stat::FREE_ADD_PARTIAL);
                 note!(
-                    self,
+                    self.core,
                     ListAdd,
                     format!("node {n}.partial"),
                     "The slab {} was full: add_partial at the tail of node {n}'s list.",
@@ -180,8 +180,8 @@ impl Machine {
                 Flow::Step
             }
             SS10u => {
-                step!(self);
-                let n = need!(self, fr.n);
+                step!(self.core);
+                let n = need!(self.core, fr.n);
                 self.list_unlock_irqrestore(fr.saved_irq, n);
                 Flow::Ret(Ret::new(NULL, None).counted(fr.cnt))
             }
@@ -190,12 +190,12 @@ impl Machine {
                     *pc = SS11u;
                     return Flow::Go;
                 }
-                step!(self);
-                let n = need!(self, fr.n);
+                step!(self.core);
+                let n = need!(self.core, fr.n);
                 self.remove_partial(n, p);
                 self.core.stat(Stat::FREE_REMOVE_PARTIAL);
                 note!(
-                    self,
+                    self.core,
                     ListDel,
                     format!("node {n}.partial"),
                     "The slab {} is empty and node {n} keeps enough: remove_partial.",
@@ -205,19 +205,19 @@ impl Machine {
                 Flow::Step
             }
             SS11u => {
-                step!(self);
-                let n = need!(self, fr.n);
+                step!(self.core);
+                let n = need!(self.core, fr.n);
                 self.list_unlock_irqrestore(fr.saved_irq, n);
                 fr.n = None;
                 *pc = SS11d;
                 Flow::Step
             }
             SS11d => {
-                step!(self);
+                step!(self.core);
                 self.core.stat(Stat::FREE_SLAB);
                 self.discard_slab(p);
                 note!(
-                    self,
+                    self.core,
                     PageFree,
                     format!("page {}", self.core.slab_name(p)),
                     "discard_slab({}): the empty slab goes back to the page allocator.",

@@ -413,7 +413,7 @@ impl Machine {
     ) {
         self.core.access(self.line_pcs(k), Access::Write);
         self.check_pcs_writer(k, "main/spare", dead);
-        let p = need!(self, self.pcs_mut(k), ());
+        let p = need!(self.core, self.pcs_mut(k), ());
         if let Some(m) = main {
             p.main = m;
         }
@@ -454,7 +454,7 @@ impl Machine {
     pub(super) fn swap_main_spare(&mut self, k: u32, main: SheafId, spare: SheafId, why: &str) {
         self.st_pcs(k, Some(spare), Some(Some(main)), false);
         note!(
-            self,
+            self.core,
             Store,
             format!("cpu_sheaves[{k}]"),
             "main := {} and spare := {}: the spare swap{why}.",
@@ -507,7 +507,7 @@ impl Machine {
         self.core.access(self.line_sh(h), Access::Write);
         self.core.stat(Stat::SHEAF_ALLOC);
         note!(
-            self,
+            self.core,
             SheafAlloc,
             format!("sheaf {}", self.sheaf_name(h)),
             "__alloc_empty_sheaf: kzalloc gives the empty sheaf {}.",
@@ -530,7 +530,7 @@ impl Machine {
             self.core.invalidate_line(l);
         }
         note!(
-            self,
+            self.core,
             SheafFree,
             format!("sheaf {}", self.sheaf_name(h)),
             "free_empty_sheaf({}): kfree the sheaf{}.",
@@ -559,7 +559,7 @@ impl Machine {
         self.core.irq_save(flags);
         self.spin_lock(n);
         note!(
-            self,
+            self.core,
             Lock,
             format!("node {n}.list_lock"),
             "spin_lock_irqsave(&n->list_lock) of node {n}."
@@ -569,7 +569,7 @@ impl Machine {
         self.core.spin_unlock(n);
         self.core.irq_restore(flags);
         note!(
-            self,
+            self.core,
             Unlock,
             format!("node {n}.list_lock"),
             "spin_unlock_irqrestore(&n->list_lock) of node {n}."

@@ -137,12 +137,12 @@ impl Machine {
         let h = fr.sheaf;
         match *pc {
             RS1 => {
-                step!(self);
+                step!(self.core);
                 let size = self.ld_size(h);
                 fr.size = size;
                 fr.to_fill = self.capacity().saturating_sub(size);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("sheaf {}.size", self.sheaf_name(h)),
                     "refill_sheaf({}): size {size}, so {} to fill.",
@@ -165,7 +165,7 @@ impl Machine {
                 })
             }
             RS3 => {
-                step!(self);
+                step!(self.core);
                 let filled = fr.ret.count;
                 // Sizes within the capacity (`MAX_SHEAF_CAPACITY`).
                 let size = fr.size.saturating_add(filled);
@@ -180,7 +180,7 @@ impl Machine {
                 }
                 self.stat_add(Stat::SHEAF_REFILL, filled);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("sheaf {}.size", self.sheaf_name(h)),
                     "size += {filled}: sheaf {} now holds {size} objects.",
@@ -247,12 +247,12 @@ impl Machine {
                 Flow::Go
             }
             RO3r => {
-                step!(self);
-                let m = need!(self, fr.n);
+                step!(self.core);
+                let m = need!(self.core, fr.n);
                 let nr = self.ld_nr_partial(m);
                 let min = self.core.cfg.sc.cache.min_partial;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("node {m}.nr_partial"),
                     "__refill_objects_any: node {m} has {nr} partial slab(s){}",
@@ -268,7 +268,7 @@ impl Machine {
             }
             RO3n => {
                 *pc = RO3;
-                let m = need!(self, fr.n);
+                let m = need!(self.core, fr.n);
                 self.call_refill_node(fr, m, true)
             }
             RO5 => {
@@ -325,7 +325,7 @@ impl Machine {
     pub(super) fn racy_nr_partial(&mut self, n: u32, who: &str) -> u32 {
         let nr = self.ld_nr_partial(n);
         note!(
-            self,
+            self.core,
             Load,
             format!("node {n}.nr_partial"),
             "{who}: node {n} has {nr} partial slab(s) (racy read)."
@@ -387,11 +387,11 @@ impl Machine {
                     *pc = RN7;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(p).line, Access::Write);
                 fr.slab = Some(p);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("page {}.slab_list", self.core.slab_name(p)),
                     "Unlink slab {} from the private list of isolated slabs.",
@@ -402,7 +402,7 @@ impl Machine {
             }
             RN3 => {
                 *pc = RN3r;
-                let p = need!(self, fr.slab);
+                let p = need!(self.core, fr.slab);
                 call(get_freelist_nofreeze::GN1, |f| f.slab = p)
             }
             RN3r => {
@@ -419,13 +419,13 @@ impl Machine {
                     *pc = RN5;
                     return Flow::Go;
                 }
-                step!(self);
-                let h = need!(self, fr.sheaf);
+                step!(self.core);
+                let h = need!(self.core, fr.sheaf);
                 let i = fr.p.saturating_add(fr.refilled);
                 self.st_slot(h, i, fr.object, false);
                 let next = self.core.load_fp(fr.object);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("sheaf {}.objects[{i}]", self.sheaf_name(h)),
                     "p[{}] := {}; its free pointer gives the next, {}.",
@@ -438,7 +438,7 @@ impl Machine {
                 Flow::Step
             }
             RN5 => {
-                step!(self);
+                step!(self.core);
                 // The rest of the chain is this context's alone (taken off the slab at GN3):
                 // walking it to find its tail changes nothing anyone else can see.
                 let head = fr.object;
@@ -451,9 +451,12 @@ impl Machine {
                 fr.tail = tail;
                 fr.ret.count = cnt;
                 note!(
-                    self,
+                    self.core,
                     Load,
-                    format!("objects of {}", self.core.slab_name(need!(self, fr.slab))),
+                    format!(
+                        "objects of {}",
+                        self.core.slab_name(need!(self.core, fr.slab))
+                    ),
                     "{cnt} object(s) from {} on do not fit: give them back to their slab.",
                     self.core.addr_name(head)
                 );
@@ -462,7 +465,8 @@ impl Machine {
             }
             RN5r => {
                 *pc = RN2;
-                let (p, head, tail, cnt) = (need!(self, fr.slab), fr.object, fr.tail, fr.ret.count);
+                let (p, head, tail, cnt) =
+                    (need!(self.core, fr.slab), fr.object, fr.tail, fr.ret.count);
                 fr.object = NULL;
                 call(slab_free_slow_v7::SS2, |f| {
                     f.slab = p;
@@ -475,13 +479,13 @@ impl Machine {
                 if self.my_isolated().is_empty() {
                     return Flow::Ret(Ret::new(NULL, None).counted(fr.refilled));
                 }
-                step!(self);
+                step!(self.core);
                 self.list_lock_irqsave(&mut fr.saved_irq, n);
                 *pc = RN7u;
                 Flow::Step
             }
             RN7u => {
-                step!(self);
+                step!(self.core);
                 // Under list_lock: each slab left is put back at the head, except empty ones
                 // beyond min_partial, kept to be discarded (a free cannot empty a slab without
                 // this lock, and nobody else allocates from an isolated slab).
@@ -497,7 +501,7 @@ impl Machine {
                 }
                 self.list_unlock_irqrestore(fr.saved_irq, n);
                 note!(
-                    self,
+                    self.core,
                     ListAdd,
                     format!("node {n}.partial"),
                     "Put the slabs not used back on node {n}'s partial list{}; unlock.",
@@ -514,11 +518,11 @@ impl Machine {
                 let Some(&p) = self.my_isolated().first() else {
                     return Flow::Ret(Ret::new(NULL, None).counted(fr.refilled));
                 };
-                step!(self);
+                step!(self.core);
                 self.unisolate(p);
                 self.discard_slab(p);
                 note!(
-                    self,
+                    self.core,
                     PageFree,
                     format!("page {}", self.core.slab_name(p)),
                     "discard_slab({}): the empty slab goes back to the page allocator.",
@@ -540,7 +544,7 @@ impl Machine {
         let n = fr.n;
         match *pc {
             GB1 => {
-                step!(self);
+                step!(self.core);
                 if self.racy_nr_partial(n, "get_partial_node_bulk") == 0 {
                     return Flow::Ret(Ret::new(0, None).counted(fr.total));
                 }
@@ -548,10 +552,10 @@ impl Machine {
                 Flow::Step
             }
             GB2 => {
-                step!(self);
+                step!(self.core);
                 if fr.trylock && !self.core.lock_free(n) {
                     note!(
-                        self,
+                        self.core,
                         Lock,
                         format!("node {n}.list_lock"),
                         "spin_trylock_irqsave of node {n}'s list_lock fails: it is held. Skip the node."
@@ -563,7 +567,7 @@ impl Machine {
                 Flow::Step
             }
             GB3 => {
-                step!(self);
+                step!(self.core);
                 // One step for the walk under list_lock: nobody allocates from a listed slab
                 // meanwhile, and a lockless free touches one slab, so reading every slab's
                 // counters at one instant reaches the same outcomes.
@@ -590,7 +594,7 @@ impl Machine {
                 }
                 fr.total = total;
                 note!(
-                    self,
+                    self.core,
                     ListDel,
                     format!("node {n}.partial"),
                     "Isolate {} with {total} free object(s) between them, off node {n}'s list.",
@@ -604,7 +608,7 @@ impl Machine {
                 Flow::Step
             }
             GB4 => {
-                step!(self);
+                step!(self.core);
                 self.list_unlock_irqrestore(fr.saved_irq, n);
                 Flow::Ret(Ret::new((fr.total > 0) as Addr, None).counted(fr.total))
             }
@@ -622,7 +626,7 @@ impl Machine {
         let p = fr.slab;
         match *pc {
             GN1 => {
-                step!(self);
+                step!(self.core);
                 (fr.freelist, fr.counters) = self.read_slab_pair(p, |m, f, c| {
                     format!(
                         "get_freelist_nofreeze: freelist {}, {}.",
@@ -634,7 +638,7 @@ impl Machine {
                 Flow::Step
             }
             GN3 => {
-                step!(self);
+                step!(self.core);
                 let new = Counters {
                     inuse: fr.counters.objects,
                     ..fr.counters

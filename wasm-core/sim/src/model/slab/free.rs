@@ -3,20 +3,25 @@
 
 use super::*;
 
-impl Machine {
+impl SlabState {
     // ---------------------------------------------------------------------------------------
     // Free: kmem_cache_free → ___cache_free
     // ---------------------------------------------------------------------------------------
 
-    pub(super) fn cache_free(&mut self, pc: &mut cache_free::Pc, fr: &mut CacheFree) -> Flow {
+    pub(super) fn cache_free(
+        &mut self,
+        core: &mut Core,
+        pc: &mut cache_free::Pc,
+        fr: &mut CacheFree,
+    ) -> Flow {
         use cache_free::Pc::*;
         match *pc {
             CF0 => {
-                step!(self);
-                self.core.irq_save(&mut fr.saved_irq);
-                fr.c = self.core.me();
+                step!(core);
+                core.irq_save(&mut fr.saved_irq);
+                fr.c = core.me();
                 note!(
-                    self,
+                    core,
                     IrqOff,
                     "irqs".into(),
                     "kmem_cache_free: local_irq_save."
@@ -25,39 +30,39 @@ impl Machine {
                 Flow::Step
             }
             CF1 => {
-                step!(self);
+                step!(core);
                 let k = fr.c;
                 let s = fr.pg;
-                if self.core.cfg.sc.nodes > 1 {
+                if core.cfg.sc.nodes > 1 {
                     // cache_free_alien reads the object's page for its node.
-                    self.core.access(self.core.page(s).line, Access::Read);
-                    let home = self.core.page(s).node;
-                    if home != self.core.node_of_cpu(k) {
+                    core.access(core.page(s).line, Access::Read);
+                    let home = core.page(s).node;
+                    if home != core.node_of_cpu(k) {
                         fr.n = Some(home);
-                        self.core.ghost.alien_frees.bump();
+                        core.ghost.alien_frees.bump();
                         note!(
-                            self,
+                            core,
                             Load,
-                            format!("page {}", self.core.slab_name(s)),
+                            format!("page {}", core.slab_name(s)),
                             "{} belongs to node {home}: free it to its home node (alien).",
-                            self.core.addr_name(fr.x)
+                            core.addr_name(fr.x)
                         );
                         *pc = CFA1;
                         return Flow::Step;
                     }
                 }
-                self.core.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
-                let ac = self.ac(k);
+                core.access(self.arr_hdr(core, Arr::Cpu(k)), Access::Read);
+                let ac = self.ac(core, k);
                 let (avail, limit) = (ac.avail(), ac.limit);
                 if avail < limit {
-                    self.core.stat(Stat::FREEHIT);
+                    core.stat(Stat::FREEHIT);
                     *pc = CF2;
                 } else {
-                    self.core.stat(Stat::FREEMISS);
+                    core.stat(Stat::FREEMISS);
                     *pc = CF1f;
                 }
                 note!(
-                    self,
+                    core,
                     Load,
                     format!("ac[{k}].avail"),
                     "cpu{k}'s array holds {avail} of {limit}: {}",
@@ -80,16 +85,16 @@ impl Machine {
                 })
             }
             CF2 => {
-                step!(self);
+                step!(core);
                 let k = fr.c;
-                self.check_ac_owner(k, false);
-                let ac = need!(self, self.ac_mut(k));
+                Self::check_ac_owner(core, k, false);
+                let ac = need!(core, self.ac_mut(core, k));
                 if ac.avail() >= ac.limit {
                     let msg = format!(
                         "cpu{k}'s array is full ({}) and a push would overflow it",
                         ac.limit
                     );
-                    self.core.violate("SLAB-4", msg);
+                    core.violate("SLAB-4", msg);
                     fr.flag = true;
                     *pc = CF3;
                     return Flow::Step;
@@ -97,16 +102,22 @@ impl Machine {
                 ac.entry.push(fr.x);
                 let avail = ac.avail();
                 // The push made `avail` at least 1.
-                self.touch_arr(Arr::Cpu(k), avail.saturating_sub(1), avail, Access::Write);
+                self.touch_arr(
+                    core,
+                    Arr::Cpu(k),
+                    avail.saturating_sub(1),
+                    avail,
+                    Access::Write,
+                );
                 fr.flag = true;
-                note!(self, Store, format!("ac[{k}]"), "Push {} onto cpu{k}'s array ({avail} now): no atomic instruction, no lock, no write into the object.", self.core.addr_name(fr.x));
+                note!(core, Store, format!("ac[{k}]"), "Push {} onto cpu{k}'s array ({avail} now): no atomic instruction, no lock, no write into the object.", core.addr_name(fr.x));
                 *pc = CF3;
                 Flow::Step
             }
             CF3 => {
-                step!(self);
-                self.core.irq_restore(fr.saved_irq);
-                note!(self, IrqOn, "irqs".into(), "local_irq_restore.");
+                step!(core);
+                core.irq_restore(fr.saved_irq);
+                note!(core, IrqOn, "irqs".into(), "local_irq_restore.");
                 if fr.queue.is_empty() {
                     Flow::Ret(Ret::new(NULL, None))
                 } else {
@@ -115,11 +126,11 @@ impl Machine {
                 }
             }
             CFA1 => {
-                step!(self);
-                let n = need!(self, fr.n);
-                self.spin_lock(n);
+                step!(core);
+                let n = need!(core, fr.n);
+                core.spin_lock(n, false);
                 note!(
-                    self,
+                    core,
                     Lock,
                     format!("node {n} list_lock"),
                     "Take node {n}'s list_lock (the object's home node)."
@@ -128,37 +139,37 @@ impl Machine {
                 Flow::Step
             }
             CFA2 => {
-                step!(self);
-                let n = need!(self, fr.n);
-                self.check_node_lock(n, "free_objects");
-                if let Some(sn) = self.snode_mut(n) {
+                step!(core);
+                let n = need!(core, fr.n);
+                Self::check_node_lock(core, n, "free_objects");
+                if let Some(sn) = self.snode_mut(core, n) {
                     sn.free_objects.bump();
                 }
-                self.free_block_one(n, fr.x);
+                self.free_block_one(core, n, fr.x);
                 let mut q = std::mem::take(&mut fr.queue);
-                self.free_block_trim(n, &mut q);
+                self.free_block_trim(core, n, &mut q);
                 fr.queue = q;
                 fr.flag = true;
                 note!(
-                    self,
+                    core,
                     Store,
-                    format!("slab {}", self.core.slab_name(fr.pg)),
+                    format!("slab {}", core.slab_name(fr.pg)),
                     "free_block: {} goes back into its slab on node {n}.",
-                    self.core.addr_name(fr.x)
+                    core.addr_name(fr.x)
                 );
                 *pc = CFA3;
                 Flow::Step
             }
             CFA3 => {
-                step!(self);
-                let n = need!(self, fr.n);
-                self.unlock_node(n);
+                step!(core);
+                let n = need!(core, fr.n);
+                self.unlock_node(core, n);
                 *pc = CF3;
                 Flow::Step
             }
             CFA4 => {
-                step!(self);
-                if self.destroy_next(&mut fr.queue) {
+                step!(core);
+                if self.destroy_next(core, &mut fr.queue) {
                     return Flow::Ret(Ret::new(NULL, None));
                 }
                 Flow::Step
@@ -170,6 +181,7 @@ impl Machine {
     /// shared array if it has room, else back to their slabs (`free_block`).
     pub(super) fn cache_flusharray(
         &mut self,
+        core: &mut Core,
         pc: &mut cache_flusharray::Pc,
         fr: &mut CacheFlusharray,
     ) -> Flow {
@@ -177,17 +189,17 @@ impl Machine {
         match *pc {
             FA0 => {
                 let k = fr.c;
-                fr.n = self.core.node_of_cpu(k);
-                fr.count = self.ac(k).batchcount;
+                fr.n = core.node_of_cpu(k);
+                fr.count = self.ac(core, k).batchcount;
                 *pc = FA1;
                 Flow::Go
             }
             FA1 => {
-                step!(self);
+                step!(core);
                 let n = fr.n;
-                self.spin_lock(n);
+                core.spin_lock(n, false);
                 note!(
-                    self,
+                    core,
                     Lock,
                     format!("node {n} list_lock"),
                     "cache_flusharray: take node {n}'s list_lock."
@@ -196,51 +208,62 @@ impl Machine {
                 Flow::Step
             }
             FA2 => {
-                step!(self);
+                step!(core);
                 let (n, k) = (fr.n, fr.c);
-                self.core.access(self.core.cfg.line_nd(n), Access::Read);
-                let room = match &self.snode(n).shared {
+                core.access(core.cfg.line_nd(n), Access::Read);
+                let room = match &self.snode(core, n).shared {
                     Some(sh) => {
                         let room = sh.limit.saturating_sub(sh.avail());
-                        self.core.access(self.arr_hdr(Arr::Shared(n)), Access::Read);
+                        core.access(self.arr_hdr(core, Arr::Shared(n)), Access::Read);
                         room
                     }
                     None => 0,
                 };
                 if room > 0 {
                     let nr = fr.count.min(room);
-                    self.check_node_lock(n, "shared array");
-                    self.check_ac_owner(k, false);
-                    self.touch_arr(Arr::Cpu(k), 0, nr, Access::Read);
-                    let moved: Vec<Addr> =
-                        self.ac(k).entry.iter().take(nr as usize).copied().collect();
-                    let from = self.arr(Arr::Shared(n)).avail();
-                    if let Some(sh) = self.arr_mut(Arr::Shared(n)) {
+                    Self::check_node_lock(core, n, "shared array");
+                    Self::check_ac_owner(core, k, false);
+                    self.touch_arr(core, Arr::Cpu(k), 0, nr, Access::Read);
+                    let moved: Vec<Addr> = self
+                        .ac(core, k)
+                        .entry
+                        .iter()
+                        .take(nr as usize)
+                        .copied()
+                        .collect();
+                    let from = self.arr(core, Arr::Shared(n)).avail();
+                    if let Some(sh) = self.arr_mut(core, Arr::Shared(n)) {
                         sh.entry.extend(moved);
                     }
-                    self.touch_arr(Arr::Shared(n), from, from.saturating_add(nr), Access::Write);
-                    if let Some(ac) = self.ac_mut(k) {
+                    self.touch_arr(
+                        core,
+                        Arr::Shared(n),
+                        from,
+                        from.saturating_add(nr),
+                        Access::Write,
+                    );
+                    if let Some(ac) = self.ac_mut(core, k) {
                         ac.handed = nr;
                     }
                     fr.count = nr;
                     note!(
-                        self,
+                        core,
                         Store,
                         format!("node {n} shared"),
                         "The shared array has room: copy cpu{k}'s {nr} oldest entries into it."
                     );
                     *pc = FA5;
                 } else {
-                    note!(self, Load, format!("node {n} shared"), "No room in a shared array: free the batch back into its slabs (free_block).");
+                    note!(core, Load, format!("node {n} shared"), "No room in a shared array: free the batch back into its slabs (free_block).");
                     *pc = FA3;
                 }
                 Flow::Step
             }
             FA3 => {
-                step!(self);
-                self.free_block_begin(fr.n, fr.count, &mut fr.pages);
+                step!(core);
+                self.free_block_begin(core, fr.n, fr.count, &mut fr.pages);
                 note!(
-                    self,
+                    core,
                     Store,
                     format!("node {}", fr.n),
                     "free_block: n->free_objects += {}.",
@@ -250,44 +273,44 @@ impl Machine {
                 Flow::Step
             }
             FA4 => {
-                step!(self);
-                if self.free_block_entry(fr.n, fr.c, fr.count, &mut fr.pages) {
+                step!(core);
+                if self.free_block_entry(core, fr.n, fr.c, fr.count, &mut fr.pages) {
                     *pc = FA4d;
                 }
                 Flow::Step
             }
             FA4d => {
-                step!(self);
-                self.free_block_end(fr.n, &mut fr.queue);
+                step!(core);
+                self.free_block_end(core, fr.n, &mut fr.queue);
                 *pc = FA5;
                 Flow::Step
             }
             FA5 => {
-                step!(self);
+                step!(core);
                 let n = fr.n;
-                self.unlock_node(n);
+                self.unlock_node(core, n);
                 *pc = if fr.queue.is_empty() { FA7 } else { FA6 };
                 Flow::Step
             }
             FA6 => {
-                step!(self);
-                if self.destroy_next(&mut fr.queue) {
+                step!(core);
+                if self.destroy_next(core, &mut fr.queue) {
                     *pc = FA7;
                 }
                 Flow::Step
             }
             FA7 => {
-                step!(self);
+                step!(core);
                 let k = fr.c;
-                self.check_ac_owner(k, false);
-                let ac = need!(self, self.ac_mut(k));
+                Self::check_ac_owner(core, k, false);
+                let ac = need!(core, self.ac_mut(core, k));
                 let nr = (fr.count as usize).min(ac.entry.len());
                 ac.entry.drain(..nr);
                 ac.handed = 0;
                 let avail = ac.avail();
-                self.touch_arr(Arr::Cpu(k), 0, avail, Access::Write);
+                self.touch_arr(core, Arr::Cpu(k), 0, avail, Access::Write);
                 note!(
-                    self,
+                    core,
                     Store,
                     format!("ac[{k}]"),
                     "ac->avail -= {nr}; memmove the {avail} newer entries down."
@@ -298,18 +321,23 @@ impl Machine {
     }
 
     /// `do_drain` (the `flush` op): give back every object of a CPU's array.
-    pub(super) fn do_drain(&mut self, pc: &mut do_drain::Pc, fr: &mut DoDrain) -> Flow {
+    pub(super) fn do_drain(
+        &mut self,
+        core: &mut Core,
+        pc: &mut do_drain::Pc,
+        fr: &mut DoDrain,
+    ) -> Flow {
         use do_drain::Pc::*;
         match *pc {
             DD0 => {
-                step!(self);
-                self.core.irq_save(&mut fr.saved_irq);
+                step!(core);
+                core.irq_save(&mut fr.saved_irq);
                 if fr.flag {
-                    fr.c = self.core.me();
+                    fr.c = core.me();
                 }
-                fr.n = self.core.node_of_cpu(fr.c);
+                fr.n = core.node_of_cpu(fr.c);
                 note!(
-                    self,
+                    core,
                     IrqOff,
                     "irqs".into(),
                     "do_drain of cpu{}'s array: interrupts off.",
@@ -319,11 +347,11 @@ impl Machine {
                 Flow::Step
             }
             DD1 => {
-                step!(self);
+                step!(core);
                 let n = fr.n;
-                self.spin_lock(n);
+                core.spin_lock(n, false);
                 note!(
-                    self,
+                    core,
                     Lock,
                     format!("node {n} list_lock"),
                     "Take node {n}'s list_lock."
@@ -332,13 +360,13 @@ impl Machine {
                 Flow::Step
             }
             DD2 => {
-                step!(self);
+                step!(core);
                 let k = fr.c;
-                self.core.access(self.arr_hdr(Arr::Cpu(k)), Access::Read);
-                fr.count = self.ac(k).avail();
-                self.free_block_begin(fr.n, fr.count, &mut fr.pages);
+                core.access(self.arr_hdr(core, Arr::Cpu(k)), Access::Read);
+                fr.count = self.ac(core, k).avail();
+                self.free_block_begin(core, fr.n, fr.count, &mut fr.pages);
                 note!(
-                    self,
+                    core,
                     Store,
                     format!("node {}", fr.n),
                     "free_block of all {} entries: n->free_objects += {}.",
@@ -349,48 +377,48 @@ impl Machine {
                 Flow::Step
             }
             DD3 => {
-                step!(self);
-                if self.free_block_entry(fr.n, fr.c, fr.count, &mut fr.pages) {
+                step!(core);
+                if self.free_block_entry(core, fr.n, fr.c, fr.count, &mut fr.pages) {
                     *pc = DD3d;
                 }
                 Flow::Step
             }
             DD3d => {
-                step!(self);
-                self.free_block_end(fr.n, &mut fr.queue);
+                step!(core);
+                self.free_block_end(core, fr.n, &mut fr.queue);
                 *pc = DD4;
                 Flow::Step
             }
             DD4 => {
-                step!(self);
+                step!(core);
                 let n = fr.n;
-                self.unlock_node(n);
+                self.unlock_node(core, n);
                 *pc = if fr.queue.is_empty() { DD6 } else { DD5 };
                 Flow::Step
             }
             DD5 => {
-                step!(self);
-                if self.destroy_next(&mut fr.queue) {
+                step!(core);
+                if self.destroy_next(core, &mut fr.queue) {
                     *pc = DD6;
                 }
                 Flow::Step
             }
             DD6 => {
-                step!(self);
+                step!(core);
                 let k = fr.c;
-                self.check_ac_owner(k, !fr.flag);
-                let ac = need!(self, self.ac_mut(k));
+                Self::check_ac_owner(core, k, !fr.flag);
+                let ac = need!(core, self.ac_mut(core, k));
                 ac.entry.clear();
                 ac.handed = 0;
-                self.core.access(self.arr_hdr(Arr::Cpu(k)), Access::Write);
-                note!(self, Store, format!("ac[{k}]"), "ac->avail = 0.");
+                core.access(self.arr_hdr(core, Arr::Cpu(k)), Access::Write);
+                note!(core, Store, format!("ac[{k}]"), "ac->avail = 0.");
                 *pc = DD7;
                 Flow::Step
             }
             DD7 => {
-                step!(self);
-                self.core.irq_restore(fr.saved_irq);
-                note!(self, IrqOn, "irqs".into(), "Interrupts back on.");
+                step!(core);
+                core.irq_restore(fr.saved_irq);
+                note!(core, IrqOn, "irqs".into(), "Interrupts back on.");
                 Flow::Ret(Ret::new(NULL, None))
             }
         }

@@ -16,7 +16,7 @@
 //!   frees of objects of another node = frees.
 
 use super::state::*;
-use super::{Machine, Stat};
+use super::{Core, SlabState, Stat};
 use crate::model::pcs::labels::*;
 
 /// Where an object was found (for the messages).
@@ -29,25 +29,24 @@ pub(super) enum Place {
     Inflight(CtxId),
 }
 
-impl Machine {
-    fn place_text(&self, p: &Place) -> String {
+impl SlabState {
+    fn place_text(&self, core: &Core, p: &Place) -> String {
         match p {
-            Place::User(v) => format!("held by `{}`", self.core.var_name(*v)),
+            Place::User(v) => format!("held by `{}`", core.var_name(*v)),
             Place::Cpu(k) => format!("in cpu{k}'s array"),
             Place::Shared(n) => format!("in node {n}'s shared array"),
             Place::Slab => "free in its slab".into(),
-            Place::Inflight(c) => format!("in flight in {}", self.core.ctx_name(*c)),
+            Place::Inflight(c) => format!("in flight in {}", core.ctx_name(*c)),
         }
     }
 
     /// Every place an object is, by object index (`slab * objects + i`).
-    pub(super) fn slab_places(&self) -> Vec<Vec<Place>> {
-        let objects = self.core.cfg.objects as usize;
-        let mut at: Vec<Vec<Place>> =
-            vec![Vec::new(); self.core.st.slabs.len().saturating_mul(objects)];
-        let mut put = |m: &Machine, a: Addr, p: Place| {
+    pub(super) fn slab_places(&self, core: &Core) -> Vec<Vec<Place>> {
+        let objects = core.cfg.objects as usize;
+        let mut at: Vec<Vec<Place>> = vec![Vec::new(); core.st.slabs.len().saturating_mul(objects)];
+        let mut put = |a: Addr, p: Place| {
             // An object's index is below `at`'s length (s < slabs, i < objects).
-            let slot = m.core.object_of(a).map(|(s, i)| {
+            let slot = core.object_of(a).map(|(s, i)| {
                 (s as usize)
                     .saturating_mul(objects)
                     .saturating_add(i as usize)
@@ -56,41 +55,36 @@ impl Machine {
                 places.push(p);
             }
         };
-        for (vi, v) in self.core.st.vars.iter().enumerate() {
+        for (vi, v) in core.st.vars.iter().enumerate() {
             if let (true, Some(a)) = (v.held(), v.addr) {
-                put(self, a, Place::User(vi));
+                put(a, Place::User(vi));
             }
         }
-        let sb = sb!(self);
-        for (k, ac) in sb.ac.iter().enumerate() {
+        for (k, ac) in self.ac.iter().enumerate() {
             for &a in ac.live() {
-                put(self, a, Place::Cpu(k));
+                put(a, Place::Cpu(k));
             }
         }
-        for (n, node) in sb.nodes.iter().enumerate() {
+        for (n, node) in self.nodes.iter().enumerate() {
             if let Some(sh) = &node.shared {
                 for &a in &sh.entry {
-                    put(self, a, Place::Shared(n));
+                    put(a, Place::Shared(n));
                 }
             }
         }
-        for (s, sl) in self.core.st.slabs.iter().enumerate() {
+        for (s, sl) in core.st.slabs.iter().enumerate() {
             if sl.life == Life::Discarded {
                 continue;
             }
-            for &i in sb
+            for &i in self
                 .bufctl(s as SlabId)
                 .iter()
-                .skip(sb.active(s as SlabId) as usize)
+                .skip(self.active(s as SlabId) as usize)
             {
-                put(
-                    self,
-                    self.core.obj_addr(s as SlabId, u32::from(i)),
-                    Place::Slab,
-                );
+                put(core.obj_addr(s as SlabId, u32::from(i)), Place::Slab);
             }
         }
-        for (ci, c) in self.core.st.ctxs.iter().enumerate() {
+        for (ci, c) in core.st.ctxs.iter().enumerate() {
             for f in &c.stack {
                 // The object `cache_alloc` returns (after its pop or refill) and the one
                 // `cache_free` frees (from its first step until its array or slab has it).
@@ -103,7 +97,7 @@ impl Machine {
                     _ => None,
                 };
                 if let Some(a) = held {
-                    put(self, a, Place::Inflight(ci as CtxId));
+                    put(a, Place::Inflight(ci as CtxId));
                 }
             }
         }
@@ -111,27 +105,26 @@ impl Machine {
     }
 
     /// Slabs queued on some context's destroy list (on no list until `slab_destroy`).
-    pub(super) fn destroying(&self, s: SlabId) -> bool {
-        self.core
-            .st
+    pub(super) fn destroying(&self, core: &Core, s: SlabId) -> bool {
+        core.st
             .ctxs
             .iter()
             .any(|c| c.stack.iter().any(|f| f.queued(s)))
     }
 
-    pub(in crate::model) fn check_slab_invariants(&mut self) {
+    pub(in crate::model) fn check_slab_invariants(&self, core: &mut Core) {
         let mut problems: Vec<(&'static str, String)> = Vec::new();
-        let objects = self.core.cfg.objects;
+        let objects = core.cfg.objects;
 
         // SLAB-1.
         // Slab by slab, each slab's objects in order.
-        let mut at = self.slab_places().into_iter();
-        for (s, sl) in self.core.st.slabs.iter().enumerate() {
+        let mut at = self.slab_places(core).into_iter();
+        for (s, sl) in core.st.slabs.iter().enumerate() {
             let s = s as SlabId;
             for i in 0..objects {
                 let places = at.next().unwrap_or_default();
-                let a = self.core.obj_addr(s, i);
-                if sb!(self).bufctl(s).is_empty() {
+                let a = core.obj_addr(s, i);
+                if self.bufctl(s).is_empty() {
                     // A page `cache_grow_begin` just got: its objects exist from
                     // `cache_init_objs` on.
                     continue;
@@ -142,9 +135,9 @@ impl Machine {
                             "SLAB-1",
                             format!(
                                 "{} is {} but its slab {} was destroyed",
-                                self.core.addr_name(a),
-                                self.place_text(p),
-                                self.core.slab_name(s)
+                                core.addr_name(a),
+                                self.place_text(core, p),
+                                core.slab_name(s)
                             ),
                         ));
                     }
@@ -156,17 +149,17 @@ impl Machine {
                         "SLAB-1",
                         format!(
                             "{} is lost: no variable, array or slab holds it",
-                            self.core.addr_name(a)
+                            core.addr_name(a)
                         ),
                     )),
                     _ => {
                         let texts: Vec<String> =
-                            places.iter().map(|p| self.place_text(p)).collect();
+                            places.iter().map(|p| self.place_text(core, p)).collect();
                         problems.push((
                             "SLAB-1",
                             format!(
                                 "{} is in two places at once ({}): it will be handed out twice",
-                                self.core.addr_name(a),
+                                core.addr_name(a),
                                 texts.join(" and ")
                             ),
                         ));
@@ -176,14 +169,14 @@ impl Machine {
         }
 
         // SLAB-2 and SLAB-3.
-        for (n, node) in self.core.st.nodes.iter().enumerate() {
+        for (n, node) in core.st.nodes.iter().enumerate() {
             let lists = [
                 ("slabs_partial", &node.partial),
-                ("slabs_full", &self.snode(n as u32).slabs_full),
-                ("slabs_free", &self.snode(n as u32).slabs_free),
+                ("slabs_full", &self.snode(core, n as u32).slabs_full),
+                ("slabs_free", &self.snode(core, n as u32).slabs_free),
             ];
             let mut free_in_slabs = 0;
-            for (s, sl) in self.core.st.slabs.iter().enumerate() {
+            for (s, sl) in core.st.slabs.iter().enumerate() {
                 let s = s as SlabId;
                 if sl.node as usize != n {
                     continue;
@@ -193,24 +186,24 @@ impl Machine {
                     .filter(|(_, l)| l.contains(&s))
                     .map(|(name, _)| *name)
                     .collect();
-                let (active, num) = (sb!(self).active(s), self.core.cfg.objects);
+                let (active, num) = (self.active(s), core.cfg.objects);
                 if active > num {
                     problems.push((
                         "SLAB-2",
                         format!(
                             "slab {} has {active} objects active of {num}",
-                            self.core.slab_name(s)
+                            core.slab_name(s)
                         ),
                     ));
                 }
-                let linked = sl.life == Life::Live && !self.destroying(s);
+                let linked = sl.life == Life::Live && !self.destroying(core, s);
                 if !linked {
                     if let Some(l) = on.first() {
                         problems.push((
                             "SLAB-2",
                             format!(
                                 "slab {} is on node {n}'s {l} but is {}",
-                                self.core.slab_name(s),
+                                core.slab_name(s),
                                 if sl.life == Life::Discarded {
                                     "destroyed"
                                 } else {
@@ -234,13 +227,13 @@ impl Machine {
                         "SLAB-2",
                         format!(
                             "slab {} ({active} of {num} active) should be on node {n}'s {want} alone, but is on {}",
-                            self.core.slab_name(s),
+                            core.slab_name(s),
                             if on.is_empty() { "no list".to_string() } else { on.join(" and ") }
                         ),
                     ));
                 }
             }
-            let sn = self.snode(n as u32);
+            let sn = self.snode(core, n as u32);
             if node.list_lock.is_none() && sn.free_objects != free_in_slabs {
                 problems.push((
                     "SLAB-3",
@@ -264,7 +257,7 @@ impl Machine {
                 }
             }
         }
-        for (k, ac) in sb!(self).ac.iter().enumerate() {
+        for (k, ac) in self.ac.iter().enumerate() {
             if ac.avail() > ac.limit {
                 problems.push((
                     "SLAB-4",
@@ -277,33 +270,33 @@ impl Machine {
             }
         }
         for (inv, msg) in problems {
-            self.core.violate(inv, msg);
+            core.violate(inv, msg);
         }
     }
 
     /// The end-of-run identities of SLAB's counters.
-    pub(in crate::model) fn check_slab_end(&mut self) {
-        let stat = |m: &Machine, s: Stat| {
-            (m.core.st.stats.iter().filter_map(|c| c.get(s as usize)))
+    pub(in crate::model) fn check_slab_end(&self, core: &mut Core) {
+        let stat = |core: &Core, s: Stat| {
+            (core.st.stats.iter().filter_map(|c| c.get(s as usize)))
                 .fold(0u64, |t, n| t.saturating_add(*n))
         };
-        let allocs = stat(self, Stat::ALLOCHIT).saturating_add(stat(self, Stat::ALLOCMISS));
-        let started = self.core.ghost.slab_allocs;
+        let allocs = stat(core, Stat::ALLOCHIT).saturating_add(stat(core, Stat::ALLOCMISS));
+        let started = core.ghost.slab_allocs;
         if allocs != started {
             let msg = format!("ALLOCHIT + ALLOCMISS = {allocs}, but {started} allocations ran");
-            self.core.violate("SLAB-6", msg);
+            core.violate("SLAB-6", msg);
         }
-        let frees = (stat(self, Stat::FREEHIT).saturating_add(stat(self, Stat::FREEMISS)))
-            .saturating_add(self.core.ghost.alien_frees);
-        if frees != self.core.ghost.frees {
+        let frees = (stat(core, Stat::FREEHIT).saturating_add(stat(core, Stat::FREEMISS)))
+            .saturating_add(core.ghost.alien_frees);
+        if frees != core.ghost.frees {
             let msg = format!(
                 "FREEHIT + FREEMISS + frees to another node = {frees}, but {} objects were freed",
-                self.core.ghost.frees
+                core.ghost.frees
             );
-            self.core.violate("SLAB-6", msg);
+            core.violate("SLAB-6", msg);
         }
-        if self.core.checks {
-            self.check_slab_invariants();
+        if core.checks {
+            self.check_slab_invariants(core);
         }
     }
 }
@@ -312,6 +305,7 @@ impl Machine {
 mod tests {
     //! The checker can fail: each SLAB invariant is broken by hand in a real state (the
     //! model itself never breaks them: the property tests say so) and must be reported.
+    use crate::model::slab::SlabState;
     use crate::model::{Machine, Move};
     use crate::scenario;
 
@@ -340,7 +334,7 @@ mod tests {
     #[test]
     fn an_object_in_two_arrays_is_slab_1() {
         let v = invariants_after(|m| {
-            let a = sb!(m).ac[0].entry[0];
+            let a = m.slab_state().ac[0].entry[0];
             m.slab_state_mut().unwrap().ac[1].entry.push(a);
         });
         assert_eq!(v, ["SLAB-1"]);
@@ -381,14 +375,14 @@ mod tests {
     fn a_foreign_array_or_a_node_without_its_lock_is_slab_5() {
         let mut m = machine();
         // A context on cpu0, interrupts on, writes cpu1's array.
-        m.check_ac_owner(1, false);
+        SlabState::check_ac_owner(&mut m.core, 1, false);
         assert!(
             m.core.violations.iter().any(|v| v.invariant == "SLAB-5"),
             "{:?}",
             m.core.violations
         );
         let mut m = machine();
-        m.check_node_lock(0, "free_objects");
+        SlabState::check_node_lock(&mut m.core, 0, "free_objects");
         assert!(
             m.core.violations.iter().any(|v| v.invariant == "SLAB-5"),
             "{:?}",
@@ -400,7 +394,7 @@ mod tests {
     fn counters_that_do_not_add_up_are_slab_6() {
         let mut m = machine();
         m.core.st.stats[0][crate::model::Stat::ALLOCHIT as usize] += 1;
-        m.check_slab_end();
+        m.check_end_of_run();
         assert!(
             m.core.violations.iter().any(|v| v.invariant == "SLAB-6"),
             "{:?}",

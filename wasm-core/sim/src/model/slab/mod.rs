@@ -25,16 +25,9 @@ use super::state::*;
 use crate::model::pcs::labels::*;
 use crate::model::Fault;
 
-/// SLAB's state of the machine `$m` (`Machine::slab_state`).
-macro_rules! sb {
-    ($m:expr) => {
-        $m.slab_state()
-    };
-}
-
-use super::allocator::{own_mut, own_state, OpCall, OwnState};
+use super::allocator::{own_state, OpCall, OwnState};
 use super::executor::Block;
-use super::{Flow, Machine, Pc, Stat};
+use super::{Core, Flow, Machine, Pc, Stat};
 
 // Laid out as SLUB's module is: its state and locals, the lookups and list operations its
 // functions share, the functions of allocation and of free, its invariants and its part of
@@ -81,18 +74,22 @@ pub(super) fn at_sleep_point(fr: &Frame) -> bool {
 
 impl Machine {
     /// Dispatch one label of a SLAB function.
+    /// SLAB's functions are `impl SlabState` and take the core beside it: the machine's two
+    /// fields, borrowed apart.
     pub(super) fn exec_slab(&mut self, fr: &mut Frame) -> Flow {
+        let Machine { core, alloc } = self;
+        let AllocState::Slab(sb) = alloc else {
+            return core.fault(Fault::Broken(<SlabState as OwnState>::WRONG));
+        };
         match fr {
-            Frame::CacheAlloc { pc, l } => self.cache_alloc(pc, l),
-            Frame::CacheAllocRefill { pc, l } => self.cache_alloc_refill(pc, l),
-            Frame::CacheGrowBegin { pc, l } => self.cache_grow_begin(pc, l),
-            Frame::CacheGrowEnd { pc, l } => self.cache_grow_end(pc, l),
-            Frame::CacheFree { pc, l } => self.cache_free(pc, l),
-            Frame::CacheFlusharray { pc, l } => self.cache_flusharray(pc, l),
-            Frame::DoDrain { pc, l } => self.do_drain(pc, l),
-            _ => self
-                .core
-                .fault(Fault::Broken("a function of another allocator")),
+            Frame::CacheAlloc { pc, l } => sb.cache_alloc(core, pc, l),
+            Frame::CacheAllocRefill { pc, l } => sb.cache_alloc_refill(core, pc, l),
+            Frame::CacheGrowBegin { pc, l } => sb.cache_grow_begin(core, pc, l),
+            Frame::CacheGrowEnd { pc, l } => sb.cache_grow_end(core, pc, l),
+            Frame::CacheFree { pc, l } => sb.cache_free(core, pc, l),
+            Frame::CacheFlusharray { pc, l } => sb.cache_flusharray(core, pc, l),
+            Frame::DoDrain { pc, l } => sb.do_drain(core, pc, l),
+            _ => core.fault(Fault::Broken("a function of another allocator")),
         }
     }
 
@@ -118,7 +115,7 @@ impl Machine {
             Frame::CacheFree {
                 pc: cache_free::CFA1,
                 l,
-            } => need!(self, l.n, None),
+            } => need!(self.core, l.n, None),
             _ => return None,
         };
         self.core

@@ -6,38 +6,38 @@ use super::invariants::Place;
 use super::*;
 use crate::view::{ArrayView, ObjectOwner, SlabNodeView, SlabOwner, SlabView};
 
-impl Machine {
-    fn array_view(&self, ac: &ArrayCache) -> ArrayView {
+impl SlabState {
+    fn array_view(&self, core: &Core, ac: &ArrayCache) -> ArrayView {
         ArrayView {
             avail: ac.avail(),
             limit: ac.limit,
             batchcount: ac.batchcount,
             touched: ac.touched,
-            entries: ac.entry.iter().map(|&a| self.core.addr_name(a)).collect(),
+            entries: ac.entry.iter().map(|&a| core.addr_name(a)).collect(),
             handed: ac.handed,
         }
     }
 
     /// Slab `s` in its view: its free objects in `slab_get_obj`'s order, `active`, its owner;
     /// SLAB keeps no pointer in free objects (`fp` is `-`).
-    pub(in crate::model) fn slab_slab_view(&self, s: SlabId, v: &mut SlabView) {
-        v.freelist = self.slab_free_names(s);
-        v.inuse = sb!(self).active(s);
-        v.owner = self.slab_slab_owner(s);
+    pub(in crate::model) fn slab_slab_view(&self, core: &Core, s: SlabId, v: &mut SlabView) {
+        v.freelist = self.slab_free_names(core, s);
+        v.inuse = self.active(s);
+        v.owner = self.slab_slab_owner(core, s);
         for o in &mut v.objects {
             o.fp = "-".into();
         }
     }
 
     /// CPU `k`'s `array_cache`.
-    pub(in crate::model) fn cpu_array_view(&self, k: u32) -> ArrayView {
-        self.array_view(self.ac(k))
+    pub(in crate::model) fn cpu_array_view(&self, core: &Core, k: u32) -> ArrayView {
+        self.array_view(core, self.ac(core, k))
     }
 
     /// Node `n`'s SLAB lists and shared array.
-    pub(in crate::model) fn slab_node_view(&self, n: u32) -> SlabNodeView {
-        let ns = self.snode(n);
-        let names = |l: &[SlabId]| l.iter().map(|&s| self.core.slab_name(s)).collect();
+    pub(in crate::model) fn slab_node_view(&self, core: &Core, n: u32) -> SlabNodeView {
+        let ns = self.snode(core, n);
+        let names = |l: &[SlabId]| l.iter().map(|&s| core.slab_name(s)).collect();
         SlabNodeView {
             slabs_full: names(&ns.slabs_full),
             slabs_free: names(&ns.slabs_free),
@@ -45,35 +45,34 @@ impl Machine {
             free_limit: ns.free_limit,
             total_slabs: ns.total_slabs,
             free_slabs: ns.free_slabs,
-            shared: ns.shared.as_ref().map(|sh| self.array_view(sh)),
+            shared: ns.shared.as_ref().map(|sh| self.array_view(core, sh)),
         }
     }
 
     /// SLAB: the free objects of a slab, in the order `slab_get_obj` hands them out.
-    pub(in crate::model) fn slab_free_names(&self, s: SlabId) -> Vec<String> {
-        sb!(self)
-            .bufctl(s)
+    pub(in crate::model) fn slab_free_names(&self, core: &Core, s: SlabId) -> Vec<String> {
+        self.bufctl(s)
             .iter()
-            .skip(sb!(self).active(s) as usize)
-            .map(|&i| self.core.addr_name(self.core.obj_addr(s, u32::from(i))))
+            .skip(self.active(s) as usize)
+            .map(|&i| core.addr_name(core.obj_addr(s, u32::from(i))))
             .collect()
     }
 
-    pub(in crate::model) fn slab_slab_owner(&self, s: SlabId) -> SlabOwner {
-        let sl = self.core.page(s);
+    pub(in crate::model) fn slab_slab_owner(&self, core: &Core, s: SlabId) -> SlabOwner {
+        let sl = core.page(s);
         match sl.life {
             Life::Discarded => return SlabOwner::Discarded,
             Life::Private => return SlabOwner::Private,
             Life::Live => {}
         }
         let at = sl.node;
-        if self.core.node(at).partial.contains(&s) {
+        if core.node(at).partial.contains(&s) {
             SlabOwner::NodePartial { node: at }
-        } else if self.snode(at).slabs_full.contains(&s) {
+        } else if self.snode(core, at).slabs_full.contains(&s) {
             SlabOwner::NodeFull { node: at }
-        } else if self.snode(at).slabs_free.contains(&s) {
+        } else if self.snode(core, at).slabs_free.contains(&s) {
             SlabOwner::NodeFree { node: at }
-        } else if self.destroying(s) {
+        } else if self.destroying(core, s) {
             SlabOwner::Destroying
         } else {
             SlabOwner::None
@@ -82,18 +81,18 @@ impl Machine {
 
     /// The owner text of every object (by `slab * objects + i`), as `ObjectView.owner` says it;
     /// computed once per view, since each answer needs every place of every object.
-    pub(in crate::model) fn slab_object_owners(&self) -> Vec<ObjectOwner> {
-        self.slab_places()
+    pub(in crate::model) fn slab_object_owners(&self, core: &Core) -> Vec<ObjectOwner> {
+        self.slab_places(core)
             .iter()
             .map(|places| match places.first() {
                 Some(Place::User(v)) => ObjectOwner::User {
-                    var: self.core.var_name(*v).to_string(),
+                    var: core.var_name(*v).to_string(),
                 },
                 Some(Place::Cpu(k)) => ObjectOwner::Cpu { cpu: *k as u32 },
                 Some(Place::Shared(n)) => ObjectOwner::Shared { node: *n as u32 },
                 Some(Place::Slab) => ObjectOwner::Slab,
                 Some(Place::Inflight(c)) => ObjectOwner::Inflight {
-                    ctx: self.core.ctx_name(*c).to_string(),
+                    ctx: core.ctx_name(*c).to_string(),
                 },
                 None => ObjectOwner::Lost,
             })
@@ -102,13 +101,13 @@ impl Machine {
 
     /// Where SLAB's static line `l` lies: the `off`-th line of CPU `cpu`'s `array_cache`, or
     /// of node `node`'s block (its lists, then its shared array). `None` outside them.
-    fn slab_static_line(&self, l: u32) -> Option<SlabStaticLine> {
-        let layout = self.core.cfg.layout.slab()?;
-        if l == 0 || l >= self.core.cfg.static_lines() {
+    fn slab_static_line(&self, core: &Core, l: u32) -> Option<SlabStaticLine> {
+        let layout = core.cfg.layout.slab()?;
+        if l == 0 || l >= core.cfg.static_lines() {
             return None;
         }
         // As `Config::line_cc` and `line_nd` lay them out (a CPU's array is at least a line).
-        let ac_end = (self.core.cfg.cpus as u32)
+        let ac_end = (core.cfg.cpus as u32)
             .saturating_mul(layout.ac_lines)
             .saturating_add(1);
         Some(if l < ac_end {
@@ -127,23 +126,27 @@ impl Machine {
     }
 
     /// What SLAB's static line `l` holds: a CPU's `array_cache`, a node's lists or shared array.
-    pub(in crate::model) fn slab_line_holds(&self, l: u32) -> Option<crate::view::LineHolds> {
-        Some(match self.slab_static_line(l)? {
+    pub(in crate::model) fn slab_line_holds(
+        &self,
+        core: &Core,
+        l: u32,
+    ) -> Option<crate::view::LineHolds> {
+        Some(match self.slab_static_line(core, l)? {
             SlabStaticLine::Array { cpu, .. } => crate::view::LineHolds::Cpu { cpu },
             SlabStaticLine::Node { node, .. } => crate::view::LineHolds::Node { node },
         })
     }
 
     /// Names of SLAB's static lines (`array_cache[k]`, its entries, `node n`, `shared[n]`).
-    pub(in crate::model) fn slab_line_name(&self, l: u32) -> Option<String> {
-        let layout = self.core.cfg.layout.slab()?;
+    pub(in crate::model) fn slab_line_name(&self, core: &Core, l: u32) -> Option<String> {
+        let layout = core.cfg.layout.slab()?;
         let entries = |off: u32, limit: u32| {
             // Line `off` holds entries `8 * off - 2` to `8 * off + 5` (a 16-byte header first).
             let first = off.saturating_mul(8).saturating_sub(2);
             let last = (off.saturating_mul(8).saturating_add(5)).min(limit.saturating_sub(1));
             format!("entries {first}..{last}")
         };
-        Some(match self.slab_static_line(l)? {
+        Some(match self.slab_static_line(core, l)? {
             SlabStaticLine::Array { cpu, off: 0 } => format!("array_cache[{cpu}]"),
             SlabStaticLine::Array { cpu, off } => {
                 format!("array_cache[{cpu}] {}", entries(off, layout.limit))

@@ -16,7 +16,13 @@ impl Machine {
         say: impl FnOnce(&Machine, Addr, Counters) -> String,
     ) -> (Addr, Counters) {
         let (f, c) = self.ld_slab_pair(p);
-        note!(self, Load, self.slab_pair_name(p), "{}", say(self, f, c));
+        note!(
+            self.core,
+            Load,
+            self.slab_pair_name(p),
+            "{}",
+            say(self, f, c)
+        );
         (f, c)
     }
 
@@ -43,7 +49,7 @@ impl Machine {
     ) -> bool {
         let ok = self.cas2_native(p, old, new);
         note!(
-            self,
+            self.core,
             Cas2,
             self.slab_pair_name(p),
             "cmpxchg_double({}: freelist {} -> {}, inuse {} -> {}) {}",

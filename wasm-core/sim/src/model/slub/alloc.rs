@@ -169,7 +169,7 @@ impl Machine {
             }
             A8 => self.s_alloc_load_next(pc, fr, A9),
             A9 => {
-                step!(self);
+                step!(self.core);
                 let k = self.core.me();
                 let with_tid = fp != Fastpath::NoTid;
                 let newtid = fr.tid.wrapping_add(self.core.tid_step());
@@ -189,7 +189,7 @@ impl Machine {
                     *pc = A11;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 if let Some((s, i)) = self.core.object_of(fr.nxt) {
                     let line = self.core.obj_line(s, i);
                     self.core.access(
@@ -204,7 +204,7 @@ impl Machine {
                     self.core.charge(cost::Id::Prefetch);
                 }
                 note!(
-                    self,
+                    self.core,
                     Prefetch,
                     format!("{}.fp", self.core.addr_name(fr.nxt)),
                     "{} the next free pointer ({}) so the next allocation finds it in cache.",
@@ -244,11 +244,11 @@ impl Machine {
             }
             E0e => self.s_alloc_load_next(pc, fr, E0f),
             E0f => {
-                step!(self);
+                step!(self.core);
                 self.check_snapshot(fr.snap, self.core.me());
                 self.st_freelist(fr.c, fr.nxt);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "freelist := {} (plain store, safe with interrupts off).",
@@ -259,10 +259,10 @@ impl Machine {
                 Flow::Step
             }
             E0g => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_restore(fr.saved_irq);
                 note!(
-                    self,
+                    self.core,
                     IrqOn,
                     "irqs".into(),
                     "local_irq_restore: the allocation of {} is complete.",
@@ -295,7 +295,7 @@ impl Machine {
                 },
             ),
             L5 => {
-                step!(self);
+                step!(self.core);
                 let k = fr.c;
                 self.core
                     .atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
@@ -311,7 +311,7 @@ impl Machine {
                     self.core.stat(Stat::ALLOC_FASTPATH);
                 }
                 note!(
-                    self,
+                    self.core,
                     CasLocal,
                     format!("cpu_slab[{k}].freelist"),
                     "cmpxchg_local(freelist: {} -> {}) {}.",
@@ -333,11 +333,11 @@ impl Machine {
                 "the emulated cmpxchg_local starts",
             ),
             L5b => {
-                step!(self);
+                step!(self.core);
                 let cur = self.ld_freelist(fr.c);
                 fr.ok = cur == fr.obj;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Compare the head {} with {}: {}.",
@@ -353,12 +353,12 @@ impl Machine {
                     *pc = L5d;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 self.check_snapshot(fr.snap, fr.c);
                 self.st_freelist(fr.c, fr.nxt);
                 self.core.stat(Stat::ALLOC_FASTPATH);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Store the new head {}.",
@@ -374,10 +374,10 @@ impl Machine {
                 "the emulated cmpxchg_local ends",
             ),
             L6 => {
-                step!(self);
+                step!(self.core);
                 self.core.preempt_on();
                 note!(
-                    self,
+                    self.core,
                     PreemptOn,
                     "preempt_count".into(),
                     "put_cpu: preemption back on; allocated {}.",

@@ -89,10 +89,10 @@ impl Machine {
                     *pc = B2;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 self.core.irq_save(&mut fr.saved_irq);
                 note!(
-                    self,
+                    self.core,
                     IrqOff,
                     "irqs".into(),
                     "Slow path: local_irq_save; the rest runs with interrupts off."
@@ -101,10 +101,10 @@ impl Machine {
                 Flow::Step
             }
             B2 => {
-                step!(self);
+                step!(self.core);
                 fr.c = self.core.me();
                 note!(
-                    self,
+                    self.core,
                     Pcpu,
                     format!("cpu_slab[{}]", fr.c),
                     "Reload c: we may have migrated since the fast path (cpu{}).",
@@ -114,10 +114,10 @@ impl Machine {
                 Flow::Step
             }
             B3 => {
-                step!(self);
+                step!(self.core);
                 fr.pg = self.ld_page(fr.c);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].page", fr.c),
                     "Read the CPU slab: {}.",
@@ -155,10 +155,10 @@ impl Machine {
                 Flow::Go
             }
             B4a => {
-                step!(self);
+                step!(self.core);
                 fr.f = self.ld_freelist(fr.c);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Slab {} is on the wrong node: deactivate it with its freelist {}.",
@@ -170,13 +170,13 @@ impl Machine {
             }
             B4d => {
                 *pc = B4b;
-                Flow::call(self.deactivate_frame(need!(self, fr.pg), fr.f, fr.c))
+                Flow::call(self.deactivate_frame(need!(self.core, fr.pg), fr.f, fr.c))
             }
             B4b => {
-                step!(self);
+                step!(self.core);
                 self.st_page(fr.c, None);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "c->page := NULL."
@@ -185,10 +185,10 @@ impl Machine {
                 Flow::Step
             }
             B4c => {
-                step!(self);
+                step!(self.core);
                 self.st_freelist(fr.c, NULL);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist := NULL (no tid bump on this path in 3.10)."
@@ -197,10 +197,10 @@ impl Machine {
                 Flow::Step
             }
             B5 => {
-                step!(self);
+                step!(self.core);
                 fr.f = self.ld_freelist(fr.c);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Re-read the CPU freelist: {}.",
@@ -218,7 +218,7 @@ impl Machine {
                 Flow::call(Frame::GetFreelist {
                     pc: get_freelist::G1,
                     l: GetFreelist {
-                        slab: need!(self, fr.pg),
+                        slab: need!(self.core, fr.pg),
                         ..GetFreelist::default()
                     },
                 })
@@ -236,11 +236,11 @@ impl Machine {
                 Flow::Go
             }
             B8a => {
-                step!(self);
+                step!(self.core);
                 self.st_page(fr.c, None);
                 self.core.stat(Stat::DEACTIVATE_BYPASS);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "The slab had nothing left and was unfrozen by get_freelist: c->page := NULL."
@@ -249,10 +249,10 @@ impl Machine {
                 Flow::Step
             }
             B8b => {
-                step!(self);
+                step!(self.core);
                 self.bump_tid(fr.c);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].tid", fr.c),
                     "5.19+ (Jann Horn's 2022 fix): the bypass exit bumps tid too."
@@ -263,10 +263,10 @@ impl Machine {
             B10 => self.s_load_freelist_next(pc, fr.f, &mut fr.nxt, B11),
             B11 => self.s_store_freelist_next(pc, fr.c, fr.nxt, &mut fr.flag, B12),
             B12 => {
-                step!(self);
+                step!(self.core);
                 self.bump_tid(fr.c);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].tid", fr.c),
                     "Bump tid to {}: any fast path suspended on this CPU will now fail its CAS.",
@@ -276,10 +276,10 @@ impl Machine {
                 Flow::Step
             }
             B13 => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_restore(fr.saved_irq);
                 note!(
-                    self,
+                    self.core,
                     IrqOn,
                     "irqs".into(),
                     "local_irq_restore: slow path done, returning {}.",
@@ -297,14 +297,14 @@ impl Machine {
             ),
             B15 => self.s_install_cpu_partial(pc, fr.c, fr.p, B15b),
             B15b => {
-                step!(self);
-                let p = need!(self, fr.p);
+                step!(self.core);
+                let p = need!(self.core, fr.p);
                 self.core.access(self.core.page(p).line, Access::Read);
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
                 self.core.stat(Stat::CPU_PARTIAL_ALLOC);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "c->partial := {}.",
@@ -314,10 +314,10 @@ impl Machine {
                 Flow::Step
             }
             B16 => {
-                step!(self);
+                step!(self.core);
                 self.st_freelist(fr.c, NULL);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist := NULL; redo with {}.",
@@ -378,11 +378,11 @@ impl Machine {
                 Flow::Go
             }
             B17g => {
-                step!(self);
-                let p = need!(self, fr.p);
+                step!(self.core);
+                let p = need!(self.core, fr.p);
                 self.st_page(fr.c, Some(p));
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "c->page := {}, frozen by taking its freelist.",
@@ -403,10 +403,10 @@ impl Machine {
                 Flow::Go
             }
             B18f => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_restore(fr.saved_irq);
                 note!(
-                    self,
+                    self.core,
                     IrqOn,
                     "irqs".into(),
                     "Out of memory: the slow path returns NULL (no tid bump on this exit in 3.10)."
@@ -414,10 +414,10 @@ impl Machine {
                 Flow::Ret(Ret::new(NULL, None))
             }
             B19 => {
-                step!(self);
+                step!(self.core);
                 fr.c = self.core.me();
                 note!(
-                    self,
+                    self.core,
                     Pcpu,
                     format!("cpu_slab[{}]", fr.c),
                     "Reload c after new_slab: we may be on another CPU now (cpu{}).",
@@ -427,10 +427,10 @@ impl Machine {
                 Flow::Step
             }
             B20 => {
-                step!(self);
+                step!(self.core);
                 fr.old = self.ld_page(fr.c);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].page", fr.c),
                     "Is there a CPU slab already? {}.",
@@ -453,15 +453,15 @@ impl Machine {
                 Flow::Go
             }
             B21 => {
-                step!(self);
-                let p = need!(self, fr.p);
+                step!(self.core);
+                let p = need!(self.core, fr.p);
                 self.core.access(self.core.page(p).line, Access::Write);
                 fr.f = self.slab(p).freelist;
                 if let Some(sl) = self.slab_mut(p) {
                     sl.freelist = NULL;
                 }
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("page {}.freelist", self.core.slab_name(p)),
                     "Take the new slab's whole freelist ({}...) and leave it empty.",
@@ -471,15 +471,15 @@ impl Machine {
                 Flow::Step
             }
             B22 => {
-                step!(self);
-                let p = need!(self, fr.p);
+                step!(self.core);
+                let p = need!(self.core, fr.p);
                 self.st_page(fr.c, Some(p));
                 if let Some(pg) = self.core.page_mut(p) {
                     pg.life = Life::Live;
                 }
                 self.core.stat(Stat::ALLOC_SLAB);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "Install {} as the CPU slab.",
@@ -517,11 +517,11 @@ impl Machine {
         let p = fr.slab;
         match *pc {
             G1 => {
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(p).line, Access::Read);
                 fr.freelist = self.slab(p).freelist;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("page {}.freelist", self.core.slab_name(p)),
                     "get_freelist: read {}'s freelist: {}.",
@@ -532,11 +532,11 @@ impl Machine {
                 Flow::Step
             }
             G2 => {
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(p).line, Access::Read);
                 fr.counters = self.slab(p).counters;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("page {}.counters", self.core.slab_name(p)),
                     "Read {}'s counters: {}.",

@@ -54,18 +54,18 @@ impl Machine {
         use slab_alloc_slow_ll::Pc::*;
         match *pc {
             LL0 => {
-                step!(self);
+                step!(self.core);
                 self.core.preempt_off();
                 self.core.stat(Stat::ALLOC_SLOWPATH);
-                note!(self, PreemptOff, "preempt_count".into(), "5.15+ slow path: get_cpu_ptr (preemption off), ALLOC_SLOWPATH counted at entry.");
+                note!(self.core, PreemptOff, "preempt_count".into(), "5.15+ slow path: get_cpu_ptr (preemption off), ALLOC_SLOWPATH counted at entry.");
                 *pc = LL1;
                 Flow::Step
             }
             LL1 => {
-                step!(self);
+                step!(self.core);
                 fr.c = self.core.me();
                 note!(
-                    self,
+                    self.core,
                     Pcpu,
                     format!("cpu_slab[{}]", fr.c),
                     "c := this CPU's kmem_cache_cpu (cpu{}).",
@@ -75,10 +75,10 @@ impl Machine {
                 Flow::Step
             }
             LL2 => {
-                step!(self);
+                step!(self.core);
                 fr.pg = self.ld_page(fr.c);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "reread_slab: c->slab is {} (read without the lock).",
@@ -97,14 +97,14 @@ impl Machine {
                 Flow::Go
             }
             LL4 | LL21 | LL30 | LL50 => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_save(&mut fr.saved_irq);
                 let cur = self.core.cur;
                 if let Some(cpu) = self.cpu_slab_mut(self.core.cur_cpu) {
                     cpu.local_lock = Some(cur);
                 }
                 note!(
-                    self,
+                    self.core,
                     LocalLock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_lock_irqsave(&c->lock)."
@@ -118,11 +118,11 @@ impl Machine {
                 Flow::Step
             }
             LL5 | LL31 => {
-                step!(self);
+                step!(self.core);
                 let cur = self.ld_page(fr.c);
                 let same = cur == fr.pg;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "Re-check c->slab under the lock: {} ({}).",
@@ -141,13 +141,13 @@ impl Machine {
                 Flow::Step
             }
             LLu2 | LLu20 | LLu25 | LLu40 | LLu37 | LL13 | LL26 | LL8c | LL53 => {
-                step!(self);
+                step!(self.core);
                 if let Some(cpu) = self.cpu_slab_mut(self.core.cur_cpu) {
                     cpu.local_lock = None;
                 }
                 self.core.irq_restore(fr.saved_irq);
                 note!(
-                    self,
+                    self.core,
                     LocalUnlock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore(&c->lock)."
@@ -172,11 +172,11 @@ impl Machine {
                 Flow::Step
             }
             LL6 => {
-                step!(self);
+                step!(self.core);
                 fr.f = self.ld_freelist(fr.c);
                 fr.flag = false;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist is {}.",
@@ -190,7 +190,7 @@ impl Machine {
                 Flow::call(Frame::GetFreelist {
                     pc: get_freelist::G1,
                     l: GetFreelist {
-                        slab: need!(self, fr.pg),
+                        slab: need!(self.core, fr.pg),
                         ..GetFreelist::default()
                     },
                 })
@@ -207,10 +207,10 @@ impl Machine {
                 Flow::Go
             }
             LL8a | LL33 | LL55 => {
-                step!(self);
+                step!(self.core);
                 self.st_page(fr.c, None);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].slab", fr.c),
                     "c->slab := NULL."
@@ -223,10 +223,10 @@ impl Machine {
                 Flow::Step
             }
             LL34 | LL56 => {
-                step!(self);
+                step!(self.core);
                 self.st_freelist(fr.c, NULL);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist := NULL."
@@ -235,10 +235,10 @@ impl Machine {
                 Flow::Step
             }
             LL8b | LL35 | LL57 | LL12 => {
-                step!(self);
+                step!(self.core);
                 self.bump_tid(fr.c);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].tid", fr.c),
                     "Bump tid to {}: the last write of the locked section.",
@@ -255,10 +255,10 @@ impl Machine {
             LL10 => self.s_load_freelist_next(pc, fr.f, &mut fr.nxt, LL11),
             LL11 => self.s_store_freelist_next(pc, fr.c, fr.nxt, &mut fr.flag, LL12),
             LL9 => {
-                step!(self);
+                step!(self.core);
                 self.core.preempt_on();
                 note!(
-                    self,
+                    self.core,
                     PreemptOn,
                     "preempt_count".into(),
                     "put_cpu_ptr: preemption back on; returning {}.",
@@ -268,10 +268,10 @@ impl Machine {
             }
             // deactivate_slab: label of ___slab_alloc (node mismatch).
             LL32 => {
-                step!(self);
+                step!(self.core);
                 fr.f = self.ld_freelist(fr.c);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Detach the CPU slab: its freelist is {}.",
@@ -282,7 +282,7 @@ impl Machine {
             }
             LL37 => {
                 *pc = LL20;
-                Flow::call(self.deactivate_frame(need!(self, fr.pg), fr.f, fr.c))
+                Flow::call(self.deactivate_frame(need!(self.core, fr.pg), fr.f, fr.c))
             }
             // new_slab: label: try the CPU partial list.
             LL20 => self.s_load_cpu_partial(
@@ -294,10 +294,10 @@ impl Machine {
                 "Peek at the CPU partial list (unlocked)",
             ),
             LL22 => {
-                step!(self);
+                step!(self.core);
                 let cur = self.ld_page(fr.c);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "Under the lock, c->slab is {}.",
@@ -322,13 +322,13 @@ impl Machine {
             }
             LL24 => self.s_install_cpu_partial(pc, fr.c, fr.p, LL25),
             LL25 => {
-                step!(self);
-                let p = need!(self, fr.p);
+                step!(self.core);
+                let p = need!(self.core, fr.p);
                 self.core.access(self.core.page(p).line, Access::Read);
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "c->partial := {}.",
@@ -354,14 +354,14 @@ impl Machine {
             }
             LL25i => self.s_install_cpu_partial(pc, fr.c, fr.p, LL27),
             LL25p => {
-                step!(self);
-                let p = need!(self, fr.p);
+                step!(self.core);
+                let p = need!(self.core, fr.p);
                 self.core.access(self.core.page(p).line, Access::Write);
                 if let Some(sl) = self.slab_mut(p) {
                     sl.next = None;
                 }
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("page {}.next", self.core.slab_name(p)),
                     "{} is on node {}, not the requested one: slab->next := NULL and \
@@ -385,7 +385,7 @@ impl Machine {
                 Flow::call(Frame::GetFreelist {
                     pc: get_freelist::G1,
                     l: GetFreelist {
-                        slab: need!(self, fr.pg),
+                        slab: need!(self.core, fr.pg),
                         ..GetFreelist::default()
                     },
                 })
@@ -416,7 +416,7 @@ impl Machine {
                         return Flow::call(Frame::GetFreelist {
                             pc: get_freelist::G1,
                             l: GetFreelist {
-                                slab: need!(self, fr.p),
+                                slab: need!(self.core, fr.p),
                                 ..GetFreelist::default()
                             },
                         });
@@ -439,10 +439,10 @@ impl Machine {
                 Flow::Go
             }
             LL42 => {
-                step!(self);
+                step!(self.core);
                 self.core.preempt_on();
                 note!(
-                    self,
+                    self.core,
                     PreemptOn,
                     "preempt_count".into(),
                     "slub_put_cpu_ptr: new_slab runs with preemption on."
@@ -461,12 +461,12 @@ impl Machine {
                 })
             }
             LL44 => {
-                step!(self);
+                step!(self.core);
                 self.core.preempt_off();
                 fr.c = self.core.me();
                 fr.p = fr.ret.slab;
                 note!(
-                    self,
+                    self.core,
                     PreemptOff,
                     "preempt_count".into(),
                     "slub_get_cpu_ptr: preemption off again, c := cpu{}.",
@@ -476,10 +476,10 @@ impl Machine {
                 Flow::Step
             }
             LL46 => {
-                step!(self);
+                step!(self.core);
                 self.core.preempt_on();
                 note!(
-                    self,
+                    self.core,
                     PreemptOn,
                     "preempt_count".into(),
                     "Out of memory: return NULL."
@@ -487,8 +487,8 @@ impl Machine {
                 Flow::Ret(Ret::new(NULL, None))
             }
             LL45 => {
-                step!(self);
-                let p = need!(self, fr.p);
+                step!(self.core);
+                let p = need!(self.core, fr.p);
                 self.core.access(self.core.page(p).line, Access::Write);
                 fr.f = self.slab(p).freelist;
                 if let Some(sl) = self.slab_mut(p) {
@@ -496,7 +496,7 @@ impl Machine {
                 }
                 self.core.stat(Stat::ALLOC_SLAB);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("page {}.freelist", self.core.slab_name(p)),
                     "Take the new slab's freelist ({}...).",
@@ -508,10 +508,10 @@ impl Machine {
             }
             // retry_load_slab: install under the lock, flushing a slab installed meanwhile.
             LL51 => {
-                step!(self);
+                step!(self.core);
                 fr.old = self.ld_page(fr.c);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "retry_load_slab: c->slab is {}.",
@@ -521,10 +521,10 @@ impl Machine {
                 Flow::Step
             }
             LL52 => {
-                step!(self);
+                step!(self.core);
                 fr.prior = self.ld_freelist(fr.c);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Someone installed {} meanwhile: detach it (freelist {}).",
@@ -536,7 +536,7 @@ impl Machine {
             }
             LL54 => {
                 *pc = LL54r;
-                Flow::call(self.deactivate_frame(need!(self, fr.old), fr.prior, fr.c))
+                Flow::call(self.deactivate_frame(need!(self.core, fr.old), fr.prior, fr.c))
             }
             LL54r => {
                 self.core.stat(Stat::CPUSLAB_FLUSH);
@@ -544,14 +544,14 @@ impl Machine {
                 Flow::Go
             }
             LL58 => {
-                step!(self);
-                let p = need!(self, fr.p);
+                step!(self.core);
+                let p = need!(self.core, fr.p);
                 self.st_page(fr.c, Some(p));
                 if let Some(pg) = self.core.page_mut(p) {
                     pg.life = Life::Live;
                 }
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].slab", fr.c),
                     "c->slab := {}.",

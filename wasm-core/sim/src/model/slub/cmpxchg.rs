@@ -74,11 +74,11 @@ impl Machine {
                 },
             });
         }
-        step!(self);
+        step!(self.core);
         let ok = self.cas2_native(s, old, new);
         *result = ok;
         note!(
-            self,
+            self.core,
             Cas2,
             self.slab_pair_name(s),
             "cmpxchg_double on {}: ({}, {}) -> ({}, {}) {}.",
@@ -112,11 +112,11 @@ impl Machine {
                     *pc = X2;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 self.core.irq_save(&mut fr.saved_irq);
                 fr.flag = true;
                 note!(
-                    self,
+                    self.core,
                     IrqOff,
                     "irqs".into(),
                     "cmpxchg_double_slab: interrupts off around the slab_lock fallback."
@@ -125,14 +125,14 @@ impl Machine {
                 Flow::Step
             }
             X2 => {
-                step!(self);
+                step!(self.core);
                 self.core.atomic(self.core.page(s).line, cost::Id::SpinLock);
                 let cur = self.core.cur;
                 if let Some(sl) = self.slab_mut(s) {
                     sl.slab_lock = Some(cur);
                 }
                 note!(
-                    self,
+                    self.core,
                     BitLock,
                     format!("page {}.flags", self.core.slab_name(s)),
                     "slab_lock({}): take the page's bit spinlock.",
@@ -142,12 +142,12 @@ impl Machine {
                 Flow::Step
             }
             X3 => {
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(s).line, Access::Read);
                 let (fl, cnt) = (self.slab(s).freelist, self.slab(s).counters);
                 fr.ok = fl == fr.f && cnt == fr.cnt;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     self.slab_pair_name(s),
                     "Under slab_lock: ({}, {}) {} the expected ({}, {}).",
@@ -183,13 +183,13 @@ impl Machine {
                     *pc = X5;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(s).line, Access::Write);
-                let sl = need!(self, self.slab_mut(s));
+                let sl = need!(self.core, self.slab_mut(s));
                 sl.freelist = fr.nxt;
                 sl.counters = fr.new;
                 note!(
-                    self,
+                    self.core,
                     Store,
                     self.slab_pair_name(s),
                     "Store freelist {} and {}.",
@@ -200,13 +200,13 @@ impl Machine {
                 Flow::Step
             }
             X5 => {
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(s).line, Access::Write);
                 if let Some(sl) = self.slab_mut(s) {
                     sl.slab_lock = None;
                 }
                 note!(
-                    self,
+                    self.core,
                     BitUnlock,
                     format!("page {}.flags", self.core.slab_name(s)),
                     "slab_unlock({}).",
@@ -219,9 +219,9 @@ impl Machine {
                 if !fr.flag {
                     return Flow::Ret(Ret::ok(fr.ok));
                 }
-                step!(self);
+                step!(self.core);
                 self.core.irq_restore(fr.saved_irq);
-                note!(self, IrqOn, "irqs".into(), "Interrupts restored.");
+                note!(self.core, IrqOn, "irqs".into(), "Interrupts restored.");
                 Flow::Ret(Ret::ok(fr.ok))
             }
         }

@@ -106,13 +106,13 @@ impl Machine {
         let budget = self.core.cfg.sc.cache.cpu_partial;
         match *pc {
             U1 => {
-                step!(self);
+                step!(self.core);
                 let k = self.core.me();
                 self.core.access(self.core.cfg.line_cc(k), Access::Read);
                 fr.old = self.cpu_slab(k).partial;
                 fr.c = k;
                 note!(
-                    self,
+                    self.core,
                     Pld,
                     format!("cpu_slab[{k}].partial"),
                     "put_cpu_partial({}): this CPU's partial list head is {}.",
@@ -129,13 +129,13 @@ impl Machine {
                     *pc = U4;
                     return Flow::Go;
                 };
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(old).line, Access::Read);
                 fr.pages = self.slab(old).pages;
                 fr.pobj = self.slab(old).pobjects;
                 let drain = fr.drain && fr.pobj > budget;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("page {}.(pages,pobjects)", self.core.slab_name(old)),
                     "The list holds {} slab(s), about {} free object(s){}.",
@@ -151,10 +151,10 @@ impl Machine {
                 Flow::Step
             }
             U3 => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_save(&mut fr.saved_irq);
                 note!(
-                    self,
+                    self.core,
                     IrqOff,
                     "irqs".into(),
                     "Interrupts off to unfreeze this CPU's partial list."
@@ -173,10 +173,15 @@ impl Machine {
                 })
             }
             U3c => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_restore(fr.saved_irq);
                 self.core.stat(Stat::CPU_PARTIAL_DRAIN);
-                note!(self, IrqOn, "irqs".into(), "Drained; interrupts restored.");
+                note!(
+                    self.core,
+                    IrqOn,
+                    "irqs".into(),
+                    "Drained; interrupts restored."
+                );
                 fr.old = None;
                 fr.pages = 0;
                 fr.pobj = 0;
@@ -184,7 +189,7 @@ impl Machine {
                 Flow::Step
             }
             U4 => {
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(p).line, Access::Write);
                 let free = {
                     let c = self.slab(p).counters;
@@ -192,12 +197,12 @@ impl Machine {
                 };
                 // Counts of the CPU partial list, bounded by its budget (`cpu_partial`).
                 let (pages, pobjects) = (fr.pages.saturating_add(1), fr.pobj.saturating_add(free));
-                let sl = need!(self, self.slab_mut(p));
+                let sl = need!(self.core, self.slab_mut(p));
                 sl.pages = pages;
                 sl.pobjects = pobjects;
                 sl.next = fr.old;
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("page {}.(next,pages,pobjects)", self.core.slab_name(p)),
                     "{}.next := {}, pages {}, pobjects {}.",
@@ -210,7 +215,7 @@ impl Machine {
                 Flow::Step
             }
             U5 => {
-                step!(self);
+                step!(self.core);
                 let k = self.core.me();
                 self.core
                     .atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
@@ -222,7 +227,7 @@ impl Machine {
                     }
                 }
                 note!(
-                    self,
+                    self.core,
                     Pcas,
                     format!("cpu_slab[{k}].partial"),
                     "this_cpu_cmpxchg(partial: {} -> {}) on cpu{k} {}.",
@@ -242,7 +247,7 @@ impl Machine {
             U9 => Flow::Ret(Ret::new(NULL, None)),
             // 6.8+: under local_lock_irqsave with plain stores; drain after unlocking.
             U6 => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_save(&mut fr.saved_irq);
                 fr.c = self.core.me();
                 let cur = self.core.cur;
@@ -250,7 +255,7 @@ impl Machine {
                     cpu.local_lock = Some(cur);
                 }
                 note!(
-                    self,
+                    self.core,
                     LocalLock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "put_cpu_partial({}): local_lock_irqsave.",
@@ -260,7 +265,7 @@ impl Machine {
                 Flow::Step
             }
             U7 => {
-                step!(self);
+                step!(self.core);
                 fr.old = self.ld_partial(fr.c);
                 fr.pages = 0;
                 fr.p = None;
@@ -275,7 +280,7 @@ impl Machine {
                     }
                 }
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].partial", fr.c),
                     "The CPU partial list is {}{}.",
@@ -290,14 +295,14 @@ impl Machine {
                 Flow::Step
             }
             U8 => {
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(p).line, Access::Write);
                 let pages = fr.pages.saturating_add(1);
-                let sl = need!(self, self.slab_mut(p));
+                let sl = need!(self.core, self.slab_mut(p));
                 sl.pages = pages;
                 sl.next = fr.old;
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("page {}.(next,slabs)", self.core.slab_name(p)),
                     "{}.next := {}, slabs {}.",
@@ -309,10 +314,10 @@ impl Machine {
                 Flow::Step
             }
             U10 => {
-                step!(self);
+                step!(self.core);
                 self.st_partial(fr.c, Some(p));
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "c->partial := {}.",
@@ -322,13 +327,13 @@ impl Machine {
                 Flow::Step
             }
             U11 => {
-                step!(self);
+                step!(self.core);
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = None;
                 }
                 self.core.irq_restore(fr.saved_irq);
                 note!(
-                    self,
+                    self.core,
                     LocalUnlock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore."
@@ -370,10 +375,10 @@ impl Machine {
         let chain = !frozen || self.core.variant().slowpath == Slowpath::LocalLock;
         match *pc {
             V1 => {
-                step!(self);
+                step!(self.core);
                 fr.p = self.ld_partial(fr.c);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].partial", fr.c),
                     "unfreeze_partials: next on cpu{}'s partial list is {}.",
@@ -390,13 +395,13 @@ impl Machine {
                 Flow::Step
             }
             V2 => {
-                step!(self);
-                let p = need!(self, fr.p);
+                step!(self.core);
+                let p = need!(self.core, fr.p);
                 self.core.access(self.core.page(p).line, Access::Read);
                 let next = self.slab(p).next;
                 self.st_partial(fr.c, next);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "Pop {}: c->partial := {}.",
@@ -407,10 +412,10 @@ impl Machine {
                 Flow::Step
             }
             VZ2 => {
-                step!(self);
+                step!(self.core);
                 self.st_partial(fr.c, None);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "Detach the whole CPU partial list."
@@ -427,7 +432,7 @@ impl Machine {
                 Flow::Go
             }
             V3 => {
-                let n2 = self.core.node_of_slab(need!(self, fr.p));
+                let n2 = self.core.node_of_slab(need!(self.core, fr.p));
                 if fr.n == Some(n2) {
                     *pc = if frozen { V4 } else { VZ6 };
                     return Flow::Go;
@@ -440,11 +445,11 @@ impl Machine {
                 Flow::Go
             }
             V3u => {
-                step!(self);
-                let n = need!(self, fr.n.take());
+                step!(self.core);
+                let n = need!(self.core, fr.n.take());
                 self.core.spin_unlock(n);
                 note!(
-                    self,
+                    self.core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Next slab is on another node: unlock node {n}."
@@ -453,8 +458,8 @@ impl Machine {
                 Flow::Step
             }
             V3l => {
-                step!(self);
-                let n2 = self.core.node_of_slab(need!(self, fr.p));
+                step!(self.core);
+                let n2 = self.core.node_of_slab(need!(self.core, fr.p));
                 if self.core.cpu(self.core.me()).irqs_on {
                     self.core.irq_save(&mut fr.saved_irq);
                     fr.flag = true;
@@ -462,7 +467,7 @@ impl Machine {
                 self.spin_lock(n2);
                 fr.n = Some(n2);
                 note!(
-                    self,
+                    self.core,
                     Lock,
                     format!("node {n2}.list_lock"),
                     "Take node {n2}'s list_lock."
@@ -471,8 +476,8 @@ impl Machine {
                 Flow::Step
             }
             V4 => {
-                step!(self);
-                let p = need!(self, fr.p);
+                step!(self.core);
+                let p = need!(self.core, fr.p);
                 (fr.f, fr.cnt) =
                     self.read_slab_pair(p, |m, f, cnt| format!("{}.", m.slab_pair_text(p, f, cnt)));
                 fr.new = Counters {
@@ -483,7 +488,7 @@ impl Machine {
                 Flow::Step
             }
             V5 => {
-                let p = need!(self, fr.p);
+                let p = need!(self.core, fr.p);
                 self.cas2_site(
                     pc,
                     &mut fr.ok,
@@ -499,9 +504,9 @@ impl Machine {
                 Flow::Go
             }
             V6 | VZ6 => {
-                step!(self);
-                let p = need!(self, fr.p);
-                let n = need!(self, fr.n);
+                step!(self.core);
+                let p = need!(self.core, fr.p);
+                let n = need!(self.core, fr.n);
                 let nr = self.ld_nr_partial(n);
                 let inuse = self.slab(p).counters.inuse;
                 let next = if chain {
@@ -519,7 +524,7 @@ impl Machine {
                     self.core.stat(Stat::FREE_ADD_PARTIAL);
                 }
                 note!(
-                    self,
+                    self.core,
                     ListAdd,
                     format!("node {n}.partial"),
                     "{}",
@@ -545,14 +550,14 @@ impl Machine {
                     *pc = V8;
                     return Flow::Go;
                 };
-                step!(self);
+                step!(self.core);
                 self.core.spin_unlock(n);
                 if fr.flag {
                     self.core.irq_restore(fr.saved_irq);
                 }
                 fr.n = None;
                 note!(
-                    self,
+                    self.core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Release node {n}'s list_lock."
@@ -564,13 +569,13 @@ impl Machine {
                 if fr.queue.is_empty() {
                     return Flow::Ret(Ret::new(NULL, None));
                 }
-                step!(self);
+                step!(self.core);
                 let p = fr.queue.remove(0);
                 self.core.stat(Stat::DEACTIVATE_EMPTY);
                 self.discard_slab(p);
                 self.core.stat(Stat::FREE_SLAB);
                 note!(
-                    self,
+                    self.core,
                     PageFree,
                     format!("page {}", self.core.slab_name(p)),
                     "discard_slab({}).",

@@ -82,14 +82,14 @@ impl Machine {
         let n = fr.n;
         match *pc {
             D0 | DS0 => {
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(p).line, Access::Read);
                 fr.flag = self.slab(p).freelist != NULL; // tail: remote frees arrived
                 if fr.flag {
                     self.core.stat(Stat::DEACTIVATE_REMOTE_FREES);
                 }
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("page {}.freelist", self.core.slab_name(p)),
                     "deactivate_slab({}, {}): {}.",
@@ -117,10 +117,10 @@ impl Machine {
                     *pc = D4;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 fr.nxt = self.core.load_fp(fr.f);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("{}.fp", self.core.addr_name(fr.f)),
                     "Stage 1: {} is followed by {}.",
@@ -131,17 +131,17 @@ impl Machine {
                 Flow::Step
             }
             D1 => {
-                step!(self);
+                step!(self.core);
                 (fr.prior, fr.cnt) =
                     self.read_slab_pair(p, |m, f, cnt| format!("{}.", m.slab_pair_text(p, f, cnt)));
                 *pc = D2;
                 Flow::Step
             }
             D2 => {
-                step!(self);
+                step!(self.core);
                 self.core.store_fp(fr.f, fr.prior);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("{}.fp", self.core.addr_name(fr.f)),
                     "Link {} in front of {}.",
@@ -175,7 +175,7 @@ impl Machine {
             }
             // Stage 2: choose the list first, then unfreeze with one CAS.
             D4 => {
-                step!(self);
+                step!(self.core);
                 let (of, oc) = self.ld_slab_pair(p);
                 let nr = self.ld_nr_partial(n);
                 fr.prior = of;
@@ -198,7 +198,7 @@ impl Machine {
                     M_FULL
                 };
                 note!(
-                    self,
+                    self.core,
                     Load,
                     self.slab_pair_name(p),
                     "Stage 2: {} has freelist {}, {}; it will be {}.",
@@ -215,10 +215,10 @@ impl Machine {
                 Flow::Step
             }
             D5 => {
-                step!(self);
+                step!(self.core);
                 self.core.store_fp(fr.f, fr.prior);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("{}.fp", self.core.addr_name(fr.f)),
                     "Link the last CPU-freelist object {} in front of {}.",
@@ -233,7 +233,7 @@ impl Machine {
                     *pc = D7;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 // 5.15+ deactivates with interrupts on: spin_lock_irqsave there.
                 fr.drain = self.core.cpu(self.core.me()).irqs_on;
                 if fr.drain {
@@ -242,7 +242,7 @@ impl Machine {
                 self.spin_lock(n);
                 fr.lock = true;
                 note!(
-                    self,
+                    self.core,
                     Lock,
                     format!("node {n}.list_lock"),
                     "Take list_lock: the slab goes on the partial list before it is unfrozen."
@@ -261,10 +261,10 @@ impl Machine {
                 Flow::Go
             }
             D7r => {
-                step!(self);
+                step!(self.core);
                 self.remove_partial(n, p);
                 note!(
-                    self,
+                    self.core,
                     ListDel,
                     format!("node {n}.partial"),
                     "The decision changed: take {} off the partial list again.",
@@ -283,7 +283,7 @@ impl Machine {
                     *pc = D8;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 self.add_partial(n, p, fr.flag);
                 self.core.stat(if fr.flag {
                     Stat::DEACTIVATE_TO_TAIL
@@ -291,7 +291,7 @@ impl Machine {
                     Stat::DEACTIVATE_TO_HEAD
                 });
                 note!(
-                    self,
+                    self.core,
                     ListAdd,
                     format!("node {n}.partial"),
                     "add_partial({}) at the {} (still frozen until the CAS).",
@@ -319,13 +319,13 @@ impl Machine {
                     *pc = D10;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 self.core.spin_unlock(n);
                 if fr.drain {
                     self.core.irq_restore(fr.saved_irq);
                 }
                 note!(
-                    self,
+                    self.core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Release list_lock."
@@ -337,12 +337,12 @@ impl Machine {
                 if fr.m != M_FREE {
                     return Flow::Ret(Ret::new(NULL, None));
                 }
-                step!(self);
+                step!(self.core);
                 self.core.stat(Stat::DEACTIVATE_EMPTY);
                 self.discard_slab(p);
                 self.core.stat(Stat::FREE_SLAB);
                 note!(
-                    self,
+                    self.core,
                     PageFree,
                     format!("page {}", self.core.slab_name(p)),
                     "discard_slab({}): empty, and the node has enough partial slabs.",
@@ -356,12 +356,12 @@ impl Machine {
                     *pc = DS2;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 let nxt = self.core.load_fp(fr.obj);
                 fr.count.bump();
                 fr.prior = fr.obj;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("{}.fp", self.core.addr_name(fr.obj)),
                     "Walk the CPU freelist: {} -> {} ({} so far).",
@@ -377,7 +377,7 @@ impl Machine {
                 Flow::Step
             }
             DS2 => {
-                step!(self);
+                step!(self.core);
                 let (of, oc) =
                     self.read_slab_pair(p, |m, f, cnt| format!("{}.", m.slab_pair_text(p, f, cnt)));
                 fr.cnt = oc;
@@ -392,10 +392,10 @@ impl Machine {
                 Flow::Step
             }
             DS3 => {
-                step!(self);
+                step!(self.core);
                 self.core.store_fp(fr.prior, fr.x);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("{}.fp", self.core.addr_name(fr.prior)),
                     "Splice: the CPU freelist's tail {} now points to {}.",
@@ -424,7 +424,7 @@ impl Machine {
                 )
             }
             DSL => {
-                step!(self);
+                step!(self.core);
                 let nr = self.ld_nr_partial(n);
                 fr.m = if fr.new.inuse == 0 && self.discard_ok(nr) {
                     M_FREE
@@ -434,15 +434,15 @@ impl Machine {
                     M_FULL
                 };
                 fr.lock = true;
-                note!(self, Load, format!("node {n}.nr_partial"), "Decide before the CAS (5.17–6.7): node {n} has {nr} partial slab(s), so the slab will be {}.", match fr.m { M_FREE => "discarded", M_PARTIAL => "put on the partial list", _ => "left full" });
+                note!(self.core, Load, format!("node {n}.nr_partial"), "Decide before the CAS (5.17–6.7): node {n} has {nr} partial slab(s), so the slab will be {}.", match fr.m { M_FREE => "discarded", M_PARTIAL => "put on the partial list", _ => "left full" });
                 *pc = if fr.m == M_PARTIAL { DSK } else { DS4 };
                 Flow::Step
             }
             DSK => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_save(&mut fr.saved_irq);
                 self.spin_lock(n);
-                note!(self, Lock, format!("node {n}.list_lock"), "Take list_lock before the unfreezing CAS, so no free sees it unfrozen and off the list.");
+                note!(self.core, Lock, format!("node {n}.list_lock"), "Take list_lock before the unfreezing CAS, so no free sees it unfrozen and off the list.");
                 *pc = DS4;
                 Flow::Step
             }
@@ -466,12 +466,12 @@ impl Machine {
                 Flow::Go
             }
             DSU => {
-                step!(self);
+                step!(self.core);
                 self.core.spin_unlock(n);
                 self.core.irq_restore(fr.saved_irq);
                 fr.lock = false;
                 note!(
-                    self,
+                    self.core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "The CAS failed: unlock and redo."
@@ -480,7 +480,7 @@ impl Machine {
                 Flow::Step
             }
             DS5 => {
-                step!(self);
+                step!(self.core);
                 let nr = self.ld_nr_partial(n);
                 fr.m = if fr.new.inuse == 0 && self.discard_ok(nr) {
                     M_FREE
@@ -490,7 +490,7 @@ impl Machine {
                     M_FULL
                 };
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("node {n}.nr_partial"),
                     "Unfrozen; node {n} has {nr} partial slab(s): {}.",
@@ -512,12 +512,12 @@ impl Machine {
                 Flow::Ret(Ret::new(NULL, None))
             }
             DS6 => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_save(&mut fr.saved_irq);
                 self.spin_lock(n);
                 fr.lock = true;
                 note!(
-                    self,
+                    self.core,
                     Lock,
                     format!("node {n}.list_lock"),
                     "spin_lock_irqsave(list_lock)."
@@ -526,7 +526,7 @@ impl Machine {
                 Flow::Step
             }
             DS7 => {
-                step!(self);
+                step!(self.core);
                 self.add_partial(n, p, fr.flag);
                 self.core.stat(if fr.flag {
                     Stat::DEACTIVATE_TO_TAIL
@@ -534,7 +534,7 @@ impl Machine {
                     Stat::DEACTIVATE_TO_HEAD
                 });
                 note!(
-                    self,
+                    self.core,
                     ListAdd,
                     format!("node {n}.partial"),
                     "add_partial({}) at the {}.",
@@ -545,12 +545,12 @@ impl Machine {
                 Flow::Step
             }
             DS8 => {
-                step!(self);
+                step!(self.core);
                 self.core.spin_unlock(n);
                 self.core.irq_restore(fr.saved_irq);
                 fr.lock = false;
                 note!(
-                    self,
+                    self.core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Release list_lock."

@@ -76,11 +76,11 @@ impl Machine {
                 // else writes them (remote CPUs only read them; a dead CPU's survivor runs
                 // only once the dead CPU's contexts have finished), so the two loads see the
                 // same values whichever steps fall between them.
-                step!(self);
+                step!(self.core);
                 fr.pg = self.ld_page(c);
                 fr.f = self.cpu_slab(c).freelist;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{c}].(page,freelist)"),
                     "flush_slab: cpu{c}'s slab {} with freelist {}.",
@@ -98,10 +98,10 @@ impl Machine {
                 }
             }
             W3 | T2 | K5 => {
-                step!(self);
+                step!(self.core);
                 self.bump_tid(c);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{c}].tid"),
                     "Bump cpu{c}'s tid to {}.",
@@ -115,10 +115,10 @@ impl Machine {
                 Flow::Step
             }
             W4 | T3 | K3 => {
-                step!(self);
+                step!(self.core);
                 self.st_page(c, None);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{c}].page"),
                     "c->page := NULL."
@@ -131,10 +131,10 @@ impl Machine {
                 Flow::Step
             }
             W4b | K4 => {
-                step!(self);
+                step!(self.core);
                 self.st_freelist(c, NULL);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{c}].freelist"),
                     "c->freelist := NULL."
@@ -151,10 +151,10 @@ impl Machine {
             W9 => Flow::Ret(Ret::new(NULL, None)),
             // 3.1 order: tid first, then page, then freelist; deactivate last.
             T1 => {
-                step!(self);
+                step!(self.core);
                 fr.pg = self.ld_page(c);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{c}].page"),
                     "3.1 flush: cpu{c}'s slab is {}.",
@@ -164,14 +164,14 @@ impl Machine {
                 Flow::Step
             }
             T4 => {
-                step!(self);
+                step!(self.core);
                 fr.f = self.ld_freelist(c);
                 self.core.access(self.core.cfg.line_cc(c), Access::Write);
-                let cpu = need!(self, self.cpu_slab_mut(c));
+                let cpu = need!(self.core, self.cpu_slab_mut(c));
                 cpu.freelist = NULL;
                 cpu.ghost_version.bump();
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{c}].freelist"),
                     "Take cpu{c}'s freelist {} and clear it.",
@@ -182,14 +182,14 @@ impl Machine {
             }
             // 5.15+: detach under the local lock.
             K1 => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_save(&mut fr.saved_irq);
                 let cur = self.core.cur;
                 if let Some(cpu) = self.cpu_slab_mut(c) {
                     cpu.local_lock = Some(cur);
                 }
                 note!(
-                    self,
+                    self.core,
                     LocalLock,
                     format!("cpu_slab[{c}].lock"),
                     "flush_slab: local_lock_irqsave."
@@ -198,11 +198,11 @@ impl Machine {
                 Flow::Step
             }
             K2 => {
-                step!(self);
+                step!(self.core);
                 fr.pg = self.ld_page(c);
                 fr.f = self.cpu_slab(c).freelist;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{c}].(slab,freelist)"),
                     "Detach slab {} with freelist {}.",
@@ -213,13 +213,13 @@ impl Machine {
                 Flow::Step
             }
             K6 => {
-                step!(self);
+                step!(self.core);
                 if let Some(cpu) = self.cpu_slab_mut(c) {
                     cpu.local_lock = None;
                 }
                 self.core.irq_restore(fr.saved_irq);
                 note!(
-                    self,
+                    self.core,
                     LocalUnlock,
                     format!("cpu_slab[{c}].lock"),
                     "local_unlock_irqrestore; deactivate outside the lock."
@@ -256,13 +256,13 @@ impl Machine {
                 // 5.15+: flush_cpu_slab runs from a work item bound to its CPU (migration
                 // off) with interrupts on; slub_cpu_dead (a survivor flushing a dead CPU)
                 // needs no irq disabling either. Only the detaches take the local lock.
-                step!(self);
+                step!(self.core);
                 self.core.preempt_off();
                 if fr.flag {
                     fr.c = self.core.me();
                 }
                 note!(
-                    self,
+                    self.core,
                     PreemptOff,
                     "preempt_count".into(),
                     "flush_cpu_slab(cpu{}) from a work item: interrupts stay on.",
@@ -272,13 +272,13 @@ impl Machine {
                 Flow::Step
             }
             FC0 => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_save(&mut fr.saved_irq);
                 if fr.flag {
                     fr.c = self.core.me();
                 }
                 note!(
-                    self,
+                    self.core,
                     IrqOff,
                     "irqs".into(),
                     "__flush_cpu_slab(cpu{}) with interrupts off.",
@@ -288,10 +288,10 @@ impl Machine {
                 Flow::Step
             }
             FC2 => {
-                step!(self);
+                step!(self.core);
                 fr.pg = self.ld_page(fr.c);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].page", fr.c),
                     "cpu{}'s slab is {}.",
@@ -320,14 +320,14 @@ impl Machine {
                 && self.core.variant().cpu_partial
                 && fr.flag =>
             {
-                step!(self);
+                step!(self.core);
                 self.core.irq_save(&mut fr.saved_irq);
                 let cur = self.core.cur;
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = Some(cur);
                 }
                 note!(
-                    self,
+                    self.core,
                     LocalLock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "put_partials: local_lock_irqsave."
@@ -336,11 +336,11 @@ impl Machine {
                 Flow::Step
             }
             FC3p => {
-                step!(self);
+                step!(self.core);
                 fr.p = self.ld_partial(fr.c);
                 self.st_partial(fr.c, None);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "Detach the CPU partial list {} (c->partial := NULL).",
@@ -350,13 +350,13 @@ impl Machine {
                 Flow::Step
             }
             FC3u => {
-                step!(self);
+                step!(self.core);
                 if let Some(cpu) = self.cpu_slab_mut(fr.c) {
                     cpu.local_lock = None;
                 }
                 self.core.irq_restore(fr.saved_irq);
                 note!(
-                    self,
+                    self.core,
                     LocalUnlock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore; walk the list with interrupts on."
@@ -388,10 +388,10 @@ impl Machine {
                 Flow::Go
             }
             FC4 if self.core.variant().slowpath == Slowpath::LocalLock => {
-                step!(self);
+                step!(self.core);
                 self.core.preempt_on();
                 note!(
-                    self,
+                    self.core,
                     PreemptOn,
                     "preempt_count".into(),
                     "Flush of cpu{} done.",
@@ -400,10 +400,10 @@ impl Machine {
                 Flow::Ret(Ret::new(NULL, None))
             }
             FC4 => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_restore(fr.saved_irq);
                 note!(
-                    self,
+                    self.core,
                     IrqOn,
                     "irqs".into(),
                     "Flush of cpu{} done; interrupts restored.",

@@ -125,7 +125,7 @@ impl Machine {
             // CAS compares, so INV-12's snapshot is taken here (model.md §5, INV-12).
             F7b => self.s_free_load_freelist(pc, fr, F8, fp == Fastpath::NoTid, true),
             F8 => {
-                step!(self);
+                step!(self.core);
                 let k = self.core.me();
                 let with_tid = fp != Fastpath::NoTid;
                 let newtid = fr.tid.wrapping_add(self.core.tid_step());
@@ -159,12 +159,12 @@ impl Machine {
             FE0d => self.s_free_load_freelist(pc, fr, FE0e, true, false),
             FE0e => self.s_free_link(pc, fr, FE0f),
             FE0f => {
-                step!(self);
+                step!(self.core);
                 self.check_snapshot(fr.snap, self.core.me());
                 self.st_freelist(fr.c, fr.x);
                 self.core.stat(Stat::FREE_FASTPATH);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "freelist := {}.",
@@ -174,9 +174,14 @@ impl Machine {
                 Flow::Step
             }
             FE0g => {
-                step!(self);
+                step!(self.core);
                 self.core.irq_restore(fr.saved_irq);
-                note!(self, IrqOn, "irqs".into(), "local_irq_restore: free done.");
+                note!(
+                    self.core,
+                    IrqOn,
+                    "irqs".into(),
+                    "local_irq_restore: free done."
+                );
                 Flow::Ret(Ret::new(NULL, None))
             }
             // 2008: cmpxchg_local loop with preemption off, no tid.
@@ -206,7 +211,7 @@ impl Machine {
                 },
             ),
             FL5 => {
-                step!(self);
+                step!(self.core);
                 let k = fr.c;
                 self.core
                     .atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
@@ -221,7 +226,7 @@ impl Machine {
                     self.core.stat(Stat::FREE_FASTPATH);
                 }
                 note!(
-                    self,
+                    self.core,
                     CasLocal,
                     format!("cpu_slab[{k}].freelist"),
                     "cmpxchg_local(freelist: {} -> {}) {}.",
@@ -239,11 +244,11 @@ impl Machine {
                 "the emulated cmpxchg_local starts",
             ),
             FL5b => {
-                step!(self);
+                step!(self.core);
                 let cur = self.ld_freelist(fr.c);
                 fr.ok = cur == fr.f;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Compare the head {} with {}.",
@@ -258,12 +263,12 @@ impl Machine {
                     *pc = FL5d;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 self.check_snapshot(fr.snap, fr.c);
                 self.st_freelist(fr.c, fr.x);
                 self.core.stat(Stat::FREE_FASTPATH);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Store the new head {}.",
@@ -279,10 +284,10 @@ impl Machine {
                 "the emulated cmpxchg_local ends",
             ),
             FL6 => {
-                step!(self);
+                step!(self.core);
                 self.core.preempt_on();
                 note!(
-                    self,
+                    self.core,
                     PreemptOn,
                     "preempt_count".into(),
                     "put_cpu: preemption back on."
@@ -314,12 +319,12 @@ impl Machine {
                     *pc = S2;
                     return Flow::Go;
                 }
-                step!(self);
-                let n = need!(self, fr.n.take());
+                step!(self.core);
+                let n = need!(self.core, fr.n.take());
                 self.core.spin_unlock(n);
                 self.core.irq_restore(fr.saved_irq);
                 note!(
-                    self,
+                    self.core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Retry without holding list_lock (3.10+)."
@@ -328,7 +333,7 @@ impl Machine {
                 Flow::Step
             }
             S2 => {
-                step!(self);
+                step!(self.core);
                 (fr.prior, fr.cnt) = self.read_slab_pair(p, |m, prior, cnt| {
                     format!(
                         "__slab_free: {}'s freelist is {}, {}.",
@@ -341,7 +346,7 @@ impl Machine {
                 Flow::Step
             }
             S3 => {
-                step!(self);
+                step!(self.core);
                 self.core.store_fp(fr.x, fr.prior);
                 let mut new = fr.cnt;
                 new.inuse = new.inuse.wrapping_sub(1) & 0xffff;
@@ -359,7 +364,7 @@ impl Machine {
                 }
                 fr.new = new;
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("{}.fp", self.core.addr_name(fr.x)),
                     "Link {} in front of {}'s freelist ({}){}.",
@@ -378,13 +383,13 @@ impl Machine {
                 Flow::Step
             }
             S4 => {
-                step!(self);
+                step!(self.core);
                 let n = self.core.node_of_slab(p);
                 self.core.irq_save(&mut fr.saved_irq);
                 self.spin_lock(n);
                 fr.n = Some(n);
                 fr.lock = self.slab(p).on_node_partial;
-                note!(self, Lock, format!("node {n}.list_lock"), "spin_lock_irqsave(list_lock) before the CAS, so the list change is atomic with it.");
+                note!(self.core, Lock, format!("node {n}.list_lock"), "spin_lock_irqsave(list_lock) before the CAS, so the list change is atomic with it.");
                 *pc = S5;
                 Flow::Step
             }
@@ -439,12 +444,12 @@ impl Machine {
                     *pc = S8;
                     return Flow::Go;
                 }
-                step!(self);
-                let n = need!(self, fr.n);
+                step!(self.core);
+                let n = need!(self.core, fr.n);
                 let nr = self.ld_nr_partial(n);
                 let empty = fr.new.inuse == 0 && self.discard_ok(nr);
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("node {n}.nr_partial"),
                     "nr_partial is {nr}; the slab now has {} object(s) in use{}.",
@@ -459,12 +464,12 @@ impl Machine {
                 Flow::Step
             }
             S6r => {
-                step!(self);
-                let n = need!(self, fr.n);
+                step!(self.core);
+                let n = need!(self.core, fr.n);
                 self.remove_partial(n, p);
                 self.core.stat(Stat::FREE_REMOVE_PARTIAL);
                 note!(
-                    self,
+                    self.core,
                     ListDel,
                     format!("node {n}.partial"),
                     "remove_partial({}).",
@@ -474,12 +479,12 @@ impl Machine {
                 Flow::Step
             }
             S6u => {
-                step!(self);
-                let n = need!(self, fr.n.take());
+                step!(self.core);
+                let n = need!(self.core, fr.n.take());
                 self.core.spin_unlock(n);
                 self.core.irq_restore(fr.saved_irq);
                 note!(
-                    self,
+                    self.core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Unlock before giving the page back."
@@ -488,11 +493,11 @@ impl Machine {
                 Flow::Step
             }
             S6d => {
-                step!(self);
+                step!(self.core);
                 self.discard_slab(p);
                 self.core.stat(Stat::FREE_SLAB);
                 note!(
-                    self,
+                    self.core,
                     PageFree,
                     format!("page {}", self.core.slab_name(p)),
                     "discard_slab({}): the empty slab goes back to the page allocator.",
@@ -507,12 +512,12 @@ impl Machine {
                     *pc = S8;
                     return Flow::Go;
                 }
-                step!(self);
-                let n = need!(self, fr.n);
+                step!(self.core);
+                let n = need!(self.core, fr.n);
                 self.add_partial(n, p, true);
                 self.core.stat(Stat::FREE_ADD_PARTIAL);
                 note!(
-                    self,
+                    self.core,
                     ListAdd,
                     format!("node {n}.partial"),
                     "The full slab {} got a free object: add_partial at the tail.",
@@ -522,12 +527,12 @@ impl Machine {
                 Flow::Step
             }
             S8 => {
-                step!(self);
-                let n = need!(self, fr.n.take());
+                step!(self.core);
+                let n = need!(self.core, fr.n.take());
                 self.core.spin_unlock(n);
                 self.core.irq_restore(fr.saved_irq);
                 note!(
-                    self,
+                    self.core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "spin_unlock_irqrestore(list_lock)."

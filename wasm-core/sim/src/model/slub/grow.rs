@@ -37,11 +37,11 @@ impl Machine {
                     *pc = N2;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 self.core.irq_set(true);
                 fr.flag = true;
                 note!(
-                    self,
+                    self.core,
                     IrqOn,
                     "irqs".into(),
                     "GFP_KERNEL may sleep: interrupts on around the page allocator."
@@ -50,13 +50,13 @@ impl Machine {
                 Flow::Step
             }
             N2 => {
-                step!(self);
+                step!(self.core);
                 self.core.charge(cost::Id::PageAlloc);
                 let fail = self.core.cfg.sc.cache.page_alloc_fail && !self.core.st.in_setup;
                 if fail {
                     fr.ret.slab = None;
                     note!(
-                        self,
+                        self.core,
                         PageAlloc,
                         "page allocator".into(),
                         "The page allocator fails (pageAllocFail): no new slab."
@@ -66,7 +66,7 @@ impl Machine {
                     let s = self.create_slab(node);
                     fr.ret.slab = Some(s);
                     note!(
-                        self,
+                        self.core,
                         PageAlloc,
                         format!("page {}", self.core.slab_name(s)),
                         "The page allocator hands out a page for slab {} on node {node}.",
@@ -81,10 +81,10 @@ impl Machine {
                     *pc = N4;
                     return Flow::Go;
                 }
-                step!(self);
+                step!(self.core);
                 self.core.irq_set(false);
                 note!(
-                    self,
+                    self.core,
                     IrqOff,
                     "irqs".into(),
                     "Interrupts off again after the page allocator."
@@ -96,11 +96,11 @@ impl Machine {
                 let Some(s) = fr.ret.slab else {
                     return Flow::Ret(Ret::new(NULL, None));
                 };
-                step!(self);
+                step!(self.core);
                 let objects = self.core.cfg.objects;
                 self.chain_objects(s);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("objects of {}", self.core.slab_name(s)),
                     "Chain the {objects} objects of {} through their free pointers.",
@@ -110,19 +110,19 @@ impl Machine {
                 Flow::Step
             }
             N5 => {
-                step!(self);
-                let s = need!(self, fr.ret.slab);
+                step!(self.core);
+                let s = need!(self.core, fr.ret.slab);
                 self.core.access(self.core.page(s).line, Access::Write);
                 let objects = self.core.cfg.objects;
                 let first = self.core.obj_addr(s, 0);
-                let sl = need!(self, self.slab_mut(s));
+                let sl = need!(self.core, self.slab_mut(s));
                 sl.freelist = first;
                 sl.counters = Counters {
                     inuse: objects,
                     objects,
                     frozen: true,
                 };
-                note!(self, Store, format!("page {}", self.core.slab_name(s)), "{}: freelist = first object, inuse = objects = {objects}, frozen = 1 (private to this CPU).", self.core.slab_name(s));
+                note!(self.core, Store, format!("page {}", self.core.slab_name(s)), "{}: freelist = first object, inuse = objects = {objects}, frozen = 1 (private to this CPU).", self.core.slab_name(s));
                 Flow::Ret(Ret::new(NULL, Some(s)))
             }
         }

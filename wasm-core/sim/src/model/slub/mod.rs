@@ -129,7 +129,7 @@ impl Machine {
             Frame::UnfreezePartials {
                 pc: unfreeze_partials::V3l,
                 l,
-            } => node_lock(self.core.node_of_slab(need!(self, l.p, None))),
+            } => node_lock(self.core.node_of_slab(need!(self.core, l.p, None))),
             Frame::DeactivateSlab {
                 pc: deactivate_slab::D6 | deactivate_slab::DS6 | deactivate_slab::DSK,
                 l,

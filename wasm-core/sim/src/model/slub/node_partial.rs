@@ -94,12 +94,12 @@ impl Machine {
         let v = self.core.variant().clone();
         match *pc {
             H1 => {
-                step!(self);
+                step!(self.core);
                 let nr = self.ld_nr_partial(n);
                 let min = self.core.cfg.sc.cache.min_partial;
                 let skip = if fr.drain { nr <= min } else { nr == 0 };
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("node {n}.nr_partial"),
                     "get_partial_node: node {n} has {nr} partial slab(s) (racy hint){}.",
@@ -116,7 +116,7 @@ impl Machine {
             }
             H9 => Flow::Ret(Ret::new(NULL, None)),
             H2 => {
-                step!(self);
+                step!(self.core);
                 fr.flag = self.core.cpu(self.core.me()).irqs_on;
                 if fr.flag {
                     self.core.irq_save(&mut fr.saved_irq);
@@ -128,7 +128,7 @@ impl Machine {
                 fr.count = 0;
                 fr.pages = 0;
                 note!(
-                    self,
+                    self.core,
                     Lock,
                     format!("node {n}.list_lock"),
                     "Take node {n}'s list_lock; the list head is {}.",
@@ -161,7 +161,7 @@ impl Machine {
                 })
             }
             H4r => {
-                let p = need!(self, fr.p);
+                let p = need!(self.core, fr.p);
                 let t = fr.ret.value;
                 if t == NULL {
                     *pc = H5;
@@ -185,12 +185,12 @@ impl Machine {
                 Flow::call(self.put_cpu_partial_frame(p, false))
             }
             H4a => {
-                step!(self);
-                let p = need!(self, fr.p);
+                step!(self.core);
+                let p = need!(self.core, fr.p);
                 self.st_page(fr.c, Some(p));
                 self.core.stat(Stat::ALLOC_FROM_PARTIAL);
                 note!(
-                    self,
+                    self.core,
                     Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "c->page := {}, frozen by acquire_slab.",
@@ -220,11 +220,11 @@ impl Machine {
             }
             // 6.8+: take slabs off the list unfrozen; the caller freezes the first.
             H6 => {
-                step!(self);
-                let p = need!(self, fr.p);
+                step!(self.core);
+                let p = need!(self.core, fr.p);
                 self.remove_partial(n, p);
                 note!(
-                    self,
+                    self.core,
                     ListDel,
                     format!("node {n}.partial"),
                     "remove_partial({}) (6.8+: not frozen here).",
@@ -241,18 +241,18 @@ impl Machine {
                 Flow::Step
             }
             H6p => {
-                let p = need!(self, fr.p);
+                let p = need!(self.core, fr.p);
                 *pc = H4b;
                 Flow::call(self.put_cpu_partial_frame(p, false))
             }
             H5 => {
-                step!(self);
+                step!(self.core);
                 self.core.spin_unlock(n);
                 if fr.flag {
                     self.core.irq_restore(fr.saved_irq);
                 }
                 note!(
-                    self,
+                    self.core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Release node {n}'s list_lock; got {}.",
@@ -273,11 +273,11 @@ impl Machine {
         let p = fr.pg;
         match *pc {
             Q1 => {
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(p).line, Access::Read);
                 fr.f = self.slab(p).freelist;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("page {}.freelist", self.core.slab_name(p)),
                     "acquire_slab({}): its freelist is {}.",
@@ -288,7 +288,7 @@ impl Machine {
                 Flow::Step
             }
             Q2 => {
-                step!(self);
+                step!(self.core);
                 self.core.access(self.core.page(p).line, Access::Read);
                 fr.cnt = self.slab(p).counters;
                 fr.count = fr.cnt.objects.saturating_sub(fr.cnt.inuse);
@@ -301,7 +301,7 @@ impl Machine {
                 }
                 fr.new = new;
                 note!(
-                    self,
+                    self.core,
                     Load,
                     format!("page {}.counters", self.core.slab_name(p)),
                     "{}: {} free; {}.",
@@ -342,11 +342,11 @@ impl Machine {
                 Flow::Go
             }
             Q4 => {
-                step!(self);
-                let n = need!(self, fr.n);
+                step!(self.core);
+                let n = need!(self.core, fr.n);
                 self.remove_partial(n, p);
                 note!(
-                    self,
+                    self.core,
                     ListDel,
                     format!("node {n}.partial"),
                     "remove_partial({}): it is frozen now.",

@@ -15,10 +15,10 @@ impl Machine {
         next: P,
         why: &str,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         self.core.preempt_off();
         note!(
-            self,
+            self.core,
             PreemptOff,
             "preempt_count".into(),
             "{} disables preemption{why}.",
@@ -30,10 +30,10 @@ impl Machine {
 
     /// `preempt_enable()`: a preemption (and migration) point from here on.
     pub(in crate::model) fn s_preempt_on<P: Copy>(&mut self, pc: &mut P, next: P) -> Flow {
-        step!(self);
+        step!(self.core);
         self.core.preempt_on();
         note!(
-            self,
+            self.core,
             PreemptOn,
             "preempt_count".into(),
             "Preemption back on: from here the task may be preempted or migrated."
@@ -44,10 +44,10 @@ impl Machine {
 
     /// `c = this_cpu_ptr(s->cpu_slab)`: binds `c` to the CPU of this instant.
     pub(in crate::model) fn s_pcpu<P: Copy>(&mut self, pc: &mut P, c: &mut u32, next: P) -> Flow {
-        step!(self);
+        step!(self.core);
         *c = self.core.me();
         note!(
-            self,
+            self.core,
             Pcpu,
             format!("cpu_slab[{}]", *c),
             "c := this CPU's kmem_cache_cpu (cpu{}).",
@@ -67,11 +67,11 @@ impl Machine {
         snap: &mut Snapshot,
         next: P,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         *tid = self.ld_tid(c);
         *snap = self.snapshot(c);
         note!(
-            self,
+            self.core,
             Load,
             format!("cpu_slab[{}].tid", c),
             "Read tid {} (event {}, cpu residue {}).",
@@ -80,7 +80,7 @@ impl Machine {
             (*tid).checked_div(self.core.tid_step()).unwrap_or_default(),
             (*tid).checked_rem(self.core.tid_step()).unwrap_or_default()
         );
-        rw!(self, read = tid.to_string());
+        rw!(self.core, read = tid.to_string());
         *pc = next;
         Flow::Step
     }
@@ -93,19 +93,19 @@ impl Machine {
         snap: &mut Snapshot,
         next: P,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         let k = self.core.me();
         self.core.access(self.core.cfg.line_cc(k), Access::Read);
         *tid = self.cpu_slab(k).tid;
         *snap = self.snapshot(k);
         note!(
-            self,
+            self.core,
             Pld,
             format!("cpu_slab[{k}].tid"),
             "this_cpu_read(tid) = {} on cpu{k}.",
             *tid
         );
-        rw!(self, read = tid.to_string());
+        rw!(self.core, read = tid.to_string());
         *pc = next;
         Flow::Step
     }
@@ -118,10 +118,10 @@ impl Machine {
         recheck: P,
         done: P,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         *c = self.core.me();
         note!(
-            self,
+            self.core,
             Pcpu,
             format!("cpu_slab[{}]", *c),
             "c := raw_cpu_ptr (cpu{}).",
@@ -144,11 +144,11 @@ impl Machine {
         same: P,
         again: P,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         let t = self.ld_tid(c);
         let ok = t == tid;
         note!(
-            self,
+            self.core,
             Load,
             format!("cpu_slab[{}].tid", c),
             "Re-read c->tid = {t}: {}.",
@@ -158,7 +158,7 @@ impl Machine {
                 "migrated in between, read again"
             }
         );
-        rw!(self, read = t.to_string());
+        rw!(self.core, read = t.to_string());
         *pc = if ok { same } else { again };
         Flow::Step
     }
@@ -171,9 +171,9 @@ impl Machine {
         next: P,
         why: &str,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         self.core.irq_save(flags);
-        note!(self, IrqOff, "irqs".into(), "local_irq_save: {why}.");
+        note!(self.core, IrqOff, "irqs".into(), "local_irq_save: {why}.");
         *pc = next;
         Flow::Step
     }
@@ -186,9 +186,9 @@ impl Machine {
         next: P,
         why: &str,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         self.core.irq_restore(flags);
-        note!(self, IrqOn, "irqs".into(), "local_irq_restore: {why}.");
+        note!(self.core, IrqOn, "irqs".into(), "local_irq_restore: {why}.");
         *pc = next;
         Flow::Step
     }
@@ -243,19 +243,19 @@ impl Machine {
         next: slab_alloc::Pc,
         snapshot: bool,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         fr.obj = self.ld_freelist(fr.c);
         if snapshot {
             fr.snap = self.snapshot(fr.c);
         }
         note!(
-            self,
+            self.core,
             Load,
             format!("cpu_slab[{}].freelist", fr.c),
             "Read the per-CPU freelist head: {}.",
             self.core.addr_name(fr.obj)
         );
-        rw!(self, read = self.core.addr_name(fr.obj));
+        rw!(self.core, read = self.core.addr_name(fr.obj));
         *pc = next;
         Flow::Step
     }
@@ -268,16 +268,16 @@ impl Machine {
         fast: slab_alloc::Pc,
         slow: slab_alloc::Pc,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         fr.pg = self.ld_page(fr.c);
         note!(
-            self,
+            self.core,
             Load,
             format!("cpu_slab[{}].page", fr.c),
             "Read the CPU slab: {}.",
             self.core.slab_opt_name(fr.pg)
         );
-        rw!(self, read = self.core.slab_opt_name(fr.pg));
+        rw!(self.core, read = self.core.slab_opt_name(fr.pg));
         *pc = if fr.obj == NULL || !self.fast_node_match(fr.pg, fr.node) {
             slow
         } else {
@@ -293,17 +293,17 @@ impl Machine {
         fr: &mut SlabAlloc,
         next: slab_alloc::Pc,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         fr.nxt = self.core.load_fp(fr.obj);
         note!(
-            self,
+            self.core,
             Load,
             format!("{}.fp", self.core.addr_name(fr.obj)),
             "Read the free pointer of {}: next is {} (may be stale; the CAS decides).",
             self.core.addr_name(fr.obj),
             self.core.addr_name(fr.nxt)
         );
-        rw!(self, read = self.core.addr_name(fr.nxt));
+        rw!(self.core, read = self.core.addr_name(fr.nxt));
         *pc = next;
         Flow::Step
     }
@@ -316,11 +316,11 @@ impl Machine {
         fast: slab_free::Pc,
         slow: slab_free::Pc,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         let pg = self.ld_page(fr.c);
         let mine = pg == Some(fr.pg);
         note!(
-            self,
+            self.core,
             Load,
             format!("cpu_slab[{}].page", fr.c),
             "The CPU slab is {}; {} belongs to {}: {}.",
@@ -346,13 +346,13 @@ impl Machine {
         snapshot: bool,
         again: bool,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         fr.f = self.ld_freelist(fr.c);
         if snapshot {
             fr.snap = self.snapshot(fr.c);
         }
         note!(
-            self,
+            self.core,
             Load,
             format!("cpu_slab[{}].freelist", fr.c),
             "{} the freelist head: {}.",
@@ -374,10 +374,10 @@ impl Machine {
         fr: &mut SlabFree,
         next: slab_free::Pc,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         self.core.store_fp(fr.x, fr.f);
         note!(
-            self,
+            self.core,
             Store,
             format!("{}.fp", self.core.addr_name(fr.x)),
             "Link {} in front of {}.",
@@ -398,10 +398,10 @@ impl Machine {
         none: P,
         what: &str,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         *p = self.ld_partial(c);
         note!(
-            self,
+            self.core,
             Load,
             format!("cpu_slab[{}].partial", c),
             "{what}: {}.",
@@ -419,10 +419,10 @@ impl Machine {
         p: Option<SlabId>,
         next: P,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         self.st_page(c, p);
         note!(
-            self,
+            self.core,
             Store,
             format!("cpu_slab[{}].page", c),
             "Take {} from the CPU partial list as the CPU slab.",
@@ -440,10 +440,10 @@ impl Machine {
         nxt: &mut Addr,
         next: P,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         *nxt = self.core.load_fp(f);
         note!(
-            self,
+            self.core,
             Load,
             format!("{}.fp", self.core.addr_name(f)),
             "Take {} for the caller; its free pointer {} becomes the CPU freelist.",
@@ -463,10 +463,10 @@ impl Machine {
         flag: &mut bool,
         next: P,
     ) -> Flow {
-        step!(self);
+        step!(self.core);
         self.st_freelist(c, nxt);
         note!(
-            self,
+            self.core,
             Store,
             format!("cpu_slab[{}].freelist", c),
             "c->freelist := {}.",

@@ -3,8 +3,9 @@
 //! `counters` and their double CAS, the node partial list under `list_lock`) is the shared
 //! `Page`/`Node` of the machine, as in the classic design.
 //!
-//! Files: `alloc` (`slab_alloc_node`/`alloc_from_pcs`, `__pcs_replace_empty_main`), `refill`
-//! (the refill from slabs: `refill_sheaf`, `refill_objects`, `__refill_objects_node`),
+//! Files: `access` (the lookups of its own state, `impl SheavesState`), `alloc`
+//! (`slab_alloc_node`/`alloc_from_pcs`, `__pcs_replace_empty_main`), `refill` (the refill
+//! from slabs: `refill_sheaf`, `refill_objects`, `__refill_objects_node`),
 //! `alloc_slow` (`___slab_alloc`, `get_from_partial_node`, `allocate_slab`,
 //! `alloc_from_new_slab`), `free` (`slab_free`, `free_to_pcs`, `__pcs_replace_full_main`),
 //! `flush` (the flushes, `__kmem_cache_free_bulk`, hotplug), `free_slow` (`__slab_free`),
@@ -21,6 +22,7 @@ use super::{cost, Fault, Flow, Machine, Pc, Stat};
 use crate::model::pcs::labels::*;
 use crate::scenario::PcsLock;
 
+mod access;
 mod alloc;
 mod alloc_slow;
 mod barn;
@@ -177,34 +179,6 @@ own_state!(
     }
 );
 
-/// What a read gets where the lookups below find nothing.
-static NO_SHEAF: Sheaf = Sheaf {
-    slots: Vec::new(),
-    size: 0,
-    line: 0,
-    freed: true,
-};
-static NO_PCS: Pcs = Pcs {
-    holder: None,
-    main: 0,
-    spare: None,
-};
-static NO_BARN: Barn = Barn {
-    lock: None,
-    full: Vec::new(),
-    empty: Vec::new(),
-};
-static NO_SHEAF_LAYOUT: SheafLayout = SheafLayout {
-    capacity: 0,
-    max_full: 0,
-    max_empty: 0,
-    lines: 1,
-};
-
-// Lookups of Linux 7.0's state, as the machine's (`prims`): only its code runs under it, every
-// CPU has its sheaves, every node its barn, a sheaf id names a sheaf ever allocated (sheaves
-// are never removed: a freed one keeps its id). Anything else is an internal error of the
-// model: noted, an empty stand-in read, a write skipped (`None`).
 impl Machine {
     pub(super) fn sheaves_state(&self) -> &SheavesState {
         self.own()
@@ -212,47 +186,29 @@ impl Machine {
     pub(super) fn sheaves_state_mut(&mut self) -> Option<&mut SheavesState> {
         self.own_mut()
     }
+    // The step functions' way to the lookups of `access.rs`, until they are `impl
+    // SheavesState` themselves.
     pub(super) fn sheaf(&self, h: SheafId) -> &Sheaf {
-        (sv!(self).sheaves.get(h as usize))
-            .unwrap_or_else(|| self.core.missing("sheaf", h.into(), &NO_SHEAF))
+        sv!(self).sheaf(&self.core, h)
     }
     pub(super) fn sheaf_mut(&mut self, h: SheafId) -> Option<&mut Sheaf> {
-        let sh = own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?
-            .sheaves
-            .get_mut(h as usize);
-        super::prims::found(&self.core.fault, "sheaf", h.into(), sh)
+        own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?.sheaf_mut(&self.core, h)
     }
-    /// CPU k's `slub_percpu_sheaves`.
     pub(super) fn pcs(&self, k: u32) -> &Pcs {
-        (sv!(self).pcs.get(k as usize))
-            .unwrap_or_else(|| self.core.missing("sheaves of cpu", k.into(), &NO_PCS))
+        sv!(self).pcs(&self.core, k)
     }
     pub(super) fn pcs_mut(&mut self, k: u32) -> Option<&mut Pcs> {
-        let p = own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?
-            .pcs
-            .get_mut(k as usize);
-        super::prims::found(&self.core.fault, "sheaves of cpu", k.into(), p)
+        own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?.pcs_mut(&self.core, k)
     }
-    /// Node n's barn.
     pub(super) fn barn(&self, n: u32) -> &Barn {
-        (sv!(self).barns.get(n as usize))
-            .unwrap_or_else(|| self.core.missing("barn of node", n.into(), &NO_BARN))
+        sv!(self).barn(&self.core, n)
     }
     pub(super) fn barn_mut(&mut self, n: u32) -> Option<&mut Barn> {
-        let b = own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?
-            .barns
-            .get_mut(n as usize);
-        super::prims::found(&self.core.fault, "barn of node", n.into(), b)
+        own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?.barn_mut(&self.core, n)
     }
 
     pub(super) fn sheaf_layout(&self) -> &SheafLayout {
-        // `Config::from_scenario` made the layout of every Linux 7.0 scenario.
-        self.core.cfg.layout.sheaf().unwrap_or_else(|| {
-            self.core.fault(Fault::Broken(
-                "the sheaves' code ran without a sheaf layout",
-            ));
-            &NO_SHEAF_LAYOUT
-        })
+        SheavesState::sheaf_layout(&self.core)
     }
 
     /// `init_percpu_sheaves` at cache creation: every CPU's `main` is an empty sheaf of its
@@ -340,15 +296,6 @@ impl Machine {
         self.core.ctx(self.core.cur).kind == CtxKind::Task
     }
 
-    /// The CPU whose sheaves a sheaf is `main` or `spare` of, if any.
-    pub(super) fn sheaf_cpu(&self, h: SheafId) -> Option<u32> {
-        sv!(self)
-            .pcs
-            .iter()
-            .position(|p| p.main == h || p.spare == Some(h))
-            .map(|k| k as u32)
-    }
-
     // ----- the ghost owner of objects in flight -----
 
     pub(super) fn hold(&mut self, a: Addr) {
@@ -425,7 +372,9 @@ impl Machine {
     /// The lock rule for a sheaf's `size` and slots: if it is a CPU's main or spare, only the
     /// holder of that CPU's lock writes them.
     fn check_sheaf_writer(&mut self, h: SheafId, dead: bool) {
-        let Some(k) = self.sheaf_cpu(h) else { return };
+        let Some(k) = sv!(self).sheaf_cpu(h) else {
+            return;
+        };
         // The holder writing its own sheaf is every fast path's case: settle it before the
         // scan of every context's frames that `replacing` is.
         if !self.locked_pcs() || dead || self.pcs(k).holder == Some(self.core.cur) {

@@ -1,6 +1,7 @@
 //! Linux 7.0's lookups of its own state (`impl SheavesState`, given the core for its fault
 //! cell and its configuration): a CPU's `slub_percpu_sheaves`, a sheaf, a node's barn, the
-//! cache's sheaf geometry, and which CPU a sheaf belongs to.
+//! cache's sheaf geometry, and which CPU a sheaf belongs to; and what its functions ask of the
+//! core alone (`SheavesState::f(core, ..)`: lines, the variant's lock, the stepping context).
 
 use super::*;
 use crate::model::Core;
@@ -77,5 +78,41 @@ impl SheavesState {
             .iter()
             .position(|p| p.main == h || p.spare == Some(h))
             .map(|k| k as u32)
+    }
+}
+
+// What 7.0's functions ask of the core alone: its lines, its variant, the stepping context.
+impl SheavesState {
+    /// `PCS(k)`: CPU k's `slub_percpu_sheaves` (the per-CPU line of the layout).
+    pub(super) fn line_pcs(core: &Core, k: u32) -> u32 {
+        core.cfg.line_cc(k)
+    }
+    /// `BN(n)`: node n's barn, the line after `ND(n)`.
+    pub(super) fn line_bn(core: &Core, n: u32) -> u32 {
+        core.cfg.line_nd(n).saturating_add(1)
+    }
+    pub(super) fn locked_pcs(core: &Core) -> bool {
+        core.variant().pcs_lock == PcsLock::Trylock
+    }
+    /// Whether the stepping context may allocate with a blocking gfp (`GFP_KERNEL`): tasks
+    /// do; interrupt handlers allocate with `GFP_ATOMIC` (model.md C.7's fixture).
+    pub(super) fn can_block(core: &Core) -> bool {
+        core.ctx(core.cur).kind == CtxKind::Task
+    }
+
+    /// `get_barn(s)`: the barn of CPU k's node, through `s->node[]` (read-mostly, on the
+    /// `kmem_cache` line here) and the node's `barn` pointer.
+    pub(super) fn get_barn(core: &mut Core, k: u32) -> u32 {
+        let n = core.node_of_cpu(k);
+        core.access(core.cfg.line_kc(), Access::Read);
+        core.access(core.cfg.line_nd(n), Access::Read);
+        n
+    }
+
+    /// Count `n` for a statistic at once (`stat_add`).
+    pub(super) fn stat_add(core: &mut Core, s: Stat, n: u32) {
+        for _ in 0..n {
+            core.stat(s);
+        }
     }
 }

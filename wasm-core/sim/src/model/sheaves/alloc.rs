@@ -10,7 +10,7 @@
 //! function's signature.
 
 use super::super::memory::Access;
-use super::{call, sheaf_of_ret, without_sheaves};
+use super::{call, sheaf_name, sheaf_of_ret, without_sheaves, SheavesState};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::{Flow, Machine, Stat};
@@ -110,7 +110,7 @@ impl Machine {
                     Load,
                     format!("cpu_sheaves[{}].main", fr.pcs),
                     "main = pcs->main: sheaf {}.",
-                    self.sheaf_name(p.main)
+                    sheaf_name(p.main)
                 );
                 *pc = SA6;
                 Flow::Step
@@ -123,7 +123,7 @@ impl Machine {
                 note!(
                     self.core,
                     Load,
-                    format!("sheaf {}.size", self.sheaf_name(h)),
+                    format!("sheaf {}.size", sheaf_name(h)),
                     "main->size is {n}{}",
                     if n == 0 {
                         ": the main sheaf is empty."
@@ -161,7 +161,7 @@ impl Machine {
                 note!(
                     self.core,
                     Load,
-                    format!("sheaf {}.objects[{}]", self.sheaf_name(h), top),
+                    format!("sheaf {}.objects[{}]", sheaf_name(h), top),
                     "object = main->objects[{}] = {}.",
                     top,
                     self.core.addr_name(x)
@@ -204,7 +204,7 @@ impl Machine {
                 note!(
                     self.core,
                     Store,
-                    format!("sheaf {}.size", self.sheaf_name(h)),
+                    format!("sheaf {}.size", sheaf_name(h)),
                     "main->size := {}: {} is taken off the top of the sheaf.",
                     top,
                     self.core.addr_name(fr.object)
@@ -263,7 +263,7 @@ impl Machine {
                     Load,
                     format!("cpu_sheaves[{k}].spare"),
                     "__pcs_replace_empty_main: spare is {}.",
-                    sp.map_or("NULL".into(), |s| self.sheaf_name(s))
+                    sp.map_or("NULL".into(), sheaf_name)
                 );
                 *pc = if sp.is_some() { SE2b } else { SE4 };
                 Flow::Step
@@ -275,7 +275,7 @@ impl Machine {
                 note!(
                     self.core,
                     Load,
-                    format!("sheaf {}.size", self.sheaf_name(sp)),
+                    format!("sheaf {}.size", sheaf_name(sp)),
                     "spare->size is {n}{}",
                     if n > 0 {
                         ": swap main and spare."
@@ -295,7 +295,7 @@ impl Machine {
             }
             SE4 => {
                 step!(self.core);
-                let n = self.get_barn(k);
+                let n = SheavesState::get_barn(&mut self.core, k);
                 fr.barn = n;
                 note!(
                     self.core,
@@ -329,14 +329,14 @@ impl Machine {
                     Store,
                     format!("cpu_sheaves[{k}].main"),
                     "main := {}, the full sheaf from the barn.",
-                    self.sheaf_name(full)
+                    sheaf_name(full)
                 );
                 fr.count = k;
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             SE7 => {
                 self.core.stat(Stat::BARN_GET_FAIL);
-                fr.can_alloc = self.can_block();
+                fr.can_alloc = SheavesState::can_block(&self.core);
                 *pc = if !fr.can_alloc {
                     SE9
                 } else if fr.empty.is_some() {
@@ -357,7 +357,7 @@ impl Machine {
                     Store,
                     format!("cpu_sheaves[{k}].spare"),
                     "spare := NULL: the empty spare {} will be refilled.",
-                    self.sheaf_name(need!(self.core, fr.empty))
+                    sheaf_name(need!(self.core, fr.empty))
                 );
                 *pc = SE9;
                 Flow::Step
@@ -435,8 +435,8 @@ impl Machine {
                     Load,
                     format!("cpu_sheaves[{k}]"),
                     "Locked again on cpu{k}: main {} holds {n}, spare is {}.",
-                    self.sheaf_name(p.main),
-                    p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
+                    sheaf_name(p.main),
+                    p.spare.map_or("NULL".into(), sheaf_name)
                 );
                 *pc = if n == 0 { SE14b } else { SE15 };
                 Flow::Step
@@ -459,8 +459,8 @@ impl Machine {
                     Store,
                     format!("cpu_sheaves[{k}]"),
                     "spare := {} (empty) and main := {} (full).",
-                    self.sheaf_name(m),
-                    self.sheaf_name(f_)
+                    sheaf_name(m),
+                    sheaf_name(f_)
                 );
                 fr.count = k;
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
@@ -476,7 +476,7 @@ impl Machine {
                         Store,
                         format!("cpu_sheaves[{k}].spare"),
                         "main was refilled meanwhile: spare := {}.",
-                        self.sheaf_name(f_)
+                        sheaf_name(f_)
                     );
                     fr.count = k;
                     return Flow::Ret(Ret::new(1, None).counted(fr.count));
@@ -492,7 +492,7 @@ impl Machine {
                 note!(
                     self.core,
                     Load,
-                    format!("sheaf {}.size", self.sheaf_name(sp)),
+                    format!("sheaf {}.size", sheaf_name(sp)),
                     "spare->size is {n}."
                 );
                 *pc = if n == 0 { SE16b } else { SE17 };
@@ -522,7 +522,7 @@ impl Machine {
                     format!("cpu_sheaves[{k}]"),
                     "{} := {}.",
                     if main_was_empty { "main" } else { "spare" },
-                    self.sheaf_name(f_)
+                    sheaf_name(f_)
                 );
                 fr.count = k;
                 Flow::Ret(Ret::new(1, None).counted(fr.count))

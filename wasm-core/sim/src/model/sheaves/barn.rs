@@ -10,7 +10,7 @@
 //! or `ENOMEM`).
 
 use super::super::memory::Access;
-use super::{ret_sheaf, SheafId};
+use super::{ret_sheaf, sheaf_name, SheafId, SheavesState};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::{Flow, Machine};
@@ -132,7 +132,7 @@ impl Machine {
                     "local_trylock: preempt_disable(); this CPU (cpu{}) is fixed until the unlock.",
                     fr.cpu
                 );
-                if !self.locked_pcs() {
+                if !SheavesState::locked_pcs(&self.core) {
                     // The negative control: nothing but preemption guards the sheaves.
                     return Flow::Ret(Ret::new(1, None).counted(fr.count));
                 }
@@ -141,7 +141,8 @@ impl Machine {
             }
             LT2 => {
                 step!(self.core);
-                self.core.access(self.line_pcs(fr.cpu), Access::Read);
+                self.core
+                    .access(SheavesState::line_pcs(&self.core, fr.cpu), Access::Read);
                 let holder = self.pcs(fr.cpu).holder;
                 self.core.set_ok(holder.is_none());
                 note!(
@@ -175,7 +176,8 @@ impl Machine {
             }
             LT3 => {
                 step!(self.core);
-                self.core.access(self.line_pcs(fr.cpu), Access::Write);
+                self.core
+                    .access(SheavesState::line_pcs(&self.core, fr.cpu), Access::Write);
                 let cur = self.core.cur;
                 if let Some(p) = self.pcs_mut(fr.cpu) {
                     p.holder = Some(cur);
@@ -214,7 +216,7 @@ impl Machine {
                     "local_lock: preempt_disable() on cpu{}.",
                     fr.cpu
                 );
-                if !self.locked_pcs() {
+                if !SheavesState::locked_pcs(&self.core) {
                     return Flow::Ret(Ret::new(1, None).counted(fr.count));
                 }
                 *pc = LL2;
@@ -222,7 +224,8 @@ impl Machine {
             }
             LL2 => {
                 step!(self.core);
-                self.core.access(self.line_pcs(fr.cpu), Access::Write);
+                self.core
+                    .access(SheavesState::line_pcs(&self.core, fr.cpu), Access::Write);
                 let cur = self.core.cur;
                 if let Some(h) = self.pcs(fr.cpu).holder.filter(|&h| h != cur) {
                     let msg = format!(
@@ -256,12 +259,13 @@ impl Machine {
         use local_unlock_v7::Pc::*;
         match *pc {
             LU1 => {
-                if !self.locked_pcs() {
+                if !SheavesState::locked_pcs(&self.core) {
                     *pc = LU2;
                     return Flow::Go;
                 }
                 step!(self.core);
-                self.core.access(self.line_pcs(fr.cpu), Access::Write);
+                self.core
+                    .access(SheavesState::line_pcs(&self.core, fr.cpu), Access::Write);
                 if let Some(p) = self.pcs_mut(fr.cpu) {
                     p.holder = None;
                 }
@@ -292,8 +296,10 @@ impl Machine {
 
     fn barn_lock(&mut self, n: u32, flags: &mut bool) {
         self.core.irq_save(flags);
-        self.core
-            .atomic(self.line_bn(n), crate::model::cost::Id::SpinLock);
+        self.core.atomic(
+            SheavesState::line_bn(&self.core, n),
+            crate::model::cost::Id::SpinLock,
+        );
         let cur = self.core.cur;
         if let Some(b) = self.barn_mut(n) {
             b.lock = Some(cur);
@@ -307,7 +313,8 @@ impl Machine {
     }
 
     fn barn_unlock(&mut self, n: u32, flags: bool) {
-        self.core.access(self.line_bn(n), Access::Write);
+        self.core
+            .access(SheavesState::line_bn(&self.core, n), Access::Write);
         self.core.charge(crate::model::cost::Id::SpinUnlock);
         if let Some(b) = self.barn_mut(n) {
             b.lock = None;
@@ -334,7 +341,8 @@ impl Machine {
 
     /// A racy `data_race()` read of one of the barn's counts (`RLD` of model.md C.3.0).
     fn barn_count(&mut self, n: u32, full: bool) -> u32 {
-        self.core.access(self.line_bn(n), Access::Read);
+        self.core
+            .access(SheavesState::line_bn(&self.core, n), Access::Read);
         let b = self.barn(n);
         (if full { b.full.len() } else { b.empty.len() }) as u32
     }
@@ -380,7 +388,8 @@ impl Machine {
             BRE3 => {
                 step!(self.core);
                 self.check_barn_lock(n);
-                self.core.access(self.line_bn(n), Access::Write);
+                self.core
+                    .access(SheavesState::line_bn(&self.core, n), Access::Write);
                 let empty = need!(self.core, fr.empty);
                 let b = need!(self.core, self.barn_mut(n));
                 let full = (!b.full.is_empty()).then(|| b.full.remove(0));
@@ -398,8 +407,8 @@ impl Machine {
                     match full {
                         Some(f) => format!(
                             "Under the lock: take the full sheaf {} and leave the empty {} on the empty list.",
-                            self.sheaf_name(f),
-                            self.sheaf_name(empty)
+                            sheaf_name(f),
+                            sheaf_name(empty)
                         ),
                         None => "Under the lock nr_full is 0: the racy read lost. Nothing taken.".into(),
                     }
@@ -449,7 +458,8 @@ impl Machine {
             BGE3 => {
                 step!(self.core);
                 self.check_barn_lock(n);
-                self.core.access(self.line_bn(n), Access::Write);
+                self.core
+                    .access(SheavesState::line_bn(&self.core, n), Access::Write);
                 let b = need!(self.core, self.barn_mut(n));
                 let e = (!b.empty.is_empty()).then(|| b.empty.remove(0));
                 if let Some(e) = e {
@@ -462,10 +472,8 @@ impl Machine {
                     format!("barn {n}"),
                     "{}",
                     match e {
-                        Some(e) => format!(
-                            "Under the lock: take the empty sheaf {}.",
-                            self.sheaf_name(e)
-                        ),
+                        Some(e) =>
+                            format!("Under the lock: take the empty sheaf {}.", sheaf_name(e)),
                         None => "Under the lock the empty list is empty: nothing taken.".into(),
                     }
                 );
@@ -543,7 +551,8 @@ impl Machine {
             BRF4 => {
                 step!(self.core);
                 self.check_barn_lock(n);
-                self.core.access(self.line_bn(n), Access::Write);
+                self.core
+                    .access(SheavesState::line_bn(&self.core, n), Access::Write);
                 let full = need!(self.core, fr.full);
                 let b = need!(self.core, self.barn_mut(n));
                 let e = (!b.empty.is_empty()).then(|| b.empty.remove(0));
@@ -562,8 +571,8 @@ impl Machine {
                     match e {
                         Some(e) => format!(
                             "Under the lock: park the full sheaf {} and take the empty {}.",
-                            self.sheaf_name(full),
-                            self.sheaf_name(e)
+                            sheaf_name(full),
+                            sheaf_name(e)
                         ),
                         None => "Under the lock no empty sheaf is left: -ENOMEM.".into(),
                     }
@@ -599,7 +608,8 @@ impl Machine {
             BP2 => {
                 step!(self.core);
                 self.check_barn_lock(n);
-                self.core.access(self.line_bn(n), Access::Write);
+                self.core
+                    .access(SheavesState::line_bn(&self.core, n), Access::Write);
                 let h: SheafId = need!(self.core, fr.sheaf);
                 let b = need!(self.core, self.barn_mut(n));
                 if full {
@@ -614,7 +624,7 @@ impl Machine {
                     format!("barn {n}"),
                     "Put the {} sheaf {} on the barn's {} list.",
                     if full { "full" } else { "empty" },
-                    self.sheaf_name(h),
+                    sheaf_name(h),
                     if full { "full" } else { "empty" }
                 );
                 *pc = BP3;

@@ -4,7 +4,7 @@
 //! `free`.
 
 use super::super::memory::Access;
-use super::{call, PCS_BATCH_MAX};
+use super::{call, sheaf_name, SheavesState, PCS_BATCH_MAX};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::{Flow, Machine, Stat};
@@ -144,9 +144,9 @@ impl Machine {
                 note!(
                     self.core,
                     Load,
-                    format!("sheaf {}.size", self.sheaf_name(m)),
+                    format!("sheaf {}.size", sheaf_name(m)),
                     "sheaf_flush_main: main {} holds {size}; take {}.",
-                    self.sheaf_name(m),
+                    sheaf_name(m),
                     fr.batch
                 );
                 *pc = FM3;
@@ -170,7 +170,7 @@ impl Machine {
                 note!(
                     self.core,
                     Store,
-                    format!("sheaf {}.size", self.sheaf_name(m)),
+                    format!("sheaf {}.size", sheaf_name(m)),
                     "main->size := {rest}; copy the {b} pointer(s) above it to an on-stack batch."
                 );
                 *pc = FM4;
@@ -187,7 +187,7 @@ impl Machine {
                 call(kmem_cache_free_bulk::KB1, |f| f.arr = batch)
             }
             FM5r => {
-                self.stat_add(Stat::SHEAF_FLUSH, fr.batch);
+                SheavesState::stat_add(&mut self.core, Stat::SHEAF_FLUSH, fr.batch);
                 fr.flushed = true;
                 if fr.remaining > 0 {
                     *pc = FM1;
@@ -214,9 +214,9 @@ impl Machine {
                 note!(
                     self.core,
                     Load,
-                    format!("sheaf {}.size", self.sheaf_name(h)),
+                    format!("sheaf {}.size", sheaf_name(h)),
                     "sheaf_flush_unused({}): {n} object(s).",
-                    self.sheaf_name(h)
+                    sheaf_name(h)
                 );
                 if n == 0 {
                     return Flow::Ret(Ret::new(NULL, None));
@@ -230,7 +230,7 @@ impl Machine {
                 // handing its pointers to the bulk free, rather than after as the kernel
                 // does, is invisible to everyone else and keeps each object in one place.
                 let n = self.sheaf(h).size;
-                self.stat_add(Stat::SHEAF_FLUSH, n);
+                SheavesState::stat_add(&mut self.core, Stat::SHEAF_FLUSH, n);
                 let mut batch = Vec::new();
                 for i in 0..n {
                     let x = self.ld_slot(h, i);
@@ -242,9 +242,9 @@ impl Machine {
                 note!(
                     self.core,
                     Store,
-                    format!("sheaf {}", self.sheaf_name(h)),
+                    format!("sheaf {}", sheaf_name(h)),
                     "Hand the {n} object(s) of {} to __kmem_cache_free_bulk; size := 0.",
-                    self.sheaf_name(h)
+                    sheaf_name(h)
                 );
                 *pc = FU3r;
                 Flow::Step
@@ -382,8 +382,8 @@ impl Machine {
                     Load,
                     format!("cpu_sheaves[{d}]"),
                     "slub_cpu_dead(cpu{d}): main {}, spare {}.",
-                    self.sheaf_name(p.main),
-                    p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
+                    sheaf_name(p.main),
+                    p.spare.map_or("NULL".into(), sheaf_name)
                 );
                 *pc = HP3;
                 Flow::Step
@@ -444,8 +444,7 @@ impl Machine {
                     format!("cpu_sheaves[{k}].spare"),
                     "pcs_flush_all: {}",
                     match sp {
-                        Some(s) =>
-                            format!("detach the spare {} (spare := NULL).", self.sheaf_name(s)),
+                        Some(s) => format!("detach the spare {} (spare := NULL).", sheaf_name(s)),
                         None => "no spare to detach.".into(),
                     }
                 );

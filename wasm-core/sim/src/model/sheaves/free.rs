@@ -8,7 +8,7 @@
 
 use super::super::memory::Access;
 use super::barn::E2BIG;
-use super::{call, sheaf_of_ret, without_sheaves};
+use super::{call, sheaf_name, sheaf_of_ret, without_sheaves, SheavesState};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::{Flow, Machine, Stat};
@@ -200,7 +200,7 @@ impl Machine {
                     Load,
                     format!("cpu_sheaves[{}].main", fr.pcs),
                     "free_to_pcs: main is sheaf {}.",
-                    self.sheaf_name(m)
+                    sheaf_name(m)
                 );
                 *pc = FP5;
                 Flow::Step
@@ -215,7 +215,7 @@ impl Machine {
                 note!(
                     self.core,
                     Load,
-                    format!("sheaf {}.size", self.sheaf_name(m)),
+                    format!("sheaf {}.size", sheaf_name(m)),
                     "main->size is {n} of {}{}",
                     self.capacity(),
                     if full {
@@ -243,7 +243,7 @@ impl Machine {
                 note!(
                     self.core,
                     Store,
-                    format!("sheaf {}.objects[{}]", self.sheaf_name(m), fr.size),
+                    format!("sheaf {}.objects[{}]", sheaf_name(m), fr.size),
                     "main->objects[{}] := {}.",
                     fr.size,
                     self.core.addr_name(fr.object)
@@ -260,7 +260,7 @@ impl Machine {
                 note!(
                     self.core,
                     Store,
-                    format!("sheaf {}.size", self.sheaf_name(m)),
+                    format!("sheaf {}.size", sheaf_name(m)),
                     "main->size := {}: {} is on top of the sheaf.",
                     size,
                     self.core.addr_name(fr.object)
@@ -305,7 +305,7 @@ impl Machine {
             FR1u => Flow::Ret(Ret::new(0, None).counted(fr.count)),
             FR2 => {
                 step!(self.core);
-                let n = self.get_barn(k);
+                let n = SheavesState::get_barn(&mut self.core, k);
                 fr.barn = n;
                 note!(
                     self.core,
@@ -326,7 +326,7 @@ impl Machine {
                     Load,
                     format!("cpu_sheaves[{k}].spare"),
                     "spare is {}.",
-                    p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
+                    p.spare.map_or("NULL".into(), sheaf_name)
                 );
                 *pc = if p.spare.is_some() { FR5 } else { FR4 };
                 Flow::Step
@@ -349,8 +349,8 @@ impl Machine {
                     Store,
                     format!("cpu_sheaves[{k}]"),
                     "spare := {} (full) and main := {}, the empty sheaf from the barn.",
-                    self.sheaf_name(m),
-                    self.sheaf_name(e)
+                    sheaf_name(m),
+                    sheaf_name(e)
                 );
                 fr.count = k;
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
@@ -362,7 +362,7 @@ impl Machine {
                 note!(
                     self.core,
                     Load,
-                    format!("sheaf {}.size", self.sheaf_name(sp)),
+                    format!("sheaf {}.size", sheaf_name(sp)),
                     "spare->size is {n}{}",
                     if n < self.capacity() {
                         ": not full, swap main and spare."
@@ -398,7 +398,7 @@ impl Machine {
                         Store,
                         format!("cpu_sheaves[{k}].main"),
                         "main := {}, the empty sheaf the barn gave for the full one.",
-                        self.sheaf_name(e)
+                        sheaf_name(e)
                     );
                     fr.count = k;
                     return Flow::Ret(Ret::new(1, None).counted(fr.count));
@@ -475,7 +475,7 @@ impl Machine {
                 note!(
                     self.core,
                     Load,
-                    format!("sheaf {}.size", self.sheaf_name(m)),
+                    format!("sheaf {}.size", sheaf_name(m)),
                     "After the flush main holds {n}{}",
                     if n >= self.capacity() {
                         ": still full, start again."
@@ -544,8 +544,8 @@ impl Machine {
                         Store,
                         format!("cpu_sheaves[{k}]"),
                         "__pcs_install_empty_sheaf: spare := {} (full), main := {} (empty).",
-                        self.sheaf_name(p.main),
-                        self.sheaf_name(e)
+                        sheaf_name(p.main),
+                        sheaf_name(e)
                     );
                     return Flow::Ret(Ret::new(1, None));
                 }
@@ -554,7 +554,7 @@ impl Machine {
                     Load,
                     format!("cpu_sheaves[{k}]"),
                     "__pcs_install_empty_sheaf: the spare slot is taken ({}): something changed meanwhile.",
-                    p.spare.map_or("NULL".into(), |s| self.sheaf_name(s))
+                    p.spare.map_or("NULL".into(), sheaf_name)
                 );
                 *pc = FI2;
                 Flow::Step
@@ -566,7 +566,7 @@ impl Machine {
                 note!(
                     self.core,
                     Load,
-                    format!("sheaf {}.size", self.sheaf_name(m)),
+                    format!("sheaf {}.size", sheaf_name(m)),
                     "main->size is {n}{}",
                     if n < self.capacity() {
                         ": room again, so the new empty sheaf goes to the barn."
@@ -600,7 +600,7 @@ impl Machine {
                 note!(
                     self.core,
                     Load,
-                    format!("sheaf {}.size", self.sheaf_name(sp)),
+                    format!("sheaf {}.size", sheaf_name(sp)),
                     "spare->size is {n}{}",
                     if n < self.capacity() {
                         ": swap main and spare; the new empty sheaf goes to the barn."
@@ -630,7 +630,7 @@ impl Machine {
                     Store,
                     format!("cpu_sheaves[{k}].main"),
                     "main := {}.",
-                    self.sheaf_name(e)
+                    sheaf_name(e)
                 );
                 Flow::Ret(Ret::new(1, None))
             }

@@ -10,7 +10,7 @@
 //! INV-S7 fire only on states no schedule reaches (the trylock and the scheduler keep them):
 //! they check the model's own bookkeeping of the lock.
 
-use super::{sv, SheafId};
+use super::{sheaf_name, sv, SheafId};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::Fault;
@@ -78,7 +78,7 @@ impl Machine {
     fn sheaf_place_text(&self, p: &Place) -> String {
         match p {
             Place::User(v) => format!("held by `{}`", self.core.var_name(*v)),
-            Place::Sheaf(h, i) => format!("in sheaf {} (slot {i})", self.sheaf_name(*h)),
+            Place::Sheaf(h, i) => format!("in sheaf {} (slot {i})", sheaf_name(*h)),
             Place::Freelist(s) => format!("on slab {}'s freelist", self.core.slab_name(*s)),
             Place::Held(c) => format!("in flight in {}", self.core.ctx_name(*c)),
         }
@@ -242,7 +242,7 @@ impl Machine {
                         "INV-S5",
                         format!(
                             "node {n}'s barn has the empty sheaf {} on its full list",
-                            self.sheaf_name(h)
+                            sheaf_name(h)
                         ),
                     ));
                 }
@@ -256,7 +256,7 @@ impl Machine {
                         "INV-S5",
                         format!(
                             "node {n}'s barn has sheaf {} with {} object(s) on its empty list",
-                            self.sheaf_name(h),
+                            sheaf_name(h),
                             self.sheaf(h).size
                         ),
                     ));
@@ -269,7 +269,7 @@ impl Machine {
                     "INV-S3",
                     format!(
                         "sheaf {} is in {r} places at once (main, spare or a barn list)",
-                        self.sheaf_name(h as SheafId)
+                        sheaf_name(h as SheafId)
                     ),
                 ));
             }
@@ -278,7 +278,7 @@ impl Machine {
                     "INV-S3",
                     format!(
                         "sheaf {} was freed but a CPU or a barn still points to it",
-                        self.sheaf_name(h as SheafId)
+                        sheaf_name(h as SheafId)
                     ),
                 ));
             }

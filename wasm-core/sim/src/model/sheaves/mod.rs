@@ -3,7 +3,7 @@
 //! `counters` and their double CAS, the node partial list under `list_lock`) is the shared
 //! `Page`/`Node` of the machine, as in the classic design.
 //!
-//! Files: `access` (the lookups of its own state, `impl SheavesState`), `alloc`
+//! Files: `access` (the lookups of its own state and of the core, `impl SheavesState`), `alloc`
 //! (`slab_alloc_node`/`alloc_from_pcs`, `__pcs_replace_empty_main`), `refill` (the refill
 //! from slabs: `refill_sheaf`, `refill_objects`, `__refill_objects_node`),
 //! `alloc_slow` (`___slab_alloc`, `get_from_partial_node`, `allocate_slab`,
@@ -249,23 +249,8 @@ impl Machine {
         h
     }
 
-    // ----- names -----
-
-    /// Sheaves are named `h0`, `h1`… in the order they were allocated.
-    pub fn sheaf_name(&self, h: SheafId) -> String {
-        format!("h{h}")
-    }
-
     // ----- lines -----
 
-    /// `PCS(k)`: CPU k's `slub_percpu_sheaves` (the per-CPU line of the layout).
-    pub(super) fn line_pcs(&self, k: u32) -> u32 {
-        self.core.cfg.line_cc(k)
-    }
-    /// `BN(n)`: node n's barn, the line after `ND(n)`.
-    pub(super) fn line_bn(&self, n: u32) -> u32 {
-        self.core.cfg.line_nd(n).saturating_add(1)
-    }
     pub(super) fn line_sh(&self, h: SheafId) -> u32 {
         self.sheaf(h).line
     }
@@ -287,15 +272,6 @@ impl Machine {
     pub(super) fn capacity(&self) -> u32 {
         self.sheaf_layout().capacity
     }
-    pub(super) fn locked_pcs(&self) -> bool {
-        self.core.variant().pcs_lock == PcsLock::Trylock
-    }
-    /// Whether the stepping context may allocate with a blocking gfp (`GFP_KERNEL`): tasks
-    /// do; interrupt handlers allocate with `GFP_ATOMIC` (model.md C.7's fixture).
-    pub(super) fn can_block(&self) -> bool {
-        self.core.ctx(self.core.cur).kind == CtxKind::Task
-    }
-
     // ----- the ghost owner of objects in flight -----
 
     pub(super) fn hold(&mut self, a: Addr) {
@@ -329,14 +305,15 @@ impl Machine {
 
     /// A load of CPU k's `slub_percpu_sheaves`.
     pub(super) fn ld_pcs(&mut self, k: u32) -> Pcs {
-        self.core.access(self.line_pcs(k), Access::Read);
+        self.core
+            .access(SheavesState::line_pcs(&self.core, k), Access::Read);
         self.pcs(k).clone()
     }
 
     /// INV-S6: CPU k's sheaves change only under its lock, by the context that holds it (or,
     /// for a dead CPU, by `slub_cpu_dead`: `dead`).
     fn check_pcs_writer(&mut self, k: u32, what: &str, dead: bool) {
-        if !self.locked_pcs() || dead {
+        if !SheavesState::locked_pcs(&self.core) || dead {
             return;
         }
         let holder = self.pcs(k).holder;
@@ -358,7 +335,8 @@ impl Machine {
         spare: Option<Option<SheafId>>,
         dead: bool,
     ) {
-        self.core.access(self.line_pcs(k), Access::Write);
+        self.core
+            .access(SheavesState::line_pcs(&self.core, k), Access::Write);
         self.check_pcs_writer(k, "main/spare", dead);
         let p = need!(self.core, self.pcs_mut(k), ());
         if let Some(m) = main {
@@ -377,24 +355,18 @@ impl Machine {
         };
         // The holder writing its own sheaf is every fast path's case: settle it before the
         // scan of every context's frames that `replacing` is.
-        if !self.locked_pcs() || dead || self.pcs(k).holder == Some(self.core.cur) {
+        if !SheavesState::locked_pcs(&self.core)
+            || dead
+            || self.pcs(k).holder == Some(self.core.cur)
+        {
             return;
         }
         // A main just parked in a barn is still `pcs->main` until its CPU stores the
         // replacement (`replacing`): another CPU that takes it from the barn may fill it.
         if !self.replacing(k) {
-            let what = format!("sheaf {}", self.sheaf_name(h));
+            let what = format!("sheaf {}", sheaf_name(h));
             self.check_pcs_writer(k, &what, dead);
         }
-    }
-
-    /// `get_barn(s)`: the barn of CPU k's node, through `s->node[]` (read-mostly, on the
-    /// `kmem_cache` line here) and the node's `barn` pointer.
-    pub(super) fn get_barn(&mut self, k: u32) -> u32 {
-        let n = self.core.node_of_cpu(k);
-        self.core.access(self.core.cfg.line_kc(), Access::Read);
-        self.core.access(self.core.cfg.line_nd(n), Access::Read);
-        n
     }
 
     /// The spare swap of both replace functions: `main` and `spare` exchanged, two stores to
@@ -407,8 +379,8 @@ impl Machine {
             Store,
             format!("cpu_sheaves[{k}]"),
             "main := {} and spare := {}: the spare swap{why}.",
-            self.sheaf_name(spare),
-            self.sheaf_name(main)
+            sheaf_name(spare),
+            sheaf_name(main)
         );
     }
 
@@ -425,7 +397,7 @@ impl Machine {
         if size > self.capacity() {
             let msg = format!(
                 "sheaf {} holds {size} objects, above its capacity {}",
-                self.sheaf_name(h),
+                sheaf_name(h),
                 self.capacity()
             );
             self.core.violate("INV-S2", msg);
@@ -458,9 +430,9 @@ impl Machine {
         note!(
             self.core,
             SheafAlloc,
-            format!("sheaf {}", self.sheaf_name(h)),
+            format!("sheaf {}", sheaf_name(h)),
             "__alloc_empty_sheaf: kzalloc gives the empty sheaf {}.",
-            self.sheaf_name(h)
+            sheaf_name(h)
         );
         Some(h)
     }
@@ -481,22 +453,15 @@ impl Machine {
         note!(
             self.core,
             SheafFree,
-            format!("sheaf {}", self.sheaf_name(h)),
+            format!("sheaf {}", sheaf_name(h)),
             "free_empty_sheaf({}): kfree the sheaf{}.",
-            self.sheaf_name(h),
+            sheaf_name(h),
             if size > 0 {
                 format!(" with {size} object(s) still in it: they are lost to their slabs")
             } else {
                 String::new()
             }
         );
-    }
-
-    /// Count `n` for a statistic at once (`stat_add`).
-    pub(super) fn stat_add(&mut self, s: Stat, n: u32) {
-        for _ in 0..n {
-            self.core.stat(s);
-        }
     }
 
     // ----- spinlocks taken with irqsave (`LOCKI`/`UNLOCKI` of model.md C.3.0) -----
@@ -647,6 +612,11 @@ pub(super) fn without_sheaves<P: Copy>(
     }
     *pc = unlocked;
     call(local_unlock_v7::LU1, |f| f.cpu = c)
+}
+
+/// Sheaves are named `h0`, `h1`… in the order they were allocated.
+pub(super) fn sheaf_name(h: SheafId) -> String {
+    format!("h{h}")
 }
 
 /// A sheaf id as a callee's return value (`Flow::Ret` carries an address): 0 is NULL.

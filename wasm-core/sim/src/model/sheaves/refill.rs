@@ -4,7 +4,7 @@
 //! (`get_freelist_nofreeze`). Locals are named as in `alloc`.
 
 use super::super::memory::Access;
-use super::{call, sv};
+use super::{call, sheaf_name, sv, SheavesState};
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::{counters_text, Counters};
 use crate::model::state::*;
@@ -144,9 +144,9 @@ impl Machine {
                 note!(
                     self.core,
                     Load,
-                    format!("sheaf {}.size", self.sheaf_name(h)),
+                    format!("sheaf {}.size", sheaf_name(h)),
                     "refill_sheaf({}): size {size}, so {} to fill.",
-                    self.sheaf_name(h),
+                    sheaf_name(h),
                     fr.to_fill
                 );
                 if fr.to_fill == 0 {
@@ -178,13 +178,13 @@ impl Machine {
                 for x in stored {
                     self.unhold(x);
                 }
-                self.stat_add(Stat::SHEAF_REFILL, filled);
+                SheavesState::stat_add(&mut self.core, Stat::SHEAF_REFILL, filled);
                 note!(
                     self.core,
                     Store,
-                    format!("sheaf {}.size", self.sheaf_name(h)),
+                    format!("sheaf {}.size", sheaf_name(h)),
                     "size += {filled}: sheaf {} now holds {size} objects.",
-                    self.sheaf_name(h)
+                    sheaf_name(h)
                 );
                 fr.filled = filled;
                 *pc = RS4;
@@ -427,7 +427,7 @@ impl Machine {
                 note!(
                     self.core,
                     Store,
-                    format!("sheaf {}.objects[{i}]", self.sheaf_name(h)),
+                    format!("sheaf {}.objects[{i}]", sheaf_name(h)),
                     "p[{}] := {}; its free pointer gives the next, {}.",
                     fr.refilled,
                     self.core.addr_name(fr.object),

@@ -1,7 +1,7 @@
 //! The views of Linux 7.0's structures: each CPU's sheaves, each node's barn, sheaves in
 //! flight, who holds an object, and the names of the sheaves' cache lines.
 
-use super::{sv, SheafId};
+use super::{sheaf_name, sv, SheafId};
 use crate::model::state::*;
 use crate::model::Machine;
 use crate::view::{BarnView, LineHolds, ObjectOwner, PcsView, SheafView, SlabOwner, SlabView};
@@ -10,7 +10,7 @@ impl Machine {
     fn sheaf_view(&self, h: SheafId) -> SheafView {
         let sh = self.sheaf(h);
         SheafView {
-            name: self.sheaf_name(h),
+            name: sheaf_name(h),
             capacity: self.capacity(),
             objects: (sh.objects().iter())
                 .map(|&a| self.core.addr_name(a))
@@ -104,7 +104,7 @@ impl Machine {
             .position(|sh| !sh.freed && sh.objects().contains(&a))
         {
             return ObjectOwner::Sheaf {
-                sheaf: self.sheaf_name(h as SheafId),
+                sheaf: sheaf_name(h as SheafId),
             };
         }
         if let Some(&(c, _)) = s.held.iter().find(|&&(_, x)| x == a) {
@@ -154,14 +154,14 @@ impl Machine {
         let h = self.sheaf_of_line(l)?;
         let off = l.checked_sub(self.sheaf(h).line)?;
         Some(if off == 0 {
-            format!("sheaf {}", self.sheaf_name(h))
+            format!("sheaf {}", sheaf_name(h))
         } else {
             // Slots 0..3 share the header line, then eight a line.
             let first = off.saturating_sub(1).saturating_mul(8).saturating_add(4);
             let last = first
                 .saturating_add(7)
                 .min(self.capacity().saturating_sub(1));
-            format!("sheaf {} objects[{first}..{last}]", self.sheaf_name(h))
+            format!("sheaf {} objects[{first}..{last}]", sheaf_name(h))
         })
     }
 
@@ -182,7 +182,7 @@ impl Machine {
             }
         }
         self.sheaf_of_line(l).map(|h| LineHolds::Sheaf {
-            sheaf: self.sheaf_name(h),
+            sheaf: sheaf_name(h),
         })
     }
 }

@@ -502,24 +502,13 @@ fn run(path: &Path, schedule: Option<&str>, events: bool, max_moves: usize) -> R
         fields: &fields,
         events: &streamed,
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let written = serde_json::to_writer_pretty(&mut out, &whole)
-        .map_err(std::io::Error::from)
-        .and_then(|()| writeln!(out))
-        .and_then(|()| out.flush());
-    match written {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            return Err(Failure::input(format!(
-                "slub-lab: cannot write the output: {e}"
-            )))
-        }
-        _ => {}
-    }
-    // A closed pipe stops the second run early: there is nothing more to compare then.
+    print_json(&whole)?;
+    // On a closed pipe the second run still goes to its end (its events are only no longer
+    // written), so its outcome can be compared either way.
     let again = streamed.again.borrow_mut().take();
     match again {
         Some(Err(e)) => Err(e),
-        Some(Ok(again)) if again != outcome && written.is_ok() => Err(Failure {
+        Some(Ok(again)) if again != outcome => Err(Failure {
             code: 1,
             message: "slub-lab: internal error: the run with events ended differently".into(),
         }),
@@ -734,8 +723,8 @@ fn bench(
 }
 
 /// Print to stdout without panicking on a closed pipe (`slub-lab run ... | head`).
-fn print_json(value: &serde_json::Value) -> Result<(), Failure> {
-    let mut out = std::io::stdout().lock();
+fn print_json<T: serde::Serialize + ?Sized>(value: &T) -> Result<(), Failure> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let written = serde_json::to_writer_pretty(&mut out, value)
         .map_err(std::io::Error::from)
         .and_then(|()| writeln!(out))

@@ -32,15 +32,20 @@ fn stem(word: &str) -> String {
     w.chars().take(6).collect()
 }
 
-/// The comparable words of `text`: identifiers and numbers (`p0`, `3`, `cmpxchg_double`) and
-/// words of three letters or more, stemmed.
-fn words(text: &str) -> BTreeSet<String> {
+/// The words of `text` worth comparing, lowercased: identifiers and numbers (`p0`, `3`,
+/// `cmpxchg_double`) and words of three letters or more, without the function words.
+fn comparable(text: &str) -> Vec<String> {
     text.to_lowercase()
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty() && !STOP.contains(w))
         .filter(|w| w.chars().count() >= 3 || w.chars().any(|c| c.is_ascii_digit()))
-        .map(stem)
+        .map(str::to_string)
         .collect()
+}
+
+/// The stems of `text`'s comparable words.
+fn words(text: &str) -> BTreeSet<String> {
+    comparable(text).iter().map(|w| stem(w)).collect()
 }
 
 /// The words of `title` that it shares with the right choice and with no wrong one, when it
@@ -64,11 +69,9 @@ pub fn gives_away(title: &str, p: &Predict) -> Option<Vec<String>> {
     let in_wrong: BTreeSet<String> = wrong.into_iter().flatten().collect();
     let telling: BTreeSet<String> = with_right.difference(&in_wrong).cloned().collect();
     // Name them as the title writes them, not by their stems.
-    let lower = title.to_lowercase();
-    let named: BTreeSet<String> = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+    let named: BTreeSet<String> = comparable(title)
+        .into_iter()
         .filter(|w| telling.contains(&stem(w)))
-        .map(str::to_string)
         .collect();
     Some(named.into_iter().collect())
 }

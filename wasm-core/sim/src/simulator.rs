@@ -91,6 +91,14 @@ impl Simulator {
         self.machine.scenario()
     }
 
+    /// The code listing as this simulator's variant runs it ([`crate::listing_for`] of its
+    /// scenario's allocator, fast path and slow path): what the page shows beside the stage.
+    /// The variant is the parsed one, so no name of it crosses back from the page.
+    pub fn listing(&self) -> Vec<crate::ListingFunction> {
+        let sc = self.scenario();
+        crate::listing_for(sc.allocator, sc.variant.fastpath, sc.variant.slowpath)
+    }
+
     pub fn machine(&self) -> &Machine {
         &self.machine
     }

@@ -470,7 +470,7 @@ fn played(sc: scenario::Scenario, schedule: &[u16]) -> Simulator {
 }
 
 /// Every fast path and slow path, broken ones included: what runs is what the page's listing of
-/// that variant shows (`listing_for`).
+/// that variant shows (`Simulator::listing`, the listing the page gets).
 #[test]
 fn every_variant_runs_only_lines_of_its_own_listing() {
     use slub_sim::scenario::{Fastpath, Slowpath};
@@ -485,12 +485,10 @@ fn every_variant_runs_only_lines_of_its_own_listing() {
                 let Ok(sc) = scenario::parse(&j.to_string()) else {
                     continue;
                 };
-                let own: std::collections::HashSet<String> =
-                    slub_sim::listing_for(sc.allocator, sc.variant.fastpath, sc.variant.slowpath)
-                        .into_iter()
-                        .flat_map(|f| f.lines.into_iter().map(|l| l.label))
-                        .collect();
                 let sim = played(sc, &s.schedule);
+                let own: std::collections::HashSet<String> = (sim.listing().into_iter())
+                    .flat_map(|f| f.lines.into_iter().map(|l| l.label))
+                    .collect();
                 for e in sim.events() {
                     assert!(
                         own.contains(&e.label),

@@ -58,34 +58,6 @@ pub fn listing() -> String {
     to_json(&slub_sim::listing())
 }
 
-/// The listing as a variant runs it (`slub_sim::listing_for`): `allocator`, `fastpath` and
-/// `slowpath` as a view spells them. An unknown value is an error naming it.
-#[wasm_bindgen(js_name = listingFor)]
-pub fn listing_for(allocator: &str, fastpath: &str, slowpath: &str) -> Result<String, JsError> {
-    use slub_sim::scenario::{Allocator, Fastpath, Slowpath};
-    let alloc = match allocator {
-        "slub" => Allocator::Slub,
-        "slab" => Allocator::Slab,
-        "sheaves" => Allocator::Sheaves,
-        _ => {
-            return Err(JsError::new(&format!(
-                "listingFor: allocator \"{allocator}\" is not one the model knows"
-            )))
-        }
-    };
-    let fp = Fastpath::ALL.iter().find(|f| f.as_str() == fastpath);
-    let sp = Slowpath::ALL.iter().find(|s| s.as_str() == slowpath);
-    match (fp, sp) {
-        (Some(fp), Some(sp)) => Ok(to_json(&slub_sim::listing_for(alloc, *fp, *sp))),
-        (None, _) => Err(JsError::new(&format!(
-            "listingFor: fastpath \"{fastpath}\" is not one the model knows"
-        ))),
-        (_, None) => Err(JsError::new(&format!(
-            "listingFor: slowpath \"{slowpath}\" is not one the model knows"
-        ))),
-    }
-}
-
 /// Whether the page's scenario is still the exercise's that a goal opened with, by the rule
 /// `slub-lab grade` scores by (`slub_sim::scenario::same_exercise`). Text that is not JSON is
 /// no exercise's.
@@ -127,6 +99,13 @@ impl Simulator {
         #[wasm_bindgen(js_name = haveEvents)] have_events: usize,
     ) -> String {
         to_json(&self.inner.scene(schedule.as_deref(), cursor, have_events))
+    }
+
+    /// The code listing as this scenario's variant runs it (`slub_sim::Simulator::listing`):
+    /// JSON `[{ name, lines: [{ label, text }] }]`. It never changes for a simulator, so the
+    /// page asks once per simulator (web/src/sim/simulator.ts keeps it).
+    pub fn listing(&self) -> String {
+        to_json(&self.inner.listing())
     }
 
     /// The moves that may come next.

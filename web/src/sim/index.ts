@@ -1,7 +1,6 @@
 // The public face of the bridge: what the rest of the page may use.
 export {
   listing,
-  listingFor,
   movesToEnd,
   panicForTest,
   sameExercise,

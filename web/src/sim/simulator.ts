@@ -13,7 +13,6 @@ import init, {
   lastPanic,
   panicForTest as rawPanicForTest,
   listing as rawListing,
-  listingFor as rawListingFor,
   sameExercise as rawSameExercise,
   Simulator as RawSimulator,
 } from './pkg/slub_wasm.js';
@@ -119,22 +118,6 @@ export function listing(): ListingFunction[] {
   return JSON.parse(call(() => rawListing())) as ListingFunction[];
 }
 
-const listings = new Map<string, ListingFunction[]>();
-
-/**
- * The listing as a variant runs it: Linux 7.0's functions for `sheaves`, else only the fast
- * path's and slow path's lines of the classic ones (Rust decides).
- */
-export function listingFor(allocator: string, fastpath: string, slowpath: string): ListingFunction[] {
-  const key = `${allocator}|${fastpath}|${slowpath}`;
-  let found = listings.get(key);
-  if (found === undefined) {
-    found = JSON.parse(call(() => rawListingFor(allocator, fastpath, slowpath))) as ListingFunction[];
-    listings.set(key, found);
-  }
-  return found;
-}
-
 /**
  * Whether `scenario` is still the exercise's that `opening` began, by `slub-lab grade`'s own
  * rule (Rust, `slub_sim::scenario::same_exercise`): equal as JSON but for `name` and `schedule`.
@@ -189,6 +172,8 @@ export class Simulation {
    * borrowed": every later call reports the first crash instead.
    */
   #crash: SimCrash | undefined;
+  /** The listing of this scenario's variant, asked for once (it never changes). */
+  #listing: ListingFunction[] | undefined;
 
   #call<T>(f: () => T): T {
     if (this.#crash !== undefined) throw this.#crash;
@@ -218,6 +203,16 @@ export class Simulation {
     checkVersion('view', scene.view);
     checkVersion('outcome', scene.outcome);
     return scene;
+  }
+
+  /**
+   * The code listing as this scenario's variant runs it: Linux 7.0's functions for `sheaves`,
+   * else only the lines of the classic functions that its fast path and slow path run. Rust
+   * reads the variant from the scenario it parsed; the page sends nothing back.
+   */
+  listing(): readonly ListingFunction[] {
+    this.#listing ??= JSON.parse(this.#call(() => this.#raw.listing())) as ListingFunction[];
+    return this.#listing;
   }
 
   apply(move: string): void {

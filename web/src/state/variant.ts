@@ -3,7 +3,7 @@
 // wasm-core/sim/src/scenario/keys.rs). Pure. Which allocator a scenario runs is the
 // simulator's answer (`View.allocator`), not derived here.
 import type { Allocator } from '../sim/types';
-import { DEFAULT_ERA, ERA_ALLOCATOR, ERAS, VARIANT_KEYS } from '../sim/generated/variantKeys';
+import { DEFAULT_ERA, ERA_ALLOCATOR, ERAS, NEGATIVE_CONTROLS, VARIANT_KEYS } from '../sim/generated/variantKeys';
 
 export { ERAS };
 
@@ -93,31 +93,6 @@ export function parseOptionValue(s: string): VariantValue | undefined {
   }
   return undefined;
 }
-
-/**
- * The variant values that break the allocator on purpose (the negative controls of the spec's
- * golden scenarios), and what each lets through: the playground says so beside the scenario.
- */
-export const NEGATIVE_CONTROLS: readonly { readonly key: string; readonly value: VariantValue; readonly says: string }[] = [
-  {
-    key: 'fastpath',
-    value: 'no-tid',
-    says: 'the fast path without its transaction id: a CAS that finds the same freelist head succeeds even when the list changed under it: the ABA problem of the lesson "Break it: without the tid"',
-  },
-  {
-    key: 'fastpath',
-    value: 'cmpxchg-local',
-    says: 'cmpxchg_local on the freelist alone, no tid: the same ABA goes through',
-  },
-  {
-    key: 'fastpath',
-    value: 'tid-unguarded',
-    says: "3.1's fast path, which read the tid and the CPU slab unguarded: a migrated task can pair one CPU's tid with the other's slab (fixed in 3.10)",
-  },
-  { key: 'tidStep', value: 1, says: "a tid step of 1: one CPU's tid can equal a stale snapshot of another's" },
-  { key: 'pcsLock', value: 'none', says: "7.0's sheaves without their local lock: an interrupt can touch a sheaf mid-operation" },
-  { key: 'refillFailFlush', value: false, says: 'a refill that falls short frees its sheaf without flushing it: the objects leak' },
-];
 
 /** The negative-control values the scenario's own variant sets. */
 export function negativeControls(scenario: string): (typeof NEGATIVE_CONTROLS)[number][] {

@@ -175,7 +175,7 @@ export function Player({
     );
   }
 
-  const { view, outcome, lastEvent, events } = derived;
+  const { view, outcome, lastEvent, events, listing } = derived;
   const playedMoves = goal === null ? [] : state.schedule.slice(0, state.cursor);
   const status = view.deadlock
     ? 'deadlock: contexts are unfinished and none can move'
@@ -302,8 +302,8 @@ export function Player({
         <div className="col-left">
 
           <h2 className="sr-only">Code</h2>
-          <ThreadPanes view={view} />
-          <ListingView view={view} event={lastEvent} />
+          <ThreadPanes view={view} listing={listing} />
+          <ListingView view={view} listing={listing} event={lastEvent} />
         </div>
         <div className="col-stage">
           <h2 className="sr-only">Stage</h2>

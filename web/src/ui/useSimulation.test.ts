@@ -2,8 +2,8 @@
 // what a fresh simulator shows, whatever the learner does (step, step back, branch, load).
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Simulation } from '../sim';
-import { enabledMovesOf, eventsOf, loadWasmNode, outcomeOf, scenarioFiles } from '../sim/testing';
+import { listing, Simulation } from '../sim';
+import { enabledMovesOf, eventsOf, loadWasmNode, outcomeOf, samplePath, scenarioFiles } from '../sim/testing';
 import { deriver } from './useSimulation';
 
 beforeAll(loadWasmNode);
@@ -93,6 +93,45 @@ function longSchedule(total: number): { scenario: string; moves: string[] } {
   while (moves.length < total - tail.length) moves.push(moves.length % 2 === 1 ? 'migrate:T:1' : 'migrate:T:0');
   return { scenario: readFileSync(file, 'utf8'), moves: [...moves, ...tail] };
 }
+
+describe("the listing of the scenario's variant", () => {
+  const sample = JSON.parse(readFileSync(samplePath, 'utf8')) as Record<string, unknown>;
+  const labels = (variant: Record<string, string>) => {
+    const derived = deriver(JSON.stringify({ ...sample, variant }))([], 0);
+    if (derived.kind !== 'ok') throw new Error(`${JSON.stringify(variant)}: ${derived.kind}`);
+    // One listing per simulator: the next scene hands the same array back.
+    const again = deriver(JSON.stringify({ ...sample, variant }));
+    const first = again([], 0);
+    const next = again(['T'], 1);
+    if (first.kind !== 'ok' || next.kind !== 'ok') throw new Error('the sample does not play');
+    expect(next.listing).toBe(first.listing);
+    return new Set(derived.listing.flatMap((f) => f.lines.map((l) => l.label)));
+  };
+
+  it("shows the lines that variant's fast and slow paths run, read from the scenario in Rust", () => {
+    const tid = labels({ fastpath: 'tid-loop' });
+    const local = labels({ fastpath: 'cmpxchg-local' });
+    const locked = labels({ fastpath: 'tid-loop', slowpath: 'local-lock' });
+    // 2008's this_cpu cmpxchg_local is not in a tid loop's listing, and the other way round.
+    expect(local.has('slab_alloc:L5')).toBe(true);
+    expect(tid.has('slab_alloc:L5')).toBe(false);
+    expect([...tid].some((l) => /^slab_alloc:E3/.test(l))).toBe(true);
+    expect([...local].some((l) => /^slab_alloc:E3/.test(l))).toBe(false);
+    // The slow path chooses __slab_alloc's lines: local_lock's only under `local-lock`.
+    expect([...locked].some((l) => l.startsWith('__slab_alloc:LL'))).toBe(true);
+    expect([...tid].some((l) => l.startsWith('__slab_alloc:LL'))).toBe(false);
+    // Each listing is the whole listing's lines (a subset), never one of its own.
+    const whole = new Set(listing().flatMap((f) => f.lines.map((l) => l.label)));
+    for (const l of [...tid, ...local, ...locked]) expect(whole.has(l), l).toBe(true);
+  });
+
+  it("is Linux 7.0's own table under the sheaves era", () => {
+    const v7 = labels({ era: 'v7.0' });
+    const whole = new Set(listing().flatMap((f) => f.lines.map((l) => l.label)));
+    expect(v7.size).toBeGreaterThan(0);
+    expect([...v7].some((l) => !whole.has(l))).toBe(true);
+  });
+});
 
 describe('a long schedule replayed in slices', () => {
   it('leaves the derivation where one call leaves it, with nothing pending', async () => {

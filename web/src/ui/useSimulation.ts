@@ -3,7 +3,7 @@
 // change of schedule or cursor is one call, `Simulation.scene`, which returns in one JSON
 // crossing the view, the outcome and only the events this page does not have yet.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { SimCrash, SimError, Simulation, type Outcome, type SimEvent, type View } from '../sim';
+import { SimCrash, SimError, Simulation, type ListingFunction, type Outcome, type SimEvent, type View } from '../sim';
 
 export type Derived =
   | {
@@ -14,6 +14,8 @@ export type Derived =
       lastEvent: SimEvent | undefined;
       /** Every event of the kept schedule, including moves ahead of the cursor. */
       events: readonly SimEvent[];
+      /** The code listing as the scenario's variant runs it (the same array for a scenario). */
+      listing: readonly ListingFunction[];
     }
   /** The scenario or the schedule does not play; the message says why. */
   | { kind: 'error'; message: string }
@@ -53,7 +55,7 @@ function derive(held: Held, schedule: readonly string[], cursor: number): Derive
   if (scene.error !== null) return { kind: 'error', message: scene.error };
   const count = scene.eventsAtCursor;
   const lastEvent = count === 0 ? undefined : held.events[count - 1];
-  return { kind: 'ok', view: scene.view, outcome: scene.outcome, lastEvent, events: held.events };
+  return { kind: 'ok', view: scene.view, outcome: scene.outcome, lastEvent, events: held.events, listing: held.sim.listing() };
 }
 
 /** How many of `schedule`'s first moves the simulator already holds (`held.schedule`'s). */

@@ -17,7 +17,7 @@ import { SVG_CSS } from '../render/style';
 import { renderTimeline } from '../render/timeline.view';
 import { Icon } from './Icon';
 import { StageLegend } from './StageLegend';
-import { listingFor, type SimEvent, type View } from '../sim';
+import type { ListingFunction, SimEvent, View } from '../sim';
 
 export const TWEEN_MS = 320;
 
@@ -285,11 +285,7 @@ export function TimelineView({ events, schedule, cursor, view, animate, onGoto }
  * One pane per live context, side by side like threads: who it is, where it
  * runs, what it is doing, and the line it executes next, whole. The listing below has them all.
  */
-export function ThreadPanes({ view }: { view: View }) {
-  const listing = useMemo(
-    () => listingFor(view.allocator, view.variant.fastpath, view.variant.slowpath),
-    [view.allocator, view.variant.fastpath, view.variant.slowpath],
-  );
+export function ThreadPanes({ view, listing }: { view: View; listing: readonly ListingFunction[] }) {
   const live = view.contexts.filter((c) => c.state !== 'finished' && c.label !== null);
   if (live.length === 0) return null;
   return (
@@ -312,13 +308,22 @@ export function ThreadPanes({ view }: { view: View }) {
   );
 }
 
-/** The code listing: only the lines the scenario's variant runs (its era's fast path). */
-export function ListingView({ view, event, hideEras = false }: { view: View; event: SimEvent | undefined; hideEras?: boolean }) {
+/**
+ * The code listing: `listing` is the scenario's variant's (`Simulation.listing`), only the lines
+ * it runs (its era's fast path).
+ */
+export function ListingView({
+  view,
+  listing,
+  event,
+  hideEras = false,
+}: {
+  view: View;
+  listing: readonly ListingFunction[];
+  event: SimEvent | undefined;
+  hideEras?: boolean;
+}) {
   const ol = useRef<HTMLOListElement | null>(null);
-  const listing = useMemo(
-    () => listingFor(view.allocator, view.variant.fastpath, view.variant.slowpath),
-    [view.allocator, view.variant.fastpath, view.variant.slowpath],
-  );
   const rows = useMemo(() => layoutListing(listing, view.contexts, event, hideEras), [listing, view.contexts, event, hideEras]);
   useLayoutEffect(() => {
     const el = ol.current;

@@ -6,7 +6,10 @@
 //! - `default`: the value of the v3.10 kernel, which a file without `era` gets;
 //! - `eras`: the era bundles that set another value (model.md §2.16);
 //! - `read_by`: the allocators that read the key. The first is its home: naming the key for
-//!   another allocator is refused in the home's words (`variant::refusal`).
+//!   another allocator is refused in the home's words (`variant::refusal`);
+//! - `broken` (optional): the negative controls, values that break the allocator on purpose,
+//!   each with what it lets through. The page's `NEGATIVE_CONTROLS` (generated into
+//!   `variantKeys.ts`) says so beside a scenario that sets one.
 //!
 //! From the rows, `variant_keys!` (`variant.rs`) makes [`Variant`], its `Default` and
 //! `Variant::for_era`, the file's raw `RawVariant` and `resolve_variant`, the table `KEYS` that
@@ -35,6 +38,12 @@ variant_keys! {
         default: Fastpath::PreemptDisable,
         eras: { V3_1: Fastpath::TidUnguarded, V4_0: Fastpath::TidLoop, V6_8: Fastpath::TidDirect },
         read_by: [Slub],
+        broken: {
+            Fastpath::NoTid => "the fast path without its transaction id: a CAS that finds the same freelist head succeeds even when the list changed under it: the ABA problem of the lesson \"Break it: without the tid\"",
+            Fastpath::CmpxchgLocal => "cmpxchg_local on the freelist alone, no tid: the same ABA goes through",
+            Fastpath::CmpxchgLocalEmulated => "cmpxchg_local emulated by disabling interrupts, still no tid: the same ABA goes through",
+            Fastpath::TidUnguarded => "3.1's fast path, which read the tid and the CPU slab unguarded: a migrated task can pair one CPU's tid with the other's slab (fixed in 3.10)",
+        },
     }
     slowpath "slowpath": Slowpath {
         values: { IrqOff = "irq-off", LocalLock = "local-lock" },
@@ -94,6 +103,7 @@ variant_keys! {
         default: None,
         eras: {},
         read_by: [Slub],
+        broken: { Some(1) => "a tid step of 1: one CPU's tid can equal a stale snapshot of another's" },
     }
     /// SLAB only (`allocator: slab`); the only key besides `preempt` SLAB reads.
     slab_grow "slabGrow": SlabGrow {
@@ -121,10 +131,12 @@ variant_keys! {
         default: PcsLock::Trylock,
         eras: {},
         read_by: [Sheaves],
+        broken: { PcsLock::None => "7.0's sheaves without their local lock: an interrupt can touch a sheaf mid-operation" },
     }
     refill_fail_flush "refillFailFlush": bool {
         default: false,
         eras: {},
         read_by: [Sheaves],
+        broken: { false => "a refill that falls short frees its sheaf without flushing it: the objects leak" },
     }
 }

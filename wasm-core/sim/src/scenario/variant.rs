@@ -27,7 +27,8 @@ macro_rules! variant_keys {
             $(values: { $(#[$enum_meta:meta])* $($value:ident = $text:literal),+ $(,)? },)?
             default: $default:expr,
             eras: { $($era:ident: $era_value:expr),* $(,)? },
-            read_by: [$($reader:ident),+ $(,)?] $(,)?
+            read_by: [$($reader:ident),+ $(,)?]
+            $(, broken: { $($broken:expr => $says:literal),+ $(,)? })? $(,)?
         }
     )*) => {
         // A key's own value type, when its row declares one.
@@ -81,6 +82,21 @@ macro_rules! variant_keys {
                 )*
                 Ok(out)
             }
+        }
+
+        /// The negative controls (values that break the allocator on purpose), in the order of
+        /// the rows: each key's JSON name, the value as a file writes it, and what it lets
+        /// through. The page's `NEGATIVE_CONTROLS` is generated from it
+        /// (wasm-core/wasm/tests/contract.rs).
+        pub fn negative_controls() -> Vec<(&'static str, serde_json::Value, &'static str)> {
+            let mut out = Vec::new();
+            $($($(
+                let value: $ty = $broken;
+                if let Ok(v) = serde_json::to_value(value) {
+                    out.push(($json, v, $says));
+                }
+            )+)?)*
+            out
         }
 
         /// `variant` as the file writes it: `era` and every key, each optional.

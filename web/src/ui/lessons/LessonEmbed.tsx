@@ -210,7 +210,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
   }
   const full = options.controls === 'full';
   const showLines = options.lines === 'on' || (options.lines === 'auto' && lesson.front.topics.includes('cache-lines'));
-  const { view: v, lastEvent, outcome } = derived;
+  const { view: v, lastEvent, outcome, listing } = derived;
   // A slide has no room for the statistics panel: the counters the step names, with their
   // values at the move the stage shows.
   const counters = projector ? citedStats(highlights, current.narrationHtml, Object.keys(outcome.stats.total)) : [];
@@ -264,7 +264,7 @@ function LessonEmbed({ lesson, initial, lo, hi, options }: { lesson: Lesson; ini
         </div>
       )}
       <div className="embed-stage">
-        {full && <ListingView view={v} event={lastEvent} hideEras={!revealed(lesson.front, 'eras', state.step)} />}
+        {full && <ListingView view={v} listing={listing} event={lastEvent} hideEras={!revealed(lesson.front, 'eras', state.step)} />}
         <StageView
           fitHeight={EMBED_FIT}
           keep={keep}

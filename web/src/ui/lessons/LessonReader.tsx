@@ -36,6 +36,9 @@ import { LESSON_KEYS, bringIntoReach, isPhone, useSwipe } from './phone';
 // simulator it waits for anyway: a lesson's words need neither.
 const loadViews = () => import('../views');
 
+/** No variant's listing yet (the simulator is loading or the scenario does not play). */
+const NO_LISTING: readonly ListingFunction[] = [];
+
 let listingCache: ListingFunction[] | undefined;
 /** The whole listing, once the simulator is ready (empty until then). */
 function useListing(ready: boolean): readonly ListingFunction[] {
@@ -162,6 +165,7 @@ export function LessonReader({
     [current],
   );
   const view = derived.kind === 'ok' ? derived.view : null;
+  const own = derived.kind === 'ok' ? derived.listing : NO_LISTING;
   // Mark the highlights on what the views drew (their layout effects ran first), and bring a
   // highlighted code line into the listing's view once per step.
   const scrolledFor = useRef<number | null>(null);
@@ -357,7 +361,7 @@ export function LessonReader({
                 {highlights.map(({ name, h }) => (
                   <li key={name} data-highlight={name}>
                     <span aria-hidden="true">▶ </span>
-                    {describeHighlight(h, view, derived.kind === 'ok' ? derived.outcome : null, codeFor(view, listing))}
+                    {describeHighlight(h, view, derived.kind === 'ok' ? derived.outcome : null, codeFor(view, listing, own))}
                   </li>
                 ))}
               </ul>
@@ -425,9 +429,9 @@ export function LessonReader({
 
           <section className="code-panel" aria-label="Code listing" data-panel="code">
             <h3>Code</h3>
-            {view !== null && views !== null && <views.ThreadPanes view={view} />}
+            {view !== null && views !== null && <views.ThreadPanes view={view} listing={own} />}
             {view !== null && views !== null && (
-              <views.ListingView view={view} event={derived.kind === 'ok' ? derived.lastEvent : undefined} hideEras={!shown('eras')} />
+              <views.ListingView view={view} listing={own} event={derived.kind === 'ok' ? derived.lastEvent : undefined} hideEras={!shown('eras')} />
             )}
           </section>
         </div>

@@ -3,13 +3,16 @@
 // "Look at" list, so nothing is shown by colour alone), and marked on the rendered stage,
 // listing, cache lines and panels (highlightDom.ts). Pure.
 import type { Highlight, Panel } from '../../lessons';
-import { listingFor, type ArrayView, type ListingFunction, type ObjectOwner, type Outcome, type SheafView, type SlabOwner, type View } from '../../sim';
+import type { ArrayView, ListingFunction, ObjectOwner, Outcome, SheafView, SlabOwner, View } from '../../sim';
 
 export type { Highlight, Panel } from '../../lessons';
 
-/** The listing a lesson's code highlights name: Linux 7.0's functions are a table of their own. */
-export function codeFor(view: View, whole: readonly ListingFunction[]): readonly ListingFunction[] {
-  return view.allocator === 'sheaves' ? listingFor(view.allocator, view.variant.fastpath, view.variant.slowpath) : whole;
+/**
+ * The listing a lesson's code highlights name: the variant's own (`Simulation.listing`) for
+ * Linux 7.0, whose functions are a table of their own, else the whole classic listing.
+ */
+export function codeFor(view: View, whole: readonly ListingFunction[], own: readonly ListingFunction[]): readonly ListingFunction[] {
+  return view.allocator === 'sheaves' ? own : whole;
 }
 
 const chain = (names: readonly string[], empty = 'NULL') => (names.length === 0 ? empty : names.join(' → '));

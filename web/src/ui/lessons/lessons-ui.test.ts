@@ -156,7 +156,7 @@ describe('every lesson', () => {
           const outcome = outcomeOf(sim);
           for (const h of step.highlights) {
             const name = h.name;
-            const words = describeHighlight(h, view, outcome, codeFor(view, code));
+            const words = describeHighlight(h, view, outcome, codeFor(view, code, sim.listing()));
             expect(words, `${lesson.id} step ${step.n}: ${name}`).not.toMatch(/not made yet|not in this scenario/);
             if (view.allocator === 'slab') {
               // SLAB has no kmem_cache_cpu, and its node counts partial slabs on its lists.

@@ -319,7 +319,9 @@ test.describe('the app: front page, comparison, playground, explorer, lab and em
     expect(barBox, 'no scenario bar, stage or controls').not.toBe(null);
     expect(stageBox, 'no scenario bar, stage or controls').not.toBe(null);
     expect(controlsBox, 'no scenario bar, stage or controls').not.toBe(null);
-    if (!(barBox.y < controlsBox.y && barBox.y < stageBox.y && barBox.y < 200)) throw new Error(`the scenario bar is not at the top (y ${barBox.y})`);
+    expect(barBox.y, 'the scenario bar above the controls').toBeLessThan(controlsBox.y);
+    expect(barBox.y, 'the scenario bar above the stage').toBeLessThan(stageBox.y);
+    expect(barBox.y, 'the scenario bar at the top').toBeLessThan(200);
     await expect(page.getByLabel('era', { exact: true }), 'no era beside the scenario').toHaveCount(1);
     await shot(page, 'negative-control');
     await axe(page, 'scenario bar');
@@ -453,7 +455,8 @@ test.describe('the app: front page, comparison, playground, explorer, lab and em
     const svgPath = outputPath('e2e-export.svg');
     await svgDl.saveAs(svgPath);
     const svg = readFileSync(svgPath, 'utf8');
-    if (!svg.startsWith('<svg') || !svg.includes('xmlns="http://www.w3.org/2000/svg"')) throw new Error('not an SVG document');
+    expect(svg, 'not an SVG document').toMatch(/^<svg/);
+    expect(svg, 'not an SVG document').toContain('xmlns="http://www.w3.org/2000/svg"');
     expect(svg, 'the SVG lacks the frame content').toContain('p3');
     expect(svg, 'the SVG lacks the frame content').toContain('FAILS');
     expect(svg, 'the SVG does not say which frame it is').toContain('move 17 of 17 · atomic step');
@@ -563,14 +566,11 @@ test.describe('the app: front page, comparison, playground, explorer, lab and em
   test('the stage fits a slide, a phone and the dark theme', async ({ page, url, axe }) => {
     await openPlayer(page, `${url}#/play?s=sc11&m=B,B,B,B,B,B&at=6`);
     await shot(page, 'slide-1280x720');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
-    if (overflow) throw new Error('the page scrolls sideways at 1280');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'the page scrolls sideways at 1280').toBeLessThanOrEqual(1);
     await page.setViewportSize(PHONE);
     await page.waitForTimeout(300);
     await shot(page, 'phone');
-    if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) {
-      throw new Error('the page scrolls sideways on a phone');
-    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'the page scrolls sideways on a phone').toBeLessThanOrEqual(1);
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.setViewportSize(SLIDE);
     await page.goto(`${url}#/play?s=sc08&m=B,B,B,B,B,B,B,B,C,C,C,C,C,C,C,C&at=16`);
@@ -587,7 +587,7 @@ test.describe('the app: front page, comparison, playground, explorer, lab and em
       const moving = await page.evaluate(() =>
         [...document.querySelectorAll('[data-testid="stage"] g')].some((g) => '__transition' in g && g.__transition !== undefined && Object.keys(g.__transition).length > 0),
       );
-      if (moving) throw new Error('a tween runs under prefers-reduced-motion');
+      expect(moving, 'a tween runs under prefers-reduced-motion').toBe(false);
     });
   });
   test('a learner opens the lab, watches the seed comparisons run, reads a chart beside the published numbers and opens a run in the stepper', async ({ page, url, axe }) => {
@@ -613,7 +613,8 @@ test.describe('the app: front page, comparison, playground, explorer, lab and em
     const label = (await chart.getAttribute('aria-label')) ?? '';
     expect(label, `chart label: ${label}`).toMatch(/^Published: after ÷ before is \d\.\d{3} .* Model: \d\.\d{3} /);
     const widths = await chart.locator('g.row rect.bar').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('width'))));
-    if (widths.length !== 2 || widths.some((w) => !(w > 0))) throw new Error(`bars: ${JSON.stringify(widths)}`);
+    expect(widths, 'two bars').toHaveLength(2);
+    for (const w of widths) expect(w, `bars: ${JSON.stringify(widths)}`).toBeGreaterThan(0);
     expect((await chart.locator('g.row .value').allTextContents()).filter((t) => /%$/.test(t)).length, 'the bars are not labelled in %').toBe(2);
     await expect(card.getByTestId('published')).toHaveText(/→ .* ×\d\.\d{3}$/, { useInnerText: true });
     await expect(card.getByTestId('model')).toHaveText(/^[\d.,]+ → [\d.,]+ .*cycles.* ×\d\.\d{3}$/, { useInnerText: true });
@@ -637,14 +638,14 @@ test.describe('the app: front page, comparison, playground, explorer, lab and em
     await page.waitForTimeout(500); // the last bar's tween
     await shot(page, 'lab-desktop');
     await page.screenshot({ path: outputPath('e2e-lab-desktop-full.png'), fullPage: true });
-    if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) throw new Error('the lab scrolls sideways at 1280');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'the lab scrolls sideways at 1280').toBeLessThanOrEqual(1);
     await axe(page, 'lab');
     await page.setViewportSize(PHONE);
     await page.waitForTimeout(300);
     await page.screenshot({ path: outputPath('e2e-lab-phone-full.png'), fullPage: true });
     await card.scrollIntoViewIfNeeded();
     await shot(page, 'lab-phone');
-    if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) throw new Error('the lab scrolls sideways on a phone');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'the lab scrolls sideways on a phone').toBeLessThanOrEqual(1);
     await page.setViewportSize(SLIDE);
     // The summary's case button takes the keyboard to its card.
     await page.getByTestId(`summary-${id}`).getByRole('button').press('Enter');
@@ -676,7 +677,7 @@ test.describe('the app: front page, comparison, playground, explorer, lab and em
       const moving = await page.evaluate(() =>
         [...document.querySelectorAll('.ratio-chart *')].some((el) => '__transition' in el && el.__transition !== undefined && Object.keys(el.__transition).length > 0),
       );
-      if (moving) throw new Error('a tween runs under prefers-reduced-motion');
+      expect(moving, 'a tween runs under prefers-reduced-motion').toBe(false);
     });
   });
   test("a learner steps SC18's first SLAB allocation by keyboard: the lockless check, the array_cache refilled by a grown slab, the node's lists", async ({ page, url, axe }) => {
@@ -723,7 +724,7 @@ test.describe('the app: front page, comparison, playground, explorer, lab and em
     expect(node, `the node card lacks ${JSON.stringify(want)}: ${node}`).toContain(want);
     }
     expect(await cardText(page, 'slab:P'), 'slab P is not shown private').toMatch(/private \(being set up\)/);
-    if (!/CPU 0: array_cache avail 2 of limit 4/.test(await stageText(page))) throw new Error(`the description: ${await stageText(page)}`);
+    await expect(page.getByTestId('stage'), 'the description').toHaveAttribute('aria-label', /CPU 0: array_cache avail 2 of limit 4/);
     await page.waitForTimeout(400); // the tween
     await shot(page, 'slab-mid-refill');
     await axe(page, 'SLAB playground');
@@ -731,9 +732,7 @@ test.describe('the app: front page, comparison, playground, explorer, lab and em
     await page.waitForTimeout(300);
     // The whole stage, one column: both CPUs' stacks, the slab, the node's lists and shared array.
     await page.getByTestId('stage').screenshot({ path: outputPath('e2e-slab-mid-refill-phone.png') });
-    if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) {
-    throw new Error('the SLAB page scrolls sideways on a phone');
-    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'the SLAB page scrolls sideways on a phone').toBeLessThanOrEqual(1);
     await page.setViewportSize(SLIDE);
     // Link the slab, pop the top, irqs back on: the first allocation returns p1 to a.
     for (let i = 10; i <= 13; i++) {

@@ -105,7 +105,8 @@ test.describe('the deck on a projector', () => {
       const r = tr.getBoundingClientRect();
       return { px: parseFloat(getComputedStyle(tr.querySelector('code') ?? tr).fontSize), inside: r.top >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth };
     });
-    if (m.px * scale < 18 - 0.05 || !m.inside) throw new Error(`the counter is drawn at ${(m.px * scale).toFixed(1)} px, ${m.inside ? 'in' : 'out of'} the frame`);
+    expect(m.px * scale, 'the counter drawn at 18 px or more').toBeGreaterThanOrEqual(18 - 0.05);
+    expect(m.inside, 'the counter in the frame').toBe(true);
     await shot(page, 'deck-tid-counter');
     // The value follows the moves: from step 8, the step's walk shows 0 before T's failed CAS, then 1.
     await page.goto(`${url}embed.html#/lessons/aba-without-tid/8?controls=minimal&density=projector`);
@@ -137,7 +138,7 @@ test.describe('the deck on a projector', () => {
       await more.waitFor();
       const list = frame.getByTestId('narration').locator('ul');
       const box = async () => (await list.boundingBox())?.height ?? 0;
-      if ((await box()) > 1) throw new Error(`the brief narration shows its list (${await box()} px tall)`);
+      expect(await box(), 'the brief narration shows its list (px tall)').toBeLessThanOrEqual(1);
       await expect(more, 'the button does not say the rest is closed').toHaveAttribute('aria-expanded', 'false');
       await more.click();
       await expect.poll(async () => (await box()) > 40, { message: 'the rest of the narration to open' }).toBe(true);
@@ -170,7 +171,8 @@ test.describe('the deck on a projector', () => {
         .filter((f) => /embed\.html/.test(f.url()))
         .map((f) => f.locator('[data-testid="stage"] g.card').count()),
     );
-    if (drawn.length < 2 || drawn.some((n) => n === 0)) throw new Error(`the previews' stages: ${drawn.join(', ')} cards`);
+    expect(drawn.length, 'the previews with a stage').toBeGreaterThanOrEqual(2);
+    expect(drawn, "the previews' stages' cards").not.toContain(0);
     await notes.setViewportSize({ width: 1400, height: 900 });
     await shot(notes, 'deck-speaker-view');
     await notes.close();

@@ -117,7 +117,7 @@ test.describe('on a phone', () => {
       const dock = '.lesson-reader .step-nav';
       await page.goto(`${url}#/lessons/${id}/1`);
       const total = Number(/of (\d+)/.exec(await page.getByTestId('step-position').innerText())?.[1]);
-      if (!(total > 2)) throw new Error(`no step count: ${total}`);
+      expect(total, 'the step count').toBeGreaterThan(2);
       let swiped = false;
       let oneMove = false;
       for (let n = 1; n <= total; n++) {
@@ -172,7 +172,7 @@ test.describe('on a phone', () => {
           await tap(page, page.locator(dock).getByRole('button', { name: /^Next step/ }), dock, `step ${n}: Next`);
         }
       }
-      if (!oneMove) throw new Error('no step offered one move at a time');
+      expect(oneMove, 'a step offered one move at a time').toBe(true);
       // The end frame: below, reached by scrolling down (never up).
       const frame = page.getByTestId('lesson-frame');
       await frame.waitFor();
@@ -260,7 +260,7 @@ test.describe('on a phone', () => {
       }
       await shot(page, 'phone-lab-card');
       expect(problems, `${problems.length} legibility problems on the Lab at 390×844:\n${problems.slice(0, 40).join('\n')}`).toHaveLength(0);
-      if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)) throw new Error('the Lab scrolls sideways on a phone');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 'the Lab scrolls sideways on a phone').toBeLessThanOrEqual(1);
     });
   });
 });

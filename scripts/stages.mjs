@@ -38,5 +38,6 @@ export const STAGES = [
   ['eslint', bin('eslint'), ['--max-warnings=0', '.'], true],
   ['vitest', bin('vitest'), ['run', '--config', 'web/vitest.config.ts'], false],
   ['vite build', bin('vite'), ['build', 'web', '--logLevel', 'warn'], false],
-  ['e2e (chromium)', 'node', [join(root, 'web', 'e2e', 'run.mjs')], false],
+  // The user stories in chromium (@playwright/test; the list reporter prints each story's name).
+  ['e2e (chromium)', bin('playwright'), ['test', '-c', join(root, 'web', 'e2e', 'playwright.config.mjs')], false],
 ];

@@ -1,5 +1,5 @@
 // The projector crop's pure parts: the stage's rows, the set of rows a window holds, and the
-// highlight that leads it (the DOM work is checked by the deck's survey, web/e2e/deck.mjs).
+// highlight that leads it (the DOM work is checked by the deck's survey, web/e2e/deck.spec.mjs).
 import { describe, expect, it } from 'vitest';
 import { bestRows, leadOf, rowsOf } from './cropStage';
 

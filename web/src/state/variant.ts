@@ -9,7 +9,7 @@ export { ERAS };
 
 /**
  * Each toggle of `allocator` and its values, as the scenario JSON spells them (generated), `era`
- * first where the allocator reads one. SLAB reads `preempt` and `slabGrow`; Linux 7.0's sheaves
+ * first where the allocator reads one. SLAB reads `preempt`, `slabGrow` and `slabSharedFree`; Linux 7.0's sheaves
  * their lock, `preempt` and whether a short refill is flushed.
  */
 export function variantKeys(allocator: Allocator): Readonly<Record<string, readonly VariantValue[]>> {
@@ -117,6 +117,11 @@ export const NEGATIVE_CONTROLS: readonly { readonly key: string; readonly value:
   { key: 'tidStep', value: 1, says: "a tid step of 1: one CPU's tid can equal a stale snapshot of another's" },
   { key: 'pcsLock', value: 'none', says: "7.0's sheaves without their local lock: an interrupt can touch a sheaf mid-operation" },
   { key: 'refillFailFlush', value: false, says: 'a refill that falls short frees its sheaf without flushing it: the objects leak' },
+  {
+    key: 'slabSharedFree',
+    value: 'at-once',
+    says: "SLAB's tune frees the old shared array right after the unlock, with no grace period: a lockless refill that loaded the pointer reads freed memory",
+  },
 ];
 
 /** The negative-control values the scenario's own variant sets. */

@@ -95,7 +95,7 @@ variant_keys! {
         eras: {},
         read_by: [Slub],
     }
-    /// SLAB only (`allocator: slab`); the only key besides `preempt` SLAB reads.
+    /// SLAB only (`allocator: slab`).
     slab_grow "slabGrow": SlabGrow {
         values: {
             /// SLAB's refill when the node looks empty (model.md §4 (v)): `lockless` reads `free_objects`
@@ -105,6 +105,21 @@ variant_keys! {
             Locked = "locked",
         },
         default: SlabGrow::Lockless,
+        eras: {},
+        read_by: [Slab],
+    }
+    /// SLAB only: when `setup_kmem_cache_node` (the `tune` op) frees the node's old shared
+    /// array, which a lockless refill (`slabGrow: lockless`) may still be reading.
+    slab_shared_free "slabSharedFree": SlabSharedFree {
+        values: {
+            /// `after-grace-period`: `kfree(old_shared)` after `synchronize_sched()`, once every
+            /// CPU has left the interrupts-off section it was in at the swap (v4.7, 801faf0db894);
+            /// `at-once`: right after `spin_unlock_irq`, the broken order (a read of freed memory,
+            /// SLAB-7).
+            AfterGracePeriod = "after-grace-period",
+            AtOnce = "at-once",
+        },
+        default: SlabSharedFree::AfterGracePeriod,
         eras: {},
         read_by: [Slab],
     }

@@ -35,6 +35,7 @@ export const VARIANT_KEYS = {
   slab: {
     preempt: ["full","none"],
     slabGrow: ["lockless","locked"],
+    slabSharedFree: ["after-grace-period","at-once"],
   },
   sheaves: {
     era: ["v3.1","v3.10","v4.0","v6.8","v7.0"],

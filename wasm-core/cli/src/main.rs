@@ -87,7 +87,8 @@ enum Command {
         /// producer-consumer, or `seeds`.
         workload: String,
         /// Variant keys of a scenario's `variant` (model.md §2.16, `era`, `tidStep`), `key=value`
-        /// (repeatable; later ones win); `allocator=slab` runs SLAB (keys `preempt`, `slabGrow`).
+        /// (repeatable; later ones win); `allocator=slab` runs SLAB (keys `preempt`, `slabGrow`,
+        /// `slabSharedFree`).
         #[arg(long = "variant", value_name = "KEY=VALUE", value_parser = parse_key_value)]
         variant: Vec<(String, String)>,
         /// CPUs of the machine (the workload's default otherwise).

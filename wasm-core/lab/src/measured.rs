@@ -65,7 +65,7 @@ impl OpTallies {
         match op {
             IOp::Alloc { .. } => &mut self.alloc,
             IOp::Free { .. } => &mut self.free,
-            IOp::Touch { .. } | IOp::Flush { .. } => &mut self.touch,
+            IOp::Touch { .. } | IOp::Flush { .. } | IOp::Tune => &mut self.touch,
         }
     }
 }

@@ -751,7 +751,7 @@ impl Claims {
     }
 }
 
-/// `INV-1` … `INV-15` (SLUB's invariants, model.md §5), `SLAB-1` … `SLAB-6`
+/// `INV-1` … `INV-15` (SLUB's invariants, model.md §5), `SLAB-1` … `SLAB-7`
 /// (model.md Appendix A) or `INV-S1` … `INV-S15` (Linux 7.0's, model.md Appendix C.5).
 fn check_invariant_name(v: &str) -> Result<(), String> {
     let numbered = |prefix: &str, last: u32| {
@@ -759,11 +759,11 @@ fn check_invariant_name(v: &str) -> Result<(), String> {
             .and_then(|n| n.parse::<u32>().ok())
             .is_some_and(|n| (1..=last).contains(&n))
     };
-    if numbered("INV-", 15) || numbered("SLAB-", 6) || numbered("INV-S", 15) {
+    if numbered("INV-", 15) || numbered("SLAB-", 7) || numbered("INV-S", 15) {
         Ok(())
     } else {
         Err(format!(
-            "{v:?} is not INV-1 … INV-15 (SLUB), SLAB-1 … SLAB-6 or INV-S1 … INV-S15 (Linux 7.0)"
+            "{v:?} is not INV-1 … INV-15 (SLUB), SLAB-1 … SLAB-7 or INV-S1 … INV-S15 (Linux 7.0)"
         ))
     }
 }

@@ -509,8 +509,8 @@ fn slab_claims_are_checked() {
         ),
         (
             "violations: []",
-            "violations: [SLAB-7]",
-            &["step 4 \"Free\"", "violations[0]", "SLAB-1 … SLAB-6"],
+            "violations: [SLAB-8]",
+            &["step 4 \"Free\"", "violations[0]", "SLAB-1 … SLAB-7"],
         ),
         (
             "highlights: [cpu0.array, node 0.free_objects, node 0.shared, node 0.slabs_full]",

@@ -10,7 +10,7 @@
 //! whole machine state is plain data, so it can be cloned, compared and hashed.
 //!
 //! With `"allocator": "slab"` the same machine runs SLAB instead, the comparison model of
-//! model.md Appendix A (`model::slab`, its invariants SLAB-1…SLAB-6 in `model::slab::invariants`).
+//! model.md Appendix A (`model::slab`, its invariants SLAB-1…SLAB-7 in `model::slab::invariants`).
 //! Each allocator is a module of its own (`model::slub`, `model::slab`) with its state, step
 //! functions, invariants and variant keys; `model::allocator` is the one place the shared
 //! machine asks the running allocator anything (`docs/adding-an-allocator.md`).

@@ -463,6 +463,7 @@ kernel_fn! {
     cache_alloc_refill "cache_alloc_refill" {
         RF1 => "batchcount = ac->batchcount; if (!ac->touched && batchcount > BATCHREFILL_LIMIT) batchcount = 16;",
         RF2 => "shared = READ_ONCE(n->shared); if (!n->free_objects && (!shared || !shared->avail)) goto direct_grow;  // v4.7, no lock",
+        RF2S => "        ... shared->avail ...     // while a task tunes: its own step, through the pointer RF2 loaded",
         RF3 => "spin_lock(&n->list_lock);",
         RF4 => "shared = READ_ONCE(n->shared); if (shared && transfer_objects(ac, shared, batchcount)) { shared->touched = 1; goto alloc_done; }",
         RF5 => "while (batchcount > 0) { page = get_first_slab(n); if (!page) goto must_grow; batchcount = alloc_block(cachep, ac, page, batchcount); fixup_slab_list(cachep, n, page); }",
@@ -536,6 +537,18 @@ kernel_fn! {
     }
 }
 
+kernel_fn! {
+    setup_kmem_cache_node "setup_kmem_cache_node" {
+        SN1 => "new_shared = alloc_arraycache(node, cachep->shared * cachep->batchcount, 0xbaadf00d, gfp);  // do_tune_cpucache, force_change",
+        SN2 => "spin_lock_irq(&n->list_lock);",
+        SN3 => "if (n->shared && force_change) { free_block(cachep, n->shared->entry, n->shared->avail, node, &list); n->shared->avail = 0; }",
+        SN4 => "if (!n->shared || force_change) { old_shared = n->shared; n->shared = new_shared; }",
+        SN5 => "spin_unlock_irq(&n->list_lock); slabs_destroy(cachep, &list);",
+        SN6 => "if (old_shared && force_change) synchronize_sched();   // slabSharedFree: after-grace-period",
+        SN7 => "kfree(old_shared);",
+    }
+}
+
 /// The classic SLUB's and SLAB's functions in the listing's order; a listing function may have
 /// more than one step machine (`__slab_alloc`: the 3.x body, then the 5.15+ one).
 const LISTING: &[&[Func]] = &[
@@ -562,6 +575,7 @@ const LISTING: &[&[Func]] = &[
     &[Func::CacheFree],
     &[Func::CacheFlusharray],
     &[Func::DoDrain],
+    &[Func::SetupKmemCacheNode],
 ];
 
 /// The listing of every modelled function of the classic SLUB and of SLAB, in one place with

@@ -715,6 +715,7 @@ mod never_panics {
                 "free",
                 "flush",
                 "touch",
+                "tune",
                 "A",
                 "B",
                 "I",
@@ -776,7 +777,8 @@ mod never_panics {
     }
 }
 
-/// SLAB (`allocator: slab`) reads only `preempt` and `slabGrow`, and its tunables only make
+/// SLAB (`allocator: slab`) reads only `preempt`, `slabGrow` and `slabSharedFree` (and only it
+/// has the op `tune`), and its tunables only make
 /// sense for it: a key meant for the other allocator is an error naming it, not ignored.
 #[test]
 fn keys_of_the_other_allocator_are_errors() {
@@ -823,6 +825,79 @@ fn keys_of_the_other_allocator_are_errors() {
             },
             path: "variant.slabGrow",
             needles: &["lockless", "locked"],
+        },
+        Case {
+            name: "tune under SLUB",
+            edit: |v| v["tasks"][0]["ops"][0] = json!({ "op": "tune" }),
+            path: "tasks[0].ops[0].op",
+            needles: &[
+                "`tune`",
+                "do_tune_cpucache",
+                "SLUB",
+                "\"allocator\": \"slab\"",
+            ],
+        },
+        Case {
+            name: "tune under Linux 7.0's sheaves",
+            edit: |v| {
+                v["variant"] = json!({ "era": "v7.0" });
+                v["cache"].as_object_mut().unwrap().remove("cpuPartial");
+                v["tasks"][0]["ops"][0] = json!({ "op": "tune" });
+            },
+            path: "tasks[0].ops[0].op",
+            needles: &["`tune`", "sheaves", "\"allocator\": \"slab\""],
+        },
+        Case {
+            name: "slabSharedFree under Linux 7.0's sheaves",
+            edit: |v| {
+                v["variant"] = json!({ "era": "v7.0", "slabSharedFree": "at-once" });
+                v["cache"].as_object_mut().unwrap().remove("cpuPartial");
+            },
+            path: "variant.slabSharedFree",
+            needles: &["slabSharedFree", "SLAB"],
+        },
+        Case {
+            name: "slabSharedFree under SLUB",
+            edit: |v| v["variant"]["slabSharedFree"] = json!("at-once"),
+            path: "variant.slabSharedFree",
+            needles: &["SLAB", "allocator"],
+        },
+        Case {
+            name: "an unknown slabSharedFree",
+            edit: |v| {
+                slab(v);
+                v["variant"]["slabSharedFree"] = json!("later");
+            },
+            path: "variant.slabSharedFree",
+            needles: &["after-grace-period", "at-once"],
+        },
+        Case {
+            name: "tune in an interrupt handler",
+            edit: |v| {
+                slab(v);
+                v["irqs"][0]["ops"][0] = json!({ "op": "tune" });
+            },
+            path: "irqs[0].ops[0].op",
+            needles: &["`tune`", "task", "synchronize_sched()"],
+        },
+        Case {
+            name: "tune in setup",
+            edit: |v| {
+                slab(v);
+                v["setup"][0] = json!({ "cpu": 0, "op": "tune" });
+                v["tasks"][1]["ops"][0] = json!({ "op": "tune" });
+            },
+            path: "setup[0].op",
+            needles: &["`tune`", "setup", "task"],
+        },
+        Case {
+            name: "tune with a variable",
+            edit: |v| {
+                slab(v);
+                v["tasks"][0]["ops"][0] = json!({ "op": "tune", "var": "x" });
+            },
+            path: "tasks[0].ops[0].var",
+            needles: &["op `tune` takes no `var`"],
         },
         Case {
             name: "batchcount above the limit",

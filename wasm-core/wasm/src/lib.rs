@@ -285,6 +285,7 @@ fn op_text(op: &slub_sim::scenario::Op) -> String {
         Op::Touch { var } => format!("touch {var}"),
         Op::Flush { target: None } => "flush".to_string(),
         Op::Flush { target: Some(t) } => format!("flush cpu{t}"),
+        Op::Tune => "tune".to_string(),
     }
 }
 

@@ -6,7 +6,7 @@ import { negativeControls, variantKeys, variantOf, withoutNegativeControls, with
 
 describe('variant keys by allocator', () => {
   it('offers each allocator the keys it reads', () => {
-    expect(Object.keys(variantKeys('slab'))).toEqual(['preempt', 'slabGrow']);
+    expect(Object.keys(variantKeys('slab'))).toEqual(['preempt', 'slabGrow', 'slabSharedFree']);
     expect(Object.keys(variantKeys('sheaves'))).toEqual(['era', 'preempt', 'pcsLock', 'refillFailFlush']);
     expect(Object.keys(variantKeys('slub'))[0]).toBe('era');
     expect(variantKeys('slub').freeRetryLock).toEqual(['release', 'hold']);

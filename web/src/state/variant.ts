@@ -9,7 +9,7 @@ export { ERAS };
 
 /**
  * Each toggle of `allocator` and its values, as the scenario JSON spells them (generated), `era`
- * first where the allocator reads one. SLAB reads `preempt` and `slabGrow`; Linux 7.0's sheaves
+ * first where the allocator reads one. SLAB reads `preempt`, `slabGrow` and `slabSharedFree`; Linux 7.0's sheaves
  * their lock, `preempt` and whether a short refill is flushed.
  */
 export function variantKeys(allocator: Allocator): Readonly<Record<string, readonly VariantValue[]>> {

@@ -104,6 +104,7 @@ impl Config {
                             Op::Free { var } => IOp::Free { var: index(var) },
                             Op::Touch { var } => IOp::Touch { var: index(var) },
                             Op::Flush { target } => IOp::Flush { target: *target },
+                            Op::Tune => IOp::Tune,
                         })
                         .collect()
                 })

@@ -247,7 +247,11 @@ impl Machine {
             Block::ListLock(n, _) => Some(self.core.cfg.line_nd(n)),
             Block::BarnLock(n, _) => Some(self.core.cfg.line_nd(n).saturating_add(1)),
             Block::SlabLock(s, _) => Some(self.core.page(s).line),
-            Block::LocalLock(..) | Block::Var(_) | Block::CpuOnline(_) | Block::Finished => None,
+            Block::LocalLock(..)
+            | Block::Var(_)
+            | Block::CpuOnline(_)
+            | Block::GracePeriod(_)
+            | Block::Finished => None,
         }
     }
 

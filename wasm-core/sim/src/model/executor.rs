@@ -22,6 +22,9 @@ pub enum Block {
     BarnLock(u32, CtxId),
     /// A survivor's flush of CPU k (hotplug) waits until k's contexts have finished.
     CpuOnline(u32),
+    /// SLAB's `synchronize_sched()` in `setup_kmem_cache_node` waits until CPU k has left the
+    /// interrupts-off section it was in when the shared array was swapped.
+    GracePeriod(u32),
 }
 
 /// Why no move is enabled after an internal error of the model.
@@ -411,6 +414,9 @@ impl Machine {
                 "spins on node {n}'s barn lock, held by {}",
                 self.core.ctx_name(h)
             ),
+            Block::GracePeriod(k) => format!(
+                "waits in synchronize_sched() until cpu{k} has left the interrupts-off section it was in when the shared array was swapped"
+            ),
             Block::LocalLock(k, h) => format!(
                 "waits for cpu{k}'s local lock, held by {}",
                 self.core.ctx_name(h)
@@ -503,6 +509,9 @@ impl Machine {
                 if !self.core.ctx(cx).stack.is_empty() && !self.core.stopped() {
                     self.run_step(cx, index);
                 }
+                // SLAB's grace periods (the `tune` op): a CPU that has interrupts on now has
+                // left the section a pending `synchronize_sched()` waits for.
+                self.slab_quiescent();
                 self.core.st.last_moved = Some(cx);
             }
         }
@@ -613,6 +622,16 @@ impl Machine {
         let fr = match op {
             IOp::Alloc { node, .. } => Some(self.op_frame(OpCall::Alloc { node })),
             IOp::Flush { target } => Some(self.op_frame(OpCall::Flush { target })),
+            // SLAB only (`scenario::validate` refuses it elsewhere).
+            IOp::Tune => match self.allocator() {
+                crate::scenario::Allocator::Slab => Some(super::slab::tune_frame()),
+                _ => {
+                    self.core.fault(Fault::Broken(
+                        "`tune` under an allocator without a shared array",
+                    ));
+                    None
+                }
+            },
             IOp::Free { var } => {
                 let addr = self.core.var(var).addr;
                 match addr {

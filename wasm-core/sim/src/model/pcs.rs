@@ -186,6 +186,7 @@ kernel_fns! {
     CacheFree = cache_free: super::slab::CacheFree,
     CacheFlusharray = cache_flusharray: super::slab::CacheFlusharray,
     DoDrain = do_drain: super::slab::DoDrain,
+    SetupKmemCacheNode = setup_kmem_cache_node: super::slab::SetupKmemCacheNode,
     Touch = touch: super::touch::Touch,
     SlabAllocNode = slab_alloc_node: super::sheaves::SlabAllocNode,
     LocalTrylock = local_trylock: super::sheaves::LocalTrylock,

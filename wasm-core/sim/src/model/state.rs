@@ -139,10 +139,21 @@ impl Ctx {
 /// An operation with its variable resolved to an index (the scenario's `Op` keeps names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IOp {
-    Alloc { var: usize, node: Option<u32> },
-    Free { var: usize },
-    Touch { var: usize },
-    Flush { target: Option<u32> },
+    Alloc {
+        var: usize,
+        node: Option<u32>,
+    },
+    Free {
+        var: usize,
+    },
+    Touch {
+        var: usize,
+    },
+    Flush {
+        target: Option<u32>,
+    },
+    /// SLAB's `do_tune_cpucache` (`setup_kmem_cache_node` with `force_change`).
+    Tune,
 }
 
 /// A scenario variable: bound by an `alloc`, released by a `free`.

@@ -451,5 +451,6 @@ pub fn op_text(op: &crate::scenario::Op) -> String {
         Op::Touch { var } => format!("touch {var}"),
         Op::Flush { target: None } => "flush".into(),
         Op::Flush { target: Some(t) } => format!("flush cpu{t}"),
+        Op::Tune => "tune".into(),
     }
 }

@@ -105,7 +105,7 @@ variant_keys! {
         read_by: [Slub],
         broken: { Some(1) => "a tid step of 1: one CPU's tid can equal a stale snapshot of another's" },
     }
-    /// SLAB only (`allocator: slab`); the only key besides `preempt` SLAB reads.
+    /// SLAB only (`allocator: slab`).
     slab_grow "slabGrow": SlabGrow {
         values: {
             /// SLAB's refill when the node looks empty (model.md §4 (v)): `lockless` reads `free_objects`
@@ -117,6 +117,22 @@ variant_keys! {
         default: SlabGrow::Lockless,
         eras: {},
         read_by: [Slab],
+    }
+    /// SLAB only: when `setup_kmem_cache_node` (the `tune` op) frees the node's old shared
+    /// array, which a lockless refill (`slabGrow: lockless`) may still be reading.
+    slab_shared_free "slabSharedFree": SlabSharedFree {
+        values: {
+            /// `after-grace-period`: `kfree(old_shared)` after `synchronize_sched()`, once every
+            /// CPU has left the interrupts-off section it was in at the swap (v4.7, 801faf0db894);
+            /// `at-once`: right after `spin_unlock_irq`, the broken order (a read of freed memory,
+            /// SLAB-7).
+            AfterGracePeriod = "after-grace-period",
+            AtOnce = "at-once",
+        },
+        default: SlabSharedFree::AfterGracePeriod,
+        eras: {},
+        read_by: [Slab],
+        broken: { SlabSharedFree::AtOnce => "SLAB's tune frees the old shared array right after the unlock, with no grace period: a lockless refill that loaded the pointer reads freed memory" },
     }
     /// Linux 7.0 only: the per-CPU sheaves' lock, and whether a refill that fell short
     /// flushes the sheaf before freeing it (model.md C.9 item 3: `false` leaks its objects).

@@ -33,7 +33,7 @@ pub const MAX_SLAB_LIMIT: u32 = 512;
 /// barn keeps of each kind before its soft limit refuses more.
 pub const MAX_SHEAF_CAPACITY: u32 = 64;
 pub const MAX_BARN_SHEAVES: u32 = 64;
-pub const OP_NAMES: [&str; 4] = ["alloc", "free", "flush", "touch"];
+pub const OP_NAMES: [&str; 5] = ["alloc", "free", "flush", "touch", "tune"];
 
 /// `v is out of range: expected ...`.
 pub(super) fn out_of_range(value: i64, expected: &str) -> String {

@@ -76,6 +76,9 @@ pub enum Op {
     Flush { target: Option<u32> },
     /// Write the object's payload (the user using it): its line becomes this CPU's.
     Touch { var: String },
+    /// SLAB only: write `/proc/slabinfo` (`do_tune_cpucache`), which replaces the node's shared
+    /// array by `setup_kmem_cache_node(..., force_change = true)` (model.md Appendix A).
+    Tune,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -175,6 +178,7 @@ impl Op {
             Op::Free { .. } => "free",
             Op::Flush { .. } => "flush",
             Op::Touch { .. } => "touch",
+            Op::Tune => "tune",
         }
     }
 
@@ -182,12 +186,18 @@ impl Op {
     pub fn var(&self) -> Option<&str> {
         match self {
             Op::Alloc { var, .. } | Op::Free { var } | Op::Touch { var } => Some(var),
-            Op::Flush { .. } => None,
+            Op::Flush { .. } | Op::Tune => None,
         }
     }
 }
 
 impl Scenario {
+    /// Some task replaces a shared array (`tune`): SLAB's lockless refill then reads the
+    /// pointer and the array in two steps (model.md Appendix A).
+    pub fn has_tune(&self) -> bool {
+        (self.tasks.iter()).any(|c| c.ops.iter().any(|o| matches!(o, Op::Tune)))
+    }
+
     /// `TID_STEP` (model.md §3.1): forced by `variant.tidStep`, else `roundup_pow_of_two(cpus)` when
     /// the kernel is preemptible, else 1.
     pub fn tid_step(&self) -> u64 {

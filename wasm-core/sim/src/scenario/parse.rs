@@ -166,6 +166,7 @@ fn resolve_op(
         "alloc" => &["var", "node"],
         "free" | "touch" => &["var"],
         "flush" => &["target"],
+        "tune" => &[],
         _ => {
             return Err(ScenarioError::new(
                 format!("{path}.op"),
@@ -185,10 +186,14 @@ fn resolve_op(
         if is_present && !allowed.contains(&key) {
             return Err(ScenarioError::new(
                 format!("{path}.{key}"),
-                format!(
-                    "op `{op}` takes no `{key}` (its keys: {})",
-                    quoted_list(allowed)
-                ),
+                if allowed.is_empty() {
+                    format!("op `{op}` takes no `{key}` (it takes no keys besides `op`)")
+                } else {
+                    format!(
+                        "op `{op}` takes no `{key}` (its keys: {})",
+                        quoted_list(allowed)
+                    )
+                },
             ));
         }
     }
@@ -217,6 +222,7 @@ fn resolve_op(
         "touch" => Op::Touch {
             var: need_var(var)?,
         },
+        "tune" => Op::Tune,
         _ => {
             let target = match target {
                 Some(t) => Some(to_u32(&format!("{path}.target"), t, || cpu_expected(cpus))?),

@@ -256,6 +256,7 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
                 }
             }
             Op::Free { var } | Op::Touch { var } => check_var_name(&path, var)?,
+            Op::Tune => check_tune(s, *loc)?,
             Op::Flush { target } => {
                 if let Some(t) = target {
                     check_cpu(&format!("{path}.target"), *t, s.cpus)?;
@@ -285,6 +286,40 @@ pub fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     validate_variables(&ops)?;
     validate_schedule(s)?;
     Ok(())
+}
+
+/// `tune` is SLAB's `do_tune_cpucache` (a write to `/proc/slabinfo`): it replaces a node's
+/// shared array and then waits in `synchronize_sched()`, so only SLAB has it and only a task
+/// can run it (an interrupt handler cannot sleep; setup runs alone, so a replacement there
+/// has no reader to race and shows nothing).
+fn check_tune(s: &Scenario, loc: Loc) -> Result<(), ScenarioError> {
+    let path = format!("{}.op", loc.path());
+    if s.allocator != Allocator::Slab {
+        let name = match s.allocator {
+            Allocator::Sheaves => "Linux 7.0's sheaves (\"era\": \"v7.0\")",
+            _ => "SLUB",
+        };
+        return Err(ScenarioError::new(
+            path,
+            format!(
+                "op `tune` is SLAB's do_tune_cpucache (the replacement of a node's shared \
+                 array); {name} has no shared array: use \"allocator\": \"slab\""
+            ),
+        ));
+    }
+    match loc.list {
+        List::Task(_) => Ok(()),
+        List::Irq(_) => Err(ScenarioError::new(
+            path,
+            "op `tune` runs in a task: do_tune_cpucache sleeps in synchronize_sched(), which \
+             an interrupt handler cannot",
+        )),
+        List::Setup => Err(ScenarioError::new(
+            path,
+            "op `tune` in setup replaces the shared array while nothing else runs, so no \
+             reader can race it: put it in a task",
+        )),
+    }
 }
 
 /// What a flush with `target` means for later operations. It models CPU hotplug

@@ -8,6 +8,7 @@ import type { PcsLock } from "./PcsLock";
 import type { Preempt } from "./Preempt";
 import type { Prefetch } from "./Prefetch";
 import type { SlabGrow } from "./SlabGrow";
+import type { SlabSharedFree } from "./SlabSharedFree";
 import type { Slowpath } from "./Slowpath";
 
 /**
@@ -19,9 +20,14 @@ export type Variant = { fastpath: Fastpath, slowpath: Slowpath, cpuPartial: bool
  */
 tidStep: number | null, 
 /**
- * SLAB only (`allocator: slab`); the only key besides `preempt` SLAB reads.
+ * SLAB only (`allocator: slab`).
  */
 slabGrow: SlabGrow, 
+/**
+ * SLAB only: when `setup_kmem_cache_node` (the `tune` op) frees the node's old shared
+ * array, which a lockless refill (`slabGrow: lockless`) may still be reading.
+ */
+slabSharedFree: SlabSharedFree, 
 /**
  * Linux 7.0 only: the per-CPU sheaves' lock, and whether a refill that fell short
  * flushes the sheaf before freeing it (model.md C.9 item 3: `false` leaks its objects).

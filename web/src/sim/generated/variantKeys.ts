@@ -36,6 +36,7 @@ export const VARIANT_KEYS = {
   slab: {
     preempt: ["full","none"],
     slabGrow: ["lockless","locked"],
+    slabSharedFree: ["after-grace-period","at-once"],
   },
   sheaves: {
     era: ["v3.1","v3.10","v4.0","v6.8","v7.0"],
@@ -56,6 +57,7 @@ export const NEGATIVE_CONTROLS: readonly { readonly key: string; readonly value:
   { key: "fastpath", value: "cmpxchg-local-emulated", says: "cmpxchg_local emulated by disabling interrupts, still no tid: the same ABA goes through" },
   { key: "fastpath", value: "tid-unguarded", says: "3.1's fast path, which read the tid and the CPU slab unguarded: a migrated task can pair one CPU's tid with the other's slab (fixed in 3.10)" },
   { key: "tidStep", value: 1, says: "a tid step of 1: one CPU's tid can equal a stale snapshot of another's" },
+  { key: "slabSharedFree", value: "at-once", says: "SLAB's tune frees the old shared array right after the unlock, with no grace period: a lockless refill that loaded the pointer reads freed memory" },
   { key: "pcsLock", value: "none", says: "7.0's sheaves without their local lock: an interrupt can touch a sheaf mid-operation" },
   { key: "refillFailFlush", value: false, says: "a refill that falls short frees its sheaf without flushing it: the objects leak" },
 ];

@@ -117,6 +117,79 @@ impl SlabState {
                 };
                 Flow::Go
             }
+            // The lockless check as one step (RF2) when no context tunes: then nothing ever
+            // writes n->shared after the cache is set up, so loading the pointer and reading
+            // shared->avail through it in one step is exactly loading it just before (the
+            // pointer cannot change in between). When a context tunes, RF2 loads the pointer
+            // and RF2S reads avail through it: a swap and a kfree can fall between the two.
+            RF2 if core.cfg.sc.has_tune() => {
+                step!(core);
+                let n = fr.n;
+                core.access(core.cfg.line_nd(n), Access::Read);
+                let free = self.snode(core, n).free_objects;
+                let shared = self.snode(core, n).shared.as_ref().map(|a| a.id);
+                fr.free = free;
+                fr.shared = shared;
+                let name = shared.map_or("NULL".to_string(), |i| format!("A{i}"));
+                // `!n->free_objects && (...)`: the kernel reads shared->avail only when
+                // free_objects is 0 and the pointer is not NULL.
+                *pc = match (free, shared) {
+                    (0, Some(_)) => RF2S,
+                    (0, None) => RF8,
+                    _ => RF3,
+                };
+                note!(
+                    core,
+                    Load,
+                    format!("node {n}"),
+                    "Lockless check (v4.7), interrupts off: node {n} has free_objects = {free}; shared = READ_ONCE(n->shared) = {name}{}",
+                    match (free, shared) {
+                        (0, Some(_)) => ": next, read its avail through this pointer.".to_string(),
+                        (0, None) => ": no shared array, so grow at once without list_lock.".to_string(),
+                        _ => ": something may be there, so take list_lock.".to_string(),
+                    }
+                );
+                Flow::Step
+            }
+            RF2S => {
+                step!(core);
+                let n = fr.n;
+                let id = need!(core, fr.shared);
+                core.access(self.arr_hdr(core, Arr::Shared(n)), Access::Read);
+                let (avail, freed_by) = {
+                    let (a, f) = self.array_by_id(core, n, id);
+                    (a.avail(), f)
+                };
+                if let Some(w) = freed_by {
+                    let msg = format!(
+                        "{} on cpu{} read shared->avail of array A{id}, node {n}'s old shared array, which {} freed at setup_kmem_cache_node:SN7 (kfree(old_shared)): a read of freed memory",
+                        core.ctx_name(core.cur),
+                        core.me(),
+                        core.ctx_name(w)
+                    );
+                    core.violate("SLAB-7", msg);
+                }
+                let current = self.snode(core, n).shared.as_ref().map(|a| a.id) == Some(id);
+                let empty = fr.free == 0 && avail == 0;
+                note!(
+                    core,
+                    Load,
+                    format!("array A{id}"),
+                    "shared->avail through the pointer loaded before: A{id}{} has {avail} object(s): {}",
+                    match (current, freed_by) {
+                        (true, _) => " (still node's shared array)".to_string(),
+                        (false, None) => " (swapped out, not yet freed)".to_string(),
+                        (false, Some(_)) => " (swapped out AND FREED: this reads freed memory)".to_string(),
+                    },
+                    if empty {
+                        "nothing to take, so grow at once without list_lock."
+                    } else {
+                        "something may be there, so take list_lock."
+                    }
+                );
+                *pc = if empty { RF8 } else { RF3 };
+                Flow::Step
+            }
             RF2 => {
                 step!(core);
                 let n = fr.n;

@@ -14,6 +14,9 @@
 //!   `list_lock`, a CPU's array by that CPU with interrupts off.
 //! - **SLAB-6** at the end of a run: ALLOCHIT + ALLOCMISS = allocations, FREEHIT + FREEMISS +
 //!   frees of objects of another node = frees.
+//! - **SLAB-7** no read of freed memory, checked where a lockless refill reads `shared->avail`
+//!   through the pointer it loaded (`alloc.rs`, RF2S): that array must not have been freed by
+//!   a `tune`'s `kfree(old_shared)` (`tune.rs`, SN7).
 
 use super::state::*;
 use super::{Core, SlabState, Stat};

@@ -37,9 +37,12 @@ mod alloc;
 mod free;
 mod invariants;
 mod structs;
+mod tune;
 mod view;
 
 pub use structs::*;
+pub(super) use tune::tune_frame;
+pub use tune::SetupKmemCacheNode;
 
 /// The entry frame of an op under SLAB.
 pub(super) fn op_frame(call: OpCall) -> Frame {
@@ -89,13 +92,25 @@ impl Machine {
             Frame::CacheFree { pc, l } => sb.cache_free(core, pc, l),
             Frame::CacheFlusharray { pc, l } => sb.cache_flusharray(core, pc, l),
             Frame::DoDrain { pc, l } => sb.do_drain(core, pc, l),
+            Frame::SetupKmemCacheNode { pc, l } => sb.setup_kmem_cache_node(core, pc, l),
             _ => core.fault(Fault::Broken("a function of another allocator")),
         }
     }
 
-    /// The lock SLAB's next step of `cx` waits for: a node's `list_lock`, held by another.
+    /// The lock SLAB's next step of `cx` waits for: a node's `list_lock`, held by another (or,
+    /// at `synchronize_sched()`, the end of a grace period).
     pub(super) fn slab_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
         let n = match fr {
+            Frame::SetupKmemCacheNode {
+                pc: setup_kmem_cache_node::SN6,
+                ..
+            } => {
+                return (self.slab_state().grace_wait(cx)).map(Block::GracePeriod);
+            }
+            Frame::SetupKmemCacheNode {
+                pc: setup_kmem_cache_node::SN2,
+                l,
+            } => l.n,
             Frame::CacheAllocRefill {
                 pc: cache_alloc_refill::RF3,
                 l,

@@ -31,6 +31,10 @@ pub struct CacheAllocRefill {
     pub p: Option<SlabId>,
     /// What `cache_grow_begin` returned.
     pub ret: Ret,
+    /// Split lockless check only (a context tunes): `n->free_objects` as RF2 read it, and
+    /// `shared = READ_ONCE(n->shared)`, the identity of the array RF2S reads `avail` through.
+    pub free: u32,
+    pub shared: Option<u32>,
 }
 
 /// `cache_grow_begin`: a new slab from the page allocator.
@@ -146,6 +150,33 @@ pub struct SlabState {
     pub nodes: Vec<SlabNode>,
     /// SLAB's fields of every slab, by `SlabId`.
     pub pages: Vec<SlabPage>,
+    /// The identity the next `alloc_arraycache` of a shared array gets (node n's first array
+    /// is `n`, so this starts at the node count).
+    pub next_array: u32,
+    /// Shared arrays a `tune` took off their node (`old_shared`), readable until `kfree`.
+    pub retired: Vec<Retired>,
+    /// Each pending `synchronize_sched()`: the waiting context and the CPUs still inside the
+    /// interrupts-off section they were in at the swap.
+    pub grace: Vec<Grace>,
+}
+
+/// A node's old shared array after `setup_kmem_cache_node` swapped it out (SN4): its memory
+/// stays readable through a pointer loaded before the swap until `kfree(old_shared)` (SN7).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Retired {
+    pub node: u32,
+    pub arr: ArrayCache,
+    /// The context whose `kfree(old_shared)` freed it.
+    pub freed_by: Option<CtxId>,
+}
+
+/// A pending `synchronize_sched()` of context `ctx`: the CPUs that had interrupts off at the
+/// swap and have not been seen with interrupts on since (our reconstruction of the grace
+/// period's guarantee, model.md Appendix A).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Grace {
+    pub ctx: CtxId,
+    pub cpus: Vec<u32>,
 }
 
 /// SLAB's fields of a slab's `struct page`: `active`, the objects in use, and the freelist,
@@ -179,12 +210,16 @@ impl SlabState {
                     shared: (l.shared_limit > 0).then(|| ArrayCache {
                         limit: l.shared_limit,
                         batchcount: l.batchcount,
+                        id: n,
                         ..Default::default()
                     }),
                     ..Default::default()
                 })
                 .collect(),
             pages: Vec::new(),
+            next_array: nodes,
+            retired: Vec::new(),
+            grace: Vec::new(),
         }
     }
 
@@ -225,6 +260,9 @@ pub struct ArrayCache {
     /// Ghost: the first `handed` entries were already given back by a `cache_flusharray` or
     /// drain whose final memmove has not run yet (they are no longer this array's objects).
     pub handed: u32,
+    /// A shared array's identity (`A<id>` in messages): its allocation, so a pointer loaded
+    /// before a `tune` still names the old array after the swap. 0 for a CPU's array.
+    pub id: u32,
 }
 
 impl ArrayCache {
@@ -296,6 +334,9 @@ own_state!(
         ac: Vec::new(),
         nodes: Vec::new(),
         pages: Vec::new(),
+        next_array: 0,
+        retired: Vec::new(),
+        grace: Vec::new(),
     }
 );
 
@@ -305,6 +346,7 @@ pub(super) static NO_ARRAY: ArrayCache = ArrayCache {
     touched: false,
     entry: Vec::new(),
     handed: 0,
+    id: 0,
 };
 pub(super) static NO_SLAB_NODE: SlabNode = SlabNode {
     slabs_full: Vec::new(),

@@ -60,3 +60,41 @@ fn an_unknown_event_kind_is_named() {
         "{errs:?}"
     );
 }
+
+/// The negative control of lesson 19 (`reclamation`): its kernel-order steps hold only because
+/// the model's `setup_kmem_cache_node` waits for T's interrupts-off section. Played with the
+/// old array freed at once (`slabSharedFree: at-once`, set in its front matter), the lesson
+/// must fail at the step where W stops at `synchronize_sched()`.
+#[test]
+fn the_reclamation_lesson_fails_when_the_old_array_is_freed_at_once() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../lessons");
+    let tmp = std::env::temp_dir().join(format!("slub-lessons-reclaim-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let lesson = tmp.join("19-reclamation");
+    std::fs::create_dir_all(&lesson).unwrap();
+    for f in ["lesson.md", "scenario.json"] {
+        std::fs::copy(src.join("19-reclamation").join(f), lesson.join(f)).unwrap();
+    }
+    std::fs::copy(src.join("vocabulary.json"), tmp.join("vocabulary.json")).unwrap();
+    let md = std::fs::read_to_string(lesson.join("lesson.md")).unwrap();
+    assert!(
+        md.contains("\nscenario: scenario.json\n"),
+        "lesson 19 names its scenario differently"
+    );
+    std::fs::write(
+        lesson.join("lesson.md"),
+        md.replacen(
+            "\nscenario: scenario.json\n",
+            "\nscenario: scenario.json\nvariant: {slabSharedFree: at-once}\n",
+            1,
+        ),
+    )
+    .unwrap();
+    let errs = slub_lessons::check_dir(&tmp).errors();
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(
+        errs.iter()
+            .any(|e| e.contains("step 2 \"W replaces the shared array\"")),
+        "{errs:?}"
+    );
+}

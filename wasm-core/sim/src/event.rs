@@ -101,6 +101,9 @@ pub enum EventKind {
     SheafAlloc,
     /// Linux 7.0: a sheaf back to `kfree` (`free_empty_sheaf`).
     SheafFree,
+    /// An object back to kmalloc (`kfree`), not a page: SLAB's replaced shared array
+    /// (`setup_kmem_cache_node`).
+    Kfree,
 }
 
 impl EventKind {
@@ -134,6 +137,7 @@ impl EventKind {
             Trylock => "trylock",
             SheafAlloc => "sheaf-alloc",
             SheafFree => "sheaf-free",
+            Kfree => "kfree",
         }
     }
 }

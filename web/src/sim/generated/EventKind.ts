@@ -4,4 +4,4 @@
  * What kind of instruction a step is: the stage's caption names it and lessons match on it
  * (`kind: pcas2`). One closed set, so a typo in the model or a lesson is an error.
  */
-export type EventKind = "load" | "store" | "pld" | "pcpu" | "pcas" | "pcas2" | "cas2" | "cas-local" | "lock" | "unlock" | "local-lock" | "local-unlock" | "bit-lock" | "bit-unlock" | "irq-off" | "irq-on" | "preempt-off" | "preempt-on" | "list-add" | "list-del" | "page-alloc" | "page-free" | "prefetch" | "trylock" | "sheaf-alloc" | "sheaf-free";
+export type EventKind = "load" | "store" | "pld" | "pcpu" | "pcas" | "pcas2" | "cas2" | "cas-local" | "lock" | "unlock" | "local-lock" | "local-unlock" | "bit-lock" | "bit-unlock" | "irq-off" | "irq-on" | "preempt-off" | "preempt-on" | "list-add" | "list-del" | "page-alloc" | "page-free" | "prefetch" | "trylock" | "sheaf-alloc" | "sheaf-free" | "kfree";

@@ -1,10 +1,12 @@
-//! SLAB's replacement of a node's shared array: the `tune` op, a write to `/proc/slabinfo`
-//! (`do_tune_cpucache`), which calls `setup_kmem_cache_node(cachep, node, gfp, true)` for
-//! the node (mm/slab.c, v4.7). The lockless refill (`cache_alloc_refill`'s RF2/RF2S) reads
+//! SLAB's replacement of a node's shared array: the `tune` op, the node part of a write to
+//! `/proc/slabinfo` (`do_tune_cpucache`), which calls `setup_kmem_cache_node(cachep, node, gfp,
+//! true)` for each node (mm/slab.c, v4.7). Only that part is modelled (our simplification):
+//! `__do_tune_cpucache` first replaces the per-CPU arrays (it swaps them, waits with
+//! `kick_all_cpus_sync()`, then frees the old ones' objects) and also tunes the memcg child caches. The lockless refill (`cache_alloc_refill`'s RF2/RF2S) reads
 //! `n->shared` without `list_lock`, with interrupts off; 801faf0db894 ("mm/slab: lockless
 //! decision to grow cache") made that safe by freeing the old array only after
 //! `synchronize_sched()`. `variant.slabSharedFree` chooses that order or the broken one that
-//! frees at once (model.md Appendix A).
+//! frees at once (model.md Appendix A.1).
 
 use super::*;
 use crate::scenario::SlabSharedFree;
@@ -169,8 +171,9 @@ impl SlabState {
                     }
                 );
                 if fr.old.is_none() {
-                    // kfree(NULL): nothing to free, and (since 801faf0db894's fix, "if
-                    // (old_shared && force_change)") nothing to wait for.
+                    // kfree(NULL): nothing to free, and nothing to wait for. This is v4.9's
+                    // order (86d9f48534e8, "mm/slab: fix kmemcg cache creation delayed issue":
+                    // `if (old_shared && force_change)`); 4.7 and 4.8 waited even here.
                     return Flow::Ret(Ret::new(NULL, None));
                 };
                 // The broken order frees the array right after the unlock (`at-once`).
@@ -201,7 +204,7 @@ impl SlabState {
                 if let Some(r) = self.retired.iter_mut().find(|r| r.arr.id == old) {
                     r.freed_by = Some(me);
                 }
-                note!(core, PageFree, format!("array A{old}"), "kfree(old_shared): the memory of node {}'s old shared array A{old} goes back to kmalloc.", fr.n);
+                note!(core, Kfree, format!("array A{old}"), "kfree(old_shared): the memory of node {}'s old shared array A{old} goes back to kmalloc.", fr.n);
                 Flow::Ret(Ret::new(NULL, None))
             }
         }

@@ -201,6 +201,10 @@ export function describeHighlight(
             const old = (sn.retired ?? []).map((r) => `; old ${retiredLines(r).join(', ')}`).join('');
             return `${who} · shared array${id}: ${shared}${old}`;
           }
+          case 'retired': {
+            const old = sn.retired ?? [];
+            return `${who} · old shared arrays: ${old.length === 0 ? 'none' : old.map((r) => retiredLines(r).join(', ')).join('; ')}`;
+          }
           case 'list_lock':
             break;
           default:

@@ -17,12 +17,13 @@ const CPU_FIELDS: [&str; 8] = [
     "freelist", "tid", "page", "partial", "irqs", "preempt", "array", "sheaves",
 ];
 const SLAB_FIELDS: [&str; 4] = ["freelist", "counters", "inuse", "frozen"];
-/// A node's fields; `shared`, `free_objects`, `slabs_full`, `slabs_free` are SLAB's, `barn`
-/// Linux 7.0's.
-const NODE_FIELDS: [&str; 7] = [
+/// A node's fields; `shared`, `retired` (the shared arrays a `tune` swapped out), `free_objects`,
+/// `slabs_full`, `slabs_free` are SLAB's, `barn` Linux 7.0's.
+const NODE_FIELDS: [&str; 8] = [
     "partial",
     "list_lock",
     "shared",
+    "retired",
     "free_objects",
     "slabs_full",
     "slabs_free",
@@ -181,6 +182,12 @@ impl Highlight {
                 .iter()
                 .flat_map(|s| s.objects.iter())
                 .any(|o| &o.name == object),
+            // A retired array exists only after a `tune` swapped it out.
+            Highlight::Node { node, field } if field.as_deref() == Some("retired") => view
+                .nodes
+                .get(*node)
+                .and_then(|n| n.slab.as_ref())
+                .is_some_and(|sn| !sn.retired.is_empty()),
             Highlight::Node { node, .. } => *node < view.nodes.len(),
             Highlight::Line { line } => view.lines.iter().any(|l| &l.name == line),
             Highlight::Code { label } => labels.contains(label),
@@ -238,7 +245,7 @@ pub fn check(
             Highlight::Node { field, .. } => (
                 matches!(
                     field.as_deref(),
-                    Some("shared" | "free_objects" | "slabs_full" | "slabs_free")
+                    Some("shared" | "retired" | "free_objects" | "slabs_full" | "slabs_free")
                 ),
                 false,
             ),

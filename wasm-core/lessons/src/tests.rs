@@ -526,6 +526,16 @@ fn slab_claims_are_checked() {
             "highlights: [cpu0.arrays]",
             &["step 1 \"Setup\"", "highlights[0]", "not a highlight name"],
         ),
+        (
+            // A retired shared array exists only after a tune swapped it out.
+            "highlights: [cpu0.array, node 0.free_objects, node 0.shared, node 0.slabs_full]",
+            "highlights: [node 0.retired]",
+            &[
+                "step 1 \"Setup\"",
+                "highlights[0]",
+                "names nothing that exists at this step",
+            ],
+        ),
     ];
     let mut errs = Vec::new();
     for (from, to, want) in cases {

@@ -143,6 +143,43 @@ pub struct SlabNodeView {
     pub total_slabs: u32,
     pub free_slabs: u32,
     pub shared: Option<ArrayView>,
+    /// The shared array's identity (`A1`), only in a scenario that replaces arrays (a `tune`
+    /// op): there a reader's pointer and the node's array can differ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub shared_id: Option<String>,
+    /// Arrays a `tune` swapped off this node (`old_shared`), until and after their `kfree`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<RetiredArrayView>>", optional)]
+    pub retired: Vec<RetiredArrayView>,
+    /// Contexts holding a pointer to one of this node's arrays loaded without `list_lock`
+    /// (`cache_alloc_refill` between RF2 and RF2S).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<SharedReaderView>>", optional)]
+    pub readers: Vec<SharedReaderView>,
+}
+
+/// A shared array `setup_kmem_cache_node` took off its node (SN4): unpublished, then freed.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RetiredArrayView {
+    /// `A0`.
+    pub id: String,
+    /// The context whose `kfree(old_shared)` freed it (SN7), null while it is only unpublished.
+    pub freed_by: Option<String>,
+    /// The context waiting in `synchronize_sched()` before freeing it, null if none waits.
+    pub waiter: Option<String>,
+    /// The CPUs that waiter still waits for (interrupts off since the swap); empty: its wait is over.
+    pub waits_for: Vec<u32>,
+}
+
+/// A lockless reader's pointer to a shared array (`shared = READ_ONCE(n->shared)`).
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SharedReaderView {
+    pub ctx: String,
+    /// The array it points to (`A0`).
+    pub array: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]

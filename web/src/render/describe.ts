@@ -1,7 +1,7 @@
 // A plain-text summary of the stage for screen readers (the SVG's accessible description).
 import type { ArrayView, SheafView, View } from '../sim/types';
 import { ownerText } from './stage.shapes';
-import { freeIndexText } from './stage.slab';
+import { freeIndexText, readerText, retiredLines } from './stage.slab';
 import { snapshotLine } from './stage.slub';
 
 const chain = (xs: readonly string[]) => (xs.length === 0 ? 'empty' : xs.join(' → '));
@@ -43,7 +43,14 @@ function describeSlab(view: View): string {
   const cpus = view.cpus.map(
     (c) =>
       `CPU ${c.cpu}: array_cache ${c.arrayCache === null ? 'none' : describeArray(c.arrayCache)}; ` +
-      `irqs ${c.irqsEnabled ? 'on' : 'off'}, ${c.running === null ? 'idle' : `running ${c.running}`}.`,
+      `irqs ${c.irqsEnabled ? 'on' : 'off'}, ${c.running === null ? 'idle' : `running ${c.running}`}` +
+      // A lockless reader's pointer (lesson 19): `T holds shared = A0 (unpublished)`.
+      view.contexts
+        .filter((x) => x.cpu === c.cpu)
+        .map((x) => [x.id, readerText(view, x.id)] as const)
+        .map(([id, held]) => (held === null ? '' : `; ${id} holds ${held}`))
+        .join('') +
+      '.',
   );
   const slabs = view.slabs.map(
     (s) => `Slab ${s.name}: ${ownerText(s.owner)}, active ${s.inuse} of ${s.capacity}, ${freeIndexText(s)}${s.freelist.length === 0 ? '' : ` (${s.freelist.join(', ')})`}.`,
@@ -55,7 +62,9 @@ function describeSlab(view: View): string {
     return (
       `Node ${n.node}: slabs_partial ${list(n.partial)}, slabs_full ${list(sn.slabsFull)}, slabs_free ${list(sn.slabsFree)}, ` +
       `free_objects ${sn.freeObjects} of free_limit ${sn.freeLimit}, total_slabs ${sn.totalSlabs}, ` +
-      `shared array ${sn.shared === null ? 'none' : describeArray(sn.shared)}; ${lock}.`
+      `shared array ${sn.sharedId === undefined ? '' : `${sn.sharedId} `}${sn.shared === null ? 'none' : describeArray(sn.shared)}; ${lock}` +
+      (sn.retired ?? []).map((r) => `; old shared array ${retiredLines(r).join(', ')}`).join('') +
+      '.'
     );
   });
   return [...cpus, ...slabs, ...nodes].join(' ');

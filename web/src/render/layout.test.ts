@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { listing, Simulation, type SimEvent, type View } from '../sim';
 import { eventsOf, lastEventOf, loadWasmNode, scenarioFiles, scenarioFrames } from '../sim/testing';
 import { describeView } from './describe';
-import { arcPath } from './geometry';
+import { arcPath, CHAR_W } from './geometry';
 import { foldLines, layoutLines, shortLineName } from './lines.layout';
 import { functionOf, layoutListing } from './listing.layout';
 import { stackRows } from './stack.layout';
@@ -407,6 +407,52 @@ describe('array_cache stacks', () => {
 });
 
 describe('stage layout under SLAB', () => {
+  /** SC19 (a tune): T to its read through the pointer (RF2S), then W as far as it can go. */
+  function sc19(variant: string, wMoves: number): View {
+    const json = JSON.parse(file('sc19')) as { variant: Record<string, string> };
+    json.variant.slabSharedFree = variant;
+    const sim = new Simulation(JSON.stringify(json));
+    const label = (id: string) => sim.view().contexts.find((c) => c.id === id)?.label;
+    for (let i = 0; i < 20 && label('T') !== 'cache_alloc_refill:RF2S'; i++) sim.apply('T');
+    for (let i = 0; i < wMoves && !['blocked', 'finished'].includes(sim.view().contexts.find((c) => c.id === 'W')?.state ?? ''); i++) sim.apply('W');
+    const view = sim.view();
+    sim.free();
+    return view;
+  }
+  const cardTexts = (view: View, key: string) => layoutStage(view, undefined, { columns: 2, selection: null }).cards.find((c) => c.key === key)?.texts.map((t) => t.text) ?? [];
+
+  it("names the shared array, the retired one and the reader's pointer only where arrays are replaced (a tune)", () => {
+    // Before W runs: one array, A0, and T's pointer to it.
+    const before = sc19('after-grace-period', 0);
+    expect(before.nodes[0]?.slab?.sharedId).toBe('A0');
+    expect(cardTexts(before, 'node:0')).toEqual(expect.arrayContaining(['shared A0', 'old shared arrays: none']));
+    expect(cardTexts(before, 'cpu:0')).toContain("  shared = A0 (node 0's n->shared)");
+    // W swapped and waits (SN6): A1 published, A0 unpublished, T still holds A0.
+    const waits = sc19('after-grace-period', 20);
+    expect(waits.contexts.find((c) => c.id === 'W')?.label).toBe('setup_kmem_cache_node:SN6');
+    expect(cardTexts(waits, 'node:0')).toEqual(expect.arrayContaining(['shared A1', 'A0 · unpublished', 'W waits for cpu0 (synchronize_sched)']));
+    expect(cardTexts(waits, 'cpu:0')).toContain('  shared = A0 (unpublished)');
+    const words = describeView(waits);
+    expect(words).toContain('T holds shared = A0 (unpublished)');
+    expect(words).toContain('shared array A1 ');
+    expect(words).toContain('old shared array A0 · unpublished, W waits for cpu0 (synchronize_sched)');
+    // Freed at once: W's kfree runs while T still holds the pointer.
+    const freed = sc19('at-once', 20);
+    expect(cardTexts(freed, 'node:0')).toContain('A0 · freed by W (kfree)');
+    expect(cardTexts(freed, 'cpu:0')).toContain('  shared = A0 (freed)');
+    expect(describeView(freed)).toContain('T holds shared = A0 (freed)');
+    // Every text of the tuning stage stays inside its card, and no card overlaps another.
+    for (const v of [before, waits, freed]) {
+      const s = layoutStage(v, undefined, { columns: 2, selection: null });
+      for (const c of s.cards) for (const t of c.texts) if (t.anchor !== 'end') expect(t.x + t.text.length * CHAR_W, `${c.key}: ${t.text}`).toBeLessThanOrEqual(c.w);
+      for (const a of s.cards) for (const b of s.cards) if (a !== b) expect(overlaps(a, b), `${a.key} / ${b.key}`).toBe(false);
+    }
+    // A scenario without a tune keeps its view as it was: no identities, nothing retired.
+    const sc18 = play(file('sc18'), SC18_GROW).view.nodes[0]?.slab;
+    expect(sc18 === null || sc18 === undefined ? [] : Object.keys(sc18)).not.toContain('sharedId');
+    expect(Object.keys(sc18 ?? {})).not.toContain('retired');
+  });
+
   it("draws each CPU's array_cache as a stack of chips that come from their slab, and none of SLUB's CPU fields", () => {
     const { view, events } = play(file('sc18'), SC18_GROW);
     expect(view.allocator).toBe('slab');

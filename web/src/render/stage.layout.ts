@@ -88,7 +88,7 @@ export function layoutStage(
   const slab = view.allocator === 'slab';
   const sheaves = view.allocator === 'sheaves';
   const cpuHeight = (c: CpuView) => {
-    if (slab) return slabCpuHeight(c, ctxByCpu(c.cpu).length) + bandH;
+    if (slab) return slabCpuHeight(c, ctxByCpu(c.cpu).length, view) + bandH;
     if (sheaves) return sheafCpuHeight(view, c) + bandH;
     return slubCpuHeight(slubStage, c);
   };

@@ -1,10 +1,12 @@
 // SLAB's cards (model.md Appendix A; wasm-core/sim/src/model/slab): a CPU's array_cache as a
 // stack, a node's three slab lists, free_objects and shared array. Pure.
-import type { ArrayView, CpuView, NodeView, ObjectOwner, SlabNodeView, SlabView, View } from '../sim/types';
-import { contextMarker, r1 } from './geometry';
+import type { ArrayView, CpuView, NodeView, ObjectOwner, RetiredArrayView, SlabNodeView, SlabView, View } from '../sim/types';
+import { CHAR_W, contextMarker, r1 } from './geometry';
 import { stackHeightRows } from './stack.layout';
 import {
+  CARD_CHARS,
   CARD_W,
+  clip,
   CTX_LINE,
   GAP,
   LABEL_X,
@@ -59,10 +61,55 @@ export function slabObjectState(owner: ObjectOwner): { state: ObjectState; cpu: 
   return st;
 }
 
-/** Height of a CPU card under SLAB: the array_cache stack, the irq line, two lines per context. */
-export function slabCpuHeight(c: CpuView, contexts: number): number {
+/**
+ * A scenario that replaces shared arrays (a `tune` op, lesson 19): arrays have identities
+ * (`A0`, `A1`), and a lockless reader's pointer can outlive the node's array.
+ */
+export function slabTunes(view: View): boolean {
+  return view.nodes.some((n) => n.slab?.sharedId !== undefined);
+}
+
+/**
+ * A retired shared array in words, one or two lines (the card's and the description's):
+ * `A0 · unpublished` / `W waits for cpu0 (synchronize_sched)`, then `A0 · freed by W (kfree)`.
+ */
+export function retiredLines(r: RetiredArrayView): string[] {
+  if (r.freedBy !== null) return [`${r.id} · freed by ${r.freedBy} (kfree)`];
+  if (r.waiter === null) return [`${r.id} · unpublished`, 'not freed yet; nobody waits'];
+  if (r.waitsFor.length === 0) return [`${r.id} · unpublished`, `${r.waiter}'s wait is over (synchronize_sched)`];
+  return [`${r.id} · unpublished`, `${r.waiter} waits for ${r.waitsFor.map((k) => `cpu${k}`).join(', ')} (synchronize_sched)`];
+}
+
+/**
+ * What context `ctx` holds from a lockless read of `n->shared` (RF2 to RF2S), in words:
+ * `shared = A0 (unpublished)`, `(freed)` or `(n->shared)` while it is still the node's; null if none.
+ */
+export function readerText(view: View, ctx: string): string | null {
+  for (const n of view.nodes) {
+    const sn = n.slab;
+    const r = sn?.readers?.find((x) => x.ctx === ctx);
+    if (sn === null || r === undefined) continue;
+    const old = sn.retired?.find((x) => x.id === r.array);
+    const state = old === undefined ? (sn.sharedId === r.array ? `node ${n.node}'s n->shared` : 'unknown') : old.freedBy === null ? 'unpublished' : 'freed';
+    return `shared = ${r.array} (${state})`;
+  }
+  return null;
+}
+
+/** Lines a node card keeps under its shared array for retired arrays (only where arrays are replaced). */
+function retiredRows(sn: SlabNodeView): number {
+  if (sn.sharedId === undefined) return 0;
+  return Math.max(2, (sn.retired ?? []).reduce((k, r) => k + retiredLines(r).length, 0));
+}
+
+/**
+ * Height of a CPU card under SLAB: the array_cache stack, the irq line, two lines per context,
+ * and where arrays are replaced one more for a lockless reader's pointer.
+ */
+export function slabCpuHeight(c: CpuView, contexts: number, view?: View): number {
   const rows = c.arrayCache === null ? 1 : stackHeightRows(c.arrayCache, STACK_ROWS);
-  return AC_STACK_TOP + rows * SLOT_H + 20 + 15 + 2 * CTX_LINE * Math.max(1, contexts);
+  const reader = view !== undefined && slabTunes(view) ? CTX_LINE : 0;
+  return AC_STACK_TOP + rows * SLOT_H + 20 + 15 + 2 * CTX_LINE * Math.max(1, contexts) + reader;
 }
 
 /** A CPU card under SLAB: its array_cache as a stack; no tid, freelist, CPU slab or partial list. */
@@ -101,7 +148,13 @@ export function layoutSlabCpu(
     rows = stackHeightRows(a, STACK_ROWS);
   }
   const irqY = AC_STACK_TOP + rows * SLOT_H + 20;
-  stackCardFoot(c, view, irqY, texts);
+  const ctxs = stackCardFoot(c, view, irqY, texts);
+  // A pointer loaded without list_lock (RF2), under the contexts: with interrupts off on this
+  // CPU only its holder runs here, so the line follows its `at` line.
+  for (const ctx of ctxs) {
+    const held = readerText(view, ctx.id);
+    if (held !== null) texts.push(text(LABEL_X, irqY + 20 + ctxs.length * 2 * CTX_LINE, clip(`  ${held}`, CARD_CHARS), held.endsWith('(freed)') ? 'value warn strong' : 'value'));
+  }
   out.cards.push({ key: `cpu:${c.cpu}`, kind: 'cpu', x: box.x, y: box.y, w: CARD_W, h: box.h, cpu: c.cpu, faded: false, selected: false, texts, marks });
 }
 
@@ -122,14 +175,17 @@ export function layoutSlabNode(
   sel: string | null,
   uniqueKeys: Keyer,
 ): number {
-  const wide = w >= LIST_X + 4 * REF_STEP + NODE_RIGHT_W;
+  // Where arrays are replaced the label names the array (`shared A1`): three characters more.
+  const idW = sn.sharedId === undefined ? 0 : Math.ceil(3 * CHAR_W);
+  const rightW = NODE_RIGHT_W + idW;
+  const wide = w >= LIST_X + 4 * REF_STEP + rightW;
   const texts: TextShape[] = [
     text(LABEL_X, 16, `node ${n.node}`, 'title'),
     text(LABEL_X + 60, 16, `total_slabs ${sn.totalSlabs} · free_slabs ${sn.freeSlabs}`, 'muted'),
     text(LABEL_X, 34, `free_objects ${sn.freeObjects} / free_limit ${sn.freeLimit}`, 'value'),
   ];
   const marks: MarkShape[] = [];
-  const listRight = wide ? w - NODE_RIGHT_W - 10 : w - LABEL_X;
+  const listRight = wide ? w - rightW - 10 : w - LABEL_X;
   const perRow = Math.max(1, Math.floor((listRight - LIST_X + 12) / REF_STEP));
   let ly = 44;
   for (const [label, names] of [
@@ -154,18 +210,19 @@ export function layoutSlabNode(
 
   // The right column: list_lock, then the shared array.
   // (On a narrow card the padlock keeps clear of the card's edge.)
-  const rx = wide ? w - NODE_RIGHT_W : 6;
+  const rx = wide ? w - rightW : 6;
   const ry = wide ? 0 : listsBottom;
   const holder = view.contexts.find((c) => c.id === n.listLock);
   texts.push(...listLockTexts(rx + 22, ry, holder, n.waiters));
   out.locks.push({ key: `lock:${n.node}`, x: GAP + rx + 8, y: y + ry + 26, held: holder !== undefined, holderCpu: holder?.cpu ?? null });
   const sy = ry + 62;
-  texts.push(text(rx + LABEL_X, sy + 12, 'shared', 'label'));
+  const sharedX = rx + 62 + idW;
+  texts.push(text(rx + LABEL_X, sy + 12, sn.sharedId === undefined ? 'shared' : `shared ${sn.sharedId}`, 'label'));
   let rightBottom = sy + 22;
   if (sn.shared === null) {
-    texts.push(text(rx + 62, sy + 12, 'none (one CPU)', 'muted'));
+    texts.push(text(sharedX, sy + 12, 'none (one CPU)', 'muted'));
   } else {
-    texts.push(text(rx + 62, sy + 12, arrayText(sn.shared), 'value'));
+    texts.push(text(sharedX, sy + 12, arrayText(sn.shared), 'value'));
     const objects = new Map(view.slabs.flatMap((s) => s.objects.map((o) => [o.name, o] as const)));
     layoutStack(
       sn.shared,
@@ -178,7 +235,18 @@ export function layoutSlabNode(
     );
     rightBottom = sy + 20 + stackHeightRows(sn.shared, STACK_ROWS) * SLOT_H + 8;
   }
-  const h = Math.max(wide ? Math.max(listsBottom, rightBottom) : rightBottom, 60);
+  let bottom = wide ? Math.max(listsBottom, rightBottom) : rightBottom;
+  // Retired arrays (swapped out at SN4) under both columns, their state in words; the rows
+  // are kept from the start of a tuning scenario so that the card does not grow mid-lesson.
+  const rows = retiredRows(sn);
+  if (rows > 0) {
+    const chars = Math.floor((w - 2 * LABEL_X) / CHAR_W);
+    const lines = (sn.retired ?? []).flatMap((r) => retiredLines(r).map((t, i) => ({ t, freed: r.freedBy !== null, first: i === 0 })));
+    if (lines.length === 0) texts.push(text(LABEL_X, bottom + 12, 'old shared arrays: none', 'muted'));
+    lines.forEach((l, i) => texts.push(text(LABEL_X, bottom + 12 + i * CTX_LINE, clip(l.t, chars), l.first && !l.freed ? 'value' : 'muted')));
+    bottom += rows * CTX_LINE + 4;
+  }
+  const h = Math.max(bottom, 60);
   out.cards.push({ key: `node:${n.node}`, kind: 'node', x: GAP, y, w, h, cpu: null, faded: false, selected: false, texts, marks });
   return h;
 }

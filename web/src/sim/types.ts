@@ -34,6 +34,8 @@ export type { Scene } from './generated/Scene';
 export type { SheafView } from './generated/SheafView';
 export type { SimEvent } from './generated/SimEvent';
 export type { SlabNodeView } from './generated/SlabNodeView';
+export type { RetiredArrayView } from './generated/RetiredArrayView';
+export type { SharedReaderView } from './generated/SharedReaderView';
 export type { SlabOwner } from './generated/SlabOwner';
 export type { SlabView } from './generated/SlabView';
 export type { SnapshotView } from './generated/SnapshotView';

@@ -4,6 +4,7 @@
 // listing, cache lines and panels (highlightDom.ts). Pure.
 import type { Highlight, Panel } from '../../lessons';
 import type { ArrayView, ListingFunction, ObjectOwner, Outcome, SheafView, SlabOwner, View } from '../../sim';
+import { retiredLines } from '../../render/stage.slab';
 
 export type { Highlight, Panel } from '../../lessons';
 
@@ -194,8 +195,16 @@ export function describeHighlight(
             return `${who} · slabs_free: ${slabs(sn.slabsFree)}`;
           case 'free_objects':
             return `${who} · free_objects: ${sn.freeObjects} (free_limit ${sn.freeLimit})`;
-          case 'shared':
-            return `${who} · shared array: ${shared}`;
+          case 'shared': {
+            // Where arrays are replaced (a tune): its identity and the arrays swapped out.
+            const id = sn.sharedId === undefined ? '' : ` ${sn.sharedId}`;
+            const old = (sn.retired ?? []).map((r) => `; old ${retiredLines(r).join(', ')}`).join('');
+            return `${who} · shared array${id}: ${shared}${old}`;
+          }
+          case 'retired': {
+            const old = sn.retired ?? [];
+            return `${who} · old shared arrays: ${old.length === 0 ? 'none' : old.map((r) => retiredLines(r).join(', ')).join('; ')}`;
+          }
           case 'list_lock':
             break;
           default:

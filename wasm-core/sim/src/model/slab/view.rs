@@ -4,7 +4,9 @@
 
 use super::invariants::Place;
 use super::*;
-use crate::view::{ArrayView, ObjectOwner, SlabNodeView, SlabOwner, SlabView};
+use crate::view::{
+    ArrayView, ObjectOwner, RetiredArrayView, SharedReaderView, SlabNodeView, SlabOwner, SlabView,
+};
 
 impl SlabState {
     fn array_view(&self, core: &Core, ac: &ArrayCache) -> ArrayView {
@@ -46,7 +48,66 @@ impl SlabState {
             total_slabs: ns.total_slabs,
             free_slabs: ns.free_slabs,
             shared: ns.shared.as_ref().map(|sh| self.array_view(core, sh)),
+            // Identities matter only where arrays are replaced: every other scenario's view
+            // stays as it was.
+            shared_id: if core.cfg.sc.has_tune() {
+                ns.shared.as_ref().map(|sh| format!("A{}", sh.id))
+            } else {
+                None
+            },
+            retired: self.retired_views(core, n),
+            readers: self.shared_readers(core, n),
         }
+    }
+
+    /// The arrays a `tune` took off node `n`, with who freed each or who waits to.
+    fn retired_views(&self, core: &Core, n: u32) -> Vec<RetiredArrayView> {
+        self.retired
+            .iter()
+            .filter(|r| r.node == n)
+            .map(|r| {
+                // The context that swapped it out and still waits (SN6), from its frame.
+                let waiter = core.st.ctxs.iter().enumerate().find_map(|(ci, c)| {
+                    c.stack.iter().find_map(|f| match f {
+                        Frame::SetupKmemCacheNode { l, .. }
+                            if l.old == Some(r.arr.id) && r.freed_by.is_none() =>
+                        {
+                            Some(ci as CtxId)
+                        }
+                        _ => None,
+                    })
+                });
+                let grace = waiter.and_then(|w| self.grace.iter().find(|g| g.ctx == w));
+                RetiredArrayView {
+                    id: format!("A{}", r.arr.id),
+                    freed_by: r.freed_by.map(|c| core.ctx_name(c).to_string()),
+                    waiter: grace.map(|g| core.ctx_name(g.ctx).to_string()),
+                    waits_for: grace.map(|g| g.cpus.clone()).unwrap_or_default(),
+                }
+            })
+            .collect()
+    }
+
+    /// Contexts between `cache_alloc_refill`'s RF2 (the pointer loaded) and RF2S (read through).
+    fn shared_readers(&self, core: &Core, n: u32) -> Vec<SharedReaderView> {
+        let mut out = Vec::new();
+        for (ci, c) in core.st.ctxs.iter().enumerate() {
+            for f in &c.stack {
+                if let Frame::CacheAllocRefill {
+                    pc: cache_alloc_refill::RF2S,
+                    l,
+                } = f
+                {
+                    if let (true, Some(id)) = (l.n == n, l.shared) {
+                        out.push(SharedReaderView {
+                            ctx: core.ctx_name(ci as CtxId).to_string(),
+                            array: format!("A{id}"),
+                        });
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// SLAB: the free objects of a slab, in the order `slab_get_obj` hands them out.

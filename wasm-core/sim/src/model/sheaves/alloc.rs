@@ -252,7 +252,7 @@ impl Machine {
         use pcs_replace_empty_main::Pc::*;
         let k = fr.pcs;
         match *pc {
-            SE1 => without_sheaves(self, pc, fr.pcs, SE2, SE1u),
+            SE1 => without_sheaves(&self.core, pc, fr.pcs, SE2, SE1u),
             SE1u => Flow::Ret(Ret::new(0, None).counted(fr.count)),
             SE2 => {
                 step!(self.core);

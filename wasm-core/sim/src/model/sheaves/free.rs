@@ -211,13 +211,13 @@ impl Machine {
                 self.core.access(self.core.cfg.line_kc(), Access::Read);
                 let n = self.ld_size(m);
                 fr.size = n;
-                let full = n >= self.capacity();
+                let full = n >= SheavesState::capacity(&self.core);
                 note!(
                     self.core,
                     Load,
                     format!("sheaf {}.size", sheaf_name(m)),
                     "main->size is {n} of {}{}",
-                    self.capacity(),
+                    SheavesState::capacity(&self.core),
                     if full {
                         ": the main sheaf is full."
                     } else {
@@ -301,7 +301,7 @@ impl Machine {
         use pcs_replace_full_main::Pc::*;
         let k = fr.pcs;
         match *pc {
-            FR1 => without_sheaves(self, pc, fr.pcs, FR2, FR1u),
+            FR1 => without_sheaves(&self.core, pc, fr.pcs, FR2, FR1u),
             FR1u => Flow::Ret(Ret::new(0, None).counted(fr.count)),
             FR2 => {
                 step!(self.core);
@@ -364,13 +364,17 @@ impl Machine {
                     Load,
                     format!("sheaf {}.size", sheaf_name(sp)),
                     "spare->size is {n}{}",
-                    if n < self.capacity() {
+                    if n < SheavesState::capacity(&self.core) {
                         ": not full, swap main and spare."
                     } else {
                         ": full too."
                     }
                 );
-                *pc = if n < self.capacity() { FR5b } else { FR6 };
+                *pc = if n < SheavesState::capacity(&self.core) {
+                    FR5b
+                } else {
+                    FR6
+                };
                 Flow::Step
             }
             FR5b => {
@@ -477,13 +481,13 @@ impl Machine {
                     Load,
                     format!("sheaf {}.size", sheaf_name(m)),
                     "After the flush main holds {n}{}",
-                    if n >= self.capacity() {
+                    if n >= SheavesState::capacity(&self.core) {
                         ": still full, start again."
                     } else {
                         "."
                     }
                 );
-                if n >= self.capacity() {
+                if n >= SheavesState::capacity(&self.core) {
                     fr.put_fail = false;
                     *pc = FR1;
                     return Flow::Step;
@@ -568,13 +572,17 @@ impl Machine {
                     Load,
                     format!("sheaf {}.size", sheaf_name(m)),
                     "main->size is {n}{}",
-                    if n < self.capacity() {
+                    if n < SheavesState::capacity(&self.core) {
                         ": room again, so the new empty sheaf goes to the barn."
                     } else {
                         "."
                     }
                 );
-                *pc = if n < self.capacity() { FI2r } else { FI3 };
+                *pc = if n < SheavesState::capacity(&self.core) {
+                    FI2r
+                } else {
+                    FI3
+                };
                 Flow::Step
             }
             FI2r => {
@@ -591,7 +599,7 @@ impl Machine {
                 let sp = need!(self.core, self.pcs(k).spare);
                 let m = need!(self.core, fr.main);
                 let n = self.ld_size(sp);
-                if n < self.capacity() {
+                if n < SheavesState::capacity(&self.core) {
                     self.st_pcs(k, Some(sp), Some(Some(m)), false);
                     *pc = FI2r;
                 } else {
@@ -602,7 +610,7 @@ impl Machine {
                     Load,
                     format!("sheaf {}.size", sheaf_name(sp)),
                     "spare->size is {n}{}",
-                    if n < self.capacity() {
+                    if n < SheavesState::capacity(&self.core) {
                         ": swap main and spare; the new empty sheaf goes to the barn."
                     } else {
                         ": both full, so main goes to the barn as a full sheaf."

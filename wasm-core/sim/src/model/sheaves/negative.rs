@@ -14,7 +14,7 @@
 )]
 #![allow(clippy::arithmetic_side_effects)]
 
-use super::SheafId;
+use super::{SheafId, SheavesState};
 use crate::model::state::*;
 use crate::model::{Driver, Machine, Move};
 
@@ -64,7 +64,12 @@ fn inv_s1_an_object_in_two_places() {
     let mut m = machine();
     let h = main_of(&m, 0);
     let a3 = m.core.st.vars[2].addr.unwrap();
-    let sh = m.sheaf_mut(h).unwrap();
+    let sh = m
+        .sheaves_state_mut()
+        .unwrap()
+        .sheaves
+        .get_mut(h as usize)
+        .unwrap();
     let n = sh.size as usize;
     sh.slots[n] = a3;
     sh.size += 1;
@@ -75,7 +80,7 @@ fn inv_s1_an_object_in_two_places() {
 fn inv_s2_a_sheaf_above_its_capacity() {
     let mut m = machine();
     let h = main_of(&m, 0);
-    let cap = m.capacity();
+    let cap = SheavesState::capacity(&m.core);
     m.st_size(h, cap + 1, true);
     assert!(fired(&m, "INV-S2"), "{:?}", m.core.violations);
 }
@@ -88,7 +93,12 @@ fn inv_s3_a_sheaf_in_two_places_and_a_freed_one_in_use() {
     check(&mut m, "INV-S3");
     let mut m = machine();
     let h = main_of(&m, 1);
-    m.sheaf_mut(h).unwrap().freed = true;
+    m.sheaves_state_mut()
+        .unwrap()
+        .sheaves
+        .get_mut(h as usize)
+        .unwrap()
+        .freed = true;
     check(&mut m, "INV-S3");
 }
 

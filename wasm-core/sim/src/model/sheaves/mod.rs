@@ -204,20 +204,11 @@ impl Machine {
     pub(super) fn pcs(&self, k: u32) -> &Pcs {
         sv!(self).pcs(&self.core, k)
     }
-    pub(super) fn pcs_mut(&mut self, k: u32) -> Option<&mut Pcs> {
-        own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?.pcs_mut(&self.core, k)
-    }
     pub(super) fn barn(&self, n: u32) -> &Barn {
         sv!(self).barn(&self.core, n)
     }
-    pub(super) fn barn_mut(&mut self, n: u32) -> Option<&mut Barn> {
-        own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?.barn_mut(&self.core, n)
-    }
     pub(super) fn sheaf_layout(&self) -> &SheafLayout {
         SheavesState::sheaf_layout(&self.core)
-    }
-    pub(super) fn line_sh(&self, h: SheafId) -> u32 {
-        sv!(self).line_sh(&self.core, h)
     }
     pub(super) fn hold(&mut self, a: Addr) {
         self.with_sheaves((), |st, core| st.hold(core, a))
@@ -620,7 +611,30 @@ impl Machine {
     }
 
     /// Dispatch one label of a Linux 7.0 function.
+    /// The functions already `impl SheavesState` take the core beside it: the machine's two
+    /// fields, borrowed apart (as `exec_slab`); the others are still `impl Machine`.
     pub(super) fn exec_sheaves(&mut self, fr: &mut Frame) -> Flow {
+        let Machine { core, alloc } = self;
+        let AllocState::Sheaves(st) = alloc else {
+            return core.fault(Fault::Broken(<SheavesState as OwnState>::WRONG));
+        };
+        match fr {
+            Frame::BarnReplaceEmpty { pc, l } => return st.barn_replace_empty_sheaf(core, pc, l),
+            Frame::BarnGetEmpty { pc, l } => return st.barn_get_empty_sheaf(core, pc, l),
+            Frame::BarnReplaceFull { pc, l } => return st.barn_replace_full_sheaf(core, pc, l),
+            Frame::BarnPutEmpty { pc, l } => return st.barn_put_sheaf(core, pc, l, false),
+            // `barn_put_full_sheaf` runs `barn_put_empty_sheaf`'s body on the other list.
+            Frame::BarnPutFull { pc, l } => {
+                let mut at = barn_put_empty_sheaf::Pc::from(*pc);
+                let flow = st.barn_put_sheaf(core, &mut at, l, true);
+                *pc = at.into();
+                return flow;
+            }
+            Frame::LocalTrylock { pc, l } => return st.local_trylock(core, pc, l),
+            Frame::LocalLockV7 { pc, l } => return st.local_lock_v7(core, pc, l),
+            Frame::LocalUnlockV7 { pc, l } => return st.local_unlock_v7(core, pc, l),
+            _ => {}
+        }
         match fr {
             Frame::SlabAllocNode { pc, l } => self.slab_alloc_node(pc, l),
             Frame::ReplaceEmptyMain { pc, l } => self.pcs_replace_empty_main(pc, l),
@@ -633,20 +647,6 @@ impl Machine {
             Frame::AllocateSlab { pc, l } => self.allocate_slab(pc, l),
             Frame::SlabAllocV7 { pc, l } => self.slab_alloc_v7(pc, l),
             Frame::GetFromPartialNode { pc, l } => self.get_from_partial_node(pc, l),
-            Frame::BarnReplaceEmpty { pc, l } => self.barn_replace_empty_sheaf(pc, l),
-            Frame::BarnGetEmpty { pc, l } => self.barn_get_empty_sheaf(pc, l),
-            Frame::BarnReplaceFull { pc, l } => self.barn_replace_full_sheaf(pc, l),
-            Frame::BarnPutEmpty { pc, l } => self.barn_put_sheaf(pc, l, false),
-            // `barn_put_full_sheaf` runs `barn_put_empty_sheaf`'s body on the other list.
-            Frame::BarnPutFull { pc, l } => {
-                let mut at = barn_put_empty_sheaf::Pc::from(*pc);
-                let flow = self.barn_put_sheaf(&mut at, l, true);
-                *pc = at.into();
-                flow
-            }
-            Frame::LocalTrylock { pc, l } => self.local_trylock(pc, l),
-            Frame::LocalLockV7 { pc, l } => self.local_lock_v7(pc, l),
-            Frame::LocalUnlockV7 { pc, l } => self.local_unlock_v7(pc, l),
             Frame::SlabFreeV7 { pc, l } => self.slab_free_v7(pc, l),
             Frame::FreeToPcs { pc, l } => self.free_to_pcs(pc, l),
             Frame::ReplaceFullMain { pc, l } => self.pcs_replace_full_main(pc, l),

@@ -13,7 +13,7 @@ static NO_SHEAF: Sheaf = Sheaf {
     line: 0,
     freed: true,
 };
-pub(super) static NO_PCS: Pcs = Pcs {
+static NO_PCS: Pcs = Pcs {
     holder: None,
     main: 0,
     spare: None,

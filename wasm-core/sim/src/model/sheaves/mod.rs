@@ -219,38 +219,14 @@ impl Machine {
     pub(super) fn unhold_chain(&mut self, head: Addr, cnt: u32) {
         self.with_sheaves((), |st, core| st.unhold_chain(core, head, cnt))
     }
-    pub(super) fn ld_pcs(&mut self, k: u32) -> Pcs {
-        self.with_sheaves(access::NO_PCS.clone(), |st, core| st.ld_pcs(core, k))
-    }
-    pub(super) fn st_pcs(
-        &mut self,
-        k: u32,
-        main: Option<SheafId>,
-        spare: Option<Option<SheafId>>,
-        dead: bool,
-    ) {
-        self.with_sheaves((), |st, core| st.st_pcs(core, k, main, spare, dead))
-    }
-    pub(super) fn swap_main_spare(&mut self, k: u32, main: SheafId, spare: SheafId, why: &str) {
-        self.with_sheaves((), |st, core| st.swap_main_spare(core, k, main, spare, why))
-    }
     pub(super) fn ld_size(&mut self, h: SheafId) -> u32 {
         self.with_sheaves(0, |st, core| st.ld_size(core, h))
     }
     pub(super) fn st_size(&mut self, h: SheafId, size: u32, dead: bool) {
         self.with_sheaves((), |st, core| st.st_size(core, h, size, dead))
     }
-    pub(super) fn ld_slot(&mut self, h: SheafId, i: u32) -> Addr {
-        self.with_sheaves(NULL, |st, core| st.ld_slot(core, h, i))
-    }
     pub(super) fn st_slot(&mut self, h: SheafId, i: u32, v: Addr, dead: bool) {
         self.with_sheaves((), |st, core| st.st_slot(core, h, i, v, dead))
-    }
-    pub(super) fn sheaf_alloc(&mut self) -> Option<SheafId> {
-        self.with_sheaves(None, |st, core| st.sheaf_alloc(core))
-    }
-    pub(super) fn sheaf_free(&mut self, h: SheafId) {
-        self.with_sheaves((), |st, core| st.sheaf_free(core, h))
     }
     pub(super) fn list_lock_irqsave(&mut self, flags: &mut bool, n: u32) {
         self.with_sheaves((), |st, core| st.list_lock_irqsave(core, flags, n))
@@ -619,6 +595,17 @@ impl Machine {
             return core.fault(Fault::Broken(<SheavesState as OwnState>::WRONG));
         };
         match fr {
+            Frame::SlabAllocNode { pc, l } => return st.slab_alloc_node(core, pc, l),
+            Frame::ReplaceEmptyMain { pc, l } => return st.pcs_replace_empty_main(core, pc, l),
+            Frame::SlabFreeV7 { pc, l } => return st.slab_free_v7(core, pc, l),
+            Frame::FreeToPcs { pc, l } => return st.free_to_pcs(core, pc, l),
+            Frame::ReplaceFullMain { pc, l } => return st.pcs_replace_full_main(core, pc, l),
+            Frame::InstallEmptySheaf { pc, l } => return st.pcs_install_empty_sheaf(core, pc, l),
+            Frame::SheafFlushMain { pc, l } => return st.sheaf_flush_main(core, pc, l),
+            Frame::SheafFlushUnused { pc, l } => return st.sheaf_flush_unused(core, pc, l),
+            Frame::FreeBulk { pc, l } => return st.kmem_cache_free_bulk(core, pc, l),
+            Frame::CpuDead { pc, l } => return st.slub_cpu_dead(core, pc, l),
+            Frame::PcsFlushAll { pc, l } => return st.pcs_flush_all(core, pc, l),
             Frame::BarnReplaceEmpty { pc, l } => return st.barn_replace_empty_sheaf(core, pc, l),
             Frame::BarnGetEmpty { pc, l } => return st.barn_get_empty_sheaf(core, pc, l),
             Frame::BarnReplaceFull { pc, l } => return st.barn_replace_full_sheaf(core, pc, l),
@@ -636,8 +623,6 @@ impl Machine {
             _ => {}
         }
         match fr {
-            Frame::SlabAllocNode { pc, l } => self.slab_alloc_node(pc, l),
-            Frame::ReplaceEmptyMain { pc, l } => self.pcs_replace_empty_main(pc, l),
             Frame::RefillSheaf { pc, l } => self.refill_sheaf(pc, l),
             Frame::RefillObjects { pc, l } => self.refill_objects(pc, l),
             Frame::RefillObjectsNode { pc, l } => self.refill_objects_node(pc, l),
@@ -647,16 +632,7 @@ impl Machine {
             Frame::AllocateSlab { pc, l } => self.allocate_slab(pc, l),
             Frame::SlabAllocV7 { pc, l } => self.slab_alloc_v7(pc, l),
             Frame::GetFromPartialNode { pc, l } => self.get_from_partial_node(pc, l),
-            Frame::SlabFreeV7 { pc, l } => self.slab_free_v7(pc, l),
-            Frame::FreeToPcs { pc, l } => self.free_to_pcs(pc, l),
-            Frame::ReplaceFullMain { pc, l } => self.pcs_replace_full_main(pc, l),
-            Frame::InstallEmptySheaf { pc, l } => self.pcs_install_empty_sheaf(pc, l),
-            Frame::SheafFlushMain { pc, l } => self.sheaf_flush_main(pc, l),
-            Frame::SheafFlushUnused { pc, l } => self.sheaf_flush_unused(pc, l),
-            Frame::FreeBulk { pc, l } => self.kmem_cache_free_bulk(pc, l),
             Frame::SlabFreeSlowV7 { pc, l } => self.slab_free_slow_v7(pc, l),
-            Frame::CpuDead { pc, l } => self.slub_cpu_dead(pc, l),
-            Frame::PcsFlushAll { pc, l } => self.pcs_flush_all(pc, l),
             _ => self
                 .core
                 .fault(Fault::Broken("a function of another allocator")),

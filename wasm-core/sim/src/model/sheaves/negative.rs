@@ -138,7 +138,7 @@ fn inv_s6_a_cpus_sheaves_written_without_its_lock() {
     st(&mut m).pcs[0].holder = Some(0);
     m.core.cur = 1;
     let h = main_of(&m, 0);
-    m.st_pcs(0, Some(h), None, false);
+    m.with_sheaves((), |st, core| st.st_pcs(core, 0, Some(h), None, false));
     assert!(fired(&m, "INV-S6"), "{:?}", m.core.violations);
 }
 

@@ -13,7 +13,7 @@ use super::super::memory::Access;
 use super::{call, sheaf_name, sheaf_of_ret, without_sheaves, SheavesState};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
-use crate::model::{Flow, Machine, Stat};
+use crate::model::{Core, Flow, Stat};
 
 /// The locals of `__pcs_replace_empty_main(s, pcs, gfp)`: `pcs` the CPU whose sheaves are
 /// locked, `main` its empty main, `empty` the spare as read and then the empty sheaf to refill,
@@ -73,19 +73,20 @@ impl Locals for SlabAllocNode {
     }
 }
 
-impl Machine {
+impl SheavesState {
     /// `slab_alloc_node` → `alloc_from_pcs` (SA1–SA12), falling back to `___slab_alloc`.
     pub(in crate::model) fn slab_alloc_node(
         &mut self,
+        core: &mut Core,
         pc: &mut slab_alloc_node::Pc,
         fr: &mut SlabAllocNode,
     ) -> Flow {
         use slab_alloc_node::Pc::*;
         match *pc {
             SA1 => {
-                let here = self.core.my_node();
+                let here = core.my_node();
                 if fr.node.is_some_and(|n| n != here) {
-                    self.core.stat(Stat::ALLOC_NODE_MISMATCH);
+                    core.stat(Stat::ALLOC_NODE_MISMATCH);
                     *pc = SAs;
                     return Flow::Go;
                 }
@@ -102,11 +103,11 @@ impl Machine {
                 Flow::Go
             }
             SA5 => {
-                step!(self.core);
-                let p = self.ld_pcs(fr.pcs);
+                step!(core);
+                let p = self.ld_pcs(core, fr.pcs);
                 fr.main = Some(p.main);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_sheaves[{}].main", fr.pcs),
                     "main = pcs->main: sheaf {}.",
@@ -116,12 +117,12 @@ impl Machine {
                 Flow::Step
             }
             SA6 => {
-                step!(self.core);
-                let h = need!(self.core, fr.main);
-                let n = self.ld_size(h);
+                step!(core);
+                let h = need!(core, fr.main);
+                let n = self.ld_size(core, h);
                 fr.size = n;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("sheaf {}.size", sheaf_name(h)),
                     "main->size is {n}{}",
@@ -152,62 +153,62 @@ impl Machine {
                 Flow::Go
             }
             SA7 => {
-                step!(self.core);
-                let h = need!(self.core, fr.main);
+                step!(core);
+                let h = need!(core, fr.main);
                 // The top of a sheaf that is not empty (SA5 checked `size`).
                 let top = fr.size.saturating_sub(1);
-                let x = self.ld_slot(h, top);
+                let x = self.ld_slot(core, h, top);
                 fr.object = x;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("sheaf {}.objects[{}]", sheaf_name(h), top),
                     "object = main->objects[{}] = {}.",
                     top,
-                    self.core.addr_name(x)
+                    core.addr_name(x)
                 );
                 *pc = if fr.node.is_some() { SA8 } else { SA9 };
                 Flow::Step
             }
             SA8 => {
-                step!(self.core);
+                step!(core);
                 let want = fr.node.unwrap_or(0);
-                let node = self.core.slab_of(fr.object).map(|s| {
-                    self.core.access(self.core.page(s).line, Access::Read);
-                    self.core.node_of_slab(s)
+                let node = core.slab_of(fr.object).map(|s| {
+                    core.access(core.page(s).line, Access::Read);
+                    core.node_of_slab(s)
                 });
                 let ok = node == Some(want);
                 note!(
-                    self.core,
+                    core,
                     Load,
-                    format!("page of {}", self.core.addr_name(fr.object)),
+                    format!("page of {}", core.addr_name(fr.object)),
                     "{} is on node {}; node {want} was asked for{}",
-                    self.core.addr_name(fr.object),
+                    core.addr_name(fr.object),
                     node.map_or("?".into(), |n| n.to_string()),
                     if ok { "." } else { ": it stays in the sheaf." }
                 );
                 if ok {
                     *pc = SA9;
                 } else {
-                    self.core.stat(Stat::ALLOC_NODE_MISMATCH);
+                    core.stat(Stat::ALLOC_NODE_MISMATCH);
                     fr.wrong_node = true;
                     *pc = SAu;
                 }
                 Flow::Step
             }
             SA9 => {
-                step!(self.core);
-                let h = need!(self.core, fr.main);
+                step!(core);
+                let h = need!(core, fr.main);
                 let top = fr.size.saturating_sub(1);
-                self.st_size(h, top, false);
-                self.hold(fr.object);
+                self.st_size(core, h, top, false);
+                self.hold(core, fr.object);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("sheaf {}.size", sheaf_name(h)),
                     "main->size := {}: {} is taken off the top of the sheaf.",
                     top,
-                    self.core.addr_name(fr.object)
+                    core.addr_name(fr.object)
                 );
                 *pc = SAu;
                 Flow::Step
@@ -220,8 +221,8 @@ impl Machine {
             SA12 => {
                 if fr.slow == 1 {
                     if fr.ret.value != NULL {
-                        self.unhold(fr.ret.value);
-                        self.core.ghost.slow_allocs.bump();
+                        self.unhold(core, fr.ret.value);
+                        core.ghost.slow_allocs.bump();
                     }
                     return Flow::Ret(Ret::new(fr.ret.value, None).counted(fr.size));
                 }
@@ -229,8 +230,8 @@ impl Machine {
                     *pc = SAs;
                     return Flow::Go;
                 }
-                self.core.stat(Stat::ALLOC_FASTPATH);
-                self.unhold(fr.object);
+                core.stat(Stat::ALLOC_FASTPATH);
+                self.unhold(core, fr.object);
                 Flow::Ret(Ret::new(fr.object, None).counted(fr.size))
             }
             SAs => {
@@ -246,20 +247,21 @@ impl Machine {
     /// Returns 1 with the lock held (and its CPU in `count`), or 0 with the lock released.
     pub(in crate::model) fn pcs_replace_empty_main(
         &mut self,
+        core: &mut Core,
         pc: &mut pcs_replace_empty_main::Pc,
         fr: &mut PcsReplaceEmptyMain,
     ) -> Flow {
         use pcs_replace_empty_main::Pc::*;
         let k = fr.pcs;
         match *pc {
-            SE1 => without_sheaves(self, pc, fr.pcs, SE2, SE1u),
+            SE1 => without_sheaves(core, pc, fr.pcs, SE2, SE1u),
             SE1u => Flow::Ret(Ret::new(0, None).counted(fr.count)),
             SE2 => {
-                step!(self.core);
-                let sp = self.ld_pcs(k).spare;
+                step!(core);
+                let sp = self.ld_pcs(core, k).spare;
                 fr.empty = sp;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_sheaves[{k}].spare"),
                     "__pcs_replace_empty_main: spare is {}.",
@@ -269,11 +271,11 @@ impl Machine {
                 Flow::Step
             }
             SE2b => {
-                step!(self.core);
-                let sp = need!(self.core, fr.empty);
-                let n = self.ld_size(sp);
+                step!(core);
+                let sp = need!(core, fr.empty);
+                let n = self.ld_size(core, sp);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("sheaf {}.size", sheaf_name(sp)),
                     "spare->size is {n}{}",
@@ -287,23 +289,23 @@ impl Machine {
                 Flow::Step
             }
             SE3 => {
-                step!(self.core);
-                let (m, sp) = (need!(self.core, fr.main), need!(self.core, fr.empty));
-                self.swap_main_spare(k, m, sp, " (no statistic counts it)");
+                step!(core);
+                let (m, sp) = (need!(core, fr.main), need!(core, fr.empty));
+                self.swap_main_spare(core, k, m, sp, " (no statistic counts it)");
                 fr.count = k;
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             SE4 => {
-                step!(self.core);
-                let n = SheavesState::get_barn(&mut self.core, k);
+                step!(core);
+                let n = SheavesState::get_barn(core, k);
                 fr.barn = n;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("node {n}.barn"),
                     "get_barn(s): this CPU's node is {n}; its barn holds {} full and {} empty sheaves.",
-                    self.barn(n).full.len(),
-                    self.barn(n).empty.len()
+                    self.barn(core, n).full.len(),
+                    self.barn(core, n).empty.len()
                 );
                 *pc = SE5;
                 Flow::Step
@@ -321,11 +323,11 @@ impl Machine {
                     *pc = SE7;
                     return Flow::Go;
                 };
-                step!(self.core);
-                self.st_pcs(k, Some(full), None, false);
-                self.core.stat(Stat::BARN_GET);
+                step!(core);
+                self.st_pcs(core, k, Some(full), None, false);
+                core.stat(Stat::BARN_GET);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_sheaves[{k}].main"),
                     "main := {}, the full sheaf from the barn.",
@@ -335,8 +337,8 @@ impl Machine {
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             SE7 => {
-                self.core.stat(Stat::BARN_GET_FAIL);
-                fr.can_alloc = SheavesState::can_block(&self.core);
+                core.stat(Stat::BARN_GET_FAIL);
+                fr.can_alloc = SheavesState::can_block(core);
                 *pc = if !fr.can_alloc {
                     SE9
                 } else if fr.empty.is_some() {
@@ -349,15 +351,15 @@ impl Machine {
                 Flow::Go
             }
             SE8 => {
-                step!(self.core);
+                step!(core);
                 // The spare is empty (SE2b): take it as the sheaf to refill.
-                self.st_pcs(k, None, Some(None), false);
+                self.st_pcs(core, k, None, Some(None), false);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_sheaves[{k}].spare"),
                     "spare := NULL: the empty spare {} will be refilled.",
-                    sheaf_name(need!(self.core, fr.empty))
+                    sheaf_name(need!(core, fr.empty))
                 );
                 *pc = SE9;
                 Flow::Step
@@ -384,7 +386,7 @@ impl Machine {
             }
             SE11 => {
                 *pc = SE11r;
-                let e = need!(self.core, fr.empty);
+                let e = need!(core, fr.empty);
                 call(refill_sheaf::RS1, |f| f.sheaf = e)
             }
             SE11r => {
@@ -394,23 +396,23 @@ impl Machine {
                 }
                 // The refill fell short. The 7.0 code frees the sheaf as it is (its objects
                 // stay counted in their slabs: model.md C.9 item 3); later code flushes it first.
-                if self.core.variant().refill_fail_flush {
+                if core.variant().refill_fail_flush {
                     *pc = SE11f;
-                    let e = need!(self.core, fr.empty);
+                    let e = need!(core, fr.empty);
                     return call(sheaf_flush_unused::FU1, |f| f.sheaf = e);
                 }
                 *pc = SE11f;
                 Flow::Go
             }
             SE11f => {
-                step!(self.core);
-                self.sheaf_free(need!(self.core, fr.empty));
+                step!(core);
+                self.sheaf_free(core, need!(core, fr.empty));
                 Flow::Ret(Ret::new(0, None).counted(fr.count))
             }
             SE12 => {
-                step!(self.core);
+                step!(core);
                 // `alloc_full_sheaf`: a new sheaf, then the refill.
-                fr.empty = self.sheaf_alloc();
+                fr.empty = self.sheaf_alloc(core);
                 *pc = if fr.empty.is_some() { SE11 } else { SE12r };
                 Flow::Step
             }
@@ -425,13 +427,13 @@ impl Machine {
                 Flow::Go
             }
             SE14 => {
-                step!(self.core);
-                let p = self.ld_pcs(k);
-                let n = self.ld_size(p.main);
+                step!(core);
+                let p = self.ld_pcs(core, k);
+                let n = self.ld_size(core, p.main);
                 fr.main = Some(p.main);
                 fr.count = n;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_sheaves[{k}]"),
                     "Locked again on cpu{k}: main {} holds {n}, spare is {}.",
@@ -442,9 +444,9 @@ impl Machine {
                 Flow::Step
             }
             SE14b => {
-                let f_ = need!(self.core, fr.empty);
-                let m = need!(self.core, fr.main);
-                if self.pcs(k).spare.is_some() {
+                let f_ = need!(core, fr.empty);
+                let m = need!(core, fr.main);
+                if self.pcs(core, k).spare.is_some() {
                     *pc = SE16r;
                     let n = fr.barn;
                     return call(barn_put_empty_sheaf::BP1, |f| {
@@ -452,10 +454,10 @@ impl Machine {
                         f.sheaf = Some(m);
                     });
                 }
-                step!(self.core);
-                self.st_pcs(k, Some(f_), Some(Some(m)), false);
+                step!(core);
+                self.st_pcs(core, k, Some(f_), Some(Some(m)), false);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_sheaves[{k}]"),
                     "spare := {} (empty) and main := {} (full).",
@@ -467,12 +469,12 @@ impl Machine {
             }
             SE15 => {
                 // Someone refilled main while the lock was dropped.
-                let f_ = need!(self.core, fr.empty);
-                let Some(sp) = self.pcs(k).spare else {
-                    step!(self.core);
-                    self.st_pcs(k, None, Some(Some(f_)), false);
+                let f_ = need!(core, fr.empty);
+                let Some(sp) = self.pcs(core, k).spare else {
+                    step!(core);
+                    self.st_pcs(core, k, None, Some(Some(f_)), false);
                     note!(
-                        self.core,
+                        core,
                         Store,
                         format!("cpu_sheaves[{k}].spare"),
                         "main was refilled meanwhile: spare := {}.",
@@ -486,11 +488,11 @@ impl Machine {
                 Flow::Go
             }
             SE16 => {
-                step!(self.core);
-                let sp = need!(self.core, fr.main);
-                let n = self.ld_size(sp);
+                step!(core);
+                let sp = need!(core, fr.main);
+                let n = self.ld_size(core, sp);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("sheaf {}.size", sheaf_name(sp)),
                     "spare->size is {n}."
@@ -508,16 +510,16 @@ impl Machine {
             }
             SE16r => {
                 // After putting the old main (SE14) or the empty spare (SE16) in the barn.
-                step!(self.core);
-                let f_ = need!(self.core, fr.empty);
+                step!(core);
+                let f_ = need!(core, fr.empty);
                 let main_was_empty = fr.count == 0;
                 if main_was_empty {
-                    self.st_pcs(k, Some(f_), None, false);
+                    self.st_pcs(core, k, Some(f_), None, false);
                 } else {
-                    self.st_pcs(k, None, Some(Some(f_)), false);
+                    self.st_pcs(core, k, None, Some(Some(f_)), false);
                 }
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_sheaves[{k}]"),
                     "{} := {}.",
@@ -536,7 +538,7 @@ impl Machine {
                 })
             }
             SE17r => {
-                self.core.stat(Stat::BARN_PUT);
+                core.stat(Stat::BARN_PUT);
                 fr.count = k;
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
             }

@@ -5,6 +5,7 @@
 
 use super::super::memory::Access;
 use super::call;
+use super::SheavesState;
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::Counters;
 use crate::model::state::*;
@@ -243,7 +244,7 @@ impl Machine {
             NS5u => {
                 step!(self.core);
                 let n = self.core.node_of_slab(p);
-                self.list_unlock_irqrestore(fr.saved_irq, n);
+                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
                 Flow::Ret(Ret::new(fr.object, None).counted(fr.allocated))
             }
         }
@@ -435,7 +436,7 @@ impl Machine {
             }
             GP7 => {
                 step!(self.core);
-                self.list_unlock_irqrestore(fr.saved_irq, n);
+                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
                 Flow::Ret(Ret::new(fr.object, None))
             }
         }

@@ -13,7 +13,7 @@ use super::super::memory::Access;
 use super::{ret_sheaf, sheaf_name, SheafId, SheavesState};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
-use crate::model::{Flow, Machine};
+use crate::model::{Core, Flow};
 
 /// `barn_replace_full_sheaf`'s errors, its `err`, returned as its `Ret`'s count.
 pub const E2BIG: u32 = 1;
@@ -110,29 +110,30 @@ pub struct LocalUnlockV7 {
 
 impl Locals for LocalUnlockV7 {}
 
-impl Machine {
+impl SheavesState {
     /// `local_trylock(&s->cpu_sheaves->lock)`: LT1 `preempt_disable` (the CPU is fixed from
     /// here), LT2 test `acquired`, LT3 set it. Returns 1 (and the CPU) or 0.
     pub(in crate::model) fn local_trylock(
         &mut self,
+        core: &mut Core,
         pc: &mut local_trylock::Pc,
         fr: &mut LocalTrylock,
     ) -> Flow {
         use local_trylock::Pc::*;
         match *pc {
             LT1 => {
-                step!(self.core);
-                self.core.preempt_off();
-                fr.cpu = self.core.me();
+                step!(core);
+                core.preempt_off();
+                fr.cpu = core.me();
                 fr.count = fr.cpu;
                 note!(
-                    self.core,
+                    core,
                     PreemptOff,
                     "preempt_count".into(),
                     "local_trylock: preempt_disable(); this CPU (cpu{}) is fixed until the unlock.",
                     fr.cpu
                 );
-                if !SheavesState::locked_pcs(&self.core) {
+                if !SheavesState::locked_pcs(core) {
                     // The negative control: nothing but preemption guards the sheaves.
                     return Flow::Ret(Ret::new(1, None).counted(fr.count));
                 }
@@ -140,13 +141,12 @@ impl Machine {
                 Flow::Step
             }
             LT2 => {
-                step!(self.core);
-                self.core
-                    .access(SheavesState::line_pcs(&self.core, fr.cpu), Access::Read);
-                let holder = self.pcs(fr.cpu).holder;
-                self.core.set_ok(holder.is_none());
+                step!(core);
+                core.access(SheavesState::line_pcs(core, fr.cpu), Access::Read);
+                let holder = self.pcs(core, fr.cpu).holder;
+                core.set_ok(holder.is_none());
                 note!(
-                    self.core,
+                    core,
                     Trylock,
                     format!("cpu_sheaves[{}].lock", fr.cpu),
                     "local_trylock: acquired is {}{}",
@@ -154,7 +154,7 @@ impl Machine {
                     match holder {
                         Some(h) => format!(
                             ": {} holds cpu{}'s sheaves, so the trylock fails.",
-                            self.core.ctx_name(h),
+                            core.ctx_name(h),
                             fr.cpu
                         ),
                         None => ", so the lock is free.".into(),
@@ -164,10 +164,10 @@ impl Machine {
                 Flow::Step
             }
             LT2f => {
-                step!(self.core);
-                self.core.preempt_on();
+                step!(core);
+                core.preempt_on();
                 note!(
-                    self.core,
+                    core,
                     PreemptOn,
                     "preempt_count".into(),
                     "local_trylock failed: preempt_enable()."
@@ -175,19 +175,18 @@ impl Machine {
                 Flow::Ret(Ret::new(0, None).counted(fr.count))
             }
             LT3 => {
-                step!(self.core);
-                self.core
-                    .access(SheavesState::line_pcs(&self.core, fr.cpu), Access::Write);
-                let cur = self.core.cur;
-                if let Some(p) = self.pcs_mut(fr.cpu) {
+                step!(core);
+                core.access(SheavesState::line_pcs(core, fr.cpu), Access::Write);
+                let cur = core.cur;
+                if let Some(p) = self.pcs_mut(core, fr.cpu) {
                     p.holder = Some(cur);
                 }
                 note!(
-                    self.core,
+                    core,
                     LocalLock,
                     format!("cpu_sheaves[{}].lock", fr.cpu),
                     "local_trylock: acquired := 1. {} holds cpu{}'s sheaves.",
-                    self.core.ctx_name(cur),
+                    core.ctx_name(cur),
                     fr.cpu
                 );
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
@@ -199,48 +198,48 @@ impl Machine {
     /// test (only task contexts that may block use it: INV-S7 says why that is safe).
     pub(in crate::model) fn local_lock_v7(
         &mut self,
+        core: &mut Core,
         pc: &mut local_lock_v7::Pc,
         fr: &mut LocalLockV7,
     ) -> Flow {
         use local_lock_v7::Pc::*;
         match *pc {
             LL1 => {
-                step!(self.core);
-                self.core.preempt_off();
-                fr.cpu = self.core.me();
+                step!(core);
+                core.preempt_off();
+                fr.cpu = core.me();
                 fr.count = fr.cpu;
                 note!(
-                    self.core,
+                    core,
                     PreemptOff,
                     "preempt_count".into(),
                     "local_lock: preempt_disable() on cpu{}.",
                     fr.cpu
                 );
-                if !SheavesState::locked_pcs(&self.core) {
+                if !SheavesState::locked_pcs(core) {
                     return Flow::Ret(Ret::new(1, None).counted(fr.count));
                 }
                 *pc = LL2;
                 Flow::Step
             }
             LL2 => {
-                step!(self.core);
-                self.core
-                    .access(SheavesState::line_pcs(&self.core, fr.cpu), Access::Write);
-                let cur = self.core.cur;
-                if let Some(h) = self.pcs(fr.cpu).holder.filter(|&h| h != cur) {
+                step!(core);
+                core.access(SheavesState::line_pcs(core, fr.cpu), Access::Write);
+                let cur = core.cur;
+                if let Some(h) = self.pcs(core, fr.cpu).holder.filter(|&h| h != cur) {
                     let msg = format!(
                         "{} took cpu{}'s sheaves with local_lock (no test) while {} held them",
-                        self.core.ctx_name(cur),
+                        core.ctx_name(cur),
                         fr.cpu,
-                        self.core.ctx_name(h)
+                        core.ctx_name(h)
                     );
-                    self.core.violate("INV-S7", msg);
+                    core.violate("INV-S7", msg);
                 }
-                if let Some(p) = self.pcs_mut(fr.cpu) {
+                if let Some(p) = self.pcs_mut(core, fr.cpu) {
                     p.holder = Some(cur);
                 }
                 note!(
-                    self.core,
+                    core,
                     LocalLock,
                     format!("cpu_sheaves[{}].lock", fr.cpu),
                     "local_lock: acquired := 1 without testing it."
@@ -253,24 +252,24 @@ impl Machine {
     /// `local_unlock`: LU1 `acquired := 0`, LU2 `preempt_enable` (a preemption point).
     pub(in crate::model) fn local_unlock_v7(
         &mut self,
+        core: &mut Core,
         pc: &mut local_unlock_v7::Pc,
         fr: &mut LocalUnlockV7,
     ) -> Flow {
         use local_unlock_v7::Pc::*;
         match *pc {
             LU1 => {
-                if !SheavesState::locked_pcs(&self.core) {
+                if !SheavesState::locked_pcs(core) {
                     *pc = LU2;
                     return Flow::Go;
                 }
-                step!(self.core);
-                self.core
-                    .access(SheavesState::line_pcs(&self.core, fr.cpu), Access::Write);
-                if let Some(p) = self.pcs_mut(fr.cpu) {
+                step!(core);
+                core.access(SheavesState::line_pcs(core, fr.cpu), Access::Write);
+                if let Some(p) = self.pcs_mut(core, fr.cpu) {
                     p.holder = None;
                 }
                 note!(
-                    self.core,
+                    core,
                     LocalUnlock,
                     format!("cpu_sheaves[{}].lock", fr.cpu),
                     "local_unlock: acquired := 0."
@@ -279,10 +278,10 @@ impl Machine {
                 Flow::Step
             }
             LU2 => {
-                step!(self.core);
-                self.core.preempt_on();
+                step!(core);
+                core.preempt_on();
                 note!(
-                    self.core,
+                    core,
                     PreemptOn,
                     "preempt_count".into(),
                     "local_unlock: preempt_enable(). The task may be preempted or migrated from here."
@@ -294,34 +293,33 @@ impl Machine {
 
     // ----- the barn (all under `barn->lock`, taken with irqsave) -----
 
-    fn barn_lock(&mut self, n: u32, flags: &mut bool) {
-        self.core.irq_save(flags);
-        self.core.atomic(
-            SheavesState::line_bn(&self.core, n),
+    fn barn_lock(&mut self, core: &mut Core, n: u32, flags: &mut bool) {
+        core.irq_save(flags);
+        core.atomic(
+            SheavesState::line_bn(core, n),
             crate::model::cost::Id::SpinLock,
         );
-        let cur = self.core.cur;
-        if let Some(b) = self.barn_mut(n) {
+        let cur = core.cur;
+        if let Some(b) = self.barn_mut(core, n) {
             b.lock = Some(cur);
         }
         note!(
-            self.core,
+            core,
             Lock,
             format!("barn {n}.lock"),
             "spin_lock_irqsave(&barn->lock) of node {n}'s barn."
         );
     }
 
-    fn barn_unlock(&mut self, n: u32, flags: bool) {
-        self.core
-            .access(SheavesState::line_bn(&self.core, n), Access::Write);
-        self.core.charge(crate::model::cost::Id::SpinUnlock);
-        if let Some(b) = self.barn_mut(n) {
+    fn barn_unlock(&mut self, core: &mut Core, n: u32, flags: bool) {
+        core.access(SheavesState::line_bn(core, n), Access::Write);
+        core.charge(crate::model::cost::Id::SpinUnlock);
+        if let Some(b) = self.barn_mut(core, n) {
             b.lock = None;
         }
-        self.core.irq_restore(flags);
+        core.irq_restore(flags);
         note!(
-            self.core,
+            core,
             Unlock,
             format!("barn {n}.lock"),
             "spin_unlock_irqrestore(&barn->lock)."
@@ -329,34 +327,34 @@ impl Machine {
     }
 
     /// INV-S5: the barn's lists change only under its lock.
-    fn check_barn_lock(&mut self, n: u32) {
-        if self.barn(n).lock != Some(self.core.cur) {
+    fn check_barn_lock(&mut self, core: &mut Core, n: u32) {
+        if self.barn(core, n).lock != Some(core.cur) {
             let msg = format!(
                 "{} changed node {n}'s barn without holding its lock",
-                self.core.ctx_name(self.core.cur)
+                core.ctx_name(core.cur)
             );
-            self.core.violate("INV-S5", msg);
+            core.violate("INV-S5", msg);
         }
     }
 
     /// A racy `data_race()` read of one of the barn's counts (`RLD` of model.md C.3.0).
-    fn barn_count(&mut self, n: u32, full: bool) -> u32 {
-        self.core
-            .access(SheavesState::line_bn(&self.core, n), Access::Read);
-        let b = self.barn(n);
+    fn barn_count(&mut self, core: &mut Core, n: u32, full: bool) -> u32 {
+        core.access(SheavesState::line_bn(core, n), Access::Read);
+        let b = self.barn(core, n);
         (if full { b.full.len() } else { b.empty.len() }) as u32
     }
 
     /// Write the header lines of the sheaves a list operation links or unlinks.
-    fn touch_sheaves(&mut self, hs: &[SheafId]) {
+    fn touch_sheaves(&mut self, core: &mut Core, hs: &[SheafId]) {
         for &h in hs {
-            self.core.access(self.line_sh(h), Access::Write);
+            core.access(self.line_sh(core, h), Access::Write);
         }
     }
 
     /// `barn_replace_empty_sheaf(barn, empty)`: swap `empty` for a full sheaf.
     pub(in crate::model) fn barn_replace_empty_sheaf(
         &mut self,
+        core: &mut Core,
         pc: &mut barn_replace_empty_sheaf::Pc,
         fr: &mut BarnReplaceEmptySheaf,
     ) -> Flow {
@@ -364,10 +362,10 @@ impl Machine {
         let n = fr.barn;
         match *pc {
             BRE1 => {
-                step!(self.core);
-                let nr = self.barn_count(n, true);
+                step!(core);
+                let nr = self.barn_count(core, n, true);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("barn {n}.nr_full"),
                     "barn_replace_empty_sheaf: nr_full reads {nr} (a racy read, not under the lock){}",
@@ -380,27 +378,26 @@ impl Machine {
                 Flow::Step
             }
             BRE2 => {
-                step!(self.core);
-                self.barn_lock(fr.barn, &mut fr.saved_irq);
+                step!(core);
+                self.barn_lock(core, fr.barn, &mut fr.saved_irq);
                 *pc = BRE3;
                 Flow::Step
             }
             BRE3 => {
-                step!(self.core);
-                self.check_barn_lock(n);
-                self.core
-                    .access(SheavesState::line_bn(&self.core, n), Access::Write);
-                let empty = need!(self.core, fr.empty);
-                let b = need!(self.core, self.barn_mut(n));
+                step!(core);
+                self.check_barn_lock(core, n);
+                core.access(SheavesState::line_bn(core, n), Access::Write);
+                let empty = need!(core, fr.empty);
+                let b = need!(core, self.barn_mut(core, n));
                 let full = (!b.full.is_empty()).then(|| b.full.remove(0));
                 if let Some(f) = full {
                     // "the number of sheaves doesn't change": the empty limit is not checked.
                     b.empty.insert(0, empty);
-                    self.touch_sheaves(&[f, empty]);
+                    self.touch_sheaves(core, &[f, empty]);
                 }
                 fr.full = full;
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("barn {n}"),
                     "{}",
@@ -417,8 +414,8 @@ impl Machine {
                 Flow::Step
             }
             BRE4 => {
-                step!(self.core);
-                self.barn_unlock(fr.barn, fr.saved_irq);
+                step!(core);
+                self.barn_unlock(core, fr.barn, fr.saved_irq);
                 Flow::Ret(Ret::new(ret_sheaf(fr.full), None))
             }
         }
@@ -427,6 +424,7 @@ impl Machine {
     /// `barn_get_empty_sheaf(barn)`: take an empty sheaf, if the barn has one.
     pub(in crate::model) fn barn_get_empty_sheaf(
         &mut self,
+        core: &mut Core,
         pc: &mut barn_get_empty_sheaf::Pc,
         fr: &mut BarnGetEmptySheaf,
     ) -> Flow {
@@ -434,10 +432,10 @@ impl Machine {
         let n = fr.barn;
         match *pc {
             BGE1 => {
-                step!(self.core);
-                let nr = self.barn_count(n, false);
+                step!(core);
+                let nr = self.barn_count(core, n, false);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("barn {n}.nr_empty"),
                     "barn_get_empty_sheaf: nr_empty reads {nr} (racy){}",
@@ -450,24 +448,23 @@ impl Machine {
                 Flow::Step
             }
             BGE2 => {
-                step!(self.core);
-                self.barn_lock(fr.barn, &mut fr.saved_irq);
+                step!(core);
+                self.barn_lock(core, fr.barn, &mut fr.saved_irq);
                 *pc = BGE3;
                 Flow::Step
             }
             BGE3 => {
-                step!(self.core);
-                self.check_barn_lock(n);
-                self.core
-                    .access(SheavesState::line_bn(&self.core, n), Access::Write);
-                let b = need!(self.core, self.barn_mut(n));
+                step!(core);
+                self.check_barn_lock(core, n);
+                core.access(SheavesState::line_bn(core, n), Access::Write);
+                let b = need!(core, self.barn_mut(core, n));
                 let e = (!b.empty.is_empty()).then(|| b.empty.remove(0));
                 if let Some(e) = e {
-                    self.touch_sheaves(&[e]);
+                    self.touch_sheaves(core, &[e]);
                 }
                 fr.empty = e;
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("barn {n}"),
                     "{}",
@@ -481,8 +478,8 @@ impl Machine {
                 Flow::Step
             }
             BGE4 => {
-                step!(self.core);
-                self.barn_unlock(fr.barn, fr.saved_irq);
+                step!(core);
+                self.barn_unlock(core, fr.barn, fr.saved_irq);
                 Flow::Ret(Ret::new(ret_sheaf(fr.empty), None))
             }
         }
@@ -493,6 +490,7 @@ impl Machine {
     /// limits are read without the lock and not checked again under it.
     pub(in crate::model) fn barn_replace_full_sheaf(
         &mut self,
+        core: &mut Core,
         pc: &mut barn_replace_full_sheaf::Pc,
         fr: &mut BarnReplaceFullSheaf,
     ) -> Flow {
@@ -500,11 +498,11 @@ impl Machine {
         let n = fr.barn;
         match *pc {
             BRF1 => {
-                step!(self.core);
-                let nr = self.barn_count(n, true);
-                let max = self.sheaf_layout().max_full;
+                step!(core);
+                let nr = self.barn_count(core, n, true);
+                let max = Self::sheaf_layout(core).max_full;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("barn {n}.nr_full"),
                     "barn_replace_full_sheaf: nr_full reads {nr} (racy){}",
@@ -522,10 +520,10 @@ impl Machine {
                 Flow::Step
             }
             BRF2 => {
-                step!(self.core);
-                let nr = self.barn_count(n, false);
+                step!(core);
+                let nr = self.barn_count(core, n, false);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("barn {n}.nr_empty"),
                     "nr_empty reads {nr} (racy){}",
@@ -543,28 +541,27 @@ impl Machine {
                 Flow::Step
             }
             BRF3 => {
-                step!(self.core);
-                self.barn_lock(fr.barn, &mut fr.saved_irq);
+                step!(core);
+                self.barn_lock(core, fr.barn, &mut fr.saved_irq);
                 *pc = BRF4;
                 Flow::Step
             }
             BRF4 => {
-                step!(self.core);
-                self.check_barn_lock(n);
-                self.core
-                    .access(SheavesState::line_bn(&self.core, n), Access::Write);
-                let full = need!(self.core, fr.full);
-                let b = need!(self.core, self.barn_mut(n));
+                step!(core);
+                self.check_barn_lock(core, n);
+                core.access(SheavesState::line_bn(core, n), Access::Write);
+                let full = need!(core, fr.full);
+                let b = need!(core, self.barn_mut(core, n));
                 let e = (!b.empty.is_empty()).then(|| b.empty.remove(0));
                 if let Some(e) = e {
                     b.full.insert(0, full);
-                    self.touch_sheaves(&[e, full]);
+                    self.touch_sheaves(core, &[e, full]);
                 } else {
                     fr.err = ENOMEM;
                 }
                 fr.empty = e;
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("barn {n}"),
                     "{}",
@@ -581,8 +578,8 @@ impl Machine {
                 Flow::Step
             }
             BRF5 => {
-                step!(self.core);
-                self.barn_unlock(fr.barn, fr.saved_irq);
+                step!(core);
+                self.barn_unlock(core, fr.barn, fr.saved_irq);
                 Flow::Ret(Ret::new(ret_sheaf(fr.empty), None).counted(fr.err))
             }
         }
@@ -592,6 +589,7 @@ impl Machine {
     /// limit check ("used mainly in cases where we have to undo an intended action").
     pub(in crate::model) fn barn_put_sheaf(
         &mut self,
+        core: &mut Core,
         pc: &mut barn_put_empty_sheaf::Pc,
         fr: &mut BarnPutSheaf,
         full: bool,
@@ -600,26 +598,25 @@ impl Machine {
         let n = fr.barn;
         match *pc {
             BP1 => {
-                step!(self.core);
-                self.barn_lock(fr.barn, &mut fr.saved_irq);
+                step!(core);
+                self.barn_lock(core, fr.barn, &mut fr.saved_irq);
                 *pc = BP2;
                 Flow::Step
             }
             BP2 => {
-                step!(self.core);
-                self.check_barn_lock(n);
-                self.core
-                    .access(SheavesState::line_bn(&self.core, n), Access::Write);
-                let h: SheafId = need!(self.core, fr.sheaf);
-                let b = need!(self.core, self.barn_mut(n));
+                step!(core);
+                self.check_barn_lock(core, n);
+                core.access(SheavesState::line_bn(core, n), Access::Write);
+                let h: SheafId = need!(core, fr.sheaf);
+                let b = need!(core, self.barn_mut(core, n));
                 if full {
                     b.full.insert(0, h);
                 } else {
                     b.empty.insert(0, h);
                 }
-                self.touch_sheaves(&[h]);
+                self.touch_sheaves(core, &[h]);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("barn {n}"),
                     "Put the {} sheaf {} on the barn's {} list.",
@@ -631,8 +628,8 @@ impl Machine {
                 Flow::Step
             }
             BP3 => {
-                step!(self.core);
-                self.barn_unlock(fr.barn, fr.saved_irq);
+                step!(core);
+                self.barn_unlock(core, fr.barn, fr.saved_irq);
                 Flow::Ret(Ret::new(1, None))
             }
         }

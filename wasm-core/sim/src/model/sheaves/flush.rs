@@ -7,7 +7,7 @@ use super::super::memory::Access;
 use super::{call, sheaf_name, SheavesState, PCS_BATCH_MAX};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
-use crate::model::{Flow, Machine, Stat};
+use crate::model::{Core, Flow, Stat};
 
 /// The locals of `__kmem_cache_free_bulk(s, size, p)` with its
 /// `build_detached_freelist`: `arr` the batch `p` and `size` its entries left, the detached
@@ -112,12 +112,13 @@ impl Locals for SlubCpuDead {
     }
 }
 
-impl Machine {
+impl SheavesState {
     /// `sheaf_flush_main` (FM1–FM7): take up to `PCS_BATCH_MAX` objects off the main sheaf
     /// under the trylock and free them to their slabs without it, until main is empty.
     /// Returns 1 if it flushed anything.
     pub(in crate::model) fn sheaf_flush_main(
         &mut self,
+        core: &mut Core,
         pc: &mut sheaf_flush_main::Pc,
         fr: &mut SheafFlushMain,
     ) -> Flow {
@@ -136,13 +137,13 @@ impl Machine {
                 Flow::Go
             }
             FM2 => {
-                step!(self.core);
-                let m = self.ld_pcs(fr.pcs).main;
-                let size = self.ld_size(m);
+                step!(core);
+                let m = self.ld_pcs(core, fr.pcs).main;
+                let size = self.ld_size(core, m);
                 fr.main = Some(m);
                 fr.batch = size.min(PCS_BATCH_MAX);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("sheaf {}.size", sheaf_name(m)),
                     "sheaf_flush_main: main {} holds {size}; take {}.",
@@ -153,22 +154,22 @@ impl Machine {
                 Flow::Step
             }
             FM3 => {
-                step!(self.core);
-                let m = need!(self.core, fr.main);
-                let size = self.sheaf(m).size;
+                step!(core);
+                let m = need!(core, fr.main);
+                let size = self.sheaf(core, m).size;
                 let b = fr.batch.min(size);
                 let rest = size.saturating_sub(b);
-                self.st_size(m, rest, false);
+                self.st_size(core, m, rest, false);
                 let mut batch = Vec::new();
                 for i in rest..size {
-                    let x = self.ld_slot(m, i);
+                    let x = self.ld_slot(core, m, i);
                     batch.push(x);
-                    self.hold(x);
+                    self.hold(core, x);
                 }
                 fr.arr = batch;
                 fr.remaining = rest;
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("sheaf {}.size", sheaf_name(m)),
                     "main->size := {rest}; copy the {b} pointer(s) above it to an on-stack batch."
@@ -187,7 +188,7 @@ impl Machine {
                 call(kmem_cache_free_bulk::KB1, |f| f.arr = batch)
             }
             FM5r => {
-                SheavesState::stat_add(&mut self.core, Stat::SHEAF_FLUSH, fr.batch);
+                SheavesState::stat_add(core, Stat::SHEAF_FLUSH, fr.batch);
                 fr.flushed = true;
                 if fr.remaining > 0 {
                     *pc = FM1;
@@ -202,6 +203,7 @@ impl Machine {
     /// no lock: free all of its objects to their slabs.
     pub(in crate::model) fn sheaf_flush_unused(
         &mut self,
+        core: &mut Core,
         pc: &mut sheaf_flush_unused::Pc,
         fr: &mut SheafFlushUnused,
     ) -> Flow {
@@ -209,10 +211,10 @@ impl Machine {
         let h = fr.sheaf;
         match *pc {
             FU1 => {
-                step!(self.core);
-                let n = self.ld_size(h);
+                step!(core);
+                let n = self.ld_size(core, h);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("sheaf {}.size", sheaf_name(h)),
                     "sheaf_flush_unused({}): {n} object(s).",
@@ -225,22 +227,22 @@ impl Machine {
                 Flow::Step
             }
             FU3 => {
-                step!(self.core);
+                step!(core);
                 // The sheaf is this context's alone (or a dead CPU's): emptying it before
                 // handing its pointers to the bulk free, rather than after as the kernel
                 // does, is invisible to everyone else and keeps each object in one place.
-                let n = self.sheaf(h).size;
-                SheavesState::stat_add(&mut self.core, Stat::SHEAF_FLUSH, n);
+                let n = self.sheaf(core, h).size;
+                SheavesState::stat_add(core, Stat::SHEAF_FLUSH, n);
                 let mut batch = Vec::new();
                 for i in 0..n {
-                    let x = self.ld_slot(h, i);
+                    let x = self.ld_slot(core, h, i);
                     batch.push(x);
-                    self.hold(x);
+                    self.hold(core, x);
                 }
-                self.st_size(h, 0, true);
+                self.st_size(core, h, 0, true);
                 fr.arr = batch;
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("sheaf {}", sheaf_name(h)),
                     "Hand the {n} object(s) of {} to __kmem_cache_free_bulk; size := 0.",
@@ -263,6 +265,7 @@ impl Machine {
     /// three others) and free each group with one `__slab_free`.
     pub(in crate::model) fn kmem_cache_free_bulk(
         &mut self,
+        core: &mut Core,
         pc: &mut kmem_cache_free_bulk::Pc,
         fr: &mut KmemCacheFreeBulk,
     ) -> Flow {
@@ -272,11 +275,11 @@ impl Machine {
                 let Some(&x) = fr.arr.last() else {
                     return Flow::Ret(Ret::new(NULL, None).counted(fr.size));
                 };
-                step!(self.core);
+                step!(core);
                 fr.arr.pop();
-                let p = need!(self.core, self.core.slab_of(x));
-                self.core.access(self.core.page(p).line, Access::Read);
-                self.core.store_fp(x, NULL);
+                let p = need!(core, core.slab_of(x));
+                core.access(core.page(p).line, Access::Read);
+                core.store_fp(x, NULL);
                 fr.slab = Some(p);
                 fr.freelist = x;
                 fr.tail = x;
@@ -285,12 +288,12 @@ impl Machine {
                 fr.same = fr.size;
                 fr.lookahead = 3;
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("{}.fp", self.core.addr_name(x)),
+                    format!("{}.fp", core.addr_name(x)),
                     "build_detached_freelist: a new group for slab {} from {} (its free pointer := NULL).",
-                    self.core.slab_name(p),
-                    self.core.addr_name(x)
+                    core.slab_name(p),
+                    core.addr_name(x)
                 );
                 *pc = KB2;
                 Flow::Step
@@ -301,26 +304,26 @@ impl Machine {
                     *pc = KB3;
                     return Flow::Go;
                 }
-                step!(self.core);
+                step!(core);
                 fr.size = fr.size.saturating_sub(1);
                 let i = fr.size as usize;
-                let y = need!(self.core, fr.arr.get(i).copied());
-                let p = need!(self.core, fr.slab);
-                let py = self.core.slab_of(y);
+                let y = need!(core, fr.arr.get(i).copied());
+                let p = need!(core, fr.slab);
+                let py = core.slab_of(y);
                 if let Some(s) = py {
-                    self.core.access(self.core.page(s).line, Access::Read);
+                    core.access(core.page(s).line, Access::Read);
                 }
                 if py == Some(p) {
-                    self.core.store_fp(y, fr.freelist);
+                    core.store_fp(y, fr.freelist);
                     note!(
-                        self.core,
+                        core,
                         Store,
-                        format!("{}.fp", self.core.addr_name(y)),
+                        format!("{}.fp", core.addr_name(y)),
                         "{} is of slab {} too: link it in front ({} -> {}).",
-                        self.core.addr_name(y),
-                        self.core.slab_name(p),
-                        self.core.addr_name(y),
-                        self.core.addr_name(fr.freelist)
+                        core.addr_name(y),
+                        core.slab_name(p),
+                        core.addr_name(y),
+                        core.addr_name(fr.freelist)
                     );
                     fr.freelist = y;
                     fr.ret.count.bump();
@@ -328,17 +331,17 @@ impl Machine {
                     let same = fr.same as usize;
                     if i != same {
                         // Both within the batch (`same` counts its entries).
-                        need!(self.core, fr.arr.get(same));
+                        need!(core, fr.arr.get(same));
                         fr.arr.swap(i, same);
                     }
                 } else {
                     fr.lookahead = fr.lookahead.saturating_sub(1);
                     note!(
-                        self.core,
+                        core,
                         Load,
-                        format!("page of {}", self.core.addr_name(y)),
+                        format!("page of {}", core.addr_name(y)),
                         "{} is of another slab ({} more look(s) back).",
-                        self.core.addr_name(y),
+                        core.addr_name(y),
                         fr.lookahead
                     );
                 }
@@ -346,12 +349,8 @@ impl Machine {
             }
             KB3 => {
                 *pc = KB1;
-                let (p, head, tail, cnt) = (
-                    need!(self.core, fr.slab),
-                    fr.freelist,
-                    fr.tail,
-                    fr.ret.count,
-                );
+                let (p, head, tail, cnt) =
+                    (need!(core, fr.slab), fr.freelist, fr.tail, fr.ret.count);
                 call(slab_free_slow_v7::SS2, |f| {
                     f.slab = p;
                     f.head = head;
@@ -366,6 +365,7 @@ impl Machine {
     /// lock ("the cpu is not executing anymore"); main stays installed, spare is freed.
     pub(in crate::model) fn slub_cpu_dead(
         &mut self,
+        core: &mut Core,
         pc: &mut slub_cpu_dead::Pc,
         fr: &mut SlubCpuDead,
     ) -> Flow {
@@ -373,12 +373,12 @@ impl Machine {
         let d = fr.cpu;
         match *pc {
             HP2 => {
-                step!(self.core);
-                let p = self.ld_pcs(d);
+                step!(core);
+                let p = self.ld_pcs(core, d);
                 fr.main = Some(p.main);
                 fr.spare = p.spare;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_sheaves[{d}]"),
                     "slub_cpu_dead(cpu{d}): main {}, spare {}.",
@@ -390,7 +390,7 @@ impl Machine {
             }
             HP3 => {
                 *pc = HP4;
-                let m = need!(self.core, fr.main);
+                let m = need!(core, fr.main);
                 call(sheaf_flush_unused::FU1, |f| f.sheaf = m)
             }
             HP4 => {
@@ -401,10 +401,10 @@ impl Machine {
                 call(sheaf_flush_unused::FU1, |f| f.sheaf = sp)
             }
             HP4r => {
-                step!(self.core);
-                let sp = need!(self.core, fr.spare);
-                self.st_pcs(d, None, Some(None), true);
-                self.sheaf_free(sp);
+                step!(core);
+                let sp = need!(core, fr.spare);
+                self.st_pcs(core, d, None, Some(None), true);
+                self.sheaf_free(core, sp);
                 *pc = HP4f;
                 Flow::Step
             }
@@ -416,6 +416,7 @@ impl Machine {
     /// lock, flush and free it, then flush main in batches.
     pub(in crate::model) fn pcs_flush_all(
         &mut self,
+        core: &mut Core,
         pc: &mut pcs_flush_all::Pc,
         fr: &mut PcsFlushAll,
     ) -> Flow {
@@ -431,15 +432,15 @@ impl Machine {
                 Flow::Go
             }
             FA1b => {
-                step!(self.core);
+                step!(core);
                 let k = fr.pcs;
-                let sp = self.ld_pcs(k).spare;
+                let sp = self.ld_pcs(core, k).spare;
                 fr.spare = sp;
                 if sp.is_some() {
-                    self.st_pcs(k, None, Some(None), false);
+                    self.st_pcs(core, k, None, Some(None), false);
                 }
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_sheaves[{k}].spare"),
                     "pcs_flush_all: {}",
@@ -465,9 +466,9 @@ impl Machine {
                 call(sheaf_flush_unused::FU1, |f| f.sheaf = sp)
             }
             FA2f => {
-                step!(self.core);
-                let sp = need!(self.core, fr.spare.take());
-                self.sheaf_free(sp);
+                step!(core);
+                let sp = need!(core, fr.spare.take());
+                self.sheaf_free(core, sp);
                 *pc = FA2r;
                 Flow::Step
             }

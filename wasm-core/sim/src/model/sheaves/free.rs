@@ -11,7 +11,7 @@ use super::barn::E2BIG;
 use super::{call, sheaf_name, sheaf_of_ret, without_sheaves, SheavesState};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
-use crate::model::{Flow, Machine, Stat};
+use crate::model::{Core, Flow, Stat};
 
 /// The locals of `free_to_pcs(s, object, allow_spin)`: `pcs` the CPU whose sheaves are
 /// locked, `main` its main sheaf and `size` its size as read, `replaced` 1 while
@@ -109,11 +109,12 @@ impl Locals for SlabFreeV7 {
     }
 }
 
-impl Machine {
+impl SheavesState {
     /// `slab_free` (SF2–SF4): a local object goes to the sheaves, a remote one (or one the
     /// sheaves refuse) straight to its slab.
     pub(in crate::model) fn slab_free_v7(
         &mut self,
+        core: &mut Core,
         pc: &mut slab_free_v7::Pc,
         fr: &mut SlabFreeV7,
     ) -> Flow {
@@ -121,19 +122,19 @@ impl Machine {
         let p = fr.slab;
         match *pc {
             SF2 => {
-                step!(self.core);
-                self.core.access(self.core.page(p).line, Access::Read);
-                self.hold(fr.object);
-                let here = self.core.my_node();
-                let node = self.core.node_of_slab(p);
+                step!(core);
+                core.access(core.page(p).line, Access::Read);
+                self.hold(core, fr.object);
+                let here = core.my_node();
+                let node = core.node_of_slab(p);
                 fr.local = node == here;
                 note!(
-                    self.core,
+                    core,
                     Load,
-                    format!("page {}.flags", self.core.slab_name(p)),
+                    format!("page {}.flags", core.slab_name(p)),
                     "slab_free({}): its slab {} is on node {node}, this CPU on node {here}{}",
-                    self.core.addr_name(fr.object),
-                    self.core.slab_name(p),
+                    core.addr_name(fr.object),
+                    core.slab_name(p),
                     if fr.local {
                         ": a local object, for the sheaves."
                     } else {
@@ -156,7 +157,7 @@ impl Machine {
                 Flow::Go
             }
             SF4 => {
-                self.core.stat(Stat::FREE_SLOWPATH);
+                core.stat(Stat::FREE_SLOWPATH);
                 *pc = SF4r;
                 let x = fr.object;
                 call(slab_free_slow_v7::SS2, |f| {
@@ -174,6 +175,7 @@ impl Machine {
     /// or 0 if the trylock failed or no room could be made (then `__slab_free`).
     pub(in crate::model) fn free_to_pcs(
         &mut self,
+        core: &mut Core,
         pc: &mut free_to_pcs::Pc,
         fr: &mut FreeToPcs,
     ) -> Flow {
@@ -192,11 +194,11 @@ impl Machine {
                 Flow::Go
             }
             FP4 => {
-                step!(self.core);
-                let m = self.ld_pcs(fr.pcs).main;
+                step!(core);
+                let m = self.ld_pcs(core, fr.pcs).main;
                 fr.main = Some(m);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_sheaves[{}].main", fr.pcs),
                     "free_to_pcs: main is sheaf {}.",
@@ -206,18 +208,18 @@ impl Machine {
                 Flow::Step
             }
             FP5 => {
-                step!(self.core);
-                let m = need!(self.core, fr.main);
-                self.core.access(self.core.cfg.line_kc(), Access::Read);
-                let n = self.ld_size(m);
+                step!(core);
+                let m = need!(core, fr.main);
+                core.access(core.cfg.line_kc(), Access::Read);
+                let n = self.ld_size(core, m);
                 fr.size = n;
-                let full = n >= self.capacity();
+                let full = n >= SheavesState::capacity(core);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("sheaf {}.size", sheaf_name(m)),
                     "main->size is {n} of {}{}",
-                    self.capacity(),
+                    SheavesState::capacity(core),
                     if full {
                         ": the main sheaf is full."
                     } else {
@@ -237,33 +239,33 @@ impl Machine {
                 })
             }
             FP6 => {
-                step!(self.core);
-                let m = need!(self.core, fr.main);
-                self.st_slot(m, fr.size, fr.object, false);
+                step!(core);
+                let m = need!(core, fr.main);
+                self.st_slot(core, m, fr.size, fr.object, false);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("sheaf {}.objects[{}]", sheaf_name(m), fr.size),
                     "main->objects[{}] := {}.",
                     fr.size,
-                    self.core.addr_name(fr.object)
+                    core.addr_name(fr.object)
                 );
                 *pc = FP7;
                 Flow::Step
             }
             FP7 => {
-                step!(self.core);
-                let m = need!(self.core, fr.main);
+                step!(core);
+                let m = need!(core, fr.main);
                 let size = fr.size.saturating_add(1);
-                self.st_size(m, size, false);
-                self.unhold(fr.object);
+                self.st_size(core, m, size, false);
+                self.unhold(core, fr.object);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("sheaf {}.size", sheaf_name(m)),
                     "main->size := {}: {} is on top of the sheaf.",
                     size,
-                    self.core.addr_name(fr.object)
+                    core.addr_name(fr.object)
                 );
                 *pc = FP8;
                 Flow::Step
@@ -285,7 +287,7 @@ impl Machine {
                 call(local_unlock_v7::LU1, |f| f.cpu = c)
             }
             FP10 => {
-                self.core.stat(Stat::FREE_FASTPATH);
+                core.stat(Stat::FREE_FASTPATH);
                 Flow::Ret(Ret::new(1, None).counted(fr.size))
             }
         }
@@ -295,20 +297,21 @@ impl Machine {
     /// 1 with the lock held (its CPU in `count`) or 0 with the lock released.
     pub(in crate::model) fn pcs_replace_full_main(
         &mut self,
+        core: &mut Core,
         pc: &mut pcs_replace_full_main::Pc,
         fr: &mut PcsReplaceFullMain,
     ) -> Flow {
         use pcs_replace_full_main::Pc::*;
         let k = fr.pcs;
         match *pc {
-            FR1 => without_sheaves(self, pc, fr.pcs, FR2, FR1u),
+            FR1 => without_sheaves(core, pc, fr.pcs, FR2, FR1u),
             FR1u => Flow::Ret(Ret::new(0, None).counted(fr.count)),
             FR2 => {
-                step!(self.core);
-                let n = SheavesState::get_barn(&mut self.core, k);
+                step!(core);
+                let n = SheavesState::get_barn(core, k);
                 fr.barn = n;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("node {n}.barn"),
                     "__pcs_replace_full_main: get_barn(s) is node {n}'s barn."
@@ -317,12 +320,12 @@ impl Machine {
                 Flow::Step
             }
             FR3 => {
-                step!(self.core);
-                let p = self.ld_pcs(k);
+                step!(core);
+                let p = self.ld_pcs(core, k);
                 fr.main = Some(p.main);
                 fr.empty = p.spare;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_sheaves[{k}].spare"),
                     "spare is {}.",
@@ -341,11 +344,11 @@ impl Machine {
                     *pc = FR10;
                     return Flow::Go;
                 };
-                step!(self.core);
-                let m = need!(self.core, fr.main);
-                self.st_pcs(k, Some(e), Some(Some(m)), false);
+                step!(core);
+                let m = need!(core, fr.main);
+                self.st_pcs(core, k, Some(e), Some(Some(m)), false);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_sheaves[{k}]"),
                     "spare := {} (full) and main := {}, the empty sheaf from the barn.",
@@ -356,27 +359,31 @@ impl Machine {
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
             FR5 => {
-                step!(self.core);
-                let sp = need!(self.core, fr.empty);
-                let n = self.ld_size(sp);
+                step!(core);
+                let sp = need!(core, fr.empty);
+                let n = self.ld_size(core, sp);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("sheaf {}.size", sheaf_name(sp)),
                     "spare->size is {n}{}",
-                    if n < self.capacity() {
+                    if n < SheavesState::capacity(core) {
                         ": not full, swap main and spare."
                     } else {
                         ": full too."
                     }
                 );
-                *pc = if n < self.capacity() { FR5b } else { FR6 };
+                *pc = if n < SheavesState::capacity(core) {
+                    FR5b
+                } else {
+                    FR6
+                };
                 Flow::Step
             }
             FR5b => {
-                step!(self.core);
-                let (m, sp) = (need!(self.core, fr.main), need!(self.core, fr.empty));
-                self.swap_main_spare(k, m, sp, "");
+                step!(core);
+                let (m, sp) = (need!(core, fr.main), need!(core, fr.empty));
+                self.swap_main_spare(core, k, m, sp, "");
                 fr.count = k;
                 Flow::Ret(Ret::new(1, None).counted(fr.count))
             }
@@ -390,11 +397,11 @@ impl Machine {
             }
             FR6r => {
                 if let Some(e) = sheaf_of_ret(fr.ret.value) {
-                    step!(self.core);
-                    self.st_pcs(k, Some(e), None, false);
-                    self.core.stat(Stat::BARN_PUT);
+                    step!(core);
+                    self.st_pcs(core, k, Some(e), None, false);
+                    core.stat(Stat::BARN_PUT);
                     note!(
-                        self.core,
+                        core,
                         Store,
                         format!("cpu_sheaves[{k}].main"),
                         "main := {}, the empty sheaf the barn gave for the full one.",
@@ -412,12 +419,12 @@ impl Machine {
                 Flow::Go
             }
             FR8 => {
-                step!(self.core);
+                step!(core);
                 // The barn has enough full sheaves: flush the full spare to slabs and use it.
-                self.core.stat(Stat::BARN_PUT_FAIL);
-                self.st_pcs(k, None, Some(None), false);
+                core.stat(Stat::BARN_PUT_FAIL);
+                self.st_pcs(core, k, None, Some(None), false);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_sheaves[{k}].spare"),
                     "The barn is at MAX_FULL_SHEAVES: spare := NULL; its objects go back to their slabs."
@@ -431,7 +438,7 @@ impl Machine {
             }
             FR8f => {
                 *pc = FR13;
-                let t = need!(self.core, fr.empty);
+                let t = need!(core, fr.empty);
                 call(sheaf_flush_unused::FU1, |f| f.sheaf = t)
             }
             FR10 => {
@@ -439,16 +446,16 @@ impl Machine {
                 call(local_unlock_v7::LU1, |f| f.cpu = k)
             }
             FR11 => {
-                step!(self.core);
+                step!(core);
                 // `GFP_NOWAIT`: no sleeping here.
-                let e = self.sheaf_alloc();
+                let e = self.sheaf_alloc(core);
                 fr.empty = e;
                 *pc = if e.is_some() { FR13 } else { FR12 };
                 Flow::Step
             }
             FR12 => {
                 if fr.put_fail {
-                    self.core.stat(Stat::BARN_PUT_FAIL);
+                    core.stat(Stat::BARN_PUT_FAIL);
                 }
                 *pc = FR12a;
                 call(sheaf_flush_main::FM1, |_| {})
@@ -469,21 +476,21 @@ impl Machine {
                 Flow::Go
             }
             FR12c => {
-                step!(self.core);
-                let m = self.ld_pcs(fr.pcs).main;
-                let n = self.ld_size(m);
+                step!(core);
+                let m = self.ld_pcs(core, fr.pcs).main;
+                let n = self.ld_size(core, m);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("sheaf {}.size", sheaf_name(m)),
                     "After the flush main holds {n}{}",
-                    if n >= self.capacity() {
+                    if n >= SheavesState::capacity(core) {
                         ": still full, start again."
                     } else {
                         "."
                     }
                 );
-                if n >= self.capacity() {
+                if n >= SheavesState::capacity(core) {
                     fr.put_fail = false;
                     *pc = FR1;
                     return Flow::Step;
@@ -506,7 +513,7 @@ impl Machine {
                 }
                 fr.pcs = fr.ret.count;
                 *pc = FR14r;
-                let (c, e, n) = (fr.pcs, need!(self.core, fr.empty), fr.barn);
+                let (c, e, n) = (fr.pcs, need!(core, fr.empty), fr.barn);
                 call(pcs_install_empty_sheaf::FI1, |f| {
                     f.pcs = c;
                     f.empty = e;
@@ -525,6 +532,7 @@ impl Machine {
     /// `empty` sheaf, reconciling with whatever changed while the lock was dropped.
     pub(in crate::model) fn pcs_install_empty_sheaf(
         &mut self,
+        core: &mut Core,
         pc: &mut pcs_install_empty_sheaf::Pc,
         fr: &mut PcsInstallEmptySheaf,
     ) -> Flow {
@@ -533,14 +541,14 @@ impl Machine {
         let e = fr.empty;
         match *pc {
             FI1 => {
-                step!(self.core);
-                let p = self.ld_pcs(k);
+                step!(core);
+                let p = self.ld_pcs(core, k);
                 fr.main = Some(p.main);
                 if p.spare.is_none() {
                     // "what we expect to find if nobody interrupted us"
-                    self.st_pcs(k, Some(e), Some(Some(p.main)), false);
+                    self.st_pcs(core, k, Some(e), Some(Some(p.main)), false);
                     note!(
-                        self.core,
+                        core,
                         Store,
                         format!("cpu_sheaves[{k}]"),
                         "__pcs_install_empty_sheaf: spare := {} (full), main := {} (empty).",
@@ -550,7 +558,7 @@ impl Machine {
                     return Flow::Ret(Ret::new(1, None));
                 }
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_sheaves[{k}]"),
                     "__pcs_install_empty_sheaf: the spare slot is taken ({}): something changed meanwhile.",
@@ -560,21 +568,25 @@ impl Machine {
                 Flow::Step
             }
             FI2 => {
-                step!(self.core);
-                let m = need!(self.core, fr.main);
-                let n = self.ld_size(m);
+                step!(core);
+                let m = need!(core, fr.main);
+                let n = self.ld_size(core, m);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("sheaf {}.size", sheaf_name(m)),
                     "main->size is {n}{}",
-                    if n < self.capacity() {
+                    if n < SheavesState::capacity(core) {
                         ": room again, so the new empty sheaf goes to the barn."
                     } else {
                         "."
                     }
                 );
-                *pc = if n < self.capacity() { FI2r } else { FI3 };
+                *pc = if n < SheavesState::capacity(core) {
+                    FI2r
+                } else {
+                    FI3
+                };
                 Flow::Step
             }
             FI2r => {
@@ -587,22 +599,22 @@ impl Machine {
                 })
             }
             FI3 => {
-                step!(self.core);
-                let sp = need!(self.core, self.pcs(k).spare);
-                let m = need!(self.core, fr.main);
-                let n = self.ld_size(sp);
-                if n < self.capacity() {
-                    self.st_pcs(k, Some(sp), Some(Some(m)), false);
+                step!(core);
+                let sp = need!(core, self.pcs(core, k).spare);
+                let m = need!(core, fr.main);
+                let n = self.ld_size(core, sp);
+                if n < SheavesState::capacity(core) {
+                    self.st_pcs(core, k, Some(sp), Some(Some(m)), false);
                     *pc = FI2r;
                 } else {
                     *pc = FI4;
                 }
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("sheaf {}.size", sheaf_name(sp)),
                     "spare->size is {n}{}",
-                    if n < self.capacity() {
+                    if n < SheavesState::capacity(core) {
                         ": swap main and spare; the new empty sheaf goes to the barn."
                     } else {
                         ": both full, so main goes to the barn as a full sheaf."
@@ -622,11 +634,11 @@ impl Machine {
                 if fr.empty_to_barn == 1 {
                     return Flow::Ret(Ret::new(1, None));
                 }
-                step!(self.core);
-                self.st_pcs(k, Some(e), None, false);
-                self.core.stat(Stat::BARN_PUT);
+                step!(core);
+                self.st_pcs(core, k, Some(e), None, false);
+                core.stat(Stat::BARN_PUT);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_sheaves[{k}].main"),
                     "main := {}.",

@@ -3,6 +3,7 @@
 //! becomes empty. Locals are named as in `free`.
 
 use super::super::memory::Access;
+use super::SheavesState;
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::{counters_text, Counters};
 use crate::model::state::*;
@@ -53,7 +54,7 @@ impl Machine {
                     return Flow::Go;
                 };
                 step!(self.core);
-                self.list_unlock_irqrestore(fr.saved_irq, n);
+                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
                 fr.n = None;
                 *pc = SS2;
                 Flow::Step
@@ -150,7 +151,7 @@ impl Machine {
             SS8 => {
                 step!(self.core);
                 let n = need!(self.core, fr.n);
-                self.list_unlock_irqrestore(fr.saved_irq, n);
+                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
                 note!(
                     self.core,
                     Unlock,
@@ -182,7 +183,7 @@ impl Machine {
             SS10u => {
                 step!(self.core);
                 let n = need!(self.core, fr.n);
-                self.list_unlock_irqrestore(fr.saved_irq, n);
+                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
                 Flow::Ret(Ret::new(NULL, None).counted(fr.cnt))
             }
             SS11 => {
@@ -207,7 +208,7 @@ impl Machine {
             SS11u => {
                 step!(self.core);
                 let n = need!(self.core, fr.n);
-                self.list_unlock_irqrestore(fr.saved_irq, n);
+                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
                 fr.n = None;
                 *pc = SS11d;
                 Flow::Step

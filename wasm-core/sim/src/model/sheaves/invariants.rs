@@ -10,11 +10,11 @@
 //! INV-S7 fire only on states no schedule reaches (the trylock and the scheduler keep them):
 //! they check the model's own bookkeeping of the lock.
 
-use super::{sheaf_name, sv, SheafId};
+use super::{sheaf_name, sv, SheafId, SheavesState};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::Fault;
-use crate::model::{Machine, Stat};
+use crate::model::{Core, Machine, Stat};
 
 /// Where an object was found, for the message of a double or missing owner.
 #[derive(Clone)]
@@ -25,20 +25,21 @@ enum Place {
     Held(CtxId),
 }
 
-impl Machine {
+// The windows in which a CPU's pointer is stale: the core's frames alone tell.
+impl SheavesState {
     /// Whether some context stands between parking CPU k's main or spare in a barn and
     /// storing its replacement (`barn_replace_empty_sheaf` then `pcs->main = full`, and the
     /// like): the kernel leaves the old pointer in place for those steps, under the CPU's lock,
     /// and never reads it again.
-    pub(super) fn replacing(&self, k: u32) -> bool {
-        self.replacing_ref(k).is_some()
+    pub(super) fn replacing(core: &Core, k: u32) -> bool {
+        Self::replacing_ref(core, k).is_some()
     }
 
     /// Which of CPU k's pointers is stale in such a window: `Some(true)` its main, `Some(false)`
     /// its spare. SE6, FR6r and FI4r store a new main; SE16r a new main after parking the old
     /// one (SE14, `count` 0) or a new spare after parking the empty spare (SE16).
-    pub(super) fn replacing_ref(&self, k: u32) -> Option<bool> {
-        self.core.st.ctxs.iter().find_map(|c| {
+    pub(super) fn replacing_ref(core: &Core, k: u32) -> Option<bool> {
+        core.st.ctxs.iter().find_map(|c| {
             c.stack.iter().find_map(|f| match f {
                 Frame::ReplaceEmptyMain {
                     pc: pcs_replace_empty_main::SE6,
@@ -60,7 +61,9 @@ impl Machine {
             })
         })
     }
+}
 
+impl Machine {
     /// Whether a context's `__slab_free` of slab `s` has done its CAS and still has the slab in
     /// hand: it will list it, leave it to its isolator, or discard it.
     fn freeing_after_cas(&self, s: SlabId) -> bool {
@@ -220,7 +223,7 @@ impl Machine {
             // points to the old one, and never reads it again: another CPU may already have
             // taken it from the barn (found by the explorer in SH3). Only that one pointer
             // is exempt; the CPU's other one still counts (INV-S3, model.md C.5).
-            let stale = self.replacing_ref(k as u32);
+            let stale = SheavesState::replacing_ref(&self.core, k as u32);
             if stale != Some(true) {
                 if let Some(r) = refs.get_mut(p.main as usize) {
                     r.bump();

@@ -3,7 +3,8 @@
 //! `counters` and their double CAS, the node partial list under `list_lock`) is the shared
 //! `Page`/`Node` of the machine, as in the classic design.
 //!
-//! Files: `access` (the lookups of its own state and of the core, `impl SheavesState`), `alloc`
+//! Files: `access` (the lookups of its own state and of the core, `impl SheavesState`; the
+//! helpers its functions share are `impl SheavesState` here), `alloc`
 //! (`slab_alloc_node`/`alloc_from_pcs`, `__pcs_replace_empty_main`), `refill` (the refill
 //! from slabs: `refill_sheaf`, `refill_objects`, `__refill_objects_node`),
 //! `alloc_slow` (`___slab_alloc`, `get_from_partial_node`, `allocate_slab`,
@@ -18,7 +19,7 @@ use super::allocator::{own_mut, own_state, OpCall, OwnState};
 use super::executor::Block;
 use super::memory::Access;
 use super::state::*;
-use super::{cost, Fault, Flow, Machine, Pc, Stat};
+use super::{cost, Core, Fault, Flow, Machine, Pc, Stat};
 use crate::model::pcs::labels::*;
 use crate::scenario::PcsLock;
 
@@ -186,61 +187,83 @@ impl Machine {
     pub(super) fn sheaves_state_mut(&mut self) -> Option<&mut SheavesState> {
         self.own_mut()
     }
-    // The step functions' way to the lookups of `access.rs`, until they are `impl
-    // SheavesState` themselves.
+    /// The machine's two fields borrowed apart: `f` on 7.0's state and the core, or `none`
+    /// (the arm's fault noted) under another allocator.
+    fn with_sheaves<R>(&mut self, none: R, f: impl FnOnce(&mut SheavesState, &mut Core) -> R) -> R {
+        let Machine { core, alloc } = self;
+        match own_mut::<SheavesState>(&core.fault, alloc) {
+            Some(st) => f(st, core),
+            None => none,
+        }
+    }
+    // The step functions' way to the lookups of `access.rs` and the helpers below, until they
+    // are `impl SheavesState` themselves.
     pub(super) fn sheaf(&self, h: SheafId) -> &Sheaf {
         sv!(self).sheaf(&self.core, h)
-    }
-    pub(super) fn sheaf_mut(&mut self, h: SheafId) -> Option<&mut Sheaf> {
-        own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?.sheaf_mut(&self.core, h)
     }
     pub(super) fn pcs(&self, k: u32) -> &Pcs {
         sv!(self).pcs(&self.core, k)
     }
-    pub(super) fn pcs_mut(&mut self, k: u32) -> Option<&mut Pcs> {
-        own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?.pcs_mut(&self.core, k)
-    }
     pub(super) fn barn(&self, n: u32) -> &Barn {
         sv!(self).barn(&self.core, n)
     }
-    pub(super) fn barn_mut(&mut self, n: u32) -> Option<&mut Barn> {
-        own_mut::<SheavesState>(&self.core.fault, &mut self.alloc)?.barn_mut(&self.core, n)
-    }
-
     pub(super) fn sheaf_layout(&self) -> &SheafLayout {
         SheavesState::sheaf_layout(&self.core)
     }
+    pub(super) fn hold(&mut self, a: Addr) {
+        self.with_sheaves((), |st, core| st.hold(core, a))
+    }
+    pub(super) fn unhold(&mut self, a: Addr) {
+        self.with_sheaves((), |st, core| st.unhold(core, a))
+    }
+    pub(super) fn unhold_chain(&mut self, head: Addr, cnt: u32) {
+        self.with_sheaves((), |st, core| st.unhold_chain(core, head, cnt))
+    }
+    pub(super) fn ld_size(&mut self, h: SheafId) -> u32 {
+        self.with_sheaves(0, |st, core| st.ld_size(core, h))
+    }
+    pub(super) fn st_size(&mut self, h: SheafId, size: u32, dead: bool) {
+        self.with_sheaves((), |st, core| st.st_size(core, h, size, dead))
+    }
+    pub(super) fn st_slot(&mut self, h: SheafId, i: u32, v: Addr, dead: bool) {
+        self.with_sheaves((), |st, core| st.st_slot(core, h, i, v, dead))
+    }
+    pub(super) fn list_lock_irqsave(&mut self, flags: &mut bool, n: u32) {
+        self.with_sheaves((), |st, core| st.list_lock_irqsave(core, flags, n))
+    }
 
+    /// `init_percpu_sheaves` at cache creation (see `SheavesState::init`).
+    pub(super) fn init_sheaves(&mut self) {
+        self.with_sheaves((), |st, core| st.init(core))
+    }
+}
+
+impl SheavesState {
     /// `init_percpu_sheaves` at cache creation: every CPU's `main` is an empty sheaf of its
     /// own, `spare` is NULL, every barn is empty.
-    pub(super) fn init_sheaves(&mut self) {
+    fn init(&mut self, core: &mut Core) {
         let mut pcs = Vec::new();
-        for _ in 0..self.core.cfg.cpus {
-            let h = self.create_sheaf();
+        for _ in 0..core.cfg.cpus {
+            let h = self.create_sheaf(core);
             pcs.push(Pcs {
                 holder: None,
                 main: h,
                 spare: None,
             });
         }
-        if let Some(st) = self.sheaves_state_mut() {
-            st.pcs = pcs;
-        }
+        self.pcs = pcs;
     }
 
     /// A new, empty sheaf with its cache lines (the `kzalloc` of `__alloc_empty_sheaf`).
-    fn create_sheaf(&mut self) -> SheafId {
-        let (cap, lines) = (self.sheaf_layout().capacity, self.sheaf_layout().lines);
-        let line = self.core.st.lines.len() as u32;
+    fn create_sheaf(&mut self, core: &mut Core) -> SheafId {
+        let layout = Self::sheaf_layout(core);
+        let (cap, lines) = (layout.capacity, layout.lines);
+        let line = core.st.lines.len() as u32;
         for _ in 0..lines {
-            self.core.st.lines.push([Mesi::I; MAX_CPUS]);
+            core.st.lines.push([Mesi::I; MAX_CPUS]);
         }
-        // Only under Linux 7.0 (else: an internal error, noted, and no sheaf).
-        let Some(st) = self.sheaves_state_mut() else {
-            return 0;
-        };
-        let h = st.sheaves.len() as SheafId;
-        st.sheaves.push(Sheaf {
+        let h = self.sheaves.len() as SheafId;
+        self.sheaves.push(Sheaf {
             slots: vec![NULL; cap as usize],
             size: 0,
             line,
@@ -251,94 +274,87 @@ impl Machine {
 
     // ----- lines -----
 
-    pub(super) fn line_sh(&self, h: SheafId) -> u32 {
-        self.sheaf(h).line
+    pub(super) fn line_sh(&self, core: &Core, h: SheafId) -> u32 {
+        self.sheaf(core, h).line
     }
     /// `SO(h, i)`: the line of `h.objects[i]` (`SH(h)` for the first four).
     // A sheaf's lines follow its header line: at most `MAX_SHEAF_CAPACITY` slots, eight a
     // line, and `lines` is at least 1 (`SheafLayout::new`).
     #[allow(clippy::arithmetic_side_effects)]
-    pub(super) fn line_slot(&self, h: SheafId, i: u32) -> u32 {
-        let base = self.line_sh(h);
+    pub(super) fn line_slot(&self, core: &Core, h: SheafId, i: u32) -> u32 {
+        let base = self.line_sh(core, h);
         if i < 4 {
             base
         } else {
-            (base + 1 + (i - 4) / 8).min(base + self.sheaf_layout().lines - 1)
+            (base + 1 + (i - 4) / 8).min(base + Self::sheaf_layout(core).lines - 1)
         }
     }
 
     // ----- accessors -----
 
-    pub(super) fn capacity(&self) -> u32 {
-        self.sheaf_layout().capacity
+    pub(super) fn capacity(core: &Core) -> u32 {
+        Self::sheaf_layout(core).capacity
     }
     // ----- the ghost owner of objects in flight -----
 
-    pub(super) fn hold(&mut self, a: Addr) {
-        let cur = self.core.cur;
-        if let Some(st) = self.sheaves_state_mut() {
-            st.held.push((cur, a));
-        }
+    pub(super) fn hold(&mut self, core: &Core, a: Addr) {
+        self.held.push((core.cur, a));
     }
-    pub(super) fn unhold(&mut self, a: Addr) {
-        let cur = self.core.cur;
-        let Some(st) = self.sheaves_state_mut() else {
-            return;
-        };
-        if let Some(i) = st.held.iter().position(|&(c, x)| c == cur && x == a) {
-            st.held.remove(i);
+    pub(super) fn unhold(&mut self, core: &Core, a: Addr) {
+        let cur = core.cur;
+        if let Some(i) = self.held.iter().position(|&(c, x)| c == cur && x == a) {
+            self.held.remove(i);
         }
     }
     /// Release the `cnt` objects of a detached chain from `head` (they reached their slab).
-    pub(super) fn unhold_chain(&mut self, head: Addr, cnt: u32) {
+    pub(super) fn unhold_chain(&mut self, core: &Core, head: Addr, cnt: u32) {
         let mut a = head;
         for _ in 0..cnt {
             if a == NULL {
                 break;
             }
-            self.unhold(a);
-            a = self.core.peek_fp(a).unwrap_or(NULL);
+            self.unhold(core, a);
+            a = core.peek_fp(a).unwrap_or(NULL);
         }
     }
 
     // ----- per-CPU sheaves: every write checks the lock discipline (INV-S6) -----
 
     /// A load of CPU k's `slub_percpu_sheaves`.
-    pub(super) fn ld_pcs(&mut self, k: u32) -> Pcs {
-        self.core
-            .access(SheavesState::line_pcs(&self.core, k), Access::Read);
-        self.pcs(k).clone()
+    pub(super) fn ld_pcs(&self, core: &mut Core, k: u32) -> Pcs {
+        core.access(Self::line_pcs(core, k), Access::Read);
+        self.pcs(core, k).clone()
     }
 
     /// INV-S6: CPU k's sheaves change only under its lock, by the context that holds it (or,
     /// for a dead CPU, by `slub_cpu_dead`: `dead`).
-    fn check_pcs_writer(&mut self, k: u32, what: &str, dead: bool) {
-        if !SheavesState::locked_pcs(&self.core) || dead {
+    fn check_pcs_writer(&self, core: &mut Core, k: u32, what: &str, dead: bool) {
+        if !Self::locked_pcs(core) || dead {
             return;
         }
-        let holder = self.pcs(k).holder;
-        if holder != Some(self.core.cur) {
-            let who = holder.map_or("nobody".to_string(), |h| self.core.ctx_name(h).to_string());
+        let holder = self.pcs(core, k).holder;
+        if holder != Some(core.cur) {
+            let who = holder.map_or("nobody".to_string(), |h| core.ctx_name(h).to_string());
             let msg = format!(
                 "{} changed cpu{k}'s sheaves ({what}) while the lock was held by {who}",
-                self.core.ctx_name(self.core.cur)
+                core.ctx_name(core.cur)
             );
-            self.core.violate("INV-S6", msg);
+            core.violate("INV-S6", msg);
         }
     }
 
     /// Store `main` and/or `spare` of CPU k (one step writes the `PCS(k)` line).
     pub(super) fn st_pcs(
         &mut self,
+        core: &mut Core,
         k: u32,
         main: Option<SheafId>,
         spare: Option<Option<SheafId>>,
         dead: bool,
     ) {
-        self.core
-            .access(SheavesState::line_pcs(&self.core, k), Access::Write);
-        self.check_pcs_writer(k, "main/spare", dead);
-        let p = need!(self.core, self.pcs_mut(k), ());
+        core.access(Self::line_pcs(core, k), Access::Write);
+        self.check_pcs_writer(core, k, "main/spare", dead);
+        let p = need!(core, self.pcs_mut(core, k), ());
         if let Some(m) = main {
             p.main = m;
         }
@@ -349,33 +365,37 @@ impl Machine {
 
     /// The lock rule for a sheaf's `size` and slots: if it is a CPU's main or spare, only the
     /// holder of that CPU's lock writes them.
-    fn check_sheaf_writer(&mut self, h: SheafId, dead: bool) {
-        let Some(k) = sv!(self).sheaf_cpu(h) else {
+    fn check_sheaf_writer(&self, core: &mut Core, h: SheafId, dead: bool) {
+        let Some(k) = self.sheaf_cpu(h) else {
             return;
         };
         // The holder writing its own sheaf is every fast path's case: settle it before the
         // scan of every context's frames that `replacing` is.
-        if !SheavesState::locked_pcs(&self.core)
-            || dead
-            || self.pcs(k).holder == Some(self.core.cur)
-        {
+        if !Self::locked_pcs(core) || dead || self.pcs(core, k).holder == Some(core.cur) {
             return;
         }
         // A main just parked in a barn is still `pcs->main` until its CPU stores the
         // replacement (`replacing`): another CPU that takes it from the barn may fill it.
-        if !self.replacing(k) {
+        if !Self::replacing(core, k) {
             let what = format!("sheaf {}", sheaf_name(h));
-            self.check_pcs_writer(k, &what, dead);
+            self.check_pcs_writer(core, k, &what, dead);
         }
     }
 
     /// The spare swap of both replace functions: `main` and `spare` exchanged, two stores to
     /// the one `PCS(k)` line under the lock (no context on this CPU can run between them: an
     /// irq's trylock fails; none elsewhere reads them). `why` ends the narration.
-    pub(super) fn swap_main_spare(&mut self, k: u32, main: SheafId, spare: SheafId, why: &str) {
-        self.st_pcs(k, Some(spare), Some(Some(main)), false);
+    pub(super) fn swap_main_spare(
+        &mut self,
+        core: &mut Core,
+        k: u32,
+        main: SheafId,
+        spare: SheafId,
+        why: &str,
+    ) {
+        self.st_pcs(core, k, Some(spare), Some(Some(main)), false);
         note!(
-            self.core,
+            core,
             Store,
             format!("cpu_sheaves[{k}]"),
             "main := {} and spare := {}: the spare swap{why}.",
@@ -384,35 +404,39 @@ impl Machine {
         );
     }
 
-    pub(super) fn ld_size(&mut self, h: SheafId) -> u32 {
-        self.core.access(self.line_sh(h), Access::Read);
-        self.sheaf(h).size
+    pub(super) fn ld_size(&self, core: &mut Core, h: SheafId) -> u32 {
+        core.access(self.line_sh(core, h), Access::Read);
+        self.sheaf(core, h).size
     }
-    pub(super) fn st_size(&mut self, h: SheafId, size: u32, dead: bool) {
-        self.core.access(self.line_sh(h), Access::Write);
-        self.check_sheaf_writer(h, dead);
-        if let Some(sh) = self.sheaf_mut(h) {
+    pub(super) fn st_size(&mut self, core: &mut Core, h: SheafId, size: u32, dead: bool) {
+        core.access(self.line_sh(core, h), Access::Write);
+        self.check_sheaf_writer(core, h, dead);
+        if let Some(sh) = self.sheaf_mut(core, h) {
             sh.size = size;
         }
-        if size > self.capacity() {
+        if size > Self::capacity(core) {
             let msg = format!(
                 "sheaf {} holds {size} objects, above its capacity {}",
                 sheaf_name(h),
-                self.capacity()
+                Self::capacity(core)
             );
-            self.core.violate("INV-S2", msg);
+            core.violate("INV-S2", msg);
         }
     }
-    pub(super) fn ld_slot(&mut self, h: SheafId, i: u32) -> Addr {
-        self.core.access(self.line_slot(h, i), Access::Read);
-        self.sheaf(h).slots.get(i as usize).copied().unwrap_or(NULL)
+    pub(super) fn ld_slot(&self, core: &mut Core, h: SheafId, i: u32) -> Addr {
+        core.access(self.line_slot(core, h, i), Access::Read);
+        self.sheaf(core, h)
+            .slots
+            .get(i as usize)
+            .copied()
+            .unwrap_or(NULL)
     }
-    pub(super) fn st_slot(&mut self, h: SheafId, i: u32, v: Addr, dead: bool) {
-        self.core.access(self.line_slot(h, i), Access::Write);
-        self.check_sheaf_writer(h, dead);
+    pub(super) fn st_slot(&mut self, core: &mut Core, h: SheafId, i: u32, v: Addr, dead: bool) {
+        core.access(self.line_slot(core, h, i), Access::Write);
+        self.check_sheaf_writer(core, h, dead);
         // A slot beyond the capacity is not written (INV-S2 reports the size that led there).
         if let Some(s) = self
-            .sheaf_mut(h)
+            .sheaf_mut(core, h)
             .and_then(|sh| sh.slots.get_mut(i as usize))
         {
             *s = v;
@@ -422,13 +446,13 @@ impl Machine {
     /// `SHALLOC`: `__alloc_empty_sheaf`'s `kzalloc`, a kmalloc cache's object, not a page of
     /// this cache: `cache.pageAllocFail` (this cache's `new_slab` fails) leaves it alone, so
     /// `alloc_full_sheaf` gets its sheaf and fails at the refill.
-    pub(super) fn sheaf_alloc(&mut self) -> Option<SheafId> {
-        self.core.charge(cost::Id::PageAlloc);
-        let h = self.create_sheaf();
-        self.core.access(self.line_sh(h), Access::Write);
-        self.core.stat(Stat::SHEAF_ALLOC);
+    pub(super) fn sheaf_alloc(&mut self, core: &mut Core) -> Option<SheafId> {
+        core.charge(cost::Id::PageAlloc);
+        let h = self.create_sheaf(core);
+        core.access(self.line_sh(core, h), Access::Write);
+        core.stat(Stat::SHEAF_ALLOC);
         note!(
-            self.core,
+            core,
             SheafAlloc,
             format!("sheaf {}", sheaf_name(h)),
             "__alloc_empty_sheaf: kzalloc gives the empty sheaf {}.",
@@ -439,19 +463,19 @@ impl Machine {
 
     /// `SHFREE`: `free_empty_sheaf`. A sheaf freed with objects in it leaks them (INV-S1
     /// reports them as lost): model.md C.9 item 3.
-    pub(super) fn sheaf_free(&mut self, h: SheafId) {
-        self.core.charge(cost::Id::PageFree);
-        self.core.stat(Stat::SHEAF_FREE);
-        let size = self.sheaf(h).size;
-        if let Some(sh) = self.sheaf_mut(h) {
+    pub(super) fn sheaf_free(&mut self, core: &mut Core, h: SheafId) {
+        core.charge(cost::Id::PageFree);
+        core.stat(Stat::SHEAF_FREE);
+        let size = self.sheaf(core, h).size;
+        if let Some(sh) = self.sheaf_mut(core, h) {
             sh.freed = true;
         }
-        let first = self.line_sh(h);
-        for l in first..first.saturating_add(self.sheaf_layout().lines) {
-            self.core.invalidate_line(l);
+        let first = self.line_sh(core, h);
+        for l in first..first.saturating_add(Self::sheaf_layout(core).lines) {
+            core.invalidate_line(l);
         }
         note!(
-            self.core,
+            core,
             SheafFree,
             format!("sheaf {}", sheaf_name(h)),
             "free_empty_sheaf({}): kfree the sheaf{}.",
@@ -466,30 +490,42 @@ impl Machine {
 
     // ----- spinlocks taken with irqsave (`LOCKI`/`UNLOCKI` of model.md C.3.0) -----
 
+    /// `spin_lock(&n->list_lock)`, with INV-13's answer from 7.0's own slabs: whether the
+    /// stepping context holds a `slab_lock`, which nests inside `list_lock`
+    /// (`Machine::spin_lock` asks the machine the same).
+    pub(super) fn spin_lock(&self, core: &mut Core, n: u32) {
+        // A scan of every slab: an invariant check, so only when checks are on.
+        let cur = core.cur;
+        let inside = core.checks && self.pages.iter().any(|s| s.slab_lock == Some(cur));
+        core.spin_lock(n, inside);
+    }
+
     /// `spin_lock_irqsave(&n->list_lock)` as one step: the interrupt flag is this CPU's alone,
     /// so saving it and then taking the lock is the same to every other context as doing both
     /// at the instant the lock is free (the step waits until it is).
-    pub(super) fn list_lock_irqsave(&mut self, flags: &mut bool, n: u32) {
-        self.core.irq_save(flags);
-        self.spin_lock(n);
+    pub(super) fn list_lock_irqsave(&self, core: &mut Core, flags: &mut bool, n: u32) {
+        core.irq_save(flags);
+        self.spin_lock(core, n);
         note!(
-            self.core,
+            core,
             Lock,
             format!("node {n}.list_lock"),
             "spin_lock_irqsave(&n->list_lock) of node {n}."
         );
     }
-    pub(super) fn list_unlock_irqrestore(&mut self, flags: bool, n: u32) {
-        self.core.spin_unlock(n);
-        self.core.irq_restore(flags);
+    pub(super) fn list_unlock_irqrestore(core: &mut Core, flags: bool, n: u32) {
+        core.spin_unlock(n);
+        core.irq_restore(flags);
         note!(
-            self.core,
+            core,
             Unlock,
             format!("node {n}.list_lock"),
             "spin_unlock_irqrestore(&n->list_lock) of node {n}."
         );
     }
+}
 
+impl Machine {
     /// The locks of `cx`'s next step, if another context holds one.
     pub(super) fn sheaves_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
@@ -551,10 +587,42 @@ impl Machine {
     }
 
     /// Dispatch one label of a Linux 7.0 function.
+    /// The functions already `impl SheavesState` take the core beside it: the machine's two
+    /// fields, borrowed apart (as `exec_slab`); the others are still `impl Machine`.
     pub(super) fn exec_sheaves(&mut self, fr: &mut Frame) -> Flow {
+        let Machine { core, alloc } = self;
+        let AllocState::Sheaves(st) = alloc else {
+            return core.fault(Fault::Broken(<SheavesState as OwnState>::WRONG));
+        };
         match fr {
-            Frame::SlabAllocNode { pc, l } => self.slab_alloc_node(pc, l),
-            Frame::ReplaceEmptyMain { pc, l } => self.pcs_replace_empty_main(pc, l),
+            Frame::SlabAllocNode { pc, l } => return st.slab_alloc_node(core, pc, l),
+            Frame::ReplaceEmptyMain { pc, l } => return st.pcs_replace_empty_main(core, pc, l),
+            Frame::SlabFreeV7 { pc, l } => return st.slab_free_v7(core, pc, l),
+            Frame::FreeToPcs { pc, l } => return st.free_to_pcs(core, pc, l),
+            Frame::ReplaceFullMain { pc, l } => return st.pcs_replace_full_main(core, pc, l),
+            Frame::InstallEmptySheaf { pc, l } => return st.pcs_install_empty_sheaf(core, pc, l),
+            Frame::SheafFlushMain { pc, l } => return st.sheaf_flush_main(core, pc, l),
+            Frame::SheafFlushUnused { pc, l } => return st.sheaf_flush_unused(core, pc, l),
+            Frame::FreeBulk { pc, l } => return st.kmem_cache_free_bulk(core, pc, l),
+            Frame::CpuDead { pc, l } => return st.slub_cpu_dead(core, pc, l),
+            Frame::PcsFlushAll { pc, l } => return st.pcs_flush_all(core, pc, l),
+            Frame::BarnReplaceEmpty { pc, l } => return st.barn_replace_empty_sheaf(core, pc, l),
+            Frame::BarnGetEmpty { pc, l } => return st.barn_get_empty_sheaf(core, pc, l),
+            Frame::BarnReplaceFull { pc, l } => return st.barn_replace_full_sheaf(core, pc, l),
+            Frame::BarnPutEmpty { pc, l } => return st.barn_put_sheaf(core, pc, l, false),
+            // `barn_put_full_sheaf` runs `barn_put_empty_sheaf`'s body on the other list.
+            Frame::BarnPutFull { pc, l } => {
+                let mut at = barn_put_empty_sheaf::Pc::from(*pc);
+                let flow = st.barn_put_sheaf(core, &mut at, l, true);
+                *pc = at.into();
+                return flow;
+            }
+            Frame::LocalTrylock { pc, l } => return st.local_trylock(core, pc, l),
+            Frame::LocalLockV7 { pc, l } => return st.local_lock_v7(core, pc, l),
+            Frame::LocalUnlockV7 { pc, l } => return st.local_unlock_v7(core, pc, l),
+            _ => {}
+        }
+        match fr {
             Frame::RefillSheaf { pc, l } => self.refill_sheaf(pc, l),
             Frame::RefillObjects { pc, l } => self.refill_objects(pc, l),
             Frame::RefillObjectsNode { pc, l } => self.refill_objects_node(pc, l),
@@ -564,30 +632,7 @@ impl Machine {
             Frame::AllocateSlab { pc, l } => self.allocate_slab(pc, l),
             Frame::SlabAllocV7 { pc, l } => self.slab_alloc_v7(pc, l),
             Frame::GetFromPartialNode { pc, l } => self.get_from_partial_node(pc, l),
-            Frame::BarnReplaceEmpty { pc, l } => self.barn_replace_empty_sheaf(pc, l),
-            Frame::BarnGetEmpty { pc, l } => self.barn_get_empty_sheaf(pc, l),
-            Frame::BarnReplaceFull { pc, l } => self.barn_replace_full_sheaf(pc, l),
-            Frame::BarnPutEmpty { pc, l } => self.barn_put_sheaf(pc, l, false),
-            // `barn_put_full_sheaf` runs `barn_put_empty_sheaf`'s body on the other list.
-            Frame::BarnPutFull { pc, l } => {
-                let mut at = barn_put_empty_sheaf::Pc::from(*pc);
-                let flow = self.barn_put_sheaf(&mut at, l, true);
-                *pc = at.into();
-                flow
-            }
-            Frame::LocalTrylock { pc, l } => self.local_trylock(pc, l),
-            Frame::LocalLockV7 { pc, l } => self.local_lock_v7(pc, l),
-            Frame::LocalUnlockV7 { pc, l } => self.local_unlock_v7(pc, l),
-            Frame::SlabFreeV7 { pc, l } => self.slab_free_v7(pc, l),
-            Frame::FreeToPcs { pc, l } => self.free_to_pcs(pc, l),
-            Frame::ReplaceFullMain { pc, l } => self.pcs_replace_full_main(pc, l),
-            Frame::InstallEmptySheaf { pc, l } => self.pcs_install_empty_sheaf(pc, l),
-            Frame::SheafFlushMain { pc, l } => self.sheaf_flush_main(pc, l),
-            Frame::SheafFlushUnused { pc, l } => self.sheaf_flush_unused(pc, l),
-            Frame::FreeBulk { pc, l } => self.kmem_cache_free_bulk(pc, l),
             Frame::SlabFreeSlowV7 { pc, l } => self.slab_free_slow_v7(pc, l),
-            Frame::CpuDead { pc, l } => self.slub_cpu_dead(pc, l),
-            Frame::PcsFlushAll { pc, l } => self.pcs_flush_all(pc, l),
             _ => self
                 .core
                 .fault(Fault::Broken("a function of another allocator")),
@@ -600,13 +645,13 @@ impl Machine {
 /// stays on a CPU, so the function unlocks and returns NULL (the caller takes the slab path);
 /// otherwise it goes on at `next`.
 pub(super) fn without_sheaves<P: Copy>(
-    m: &Machine,
+    core: &Core,
     pc: &mut P,
     c: u32,
     next: P,
     unlocked: P,
 ) -> Flow {
-    if m.capacity() > 0 {
+    if SheavesState::capacity(core) > 0 {
         *pc = next;
         return Flow::Go;
     }

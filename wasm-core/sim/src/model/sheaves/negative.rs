@@ -14,9 +14,14 @@
 )]
 #![allow(clippy::arithmetic_side_effects)]
 
-use super::SheafId;
+use super::{SheafId, SheavesState};
 use crate::model::state::*;
 use crate::model::{Driver, Machine, Move};
+
+/// 7.0's state of the machine, to build a state by hand.
+fn st(m: &mut Machine) -> &mut SheavesState {
+    m.sheaves_state_mut().unwrap()
+}
 
 /// cpu0 refilled its main from a slab of 8 and keeps the other 4 objects on the node's partial
 /// list; T flushes cpu0 (the local_lock path), U allocates on cpu1.
@@ -64,7 +69,12 @@ fn inv_s1_an_object_in_two_places() {
     let mut m = machine();
     let h = main_of(&m, 0);
     let a3 = m.core.st.vars[2].addr.unwrap();
-    let sh = m.sheaf_mut(h).unwrap();
+    let sh = m
+        .sheaves_state_mut()
+        .unwrap()
+        .sheaves
+        .get_mut(h as usize)
+        .unwrap();
     let n = sh.size as usize;
     sh.slots[n] = a3;
     sh.size += 1;
@@ -75,7 +85,7 @@ fn inv_s1_an_object_in_two_places() {
 fn inv_s2_a_sheaf_above_its_capacity() {
     let mut m = machine();
     let h = main_of(&m, 0);
-    let cap = m.capacity();
+    let cap = SheavesState::capacity(&m.core);
     m.st_size(h, cap + 1, true);
     assert!(fired(&m, "INV-S2"), "{:?}", m.core.violations);
 }
@@ -84,11 +94,16 @@ fn inv_s2_a_sheaf_above_its_capacity() {
 fn inv_s3_a_sheaf_in_two_places_and_a_freed_one_in_use() {
     let mut m = machine();
     let h = main_of(&m, 0);
-    m.pcs_mut(1).unwrap().main = h;
+    st(&mut m).pcs[1].main = h;
     check(&mut m, "INV-S3");
     let mut m = machine();
     let h = main_of(&m, 1);
-    m.sheaf_mut(h).unwrap().freed = true;
+    m.sheaves_state_mut()
+        .unwrap()
+        .sheaves
+        .get_mut(h as usize)
+        .unwrap()
+        .freed = true;
     check(&mut m, "INV-S3");
 }
 
@@ -102,17 +117,17 @@ fn inv_s5_an_empty_sheaf_on_the_full_list_and_a_full_one_on_the_empty_list() {
         line: 0,
         freed: false,
     });
-    m.barn_mut(0).unwrap().full.push(spare);
+    st(&mut m).barns[0].full.push(spare);
     check(&mut m, "INV-S5");
     let mut m = machine();
     let h = main_of(&m, 0);
     assert!(m.sheaf(h).size > 0);
-    m.pcs_mut(0).unwrap().main = main_of(&m, 1);
-    m.pcs_mut(1).unwrap().main = h;
+    st(&mut m).pcs[0].main = main_of(&m, 1);
+    st(&mut m).pcs[1].main = h;
     let other = main_of(&m, 0);
-    m.pcs_mut(0).unwrap().main = other;
+    st(&mut m).pcs[0].main = other;
     // cpu1's main (with objects) also on node 0's empty list: both INV-S3 and INV-S5.
-    m.barn_mut(0).unwrap().empty.push(h);
+    st(&mut m).barns[0].empty.push(h);
     check(&mut m, "INV-S5");
 }
 
@@ -120,10 +135,10 @@ fn inv_s5_an_empty_sheaf_on_the_full_list_and_a_full_one_on_the_empty_list() {
 fn inv_s6_a_cpus_sheaves_written_without_its_lock() {
     let mut m = machine();
     // U (on cpu1) stores cpu0's main while T holds cpu0's lock.
-    m.pcs_mut(0).unwrap().holder = Some(0);
+    st(&mut m).pcs[0].holder = Some(0);
     m.core.cur = 1;
     let h = main_of(&m, 0);
-    m.st_pcs(0, Some(h), None, false);
+    m.with_sheaves((), |st, core| st.st_pcs(core, 0, Some(h), None, false));
     assert!(fired(&m, "INV-S6"), "{:?}", m.core.violations);
 }
 
@@ -131,7 +146,7 @@ fn inv_s6_a_cpus_sheaves_written_without_its_lock() {
 fn inv_s7_local_lock_taken_while_another_context_holds_it() {
     let mut m = machine();
     // U is made the holder of cpu0's lock; T's flush takes it with local_lock (no test).
-    m.pcs_mut(0).unwrap().holder = Some(1);
+    st(&mut m).pcs[0].holder = Some(1);
     for _ in 0..50 {
         if fired(&m, "INV-S7") || Driver::move_blocked(&m, Move::Step(0)).is_some() {
             break;
@@ -315,12 +330,12 @@ fn inv_s3_exempts_only_the_pointer_being_replaced() {
     });
     // The stale main: exempt.
     let h0 = main_of(&m, 0);
-    m.pcs_mut(1).unwrap().spare = Some(h0);
+    st(&mut m).pcs[1].spare = Some(h0);
     m.check_sheaves_invariants();
     assert!(!fired(&m, "INV-S3"), "{:?}", m.core.violations);
     // The spare: not exempt.
-    m.pcs_mut(1).unwrap().spare = None;
+    st(&mut m).pcs[1].spare = None;
     let h1 = main_of(&m, 1);
-    m.pcs_mut(0).unwrap().spare = Some(h1);
+    st(&mut m).pcs[0].spare = Some(h1);
     check(&mut m, "INV-S3");
 }

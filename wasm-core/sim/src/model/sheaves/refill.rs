@@ -140,7 +140,7 @@ impl Machine {
                 step!(self.core);
                 let size = self.ld_size(h);
                 fr.size = size;
-                fr.to_fill = self.capacity().saturating_sub(size);
+                fr.to_fill = SheavesState::capacity(&self.core).saturating_sub(size);
                 note!(
                     self.core,
                     Load,
@@ -499,7 +499,7 @@ impl Machine {
                         self.unisolate(p);
                     }
                 }
-                self.list_unlock_irqrestore(fr.saved_irq, n);
+                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
                 note!(
                     self.core,
                     ListAdd,
@@ -609,7 +609,7 @@ impl Machine {
             }
             GB4 => {
                 step!(self.core);
-                self.list_unlock_irqrestore(fr.saved_irq, n);
+                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
                 Flow::Ret(Ret::new((fr.total > 0) as Addr, None).counted(fr.total))
             }
         }

@@ -1,7 +1,7 @@
 //! The views of Linux 7.0's structures: each CPU's sheaves, each node's barn, sheaves in
 //! flight, who holds an object, and the names of the sheaves' cache lines.
 
-use super::{sheaf_name, sv, SheafId};
+use super::{sheaf_name, sv, SheafId, SheavesState};
 use crate::model::state::*;
 use crate::model::Machine;
 use crate::view::{BarnView, LineHolds, ObjectOwner, PcsView, SheafView, SlabOwner, SlabView};
@@ -11,7 +11,7 @@ impl Machine {
         let sh = self.sheaf(h);
         SheafView {
             name: sheaf_name(h),
-            capacity: self.capacity(),
+            capacity: SheavesState::capacity(&self.core),
             objects: (sh.objects().iter())
                 .map(|&a| self.core.addr_name(a))
                 .collect(),
@@ -160,7 +160,7 @@ impl Machine {
             let first = off.saturating_sub(1).saturating_mul(8).saturating_add(4);
             let last = first
                 .saturating_add(7)
-                .min(self.capacity().saturating_sub(1));
+                .min(SheavesState::capacity(&self.core).saturating_sub(1));
             format!("sheaf {} objects[{first}..{last}]", sheaf_name(h))
         })
     }

@@ -1,7 +1,7 @@
 // Everything `npm start` and `npm test` need, installed once and checked quickly afterwards.
 // Plain Node with no npm dependencies: it runs before `npm install`.
 //
-//   node scripts/setup.mjs [--browser] [--no-wasm]
+//   node scripts/setup.mjs [--browser] [--no-wasm] [--no-cli]
 //
 //   1. the wasm32-unknown-unknown Rust target (rustup);
 //   2. the wasm-bindgen CLI at exactly the version of the wasm-bindgen crate in Cargo.lock, under
@@ -12,7 +12,11 @@
 //      unless --no-wasm;
 //   6. the `slub-lab` binary (target/release/slub-lab), whose `lesson export` gives the page its
 //      lessons at build time (web/src/lessons/vite-plugin.ts) and the tests theirs (cargo
-//      build --release; quick when it is up to date).
+//      build --release; quick when it is up to date), unless --no-cli: `npm test` passes it
+//      because its `cargo test` stage builds that binary before any stage uses it, with the
+//      features the whole workspace and its dev-dependencies turn on (serde's `alloc`, syn's
+//      `visit`, bitflags' `std`, ...): a build here, with fewer, would compile serde, slub-sim
+//      and everything above them a second time.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildWasm } from './build-wasm.mjs';
@@ -50,8 +54,12 @@ function ensureWasmBindgen() {
     const { ok, stdout } = run(bin, ['--version'], { capture: true });
     if (ok && stdout.trim().split(/\s+/)[1] === version) return;
   }
-  log('setup', `installing wasm-bindgen-cli ${version} into .tools/ (a few minutes, once)`);
+  log('setup', `installing wasm-bindgen-cli ${version} into .tools/ (a minute or two, once)`);
   // No --locked: the registry mirror lacks some of the CLI's locked transitive versions.
+  // Only the `wasm-bindgen` binary (not the test runner or wasm2es6js), no TLS (the default
+  // `rustls-tls` feature serves the test runner's downloads; ring and its C code are not built)
+  // and unoptimised (--debug): 248 → 108 CPU seconds to build on a fresh clone, for 0.3 s more
+  // per generated package, whose files come out byte for byte the same.
   must('setup', 'cargo', [
     'install',
     'wasm-bindgen-cli',
@@ -59,6 +67,10 @@ function ensureWasmBindgen() {
     version,
     '--root',
     wasmBindgenRoot(version),
+    '--no-default-features',
+    '--bin',
+    'wasm-bindgen',
+    '--debug',
   ]);
 }
 
@@ -91,23 +103,23 @@ function ensureSlubLab() {
   must('setup', 'cargo', ['build', '--release', '-p', 'slub-lab']);
 }
 
-export function setup({ browser = false, wasm = true } = {}) {
+export function setup({ browser = false, wasm = true, cli = true } = {}) {
   ensureWasmTarget();
   ensureWasmBindgen();
   ensureNodeModules();
   if (browser) ensureChromium();
   if (wasm) buildWasm();
-  ensureSlubLab();
+  if (cli) ensureSlubLab();
 }
 
 if (isMain(import.meta.url)) {
   const args = process.argv.slice(2);
-  const unknown = args.filter((a) => a !== '--browser' && a !== '--no-wasm');
+  const unknown = args.filter((a) => !['--browser', '--no-wasm', '--no-cli'].includes(a));
   if (unknown.length > 0) {
     console.error(`[setup] unknown argument(s): ${unknown.join(' ')}`);
     process.exit(2);
   }
   const started = Date.now();
-  setup({ browser: args.includes('--browser'), wasm: !args.includes('--no-wasm') });
+  setup({ browser: args.includes('--browser'), wasm: !args.includes('--no-wasm'), cli: !args.includes('--no-cli') });
   log('setup', `ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }

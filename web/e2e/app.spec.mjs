@@ -2,7 +2,7 @@
 // embed, CSP), in chromium under the rules of fixtures.mjs (any console error fails; axe must
 // find nothing serious or critical; screenshots go to test-results/e2e/).
 import { readFileSync } from 'node:fs';
-import { legibilitySurvey } from './legibility.mjs';
+import { legibilitySurvey, SIZES } from './legibility.mjs';
 import { expect, outputPath, PHONE, shot, SLIDE, test } from './fixtures.mjs';
 
 /** SC1 to T's failed cmpxchg: T reads, the irq frees p3 on the same CPU, T's CAS fails. */
@@ -162,11 +162,14 @@ test.describe('the app: front page, comparison, playground, explorer, lab and em
   });
   test.describe(() => {
     test.use({ reducedMotion: 'reduce' });
-    test('every lesson step, built-in scenario and the comparison read at a laptop, a slide and a phone: no text cut, none overlapping, none under 12 px', async ({ page, url }) => {
-      const { problems, pages } = await legibilitySurvey(page, url);
-      console.log(`    ${pages} pages read, ${problems.length} problems`);
-      expect(problems, `${problems.length} legibility problems:\n${problems.slice(0, 40).join('\n')}`).toHaveLength(0);
-    });
+    // One story per size, so that two workers share the survey's three passes.
+    for (const size of SIZES) {
+      test(`every lesson step, built-in scenario and the comparison read at ${size.name} size (${size.width}×${size.height}): no text cut, none overlapping, none under 12 px`, async ({ page, url }) => {
+        const { problems, pages } = await legibilitySurvey(page, url, [size]);
+        console.log(`    ${size.name}: ${pages} pages read, ${problems.length} problems`);
+        expect(problems, `${problems.length} legibility problems:\n${problems.slice(0, 40).join('\n')}`).toHaveLength(0);
+      });
+    }
   });
   test('a learner opens a built-in scenario, steps forward and back, by button and by key', async ({ page, url, axe }) => {
     const forward = await openPlayer(page, `${url}#/play`);

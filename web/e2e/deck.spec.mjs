@@ -33,13 +33,14 @@ async function recordMoves(/** @type {Page} */ page) {
 test.describe('the deck on a projector', () => {
   test.describe(() => {
     test.use({ reducedMotion: 'reduce' });
-    test("the deck on a projector: every embedded step fits its frame at 1280×720 and 1920×1080 (no scroll, nothing cut, text ≥ 18 px, the narration whole)", async ({ page, url }) => {
-      /** @type {string[]} */
-      const problems = [];
-      for (const size of [
-        { name: '1280x720', width: 1280, height: 720 },
-        { name: '1920x1080', width: 1920, height: 1080 },
-      ]) {
+    // One story per projector size, so that two workers share the survey.
+    for (const size of [
+      { name: '1280x720', width: 1280, height: 720 },
+      { name: '1920x1080', width: 1920, height: 1080 },
+    ]) {
+      test(`the deck on a projector: every embedded step fits its frame at ${size.name} (no scroll, nothing cut, text ≥ 18 px, the narration whole)`, async ({ page, url }) => {
+        /** @type {string[]} */
+        const problems = [];
         const rows = await deckSurvey(page, url, size);
         const least = (/** @type {'stage' | 'narration'} */ k) => Math.min(...rows.map((r) => r[k]));
         const fit = rows.filter((r) => !r.scrolls && r.past.length === 0).length;
@@ -66,9 +67,9 @@ test.describe('the deck on a projector', () => {
           await page.waitForTimeout(600);
           await shot(page, `deck-${size.name}-slide${h}`);
         }
-      }
-      expect(problems, `${problems.length} problems:\n${problems.join('\n')}`).toHaveLength(0);
-    });
+        expect(problems, `${problems.length} problems:\n${problems.join('\n')}`).toHaveLength(0);
+      });
+    }
   });
   test.describe(() => {
     test.use({ reducedMotion: 'reduce' });

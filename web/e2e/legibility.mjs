@@ -209,7 +209,7 @@ async function settled(/** @type {import('playwright-core').Page} */ page) {
  * overlapping, or under MIN_TEXT_PX), each prefixed with the size and the page. Navigates by
  * hash, as a link does.
  */
-export async function legibilitySurvey(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ url) {
+export async function legibilitySurvey(/** @type {import('playwright-core').Page} */ page, /** @type {string} */ url, sizes = SIZES) {
   await page.goto(`${url}#/lessons`);
   await page.locator('li.lesson-card').first().waitFor();
   const lessons = await page
@@ -222,7 +222,7 @@ export async function legibilitySurvey(/** @type {import('playwright-core').Page
   /** @type {string[]} */
   const problems = [];
   let pages = 0;
-  for (const size of SIZES) {
+  for (const size of sizes) {
     await page.setViewportSize({ width: size.width, height: size.height });
     // No text under 12 px at a laptop's and a phone's size. A 1280×720 page is a
     // projector's: the deck survey holds embeds to their own, larger, size.

@@ -35,6 +35,9 @@ pub struct Config {
     /// The cycles each constant of the cost table charges (`cost::TABLE`'s unless the Lab
     /// moves one, `Machine::with_costs`).
     pub costs: cost::Costs,
+    /// Whether a task tunes (SLAB's `tune` op): the lockless refill then loads `n->shared` and
+    /// reads `avail` through it in two steps, and the view names the arrays.
+    pub tunes: bool,
 }
 
 impl Config {
@@ -135,6 +138,7 @@ impl Config {
             src_ops,
             ops,
             tid_step: sc.tid_step(),
+            tunes: sc.has_tune(),
             cpus,
             objects,
             size,

@@ -44,18 +44,7 @@ impl SlabState {
             CA2 => {
                 step!(core);
                 let k = fr.c;
-                Self::check_ac_owner(core, k, false);
-                let ac = need!(core, self.ac_mut(core, k));
-                ac.touched = true;
-                let obj = ac.entry.pop().unwrap_or(NULL);
-                let avail = ac.avail();
-                self.touch_arr(
-                    core,
-                    Arr::Cpu(k),
-                    avail,
-                    avail.saturating_add(1),
-                    Access::Write,
-                );
+                let (obj, _) = need!(core, self.ac_pop(core, k));
                 core.stat(Stat::ALLOCHIT);
                 fr.obj = obj;
                 note!(core, Store, format!("ac[{k}]"), "Pop {} off the top of cpu{k}'s array (touched = 1): no atomic instruction, no lock.", core.addr_name(obj));
@@ -91,6 +80,25 @@ impl SlabState {
         }
     }
 
+    /// `ac->touched = 1; objp = ac->entry[--ac->avail];`, as `____cache_alloc` and the end of
+    /// `cache_alloc_refill` both write it: the top of CPU k's array (its owner checked, the
+    /// slot's line written), and the entries left.
+    fn ac_pop(&mut self, core: &mut Core, k: u32) -> Option<(Addr, u32)> {
+        Self::check_ac_owner(core, k, false);
+        let ac = self.ac_mut(core, k)?;
+        ac.touched = true;
+        let obj = ac.entry.pop().unwrap_or(NULL);
+        let avail = ac.avail();
+        self.touch_arr(
+            core,
+            Arr::Cpu(k),
+            avail,
+            avail.saturating_add(1),
+            Access::Write,
+        );
+        Some((obj, avail))
+    }
+
     /// `cache_alloc_refill` (v4.7, model.md Appendix A), irqs off on entry.
     pub(super) fn cache_alloc_refill(
         &mut self,
@@ -122,7 +130,7 @@ impl SlabState {
             // shared->avail through it in one step is exactly loading it just before (the
             // pointer cannot change in between). When a context tunes, RF2 loads the pointer
             // and RF2S reads avail through it: a swap and a kfree can fall between the two.
-            RF2 if core.cfg.sc.has_tune() => {
+            RF2 if core.cfg.tunes => {
                 step!(core);
                 let n = fr.n;
                 core.access(core.cfg.line_nd(n), Access::Read);
@@ -418,18 +426,7 @@ impl SlabState {
             RF10 => {
                 step!(core);
                 let k = fr.c;
-                Self::check_ac_owner(core, k, false);
-                let ac = need!(core, self.ac_mut(core, k));
-                ac.touched = true;
-                let obj = ac.entry.pop().unwrap_or(NULL);
-                let avail = ac.avail();
-                self.touch_arr(
-                    core,
-                    Arr::Cpu(k),
-                    avail,
-                    avail.saturating_add(1),
-                    Access::Write,
-                );
+                let (obj, avail) = need!(core, self.ac_pop(core, k));
                 note!(
                     core,
                     Store,

@@ -170,12 +170,14 @@ pub struct Retired {
     pub freed_by: Option<CtxId>,
 }
 
-/// A pending `synchronize_sched()` of context `ctx`: the CPUs that had interrupts off at the
+/// A pending `synchronize_sched()` of context `ctx` before the `kfree` of array `arr`: the CPUs that had interrupts off at the
 /// swap and have not been seen with interrupts on since (our reconstruction of the grace
 /// period's guarantee, model.md Appendix A).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Grace {
     pub ctx: CtxId,
+    /// The old array it waits to free.
+    pub arr: u32,
     pub cpus: Vec<u32>,
 }
 

@@ -126,6 +126,7 @@ impl SlabState {
                 let old = std::mem::replace(&mut sn.shared, new);
                 fr.old = old.as_ref().map(|a| a.id);
                 if let Some(arr) = old {
+                    let old_id = arr.id;
                     self.retired.push(Retired {
                         node: n,
                         arr,
@@ -143,6 +144,7 @@ impl SlabState {
                     if core.variant().slab_shared_free == SlabSharedFree::AfterGracePeriod {
                         self.grace.push(Grace {
                             ctx: core.cur,
+                            arr: old_id,
                             cpus,
                         });
                     }

@@ -50,7 +50,7 @@ impl SlabState {
             shared: ns.shared.as_ref().map(|sh| self.array_view(core, sh)),
             // Identities matter only where arrays are replaced: every other scenario's view
             // stays as it was.
-            shared_id: if core.cfg.sc.has_tune() {
+            shared_id: if core.cfg.tunes {
                 ns.shared.as_ref().map(|sh| format!("A{}", sh.id))
             } else {
                 None
@@ -66,18 +66,8 @@ impl SlabState {
             .iter()
             .filter(|r| r.node == n)
             .map(|r| {
-                // The context that swapped it out and still waits (SN6), from its frame.
-                let waiter = core.st.ctxs.iter().enumerate().find_map(|(ci, c)| {
-                    c.stack.iter().find_map(|f| match f {
-                        Frame::SetupKmemCacheNode { l, .. }
-                            if l.old == Some(r.arr.id) && r.freed_by.is_none() =>
-                        {
-                            Some(ci as CtxId)
-                        }
-                        _ => None,
-                    })
-                });
-                let grace = waiter.and_then(|w| self.grace.iter().find(|g| g.ctx == w));
+                // The grace period a context still waits out before freeing it (SN6).
+                let grace = self.grace.iter().find(|g| g.arr == r.arr.id);
                 RetiredArrayView {
                     id: format!("A{}", r.arr.id),
                     freed_by: r.freed_by.map(|c| core.ctx_name(c).to_string()),

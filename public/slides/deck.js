@@ -287,9 +287,31 @@
       frame.removeAttribute('data-src');
     }
   }
+  /**
+   * The upcoming preview (a receiver without `postMessageEvents`) is told the deck's state once,
+   * when the speaker view connects: the notes plugin posts it after the *current* preview says
+   * it is ready, so an upcoming preview still loading lost it and stayed on the slide's first
+   * step until the speaker moved (seen on a loaded 2-core machine). It asks the deck itself,
+   * which is its window's opener on the same origin, and steps one ahead as the plugin would.
+   */
+  function catchUpUpcoming() {
+    if (!receiver || /[?&]postMessageEvents=true/.test(window.location.search)) return;
+    let state;
+    try {
+      state = window.parent !== window ? window.parent.opener?.Reveal?.getState() : null;
+    } catch {
+      return; // another origin: the plugin's messages are all there is
+    }
+    if (!state) return;
+    // As the speaker view does: no overview and no lightbox in the upcoming preview.
+    for (const key of ['overview', 'previewVideo', 'previewImage', 'previewIframe']) delete state[key];
+    Reveal.setState(state);
+    Reveal.next();
+  }
   Reveal.on('ready', (event) => {
     mountEmbeds(event.currentSlide);
     loadPreview(event.currentSlide);
+    catchUpUpcoming();
   });
   Reveal.on('slidechanged', (event) => {
     mountEmbeds(event.currentSlide);

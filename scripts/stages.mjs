@@ -10,7 +10,7 @@ export const STAGES = [
   // Every "§", scenario id and document a comment or doc cites is in the repository.
   ['references', 'node', [join(root, 'scripts', 'check-refs.mjs')], true],
   // The scripts' own tests (node's test runner): check-refs on fixtures, the commit-msg hook,
-  // and docs/architecture.md's walks against the code.
+  // docs/architecture.md's walks against the code, and its line on the model's import graph.
   [
     'script tests',
     'node',
@@ -19,6 +19,7 @@ export const STAGES = [
       join(root, 'scripts', 'check-refs.test.mjs'),
       join(root, 'scripts', 'commit-msg.test.mjs'),
       join(root, 'scripts', 'architecture.test.mjs'),
+      join(root, 'scripts', 'model-graph.test.mjs'),
     ],
     true,
   ],

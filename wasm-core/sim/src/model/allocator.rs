@@ -159,6 +159,7 @@ impl Machine {
             S::stand_in()
         })
     }
+    #[cfg(test)]
     pub(super) fn own_mut<S: OwnState>(&mut self) -> Option<&mut S> {
         own_mut(&self.core.fault, &mut self.alloc)
     }

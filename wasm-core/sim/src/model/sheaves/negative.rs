@@ -20,7 +20,10 @@ use crate::model::{Driver, Machine, Move};
 
 /// 7.0's state of the machine, to build a state by hand.
 fn st(m: &mut Machine) -> &mut SheavesState {
-    m.sheaves_state_mut().unwrap()
+    match &mut m.alloc {
+        AllocState::Sheaves(s) => s,
+        _ => panic!("not a Linux 7.0 machine"),
+    }
 }
 
 /// cpu0 refilled its main from a slab of 8 and keeps the other 4 objects on the node's partial
@@ -69,12 +72,7 @@ fn inv_s1_an_object_in_two_places() {
     let mut m = machine();
     let h = main_of(&m, 0);
     let a3 = m.core.st.vars[2].addr.unwrap();
-    let sh = m
-        .sheaves_state_mut()
-        .unwrap()
-        .sheaves
-        .get_mut(h as usize)
-        .unwrap();
+    let sh = st(&mut m).sheaves.get_mut(h as usize).unwrap();
     let n = sh.size as usize;
     sh.slots[n] = a3;
     sh.size += 1;
@@ -86,7 +84,7 @@ fn inv_s2_a_sheaf_above_its_capacity() {
     let mut m = machine();
     let h = main_of(&m, 0);
     let cap = SheavesState::capacity(&m.core);
-    m.st_size(h, cap + 1, true);
+    m.with_sheaves((), |s, core| s.st_size(core, h, cap + 1, true));
     assert!(fired(&m, "INV-S2"), "{:?}", m.core.violations);
 }
 
@@ -98,12 +96,7 @@ fn inv_s3_a_sheaf_in_two_places_and_a_freed_one_in_use() {
     check(&mut m, "INV-S3");
     let mut m = machine();
     let h = main_of(&m, 1);
-    m.sheaves_state_mut()
-        .unwrap()
-        .sheaves
-        .get_mut(h as usize)
-        .unwrap()
-        .freed = true;
+    st(&mut m).sheaves.get_mut(h as usize).unwrap().freed = true;
     check(&mut m, "INV-S3");
 }
 
@@ -111,7 +104,7 @@ fn inv_s3_a_sheaf_in_two_places_and_a_freed_one_in_use() {
 fn inv_s5_an_empty_sheaf_on_the_full_list_and_a_full_one_on_the_empty_list() {
     let mut m = machine();
     let spare = m.sheaves_state().sheaves.len() as SheafId;
-    m.sheaves_state_mut().unwrap().sheaves.push(super::Sheaf {
+    st(&mut m).sheaves.push(super::Sheaf {
         slots: vec![NULL; 4],
         size: 0,
         line: 0,
@@ -289,14 +282,14 @@ fn inv_s13_discard_slab_of_a_slab_another_context_isolated() {
     let other = (0..m.core.st.ctxs.len() as CtxId)
         .find(|&c| c != m.core.cur)
         .expect("a second context");
-    m.sheaves_state_mut().unwrap().isolated.push((other, s));
+    st(&mut m).isolated.push((other, s));
     m.discard_slab(s);
     check_says(&mut m, "INV-S13", "isolated it");
     // The context that isolated it may discard it (`__refill_objects` does).
     let mut m = machine();
     let s = discardable_slab(&mut m);
     let cur = m.core.cur;
-    m.sheaves_state_mut().unwrap().isolated.push((cur, s));
+    st(&mut m).isolated.push((cur, s));
     m.discard_slab(s);
     m.check_sheaves_invariants();
     assert!(!fired(&m, "INV-S13"), "{:?}", m.core.violations);

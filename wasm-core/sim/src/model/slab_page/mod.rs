@@ -132,6 +132,23 @@ impl SlabPages<'_> {
         self.pages.push(SlubPage::new(self.core.cfg.objects));
         id
     }
+
+    /// Link a new slab's objects through their free pointers, first to last (`new_slab`'s
+    /// loop, the same in every era and in 7.0).
+    pub fn chain_objects(&mut self, s: SlabId) {
+        let objects = self.core.cfg.objects;
+        for i in 0..objects {
+            let next = match i.checked_add(1) {
+                Some(j) if j < objects => self.core.obj_addr(s, j),
+                _ => NULL,
+            };
+            let line = self.core.obj_line(s, i);
+            self.core.access(line, super::memory::Access::Write);
+            if let Some(w) = self.core.fp_slot(s, i) {
+                *w = next;
+            }
+        }
+    }
 }
 
 // The machine's way to the slab level, for SLUB's step functions until they are methods of
@@ -245,16 +262,6 @@ impl Machine {
     }
     pub(in crate::model) fn slab_pair_text(&self, p: SlabId, f: Addr, c: Counters) -> String {
         slab_pair_text(&self.core, p, f, c)
-    }
-    pub(in crate::model) fn cas_slab_pair(
-        &mut self,
-        p: SlabId,
-        old: (Addr, Counters),
-        new: (Addr, Counters),
-        succeeds: &str,
-        fails: &str,
-    ) -> bool {
-        self.with_slab_pages(false, |sp| sp.cas_slab_pair(p, old, new, succeeds, fails))
     }
     pub(in crate::model) fn slab_pair_name(&self, p: SlabId) -> String {
         slab_pair_name(&self.core, p)

@@ -267,7 +267,7 @@ impl Machine {
     pub(super) fn lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
         match self.allocator() {
             Allocator::Slub => self.slub_lock_wait(cx, fr),
-            Allocator::Sheaves => self.sheaves_lock_wait(cx, fr),
+            Allocator::Sheaves => self.sheaves_state().sheaves_lock_wait(&self.core, cx, fr),
             Allocator::Slab => self.slab_lock_wait(cx, fr),
         }
     }
@@ -356,7 +356,12 @@ impl Machine {
     pub(super) fn check_step_invariants(&mut self) {
         match self.allocator() {
             Allocator::Slub => self.check_invariants(),
-            Allocator::Sheaves => self.check_sheaves_invariants(),
+            Allocator::Sheaves => {
+                let Machine { core, alloc } = self;
+                if let Some(st) = own_mut::<super::sheaves::SheavesState>(&core.fault, alloc) {
+                    st.check_sheaves_invariants(core);
+                }
+            }
             Allocator::Slab => {
                 let Machine { core, alloc } = self;
                 if let Some(sb) = own_mut::<super::slab::SlabState>(&core.fault, alloc) {
@@ -370,7 +375,12 @@ impl Machine {
     pub(super) fn check_end_of_run(&mut self) {
         match self.allocator() {
             Allocator::Slub => self.check_end(),
-            Allocator::Sheaves => self.check_sheaves_end(),
+            Allocator::Sheaves => {
+                let Machine { core, alloc } = self;
+                if let Some(st) = own_mut::<super::sheaves::SheavesState>(&core.fault, alloc) {
+                    st.check_sheaves_end(core);
+                }
+            }
             Allocator::Slab => {
                 let Machine { core, alloc } = self;
                 if let Some(sb) = own_mut::<super::slab::SlabState>(&core.fault, alloc) {

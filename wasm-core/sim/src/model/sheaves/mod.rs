@@ -501,19 +501,18 @@ impl SheavesState {
     }
 }
 
-impl Machine {
+impl SheavesState {
     /// The locks of `cx`'s next step, if another context holds one.
-    pub(super) fn sheaves_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
+    pub(super) fn sheaves_lock_wait(&self, core: &Core, cx: CtxId, fr: &Frame) -> Option<Block> {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
-        let node_lock =
-            |n: u32| held_by(self.core.node(n).list_lock).map(|h| Block::ListLock(n, h));
-        let barn_lock = |n: u32| held_by(self.barn(n).lock).map(|h| Block::BarnLock(n, h));
+        let node_lock = |n: u32| held_by(core.node(n).list_lock).map(|h| Block::ListLock(n, h));
+        let barn_lock = |n: u32| held_by(self.barn(core, n).lock).map(|h| Block::BarnLock(n, h));
         match fr {
             Frame::SlabFreeSlowV7 {
                 pc: slab_free_slow_v7::SS5,
                 l,
             } => {
-                let n = self.core.node_of_slab(l.slab);
+                let n = core.node_of_slab(l.slab);
                 let locks = l.new.inuse == 0 || l.prior == NULL;
                 if locks {
                     node_lock(n)
@@ -524,7 +523,7 @@ impl Machine {
             Frame::AllocFromNewSlab {
                 pc: alloc_from_new_slab::NS5,
                 l,
-            } => node_lock(self.core.node_of_slab(l.slab)),
+            } => node_lock(core.node_of_slab(l.slab)),
             Frame::GetFromPartialNode {
                 pc: get_from_partial_node::GP2,
                 l,
@@ -561,7 +560,9 @@ impl Machine {
             _ => None,
         }
     }
+}
 
+impl Machine {
     /// Dispatch one label of a Linux 7.0 function: each is `impl SheavesState` and takes the
     /// core beside it, the machine's two fields borrowed apart (as `exec_slab`).
     pub(super) fn exec_sheaves(&mut self, fr: &mut Frame) -> Flow {

@@ -52,7 +52,7 @@ fn fired(m: &Machine, inv: &str) -> bool {
 
 #[track_caller]
 fn check(m: &mut Machine, inv: &str) {
-    m.check_sheaves_invariants();
+    m.check_step_invariants();
     assert!(fired(m, inv), "{inv} did not fire: {:?}", m.core.violations);
 }
 
@@ -63,7 +63,7 @@ fn main_of(m: &Machine, k: u32) -> SheafId {
 #[test]
 fn the_untouched_state_is_clean() {
     let mut m = machine();
-    m.check_sheaves_invariants();
+    m.check_step_invariants();
     assert!(m.core.violations.is_empty(), "{:?}", m.core.violations);
 }
 
@@ -208,7 +208,7 @@ fn inv_s12_free_objects_nobody_can_find() {
 /// `check`, and the report of `inv` also says `why` (the clause that judged it).
 #[track_caller]
 fn check_says(m: &mut Machine, inv: &str, why: &str) {
-    m.check_sheaves_invariants();
+    m.check_step_invariants();
     assert!(
         m.core
             .violations
@@ -269,7 +269,7 @@ fn inv_s13_discard_slab_twice() {
     let s = discardable_slab(&mut m);
     // The first discard is allowed: no INV-S13.
     m.discard_slab(s);
-    m.check_sheaves_invariants();
+    m.check_step_invariants();
     assert!(!fired(&m, "INV-S13"), "{:?}", m.core.violations);
     m.discard_slab(s);
     check_says(&mut m, "INV-S13", "already discarded");
@@ -291,7 +291,7 @@ fn inv_s13_discard_slab_of_a_slab_another_context_isolated() {
     let cur = m.core.cur;
     st(&mut m).isolated.push((cur, s));
     m.discard_slab(s);
-    m.check_sheaves_invariants();
+    m.check_step_invariants();
     assert!(!fired(&m, "INV-S13"), "{:?}", m.core.violations);
 }
 
@@ -304,7 +304,7 @@ fn inv_s15_counters_that_do_not_account_for_the_sheaves() {
     }
     assert!(m.core.violations.is_empty(), "{:?}", m.core.violations);
     m.core.st.stats[0][crate::model::Stat::SHEAF_REFILL as usize] += 1;
-    m.check_sheaves_end();
+    m.check_end_of_run();
     assert!(fired(&m, "INV-S15"), "{:?}", m.core.violations);
 }
 
@@ -324,7 +324,7 @@ fn inv_s3_exempts_only_the_pointer_being_replaced() {
     // The stale main: exempt.
     let h0 = main_of(&m, 0);
     st(&mut m).pcs[1].spare = Some(h0);
-    m.check_sheaves_invariants();
+    m.check_step_invariants();
     assert!(!fired(&m, "INV-S3"), "{:?}", m.core.violations);
     // The spare: not exempt.
     st(&mut m).pcs[1].spare = None;

@@ -297,7 +297,7 @@ impl Machine {
     pub(super) fn fill_cpu_view(&self, k: u32, v: &mut crate::view::CpuView) {
         match self.allocator() {
             Allocator::Slub => self.slub_cpu_view(k, v),
-            Allocator::Sheaves => v.sheaves = Some(self.pcs_view(k)),
+            Allocator::Sheaves => v.sheaves = Some(self.sheaves_state().pcs_view(&self.core, k)),
             Allocator::Slab => {
                 v.array_cache = Some(self.slab_state().cpu_array_view(&self.core, k))
             }
@@ -309,7 +309,10 @@ impl Machine {
     pub(super) fn fill_node_view(&self, n: u32, v: &mut crate::view::NodeView) {
         match self.allocator() {
             Allocator::Slub => {}
-            Allocator::Sheaves => v.barn = Some(self.barn_view(n)),
+            Allocator::Sheaves => {
+                let barn = (self.sheaves_state()).barn_view(&self.core, n, |c| self.blocked(c));
+                v.barn = Some(barn)
+            }
             Allocator::Slab => v.slab = Some(self.slab_state().slab_node_view(&self.core, n)),
         }
     }
@@ -338,7 +341,7 @@ impl Machine {
     pub(super) fn own_line_name(&self, l: u32) -> Option<String> {
         match self.allocator() {
             Allocator::Slub => None,
-            Allocator::Sheaves => self.sheaves_line_name(l),
+            Allocator::Sheaves => self.sheaves_state().sheaves_line_name(&self.core, l),
             Allocator::Slab => self.slab_state().slab_line_name(&self.core, l),
         }
     }
@@ -347,7 +350,7 @@ impl Machine {
     pub(super) fn own_line_holds(&self, l: u32) -> Option<crate::view::LineHolds> {
         match self.allocator() {
             Allocator::Slub => None,
-            Allocator::Sheaves => self.sheaves_line_holds(l),
+            Allocator::Sheaves => self.sheaves_state().sheaves_line_holds(&self.core, l),
             Allocator::Slab => self.slab_state().slab_line_holds(&self.core, l),
         }
     }

@@ -193,20 +193,6 @@ impl Machine {
             None => none,
         }
     }
-    // The step functions' way to the lookups of `access.rs` and the helpers below, until they
-    // are `impl SheavesState` themselves.
-    pub(super) fn sheaf(&self, h: SheafId) -> &Sheaf {
-        sv!(self).sheaf(&self.core, h)
-    }
-    pub(super) fn pcs(&self, k: u32) -> &Pcs {
-        sv!(self).pcs(&self.core, k)
-    }
-    pub(super) fn barn(&self, n: u32) -> &Barn {
-        sv!(self).barn(&self.core, n)
-    }
-    pub(super) fn sheaf_layout(&self) -> &SheafLayout {
-        SheavesState::sheaf_layout(&self.core)
-    }
 
     /// `init_percpu_sheaves` at cache creation (see `SheavesState::init`).
     pub(super) fn init_sheaves(&mut self) {

@@ -57,7 +57,7 @@ fn check(m: &mut Machine, inv: &str) {
 }
 
 fn main_of(m: &Machine, k: u32) -> SheafId {
-    m.pcs(k).main
+    m.sheaves_state().pcs(&m.core, k).main
 }
 
 #[test]
@@ -114,7 +114,7 @@ fn inv_s5_an_empty_sheaf_on_the_full_list_and_a_full_one_on_the_empty_list() {
     check(&mut m, "INV-S5");
     let mut m = machine();
     let h = main_of(&m, 0);
-    assert!(m.sheaf(h).size > 0);
+    assert!(m.sheaves_state().sheaf(&m.core, h).size > 0);
     st(&mut m).pcs[0].main = main_of(&m, 1);
     st(&mut m).pcs[1].main = h;
     let other = main_of(&m, 0);

@@ -235,7 +235,12 @@ impl Machine {
     pub(super) fn create_cache(&mut self) {
         match self.allocator() {
             Allocator::Slub | Allocator::Slab => {}
-            Allocator::Sheaves => self.init_sheaves(),
+            Allocator::Sheaves => {
+                let Machine { core, alloc } = self;
+                if let Some(st) = own_mut::<super::sheaves::SheavesState>(&core.fault, alloc) {
+                    st.init(core);
+                }
+            }
         }
     }
 
@@ -310,8 +315,8 @@ impl Machine {
         match self.allocator() {
             Allocator::Slub => {}
             Allocator::Sheaves => {
-                let barn = (self.sheaves_state()).barn_view(&self.core, n, |c| self.blocked(c));
-                v.barn = Some(barn)
+                let st = self.sheaves_state();
+                v.barn = Some(st.barn_view(&self.core, n, |c| self.blocked(c)))
             }
             Allocator::Slab => v.slab = Some(self.slab_state().slab_node_view(&self.core, n)),
         }

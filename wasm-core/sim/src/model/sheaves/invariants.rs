@@ -63,6 +63,7 @@ impl SheavesState {
     }
 }
 
+// The checks, on 7.0's state with the core they report to (`allocator.rs` lends both).
 impl SheavesState {
     /// Whether a context's `__slab_free` of slab `s` has done its CAS and still has the slab in
     /// hand: it will list it, leave it to its isolator, or discard it.

@@ -15,7 +15,7 @@
 //! Where a kernel statement becomes one step although it is several accesses, the comment at
 //! the step says why no other context can tell the difference (a private sheaf, a lock held).
 
-use super::allocator::{own_mut, own_state, OpCall, OwnState};
+use super::allocator::{own_state, OpCall, OwnState};
 use super::executor::Block;
 use super::memory::Access;
 use super::state::*;
@@ -184,26 +184,12 @@ impl Machine {
     pub(super) fn sheaves_state(&self) -> &SheavesState {
         self.own()
     }
-    /// The machine's two fields borrowed apart: `f` on 7.0's state and the core, or `none`
-    /// (the arm's fault noted) under another allocator.
-    fn with_sheaves<R>(&mut self, none: R, f: impl FnOnce(&mut SheavesState, &mut Core) -> R) -> R {
-        let Machine { core, alloc } = self;
-        match own_mut::<SheavesState>(&core.fault, alloc) {
-            Some(st) => f(st, core),
-            None => none,
-        }
-    }
-
-    /// `init_percpu_sheaves` at cache creation (see `SheavesState::init`).
-    pub(super) fn init_sheaves(&mut self) {
-        self.with_sheaves((), |st, core| st.init(core))
-    }
 }
 
 impl SheavesState {
     /// `init_percpu_sheaves` at cache creation: every CPU's `main` is an empty sheaf of its
     /// own, `spare` is NULL, every barn is empty.
-    fn init(&mut self, core: &mut Core) {
+    pub(in crate::model) fn init(&mut self, core: &mut Core) {
         let mut pcs = Vec::new();
         for _ in 0..core.cfg.cpus {
             let h = self.create_sheaf(core);

@@ -16,12 +16,18 @@
 
 use super::{SheafId, SheavesState};
 use crate::model::state::*;
-use crate::model::{Driver, Machine, Move};
+use crate::model::{Core, Driver, Machine, Move};
 
 /// 7.0's state of the machine, to build a state by hand.
 fn st(m: &mut Machine) -> &mut SheavesState {
-    match &mut m.alloc {
-        AllocState::Sheaves(s) => s,
+    parts(m).0
+}
+
+/// The same with the core beside it, for 7.0's helpers that take both.
+fn parts(m: &mut Machine) -> (&mut SheavesState, &mut Core) {
+    let Machine { core, alloc } = m;
+    match alloc {
+        AllocState::Sheaves(s) => (s, core),
         _ => panic!("not a Linux 7.0 machine"),
     }
 }
@@ -84,7 +90,8 @@ fn inv_s2_a_sheaf_above_its_capacity() {
     let mut m = machine();
     let h = main_of(&m, 0);
     let cap = SheavesState::capacity(&m.core);
-    m.with_sheaves((), |s, core| s.st_size(core, h, cap + 1, true));
+    let (s, core) = parts(&mut m);
+    s.st_size(core, h, cap + 1, true);
     assert!(fired(&m, "INV-S2"), "{:?}", m.core.violations);
 }
 
@@ -131,7 +138,8 @@ fn inv_s6_a_cpus_sheaves_written_without_its_lock() {
     st(&mut m).pcs[0].holder = Some(0);
     m.core.cur = 1;
     let h = main_of(&m, 0);
-    m.with_sheaves((), |st, core| st.st_pcs(core, 0, Some(h), None, false));
+    let (s, core) = parts(&mut m);
+    s.st_pcs(core, 0, Some(h), None, false);
     assert!(fired(&m, "INV-S6"), "{:?}", m.core.violations);
 }
 

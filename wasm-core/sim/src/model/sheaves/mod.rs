@@ -50,14 +50,6 @@ pub use refill::{
     GetFreelistNofreeze, GetPartialNodeBulk, RefillObjects, RefillObjectsNode, RefillSheaf,
 };
 
-/// Linux 7.0's state of the machine `$m` (`Machine::sheaves_state`).
-macro_rules! sv {
-    ($m:expr) => {
-        $m.sheaves_state()
-    };
-}
-pub(crate) use sv;
-
 pub type SheafId = u32;
 
 /// `PCS_BATCH_MAX`: objects `sheaf_flush_main` takes off the main sheaf per locked section.

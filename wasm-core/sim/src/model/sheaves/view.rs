@@ -1,7 +1,7 @@
 //! The views of Linux 7.0's structures: each CPU's sheaves, each node's barn, sheaves in
 //! flight, who holds an object, and the names of the sheaves' cache lines.
 
-use super::{sheaf_name, sv, SheafId, SheavesState};
+use super::{sheaf_name, SheafId, SheavesState};
 use crate::model::executor::Block;
 use crate::model::state::*;
 use crate::model::{Core, Machine};
@@ -15,7 +15,7 @@ impl Machine {
         if matches!(v.owner, SlabOwner::NodePartial { .. }) {
             return;
         }
-        if let Some(&(c, _)) = sv!(self).isolated.iter().find(|&&(_, x)| x == s) {
+        if let Some(&(c, _)) = self.sheaves_state().isolated.iter().find(|&&(_, x)| x == s) {
             v.owner = SlabOwner::Isolated {
                 ctx: self.core.ctx_name(c).to_string(),
             };
@@ -31,7 +31,7 @@ impl Machine {
                 };
             }
         }
-        let s = sv!(self);
+        let s = self.sheaves_state();
         if let Some(h) = s
             .sheaves
             .iter()

@@ -159,6 +159,7 @@ impl Machine {
             S::stand_in()
         })
     }
+    #[cfg(test)]
     pub(super) fn own_mut<S: OwnState>(&mut self) -> Option<&mut S> {
         own_mut(&self.core.fault, &mut self.alloc)
     }
@@ -234,7 +235,12 @@ impl Machine {
     pub(super) fn create_cache(&mut self) {
         match self.allocator() {
             Allocator::Slub | Allocator::Slab => {}
-            Allocator::Sheaves => self.init_sheaves(),
+            Allocator::Sheaves => {
+                let Machine { core, alloc } = self;
+                if let Some(st) = own_mut::<super::sheaves::SheavesState>(&core.fault, alloc) {
+                    st.init(core);
+                }
+            }
         }
     }
 
@@ -266,7 +272,7 @@ impl Machine {
     pub(super) fn lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
         match self.allocator() {
             Allocator::Slub => self.slub_lock_wait(cx, fr),
-            Allocator::Sheaves => self.sheaves_lock_wait(cx, fr),
+            Allocator::Sheaves => self.sheaves_state().sheaves_lock_wait(&self.core, cx, fr),
             Allocator::Slab => self.slab_lock_wait(cx, fr),
         }
     }
@@ -296,7 +302,7 @@ impl Machine {
     pub(super) fn fill_cpu_view(&self, k: u32, v: &mut crate::view::CpuView) {
         match self.allocator() {
             Allocator::Slub => self.slub_cpu_view(k, v),
-            Allocator::Sheaves => v.sheaves = Some(self.pcs_view(k)),
+            Allocator::Sheaves => v.sheaves = Some(self.sheaves_state().pcs_view(&self.core, k)),
             Allocator::Slab => {
                 v.array_cache = Some(self.slab_state().cpu_array_view(&self.core, k))
             }
@@ -308,7 +314,10 @@ impl Machine {
     pub(super) fn fill_node_view(&self, n: u32, v: &mut crate::view::NodeView) {
         match self.allocator() {
             Allocator::Slub => {}
-            Allocator::Sheaves => v.barn = Some(self.barn_view(n)),
+            Allocator::Sheaves => {
+                let st = self.sheaves_state();
+                v.barn = Some(st.barn_view(&self.core, n, |c| self.blocked(c)))
+            }
             Allocator::Slab => v.slab = Some(self.slab_state().slab_node_view(&self.core, n)),
         }
     }
@@ -337,7 +346,7 @@ impl Machine {
     pub(super) fn own_line_name(&self, l: u32) -> Option<String> {
         match self.allocator() {
             Allocator::Slub => None,
-            Allocator::Sheaves => self.sheaves_line_name(l),
+            Allocator::Sheaves => self.sheaves_state().sheaves_line_name(&self.core, l),
             Allocator::Slab => self.slab_state().slab_line_name(&self.core, l),
         }
     }
@@ -346,7 +355,7 @@ impl Machine {
     pub(super) fn own_line_holds(&self, l: u32) -> Option<crate::view::LineHolds> {
         match self.allocator() {
             Allocator::Slub => None,
-            Allocator::Sheaves => self.sheaves_line_holds(l),
+            Allocator::Sheaves => self.sheaves_state().sheaves_line_holds(&self.core, l),
             Allocator::Slab => self.slab_state().slab_line_holds(&self.core, l),
         }
     }
@@ -355,7 +364,12 @@ impl Machine {
     pub(super) fn check_step_invariants(&mut self) {
         match self.allocator() {
             Allocator::Slub => self.check_invariants(),
-            Allocator::Sheaves => self.check_sheaves_invariants(),
+            Allocator::Sheaves => {
+                let Machine { core, alloc } = self;
+                if let Some(st) = own_mut::<super::sheaves::SheavesState>(&core.fault, alloc) {
+                    st.check_sheaves_invariants(core);
+                }
+            }
             Allocator::Slab => {
                 let Machine { core, alloc } = self;
                 if let Some(sb) = own_mut::<super::slab::SlabState>(&core.fault, alloc) {
@@ -369,7 +383,12 @@ impl Machine {
     pub(super) fn check_end_of_run(&mut self) {
         match self.allocator() {
             Allocator::Slub => self.check_end(),
-            Allocator::Sheaves => self.check_sheaves_end(),
+            Allocator::Sheaves => {
+                let Machine { core, alloc } = self;
+                if let Some(st) = own_mut::<super::sheaves::SheavesState>(&core.fault, alloc) {
+                    st.check_sheaves_end(core);
+                }
+            }
             Allocator::Slab => {
                 let Machine { core, alloc } = self;
                 if let Some(sb) = own_mut::<super::slab::SlabState>(&core.fault, alloc) {

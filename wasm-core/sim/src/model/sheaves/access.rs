@@ -4,6 +4,7 @@
 //! core alone (`SheavesState::f(core, ..)`: lines, the variant's lock, the stepping context).
 
 use super::*;
+use crate::model::slab_page::{self, SlabPages, SlubPage};
 use crate::model::Core;
 
 /// What a read gets where the lookups below find nothing.
@@ -70,6 +71,22 @@ impl SheavesState {
             ));
             &NO_SHEAF_LAYOUT
         })
+    }
+
+    /// SLUB's fields of slab `s` (7.0 keeps SLUB's slab level: `slab_page::slab`).
+    pub(super) fn slab(&self, core: &Core, s: SlabId) -> &SlubPage {
+        slab_page::slab(&self.pages, core, s)
+    }
+    pub(super) fn slab_mut(&mut self, core: &Core, s: SlabId) -> Option<&mut SlubPage> {
+        let sl = self.pages.get_mut(s as usize);
+        crate::model::prims::found(&core.fault, "slab", s.into(), sl)
+    }
+    /// The slab level's primitives on 7.0's slabs, lent with the core (`SlabPages`).
+    pub(super) fn slabs<'a>(&'a mut self, core: &'a mut Core) -> SlabPages<'a> {
+        SlabPages {
+            pages: &mut self.pages,
+            core,
+        }
     }
 
     /// The CPU whose sheaves a sheaf is `main` or `spare` of, if any.

@@ -7,9 +7,9 @@ use super::super::memory::Access;
 use super::call;
 use super::SheavesState;
 use crate::model::pcs::labels::*;
-use crate::model::slab_page::Counters;
+use crate::model::slab_page::{slab_pair_text, Counters};
 use crate::model::state::*;
-use crate::model::{Flow, Machine, Stat};
+use crate::model::{Core, Flow, Stat};
 
 /// The locals of `alloc_from_new_slab(s, slab, p, count, allow_spin)`: `slab` the private
 /// new slab, `p` the slot of `sheaf` where the array begins (no `sheaf`: one object into
@@ -95,57 +95,58 @@ impl Locals for SlabAllocV7 {
     }
 }
 
-impl Machine {
+impl SheavesState {
     /// `new_slab` under 7.0 (NB1 the pages, NB2 the freelist): a private slab with `inuse` 0,
     /// not frozen, on no list.
     pub(in crate::model) fn allocate_slab(
         &mut self,
+        core: &mut Core,
         pc: &mut allocate_slab::Pc,
         fr: &mut AllocateSlab,
     ) -> Flow {
         use allocate_slab::Pc::*;
         match *pc {
             NB1 => {
-                step!(self.core);
-                self.core.charge(crate::model::cost::Id::PageAlloc);
-                if self.core.cfg.sc.cache.page_alloc_fail && !self.core.st.in_setup {
+                step!(core);
+                core.charge(crate::model::cost::Id::PageAlloc);
+                if core.cfg.sc.cache.page_alloc_fail && !core.st.in_setup {
                     note!(
-                        self.core,
+                        core,
                         PageAlloc,
                         "page allocator".into(),
                         "The page allocator fails (pageAllocFail): no new slab."
                     );
                     return Flow::Ret(Ret::new(NULL, None));
                 }
-                let node = fr.node.unwrap_or(self.core.my_node());
-                let s = self.create_slab(node);
+                let node = fr.node.unwrap_or(core.my_node());
+                let s = self.slabs(core).create_slab(node);
                 fr.slab = Some(s);
                 note!(
-                    self.core,
+                    core,
                     PageAlloc,
-                    format!("page {}", self.core.slab_name(s)),
+                    format!("page {}", core.slab_name(s)),
                     "new_slab: the page allocator hands out slab {} on node {node}.",
-                    self.core.slab_name(s)
+                    core.slab_name(s)
                 );
                 *pc = NB2;
                 Flow::Step
             }
             NB2 => {
-                step!(self.core);
-                let s = need!(self.core, fr.slab);
-                let objects = self.core.cfg.objects;
-                self.chain_objects(s);
-                self.core.access(self.core.page(s).line, Access::Write);
-                let first = self.core.obj_addr(s, 0);
-                if let Some(sl) = self.slab_mut(s) {
+                step!(core);
+                let s = need!(core, fr.slab);
+                let objects = core.cfg.objects;
+                self.slabs(core).chain_objects(s);
+                core.access(core.page(s).line, Access::Write);
+                let first = core.obj_addr(s, 0);
+                if let Some(sl) = self.slab_mut(core, s) {
                     sl.freelist = first;
                 }
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("objects of {}", self.core.slab_name(s)),
+                    format!("objects of {}", core.slab_name(s)),
                     "Chain the {objects} objects of {} through their free pointers; inuse 0, not frozen.",
-                    self.core.slab_name(s)
+                    core.slab_name(s)
                 );
                 Flow::Ret(Ret::new(NULL, Some(s)))
             }
@@ -157,6 +158,7 @@ impl Machine {
     /// publish the slab: on the node's partial list if objects remain, else as a full slab.
     pub(in crate::model) fn alloc_from_new_slab(
         &mut self,
+        core: &mut Core,
         pc: &mut alloc_from_new_slab::Pc,
         fr: &mut AllocFromNewSlab,
     ) -> Flow {
@@ -164,47 +166,47 @@ impl Machine {
         let p = fr.slab;
         match *pc {
             NS3 => {
-                let f = self.slab(p).freelist;
+                let f = self.slab(core, p).freelist;
                 if f == NULL || fr.allocated >= fr.count {
                     *pc = NS4;
                     return Flow::Go;
                 }
-                step!(self.core);
+                step!(core);
                 match fr.sheaf {
-                    Some(h) => self.st_slot(h, fr.p.saturating_add(fr.allocated), f, false),
+                    Some(h) => self.st_slot(core, h, fr.p.saturating_add(fr.allocated), f, false),
                     None => fr.object = f,
                 }
-                self.hold(f);
-                let next = self.core.load_fp(f);
-                let sl = need!(self.core, self.slab_mut(p));
+                self.hold(core, f);
+                let next = core.load_fp(f);
+                let sl = need!(core, self.slab_mut(core, p));
                 sl.freelist = next;
                 sl.counters.inuse.bump();
                 fr.allocated.bump();
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("objects of {}", self.core.slab_name(p)),
+                    format!("objects of {}", core.slab_name(p)),
                     "p[{}] := {} (plain stores: the slab is still private).",
                     fr.allocated.saturating_sub(1),
-                    self.core.addr_name(f)
+                    core.addr_name(f)
                 );
                 Flow::Step
             }
             NS4 => {
-                step!(self.core);
-                self.core.access(self.core.page(p).line, Access::Write);
-                let needs_list = self.core.cfg.objects > fr.allocated;
+                step!(core);
+                core.access(core.page(p).line, Access::Write);
+                let needs_list = core.cfg.objects > fr.allocated;
                 if !needs_list {
-                    if let Some(pg) = self.core.page_mut(p) {
+                    if let Some(pg) = core.page_mut(p) {
                         pg.life = Life::Live;
                     }
                 }
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("page {}.freelist", self.core.slab_name(p)),
+                    format!("page {}.freelist", core.slab_name(p)),
                     "slab->freelist := {}{}",
-                    self.core.addr_name(self.slab(p).freelist),
+                    core.addr_name(self.slab(core, p).freelist),
                     if needs_list {
                         "; objects remain, so the slab goes on the partial list."
                     } else {
@@ -218,33 +220,33 @@ impl Machine {
                 Flow::Step
             }
             NS5 => {
-                step!(self.core);
-                let n = self.core.node_of_slab(p);
-                self.list_lock_irqsave(&mut fr.saved_irq, n);
+                step!(core);
+                let n = core.node_of_slab(p);
+                self.list_lock_irqsave(core, &mut fr.saved_irq, n);
                 *pc = NS5a;
                 Flow::Step
             }
             NS5a => {
-                step!(self.core);
-                let n = self.core.node_of_slab(p);
-                if let Some(pg) = self.core.page_mut(p) {
+                step!(core);
+                let n = core.node_of_slab(p);
+                if let Some(pg) = core.page_mut(p) {
                     pg.life = Life::Live;
                 }
-                self.add_partial(n, p, false);
+                self.slabs(core).add_partial(n, p, false);
                 note!(
-                    self.core,
+                    core,
                     ListAdd,
                     format!("node {n}.partial"),
                     "add_partial(n, {}, ADD_TO_HEAD): the new slab is public now.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 *pc = NS5u;
                 Flow::Step
             }
             NS5u => {
-                step!(self.core);
-                let n = self.core.node_of_slab(p);
-                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
+                step!(core);
+                let n = core.node_of_slab(p);
+                SheavesState::list_unlock_irqrestore(core, fr.saved_irq, n);
                 Flow::Ret(Ret::new(fr.object, None).counted(fr.allocated))
             }
         }
@@ -254,15 +256,16 @@ impl Machine {
     /// `list_lock`, or from a new slab. `n` = the other node being tried (NUMA).
     pub(in crate::model) fn slab_alloc_v7(
         &mut self,
+        core: &mut Core,
         pc: &mut slab_alloc_v7::Pc,
         fr: &mut SlabAllocV7,
     ) -> Flow {
         use slab_alloc_v7::Pc::*;
         match *pc {
             SL1 => {
-                self.core.stat(Stat::ALLOC_SLOWPATH);
+                core.stat(Stat::ALLOC_SLOWPATH);
                 *pc = SL3;
-                let n = fr.node.unwrap_or(self.core.my_node());
+                let n = fr.node.unwrap_or(core.my_node());
                 fr.n = Some(n);
                 call(get_from_partial_node::GP1, |f| f.n = n)
             }
@@ -278,9 +281,9 @@ impl Machine {
                 }
                 // Its zonelist walk starts at the local node, as `__refill_objects_any`'s
                 // (see there; no `remote_node_defrag_ratio` lottery either).
-                let here = self.core.my_node();
+                let here = core.my_node();
                 let after = (fr.walking != 0).then_some(u32::from(fr.nid));
-                match self.zonelist_next(here, after) {
+                match Self::zonelist_next(core, here, after) {
                     Some(m) => {
                         fr.walking = 1;
                         fr.nid = m as u8;
@@ -291,12 +294,12 @@ impl Machine {
                 Flow::Go
             }
             SL3a => {
-                step!(self.core);
+                step!(core);
                 let m = fr.nid as u32;
-                let nr = self.ld_nr_partial(m);
-                let min = self.core.cfg.sc.cache.min_partial;
+                let nr = self.slabs(core).ld_nr_partial(m);
+                let min = core.cfg.sc.cache.min_partial;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("node {m}.nr_partial"),
                     "get_from_any_partial: node {m} has {nr} partial slab(s){}",
@@ -334,7 +337,7 @@ impl Machine {
                     }
                     return Flow::Ret(Ret::new(NULL, None));
                 };
-                self.core.stat(Stat::ALLOC_SLAB);
+                core.stat(Stat::ALLOC_SLAB);
                 *pc = SL7r;
                 call(alloc_from_new_slab::NS3, |f| {
                     f.slab = p;
@@ -349,6 +352,7 @@ impl Machine {
     /// node's `list_lock` and with the slab's double CAS (lockless frees may push meanwhile).
     pub(in crate::model) fn get_from_partial_node(
         &mut self,
+        core: &mut Core,
         pc: &mut get_from_partial_node::Pc,
         fr: &mut GetFromPartialNode,
     ) -> Flow {
@@ -356,55 +360,56 @@ impl Machine {
         let n = fr.n;
         match *pc {
             GP1 => {
-                step!(self.core);
-                if self.racy_nr_partial(n, "get_from_partial_node") == 0 {
+                step!(core);
+                if self.racy_nr_partial(core, n, "get_from_partial_node") == 0 {
                     return Flow::Ret(Ret::new(NULL, None));
                 }
                 *pc = GP2;
                 Flow::Step
             }
             GP2 => {
-                step!(self.core);
-                self.list_lock_irqsave(&mut fr.saved_irq, n);
+                step!(core);
+                self.list_lock_irqsave(core, &mut fr.saved_irq, n);
                 fr.object = NULL;
                 *pc = GP4;
                 Flow::Step
             }
             GP4 => {
-                let Some(&p) = self.core.node(n).partial.first() else {
+                let Some(&p) = core.node(n).partial.first() else {
                     *pc = GP7;
                     return Flow::Go;
                 };
-                step!(self.core);
+                step!(core);
                 fr.slab = Some(p);
-                (fr.freelist, fr.counters) = self
-                    .read_slab_pair(p, |m, f, c| format!("Slab {}.", m.slab_pair_text(p, f, c)));
+                (fr.freelist, fr.counters) = self.slabs(core).read_slab_pair(p, |core, f, c| {
+                    format!("Slab {}.", slab_pair_text(core, p, f, c))
+                });
                 *pc = GP4b;
                 Flow::Step
             }
             GP4b => {
-                step!(self.core);
-                let nx = self.core.load_fp(fr.freelist);
+                step!(core);
+                let nx = core.load_fp(fr.freelist);
                 fr.next = nx;
                 note!(
-                    self.core,
+                    core,
                     Load,
-                    format!("{}.fp", self.core.addr_name(fr.freelist)),
+                    format!("{}.fp", core.addr_name(fr.freelist)),
                     "next = get_freepointer({}) = {}.",
-                    self.core.addr_name(fr.freelist),
-                    self.core.addr_name(nx)
+                    core.addr_name(fr.freelist),
+                    core.addr_name(nx)
                 );
                 *pc = GP5;
                 Flow::Step
             }
             GP5 => {
-                step!(self.core);
-                let p = need!(self.core, fr.slab);
+                step!(core);
+                let p = need!(core, fr.slab);
                 let new = Counters {
                     inuse: fr.counters.inuse.saturating_add(1),
                     ..fr.counters
                 };
-                let ok = self.cas_slab_pair(
+                let ok = self.slabs(core).cas_slab_pair(
                     p,
                     (fr.freelist, fr.counters),
                     (fr.next, new),
@@ -415,28 +420,28 @@ impl Machine {
                     *pc = GP4;
                     return Flow::Step;
                 }
-                self.hold(fr.freelist);
+                self.hold(core, fr.freelist);
                 fr.object = fr.freelist;
                 *pc = if fr.next == NULL { GP6 } else { GP7 };
                 Flow::Step
             }
             GP6 => {
-                step!(self.core);
-                let p = need!(self.core, fr.slab);
-                self.remove_partial(n, p);
+                step!(core);
+                let p = need!(core, fr.slab);
+                self.slabs(core).remove_partial(n, p);
                 note!(
-                    self.core,
+                    core,
                     ListDel,
                     format!("node {n}.partial"),
                     "The slab {} is full now: remove_partial.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 *pc = GP7;
                 Flow::Step
             }
             GP7 => {
-                step!(self.core);
-                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
+                step!(core);
+                SheavesState::list_unlock_irqrestore(core, fr.saved_irq, n);
                 Flow::Ret(Ret::new(fr.object, None))
             }
         }

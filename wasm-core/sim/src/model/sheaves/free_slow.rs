@@ -5,9 +5,9 @@
 use super::super::memory::Access;
 use super::SheavesState;
 use crate::model::pcs::labels::*;
-use crate::model::slab_page::{counters_text, Counters};
+use crate::model::slab_page::{counters_text, discard_ok, Counters};
 use crate::model::state::*;
-use crate::model::{Flow, Machine, Stat};
+use crate::model::{Core, Flow, Stat};
 
 /// The locals of `__slab_free(s, slab, head, tail, cnt, addr)` as 7.0 has it: `prior`
 /// and `counters` as read, `new` the counters to write, `n` the node whose `list_lock` is
@@ -36,12 +36,13 @@ impl Locals for SlabFreeSlowV7 {
     }
 }
 
-impl Machine {
+impl SheavesState {
     /// `__slab_free(P, head, tail, cnt)` as Linux 7.0 has it (SS1–SS11): push the chain with
     /// the slab's double CAS, taking `list_lock` first only when the slab was full or becomes
     /// empty. No frozen slabs, no CPU partial list.
     pub(in crate::model) fn slab_free_slow_v7(
         &mut self,
+        core: &mut Core,
         pc: &mut slab_free_slow_v7::Pc,
         fr: &mut SlabFreeSlowV7,
     ) -> Flow {
@@ -53,19 +54,19 @@ impl Machine {
                     *pc = SS2;
                     return Flow::Go;
                 };
-                step!(self.core);
-                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
+                step!(core);
+                SheavesState::list_unlock_irqrestore(core, fr.saved_irq, n);
                 fr.n = None;
                 *pc = SS2;
                 Flow::Step
             }
             SS2 => {
-                step!(self.core);
-                (fr.prior, fr.counters) = self.read_slab_pair(p, |m, prior, c| {
+                step!(core);
+                (fr.prior, fr.counters) = self.slabs(core).read_slab_pair(p, |core, prior, c| {
                     format!(
                         "__slab_free: slab {} has freelist {}, {}.",
-                        m.core.slab_name(p),
-                        m.core.addr_name(prior),
+                        core.slab_name(p),
+                        core.addr_name(prior),
                         counters_text(c)
                     )
                 });
@@ -73,20 +74,20 @@ impl Machine {
                 Flow::Step
             }
             SS4 => {
-                step!(self.core);
+                step!(core);
                 fr.was_full = fr.prior == NULL;
-                self.core.store_fp(fr.tail, fr.prior);
+                core.store_fp(fr.tail, fr.prior);
                 fr.new = Counters {
                     inuse: fr.counters.inuse.saturating_sub(fr.cnt),
                     ..fr.counters
                 };
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("{}.fp", self.core.addr_name(fr.tail)),
+                    format!("{}.fp", core.addr_name(fr.tail)),
                     "set_freepointer({}, {}): the chain will end in the old freelist; inuse {} -> {}{}.",
-                    self.core.addr_name(fr.tail),
-                    self.core.addr_name(fr.prior),
+                    core.addr_name(fr.tail),
+                    core.addr_name(fr.prior),
                     fr.counters.inuse,
                     fr.new.inuse,
                     if fr.was_full { " (the slab was full)" } else { "" }
@@ -99,18 +100,18 @@ impl Machine {
                     *pc = SS6;
                     return Flow::Go;
                 }
-                step!(self.core);
-                let n = self.core.node_of_slab(p);
-                self.list_lock_irqsave(&mut fr.saved_irq, n);
-                self.core.access(self.core.page(p).line, Access::Read);
+                step!(core);
+                let n = core.node_of_slab(p);
+                self.list_lock_irqsave(core, &mut fr.saved_irq, n);
+                core.access(core.page(p).line, Access::Read);
                 fr.n = Some(n);
-                fr.on_node_partial = self.slab(p).on_node_partial;
+                fr.on_node_partial = self.slab(core, p).on_node_partial;
                 *pc = SS6;
                 Flow::Step
             }
             SS6 => {
-                step!(self.core);
-                let ok = self.cas_slab_pair(
+                step!(core);
+                let ok = self.slabs(core).cas_slab_pair(
                     p,
                     (fr.prior, fr.counters),
                     (fr.head, fr.new),
@@ -118,7 +119,7 @@ impl Machine {
                     "fails: the slab changed meanwhile. Retry.",
                 );
                 if ok {
-                    self.unhold_chain(fr.head, fr.cnt);
+                    self.unhold_chain(core, fr.head, fr.cnt);
                     *pc = SS7;
                 } else {
                     *pc = SS1;
@@ -138,10 +139,10 @@ impl Machine {
                 Flow::Go
             }
             SS9 => {
-                let n = need!(self.core, fr.n);
+                let n = need!(core, fr.n);
                 let empty = fr.new.inuse == 0;
-                let nr = self.core.node(n).nr_partial;
-                *pc = if empty && self.discard_ok(nr) {
+                let nr = core.node(n).nr_partial;
+                *pc = if empty && discard_ok(core, nr) {
                     SS11
                 } else {
                     SS10
@@ -149,15 +150,15 @@ impl Machine {
                 Flow::Go
             }
             SS8 => {
-                step!(self.core);
-                let n = need!(self.core, fr.n);
-                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
+                step!(core);
+                let n = need!(core, fr.n);
+                SheavesState::list_unlock_irqrestore(core, fr.saved_irq, n);
                 note!(
-                    self.core,
+                    core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Slab {} is on no list and was not full: a refill isolated it and will deal with it. Unlock.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 Flow::Ret(Ret::new(NULL, None).counted(fr.cnt))
             }
@@ -166,24 +167,24 @@ impl Machine {
                     *pc = SS10u;
                     return Flow::Go;
                 }
-                step!(self.core);
-                let n = need!(self.core, fr.n);
-                self.add_partial(n, p, true);
-                self.core.stat(Stat::FREE_ADD_PARTIAL);
+                step!(core);
+                let n = need!(core, fr.n);
+                self.slabs(core).add_partial(n, p, true);
+                core.stat(Stat::FREE_ADD_PARTIAL);
                 note!(
-                    self.core,
+                    core,
                     ListAdd,
                     format!("node {n}.partial"),
                     "The slab {} was full: add_partial at the tail of node {n}'s list.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 *pc = SS10u;
                 Flow::Step
             }
             SS10u => {
-                step!(self.core);
-                let n = need!(self.core, fr.n);
-                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
+                step!(core);
+                let n = need!(core, fr.n);
+                SheavesState::list_unlock_irqrestore(core, fr.saved_irq, n);
                 Flow::Ret(Ret::new(NULL, None).counted(fr.cnt))
             }
             SS11 => {
@@ -191,38 +192,38 @@ impl Machine {
                     *pc = SS11u;
                     return Flow::Go;
                 }
-                step!(self.core);
-                let n = need!(self.core, fr.n);
-                self.remove_partial(n, p);
-                self.core.stat(Stat::FREE_REMOVE_PARTIAL);
+                step!(core);
+                let n = need!(core, fr.n);
+                self.slabs(core).remove_partial(n, p);
+                core.stat(Stat::FREE_REMOVE_PARTIAL);
                 note!(
-                    self.core,
+                    core,
                     ListDel,
                     format!("node {n}.partial"),
                     "The slab {} is empty and node {n} keeps enough: remove_partial.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 *pc = SS11u;
                 Flow::Step
             }
             SS11u => {
-                step!(self.core);
-                let n = need!(self.core, fr.n);
-                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
+                step!(core);
+                let n = need!(core, fr.n);
+                SheavesState::list_unlock_irqrestore(core, fr.saved_irq, n);
                 fr.n = None;
                 *pc = SS11d;
                 Flow::Step
             }
             SS11d => {
-                step!(self.core);
-                self.core.stat(Stat::FREE_SLAB);
-                self.discard_slab(p);
+                step!(core);
+                core.stat(Stat::FREE_SLAB);
+                self.slabs(core).discard_slab(p, std::iter::empty());
                 note!(
-                    self.core,
+                    core,
                     PageFree,
-                    format!("page {}", self.core.slab_name(p)),
+                    format!("page {}", core.slab_name(p)),
                     "discard_slab({}): the empty slab goes back to the page allocator.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 Flow::Ret(Ret::new(NULL, None).counted(fr.cnt))
             }

@@ -10,11 +10,11 @@
 //! INV-S7 fire only on states no schedule reaches (the trylock and the scheduler keep them):
 //! they check the model's own bookkeeping of the lock.
 
-use super::{sheaf_name, sv, SheafId, SheavesState};
+use super::{sheaf_name, SheafId, SheavesState};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::Fault;
-use crate::model::{Core, Machine, Stat};
+use crate::model::{Core, Stat};
 
 /// Where an object was found, for the message of a double or missing owner.
 #[derive(Clone)]
@@ -63,12 +63,13 @@ impl SheavesState {
     }
 }
 
-impl Machine {
+// The checks, on 7.0's state with the core they report to (`allocator.rs` lends both).
+impl SheavesState {
     /// Whether a context's `__slab_free` of slab `s` has done its CAS and still has the slab in
     /// hand: it will list it, leave it to its isolator, or discard it.
-    fn freeing_after_cas(&self, s: SlabId) -> bool {
+    fn freeing_after_cas(core: &Core, s: SlabId) -> bool {
         use slab_free_slow_v7::Pc::*;
-        self.core.st.ctxs.iter().any(|c| {
+        core.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| {
                 matches!(f, Frame::SlabFreeSlowV7 {
                     pc: SS7 | SS8 | SS9 | SS10 | SS10u | SS11 | SS11u | SS11d,
@@ -78,19 +79,19 @@ impl Machine {
         })
     }
 
-    fn sheaf_place_text(&self, p: &Place) -> String {
+    fn sheaf_place_text(core: &Core, p: &Place) -> String {
         match p {
-            Place::User(v) => format!("held by `{}`", self.core.var_name(*v)),
+            Place::User(v) => format!("held by `{}`", core.var_name(*v)),
             Place::Sheaf(h, i) => format!("in sheaf {} (slot {i})", sheaf_name(*h)),
-            Place::Freelist(s) => format!("on slab {}'s freelist", self.core.slab_name(*s)),
-            Place::Held(c) => format!("in flight in {}", self.core.ctx_name(*c)),
+            Place::Freelist(s) => format!("on slab {}'s freelist", core.slab_name(*s)),
+            Place::Held(c) => format!("in flight in {}", core.ctx_name(*c)),
         }
     }
 
     /// INV-S1, INV-S2, INV-S3, INV-S5, INV-S9–INV-S13 after a step.
-    pub(in crate::model) fn check_sheaves_invariants(&mut self) {
-        let objects = self.core.cfg.objects as usize;
-        let nslabs = self.core.st.slabs.len();
+    pub(in crate::model) fn check_sheaves_invariants(&self, core: &mut Core) {
+        let objects = core.cfg.objects as usize;
+        let nslabs = core.st.slabs.len();
         let mut places: Vec<Vec<Place>> = vec![Vec::new(); nslabs.saturating_mul(objects)];
         // Object i of slab s is entry `s * objects + i` of `places` (below its length).
         let slot = |s: SlabId, i: u32| {
@@ -98,23 +99,23 @@ impl Machine {
                 .saturating_mul(objects)
                 .saturating_add(i as usize)
         };
-        let idx = |m: &Machine, a: Addr| m.core.object_of(a).map(|(s, i)| slot(s, i));
+        let idx = |core: &Core, a: Addr| core.object_of(a).map(|(s, i)| slot(s, i));
         let mut problems: Vec<(&'static str, String)> = Vec::new();
-        let discards = std::mem::take(&mut self.core.pending_discards);
-        for (vi, v) in self.core.st.vars.iter().enumerate() {
-            if let Some(i) = v.addr.filter(|_| v.held()).and_then(|a| idx(self, a)) {
+        let discards = std::mem::take(&mut core.pending_discards);
+        for (vi, v) in core.st.vars.iter().enumerate() {
+            if let Some(i) = v.addr.filter(|_| v.held()).and_then(|a| idx(core, a)) {
                 if let Some(ps) = places.get_mut(i) {
                     ps.push(Place::User(vi));
                 }
             }
         }
-        let s = sv!(self);
+        let s = self;
         for (h, sh) in s.sheaves.iter().enumerate() {
             if sh.freed {
                 continue;
             }
             for (slot, &a) in sh.slots.iter().take(sh.size as usize).enumerate() {
-                if let Some(i) = idx(self, a) {
+                if let Some(i) = idx(core, a) {
                     if let Some(ps) = places.get_mut(i) {
                         ps.push(Place::Sheaf(h as SheafId, slot as u32));
                     }
@@ -122,7 +123,7 @@ impl Machine {
             }
         }
         for &(c, a) in &s.held {
-            if let Some(i) = idx(self, a) {
+            if let Some(i) = idx(core, a) {
                 if let Some(ps) = places.get_mut(i) {
                     ps.push(Place::Held(c));
                 }
@@ -130,16 +131,16 @@ impl Machine {
         }
         // INV-S9: every published slab's freelist is a chain within it, acyclic, and with
         // `inuse` accounts for every object.
-        for (sid, sl) in self.core.st.slabs.iter().enumerate() {
+        for (sid, sl) in core.st.slabs.iter().enumerate() {
             if sl.life != Life::Live {
                 continue;
             }
-            let su = self.slab(sid as SlabId);
+            let su = self.slab(core, sid as SlabId);
             let mut a = su.freelist;
             let mut len = 0u32;
             while a != NULL {
-                match self.core.object_of(a) {
-                    Some((s2, i)) if s2 as usize == sid && len < self.core.cfg.objects => {
+                match core.object_of(a) {
+                    Some((s2, i)) if s2 as usize == sid && len < core.cfg.objects => {
                         if let Some(ps) = places.get_mut(slot(s2, i)) {
                             ps.push(Place::Freelist(sid as SlabId));
                         }
@@ -148,7 +149,7 @@ impl Machine {
                         a = match sl.fp.get(i as usize) {
                             Some(&next) => next,
                             None => {
-                                self.core.fault(Fault::NoSuch("object", a));
+                                core.fault(Fault::NoSuch("object", a));
                                 break;
                             }
                         };
@@ -158,7 +159,7 @@ impl Machine {
                             "INV-S9",
                             format!(
                                 "slab {}'s freelist is not a chain of its own objects ending in NULL",
-                                self.core.slab_name(sid as SlabId)
+                                core.slab_name(sid as SlabId)
                             ),
                         ));
                         break;
@@ -170,7 +171,7 @@ impl Machine {
                     "INV-S9",
                     format!(
                         "slab {}: inuse {} + {len} on its freelist != {} objects",
-                        self.core.slab_name(sid as SlabId),
+                        core.slab_name(sid as SlabId),
                         su.counters.inuse,
                         su.counters.objects
                     ),
@@ -179,7 +180,7 @@ impl Machine {
             if su.counters.frozen {
                 problems.push((
                     "INV-S11",
-                    format!("slab {} is frozen", self.core.slab_name(sid as SlabId)),
+                    format!("slab {} is frozen", core.slab_name(sid as SlabId)),
                 ));
             }
         }
@@ -189,27 +190,27 @@ impl Machine {
                 continue;
             };
             let sid = sid as SlabId;
-            if self.core.page(sid).life != Life::Live {
+            if core.page(sid).life != Life::Live {
                 continue;
             }
-            let a = self.core.obj_addr(sid, oi as u32);
+            let a = core.obj_addr(sid, oi as u32);
             match ps.len() {
                 1 => {}
                 0 => problems.push((
                     "INV-S1",
                     format!(
                         "{} is in no place: no user, sheaf, freelist or operation holds it (leaked)",
-                        self.core.addr_name(a)
+                        core.addr_name(a)
                     ),
                 )),
                 _ => problems.push((
                     "INV-S1",
                     format!(
                         "{} is in {} places at once: {}",
-                        self.core.addr_name(a),
+                        core.addr_name(a),
                         ps.len(),
                         ps.iter()
-                            .map(|p| self.sheaf_place_text(p))
+                            .map(|p| Self::sheaf_place_text(core, p))
                             .collect::<Vec<_>>()
                             .join(" and ")
                     ),
@@ -223,7 +224,7 @@ impl Machine {
             // points to the old one, and never reads it again: another CPU may already have
             // taken it from the barn (found by the explorer in SH3). Only that one pointer
             // is exempt; the CPU's other one still counts (INV-S3, model.md C.5).
-            let stale = SheavesState::replacing_ref(&self.core, k as u32);
+            let stale = SheavesState::replacing_ref(core, k as u32);
             if stale != Some(true) {
                 if let Some(r) = refs.get_mut(p.main as usize) {
                     r.bump();
@@ -240,7 +241,7 @@ impl Machine {
                 if let Some(r) = refs.get_mut(h as usize) {
                     r.bump();
                 }
-                if self.sheaf(h).size == 0 {
+                if self.sheaf(core, h).size == 0 {
                     problems.push((
                         "INV-S5",
                         format!(
@@ -254,13 +255,13 @@ impl Machine {
                 if let Some(r) = refs.get_mut(h as usize) {
                     r.bump();
                 }
-                if self.sheaf(h).size != 0 {
+                if self.sheaf(core, h).size != 0 {
                     problems.push((
                         "INV-S5",
                         format!(
                             "node {n}'s barn has sheaf {} with {} object(s) on its empty list",
                             sheaf_name(h),
-                            self.sheaf(h).size
+                            self.sheaf(core, h).size
                         ),
                     ));
                 }
@@ -289,7 +290,7 @@ impl Machine {
         // INV-S10: the node list and its flag agree; INV-S12: a published slab with free
         // objects is on its node's list, isolated by a refill, or being put back by the
         // holder of that node's list_lock.
-        for (n, node) in self.core.st.nodes.iter().enumerate() {
+        for (n, node) in core.st.nodes.iter().enumerate() {
             if node.nr_partial as usize != node.partial.len() {
                 problems.push((
                     "INV-S10",
@@ -301,19 +302,19 @@ impl Machine {
                 ));
             }
         }
-        for (sid, sl) in self.core.st.slabs.iter().enumerate() {
+        for (sid, sl) in core.st.slabs.iter().enumerate() {
             let sid = sid as SlabId;
             if sl.life != Life::Live {
                 continue;
             }
-            let su = self.slab(sid);
-            let listed = self.core.node(sl.node).partial.contains(&sid);
+            let su = self.slab(core, sid);
+            let listed = core.node(sl.node).partial.contains(&sid);
             if listed != su.on_node_partial {
                 problems.push((
                     "INV-S10",
                     format!(
                         "slab {}: SL_partial is {} but it is {}on node {}'s list",
-                        self.core.slab_name(sid),
+                        core.slab_name(sid),
                         su.on_node_partial as u8,
                         if listed { "" } else { "not " },
                         sl.node
@@ -322,13 +323,13 @@ impl Machine {
             }
             let isolated = s.isolated.iter().any(|&(_, x)| x == sid);
             // RN7 puts isolated slabs back under the lock: they stay isolated until listed.
-            let putting_back = self.freeing_after_cas(sid);
+            let putting_back = Self::freeing_after_cas(core, sid);
             if su.freelist != NULL && !listed && !isolated && !putting_back {
                 problems.push((
                     "INV-S12",
                     format!(
                         "slab {} has free objects but is on no list and no refill isolated it: they cannot be found",
-                        self.core.slab_name(sid)
+                        core.slab_name(sid)
                     ),
                 ));
             }
@@ -338,47 +339,43 @@ impl Machine {
             let other = s
                 .isolated
                 .iter()
-                .find(|&&(c, x)| x == sid && c != self.core.cur)
+                .find(|&&(c, x)| x == sid && c != core.cur)
                 .map(|&(c, _)| c);
-            let why =
-                why.or_else(|| other.map(|c| format!("{} isolated it", self.core.ctx_name(c))));
+            let why = why.or_else(|| other.map(|c| format!("{} isolated it", core.ctx_name(c))));
             if let Some(why) = why {
                 problems.push((
                     "INV-S13",
-                    format!(
-                        "slab {} was discarded although {why}",
-                        self.core.slab_name(sid)
-                    ),
+                    format!("slab {} was discarded although {why}", core.slab_name(sid)),
                 ));
             }
         }
         for (inv, msg) in problems {
-            self.core.violate(inv, msg);
+            core.violate(inv, msg);
         }
     }
 
     /// INV-S15 at the end of a run: the counters account for every object, and nothing is
     /// left locked, in flight or isolated.
-    pub(in crate::model) fn check_sheaves_end(&mut self) {
-        let total = |m: &Machine, s: Stat| {
-            (m.core.st.stats.iter().filter_map(|c| c.get(s as usize)))
+    pub(in crate::model) fn check_sheaves_end(&self, core: &mut Core) {
+        let total = |core: &Core, s: Stat| {
+            (core.st.stats.iter().filter_map(|c| c.get(s as usize)))
                 .fold(0u64, |t, n| t.saturating_add(*n))
         };
         use Stat::*;
-        let in_sheaves: u64 = sv!(self)
+        let in_sheaves: u64 = self
             .sheaves
             .iter()
             .filter(|h| !h.freed)
             .map(|h| h.size as u64)
             .sum();
         // Counts of a bounded run: far below where the sums or the i64 could overflow.
-        let flow = (total(self, SHEAF_REFILL).saturating_add(total(self, FREE_FASTPATH)) as i64)
+        let flow = (total(core, SHEAF_REFILL).saturating_add(total(core, FREE_FASTPATH)) as i64)
             .saturating_sub(
-                total(self, ALLOC_FASTPATH).saturating_add(total(self, SHEAF_FLUSH)) as i64,
+                total(core, ALLOC_FASTPATH).saturating_add(total(core, SHEAF_FLUSH)) as i64,
             );
         // Sheaves freed with objects in them (model.md C.9 item 3) hold objects the counters
         // still count: INV-S1 reports those objects as leaked, this identity excludes them.
-        let leaked: u64 = sv!(self)
+        let leaked: u64 = self
             .sheaves
             .iter()
             .filter(|h| h.freed)
@@ -388,26 +385,26 @@ impl Machine {
             let msg = format!(
                 "the sheaves hold {in_sheaves} object(s), but SHEAF_REFILL + FREE_FASTPATH - ALLOC_FASTPATH - SHEAF_FLUSH = {flow}"
             );
-            self.core.violate("INV-S15", msg);
+            core.violate("INV-S15", msg);
         }
-        let fast = total(self, ALLOC_FASTPATH);
-        if fast.checked_add(self.core.ghost.slow_allocs) != Some(self.core.ghost.allocs) {
+        let fast = total(core, ALLOC_FASTPATH);
+        if fast.checked_add(core.ghost.slow_allocs) != Some(core.ghost.allocs) {
             let msg = format!(
                 "ALLOC_FASTPATH ({fast}) + successful ___slab_alloc calls ({}) != successful allocations ({})",
-                self.core.ghost.slow_allocs, self.core.ghost.allocs
+                core.ghost.slow_allocs, core.ghost.allocs
             );
-            self.core.violate("INV-S15", msg);
+            core.violate("INV-S15", msg);
         }
-        let frees = total(self, FREE_FASTPATH).saturating_add(total(self, FREE_SLOWPATH));
-        if frees != self.core.ghost.frees {
+        let frees = total(core, FREE_FASTPATH).saturating_add(total(core, FREE_SLOWPATH));
+        if frees != core.ghost.frees {
             let msg = format!(
                 "FREE_FASTPATH + FREE_SLOWPATH = {frees}, but {} objects were freed",
-                self.core.ghost.frees
+                core.ghost.frees
             );
-            self.core.violate("INV-S15", msg);
+            core.violate("INV-S15", msg);
         }
-        if self.core.checks {
-            self.check_sheaves_invariants();
+        if core.checks {
+            self.check_sheaves_invariants(core);
         }
     }
 }

@@ -15,7 +15,7 @@
 //! Where a kernel statement becomes one step although it is several accesses, the comment at
 //! the step says why no other context can tell the difference (a private sheaf, a lock held).
 
-use super::allocator::{own_mut, own_state, OpCall, OwnState};
+use super::allocator::{own_state, OpCall, OwnState};
 use super::executor::Block;
 use super::memory::Access;
 use super::state::*;
@@ -49,14 +49,6 @@ pub use free_slow::SlabFreeSlowV7;
 pub use refill::{
     GetFreelistNofreeze, GetPartialNodeBulk, RefillObjects, RefillObjectsNode, RefillSheaf,
 };
-
-/// Linux 7.0's state of the machine `$m` (`Machine::sheaves_state`).
-macro_rules! sv {
-    ($m:expr) => {
-        $m.sheaves_state()
-    };
-}
-pub(crate) use sv;
 
 pub type SheafId = u32;
 
@@ -184,64 +176,12 @@ impl Machine {
     pub(super) fn sheaves_state(&self) -> &SheavesState {
         self.own()
     }
-    pub(super) fn sheaves_state_mut(&mut self) -> Option<&mut SheavesState> {
-        self.own_mut()
-    }
-    /// The machine's two fields borrowed apart: `f` on 7.0's state and the core, or `none`
-    /// (the arm's fault noted) under another allocator.
-    fn with_sheaves<R>(&mut self, none: R, f: impl FnOnce(&mut SheavesState, &mut Core) -> R) -> R {
-        let Machine { core, alloc } = self;
-        match own_mut::<SheavesState>(&core.fault, alloc) {
-            Some(st) => f(st, core),
-            None => none,
-        }
-    }
-    // The step functions' way to the lookups of `access.rs` and the helpers below, until they
-    // are `impl SheavesState` themselves.
-    pub(super) fn sheaf(&self, h: SheafId) -> &Sheaf {
-        sv!(self).sheaf(&self.core, h)
-    }
-    pub(super) fn pcs(&self, k: u32) -> &Pcs {
-        sv!(self).pcs(&self.core, k)
-    }
-    pub(super) fn barn(&self, n: u32) -> &Barn {
-        sv!(self).barn(&self.core, n)
-    }
-    pub(super) fn sheaf_layout(&self) -> &SheafLayout {
-        SheavesState::sheaf_layout(&self.core)
-    }
-    pub(super) fn hold(&mut self, a: Addr) {
-        self.with_sheaves((), |st, core| st.hold(core, a))
-    }
-    pub(super) fn unhold(&mut self, a: Addr) {
-        self.with_sheaves((), |st, core| st.unhold(core, a))
-    }
-    pub(super) fn unhold_chain(&mut self, head: Addr, cnt: u32) {
-        self.with_sheaves((), |st, core| st.unhold_chain(core, head, cnt))
-    }
-    pub(super) fn ld_size(&mut self, h: SheafId) -> u32 {
-        self.with_sheaves(0, |st, core| st.ld_size(core, h))
-    }
-    pub(super) fn st_size(&mut self, h: SheafId, size: u32, dead: bool) {
-        self.with_sheaves((), |st, core| st.st_size(core, h, size, dead))
-    }
-    pub(super) fn st_slot(&mut self, h: SheafId, i: u32, v: Addr, dead: bool) {
-        self.with_sheaves((), |st, core| st.st_slot(core, h, i, v, dead))
-    }
-    pub(super) fn list_lock_irqsave(&mut self, flags: &mut bool, n: u32) {
-        self.with_sheaves((), |st, core| st.list_lock_irqsave(core, flags, n))
-    }
-
-    /// `init_percpu_sheaves` at cache creation (see `SheavesState::init`).
-    pub(super) fn init_sheaves(&mut self) {
-        self.with_sheaves((), |st, core| st.init(core))
-    }
 }
 
 impl SheavesState {
     /// `init_percpu_sheaves` at cache creation: every CPU's `main` is an empty sheaf of its
     /// own, `spare` is NULL, every barn is empty.
-    fn init(&mut self, core: &mut Core) {
+    pub(in crate::model) fn init(&mut self, core: &mut Core) {
         let mut pcs = Vec::new();
         for _ in 0..core.cfg.cpus {
             let h = self.create_sheaf(core);
@@ -525,19 +465,18 @@ impl SheavesState {
     }
 }
 
-impl Machine {
+impl SheavesState {
     /// The locks of `cx`'s next step, if another context holds one.
-    pub(super) fn sheaves_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
+    pub(super) fn sheaves_lock_wait(&self, core: &Core, cx: CtxId, fr: &Frame) -> Option<Block> {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
-        let node_lock =
-            |n: u32| held_by(self.core.node(n).list_lock).map(|h| Block::ListLock(n, h));
-        let barn_lock = |n: u32| held_by(self.barn(n).lock).map(|h| Block::BarnLock(n, h));
+        let node_lock = |n: u32| held_by(core.node(n).list_lock).map(|h| Block::ListLock(n, h));
+        let barn_lock = |n: u32| held_by(self.barn(core, n).lock).map(|h| Block::BarnLock(n, h));
         match fr {
             Frame::SlabFreeSlowV7 {
                 pc: slab_free_slow_v7::SS5,
                 l,
             } => {
-                let n = self.core.node_of_slab(l.slab);
+                let n = core.node_of_slab(l.slab);
                 let locks = l.new.inuse == 0 || l.prior == NULL;
                 if locks {
                     node_lock(n)
@@ -548,7 +487,7 @@ impl Machine {
             Frame::AllocFromNewSlab {
                 pc: alloc_from_new_slab::NS5,
                 l,
-            } => node_lock(self.core.node_of_slab(l.slab)),
+            } => node_lock(core.node_of_slab(l.slab)),
             Frame::GetFromPartialNode {
                 pc: get_from_partial_node::GP2,
                 l,
@@ -585,57 +524,53 @@ impl Machine {
             _ => None,
         }
     }
+}
 
-    /// Dispatch one label of a Linux 7.0 function.
-    /// The functions already `impl SheavesState` take the core beside it: the machine's two
-    /// fields, borrowed apart (as `exec_slab`); the others are still `impl Machine`.
+impl Machine {
+    /// Dispatch one label of a Linux 7.0 function: each is `impl SheavesState` and takes the
+    /// core beside it, the machine's two fields borrowed apart (as `exec_slab`).
     pub(super) fn exec_sheaves(&mut self, fr: &mut Frame) -> Flow {
         let Machine { core, alloc } = self;
         let AllocState::Sheaves(st) = alloc else {
             return core.fault(Fault::Broken(<SheavesState as OwnState>::WRONG));
         };
         match fr {
-            Frame::SlabAllocNode { pc, l } => return st.slab_alloc_node(core, pc, l),
-            Frame::ReplaceEmptyMain { pc, l } => return st.pcs_replace_empty_main(core, pc, l),
-            Frame::SlabFreeV7 { pc, l } => return st.slab_free_v7(core, pc, l),
-            Frame::FreeToPcs { pc, l } => return st.free_to_pcs(core, pc, l),
-            Frame::ReplaceFullMain { pc, l } => return st.pcs_replace_full_main(core, pc, l),
-            Frame::InstallEmptySheaf { pc, l } => return st.pcs_install_empty_sheaf(core, pc, l),
-            Frame::SheafFlushMain { pc, l } => return st.sheaf_flush_main(core, pc, l),
-            Frame::SheafFlushUnused { pc, l } => return st.sheaf_flush_unused(core, pc, l),
-            Frame::FreeBulk { pc, l } => return st.kmem_cache_free_bulk(core, pc, l),
-            Frame::CpuDead { pc, l } => return st.slub_cpu_dead(core, pc, l),
-            Frame::PcsFlushAll { pc, l } => return st.pcs_flush_all(core, pc, l),
-            Frame::BarnReplaceEmpty { pc, l } => return st.barn_replace_empty_sheaf(core, pc, l),
-            Frame::BarnGetEmpty { pc, l } => return st.barn_get_empty_sheaf(core, pc, l),
-            Frame::BarnReplaceFull { pc, l } => return st.barn_replace_full_sheaf(core, pc, l),
-            Frame::BarnPutEmpty { pc, l } => return st.barn_put_sheaf(core, pc, l, false),
+            Frame::SlabAllocNode { pc, l } => st.slab_alloc_node(core, pc, l),
+            Frame::ReplaceEmptyMain { pc, l } => st.pcs_replace_empty_main(core, pc, l),
+            Frame::SlabFreeV7 { pc, l } => st.slab_free_v7(core, pc, l),
+            Frame::FreeToPcs { pc, l } => st.free_to_pcs(core, pc, l),
+            Frame::ReplaceFullMain { pc, l } => st.pcs_replace_full_main(core, pc, l),
+            Frame::InstallEmptySheaf { pc, l } => st.pcs_install_empty_sheaf(core, pc, l),
+            Frame::SheafFlushMain { pc, l } => st.sheaf_flush_main(core, pc, l),
+            Frame::SheafFlushUnused { pc, l } => st.sheaf_flush_unused(core, pc, l),
+            Frame::FreeBulk { pc, l } => st.kmem_cache_free_bulk(core, pc, l),
+            Frame::CpuDead { pc, l } => st.slub_cpu_dead(core, pc, l),
+            Frame::PcsFlushAll { pc, l } => st.pcs_flush_all(core, pc, l),
+            Frame::BarnReplaceEmpty { pc, l } => st.barn_replace_empty_sheaf(core, pc, l),
+            Frame::BarnGetEmpty { pc, l } => st.barn_get_empty_sheaf(core, pc, l),
+            Frame::BarnReplaceFull { pc, l } => st.barn_replace_full_sheaf(core, pc, l),
+            Frame::BarnPutEmpty { pc, l } => st.barn_put_sheaf(core, pc, l, false),
             // `barn_put_full_sheaf` runs `barn_put_empty_sheaf`'s body on the other list.
             Frame::BarnPutFull { pc, l } => {
                 let mut at = barn_put_empty_sheaf::Pc::from(*pc);
                 let flow = st.barn_put_sheaf(core, &mut at, l, true);
                 *pc = at.into();
-                return flow;
+                flow
             }
-            Frame::LocalTrylock { pc, l } => return st.local_trylock(core, pc, l),
-            Frame::LocalLockV7 { pc, l } => return st.local_lock_v7(core, pc, l),
-            Frame::LocalUnlockV7 { pc, l } => return st.local_unlock_v7(core, pc, l),
-            _ => {}
-        }
-        match fr {
-            Frame::RefillSheaf { pc, l } => self.refill_sheaf(pc, l),
-            Frame::RefillObjects { pc, l } => self.refill_objects(pc, l),
-            Frame::RefillObjectsNode { pc, l } => self.refill_objects_node(pc, l),
-            Frame::GetPartialNodeBulk { pc, l } => self.get_partial_node_bulk(pc, l),
-            Frame::GetFreelistNofreeze { pc, l } => self.get_freelist_nofreeze(pc, l),
-            Frame::AllocFromNewSlab { pc, l } => self.alloc_from_new_slab(pc, l),
-            Frame::AllocateSlab { pc, l } => self.allocate_slab(pc, l),
-            Frame::SlabAllocV7 { pc, l } => self.slab_alloc_v7(pc, l),
-            Frame::GetFromPartialNode { pc, l } => self.get_from_partial_node(pc, l),
-            Frame::SlabFreeSlowV7 { pc, l } => self.slab_free_slow_v7(pc, l),
-            _ => self
-                .core
-                .fault(Fault::Broken("a function of another allocator")),
+            Frame::LocalTrylock { pc, l } => st.local_trylock(core, pc, l),
+            Frame::LocalLockV7 { pc, l } => st.local_lock_v7(core, pc, l),
+            Frame::LocalUnlockV7 { pc, l } => st.local_unlock_v7(core, pc, l),
+            Frame::RefillSheaf { pc, l } => st.refill_sheaf(core, pc, l),
+            Frame::RefillObjects { pc, l } => st.refill_objects(core, pc, l),
+            Frame::RefillObjectsNode { pc, l } => st.refill_objects_node(core, pc, l),
+            Frame::GetPartialNodeBulk { pc, l } => st.get_partial_node_bulk(core, pc, l),
+            Frame::GetFreelistNofreeze { pc, l } => st.get_freelist_nofreeze(core, pc, l),
+            Frame::AllocFromNewSlab { pc, l } => st.alloc_from_new_slab(core, pc, l),
+            Frame::AllocateSlab { pc, l } => st.allocate_slab(core, pc, l),
+            Frame::SlabAllocV7 { pc, l } => st.slab_alloc_v7(core, pc, l),
+            Frame::GetFromPartialNode { pc, l } => st.get_from_partial_node(core, pc, l),
+            Frame::SlabFreeSlowV7 { pc, l } => st.slab_free_slow_v7(core, pc, l),
+            _ => core.fault(Fault::Broken("a function of another allocator")),
         }
     }
 }

@@ -16,11 +16,20 @@
 
 use super::{SheafId, SheavesState};
 use crate::model::state::*;
-use crate::model::{Driver, Machine, Move};
+use crate::model::{Core, Driver, Machine, Move};
 
 /// 7.0's state of the machine, to build a state by hand.
 fn st(m: &mut Machine) -> &mut SheavesState {
-    m.sheaves_state_mut().unwrap()
+    parts(m).0
+}
+
+/// The same with the core beside it, for 7.0's helpers that take both.
+fn parts(m: &mut Machine) -> (&mut SheavesState, &mut Core) {
+    let Machine { core, alloc } = m;
+    match alloc {
+        AllocState::Sheaves(s) => (s, core),
+        _ => panic!("not a Linux 7.0 machine"),
+    }
 }
 
 /// cpu0 refilled its main from a slab of 8 and keeps the other 4 objects on the node's partial
@@ -49,18 +58,18 @@ fn fired(m: &Machine, inv: &str) -> bool {
 
 #[track_caller]
 fn check(m: &mut Machine, inv: &str) {
-    m.check_sheaves_invariants();
+    m.check_step_invariants();
     assert!(fired(m, inv), "{inv} did not fire: {:?}", m.core.violations);
 }
 
 fn main_of(m: &Machine, k: u32) -> SheafId {
-    m.pcs(k).main
+    m.sheaves_state().pcs(&m.core, k).main
 }
 
 #[test]
 fn the_untouched_state_is_clean() {
     let mut m = machine();
-    m.check_sheaves_invariants();
+    m.check_step_invariants();
     assert!(m.core.violations.is_empty(), "{:?}", m.core.violations);
 }
 
@@ -69,12 +78,7 @@ fn inv_s1_an_object_in_two_places() {
     let mut m = machine();
     let h = main_of(&m, 0);
     let a3 = m.core.st.vars[2].addr.unwrap();
-    let sh = m
-        .sheaves_state_mut()
-        .unwrap()
-        .sheaves
-        .get_mut(h as usize)
-        .unwrap();
+    let sh = st(&mut m).sheaves.get_mut(h as usize).unwrap();
     let n = sh.size as usize;
     sh.slots[n] = a3;
     sh.size += 1;
@@ -86,7 +90,8 @@ fn inv_s2_a_sheaf_above_its_capacity() {
     let mut m = machine();
     let h = main_of(&m, 0);
     let cap = SheavesState::capacity(&m.core);
-    m.st_size(h, cap + 1, true);
+    let (s, core) = parts(&mut m);
+    s.st_size(core, h, cap + 1, true);
     assert!(fired(&m, "INV-S2"), "{:?}", m.core.violations);
 }
 
@@ -98,12 +103,7 @@ fn inv_s3_a_sheaf_in_two_places_and_a_freed_one_in_use() {
     check(&mut m, "INV-S3");
     let mut m = machine();
     let h = main_of(&m, 1);
-    m.sheaves_state_mut()
-        .unwrap()
-        .sheaves
-        .get_mut(h as usize)
-        .unwrap()
-        .freed = true;
+    st(&mut m).sheaves.get_mut(h as usize).unwrap().freed = true;
     check(&mut m, "INV-S3");
 }
 
@@ -111,7 +111,7 @@ fn inv_s3_a_sheaf_in_two_places_and_a_freed_one_in_use() {
 fn inv_s5_an_empty_sheaf_on_the_full_list_and_a_full_one_on_the_empty_list() {
     let mut m = machine();
     let spare = m.sheaves_state().sheaves.len() as SheafId;
-    m.sheaves_state_mut().unwrap().sheaves.push(super::Sheaf {
+    st(&mut m).sheaves.push(super::Sheaf {
         slots: vec![NULL; 4],
         size: 0,
         line: 0,
@@ -121,7 +121,7 @@ fn inv_s5_an_empty_sheaf_on_the_full_list_and_a_full_one_on_the_empty_list() {
     check(&mut m, "INV-S5");
     let mut m = machine();
     let h = main_of(&m, 0);
-    assert!(m.sheaf(h).size > 0);
+    assert!(m.sheaves_state().sheaf(&m.core, h).size > 0);
     st(&mut m).pcs[0].main = main_of(&m, 1);
     st(&mut m).pcs[1].main = h;
     let other = main_of(&m, 0);
@@ -138,7 +138,8 @@ fn inv_s6_a_cpus_sheaves_written_without_its_lock() {
     st(&mut m).pcs[0].holder = Some(0);
     m.core.cur = 1;
     let h = main_of(&m, 0);
-    m.with_sheaves((), |st, core| st.st_pcs(core, 0, Some(h), None, false));
+    let (s, core) = parts(&mut m);
+    s.st_pcs(core, 0, Some(h), None, false);
     assert!(fired(&m, "INV-S6"), "{:?}", m.core.violations);
 }
 
@@ -215,7 +216,7 @@ fn inv_s12_free_objects_nobody_can_find() {
 /// `check`, and the report of `inv` also says `why` (the clause that judged it).
 #[track_caller]
 fn check_says(m: &mut Machine, inv: &str, why: &str) {
-    m.check_sheaves_invariants();
+    m.check_step_invariants();
     assert!(
         m.core
             .violations
@@ -276,7 +277,7 @@ fn inv_s13_discard_slab_twice() {
     let s = discardable_slab(&mut m);
     // The first discard is allowed: no INV-S13.
     m.discard_slab(s);
-    m.check_sheaves_invariants();
+    m.check_step_invariants();
     assert!(!fired(&m, "INV-S13"), "{:?}", m.core.violations);
     m.discard_slab(s);
     check_says(&mut m, "INV-S13", "already discarded");
@@ -289,16 +290,16 @@ fn inv_s13_discard_slab_of_a_slab_another_context_isolated() {
     let other = (0..m.core.st.ctxs.len() as CtxId)
         .find(|&c| c != m.core.cur)
         .expect("a second context");
-    m.sheaves_state_mut().unwrap().isolated.push((other, s));
+    st(&mut m).isolated.push((other, s));
     m.discard_slab(s);
     check_says(&mut m, "INV-S13", "isolated it");
     // The context that isolated it may discard it (`__refill_objects` does).
     let mut m = machine();
     let s = discardable_slab(&mut m);
     let cur = m.core.cur;
-    m.sheaves_state_mut().unwrap().isolated.push((cur, s));
+    st(&mut m).isolated.push((cur, s));
     m.discard_slab(s);
-    m.check_sheaves_invariants();
+    m.check_step_invariants();
     assert!(!fired(&m, "INV-S13"), "{:?}", m.core.violations);
 }
 
@@ -311,7 +312,7 @@ fn inv_s15_counters_that_do_not_account_for_the_sheaves() {
     }
     assert!(m.core.violations.is_empty(), "{:?}", m.core.violations);
     m.core.st.stats[0][crate::model::Stat::SHEAF_REFILL as usize] += 1;
-    m.check_sheaves_end();
+    m.check_end_of_run();
     assert!(fired(&m, "INV-S15"), "{:?}", m.core.violations);
 }
 
@@ -331,7 +332,7 @@ fn inv_s3_exempts_only_the_pointer_being_replaced() {
     // The stale main: exempt.
     let h0 = main_of(&m, 0);
     st(&mut m).pcs[1].spare = Some(h0);
-    m.check_sheaves_invariants();
+    m.check_step_invariants();
     assert!(!fired(&m, "INV-S3"), "{:?}", m.core.violations);
     // The spare: not exempt.
     st(&mut m).pcs[1].spare = None;

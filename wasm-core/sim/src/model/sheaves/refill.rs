@@ -4,11 +4,11 @@
 //! (`get_freelist_nofreeze`). Locals are named as in `alloc`.
 
 use super::super::memory::Access;
-use super::{call, sheaf_name, sv, SheavesState};
+use super::{call, sheaf_name, SheavesState};
 use crate::model::pcs::labels::*;
-use crate::model::slab_page::{counters_text, Counters};
+use crate::model::slab_page::{counters_text, discard_ok, Counters};
 use crate::model::state::*;
-use crate::model::{Flow, Machine, Stat};
+use crate::model::{Core, Flow, Stat};
 
 /// The locals of `get_freelist_nofreeze(s, slab)`: `freelist` and `counters` as read (`old`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -125,11 +125,12 @@ impl Locals for RefillSheaf {
     }
 }
 
-impl Machine {
+impl SheavesState {
     /// `refill_sheaf(sheaf)` (RS1–RS4): fill `sheaf` to capacity from slabs. Returns 1, or 0
     /// when it got fewer objects than it needed (the objects it did get stay in `sheaf`).
     pub(in crate::model) fn refill_sheaf(
         &mut self,
+        core: &mut Core,
         pc: &mut refill_sheaf::Pc,
         fr: &mut RefillSheaf,
     ) -> Flow {
@@ -137,12 +138,12 @@ impl Machine {
         let h = fr.sheaf;
         match *pc {
             RS1 => {
-                step!(self.core);
-                let size = self.ld_size(h);
+                step!(core);
+                let size = self.ld_size(core, h);
                 fr.size = size;
-                fr.to_fill = SheavesState::capacity(&self.core).saturating_sub(size);
+                fr.to_fill = SheavesState::capacity(core).saturating_sub(size);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("sheaf {}.size", sheaf_name(h)),
                     "refill_sheaf({}): size {size}, so {} to fill.",
@@ -165,22 +166,22 @@ impl Machine {
                 })
             }
             RS3 => {
-                step!(self.core);
+                step!(core);
                 let filled = fr.ret.count;
                 // Sizes within the capacity (`MAX_SHEAF_CAPACITY`).
                 let size = fr.size.saturating_add(filled);
-                self.st_size(h, size, false);
-                let stored: Vec<Addr> = (self.sheaf(h).slots.iter())
+                self.st_size(core, h, size, false);
+                let stored: Vec<Addr> = (self.sheaf(core, h).slots.iter())
                     .skip(fr.size as usize)
                     .take(filled as usize)
                     .copied()
                     .collect();
                 for x in stored {
-                    self.unhold(x);
+                    self.unhold(core, x);
                 }
-                SheavesState::stat_add(&mut self.core, Stat::SHEAF_REFILL, filled);
+                SheavesState::stat_add(core, Stat::SHEAF_REFILL, filled);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("sheaf {}.size", sheaf_name(h)),
                     "size += {filled}: sheaf {} now holds {size} objects.",
@@ -201,8 +202,8 @@ impl Machine {
     /// kernel's NUMA walks (`get_from_any_partial`, `__refill_objects_any`) visit them: the
     /// local node, then the others in order (the model's nodes are all at one distance). A
     /// machine of one node has no walk (a kernel without `CONFIG_NUMA`).
-    pub(super) fn zonelist_next(&self, here: u32, after: Option<u32>) -> Option<u32> {
-        let nodes = self.core.cfg.sc.nodes;
+    pub(super) fn zonelist_next(core: &Core, here: u32, after: Option<u32>) -> Option<u32> {
+        let nodes = core.cfg.sc.nodes;
         if nodes < 2 {
             return None;
         }
@@ -215,6 +216,7 @@ impl Machine {
 
     pub(in crate::model) fn refill_objects(
         &mut self,
+        core: &mut Core,
         pc: &mut refill_objects::Pc,
         fr: &mut RefillObjects,
     ) -> Flow {
@@ -222,7 +224,7 @@ impl Machine {
         match *pc {
             RO2 => {
                 *pc = RO3;
-                let n = self.core.my_node();
+                let n = core.my_node();
                 fr.node = Some(n);
                 self.call_refill_node(fr, n, false)
             }
@@ -237,7 +239,7 @@ impl Machine {
                 // `remote_node_defrag_ratio` lottery (`get_cycles() % 1024 > ratio` skips
                 // the walk, 24 times in 1024 by default): it walks.
                 let here = fr.node.unwrap_or(0);
-                match self.zonelist_next(here, fr.n) {
+                match Self::zonelist_next(core, here, fr.n) {
                     Some(m) => {
                         fr.n = Some(m);
                         *pc = RO3r;
@@ -247,12 +249,12 @@ impl Machine {
                 Flow::Go
             }
             RO3r => {
-                step!(self.core);
-                let m = need!(self.core, fr.n);
-                let nr = self.ld_nr_partial(m);
-                let min = self.core.cfg.sc.cache.min_partial;
+                step!(core);
+                let m = need!(core, fr.n);
+                let nr = self.slabs(core).ld_nr_partial(m);
+                let min = core.cfg.sc.cache.min_partial;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("node {m}.nr_partial"),
                     "__refill_objects_any: node {m} has {nr} partial slab(s){}",
@@ -268,19 +270,19 @@ impl Machine {
             }
             RO3n => {
                 *pc = RO3;
-                let m = need!(self.core, fr.n);
+                let m = need!(core, fr.n);
                 self.call_refill_node(fr, m, true)
             }
             RO5 => {
                 *pc = RO7;
-                let n = self.core.my_node();
+                let n = core.my_node();
                 call(allocate_slab::NB1, |f| f.node = Some(n))
             }
             RO7 => {
                 let Some(p) = fr.ret.slab else {
                     return Flow::Ret(Ret::new(0, None).counted(fr.refilled));
                 };
-                self.core.stat(Stat::ALLOC_SLAB);
+                core.stat(Stat::ALLOC_SLAB);
                 *pc = RO7r;
                 let (h, base, want) = (
                     fr.sheaf,
@@ -322,10 +324,10 @@ impl Machine {
     }
 
     /// `data_race(n->nr_partial)`: the quick look both partial-list takers begin with.
-    pub(super) fn racy_nr_partial(&mut self, n: u32, who: &str) -> u32 {
-        let nr = self.ld_nr_partial(n);
+    pub(super) fn racy_nr_partial(&mut self, core: &mut Core, n: u32, who: &str) -> u32 {
+        let nr = self.slabs(core).ld_nr_partial(n);
         note!(
-            self.core,
+            core,
             Load,
             format!("node {n}.nr_partial"),
             "{who}: node {n} has {nr} partial slab(s) (racy read)."
@@ -334,21 +336,17 @@ impl Machine {
     }
 
     /// The slabs this context isolated (its private list `L`), in order.
-    fn my_isolated(&self) -> Vec<SlabId> {
-        sv!(self)
-            .isolated
+    fn my_isolated(&self, core: &Core) -> Vec<SlabId> {
+        self.isolated
             .iter()
-            .filter(|(c, _)| *c == self.core.cur)
+            .filter(|(c, _)| *c == core.cur)
             .map(|&(_, s)| s)
             .collect()
     }
 
     fn unisolate(&mut self, s: SlabId) {
-        let Some(st) = self.sheaves_state_mut() else {
-            return;
-        };
-        if let Some(i) = st.isolated.iter().position(|&(_, x)| x == s) {
-            st.isolated.remove(i);
+        if let Some(i) = self.isolated.iter().position(|&(_, x)| x == s) {
+            self.isolated.remove(i);
         }
     }
 
@@ -356,6 +354,7 @@ impl Machine {
     /// freelist, give back what does not fit (the next object goes to slot `p + refilled`).
     pub(in crate::model) fn refill_objects_node(
         &mut self,
+        core: &mut Core,
         pc: &mut refill_objects_node::Pc,
         fr: &mut RefillObjectsNode,
     ) -> Flow {
@@ -379,7 +378,7 @@ impl Machine {
                 Flow::Go
             }
             RN2 => {
-                let Some(&p) = self.my_isolated().first() else {
+                let Some(&p) = self.my_isolated(core).first() else {
                     *pc = RN7;
                     return Flow::Go;
                 };
@@ -387,22 +386,22 @@ impl Machine {
                     *pc = RN7;
                     return Flow::Go;
                 }
-                step!(self.core);
-                self.core.access(self.core.page(p).line, Access::Write);
+                step!(core);
+                core.access(core.page(p).line, Access::Write);
                 fr.slab = Some(p);
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("page {}.slab_list", self.core.slab_name(p)),
+                    format!("page {}.slab_list", core.slab_name(p)),
                     "Unlink slab {} from the private list of isolated slabs.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 *pc = RN3;
                 Flow::Step
             }
             RN3 => {
                 *pc = RN3r;
-                let p = need!(self.core, fr.slab);
+                let p = need!(core, fr.slab);
                 call(get_freelist_nofreeze::GN1, |f| f.slab = p)
             }
             RN3r => {
@@ -419,54 +418,50 @@ impl Machine {
                     *pc = RN5;
                     return Flow::Go;
                 }
-                step!(self.core);
-                let h = need!(self.core, fr.sheaf);
+                step!(core);
+                let h = need!(core, fr.sheaf);
                 let i = fr.p.saturating_add(fr.refilled);
-                self.st_slot(h, i, fr.object, false);
-                let next = self.core.load_fp(fr.object);
+                self.st_slot(core, h, i, fr.object, false);
+                let next = core.load_fp(fr.object);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("sheaf {}.objects[{i}]", sheaf_name(h)),
                     "p[{}] := {}; its free pointer gives the next, {}.",
                     fr.refilled,
-                    self.core.addr_name(fr.object),
-                    self.core.addr_name(next)
+                    core.addr_name(fr.object),
+                    core.addr_name(next)
                 );
                 fr.object = next;
                 fr.refilled.bump();
                 Flow::Step
             }
             RN5 => {
-                step!(self.core);
+                step!(core);
                 // The rest of the chain is this context's alone (taken off the slab at GN3):
                 // walking it to find its tail changes nothing anyone else can see.
                 let head = fr.object;
                 let (mut tail, mut cnt, mut a) = (head, 0u32, head);
-                while a != NULL && cnt <= self.core.cfg.objects {
+                while a != NULL && cnt <= core.cfg.objects {
                     tail = a;
                     cnt.bump();
-                    a = self.core.load_fp(a);
+                    a = core.load_fp(a);
                 }
                 fr.tail = tail;
                 fr.ret.count = cnt;
                 note!(
-                    self.core,
+                    core,
                     Load,
-                    format!(
-                        "objects of {}",
-                        self.core.slab_name(need!(self.core, fr.slab))
-                    ),
+                    format!("objects of {}", core.slab_name(need!(core, fr.slab))),
                     "{cnt} object(s) from {} on do not fit: give them back to their slab.",
-                    self.core.addr_name(head)
+                    core.addr_name(head)
                 );
                 *pc = RN5r;
                 Flow::Step
             }
             RN5r => {
                 *pc = RN2;
-                let (p, head, tail, cnt) =
-                    (need!(self.core, fr.slab), fr.object, fr.tail, fr.ret.count);
+                let (p, head, tail, cnt) = (need!(core, fr.slab), fr.object, fr.tail, fr.ret.count);
                 fr.object = NULL;
                 call(slab_free_slow_v7::SS2, |f| {
                     f.slab = p;
@@ -476,32 +471,32 @@ impl Machine {
                 })
             }
             RN7 => {
-                if self.my_isolated().is_empty() {
+                if self.my_isolated(core).is_empty() {
                     return Flow::Ret(Ret::new(NULL, None).counted(fr.refilled));
                 }
-                step!(self.core);
-                self.list_lock_irqsave(&mut fr.saved_irq, n);
+                step!(core);
+                self.list_lock_irqsave(core, &mut fr.saved_irq, n);
                 *pc = RN7u;
                 Flow::Step
             }
             RN7u => {
-                step!(self.core);
+                step!(core);
                 // Under list_lock: each slab left is put back at the head, except empty ones
                 // beyond min_partial, kept to be discarded (a free cannot empty a slab without
                 // this lock, and nobody else allocates from an isolated slab).
                 let mut kept = Vec::new();
-                for p in self.my_isolated() {
-                    let empty = self.slab(p).counters.inuse == 0;
-                    if empty && self.discard_ok(self.core.node(n).nr_partial) {
+                for p in self.my_isolated(core) {
+                    let empty = self.slab(core, p).counters.inuse == 0;
+                    if empty && discard_ok(core, core.node(n).nr_partial) {
                         kept.push(p);
                     } else {
-                        self.add_partial(n, p, false);
+                        self.slabs(core).add_partial(n, p, false);
                         self.unisolate(p);
                     }
                 }
-                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
+                SheavesState::list_unlock_irqrestore(core, fr.saved_irq, n);
                 note!(
-                    self.core,
+                    core,
                     ListAdd,
                     format!("node {n}.partial"),
                     "Put the slabs not used back on node {n}'s partial list{}; unlock.",
@@ -515,18 +510,18 @@ impl Machine {
                 Flow::Step
             }
             RN8 => {
-                let Some(&p) = self.my_isolated().first() else {
+                let Some(&p) = self.my_isolated(core).first() else {
                     return Flow::Ret(Ret::new(NULL, None).counted(fr.refilled));
                 };
-                step!(self.core);
+                step!(core);
                 self.unisolate(p);
-                self.discard_slab(p);
+                self.slabs(core).discard_slab(p, std::iter::empty());
                 note!(
-                    self.core,
+                    core,
                     PageFree,
-                    format!("page {}", self.core.slab_name(p)),
+                    format!("page {}", core.slab_name(p)),
                     "discard_slab({}): the empty slab goes back to the page allocator.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 Flow::Step
             }
@@ -537,6 +532,7 @@ impl Machine {
     /// partial list until their free objects reach `max`. Returns 1 if it took any.
     pub(in crate::model) fn get_partial_node_bulk(
         &mut self,
+        core: &mut Core,
         pc: &mut get_partial_node_bulk::Pc,
         fr: &mut GetPartialNodeBulk,
     ) -> Flow {
@@ -544,48 +540,46 @@ impl Machine {
         let n = fr.n;
         match *pc {
             GB1 => {
-                step!(self.core);
-                if self.racy_nr_partial(n, "get_partial_node_bulk") == 0 {
+                step!(core);
+                if self.racy_nr_partial(core, n, "get_partial_node_bulk") == 0 {
                     return Flow::Ret(Ret::new(0, None).counted(fr.total));
                 }
                 *pc = GB2;
                 Flow::Step
             }
             GB2 => {
-                step!(self.core);
-                if fr.trylock && !self.core.lock_free(n) {
+                step!(core);
+                if fr.trylock && !core.lock_free(n) {
                     note!(
-                        self.core,
+                        core,
                         Lock,
                         format!("node {n}.list_lock"),
                         "spin_trylock_irqsave of node {n}'s list_lock fails: it is held. Skip the node."
                     );
                     return Flow::Ret(Ret::new(0, None).counted(fr.total));
                 }
-                self.list_lock_irqsave(&mut fr.saved_irq, n);
+                self.list_lock_irqsave(core, &mut fr.saved_irq, n);
                 *pc = GB3;
                 Flow::Step
             }
             GB3 => {
-                step!(self.core);
+                step!(core);
                 // One step for the walk under list_lock: nobody allocates from a listed slab
                 // meanwhile, and a lockless free touches one slab, so reading every slab's
                 // counters at one instant reaches the same outcomes.
                 let (min, max) = (fr.max, fr.max);
                 let mut total = 0u32;
                 let mut taken = Vec::new();
-                for p in self.core.node(n).partial.clone() {
-                    self.core.access(self.core.page(p).line, Access::Read);
-                    let c = self.slab(p).counters;
+                for p in core.node(n).partial.clone() {
+                    core.access(core.page(p).line, Access::Read);
+                    let c = self.slab(core, p).counters;
                     let free = c.objects.saturating_sub(c.inuse);
                     if total >= min && total.saturating_add(free) > max {
                         break;
                     }
-                    self.remove_partial(n, p);
-                    let cur = self.core.cur;
-                    if let Some(st) = self.sheaves_state_mut() {
-                        st.isolated.push((cur, p));
-                    }
+                    self.slabs(core).remove_partial(n, p);
+                    let cur = core.cur;
+                    self.isolated.push((cur, p));
                     taken.push(p);
                     total.bump_by(free);
                     if total >= max {
@@ -594,13 +588,13 @@ impl Machine {
                 }
                 fr.total = total;
                 note!(
-                    self.core,
+                    core,
                     ListDel,
                     format!("node {n}.partial"),
                     "Isolate {} with {total} free object(s) between them, off node {n}'s list.",
                     taken
                         .iter()
-                        .map(|&p| self.core.slab_name(p))
+                        .map(|&p| core.slab_name(p))
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
@@ -608,8 +602,8 @@ impl Machine {
                 Flow::Step
             }
             GB4 => {
-                step!(self.core);
-                SheavesState::list_unlock_irqrestore(&mut self.core, fr.saved_irq, n);
+                step!(core);
+                SheavesState::list_unlock_irqrestore(core, fr.saved_irq, n);
                 Flow::Ret(Ret::new((fr.total > 0) as Addr, None).counted(fr.total))
             }
         }
@@ -619,6 +613,7 @@ impl Machine {
     /// double CAS (a concurrent free may make it fail: then read again).
     pub(in crate::model) fn get_freelist_nofreeze(
         &mut self,
+        core: &mut Core,
         pc: &mut get_freelist_nofreeze::Pc,
         fr: &mut GetFreelistNofreeze,
     ) -> Flow {
@@ -626,11 +621,11 @@ impl Machine {
         let p = fr.slab;
         match *pc {
             GN1 => {
-                step!(self.core);
-                (fr.freelist, fr.counters) = self.read_slab_pair(p, |m, f, c| {
+                step!(core);
+                (fr.freelist, fr.counters) = self.slabs(core).read_slab_pair(p, |core, f, c| {
                     format!(
                         "get_freelist_nofreeze: freelist {}, {}.",
-                        m.core.addr_name(f),
+                        core.addr_name(f),
                         counters_text(c)
                     )
                 });
@@ -638,12 +633,12 @@ impl Machine {
                 Flow::Step
             }
             GN3 => {
-                step!(self.core);
+                step!(core);
                 let new = Counters {
                     inuse: fr.counters.objects,
                     ..fr.counters
                 };
-                let ok = self.cas_slab_pair(
+                let ok = self.slabs(core).cas_slab_pair(
                     p,
                     (fr.freelist, fr.counters),
                     (NULL, new),
@@ -656,10 +651,10 @@ impl Machine {
                 }
                 let mut a = fr.freelist;
                 let mut seen = 0;
-                while a != NULL && seen <= self.core.cfg.objects {
-                    self.hold(a);
+                while a != NULL && seen <= core.cfg.objects {
+                    self.hold(core, a);
                     seen.bump();
-                    a = self.core.peek_fp(a).unwrap_or(NULL);
+                    a = core.peek_fp(a).unwrap_or(NULL);
                 }
                 self.unisolate(p);
                 Flow::Ret(Ret::new(fr.freelist, None))

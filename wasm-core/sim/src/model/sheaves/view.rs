@@ -1,24 +1,13 @@
 //! The views of Linux 7.0's structures: each CPU's sheaves, each node's barn, sheaves in
 //! flight, who holds an object, and the names of the sheaves' cache lines.
 
-use super::{sheaf_name, sv, SheafId, SheavesState};
+use super::{sheaf_name, SheafId, SheavesState};
+use crate::model::executor::Block;
 use crate::model::state::*;
-use crate::model::Machine;
+use crate::model::{Core, Machine};
 use crate::view::{BarnView, LineHolds, ObjectOwner, PcsView, SheafView, SlabOwner, SlabView};
 
 impl Machine {
-    fn sheaf_view(&self, h: SheafId) -> SheafView {
-        let sh = self.sheaf(h);
-        SheafView {
-            name: sheaf_name(h),
-            capacity: SheavesState::capacity(&self.core),
-            objects: (sh.objects().iter())
-                .map(|&a| self.core.addr_name(a))
-                .collect(),
-            held_by: None,
-        }
-    }
-
     /// Slab `s` in its view: SLUB's fields of it, and, off the node's list, the refill that
     /// isolated it.
     pub(in crate::model) fn sheaves_slab_view(&self, s: SlabId, v: &mut SlabView) {
@@ -26,66 +15,11 @@ impl Machine {
         if matches!(v.owner, SlabOwner::NodePartial { .. }) {
             return;
         }
-        if let Some(&(c, _)) = sv!(self).isolated.iter().find(|&&(_, x)| x == s) {
+        if let Some(&(c, _)) = self.sheaves_state().isolated.iter().find(|&&(_, x)| x == s) {
             v.owner = SlabOwner::Isolated {
                 ctx: self.core.ctx_name(c).to_string(),
             };
         }
-    }
-
-    /// CPU k's `slub_percpu_sheaves`.
-    pub(in crate::model) fn pcs_view(&self, k: u32) -> PcsView {
-        let p = self.pcs(k);
-        PcsView {
-            locked_by: p.holder.map(|h| self.core.ctx_name(h).to_string()),
-            main: self.sheaf_view(p.main),
-            spare: p.spare.map(|h| self.sheaf_view(h)),
-        }
-    }
-
-    /// Node n's barn.
-    pub(in crate::model) fn barn_view(&self, n: u32) -> BarnView {
-        let b = self.barn(n);
-        BarnView {
-            locked_by: b.lock.map(|h| self.core.ctx_name(h).to_string()),
-            waiters: (0..self.core.cfg.n_ctx as CtxId)
-                .filter(|&c| {
-                    matches!(self.blocked(c), Some(crate::model::executor::Block::BarnLock(m, _)) if m == n)
-                })
-                .map(|c| self.core.ctx_name(c).to_string())
-                .collect(),
-            full: b.full.iter().map(|&h| self.sheaf_view(h)).collect(),
-            empty: b.empty.iter().map(|&h| self.sheaf_view(h)).collect(),
-            max_full: self.sheaf_layout().max_full,
-            max_empty: self.sheaf_layout().max_empty,
-        }
-    }
-
-    /// Sheaves neither on a CPU nor in a barn nor freed, with the context whose frames name
-    /// one (`Frame::sheaves`), if any.
-    pub(in crate::model) fn loose_sheaves(&self) -> Option<Vec<SheafView>> {
-        let AllocState::Sheaves(s) = &self.alloc else {
-            return None;
-        };
-        let placed = |h: SheafId| {
-            s.pcs.iter().any(|p| p.main == h || p.spare == Some(h))
-                || s.barns
-                    .iter()
-                    .any(|b| b.full.contains(&h) || b.empty.contains(&h))
-        };
-        Some(
-            ((0..).zip(&s.sheaves))
-                .filter(|&(h, sh)| !sh.freed && !placed(h))
-                .map(|(h, _)| {
-                    let mut v = self.sheaf_view(h);
-                    v.held_by = (self.core.st.ctxs.iter().zip(&self.core.cfg.ctx_ids))
-                        .take(self.core.cfg.n_ctx)
-                        .find(|(c, _)| c.stack.iter().any(|f| f.holds_sheaf(h)))
-                        .map(|(_, name)| name.clone());
-                    v
-                })
-                .collect(),
-        )
     }
 
     /// Who holds object `a` under Linux 7.0 (the order of INV-S1's places).
@@ -97,7 +31,7 @@ impl Machine {
                 };
             }
         }
-        let s = sv!(self);
+        let s = self.sheaves_state();
         if let Some(h) = s
             .sheaves
             .iter()
@@ -120,29 +54,102 @@ impl Machine {
         ObjectOwner::Lost
     }
 
-    /// The sheaf a line past the static lines and the slabs belongs to.
-    fn sheaf_of_line(&self, l: u32) -> Option<SheafId> {
+    /// Sheaves neither on a CPU nor in a barn nor freed (`SheavesState::loose_sheaves`);
+    /// `None` under another allocator.
+    pub(in crate::model) fn loose_sheaves(&self) -> Option<Vec<SheafView>> {
         let AllocState::Sheaves(s) = &self.alloc else {
             return None;
         };
-        let lines = self.sheaf_layout().lines;
-        s.sheaves
+        Some(s.loose_sheaves(&self.core))
+    }
+}
+
+// The views of 7.0's own structures, read from its state with the core.
+impl SheavesState {
+    fn sheaf_view(&self, core: &Core, h: SheafId) -> SheafView {
+        let sh = self.sheaf(core, h);
+        SheafView {
+            name: sheaf_name(h),
+            capacity: SheavesState::capacity(core),
+            objects: (sh.objects().iter()).map(|&a| core.addr_name(a)).collect(),
+            held_by: None,
+        }
+    }
+
+    /// CPU k's `slub_percpu_sheaves`.
+    pub(in crate::model) fn pcs_view(&self, core: &Core, k: u32) -> PcsView {
+        let p = self.pcs(core, k);
+        PcsView {
+            locked_by: p.holder.map(|h| core.ctx_name(h).to_string()),
+            main: self.sheaf_view(core, p.main),
+            spare: p.spare.map(|h| self.sheaf_view(core, h)),
+        }
+    }
+
+    /// Node n's barn; `blocked` is the machine's answer to what a context waits for.
+    pub(in crate::model) fn barn_view(
+        &self,
+        core: &Core,
+        n: u32,
+        blocked: impl Fn(CtxId) -> Option<Block>,
+    ) -> BarnView {
+        let b = self.barn(core, n);
+        BarnView {
+            locked_by: b.lock.map(|h| core.ctx_name(h).to_string()),
+            waiters: (0..core.cfg.n_ctx as CtxId)
+                .filter(|&c| matches!(blocked(c), Some(Block::BarnLock(m, _)) if m == n))
+                .map(|c| core.ctx_name(c).to_string())
+                .collect(),
+            full: b.full.iter().map(|&h| self.sheaf_view(core, h)).collect(),
+            empty: b.empty.iter().map(|&h| self.sheaf_view(core, h)).collect(),
+            max_full: Self::sheaf_layout(core).max_full,
+            max_empty: Self::sheaf_layout(core).max_empty,
+        }
+    }
+
+    /// Sheaves neither on a CPU nor in a barn nor freed, with the context whose frames name
+    /// one (`Frame::sheaves`), if any.
+    fn loose_sheaves(&self, core: &Core) -> Vec<SheafView> {
+        let s = self;
+        let placed = |h: SheafId| {
+            s.pcs.iter().any(|p| p.main == h || p.spare == Some(h))
+                || s.barns
+                    .iter()
+                    .any(|b| b.full.contains(&h) || b.empty.contains(&h))
+        };
+        ((0..).zip(&s.sheaves))
+            .filter(|&(h, sh)| !sh.freed && !placed(h))
+            .map(|(h, _)| {
+                let mut v = self.sheaf_view(core, h);
+                v.held_by = (core.st.ctxs.iter().zip(&core.cfg.ctx_ids))
+                    .take(core.cfg.n_ctx)
+                    .find(|(c, _)| c.stack.iter().any(|f| f.holds_sheaf(h)))
+                    .map(|(_, name)| name.clone());
+                v
+            })
+            .collect()
+    }
+
+    /// The sheaf a line past the static lines and the slabs belongs to.
+    fn sheaf_of_line(&self, core: &Core, l: u32) -> Option<SheafId> {
+        let lines = Self::sheaf_layout(core).lines;
+        self.sheaves
             .iter()
             .position(|sh| l.checked_sub(sh.line).is_some_and(|off| off < lines))
             .map(|h| h as SheafId)
     }
 
     /// Names of Linux 7.0's lines: `cpu_sheaves[k]`, `barn n`, `sheaf h3` (and its slots).
-    pub(in crate::model) fn sheaves_line_name(&self, l: u32) -> Option<String> {
-        self.core.cfg.layout.sheaf()?;
+    pub(in crate::model) fn sheaves_line_name(&self, core: &Core, l: u32) -> Option<String> {
+        core.cfg.layout.sheaf()?;
         // The layout of `Config::line_cc` and `line_nd`: the kmem_cache line, a line per CPU,
         // then a node line and a barn line per node; the sheaves' lines after the slabs'.
-        let cpus = self.core.cfg.cpus as u32;
+        let cpus = core.cfg.cpus as u32;
         if let Some(k) = l.checked_sub(1).filter(|&k| k < cpus) {
             return Some(format!("cpu_sheaves[{k}]"));
         }
         if let Some(i) = l.checked_sub(1).and_then(|i| i.checked_sub(cpus)) {
-            if l < self.core.cfg.static_lines() {
+            if l < core.cfg.static_lines() {
                 let n = i / 2;
                 return Some(if i.is_multiple_of(2) {
                     format!("node {n}")
@@ -151,8 +158,8 @@ impl Machine {
                 });
             }
         }
-        let h = self.sheaf_of_line(l)?;
-        let off = l.checked_sub(self.sheaf(h).line)?;
+        let h = self.sheaf_of_line(core, l)?;
+        let off = l.checked_sub(self.sheaf(core, h).line)?;
         Some(if off == 0 {
             format!("sheaf {}", sheaf_name(h))
         } else {
@@ -160,19 +167,19 @@ impl Machine {
             let first = off.saturating_sub(1).saturating_mul(8).saturating_add(4);
             let last = first
                 .saturating_add(7)
-                .min(SheavesState::capacity(&self.core).saturating_sub(1));
+                .min(SheavesState::capacity(core).saturating_sub(1));
             format!("sheaf {} objects[{first}..{last}]", sheaf_name(h))
         })
     }
 
-    pub(in crate::model) fn sheaves_line_holds(&self, l: u32) -> Option<LineHolds> {
-        self.core.cfg.layout.sheaf()?;
-        let cpus = self.core.cfg.cpus as u32;
+    pub(in crate::model) fn sheaves_line_holds(&self, core: &Core, l: u32) -> Option<LineHolds> {
+        core.cfg.layout.sheaf()?;
+        let cpus = core.cfg.cpus as u32;
         if let Some(k) = l.checked_sub(1).filter(|&k| k < cpus) {
             return Some(LineHolds::Cpu { cpu: k });
         }
         if let Some(i) = l.checked_sub(1).and_then(|i| i.checked_sub(cpus)) {
-            if l < self.core.cfg.static_lines() {
+            if l < core.cfg.static_lines() {
                 let n = i / 2;
                 return Some(if i.is_multiple_of(2) {
                     LineHolds::Node { node: n }
@@ -181,7 +188,7 @@ impl Machine {
                 });
             }
         }
-        self.sheaf_of_line(l).map(|h| LineHolds::Sheaf {
+        self.sheaf_of_line(core, l).map(|h| LineHolds::Sheaf {
             sheaf: sheaf_name(h),
         })
     }

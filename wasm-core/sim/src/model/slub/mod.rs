@@ -32,6 +32,7 @@ mod steps;
 mod structs;
 mod view;
 
+use structs::KmemCacheCpu;
 pub use structs::SlubState;
 
 pub(crate) use access::Snapshot;
@@ -46,8 +47,9 @@ pub use free::{SlabFree, SlabFreeSlow};
 pub use grow::NewSlab;
 pub use node_partial::{AcquireSlab, GetPartialNode};
 
-use super::allocator::OpCall;
+use super::allocator::{own_mut, OpCall};
 use super::executor::Block;
+use super::Core;
 use state::*;
 
 /// The entry frame of an op under SLUB.
@@ -85,6 +87,67 @@ pub(super) fn at_sleep_point(fr: &Frame) -> bool {
 }
 
 impl Machine {
+    pub(super) fn slub_state(&self) -> &SlubState {
+        self.own()
+    }
+    /// The machine's two fields borrowed apart: `f` on SLUB's state and the core, or `none`
+    /// (the arm's fault noted) under another allocator.
+    fn with_slub<R>(&mut self, none: R, f: impl FnOnce(&mut SlubState, &mut Core) -> R) -> R {
+        let Machine { core, alloc } = self;
+        match own_mut::<SlubState>(&core.fault, alloc) {
+            Some(st) => f(st, core),
+            None => none,
+        }
+    }
+    // The step functions' way to the lookups and primitives of `structs.rs` and `access.rs`,
+    // until they are `impl SlubState` themselves.
+    pub(in crate::model) fn cpu_slab(&self, k: u32) -> &KmemCacheCpu {
+        self.slub_state().cpu_slab(&self.core, k)
+    }
+    pub(in crate::model) fn cpu_slab_mut(&mut self, k: u32) -> Option<&mut KmemCacheCpu> {
+        let Machine { core, alloc } = self;
+        own_mut::<SlubState>(&core.fault, alloc)?.cpu_slab_mut(core, k)
+    }
+    pub(in crate::model) fn ld_tid(&mut self, c: u32) -> u64 {
+        self.with_slub(0, |st, core| st.ld_tid(core, c))
+    }
+    pub(in crate::model) fn ld_freelist(&mut self, c: u32) -> Addr {
+        self.with_slub(NULL, |st, core| st.ld_freelist(core, c))
+    }
+    pub(in crate::model) fn ld_page(&mut self, c: u32) -> Option<SlabId> {
+        self.with_slub(None, |st, core| st.ld_page(core, c))
+    }
+    pub(in crate::model) fn ld_partial(&mut self, c: u32) -> Option<SlabId> {
+        self.with_slub(None, |st, core| st.ld_partial(core, c))
+    }
+    pub(in crate::model) fn st_freelist(&mut self, c: u32, v: Addr) {
+        self.with_slub((), |st, core| st.st_freelist(core, c, v))
+    }
+    pub(in crate::model) fn st_page(&mut self, c: u32, v: Option<SlabId>) {
+        self.with_slub((), |st, core| st.st_page(core, c, v))
+    }
+    pub(in crate::model) fn st_partial(&mut self, c: u32, v: Option<SlabId>) {
+        self.with_slub((), |st, core| st.st_partial(core, c, v))
+    }
+    pub(in crate::model) fn bump_tid(&mut self, c: u32) {
+        self.with_slub((), |st, core| st.bump_tid(core, c))
+    }
+    pub(in crate::model) fn pcas2(
+        &mut self,
+        snap: Snapshot,
+        old: (Addr, u64),
+        new: (Addr, u64),
+        with_tid: bool,
+    ) -> bool {
+        self.with_slub(false, |st, core| st.pcas2(core, snap, old, new, with_tid))
+    }
+    pub(in crate::model) fn check_snapshot(&mut self, snap: Snapshot, k: u32) {
+        self.with_slub((), |st, core| st.check_snapshot(core, snap, k))
+    }
+    pub(in crate::model) fn snapshot(&self, k: u32) -> Snapshot {
+        self.slub_state().snapshot(&self.core, k)
+    }
+
     /// Dispatch one label of a SLUB function to its step machine.
     pub(super) fn exec_slub(&mut self, fr: &mut Frame) -> Flow {
         match fr {

@@ -2,10 +2,11 @@
 //! vector of SLUB's fields of every slab (`slab_page::SlubPage`, the slab level Linux 7.0
 //! shares).
 
-use super::super::prims::{found, missing};
+use super::super::allocator::{own_state, OwnState};
+use super::super::prims::found;
 use super::super::slab_page::SlubPage;
 use super::super::state::*;
-use super::super::Machine;
+use super::super::Core;
 
 /// `struct kmem_cache_cpu` (model.md §1.2), and the ghost version INV-12 reads.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -65,29 +66,34 @@ static NO_KMEM_CACHE_CPU: KmemCacheCpu = KmemCacheCpu {
     ghost_version: 0,
 };
 
-// Lookups of SLUB's state, as the machine's (`prims`): SLUB's code runs under SLUB and every
-// CPU has its `kmem_cache_cpu`.
+own_state!(
+    SlubState,
+    Slub,
+    "SLUB's code ran under another allocator",
+    SlubState {
+        cpu_slab: Vec::new(),
+        pages: Vec::new(),
+    }
+);
+
+// Lookups of SLUB's state, as the machine's (`prims`), given the core for its fault cell:
+// SLUB's code runs under SLUB and every CPU has its `kmem_cache_cpu`.
 // Anything else is an internal error of the model: noted, an inert stand-in read, a write
 // skipped (`None`).
-impl Machine {
+impl SlubState {
     /// CPU k's `kmem_cache_cpu` (`per_cpu_ptr(s->cpu_slab, k)`).
     #[inline]
-    pub fn cpu_slab(&self, k: u32) -> &KmemCacheCpu {
-        (self.alloc.cpu_slabs().get(k as usize)).unwrap_or_else(|| {
-            missing(
-                &self.core.fault,
-                "kmem_cache_cpu of cpu",
-                k.into(),
-                &NO_KMEM_CACHE_CPU,
-            )
-        })
+    pub(in crate::model) fn cpu_slab(&self, core: &Core, k: u32) -> &KmemCacheCpu {
+        (self.cpu_slab.get(k as usize))
+            .unwrap_or_else(|| core.missing("kmem_cache_cpu of cpu", k.into(), &NO_KMEM_CACHE_CPU))
     }
     #[inline]
-    pub fn cpu_slab_mut(&mut self, k: u32) -> Option<&mut KmemCacheCpu> {
-        let c = match &mut self.alloc {
-            AllocState::Slub(s) => s.cpu_slab.get_mut(k as usize),
-            _ => None,
-        };
-        found(&self.core.fault, "kmem_cache_cpu of cpu", k.into(), c)
+    pub(in crate::model) fn cpu_slab_mut(
+        &mut self,
+        core: &Core,
+        k: u32,
+    ) -> Option<&mut KmemCacheCpu> {
+        let c = self.cpu_slab.get_mut(k as usize);
+        found(&core.fault, "kmem_cache_cpu of cpu", k.into(), c)
     }
 }

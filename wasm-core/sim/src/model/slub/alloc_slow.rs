@@ -5,7 +5,7 @@ use super::memory::Access;
 use super::state::*;
 use super::FlushSlab;
 use super::NewSlab;
-use super::{Flow, Machine, Stat};
+use super::{Flow, Machine, SlubState, Stat};
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::Counters;
 use crate::scenario::{Fastpath, Slowpath};
@@ -127,7 +127,7 @@ impl Machine {
                 Flow::Step
             }
             B4 => {
-                if !self.node_ok(fr.pg, fr.node) {
+                if !SlubState::node_ok(&self.core, fr.pg, fr.node) {
                     self.core.stat(Stat::ALLOC_NODE_MISMATCH);
                     if self.core.fastpath() == Fastpath::TidUnguarded {
                         // 3.1's deactivate_slab(s, c) bumps tid and clears c->page and
@@ -143,7 +143,7 @@ impl Machine {
                         });
                     }
                     *pc = B4a;
-                } else if self.v3_1_slow_path() {
+                } else if SlubState::v3_1_slow_path(&self.core) {
                     // 3.1 has no B5: the re-read of c->freelist came with "slub: fix a
                     // possible memleak in __slab_alloc()" (v3.2). An object an irq or a
                     // migration put on c->freelist meanwhile is overwritten and lost.
@@ -170,7 +170,12 @@ impl Machine {
             }
             B4d => {
                 *pc = B4b;
-                Flow::call(self.deactivate_frame(need!(self.core, fr.pg), fr.f, fr.c))
+                Flow::call(SlubState::deactivate_frame(
+                    &self.core,
+                    need!(self.core, fr.pg),
+                    fr.f,
+                    fr.c,
+                ))
             }
             B4b => {
                 step!(self.core);
@@ -211,7 +216,7 @@ impl Machine {
                 Flow::Step
             }
             B6 => {
-                if !self.alloc_slowpath_counted_by_caller() {
+                if !SlubState::alloc_slowpath_counted_by_caller(&self.core) {
                     self.core.stat(Stat::ALLOC_SLOWPATH);
                 }
                 *pc = B8;
@@ -260,8 +265,10 @@ impl Machine {
                 *pc = B14;
                 Flow::Step
             }
-            B10 => self.s_load_freelist_next(pc, fr.f, &mut fr.nxt, B11),
-            B11 => self.s_store_freelist_next(pc, fr.c, fr.nxt, &mut fr.flag, B12),
+            B10 => SlubState::s_load_freelist_next(&mut self.core, pc, fr.f, &mut fr.nxt, B11),
+            B11 => self.with_slub(Flow::Step, |st, core| {
+                st.s_store_freelist_next(core, pc, fr.c, fr.nxt, &mut fr.flag, B12)
+            }),
             B12 => {
                 step!(self.core);
                 self.bump_tid(fr.c);
@@ -287,15 +294,20 @@ impl Machine {
                 );
                 Flow::Ret(Ret::new(fr.f, None))
             }
-            B14 => self.s_load_cpu_partial(
-                pc,
-                fr.c,
-                &mut fr.p,
-                B15,
-                B17,
-                "Look at the CPU partial list",
-            ),
-            B15 => self.s_install_cpu_partial(pc, fr.c, fr.p, B15b),
+            B14 => self.with_slub(Flow::Step, |st, core| {
+                st.s_load_cpu_partial(
+                    core,
+                    pc,
+                    fr.c,
+                    &mut fr.p,
+                    B15,
+                    B17,
+                    "Look at the CPU partial list",
+                )
+            }),
+            B15 => self.with_slub(Flow::Step, |st, core| {
+                st.s_install_cpu_partial(core, pc, fr.c, fr.p, B15b)
+            }),
             B15b => {
                 step!(self.core);
                 let p = need!(self.core, fr.p);

@@ -4,7 +4,7 @@
 use super::memory::Access;
 use super::state::*;
 use super::UnfreezePartials;
-use super::{Flow, Machine, Stat};
+use super::{Flow, Machine, SlubState, Stat};
 use super::{GetFreelist, NewSlab};
 use crate::model::pcs::labels::*;
 
@@ -88,7 +88,7 @@ impl Machine {
                 Flow::Step
             }
             LL3 => {
-                if !self.node_ok(fr.pg, fr.node) {
+                if !SlubState::node_ok(&self.core, fr.pg, fr.node) {
                     self.core.stat(Stat::ALLOC_NODE_MISMATCH);
                     *pc = LL30;
                 } else {
@@ -252,8 +252,10 @@ impl Machine {
                 };
                 Flow::Step
             }
-            LL10 => self.s_load_freelist_next(pc, fr.f, &mut fr.nxt, LL11),
-            LL11 => self.s_store_freelist_next(pc, fr.c, fr.nxt, &mut fr.flag, LL12),
+            LL10 => SlubState::s_load_freelist_next(&mut self.core, pc, fr.f, &mut fr.nxt, LL11),
+            LL11 => self.with_slub(Flow::Step, |st, core| {
+                st.s_store_freelist_next(core, pc, fr.c, fr.nxt, &mut fr.flag, LL12)
+            }),
             LL9 => {
                 step!(self.core);
                 self.core.preempt_on();
@@ -282,17 +284,25 @@ impl Machine {
             }
             LL37 => {
                 *pc = LL20;
-                Flow::call(self.deactivate_frame(need!(self.core, fr.pg), fr.f, fr.c))
+                Flow::call(SlubState::deactivate_frame(
+                    &self.core,
+                    need!(self.core, fr.pg),
+                    fr.f,
+                    fr.c,
+                ))
             }
             // new_slab: label: try the CPU partial list.
-            LL20 => self.s_load_cpu_partial(
-                pc,
-                fr.c,
-                &mut fr.p,
-                LL21,
-                LL40,
-                "Peek at the CPU partial list (unlocked)",
-            ),
+            LL20 => self.with_slub(Flow::Step, |st, core| {
+                st.s_load_cpu_partial(
+                    core,
+                    pc,
+                    fr.c,
+                    &mut fr.p,
+                    LL21,
+                    LL40,
+                    "Peek at the CPU partial list (unlocked)",
+                )
+            }),
             LL22 => {
                 step!(self.core);
                 let cur = self.ld_page(fr.c);
@@ -306,21 +316,26 @@ impl Machine {
                 *pc = if cur.is_some() { LLu2 } else { LL23 };
                 Flow::Step
             }
-            LL23 => self.s_load_cpu_partial(
-                pc,
-                fr.c,
-                &mut fr.p,
-                LL24,
-                LLu40,
-                "Under the lock, c->partial is",
-            ),
+            LL23 => self.with_slub(Flow::Step, |st, core| {
+                st.s_load_cpu_partial(
+                    core,
+                    pc,
+                    fr.c,
+                    &mut fr.p,
+                    LL24,
+                    LLu40,
+                    "Under the lock, c->partial is",
+                )
+            }),
             // 5.15–6.7 install the partial slab at once (`slab = c->slab = ...`) and check
             // its node at `redo`; 6.8+ pops it first and installs it only if it matches.
             LL24 if !self.core.variant().cpu_partial_frozen => {
                 *pc = LL25;
                 Flow::Go
             }
-            LL24 => self.s_install_cpu_partial(pc, fr.c, fr.p, LL25),
+            LL24 => self.with_slub(Flow::Step, |st, core| {
+                st.s_install_cpu_partial(core, pc, fr.c, fr.p, LL25)
+            }),
             LL25 => {
                 step!(self.core);
                 let p = need!(self.core, fr.p);
@@ -345,14 +360,16 @@ impl Machine {
             // 6.8+ `___slab_alloc`: `if (likely(node_match(slab, node) && pfmemalloc_match()))`
             // install it; else unlock, `slab->next = NULL; __put_partials(s, slab)`, loop.
             LL25n => {
-                if self.node_ok(fr.p, fr.node) {
+                if SlubState::node_ok(&self.core, fr.p, fr.node) {
                     *pc = LL25i;
                 } else {
                     *pc = LLu25; // no stat on this path
                 }
                 Flow::Go
             }
-            LL25i => self.s_install_cpu_partial(pc, fr.c, fr.p, LL27),
+            LL25i => self.with_slub(Flow::Step, |st, core| {
+                st.s_install_cpu_partial(core, pc, fr.c, fr.p, LL27)
+            }),
             LL25p => {
                 step!(self.core);
                 let p = need!(self.core, fr.p);
@@ -536,7 +553,12 @@ impl Machine {
             }
             LL54 => {
                 *pc = LL54r;
-                Flow::call(self.deactivate_frame(need!(self.core, fr.old), fr.prior, fr.c))
+                Flow::call(SlubState::deactivate_frame(
+                    &self.core,
+                    need!(self.core, fr.old),
+                    fr.prior,
+                    fr.c,
+                ))
             }
             LL54r => {
                 self.core.stat(Stat::CPUSLAB_FLUSH);

@@ -4,7 +4,7 @@
 use super::cost;
 use super::state::*;
 use super::Snapshot;
-use super::{Flow, Machine, Stat};
+use super::{Flow, Machine, SlubState, Stat};
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::{counters_text, Counters};
 use crate::scenario::{Fastpath, FreeRetryLock};
@@ -96,41 +96,61 @@ impl Machine {
                 };
                 Flow::Go
             }
-            F1 => self.s_preempt_off(pc, F2, " to read this CPU's tid"),
-            F2 => self.s_pcpu(pc, &mut fr.c, F3),
-            F3 => self.s_read_tid(
-                pc,
-                fr.c,
-                &mut fr.tid,
-                &mut fr.snap,
-                if fp == Fastpath::PreemptDisable {
-                    F4
-                } else {
-                    F5
-                },
-            ),
-            F4 => self.s_preempt_on(pc, F5),
-            FE3a => self.s_this_cpu_read_tid(pc, &mut fr.tid, &mut fr.snap, FE3b),
-            FE3b => self.s_raw_cpu_ptr(pc, &mut fr.c, FE3c, F5),
-            FE3c => self.s_recheck_tid(pc, fr.c, fr.tid, F5, FE3a),
-            F5 => self.s_free_check_page(pc, fr, F6, F5s),
+            F1 => SlubState::s_preempt_off(&mut self.core, pc, F2, " to read this CPU's tid"),
+            F2 => SlubState::s_pcpu(&mut self.core, pc, &mut fr.c, F3),
+            F3 => self.with_slub(Flow::Step, |st, core| {
+                st.s_read_tid(
+                    core,
+                    pc,
+                    fr.c,
+                    &mut fr.tid,
+                    &mut fr.snap,
+                    if fp == Fastpath::PreemptDisable {
+                        F4
+                    } else {
+                        F5
+                    },
+                )
+            }),
+            F4 => SlubState::s_preempt_on(&mut self.core, pc, F5),
+            FE3a => self.with_slub(Flow::Step, |st, core| {
+                st.s_this_cpu_read_tid(core, pc, &mut fr.tid, &mut fr.snap, FE3b)
+            }),
+            FE3b => SlubState::s_raw_cpu_ptr(&mut self.core, pc, &mut fr.c, FE3c, F5),
+            FE3c => self.with_slub(Flow::Step, |st, core| {
+                st.s_recheck_tid(core, pc, fr.c, fr.tid, F5, FE3a)
+            }),
+            F5 => self.with_slub(Flow::Step, |st, core| {
+                st.s_free_check_page(core, pc, fr, F6, F5s)
+            }),
             F5s => {
                 *pc = F5r;
                 self.call_free_slow(fr)
             }
             F5r => Flow::Ret(Ret::new(NULL, None)),
-            F6 => self.s_free_load_freelist(pc, fr, F7, false, false),
-            F7 => self.s_free_link(pc, fr, if fp == Fastpath::TidDirect { F8 } else { F7b }),
+            F6 => self.with_slub(Flow::Step, |st, core| {
+                st.s_free_load_freelist(core, pc, fr, F7, false, false)
+            }),
+            F7 => SlubState::s_free_link(
+                &mut self.core,
+                pc,
+                fr,
+                if fp == Fastpath::TidDirect { F8 } else { F7b },
+            ),
             // 3.x reads the head again for the CAS: under `no-tid` that read is the value the
             // CAS compares, so INV-12's snapshot is taken here (model.md §5, INV-12).
-            F7b => self.s_free_load_freelist(pc, fr, F8, fp == Fastpath::NoTid, true),
+            F7b => self.with_slub(Flow::Step, |st, core| {
+                st.s_free_load_freelist(core, pc, fr, F8, fp == Fastpath::NoTid, true)
+            }),
             F8 => {
                 step!(self.core);
                 let k = self.core.me();
                 let with_tid = fp != Fastpath::NoTid;
                 let newtid = fr.tid.wrapping_add(self.core.tid_step());
                 let ok = self.pcas2(fr.snap, (fr.f, fr.tid), (fr.x, newtid), with_tid);
-                self.note_pcas2(k, fr.f, fr.tid, fr.x, newtid, with_tid, ok);
+                self.with_slub((), |st, core| {
+                    st.note_pcas2(core, k, fr.f, fr.tid, fr.x, newtid, with_tid, ok)
+                });
                 if ok {
                     *pc = F9;
                 } else {
@@ -144,20 +164,25 @@ impl Machine {
                 Flow::Ret(Ret::new(NULL, None))
             }
             // E0: irqs off, plain stores.
-            FE0a => self.s_irq_save(
+            FE0a => SlubState::s_irq_save(
+                &mut self.core,
                 pc,
                 &mut fr.saved_irq,
                 FE0b,
                 "the free runs with interrupts off",
             ),
-            FE0b => self.s_pcpu(pc, &mut fr.c, FE0c),
-            FE0c => self.s_free_check_page(pc, fr, FE0d, FE0s),
+            FE0b => SlubState::s_pcpu(&mut self.core, pc, &mut fr.c, FE0c),
+            FE0c => self.with_slub(Flow::Step, |st, core| {
+                st.s_free_check_page(core, pc, fr, FE0d, FE0s)
+            }),
             FE0s => {
                 *pc = FE0g;
                 self.call_free_slow(fr)
             }
-            FE0d => self.s_free_load_freelist(pc, fr, FE0e, true, false),
-            FE0e => self.s_free_link(pc, fr, FE0f),
+            FE0d => self.with_slub(Flow::Step, |st, core| {
+                st.s_free_load_freelist(core, pc, fr, FE0e, true, false)
+            }),
+            FE0e => SlubState::s_free_link(&mut self.core, pc, fr, FE0f),
             FE0f => {
                 step!(self.core);
                 self.check_snapshot(fr.snap, self.core.me());
@@ -185,12 +210,22 @@ impl Machine {
                 Flow::Ret(Ret::new(NULL, None))
             }
             // 2008: cmpxchg_local loop with preemption off, no tid.
-            FL0 => self.s_preempt_off(pc, FL1, " (get_cpu), so c stays this CPU's"),
-            FL1 => self.s_pcpu(pc, &mut fr.c, FL2),
-            FL2 => self.s_free_load_freelist(pc, fr, FL3, true, false),
-            FL3 => self.s_free_check_page(pc, fr, FL4, FLs),
+            FL0 => SlubState::s_preempt_off(
+                &mut self.core,
+                pc,
+                FL1,
+                " (get_cpu), so c stays this CPU's",
+            ),
+            FL1 => SlubState::s_pcpu(&mut self.core, pc, &mut fr.c, FL2),
+            FL2 => self.with_slub(Flow::Step, |st, core| {
+                st.s_free_load_freelist(core, pc, fr, FL3, true, false)
+            }),
+            FL3 => self.with_slub(Flow::Step, |st, core| {
+                st.s_free_check_page(core, pc, fr, FL4, FLs)
+            }),
             // The 2007 slow paths disabled interrupts themselves (model.md §4 (i)).
-            FLs => self.s_irq_save(
+            FLs => SlubState::s_irq_save(
+                &mut self.core,
                 pc,
                 &mut fr.saved_irq,
                 FLs2,
@@ -200,8 +235,15 @@ impl Machine {
                 *pc = FLr;
                 self.call_free_slow(fr)
             }
-            FLr => self.s_irq_restore(pc, fr.saved_irq, FL6, "back from __slab_free"),
-            FL4 => self.s_free_link(
+            FLr => SlubState::s_irq_restore(
+                &mut self.core,
+                pc,
+                fr.saved_irq,
+                FL6,
+                "back from __slab_free",
+            ),
+            FL4 => SlubState::s_free_link(
+                &mut self.core,
                 pc,
                 fr,
                 if fp == Fastpath::CmpxchgLocal {
@@ -237,7 +279,8 @@ impl Machine {
                 *pc = if ok { FL6 } else { FL2 };
                 Flow::Step
             }
-            FL5a => self.s_irq_save(
+            FL5a => SlubState::s_irq_save(
+                &mut self.core,
                 pc,
                 &mut fr.saved_irq,
                 FL5b,
@@ -277,7 +320,8 @@ impl Machine {
                 *pc = FL5d;
                 Flow::Step
             }
-            FL5d => self.s_irq_restore(
+            FL5d => SlubState::s_irq_restore(
+                &mut self.core,
                 pc,
                 fr.saved_irq,
                 if fr.ok { FL6 } else { FL2 },

@@ -47,7 +47,7 @@ pub use free::{SlabFree, SlabFreeSlow};
 pub use grow::NewSlab;
 pub use node_partial::{AcquireSlab, GetPartialNode};
 
-use super::allocator::{own_mut, OpCall};
+use super::allocator::{own_mut, OpCall, OwnState};
 use super::executor::Block;
 use super::Core;
 use state::*;
@@ -91,7 +91,8 @@ impl Machine {
         self.own()
     }
     /// The machine's two fields borrowed apart: `f` on SLUB's state and the core, or `none`
-    /// (the arm's fault noted) under another allocator.
+    /// (the arm's fault noted) under another allocator. A step function passes `Flow::Step`,
+    /// what `Core::fault` answers: the noted fault stops the machine at this label.
     fn with_slub<R>(&mut self, none: R, f: impl FnOnce(&mut SlubState, &mut Core) -> R) -> R {
         let Machine { core, alloc } = self;
         match own_mut::<SlubState>(&core.fault, alloc) {
@@ -107,9 +108,6 @@ impl Machine {
     pub(in crate::model) fn cpu_slab_mut(&mut self, k: u32) -> Option<&mut KmemCacheCpu> {
         let Machine { core, alloc } = self;
         own_mut::<SlubState>(&core.fault, alloc)?.cpu_slab_mut(core, k)
-    }
-    pub(in crate::model) fn ld_tid(&mut self, c: u32) -> u64 {
-        self.with_slub(0, |st, core| st.ld_tid(core, c))
     }
     pub(in crate::model) fn ld_freelist(&mut self, c: u32) -> Addr {
         self.with_slub(NULL, |st, core| st.ld_freelist(core, c))
@@ -144,14 +142,22 @@ impl Machine {
     pub(in crate::model) fn check_snapshot(&mut self, snap: Snapshot, k: u32) {
         self.with_slub((), |st, core| st.check_snapshot(core, snap, k))
     }
-    pub(in crate::model) fn snapshot(&self, k: u32) -> Snapshot {
-        self.slub_state().snapshot(&self.core, k)
-    }
 
     /// Dispatch one label of a SLUB function to its step machine.
+    /// The functions already `impl SlubState` take the core beside it: the machine's two
+    /// fields, borrowed apart (as `exec_slab`); the others are still `impl Machine`.
     pub(super) fn exec_slub(&mut self, fr: &mut Frame) -> Flow {
+        let Machine { core, alloc } = self;
+        let AllocState::Slub(st) = alloc else {
+            return core.fault(Fault::Broken(<SlubState as OwnState>::WRONG));
+        };
         match fr {
-            Frame::SlabAlloc { pc, l } => self.slab_alloc(pc, l),
+            Frame::SlabAlloc { pc, l } => return st.slab_alloc(core, pc, l),
+            Frame::FlushSlab { pc, l } => return st.flush_slab(core, pc, l),
+            Frame::FlushCpuSlab { pc, l } => return st.flush_cpu_slab(core, pc, l),
+            _ => {}
+        }
+        match fr {
             Frame::SlabAllocSlow { pc, l } => self.slab_alloc_slow(pc, l),
             Frame::SlabAllocSlowLl { pc, l } => self.slab_alloc_slow_ll(pc, l),
             Frame::GetFreelist { pc, l } => self.get_freelist(pc, l),
@@ -161,8 +167,6 @@ impl Machine {
             Frame::PutCpuPartial { pc, l } => self.put_cpu_partial(pc, l),
             Frame::UnfreezePartials { pc, l } => self.unfreeze_partials(pc, l),
             Frame::DeactivateSlab { pc, l } => self.deactivate_slab(pc, l),
-            Frame::FlushSlab { pc, l } => self.flush_slab(pc, l),
-            Frame::FlushCpuSlab { pc, l } => self.flush_cpu_slab(pc, l),
             Frame::SlabFree { pc, l } => self.slab_free(pc, l),
             Frame::SlabFreeSlow { pc, l } => self.slab_free_slow(pc, l),
             Frame::CmpxchgDoubleSlab { pc, l } => self.cmpxchg_double_slab(pc, l),

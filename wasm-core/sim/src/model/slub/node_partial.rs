@@ -4,7 +4,7 @@
 
 use super::memory::Access;
 use super::state::*;
-use super::{Flow, Machine, Stat};
+use super::{Flow, Machine, SlubState, Stat};
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::{counters_text, Counters};
 use crate::scenario::Slowpath;
@@ -326,7 +326,7 @@ impl Machine {
                 Q3r,
             ),
             Q3r => {
-                if !fr.ok && self.v3_1_slow_path() {
+                if !fr.ok && SlubState::v3_1_slow_path(&self.core) {
                     // 3.1's acquire_slab loops its CAS until the slab is frozen; 3.10's
                     // single attempt (mode) lets get_partial_node give up.
                     *pc = Q1;

@@ -7,7 +7,7 @@ use super::super::memory::Access;
 use super::call;
 use super::SheavesState;
 use crate::model::pcs::labels::*;
-use crate::model::slab_page::Counters;
+use crate::model::slab_page::{slab_pair_text, Counters};
 use crate::model::state::*;
 use crate::model::{Flow, Machine, Stat};
 
@@ -377,8 +377,11 @@ impl Machine {
                 };
                 step!(self.core);
                 fr.slab = Some(p);
-                (fr.freelist, fr.counters) = self
-                    .read_slab_pair(p, |m, f, c| format!("Slab {}.", m.slab_pair_text(p, f, c)));
+                (fr.freelist, fr.counters) = self.with_slab_pages(Default::default(), |sp| {
+                    sp.read_slab_pair(p, |core, f, c| {
+                        format!("Slab {}.", slab_pair_text(core, p, f, c))
+                    })
+                });
                 *pc = GP4b;
                 Flow::Step
             }

@@ -61,13 +61,15 @@ impl Machine {
             }
             SS2 => {
                 step!(self.core);
-                (fr.prior, fr.counters) = self.read_slab_pair(p, |m, prior, c| {
-                    format!(
-                        "__slab_free: slab {} has freelist {}, {}.",
-                        m.core.slab_name(p),
-                        m.core.addr_name(prior),
-                        counters_text(c)
-                    )
+                (fr.prior, fr.counters) = self.with_slab_pages(Default::default(), |sp| {
+                    sp.read_slab_pair(p, |core, prior, c| {
+                        format!(
+                            "__slab_free: slab {} has freelist {}, {}.",
+                            core.slab_name(p),
+                            core.addr_name(prior),
+                            counters_text(c)
+                        )
+                    })
                 });
                 *pc = SS4;
                 Flow::Step

@@ -627,12 +627,14 @@ impl Machine {
         match *pc {
             GN1 => {
                 step!(self.core);
-                (fr.freelist, fr.counters) = self.read_slab_pair(p, |m, f, c| {
-                    format!(
-                        "get_freelist_nofreeze: freelist {}, {}.",
-                        m.core.addr_name(f),
-                        counters_text(c)
-                    )
+                (fr.freelist, fr.counters) = self.with_slab_pages(Default::default(), |sp| {
+                    sp.read_slab_pair(p, |core, f, c| {
+                        format!(
+                            "get_freelist_nofreeze: freelist {}, {}.",
+                            core.addr_name(f),
+                            counters_text(c)
+                        )
+                    })
                 });
                 *pc = GN3;
                 Flow::Step

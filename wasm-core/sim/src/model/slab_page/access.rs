@@ -1,14 +1,16 @@
 //! The slab level's primitives (model.md §2.2, §2.14): the slab's `freelist` + `counters` pair
 //! with its double CAS, and the node partial list under `list_lock`, with `discard_slab`.
+//! Each is a method of `SlabPages`, the slabs' SLUB fields lent with the core by whichever
+//! allocator runs (SLUB or 7.0).
 
 use super::super::cost;
 use super::super::memory::Access;
 use super::super::state::*;
-use super::super::{Machine, Stat};
-use super::{counters_text, Counters};
+use super::super::{Core, Stat};
+use super::{counters_text, Counters, SlabPages, SlubPage};
 use crate::event::CasHalf;
 
-impl Machine {
+impl SlabPages<'_> {
     /// `prior = P->freelist; counters = P->counters` as one step (`__slab_free` S2,
     /// `deactivate_slab` D1/D4/DS2, `__unfreeze_partials` V4), where the kernel does two loads
     /// and `get_freelist`/`acquire_slab` (G1/G2, Q1/Q2) keep them apart. Why the merge cannot
@@ -74,15 +76,6 @@ impl Machine {
     pub fn ld_nr_partial(&mut self, n: u32) -> u32 {
         self.core.access(self.core.cfg.line_nd(n), Access::Read);
         self.core.node(n).nr_partial
-    }
-
-    /// The discard test of model.md §2.9/§2.10/§2.13: `>` (3.x) or `>=` (4.0+).
-    pub fn discard_ok(&self, nr_partial: u32) -> bool {
-        let min = self.core.cfg.sc.cache.min_partial;
-        match self.core.variant().discard {
-            crate::scenario::Discard::Gt => nr_partial > min,
-            crate::scenario::Discard::Ge => nr_partial >= min,
-        }
     }
 
     fn list_neighbours(&mut self, n: u32, pos: usize) {
@@ -154,14 +147,19 @@ impl Machine {
     }
 
     /// `discard_slab`: give the page back. INV-14 is judged after the step (it needs the
-    /// callers' frames), from the facts noted here.
-    pub fn discard_slab(&mut self, s: SlabId) {
+    /// callers' frames), from the facts noted here. `cpu_slabs` is each CPU's slab and the
+    /// head of its CPU partial chain (SLUB's `kmem_cache_cpu`; 7.0 has none: empty), read
+    /// only when checks are on.
+    pub fn discard_slab<I>(&mut self, s: SlabId, mut cpu_slabs: I)
+    where
+        I: Iterator<Item = (Option<SlabId>, Option<SlabId>)> + Clone,
+    {
         self.core.charge(cost::Id::PageFree);
         if self.core.checks {
             let sl = self.slab(s);
-            // CPUs whose CPU slab it is (7.0 has no `kmem_cache_cpu`: none).
-            let cpus: Vec<u32> = (self.alloc.cpu_slabs().iter().enumerate())
-                .filter(|(_, c)| c.page == Some(s))
+            // CPUs whose CPU slab it is.
+            let cpus: Vec<u32> = (cpu_slabs.clone().enumerate())
+                .filter(|(_, (page, _))| *page == Some(s))
                 .map(|(k, _)| k as u32)
                 .collect();
             let why = if self.core.page(s).life == Life::Discarded {
@@ -172,7 +170,7 @@ impl Machine {
                 Some("still frozen".into())
             } else if self.core.st.nodes.iter().any(|n| n.partial.contains(&s)) {
                 Some("still on a partial list".into())
-            } else if (self.alloc.cpu_slabs().iter()).any(|c| self.chain_contains(c.partial, s)) {
+            } else if cpu_slabs.any(|(_, partial)| self.chain_contains(partial, s)) {
                 Some("still on a CPU partial list".into())
             } else {
                 None
@@ -188,17 +186,31 @@ impl Machine {
         }
     }
 
-    /// Whether a CPU partial chain starting at `head` contains `s` (bounded walk).
+    /// Whether a CPU partial chain starting at `head` contains `s` (see `chain_contains`).
     pub fn chain_contains(&self, head: Option<SlabId>, s: SlabId) -> bool {
-        let mut cur = head;
-        // A chain longer than there are slabs is a cycle (INV-10 reports it).
-        for _ in 0..=self.core.st.slabs.len() {
-            let Some(p) = cur else { return false };
-            if p == s {
-                return true;
-            }
-            cur = self.slab(p).next;
-        }
-        false
+        chain_contains(self.pages, self.core, head, s)
     }
+}
+
+/// The discard test of model.md §2.9/§2.10/§2.13: `>` (3.x) or `>=` (4.0+).
+pub fn discard_ok(core: &Core, nr_partial: u32) -> bool {
+    let min = core.cfg.sc.cache.min_partial;
+    match core.variant().discard {
+        crate::scenario::Discard::Gt => nr_partial > min,
+        crate::scenario::Discard::Ge => nr_partial >= min,
+    }
+}
+
+/// Whether a CPU partial chain starting at `head` contains `s` (bounded walk).
+pub fn chain_contains(pages: &[SlubPage], core: &Core, head: Option<SlabId>, s: SlabId) -> bool {
+    let mut cur = head;
+    // A chain longer than there are slabs is a cycle (INV-10 reports it).
+    for _ in 0..=core.st.slabs.len() {
+        let Some(p) = cur else { return false };
+        if p == s {
+            return true;
+        }
+        cur = super::slab(pages, core, p).next;
+    }
+    false
 }

@@ -4,14 +4,18 @@
 //! the primitives on them (`access`: the pair's load and double CAS, the node partial list
 //! under `list_lock`, `discard_slab`) with the steps both allocators' functions take on them
 //! (`steps`). SLUB's per-CPU level (`kmem_cache_cpu`) stays in `slub`; 7.0's sheaves in
-//! `sheaves`.
+//! `sheaves`. None of it is the machine's: an allocator lends its slabs' fields and the core
+//! (`SlabPages`), and reads them with `slab`.
 
 use super::prims::{found, missing, note_fault};
 use super::state::*;
-use super::{Fault, Machine};
+use super::{Core, Fault, Machine};
 
 mod access;
 mod steps;
+
+pub use access::{chain_contains, discard_ok};
+pub use steps::{slab_pair_name, slab_pair_text};
 
 /// `page->counters`: the `inuse:16, objects:15, frozen:1` word (model.md §1.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -88,35 +92,171 @@ impl AllocState {
 
 static NO_SLUB_PAGE: SlubPage = SlubPage::new(0);
 
-// Lookups of the slab level, as the machine's (`prims`): its code runs under SLUB and under
-// 7.0, and every slab has its fields. Anything else is an internal error of the model: noted,
-// an inert stand-in read, a write skipped (`None`).
+/// The slab level lent to a step: the running allocator's slabs' SLUB fields (SLUB's or
+/// 7.0's `pages`, by `SlabId`) with the core, borrowed apart from the allocator's other
+/// fields. Its methods (`access`, `steps`) are the primitives both allocators call.
+pub struct SlabPages<'a> {
+    pub pages: &'a mut Vec<SlubPage>,
+    pub core: &'a mut Core,
+}
+
+/// SLUB's fields of slab `s` in `pages`. Every slab has them under SLUB and 7.0 (the only
+/// allocators whose code runs here); anything else is an internal error of the model: noted,
+/// an inert stand-in read.
+#[inline]
+pub fn slab<'p>(pages: &'p [SlubPage], core: &Core, s: SlabId) -> &'p SlubPage {
+    (pages.get(s as usize)).unwrap_or_else(|| missing(&core.fault, "slab", s.into(), &NO_SLUB_PAGE))
+}
+
+impl SlabPages<'_> {
+    /// SLUB's fields of slab `s` (see `slab`).
+    #[inline]
+    pub fn slab(&self, s: SlabId) -> &SlubPage {
+        slab(self.pages, self.core, s)
+    }
+    /// The same for a write: `None` (noted) skips it.
+    #[inline]
+    pub fn slab_mut(&mut self, s: SlabId) -> Option<&mut SlubPage> {
+        found(
+            &self.core.fault,
+            "slab",
+            s.into(),
+            self.pages.get_mut(s as usize),
+        )
+    }
+
+    /// `allocate_slab`'s new slab under SLUB or 7.0: its memory (`Core::new_page`) and
+    /// SLUB's fields.
+    pub fn create_slab(&mut self, node: u32) -> SlabId {
+        let id = self.core.new_page(node);
+        self.pages.push(SlubPage::new(self.core.cfg.objects));
+        id
+    }
+}
+
+// The machine's way to the slab level, for SLUB's step functions until they are methods of
+// its own state: each lends the running allocator's slabs and the core (`with_slab_pages`).
 impl Machine {
+    /// `f` on the slab level of SLUB or 7.0, or `none` (the fault noted) under SLAB.
+    pub(in crate::model) fn with_slab_pages<R>(
+        &mut self,
+        none: R,
+        f: impl FnOnce(&mut SlabPages) -> R,
+    ) -> R {
+        let Machine { core, alloc } = self;
+        match alloc.slub_pages_mut() {
+            Some(pages) => f(&mut SlabPages { pages, core }),
+            None => {
+                note_fault(
+                    &core.fault,
+                    Fault::Broken("SLUB's slab level ran under another allocator"),
+                );
+                none
+            }
+        }
+    }
     /// SLUB's fields of slab `s`.
     #[inline]
     pub fn slab(&self, s: SlabId) -> &SlubPage {
-        (self.alloc.slub_pages())
-            .and_then(|p| p.get(s as usize))
-            .unwrap_or_else(|| missing(&self.core.fault, "slab", s.into(), &NO_SLUB_PAGE))
+        match self.alloc.slub_pages() {
+            Some(p) => slab(p, &self.core, s),
+            None => missing(&self.core.fault, "slab", s.into(), &NO_SLUB_PAGE),
+        }
     }
     #[inline]
     pub fn slab_mut(&mut self, s: SlabId) -> Option<&mut SlubPage> {
         let p = (self.alloc.slub_pages_mut()).and_then(|p| p.get_mut(s as usize));
         found(&self.core.fault, "slab", s.into(), p)
     }
-
-    /// `allocate_slab`'s new slab under SLUB or 7.0: its memory (`Core::new_page`) and
-    /// SLUB's fields.
     pub(in crate::model) fn create_slab(&mut self, node: u32) -> SlabId {
-        let id = self.core.new_page(node);
-        let fields = SlubPage::new(self.core.cfg.objects);
         match self.alloc.slub_pages_mut() {
-            Some(p) => p.push(fields),
-            None => note_fault(
-                &self.core.fault,
-                Fault::Broken("SLUB's new_slab ran under another allocator"),
+            Some(pages) => SlabPages {
+                pages,
+                core: &mut self.core,
+            }
+            .create_slab(node),
+            None => {
+                note_fault(
+                    &self.core.fault,
+                    Fault::Broken("SLUB's new_slab ran under another allocator"),
+                );
+                self.core.new_page(node)
+            }
+        }
+    }
+    pub fn ld_slab_pair(&mut self, s: SlabId) -> (Addr, Counters) {
+        self.with_slab_pages((NULL, Counters::default()), |sp| sp.ld_slab_pair(s))
+    }
+    pub fn cas2_native(&mut self, s: SlabId, old: (Addr, Counters), new: (Addr, Counters)) -> bool {
+        self.with_slab_pages(false, |sp| sp.cas2_native(s, old, new))
+    }
+    pub fn ld_nr_partial(&mut self, n: u32) -> u32 {
+        self.with_slab_pages(0, |sp| sp.ld_nr_partial(n))
+    }
+    pub fn discard_ok(&self, nr_partial: u32) -> bool {
+        discard_ok(&self.core, nr_partial)
+    }
+    pub fn add_partial(&mut self, n: u32, s: SlabId, tail: bool) {
+        self.with_slab_pages((), |sp| sp.add_partial(n, s, tail))
+    }
+    pub fn remove_partial(&mut self, n: u32, s: SlabId) {
+        self.with_slab_pages((), |sp| sp.remove_partial(n, s))
+    }
+    /// `discard_slab` with SLUB's CPU slabs (none under 7.0).
+    pub fn discard_slab(&mut self, s: SlabId) {
+        let Machine { core, alloc } = self;
+        match alloc {
+            AllocState::Slub(st) => {
+                let cpus = st.cpu_slab.iter().map(|c| (c.page, c.partial));
+                SlabPages {
+                    pages: &mut st.pages,
+                    core,
+                }
+                .discard_slab(s, cpus)
+            }
+            AllocState::Sheaves(st) => SlabPages {
+                pages: &mut st.pages,
+                core,
+            }
+            .discard_slab(s, std::iter::empty()),
+            AllocState::Slab(_) => note_fault(
+                &core.fault,
+                Fault::Broken("SLUB's slab level ran under another allocator"),
             ),
         }
-        id
+    }
+    pub fn chain_contains(&self, head: Option<SlabId>, s: SlabId) -> bool {
+        chain_contains(self.alloc.slub_pages().unwrap_or(&[]), &self.core, head, s)
+    }
+    pub(in crate::model) fn read_slab_pair(
+        &mut self,
+        p: SlabId,
+        say: impl FnOnce(&Machine, Addr, Counters) -> String,
+    ) -> (Addr, Counters) {
+        let (f, c) = self.ld_slab_pair(p);
+        note!(
+            self.core,
+            Load,
+            slab_pair_name(&self.core, p),
+            "{}",
+            say(self, f, c)
+        );
+        (f, c)
+    }
+    pub(in crate::model) fn slab_pair_text(&self, p: SlabId, f: Addr, c: Counters) -> String {
+        slab_pair_text(&self.core, p, f, c)
+    }
+    pub(in crate::model) fn cas_slab_pair(
+        &mut self,
+        p: SlabId,
+        old: (Addr, Counters),
+        new: (Addr, Counters),
+        succeeds: &str,
+        fails: &str,
+    ) -> bool {
+        self.with_slab_pages(false, |sp| sp.cas_slab_pair(p, old, new, succeeds, fails))
+    }
+    pub(in crate::model) fn slab_pair_name(&self, p: SlabId) -> String {
+        slab_pair_name(&self.core, p)
     }
 }

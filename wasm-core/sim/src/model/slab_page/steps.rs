@@ -3,43 +3,33 @@
 //! events name it, the narration left to the caller (its words are its listing line's).
 
 use super::super::state::*;
-use super::super::Machine;
-use super::Counters;
+use super::super::Core;
+use super::{Counters, SlabPages};
 
-impl Machine {
+impl SlabPages<'_> {
     /// A step's read of slab `p`'s `freelist` and `counters` as one (`ld_slab_pair`), noted
     /// as a load of `page P.(freelist,counters)`; `say` words the narration from the pair
     /// read (it runs only when events are recorded).
-    pub(in crate::model) fn read_slab_pair(
+    pub fn read_slab_pair(
         &mut self,
         p: SlabId,
-        say: impl FnOnce(&Machine, Addr, Counters) -> String,
+        say: impl FnOnce(&Core, Addr, Counters) -> String,
     ) -> (Addr, Counters) {
         let (f, c) = self.ld_slab_pair(p);
         note!(
             self.core,
             Load,
-            self.slab_pair_name(p),
+            slab_pair_name(self.core, p),
             "{}",
-            say(self, f, c)
+            say(self.core, f, c)
         );
         (f, c)
-    }
-
-    /// The narration of most reads of the pair: `P: freelist f, inuse … objects … frozen …`.
-    pub(in crate::model) fn slab_pair_text(&self, p: SlabId, f: Addr, c: Counters) -> String {
-        format!(
-            "{}: freelist {}, {}",
-            self.core.slab_name(p),
-            self.core.addr_name(f),
-            super::counters_text(c)
-        )
     }
 
     /// Linux 7.0's native `cmpxchg_double` on slab `p`'s pair, from `old` to `new`, noted
     /// as `cmpxchg_double(P: freelist a -> b, inuse x -> y)` with `succeeds` or `fails`
     /// after it; returns whether it succeeded.
-    pub(in crate::model) fn cas_slab_pair(
+    pub fn cas_slab_pair(
         &mut self,
         p: SlabId,
         old: (Addr, Counters),
@@ -51,7 +41,7 @@ impl Machine {
         note!(
             self.core,
             Cas2,
-            self.slab_pair_name(p),
+            slab_pair_name(self.core, p),
             "cmpxchg_double({}: freelist {} -> {}, inuse {} -> {}) {}",
             self.core.slab_name(p),
             self.core.addr_name(old.0),
@@ -62,9 +52,19 @@ impl Machine {
         );
         ok
     }
+}
 
-    /// The pair as events name its target: `page P.(freelist,counters)`.
-    pub(in crate::model) fn slab_pair_name(&self, p: SlabId) -> String {
-        format!("page {}.(freelist,counters)", self.core.slab_name(p))
-    }
+/// The narration of most reads of the pair: `P: freelist f, inuse … objects … frozen …`.
+pub fn slab_pair_text(core: &Core, p: SlabId, f: Addr, c: Counters) -> String {
+    format!(
+        "{}: freelist {}, {}",
+        core.slab_name(p),
+        core.addr_name(f),
+        super::counters_text(c)
+    )
+}
+
+/// The pair as events name its target: `page P.(freelist,counters)`.
+pub fn slab_pair_name(core: &Core, p: SlabId) -> String {
+    format!("page {}.(freelist,counters)", core.slab_name(p))
 }

@@ -345,7 +345,7 @@ impl Machine {
                 fr.count = 0;
                 fr.n = Some(first);
                 *pc = B17r;
-                Flow::call(self.get_partial_frame(first, fr.c, false))
+                Flow::call(SlubState::get_partial_frame(first, fr.c, false))
             }
             B17r => {
                 if fr.ret.value != NULL {
@@ -371,7 +371,7 @@ impl Machine {
                 let next = fr.count.saturating_add(1);
                 if let Some(n) = self.any_partial_node(fr.n, fr.node, next) {
                     fr.count = next;
-                    return Flow::call(self.get_partial_frame(n, fr.c, true));
+                    return Flow::call(SlubState::get_partial_frame(n, fr.c, true));
                 }
                 fr.n = None;
                 *pc = B18r;
@@ -563,15 +563,18 @@ impl Machine {
                 *pc = G3;
                 Flow::Step
             }
-            G3 => self.cas2_site(
-                pc,
-                &mut fr.ok,
-                p,
-                (fr.freelist, fr.counters),
-                (NULL, fr.new),
-                false,
-                G3r,
-            ),
+            G3 => self.with_slub(Flow::Step, |st, core| {
+                st.cas2_site(
+                    core,
+                    pc,
+                    &mut fr.ok,
+                    p,
+                    (fr.freelist, fr.counters),
+                    (NULL, fr.new),
+                    false,
+                    G3r,
+                )
+            }),
             G3r => {
                 if fr.ok {
                     Flow::Ret(Ret::new(fr.freelist, None))

@@ -420,7 +420,7 @@ impl Machine {
                 fr.count = 0;
                 fr.n = Some(first);
                 *pc = LL41;
-                Flow::call(self.get_partial_frame(first, fr.c, false))
+                Flow::call(SlubState::get_partial_frame(first, fr.c, false))
             }
             LL41 => {
                 if fr.ret.slab.is_some() {
@@ -444,7 +444,7 @@ impl Machine {
                 let next = fr.count.saturating_add(1);
                 if let Some(n) = self.any_partial_node(fr.n, fr.node, next) {
                     fr.count = next;
-                    return Flow::call(self.get_partial_frame(n, fr.c, true));
+                    return Flow::call(SlubState::get_partial_frame(n, fr.c, true));
                 }
                 fr.n = None;
                 *pc = LL42;

@@ -163,15 +163,18 @@ impl Machine {
                 *pc = D3;
                 Flow::Step
             }
-            D3 => self.cas2_site(
-                pc,
-                &mut fr.ok,
-                p,
-                (fr.prior, fr.cnt),
-                (fr.f, fr.new),
-                false,
-                D3r,
-            ),
+            D3 => self.with_slub(Flow::Step, |st, core| {
+                st.cas2_site(
+                    core,
+                    pc,
+                    &mut fr.ok,
+                    p,
+                    (fr.prior, fr.cnt),
+                    (fr.f, fr.new),
+                    false,
+                    D3r,
+                )
+            }),
             D3r => {
                 if fr.ok {
                     fr.f = fr.nxt;
@@ -309,15 +312,18 @@ impl Machine {
                 *pc = D8;
                 Flow::Step
             }
-            D8 => self.cas2_site(
-                pc,
-                &mut fr.ok,
-                p,
-                (fr.prior, fr.cnt),
-                (fr.nxt, fr.new),
-                false,
-                D8r,
-            ),
+            D8 => self.with_slub(Flow::Step, |st, core| {
+                st.cas2_site(
+                    core,
+                    pc,
+                    &mut fr.ok,
+                    p,
+                    (fr.prior, fr.cnt),
+                    (fr.nxt, fr.new),
+                    false,
+                    D8r,
+                )
+            }),
             D8r => {
                 *pc = if fr.ok { D9 } else { D4 };
                 Flow::Go
@@ -421,15 +427,18 @@ impl Machine {
                     *pc = DSL;
                     return Flow::Go;
                 }
-                self.cas2_site(
-                    pc,
-                    &mut fr.ok,
-                    p,
-                    (fr.x, fr.cnt),
-                    (fr.nxt, fr.new),
-                    true,
-                    DS4r,
-                )
+                self.with_slub(Flow::Step, |st, core| {
+                    st.cas2_site(
+                        core,
+                        pc,
+                        &mut fr.ok,
+                        p,
+                        (fr.x, fr.cnt),
+                        (fr.nxt, fr.new),
+                        true,
+                        DS4r,
+                    )
+                })
             }
             DSL => {
                 step!(self.core);

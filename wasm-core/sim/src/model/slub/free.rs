@@ -437,15 +437,18 @@ impl Machine {
                 *pc = S5;
                 Flow::Step
             }
-            S5 => self.cas2_site(
-                pc,
-                &mut fr.ok,
-                p,
-                (fr.prior, fr.cnt),
-                (fr.x, fr.new),
-                true,
-                S5r,
-            ),
+            S5 => self.with_slub(Flow::Step, |st, core| {
+                st.cas2_site(
+                    core,
+                    pc,
+                    &mut fr.ok,
+                    p,
+                    (fr.prior, fr.cnt),
+                    (fr.x, fr.new),
+                    true,
+                    S5r,
+                )
+            }),
             S5r => {
                 if !fr.ok {
                     *pc = S1;
@@ -459,7 +462,7 @@ impl Machine {
                 if frozen_partials {
                     if fr.new.frozen && !was_frozen {
                         *pc = S5p;
-                        return Flow::call(self.put_cpu_partial_frame(p, true));
+                        return Flow::call(SlubState::put_cpu_partial_frame(&self.core, p, true));
                     }
                     if was_frozen {
                         self.core.stat(Stat::FREE_FROZEN);
@@ -468,7 +471,7 @@ impl Machine {
                     self.core.stat(Stat::FREE_FROZEN);
                 } else if v.cpu_partial && fr.prior == NULL {
                     *pc = S5p;
-                    return Flow::call(self.put_cpu_partial_frame(p, true));
+                    return Flow::call(SlubState::put_cpu_partial_frame(&self.core, p, true));
                 }
                 Flow::Ret(Ret::new(NULL, None))
             }

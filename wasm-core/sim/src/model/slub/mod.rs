@@ -115,9 +115,6 @@ impl Machine {
     pub(in crate::model) fn ld_page(&mut self, c: u32) -> Option<SlabId> {
         self.with_slub(None, |st, core| st.ld_page(core, c))
     }
-    pub(in crate::model) fn ld_partial(&mut self, c: u32) -> Option<SlabId> {
-        self.with_slub(None, |st, core| st.ld_partial(core, c))
-    }
     pub(in crate::model) fn st_freelist(&mut self, c: u32, v: Addr) {
         self.with_slub((), |st, core| st.st_freelist(core, c, v))
     }
@@ -155,21 +152,21 @@ impl Machine {
             Frame::SlabAlloc { pc, l } => return st.slab_alloc(core, pc, l),
             Frame::FlushSlab { pc, l } => return st.flush_slab(core, pc, l),
             Frame::FlushCpuSlab { pc, l } => return st.flush_cpu_slab(core, pc, l),
+            Frame::CmpxchgDoubleSlab { pc, l } => return st.cmpxchg_double_slab(core, pc, l),
+            Frame::NewSlab { pc, l } => return st.new_slab(core, pc, l),
+            Frame::GetPartialNode { pc, l } => return st.get_partial_node(core, pc, l),
+            Frame::AcquireSlab { pc, l } => return st.acquire_slab(core, pc, l),
+            Frame::PutCpuPartial { pc, l } => return st.put_cpu_partial(core, pc, l),
+            Frame::UnfreezePartials { pc, l } => return st.unfreeze_partials(core, pc, l),
             _ => {}
         }
         match fr {
             Frame::SlabAllocSlow { pc, l } => self.slab_alloc_slow(pc, l),
             Frame::SlabAllocSlowLl { pc, l } => self.slab_alloc_slow_ll(pc, l),
             Frame::GetFreelist { pc, l } => self.get_freelist(pc, l),
-            Frame::GetPartialNode { pc, l } => self.get_partial_node(pc, l),
-            Frame::AcquireSlab { pc, l } => self.acquire_slab(pc, l),
-            Frame::NewSlab { pc, l } => self.new_slab(pc, l),
-            Frame::PutCpuPartial { pc, l } => self.put_cpu_partial(pc, l),
-            Frame::UnfreezePartials { pc, l } => self.unfreeze_partials(pc, l),
             Frame::DeactivateSlab { pc, l } => self.deactivate_slab(pc, l),
             Frame::SlabFree { pc, l } => self.slab_free(pc, l),
             Frame::SlabFreeSlow { pc, l } => self.slab_free_slow(pc, l),
-            Frame::CmpxchgDoubleSlab { pc, l } => self.cmpxchg_double_slab(pc, l),
             _ => self
                 .core
                 .fault(Fault::Broken("a function of another allocator")),

@@ -4,7 +4,7 @@
 
 use super::super::allocator::{own_state, OwnState};
 use super::super::prims::found;
-use super::super::slab_page::SlubPage;
+use super::super::slab_page::{self, SlabPages, SlubPage};
 use super::super::state::*;
 use super::super::Core;
 
@@ -95,5 +95,43 @@ impl SlubState {
     ) -> Option<&mut KmemCacheCpu> {
         let c = self.cpu_slab.get_mut(k as usize);
         found(&core.fault, "kmem_cache_cpu of cpu", k.into(), c)
+    }
+    /// SLUB's fields of slab `s` (`slab_page::slab` on its own slabs).
+    #[inline]
+    pub(in crate::model) fn slab(&self, core: &Core, s: SlabId) -> &SlubPage {
+        slab_page::slab(&self.pages, core, s)
+    }
+    #[inline]
+    pub(in crate::model) fn slab_mut(&mut self, core: &Core, s: SlabId) -> Option<&mut SlubPage> {
+        found(
+            &core.fault,
+            "slab",
+            s.into(),
+            self.pages.get_mut(s as usize),
+        )
+    }
+    /// The slab level (`slab_page`) on SLUB's slabs, lent with the core.
+    #[inline]
+    pub(in crate::model) fn sp<'a>(&'a mut self, core: &'a mut Core) -> SlabPages<'a> {
+        SlabPages {
+            pages: &mut self.pages,
+            core,
+        }
+    }
+    /// `discard_slab` with SLUB's CPU slabs, which its check reads.
+    pub(in crate::model) fn discard_slab(&mut self, core: &mut Core, s: SlabId) {
+        let cpus = self.cpu_slab.iter().map(|c| (c.page, c.partial));
+        SlabPages {
+            pages: &mut self.pages,
+            core,
+        }
+        .discard_slab(s, cpus)
+    }
+    /// `spin_lock(&n->list_lock)`: INV-13's order check asks whether the stepping context holds
+    /// a `slab_lock` (`Machine::holds_lock_inside_list_lock` under SLUB), a scan of every slab
+    /// made only when checks are on.
+    pub(in crate::model) fn spin_lock(&self, core: &mut Core, n: u32) {
+        let inside = core.checks && self.pages.iter().any(|s| s.slab_lock == Some(core.cur));
+        core.spin_lock(n, inside);
     }
 }

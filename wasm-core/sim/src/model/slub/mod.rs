@@ -90,6 +90,10 @@ impl Machine {
     pub(super) fn slub_state(&self) -> &SlubState {
         self.own()
     }
+    #[cfg(test)]
+    pub(super) fn slub_state_mut(&mut self) -> Option<&mut SlubState> {
+        self.own_mut()
+    }
     /// The machine's two fields borrowed apart: `f` on SLUB's state and the core, or `none`
     /// (the arm's fault noted) under another allocator. A step function passes `Flow::Step`,
     /// what `Core::fault` answers: the noted fault stops the machine at this label.
@@ -100,73 +104,41 @@ impl Machine {
             None => none,
         }
     }
-    // The step functions' way to the lookups and primitives of `structs.rs` and `access.rs`,
-    // until they are `impl SlubState` themselves.
+    // The views' and the invariants' way to a CPU's `kmem_cache_cpu`.
     pub(in crate::model) fn cpu_slab(&self, k: u32) -> &KmemCacheCpu {
         self.slub_state().cpu_slab(&self.core, k)
     }
-    pub(in crate::model) fn cpu_slab_mut(&mut self, k: u32) -> Option<&mut KmemCacheCpu> {
-        let Machine { core, alloc } = self;
-        own_mut::<SlubState>(&core.fault, alloc)?.cpu_slab_mut(core, k)
-    }
-    pub(in crate::model) fn ld_freelist(&mut self, c: u32) -> Addr {
-        self.with_slub(NULL, |st, core| st.ld_freelist(core, c))
-    }
-    pub(in crate::model) fn ld_page(&mut self, c: u32) -> Option<SlabId> {
-        self.with_slub(None, |st, core| st.ld_page(core, c))
-    }
-    pub(in crate::model) fn st_freelist(&mut self, c: u32, v: Addr) {
-        self.with_slub((), |st, core| st.st_freelist(core, c, v))
-    }
-    pub(in crate::model) fn st_page(&mut self, c: u32, v: Option<SlabId>) {
-        self.with_slub((), |st, core| st.st_page(core, c, v))
-    }
-    pub(in crate::model) fn st_partial(&mut self, c: u32, v: Option<SlabId>) {
-        self.with_slub((), |st, core| st.st_partial(core, c, v))
-    }
-    pub(in crate::model) fn bump_tid(&mut self, c: u32) {
-        self.with_slub((), |st, core| st.bump_tid(core, c))
-    }
-    pub(in crate::model) fn pcas2(
-        &mut self,
-        snap: Snapshot,
-        old: (Addr, u64),
-        new: (Addr, u64),
-        with_tid: bool,
-    ) -> bool {
-        self.with_slub(false, |st, core| st.pcas2(core, snap, old, new, with_tid))
-    }
-    pub(in crate::model) fn check_snapshot(&mut self, snap: Snapshot, k: u32) {
-        self.with_slub((), |st, core| st.check_snapshot(core, snap, k))
-    }
-
-    /// Dispatch one label of a SLUB function to its step machine.
-    /// The functions already `impl SlubState` take the core beside it: the machine's two
-    /// fields, borrowed apart (as `exec_slab`); the others are still `impl Machine`.
+    /// Dispatch one label of a SLUB function to its step machine, `impl SlubState` given the
+    /// core beside it: the machine's two fields, borrowed apart (as `exec_slab`).
     pub(super) fn exec_slub(&mut self, fr: &mut Frame) -> Flow {
         let Machine { core, alloc } = self;
         let AllocState::Slub(st) = alloc else {
             return core.fault(Fault::Broken(<SlubState as OwnState>::WRONG));
         };
         match fr {
-            Frame::SlabAlloc { pc, l } => return st.slab_alloc(core, pc, l),
-            Frame::FlushSlab { pc, l } => return st.flush_slab(core, pc, l),
-            Frame::FlushCpuSlab { pc, l } => return st.flush_cpu_slab(core, pc, l),
-            Frame::CmpxchgDoubleSlab { pc, l } => return st.cmpxchg_double_slab(core, pc, l),
-            Frame::NewSlab { pc, l } => return st.new_slab(core, pc, l),
-            Frame::GetPartialNode { pc, l } => return st.get_partial_node(core, pc, l),
-            Frame::AcquireSlab { pc, l } => return st.acquire_slab(core, pc, l),
-            Frame::PutCpuPartial { pc, l } => return st.put_cpu_partial(core, pc, l),
-            Frame::UnfreezePartials { pc, l } => return st.unfreeze_partials(core, pc, l),
-            _ => {}
+            Frame::SlabAlloc { pc, l } => st.slab_alloc(core, pc, l),
+            Frame::SlabAllocSlow { pc, l } => st.slab_alloc_slow(core, pc, l),
+            Frame::SlabAllocSlowLl { pc, l } => st.slab_alloc_slow_ll(core, pc, l),
+            Frame::GetFreelist { pc, l } => st.get_freelist(core, pc, l),
+            Frame::GetPartialNode { pc, l } => st.get_partial_node(core, pc, l),
+            Frame::AcquireSlab { pc, l } => st.acquire_slab(core, pc, l),
+            Frame::NewSlab { pc, l } => st.new_slab(core, pc, l),
+            Frame::PutCpuPartial { pc, l } => st.put_cpu_partial(core, pc, l),
+            Frame::UnfreezePartials { pc, l } => st.unfreeze_partials(core, pc, l),
+            Frame::FlushSlab { pc, l } => st.flush_slab(core, pc, l),
+            Frame::FlushCpuSlab { pc, l } => st.flush_cpu_slab(core, pc, l),
+            Frame::SlabFree { pc, l } => st.slab_free(core, pc, l),
+            Frame::SlabFreeSlow { pc, l } => st.slab_free_slow(core, pc, l),
+            Frame::CmpxchgDoubleSlab { pc, l } => st.cmpxchg_double_slab(core, pc, l),
+            Frame::DeactivateSlab { .. } => self.exec_slub_machine(fr),
+            _ => core.fault(Fault::Broken("a function of another allocator")),
         }
+    }
+
+    /// The SLUB function still `impl Machine` (`deactivate_slab`).
+    fn exec_slub_machine(&mut self, fr: &mut Frame) -> Flow {
         match fr {
-            Frame::SlabAllocSlow { pc, l } => self.slab_alloc_slow(pc, l),
-            Frame::SlabAllocSlowLl { pc, l } => self.slab_alloc_slow_ll(pc, l),
-            Frame::GetFreelist { pc, l } => self.get_freelist(pc, l),
             Frame::DeactivateSlab { pc, l } => self.deactivate_slab(pc, l),
-            Frame::SlabFree { pc, l } => self.slab_free(pc, l),
-            Frame::SlabFreeSlow { pc, l } => self.slab_free_slow(pc, l),
             _ => self
                 .core
                 .fault(Fault::Broken("a function of another allocator")),

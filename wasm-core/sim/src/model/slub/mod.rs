@@ -7,6 +7,13 @@
 //! `__flush_cpu_slab`), `cmpxchg` (`cmpxchg_double_slab` and the double CAS at its call
 //! sites), `free` (`slab_free`, `__slab_free`); the fast-path steps both listings share
 //! (`steps`) and its invariants INV-1…INV-15 (`invariants`).
+//!
+//! SLUB is a value: its state is `SlubState` (`structs`), and its functions, primitives and
+//! checks are `impl SlubState` over `core: &mut Core` (the memory, its cost, the event),
+//! reaching the slab level it shares with Linux 7.0 through `SlubState::sp` (`slab_page`).
+//! `exec_slub` lends each step the machine's two fields borrowed apart. Still `impl Machine`:
+//! `deactivate_slab` (through `with_slub`), the views, `slub_lock_wait`, and the machine's
+//! entry points to the checks.
 
 use super::{cost, memory, state, Flow, Machine, Pc, Stat};
 use crate::model::pcs::labels::*;

@@ -1,6 +1,7 @@
 //! SLUB's own state (model.md §1): each CPU's `kmem_cache_cpu` with its lookups, and the
 //! vector of SLUB's fields of every slab (`slab_page::SlubPage`, the slab level Linux 7.0
-//! shares).
+//! shares) with SLUB's way to it (`slab`, `sp`, `discard_slab`, `spin_lock`), each given the
+//! core.
 
 use super::super::allocator::{own_state, OwnState};
 use super::super::prims::found;

@@ -185,22 +185,6 @@ impl Machine {
         let p = (self.alloc.slub_pages_mut()).and_then(|p| p.get_mut(s as usize));
         found(&self.core.fault, "slab", s.into(), p)
     }
-    pub(in crate::model) fn create_slab(&mut self, node: u32) -> SlabId {
-        match self.alloc.slub_pages_mut() {
-            Some(pages) => SlabPages {
-                pages,
-                core: &mut self.core,
-            }
-            .create_slab(node),
-            None => {
-                note_fault(
-                    &self.core.fault,
-                    Fault::Broken("SLUB's new_slab ran under another allocator"),
-                );
-                self.core.new_page(node)
-            }
-        }
-    }
     pub fn ld_slab_pair(&mut self, s: SlabId) -> (Addr, Counters) {
         self.with_slab_pages((NULL, Counters::default()), |sp| sp.ld_slab_pair(s))
     }

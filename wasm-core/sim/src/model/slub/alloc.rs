@@ -6,9 +6,10 @@ use super::cost;
 use super::memory::Access;
 use super::state::*;
 use super::Snapshot;
-use super::{Flow, Machine, Stat};
+use super::{Flow, SlubState, Stat};
 use super::{SlabAllocSlow, SlabAllocSlowLl};
 use crate::model::pcs::labels::*;
+use crate::model::Core;
 use crate::scenario::{Fastpath, Prefetch, Slowpath};
 
 /// `slab_alloc` / `slab_alloc_node`: `node` requested; `c`, `tid` as read; `obj` (`object`), `nxt` (`next`), `pg` the CPU slab read; `snap` the INV-12 ghost snapshot.
@@ -42,11 +43,11 @@ impl Locals for SlabAlloc {
     }
 }
 
-impl Machine {
-    pub(in crate::model) fn node_ok(&self, pg: Option<SlabId>, node: Option<u32>) -> bool {
+impl SlubState {
+    pub(in crate::model) fn node_ok(core: &Core, pg: Option<SlabId>, node: Option<u32>) -> bool {
         match (pg, node) {
             (_, None) => true,
-            (Some(p), Some(n)) => self.core.page(p).node == n,
+            (Some(p), Some(n)) => core.page(p).node == n,
             (None, Some(_)) => false,
         }
     }
@@ -54,41 +55,41 @@ impl Machine {
     /// The fast path's `node_match(page, node)`. From v3.8 ("slub: Check for page NULL before
     /// doing the node_match check") a missing CPU slab never matches, even for NUMA_NO_NODE,
     /// and 5.15+ tests `!slab` explicitly; the pre-3.8 fast paths had no `!page` test.
-    pub(super) fn fast_node_match(&self, pg: Option<SlabId>, node: Option<u32>) -> bool {
+    pub(super) fn fast_node_match(core: &Core, pg: Option<SlabId>, node: Option<u32>) -> bool {
         let pre_3_8 = matches!(
-            self.core.fastpath(),
+            core.fastpath(),
             Fastpath::TidUnguarded
                 | Fastpath::IrqDisable
                 | Fastpath::CmpxchgLocal
                 | Fastpath::CmpxchgLocalEmulated
         );
-        (pg.is_some() || pre_3_8) && self.node_ok(pg, node)
+        (pg.is_some() || pre_3_8) && Self::node_ok(core, pg, node)
     }
 
     /// The 3.1 slow path (model.md §2.15): `tid-unguarded` (the pre-3.8 fast path, whose slow path
     /// is 3.1's) without CPU partial lists (3.2+) is exactly v3.1.
-    pub(super) fn v3_1_slow_path(&self) -> bool {
-        self.core.fastpath() == Fastpath::TidUnguarded && !self.core.variant().cpu_partial
+    pub(super) fn v3_1_slow_path(core: &Core) -> bool {
+        core.fastpath() == Fastpath::TidUnguarded && !core.variant().cpu_partial
     }
 
     /// Where the era counts `ALLOC_SLOWPATH`: 3.1–3.14 inside `__slab_alloc` (B6, after the
     /// re-read), 3.15–5.14 in `slab_alloc_node` after every slow-path call ("slub: fix
     /// ALLOC_SLOWPATH stat"; the 4.0 fast paths `tid-loop` and `no-tid`), 5.15+ at the entry of
     /// `___slab_alloc` (LL0, whatever the fast path).
-    pub(super) fn alloc_slowpath_counted_by_caller(&self) -> bool {
-        self.core.variant().slowpath == Slowpath::IrqOff
-            && matches!(self.core.fastpath(), Fastpath::TidLoop | Fastpath::NoTid)
+    pub(super) fn alloc_slowpath_counted_by_caller(core: &Core) -> bool {
+        core.variant().slowpath == Slowpath::IrqOff
+            && matches!(core.fastpath(), Fastpath::TidLoop | Fastpath::NoTid)
     }
 
-    fn count_slow_alloc(&mut self, obj: Addr) {
+    fn count_slow_alloc(core: &mut Core, obj: Addr) {
         if obj != NULL {
-            self.core.ghost.slow_allocs.bump();
+            core.ghost.slow_allocs.bump();
         }
     }
 
     /// Call `__slab_alloc`: the step machine of the variant's slow path.
-    fn call_slow(&self, fr: &SlabAlloc) -> Flow {
-        Flow::call(if self.core.variant().slowpath == Slowpath::LocalLock {
+    fn call_slow(core: &Core, fr: &SlabAlloc) -> Flow {
+        Flow::call(if core.variant().slowpath == Slowpath::LocalLock {
             Frame::SlabAllocSlowLl {
                 pc: slab_alloc_slow_ll::LL0,
                 l: SlabAllocSlowLl {
@@ -112,11 +113,12 @@ impl Machine {
     /// `slab_alloc` / `slab_alloc_node`. `fr.node` is the requested node; returns the object.
     pub(in crate::model) fn slab_alloc(
         &mut self,
+        core: &mut Core,
         pc: &mut slab_alloc::Pc,
         fr: &mut SlabAlloc,
     ) -> Flow {
         use slab_alloc::Pc::*;
-        let fp = self.core.fastpath();
+        let fp = core.fastpath();
         match *pc {
             AllocEntry => {
                 *pc = match fp {
@@ -129,9 +131,10 @@ impl Machine {
                 Flow::Go
             }
             // E2 (3.10–3.19; posted Jan 2013): preempt_disable around reading c and tid.
-            A1 => self.s_preempt_off(pc, A2, " to read this CPU's tid"),
-            A2 => self.s_pcpu(pc, &mut fr.c, A3),
+            A1 => Self::s_preempt_off(core, pc, A2, " to read this CPU's tid"),
+            A2 => Self::s_pcpu(core, pc, &mut fr.c, A3),
             A3 => self.s_read_tid(
+                core,
                 pc,
                 fr.c,
                 &mut fr.tid,
@@ -142,57 +145,57 @@ impl Machine {
                     A5
                 },
             ),
-            A4 => self.s_preempt_on(pc, A5),
+            A4 => Self::s_preempt_on(core, pc, A5),
             // E3 (4.0–5.14): do { tid = this_cpu_read(tid); c = raw_cpu_ptr } while (tid != c->tid).
-            E3a => self.s_this_cpu_read_tid(pc, &mut fr.tid, &mut fr.snap, E3b),
-            E3b => self.s_raw_cpu_ptr(pc, &mut fr.c, E3c, A5),
-            E3c => self.s_recheck_tid(pc, fr.c, fr.tid, A5, E3a),
+            E3a => self.s_this_cpu_read_tid(core, pc, &mut fr.tid, &mut fr.snap, E3b),
+            E3b => Self::s_raw_cpu_ptr(core, pc, &mut fr.c, E3c, A5),
+            E3c => self.s_recheck_tid(core, pc, fr.c, fr.tid, A5, E3a),
             // Under `no-tid` the CAS compares only the head: INV-12's snapshot is taken here,
             // where the CAS gets its expected value, not at the tid read (model.md §5, INV-12).
-            A5 => self.s_alloc_load_freelist(pc, fr, A6, fp == Fastpath::NoTid),
-            A6 => self.s_alloc_load_page(pc, fr, A7, A7),
+            A5 => self.s_alloc_load_freelist(core, pc, fr, A6, fp == Fastpath::NoTid),
+            A6 => self.s_alloc_load_page(core, pc, fr, A7, A7),
             A7 => {
-                if fr.obj == NULL || !self.fast_node_match(fr.pg, fr.node) {
+                if fr.obj == NULL || !Self::fast_node_match(core, fr.pg, fr.node) {
                     *pc = A7r;
-                    return self.call_slow(fr);
+                    return Self::call_slow(core, fr);
                 }
                 *pc = A8;
                 Flow::Go
             }
             A7r => {
                 fr.obj = fr.ret.value;
-                self.count_slow_alloc(fr.obj);
-                if self.alloc_slowpath_counted_by_caller() {
-                    self.core.stat(Stat::ALLOC_SLOWPATH);
+                Self::count_slow_alloc(core, fr.obj);
+                if Self::alloc_slowpath_counted_by_caller(core) {
+                    core.stat(Stat::ALLOC_SLOWPATH);
                 }
                 Flow::Ret(Ret::new(fr.obj, None))
             }
-            A8 => self.s_alloc_load_next(pc, fr, A9),
+            A8 => Self::s_alloc_load_next(core, pc, fr, A9),
             A9 => {
-                step!(self.core);
-                let k = self.core.me();
+                step!(core);
+                let k = core.me();
                 let with_tid = fp != Fastpath::NoTid;
-                let newtid = fr.tid.wrapping_add(self.core.tid_step());
-                let ok = self.pcas2(fr.snap, (fr.obj, fr.tid), (fr.nxt, newtid), with_tid);
-                self.note_pcas2(k, fr.obj, fr.tid, fr.nxt, newtid, with_tid, ok);
+                let newtid = fr.tid.wrapping_add(core.tid_step());
+                let ok = self.pcas2(core, fr.snap, (fr.obj, fr.tid), (fr.nxt, newtid), with_tid);
+                self.note_pcas2(core, k, fr.obj, fr.tid, fr.nxt, newtid, with_tid, ok);
                 if ok {
                     *pc = A10;
                 } else {
-                    self.core.stat(Stat::CMPXCHG_DOUBLE_CPU_FAIL);
+                    core.stat(Stat::CMPXCHG_DOUBLE_CPU_FAIL);
                     *pc = AllocEntry;
                 }
                 Flow::Step
             }
             A10 => {
-                let pf = self.core.variant().prefetch;
+                let pf = core.variant().prefetch;
                 if pf == Prefetch::Off {
                     *pc = A11;
                     return Flow::Go;
                 }
-                step!(self.core);
-                if let Some((s, i)) = self.core.object_of(fr.nxt) {
-                    let line = self.core.obj_line(s, i);
-                    self.core.access(
+                step!(core);
+                if let Some((s, i)) = core.object_of(fr.nxt) {
+                    let line = core.obj_line(s, i);
+                    core.access(
                         line,
                         if pf == Prefetch::Write {
                             Access::PrefetchW
@@ -201,91 +204,93 @@ impl Machine {
                         },
                     );
                 } else {
-                    self.core.charge(cost::Id::Prefetch);
+                    core.charge(cost::Id::Prefetch);
                 }
                 note!(
-                    self.core,
+                    core,
                     Prefetch,
-                    format!("{}.fp", self.core.addr_name(fr.nxt)),
+                    format!("{}.fp", core.addr_name(fr.nxt)),
                     "{} the next free pointer ({}) so the next allocation finds it in cache.",
                     if pf == Prefetch::Write {
                         "prefetchw"
                     } else {
                         "prefetch"
                     },
-                    self.core.addr_name(fr.nxt)
+                    core.addr_name(fr.nxt)
                 );
                 *pc = A11;
                 Flow::Step
             }
             A11 => {
-                self.core.stat(Stat::ALLOC_FASTPATH);
+                core.stat(Stat::ALLOC_FASTPATH);
                 Flow::Ret(Ret::new(fr.obj, None))
             }
             // E0 (2.6.22–2.6.38): interrupts off around the whole fast path, no tid.
-            E0a => self.s_irq_save(
+            E0a => Self::s_irq_save(
+                core,
                 pc,
                 &mut fr.saved_irq,
                 E0b,
                 "no interrupt can run on this CPU now",
             ),
-            E0b => self.s_pcpu(pc, &mut fr.c, E0c),
-            E0c => self.s_alloc_load_freelist(pc, fr, E0d, true),
-            E0d => self.s_alloc_load_page(pc, fr, E0e, E0s),
+            E0b => Self::s_pcpu(core, pc, &mut fr.c, E0c),
+            E0c => self.s_alloc_load_freelist(core, pc, fr, E0d, true),
+            E0d => self.s_alloc_load_page(core, pc, fr, E0e, E0s),
             E0s => {
                 *pc = E0t;
-                self.call_slow(fr)
+                Self::call_slow(core, fr)
             }
             E0t => {
                 fr.obj = fr.ret.value;
-                self.count_slow_alloc(fr.obj);
+                Self::count_slow_alloc(core, fr.obj);
                 *pc = E0g;
                 Flow::Go
             }
-            E0e => self.s_alloc_load_next(pc, fr, E0f),
+            E0e => Self::s_alloc_load_next(core, pc, fr, E0f),
             E0f => {
-                step!(self.core);
-                self.check_snapshot(fr.snap, self.core.me());
-                self.st_freelist(fr.c, fr.nxt);
+                step!(core);
+                self.check_snapshot(core, fr.snap, core.me());
+                self.st_freelist(core, fr.c, fr.nxt);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "freelist := {} (plain store, safe with interrupts off).",
-                    self.core.addr_name(fr.nxt)
+                    core.addr_name(fr.nxt)
                 );
-                self.core.stat(Stat::ALLOC_FASTPATH);
+                core.stat(Stat::ALLOC_FASTPATH);
                 *pc = E0g;
                 Flow::Step
             }
             E0g => {
-                step!(self.core);
-                self.core.irq_restore(fr.saved_irq);
+                step!(core);
+                core.irq_restore(fr.saved_irq);
                 note!(
-                    self.core,
+                    core,
                     IrqOn,
                     "irqs".into(),
                     "local_irq_restore: the allocation of {} is complete.",
-                    self.core.addr_name(fr.obj)
+                    core.addr_name(fr.obj)
                 );
                 Flow::Ret(Ret::new(fr.obj, None))
             }
             // 2008 x86: cmpxchg_local on c->freelist with preemption off, no tid (model.md §4 (i)).
-            L0 => self.s_preempt_off(pc, L1, " (get_cpu), so c stays this CPU's"),
-            L1 => self.s_pcpu(pc, &mut fr.c, L2),
-            L2 => self.s_alloc_load_freelist(pc, fr, L3, true),
-            L3 => self.s_alloc_load_page(pc, fr, L4, Ls),
+            L0 => Self::s_preempt_off(core, pc, L1, " (get_cpu), so c stays this CPU's"),
+            L1 => Self::s_pcpu(core, pc, &mut fr.c, L2),
+            L2 => self.s_alloc_load_freelist(core, pc, fr, L3, true),
+            L3 => self.s_alloc_load_page(core, pc, fr, L4, Ls),
             Ls => {
                 *pc = Lt;
-                self.call_slow(fr)
+                Self::call_slow(core, fr)
             }
             Lt => {
                 fr.obj = fr.ret.value;
-                self.count_slow_alloc(fr.obj);
+                Self::count_slow_alloc(core, fr.obj);
                 *pc = L6;
                 Flow::Go
             }
-            L4 => self.s_alloc_load_next(
+            L4 => Self::s_alloc_load_next(
+                core,
                 pc,
                 fr,
                 if fp == Fastpath::CmpxchgLocal {
@@ -295,28 +300,27 @@ impl Machine {
                 },
             ),
             L5 => {
-                step!(self.core);
+                step!(core);
                 let k = fr.c;
-                self.core
-                    .atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
-                let cur = self.cpu_slab(k).freelist;
+                core.atomic(core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
+                let cur = self.cpu_slab(core, k).freelist;
                 let ok = cur == fr.obj;
-                self.core.set_ok(ok);
+                core.set_ok(ok);
                 if ok {
-                    self.check_snapshot(fr.snap, k);
-                    if let Some(cpu) = self.cpu_slab_mut(k) {
+                    self.check_snapshot(core, fr.snap, k);
+                    if let Some(cpu) = self.cpu_slab_mut(core, k) {
                         cpu.freelist = fr.nxt;
                         cpu.ghost_version.bump();
                     }
-                    self.core.stat(Stat::ALLOC_FASTPATH);
+                    core.stat(Stat::ALLOC_FASTPATH);
                 }
                 note!(
-                    self.core,
+                    core,
                     CasLocal,
                     format!("cpu_slab[{k}].freelist"),
                     "cmpxchg_local(freelist: {} -> {}) {}.",
-                    self.core.addr_name(fr.obj),
-                    self.core.addr_name(fr.nxt),
+                    core.addr_name(fr.obj),
+                    core.addr_name(fr.nxt),
                     if ok {
                         "succeeds: only the head pointer was compared"
                     } else {
@@ -326,23 +330,24 @@ impl Machine {
                 *pc = if ok { L6 } else { L2 };
                 Flow::Step
             }
-            L5a => self.s_irq_save(
+            L5a => Self::s_irq_save(
+                core,
                 pc,
                 &mut fr.saved_irq,
                 L5b,
                 "the emulated cmpxchg_local starts",
             ),
             L5b => {
-                step!(self.core);
-                let cur = self.ld_freelist(fr.c);
+                step!(core);
+                let cur = self.ld_freelist(core, fr.c);
                 fr.ok = cur == fr.obj;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Compare the head {} with {}: {}.",
-                    self.core.addr_name(cur),
-                    self.core.addr_name(fr.obj),
+                    core.addr_name(cur),
+                    core.addr_name(fr.obj),
                     if fr.ok { "equal" } else { "changed" }
                 );
                 *pc = L5c;
@@ -353,35 +358,36 @@ impl Machine {
                     *pc = L5d;
                     return Flow::Go;
                 }
-                step!(self.core);
-                self.check_snapshot(fr.snap, fr.c);
-                self.st_freelist(fr.c, fr.nxt);
-                self.core.stat(Stat::ALLOC_FASTPATH);
+                step!(core);
+                self.check_snapshot(core, fr.snap, fr.c);
+                self.st_freelist(core, fr.c, fr.nxt);
+                core.stat(Stat::ALLOC_FASTPATH);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Store the new head {}.",
-                    self.core.addr_name(fr.nxt)
+                    core.addr_name(fr.nxt)
                 );
                 *pc = L5d;
                 Flow::Step
             }
-            L5d => self.s_irq_restore(
+            L5d => Self::s_irq_restore(
+                core,
                 pc,
                 fr.saved_irq,
                 if fr.ok { L6 } else { L2 },
                 "the emulated cmpxchg_local ends",
             ),
             L6 => {
-                step!(self.core);
-                self.core.preempt_on();
+                step!(core);
+                core.preempt_on();
                 note!(
-                    self.core,
+                    core,
                     PreemptOn,
                     "preempt_count".into(),
                     "put_cpu: preemption back on; allocated {}.",
-                    self.core.addr_name(fr.obj)
+                    core.addr_name(fr.obj)
                 );
                 Flow::Ret(Ret::new(fr.obj, None))
             }

@@ -5,9 +5,10 @@ use super::memory::Access;
 use super::state::*;
 use super::FlushSlab;
 use super::NewSlab;
-use super::{Flow, Machine, Stat};
+use super::{Flow, SlubState, Stat};
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::Counters;
+use crate::model::Core;
 use crate::scenario::{Fastpath, Slowpath};
 
 /// `__slab_alloc` of 3.x–5.14 (irqs off): `c` reloaded, `pg` the CPU slab, `f` the freelist taken, `p` a CPU partial or new slab, `n` the node tried, `count` the nodes `get_any_partial` tried.
@@ -70,29 +71,30 @@ impl Locals for GetFreelist {
     }
 }
 
-impl Machine {
+impl SlubState {
     /// `__slab_alloc` of 3.x–5.14 (irqs off throughout; 5.15+'s, under the local lock, is the step
     /// machine `slab_alloc_slow_ll`).
     pub(in crate::model) fn slab_alloc_slow(
         &mut self,
+        core: &mut Core,
         pc: &mut slab_alloc_slow::Pc,
         fr: &mut SlabAllocSlow,
     ) -> Flow {
         use slab_alloc_slow::Pc::*;
-        let ll = self.core.variant().slowpath == Slowpath::LocalLock;
+        let ll = core.variant().slowpath == Slowpath::LocalLock;
         match *pc {
             B1 => {
-                if self.core.fastpath() == Fastpath::IrqDisable {
+                if core.fastpath() == Fastpath::IrqDisable {
                     // E0: the fast path already disabled interrupts; the slow path of that era
                     // ran inside the same section instead of saving them again.
                     fr.saved_irq = false;
                     *pc = B2;
                     return Flow::Go;
                 }
-                step!(self.core);
-                self.core.irq_save(&mut fr.saved_irq);
+                step!(core);
+                core.irq_save(&mut fr.saved_irq);
                 note!(
-                    self.core,
+                    core,
                     IrqOff,
                     "irqs".into(),
                     "Slow path: local_irq_save; the rest runs with interrupts off."
@@ -101,10 +103,10 @@ impl Machine {
                 Flow::Step
             }
             B2 => {
-                step!(self.core);
-                fr.c = self.core.me();
+                step!(core);
+                fr.c = core.me();
                 note!(
-                    self.core,
+                    core,
                     Pcpu,
                     format!("cpu_slab[{}]", fr.c),
                     "Reload c: we may have migrated since the fast path (cpu{}).",
@@ -114,22 +116,22 @@ impl Machine {
                 Flow::Step
             }
             B3 => {
-                step!(self.core);
-                fr.pg = self.ld_page(fr.c);
+                step!(core);
+                fr.pg = self.ld_page(core, fr.c);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].page", fr.c),
                     "Read the CPU slab: {}.",
-                    self.core.slab_opt_name(fr.pg)
+                    core.slab_opt_name(fr.pg)
                 );
                 *pc = if fr.pg.is_none() { B14 } else { B4 };
                 Flow::Step
             }
             B4 => {
-                if !self.node_ok(fr.pg, fr.node) {
-                    self.core.stat(Stat::ALLOC_NODE_MISMATCH);
-                    if self.core.fastpath() == Fastpath::TidUnguarded {
+                if !SlubState::node_ok(core, fr.pg, fr.node) {
+                    core.stat(Stat::ALLOC_NODE_MISMATCH);
+                    if core.fastpath() == Fastpath::TidUnguarded {
                         // 3.1's deactivate_slab(s, c) bumps tid and clears c->page and
                         // c->freelist before stage one: flush_slab's 3.1 order (T1–T4), without
                         // its CPUSLAB_FLUSH.
@@ -143,7 +145,7 @@ impl Machine {
                         });
                     }
                     *pc = B4a;
-                } else if self.v3_1_slow_path() {
+                } else if Self::v3_1_slow_path(core) {
                     // 3.1 has no B5: the re-read of c->freelist came with "slub: fix a
                     // possible memleak in __slab_alloc()" (v3.2). An object an irq or a
                     // migration put on c->freelist meanwhile is overwritten and lost.
@@ -155,28 +157,33 @@ impl Machine {
                 Flow::Go
             }
             B4a => {
-                step!(self.core);
-                fr.f = self.ld_freelist(fr.c);
+                step!(core);
+                fr.f = self.ld_freelist(core, fr.c);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Slab {} is on the wrong node: deactivate it with its freelist {}.",
-                    self.core.slab_opt_name(fr.pg),
-                    self.core.addr_name(fr.f)
+                    core.slab_opt_name(fr.pg),
+                    core.addr_name(fr.f)
                 );
                 *pc = B4d;
                 Flow::Step
             }
             B4d => {
                 *pc = B4b;
-                Flow::call(self.deactivate_frame(need!(self.core, fr.pg), fr.f, fr.c))
+                Flow::call(SlubState::deactivate_frame(
+                    core,
+                    need!(core, fr.pg),
+                    fr.f,
+                    fr.c,
+                ))
             }
             B4b => {
-                step!(self.core);
-                self.st_page(fr.c, None);
+                step!(core);
+                self.st_page(core, fr.c, None);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "c->page := NULL."
@@ -185,10 +192,10 @@ impl Machine {
                 Flow::Step
             }
             B4c => {
-                step!(self.core);
-                self.st_freelist(fr.c, NULL);
+                step!(core);
+                self.st_freelist(core, fr.c, NULL);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist := NULL (no tid bump on this path in 3.10)."
@@ -197,28 +204,28 @@ impl Machine {
                 Flow::Step
             }
             B5 => {
-                step!(self.core);
-                fr.f = self.ld_freelist(fr.c);
+                step!(core);
+                fr.f = self.ld_freelist(core, fr.c);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Re-read the CPU freelist: {}.",
-                    self.core.addr_name(fr.f)
+                    core.addr_name(fr.f)
                 );
                 fr.flag = false;
                 *pc = if fr.f != NULL { B10 } else { B6 };
                 Flow::Step
             }
             B6 => {
-                if !self.alloc_slowpath_counted_by_caller() {
-                    self.core.stat(Stat::ALLOC_SLOWPATH);
+                if !SlubState::alloc_slowpath_counted_by_caller(core) {
+                    core.stat(Stat::ALLOC_SLOWPATH);
                 }
                 *pc = B8;
                 Flow::call(Frame::GetFreelist {
                     pc: get_freelist::G1,
                     l: GetFreelist {
-                        slab: need!(self.core, fr.pg),
+                        slab: need!(core, fr.pg),
                         ..GetFreelist::default()
                     },
                 })
@@ -230,17 +237,17 @@ impl Machine {
             }
             // `goto new_slab` is B8a's (B8b's); the refill goes on to load_freelist.
             B9 => {
-                self.core.stat(Stat::ALLOC_REFILL);
+                core.stat(Stat::ALLOC_REFILL);
                 fr.flag = true;
                 *pc = B10;
                 Flow::Go
             }
             B8a => {
-                step!(self.core);
-                self.st_page(fr.c, None);
-                self.core.stat(Stat::DEACTIVATE_BYPASS);
+                step!(core);
+                self.st_page(core, fr.c, None);
+                core.stat(Stat::DEACTIVATE_BYPASS);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "The slab had nothing left and was unfrozen by get_freelist: c->page := NULL."
@@ -249,10 +256,10 @@ impl Machine {
                 Flow::Step
             }
             B8b => {
-                step!(self.core);
-                self.bump_tid(fr.c);
+                step!(core);
+                self.bump_tid(core, fr.c);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].tid", fr.c),
                     "5.19+ (Jann Horn's 2022 fix): the bypass exit bumps tid too."
@@ -260,34 +267,35 @@ impl Machine {
                 *pc = B14;
                 Flow::Step
             }
-            B10 => self.s_load_freelist_next(pc, fr.f, &mut fr.nxt, B11),
-            B11 => self.s_store_freelist_next(pc, fr.c, fr.nxt, &mut fr.flag, B12),
+            B10 => SlubState::s_load_freelist_next(core, pc, fr.f, &mut fr.nxt, B11),
+            B11 => self.s_store_freelist_next(core, pc, fr.c, fr.nxt, &mut fr.flag, B12),
             B12 => {
-                step!(self.core);
-                self.bump_tid(fr.c);
+                step!(core);
+                self.bump_tid(core, fr.c);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].tid", fr.c),
                     "Bump tid to {}: any fast path suspended on this CPU will now fail its CAS.",
-                    self.cpu_slab(fr.c).tid
+                    self.cpu_slab(core, fr.c).tid
                 );
                 *pc = B13;
                 Flow::Step
             }
             B13 => {
-                step!(self.core);
-                self.core.irq_restore(fr.saved_irq);
+                step!(core);
+                core.irq_restore(fr.saved_irq);
                 note!(
-                    self.core,
+                    core,
                     IrqOn,
                     "irqs".into(),
                     "local_irq_restore: slow path done, returning {}.",
-                    self.core.addr_name(fr.f)
+                    core.addr_name(fr.f)
                 );
                 Flow::Ret(Ret::new(fr.f, None))
             }
             B14 => self.s_load_cpu_partial(
+                core,
                 pc,
                 fr.c,
                 &mut fr.p,
@@ -295,33 +303,33 @@ impl Machine {
                 B17,
                 "Look at the CPU partial list",
             ),
-            B15 => self.s_install_cpu_partial(pc, fr.c, fr.p, B15b),
+            B15 => self.s_install_cpu_partial(core, pc, fr.c, fr.p, B15b),
             B15b => {
-                step!(self.core);
-                let p = need!(self.core, fr.p);
-                self.core.access(self.core.page(p).line, Access::Read);
-                let next = self.slab(p).next;
-                self.st_partial(fr.c, next);
-                self.core.stat(Stat::CPU_PARTIAL_ALLOC);
+                step!(core);
+                let p = need!(core, fr.p);
+                core.access(core.page(p).line, Access::Read);
+                let next = self.slab(core, p).next;
+                self.st_partial(core, fr.c, next);
+                core.stat(Stat::CPU_PARTIAL_ALLOC);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "c->partial := {}.",
-                    self.core.slab_opt_name(next)
+                    core.slab_opt_name(next)
                 );
                 *pc = B16;
                 Flow::Step
             }
             B16 => {
-                step!(self.core);
-                self.st_freelist(fr.c, NULL);
+                step!(core);
+                self.st_freelist(core, fr.c, NULL);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist := NULL; redo with {}.",
-                    self.core.slab_opt_name(fr.p)
+                    core.slab_opt_name(fr.p)
                 );
                 fr.pg = fr.p;
                 *pc = B4;
@@ -329,16 +337,16 @@ impl Machine {
             }
             B17 => {
                 // get_partial: the requested node (or this CPU's), then any other node.
-                let first = fr.node.unwrap_or(self.core.my_node());
+                let first = fr.node.unwrap_or(core.my_node());
                 fr.count = 0;
                 fr.n = Some(first);
                 *pc = B17r;
-                Flow::call(self.get_partial_frame(first, fr.c, false))
+                Flow::call(SlubState::get_partial_frame(first, fr.c, false))
             }
             B17r => {
                 if fr.ret.value != NULL {
                     fr.f = fr.ret.value;
-                    fr.pg = self.cpu_slab(fr.c).page;
+                    fr.pg = self.cpu_slab(core, fr.c).page;
                     fr.flag = true;
                     *pc = B10;
                     return Flow::Go;
@@ -357,9 +365,9 @@ impl Machine {
                 }
                 // get_any_partial: only for NUMA_NO_NODE requests.
                 let next = fr.count.saturating_add(1);
-                if let Some(n) = self.any_partial_node(fr.n, fr.node, next) {
+                if let Some(n) = Self::any_partial_node(core, fr.n, fr.node, next) {
                     fr.count = next;
-                    return Flow::call(self.get_partial_frame(n, fr.c, true));
+                    return Flow::call(SlubState::get_partial_frame(n, fr.c, true));
                 }
                 fr.n = None;
                 *pc = B18r;
@@ -378,15 +386,15 @@ impl Machine {
                 Flow::Go
             }
             B17g => {
-                step!(self.core);
-                let p = need!(self.core, fr.p);
-                self.st_page(fr.c, Some(p));
+                step!(core);
+                let p = need!(core, fr.p);
+                self.st_page(core, fr.c, Some(p));
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "c->page := {}, frozen by taking its freelist.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 fr.pg = Some(p);
                 *pc = B10;
@@ -403,10 +411,10 @@ impl Machine {
                 Flow::Go
             }
             B18f => {
-                step!(self.core);
-                self.core.irq_restore(fr.saved_irq);
+                step!(core);
+                core.irq_restore(fr.saved_irq);
                 note!(
-                    self.core,
+                    core,
                     IrqOn,
                     "irqs".into(),
                     "Out of memory: the slow path returns NULL (no tid bump on this exit in 3.10)."
@@ -414,10 +422,10 @@ impl Machine {
                 Flow::Ret(Ret::new(NULL, None))
             }
             B19 => {
-                step!(self.core);
-                fr.c = self.core.me();
+                step!(core);
+                fr.c = core.me();
                 note!(
-                    self.core,
+                    core,
                     Pcpu,
                     format!("cpu_slab[{}]", fr.c),
                     "Reload c after new_slab: we may be on another CPU now (cpu{}).",
@@ -427,14 +435,14 @@ impl Machine {
                 Flow::Step
             }
             B20 => {
-                step!(self.core);
-                fr.old = self.ld_page(fr.c);
+                step!(core);
+                fr.old = self.ld_page(core, fr.c);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].page", fr.c),
                     "Is there a CPU slab already? {}.",
-                    self.core.slab_opt_name(fr.old)
+                    core.slab_opt_name(fr.old)
                 );
                 *pc = B20c;
                 Flow::Step
@@ -453,37 +461,37 @@ impl Machine {
                 Flow::Go
             }
             B21 => {
-                step!(self.core);
-                let p = need!(self.core, fr.p);
-                self.core.access(self.core.page(p).line, Access::Write);
-                fr.f = self.slab(p).freelist;
-                if let Some(sl) = self.slab_mut(p) {
+                step!(core);
+                let p = need!(core, fr.p);
+                core.access(core.page(p).line, Access::Write);
+                fr.f = self.slab(core, p).freelist;
+                if let Some(sl) = self.slab_mut(core, p) {
                     sl.freelist = NULL;
                 }
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("page {}.freelist", self.core.slab_name(p)),
+                    format!("page {}.freelist", core.slab_name(p)),
                     "Take the new slab's whole freelist ({}...) and leave it empty.",
-                    self.core.addr_name(fr.f)
+                    core.addr_name(fr.f)
                 );
                 *pc = B22;
                 Flow::Step
             }
             B22 => {
-                step!(self.core);
-                let p = need!(self.core, fr.p);
-                self.st_page(fr.c, Some(p));
-                if let Some(pg) = self.core.page_mut(p) {
+                step!(core);
+                let p = need!(core, fr.p);
+                self.st_page(core, fr.c, Some(p));
+                if let Some(pg) = core.page_mut(p) {
                     pg.life = Life::Live;
                 }
-                self.core.stat(Stat::ALLOC_SLAB);
+                core.stat(Stat::ALLOC_SLAB);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "Install {} as the CPU slab.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 fr.pg = Some(p);
                 fr.flag = true;
@@ -496,12 +504,12 @@ impl Machine {
     /// `get_any_partial`'s `i`th node after the first one tried (`fr.n`), round the nodes;
     /// `None` once every node was tried, or for a request of one node (`fr.node`).
     pub(super) fn any_partial_node(
-        &self,
+        core: &Core,
         n: Option<u32>,
         node: Option<u32>,
         i: u32,
     ) -> Option<u32> {
-        let nodes = self.core.cfg.sc.nodes;
+        let nodes = core.cfg.sc.nodes;
         let first = n.unwrap_or(0);
         // Both below `nodes` (at most `MAX_NODES`): the sum cannot wrap.
         (node.is_none() && i < nodes).then(|| first.wrapping_add(i).checked_rem(nodes))?
@@ -510,6 +518,7 @@ impl Machine {
     /// `get_freelist` (model.md §2.5): take the CPU slab's freelist, unfreezing it if empty.
     pub(in crate::model) fn get_freelist(
         &mut self,
+        core: &mut Core,
         pc: &mut get_freelist::Pc,
         fr: &mut GetFreelist,
     ) -> Flow {
@@ -517,30 +526,30 @@ impl Machine {
         let p = fr.slab;
         match *pc {
             G1 => {
-                step!(self.core);
-                self.core.access(self.core.page(p).line, Access::Read);
-                fr.freelist = self.slab(p).freelist;
+                step!(core);
+                core.access(core.page(p).line, Access::Read);
+                fr.freelist = self.slab(core, p).freelist;
                 note!(
-                    self.core,
+                    core,
                     Load,
-                    format!("page {}.freelist", self.core.slab_name(p)),
+                    format!("page {}.freelist", core.slab_name(p)),
                     "get_freelist: read {}'s freelist: {}.",
-                    self.core.slab_name(p),
-                    self.core.addr_name(fr.freelist)
+                    core.slab_name(p),
+                    core.addr_name(fr.freelist)
                 );
                 *pc = G2;
                 Flow::Step
             }
             G2 => {
-                step!(self.core);
-                self.core.access(self.core.page(p).line, Access::Read);
-                fr.counters = self.slab(p).counters;
+                step!(core);
+                core.access(core.page(p).line, Access::Read);
+                fr.counters = self.slab(core, p).counters;
                 note!(
-                    self.core,
+                    core,
                     Load,
-                    format!("page {}.counters", self.core.slab_name(p)),
+                    format!("page {}.counters", core.slab_name(p)),
                     "Read {}'s counters: {}.",
-                    self.core.slab_name(p),
+                    core.slab_name(p),
                     crate::model::slab_page::counters_text(fr.counters)
                 );
                 fr.new = Counters {
@@ -552,6 +561,7 @@ impl Machine {
                 Flow::Step
             }
             G3 => self.cas2_site(
+                core,
                 pc,
                 &mut fr.ok,
                 p,

@@ -4,9 +4,10 @@
 use super::memory::Access;
 use super::state::*;
 use super::UnfreezePartials;
-use super::{Flow, Machine, Stat};
+use super::{Flow, SlubState, Stat};
 use super::{GetFreelist, NewSlab};
 use crate::model::pcs::labels::*;
+use crate::model::Core;
 
 /// `___slab_alloc` of 5.15+ (under the local lock): as `SlabAllocSlow`, with `prior` the freelist a lost race hands back.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -41,31 +42,32 @@ impl Locals for SlabAllocSlowLl {
     }
 }
 
-impl Machine {
+impl SlubState {
     /// 5.15+ `___slab_alloc` (model.md §2.15): `c.*` changes only under the local lock, `c.slab`
     /// re-checked after locking, tid bumped last in every locked section, deactivation after
     /// unlocking. With `cpuPartialFrozen = false` (6.8+) a CPU partial slab is frozen when it
     /// becomes the CPU slab (by `get_freelist`).
     pub(in crate::model) fn slab_alloc_slow_ll(
         &mut self,
+        core: &mut Core,
         pc: &mut slab_alloc_slow_ll::Pc,
         fr: &mut SlabAllocSlowLl,
     ) -> Flow {
         use slab_alloc_slow_ll::Pc::*;
         match *pc {
             LL0 => {
-                step!(self.core);
-                self.core.preempt_off();
-                self.core.stat(Stat::ALLOC_SLOWPATH);
-                note!(self.core, PreemptOff, "preempt_count".into(), "5.15+ slow path: get_cpu_ptr (preemption off), ALLOC_SLOWPATH counted at entry.");
+                step!(core);
+                core.preempt_off();
+                core.stat(Stat::ALLOC_SLOWPATH);
+                note!(core, PreemptOff, "preempt_count".into(), "5.15+ slow path: get_cpu_ptr (preemption off), ALLOC_SLOWPATH counted at entry.");
                 *pc = LL1;
                 Flow::Step
             }
             LL1 => {
-                step!(self.core);
-                fr.c = self.core.me();
+                step!(core);
+                fr.c = core.me();
                 note!(
-                    self.core,
+                    core,
                     Pcpu,
                     format!("cpu_slab[{}]", fr.c),
                     "c := this CPU's kmem_cache_cpu (cpu{}).",
@@ -75,21 +77,21 @@ impl Machine {
                 Flow::Step
             }
             LL2 => {
-                step!(self.core);
-                fr.pg = self.ld_page(fr.c);
+                step!(core);
+                fr.pg = self.ld_page(core, fr.c);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "reread_slab: c->slab is {} (read without the lock).",
-                    self.core.slab_opt_name(fr.pg)
+                    core.slab_opt_name(fr.pg)
                 );
                 *pc = if fr.pg.is_some() { LL3 } else { LL20 };
                 Flow::Step
             }
             LL3 => {
-                if !self.node_ok(fr.pg, fr.node) {
-                    self.core.stat(Stat::ALLOC_NODE_MISMATCH);
+                if !SlubState::node_ok(core, fr.pg, fr.node) {
+                    core.stat(Stat::ALLOC_NODE_MISMATCH);
                     *pc = LL30;
                 } else {
                     *pc = LL4;
@@ -97,14 +99,14 @@ impl Machine {
                 Flow::Go
             }
             LL4 | LL21 | LL30 | LL50 => {
-                step!(self.core);
-                self.core.irq_save(&mut fr.saved_irq);
-                let cur = self.core.cur;
-                if let Some(cpu) = self.cpu_slab_mut(self.core.cur_cpu) {
+                step!(core);
+                core.irq_save(&mut fr.saved_irq);
+                let cur = core.cur;
+                if let Some(cpu) = self.cpu_slab_mut(core, core.cur_cpu) {
                     cpu.local_lock = Some(cur);
                 }
                 note!(
-                    self.core,
+                    core,
                     LocalLock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_lock_irqsave(&c->lock)."
@@ -118,15 +120,15 @@ impl Machine {
                 Flow::Step
             }
             LL5 | LL31 => {
-                step!(self.core);
-                let cur = self.ld_page(fr.c);
+                step!(core);
+                let cur = self.ld_page(core, fr.c);
                 let same = cur == fr.pg;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "Re-check c->slab under the lock: {} ({}).",
-                    self.core.slab_opt_name(cur),
+                    core.slab_opt_name(cur),
                     if same {
                         "unchanged"
                     } else {
@@ -141,13 +143,13 @@ impl Machine {
                 Flow::Step
             }
             LLu2 | LLu20 | LLu25 | LLu40 | LLu37 | LL13 | LL26 | LL8c | LL53 => {
-                step!(self.core);
-                if let Some(cpu) = self.cpu_slab_mut(self.core.cur_cpu) {
+                step!(core);
+                if let Some(cpu) = self.cpu_slab_mut(core, core.cur_cpu) {
                     cpu.local_lock = None;
                 }
-                self.core.irq_restore(fr.saved_irq);
+                core.irq_restore(fr.saved_irq);
                 note!(
-                    self.core,
+                    core,
                     LocalUnlock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore(&c->lock)."
@@ -160,11 +162,11 @@ impl Machine {
                     LLu37 => LL37,
                     LL13 => LL9,
                     LL26 => {
-                        self.core.stat(Stat::CPU_PARTIAL_ALLOC);
+                        core.stat(Stat::CPU_PARTIAL_ALLOC);
                         LL3
                     }
                     LL8c => {
-                        self.core.stat(Stat::DEACTIVATE_BYPASS);
+                        core.stat(Stat::DEACTIVATE_BYPASS);
                         LL20
                     }
                     _ => LL54,
@@ -172,15 +174,15 @@ impl Machine {
                 Flow::Step
             }
             LL6 => {
-                step!(self.core);
-                fr.f = self.ld_freelist(fr.c);
+                step!(core);
+                fr.f = self.ld_freelist(core, fr.c);
                 fr.flag = false;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist is {}.",
-                    self.core.addr_name(fr.f)
+                    core.addr_name(fr.f)
                 );
                 *pc = if fr.f != NULL { LL10 } else { LL7 };
                 Flow::Step
@@ -190,7 +192,7 @@ impl Machine {
                 Flow::call(Frame::GetFreelist {
                     pc: get_freelist::G1,
                     l: GetFreelist {
-                        slab: need!(self.core, fr.pg),
+                        slab: need!(core, fr.pg),
                         ..GetFreelist::default()
                     },
                 })
@@ -200,17 +202,17 @@ impl Machine {
                 if fr.f == NULL {
                     *pc = LL8a;
                 } else {
-                    self.core.stat(Stat::ALLOC_REFILL);
+                    core.stat(Stat::ALLOC_REFILL);
                     fr.flag = true;
                     *pc = LL10;
                 }
                 Flow::Go
             }
             LL8a | LL33 | LL55 => {
-                step!(self.core);
-                self.st_page(fr.c, None);
+                step!(core);
+                self.st_page(core, fr.c, None);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].slab", fr.c),
                     "c->slab := NULL."
@@ -223,10 +225,10 @@ impl Machine {
                 Flow::Step
             }
             LL34 | LL56 => {
-                step!(self.core);
-                self.st_freelist(fr.c, NULL);
+                step!(core);
+                self.st_freelist(core, fr.c, NULL);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "c->freelist := NULL."
@@ -235,14 +237,14 @@ impl Machine {
                 Flow::Step
             }
             LL8b | LL35 | LL57 | LL12 => {
-                step!(self.core);
-                self.bump_tid(fr.c);
+                step!(core);
+                self.bump_tid(core, fr.c);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].tid", fr.c),
                     "Bump tid to {}: the last write of the locked section.",
-                    self.cpu_slab(fr.c).tid
+                    self.cpu_slab(core, fr.c).tid
                 );
                 *pc = match *pc {
                     LL8b => LL8c,
@@ -252,40 +254,46 @@ impl Machine {
                 };
                 Flow::Step
             }
-            LL10 => self.s_load_freelist_next(pc, fr.f, &mut fr.nxt, LL11),
-            LL11 => self.s_store_freelist_next(pc, fr.c, fr.nxt, &mut fr.flag, LL12),
+            LL10 => SlubState::s_load_freelist_next(core, pc, fr.f, &mut fr.nxt, LL11),
+            LL11 => self.s_store_freelist_next(core, pc, fr.c, fr.nxt, &mut fr.flag, LL12),
             LL9 => {
-                step!(self.core);
-                self.core.preempt_on();
+                step!(core);
+                core.preempt_on();
                 note!(
-                    self.core,
+                    core,
                     PreemptOn,
                     "preempt_count".into(),
                     "put_cpu_ptr: preemption back on; returning {}.",
-                    self.core.addr_name(fr.f)
+                    core.addr_name(fr.f)
                 );
                 Flow::Ret(Ret::new(fr.f, None))
             }
             // deactivate_slab: label of ___slab_alloc (node mismatch).
             LL32 => {
-                step!(self.core);
-                fr.f = self.ld_freelist(fr.c);
+                step!(core);
+                fr.f = self.ld_freelist(core, fr.c);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Detach the CPU slab: its freelist is {}.",
-                    self.core.addr_name(fr.f)
+                    core.addr_name(fr.f)
                 );
                 *pc = LL33;
                 Flow::Step
             }
             LL37 => {
                 *pc = LL20;
-                Flow::call(self.deactivate_frame(need!(self.core, fr.pg), fr.f, fr.c))
+                Flow::call(SlubState::deactivate_frame(
+                    core,
+                    need!(core, fr.pg),
+                    fr.f,
+                    fr.c,
+                ))
             }
             // new_slab: label: try the CPU partial list.
             LL20 => self.s_load_cpu_partial(
+                core,
                 pc,
                 fr.c,
                 &mut fr.p,
@@ -294,19 +302,20 @@ impl Machine {
                 "Peek at the CPU partial list (unlocked)",
             ),
             LL22 => {
-                step!(self.core);
-                let cur = self.ld_page(fr.c);
+                step!(core);
+                let cur = self.ld_page(core, fr.c);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "Under the lock, c->slab is {}.",
-                    self.core.slab_opt_name(cur)
+                    core.slab_opt_name(cur)
                 );
                 *pc = if cur.is_some() { LLu2 } else { LL23 };
                 Flow::Step
             }
             LL23 => self.s_load_cpu_partial(
+                core,
                 pc,
                 fr.c,
                 &mut fr.p,
@@ -316,26 +325,26 @@ impl Machine {
             ),
             // 5.15–6.7 install the partial slab at once (`slab = c->slab = ...`) and check
             // its node at `redo`; 6.8+ pops it first and installs it only if it matches.
-            LL24 if !self.core.variant().cpu_partial_frozen => {
+            LL24 if !core.variant().cpu_partial_frozen => {
                 *pc = LL25;
                 Flow::Go
             }
-            LL24 => self.s_install_cpu_partial(pc, fr.c, fr.p, LL25),
+            LL24 => self.s_install_cpu_partial(core, pc, fr.c, fr.p, LL25),
             LL25 => {
-                step!(self.core);
-                let p = need!(self.core, fr.p);
-                self.core.access(self.core.page(p).line, Access::Read);
-                let next = self.slab(p).next;
-                self.st_partial(fr.c, next);
+                step!(core);
+                let p = need!(core, fr.p);
+                core.access(core.page(p).line, Access::Read);
+                let next = self.slab(core, p).next;
+                self.st_partial(core, fr.c, next);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "c->partial := {}.",
-                    self.core.slab_opt_name(next)
+                    core.slab_opt_name(next)
                 );
                 fr.pg = fr.p;
-                *pc = if self.core.variant().cpu_partial_frozen {
+                *pc = if core.variant().cpu_partial_frozen {
                     LL26
                 } else {
                     LL25n
@@ -345,29 +354,29 @@ impl Machine {
             // 6.8+ `___slab_alloc`: `if (likely(node_match(slab, node) && pfmemalloc_match()))`
             // install it; else unlock, `slab->next = NULL; __put_partials(s, slab)`, loop.
             LL25n => {
-                if self.node_ok(fr.p, fr.node) {
+                if SlubState::node_ok(core, fr.p, fr.node) {
                     *pc = LL25i;
                 } else {
                     *pc = LLu25; // no stat on this path
                 }
                 Flow::Go
             }
-            LL25i => self.s_install_cpu_partial(pc, fr.c, fr.p, LL27),
+            LL25i => self.s_install_cpu_partial(core, pc, fr.c, fr.p, LL27),
             LL25p => {
-                step!(self.core);
-                let p = need!(self.core, fr.p);
-                self.core.access(self.core.page(p).line, Access::Write);
-                if let Some(sl) = self.slab_mut(p) {
+                step!(core);
+                let p = need!(core, fr.p);
+                core.access(core.page(p).line, Access::Write);
+                if let Some(sl) = self.slab_mut(core, p) {
                     sl.next = None;
                 }
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("page {}.next", self.core.slab_name(p)),
+                    format!("page {}.next", core.slab_name(p)),
                     "{} is on node {}, not the requested one: slab->next := NULL and \
                      __put_partials() gives it back to its node.",
-                    self.core.slab_name(p),
-                    self.core.page(p).node
+                    core.slab_name(p),
+                    core.page(p).node
                 );
                 *pc = LL20;
                 Flow::call(Frame::UnfreezePartials {
@@ -385,25 +394,25 @@ impl Machine {
                 Flow::call(Frame::GetFreelist {
                     pc: get_freelist::G1,
                     l: GetFreelist {
-                        slab: need!(self.core, fr.pg),
+                        slab: need!(core, fr.pg),
                         ..GetFreelist::default()
                     },
                 })
             }
             LL28 => {
                 fr.f = fr.ret.value;
-                self.core.stat(Stat::CPU_PARTIAL_ALLOC);
+                core.stat(Stat::CPU_PARTIAL_ALLOC);
                 fr.flag = true;
                 *pc = if fr.f == NULL { LL8a } else { LL10 };
                 Flow::Go
             }
             // new_objects: get_partial, else new_slab with preemption back on.
             LL40 => {
-                let first = fr.node.unwrap_or(self.core.my_node());
+                let first = fr.node.unwrap_or(core.my_node());
                 fr.count = 0;
                 fr.n = Some(first);
                 *pc = LL41;
-                Flow::call(self.get_partial_frame(first, fr.c, false))
+                Flow::call(SlubState::get_partial_frame(first, fr.c, false))
             }
             LL41 => {
                 if fr.ret.slab.is_some() {
@@ -416,7 +425,7 @@ impl Machine {
                         return Flow::call(Frame::GetFreelist {
                             pc: get_freelist::G1,
                             l: GetFreelist {
-                                slab: need!(self.core, fr.p),
+                                slab: need!(core, fr.p),
                                 ..GetFreelist::default()
                             },
                         });
@@ -425,9 +434,9 @@ impl Machine {
                     return Flow::Go;
                 }
                 let next = fr.count.saturating_add(1);
-                if let Some(n) = self.any_partial_node(fr.n, fr.node, next) {
+                if let Some(n) = Self::any_partial_node(core, fr.n, fr.node, next) {
                     fr.count = next;
-                    return Flow::call(self.get_partial_frame(n, fr.c, true));
+                    return Flow::call(SlubState::get_partial_frame(n, fr.c, true));
                 }
                 fr.n = None;
                 *pc = LL42;
@@ -439,10 +448,10 @@ impl Machine {
                 Flow::Go
             }
             LL42 => {
-                step!(self.core);
-                self.core.preempt_on();
+                step!(core);
+                core.preempt_on();
                 note!(
-                    self.core,
+                    core,
                     PreemptOn,
                     "preempt_count".into(),
                     "slub_put_cpu_ptr: new_slab runs with preemption on."
@@ -461,12 +470,12 @@ impl Machine {
                 })
             }
             LL44 => {
-                step!(self.core);
-                self.core.preempt_off();
-                fr.c = self.core.me();
+                step!(core);
+                core.preempt_off();
+                fr.c = core.me();
                 fr.p = fr.ret.slab;
                 note!(
-                    self.core,
+                    core,
                     PreemptOff,
                     "preempt_count".into(),
                     "slub_get_cpu_ptr: preemption off again, c := cpu{}.",
@@ -476,10 +485,10 @@ impl Machine {
                 Flow::Step
             }
             LL46 => {
-                step!(self.core);
-                self.core.preempt_on();
+                step!(core);
+                core.preempt_on();
                 note!(
-                    self.core,
+                    core,
                     PreemptOn,
                     "preempt_count".into(),
                     "Out of memory: return NULL."
@@ -487,20 +496,20 @@ impl Machine {
                 Flow::Ret(Ret::new(NULL, None))
             }
             LL45 => {
-                step!(self.core);
-                let p = need!(self.core, fr.p);
-                self.core.access(self.core.page(p).line, Access::Write);
-                fr.f = self.slab(p).freelist;
-                if let Some(sl) = self.slab_mut(p) {
+                step!(core);
+                let p = need!(core, fr.p);
+                core.access(core.page(p).line, Access::Write);
+                fr.f = self.slab(core, p).freelist;
+                if let Some(sl) = self.slab_mut(core, p) {
                     sl.freelist = NULL;
                 }
-                self.core.stat(Stat::ALLOC_SLAB);
+                core.stat(Stat::ALLOC_SLAB);
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("page {}.freelist", self.core.slab_name(p)),
+                    format!("page {}.freelist", core.slab_name(p)),
                     "Take the new slab's freelist ({}...).",
-                    self.core.addr_name(fr.f)
+                    core.addr_name(fr.f)
                 );
                 fr.flag = true;
                 *pc = LL50;
@@ -508,54 +517,59 @@ impl Machine {
             }
             // retry_load_slab: install under the lock, flushing a slab installed meanwhile.
             LL51 => {
-                step!(self.core);
-                fr.old = self.ld_page(fr.c);
+                step!(core);
+                fr.old = self.ld_page(core, fr.c);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].slab", fr.c),
                     "retry_load_slab: c->slab is {}.",
-                    self.core.slab_opt_name(fr.old)
+                    core.slab_opt_name(fr.old)
                 );
                 *pc = if fr.old.is_some() { LL52 } else { LL58 };
                 Flow::Step
             }
             LL52 => {
-                step!(self.core);
-                fr.prior = self.ld_freelist(fr.c);
+                step!(core);
+                fr.prior = self.ld_freelist(core, fr.c);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Someone installed {} meanwhile: detach it (freelist {}).",
-                    self.core.slab_opt_name(fr.old),
-                    self.core.addr_name(fr.prior)
+                    core.slab_opt_name(fr.old),
+                    core.addr_name(fr.prior)
                 );
                 *pc = LL55;
                 Flow::Step
             }
             LL54 => {
                 *pc = LL54r;
-                Flow::call(self.deactivate_frame(need!(self.core, fr.old), fr.prior, fr.c))
+                Flow::call(SlubState::deactivate_frame(
+                    core,
+                    need!(core, fr.old),
+                    fr.prior,
+                    fr.c,
+                ))
             }
             LL54r => {
-                self.core.stat(Stat::CPUSLAB_FLUSH);
+                core.stat(Stat::CPUSLAB_FLUSH);
                 *pc = LL50;
                 Flow::Go
             }
             LL58 => {
-                step!(self.core);
-                let p = need!(self.core, fr.p);
-                self.st_page(fr.c, Some(p));
-                if let Some(pg) = self.core.page_mut(p) {
+                step!(core);
+                let p = need!(core, fr.p);
+                self.st_page(core, fr.c, Some(p));
+                if let Some(pg) = core.page_mut(p) {
                     pg.life = Life::Live;
                 }
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].slab", fr.c),
                     "c->slab := {}.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 fr.pg = Some(p);
                 *pc = LL10;

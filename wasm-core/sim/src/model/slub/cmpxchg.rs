@@ -5,9 +5,10 @@
 use super::cost;
 use super::memory::Access;
 use super::state::*;
-use super::{Flow, Machine, Stat};
+use super::{Flow, SlubState, Stat};
 use crate::model::pcs::labels::*;
-use crate::model::slab_page::{counters_text, Counters};
+use crate::model::slab_page::{counters_text, slab_pair_name, Counters};
+use crate::model::Core;
 use crate::scenario::CmpxchgDouble;
 
 /// `cmpxchg_double_slab` under `slab_lock`: slab `pg`, expected (`f`, `cnt`), new (`nxt`, `new`); `drain` the irq-saving entry.
@@ -38,7 +39,7 @@ impl Locals for CmpxchgDoubleSlab {
     }
 }
 
-impl Machine {
+impl SlubState {
     /// A slab double CAS at a call site: the native LOCK'd `cmpxchg16b` is one step here;
     /// the `slab-lock` fallback is a call of `cmpxchg_double_slab` (X1–X6). Either way the
     /// result lands in `fr.ok` (the call's return, `Ret::ok`) and execution resumes at
@@ -47,6 +48,7 @@ impl Machine {
     #[allow(clippy::too_many_arguments)]
     pub(in crate::model) fn cas2_site<P: Copy>(
         &mut self,
+        core: &mut Core,
         pc: &mut P,
         result: &mut bool,
         s: SlabId,
@@ -55,7 +57,7 @@ impl Machine {
         irqsave: bool,
         resume: P,
     ) -> Flow {
-        if self.core.variant().cmpxchg_double == CmpxchgDouble::SlabLock {
+        if core.variant().cmpxchg_double == CmpxchgDouble::SlabLock {
             *pc = resume;
             return Flow::call(Frame::CmpxchgDoubleSlab {
                 pc: cmpxchg_double_slab::X1,
@@ -69,23 +71,23 @@ impl Machine {
                     // flush or the slow path unlocked) uses the irq-saving cmpxchg_double_slab,
                     // as the kernel's slab_update_freelist does: the slab_lock is never held
                     // with irqs on.
-                    drain: irqsave || self.core.cpu(self.core.me()).irqs_on,
+                    drain: irqsave || core.cpu(core.me()).irqs_on,
                     ..CmpxchgDoubleSlab::default()
                 },
             });
         }
-        step!(self.core);
-        let ok = self.cas2_native(s, old, new);
+        step!(core);
+        let ok = self.sp(core).cas2_native(s, old, new);
         *result = ok;
         note!(
-            self.core,
+            core,
             Cas2,
-            self.slab_pair_name(s),
+            slab_pair_name(core, s),
             "cmpxchg_double on {}: ({}, {}) -> ({}, {}) {}.",
-            self.core.slab_name(s),
-            self.core.addr_name(old.0),
+            core.slab_name(s),
+            core.addr_name(old.0),
             counters_text(old.1),
-            self.core.addr_name(new.0),
+            core.addr_name(new.0),
             counters_text(new.1),
             if ok {
                 "succeeds"
@@ -100,6 +102,7 @@ impl Machine {
     /// `cmpxchg_double_slab` without a double-word CAS: the `slab_lock` bit spinlock.
     pub(in crate::model) fn cmpxchg_double_slab(
         &mut self,
+        core: &mut Core,
         pc: &mut cmpxchg_double_slab::Pc,
         fr: &mut CmpxchgDoubleSlab,
     ) -> Flow {
@@ -107,16 +110,16 @@ impl Machine {
         let s = fr.pg;
         match *pc {
             X1 => {
-                if !fr.drain || !self.core.cpu(self.core.me()).irqs_on {
+                if !fr.drain || !core.cpu(core.me()).irqs_on {
                     fr.flag = false;
                     *pc = X2;
                     return Flow::Go;
                 }
-                step!(self.core);
-                self.core.irq_save(&mut fr.saved_irq);
+                step!(core);
+                core.irq_save(&mut fr.saved_irq);
                 fr.flag = true;
                 note!(
-                    self.core,
+                    core,
                     IrqOff,
                     "irqs".into(),
                     "cmpxchg_double_slab: interrupts off around the slab_lock fallback."
@@ -125,45 +128,45 @@ impl Machine {
                 Flow::Step
             }
             X2 => {
-                step!(self.core);
-                self.core.atomic(self.core.page(s).line, cost::Id::SpinLock);
-                let cur = self.core.cur;
-                if let Some(sl) = self.slab_mut(s) {
+                step!(core);
+                core.atomic(core.page(s).line, cost::Id::SpinLock);
+                let cur = core.cur;
+                if let Some(sl) = self.slab_mut(core, s) {
                     sl.slab_lock = Some(cur);
                 }
                 note!(
-                    self.core,
+                    core,
                     BitLock,
-                    format!("page {}.flags", self.core.slab_name(s)),
+                    format!("page {}.flags", core.slab_name(s)),
                     "slab_lock({}): take the page's bit spinlock.",
-                    self.core.slab_name(s)
+                    core.slab_name(s)
                 );
                 *pc = X3;
                 Flow::Step
             }
             X3 => {
-                step!(self.core);
-                self.core.access(self.core.page(s).line, Access::Read);
-                let (fl, cnt) = (self.slab(s).freelist, self.slab(s).counters);
+                step!(core);
+                core.access(core.page(s).line, Access::Read);
+                let (fl, cnt) = (self.slab(core, s).freelist, self.slab(core, s).counters);
                 fr.ok = fl == fr.f && cnt == fr.cnt;
                 note!(
-                    self.core,
+                    core,
                     Load,
-                    self.slab_pair_name(s),
+                    slab_pair_name(core, s),
                     "Under slab_lock: ({}, {}) {} the expected ({}, {}).",
-                    self.core.addr_name(fl),
+                    core.addr_name(fl),
                     counters_text(cnt),
                     if fr.ok { "match" } else { "do not match" },
-                    self.core.addr_name(fr.f),
+                    core.addr_name(fr.f),
                     counters_text(fr.cnt)
                 );
                 if !fr.ok {
-                    if self.core.recording() {
+                    if core.recording() {
                         let h = vec![
                             crate::event::CasHalf {
                                 field: "freelist".into(),
-                                expected: self.core.addr_name(fr.f),
-                                actual: self.core.addr_name(fl),
+                                expected: core.addr_name(fr.f),
+                                actual: core.addr_name(fl),
                             },
                             crate::event::CasHalf {
                                 field: "counters".into(),
@@ -171,9 +174,9 @@ impl Machine {
                                 actual: counters_text(cnt),
                             },
                         ];
-                        self.core.ev_halves(h);
+                        core.ev_halves(h);
                     }
-                    self.core.stat(Stat::CMPXCHG_DOUBLE_FAIL);
+                    core.stat(Stat::CMPXCHG_DOUBLE_FAIL);
                 }
                 *pc = X4;
                 Flow::Step
@@ -183,34 +186,34 @@ impl Machine {
                     *pc = X5;
                     return Flow::Go;
                 }
-                step!(self.core);
-                self.core.access(self.core.page(s).line, Access::Write);
-                let sl = need!(self.core, self.slab_mut(s));
+                step!(core);
+                core.access(core.page(s).line, Access::Write);
+                let sl = need!(core, self.slab_mut(core, s));
                 sl.freelist = fr.nxt;
                 sl.counters = fr.new;
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    self.slab_pair_name(s),
+                    slab_pair_name(core, s),
                     "Store freelist {} and {}.",
-                    self.core.addr_name(fr.nxt),
+                    core.addr_name(fr.nxt),
                     counters_text(fr.new)
                 );
                 *pc = X5;
                 Flow::Step
             }
             X5 => {
-                step!(self.core);
-                self.core.access(self.core.page(s).line, Access::Write);
-                if let Some(sl) = self.slab_mut(s) {
+                step!(core);
+                core.access(core.page(s).line, Access::Write);
+                if let Some(sl) = self.slab_mut(core, s) {
                     sl.slab_lock = None;
                 }
                 note!(
-                    self.core,
+                    core,
                     BitUnlock,
-                    format!("page {}.flags", self.core.slab_name(s)),
+                    format!("page {}.flags", core.slab_name(s)),
                     "slab_unlock({}).",
-                    self.core.slab_name(s)
+                    core.slab_name(s)
                 );
                 *pc = X6;
                 Flow::Step
@@ -219,9 +222,9 @@ impl Machine {
                 if !fr.flag {
                     return Flow::Ret(Ret::ok(fr.ok));
                 }
-                step!(self.core);
-                self.core.irq_restore(fr.saved_irq);
-                note!(self.core, IrqOn, "irqs".into(), "Interrupts restored.");
+                step!(core);
+                core.irq_restore(fr.saved_irq);
+                note!(core, IrqOn, "irqs".into(), "Interrupts restored.");
                 Flow::Ret(Ret::ok(fr.ok))
             }
         }

@@ -5,9 +5,10 @@
 use super::cost;
 use super::memory::Access;
 use super::state::*;
-use super::{Flow, Machine, Stat};
+use super::{Flow, SlubState, Stat};
 use crate::model::pcs::labels::*;
-use crate::model::slab_page::Counters;
+use crate::model::slab_page::{discard_ok, slab_pair_text, Counters};
+use crate::model::Core;
 use crate::scenario::Slowpath;
 
 /// `unfreeze_partials` / `__put_partials`: CPU `c`, the chain `p` (detached or walked), `f`/`cnt`/`new` the slab's pair, `n` the node locked, `queue` the slabs to discard.
@@ -66,19 +67,19 @@ impl Locals for PutCpuPartial {
     }
 }
 
-impl Machine {
+impl SlubState {
     /// 6.8+ `cpu_partial_slabs`: ceil(2 * cpu_partial / objects), the slab budget.
-    pub(super) fn cpu_partial_slabs(&self) -> u32 {
+    pub(super) fn cpu_partial_slabs(core: &Core) -> u32 {
         // `objects` is at least 1 (`scenario::validate_cache`).
-        let objects = self.core.cfg.objects.max(1);
-        (self.core.cfg.sc.cache.cpu_partial.saturating_mul(2)).div_ceil(objects)
+        let objects = core.cfg.objects.max(1);
+        (core.cfg.sc.cache.cpu_partial.saturating_mul(2)).div_ceil(objects)
     }
 
     /// 3.x–5.14 push with `this_cpu_cmpxchg` (U1); from 5.15 ("mm, slub: protect
     /// put_cpu_partial() with disabled irqs instead of cmpxchg") the local-lock slow path's
     /// era pushes under `local_lock_irqsave` (U6), frozen CPU partial slabs or not.
-    pub(in crate::model) fn put_cpu_partial_frame(&self, p: SlabId, drain: bool) -> Frame {
-        let start = if self.core.variant().slowpath == Slowpath::LocalLock {
+    pub(in crate::model) fn put_cpu_partial_frame(core: &Core, p: SlabId, drain: bool) -> Frame {
+        let start = if core.variant().slowpath == Slowpath::LocalLock {
             put_cpu_partial::U6
         } else {
             put_cpu_partial::U1
@@ -98,26 +99,27 @@ impl Machine {
     /// drains by slab count (5.16+ `cpu_partial_slabs`) after unlocking.
     pub(in crate::model) fn put_cpu_partial(
         &mut self,
+        core: &mut Core,
         pc: &mut put_cpu_partial::Pc,
         fr: &mut PutCpuPartial,
     ) -> Flow {
         use put_cpu_partial::Pc::*;
         let p = fr.pg;
-        let budget = self.core.cfg.sc.cache.cpu_partial;
+        let budget = core.cfg.sc.cache.cpu_partial;
         match *pc {
             U1 => {
-                step!(self.core);
-                let k = self.core.me();
-                self.core.access(self.core.cfg.line_cc(k), Access::Read);
-                fr.old = self.cpu_slab(k).partial;
+                step!(core);
+                let k = core.me();
+                core.access(core.cfg.line_cc(k), Access::Read);
+                fr.old = self.cpu_slab(core, k).partial;
                 fr.c = k;
                 note!(
-                    self.core,
+                    core,
                     Pld,
                     format!("cpu_slab[{k}].partial"),
                     "put_cpu_partial({}): this CPU's partial list head is {}.",
-                    self.core.slab_name(p),
-                    self.core.slab_opt_name(fr.old)
+                    core.slab_name(p),
+                    core.slab_opt_name(fr.old)
                 );
                 fr.pages = 0;
                 fr.pobj = 0;
@@ -129,15 +131,15 @@ impl Machine {
                     *pc = U4;
                     return Flow::Go;
                 };
-                step!(self.core);
-                self.core.access(self.core.page(old).line, Access::Read);
-                fr.pages = self.slab(old).pages;
-                fr.pobj = self.slab(old).pobjects;
+                step!(core);
+                core.access(core.page(old).line, Access::Read);
+                fr.pages = self.slab(core, old).pages;
+                fr.pobj = self.slab(core, old).pobjects;
                 let drain = fr.drain && fr.pobj > budget;
                 note!(
-                    self.core,
+                    core,
                     Load,
-                    format!("page {}.(pages,pobjects)", self.core.slab_name(old)),
+                    format!("page {}.(pages,pobjects)", core.slab_name(old)),
                     "The list holds {} slab(s), about {} free object(s){}.",
                     fr.pages,
                     fr.pobj,
@@ -151,10 +153,10 @@ impl Machine {
                 Flow::Step
             }
             U3 => {
-                step!(self.core);
-                self.core.irq_save(&mut fr.saved_irq);
+                step!(core);
+                core.irq_save(&mut fr.saved_irq);
                 note!(
-                    self.core,
+                    core,
                     IrqOff,
                     "irqs".into(),
                     "Interrupts off to unfreeze this CPU's partial list."
@@ -167,21 +169,16 @@ impl Machine {
                 Flow::call(Frame::UnfreezePartials {
                     pc: unfreeze_partials::V1,
                     l: UnfreezePartials {
-                        c: self.core.me(),
+                        c: core.me(),
                         ..UnfreezePartials::default()
                     },
                 })
             }
             U3c => {
-                step!(self.core);
-                self.core.irq_restore(fr.saved_irq);
-                self.core.stat(Stat::CPU_PARTIAL_DRAIN);
-                note!(
-                    self.core,
-                    IrqOn,
-                    "irqs".into(),
-                    "Drained; interrupts restored."
-                );
+                step!(core);
+                core.irq_restore(fr.saved_irq);
+                core.stat(Stat::CPU_PARTIAL_DRAIN);
+                note!(core, IrqOn, "irqs".into(), "Drained; interrupts restored.");
                 fr.old = None;
                 fr.pages = 0;
                 fr.pobj = 0;
@@ -189,25 +186,25 @@ impl Machine {
                 Flow::Step
             }
             U4 => {
-                step!(self.core);
-                self.core.access(self.core.page(p).line, Access::Write);
+                step!(core);
+                core.access(core.page(p).line, Access::Write);
                 let free = {
-                    let c = self.slab(p).counters;
+                    let c = self.slab(core, p).counters;
                     c.objects.saturating_sub(c.inuse)
                 };
                 // Counts of the CPU partial list, bounded by its budget (`cpu_partial`).
                 let (pages, pobjects) = (fr.pages.saturating_add(1), fr.pobj.saturating_add(free));
-                let sl = need!(self.core, self.slab_mut(p));
+                let sl = need!(core, self.slab_mut(core, p));
                 sl.pages = pages;
                 sl.pobjects = pobjects;
                 sl.next = fr.old;
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("page {}.(next,pages,pobjects)", self.core.slab_name(p)),
+                    format!("page {}.(next,pages,pobjects)", core.slab_name(p)),
                     "{}.next := {}, pages {}, pobjects {}.",
-                    self.core.slab_name(p),
-                    self.core.slab_opt_name(fr.old),
+                    core.slab_name(p),
+                    core.slab_opt_name(fr.old),
                     pages,
                     pobjects
                 );
@@ -215,24 +212,23 @@ impl Machine {
                 Flow::Step
             }
             U5 => {
-                step!(self.core);
-                let k = self.core.me();
-                self.core
-                    .atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
-                let ok = self.cpu_slab(k).partial == fr.old;
-                self.core.set_ok(ok);
+                step!(core);
+                let k = core.me();
+                core.atomic(core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
+                let ok = self.cpu_slab(core, k).partial == fr.old;
+                core.set_ok(ok);
                 if ok {
-                    if let Some(cpu) = self.cpu_slab_mut(k) {
+                    if let Some(cpu) = self.cpu_slab_mut(core, k) {
                         cpu.partial = Some(p);
                     }
                 }
                 note!(
-                    self.core,
+                    core,
                     Pcas,
                     format!("cpu_slab[{k}].partial"),
                     "this_cpu_cmpxchg(partial: {} -> {}) on cpu{k} {}.",
-                    self.core.slab_opt_name(fr.old),
-                    self.core.slab_name(p),
+                    core.slab_opt_name(fr.old),
+                    core.slab_name(p),
                     if ok { "succeeds" } else { "fails: retry" }
                 );
                 if ok {
@@ -247,32 +243,32 @@ impl Machine {
             U9 => Flow::Ret(Ret::new(NULL, None)),
             // 6.8+: under local_lock_irqsave with plain stores; drain after unlocking.
             U6 => {
-                step!(self.core);
-                self.core.irq_save(&mut fr.saved_irq);
-                fr.c = self.core.me();
-                let cur = self.core.cur;
-                if let Some(cpu) = self.cpu_slab_mut(fr.c) {
+                step!(core);
+                core.irq_save(&mut fr.saved_irq);
+                fr.c = core.me();
+                let cur = core.cur;
+                if let Some(cpu) = self.cpu_slab_mut(core, fr.c) {
                     cpu.local_lock = Some(cur);
                 }
                 note!(
-                    self.core,
+                    core,
                     LocalLock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "put_cpu_partial({}): local_lock_irqsave.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 *pc = U7;
                 Flow::Step
             }
             U7 => {
-                step!(self.core);
-                fr.old = self.ld_partial(fr.c);
+                step!(core);
+                fr.old = self.ld_partial(core, fr.c);
                 fr.pages = 0;
                 fr.p = None;
                 if let Some(old) = fr.old {
-                    self.core.access(self.core.page(old).line, Access::Read);
-                    let slabs = self.slab(old).pages;
-                    if fr.drain && slabs >= self.cpu_partial_slabs() {
+                    core.access(core.page(old).line, Access::Read);
+                    let slabs = self.slab(core, old).pages;
+                    if fr.drain && slabs >= Self::cpu_partial_slabs(core) {
                         fr.p = Some(old);
                         fr.old = None;
                     } else {
@@ -280,11 +276,11 @@ impl Machine {
                     }
                 }
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].partial", fr.c),
                     "The CPU partial list is {}{}.",
-                    self.core.slab_opt_name(fr.old.or(fr.p)),
+                    core.slab_opt_name(fr.old.or(fr.p)),
                     if fr.p.is_some() {
                         ": full, it will be drained"
                     } else {
@@ -295,45 +291,45 @@ impl Machine {
                 Flow::Step
             }
             U8 => {
-                step!(self.core);
-                self.core.access(self.core.page(p).line, Access::Write);
+                step!(core);
+                core.access(core.page(p).line, Access::Write);
                 let pages = fr.pages.saturating_add(1);
-                let sl = need!(self.core, self.slab_mut(p));
+                let sl = need!(core, self.slab_mut(core, p));
                 sl.pages = pages;
                 sl.next = fr.old;
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("page {}.(next,slabs)", self.core.slab_name(p)),
+                    format!("page {}.(next,slabs)", core.slab_name(p)),
                     "{}.next := {}, slabs {}.",
-                    self.core.slab_name(p),
-                    self.core.slab_opt_name(fr.old),
+                    core.slab_name(p),
+                    core.slab_opt_name(fr.old),
                     pages
                 );
                 *pc = U10;
                 Flow::Step
             }
             U10 => {
-                step!(self.core);
-                self.st_partial(fr.c, Some(p));
+                step!(core);
+                self.st_partial(core, fr.c, Some(p));
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "c->partial := {}.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 *pc = U11;
                 Flow::Step
             }
             U11 => {
-                step!(self.core);
-                if let Some(cpu) = self.cpu_slab_mut(fr.c) {
+                step!(core);
+                if let Some(cpu) = self.cpu_slab_mut(core, fr.c) {
                     cpu.local_lock = None;
                 }
-                self.core.irq_restore(fr.saved_irq);
+                core.irq_restore(fr.saved_irq);
                 note!(
-                    self.core,
+                    core,
                     LocalUnlock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore."
@@ -356,7 +352,7 @@ impl Machine {
                 })
             }
             U13 => {
-                self.core.stat(Stat::CPU_PARTIAL_DRAIN);
+                core.stat(Stat::CPU_PARTIAL_DRAIN);
                 Flow::Ret(Ret::new(NULL, None))
             }
         }
@@ -366,24 +362,25 @@ impl Machine {
     /// node lists, discarding empty slabs when the node has enough.
     pub(in crate::model) fn unfreeze_partials(
         &mut self,
+        core: &mut Core,
         pc: &mut unfreeze_partials::Pc,
         fr: &mut UnfreezePartials,
     ) -> Flow {
         use unfreeze_partials::Pc::*;
-        let frozen = self.core.variant().cpu_partial_frozen;
+        let frozen = core.variant().cpu_partial_frozen;
         // Whether the list is walked as a detached chain (5.15+) rather than popped from c.
-        let chain = !frozen || self.core.variant().slowpath == Slowpath::LocalLock;
+        let chain = !frozen || core.variant().slowpath == Slowpath::LocalLock;
         match *pc {
             V1 => {
-                step!(self.core);
-                fr.p = self.ld_partial(fr.c);
+                step!(core);
+                fr.p = self.ld_partial(core, fr.c);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].partial", fr.c),
                     "unfreeze_partials: next on cpu{}'s partial list is {}.",
                     fr.c,
-                    self.core.slab_opt_name(fr.p)
+                    core.slab_opt_name(fr.p)
                 );
                 // 3.x pops one slab at a time (V2); 5.15+ `unfreeze_partials` detaches the
                 // whole list and `__unfreeze_partials` / `__put_partials` walk it (VZ2).
@@ -395,27 +392,27 @@ impl Machine {
                 Flow::Step
             }
             V2 => {
-                step!(self.core);
-                let p = need!(self.core, fr.p);
-                self.core.access(self.core.page(p).line, Access::Read);
-                let next = self.slab(p).next;
-                self.st_partial(fr.c, next);
+                step!(core);
+                let p = need!(core, fr.p);
+                core.access(core.page(p).line, Access::Read);
+                let next = self.slab(core, p).next;
+                self.st_partial(core, fr.c, next);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "Pop {}: c->partial := {}.",
-                    self.core.slab_name(p),
-                    self.core.slab_opt_name(next)
+                    core.slab_name(p),
+                    core.slab_opt_name(next)
                 );
                 *pc = V3;
                 Flow::Step
             }
             VZ2 => {
-                step!(self.core);
-                self.st_partial(fr.c, None);
+                step!(core);
+                self.st_partial(core, fr.c, None);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "Detach the whole CPU partial list."
@@ -432,7 +429,7 @@ impl Machine {
                 Flow::Go
             }
             V3 => {
-                let n2 = self.core.node_of_slab(need!(self.core, fr.p));
+                let n2 = core.node_of_slab(need!(core, fr.p));
                 if fr.n == Some(n2) {
                     *pc = if frozen { V4 } else { VZ6 };
                     return Flow::Go;
@@ -445,11 +442,11 @@ impl Machine {
                 Flow::Go
             }
             V3u => {
-                step!(self.core);
-                let n = need!(self.core, fr.n.take());
-                self.core.spin_unlock(n);
+                step!(core);
+                let n = need!(core, fr.n.take());
+                core.spin_unlock(n);
                 note!(
-                    self.core,
+                    core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Next slab is on another node: unlock node {n}."
@@ -458,16 +455,16 @@ impl Machine {
                 Flow::Step
             }
             V3l => {
-                step!(self.core);
-                let n2 = self.core.node_of_slab(need!(self.core, fr.p));
-                if self.core.cpu(self.core.me()).irqs_on {
-                    self.core.irq_save(&mut fr.saved_irq);
+                step!(core);
+                let n2 = core.node_of_slab(need!(core, fr.p));
+                if core.cpu(core.me()).irqs_on {
+                    core.irq_save(&mut fr.saved_irq);
                     fr.flag = true;
                 }
-                self.spin_lock(n2);
+                self.spin_lock(core, n2);
                 fr.n = Some(n2);
                 note!(
-                    self.core,
+                    core,
                     Lock,
                     format!("node {n2}.list_lock"),
                     "Take node {n2}'s list_lock."
@@ -476,10 +473,11 @@ impl Machine {
                 Flow::Step
             }
             V4 => {
-                step!(self.core);
-                let p = need!(self.core, fr.p);
-                (fr.f, fr.cnt) =
-                    self.read_slab_pair(p, |m, f, cnt| format!("{}.", m.slab_pair_text(p, f, cnt)));
+                step!(core);
+                let p = need!(core, fr.p);
+                (fr.f, fr.cnt) = self.sp(core).read_slab_pair(p, |core, f, cnt| {
+                    format!("{}.", slab_pair_text(core, p, f, cnt))
+                });
                 fr.new = Counters {
                     frozen: false,
                     ..fr.cnt
@@ -488,8 +486,9 @@ impl Machine {
                 Flow::Step
             }
             V5 => {
-                let p = need!(self.core, fr.p);
+                let p = need!(core, fr.p);
                 self.cas2_site(
+                    core,
                     pc,
                     &mut fr.ok,
                     p,
@@ -504,36 +503,36 @@ impl Machine {
                 Flow::Go
             }
             V6 | VZ6 => {
-                step!(self.core);
-                let p = need!(self.core, fr.p);
-                let n = need!(self.core, fr.n);
-                let nr = self.ld_nr_partial(n);
-                let inuse = self.slab(p).counters.inuse;
+                step!(core);
+                let p = need!(core, fr.p);
+                let n = need!(core, fr.n);
+                let nr = self.sp(core).ld_nr_partial(n);
+                let inuse = self.slab(core, p).counters.inuse;
                 let next = if chain {
-                    self.core.access(self.core.page(p).line, Access::Read);
-                    self.slab(p).next
+                    core.access(core.page(p).line, Access::Read);
+                    self.slab(core, p).next
                 } else {
                     None
                 };
                 let discard =
-                    (if *pc == V6 { fr.new.inuse } else { inuse }) == 0 && self.discard_ok(nr);
+                    (if *pc == V6 { fr.new.inuse } else { inuse }) == 0 && discard_ok(core, nr);
                 if discard {
                     fr.queue.push(p);
                 } else {
-                    self.add_partial(n, p, true);
-                    self.core.stat(Stat::FREE_ADD_PARTIAL);
+                    self.sp(core).add_partial(n, p, true);
+                    core.stat(Stat::FREE_ADD_PARTIAL);
                 }
                 note!(
-                    self.core,
+                    core,
                     ListAdd,
                     format!("node {n}.partial"),
                     "{}",
                     if discard {
-                        format!("{} is empty and node {n} has {nr} partial slab(s): queue it for discard.", self.core.slab_name(p))
+                        format!("{} is empty and node {n} has {nr} partial slab(s): queue it for discard.", core.slab_name(p))
                     } else {
                         format!(
                             "add_partial({}) at the tail of node {n}.",
-                            self.core.slab_name(p)
+                            core.slab_name(p)
                         )
                     }
                 );
@@ -550,14 +549,14 @@ impl Machine {
                     *pc = V8;
                     return Flow::Go;
                 };
-                step!(self.core);
-                self.core.spin_unlock(n);
+                step!(core);
+                core.spin_unlock(n);
                 if fr.flag {
-                    self.core.irq_restore(fr.saved_irq);
+                    core.irq_restore(fr.saved_irq);
                 }
                 fr.n = None;
                 note!(
-                    self.core,
+                    core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Release node {n}'s list_lock."
@@ -569,17 +568,17 @@ impl Machine {
                 if fr.queue.is_empty() {
                     return Flow::Ret(Ret::new(NULL, None));
                 }
-                step!(self.core);
+                step!(core);
                 let p = fr.queue.remove(0);
-                self.core.stat(Stat::DEACTIVATE_EMPTY);
-                self.discard_slab(p);
-                self.core.stat(Stat::FREE_SLAB);
+                core.stat(Stat::DEACTIVATE_EMPTY);
+                self.discard_slab(core, p);
+                core.stat(Stat::FREE_SLAB);
                 note!(
-                    self.core,
+                    core,
                     PageFree,
-                    format!("page {}", self.core.slab_name(p)),
+                    format!("page {}", core.slab_name(p)),
                     "discard_slab({}).",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 Flow::Step
             }

@@ -4,9 +4,10 @@
 
 use super::memory::Access;
 use super::state::*;
-use super::{Flow, Machine, Stat};
+use super::{Flow, Machine, SlubState, Stat};
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::{counters_text, Counters};
+use crate::model::Core;
 use crate::scenario::Deactivate;
 
 pub const M_NONE: u8 = 0;
@@ -51,9 +52,14 @@ impl Locals for DeactivateSlab {
     }
 }
 
-impl Machine {
-    pub(in crate::model) fn deactivate_frame(&self, p: SlabId, freelist: Addr, c: u32) -> Frame {
-        let start = match self.core.variant().deactivate {
+impl SlubState {
+    pub(in crate::model) fn deactivate_frame(
+        core: &Core,
+        p: SlabId,
+        freelist: Addr,
+        c: u32,
+    ) -> Frame {
+        let start = match core.variant().deactivate {
             Deactivate::TwoStage => deactivate_slab::D0,
             Deactivate::Splice => deactivate_slab::DS0,
         };
@@ -63,14 +69,16 @@ impl Machine {
                 pg: p,
                 f: freelist,
                 c,
-                n: self.core.node_of_slab(p),
+                n: core.node_of_slab(p),
                 m: M_NONE,
                 l: M_NONE,
                 ..DeactivateSlab::default()
             },
         }
     }
+}
 
+impl Machine {
     /// `deactivate_slab(P, freelist)`: give a CPU slab and its CPU freelist back.
     pub(in crate::model) fn deactivate_slab(
         &mut self,
@@ -155,15 +163,18 @@ impl Machine {
                 *pc = D3;
                 Flow::Step
             }
-            D3 => self.cas2_site(
-                pc,
-                &mut fr.ok,
-                p,
-                (fr.prior, fr.cnt),
-                (fr.f, fr.new),
-                false,
-                D3r,
-            ),
+            D3 => self.with_slub(Flow::Step, |st, core| {
+                st.cas2_site(
+                    core,
+                    pc,
+                    &mut fr.ok,
+                    p,
+                    (fr.prior, fr.cnt),
+                    (fr.f, fr.new),
+                    false,
+                    D3r,
+                )
+            }),
             D3r => {
                 if fr.ok {
                     fr.f = fr.nxt;
@@ -301,15 +312,18 @@ impl Machine {
                 *pc = D8;
                 Flow::Step
             }
-            D8 => self.cas2_site(
-                pc,
-                &mut fr.ok,
-                p,
-                (fr.prior, fr.cnt),
-                (fr.nxt, fr.new),
-                false,
-                D8r,
-            ),
+            D8 => self.with_slub(Flow::Step, |st, core| {
+                st.cas2_site(
+                    core,
+                    pc,
+                    &mut fr.ok,
+                    p,
+                    (fr.prior, fr.cnt),
+                    (fr.nxt, fr.new),
+                    false,
+                    D8r,
+                )
+            }),
             D8r => {
                 *pc = if fr.ok { D9 } else { D4 };
                 Flow::Go
@@ -413,15 +427,18 @@ impl Machine {
                     *pc = DSL;
                     return Flow::Go;
                 }
-                self.cas2_site(
-                    pc,
-                    &mut fr.ok,
-                    p,
-                    (fr.x, fr.cnt),
-                    (fr.nxt, fr.new),
-                    true,
-                    DS4r,
-                )
+                self.with_slub(Flow::Step, |st, core| {
+                    st.cas2_site(
+                        core,
+                        pc,
+                        &mut fr.ok,
+                        p,
+                        (fr.x, fr.cnt),
+                        (fr.nxt, fr.new),
+                        true,
+                        DS4r,
+                    )
+                })
             }
             DSL => {
                 step!(self.core);

@@ -5,8 +5,9 @@
 use super::memory::Access;
 use super::state::*;
 use super::UnfreezePartials;
-use super::{Flow, Machine, Stat};
+use super::{Flow, SlubState, Stat};
 use crate::model::pcs::labels::*;
+use crate::model::Core;
 use crate::scenario::{Fastpath, Slowpath};
 
 /// `flush_slab(s, c)`: CPU `c`, its slab `pg` and freelist `f` taken.
@@ -44,18 +45,19 @@ impl Locals for FlushCpuSlab {
     }
 }
 
-impl Machine {
+impl SlubState {
     /// `flush_slab(c)`: deactivate CPU c's slab and clear `c.page`/`c.freelist`, in the
     /// write order of the era (3.10: deactivate, tid, page, freelist; 3.1: tid and page
     /// first; 5.15+: detach under the local lock with tid last, deactivate after).
     pub(in crate::model) fn flush_slab(
         &mut self,
+        core: &mut Core,
         pc: &mut flush_slab::Pc,
         fr: &mut FlushSlab,
     ) -> Flow {
         use flush_slab::Pc::*;
         let c = fr.c;
-        let v = self.core.variant().clone();
+        let v = core.variant().clone();
         match *pc {
             W1 => {
                 // 5.15+ count CPUSLAB_FLUSH after the deactivation (K8).
@@ -63,7 +65,7 @@ impl Machine {
                     *pc = K1;
                     return Flow::Go;
                 }
-                self.core.stat(Stat::CPUSLAB_FLUSH);
+                core.stat(Stat::CPUSLAB_FLUSH);
                 *pc = if v.fastpath == Fastpath::TidUnguarded {
                     T1
                 } else {
@@ -76,16 +78,16 @@ impl Machine {
                 // else writes them (remote CPUs only read them; a dead CPU's survivor runs
                 // only once the dead CPU's contexts have finished), so the two loads see the
                 // same values whichever steps fall between them.
-                step!(self.core);
-                fr.pg = self.ld_page(c);
-                fr.f = self.cpu_slab(c).freelist;
+                step!(core);
+                fr.pg = self.ld_page(core, c);
+                fr.f = self.cpu_slab(core, c).freelist;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{c}].(page,freelist)"),
                     "flush_slab: cpu{c}'s slab {} with freelist {}.",
-                    self.core.slab_opt_name(fr.pg),
-                    self.core.addr_name(fr.f)
+                    core.slab_opt_name(fr.pg),
+                    core.addr_name(fr.f)
                 );
                 *pc = W2c;
                 Flow::Step
@@ -93,19 +95,19 @@ impl Machine {
             W2c => {
                 *pc = W3;
                 match fr.pg {
-                    Some(p) => Flow::call(self.deactivate_frame(p, fr.f, c)),
+                    Some(p) => Flow::call(Self::deactivate_frame(core, p, fr.f, c)),
                     None => Flow::Go,
                 }
             }
             W3 | T2 | K5 => {
-                step!(self.core);
-                self.bump_tid(c);
+                step!(core);
+                self.bump_tid(core, c);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{c}].tid"),
                     "Bump cpu{c}'s tid to {}.",
-                    self.cpu_slab(c).tid
+                    self.cpu_slab(core, c).tid
                 );
                 *pc = match *pc {
                     W3 => W4,
@@ -115,10 +117,10 @@ impl Machine {
                 Flow::Step
             }
             W4 | T3 | K3 => {
-                step!(self.core);
-                self.st_page(c, None);
+                step!(core);
+                self.st_page(core, c, None);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{c}].page"),
                     "c->page := NULL."
@@ -131,10 +133,10 @@ impl Machine {
                 Flow::Step
             }
             W4b | K4 => {
-                step!(self.core);
-                self.st_freelist(c, NULL);
+                step!(core);
+                self.st_freelist(core, c, NULL);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{c}].freelist"),
                     "c->freelist := NULL."
@@ -151,45 +153,45 @@ impl Machine {
             W9 => Flow::Ret(Ret::new(NULL, None)),
             // 3.1 order: tid first, then page, then freelist; deactivate last.
             T1 => {
-                step!(self.core);
-                fr.pg = self.ld_page(c);
+                step!(core);
+                fr.pg = self.ld_page(core, c);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{c}].page"),
                     "3.1 flush: cpu{c}'s slab is {}.",
-                    self.core.slab_opt_name(fr.pg)
+                    core.slab_opt_name(fr.pg)
                 );
                 *pc = T2;
                 Flow::Step
             }
             T4 => {
-                step!(self.core);
-                fr.f = self.ld_freelist(c);
-                self.core.access(self.core.cfg.line_cc(c), Access::Write);
-                let cpu = need!(self.core, self.cpu_slab_mut(c));
+                step!(core);
+                fr.f = self.ld_freelist(core, c);
+                core.access(core.cfg.line_cc(c), Access::Write);
+                let cpu = need!(core, self.cpu_slab_mut(core, c));
                 cpu.freelist = NULL;
                 cpu.ghost_version.bump();
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{c}].freelist"),
                     "Take cpu{c}'s freelist {} and clear it.",
-                    self.core.addr_name(fr.f)
+                    core.addr_name(fr.f)
                 );
                 *pc = K7;
                 Flow::Step
             }
             // 5.15+: detach under the local lock.
             K1 => {
-                step!(self.core);
-                self.core.irq_save(&mut fr.saved_irq);
-                let cur = self.core.cur;
-                if let Some(cpu) = self.cpu_slab_mut(c) {
+                step!(core);
+                core.irq_save(&mut fr.saved_irq);
+                let cur = core.cur;
+                if let Some(cpu) = self.cpu_slab_mut(core, c) {
                     cpu.local_lock = Some(cur);
                 }
                 note!(
-                    self.core,
+                    core,
                     LocalLock,
                     format!("cpu_slab[{c}].lock"),
                     "flush_slab: local_lock_irqsave."
@@ -198,28 +200,28 @@ impl Machine {
                 Flow::Step
             }
             K2 => {
-                step!(self.core);
-                fr.pg = self.ld_page(c);
-                fr.f = self.cpu_slab(c).freelist;
+                step!(core);
+                fr.pg = self.ld_page(core, c);
+                fr.f = self.cpu_slab(core, c).freelist;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{c}].(slab,freelist)"),
                     "Detach slab {} with freelist {}.",
-                    self.core.slab_opt_name(fr.pg),
-                    self.core.addr_name(fr.f)
+                    core.slab_opt_name(fr.pg),
+                    core.addr_name(fr.f)
                 );
                 *pc = K3;
                 Flow::Step
             }
             K6 => {
-                step!(self.core);
-                if let Some(cpu) = self.cpu_slab_mut(c) {
+                step!(core);
+                if let Some(cpu) = self.cpu_slab_mut(core, c) {
                     cpu.local_lock = None;
                 }
-                self.core.irq_restore(fr.saved_irq);
+                core.irq_restore(fr.saved_irq);
                 note!(
-                    self.core,
+                    core,
                     LocalUnlock,
                     format!("cpu_slab[{c}].lock"),
                     "local_unlock_irqrestore; deactivate outside the lock."
@@ -230,14 +232,14 @@ impl Machine {
             K7 => {
                 *pc = K8;
                 match fr.pg {
-                    Some(p) => Flow::call(self.deactivate_frame(p, fr.f, c)),
+                    Some(p) => Flow::call(Self::deactivate_frame(core, p, fr.f, c)),
                     None => Flow::Go,
                 }
             }
             K8 => {
                 // (The 3.1 order, T1–T4, joins at K7 and counted at W1.)
                 if fr.pg.is_some() && v.slowpath == Slowpath::LocalLock {
-                    self.core.stat(Stat::CPUSLAB_FLUSH);
+                    core.stat(Stat::CPUSLAB_FLUSH);
                 }
                 Flow::Ret(Ret::new(NULL, None))
             }
@@ -247,22 +249,23 @@ impl Machine {
     /// The `flush` op: `__flush_cpu_slab(cpu)` with interrupts off (model.md §2.11).
     pub(in crate::model) fn flush_cpu_slab(
         &mut self,
+        core: &mut Core,
         pc: &mut flush_cpu_slab::Pc,
         fr: &mut FlushCpuSlab,
     ) -> Flow {
         use flush_cpu_slab::Pc::*;
         match *pc {
-            FC0 if self.core.variant().slowpath == Slowpath::LocalLock => {
+            FC0 if core.variant().slowpath == Slowpath::LocalLock => {
                 // 5.15+: flush_cpu_slab runs from a work item bound to its CPU (migration
                 // off) with interrupts on; slub_cpu_dead (a survivor flushing a dead CPU)
                 // needs no irq disabling either. Only the detaches take the local lock.
-                step!(self.core);
-                self.core.preempt_off();
+                step!(core);
+                core.preempt_off();
                 if fr.flag {
-                    fr.c = self.core.me();
+                    fr.c = core.me();
                 }
                 note!(
-                    self.core,
+                    core,
                     PreemptOff,
                     "preempt_count".into(),
                     "flush_cpu_slab(cpu{}) from a work item: interrupts stay on.",
@@ -272,13 +275,13 @@ impl Machine {
                 Flow::Step
             }
             FC0 => {
-                step!(self.core);
-                self.core.irq_save(&mut fr.saved_irq);
+                step!(core);
+                core.irq_save(&mut fr.saved_irq);
                 if fr.flag {
-                    fr.c = self.core.me();
+                    fr.c = core.me();
                 }
                 note!(
-                    self.core,
+                    core,
                     IrqOff,
                     "irqs".into(),
                     "__flush_cpu_slab(cpu{}) with interrupts off.",
@@ -288,15 +291,15 @@ impl Machine {
                 Flow::Step
             }
             FC2 => {
-                step!(self.core);
-                fr.pg = self.ld_page(fr.c);
+                step!(core);
+                fr.pg = self.ld_page(core, fr.c);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].page", fr.c),
                     "cpu{}'s slab is {}.",
                     fr.c,
-                    self.core.slab_opt_name(fr.pg)
+                    core.slab_opt_name(fr.pg)
                 );
                 *pc = FC2c;
                 Flow::Step
@@ -316,18 +319,18 @@ impl Machine {
             }
             // 5.15+ unfreeze_partials / put_partials: detach c->partial under the local lock,
             // walk it after unlocking (a dead CPU's survivor detaches without the lock).
-            FC3 if self.core.variant().slowpath == Slowpath::LocalLock
-                && self.core.variant().cpu_partial
+            FC3 if core.variant().slowpath == Slowpath::LocalLock
+                && core.variant().cpu_partial
                 && fr.flag =>
             {
-                step!(self.core);
-                self.core.irq_save(&mut fr.saved_irq);
-                let cur = self.core.cur;
-                if let Some(cpu) = self.cpu_slab_mut(fr.c) {
+                step!(core);
+                core.irq_save(&mut fr.saved_irq);
+                let cur = core.cur;
+                if let Some(cpu) = self.cpu_slab_mut(core, fr.c) {
                     cpu.local_lock = Some(cur);
                 }
                 note!(
-                    self.core,
+                    core,
                     LocalLock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "put_partials: local_lock_irqsave."
@@ -336,27 +339,27 @@ impl Machine {
                 Flow::Step
             }
             FC3p => {
-                step!(self.core);
-                fr.p = self.ld_partial(fr.c);
-                self.st_partial(fr.c, None);
+                step!(core);
+                fr.p = self.ld_partial(core, fr.c);
+                self.st_partial(core, fr.c, None);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].partial", fr.c),
                     "Detach the CPU partial list {} (c->partial := NULL).",
-                    self.core.slab_opt_name(fr.p)
+                    core.slab_opt_name(fr.p)
                 );
                 *pc = FC3u;
                 Flow::Step
             }
             FC3u => {
-                step!(self.core);
-                if let Some(cpu) = self.cpu_slab_mut(fr.c) {
+                step!(core);
+                if let Some(cpu) = self.cpu_slab_mut(core, fr.c) {
                     cpu.local_lock = None;
                 }
-                self.core.irq_restore(fr.saved_irq);
+                core.irq_restore(fr.saved_irq);
                 note!(
-                    self.core,
+                    core,
                     LocalUnlock,
                     format!("cpu_slab[{}].lock", fr.c),
                     "local_unlock_irqrestore; walk the list with interrupts on."
@@ -376,7 +379,7 @@ impl Machine {
             }
             FC3 => {
                 *pc = FC4;
-                if self.core.variant().cpu_partial {
+                if core.variant().cpu_partial {
                     return Flow::call(Frame::UnfreezePartials {
                         pc: unfreeze_partials::V1,
                         l: UnfreezePartials {
@@ -387,11 +390,11 @@ impl Machine {
                 }
                 Flow::Go
             }
-            FC4 if self.core.variant().slowpath == Slowpath::LocalLock => {
-                step!(self.core);
-                self.core.preempt_on();
+            FC4 if core.variant().slowpath == Slowpath::LocalLock => {
+                step!(core);
+                core.preempt_on();
                 note!(
-                    self.core,
+                    core,
                     PreemptOn,
                     "preempt_count".into(),
                     "Flush of cpu{} done.",
@@ -400,10 +403,10 @@ impl Machine {
                 Flow::Ret(Ret::new(NULL, None))
             }
             FC4 => {
-                step!(self.core);
-                self.core.irq_restore(fr.saved_irq);
+                step!(core);
+                core.irq_restore(fr.saved_irq);
                 note!(
-                    self.core,
+                    core,
                     IrqOn,
                     "irqs".into(),
                     "Flush of cpu{} done; interrupts restored.",

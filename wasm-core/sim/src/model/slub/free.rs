@@ -4,9 +4,10 @@
 use super::cost;
 use super::state::*;
 use super::Snapshot;
-use super::{Flow, Machine, Stat};
+use super::{Flow, SlubState, Stat};
 use crate::model::pcs::labels::*;
-use crate::model::slab_page::{counters_text, Counters};
+use crate::model::slab_page::{counters_text, discard_ok, Counters};
+use crate::model::Core;
 use crate::scenario::{Fastpath, FreeRetryLock};
 
 /// `slab_free` of object `x` of slab `pg` (`virt_to_head_page`): `c`, `tid` as read, `f` the head; `snap` the INV-12 ghost snapshot.
@@ -65,8 +66,8 @@ impl Locals for SlabFreeSlow {
     }
 }
 
-impl Machine {
-    fn call_free_slow(&self, fr: &SlabFree) -> Flow {
+impl SlubState {
+    fn call_free_slow(fr: &SlabFree) -> Flow {
         Flow::call(Frame::SlabFreeSlow {
             pc: slab_free_slow::S0,
             l: SlabFreeSlow {
@@ -80,11 +81,12 @@ impl Machine {
     /// `slab_free` of object `fr.x` (`fr.pg` = its slab, from `virt_to_head_page`).
     pub(in crate::model) fn slab_free(
         &mut self,
+        core: &mut Core,
         pc: &mut slab_free::Pc,
         fr: &mut SlabFree,
     ) -> Flow {
         use slab_free::Pc::*;
-        let fp = self.core.fastpath();
+        let fp = core.fastpath();
         match *pc {
             FreeEntry => {
                 *pc = match fp {
@@ -96,9 +98,10 @@ impl Machine {
                 };
                 Flow::Go
             }
-            F1 => self.s_preempt_off(pc, F2, " to read this CPU's tid"),
-            F2 => self.s_pcpu(pc, &mut fr.c, F3),
+            F1 => SlubState::s_preempt_off(core, pc, F2, " to read this CPU's tid"),
+            F2 => SlubState::s_pcpu(core, pc, &mut fr.c, F3),
             F3 => self.s_read_tid(
+                core,
                 pc,
                 fr.c,
                 &mut fr.tid,
@@ -109,88 +112,90 @@ impl Machine {
                     F5
                 },
             ),
-            F4 => self.s_preempt_on(pc, F5),
-            FE3a => self.s_this_cpu_read_tid(pc, &mut fr.tid, &mut fr.snap, FE3b),
-            FE3b => self.s_raw_cpu_ptr(pc, &mut fr.c, FE3c, F5),
-            FE3c => self.s_recheck_tid(pc, fr.c, fr.tid, F5, FE3a),
-            F5 => self.s_free_check_page(pc, fr, F6, F5s),
+            F4 => SlubState::s_preempt_on(core, pc, F5),
+            FE3a => self.s_this_cpu_read_tid(core, pc, &mut fr.tid, &mut fr.snap, FE3b),
+            FE3b => SlubState::s_raw_cpu_ptr(core, pc, &mut fr.c, FE3c, F5),
+            FE3c => self.s_recheck_tid(core, pc, fr.c, fr.tid, F5, FE3a),
+            F5 => self.s_free_check_page(core, pc, fr, F6, F5s),
             F5s => {
                 *pc = F5r;
-                self.call_free_slow(fr)
+                Self::call_free_slow(fr)
             }
             F5r => Flow::Ret(Ret::new(NULL, None)),
-            F6 => self.s_free_load_freelist(pc, fr, F7, false, false),
-            F7 => self.s_free_link(pc, fr, if fp == Fastpath::TidDirect { F8 } else { F7b }),
+            F6 => self.s_free_load_freelist(core, pc, fr, F7, false, false),
+            F7 => SlubState::s_free_link(
+                core,
+                pc,
+                fr,
+                if fp == Fastpath::TidDirect { F8 } else { F7b },
+            ),
             // 3.x reads the head again for the CAS: under `no-tid` that read is the value the
             // CAS compares, so INV-12's snapshot is taken here (model.md §5, INV-12).
-            F7b => self.s_free_load_freelist(pc, fr, F8, fp == Fastpath::NoTid, true),
+            F7b => self.s_free_load_freelist(core, pc, fr, F8, fp == Fastpath::NoTid, true),
             F8 => {
-                step!(self.core);
-                let k = self.core.me();
+                step!(core);
+                let k = core.me();
                 let with_tid = fp != Fastpath::NoTid;
-                let newtid = fr.tid.wrapping_add(self.core.tid_step());
-                let ok = self.pcas2(fr.snap, (fr.f, fr.tid), (fr.x, newtid), with_tid);
-                self.note_pcas2(k, fr.f, fr.tid, fr.x, newtid, with_tid, ok);
+                let newtid = fr.tid.wrapping_add(core.tid_step());
+                let ok = self.pcas2(core, fr.snap, (fr.f, fr.tid), (fr.x, newtid), with_tid);
+                self.note_pcas2(core, k, fr.f, fr.tid, fr.x, newtid, with_tid, ok);
                 if ok {
                     *pc = F9;
                 } else {
-                    self.core.stat(Stat::CMPXCHG_DOUBLE_CPU_FAIL);
+                    core.stat(Stat::CMPXCHG_DOUBLE_CPU_FAIL);
                     *pc = FreeEntry;
                 }
                 Flow::Step
             }
             F9 => {
-                self.core.stat(Stat::FREE_FASTPATH);
+                core.stat(Stat::FREE_FASTPATH);
                 Flow::Ret(Ret::new(NULL, None))
             }
             // E0: irqs off, plain stores.
-            FE0a => self.s_irq_save(
+            FE0a => SlubState::s_irq_save(
+                core,
                 pc,
                 &mut fr.saved_irq,
                 FE0b,
                 "the free runs with interrupts off",
             ),
-            FE0b => self.s_pcpu(pc, &mut fr.c, FE0c),
-            FE0c => self.s_free_check_page(pc, fr, FE0d, FE0s),
+            FE0b => SlubState::s_pcpu(core, pc, &mut fr.c, FE0c),
+            FE0c => self.s_free_check_page(core, pc, fr, FE0d, FE0s),
             FE0s => {
                 *pc = FE0g;
-                self.call_free_slow(fr)
+                Self::call_free_slow(fr)
             }
-            FE0d => self.s_free_load_freelist(pc, fr, FE0e, true, false),
-            FE0e => self.s_free_link(pc, fr, FE0f),
+            FE0d => self.s_free_load_freelist(core, pc, fr, FE0e, true, false),
+            FE0e => SlubState::s_free_link(core, pc, fr, FE0f),
             FE0f => {
-                step!(self.core);
-                self.check_snapshot(fr.snap, self.core.me());
-                self.st_freelist(fr.c, fr.x);
-                self.core.stat(Stat::FREE_FASTPATH);
+                step!(core);
+                self.check_snapshot(core, fr.snap, core.me());
+                self.st_freelist(core, fr.c, fr.x);
+                core.stat(Stat::FREE_FASTPATH);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "freelist := {}.",
-                    self.core.addr_name(fr.x)
+                    core.addr_name(fr.x)
                 );
                 *pc = FE0g;
                 Flow::Step
             }
             FE0g => {
-                step!(self.core);
-                self.core.irq_restore(fr.saved_irq);
-                note!(
-                    self.core,
-                    IrqOn,
-                    "irqs".into(),
-                    "local_irq_restore: free done."
-                );
+                step!(core);
+                core.irq_restore(fr.saved_irq);
+                note!(core, IrqOn, "irqs".into(), "local_irq_restore: free done.");
                 Flow::Ret(Ret::new(NULL, None))
             }
             // 2008: cmpxchg_local loop with preemption off, no tid.
-            FL0 => self.s_preempt_off(pc, FL1, " (get_cpu), so c stays this CPU's"),
-            FL1 => self.s_pcpu(pc, &mut fr.c, FL2),
-            FL2 => self.s_free_load_freelist(pc, fr, FL3, true, false),
-            FL3 => self.s_free_check_page(pc, fr, FL4, FLs),
+            FL0 => SlubState::s_preempt_off(core, pc, FL1, " (get_cpu), so c stays this CPU's"),
+            FL1 => SlubState::s_pcpu(core, pc, &mut fr.c, FL2),
+            FL2 => self.s_free_load_freelist(core, pc, fr, FL3, true, false),
+            FL3 => self.s_free_check_page(core, pc, fr, FL4, FLs),
             // The 2007 slow paths disabled interrupts themselves (model.md §4 (i)).
-            FLs => self.s_irq_save(
+            FLs => SlubState::s_irq_save(
+                core,
                 pc,
                 &mut fr.saved_irq,
                 FLs2,
@@ -198,10 +203,11 @@ impl Machine {
             ),
             FLs2 => {
                 *pc = FLr;
-                self.call_free_slow(fr)
+                Self::call_free_slow(fr)
             }
-            FLr => self.s_irq_restore(pc, fr.saved_irq, FL6, "back from __slab_free"),
-            FL4 => self.s_free_link(
+            FLr => SlubState::s_irq_restore(core, pc, fr.saved_irq, FL6, "back from __slab_free"),
+            FL4 => SlubState::s_free_link(
+                core,
                 pc,
                 fr,
                 if fp == Fastpath::CmpxchgLocal {
@@ -211,49 +217,49 @@ impl Machine {
                 },
             ),
             FL5 => {
-                step!(self.core);
+                step!(core);
                 let k = fr.c;
-                self.core
-                    .atomic(self.core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
-                let ok = self.cpu_slab(k).freelist == fr.f;
-                self.core.set_ok(ok);
+                core.atomic(core.cfg.line_cc(k), cost::Id::PercpuCmpxchg);
+                let ok = self.cpu_slab(core, k).freelist == fr.f;
+                core.set_ok(ok);
                 if ok {
-                    self.check_snapshot(fr.snap, k);
-                    if let Some(cpu) = self.cpu_slab_mut(k) {
+                    self.check_snapshot(core, fr.snap, k);
+                    if let Some(cpu) = self.cpu_slab_mut(core, k) {
                         cpu.freelist = fr.x;
                         cpu.ghost_version.bump();
                     }
-                    self.core.stat(Stat::FREE_FASTPATH);
+                    core.stat(Stat::FREE_FASTPATH);
                 }
                 note!(
-                    self.core,
+                    core,
                     CasLocal,
                     format!("cpu_slab[{k}].freelist"),
                     "cmpxchg_local(freelist: {} -> {}) {}.",
-                    self.core.addr_name(fr.f),
-                    self.core.addr_name(fr.x),
+                    core.addr_name(fr.f),
+                    core.addr_name(fr.x),
                     if ok { "succeeds" } else { "fails: retry" }
                 );
                 *pc = if ok { FL6 } else { FL2 };
                 Flow::Step
             }
-            FL5a => self.s_irq_save(
+            FL5a => SlubState::s_irq_save(
+                core,
                 pc,
                 &mut fr.saved_irq,
                 FL5b,
                 "the emulated cmpxchg_local starts",
             ),
             FL5b => {
-                step!(self.core);
-                let cur = self.ld_freelist(fr.c);
+                step!(core);
+                let cur = self.ld_freelist(core, fr.c);
                 fr.ok = cur == fr.f;
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Compare the head {} with {}.",
-                    self.core.addr_name(cur),
-                    self.core.addr_name(fr.f)
+                    core.addr_name(cur),
+                    core.addr_name(fr.f)
                 );
                 *pc = FL5c;
                 Flow::Step
@@ -263,31 +269,32 @@ impl Machine {
                     *pc = FL5d;
                     return Flow::Go;
                 }
-                step!(self.core);
-                self.check_snapshot(fr.snap, fr.c);
-                self.st_freelist(fr.c, fr.x);
-                self.core.stat(Stat::FREE_FASTPATH);
+                step!(core);
+                self.check_snapshot(core, fr.snap, fr.c);
+                self.st_freelist(core, fr.c, fr.x);
+                core.stat(Stat::FREE_FASTPATH);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].freelist", fr.c),
                     "Store the new head {}.",
-                    self.core.addr_name(fr.x)
+                    core.addr_name(fr.x)
                 );
                 *pc = FL5d;
                 Flow::Step
             }
-            FL5d => self.s_irq_restore(
+            FL5d => SlubState::s_irq_restore(
+                core,
                 pc,
                 fr.saved_irq,
                 if fr.ok { FL6 } else { FL2 },
                 "the emulated cmpxchg_local ends",
             ),
             FL6 => {
-                step!(self.core);
-                self.core.preempt_on();
+                step!(core);
+                core.preempt_on();
                 note!(
-                    self.core,
+                    core,
                     PreemptOn,
                     "preempt_count".into(),
                     "put_cpu: preemption back on."
@@ -300,16 +307,17 @@ impl Machine {
     /// `__slab_free(P, x)`: one double CAS on the slab, `list_lock` only for list changes.
     pub(in crate::model) fn slab_free_slow(
         &mut self,
+        core: &mut Core,
         pc: &mut slab_free_slow::Pc,
         fr: &mut SlabFreeSlow,
     ) -> Flow {
         use slab_free_slow::Pc::*;
         let p = fr.pg;
-        let v = self.core.variant().clone();
+        let v = core.variant().clone();
         let frozen_partials = v.cpu_partial_frozen;
         match *pc {
             S0 => {
-                self.core.stat(Stat::FREE_SLOWPATH);
+                core.stat(Stat::FREE_SLOWPATH);
                 fr.n = None;
                 *pc = S1;
                 Flow::Go
@@ -319,12 +327,12 @@ impl Machine {
                     *pc = S2;
                     return Flow::Go;
                 }
-                step!(self.core);
-                let n = need!(self.core, fr.n.take());
-                self.core.spin_unlock(n);
-                self.core.irq_restore(fr.saved_irq);
+                step!(core);
+                let n = need!(core, fr.n.take());
+                core.spin_unlock(n);
+                core.irq_restore(fr.saved_irq);
                 note!(
-                    self.core,
+                    core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Retry without holding list_lock (3.10+)."
@@ -333,12 +341,12 @@ impl Machine {
                 Flow::Step
             }
             S2 => {
-                step!(self.core);
-                (fr.prior, fr.cnt) = self.read_slab_pair(p, |m, prior, cnt| {
+                step!(core);
+                (fr.prior, fr.cnt) = self.sp(core).read_slab_pair(p, |core, prior, cnt| {
                     format!(
                         "__slab_free: {}'s freelist is {}, {}.",
-                        m.core.slab_name(p),
-                        m.core.addr_name(prior),
+                        core.slab_name(p),
+                        core.addr_name(prior),
                         counters_text(cnt)
                     )
                 });
@@ -346,8 +354,8 @@ impl Machine {
                 Flow::Step
             }
             S3 => {
-                step!(self.core);
-                self.core.store_fp(fr.x, fr.prior);
+                step!(core);
+                core.store_fp(fr.x, fr.prior);
                 let mut new = fr.cnt;
                 new.inuse = new.inuse.wrapping_sub(1) & 0xffff;
                 fr.flag = fr.cnt.frozen; // was_frozen
@@ -364,13 +372,13 @@ impl Machine {
                 }
                 fr.new = new;
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("{}.fp", self.core.addr_name(fr.x)),
+                    format!("{}.fp", core.addr_name(fr.x)),
                     "Link {} in front of {}'s freelist ({}){}.",
-                    self.core.addr_name(fr.x),
-                    self.core.slab_name(p),
-                    self.core.addr_name(fr.prior),
+                    core.addr_name(fr.x),
+                    core.slab_name(p),
+                    core.addr_name(fr.prior),
                     if new.frozen && !fr.flag {
                         "; the slab was full: freeze it for this CPU's partial list"
                     } else if need_lock {
@@ -383,17 +391,18 @@ impl Machine {
                 Flow::Step
             }
             S4 => {
-                step!(self.core);
-                let n = self.core.node_of_slab(p);
-                self.core.irq_save(&mut fr.saved_irq);
-                self.spin_lock(n);
+                step!(core);
+                let n = core.node_of_slab(p);
+                core.irq_save(&mut fr.saved_irq);
+                self.spin_lock(core, n);
                 fr.n = Some(n);
-                fr.lock = self.slab(p).on_node_partial;
-                note!(self.core, Lock, format!("node {n}.list_lock"), "spin_lock_irqsave(list_lock) before the CAS, so the list change is atomic with it.");
+                fr.lock = self.slab(core, p).on_node_partial;
+                note!(core, Lock, format!("node {n}.list_lock"), "spin_lock_irqsave(list_lock) before the CAS, so the list change is atomic with it.");
                 *pc = S5;
                 Flow::Step
             }
             S5 => self.cas2_site(
+                core,
                 pc,
                 &mut fr.ok,
                 p,
@@ -415,27 +424,27 @@ impl Machine {
                 if frozen_partials {
                     if fr.new.frozen && !was_frozen {
                         *pc = S5p;
-                        return Flow::call(self.put_cpu_partial_frame(p, true));
+                        return Flow::call(SlubState::put_cpu_partial_frame(core, p, true));
                     }
                     if was_frozen {
-                        self.core.stat(Stat::FREE_FROZEN);
+                        core.stat(Stat::FREE_FROZEN);
                     }
                 } else if was_frozen {
-                    self.core.stat(Stat::FREE_FROZEN);
+                    core.stat(Stat::FREE_FROZEN);
                 } else if v.cpu_partial && fr.prior == NULL {
                     *pc = S5p;
-                    return Flow::call(self.put_cpu_partial_frame(p, true));
+                    return Flow::call(SlubState::put_cpu_partial_frame(core, p, true));
                 }
                 Flow::Ret(Ret::new(NULL, None))
             }
             S5p => {
-                self.core.stat(Stat::CPU_PARTIAL_FREE);
+                core.stat(Stat::CPU_PARTIAL_FREE);
                 Flow::Ret(Ret::new(NULL, None))
             }
             S6 => {
                 // 3.1 (lock held across retries): the slab may have been frozen meanwhile.
                 if fr.flag {
-                    self.core.stat(Stat::FREE_FROZEN);
+                    core.stat(Stat::FREE_FROZEN);
                     *pc = S8;
                     return Flow::Go;
                 }
@@ -444,12 +453,12 @@ impl Machine {
                     *pc = S8;
                     return Flow::Go;
                 }
-                step!(self.core);
-                let n = need!(self.core, fr.n);
-                let nr = self.ld_nr_partial(n);
-                let empty = fr.new.inuse == 0 && self.discard_ok(nr);
+                step!(core);
+                let n = need!(core, fr.n);
+                let nr = self.sp(core).ld_nr_partial(n);
+                let empty = fr.new.inuse == 0 && discard_ok(core, nr);
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("node {n}.nr_partial"),
                     "nr_partial is {nr}; the slab now has {} object(s) in use{}.",
@@ -464,27 +473,27 @@ impl Machine {
                 Flow::Step
             }
             S6r => {
-                step!(self.core);
-                let n = need!(self.core, fr.n);
-                self.remove_partial(n, p);
-                self.core.stat(Stat::FREE_REMOVE_PARTIAL);
+                step!(core);
+                let n = need!(core, fr.n);
+                self.sp(core).remove_partial(n, p);
+                core.stat(Stat::FREE_REMOVE_PARTIAL);
                 note!(
-                    self.core,
+                    core,
                     ListDel,
                     format!("node {n}.partial"),
                     "remove_partial({}).",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 *pc = S6u;
                 Flow::Step
             }
             S6u => {
-                step!(self.core);
-                let n = need!(self.core, fr.n.take());
-                self.core.spin_unlock(n);
-                self.core.irq_restore(fr.saved_irq);
+                step!(core);
+                let n = need!(core, fr.n.take());
+                core.spin_unlock(n);
+                core.irq_restore(fr.saved_irq);
                 note!(
-                    self.core,
+                    core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Unlock before giving the page back."
@@ -493,15 +502,15 @@ impl Machine {
                 Flow::Step
             }
             S6d => {
-                step!(self.core);
-                self.discard_slab(p);
-                self.core.stat(Stat::FREE_SLAB);
+                step!(core);
+                self.discard_slab(core, p);
+                core.stat(Stat::FREE_SLAB);
                 note!(
-                    self.core,
+                    core,
                     PageFree,
-                    format!("page {}", self.core.slab_name(p)),
+                    format!("page {}", core.slab_name(p)),
                     "discard_slab({}): the empty slab goes back to the page allocator.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 Flow::Ret(Ret::new(NULL, None))
             }
@@ -512,27 +521,27 @@ impl Machine {
                     *pc = S8;
                     return Flow::Go;
                 }
-                step!(self.core);
-                let n = need!(self.core, fr.n);
-                self.add_partial(n, p, true);
-                self.core.stat(Stat::FREE_ADD_PARTIAL);
+                step!(core);
+                let n = need!(core, fr.n);
+                self.sp(core).add_partial(n, p, true);
+                core.stat(Stat::FREE_ADD_PARTIAL);
                 note!(
-                    self.core,
+                    core,
                     ListAdd,
                     format!("node {n}.partial"),
                     "The full slab {} got a free object: add_partial at the tail.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 *pc = S8;
                 Flow::Step
             }
             S8 => {
-                step!(self.core);
-                let n = need!(self.core, fr.n.take());
-                self.core.spin_unlock(n);
-                self.core.irq_restore(fr.saved_irq);
+                step!(core);
+                let n = need!(core, fr.n.take());
+                core.spin_unlock(n);
+                core.irq_restore(fr.saved_irq);
                 note!(
-                    self.core,
+                    core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "spin_unlock_irqrestore(list_lock)."

@@ -5,9 +5,10 @@
 use super::cost;
 use super::memory::Access;
 use super::state::*;
-use super::{Flow, Machine};
+use super::{Flow, SlubState};
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::Counters;
+use crate::model::Core;
 
 /// `new_slab`: `node` requested; `flag` interrupts enabled for the page allocation.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -26,22 +27,27 @@ impl Locals for NewSlab {
     }
 }
 
-impl Machine {
+impl SlubState {
     /// `new_slab` (model.md §2.7): irqs on around the page allocator when the caller may sleep.
-    pub(in crate::model) fn new_slab(&mut self, pc: &mut new_slab::Pc, fr: &mut NewSlab) -> Flow {
+    pub(in crate::model) fn new_slab(
+        &mut self,
+        core: &mut Core,
+        pc: &mut new_slab::Pc,
+        fr: &mut NewSlab,
+    ) -> Flow {
         use new_slab::Pc::*;
-        let may_sleep = self.core.ctx(self.core.cur).kind == CtxKind::Task;
+        let may_sleep = core.ctx(core.cur).kind == CtxKind::Task;
         match *pc {
             N1 => {
-                if !may_sleep || self.core.cpu(self.core.me()).irqs_on {
+                if !may_sleep || core.cpu(core.me()).irqs_on {
                     *pc = N2;
                     return Flow::Go;
                 }
-                step!(self.core);
-                self.core.irq_set(true);
+                step!(core);
+                core.irq_set(true);
                 fr.flag = true;
                 note!(
-                    self.core,
+                    core,
                     IrqOn,
                     "irqs".into(),
                     "GFP_KERNEL may sleep: interrupts on around the page allocator."
@@ -50,27 +56,27 @@ impl Machine {
                 Flow::Step
             }
             N2 => {
-                step!(self.core);
-                self.core.charge(cost::Id::PageAlloc);
-                let fail = self.core.cfg.sc.cache.page_alloc_fail && !self.core.st.in_setup;
+                step!(core);
+                core.charge(cost::Id::PageAlloc);
+                let fail = core.cfg.sc.cache.page_alloc_fail && !core.st.in_setup;
                 if fail {
                     fr.ret.slab = None;
                     note!(
-                        self.core,
+                        core,
                         PageAlloc,
                         "page allocator".into(),
                         "The page allocator fails (pageAllocFail): no new slab."
                     );
                 } else {
-                    let node = fr.node.unwrap_or(self.core.my_node());
-                    let s = self.create_slab(node);
+                    let node = fr.node.unwrap_or(core.my_node());
+                    let s = self.sp(core).create_slab(node);
                     fr.ret.slab = Some(s);
                     note!(
-                        self.core,
+                        core,
                         PageAlloc,
-                        format!("page {}", self.core.slab_name(s)),
+                        format!("page {}", core.slab_name(s)),
                         "The page allocator hands out a page for slab {} on node {node}.",
-                        self.core.slab_name(s)
+                        core.slab_name(s)
                     );
                 }
                 *pc = N3;
@@ -81,10 +87,10 @@ impl Machine {
                     *pc = N4;
                     return Flow::Go;
                 }
-                step!(self.core);
-                self.core.irq_set(false);
+                step!(core);
+                core.irq_set(false);
                 note!(
-                    self.core,
+                    core,
                     IrqOff,
                     "irqs".into(),
                     "Interrupts off again after the page allocator."
@@ -96,52 +102,34 @@ impl Machine {
                 let Some(s) = fr.ret.slab else {
                     return Flow::Ret(Ret::new(NULL, None));
                 };
-                step!(self.core);
-                let objects = self.core.cfg.objects;
-                self.chain_objects(s);
+                step!(core);
+                let objects = core.cfg.objects;
+                self.sp(core).chain_objects(s);
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("objects of {}", self.core.slab_name(s)),
+                    format!("objects of {}", core.slab_name(s)),
                     "Chain the {objects} objects of {} through their free pointers.",
-                    self.core.slab_name(s)
+                    core.slab_name(s)
                 );
                 *pc = N5;
                 Flow::Step
             }
             N5 => {
-                step!(self.core);
-                let s = need!(self.core, fr.ret.slab);
-                self.core.access(self.core.page(s).line, Access::Write);
-                let objects = self.core.cfg.objects;
-                let first = self.core.obj_addr(s, 0);
-                let sl = need!(self.core, self.slab_mut(s));
+                step!(core);
+                let s = need!(core, fr.ret.slab);
+                core.access(core.page(s).line, Access::Write);
+                let objects = core.cfg.objects;
+                let first = core.obj_addr(s, 0);
+                let sl = need!(core, self.slab_mut(core, s));
                 sl.freelist = first;
                 sl.counters = Counters {
                     inuse: objects,
                     objects,
                     frozen: true,
                 };
-                note!(self.core, Store, format!("page {}", self.core.slab_name(s)), "{}: freelist = first object, inuse = objects = {objects}, frozen = 1 (private to this CPU).", self.core.slab_name(s));
+                note!(core, Store, format!("page {}", core.slab_name(s)), "{}: freelist = first object, inuse = objects = {objects}, frozen = 1 (private to this CPU).", core.slab_name(s));
                 Flow::Ret(Ret::new(NULL, Some(s)))
-            }
-        }
-    }
-
-    /// Link a new slab's objects through their free pointers, first to last (`new_slab`'s
-    /// loop, the same in every era and in 7.0).
-    pub(in crate::model) fn chain_objects(&mut self, s: SlabId) {
-        let objects = self.core.cfg.objects;
-        for i in 0..objects {
-            // `i < objects`, so `i + 1` cannot wrap.
-            let next = match i.checked_add(1) {
-                Some(j) if j < objects => self.core.obj_addr(s, j),
-                _ => NULL,
-            };
-            let line = self.core.obj_line(s, i);
-            self.core.access(line, Access::Write);
-            if let Some(w) = self.core.fp_slot(s, i) {
-                *w = next;
             }
         }
     }

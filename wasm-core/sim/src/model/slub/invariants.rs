@@ -9,28 +9,30 @@
 //! (model.md §5 INV-4's exceptions); a CPU in a section is skipped by INV-1's CPU-freelist walk and
 //! by INV-4.
 
+use super::super::allocator::own_mut;
 use super::state::*;
-use super::Machine;
+use super::{Machine, SlubState};
 use crate::model::pcs::labels::*;
+use crate::model::Core;
 use crate::model::Fault;
 
 const USER: u8 = 1 << 6;
 
 /// A slab's name, formatted only if a message is made.
-struct SlabName<'a>(&'a Machine, SlabId);
+struct SlabName<'a>(&'a Core, SlabId);
 
 impl std::fmt::Display for SlabName<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0.core.slab_name(self.1))
+        f.write_str(&self.0.slab_name(self.1))
     }
 }
 
-impl Machine {
+impl SlubState {
     /// Whether some context is inside a section that is rewriting CPU k's `kmem_cache_cpu`.
     #[inline]
-    pub fn cpu_in_section(&self, k: u32) -> bool {
-        let unfrozen = !self.core.variant().cpu_partial_frozen;
-        self.core.st.ctxs.iter().any(|c| {
+    pub(in crate::model) fn cpu_in_section(core: &Core, k: u32) -> bool {
+        let unfrozen = !core.variant().cpu_partial_frozen;
+        core.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| match f {
                 Frame::FlushSlab { pc, l } => {
                     use flush_slab::Pc::*;
@@ -74,8 +76,8 @@ impl Machine {
     /// Whether CPU k's `c->freelist` still points at a chain that a deactivation is moving
     /// object by object to its slab (3.10 `flush_slab` clears it only afterwards): those
     /// objects are owned by the deactivation, not by the CPU.
-    pub fn cpu_freelist_detached(&self, k: u32) -> bool {
-        self.core.st.ctxs.iter().any(|c| {
+    pub(in crate::model) fn cpu_freelist_detached(core: &Core, k: u32) -> bool {
+        core.st.ctxs.iter().any(|c| {
             c.stack.iter().any(|f| match f {
                 Frame::FlushSlab { pc, l } => {
                     use flush_slab::Pc::*;
@@ -98,7 +100,7 @@ impl Machine {
     /// or emptied (S5–S6, until the discard). The other operations change their slab from
     /// their first step on (`new_slab`, `acquire_slab`, `deactivate_slab`, the flushes and
     /// `unfreeze_partials`), so their windows are their lives.
-    pub fn frame_holds_slabs(f: &Frame) -> bool {
+    pub(in crate::model) fn frame_holds_slabs(f: &Frame) -> bool {
         match f {
             Frame::SlabAlloc { .. } | Frame::SlabFree { .. } | Frame::Touch { .. } => false,
             // The slab-lock fallback (X1–X6) is the CAS itself: once it has stored (X4 ok),
@@ -116,19 +118,19 @@ impl Machine {
 
     /// The names of the slabs exempt from INV-5/6/9 right now because an operation holds them
     /// in one of its windows (for tests and the explorer's explanations).
-    pub fn slabs_held_by_ops(&self) -> Vec<String> {
-        self.held_by_ops()
+    pub(in crate::model) fn slabs_held_by_ops(&self, core: &Core) -> Vec<String> {
+        self.held_by_ops(core)
             .iter()
             .enumerate()
             .filter(|(_, &h)| h)
-            .map(|(s, _)| self.core.slab_name(s as SlabId))
+            .map(|(s, _)| core.slab_name(s as SlabId))
             .collect()
     }
 
     /// Slabs operations legitimately hold in their locals right now (INV-5/6/9 windows), as a
     /// flag per slab.
-    fn held_by_ops(&self) -> Vec<bool> {
-        let mut held = vec![false; self.core.st.slabs.len()];
+    fn held_by_ops(&self, core: &Core) -> Vec<bool> {
+        let mut held = vec![false; core.st.slabs.len()];
         let mut mark = |s: Option<SlabId>| {
             if let Some(s) = s {
                 if let Some(h) = held.get_mut(s as usize) {
@@ -136,7 +138,7 @@ impl Machine {
                 }
             }
         };
-        for c in &self.core.st.ctxs {
+        for c in &core.st.ctxs {
             for f in &c.stack {
                 if !Self::frame_holds_slabs(f) {
                     continue;
@@ -153,10 +155,10 @@ impl Machine {
                 if let Some(head) = chain {
                     let mut cur = head;
                     // A chain longer than there are slabs loops (INV-10 says so).
-                    for _ in 0..=self.core.st.slabs.len() {
+                    for _ in 0..=core.st.slabs.len() {
                         let Some(p) = cur else { break };
                         mark(Some(p));
-                        cur = self.slab(p).next;
+                        cur = self.slab(core, p).next;
                     }
                 }
             }
@@ -165,7 +167,7 @@ impl Machine {
     }
 
     /// Objects (or chains, by head) that an operation holds outside every list.
-    fn inflight(&self, f: &Frame, out: &mut Vec<(Addr, bool)>) {
+    fn inflight(f: &Frame, out: &mut Vec<(Addr, bool)>) {
         match f {
             Frame::SlabAlloc { pc, l } => {
                 use slab_alloc::Pc::*;
@@ -213,32 +215,32 @@ impl Machine {
 
     /// Collect the chain from `head` into `out` (cleared first), stopping at a repeat, a
     /// non-object or more than a slab's worth; `Err` says which.
-    fn walk_into(&self, head: Addr, out: &mut Vec<Addr>) -> Result<(), String> {
+    fn walk_into(core: &Core, head: Addr, out: &mut Vec<Addr>) -> Result<(), String> {
         out.clear();
         let mut a = head;
-        let limit = (self.core.cfg.objects as usize).saturating_add(1);
+        let limit = (core.cfg.objects as usize).saturating_add(1);
         while a != NULL {
-            let Some((s, i)) = self.core.object_of(a) else {
+            let Some((s, i)) = core.object_of(a) else {
                 return Err(format!(
                     "reaches {}, which is not a free object (user data or garbage)",
-                    self.core.addr_name(a)
+                    core.addr_name(a)
                 ));
             };
             if out.contains(&a) {
-                return Err(format!("loops back to {}", self.core.addr_name(a)));
+                return Err(format!("loops back to {}", core.addr_name(a)));
             }
             out.push(a);
             if out.len() > limit {
                 return Err("is longer than a slab".into());
             }
             // `object_of` checked `i < objects`, the length of every `fp`.
-            a = match self.core.page(s).fp.get(i as usize) {
+            a = match core.page(s).fp.get(i as usize) {
                 Some(&next) => next,
                 None => {
-                    self.core.fault(Fault::NoSuch("object", a));
+                    core.fault(Fault::NoSuch("object", a));
                     return Err(format!(
                         "reaches {}, which has no free pointer",
-                        self.core.addr_name(a)
+                        core.addr_name(a)
                     ));
                 }
             };
@@ -246,10 +248,10 @@ impl Machine {
         Ok(())
     }
 
-    pub fn check_invariants(&mut self) {
-        let objects = self.core.cfg.objects as usize;
-        let nslabs = self.core.st.slabs.len();
-        let mut own = std::mem::take(&mut self.core.scratch);
+    pub(in crate::model) fn check_invariants(&mut self, core: &mut Core) {
+        let objects = core.cfg.objects as usize;
+        let nslabs = core.st.slabs.len();
+        let mut own = std::mem::take(&mut core.scratch);
         own.clear();
         own.resize(nslabs.saturating_mul(objects), 0);
         // Object i of slab s is slot `s * objects + i` of `own` (below its length: s < nslabs,
@@ -259,27 +261,27 @@ impl Machine {
                 .saturating_mul(objects)
                 .saturating_add(i as usize)
         };
-        let idx = |m: &Machine, a: Addr| m.core.object_of(a).map(|(s, i)| slot(s, i));
+        let idx = |core: &Core, a: Addr| core.object_of(a).map(|(s, i)| slot(s, i));
         let mut problems: Vec<(&'static str, String)> = Vec::new();
 
         // INV-1 (users): every held variable names a live object.
-        for (vi, v) in self.core.st.vars.iter().enumerate() {
+        for (vi, v) in core.st.vars.iter().enumerate() {
             let (true, Some(a)) = (v.held(), v.addr) else {
                 continue;
             };
-            match self.core.object_of(a) {
+            match core.object_of(a) {
                 Some((s, i)) => {
                     if let Some(o) = own.get_mut(slot(s, i)) {
                         *o = o.saturating_add(1) | USER;
                     }
-                    if self.core.page(s).life == Life::Discarded {
+                    if core.page(s).life == Life::Discarded {
                         problems.push((
                             "INV-9",
                             format!(
                                 "`{}` holds {}, but its slab {} was discarded",
-                                self.core.var_name(vi),
-                                self.core.addr_name(a),
-                                self.core.slab_name(s)
+                                core.var_name(vi),
+                                core.addr_name(a),
+                                core.slab_name(s)
                             ),
                         ));
                     }
@@ -288,8 +290,8 @@ impl Machine {
                     "INV-2",
                     format!(
                         "`{}` was handed {}, which is not an object",
-                        self.core.var_name(vi),
-                        self.core.addr_name(a)
+                        core.var_name(vi),
+                        core.addr_name(a)
                     ),
                 )),
             }
@@ -297,16 +299,16 @@ impl Machine {
 
         // INV-2/INV-4 (CPU freelists).
         let mut chain: Vec<Addr> = Vec::with_capacity(objects.saturating_add(2));
-        for k in 0..self.core.cfg.cpus as u32 {
-            if self.cpu_freelist_detached(k) {
+        for k in 0..core.cfg.cpus as u32 {
+            if Self::cpu_freelist_detached(core, k) {
                 continue;
             }
-            let section = self.cpu_in_section(k);
-            let c = self.cpu_slab(k);
+            let section = Self::cpu_in_section(core, k);
+            let c = self.cpu_slab(core, k);
             let (head, page) = (c.freelist, c.page);
-            let walked = self.walk_into(head, &mut chain);
+            let walked = Self::walk_into(core, head, &mut chain);
             for a in &chain {
-                if let Some(i) = idx(self, *a) {
+                if let Some(i) = idx(core, *a) {
                     if let Some(o) = own.get_mut(i) {
                         *o = o.saturating_add(1);
                     }
@@ -317,32 +319,32 @@ impl Machine {
                 continue;
             }
             if head != NULL && page.is_none() {
-                problems.push(("INV-4", format!("cpu{k}'s freelist starts at {} but cpu{k} has no CPU slab: those objects are stranded", self.core.addr_name(head))));
+                problems.push(("INV-4", format!("cpu{k}'s freelist starts at {} but cpu{k} has no CPU slab: those objects are stranded", core.addr_name(head))));
             }
             if let Some(p) = page {
-                let sl = self.slab(p);
-                if self.core.page(p).life == Life::Discarded {
+                let sl = self.slab(core, p);
+                if core.page(p).life == Life::Discarded {
                     problems.push((
                         "INV-9",
-                        format!("cpu{k}'s CPU slab {} was discarded", self.core.slab_name(p)),
+                        format!("cpu{k}'s CPU slab {} was discarded", core.slab_name(p)),
                     ));
                 } else if !sl.counters.frozen {
                     problems.push((
                         "INV-4",
-                        format!("cpu{k}'s CPU slab {} is not frozen", self.core.slab_name(p)),
+                        format!("cpu{k}'s CPU slab {} is not frozen", core.slab_name(p)),
                     ));
                 }
             }
             if let Err(e) = walked {
                 problems.push(("INV-2", format!("cpu{k}'s freelist {e}")));
             }
-            if let Some(a) = chain.iter().find(|&&a| self.core.slab_of(a) != page) {
+            if let Some(a) = chain.iter().find(|&&a| core.slab_of(a) != page) {
                 problems.push((
                     "INV-2",
                     format!(
                         "cpu{k}'s freelist holds {}, which is not in its CPU slab {}",
-                        self.core.addr_name(*a),
-                        self.core.slab_opt_name(page)
+                        core.addr_name(*a),
+                        core.slab_opt_name(page)
                     ),
                 ));
             }
@@ -350,36 +352,36 @@ impl Machine {
 
         // INV-2/INV-3 (slab freelists).
         for s in 0..nslabs as SlabId {
-            let (sl, life) = (self.slab(s), self.core.page(s).life);
+            let (sl, life) = (self.slab(core, s), core.page(s).life);
             if life == Life::Discarded {
                 continue;
             }
-            let walked = self.walk_into(sl.freelist, &mut chain);
+            let walked = Self::walk_into(core, sl.freelist, &mut chain);
             match walked {
                 Err(e) => problems.push((
                     "INV-2",
-                    format!("slab {}'s freelist {e}", self.core.slab_name(s)),
+                    format!("slab {}'s freelist {e}", core.slab_name(s)),
                 )),
                 Ok(()) => {
                     let len = chain.len() as u32;
                     let counted = sl.counters.inuse.checked_add(len);
                     if life == Life::Live && counted != Some(sl.counters.objects) {
-                        problems.push(("INV-3", format!("slab {} counts {} in use but its freelist holds {len} of {} objects", self.core.slab_name(s), sl.counters.inuse, sl.counters.objects)));
+                        problems.push(("INV-3", format!("slab {} counts {} in use but its freelist holds {len} of {} objects", core.slab_name(s), sl.counters.inuse, sl.counters.objects)));
                     }
                 }
             }
-            if let Some(a) = chain.iter().find(|&&a| self.core.slab_of(a) != Some(s)) {
+            if let Some(a) = chain.iter().find(|&&a| core.slab_of(a) != Some(s)) {
                 problems.push((
                     "INV-2",
                     format!(
                         "slab {}'s freelist holds {}, an object of another slab",
-                        self.core.slab_name(s),
-                        self.core.addr_name(*a)
+                        core.slab_name(s),
+                        core.addr_name(*a)
                     ),
                 ));
             }
             for a in &chain {
-                if let Some(i) = idx(self, *a) {
+                if let Some(i) = idx(core, *a) {
                     if let Some(o) = own.get_mut(i) {
                         *o = o.saturating_add(1);
                     }
@@ -389,20 +391,20 @@ impl Machine {
 
         // In-flight objects of operations.
         let mut inflight = Vec::new();
-        for c in &self.core.st.ctxs {
+        for c in &core.st.ctxs {
             for f in &c.stack {
-                self.inflight(f, &mut inflight);
+                Self::inflight(f, &mut inflight);
             }
         }
         for (a, is_chain) in inflight {
             if is_chain {
-                let _ = self.walk_into(a, &mut chain);
+                let _ = Self::walk_into(core, a, &mut chain);
             } else {
                 chain.clear();
                 chain.push(a);
             }
             for x in &chain {
-                if let Some(i) = idx(self, *x) {
+                if let Some(i) = idx(core, *x) {
                     if let Some(o) = own.get_mut(i).filter(|o| **o & 0x3f == 0) {
                         *o |= 0x80;
                     }
@@ -412,19 +414,19 @@ impl Machine {
 
         // INV-1: exactly one owner per object of every live slab.
         for s in 0..nslabs as SlabId {
-            if self.core.page(s).life == Life::Discarded {
+            if core.page(s).life == Life::Discarded {
                 continue;
             }
             for i in 0..objects as u32 {
                 let o = own.get(slot(s, i)).copied().unwrap_or_default();
                 let count = o & 0x3f;
-                let a = self.core.obj_addr(s, i);
+                let a = core.obj_addr(s, i);
                 if count > 1 {
                     problems.push((
                         "INV-1",
                         format!(
                             "{} has {count} owners{}: it will be handed out twice",
-                            self.core.addr_name(a),
+                            core.addr_name(a),
                             if o & USER != 0 {
                                 " (a variable holds it and a freelist reaches it)"
                             } else {
@@ -432,50 +434,50 @@ impl Machine {
                             }
                         ),
                     ));
-                } else if count == 0 && o & 0x80 == 0 && self.core.page(s).life != Life::Private {
+                } else if count == 0 && o & 0x80 == 0 && core.page(s).life != Life::Private {
                     problems.push((
                         "INV-1",
                         format!(
                             "{} is lost: no variable holds it and no freelist reaches it",
-                            self.core.addr_name(a)
+                            core.addr_name(a)
                         ),
                     ));
                 }
             }
         }
-        self.core.scratch = own;
+        core.scratch = own;
 
-        self.check_lists(&mut problems);
+        self.check_lists(core, &mut problems);
         // INV-14: discards of this step (3.10 `flush_slab` may discard while `c.page` still
         // names the slab: it clears it in the same irq-off section).
-        for (s, why, cpus) in std::mem::take(&mut self.core.pending_discards) {
+        for (s, why, cpus) in std::mem::take(&mut core.pending_discards) {
             let why = why.or_else(|| {
                 cpus.iter()
-                    .find(|&&k| !self.cpu_in_section(k))
+                    .find(|&&k| !Self::cpu_in_section(core, k))
                     .map(|k| format!("cpu{k} still uses it as its CPU slab"))
             });
             if let Some(why) = why {
                 problems.push((
                     "INV-14",
-                    format!("slab {} was discarded while {why}", self.core.slab_name(s)),
+                    format!("slab {} was discarded while {why}", core.slab_name(s)),
                 ));
             }
         }
         for (inv, msg) in problems {
-            self.core.violate(inv, msg);
+            core.violate(inv, msg);
         }
     }
 
     /// INV-5…INV-10 and INV-13: slab states, partial lists, lock discipline (INV-11 is checked
     /// at the tid commit, INV-8 is part of INV-6).
-    fn check_lists(&self, problems: &mut Vec<(&'static str, String)>) {
-        let frozen_partials = self.core.variant().cpu_partial_frozen;
+    fn check_lists(&self, core: &Core, problems: &mut Vec<(&'static str, String)>) {
+        let frozen_partials = core.variant().cpu_partial_frozen;
         // INV-10: CPU partial chains.
-        let mut in_chain = vec![0u32; self.core.st.slabs.len()];
-        for (k, c) in self.alloc.cpu_slabs().iter().enumerate() {
+        let mut in_chain = vec![0u32; core.st.slabs.len()];
+        for (k, c) in self.cpu_slab.iter().enumerate() {
             let mut cur = c.partial;
             // More entries than slabs: the chain loops.
-            let mut budget = 0..self.core.st.slabs.len();
+            let mut budget = 0..core.st.slabs.len();
             while let Some(p) = cur {
                 if let Some(n) = in_chain.get_mut(p as usize) {
                     n.bump();
@@ -484,30 +486,30 @@ impl Machine {
                     problems.push(("INV-10", format!("cpu{k}'s partial list loops")));
                     break;
                 }
-                cur = self.slab(p).next;
+                cur = self.slab(core, p).next;
             }
         }
-        let mut on_node = vec![false; self.core.st.slabs.len()];
-        for n in &self.core.st.nodes {
+        let mut on_node = vec![false; core.st.slabs.len()];
+        for n in &core.st.nodes {
             for &s in &n.partial {
                 if let Some(on) = on_node.get_mut(s as usize) {
                     *on = true;
                 }
             }
         }
-        let sections: Vec<bool> = (0..self.core.cfg.cpus as u32)
-            .map(|k| self.cpu_in_section(k))
+        let sections: Vec<bool> = (0..core.cfg.cpus as u32)
+            .map(|k| Self::cpu_in_section(core, k))
             .collect();
-        let held_by_ops = self.held_by_ops();
-        for s in 0..self.core.st.slabs.len() as SlabId {
-            let (sl, pg) = (self.slab(s), self.core.page(s));
-            let name = SlabName(self, s);
-            // One entry per slab in each (built above from `self.core.st.slabs.len()`).
+        let held_by_ops = self.held_by_ops(core);
+        for s in 0..core.st.slabs.len() as SlabId {
+            let (sl, pg) = (self.slab(core, s), core.page(s));
+            let name = SlabName(core, s);
+            // One entry per slab in each (built above from `core.st.slabs.len()`).
             let at = s as usize;
             let chained = in_chain.get(at).copied().unwrap_or_default();
             let listed = on_node.get(at).copied().unwrap_or_default();
             let held = held_by_ops.get(at).copied().unwrap_or_default();
-            let cpu_refs = (self.alloc.cpu_slabs().iter().zip(&sections))
+            let cpu_refs = (self.cpu_slab.iter().zip(&sections))
                 .filter(|(c, &section)| c.page == Some(s) && !section)
                 .count() as u32;
             if pg.life == Life::Discarded {
@@ -586,7 +588,7 @@ impl Machine {
             }
         }
         // INV-7: nr_partial and list shape.
-        for (n, node) in self.core.st.nodes.iter().enumerate() {
+        for (n, node) in core.st.nodes.iter().enumerate() {
             if node.nr_partial as usize != node.partial.len() {
                 problems.push((
                     "INV-7",
@@ -603,20 +605,20 @@ impl Machine {
                         "INV-7",
                         format!(
                             "slab {} is on node {n}'s partial list twice",
-                            self.core.slab_name(*s)
+                            core.slab_name(*s)
                         ),
                     ));
                 }
             }
             // INV-13: list_lock is held with interrupts off.
             if let Some(h) = node.list_lock {
-                let c = &self.core.ctx(h);
-                if self.core.cpu(c.cpu).irqs_on {
+                let c = &core.ctx(h);
+                if core.cpu(c.cpu).irqs_on {
                     problems.push((
                         "INV-13",
                         format!(
                             "{} holds node {n}'s list_lock with interrupts on",
-                            self.core.ctx_name(h)
+                            core.ctx_name(h)
                         ),
                     ));
                 }
@@ -627,32 +629,52 @@ impl Machine {
     }
 
     /// INV-15 at the end of a run: conservation and stat identities.
-    pub fn check_end(&mut self) {
-        let stat = |m: &Machine, s: super::Stat| {
-            m.core
-                .st
+    pub(in crate::model) fn check_end(&mut self, core: &mut Core) {
+        let stat = |core: &Core, s: super::Stat| {
+            core.st
                 .stats
                 .iter()
                 .filter_map(|c| c.get(s as usize))
                 .sum::<u64>()
         };
         use super::Stat::*;
-        let fast = stat(self, ALLOC_FASTPATH);
-        let slow_ok = self.core.ghost.slow_allocs;
-        if fast.checked_add(slow_ok) != Some(self.core.ghost.allocs) {
-            let msg = format!("ALLOC_FASTPATH ({fast}) + successful slow-path allocations ({slow_ok}) != successful allocations ({})", self.core.ghost.allocs);
-            self.core.violate("INV-15", msg);
+        let fast = stat(core, ALLOC_FASTPATH);
+        let slow_ok = core.ghost.slow_allocs;
+        if fast.checked_add(slow_ok) != Some(core.ghost.allocs) {
+            let msg = format!("ALLOC_FASTPATH ({fast}) + successful slow-path allocations ({slow_ok}) != successful allocations ({})", core.ghost.allocs);
+            core.violate("INV-15", msg);
         }
-        let frees = stat(self, FREE_FASTPATH).saturating_add(stat(self, FREE_SLOWPATH));
-        if frees != self.core.ghost.frees {
+        let frees = stat(core, FREE_FASTPATH).saturating_add(stat(core, FREE_SLOWPATH));
+        if frees != core.ghost.frees {
             let msg = format!(
                 "FREE_FASTPATH + FREE_SLOWPATH = {frees}, but {} objects were freed",
-                self.core.ghost.frees
+                core.ghost.frees
             );
-            self.core.violate("INV-15", msg);
+            core.violate("INV-15", msg);
         }
-        if self.core.checks {
-            self.check_invariants();
+        if core.checks {
+            self.check_invariants(core);
         }
+    }
+}
+
+// The machine's entry points to SLUB's checks (`allocator.rs`, the tests): SLUB's state and
+// the core, borrowed apart.
+impl Machine {
+    pub fn check_invariants(&mut self) {
+        let Machine { core, alloc } = self;
+        if let Some(st) = own_mut::<SlubState>(&core.fault, alloc) {
+            st.check_invariants(core)
+        }
+    }
+    pub fn check_end(&mut self) {
+        let Machine { core, alloc } = self;
+        if let Some(st) = own_mut::<SlubState>(&core.fault, alloc) {
+            st.check_end(core)
+        }
+    }
+    /// The names of the slabs exempt from INV-5/6/9 right now (see `SlubState`'s).
+    pub fn slabs_held_by_ops(&self) -> Vec<String> {
+        self.slub_state().slabs_held_by_ops(&self.core)
     }
 }

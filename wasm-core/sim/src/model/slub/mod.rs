@@ -7,6 +7,13 @@
 //! `__flush_cpu_slab`), `cmpxchg` (`cmpxchg_double_slab` and the double CAS at its call
 //! sites), `free` (`slab_free`, `__slab_free`); the fast-path steps both listings share
 //! (`steps`) and its invariants INV-1…INV-15 (`invariants`).
+//!
+//! SLUB is a value: its state is `SlubState` (`structs`), and its functions, primitives and
+//! checks are `impl SlubState` over `core: &mut Core` (the memory, its cost, the event),
+//! reaching the slab level it shares with Linux 7.0 through `SlubState::sp` (`slab_page`).
+//! `exec_slub` lends each step the machine's two fields borrowed apart. Still `impl Machine`:
+//! `deactivate_slab` (through `with_slub`), the views, `slub_lock_wait`, and the machine's
+//! entry points to the checks.
 
 use super::{cost, memory, state, Flow, Machine, Pc, Stat};
 use crate::model::pcs::labels::*;
@@ -32,6 +39,7 @@ mod steps;
 mod structs;
 mod view;
 
+use structs::KmemCacheCpu;
 pub use structs::SlubState;
 
 pub(crate) use access::Snapshot;
@@ -46,8 +54,9 @@ pub use free::{SlabFree, SlabFreeSlow};
 pub use grow::NewSlab;
 pub use node_partial::{AcquireSlab, GetPartialNode};
 
-use super::allocator::OpCall;
+use super::allocator::{own_mut, OpCall, OwnState};
 use super::executor::Block;
+use super::Core;
 use state::*;
 
 /// The entry frame of an op under SLUB.
@@ -85,24 +94,58 @@ pub(super) fn at_sleep_point(fr: &Frame) -> bool {
 }
 
 impl Machine {
-    /// Dispatch one label of a SLUB function to its step machine.
+    pub(super) fn slub_state(&self) -> &SlubState {
+        self.own()
+    }
+    #[cfg(test)]
+    pub(super) fn slub_state_mut(&mut self) -> Option<&mut SlubState> {
+        self.own_mut()
+    }
+    /// The machine's two fields borrowed apart: `f` on SLUB's state and the core, or `none`
+    /// (the arm's fault noted) under another allocator. A step function passes `Flow::Step`,
+    /// what `Core::fault` answers: the noted fault stops the machine at this label.
+    fn with_slub<R>(&mut self, none: R, f: impl FnOnce(&mut SlubState, &mut Core) -> R) -> R {
+        let Machine { core, alloc } = self;
+        match own_mut::<SlubState>(&core.fault, alloc) {
+            Some(st) => f(st, core),
+            None => none,
+        }
+    }
+    // The views' and the invariants' way to a CPU's `kmem_cache_cpu`.
+    pub(in crate::model) fn cpu_slab(&self, k: u32) -> &KmemCacheCpu {
+        self.slub_state().cpu_slab(&self.core, k)
+    }
+    /// Dispatch one label of a SLUB function to its step machine, `impl SlubState` given the
+    /// core beside it: the machine's two fields, borrowed apart (as `exec_slab`).
     pub(super) fn exec_slub(&mut self, fr: &mut Frame) -> Flow {
+        let Machine { core, alloc } = self;
+        let AllocState::Slub(st) = alloc else {
+            return core.fault(Fault::Broken(<SlubState as OwnState>::WRONG));
+        };
         match fr {
-            Frame::SlabAlloc { pc, l } => self.slab_alloc(pc, l),
-            Frame::SlabAllocSlow { pc, l } => self.slab_alloc_slow(pc, l),
-            Frame::SlabAllocSlowLl { pc, l } => self.slab_alloc_slow_ll(pc, l),
-            Frame::GetFreelist { pc, l } => self.get_freelist(pc, l),
-            Frame::GetPartialNode { pc, l } => self.get_partial_node(pc, l),
-            Frame::AcquireSlab { pc, l } => self.acquire_slab(pc, l),
-            Frame::NewSlab { pc, l } => self.new_slab(pc, l),
-            Frame::PutCpuPartial { pc, l } => self.put_cpu_partial(pc, l),
-            Frame::UnfreezePartials { pc, l } => self.unfreeze_partials(pc, l),
+            Frame::SlabAlloc { pc, l } => st.slab_alloc(core, pc, l),
+            Frame::SlabAllocSlow { pc, l } => st.slab_alloc_slow(core, pc, l),
+            Frame::SlabAllocSlowLl { pc, l } => st.slab_alloc_slow_ll(core, pc, l),
+            Frame::GetFreelist { pc, l } => st.get_freelist(core, pc, l),
+            Frame::GetPartialNode { pc, l } => st.get_partial_node(core, pc, l),
+            Frame::AcquireSlab { pc, l } => st.acquire_slab(core, pc, l),
+            Frame::NewSlab { pc, l } => st.new_slab(core, pc, l),
+            Frame::PutCpuPartial { pc, l } => st.put_cpu_partial(core, pc, l),
+            Frame::UnfreezePartials { pc, l } => st.unfreeze_partials(core, pc, l),
+            Frame::FlushSlab { pc, l } => st.flush_slab(core, pc, l),
+            Frame::FlushCpuSlab { pc, l } => st.flush_cpu_slab(core, pc, l),
+            Frame::SlabFree { pc, l } => st.slab_free(core, pc, l),
+            Frame::SlabFreeSlow { pc, l } => st.slab_free_slow(core, pc, l),
+            Frame::CmpxchgDoubleSlab { pc, l } => st.cmpxchg_double_slab(core, pc, l),
+            Frame::DeactivateSlab { .. } => self.exec_slub_machine(fr),
+            _ => core.fault(Fault::Broken("a function of another allocator")),
+        }
+    }
+
+    /// The SLUB function still `impl Machine` (`deactivate_slab`).
+    fn exec_slub_machine(&mut self, fr: &mut Frame) -> Flow {
+        match fr {
             Frame::DeactivateSlab { pc, l } => self.deactivate_slab(pc, l),
-            Frame::FlushSlab { pc, l } => self.flush_slab(pc, l),
-            Frame::FlushCpuSlab { pc, l } => self.flush_cpu_slab(pc, l),
-            Frame::SlabFree { pc, l } => self.slab_free(pc, l),
-            Frame::SlabFreeSlow { pc, l } => self.slab_free_slow(pc, l),
-            Frame::CmpxchgDoubleSlab { pc, l } => self.cmpxchg_double_slab(pc, l),
             _ => self
                 .core
                 .fault(Fault::Broken("a function of another allocator")),

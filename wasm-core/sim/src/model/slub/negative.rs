@@ -96,7 +96,7 @@ fn inv_7_nr_partial_and_a_slab_listed_twice() {
 fn inv_9_an_empty_unfrozen_slab_on_no_list() {
     let mut m = machine();
     let s = cpu_slab(&m);
-    let c = m.cpu_slab_mut(0).unwrap();
+    let c = &mut m.slub_state_mut().unwrap().cpu_slab[0];
     c.page = None;
     c.freelist = NULL;
     let sl = m.slab_mut(s).unwrap();
@@ -108,7 +108,7 @@ fn inv_9_an_empty_unfrozen_slab_on_no_list() {
 #[test]
 fn inv_10_a_cpu_partial_list_that_loops() {
     let mut m = machine();
-    m.cpu_slab_mut(1).unwrap().partial = Some(0);
+    m.slub_state_mut().unwrap().cpu_slab[1].partial = Some(0);
     m.slab_mut(0).unwrap().next = Some(0);
     check(&mut m, "INV-10");
 }
@@ -173,7 +173,7 @@ fn inv_14_discard_slab_of_a_slab_on_the_node_partial_list() {
 fn inv_14_discard_slab_of_a_slab_on_a_cpu_partial_list() {
     let mut m = machine();
     emptied_slab_0(&mut m);
-    m.cpu_slab_mut(1).unwrap().partial = Some(0);
+    m.slub_state_mut().unwrap().cpu_slab[1].partial = Some(0);
     m.slab_mut(0).unwrap().next = None;
     m.discard_slab(0);
     check_says(&mut m, "INV-14", "still on a CPU partial list");
@@ -238,7 +238,7 @@ fn inv_2_a_cpu_freelist_with_an_object_of_another_slab() {
     let a = m.core.obj_addr(0, 0);
     let head = m.cpu_slab(0).freelist;
     m.core.st.slabs[0].fp[0] = head;
-    m.cpu_slab_mut(0).unwrap().freelist = a;
+    m.slub_state_mut().unwrap().cpu_slab[0].freelist = a;
     check_says(&mut m, "INV-2", "which is not in its CPU slab");
 }
 

@@ -4,9 +4,10 @@
 
 use super::memory::Access;
 use super::state::*;
-use super::{Flow, Machine, Stat};
+use super::{Flow, SlubState, Stat};
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::{counters_text, Counters};
+use crate::model::Core;
 use crate::scenario::Slowpath;
 
 /// `get_partial_node(n)` for CPU `c` (`drain`: `get_any_partial`'s): `pg` the slab taken as CPU slab, `obj` its freelist, `p` the slab at hand, `count`/`pages` objects and slabs taken.
@@ -69,8 +70,8 @@ impl Locals for AcquireSlab {
     }
 }
 
-impl Machine {
-    pub(in crate::model) fn get_partial_frame(&self, n: u32, c: u32, any: bool) -> Frame {
+impl SlubState {
+    pub(in crate::model) fn get_partial_frame(n: u32, c: u32, any: bool) -> Frame {
         Frame::GetPartialNode {
             pc: get_partial_node::H1,
             l: GetPartialNode {
@@ -86,20 +87,21 @@ impl Machine {
     /// more to the CPU partial list. Returns the freelist and the slab.
     pub(in crate::model) fn get_partial_node(
         &mut self,
+        core: &mut Core,
         pc: &mut get_partial_node::Pc,
         fr: &mut GetPartialNode,
     ) -> Flow {
         use get_partial_node::Pc::*;
         let n = fr.n;
-        let v = self.core.variant().clone();
+        let v = core.variant().clone();
         match *pc {
             H1 => {
-                step!(self.core);
-                let nr = self.ld_nr_partial(n);
-                let min = self.core.cfg.sc.cache.min_partial;
+                step!(core);
+                let nr = self.sp(core).ld_nr_partial(n);
+                let min = core.cfg.sc.cache.min_partial;
                 let skip = if fr.drain { nr <= min } else { nr == 0 };
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("node {n}.nr_partial"),
                     "get_partial_node: node {n} has {nr} partial slab(s) (racy hint){}.",
@@ -116,23 +118,23 @@ impl Machine {
             }
             H9 => Flow::Ret(Ret::new(NULL, None)),
             H2 => {
-                step!(self.core);
-                fr.flag = self.core.cpu(self.core.me()).irqs_on;
+                step!(core);
+                fr.flag = core.cpu(core.me()).irqs_on;
                 if fr.flag {
-                    self.core.irq_save(&mut fr.saved_irq);
+                    core.irq_save(&mut fr.saved_irq);
                 }
-                self.spin_lock(n);
-                fr.p = self.core.node(n).partial.first().copied();
+                self.spin_lock(core, n);
+                fr.p = core.node(n).partial.first().copied();
                 fr.obj = NULL;
                 fr.pg = None;
                 fr.count = 0;
                 fr.pages = 0;
                 note!(
-                    self.core,
+                    core,
                     Lock,
                     format!("node {n}.list_lock"),
                     "Take node {n}'s list_lock; the list head is {}.",
-                    self.core.slab_opt_name(fr.p)
+                    core.slab_opt_name(fr.p)
                 );
                 *pc = H3;
                 Flow::Step
@@ -143,7 +145,7 @@ impl Machine {
                     return Flow::Go;
                 };
                 // list_for_each_entry_safe: remember the successor before P leaves the list.
-                let list = &self.core.node(n).partial;
+                let list = &core.node(n).partial;
                 fr.old = list.iter().skip_while(|&&x| x != p).nth(1).copied();
                 if !v.cpu_partial_frozen {
                     *pc = H6;
@@ -161,7 +163,7 @@ impl Machine {
                 })
             }
             H4r => {
-                let p = need!(self.core, fr.p);
+                let p = need!(core, fr.p);
                 let t = fr.ret.value;
                 if t == NULL {
                     *pc = H5;
@@ -177,38 +179,38 @@ impl Machine {
                         H4a
                     };
                     if v.slowpath == Slowpath::LocalLock {
-                        self.core.stat(Stat::ALLOC_FROM_PARTIAL);
+                        core.stat(Stat::ALLOC_FROM_PARTIAL);
                     }
                     return Flow::Go;
                 }
                 *pc = H4b;
-                Flow::call(self.put_cpu_partial_frame(p, false))
+                Flow::call(Self::put_cpu_partial_frame(core, p, false))
             }
             H4a => {
-                step!(self.core);
-                let p = need!(self.core, fr.p);
-                self.st_page(fr.c, Some(p));
-                self.core.stat(Stat::ALLOC_FROM_PARTIAL);
+                step!(core);
+                let p = need!(core, fr.p);
+                self.st_page(core, fr.c, Some(p));
+                core.stat(Stat::ALLOC_FROM_PARTIAL);
                 note!(
-                    self.core,
+                    core,
                     Store,
                     format!("cpu_slab[{}].page", fr.c),
                     "c->page := {}, frozen by acquire_slab.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 *pc = H4c;
                 Flow::Step
             }
             H4b => {
-                self.core.stat(Stat::CPU_PARTIAL_NODE);
+                core.stat(Stat::CPU_PARTIAL_NODE);
                 *pc = H4c;
                 Flow::Go
             }
             H4c => {
                 let enough = if v.cpu_partial_frozen {
-                    fr.count > self.core.cfg.sc.cache.cpu_partial / 2
+                    fr.count > core.cfg.sc.cache.cpu_partial / 2
                 } else {
-                    fr.pages > self.cpu_partial_slabs() / 2
+                    fr.pages > Self::cpu_partial_slabs(core) / 2
                 };
                 if !v.cpu_partial || enough {
                     *pc = H5;
@@ -220,19 +222,19 @@ impl Machine {
             }
             // 6.8+: take slabs off the list unfrozen; the caller freezes the first.
             H6 => {
-                step!(self.core);
-                let p = need!(self.core, fr.p);
-                self.remove_partial(n, p);
+                step!(core);
+                let p = need!(core, fr.p);
+                self.sp(core).remove_partial(n, p);
                 note!(
-                    self.core,
+                    core,
                     ListDel,
                     format!("node {n}.partial"),
                     "remove_partial({}) (6.8+: not frozen here).",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 if fr.pg.is_none() {
                     fr.pg = Some(p);
-                    self.core.stat(Stat::ALLOC_FROM_PARTIAL);
+                    core.stat(Stat::ALLOC_FROM_PARTIAL);
                     *pc = H4c;
                 } else {
                     fr.pages.bump();
@@ -241,22 +243,22 @@ impl Machine {
                 Flow::Step
             }
             H6p => {
-                let p = need!(self.core, fr.p);
+                let p = need!(core, fr.p);
                 *pc = H4b;
-                Flow::call(self.put_cpu_partial_frame(p, false))
+                Flow::call(Self::put_cpu_partial_frame(core, p, false))
             }
             H5 => {
-                step!(self.core);
-                self.core.spin_unlock(n);
+                step!(core);
+                core.spin_unlock(n);
                 if fr.flag {
-                    self.core.irq_restore(fr.saved_irq);
+                    core.irq_restore(fr.saved_irq);
                 }
                 note!(
-                    self.core,
+                    core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Release node {n}'s list_lock; got {}.",
-                    self.core.slab_opt_name(fr.pg)
+                    core.slab_opt_name(fr.pg)
                 );
                 Flow::Ret(Ret::new(fr.obj, fr.pg))
             }
@@ -266,6 +268,7 @@ impl Machine {
     /// `acquire_slab(n, P, mode)` (`fr.lock` = mode): freeze P with one CAS, unlink it.
     pub(in crate::model) fn acquire_slab(
         &mut self,
+        core: &mut Core,
         pc: &mut acquire_slab::Pc,
         fr: &mut AcquireSlab,
     ) -> Flow {
@@ -273,24 +276,24 @@ impl Machine {
         let p = fr.pg;
         match *pc {
             Q1 => {
-                step!(self.core);
-                self.core.access(self.core.page(p).line, Access::Read);
-                fr.f = self.slab(p).freelist;
+                step!(core);
+                core.access(core.page(p).line, Access::Read);
+                fr.f = self.slab(core, p).freelist;
                 note!(
-                    self.core,
+                    core,
                     Load,
-                    format!("page {}.freelist", self.core.slab_name(p)),
+                    format!("page {}.freelist", core.slab_name(p)),
                     "acquire_slab({}): its freelist is {}.",
-                    self.core.slab_name(p),
-                    self.core.addr_name(fr.f)
+                    core.slab_name(p),
+                    core.addr_name(fr.f)
                 );
                 *pc = Q2;
                 Flow::Step
             }
             Q2 => {
-                step!(self.core);
-                self.core.access(self.core.page(p).line, Access::Read);
-                fr.cnt = self.slab(p).counters;
+                step!(core);
+                core.access(core.page(p).line, Access::Read);
+                fr.cnt = self.slab(core, p).counters;
                 fr.count = fr.cnt.objects.saturating_sub(fr.cnt.inuse);
                 let mut new = fr.cnt;
                 new.frozen = true;
@@ -301,9 +304,9 @@ impl Machine {
                 }
                 fr.new = new;
                 note!(
-                    self.core,
+                    core,
                     Load,
-                    format!("page {}.counters", self.core.slab_name(p)),
+                    format!("page {}.counters", core.slab_name(p)),
                     "{}: {} free; {}.",
                     counters_text(fr.cnt),
                     fr.count,
@@ -317,6 +320,7 @@ impl Machine {
                 Flow::Step
             }
             Q3 => self.cas2_site(
+                core,
                 pc,
                 &mut fr.ok,
                 p,
@@ -326,7 +330,7 @@ impl Machine {
                 Q3r,
             ),
             Q3r => {
-                if !fr.ok && self.v3_1_slow_path() {
+                if !fr.ok && Self::v3_1_slow_path(core) {
                     // 3.1's acquire_slab loops its CAS until the slab is frozen; 3.10's
                     // single attempt (mode) lets get_partial_node give up.
                     *pc = Q1;
@@ -342,15 +346,15 @@ impl Machine {
                 Flow::Go
             }
             Q4 => {
-                step!(self.core);
-                let n = need!(self.core, fr.n);
-                self.remove_partial(n, p);
+                step!(core);
+                let n = need!(core, fr.n);
+                self.sp(core).remove_partial(n, p);
                 note!(
-                    self.core,
+                    core,
                     ListDel,
                     format!("node {n}.partial"),
                     "remove_partial({}): it is frozen now.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 Flow::Ret(Ret {
                     count: fr.count,

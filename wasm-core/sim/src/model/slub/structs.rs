@@ -1,11 +1,13 @@
 //! SLUB's own state (model.md §1): each CPU's `kmem_cache_cpu` with its lookups, and the
 //! vector of SLUB's fields of every slab (`slab_page::SlubPage`, the slab level Linux 7.0
-//! shares).
+//! shares) with SLUB's way to it (`slab`, `sp`, `discard_slab`, `spin_lock`), each given the
+//! core.
 
-use super::super::prims::{found, missing};
-use super::super::slab_page::SlubPage;
+use super::super::allocator::{own_state, OwnState};
+use super::super::prims::found;
+use super::super::slab_page::{self, SlabPages, SlubPage};
 use super::super::state::*;
-use super::super::Machine;
+use super::super::Core;
 
 /// `struct kmem_cache_cpu` (model.md §1.2), and the ghost version INV-12 reads.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -65,29 +67,72 @@ static NO_KMEM_CACHE_CPU: KmemCacheCpu = KmemCacheCpu {
     ghost_version: 0,
 };
 
-// Lookups of SLUB's state, as the machine's (`prims`): SLUB's code runs under SLUB and every
-// CPU has its `kmem_cache_cpu`.
+own_state!(
+    SlubState,
+    Slub,
+    "SLUB's code ran under another allocator",
+    SlubState {
+        cpu_slab: Vec::new(),
+        pages: Vec::new(),
+    }
+);
+
+// Lookups of SLUB's state, as the machine's (`prims`), given the core for its fault cell:
+// SLUB's code runs under SLUB and every CPU has its `kmem_cache_cpu`.
 // Anything else is an internal error of the model: noted, an inert stand-in read, a write
 // skipped (`None`).
-impl Machine {
+impl SlubState {
     /// CPU k's `kmem_cache_cpu` (`per_cpu_ptr(s->cpu_slab, k)`).
     #[inline]
-    pub fn cpu_slab(&self, k: u32) -> &KmemCacheCpu {
-        (self.alloc.cpu_slabs().get(k as usize)).unwrap_or_else(|| {
-            missing(
-                &self.core.fault,
-                "kmem_cache_cpu of cpu",
-                k.into(),
-                &NO_KMEM_CACHE_CPU,
-            )
-        })
+    pub(in crate::model) fn cpu_slab(&self, core: &Core, k: u32) -> &KmemCacheCpu {
+        (self.cpu_slab.get(k as usize))
+            .unwrap_or_else(|| core.missing("kmem_cache_cpu of cpu", k.into(), &NO_KMEM_CACHE_CPU))
     }
     #[inline]
-    pub fn cpu_slab_mut(&mut self, k: u32) -> Option<&mut KmemCacheCpu> {
-        let c = match &mut self.alloc {
-            AllocState::Slub(s) => s.cpu_slab.get_mut(k as usize),
-            _ => None,
-        };
-        found(&self.core.fault, "kmem_cache_cpu of cpu", k.into(), c)
+    pub(in crate::model) fn cpu_slab_mut(
+        &mut self,
+        core: &Core,
+        k: u32,
+    ) -> Option<&mut KmemCacheCpu> {
+        let c = self.cpu_slab.get_mut(k as usize);
+        found(&core.fault, "kmem_cache_cpu of cpu", k.into(), c)
+    }
+    /// SLUB's fields of slab `s` (`slab_page::slab` on its own slabs).
+    #[inline]
+    pub(in crate::model) fn slab(&self, core: &Core, s: SlabId) -> &SlubPage {
+        slab_page::slab(&self.pages, core, s)
+    }
+    #[inline]
+    pub(in crate::model) fn slab_mut(&mut self, core: &Core, s: SlabId) -> Option<&mut SlubPage> {
+        found(
+            &core.fault,
+            "slab",
+            s.into(),
+            self.pages.get_mut(s as usize),
+        )
+    }
+    /// The slab level (`slab_page`) on SLUB's slabs, lent with the core.
+    #[inline]
+    pub(in crate::model) fn sp<'a>(&'a mut self, core: &'a mut Core) -> SlabPages<'a> {
+        SlabPages {
+            pages: &mut self.pages,
+            core,
+        }
+    }
+    /// `discard_slab` with SLUB's CPU slabs, which its check reads.
+    pub(in crate::model) fn discard_slab(&mut self, core: &mut Core, s: SlabId) {
+        let cpus = self.cpu_slab.iter().map(|c| (c.page, c.partial));
+        SlabPages {
+            pages: &mut self.pages,
+            core,
+        }
+        .discard_slab(s, cpus)
+    }
+    /// `spin_lock(&n->list_lock)`: INV-13's order check asks whether the stepping context holds
+    /// a `slab_lock` (`Machine::holds_lock_inside_list_lock` under SLUB), a scan of every slab
+    /// made only when checks are on.
+    pub(in crate::model) fn spin_lock(&self, core: &mut Core, n: u32) {
+        let inside = core.checks && self.pages.iter().any(|s| s.slab_lock == Some(core.cur));
+        core.spin_lock(n, inside);
     }
 }

@@ -253,6 +253,15 @@ impl Machine {
         }
     }
 
+    /// The entry frame of SLAB's `tune` op (`do_tune_cpucache`'s node part); `None` under an
+    /// allocator without a shared array (`scenario::validate` refuses the op there).
+    pub(super) fn tune_frame(&self) -> Option<Frame> {
+        match self.allocator() {
+            Allocator::Slab => Some(super::slab::tune_frame()),
+            Allocator::Slub | Allocator::Sheaves => None,
+        }
+    }
+
     /// Run one label of a frame: the user's `touch` (the same under every allocator) or one of
     /// the allocator's kernel functions.
     #[inline]
@@ -396,5 +405,15 @@ impl Machine {
                 }
             }
         }
+    }
+}
+
+impl Machine {
+    /// `spin_lock(&n->list_lock)` for SLUB and 7.0, which may hold a `slab_lock` here: the
+    /// machine asks the allocator (`holds_lock_inside_list_lock`) and the core takes the lock.
+    pub fn spin_lock(&mut self, n: u32) {
+        // A scan of every slab: an invariant check, so only when checks are on.
+        let inside = self.core.checks && self.holds_lock_inside_list_lock(self.core.cur);
+        self.core.spin_lock(n, inside);
     }
 }

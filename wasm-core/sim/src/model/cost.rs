@@ -1,5 +1,5 @@
 //! The cycle cost model of model.md §7, as one table. Every step is charged its instruction cost
-//! plus the cost of each cache line it touches (see `memory.rs`). The Lab uses the same table
+//! plus the cost of each cache line it touches (see `core/memory.rs`). The Lab uses the same table
 //! for every experiment: no per-experiment constants.
 //!
 //! [`TABLE`] is the table as data: each constant with its cycles, unit and source. The Lab

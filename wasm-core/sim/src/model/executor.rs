@@ -623,9 +623,9 @@ impl Machine {
             IOp::Alloc { node, .. } => Some(self.op_frame(OpCall::Alloc { node })),
             IOp::Flush { target } => Some(self.op_frame(OpCall::Flush { target })),
             // SLAB only (`scenario::validate` refuses it elsewhere).
-            IOp::Tune => match self.allocator() {
-                crate::scenario::Allocator::Slab => Some(super::slab::tune_frame()),
-                _ => {
+            IOp::Tune => match self.tune_frame() {
+                Some(fr) => Some(fr),
+                None => {
                     self.core.fault(Fault::Broken(
                         "`tune` under an allocator without a shared array",
                     ));

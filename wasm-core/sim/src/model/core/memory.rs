@@ -3,10 +3,10 @@
 //! `cost.rs` (counted per constant when the Lab asks). The protocol is textbook MESI with a directory view: a read miss takes the line
 //! Shared (Exclusive if nobody has it), a write invalidates every other copy.
 
-use super::cost::{self, Id};
-use super::state::{Mesi, PrefetchInFlight, MAX_CPUS};
 use super::Core;
 use crate::event::Transition;
+use crate::model::cost::{self, Id};
+use crate::model::state::{Mesi, PrefetchInFlight, MAX_CPUS};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {

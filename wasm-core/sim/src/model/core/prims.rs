@@ -2,12 +2,12 @@
 //! toggles, the CAS flavours of model.md §2.1, list_lock, add/remove_partial and discard_slab.
 //! Each touches its cache lines through `access` and charges the cost table.
 
-use super::cost;
 use super::memory::Access;
-use super::state::*;
-use super::{Core, Fault, Flow, Machine};
+use super::{Core, Fault, Flow};
 use crate::event::EventKind;
 use crate::event::Violation;
+use crate::model::cost;
+use crate::model::state::*;
 
 impl Core {
     pub fn set_note(&mut self, kind: EventKind, target: String, narration: String) {
@@ -57,7 +57,7 @@ impl Core {
     /// label (`at`) that found it, and stop the machine. Nothing if none was noted (the check
     /// every label pays; the report is out of line).
     #[inline]
-    pub(super) fn report_fault(&mut self, at: Option<&Frame>) {
+    pub(in crate::model) fn report_fault(&mut self, at: Option<&Frame>) {
         if self.fault.get().is_some() {
             self.report_noted_fault(at);
         }
@@ -91,7 +91,7 @@ impl Core {
     /// A read-only lookup that found nothing: note it ([`Fault::NoSuch`]) and hand out the
     /// inert stand-in.
     #[cold]
-    pub(super) fn missing<T>(
+    pub(in crate::model) fn missing<T>(
         &self,
         what: &'static str,
         id: u64,
@@ -102,7 +102,7 @@ impl Core {
 
     /// The model stopped at an internal error, or found one it has not reported yet.
     #[inline]
-    pub(super) fn stopped(&self) -> bool {
+    pub(in crate::model) fn stopped(&self) -> bool {
         self.halted || self.fault.get().is_some()
     }
 
@@ -365,7 +365,7 @@ impl Core {
 
 /// Note `f` unless an earlier fault is noted (the first one is the one to report).
 #[inline]
-pub(super) fn note_fault(slot: &std::cell::Cell<Option<Fault>>, f: Fault) {
+pub(in crate::model) fn note_fault(slot: &std::cell::Cell<Option<Fault>>, f: Fault) {
     if slot.get().is_none() {
         slot.set(Some(f));
     }
@@ -373,7 +373,7 @@ pub(super) fn note_fault(slot: &std::cell::Cell<Option<Fault>>, f: Fault) {
 
 /// A lookup that found nothing: note it and hand out the inert stand-in.
 #[cold]
-pub(super) fn missing<T>(
+pub(in crate::model) fn missing<T>(
     slot: &std::cell::Cell<Option<Fault>>,
     what: &'static str,
     id: u64,
@@ -385,7 +385,7 @@ pub(super) fn missing<T>(
 
 /// A lookup for a write: note it if it found nothing.
 #[inline]
-pub(super) fn found<T>(
+pub(in crate::model) fn found<T>(
     slot: &std::cell::Cell<Option<Fault>>,
     what: &'static str,
     id: u64,
@@ -434,13 +434,3 @@ static NO_CTX: Ctx = Ctx {
     saved_preempt: 0,
     cur_op: None,
 };
-
-impl Machine {
-    /// `spin_lock(&n->list_lock)` for SLUB and 7.0, which may hold a `slab_lock` here: the
-    /// machine asks the allocator (`holds_lock_inside_list_lock`) and the core takes the lock.
-    pub fn spin_lock(&mut self, n: u32) {
-        // A scan of every slab: an invariant check, so only when checks are on.
-        let inside = self.core.checks && self.holds_lock_inside_list_lock(self.core.cur);
-        self.core.spin_lock(n, inside);
-    }
-}

@@ -11,6 +11,8 @@
 //   with `text-overflow: ellipsis` that overflows, SVG text outside its <svg> or outside the card
 //   or strip it is drawn in.
 
+import { expect } from '@playwright/test';
+
 /** Intersections smaller than this, both ways, are antialiasing, not overlap. */
 const OVERLAP_PX = 2;
 
@@ -313,7 +315,9 @@ export async function deckSurvey(page, url, size) {
     const slide = page.locator('.reveal .slides > section.present');
     const iframe = slide.locator('iframe[data-start]');
     const lesson = await slide.getAttribute('data-lesson');
-    await until(async () => (await slide.locator('.embed-status').getAttribute('data-step')) === String(stop.step), `the embed at step ${stop.step}`);
+    // A web-first wait (polled inside the page): a poll from here was a traced action each
+    // 50 ms, and the trace's DOM snapshots and screenshots of them cost more than the survey.
+    await expect(slide.locator('.embed-status'), `the embed at step ${stop.step}`).toHaveAttribute('data-step', String(stop.step));
     const handle = await iframe.elementHandle();
     const frame = await handle?.contentFrame();
     if (frame == null) throw new Error('no frame');
@@ -379,13 +383,4 @@ export async function deckSurvey(page, url, size) {
     });
   }
   return rows;
-}
-
-/** Poll `check` every 50 ms for up to 10 s. */
-async function until(/** @type {() => Promise<boolean>} */ check, /** @type {string} */ what) {
-  const t0 = Date.now();
-  while (!(await check())) {
-    if (Date.now() - t0 > 10_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

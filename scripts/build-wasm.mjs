@@ -8,7 +8,10 @@
 //   slub-lab-wasm  → web/src/sim/pkg-lab   the Lab's seed comparisons, built for speed, loaded
 //                                          by `#/lab` and its worker only.
 //
-//   node scripts/build-wasm.mjs
+//   node scripts/build-wasm.mjs [--compile-only]
+//
+// --compile-only runs the cargo builds and not wasm-bindgen: scripts/setup.mjs starts it in the
+// background while it installs the wasm-bindgen CLI and node_modules.
 //
 // `--target web` glue is an ES module whose default export fetches the .wasm next to it (Vite
 // bundles it through `new URL(..., import.meta.url)`) and whose `initSync({ module })` takes the
@@ -56,7 +59,8 @@ export const labPkgWasm = join(labPkgDir, 'slub_lab_wasm_bg.wasm');
 // The reset function re-instantiates a module a panic left in an unknown state.
 const BINDGEN_FLAGS = ['--target', 'web', '--remove-name-section', '--remove-producers-section', '--experimental-reset-state-function'];
 
-export function buildWasm() {
+/** The cargo builds of the wasm crates, one per profile (a no-op each when up to date). */
+export function compileWasm() {
   for (const profile of [SIZE, SPEED]) {
     must('build-wasm', 'cargo', [
       'build',
@@ -71,6 +75,10 @@ export function buildWasm() {
       'wasm32-unknown-unknown',
     ]);
   }
+}
+
+export function buildWasm() {
+  compileWasm();
   const version = wasmBindgenVersion();
   for (const { input, dir, wasm, profile } of CRATES) {
     // The stamp holds the CLI's version, the profile and the flags: a change of any
@@ -98,4 +106,13 @@ export function buildWasm() {
   }
 }
 
-if (isMain(import.meta.url)) buildWasm();
+if (isMain(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const unknown = args.filter((a) => a !== '--compile-only');
+  if (unknown.length > 0) {
+    console.error(`[build-wasm] unknown argument(s): ${unknown.join(' ')}`);
+    process.exit(2);
+  }
+  if (args.includes('--compile-only')) compileWasm();
+  else buildWasm();
+}

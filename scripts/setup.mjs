@@ -9,7 +9,9 @@
 //   3. node_modules (`npm ci`) when missing or older than package-lock.json;
 //   4. with --browser: /usr/bin/chromium for the end-to-end tests (apt-get; we run as root);
 //   5. the wasm builds into web/src/sim/pkg, pkg-fast and pkg-lab (scripts/build-wasm.mjs),
-//      unless --no-wasm;
+//      unless --no-wasm; their cargo builds start first, in the background, and run while 2.-4.
+//      do: on a fresh clone the crates' fat-LTO links keep one core of two busy for most of a
+//      minute, the CLI's install and `npm ci` use the other;
 //   6. the `slub-lab` binary (target/release/slub-lab), whose `lesson export` gives the page its
 //      lessons at build time (web/src/lessons/vite-plugin.ts) and the tests theirs (cargo
 //      build --release; quick when it is up to date), unless --no-cli: `npm test` passes it
@@ -17,6 +19,7 @@
 //      features the whole workspace and its dev-dependencies turn on (serde's `alloc`, syn's
 //      `visit`, bitflags' `std`, ...): a build here, with fewer, would compile serde, slub-sim
 //      and everything above them a second time.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildWasm } from './build-wasm.mjs';
@@ -103,11 +106,32 @@ function ensureSlubLab() {
   must('setup', 'cargo', ['build', '--release', '-p', 'slub-lab']);
 }
 
-export function setup({ browser = false, wasm = true, cli = true } = {}) {
+/**
+ * `node scripts/build-wasm.mjs --compile-only` in a child process of its own (it runs its two
+ * cargo builds one after the other without this process's event loop, which the synchronous
+ * steps meanwhile block): resolves to whether it succeeded.
+ */
+function compileWasmInBackground() {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'scripts', 'build-wasm.mjs'), '--compile-only'], { cwd: root, stdio: 'inherit' });
+    // A step that fails exits this process: the build must not run on after it.
+    process.on('exit', () => child.exitCode === null && child.kill());
+    child.on('error', () => resolve(false));
+    child.on('exit', (code) => resolve(code === 0));
+  });
+}
+
+export async function setup({ browser = false, wasm = true, cli = true } = {}) {
   ensureWasmTarget();
+  const compiled = wasm ? compileWasmInBackground() : Promise.resolve(true);
   ensureWasmBindgen();
   ensureNodeModules();
   if (browser) ensureChromium();
+  if (!(await compiled)) {
+    console.error('[setup] failed: node scripts/build-wasm.mjs --compile-only');
+    process.exit(1);
+  }
+  // The cargo builds are up to date now: this generates the packages with wasm-bindgen.
   if (wasm) buildWasm();
   if (cli) ensureSlubLab();
 }
@@ -120,6 +144,6 @@ if (isMain(import.meta.url)) {
     process.exit(2);
   }
   const started = Date.now();
-  setup({ browser: args.includes('--browser'), wasm: !args.includes('--no-wasm'), cli: !args.includes('--no-cli') });
+  await setup({ browser: args.includes('--browser'), wasm: !args.includes('--no-wasm'), cli: !args.includes('--no-cli') });
   log('setup', `ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }

@@ -39,6 +39,11 @@ for (const [name, cmd, cmdArgs] of stages) {
   }
   passed++;
   log('test', `✓ ${name} (${secs} s)`);
+  // `cargo test --workspace --release` has just built target/release/slub-lab with the features
+  // the whole workspace turns on: vitest's global setup then uses it as it is, where its own
+  // `cargo build -p slub-lab` (fewer features) would compile serde, slub-sim and the CLI again
+  // (22 s of a fresh `npm test`).
+  if (name === 'cargo test') process.env.SLUB_LAB_CLI_BUILT = '1';
 }
 log('test', `${((Date.now() - started) / 1000).toFixed(1)} s in all; the slowest stage: ${slowest.name} (${slowest.secs.toFixed(1)} s)`);
 console.log(`${passed} passed, ${failed} failed`);

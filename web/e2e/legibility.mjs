@@ -11,6 +11,8 @@
 //   with `text-overflow: ellipsis` that overflows, SVG text outside its <svg> or outside the card
 //   or strip it is drawn in.
 
+import { expect } from '@playwright/test';
+
 /** Intersections smaller than this, both ways, are antialiasing, not overlap. */
 const OVERLAP_PX = 2;
 
@@ -30,41 +32,72 @@ export async function legibilityProblems(page, root = 'body', opts = {}) {
       const rootEl = document.querySelector(root);
       if (rootEl === null) return [`no element ${root}`];
       const name = (s) => JSON.stringify(s.replace(/\s+/g, ' ').trim().slice(0, 60));
-      const shown = (el) => {
-        for (let e = el; e !== null && e instanceof Element; e = e.parentElement) {
-          // The content of a closed <details> is not drawn (its rects are not all empty).
-          const up = e.parentElement;
-          if (up instanceof HTMLDetailsElement && !up.open && e.tagName !== 'SUMMARY') return false;
-          const cs = getComputedStyle(e);
-          if (cs.display === 'none' || cs.visibility === 'hidden' || Number(cs.opacity) < 0.05) return false;
-          // Visually hidden for a screen reader (a 1×1 box that clips: the sr-only pattern, as a
-          // phone's step buttons keep their words).
-          if (cs.position === 'absolute' && (cs.overflow === 'hidden' || cs.clipPath !== 'none')) {
-            const r = e.getBoundingClientRect();
-            if (r.width <= 1 && r.height <= 1) return false;
-          }
-          if (e.getAttribute('aria-hidden') === 'true' && e.classList.contains('sr-only')) return false;
-        }
-        return true;
+      // The page does not change while this runs: each element's computed style, whether it is
+      // drawn and the box its clipping ancestors leave are worked out once (a text's ancestors
+      // are shared with its neighbours': walking them for each text was most of this check).
+      /** @type {Map<Element, CSSStyleDeclaration>} */
+      const styles = new Map();
+      const style = (e) => {
+        let cs = styles.get(e);
+        if (cs === undefined) styles.set(e, (cs = getComputedStyle(e)));
+        return cs;
       };
-      // The visible part of a box after every scrolling or clipping ancestor (null: none); paint
-      // containment clips both ways.
-      const visiblePart = (el, r) => {
-        let { left, top, right, bottom } = r;
-        for (let e = el.parentElement; e !== null; e = e.parentElement) {
-          const cs = getComputedStyle(e);
-          const paint = /paint|strict|content/.test(cs.contain);
-          if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible' || paint) {
-            const b = e.getBoundingClientRect();
-            if (cs.overflowX !== 'visible' || paint) (left = Math.max(left, b.left)), (right = Math.min(right, b.right));
-            if (cs.overflowY !== 'visible' || paint) (top = Math.max(top, b.top)), (bottom = Math.min(bottom, b.bottom));
-          }
+      /** Whether `e` itself hides what it holds (its ancestors aside). */
+      const hidesItself = (e) => {
+        // The content of a closed <details> is not drawn (its rects are not all empty).
+        const up = e.parentElement;
+        if (up instanceof HTMLDetailsElement && !up.open && e.tagName !== 'SUMMARY') return true;
+        const cs = style(e);
+        if (cs.display === 'none' || cs.visibility === 'hidden' || Number(cs.opacity) < 0.05) return true;
+        // Visually hidden for a screen reader (a 1×1 box that clips: the sr-only pattern, as a
+        // phone's step buttons keep their words).
+        if (cs.position === 'absolute' && (cs.overflow === 'hidden' || cs.clipPath !== 'none')) {
+          const r = e.getBoundingClientRect();
+          if (r.width <= 1 && r.height <= 1) return true;
         }
+        return e.getAttribute('aria-hidden') === 'true' && e.classList.contains('sr-only');
+      };
+      /** @type {Map<Element, boolean>} */
+      const shownMemo = new Map();
+      /** Drawn: neither it nor an ancestor hides it. */
+      const shown = (el) => {
+        if (el === null || !(el instanceof Element)) return true;
+        let v = shownMemo.get(el);
+        if (v === undefined) shownMemo.set(el, (v = !hidesItself(el) && shown(el.parentElement)));
+        return v;
+      };
+      const ALL = { left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity };
+      /** @type {Map<Element, {left:number,top:number,right:number,bottom:number}>} */
+      const clipMemo = new Map();
+      /** The box every scrolling or clipping ancestor of `el` leaves (paint containment clips both ways). */
+      const clipAbove = (el) => {
+        const e = el.parentElement;
+        if (e === null) return ALL;
+        let c = clipMemo.get(el);
+        if (c !== undefined) return c;
+        c = { ...clipAbove(e) };
+        const cs = style(e);
+        const paint = /paint|strict|content/.test(cs.contain);
+        if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible' || paint) {
+          const b = e.getBoundingClientRect();
+          if (cs.overflowX !== 'visible' || paint) (c.left = Math.max(c.left, b.left)), (c.right = Math.min(c.right, b.right));
+          if (cs.overflowY !== 'visible' || paint) (c.top = Math.max(c.top, b.top)), (c.bottom = Math.min(c.bottom, b.bottom));
+        }
+        clipMemo.set(el, c);
+        return c;
+      };
+      // The visible part of a box after every scrolling or clipping ancestor (null: none).
+      const visiblePart = (el, r) => {
+        const c = clipAbove(el);
+        const left = Math.max(r.left, c.left);
+        const right = Math.min(r.right, c.right);
+        const top = Math.max(r.top, c.top);
+        const bottom = Math.min(r.bottom, c.bottom);
         return right - left > 1 && bottom - top > 1 ? { left, top, right, bottom } : null;
       };
       // A bar fixed to the screen (the playground's controls on a phone) covers what scrolls
       // under it: text under it is hidden the way scrolled-away text is, not overlapped.
-      const fixed = [...rootEl.querySelectorAll('*')].filter((e) => getComputedStyle(e).position === 'fixed').map((e) => ({ e, r: e.getBoundingClientRect() }));
+      const fixed = [...rootEl.querySelectorAll('*')].filter((e) => style(e).position === 'fixed').map((e) => ({ e, r: e.getBoundingClientRect() }));
       const covered = (el, r) => fixed.some((f) => !f.e.contains(el) && r.left < f.r.right && r.right > f.r.left && r.top < f.r.bottom && r.bottom > f.r.top);
       /** @type {{ el: Element, text: string, rects: {left:number,top:number,right:number,bottom:number}[] }[]} */
       const pieces = [];
@@ -97,7 +130,7 @@ export async function legibilityProblems(page, root = 'body', opts = {}) {
           const svg = p.el instanceof SVGElement ? p.el.ownerSVGElement : null;
           const vb = svg?.viewBox.baseVal;
           const k = svg && vb && vb.width > 0 ? svg.getBoundingClientRect().width / vb.width : 1;
-          const px = parseFloat(getComputedStyle(p.el).fontSize) * k;
+          const px = parseFloat(style(p.el).fontSize) * k;
           if (px < minPx - 0.05 && !small.has(p.el)) {
             small.add(p.el);
             problems.push(`small: ${name(p.text)} (${px.toFixed(1)} px, under ${minPx})`);
@@ -130,7 +163,7 @@ export async function legibilityProblems(page, root = 'body', opts = {}) {
       const paintedPart = (el) => {
         let { left, top, right, bottom } = el.getBoundingClientRect();
         for (let e = el.parentElement; e !== null; e = e.parentElement) {
-          if (!/paint|strict|content/.test(getComputedStyle(e).contain)) continue;
+          if (!/paint|strict|content/.test(style(e).contain)) continue;
           const b = e.getBoundingClientRect();
           (left = Math.max(left, b.left)), (right = Math.min(right, b.right)), (top = Math.max(top, b.top)), (bottom = Math.min(bottom, b.bottom));
         }
@@ -139,7 +172,7 @@ export async function legibilityProblems(page, root = 'body', opts = {}) {
       // Cut HTML text: an element that hides what overflows, and overflows.
       for (const el of rootEl.querySelectorAll('*')) {
         if (el.closest('svg') !== null || !(el instanceof HTMLElement)) continue;
-        const cs = getComputedStyle(el);
+        const cs = style(el);
         const hides = (o) => o === 'hidden' || o === 'clip';
         const ellipsis = cs.textOverflow === 'ellipsis';
         if (!hides(cs.overflowX) && !hides(cs.overflowY) && !ellipsis) continue;
@@ -313,7 +346,9 @@ export async function deckSurvey(page, url, size) {
     const slide = page.locator('.reveal .slides > section.present');
     const iframe = slide.locator('iframe[data-start]');
     const lesson = await slide.getAttribute('data-lesson');
-    await until(async () => (await slide.locator('.embed-status').getAttribute('data-step')) === String(stop.step), `the embed at step ${stop.step}`);
+    // A web-first wait (polled inside the page): a poll from here was a traced action each
+    // 50 ms, and the trace's DOM snapshots and screenshots of them cost more than the survey.
+    await expect(slide.locator('.embed-status'), `the embed at step ${stop.step}`).toHaveAttribute('data-step', String(stop.step));
     const handle = await iframe.elementHandle();
     const frame = await handle?.contentFrame();
     if (frame == null) throw new Error('no frame');
@@ -379,13 +414,4 @@ export async function deckSurvey(page, url, size) {
     });
   }
   return rows;
-}
-
-/** Poll `check` every 50 ms for up to 10 s. */
-async function until(/** @type {() => Promise<boolean>} */ check, /** @type {string} */ what) {
-  const t0 = Date.now();
-  while (!(await check())) {
-    if (Date.now() - t0 > 10_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

@@ -1,5 +1,9 @@
 // A tiny static server for the built app (dist/), on a free loopback port. Like a static host,
-// it sends text and wasm gzipped to a client that accepts it (Lighthouse measures transfer).
+// it sends text and wasm gzipped to a client that accepts it (Lighthouse measures transfer), and
+// lets the browser keep what Vite fingerprinted (dist/assets/, a name that changes with its
+// content) while every other file (the pages, the deck's scripts) is fetched afresh each time.
+// A browser context's first page still loads everything; a story's later pages reuse the
+// scripts and the wasm chromium has already compiled, as a returning visitor's browser does.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
@@ -47,7 +51,12 @@ export function serve(dir) {
     }
     const ext = extname(file);
     let body = readFileSync(file);
-    const headers = { 'content-type': TYPES[ext] ?? 'application/octet-stream', 'cache-control': 'no-store', vary: 'accept-encoding' };
+    const fingerprinted = path.startsWith('/assets/');
+    const headers = {
+      'content-type': TYPES[ext] ?? 'application/octet-stream',
+      'cache-control': fingerprinted ? 'public, max-age=31536000, immutable' : 'no-store',
+      vary: 'accept-encoding',
+    };
     if (COMPRESS.has(ext) && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
       body = gzipped(file, body);
       headers['content-encoding'] = 'gzip';

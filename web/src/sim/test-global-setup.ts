@@ -1,5 +1,8 @@
 // Vitest global setup: the tests need the wasm package and the native CLI (the determinism test
-// compares the two). Both builds are no-ops when up to date.
+// compares the two). Both builds are no-ops when up to date. Under `npm test` the CLI is the one
+// its `cargo test` stage has just built (scripts/test.mjs sets SLUB_LAB_CLI_BUILT): building it
+// again here with `-p slub-lab`, whose features differ from the whole workspace's, would not be
+// a no-op but a second compile of serde, slub-sim and everything above them.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -12,5 +15,5 @@ function run(cmd: string, args: string[]): void {
 
 export default function setup(): void {
   run('node', ['scripts/build-wasm.mjs']);
-  run('cargo', ['build', '--release', '--quiet', '-p', 'slub-lab']);
+  if (process.env.SLUB_LAB_CLI_BUILT !== '1') run('cargo', ['build', '--release', '--quiet', '-p', 'slub-lab']);
 }

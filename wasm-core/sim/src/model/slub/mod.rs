@@ -12,8 +12,7 @@
 //! checks are `impl SlubState` over `core: &mut Core` (the memory, its cost, the event),
 //! reaching the slab level it shares with Linux 7.0 through `SlubState::sp` (`slab_page`).
 //! `exec_slub` lends each step the machine's two fields borrowed apart. Still `impl Machine`:
-//! `deactivate_slab` (through `with_slub`), the views, `slub_lock_wait`, and the machine's
-//! entry points to the checks.
+//! the views, `slub_lock_wait`, and the machine's entry points to the checks.
 
 use super::{cost, memory, state, Flow, Machine, Pc, Stat};
 use crate::model::pcs::labels::*;
@@ -54,9 +53,8 @@ pub use free::{SlabFree, SlabFreeSlow};
 pub use grow::NewSlab;
 pub use node_partial::{AcquireSlab, GetPartialNode};
 
-use super::allocator::{own_mut, OpCall, OwnState};
+use super::allocator::{OpCall, OwnState};
 use super::executor::Block;
-use super::Core;
 use state::*;
 
 /// The entry frame of an op under SLUB.
@@ -101,16 +99,6 @@ impl Machine {
     pub(super) fn slub_state_mut(&mut self) -> Option<&mut SlubState> {
         self.own_mut()
     }
-    /// The machine's two fields borrowed apart: `f` on SLUB's state and the core, or `none`
-    /// (the arm's fault noted) under another allocator. A step function passes `Flow::Step`,
-    /// what `Core::fault` answers: the noted fault stops the machine at this label.
-    fn with_slub<R>(&mut self, none: R, f: impl FnOnce(&mut SlubState, &mut Core) -> R) -> R {
-        let Machine { core, alloc } = self;
-        match own_mut::<SlubState>(&core.fault, alloc) {
-            Some(st) => f(st, core),
-            None => none,
-        }
-    }
     // The views' and the invariants' way to a CPU's `kmem_cache_cpu`.
     pub(in crate::model) fn cpu_slab(&self, k: u32) -> &KmemCacheCpu {
         self.slub_state().cpu_slab(&self.core, k)
@@ -137,18 +125,8 @@ impl Machine {
             Frame::SlabFree { pc, l } => st.slab_free(core, pc, l),
             Frame::SlabFreeSlow { pc, l } => st.slab_free_slow(core, pc, l),
             Frame::CmpxchgDoubleSlab { pc, l } => st.cmpxchg_double_slab(core, pc, l),
-            Frame::DeactivateSlab { .. } => self.exec_slub_machine(fr),
+            Frame::DeactivateSlab { pc, l } => st.deactivate_slab(core, pc, l),
             _ => core.fault(Fault::Broken("a function of another allocator")),
-        }
-    }
-
-    /// The SLUB function still `impl Machine` (`deactivate_slab`).
-    fn exec_slub_machine(&mut self, fr: &mut Frame) -> Flow {
-        match fr {
-            Frame::DeactivateSlab { pc, l } => self.deactivate_slab(pc, l),
-            _ => self
-                .core
-                .fault(Fault::Broken("a function of another allocator")),
         }
     }
 

@@ -1,7 +1,7 @@
 //! Building the view DTOs of `crate::view` from the machine state.
 
 use super::state::*;
-use super::{Fault, Machine};
+use super::{Core, Fault, Machine};
 use crate::model::pcs::labels::*;
 use crate::view::*;
 
@@ -37,38 +37,40 @@ enum SlabLine {
     Objects(SlabId, u32),
 }
 
+/// The names on the freelist chain from `head`, at most one more than a slab's objects (so
+/// that a cycle ends).
+pub(in crate::model) fn chain_names(core: &Core, head: Addr) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut a = head;
+    while a != NULL && out.len() <= core.cfg.objects as usize {
+        out.push(core.addr_name(a));
+        match core.peek_fp(a) {
+            Some(next) => a = next,
+            None => break,
+        }
+    }
+    out
+}
+
+/// Whether object `a` is on the freelist chain from `head` (the walk of `chain_names`,
+/// without naming every link: a view asks this for every object of every slab).
+pub(in crate::model) fn chain_has(core: &Core, head: Addr, a: Addr) -> bool {
+    let mut cur = head;
+    let mut seen = 0;
+    while cur != NULL && seen <= core.cfg.objects as usize {
+        if cur == a {
+            return true;
+        }
+        seen.bump();
+        match core.peek_fp(cur) {
+            Some(next) => cur = next,
+            None => break,
+        }
+    }
+    false
+}
+
 impl Machine {
-    pub(in crate::model) fn chain_names(&self, head: Addr) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut a = head;
-        while a != NULL && out.len() <= self.core.cfg.objects as usize {
-            out.push(self.core.addr_name(a));
-            match self.core.peek_fp(a) {
-                Some(next) => a = next,
-                None => break,
-            }
-        }
-        out
-    }
-
-    /// Whether object `a` is on the freelist chain from `head` (the walk of `chain_names`,
-    /// without naming every link: a view asks this for every object of every slab).
-    pub(in crate::model) fn chain_has(&self, head: Addr, a: Addr) -> bool {
-        let mut cur = head;
-        let mut seen = 0;
-        while cur != NULL && seen <= self.core.cfg.objects as usize {
-            if cur == a {
-                return true;
-            }
-            seen.bump();
-            match self.core.peek_fp(cur) {
-                Some(next) => cur = next,
-                None => break,
-            }
-        }
-        false
-    }
-
     fn line_name(&self, l: u32) -> String {
         if let Some(name) = self.own_line_name(l) {
             return name;

@@ -13,9 +13,11 @@ use super::{Core, Fault, Machine};
 
 mod access;
 mod steps;
+mod view;
 
 pub use access::{chain_contains, discard_ok};
 pub use steps::{slab_pair_name, slab_pair_text};
+pub use view::slab_view;
 
 /// `page->counters`: the `inuse:16, objects:15, frozen:1` word (model.md §1.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -189,8 +191,5 @@ impl Machine {
                 Fault::Broken("SLUB's slab level ran under another allocator"),
             ),
         }
-    }
-    pub fn chain_contains(&self, head: Option<SlabId>, s: SlabId) -> bool {
-        chain_contains(self.alloc.slub_pages().unwrap_or(&[]), &self.core, head, s)
     }
 }

@@ -38,7 +38,6 @@ mod steps;
 mod structs;
 mod view;
 
-use structs::KmemCacheCpu;
 pub use structs::SlubState;
 
 pub(crate) use access::Snapshot;
@@ -99,10 +98,6 @@ impl Machine {
     pub(super) fn slub_state_mut(&mut self) -> Option<&mut SlubState> {
         self.own_mut()
     }
-    // The views' and the invariants' way to a CPU's `kmem_cache_cpu`.
-    pub(in crate::model) fn cpu_slab(&self, k: u32) -> &KmemCacheCpu {
-        self.slub_state().cpu_slab(&self.core, k)
-    }
     /// Dispatch one label of a SLUB function to its step machine, `impl SlubState` given the
     /// core beside it: the machine's two fields, borrowed apart (as `exec_slab`).
     pub(super) fn exec_slub(&mut self, fr: &mut Frame) -> Flow {
@@ -136,8 +131,10 @@ impl Machine {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
         let node_lock =
             |n: u32| held_by(self.core.node(n).list_lock).map(|h| Block::ListLock(n, h));
-        let local_lock =
-            |k: u32| held_by(self.cpu_slab(k).local_lock).map(|h| Block::LocalLock(k, h));
+        let local_lock = |k: u32| {
+            held_by(self.slub_state().cpu_slab(&self.core, k).local_lock)
+                .map(|h| Block::LocalLock(k, h))
+        };
         match fr {
             Frame::SlabFreeSlow {
                 pc: slab_free_slow::S4,

@@ -45,7 +45,10 @@ fn check(m: &mut Machine, inv: &str) {
 }
 
 fn cpu_slab(m: &Machine) -> SlabId {
-    m.cpu_slab(0).page.expect("cpu0 has a CPU slab")
+    m.slub_state()
+        .cpu_slab(&m.core, 0)
+        .page
+        .expect("cpu0 has a CPU slab")
 }
 
 #[test]
@@ -208,7 +211,7 @@ fn inv_14_discard_slab_of_a_cpu_slab() {
 #[test]
 fn inv_2_a_cpu_freelist_that_loops() {
     let mut m = machine();
-    let head = m.cpu_slab(0).freelist;
+    let head = m.slub_state().cpu_slab(&m.core, 0).freelist;
     let (s, i) = m.core.object_of(head).unwrap();
     m.core.st.slabs[s as usize].fp[i as usize] = head;
     check_says(&mut m, "INV-2", "cpu0's freelist loops back");
@@ -236,7 +239,7 @@ fn inv_2_a_cpu_freelist_with_an_object_of_another_slab() {
     let mut m = machine();
     // Slab 0's first object (allocated) is pushed on cpu0's freelist, whose CPU slab is 1.
     let a = m.core.obj_addr(0, 0);
-    let head = m.cpu_slab(0).freelist;
+    let head = m.slub_state().cpu_slab(&m.core, 0).freelist;
     m.core.st.slabs[0].fp[0] = head;
     m.slub_state_mut().unwrap().cpu_slab[0].freelist = a;
     check_says(&mut m, "INV-2", "which is not in its CPU slab");
@@ -246,7 +249,7 @@ fn inv_2_a_cpu_freelist_with_an_object_of_another_slab() {
 fn inv_2_a_slab_freelist_with_an_object_of_another_slab() {
     let mut m = machine();
     // Slab 0's freelist is made cpu0's, a chain of slab 1's objects.
-    let head = m.cpu_slab(0).freelist;
+    let head = m.slub_state().cpu_slab(&m.core, 0).freelist;
     assert_ne!(head, NULL);
     m.slab_mut(0).unwrap().freelist = head;
     check_says(&mut m, "INV-2", "an object of another slab");

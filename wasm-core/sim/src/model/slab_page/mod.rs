@@ -3,13 +3,13 @@
 //! `freelist` + `counters` double word, `slab_lock`, the CPU partial link), their lookups, and
 //! the primitives on them (`access`: the pair's load and double CAS, the node partial list
 //! under `list_lock`, `discard_slab`) with the steps both allocators' functions take on them
-//! (`steps`). SLUB's per-CPU level (`kmem_cache_cpu`) stays in `slub`; 7.0's sheaves in
+//! (`steps`), and those fields in a slab's view (`view`). SLUB's per-CPU level (`kmem_cache_cpu`) stays in `slub`; 7.0's sheaves in
 //! `sheaves`. None of it is the machine's: an allocator lends its slabs' fields and the core
 //! (`SlabPages`), and reads them with `slab`.
 
-use super::prims::{found, missing, note_fault};
+use super::prims::{found, missing};
 use super::state::*;
-use super::{Core, Fault, Machine};
+use super::Core;
 
 mod access;
 mod steps;
@@ -82,14 +82,6 @@ impl AllocState {
             AllocState::Slab(_) => None,
         }
     }
-    #[inline]
-    fn slub_pages_mut(&mut self) -> Option<&mut Vec<SlubPage>> {
-        match self {
-            AllocState::Slub(s) => Some(&mut s.pages),
-            AllocState::Sheaves(s) => Some(&mut s.pages),
-            AllocState::Slab(_) => None,
-        }
-    }
 }
 
 static NO_SLUB_PAGE: SlubPage = SlubPage::new(0);
@@ -149,47 +141,6 @@ impl SlabPages<'_> {
             if let Some(w) = self.core.fp_slot(s, i) {
                 *w = next;
             }
-        }
-    }
-}
-
-// The machine's reads of the slab level (the views, `slub_lock_wait`) and the negative
-// controls' writes, on the running allocator's slabs.
-impl Machine {
-    /// SLUB's fields of slab `s`.
-    #[inline]
-    pub fn slab(&self, s: SlabId) -> &SlubPage {
-        match self.alloc.slub_pages() {
-            Some(p) => slab(p, &self.core, s),
-            None => missing(&self.core.fault, "slab", s.into(), &NO_SLUB_PAGE),
-        }
-    }
-    #[inline]
-    pub fn slab_mut(&mut self, s: SlabId) -> Option<&mut SlubPage> {
-        let p = (self.alloc.slub_pages_mut()).and_then(|p| p.get_mut(s as usize));
-        found(&self.core.fault, "slab", s.into(), p)
-    }
-    /// `discard_slab` with SLUB's CPU slabs (none under 7.0).
-    pub fn discard_slab(&mut self, s: SlabId) {
-        let Machine { core, alloc } = self;
-        match alloc {
-            AllocState::Slub(st) => {
-                let cpus = st.cpu_slab.iter().map(|c| (c.page, c.partial));
-                SlabPages {
-                    pages: &mut st.pages,
-                    core,
-                }
-                .discard_slab(s, cpus)
-            }
-            AllocState::Sheaves(st) => SlabPages {
-                pages: &mut st.pages,
-                core,
-            }
-            .discard_slab(s, std::iter::empty()),
-            AllocState::Slab(_) => note_fault(
-                &core.fault,
-                Fault::Broken("SLUB's slab level ran under another allocator"),
-            ),
         }
     }
 }

@@ -12,7 +12,8 @@
 //! checks are `impl SlubState` over `core: &mut Core` (the memory, its cost, the event),
 //! reaching the slab level it shares with Linux 7.0 through `SlubState::sp` (`slab_page`).
 //! `exec_slub` lends each step the machine's two fields borrowed apart. Still `impl Machine`:
-//! the views, `slub_lock_wait`, and the machine's entry points to the checks.
+//! the one-line entry points `allocator.rs` calls (the views, `slub_lock_wait`, the checks),
+//! lending the state and the core.
 
 use super::{cost, memory, state, Flow, Machine, Pc, Stat};
 use crate::model::pcs::labels::*;
@@ -54,6 +55,7 @@ pub use node_partial::{AcquireSlab, GetPartialNode};
 
 use super::allocator::{OpCall, OwnState};
 use super::executor::Block;
+use super::Core;
 use state::*;
 
 /// The entry frame of an op under SLUB.
@@ -125,21 +127,25 @@ impl Machine {
         }
     }
 
+    /// The lock SLUB's next step of `cx` waits for (`SlubState::lock_wait`).
+    pub(super) fn slub_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
+        self.slub_state().lock_wait(&self.core, cx, fr)
+    }
+}
+
+impl SlubState {
     /// The lock SLUB's next step of `cx` waits for, if another context holds it: a node's
     /// `list_lock`, a slab's `slab_lock` or a CPU's `local_lock`.
-    pub(super) fn slub_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
+    pub(super) fn lock_wait(&self, core: &Core, cx: CtxId, fr: &Frame) -> Option<Block> {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
-        let node_lock =
-            |n: u32| held_by(self.core.node(n).list_lock).map(|h| Block::ListLock(n, h));
-        let local_lock = |k: u32| {
-            held_by(self.slub_state().cpu_slab(&self.core, k).local_lock)
-                .map(|h| Block::LocalLock(k, h))
-        };
+        let node_lock = |n: u32| held_by(core.node(n).list_lock).map(|h| Block::ListLock(n, h));
+        let local_lock =
+            |k: u32| held_by(self.cpu_slab(core, k).local_lock).map(|h| Block::LocalLock(k, h));
         match fr {
             Frame::SlabFreeSlow {
                 pc: slab_free_slow::S4,
                 l,
-            } => node_lock(self.core.node_of_slab(l.pg)),
+            } => node_lock(core.node_of_slab(l.pg)),
             Frame::GetPartialNode {
                 pc: get_partial_node::H2,
                 l,
@@ -147,7 +153,7 @@ impl Machine {
             Frame::UnfreezePartials {
                 pc: unfreeze_partials::V3l,
                 l,
-            } => node_lock(self.core.node_of_slab(need!(self.core, l.p, None))),
+            } => node_lock(core.node_of_slab(need!(core, l.p, None))),
             Frame::DeactivateSlab {
                 pc: deactivate_slab::D6 | deactivate_slab::DS6 | deactivate_slab::DSK,
                 l,
@@ -155,7 +161,7 @@ impl Machine {
             Frame::CmpxchgDoubleSlab {
                 pc: cmpxchg_double_slab::X2,
                 l,
-            } => held_by(self.slab(l.pg).slab_lock).map(|h| Block::SlabLock(l.pg, h)),
+            } => held_by(self.slab(core, l.pg).slab_lock).map(|h| Block::SlabLock(l.pg, h)),
             Frame::SlabAllocSlowLl {
                 pc:
                     slab_alloc_slow_ll::LL4
@@ -175,7 +181,7 @@ impl Machine {
             Frame::PutCpuPartial {
                 pc: put_cpu_partial::U6,
                 ..
-            } => local_lock(self.core.ctx(cx).cpu),
+            } => local_lock(core.ctx(cx).cpu),
             _ => None,
         }
     }

@@ -269,10 +269,12 @@ impl Machine {
         if let Frame::Touch { l, .. } = fr {
             return self.touch(l);
         }
-        match self.allocator() {
-            Allocator::Slub => self.exec_slub(fr),
-            Allocator::Sheaves => self.exec_sheaves(fr),
-            Allocator::Slab => self.exec_slab(fr),
+        // The machine's two fields, borrowed apart: the allocator's state and the core beside it.
+        let Machine { core, alloc } = self;
+        match alloc {
+            AllocState::Slub(st) => st.exec(core, fr),
+            AllocState::Sheaves(st) => st.exec(core, fr),
+            AllocState::Slab(st) => st.exec(core, fr),
         }
     }
 
@@ -293,17 +295,6 @@ impl Machine {
             Allocator::Slub => super::slub::at_sleep_point(fr),
             Allocator::Sheaves => super::sheaves::at_sleep_point(fr),
             Allocator::Slab => super::slab::at_sleep_point(fr),
-        }
-    }
-
-    /// Whether `cx` holds a lock that nests inside `list_lock` (INV-13's order): SLUB's and
-    /// 7.0's `slab_lock`; SLAB has none.
-    pub(super) fn holds_lock_inside_list_lock(&self, cx: CtxId) -> bool {
-        match self.allocator() {
-            Allocator::Slub | Allocator::Sheaves => {
-                (self.alloc.slub_pages()).is_some_and(|p| p.iter().any(|s| s.slab_lock == Some(cx)))
-            }
-            Allocator::Slab => false,
         }
     }
 
@@ -405,15 +396,5 @@ impl Machine {
                 }
             }
         }
-    }
-}
-
-impl Machine {
-    /// `spin_lock(&n->list_lock)` for SLUB and 7.0, which may hold a `slab_lock` here: the
-    /// machine asks the allocator (`holds_lock_inside_list_lock`) and the core takes the lock.
-    pub fn spin_lock(&mut self, n: u32) {
-        // A scan of every slab: an invariant check, so only when checks are on.
-        let inside = self.core.checks && self.holds_lock_inside_list_lock(self.core.cur);
-        self.core.spin_lock(n, inside);
     }
 }

@@ -1,7 +1,7 @@
 //! Building the view DTOs of `crate::view` from the machine state.
 
 use super::state::*;
-use super::{Fault, Machine};
+use super::{Core, Fault, Machine};
 use crate::model::pcs::labels::*;
 use crate::view::*;
 
@@ -37,53 +37,109 @@ enum SlabLine {
     Objects(SlabId, u32),
 }
 
+/// The names on the freelist chain from `head`, at most one more than a slab's objects (so
+/// that a cycle ends).
+pub(in crate::model) fn chain_names(core: &Core, head: Addr) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut a = head;
+    while a != NULL && out.len() <= core.cfg.objects as usize {
+        out.push(core.addr_name(a));
+        match core.peek_fp(a) {
+            Some(next) => a = next,
+            None => break,
+        }
+    }
+    out
+}
+
+/// Whether object `a` is on the freelist chain from `head` (the walk of `chain_names`,
+/// without naming every link: a view asks this for every object of every slab).
+pub(in crate::model) fn chain_has(core: &Core, head: Addr, a: Addr) -> bool {
+    let mut cur = head;
+    let mut seen = 0;
+    while cur != NULL && seen <= core.cfg.objects as usize {
+        if cur == a {
+            return true;
+        }
+        seen.bump();
+        match core.peek_fp(cur) {
+            Some(next) => cur = next,
+            None => break,
+        }
+    }
+    false
+}
+
+/// Which slab line `l` belongs to, if any: its metadata, or its `off`-th line of objects.
+fn slab_line(core: &Core, l: u32) -> Option<SlabLine> {
+    if l < core.cfg.static_lines() {
+        return None;
+    }
+    core.st.slabs.iter().enumerate().find_map(|(s, sl)| {
+        // The descriptor's line, then `obj_lines` lines of objects.
+        match l.checked_sub(sl.line)? {
+            0 => Some(SlabLine::Meta(s as SlabId)),
+            d => (d.checked_sub(1))
+                .filter(|&off| off < core.cfg.obj_lines)
+                .map(|off| SlabLine::Objects(s as SlabId, off)),
+        }
+    })
+}
+
+/// The fixed lines as every allocator begins them (`Config::line_cc`, `line_nd`; all of
+/// SLUB's): the `kmem_cache` line, a line per CPU, then a line per node. `None` past them.
+fn shared_static_line(core: &Core, l: u32) -> Option<LineHolds> {
+    if l >= core.cfg.static_lines() {
+        return None;
+    }
+    let Some(i) = l.checked_sub(1) else {
+        return Some(LineHolds::Cache);
+    };
+    Some(match i.checked_sub(core.cfg.cpus as u32) {
+        None => LineHolds::Cpu { cpu: i },
+        Some(node) => LineHolds::Node { node },
+    })
+}
+
+/// The objects (`first`, `last`) of object line `off` of a slab: those that start in it
+/// (`starting`), or every one whose bytes overlap its 64.
+// Indices within one slab (at most a few pages, `Core::obj_addr`); the size is at
+// least 1 here.
+#[allow(clippy::arithmetic_side_effects)]
+fn objects_of_line(core: &Core, off: u32, starting: bool) -> (u64, u64) {
+    let size = core.cfg.size.max(1);
+    let last_object = u64::from(core.cfg.objects.saturating_sub(1));
+    let (start, end) = (u64::from(off) * 64, (u64::from(off) + 1) * 64);
+    if starting {
+        let per = (64 / size).max(1);
+        let first = start / size;
+        (first, (first + per - 1).min(last_object))
+    } else {
+        (start / size, ((end - 1) / size).min(last_object))
+    }
+}
+
+/// Whether line `l` holds objects (not a slab's metadata, a CPU's or a node's structure).
+fn is_object_line(core: &Core, l: u32) -> bool {
+    matches!(slab_line(core, l), Some(SlabLine::Objects(..)))
+}
+
 impl Machine {
-    pub(in crate::model) fn chain_names(&self, head: Addr) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut a = head;
-        while a != NULL && out.len() <= self.core.cfg.objects as usize {
-            out.push(self.core.addr_name(a));
-            match self.core.peek_fp(a) {
-                Some(next) => a = next,
-                None => break,
-            }
-        }
-        out
-    }
-
-    /// Whether object `a` is on the freelist chain from `head` (the walk of `chain_names`,
-    /// without naming every link: a view asks this for every object of every slab).
-    pub(in crate::model) fn chain_has(&self, head: Addr, a: Addr) -> bool {
-        let mut cur = head;
-        let mut seen = 0;
-        while cur != NULL && seen <= self.core.cfg.objects as usize {
-            if cur == a {
-                return true;
-            }
-            seen.bump();
-            match self.core.peek_fp(cur) {
-                Some(next) => cur = next,
-                None => break,
-            }
-        }
-        false
-    }
-
     fn line_name(&self, l: u32) -> String {
         if let Some(name) = self.own_line_name(l) {
             return name;
         }
-        match self.shared_static_line(l) {
+        match shared_static_line(&self.core, l) {
             Some(LineHolds::Cpu { cpu }) => return format!("cpu_slab[{cpu}]"),
             Some(LineHolds::Node { node }) => return format!("node {node}"),
             Some(_) => return "kmem_cache".into(),
             None => {}
         }
-        match self.slab_line(l) {
+        match slab_line(&self.core, l) {
             Some(SlabLine::Meta(s)) => format!("page {}", self.core.slab_name(s)),
             Some(SlabLine::Objects(s, off)) => {
                 // Named by the objects that start in it (`holds` lists every one it overlaps).
-                let (first, last) = self.objects_of_line(off, true);
+                let (first, last) = objects_of_line(&self.core, off, true);
                 let p = self.core.slab_name(s).to_lowercase();
                 if first == last {
                     format!("{p}{first}")
@@ -95,60 +151,6 @@ impl Machine {
         }
     }
 
-    /// Which slab line `l` belongs to, if any: its metadata, or its `off`-th line of objects.
-    fn slab_line(&self, l: u32) -> Option<SlabLine> {
-        if l < self.core.cfg.static_lines() {
-            return None;
-        }
-        self.core.st.slabs.iter().enumerate().find_map(|(s, sl)| {
-            // The descriptor's line, then `obj_lines` lines of objects.
-            match l.checked_sub(sl.line)? {
-                0 => Some(SlabLine::Meta(s as SlabId)),
-                d => (d.checked_sub(1))
-                    .filter(|&off| off < self.core.cfg.obj_lines)
-                    .map(|off| SlabLine::Objects(s as SlabId, off)),
-            }
-        })
-    }
-
-    /// The fixed lines as every allocator begins them (`Config::line_cc`, `line_nd`; all of
-    /// SLUB's): the `kmem_cache` line, a line per CPU, then a line per node. `None` past them.
-    fn shared_static_line(&self, l: u32) -> Option<LineHolds> {
-        if l >= self.core.cfg.static_lines() {
-            return None;
-        }
-        let Some(i) = l.checked_sub(1) else {
-            return Some(LineHolds::Cache);
-        };
-        Some(match i.checked_sub(self.core.cfg.cpus as u32) {
-            None => LineHolds::Cpu { cpu: i },
-            Some(node) => LineHolds::Node { node },
-        })
-    }
-
-    /// The objects (`first`, `last`) of object line `off` of a slab: those that start in it
-    /// (`starting`), or every one whose bytes overlap its 64.
-    // Indices within one slab (at most a few pages, `Core::obj_addr`); the size is at
-    // least 1 here.
-    #[allow(clippy::arithmetic_side_effects)]
-    fn objects_of_line(&self, off: u32, starting: bool) -> (u64, u64) {
-        let size = self.core.cfg.size.max(1);
-        let last_object = u64::from(self.core.cfg.objects.saturating_sub(1));
-        let (start, end) = (u64::from(off) * 64, (u64::from(off) + 1) * 64);
-        if starting {
-            let per = (64 / size).max(1);
-            let first = start / size;
-            (first, (first + per - 1).min(last_object))
-        } else {
-            (start / size, ((end - 1) / size).min(last_object))
-        }
-    }
-
-    /// Whether line `l` holds objects (not a slab's metadata, a CPU's or a node's structure).
-    fn is_object_line(&self, l: u32) -> bool {
-        matches!(self.slab_line(l), Some(SlabLine::Objects(..)))
-    }
-
     /// What line `l` holds, by the same layout as `line_name`.
     fn line_holds(&self, l: u32) -> LineHolds {
         if l == 0 {
@@ -157,16 +159,16 @@ impl Machine {
         if let Some(holds) = self.own_line_holds(l) {
             return holds;
         }
-        if let Some(holds) = self.shared_static_line(l) {
+        if let Some(holds) = shared_static_line(&self.core, l) {
             return holds;
         }
-        match self.slab_line(l) {
+        match slab_line(&self.core, l) {
             Some(SlabLine::Meta(s)) => LineHolds::Slab {
                 slab: self.core.slab_name(s),
             },
             Some(SlabLine::Objects(s, off)) => {
                 // The objects whose bytes overlap this line's 64.
-                let (first, last) = self.objects_of_line(off, false);
+                let (first, last) = objects_of_line(&self.core, off, false);
                 let slab = self.core.slab_name(s);
                 let p = slab.to_lowercase();
                 let objects = (first..=last).map(|i| format!("{p}{i}")).collect();
@@ -389,7 +391,7 @@ impl Machine {
                     .iter()
                     .take(self.core.cfg.cpus)
                     .any(|s| *s != Mesi::I)
-                || !self.is_object_line(l as u32)
+                || !is_object_line(&self.core, l as u32)
         };
         let lines: Vec<LineView> = self
             .core

@@ -432,7 +432,7 @@ impl SheavesState {
 
     /// `spin_lock(&n->list_lock)`, with INV-13's answer from 7.0's own slabs: whether the
     /// stepping context holds a `slab_lock`, which nests inside `list_lock`
-    /// (`Machine::spin_lock` asks the machine the same).
+    /// (`SlubState::spin_lock` answers the same from SLUB's).
     pub(super) fn spin_lock(&self, core: &mut Core, n: u32) {
         // A scan of every slab: an invariant check, so only when checks are on.
         let cur = core.cur;
@@ -526,54 +526,7 @@ impl SheavesState {
     }
 }
 
-impl Machine {
-    /// Dispatch one label of a Linux 7.0 function: each is `impl SheavesState` and takes the
-    /// core beside it, the machine's two fields borrowed apart (as `exec_slab`).
-    pub(super) fn exec_sheaves(&mut self, fr: &mut Frame) -> Flow {
-        let Machine { core, alloc } = self;
-        let AllocState::Sheaves(st) = alloc else {
-            return core.fault(Fault::Broken(<SheavesState as OwnState>::WRONG));
-        };
-        match fr {
-            Frame::SlabAllocNode { pc, l } => st.slab_alloc_node(core, pc, l),
-            Frame::ReplaceEmptyMain { pc, l } => st.pcs_replace_empty_main(core, pc, l),
-            Frame::SlabFreeV7 { pc, l } => st.slab_free_v7(core, pc, l),
-            Frame::FreeToPcs { pc, l } => st.free_to_pcs(core, pc, l),
-            Frame::ReplaceFullMain { pc, l } => st.pcs_replace_full_main(core, pc, l),
-            Frame::InstallEmptySheaf { pc, l } => st.pcs_install_empty_sheaf(core, pc, l),
-            Frame::SheafFlushMain { pc, l } => st.sheaf_flush_main(core, pc, l),
-            Frame::SheafFlushUnused { pc, l } => st.sheaf_flush_unused(core, pc, l),
-            Frame::FreeBulk { pc, l } => st.kmem_cache_free_bulk(core, pc, l),
-            Frame::CpuDead { pc, l } => st.slub_cpu_dead(core, pc, l),
-            Frame::PcsFlushAll { pc, l } => st.pcs_flush_all(core, pc, l),
-            Frame::BarnReplaceEmpty { pc, l } => st.barn_replace_empty_sheaf(core, pc, l),
-            Frame::BarnGetEmpty { pc, l } => st.barn_get_empty_sheaf(core, pc, l),
-            Frame::BarnReplaceFull { pc, l } => st.barn_replace_full_sheaf(core, pc, l),
-            Frame::BarnPutEmpty { pc, l } => st.barn_put_sheaf(core, pc, l, false),
-            // `barn_put_full_sheaf` runs `barn_put_empty_sheaf`'s body on the other list.
-            Frame::BarnPutFull { pc, l } => {
-                let mut at = barn_put_empty_sheaf::Pc::from(*pc);
-                let flow = st.barn_put_sheaf(core, &mut at, l, true);
-                *pc = at.into();
-                flow
-            }
-            Frame::LocalTrylock { pc, l } => st.local_trylock(core, pc, l),
-            Frame::LocalLockV7 { pc, l } => st.local_lock_v7(core, pc, l),
-            Frame::LocalUnlockV7 { pc, l } => st.local_unlock_v7(core, pc, l),
-            Frame::RefillSheaf { pc, l } => st.refill_sheaf(core, pc, l),
-            Frame::RefillObjects { pc, l } => st.refill_objects(core, pc, l),
-            Frame::RefillObjectsNode { pc, l } => st.refill_objects_node(core, pc, l),
-            Frame::GetPartialNodeBulk { pc, l } => st.get_partial_node_bulk(core, pc, l),
-            Frame::GetFreelistNofreeze { pc, l } => st.get_freelist_nofreeze(core, pc, l),
-            Frame::AllocFromNewSlab { pc, l } => st.alloc_from_new_slab(core, pc, l),
-            Frame::AllocateSlab { pc, l } => st.allocate_slab(core, pc, l),
-            Frame::SlabAllocV7 { pc, l } => st.slab_alloc_v7(core, pc, l),
-            Frame::GetFromPartialNode { pc, l } => st.get_from_partial_node(core, pc, l),
-            Frame::SlabFreeSlowV7 { pc, l } => st.slab_free_slow_v7(core, pc, l),
-            _ => core.fault(Fault::Broken("a function of another allocator")),
-        }
-    }
-}
+impl Machine {}
 
 /// `!cache_has_sheaves(s)` at the top of `__pcs_replace_empty_main` and
 /// `__pcs_replace_full_main`: with a capacity of 0 (SLUB_TINY, debug and boot caches) no object
@@ -614,4 +567,49 @@ pub(super) fn call<P: FnPc>(pc: P, set: impl FnOnce(&mut P::Locals)) -> Flow {
     let mut l = P::Locals::default();
     set(&mut l);
     Flow::call(pc.frame(l))
+}
+
+impl SheavesState {
+    /// Run one label of one of its functions: the frame's arm names the function, its label
+    /// and its locals (`allocator.rs` lends the state and the core, borrowed apart).
+    pub(in crate::model) fn exec(&mut self, core: &mut Core, fr: &mut Frame) -> Flow {
+        match fr {
+            Frame::SlabAllocNode { pc, l } => self.slab_alloc_node(core, pc, l),
+            Frame::ReplaceEmptyMain { pc, l } => self.pcs_replace_empty_main(core, pc, l),
+            Frame::SlabFreeV7 { pc, l } => self.slab_free_v7(core, pc, l),
+            Frame::FreeToPcs { pc, l } => self.free_to_pcs(core, pc, l),
+            Frame::ReplaceFullMain { pc, l } => self.pcs_replace_full_main(core, pc, l),
+            Frame::InstallEmptySheaf { pc, l } => self.pcs_install_empty_sheaf(core, pc, l),
+            Frame::SheafFlushMain { pc, l } => self.sheaf_flush_main(core, pc, l),
+            Frame::SheafFlushUnused { pc, l } => self.sheaf_flush_unused(core, pc, l),
+            Frame::FreeBulk { pc, l } => self.kmem_cache_free_bulk(core, pc, l),
+            Frame::CpuDead { pc, l } => self.slub_cpu_dead(core, pc, l),
+            Frame::PcsFlushAll { pc, l } => self.pcs_flush_all(core, pc, l),
+            Frame::BarnReplaceEmpty { pc, l } => self.barn_replace_empty_sheaf(core, pc, l),
+            Frame::BarnGetEmpty { pc, l } => self.barn_get_empty_sheaf(core, pc, l),
+            Frame::BarnReplaceFull { pc, l } => self.barn_replace_full_sheaf(core, pc, l),
+            Frame::BarnPutEmpty { pc, l } => self.barn_put_sheaf(core, pc, l, false),
+            // `barn_put_full_sheaf` runs `barn_put_empty_sheaf`'s body on the other list.
+            Frame::BarnPutFull { pc, l } => {
+                let mut at = barn_put_empty_sheaf::Pc::from(*pc);
+                let flow = self.barn_put_sheaf(core, &mut at, l, true);
+                *pc = at.into();
+                flow
+            }
+            Frame::LocalTrylock { pc, l } => self.local_trylock(core, pc, l),
+            Frame::LocalLockV7 { pc, l } => self.local_lock_v7(core, pc, l),
+            Frame::LocalUnlockV7 { pc, l } => self.local_unlock_v7(core, pc, l),
+            Frame::RefillSheaf { pc, l } => self.refill_sheaf(core, pc, l),
+            Frame::RefillObjects { pc, l } => self.refill_objects(core, pc, l),
+            Frame::RefillObjectsNode { pc, l } => self.refill_objects_node(core, pc, l),
+            Frame::GetPartialNodeBulk { pc, l } => self.get_partial_node_bulk(core, pc, l),
+            Frame::GetFreelistNofreeze { pc, l } => self.get_freelist_nofreeze(core, pc, l),
+            Frame::AllocFromNewSlab { pc, l } => self.alloc_from_new_slab(core, pc, l),
+            Frame::AllocateSlab { pc, l } => self.allocate_slab(core, pc, l),
+            Frame::SlabAllocV7 { pc, l } => self.slab_alloc_v7(core, pc, l),
+            Frame::GetFromPartialNode { pc, l } => self.get_from_partial_node(core, pc, l),
+            Frame::SlabFreeSlowV7 { pc, l } => self.slab_free_slow_v7(core, pc, l),
+            _ => core.fault(Fault::Broken("a function of another allocator")),
+        }
+    }
 }

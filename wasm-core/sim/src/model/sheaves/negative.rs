@@ -15,6 +15,7 @@
 #![allow(clippy::arithmetic_side_effects)]
 
 use super::{SheafId, SheavesState};
+use crate::model::slab_page::SlubPage;
 use crate::model::state::*;
 use crate::model::{Core, Driver, Machine, Move};
 
@@ -30,6 +31,18 @@ fn parts(m: &mut Machine) -> (&mut SheavesState, &mut Core) {
         AllocState::Sheaves(s) => (s, core),
         _ => panic!("not a Linux 7.0 machine"),
     }
+}
+
+/// SLUB's fields of slab `s`, to break.
+fn slab_mut(m: &mut Machine, s: SlabId) -> &mut SlubPage {
+    let (st, core) = parts(m);
+    st.slab_mut(core, s).expect("a slab")
+}
+
+/// `discard_slab(s)` on 7.0's slabs (no CPU slabs).
+fn discard_slab(m: &mut Machine, s: SlabId) {
+    let (st, core) = parts(m);
+    st.slabs(core).discard_slab(s, std::iter::empty());
 }
 
 /// cpu0 refilled its main from a slab of 8 and keeps the other 4 objects on the node's partial
@@ -160,7 +173,9 @@ fn inv_s7_local_lock_taken_while_another_context_holds_it() {
 /// The first published slab with free objects on its freelist.
 fn slab_with_free(m: &Machine) -> SlabId {
     (0..m.core.st.slabs.len() as SlabId)
-        .find(|&s| m.core.page(s).life == Life::Live && m.slab(s).freelist != NULL)
+        .find(|&s| {
+            m.core.page(s).life == Life::Live && m.sheaves_state().slab(&m.core, s).freelist != NULL
+        })
         .expect("a slab with free objects")
 }
 
@@ -168,11 +183,11 @@ fn slab_with_free(m: &Machine) -> SlabId {
 fn inv_s9_inuse_that_does_not_account_for_the_freelist() {
     let mut m = machine();
     let s = slab_with_free(&m);
-    m.slab_mut(s).unwrap().counters.inuse += 1;
+    slab_mut(&mut m, s).counters.inuse += 1;
     check(&mut m, "INV-S9");
     let mut m = machine();
     let s = slab_with_free(&m);
-    let head = m.slab(s).freelist;
+    let head = m.sheaves_state().slab(&m.core, s).freelist;
     let (_, i) = m.core.object_of(head).unwrap();
     // The head's free pointer points to itself: a cycle.
     m.core.st.slabs[s as usize].fp[i as usize] = head;
@@ -186,8 +201,8 @@ fn inv_s10_nr_partial_and_the_flag_disagree_with_the_list() {
     check(&mut m, "INV-S10");
     let mut m = machine();
     let s = slab_with_free(&m);
-    let on = m.slab(s).on_node_partial;
-    m.slab_mut(s).unwrap().on_node_partial = !on;
+    let on = m.sheaves_state().slab(&m.core, s).on_node_partial;
+    slab_mut(&mut m, s).on_node_partial = !on;
     check(&mut m, "INV-S10");
 }
 
@@ -195,7 +210,7 @@ fn inv_s10_nr_partial_and_the_flag_disagree_with_the_list() {
 fn inv_s11_a_frozen_slab() {
     let mut m = machine();
     let s = slab_with_free(&m);
-    m.slab_mut(s).unwrap().counters.frozen = true;
+    slab_mut(&mut m, s).counters.frozen = true;
     check(&mut m, "INV-S11");
 }
 
@@ -209,7 +224,7 @@ fn inv_s12_free_objects_nobody_can_find() {
     );
     m.core.st.nodes[0].partial.retain(|&x| x != s);
     m.core.st.nodes[0].nr_partial -= 1;
-    m.slab_mut(s).unwrap().on_node_partial = false;
+    slab_mut(&mut m, s).on_node_partial = false;
     check(&mut m, "INV-S12");
 }
 
@@ -233,7 +248,7 @@ fn discardable_slab(m: &mut Machine) -> SlabId {
     let s = slab_with_free(m);
     m.core.st.nodes[0].partial.retain(|&x| x != s);
     m.core.st.nodes[0].nr_partial -= 1;
-    let sl = m.slab_mut(s).unwrap();
+    let sl = slab_mut(m, s);
     sl.on_node_partial = false;
     sl.counters.inuse = 0;
     s
@@ -248,8 +263,8 @@ fn inv_s13_discard_slab_of_a_slab_with_objects_in_use() {
     let s = slab_with_free(&m);
     m.core.st.nodes[0].partial.retain(|&x| x != s);
     m.core.st.nodes[0].nr_partial -= 1;
-    m.slab_mut(s).unwrap().on_node_partial = false;
-    m.discard_slab(s);
+    slab_mut(&mut m, s).on_node_partial = false;
+    discard_slab(&mut m, s);
     check_says(&mut m, "INV-S13", "object(s) are in use");
 }
 
@@ -257,8 +272,8 @@ fn inv_s13_discard_slab_of_a_slab_with_objects_in_use() {
 fn inv_s13_discard_slab_of_a_frozen_slab() {
     let mut m = machine();
     let s = discardable_slab(&mut m);
-    m.slab_mut(s).unwrap().counters.frozen = true;
-    m.discard_slab(s);
+    slab_mut(&mut m, s).counters.frozen = true;
+    discard_slab(&mut m, s);
     check_says(&mut m, "INV-S13", "still frozen");
 }
 
@@ -266,8 +281,8 @@ fn inv_s13_discard_slab_of_a_frozen_slab() {
 fn inv_s13_discard_slab_of_a_slab_on_the_node_partial_list() {
     let mut m = machine();
     let s = slab_with_free(&m);
-    m.slab_mut(s).unwrap().counters.inuse = 0;
-    m.discard_slab(s);
+    slab_mut(&mut m, s).counters.inuse = 0;
+    discard_slab(&mut m, s);
     check_says(&mut m, "INV-S13", "still on a partial list");
 }
 
@@ -276,10 +291,10 @@ fn inv_s13_discard_slab_twice() {
     let mut m = machine();
     let s = discardable_slab(&mut m);
     // The first discard is allowed: no INV-S13.
-    m.discard_slab(s);
+    discard_slab(&mut m, s);
     m.check_step_invariants();
     assert!(!fired(&m, "INV-S13"), "{:?}", m.core.violations);
-    m.discard_slab(s);
+    discard_slab(&mut m, s);
     check_says(&mut m, "INV-S13", "already discarded");
 }
 
@@ -291,14 +306,14 @@ fn inv_s13_discard_slab_of_a_slab_another_context_isolated() {
         .find(|&c| c != m.core.cur)
         .expect("a second context");
     st(&mut m).isolated.push((other, s));
-    m.discard_slab(s);
+    discard_slab(&mut m, s);
     check_says(&mut m, "INV-S13", "isolated it");
     // The context that isolated it may discard it (`__refill_objects` does).
     let mut m = machine();
     let s = discardable_slab(&mut m);
     let cur = m.core.cur;
     st(&mut m).isolated.push((cur, s));
-    m.discard_slab(s);
+    discard_slab(&mut m, s);
     m.check_step_invariants();
     assert!(!fired(&m, "INV-S13"), "{:?}", m.core.violations);
 }

@@ -3,59 +3,22 @@
 
 use super::{sheaf_name, SheafId, SheavesState};
 use crate::model::executor::Block;
+use crate::model::slab_page;
 use crate::model::state::*;
+use crate::model::view::chain_has;
 use crate::model::{Core, Machine};
 use crate::view::{BarnView, LineHolds, ObjectOwner, PcsView, SheafView, SlabOwner, SlabView};
 
+// The entry points `allocator.rs` calls: 7.0's state and the core, lent.
 impl Machine {
-    /// Slab `s` in its view: SLUB's fields of it, and, off the node's list, the refill that
-    /// isolated it.
     pub(in crate::model) fn sheaves_slab_view(&self, s: SlabId, v: &mut SlabView) {
-        self.slub_slab_view(s, v);
-        if matches!(v.owner, SlabOwner::NodePartial { .. }) {
-            return;
-        }
-        if let Some(&(c, _)) = self.sheaves_state().isolated.iter().find(|&&(_, x)| x == s) {
-            v.owner = SlabOwner::Isolated {
-                ctx: self.core.ctx_name(c).to_string(),
-            };
-        }
+        self.sheaves_state().slab_view(&self.core, s, v)
     }
-
-    /// Who holds object `a` under Linux 7.0 (the order of INV-S1's places).
     pub(in crate::model) fn sheaves_object_owner(&self, a: Addr) -> ObjectOwner {
-        for (vi, v) in self.core.st.vars.iter().enumerate() {
-            if v.held() && v.addr == Some(a) {
-                return ObjectOwner::User {
-                    var: self.core.var_name(vi).to_string(),
-                };
-            }
-        }
-        let s = self.sheaves_state();
-        if let Some(h) = s
-            .sheaves
-            .iter()
-            .position(|sh| !sh.freed && sh.objects().contains(&a))
-        {
-            return ObjectOwner::Sheaf {
-                sheaf: sheaf_name(h as SheafId),
-            };
-        }
-        if let Some(&(c, _)) = s.held.iter().find(|&&(_, x)| x == a) {
-            return ObjectOwner::Inflight {
-                ctx: self.core.ctx_name(c).to_string(),
-            };
-        }
-        if let Some(sl) = self.core.slab_of(a) {
-            if self.chain_has(self.slab(sl).freelist, a) {
-                return ObjectOwner::Slab;
-            }
-        }
-        ObjectOwner::Lost
+        self.sheaves_state().object_owner(&self.core, a)
     }
-
     /// Sheaves neither on a CPU nor in a barn nor freed (`SheavesState::loose_sheaves`);
-    /// `None` under another allocator.
+    /// `None` under another allocator (`view.rs` names none).
     pub(in crate::model) fn loose_sheaves(&self) -> Option<Vec<SheafView>> {
         let AllocState::Sheaves(s) = &self.alloc else {
             return None;
@@ -66,6 +29,51 @@ impl Machine {
 
 // The views of 7.0's own structures, read from its state with the core.
 impl SheavesState {
+    /// Slab `s` in its view: SLUB's fields of it (`slab_page::slab_view`, no CPU slabs under
+    /// 7.0), and, off the node's list, the refill that isolated it.
+    fn slab_view(&self, core: &Core, s: SlabId, v: &mut SlabView) {
+        slab_page::slab_view(&self.pages, core, std::iter::empty(), s, v);
+        if matches!(v.owner, SlabOwner::NodePartial { .. }) {
+            return;
+        }
+        if let Some(&(c, _)) = self.isolated.iter().find(|&&(_, x)| x == s) {
+            v.owner = SlabOwner::Isolated {
+                ctx: core.ctx_name(c).to_string(),
+            };
+        }
+    }
+
+    /// Who holds object `a` under Linux 7.0 (the order of INV-S1's places).
+    fn object_owner(&self, core: &Core, a: Addr) -> ObjectOwner {
+        for (vi, v) in core.st.vars.iter().enumerate() {
+            if v.held() && v.addr == Some(a) {
+                return ObjectOwner::User {
+                    var: core.var_name(vi).to_string(),
+                };
+            }
+        }
+        if let Some(h) = self
+            .sheaves
+            .iter()
+            .position(|sh| !sh.freed && sh.objects().contains(&a))
+        {
+            return ObjectOwner::Sheaf {
+                sheaf: sheaf_name(h as SheafId),
+            };
+        }
+        if let Some(&(c, _)) = self.held.iter().find(|&&(_, x)| x == a) {
+            return ObjectOwner::Inflight {
+                ctx: core.ctx_name(c).to_string(),
+            };
+        }
+        if let Some(sl) = core.slab_of(a) {
+            if chain_has(core, self.slab(core, sl).freelist, a) {
+                return ObjectOwner::Slab;
+            }
+        }
+        ObjectOwner::Lost
+    }
+
     fn sheaf_view(&self, core: &Core, h: SheafId) -> SheafView {
         let sh = self.sheaf(core, h);
         SheafView {

@@ -76,27 +76,6 @@ pub(super) fn at_sleep_point(fr: &Frame) -> bool {
 }
 
 impl Machine {
-    /// Dispatch one label of a SLAB function.
-    /// SLAB's functions are `impl SlabState` and take the core beside it: the machine's two
-    /// fields, borrowed apart.
-    pub(super) fn exec_slab(&mut self, fr: &mut Frame) -> Flow {
-        let Machine { core, alloc } = self;
-        let AllocState::Slab(sb) = alloc else {
-            return core.fault(Fault::Broken(<SlabState as OwnState>::WRONG));
-        };
-        match fr {
-            Frame::CacheAlloc { pc, l } => sb.cache_alloc(core, pc, l),
-            Frame::CacheAllocRefill { pc, l } => sb.cache_alloc_refill(core, pc, l),
-            Frame::CacheGrowBegin { pc, l } => sb.cache_grow_begin(core, pc, l),
-            Frame::CacheGrowEnd { pc, l } => sb.cache_grow_end(core, pc, l),
-            Frame::CacheFree { pc, l } => sb.cache_free(core, pc, l),
-            Frame::CacheFlusharray { pc, l } => sb.cache_flusharray(core, pc, l),
-            Frame::DoDrain { pc, l } => sb.do_drain(core, pc, l),
-            Frame::SetupKmemCacheNode { pc, l } => sb.setup_kmem_cache_node(core, pc, l),
-            _ => core.fault(Fault::Broken("a function of another allocator")),
-        }
-    }
-
     /// The lock SLAB's next step of `cx` waits for: a node's `list_lock`, held by another (or,
     /// at `synchronize_sched()`, the end of a grace period).
     pub(super) fn slab_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
@@ -138,5 +117,23 @@ impl Machine {
             .list_lock
             .filter(|&h| h != cx)
             .map(|h| Block::ListLock(n, h))
+    }
+}
+
+impl SlabState {
+    /// Run one label of one of its functions: the frame's arm names the function, its label
+    /// and its locals (`allocator.rs` lends the state and the core, borrowed apart).
+    pub(in crate::model) fn exec(&mut self, core: &mut Core, fr: &mut Frame) -> Flow {
+        match fr {
+            Frame::CacheAlloc { pc, l } => self.cache_alloc(core, pc, l),
+            Frame::CacheAllocRefill { pc, l } => self.cache_alloc_refill(core, pc, l),
+            Frame::CacheGrowBegin { pc, l } => self.cache_grow_begin(core, pc, l),
+            Frame::CacheGrowEnd { pc, l } => self.cache_grow_end(core, pc, l),
+            Frame::CacheFree { pc, l } => self.cache_free(core, pc, l),
+            Frame::CacheFlusharray { pc, l } => self.cache_flusharray(core, pc, l),
+            Frame::DoDrain { pc, l } => self.do_drain(core, pc, l),
+            Frame::SetupKmemCacheNode { pc, l } => self.setup_kmem_cache_node(core, pc, l),
+            _ => core.fault(Fault::Broken("a function of another allocator")),
+        }
     }
 }

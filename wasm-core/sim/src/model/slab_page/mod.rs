@@ -3,19 +3,21 @@
 //! `freelist` + `counters` double word, `slab_lock`, the CPU partial link), their lookups, and
 //! the primitives on them (`access`: the pair's load and double CAS, the node partial list
 //! under `list_lock`, `discard_slab`) with the steps both allocators' functions take on them
-//! (`steps`). SLUB's per-CPU level (`kmem_cache_cpu`) stays in `slub`; 7.0's sheaves in
+//! (`steps`), and those fields in a slab's view (`view`). SLUB's per-CPU level (`kmem_cache_cpu`) stays in `slub`; 7.0's sheaves in
 //! `sheaves`. None of it is the machine's: an allocator lends its slabs' fields and the core
 //! (`SlabPages`), and reads them with `slab`.
 
-use super::prims::{found, missing, note_fault};
+use super::prims::{found, missing};
 use super::state::*;
-use super::{Core, Fault, Machine};
+use super::Core;
 
 mod access;
 mod steps;
+mod view;
 
 pub use access::{chain_contains, discard_ok};
 pub use steps::{slab_pair_name, slab_pair_text};
+pub use view::slab_view;
 
 /// `page->counters`: the `inuse:16, objects:15, frozen:1` word (model.md §1.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -80,14 +82,6 @@ impl AllocState {
             AllocState::Slab(_) => None,
         }
     }
-    #[inline]
-    fn slub_pages_mut(&mut self) -> Option<&mut Vec<SlubPage>> {
-        match self {
-            AllocState::Slub(s) => Some(&mut s.pages),
-            AllocState::Sheaves(s) => Some(&mut s.pages),
-            AllocState::Slab(_) => None,
-        }
-    }
 }
 
 static NO_SLUB_PAGE: SlubPage = SlubPage::new(0);
@@ -148,106 +142,5 @@ impl SlabPages<'_> {
                 *w = next;
             }
         }
-    }
-}
-
-// The machine's way to the slab level, for SLUB's step functions until they are methods of
-// its own state: each lends the running allocator's slabs and the core (`with_slab_pages`).
-impl Machine {
-    /// `f` on the slab level of SLUB or 7.0, or `none` (the fault noted) under SLAB.
-    pub(in crate::model) fn with_slab_pages<R>(
-        &mut self,
-        none: R,
-        f: impl FnOnce(&mut SlabPages) -> R,
-    ) -> R {
-        let Machine { core, alloc } = self;
-        match alloc.slub_pages_mut() {
-            Some(pages) => f(&mut SlabPages { pages, core }),
-            None => {
-                note_fault(
-                    &core.fault,
-                    Fault::Broken("SLUB's slab level ran under another allocator"),
-                );
-                none
-            }
-        }
-    }
-    /// SLUB's fields of slab `s`.
-    #[inline]
-    pub fn slab(&self, s: SlabId) -> &SlubPage {
-        match self.alloc.slub_pages() {
-            Some(p) => slab(p, &self.core, s),
-            None => missing(&self.core.fault, "slab", s.into(), &NO_SLUB_PAGE),
-        }
-    }
-    #[inline]
-    pub fn slab_mut(&mut self, s: SlabId) -> Option<&mut SlubPage> {
-        let p = (self.alloc.slub_pages_mut()).and_then(|p| p.get_mut(s as usize));
-        found(&self.core.fault, "slab", s.into(), p)
-    }
-    pub fn ld_slab_pair(&mut self, s: SlabId) -> (Addr, Counters) {
-        self.with_slab_pages((NULL, Counters::default()), |sp| sp.ld_slab_pair(s))
-    }
-    pub fn cas2_native(&mut self, s: SlabId, old: (Addr, Counters), new: (Addr, Counters)) -> bool {
-        self.with_slab_pages(false, |sp| sp.cas2_native(s, old, new))
-    }
-    pub fn ld_nr_partial(&mut self, n: u32) -> u32 {
-        self.with_slab_pages(0, |sp| sp.ld_nr_partial(n))
-    }
-    pub fn discard_ok(&self, nr_partial: u32) -> bool {
-        discard_ok(&self.core, nr_partial)
-    }
-    pub fn add_partial(&mut self, n: u32, s: SlabId, tail: bool) {
-        self.with_slab_pages((), |sp| sp.add_partial(n, s, tail))
-    }
-    pub fn remove_partial(&mut self, n: u32, s: SlabId) {
-        self.with_slab_pages((), |sp| sp.remove_partial(n, s))
-    }
-    /// `discard_slab` with SLUB's CPU slabs (none under 7.0).
-    pub fn discard_slab(&mut self, s: SlabId) {
-        let Machine { core, alloc } = self;
-        match alloc {
-            AllocState::Slub(st) => {
-                let cpus = st.cpu_slab.iter().map(|c| (c.page, c.partial));
-                SlabPages {
-                    pages: &mut st.pages,
-                    core,
-                }
-                .discard_slab(s, cpus)
-            }
-            AllocState::Sheaves(st) => SlabPages {
-                pages: &mut st.pages,
-                core,
-            }
-            .discard_slab(s, std::iter::empty()),
-            AllocState::Slab(_) => note_fault(
-                &core.fault,
-                Fault::Broken("SLUB's slab level ran under another allocator"),
-            ),
-        }
-    }
-    pub fn chain_contains(&self, head: Option<SlabId>, s: SlabId) -> bool {
-        chain_contains(self.alloc.slub_pages().unwrap_or(&[]), &self.core, head, s)
-    }
-    pub(in crate::model) fn read_slab_pair(
-        &mut self,
-        p: SlabId,
-        say: impl FnOnce(&Machine, Addr, Counters) -> String,
-    ) -> (Addr, Counters) {
-        let (f, c) = self.ld_slab_pair(p);
-        note!(
-            self.core,
-            Load,
-            slab_pair_name(&self.core, p),
-            "{}",
-            say(self, f, c)
-        );
-        (f, c)
-    }
-    pub(in crate::model) fn slab_pair_text(&self, p: SlabId, f: Addr, c: Counters) -> String {
-        slab_pair_text(&self.core, p, f, c)
-    }
-    pub(in crate::model) fn slab_pair_name(&self, p: SlabId) -> String {
-        slab_pair_name(&self.core, p)
     }
 }

@@ -4,9 +4,11 @@
 
 use super::memory::Access;
 use super::state::*;
-use super::{Flow, Machine, SlubState, Stat};
+use super::{Flow, SlubState, Stat};
 use crate::model::pcs::labels::*;
-use crate::model::slab_page::{counters_text, Counters};
+use crate::model::slab_page::{
+    counters_text, discard_ok, slab_pair_name, slab_pair_text, Counters,
+};
 use crate::model::Core;
 use crate::scenario::Deactivate;
 
@@ -76,12 +78,11 @@ impl SlubState {
             },
         }
     }
-}
 
-impl Machine {
     /// `deactivate_slab(P, freelist)`: give a CPU slab and its CPU freelist back.
     pub(in crate::model) fn deactivate_slab(
         &mut self,
+        core: &mut Core,
         pc: &mut deactivate_slab::Pc,
         fr: &mut DeactivateSlab,
     ) -> Flow {
@@ -90,19 +91,19 @@ impl Machine {
         let n = fr.n;
         match *pc {
             D0 | DS0 => {
-                step!(self.core);
-                self.core.access(self.core.page(p).line, Access::Read);
-                fr.flag = self.slab(p).freelist != NULL; // tail: remote frees arrived
+                step!(core);
+                core.access(core.page(p).line, Access::Read);
+                fr.flag = self.slab(core, p).freelist != NULL; // tail: remote frees arrived
                 if fr.flag {
-                    self.core.stat(Stat::DEACTIVATE_REMOTE_FREES);
+                    core.stat(Stat::DEACTIVATE_REMOTE_FREES);
                 }
                 note!(
-                    self.core,
+                    core,
                     Load,
-                    format!("page {}.freelist", self.core.slab_name(p)),
+                    format!("page {}.freelist", core.slab_name(p)),
                     "deactivate_slab({}, {}): {}.",
-                    self.core.slab_name(p),
-                    self.core.addr_name(fr.f),
+                    core.slab_name(p),
+                    core.addr_name(fr.f),
                     if fr.flag {
                         "other CPUs freed objects into it meanwhile"
                     } else {
@@ -125,36 +126,37 @@ impl Machine {
                     *pc = D4;
                     return Flow::Go;
                 }
-                step!(self.core);
-                fr.nxt = self.core.load_fp(fr.f);
+                step!(core);
+                fr.nxt = core.load_fp(fr.f);
                 note!(
-                    self.core,
+                    core,
                     Load,
-                    format!("{}.fp", self.core.addr_name(fr.f)),
+                    format!("{}.fp", core.addr_name(fr.f)),
                     "Stage 1: {} is followed by {}.",
-                    self.core.addr_name(fr.f),
-                    self.core.addr_name(fr.nxt)
+                    core.addr_name(fr.f),
+                    core.addr_name(fr.nxt)
                 );
                 *pc = if fr.nxt == NULL { D4 } else { D1 };
                 Flow::Step
             }
             D1 => {
-                step!(self.core);
-                (fr.prior, fr.cnt) =
-                    self.read_slab_pair(p, |m, f, cnt| format!("{}.", m.slab_pair_text(p, f, cnt)));
+                step!(core);
+                (fr.prior, fr.cnt) = self.sp(core).read_slab_pair(p, |core, f, cnt| {
+                    format!("{}.", slab_pair_text(core, p, f, cnt))
+                });
                 *pc = D2;
                 Flow::Step
             }
             D2 => {
-                step!(self.core);
-                self.core.store_fp(fr.f, fr.prior);
+                step!(core);
+                core.store_fp(fr.f, fr.prior);
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("{}.fp", self.core.addr_name(fr.f)),
+                    format!("{}.fp", core.addr_name(fr.f)),
                     "Link {} in front of {}.",
-                    self.core.addr_name(fr.f),
-                    self.core.addr_name(fr.prior)
+                    core.addr_name(fr.f),
+                    core.addr_name(fr.prior)
                 );
                 fr.new = Counters {
                     inuse: fr.cnt.inuse.wrapping_sub(1) & 0xffff,
@@ -163,18 +165,16 @@ impl Machine {
                 *pc = D3;
                 Flow::Step
             }
-            D3 => self.with_slub(Flow::Step, |st, core| {
-                st.cas2_site(
-                    core,
-                    pc,
-                    &mut fr.ok,
-                    p,
-                    (fr.prior, fr.cnt),
-                    (fr.f, fr.new),
-                    false,
-                    D3r,
-                )
-            }),
+            D3 => self.cas2_site(
+                core,
+                pc,
+                &mut fr.ok,
+                p,
+                (fr.prior, fr.cnt),
+                (fr.f, fr.new),
+                false,
+                D3r,
+            ),
             D3r => {
                 if fr.ok {
                     fr.f = fr.nxt;
@@ -186,9 +186,9 @@ impl Machine {
             }
             // Stage 2: choose the list first, then unfreeze with one CAS.
             D4 => {
-                step!(self.core);
-                let (of, oc) = self.ld_slab_pair(p);
-                let nr = self.ld_nr_partial(n);
+                step!(core);
+                let (of, oc) = self.sp(core).ld_slab_pair(p);
+                let nr = self.sp(core).ld_nr_partial(n);
                 fr.prior = of;
                 fr.cnt = oc;
                 let mut new = Counters {
@@ -201,7 +201,7 @@ impl Machine {
                 fr.new = new;
                 let nf = if fr.f != NULL { fr.f } else { of };
                 fr.nxt = nf;
-                fr.m = if new.inuse == 0 && self.discard_ok(nr) {
+                fr.m = if new.inuse == 0 && discard_ok(core, nr) {
                     M_FREE
                 } else if nf != NULL {
                     M_PARTIAL
@@ -209,12 +209,12 @@ impl Machine {
                     M_FULL
                 };
                 note!(
-                    self.core,
+                    core,
                     Load,
-                    self.slab_pair_name(p),
+                    slab_pair_name(core, p),
                     "Stage 2: {} has freelist {}, {}; it will be {}.",
-                    self.core.slab_name(p),
-                    self.core.addr_name(of),
+                    core.slab_name(p),
+                    core.addr_name(of),
                     counters_text(oc),
                     match fr.m {
                         M_FREE => "discarded (empty)",
@@ -226,15 +226,15 @@ impl Machine {
                 Flow::Step
             }
             D5 => {
-                step!(self.core);
-                self.core.store_fp(fr.f, fr.prior);
+                step!(core);
+                core.store_fp(fr.f, fr.prior);
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("{}.fp", self.core.addr_name(fr.f)),
+                    format!("{}.fp", core.addr_name(fr.f)),
                     "Link the last CPU-freelist object {} in front of {}.",
-                    self.core.addr_name(fr.f),
-                    self.core.addr_name(fr.prior)
+                    core.addr_name(fr.f),
+                    core.addr_name(fr.prior)
                 );
                 *pc = D6;
                 Flow::Step
@@ -244,16 +244,16 @@ impl Machine {
                     *pc = D7;
                     return Flow::Go;
                 }
-                step!(self.core);
+                step!(core);
                 // 5.15+ deactivates with interrupts on: spin_lock_irqsave there.
-                fr.drain = self.core.cpu(self.core.me()).irqs_on;
+                fr.drain = core.cpu(core.me()).irqs_on;
                 if fr.drain {
-                    self.core.irq_save(&mut fr.saved_irq);
+                    core.irq_save(&mut fr.saved_irq);
                 }
-                self.spin_lock(n);
+                self.spin_lock(core, n);
                 fr.lock = true;
                 note!(
-                    self.core,
+                    core,
                     Lock,
                     format!("node {n}.list_lock"),
                     "Take list_lock: the slab goes on the partial list before it is unfrozen."
@@ -272,14 +272,14 @@ impl Machine {
                 Flow::Go
             }
             D7r => {
-                step!(self.core);
-                self.remove_partial(n, p);
+                step!(core);
+                self.sp(core).remove_partial(n, p);
                 note!(
-                    self.core,
+                    core,
                     ListDel,
                     format!("node {n}.partial"),
                     "The decision changed: take {} off the partial list again.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 *pc = D7a;
                 Flow::Step
@@ -288,42 +288,40 @@ impl Machine {
                 let m = fr.m;
                 fr.l = m;
                 if m == M_FULL {
-                    self.core.stat(Stat::DEACTIVATE_FULL);
+                    core.stat(Stat::DEACTIVATE_FULL);
                 }
                 if m != M_PARTIAL {
                     *pc = D8;
                     return Flow::Go;
                 }
-                step!(self.core);
-                self.add_partial(n, p, fr.flag);
-                self.core.stat(if fr.flag {
+                step!(core);
+                self.sp(core).add_partial(n, p, fr.flag);
+                core.stat(if fr.flag {
                     Stat::DEACTIVATE_TO_TAIL
                 } else {
                     Stat::DEACTIVATE_TO_HEAD
                 });
                 note!(
-                    self.core,
+                    core,
                     ListAdd,
                     format!("node {n}.partial"),
                     "add_partial({}) at the {} (still frozen until the CAS).",
-                    self.core.slab_name(p),
+                    core.slab_name(p),
                     if fr.flag { "tail" } else { "head" }
                 );
                 *pc = D8;
                 Flow::Step
             }
-            D8 => self.with_slub(Flow::Step, |st, core| {
-                st.cas2_site(
-                    core,
-                    pc,
-                    &mut fr.ok,
-                    p,
-                    (fr.prior, fr.cnt),
-                    (fr.nxt, fr.new),
-                    false,
-                    D8r,
-                )
-            }),
+            D8 => self.cas2_site(
+                core,
+                pc,
+                &mut fr.ok,
+                p,
+                (fr.prior, fr.cnt),
+                (fr.nxt, fr.new),
+                false,
+                D8r,
+            ),
             D8r => {
                 *pc = if fr.ok { D9 } else { D4 };
                 Flow::Go
@@ -333,13 +331,13 @@ impl Machine {
                     *pc = D10;
                     return Flow::Go;
                 }
-                step!(self.core);
-                self.core.spin_unlock(n);
+                step!(core);
+                core.spin_unlock(n);
                 if fr.drain {
-                    self.core.irq_restore(fr.saved_irq);
+                    core.irq_restore(fr.saved_irq);
                 }
                 note!(
-                    self.core,
+                    core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Release list_lock."
@@ -351,16 +349,16 @@ impl Machine {
                 if fr.m != M_FREE {
                     return Flow::Ret(Ret::new(NULL, None));
                 }
-                step!(self.core);
-                self.core.stat(Stat::DEACTIVATE_EMPTY);
-                self.discard_slab(p);
-                self.core.stat(Stat::FREE_SLAB);
+                step!(core);
+                core.stat(Stat::DEACTIVATE_EMPTY);
+                self.discard_slab(core, p);
+                core.stat(Stat::FREE_SLAB);
                 note!(
-                    self.core,
+                    core,
                     PageFree,
-                    format!("page {}", self.core.slab_name(p)),
+                    format!("page {}", core.slab_name(p)),
                     "discard_slab({}): empty, and the node has enough partial slabs.",
-                    self.core.slab_name(p)
+                    core.slab_name(p)
                 );
                 Flow::Ret(Ret::new(NULL, None))
             }
@@ -370,20 +368,20 @@ impl Machine {
                     *pc = DS2;
                     return Flow::Go;
                 }
-                step!(self.core);
-                let nxt = self.core.load_fp(fr.obj);
+                step!(core);
+                let nxt = core.load_fp(fr.obj);
                 fr.count.bump();
                 fr.prior = fr.obj;
                 note!(
-                    self.core,
+                    core,
                     Load,
-                    format!("{}.fp", self.core.addr_name(fr.obj)),
+                    format!("{}.fp", core.addr_name(fr.obj)),
                     "Walk the CPU freelist: {} -> {} ({} so far).",
-                    self.core.addr_name(fr.obj),
-                    self.core.addr_name(nxt),
+                    core.addr_name(fr.obj),
+                    core.addr_name(nxt),
                     fr.count
                 );
-                fr.obj = if fr.count > self.core.cfg.objects {
+                fr.obj = if fr.count > core.cfg.objects {
                     NULL
                 } else {
                     nxt
@@ -391,9 +389,10 @@ impl Machine {
                 Flow::Step
             }
             DS2 => {
-                step!(self.core);
-                let (of, oc) =
-                    self.read_slab_pair(p, |m, f, cnt| format!("{}.", m.slab_pair_text(p, f, cnt)));
+                step!(core);
+                let (of, oc) = self.sp(core).read_slab_pair(p, |core, f, cnt| {
+                    format!("{}.", slab_pair_text(core, p, f, cnt))
+                });
                 fr.cnt = oc;
                 fr.x = of;
                 fr.new = Counters {
@@ -406,15 +405,15 @@ impl Machine {
                 Flow::Step
             }
             DS3 => {
-                step!(self.core);
-                self.core.store_fp(fr.prior, fr.x);
+                step!(core);
+                core.store_fp(fr.prior, fr.x);
                 note!(
-                    self.core,
+                    core,
                     Store,
-                    format!("{}.fp", self.core.addr_name(fr.prior)),
+                    format!("{}.fp", core.addr_name(fr.prior)),
                     "Splice: the CPU freelist's tail {} now points to {}.",
-                    self.core.addr_name(fr.prior),
-                    self.core.addr_name(fr.x)
+                    core.addr_name(fr.prior),
+                    core.addr_name(fr.x)
                 );
                 *pc = DS4;
                 Flow::Step
@@ -423,27 +422,25 @@ impl Machine {
                 // 5.17–6.7 (CPU partial slabs still frozen): choose the mode and take
                 // list_lock *before* the CAS, so no free can see the slab unfrozen and off
                 // the list. 6.8+ decides after the CAS (`__slab_free` checks list membership).
-                if self.core.variant().cpu_partial_frozen && !fr.lock {
+                if core.variant().cpu_partial_frozen && !fr.lock {
                     *pc = DSL;
                     return Flow::Go;
                 }
-                self.with_slub(Flow::Step, |st, core| {
-                    st.cas2_site(
-                        core,
-                        pc,
-                        &mut fr.ok,
-                        p,
-                        (fr.x, fr.cnt),
-                        (fr.nxt, fr.new),
-                        true,
-                        DS4r,
-                    )
-                })
+                self.cas2_site(
+                    core,
+                    pc,
+                    &mut fr.ok,
+                    p,
+                    (fr.x, fr.cnt),
+                    (fr.nxt, fr.new),
+                    true,
+                    DS4r,
+                )
             }
             DSL => {
-                step!(self.core);
-                let nr = self.ld_nr_partial(n);
-                fr.m = if fr.new.inuse == 0 && self.discard_ok(nr) {
+                step!(core);
+                let nr = self.sp(core).ld_nr_partial(n);
+                fr.m = if fr.new.inuse == 0 && discard_ok(core, nr) {
                     M_FREE
                 } else if fr.nxt != NULL {
                     M_PARTIAL
@@ -451,20 +448,20 @@ impl Machine {
                     M_FULL
                 };
                 fr.lock = true;
-                note!(self.core, Load, format!("node {n}.nr_partial"), "Decide before the CAS (5.17–6.7): node {n} has {nr} partial slab(s), so the slab will be {}.", match fr.m { M_FREE => "discarded", M_PARTIAL => "put on the partial list", _ => "left full" });
+                note!(core, Load, format!("node {n}.nr_partial"), "Decide before the CAS (5.17–6.7): node {n} has {nr} partial slab(s), so the slab will be {}.", match fr.m { M_FREE => "discarded", M_PARTIAL => "put on the partial list", _ => "left full" });
                 *pc = if fr.m == M_PARTIAL { DSK } else { DS4 };
                 Flow::Step
             }
             DSK => {
-                step!(self.core);
-                self.core.irq_save(&mut fr.saved_irq);
-                self.spin_lock(n);
-                note!(self.core, Lock, format!("node {n}.list_lock"), "Take list_lock before the unfreezing CAS, so no free sees it unfrozen and off the list.");
+                step!(core);
+                core.irq_save(&mut fr.saved_irq);
+                self.spin_lock(core, n);
+                note!(core, Lock, format!("node {n}.list_lock"), "Take list_lock before the unfreezing CAS, so no free sees it unfrozen and off the list.");
                 *pc = DS4;
                 Flow::Step
             }
             DS4r => {
-                if self.core.variant().cpu_partial_frozen {
+                if core.variant().cpu_partial_frozen {
                     *pc = if fr.ok {
                         match fr.m {
                             M_FREE => D10,
@@ -483,12 +480,12 @@ impl Machine {
                 Flow::Go
             }
             DSU => {
-                step!(self.core);
-                self.core.spin_unlock(n);
-                self.core.irq_restore(fr.saved_irq);
+                step!(core);
+                core.spin_unlock(n);
+                core.irq_restore(fr.saved_irq);
                 fr.lock = false;
                 note!(
-                    self.core,
+                    core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "The CAS failed: unlock and redo."
@@ -497,9 +494,9 @@ impl Machine {
                 Flow::Step
             }
             DS5 => {
-                step!(self.core);
-                let nr = self.ld_nr_partial(n);
-                fr.m = if fr.new.inuse == 0 && self.discard_ok(nr) {
+                step!(core);
+                let nr = self.sp(core).ld_nr_partial(n);
+                fr.m = if fr.new.inuse == 0 && discard_ok(core, nr) {
                     M_FREE
                 } else if fr.nxt != NULL {
                     M_PARTIAL
@@ -507,7 +504,7 @@ impl Machine {
                     M_FULL
                 };
                 note!(
-                    self.core,
+                    core,
                     Load,
                     format!("node {n}.nr_partial"),
                     "Unfrozen; node {n} has {nr} partial slab(s): {}.",
@@ -525,16 +522,16 @@ impl Machine {
                 Flow::Step
             }
             DS9 => {
-                self.core.stat(Stat::DEACTIVATE_FULL);
+                core.stat(Stat::DEACTIVATE_FULL);
                 Flow::Ret(Ret::new(NULL, None))
             }
             DS6 => {
-                step!(self.core);
-                self.core.irq_save(&mut fr.saved_irq);
-                self.spin_lock(n);
+                step!(core);
+                core.irq_save(&mut fr.saved_irq);
+                self.spin_lock(core, n);
                 fr.lock = true;
                 note!(
-                    self.core,
+                    core,
                     Lock,
                     format!("node {n}.list_lock"),
                     "spin_lock_irqsave(list_lock)."
@@ -543,31 +540,31 @@ impl Machine {
                 Flow::Step
             }
             DS7 => {
-                step!(self.core);
-                self.add_partial(n, p, fr.flag);
-                self.core.stat(if fr.flag {
+                step!(core);
+                self.sp(core).add_partial(n, p, fr.flag);
+                core.stat(if fr.flag {
                     Stat::DEACTIVATE_TO_TAIL
                 } else {
                     Stat::DEACTIVATE_TO_HEAD
                 });
                 note!(
-                    self.core,
+                    core,
                     ListAdd,
                     format!("node {n}.partial"),
                     "add_partial({}) at the {}.",
-                    self.core.slab_name(p),
+                    core.slab_name(p),
                     if fr.flag { "tail" } else { "head" }
                 );
                 *pc = DS8;
                 Flow::Step
             }
             DS8 => {
-                step!(self.core);
-                self.core.spin_unlock(n);
-                self.core.irq_restore(fr.saved_irq);
+                step!(core);
+                core.spin_unlock(n);
+                core.irq_restore(fr.saved_irq);
                 fr.lock = false;
                 note!(
-                    self.core,
+                    core,
                     Unlock,
                     format!("node {n}.list_lock"),
                     "Release list_lock."

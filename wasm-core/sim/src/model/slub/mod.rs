@@ -11,9 +11,9 @@
 //! SLUB is a value: its state is `SlubState` (`structs`), and its functions, primitives and
 //! checks are `impl SlubState` over `core: &mut Core` (the memory, its cost, the event),
 //! reaching the slab level it shares with Linux 7.0 through `SlubState::sp` (`slab_page`).
-//! `exec_slub` lends each step the machine's two fields borrowed apart. Still `impl Machine`:
-//! `deactivate_slab` (through `with_slub`), the views, `slub_lock_wait`, and the machine's
-//! entry points to the checks.
+//! `SlubState::exec` runs each step, given the core by `Machine::exec`. Still `impl Machine`:
+//! the one-line entry points `allocator.rs` calls (the views, `slub_lock_wait`, the checks),
+//! lending the state and the core.
 
 use super::{cost, memory, state, Flow, Machine, Pc, Stat};
 use crate::model::pcs::labels::*;
@@ -39,7 +39,6 @@ mod steps;
 mod structs;
 mod view;
 
-use structs::KmemCacheCpu;
 pub use structs::SlubState;
 
 pub(crate) use access::Snapshot;
@@ -54,7 +53,7 @@ pub use free::{SlabFree, SlabFreeSlow};
 pub use grow::NewSlab;
 pub use node_partial::{AcquireSlab, GetPartialNode};
 
-use super::allocator::{own_mut, OpCall, OwnState};
+use super::allocator::OpCall;
 use super::executor::Block;
 use super::Core;
 use state::*;
@@ -101,70 +100,26 @@ impl Machine {
     pub(super) fn slub_state_mut(&mut self) -> Option<&mut SlubState> {
         self.own_mut()
     }
-    /// The machine's two fields borrowed apart: `f` on SLUB's state and the core, or `none`
-    /// (the arm's fault noted) under another allocator. A step function passes `Flow::Step`,
-    /// what `Core::fault` answers: the noted fault stops the machine at this label.
-    fn with_slub<R>(&mut self, none: R, f: impl FnOnce(&mut SlubState, &mut Core) -> R) -> R {
-        let Machine { core, alloc } = self;
-        match own_mut::<SlubState>(&core.fault, alloc) {
-            Some(st) => f(st, core),
-            None => none,
-        }
-    }
-    // The views' and the invariants' way to a CPU's `kmem_cache_cpu`.
-    pub(in crate::model) fn cpu_slab(&self, k: u32) -> &KmemCacheCpu {
-        self.slub_state().cpu_slab(&self.core, k)
-    }
-    /// Dispatch one label of a SLUB function to its step machine, `impl SlubState` given the
-    /// core beside it: the machine's two fields, borrowed apart (as `exec_slab`).
-    pub(super) fn exec_slub(&mut self, fr: &mut Frame) -> Flow {
-        let Machine { core, alloc } = self;
-        let AllocState::Slub(st) = alloc else {
-            return core.fault(Fault::Broken(<SlubState as OwnState>::WRONG));
-        };
-        match fr {
-            Frame::SlabAlloc { pc, l } => st.slab_alloc(core, pc, l),
-            Frame::SlabAllocSlow { pc, l } => st.slab_alloc_slow(core, pc, l),
-            Frame::SlabAllocSlowLl { pc, l } => st.slab_alloc_slow_ll(core, pc, l),
-            Frame::GetFreelist { pc, l } => st.get_freelist(core, pc, l),
-            Frame::GetPartialNode { pc, l } => st.get_partial_node(core, pc, l),
-            Frame::AcquireSlab { pc, l } => st.acquire_slab(core, pc, l),
-            Frame::NewSlab { pc, l } => st.new_slab(core, pc, l),
-            Frame::PutCpuPartial { pc, l } => st.put_cpu_partial(core, pc, l),
-            Frame::UnfreezePartials { pc, l } => st.unfreeze_partials(core, pc, l),
-            Frame::FlushSlab { pc, l } => st.flush_slab(core, pc, l),
-            Frame::FlushCpuSlab { pc, l } => st.flush_cpu_slab(core, pc, l),
-            Frame::SlabFree { pc, l } => st.slab_free(core, pc, l),
-            Frame::SlabFreeSlow { pc, l } => st.slab_free_slow(core, pc, l),
-            Frame::CmpxchgDoubleSlab { pc, l } => st.cmpxchg_double_slab(core, pc, l),
-            Frame::DeactivateSlab { .. } => self.exec_slub_machine(fr),
-            _ => core.fault(Fault::Broken("a function of another allocator")),
-        }
-    }
 
-    /// The SLUB function still `impl Machine` (`deactivate_slab`).
-    fn exec_slub_machine(&mut self, fr: &mut Frame) -> Flow {
-        match fr {
-            Frame::DeactivateSlab { pc, l } => self.deactivate_slab(pc, l),
-            _ => self
-                .core
-                .fault(Fault::Broken("a function of another allocator")),
-        }
+    /// The lock SLUB's next step of `cx` waits for (`SlubState::lock_wait`).
+    pub(super) fn slub_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
+        self.slub_state().lock_wait(&self.core, cx, fr)
     }
+}
 
+impl SlubState {
     /// The lock SLUB's next step of `cx` waits for, if another context holds it: a node's
     /// `list_lock`, a slab's `slab_lock` or a CPU's `local_lock`.
-    pub(super) fn slub_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
+    pub(super) fn lock_wait(&self, core: &Core, cx: CtxId, fr: &Frame) -> Option<Block> {
         let held_by = |who: Option<CtxId>| who.filter(|&h| h != cx);
-        let node_lock =
-            |n: u32| held_by(self.core.node(n).list_lock).map(|h| Block::ListLock(n, h));
+        let node_lock = |n: u32| held_by(core.node(n).list_lock).map(|h| Block::ListLock(n, h));
         let local_lock =
-            |k: u32| held_by(self.cpu_slab(k).local_lock).map(|h| Block::LocalLock(k, h));
+            |k: u32| held_by(self.cpu_slab(core, k).local_lock).map(|h| Block::LocalLock(k, h));
         match fr {
             Frame::SlabFreeSlow {
                 pc: slab_free_slow::S4,
                 l,
-            } => node_lock(self.core.node_of_slab(l.pg)),
+            } => node_lock(core.node_of_slab(l.pg)),
             Frame::GetPartialNode {
                 pc: get_partial_node::H2,
                 l,
@@ -172,7 +127,7 @@ impl Machine {
             Frame::UnfreezePartials {
                 pc: unfreeze_partials::V3l,
                 l,
-            } => node_lock(self.core.node_of_slab(need!(self.core, l.p, None))),
+            } => node_lock(core.node_of_slab(need!(core, l.p, None))),
             Frame::DeactivateSlab {
                 pc: deactivate_slab::D6 | deactivate_slab::DS6 | deactivate_slab::DSK,
                 l,
@@ -180,7 +135,7 @@ impl Machine {
             Frame::CmpxchgDoubleSlab {
                 pc: cmpxchg_double_slab::X2,
                 l,
-            } => held_by(self.slab(l.pg).slab_lock).map(|h| Block::SlabLock(l.pg, h)),
+            } => held_by(self.slab(core, l.pg).slab_lock).map(|h| Block::SlabLock(l.pg, h)),
             Frame::SlabAllocSlowLl {
                 pc:
                     slab_alloc_slow_ll::LL4
@@ -200,8 +155,33 @@ impl Machine {
             Frame::PutCpuPartial {
                 pc: put_cpu_partial::U6,
                 ..
-            } => local_lock(self.core.ctx(cx).cpu),
+            } => local_lock(core.ctx(cx).cpu),
             _ => None,
+        }
+    }
+}
+
+impl SlubState {
+    /// Run one label of one of its functions: the frame's arm names the function, its label
+    /// and its locals (`allocator.rs` lends the state and the core, borrowed apart).
+    pub(in crate::model) fn exec(&mut self, core: &mut Core, fr: &mut Frame) -> Flow {
+        match fr {
+            Frame::SlabAlloc { pc, l } => self.slab_alloc(core, pc, l),
+            Frame::SlabAllocSlow { pc, l } => self.slab_alloc_slow(core, pc, l),
+            Frame::SlabAllocSlowLl { pc, l } => self.slab_alloc_slow_ll(core, pc, l),
+            Frame::GetFreelist { pc, l } => self.get_freelist(core, pc, l),
+            Frame::GetPartialNode { pc, l } => self.get_partial_node(core, pc, l),
+            Frame::AcquireSlab { pc, l } => self.acquire_slab(core, pc, l),
+            Frame::NewSlab { pc, l } => self.new_slab(core, pc, l),
+            Frame::PutCpuPartial { pc, l } => self.put_cpu_partial(core, pc, l),
+            Frame::UnfreezePartials { pc, l } => self.unfreeze_partials(core, pc, l),
+            Frame::FlushSlab { pc, l } => self.flush_slab(core, pc, l),
+            Frame::FlushCpuSlab { pc, l } => self.flush_cpu_slab(core, pc, l),
+            Frame::SlabFree { pc, l } => self.slab_free(core, pc, l),
+            Frame::SlabFreeSlow { pc, l } => self.slab_free_slow(core, pc, l),
+            Frame::CmpxchgDoubleSlab { pc, l } => self.cmpxchg_double_slab(core, pc, l),
+            Frame::DeactivateSlab { pc, l } => self.deactivate_slab(core, pc, l),
+            _ => core.fault(Fault::Broken("a function of another allocator")),
         }
     }
 }

@@ -12,6 +12,7 @@
 )]
 #![allow(clippy::arithmetic_side_effects)]
 
+use crate::model::slab_page::SlubPage;
 use crate::model::state::*;
 use crate::model::{Driver, Machine, Stat};
 
@@ -45,7 +46,28 @@ fn check(m: &mut Machine, inv: &str) {
 }
 
 fn cpu_slab(m: &Machine) -> SlabId {
-    m.cpu_slab(0).page.expect("cpu0 has a CPU slab")
+    m.slub_state()
+        .cpu_slab(&m.core, 0)
+        .page
+        .expect("cpu0 has a CPU slab")
+}
+
+/// SLUB's fields of slab `s`, to break.
+fn slab_mut(m: &mut Machine, s: SlabId) -> &mut SlubPage {
+    let Machine { core, alloc } = m;
+    let AllocState::Slub(st) = alloc else {
+        panic!("not a SLUB machine")
+    };
+    st.slab_mut(core, s).expect("a slab")
+}
+
+/// `discard_slab(s)` with SLUB's CPU slabs, as `__slab_free` calls it.
+fn discard_slab(m: &mut Machine, s: SlabId) {
+    let Machine { core, alloc } = m;
+    let AllocState::Slub(st) = alloc else {
+        panic!("not a SLUB machine")
+    };
+    st.discard_slab(core, s);
 }
 
 #[test]
@@ -59,7 +81,7 @@ fn the_untouched_state_is_clean() {
 fn inv_3_inuse_that_does_not_match_the_freelist() {
     let mut m = machine();
     // Slab 0 is full (its freelist empty): one fewer in use than it has objects.
-    m.slab_mut(0).unwrap().counters.inuse -= 1;
+    slab_mut(&mut m, 0).counters.inuse -= 1;
     check(&mut m, "INV-3");
 }
 
@@ -67,7 +89,7 @@ fn inv_3_inuse_that_does_not_match_the_freelist() {
 fn inv_5_a_cpu_slab_that_is_not_frozen() {
     let mut m = machine();
     let s = cpu_slab(&m);
-    m.slab_mut(s).unwrap().counters.frozen = false;
+    slab_mut(&mut m, s).counters.frozen = false;
     check(&mut m, "INV-5");
 }
 
@@ -86,7 +108,7 @@ fn inv_7_nr_partial_and_a_slab_listed_twice() {
     m.core.st.nodes[0].nr_partial += 1;
     check(&mut m, "INV-7");
     let mut m = machine();
-    m.slab_mut(0).unwrap().freelist = m.core.obj_addr(0, 0);
+    slab_mut(&mut m, 0).freelist = m.core.obj_addr(0, 0);
     m.core.st.nodes[0].partial.extend([0, 0]);
     m.core.st.nodes[0].nr_partial += 2;
     check(&mut m, "INV-7");
@@ -99,7 +121,7 @@ fn inv_9_an_empty_unfrozen_slab_on_no_list() {
     let c = &mut m.slub_state_mut().unwrap().cpu_slab[0];
     c.page = None;
     c.freelist = NULL;
-    let sl = m.slab_mut(s).unwrap();
+    let sl = slab_mut(&mut m, s);
     sl.counters.frozen = false;
     sl.counters.inuse = 0;
     check(&mut m, "INV-9");
@@ -109,7 +131,7 @@ fn inv_9_an_empty_unfrozen_slab_on_no_list() {
 fn inv_10_a_cpu_partial_list_that_loops() {
     let mut m = machine();
     m.slub_state_mut().unwrap().cpu_slab[1].partial = Some(0);
-    m.slab_mut(0).unwrap().next = Some(0);
+    slab_mut(&mut m, 0).next = Some(0);
     check(&mut m, "INV-10");
 }
 
@@ -137,7 +159,7 @@ fn check_says(m: &mut Machine, inv: &str, why: &str) {
 /// Slab 0 (full, unfrozen, on no list) made empty, so that only what a test adds forbids
 /// its discard.
 fn emptied_slab_0(m: &mut Machine) {
-    m.slab_mut(0).unwrap().counters.inuse = 0;
+    slab_mut(m, 0).counters.inuse = 0;
 }
 
 // INV-14 through the model's own `discard_slab` (slab_page/access.rs): it judges the slab
@@ -146,7 +168,7 @@ fn emptied_slab_0(m: &mut Machine) {
 #[test]
 fn inv_14_discard_slab_of_a_slab_with_objects_in_use() {
     let mut m = machine();
-    m.discard_slab(0);
+    discard_slab(&mut m, 0);
     check_says(&mut m, "INV-14", "4 object(s) are in use");
 }
 
@@ -154,8 +176,8 @@ fn inv_14_discard_slab_of_a_slab_with_objects_in_use() {
 fn inv_14_discard_slab_of_a_frozen_slab() {
     let mut m = machine();
     emptied_slab_0(&mut m);
-    m.slab_mut(0).unwrap().counters.frozen = true;
-    m.discard_slab(0);
+    slab_mut(&mut m, 0).counters.frozen = true;
+    discard_slab(&mut m, 0);
     check_says(&mut m, "INV-14", "still frozen");
 }
 
@@ -165,7 +187,7 @@ fn inv_14_discard_slab_of_a_slab_on_the_node_partial_list() {
     emptied_slab_0(&mut m);
     m.core.st.nodes[0].partial.push(0);
     m.core.st.nodes[0].nr_partial += 1;
-    m.discard_slab(0);
+    discard_slab(&mut m, 0);
     check_says(&mut m, "INV-14", "still on a partial list");
 }
 
@@ -174,8 +196,8 @@ fn inv_14_discard_slab_of_a_slab_on_a_cpu_partial_list() {
     let mut m = machine();
     emptied_slab_0(&mut m);
     m.slub_state_mut().unwrap().cpu_slab[1].partial = Some(0);
-    m.slab_mut(0).unwrap().next = None;
-    m.discard_slab(0);
+    slab_mut(&mut m, 0).next = None;
+    discard_slab(&mut m, 0);
     check_says(&mut m, "INV-14", "still on a CPU partial list");
 }
 
@@ -184,10 +206,10 @@ fn inv_14_discard_slab_twice() {
     let mut m = machine();
     emptied_slab_0(&mut m);
     // The first discard is allowed: no INV-14 (other invariants see the users' objects go).
-    m.discard_slab(0);
+    discard_slab(&mut m, 0);
     m.check_invariants();
     assert!(!fired(&m, "INV-14"), "{:?}", m.core.violations);
-    m.discard_slab(0);
+    discard_slab(&mut m, 0);
     check_says(&mut m, "INV-14", "already discarded");
 }
 
@@ -196,10 +218,10 @@ fn inv_14_discard_slab_of_a_cpu_slab() {
     let mut m = machine();
     let s = cpu_slab(&m);
     // Unfrozen and empty, so that only cpu0's `c.page` forbids it (the checker's clause).
-    let sl = m.slab_mut(s).unwrap();
+    let sl = slab_mut(&mut m, s);
     sl.counters.frozen = false;
     sl.counters.inuse = 0;
-    m.discard_slab(s);
+    discard_slab(&mut m, s);
     check_says(&mut m, "INV-14", "cpu0 still uses it as its CPU slab");
 }
 
@@ -208,7 +230,7 @@ fn inv_14_discard_slab_of_a_cpu_slab() {
 #[test]
 fn inv_2_a_cpu_freelist_that_loops() {
     let mut m = machine();
-    let head = m.cpu_slab(0).freelist;
+    let head = m.slub_state().cpu_slab(&m.core, 0).freelist;
     let (s, i) = m.core.object_of(head).unwrap();
     m.core.st.slabs[s as usize].fp[i as usize] = head;
     check_says(&mut m, "INV-2", "cpu0's freelist loops back");
@@ -218,7 +240,7 @@ fn inv_2_a_cpu_freelist_that_loops() {
 fn inv_2_a_slab_freelist_that_loops() {
     let mut m = machine();
     let a = m.core.obj_addr(0, 0);
-    m.slab_mut(0).unwrap().freelist = a;
+    slab_mut(&mut m, 0).freelist = a;
     m.core.st.slabs[0].fp[0] = a;
     check_says(&mut m, "INV-2", "'s freelist loops back");
     assert!(
@@ -236,7 +258,7 @@ fn inv_2_a_cpu_freelist_with_an_object_of_another_slab() {
     let mut m = machine();
     // Slab 0's first object (allocated) is pushed on cpu0's freelist, whose CPU slab is 1.
     let a = m.core.obj_addr(0, 0);
-    let head = m.cpu_slab(0).freelist;
+    let head = m.slub_state().cpu_slab(&m.core, 0).freelist;
     m.core.st.slabs[0].fp[0] = head;
     m.slub_state_mut().unwrap().cpu_slab[0].freelist = a;
     check_says(&mut m, "INV-2", "which is not in its CPU slab");
@@ -246,9 +268,9 @@ fn inv_2_a_cpu_freelist_with_an_object_of_another_slab() {
 fn inv_2_a_slab_freelist_with_an_object_of_another_slab() {
     let mut m = machine();
     // Slab 0's freelist is made cpu0's, a chain of slab 1's objects.
-    let head = m.cpu_slab(0).freelist;
+    let head = m.slub_state().cpu_slab(&m.core, 0).freelist;
     assert_ne!(head, NULL);
-    m.slab_mut(0).unwrap().freelist = head;
+    slab_mut(&mut m, 0).freelist = head;
     check_says(&mut m, "INV-2", "an object of another slab");
 }
 

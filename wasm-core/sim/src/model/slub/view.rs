@@ -1,110 +1,81 @@
 //! SLUB's part of the views (`crate::view`): its `kmem_cache_cpu` in a CPU's view, its fields
-//! of a slab in the slab's view, and who holds an object or a slab.
+//! of a slab in the slab's view (`slab_page::view`, with its CPU slabs), and who holds an
+//! object. Functions of SLUB's state over `&Core`; the machine's entry points that
+//! `allocator.rs` calls lend them its two fields.
 
+use super::super::slab_page;
 use super::super::state::*;
-use super::super::Machine;
+use super::super::view::{chain_has, chain_names};
+use super::super::{Core, Machine};
+use super::SlubState;
 use crate::view::*;
 
-impl Machine {
+impl SlubState {
     /// CPU k's `kmem_cache_cpu` in its view: the freelist as a chain of names, the tid and
     /// its two parts, the CPU slab and the CPU partial list.
-    pub(in crate::model) fn slub_cpu_view(&self, k: u32, v: &mut CpuView) {
-        let c = self.cpu_slab(k);
-        v.freelist = self.chain_names(c.freelist);
+    pub(in crate::model) fn cpu_view(&self, core: &Core, k: u32, v: &mut CpuView) {
+        let c = self.cpu_slab(core, k);
+        v.freelist = chain_names(core, c.freelist);
         v.tid = c.tid;
         // TID_STEP is at least 1 (`scenario::validate`).
-        v.tid_event = c
-            .tid
-            .checked_div(self.core.cfg.tid_step)
-            .unwrap_or_default();
-        v.tid_cpu = c
-            .tid
-            .checked_rem(self.core.cfg.tid_step)
-            .unwrap_or_default();
-        v.page = c.page.map(|p| self.core.slab_name(p));
+        v.tid_event = c.tid.checked_div(core.cfg.tid_step).unwrap_or_default();
+        v.tid_cpu = c.tid.checked_rem(core.cfg.tid_step).unwrap_or_default();
+        v.page = c.page.map(|p| core.slab_name(p));
         let mut cur = c.partial;
         while let Some(p) = cur {
-            if v.partial.len() > self.core.st.slabs.len() {
+            if v.partial.len() > core.st.slabs.len() {
                 break;
             }
-            v.partial.push(self.core.slab_name(p));
-            cur = self.slab(p).next;
+            v.partial.push(core.slab_name(p));
+            cur = self.slab(core, p).next;
         }
     }
 
-    /// SLUB's fields of slab `s` in its view, with each object's free-pointer word (7.0's
-    /// too: it keeps SLUB's slab level).
-    pub(in crate::model) fn slub_slab_view(&self, s: SlabId, v: &mut SlabView) {
-        for o in &mut v.objects {
-            o.fp = self
-                .core
-                .addr_name(self.core.peek_fp(o.addr).unwrap_or(DATA));
-        }
-        let sl = self.slab(s);
-        v.freelist = self.chain_names(sl.freelist);
-        v.inuse = sl.counters.inuse;
-        v.capacity = sl.counters.objects;
-        v.frozen = sl.counters.frozen;
-        v.owner = self.slub_slab_owner(s);
-        v.slab_locked = sl.slab_lock.is_some();
-    }
-
-    /// Who owns slab `s` under SLUB (7.0 adds the slabs a refill isolated: `sheaves`).
-    fn slub_slab_owner(&self, s: SlabId) -> SlabOwner {
-        let sl = self.slab(s);
-        match self.core.page(s).life {
-            Life::Discarded => return SlabOwner::Discarded,
-            Life::Private => return SlabOwner::Private,
-            Life::Live => {}
-        }
-        for (k, c) in self.alloc.cpu_slabs().iter().enumerate() {
-            if c.page == Some(s) {
-                return SlabOwner::Cpu { cpu: k as u32 };
-            }
-        }
-        for (k, c) in self.alloc.cpu_slabs().iter().enumerate() {
-            if self.chain_contains(c.partial, s) {
-                return SlabOwner::CpuPartial { cpu: k as u32 };
-            }
-        }
-        for (n, node) in self.core.st.nodes.iter().enumerate() {
-            if node.partial.contains(&s) {
-                return SlabOwner::NodePartial { node: n as u32 };
-            }
-        }
-        if sl.freelist == NULL {
-            SlabOwner::Full
-        } else {
-            SlabOwner::None
-        }
+    /// SLUB's fields of slab `s` in its view, with its CPU slabs.
+    pub(in crate::model) fn slab_view(&self, core: &Core, s: SlabId, v: &mut SlabView) {
+        let cpus = self.cpu_slab.iter().map(|c| (c.page, c.partial));
+        slab_page::slab_view(&self.pages, core, cpus, s, v);
     }
 
     /// Who holds object `a` under SLUB.
-    pub(in crate::model) fn slub_object_owner(&self, a: Addr) -> ObjectOwner {
-        for (vi, v) in self.core.st.vars.iter().enumerate() {
+    pub(in crate::model) fn object_owner(&self, core: &Core, a: Addr) -> ObjectOwner {
+        for (vi, v) in core.st.vars.iter().enumerate() {
             if v.held() && v.addr == Some(a) {
                 return ObjectOwner::User {
-                    var: self.core.var_name(vi).to_string(),
+                    var: core.var_name(vi).to_string(),
                 };
             }
         }
-        for (k, c) in self.alloc.cpu_slabs().iter().enumerate() {
-            if self.chain_has(c.freelist, a) {
+        for (k, c) in self.cpu_slab.iter().enumerate() {
+            if chain_has(core, c.freelist, a) {
                 return ObjectOwner::Cpu { cpu: k as u32 };
             }
         }
-        if let Some(s) = self.core.slab_of(a) {
-            if self.chain_has(self.slab(s).freelist, a) {
+        if let Some(s) = core.slab_of(a) {
+            if chain_has(core, self.slab(core, s).freelist, a) {
                 return ObjectOwner::Slab;
             }
         }
-        for (i, c) in self.core.st.ctxs.iter().enumerate() {
+        for (i, c) in core.st.ctxs.iter().enumerate() {
             if c.stack.iter().any(|f| f.holds_addr(a)) {
                 return ObjectOwner::Inflight {
-                    ctx: self.core.ctx_name(i as CtxId).to_string(),
+                    ctx: core.ctx_name(i as CtxId).to_string(),
                 };
             }
         }
         ObjectOwner::Lost
+    }
+}
+
+// The entry points `allocator.rs` calls: SLUB's state and the core, lent.
+impl Machine {
+    pub(in crate::model) fn slub_cpu_view(&self, k: u32, v: &mut CpuView) {
+        self.slub_state().cpu_view(&self.core, k, v)
+    }
+    pub(in crate::model) fn slub_slab_view(&self, s: SlabId, v: &mut SlabView) {
+        self.slub_state().slab_view(&self.core, s, v)
+    }
+    pub(in crate::model) fn slub_object_owner(&self, a: Addr) -> ObjectOwner {
+        self.slub_state().object_owner(&self.core, a)
     }
 }

@@ -118,15 +118,15 @@ macro_rules! own_state {
     ($state:ty, $arm:ident, $wrong:expr, $stand_in:expr) => {
         impl OwnState for $state {
             const WRONG: &'static str = $wrong;
-            fn arm(a: &AllocState) -> Option<&$state> {
+            fn arm(a: &$crate::model::allocator::AllocState) -> Option<&$state> {
                 match a {
-                    AllocState::$arm(s) => Some(s),
+                    $crate::model::allocator::AllocState::$arm(s) => Some(s),
                     _ => None,
                 }
             }
-            fn arm_mut(a: &mut AllocState) -> Option<&mut $state> {
+            fn arm_mut(a: &mut $crate::model::allocator::AllocState) -> Option<&mut $state> {
                 match a {
-                    AllocState::$arm(s) => Some(s),
+                    $crate::model::allocator::AllocState::$arm(s) => Some(s),
                     _ => None,
                 }
             }
@@ -267,7 +267,7 @@ impl Machine {
     #[inline]
     pub(super) fn exec(&mut self, fr: &mut Frame) -> Flow {
         if let Frame::Touch { l, .. } = fr {
-            return self.touch(l);
+            return l.exec(&mut self.core);
         }
         // The machine's two fields, borrowed apart: the allocator's state and the core beside it.
         let Machine { core, alloc } = self;

@@ -65,6 +65,7 @@ use self::core::prims;
 pub use self::core::{
     Core, Fault, Flow, Ghost, Recorder, RES_CTX, RES_PAGE_ALLOC, RES_SCHED, WRITE,
 };
+use allocator::AllocState;
 pub use config::Config;
 pub use driver::{heap_block, CtxView, Driver, PolicyView};
 pub use executor::Move;

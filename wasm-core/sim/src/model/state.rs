@@ -300,7 +300,3 @@ pub struct State {
     /// The context that moved last (for the default policy of design.md §5).
     pub last_moved: Option<CtxId>,
 }
-
-/// The allocator's own state: one arm per allocator, declared at the seam (`allocator`), so
-/// that this ground floor names no allocator.
-pub use super::allocator::AllocState;

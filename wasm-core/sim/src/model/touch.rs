@@ -3,7 +3,7 @@
 
 use super::memory::Access;
 use super::state::*;
-use super::{Flow, Machine};
+use super::{Core, Flow};
 
 /// A user's write into object `x` of variable `var` (the payload word).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -18,23 +18,23 @@ impl Locals for Touch {
     }
 }
 
-impl Machine {
+impl Touch {
     /// The `touch` op: the user writes the object's payload, free pointer word included.
-    pub(super) fn touch(&mut self, fr: &mut Touch) -> Flow {
-        step!(self.core);
-        if let Some((s, i)) = self.core.object_of(fr.x) {
-            let line = self.core.obj_line(s, i);
-            self.core.access(line, Access::Write);
-            if let Some(w) = self.core.fp_slot(s, i) {
-                *w = DATA | fr.var as u64;
+    pub(super) fn exec(&self, core: &mut Core) -> Flow {
+        step!(core);
+        if let Some((s, i)) = core.object_of(self.x) {
+            let line = core.obj_line(s, i);
+            core.access(line, Access::Write);
+            if let Some(w) = core.fp_slot(s, i) {
+                *w = DATA | self.var as u64;
             }
         }
         note!(
-            self.core,
+            core,
             Store,
-            format!("{}", self.core.addr_name(fr.x)),
+            format!("{}", core.addr_name(self.x)),
             "The user writes into {}: its line is now this CPU's, and its first word is data.",
-            self.core.addr_name(fr.x)
+            core.addr_name(self.x)
         );
         Flow::Ret(Ret::new(NULL, None))
     }

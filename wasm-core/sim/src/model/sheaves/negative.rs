@@ -15,6 +15,7 @@
 #![allow(clippy::arithmetic_side_effects)]
 
 use super::{SheafId, SheavesState};
+use crate::model::allocator::AllocState;
 use crate::model::slab_page::SlubPage;
 use crate::model::state::*;
 use crate::model::{Core, Driver, Machine, Move};

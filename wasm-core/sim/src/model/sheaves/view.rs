@@ -2,6 +2,7 @@
 //! flight, who holds an object, and the names of the sheaves' cache lines.
 
 use super::{sheaf_name, SheafId, SheavesState};
+use crate::model::allocator::AllocState;
 use crate::model::executor::Block;
 use crate::model::slab_page;
 use crate::model::state::*;

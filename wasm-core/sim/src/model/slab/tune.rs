@@ -9,6 +9,7 @@
 //! frees at once (model.md Appendix A.1).
 
 use super::*;
+use crate::model::allocator::AllocState;
 use crate::scenario::SlabSharedFree;
 
 /// `setup_kmem_cache_node(..., force_change = true)`: the node of the running CPU.

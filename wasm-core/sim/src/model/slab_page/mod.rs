@@ -71,19 +71,6 @@ pub fn counters_text(c: Counters) -> String {
     )
 }
 
-impl AllocState {
-    /// SLUB's fields of every slab: under SLUB and under Linux 7.0, which keeps SLUB's slab
-    /// level.
-    #[inline]
-    pub fn slub_pages(&self) -> Option<&[SlubPage]> {
-        match self {
-            AllocState::Slub(s) => Some(&s.pages),
-            AllocState::Sheaves(s) => Some(&s.pages),
-            AllocState::Slab(_) => None,
-        }
-    }
-}
-
 static NO_SLUB_PAGE: SlubPage = SlubPage::new(0);
 
 /// The slab level lent to a step: the running allocator's slabs' SLUB fields (SLUB's or

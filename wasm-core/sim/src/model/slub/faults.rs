@@ -2,6 +2,7 @@
 //! handling): the inconsistencies below, made in SLUB's state and frames, cannot arise from
 //! any input (the lints of `lib.rs` and the fuzz harness say so), so they are made by hand.
 
+use crate::model::allocator::AllocState;
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::{Machine, Move};

@@ -12,6 +12,7 @@
 )]
 #![allow(clippy::arithmetic_side_effects)]
 
+use crate::model::allocator::AllocState;
 use crate::model::slab_page::SlubPage;
 use crate::model::state::*;
 use crate::model::{Driver, Machine, Stat};

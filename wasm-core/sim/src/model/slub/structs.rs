@@ -47,17 +47,6 @@ impl SlubState {
     }
 }
 
-impl AllocState {
-    /// Each CPU's `kmem_cache_cpu`: under SLUB only.
-    #[inline]
-    pub fn cpu_slabs(&self) -> &[KmemCacheCpu] {
-        match self {
-            AllocState::Slub(s) => &s.cpu_slab,
-            _ => &[],
-        }
-    }
-}
-
 static NO_KMEM_CACHE_CPU: KmemCacheCpu = KmemCacheCpu {
     freelist: NULL,
     tid: 0,

@@ -1,8 +1,9 @@
 //! The allocator seam: the questions the shared machine (executor, views) asks of the
 //! allocator a scenario runs, one `match` per question and one arm per allocator, with the
-//! allocator's arm of the state (`AllocState`) and its geometry (`Layout`: its cache lines and
-//! tunables). The allocators answer in their own modules (`slub`, `slab`, `sheaves`); the
-//! ground floor (`state`, `memory`, `executor`) knows none of them.
+//! allocator's arm of the state (`AllocState`). The allocators answer in their own modules
+//! (`slub`, `slab`, `sheaves`); the ground floor (`state`, `core`, `config`, `executor`) knows
+//! none of them: an allocator's geometry of cache lines is data in `config.rs` (`Layout`), and
+//! the op a context starts (`OpCall`) is in `state.rs`.
 //! Adding an allocator adds its module and an arm to each match here (the compiler lists
 //! them): see `docs/adding-an-allocator.md`.
 
@@ -22,81 +23,6 @@ pub enum AllocState {
     /// Linux 7.0's per-CPU sheaves and per-node barns, and SLUB's fields of every slab
     /// (`model::sheaves`).
     Sheaves(super::sheaves::SheavesState),
-}
-
-/// The allocator's geometry and tunables, fixed when the cache is created: how many cache
-/// lines its per-CPU structure takes and how many follow each node's line (`Config::line_cc`,
-/// `line_nd`), and what its own code reads of its layout.
-#[derive(Clone, Debug)]
-pub enum Layout {
-    /// SLUB: a `kmem_cache_cpu` line per CPU; a node is its `kmem_cache_node` line alone.
-    Slub,
-    /// SLAB's tunables and line layout: a CPU's `array_cache` is a header and its entries, a
-    /// node's shared array follows its line.
-    Slab(super::slab::SlabLayout),
-    /// Linux 7.0's sheaf geometry: a `slub_percpu_sheaves` line per CPU, a barn line after
-    /// each node's.
-    Sheaves(super::sheaves::SheafLayout),
-}
-
-impl Layout {
-    /// The layout of the scenario's allocator (its tunables).
-    pub fn of(sc: &crate::Scenario) -> Layout {
-        match sc.allocator {
-            Allocator::Slub => Layout::Slub,
-            Allocator::Slab => Layout::Slab(super::slab::SlabLayout::of(sc)),
-            Allocator::Sheaves => {
-                let (capacity, max_full, max_empty) = sc.sheaf_tunables();
-                Layout::Sheaves(super::sheaves::SheafLayout::new(
-                    capacity, max_full, max_empty,
-                ))
-            }
-        }
-    }
-
-    /// Lines per CPU structure (`kmem_cache_cpu`: 1; SLAB's `array_cache`: header + entries;
-    /// 7.0's `slub_percpu_sheaves`: 1).
-    pub fn cpu_lines(&self) -> u32 {
-        match self {
-            Layout::Slub | Layout::Sheaves(_) => 1,
-            Layout::Slab(l) => l.ac_lines,
-        }
-    }
-
-    /// Lines after each node's line (SLAB's shared array; 7.0's barn: 1; SLUB: 0).
-    pub fn node_extra_lines(&self) -> u32 {
-        match self {
-            Layout::Slub => 0,
-            Layout::Slab(l) => l.sh_lines,
-            Layout::Sheaves(_) => 1,
-        }
-    }
-
-    /// SLAB's layout, under SLAB.
-    pub fn slab(&self) -> Option<&super::slab::SlabLayout> {
-        match self {
-            Layout::Slab(l) => Some(l),
-            _ => None,
-        }
-    }
-
-    /// Linux 7.0's sheaf geometry, under 7.0.
-    pub fn sheaf(&self) -> Option<&super::sheaves::SheafLayout> {
-        match self {
-            Layout::Sheaves(l) => Some(l),
-            _ => None,
-        }
-    }
-}
-
-/// The op a context starts, as the allocator runs it.
-pub(super) enum OpCall {
-    /// `kmem_cache_alloc(_node)`.
-    Alloc { node: Option<u32> },
-    /// `kmem_cache_free` of an object of slab `slab`.
-    Free { addr: Addr, slab: SlabId },
-    /// Flush a CPU's per-CPU cache: `Some(k)` a dead CPU `k`'s, `None` the running CPU's.
-    Flush { target: Option<u32> },
 }
 
 /// An allocator's own arm of `AllocState`, which its code reaches through `Machine::own` (a
@@ -220,7 +146,7 @@ impl Machine {
             Allocator::Slab => {
                 // `Config::from_scenario` made the layout of every SLAB scenario.
                 let l = (cfg.layout.slab().cloned())
-                    .unwrap_or_else(|| super::slab::SlabLayout::of(&cfg.sc));
+                    .unwrap_or_else(|| super::config::SlabLayout::of(&cfg.sc));
                 AllocState::Slab(super::slab::SlabState::new(
                     &l,
                     &cfg.cpu_node,

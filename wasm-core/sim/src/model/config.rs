@@ -2,9 +2,9 @@
 //! variables, ops resolved to indices, each CPU's node, the allocator's layout of cache lines,
 //! the cost of each constant) and the line arithmetic of the fixed structures over them.
 
+use super::cost;
 use super::state::{CtxId, IOp};
-use super::{allocator, cost};
-use crate::scenario::{Op, Scenario};
+use crate::scenario::{Allocator, Op, Scenario};
 
 /// Immutable facts derived from the scenario once.
 #[derive(Clone, Debug)]
@@ -25,9 +25,8 @@ pub struct Config {
     pub src_ops: Vec<Vec<crate::scenario::Op>>,
     pub ops: Vec<Vec<IOp>>,
     pub cpu_node: Vec<u32>,
-    /// The allocator's geometry and tunables (`allocator::Layout`: SLAB's arrays, 7.0's
-    /// sheaves), asked of the allocator seam.
-    pub layout: allocator::Layout,
+    /// The allocator's geometry and tunables (`Layout`, below: SLAB's arrays, 7.0's sheaves).
+    pub layout: Layout,
     /// Lines per CPU structure and after each node's line, as the layout says
     /// (`Layout::cpu_lines`, `node_extra_lines`), kept here for the line arithmetic.
     pub cpu_lines: u32,
@@ -127,7 +126,7 @@ impl Config {
             ops = resolve(&var_names).0;
         }
         // The allocator's geometry, as the seam answers it.
-        let layout = super::allocator::Layout::of(&sc);
+        let layout = Layout::of(&sc);
         let (cpu_lines, node_extra_lines) = (layout.cpu_lines(), layout.node_extra_lines());
         Config {
             costs: cost::Costs::default(),
@@ -178,5 +177,134 @@ impl Config {
     /// Context `cx`'s ops (none for an id that names no context).
     pub fn ops_of(&self, cx: CtxId) -> &[IOp] {
         self.ops.get(cx as usize).map_or(&[], |ops| ops)
+    }
+}
+
+/// The allocator's geometry and tunables, fixed when the cache is created: how many cache
+/// lines its per-CPU structure takes and how many follow each node's line (`Config::line_cc`,
+/// `line_nd`), and what its own code reads of its layout.
+#[derive(Clone, Debug)]
+pub enum Layout {
+    /// SLUB: a `kmem_cache_cpu` line per CPU; a node is its `kmem_cache_node` line alone.
+    Slub,
+    /// SLAB's tunables and line layout: a CPU's `array_cache` is a header and its entries, a
+    /// node's shared array follows its line.
+    Slab(SlabLayout),
+    /// Linux 7.0's sheaf geometry: a `slub_percpu_sheaves` line per CPU, a barn line after
+    /// each node's.
+    Sheaves(SheafLayout),
+}
+
+impl Layout {
+    /// The layout of the scenario's allocator (its tunables).
+    pub fn of(sc: &crate::Scenario) -> Layout {
+        match sc.allocator {
+            Allocator::Slub => Layout::Slub,
+            Allocator::Slab => Layout::Slab(SlabLayout::of(sc)),
+            Allocator::Sheaves => {
+                let (capacity, max_full, max_empty) = sc.sheaf_tunables();
+                Layout::Sheaves(SheafLayout::new(capacity, max_full, max_empty))
+            }
+        }
+    }
+
+    /// Lines per CPU structure (`kmem_cache_cpu`: 1; SLAB's `array_cache`: header + entries;
+    /// 7.0's `slub_percpu_sheaves`: 1).
+    pub fn cpu_lines(&self) -> u32 {
+        match self {
+            Layout::Slub | Layout::Sheaves(_) => 1,
+            Layout::Slab(l) => l.ac_lines,
+        }
+    }
+
+    /// Lines after each node's line (SLAB's shared array; 7.0's barn: 1; SLUB: 0).
+    pub fn node_extra_lines(&self) -> u32 {
+        match self {
+            Layout::Slub => 0,
+            Layout::Slab(l) => l.sh_lines,
+            Layout::Sheaves(_) => 1,
+        }
+    }
+
+    /// SLAB's layout, under SLAB.
+    pub fn slab(&self) -> Option<&SlabLayout> {
+        match self {
+            Layout::Slab(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// Linux 7.0's sheaf geometry, under 7.0.
+    pub fn sheaf(&self) -> Option<&SheafLayout> {
+        match self {
+            Layout::Sheaves(l) => Some(l),
+            _ => None,
+        }
+    }
+}
+
+/// SLAB's geometry of the static cache lines and its tunables, fixed at creation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlabLayout {
+    pub limit: u32,
+    pub batchcount: u32,
+    /// `shared * batchcount` (0: no shared array).
+    pub shared_limit: u32,
+    /// Lines of one CPU's array: a 16-byte header (`avail`, `limit`, `batchcount`,
+    /// `touched`) then 8-byte entries.
+    pub ac_lines: u32,
+    /// Lines of a node's shared array (same layout).
+    pub sh_lines: u32,
+}
+
+impl SlabLayout {
+    /// The layout of a SLAB scenario's cache (its tunables, `Scenario::slab_tunables`).
+    pub fn of(sc: &crate::Scenario) -> SlabLayout {
+        let (limit, batch, shared) = sc.slab_tunables();
+        SlabLayout::new(limit, batch, shared)
+    }
+
+    pub fn new(limit: u32, batchcount: u32, shared: u32) -> SlabLayout {
+        // Tunables of at most `MAX_SLAB_LIMIT` entries (`scenario::validate`).
+        let lines = |n: u32| n.saturating_add(2).div_ceil(8);
+        let shared_limit = shared.saturating_mul(batchcount);
+        SlabLayout {
+            limit,
+            batchcount,
+            shared_limit,
+            ac_lines: lines(limit),
+            sh_lines: if shared_limit > 0 {
+                lines(shared_limit)
+            } else {
+                0
+            },
+        }
+    }
+
+    /// The line of entry `i` of an array whose header is `hdr`.
+    pub fn entry_line(hdr: u32, i: u32) -> u32 {
+        hdr.saturating_add(i.saturating_add(2) / 8)
+    }
+}
+
+/// The cache's sheaf geometry, fixed at creation.
+#[derive(Clone, Debug)]
+pub struct SheafLayout {
+    pub capacity: u32,
+    pub max_full: u32,
+    pub max_empty: u32,
+    /// A sheaf's cache lines: a 32-byte header with `objects[0..3]`, then 8 pointers a line
+    /// (model.md C.2.3).
+    pub lines: u32,
+}
+
+impl SheafLayout {
+    pub fn new(capacity: u32, max_full: u32, max_empty: u32) -> SheafLayout {
+        SheafLayout {
+            capacity,
+            max_full,
+            max_empty,
+            lines: capacity.saturating_sub(4).div_ceil(8).saturating_add(1),
+        }
     }
 }

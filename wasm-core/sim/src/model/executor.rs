@@ -1,8 +1,8 @@
 //! Contexts and moves (design.md §3): which move is enabled, applying one, settling a context
 //! after its step, starting and finishing operations, setup and the default policy.
 
-use super::allocator::OpCall;
 use super::cost;
+use super::state::OpCall;
 use super::state::*;
 use super::touch::Touch;
 use super::{Config, Core, Fault, Flow, Machine};

@@ -32,7 +32,7 @@
 //! `Config`), `executor` (contexts and moves: which
 //! move is enabled, applying one, settling, starting and finishing ops, dispatching a label to
 //! its allocator), `allocator` (the seam: the questions the machine asks the allocator, one arm
-//! each, with the allocator's arm of the state and its cache-line `Layout`; the only module
+//! each, with the allocator's arm of the state; the only module
 //! here that names the allocators), `driver` (the seam the policies, the explorer and the Lab
 //! drive it through), `stats`, `pcs` (the functions and their program counters), `touch` (the
 //! user's write, the same under every allocator) and `view`. Each allocator is a module of its

@@ -136,6 +136,16 @@ impl Ctx {
     }
 }
 
+/// The op a context starts, as the allocator runs it.
+pub enum OpCall {
+    /// `kmem_cache_alloc(_node)`.
+    Alloc { node: Option<u32> },
+    /// `kmem_cache_free` of an object of slab `slab`.
+    Free { addr: Addr, slab: SlabId },
+    /// Flush a CPU's per-CPU cache: `Some(k)` a dead CPU `k`'s, `None` the running CPU's.
+    Flush { target: Option<u32> },
+}
+
 /// An operation with its variable resolved to an index (the scenario's `Op` keeps names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IOp {

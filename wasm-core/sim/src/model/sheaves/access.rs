@@ -4,6 +4,7 @@
 //! core alone (`SheavesState::f(core, ..)`: lines, the variant's lock, the stepping context).
 
 use super::*;
+use crate::model::config::SheafLayout;
 use crate::model::slab_page::{self, SlabPages, SlubPage};
 use crate::model::Core;
 

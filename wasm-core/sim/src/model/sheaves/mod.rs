@@ -15,9 +15,10 @@
 //! Where a kernel statement becomes one step although it is several accesses, the comment at
 //! the step says why no other context can tell the difference (a private sheaf, a lock held).
 
-use super::allocator::{own_state, OpCall, OwnState};
+use super::allocator::{own_state, OwnState};
 use super::executor::Block;
 use super::memory::Access;
+use super::state::OpCall;
 use super::state::*;
 use super::{cost, Core, Fault, Flow, Machine, Pc, Stat};
 use crate::model::pcs::labels::*;
@@ -104,28 +105,6 @@ pub struct SheavesState {
     pub isolated: Vec<(CtxId, SlabId)>,
     /// SLUB's fields of every slab, by `SlabId` (7.0 keeps SLUB's slab level).
     pub pages: Vec<super::slab_page::SlubPage>,
-}
-
-/// The cache's sheaf geometry, fixed at creation.
-#[derive(Clone, Debug)]
-pub struct SheafLayout {
-    pub capacity: u32,
-    pub max_full: u32,
-    pub max_empty: u32,
-    /// A sheaf's cache lines: a 32-byte header with `objects[0..3]`, then 8 pointers a line
-    /// (model.md C.2.3).
-    pub lines: u32,
-}
-
-impl SheafLayout {
-    pub fn new(capacity: u32, max_full: u32, max_empty: u32) -> SheafLayout {
-        SheafLayout {
-            capacity,
-            max_full,
-            max_empty,
-            lines: capacity.saturating_sub(4).div_ceil(8).saturating_add(1),
-        }
-    }
 }
 
 /// The entry frame of an op under Linux 7.0.

@@ -2,6 +2,7 @@
 //! `list_lock`: `alloc_block`, `free_block`'s pieces, `fixup_slab_list`, `slab_destroy`.
 
 use super::*;
+use crate::model::config::SlabLayout;
 
 // Lookups of SLAB's state, as the machine's (`prims`): only SLAB's code runs under SLAB, a
 // CPU's array and a node's lists exist for every CPU and node, a shared array wherever SLAB's

@@ -25,8 +25,9 @@ use super::state::*;
 use crate::model::pcs::labels::*;
 use crate::model::Fault;
 
-use super::allocator::{own_state, OpCall, OwnState};
+use super::allocator::{own_state, OwnState};
 use super::executor::Block;
+use super::state::OpCall;
 use super::{Core, Flow, Machine, Pc, Stat};
 
 // Laid out as SLUB's module is: its state and locals, the lookups and list operations its

@@ -1,8 +1,9 @@
 //! SLAB's state (`SlabState`: its `array_cache`s, its nodes' lists and `free_objects`, each
-//! slab's `active` and `bufctl`), its geometry of cache lines (`SlabLayout`) and each step
+//! slab's `active` and `bufctl`; its geometry of cache lines, `SlabLayout`, is in `config.rs`) and each step
 //! machine's locals (`Frame`'s arm of the function, with its pc).
 
 use super::*;
+use crate::model::config::SlabLayout;
 
 // ----- each step machine's locals (`Frame`'s arm of the function, with its pc) -----
 
@@ -274,50 +275,6 @@ impl ArrayCache {
     /// The entries this array still owns.
     pub fn live(&self) -> &[Addr] {
         self.entry.get(self.handed as usize..).unwrap_or_default()
-    }
-}
-
-/// SLAB's geometry of the static cache lines and its tunables, fixed at creation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SlabLayout {
-    pub limit: u32,
-    pub batchcount: u32,
-    /// `shared * batchcount` (0: no shared array).
-    pub shared_limit: u32,
-    /// Lines of one CPU's array: a 16-byte header (`avail`, `limit`, `batchcount`,
-    /// `touched`) then 8-byte entries.
-    pub ac_lines: u32,
-    /// Lines of a node's shared array (same layout).
-    pub sh_lines: u32,
-}
-
-impl SlabLayout {
-    /// The layout of a SLAB scenario's cache (its tunables, `Scenario::slab_tunables`).
-    pub fn of(sc: &crate::Scenario) -> SlabLayout {
-        let (limit, batch, shared) = sc.slab_tunables();
-        SlabLayout::new(limit, batch, shared)
-    }
-
-    pub fn new(limit: u32, batchcount: u32, shared: u32) -> SlabLayout {
-        // Tunables of at most `MAX_SLAB_LIMIT` entries (`scenario::validate`).
-        let lines = |n: u32| n.saturating_add(2).div_ceil(8);
-        let shared_limit = shared.saturating_mul(batchcount);
-        SlabLayout {
-            limit,
-            batchcount,
-            shared_limit,
-            ac_lines: lines(limit),
-            sh_lines: if shared_limit > 0 {
-                lines(shared_limit)
-            } else {
-                0
-            },
-        }
-    }
-
-    /// The line of entry `i` of an array whose header is `hdr`.
-    pub fn entry_line(hdr: u32, i: u32) -> u32 {
-        hdr.saturating_add(i.saturating_add(2) / 8)
     }
 }
 

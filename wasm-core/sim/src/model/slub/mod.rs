@@ -53,8 +53,8 @@ pub use free::{SlabFree, SlabFreeSlow};
 pub use grow::NewSlab;
 pub use node_partial::{AcquireSlab, GetPartialNode};
 
-use super::allocator::OpCall;
 use super::executor::Block;
+use super::state::OpCall;
 use super::Core;
 use state::*;
 

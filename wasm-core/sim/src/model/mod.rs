@@ -22,7 +22,7 @@
 //! step label returns `Flow::Pending` without touching anything; that is how settling stops in
 //! front of a step.
 //!
-//! Layout. `Machine` is a [`Core`], what every allocator uses and none owns, and the state of
+//! Layout. `Machine` (`machine`) is a [`Core`], what every allocator uses and none owns, and the state of
 //! the allocator the scenario runs ([`AllocState`]). The machine shared by every allocator,
 //! which knows none of them by field: `state` (the plain-data state: processor, node lists,
 //! slab memory, contexts, cache lines, statistics),
@@ -50,6 +50,7 @@ mod core;
 pub mod cost;
 mod driver;
 mod executor;
+mod machine;
 pub mod pcs;
 mod sheaves;
 mod slab;
@@ -65,63 +66,10 @@ use self::core::prims;
 pub use self::core::{
     Core, Fault, Flow, Ghost, Recorder, RES_CTX, RES_PAGE_ALLOC, RES_SCHED, WRITE,
 };
-use allocator::AllocState;
 pub use config::Config;
 pub use driver::{heap_block, CtxView, Driver, PolicyView};
 pub use executor::Move;
+pub use machine::Machine;
 
 pub use pcs::{Func, Pc};
 pub use stats::Stat;
-
-use crate::event::Event;
-use state::*;
-
-/// The simulated machine: what every allocator uses and none owns ([`Core`]), and the state of
-/// the allocator the scenario runs ([`AllocState`], one arm per allocator). Together they are
-/// the whole state the explorer hashes (`Machine::hash_state`).
-#[derive(Clone, Debug)]
-pub struct Machine {
-    core: Core,
-    /// The allocator's own state beyond the shared structures of `core.st`.
-    alloc: AllocState,
-}
-
-/// What the Lab's driver (`slub-lab-core`) reads and touches of the core from outside the
-/// model: the memory a workload's own code uses between ops, and its lookups.
-impl Machine {
-    /// [`Core::access`] from the stepping CPU.
-    pub fn access(&mut self, line: u32, acc: memory::Access) -> u64 {
-        self.core.access(line, acc)
-    }
-    /// [`Core::pass_time`].
-    pub fn pass_time(&mut self, k: u32, cycles: u64) {
-        self.core.pass_time(k, cycles)
-    }
-    /// [`Core::spin_read`].
-    pub fn spin_read(&mut self, k: u32, line: u32) -> bool {
-        self.core.spin_read(k, line)
-    }
-    /// [`Core::var`].
-    pub fn var(&self, v: usize) -> &Var {
-        self.core.var(v)
-    }
-    /// [`Core::slab_of`].
-    pub fn slab_of(&self, a: Addr) -> Option<SlabId> {
-        self.core.slab_of(a)
-    }
-    /// [`Core::obj_line`].
-    pub fn obj_line(&self, s: SlabId, i: u32) -> u32 {
-        self.core.obj_line(s, i)
-    }
-}
-
-impl Machine {
-    /// Describe the step being taken. The closure runs only when events are recorded.
-    #[inline]
-    pub fn ev(&mut self, f: impl FnOnce(&Machine, &mut Event)) {
-        if let Some(mut r) = self.core.rec.take() {
-            f(self, &mut r.cur);
-            self.core.rec = Some(r);
-        }
-    }
-}

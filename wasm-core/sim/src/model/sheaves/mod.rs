@@ -409,14 +409,10 @@ impl SheavesState {
 
     // ----- spinlocks taken with irqsave (`LOCKI`/`UNLOCKI` of model.md C.3.0) -----
 
-    /// `spin_lock(&n->list_lock)`, with INV-13's answer from 7.0's own slabs: whether the
-    /// stepping context holds a `slab_lock`, which nests inside `list_lock`
-    /// (`SlubState::spin_lock` answers the same from SLUB's).
+    /// `spin_lock(&n->list_lock)`, with INV-13's answer from 7.0's own slabs
+    /// (`slab_page::spin_lock`).
     pub(super) fn spin_lock(&self, core: &mut Core, n: u32) {
-        // A scan of every slab: an invariant check, so only when checks are on.
-        let cur = core.cur;
-        let inside = core.checks && self.pages.iter().any(|s| s.slab_lock == Some(cur));
-        core.spin_lock(n, inside);
+        crate::model::slab_page::spin_lock(&self.pages, core, n);
     }
 
     /// `spin_lock_irqsave(&n->list_lock)` as one step: the interrupt flag is this CPU's alone,

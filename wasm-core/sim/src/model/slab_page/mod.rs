@@ -89,6 +89,15 @@ pub fn slab<'p>(pages: &'p [SlubPage], core: &Core, s: SlabId) -> &'p SlubPage {
     (pages.get(s as usize)).unwrap_or_else(|| missing(&core.fault, "slab", s.into(), &NO_SLUB_PAGE))
 }
 
+/// `spin_lock(&n->list_lock)` under SLUB or 7.0, whose `slab_lock` nests inside it: INV-13's
+/// order check asks whether the stepping context holds one in `pages`, a scan of every slab
+/// made only when checks are on.
+pub fn spin_lock(pages: &[SlubPage], core: &mut Core, n: u32) {
+    let cur = core.cur;
+    let inside = core.checks && pages.iter().any(|s| s.slab_lock == Some(cur));
+    core.spin_lock(n, inside);
+}
+
 impl SlabPages<'_> {
     /// SLUB's fields of slab `s` (see `slab`).
     #[inline]

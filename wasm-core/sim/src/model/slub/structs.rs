@@ -117,11 +117,9 @@ impl SlubState {
         }
         .discard_slab(s, cpus)
     }
-    /// `spin_lock(&n->list_lock)`: INV-13's order check asks whether the stepping context holds
-    /// a `slab_lock` (SLUB's and 7.0's lock that nests inside it), a scan of every slab
-    /// made only when checks are on.
+    /// `spin_lock(&n->list_lock)`, with INV-13's answer from SLUB's slabs
+    /// (`slab_page::spin_lock`).
     pub(in crate::model) fn spin_lock(&self, core: &mut Core, n: u32) {
-        let inside = core.checks && self.pages.iter().any(|s| s.slab_lock == Some(core.cur));
-        core.spin_lock(n, inside);
+        crate::model::slab_page::spin_lock(&self.pages, core, n);
     }
 }

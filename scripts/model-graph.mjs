@@ -119,7 +119,9 @@ const DEFINES = (name) =>
  */
 export function measure(modelDir = join(repoRoot, 'wasm-core', 'sim', 'src', 'model')) {
   const modules = loadModules(modelDir);
-  const nodeOf = (path) => (path.length === 1 ? 'mod.rs' : modules.has(`model::${path[1]}`) && existsSync(join(modelDir, path[1])) && statSync(join(modelDir, path[1])).isDirectory() ? `${path[1]}/` : `${path[1]}.rs`);
+  // A module's node: the top module of its path under model/, a folder's as one node.
+  const folders = new Set(readdirSync(modelDir).filter((name) => existsSync(join(modelDir, name, 'mod.rs'))));
+  const nodeOf = (path) => (path.length === 1 ? 'mod.rs' : folders.has(path[1]) ? `${path[1]}/` : `${path[1]}.rs`);
   const usesOf = new Map([...modules.values()].map((m) => [m.path.join('::'), uses(m.text)]));
 
   /** The module a path names, if it is one. */
@@ -149,13 +151,10 @@ export function measure(modelDir = join(repoRoot, 'wasm-core', 'sim', 'src', 'mo
         if (found) return found;
       }
     }
-    // A child sees its ancestors' names (private items and imports alike).
-    return null;
+    return null; // std, another crate, or a name this reading does not find
   }
 
-  /** Resolve relative to a module, then (for a bare name) to its ancestors, as Rust does for `super::`. */
-  const arrows = new Set();
-  /** `from to` → the paths that draw the arrow (for --why). */
+  /** `from to` → the paths that draw the arrow (`why`). */
   const names = new Map();
   for (const mod of modules.values()) {
     const from = nodeOf(mod.path);
@@ -171,7 +170,6 @@ export function measure(modelDir = join(repoRoot, 'wasm-core', 'sim', 'src', 'mo
     }
     for (const [to, name] of targets) {
       if (!to || to === from) continue;
-      arrows.add(`${from} ${to}`);
       const key = `${from} ${to}`;
       if (!names.has(key)) names.set(key, new Set());
       names.get(key).add(name);
@@ -191,7 +189,7 @@ export function measure(modelDir = join(repoRoot, 'wasm-core', 'sim', 'src', 'mo
   }
 
   const nodes = [...new Set([...modules.values()].map((m) => nodeOf(m.path)))].sort();
-  const edges = [...arrows].map((a) => a.split(' ')).sort();
+  const edges = [...names.keys()].map((a) => a.split(' ')).sort();
   const loops = stronglyConnected(nodes, edges).filter((c) => c.length > 1);
   const backUp = loops.flatMap((loop) => fewestUp(loop, edges));
   const why = Object.fromEntries([...names].map(([k, v]) => [k.replace(' ', ' → '), [...v].sort()]));

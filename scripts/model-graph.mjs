@@ -5,7 +5,8 @@
 //   node scripts/model-graph.mjs --json   the same as JSON, with the paths that draw each arrow
 //
 // A node is a file of model/, except that each folder (slub/, slab/, sheaves/, slab_page/) is
-// one node. An arrow runs from a node to each other node whose items one of its files names:
+// one node. Test modules (`#[cfg(test)] mod …`) are left out: nothing names them, so they
+// cannot close a loop of the code that ships. An arrow runs from a node to each other node whose items one of its files names:
 // in a `use` (its tree expanded), or in a path in the code (`super::cost::Id`,
 // `crate::model::prims::found`). A name is followed to the module that defines it, through the
 // `use`s that re-export it (a child may name its parent's imports), so `use super::Block` in a
@@ -35,19 +36,26 @@ function code(text) {
 function loadModules(modelDir) {
   /** module path joined by :: → { file, text, children: Set } */
   const modules = new Map();
+  /** module path joined by :: → the names of its children compiled only for tests */
+  const testOnly = new Map();
   function add(path, file, text = code(readFileSync(file, 'utf8'))) {
-    // An inline module (`mod tests { … }`, `pub mod labels { … }`) is a module of its own, in
-    // its file's node: its `use super::*` names the file's module, not the file's parent.
+    // An inline module (`pub mod labels { … }`) is a module of its own, in its file's node: its
+    // `use super::*` names the file's module, not the file's parent. A test module
+    // (`#[cfg(test)] mod tests { … }` or `#[cfg(test)] mod faults;`) is left out: nothing
+    // names it, so it cannot close a loop, and it may use the whole machine.
     const own = [];
+    const tests = new Set();
     let rest = text;
-    for (let m; (m = /\bmod\s+(\w+)\s*\{/.exec(rest)); ) {
+    for (let m; (m = /(#\[cfg\(test\)\]\s*)?(?:pub(?:\([^)]*\))?\s+)?\bmod\s+(\w+)\s*\{/.exec(rest)); ) {
       const open = m.index + m[0].length;
       let depth = 1;
       let i = open;
       for (; i < rest.length && depth; i++) depth += rest[i] === '{' ? 1 : rest[i] === '}' ? -1 : 0;
-      own.push([m[1], rest.slice(open, i - 1)]);
+      if (!m[1]) own.push([m[2], rest.slice(open, i - 1)]);
       rest = rest.slice(0, m.index) + rest.slice(i);
     }
+    for (const m of rest.matchAll(/#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;/g)) tests.add(m[1]);
+    testOnly.set(path.join('::'), tests);
     modules.set(path.join('::'), { path, file, text: rest, children: new Set(own.map(([name]) => name)) });
     for (const [name, body] of own) add([...path, name], file, body);
   }
@@ -55,6 +63,7 @@ function loadModules(modelDir) {
     add(path, join(dir, 'mod.rs'));
     for (const name of readdirSync(dir).sort()) {
       const full = join(dir, name);
+      if (testOnly.get(path.join('::')).has(name.replace(/\.rs$/, ''))) continue;
       if (statSync(full).isDirectory()) {
         if (existsSync(join(full, 'mod.rs'))) {
           modules.get(path.join('::')).children.add(name);

@@ -66,3 +66,22 @@ test('a loop through a folder and a re-export is found, with the fewest arrows b
     rmSync(dir, { recursive: true });
   }
 });
+
+test("a test module's imports are left out: it cannot close a loop of the shipped code", () => {
+  // slub/'s unit tests (a file and an inline module) name the machine above it; without them
+  // slub/ only reaches down, so there is no loop.
+  const dir = model({
+    'mod.rs': 'mod machine;\nmod slub;\n',
+    'machine.rs': 'use super::slub::State;\npub struct Machine { s: State }\n',
+    'slub/mod.rs': 'mod steps;\n#[cfg(test)]\nmod negative;\npub struct State;\n',
+    'slub/steps.rs': 'pub fn f() {}\n#[cfg(test)]\nmod tests {\n    use crate::model::machine::Machine;\n}\n',
+    'slub/negative.rs': 'use super::super::machine::Machine;\n',
+  });
+  try {
+    const g = measure(dir);
+    assert.deepEqual(g.arrows, [['machine.rs', 'slub/']]);
+    assert.deepEqual(g.loops, []);
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+});

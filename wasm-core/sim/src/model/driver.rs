@@ -8,7 +8,7 @@
 
 use super::state::{CtxId, CtxKind, IOp};
 use super::stats::NR_STATS;
-use super::{Machine, Move};
+use super::{heap_block, Machine, Move};
 use crate::event::Event;
 use crate::event::Violation;
 
@@ -242,7 +242,7 @@ impl Machine {
     /// bit, a barn's lock), if it is blocked on one another CPU holds. A local lock is not
     /// spun on: its holder is on the same CPU.
     pub fn spin_line(&self, cx: CtxId) -> Option<u32> {
-        use super::executor::Block;
+        use super::Block;
         match self.blocked(cx)? {
             Block::ListLock(n, _) => Some(self.core.cfg.line_nd(n)),
             Block::BarnLock(n, _) => Some(self.core.cfg.line_nd(n).saturating_add(1)),
@@ -260,7 +260,7 @@ impl Machine {
     /// spinlocks from 2.6.25, queued spinlocks from 4.2), rather than a `slab_lock` bit
     /// (`bit_spin_lock`: test-and-set, whoever sees it free first takes it).
     pub fn spin_queued(&self, cx: CtxId) -> bool {
-        use super::executor::Block;
+        use super::Block;
         matches!(
             self.blocked(cx),
             Some(Block::ListLock(..) | Block::BarnLock(..))
@@ -344,18 +344,5 @@ impl Machine {
         st.ctxs.hash(h);
         st.vars.hash(h);
         st.last_moved.hash(h);
-    }
-}
-
-/// The bytes a heap allocation of `bytes` really takes (glibc's malloc: an 8-byte header,
-/// 16-byte granules, 32 bytes at least; nothing for an empty vector). The explorer's memory
-/// estimate counts blocks, not payloads: most of a machine is many small vectors.
-// Sizes of vectors in memory: far below `usize::MAX`.
-#[allow(clippy::arithmetic_side_effects)]
-pub fn heap_block(bytes: usize) -> usize {
-    if bytes == 0 {
-        0
-    } else {
-        ((bytes + 8 + 15) & !15).max(32)
     }
 }

@@ -1,31 +1,15 @@
 //! Contexts and moves (design.md §3): which move is enabled, applying one, settling a context
 //! after its step, starting and finishing operations, setup and the default policy.
 
+use super::allocator::AllocState;
 use super::cost;
 use super::state::OpCall;
 use super::state::*;
 use super::touch::Touch;
-use super::{Config, Core, Fault, Flow, Machine};
+use super::{Block, Config, Core, Fault, Flow, Machine};
 use crate::event::Event;
 use crate::model::pcs::labels::*;
 use crate::scenario::{Preempt, Scenario};
-
-/// Why a context cannot take its next step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Block {
-    Finished,
-    Var(usize),
-    ListLock(u32, CtxId),
-    SlabLock(SlabId, CtxId),
-    LocalLock(u32, CtxId),
-    /// Linux 7.0: node n's barn lock.
-    BarnLock(u32, CtxId),
-    /// A survivor's flush of CPU k (hotplug) waits until k's contexts have finished.
-    CpuOnline(u32),
-    /// SLAB's `synchronize_sched()` in `setup_kmem_cache_node` waits until CPU k has left the
-    /// interrupts-off section it was in when the shared array was swapped.
-    GracePeriod(u32),
-}
 
 /// Why no move is enabled after an internal error of the model.
 const HALTED: &str = "the model stopped at an internal error (the violation MODEL)";
@@ -95,7 +79,7 @@ impl Machine {
             in_setup: true,
             last_moved: None,
         };
-        let alloc = Machine::initial_alloc_state(&cfg);
+        let alloc = AllocState::new(&cfg);
         let core = Core {
             cfg,
             st,
@@ -115,7 +99,7 @@ impl Machine {
             halted: false,
         };
         let mut m = Machine { core, alloc };
-        m.create_cache();
+        m.alloc.create_cache(&mut m.core);
         m.run_setup();
         m
     }
@@ -352,7 +336,7 @@ impl Machine {
             return None;
         }
         let cpu = self.core.cpu(c.cpu);
-        let at_sleep_point = c.stack.last().is_some_and(|f| self.at_sleep_point(f));
+        let at_sleep_point = c.stack.last().is_some_and(|f| self.alloc.at_sleep_point(f));
         if self.core.variant().preempt == Preempt::None {
             return (!at_sleep_point).then(|| {
                 "the kernel is not preemptible (preempt = none) and it is not sleeping".into()
@@ -390,7 +374,7 @@ impl Machine {
                 _ => None,
             };
         };
-        self.lock_wait(cx, fr)
+        self.alloc.lock_wait(&self.core, cx, fr)
     }
 
     /// `blocked` in words ("spins on node 0's list_lock, held by B").
@@ -511,7 +495,7 @@ impl Machine {
                 }
                 // SLAB's grace periods (the `tune` op): a CPU that has interrupts on now has
                 // left the section a pending `synchronize_sched()` waits for.
-                self.slab_quiescent();
+                self.alloc.quiescent(&mut self.core);
                 self.core.st.last_moved = Some(cx);
             }
         }
@@ -571,7 +555,7 @@ impl Machine {
         let mut stack = std::mem::take(&mut c.stack);
         let flow = match stack.last_mut() {
             Some(fr) => {
-                let flow = self.exec(fr);
+                let flow = self.alloc.exec(&mut self.core, fr);
                 self.core.report_fault(Some(fr));
                 flow
             }
@@ -620,10 +604,10 @@ impl Machine {
             return false;
         }
         let fr = match op {
-            IOp::Alloc { node, .. } => Some(self.op_frame(OpCall::Alloc { node })),
-            IOp::Flush { target } => Some(self.op_frame(OpCall::Flush { target })),
+            IOp::Alloc { node, .. } => Some(self.alloc.op_frame(OpCall::Alloc { node })),
+            IOp::Flush { target } => Some(self.alloc.op_frame(OpCall::Flush { target })),
             // SLAB only (`scenario::validate` refuses it elsewhere).
-            IOp::Tune => match self.tune_frame() {
+            IOp::Tune => match self.alloc.tune_frame() {
                 Some(fr) => Some(fr),
                 None => {
                     self.core.fault(Fault::Broken(
@@ -643,7 +627,7 @@ impl Machine {
                     }
                     // The variable lets go of its object at the op's first step (`begin_op`).
                     Some(a) => match self.core.slab_of(a) {
-                        Some(s) => Some(self.op_frame(OpCall::Free { addr: a, slab: s })),
+                        Some(s) => Some(self.alloc.op_frame(OpCall::Free { addr: a, slab: s })),
                         None => {
                             if let Some(v) = self.core.var_mut(var) {
                                 v.freed = true;

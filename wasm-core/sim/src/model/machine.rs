@@ -47,6 +47,24 @@ impl Machine {
     }
 }
 
+/// The allocator's checks, which the executor runs after each step and at the end of a run
+/// (`AllocState`'s).
+impl Machine {
+    /// The allocator's invariants after a step.
+    pub(in crate::model) fn check_step_invariants(&mut self) {
+        self.alloc.check_step_invariants(&mut self.core)
+    }
+    /// The allocator's end-of-run identities.
+    pub(in crate::model) fn check_end_of_run(&mut self) {
+        self.alloc.check_end_of_run(&mut self.core)
+    }
+    /// SLUB: the names of the slabs exempt from INV-5/6/9 right now; none under another
+    /// allocator.
+    pub fn slabs_held_by_ops(&self) -> Vec<String> {
+        self.alloc.slabs_held_by_ops(&self.core)
+    }
+}
+
 impl Machine {
     /// Describe the step being taken. The closure runs only when events are recorded.
     #[inline]

@@ -64,10 +64,11 @@ mod view;
 pub use self::core::memory;
 use self::core::prims;
 pub use self::core::{
-    Core, Fault, Flow, Ghost, Recorder, RES_CTX, RES_PAGE_ALLOC, RES_SCHED, WRITE,
+    heap_block, Block, Core, Fault, Flow, Ghost, Recorder, RES_CTX, RES_PAGE_ALLOC, RES_SCHED,
+    WRITE,
 };
 pub use config::Config;
-pub use driver::{heap_block, CtxView, Driver, PolicyView};
+pub use driver::{CtxView, Driver, PolicyView};
 pub use executor::Move;
 pub use machine::Machine;
 

@@ -1,73 +1,14 @@
 //! Building the view DTOs of `crate::view` from the machine state.
 
 use super::state::*;
-use super::{Core, Fault, Machine};
+use super::{Core, Machine};
 use crate::model::pcs::labels::*;
 use crate::view::*;
-
-/// Who holds each object, as the allocator answers it (`Machine::object_owners`): SLAB finds
-/// every object's owner in one pass over its arrays and lists; SLUB and 7.0 answer one object
-/// at a time.
-pub(in crate::model) enum ObjectOwners {
-    /// Slab by slab, each slab's objects in order.
-    All(Vec<ObjectOwner>),
-    Each(fn(&Machine, Addr) -> ObjectOwner),
-}
-
-impl ObjectOwners {
-    fn of(&self, m: &Machine, s: SlabId, i: u32) -> ObjectOwner {
-        match self {
-            ObjectOwners::All(v) => {
-                let index = (s as usize)
-                    .saturating_mul(m.core.cfg.objects as usize)
-                    .saturating_add(i as usize);
-                v.get(index).cloned().unwrap_or_else(|| {
-                    m.core.fault(Fault::NoSuch("object", m.core.obj_addr(s, i)));
-                    ObjectOwner::Lost
-                })
-            }
-            ObjectOwners::Each(owner) => owner(m, m.core.obj_addr(s, i)),
-        }
-    }
-}
 
 /// A line of a slab's page: its metadata, or its n-th line of objects.
 enum SlabLine {
     Meta(SlabId),
     Objects(SlabId, u32),
-}
-
-/// The names on the freelist chain from `head`, at most one more than a slab's objects (so
-/// that a cycle ends).
-pub(in crate::model) fn chain_names(core: &Core, head: Addr) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut a = head;
-    while a != NULL && out.len() <= core.cfg.objects as usize {
-        out.push(core.addr_name(a));
-        match core.peek_fp(a) {
-            Some(next) => a = next,
-            None => break,
-        }
-    }
-    out
-}
-
-/// Whether object `a` is on the freelist chain from `head` (the walk of `chain_names`,
-/// without naming every link: a view asks this for every object of every slab).
-pub(in crate::model) fn chain_has(core: &Core, head: Addr, a: Addr) -> bool {
-    let mut cur = head;
-    let mut seen = 0;
-    while cur != NULL && seen <= core.cfg.objects as usize {
-        if cur == a {
-            return true;
-        }
-        seen.bump();
-        match core.peek_fp(cur) {
-            Some(next) => cur = next,
-            None => break,
-        }
-    }
-    false
 }
 
 /// Which slab line `l` belongs to, if any: its metadata, or its `off`-th line of objects.
@@ -126,7 +67,7 @@ fn is_object_line(core: &Core, l: u32) -> bool {
 
 impl Machine {
     fn line_name(&self, l: u32) -> String {
-        if let Some(name) = self.own_line_name(l) {
+        if let Some(name) = self.alloc.own_line_name(&self.core, l) {
             return name;
         }
         match shared_static_line(&self.core, l) {
@@ -156,7 +97,7 @@ impl Machine {
         if l == 0 {
             return LineHolds::Cache;
         }
-        if let Some(holds) = self.own_line_holds(l) {
+        if let Some(holds) = self.alloc.own_line_holds(&self.core, l) {
             return holds;
         }
         if let Some(holds) = shared_static_line(&self.core, l) {
@@ -200,10 +141,10 @@ impl Machine {
                 array_cache: None,
                 sheaves: None,
             };
-            self.fill_cpu_view(k as u32, &mut v);
+            self.alloc.fill_cpu_view(&self.core, k as u32, &mut v);
             v
         });
-        let owners = self.object_owners();
+        let owners = self.alloc.object_owners(&self.core);
         let slabs = (0..self.core.st.slabs.len() as SlabId).map(|s| {
             let pg = self.core.page(s);
             let mut v = SlabView {
@@ -220,7 +161,7 @@ impl Machine {
                             owner: if pg.life == Life::Discarded {
                                 ObjectOwner::Discarded
                             } else {
-                                owners.of(self, s, i)
+                                owners.of(&self.core, s, i)
                             },
                             line: self.core.obj_line(s, i),
                         }
@@ -233,7 +174,7 @@ impl Machine {
                 owner: SlabOwner::None,
                 slab_locked: false,
             };
-            self.fill_slab_view(s, &mut v);
+            self.alloc.fill_slab_view(&self.core, s, &mut v);
             v
         });
         let nodes = self.core.st.nodes.iter().enumerate().map(|(n, node)| {
@@ -243,13 +184,13 @@ impl Machine {
                 nr_partial: node.nr_partial,
                 list_lock: node.list_lock.map(|h| self.core.ctx_name(h).to_string()),
                 waiters: (0..self.core.cfg.n_ctx as CtxId)
-                    .filter(|&c| matches!(self.blocked(c), Some(super::executor::Block::ListLock(m, _)) if m as usize == n))
+                    .filter(|&c| matches!(self.blocked(c), Some(super::Block::ListLock(m, _)) if m as usize == n))
                     .map(|c| self.core.ctx_name(c).to_string())
                     .collect(),
                 slab: None,
                 barn: None,
             };
-            self.fill_node_view(n as u32, &mut v);
+            self.alloc.fill_node_view(&self.core, n as u32, &mut v, |c| self.blocked(c));
             v
         });
         let contexts = (0..self.core.cfg.n_ctx).map(|i| {
@@ -434,7 +375,7 @@ impl Machine {
             contexts: contexts.collect(),
             lines,
             lines_omitted,
-            loose_sheaves: self.loose_sheaves(),
+            loose_sheaves: self.alloc.loose_sheaves(&self.core),
             vars: vars.collect(),
             enabled_moves: enabled,
             violations: self.core.violations.clone(),

@@ -95,6 +95,36 @@ pub struct Core {
     pub(in crate::model) halted: bool,
 }
 
+/// Why a context cannot take its next step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Block {
+    Finished,
+    Var(usize),
+    ListLock(u32, CtxId),
+    SlabLock(SlabId, CtxId),
+    LocalLock(u32, CtxId),
+    /// Linux 7.0: node n's barn lock.
+    BarnLock(u32, CtxId),
+    /// A survivor's flush of CPU k (hotplug) waits until k's contexts have finished.
+    CpuOnline(u32),
+    /// SLAB's `synchronize_sched()` in `setup_kmem_cache_node` waits until CPU k has left the
+    /// interrupts-off section it was in when the shared array was swapped.
+    GracePeriod(u32),
+}
+
+/// The bytes a heap allocation of `bytes` really takes (glibc's malloc: an 8-byte header,
+/// 16-byte granules, 32 bytes at least; nothing for an empty vector). The explorer's memory
+/// estimate counts blocks, not payloads: most of a machine is many small vectors.
+// Sizes of vectors in memory: far below `usize::MAX`.
+#[allow(clippy::arithmetic_side_effects)]
+pub fn heap_block(bytes: usize) -> usize {
+    if bytes == 0 {
+        0
+    } else {
+        ((bytes + 8 + 15) & !15).max(32)
+    }
+}
+
 /// An internal error of the model: something the model itself guarantees did not hold (an id
 /// with nothing behind it, a frame local its earlier labels always set; a label of another
 /// function cannot be, a frame's pc is typed by its function: `pcs`). A bug of the model, never

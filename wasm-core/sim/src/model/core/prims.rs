@@ -155,8 +155,8 @@ impl Core {
             self.st.nodes.get_mut(n as usize),
         )
     }
-    /// Slab `s`'s memory (its allocator's fields of it are the allocator's: SLUB's
-    /// `Machine::slab`).
+    /// Slab `s`'s memory (its allocator's fields of it are the allocator's: SLUB's and 7.0's
+    /// `slab_page::slab`).
     #[inline]
     pub fn page(&self, s: SlabId) -> &Page {
         self.st

@@ -15,12 +15,11 @@
 //! Where a kernel statement becomes one step although it is several accesses, the comment at
 //! the step says why no other context can tell the difference (a private sheaf, a lock held).
 
-use super::allocator::{own_state, OwnState};
-use super::executor::Block;
 use super::memory::Access;
 use super::state::OpCall;
 use super::state::*;
-use super::{cost, Core, Fault, Flow, Machine, Pc, Stat};
+use super::Block;
+use super::{cost, Core, Fault, Flow, Pc, Stat};
 use crate::model::pcs::labels::*;
 use crate::scenario::PcsLock;
 
@@ -135,26 +134,6 @@ pub(super) fn at_sleep_point(fr: &Frame) -> bool {
         fr.pc(),
         Pc::AllocateSlab(allocate_slab::NB1) | Pc::ReplaceEmptyMain(pcs_replace_empty_main::SE12)
     )
-}
-
-own_state!(
-    SheavesState,
-    Sheaves,
-    "the sheaves' code ran under another allocator",
-    SheavesState {
-        pcs: Vec::new(),
-        sheaves: Vec::new(),
-        barns: Vec::new(),
-        held: Vec::new(),
-        isolated: Vec::new(),
-        pages: Vec::new(),
-    }
-);
-
-impl Machine {
-    pub(super) fn sheaves_state(&self) -> &SheavesState {
-        self.own()
-    }
 }
 
 impl SheavesState {
@@ -500,8 +479,6 @@ impl SheavesState {
         }
     }
 }
-
-impl Machine {}
 
 /// `!cache_has_sheaves(s)` at the top of `__pcs_replace_empty_main` and
 /// `__pcs_replace_full_main`: with a capacity of 0 (SLUB_TINY, debug and boot caches) no object

@@ -20,6 +20,16 @@ use crate::model::slab_page::SlubPage;
 use crate::model::state::*;
 use crate::model::{Core, Driver, Machine, Move};
 
+/// The tests' reach into 7.0's own state.
+impl Machine {
+    fn sheaves_state(&self) -> &SheavesState {
+        match &self.alloc {
+            AllocState::Sheaves(st) => st,
+            _ => unreachable!("a Linux 7.0 test ran another allocator"),
+        }
+    }
+}
+
 /// 7.0's state of the machine, to build a state by hand.
 fn st(m: &mut Machine) -> &mut SheavesState {
     parts(m).0

@@ -2,37 +2,20 @@
 //! flight, who holds an object, and the names of the sheaves' cache lines.
 
 use super::{sheaf_name, SheafId, SheavesState};
-use crate::model::allocator::AllocState;
-use crate::model::executor::Block;
 use crate::model::slab_page;
+use crate::model::slab_page::chain_has;
 use crate::model::state::*;
-use crate::model::view::chain_has;
-use crate::model::{Core, Machine};
+use crate::model::Block;
+use crate::model::Core;
 use crate::view::{BarnView, LineHolds, ObjectOwner, PcsView, SheafView, SlabOwner, SlabView};
 
 // The entry points `allocator.rs` calls: 7.0's state and the core, lent.
-impl Machine {
-    pub(in crate::model) fn sheaves_slab_view(&self, s: SlabId, v: &mut SlabView) {
-        self.sheaves_state().slab_view(&self.core, s, v)
-    }
-    pub(in crate::model) fn sheaves_object_owner(&self, a: Addr) -> ObjectOwner {
-        self.sheaves_state().object_owner(&self.core, a)
-    }
-    /// Sheaves neither on a CPU nor in a barn nor freed (`SheavesState::loose_sheaves`);
-    /// `None` under another allocator (`view.rs` names none).
-    pub(in crate::model) fn loose_sheaves(&self) -> Option<Vec<SheafView>> {
-        let AllocState::Sheaves(s) = &self.alloc else {
-            return None;
-        };
-        Some(s.loose_sheaves(&self.core))
-    }
-}
 
 // The views of 7.0's own structures, read from its state with the core.
 impl SheavesState {
     /// Slab `s` in its view: SLUB's fields of it (`slab_page::slab_view`, no CPU slabs under
     /// 7.0), and, off the node's list, the refill that isolated it.
-    fn slab_view(&self, core: &Core, s: SlabId, v: &mut SlabView) {
+    pub(in crate::model) fn slab_view(&self, core: &Core, s: SlabId, v: &mut SlabView) {
         slab_page::slab_view(&self.pages, core, std::iter::empty(), s, v);
         if matches!(v.owner, SlabOwner::NodePartial { .. }) {
             return;
@@ -45,7 +28,7 @@ impl SheavesState {
     }
 
     /// Who holds object `a` under Linux 7.0 (the order of INV-S1's places).
-    fn object_owner(&self, core: &Core, a: Addr) -> ObjectOwner {
+    pub(in crate::model) fn object_owner(&self, core: &Core, a: Addr) -> ObjectOwner {
         for (vi, v) in core.st.vars.iter().enumerate() {
             if v.held() && v.addr == Some(a) {
                 return ObjectOwner::User {
@@ -118,7 +101,7 @@ impl SheavesState {
 
     /// Sheaves neither on a CPU nor in a barn nor freed, with the context whose frames name
     /// one (`Frame::sheaves`), if any.
-    fn loose_sheaves(&self, core: &Core) -> Vec<SheafView> {
+    pub(in crate::model) fn loose_sheaves(&self, core: &Core) -> Vec<SheafView> {
         let s = self;
         let placed = |h: SheafId| {
             s.pcs.iter().any(|p| p.main == h || p.spare == Some(h))

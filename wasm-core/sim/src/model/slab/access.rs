@@ -358,12 +358,3 @@ impl SlabState {
 
 // The machine's way in to SLAB's state: `allocator.rs` calls SLAB's views and checks on it,
 // with the core beside it.
-impl Machine {
-    pub(in crate::model) fn slab_state(&self) -> &SlabState {
-        self.own()
-    }
-    #[cfg(test)]
-    pub(super) fn slab_state_mut(&mut self) -> Option<&mut SlabState> {
-        self.own_mut()
-    }
-}

@@ -308,9 +308,26 @@ impl SlabState {
 mod tests {
     //! The checker can fail: each SLAB invariant is broken by hand in a real state (the
     //! model itself never breaks them: the property tests say so) and must be reported.
+    use crate::model::allocator::AllocState;
     use crate::model::slab::SlabState;
     use crate::model::{Machine, Move};
     use crate::scenario;
+
+    /// The tests' reach into SLAB's own state.
+    impl Machine {
+        fn slab_state(&self) -> &SlabState {
+            match &self.alloc {
+                AllocState::Slab(sb) => sb,
+                _ => unreachable!("a SLAB test ran another allocator"),
+            }
+        }
+        fn slab_state_mut(&mut self) -> Option<&mut SlabState> {
+            match &mut self.alloc {
+                AllocState::Slab(sb) => Some(sb),
+                _ => None,
+            }
+        }
+    }
 
     /// SC18 after task A's first allocation: a slab on node 0, one object in cpu0's array.
     fn machine() -> Machine {

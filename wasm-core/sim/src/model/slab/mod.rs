@@ -25,10 +25,9 @@ use super::state::*;
 use crate::model::pcs::labels::*;
 use crate::model::Fault;
 
-use super::allocator::{own_state, OwnState};
-use super::executor::Block;
 use super::state::OpCall;
-use super::{Core, Flow, Machine, Pc, Stat};
+use super::Block;
+use super::{Core, Flow, Pc, Stat};
 
 // Laid out as SLUB's module is: its state and locals, the lookups and list operations its
 // functions share, the functions of allocation and of free, its invariants and its part of
@@ -76,16 +75,16 @@ pub(super) fn at_sleep_point(fr: &Frame) -> bool {
     fr.pc() == Pc::CacheGrowBegin(cache_grow_begin::GB2)
 }
 
-impl Machine {
+impl SlabState {
     /// The lock SLAB's next step of `cx` waits for: a node's `list_lock`, held by another (or,
     /// at `synchronize_sched()`, the end of a grace period).
-    pub(super) fn slab_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
+    pub(in crate::model) fn lock_wait(&self, core: &Core, cx: CtxId, fr: &Frame) -> Option<Block> {
         let n = match fr {
             Frame::SetupKmemCacheNode {
                 pc: setup_kmem_cache_node::SN6,
                 ..
             } => {
-                return (self.slab_state().grace_wait(cx)).map(Block::GracePeriod);
+                return (self.grace_wait(cx)).map(Block::GracePeriod);
             }
             Frame::SetupKmemCacheNode {
                 pc: setup_kmem_cache_node::SN2,
@@ -110,11 +109,10 @@ impl Machine {
             Frame::CacheFree {
                 pc: cache_free::CFA1,
                 l,
-            } => need!(self.core, l.n, None),
+            } => need!(core, l.n, None),
             _ => return None,
         };
-        self.core
-            .node(n)
+        core.node(n)
             .list_lock
             .filter(|&h| h != cx)
             .map(|h| Block::ListLock(n, h))

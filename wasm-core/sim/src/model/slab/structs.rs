@@ -285,20 +285,6 @@ pub(super) enum Arr {
     Shared(u32),
 }
 
-own_state!(
-    SlabState,
-    Slab,
-    "SLAB's code ran under another allocator",
-    SlabState {
-        ac: Vec::new(),
-        nodes: Vec::new(),
-        pages: Vec::new(),
-        next_array: 0,
-        retired: Vec::new(),
-        grace: Vec::new(),
-    }
-);
-
 pub(super) static NO_ARRAY: ArrayCache = ArrayCache {
     limit: 0,
     batchcount: 0,

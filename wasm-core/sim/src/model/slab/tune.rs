@@ -9,7 +9,6 @@
 //! frees at once (model.md Appendix A.1).
 
 use super::*;
-use crate::model::allocator::AllocState;
 use crate::scenario::SlabSharedFree;
 
 /// `setup_kmem_cache_node(..., force_change = true)`: the node of the running CPU.
@@ -221,7 +220,7 @@ impl SlabState {
 
     /// After a move: a CPU with interrupts on has left the section a pending grace period
     /// waits for. The waiting context's state changes, so the move's footprint writes it.
-    pub(super) fn quiescent(&mut self, core: &mut Core) {
+    pub(in crate::model) fn quiescent(&mut self, core: &mut Core) {
         for g in &mut self.grace {
             let before = g.cpus.len();
             g.cpus.retain(|&k| !core.cpu(k).irqs_on);
@@ -240,18 +239,6 @@ impl SlabState {
         match self.retired.iter().find(|r| r.arr.id == id) {
             Some(r) => (&r.arr, r.freed_by),
             None => (core.missing("shared array", id.into(), &NO_ARRAY), None),
-        }
-    }
-}
-
-impl Machine {
-    /// After each step: SLAB's pending grace periods learn which CPUs turned interrupts on.
-    pub(in crate::model) fn slab_quiescent(&mut self) {
-        let Machine { core, alloc } = self;
-        if let AllocState::Slab(sb) = alloc {
-            if !sb.grace.is_empty() {
-                sb.quiescent(core);
-            }
         }
     }
 }

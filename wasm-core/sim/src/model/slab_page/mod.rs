@@ -17,7 +17,7 @@ mod view;
 
 pub use access::{chain_contains, discard_ok};
 pub use steps::{slab_pair_name, slab_pair_text};
-pub use view::slab_view;
+pub use view::{chain_has, chain_names, slab_view};
 
 /// `page->counters`: the `inuse:16, objects:15, frozen:1` word (model.md §1.3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

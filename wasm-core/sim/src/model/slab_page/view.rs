@@ -5,7 +5,6 @@
 
 use super::{chain_contains, slab, SlubPage};
 use crate::model::state::*;
-use crate::model::view::chain_names;
 use crate::model::Core;
 use crate::view::{SlabOwner, SlabView};
 
@@ -58,4 +57,37 @@ where
     } else {
         SlabOwner::None
     }
+}
+
+/// The names on the freelist chain from `head`, at most one more than a slab's objects (so
+/// that a cycle ends).
+pub fn chain_names(core: &Core, head: Addr) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut a = head;
+    while a != NULL && out.len() <= core.cfg.objects as usize {
+        out.push(core.addr_name(a));
+        match core.peek_fp(a) {
+            Some(next) => a = next,
+            None => break,
+        }
+    }
+    out
+}
+
+/// Whether object `a` is on the freelist chain from `head` (the walk of `chain_names`,
+/// without naming every link: a view asks this for every object of every slab).
+pub fn chain_has(core: &Core, head: Addr, a: Addr) -> bool {
+    let mut cur = head;
+    let mut seen = 0;
+    while cur != NULL && seen <= core.cfg.objects as usize {
+        if cur == a {
+            return true;
+        }
+        seen.bump();
+        match core.peek_fp(cur) {
+            Some(next) => cur = next,
+            None => break,
+        }
+    }
+    false
 }

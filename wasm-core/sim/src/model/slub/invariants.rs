@@ -9,9 +9,8 @@
 //! (model.md §5 INV-4's exceptions); a CPU in a section is skipped by INV-1's CPU-freelist walk and
 //! by INV-4.
 
-use super::super::allocator::own_mut;
 use super::state::*;
-use super::{Machine, SlubState};
+use super::SlubState;
 use crate::model::pcs::labels::*;
 use crate::model::Core;
 use crate::model::Fault;
@@ -660,21 +659,3 @@ impl SlubState {
 
 // The machine's entry points to SLUB's checks (`allocator.rs`, the tests): SLUB's state and
 // the core, borrowed apart.
-impl Machine {
-    pub fn check_invariants(&mut self) {
-        let Machine { core, alloc } = self;
-        if let Some(st) = own_mut::<SlubState>(&core.fault, alloc) {
-            st.check_invariants(core)
-        }
-    }
-    pub fn check_end(&mut self) {
-        let Machine { core, alloc } = self;
-        if let Some(st) = own_mut::<SlubState>(&core.fault, alloc) {
-            st.check_end(core)
-        }
-    }
-    /// The names of the slabs exempt from INV-5/6/9 right now (see `SlubState`'s).
-    pub fn slabs_held_by_ops(&self) -> Vec<String> {
-        self.slub_state().slabs_held_by_ops(&self.core)
-    }
-}

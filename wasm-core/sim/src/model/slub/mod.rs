@@ -11,11 +11,10 @@
 //! SLUB is a value: its state is `SlubState` (`structs`), and its functions, primitives and
 //! checks are `impl SlubState` over `core: &mut Core` (the memory, its cost, the event),
 //! reaching the slab level it shares with Linux 7.0 through `SlubState::sp` (`slab_page`).
-//! `SlubState::exec` runs each step, given the core by `Machine::exec`. Still `impl Machine`:
-//! the one-line entry points `allocator.rs` calls (the views, `slub_lock_wait`, the checks),
-//! lending the state and the core.
+//! `SlubState::exec` runs each step, given SLUB's arm and the core by `AllocState::exec`
+//! (`allocator.rs`), which calls its views, its lock wait and its checks the same way.
 
-use super::{cost, memory, state, Flow, Machine, Pc, Stat};
+use super::{cost, memory, state, Flow, Pc, Stat};
 use crate::model::pcs::labels::*;
 use crate::model::Fault;
 
@@ -53,8 +52,8 @@ pub use free::{SlabFree, SlabFreeSlow};
 pub use grow::NewSlab;
 pub use node_partial::{AcquireSlab, GetPartialNode};
 
-use super::executor::Block;
 use super::state::OpCall;
+use super::Block;
 use super::Core;
 use state::*;
 
@@ -90,21 +89,6 @@ pub(super) fn op_frame(call: OpCall) -> Frame {
 /// `new_slab`'s page allocation with `__GFP_WAIT` (N2) is where a task may sleep.
 pub(super) fn at_sleep_point(fr: &Frame) -> bool {
     fr.pc() == Pc::NewSlab(new_slab::N2)
-}
-
-impl Machine {
-    pub(super) fn slub_state(&self) -> &SlubState {
-        self.own()
-    }
-    #[cfg(test)]
-    pub(super) fn slub_state_mut(&mut self) -> Option<&mut SlubState> {
-        self.own_mut()
-    }
-
-    /// The lock SLUB's next step of `cx` waits for (`SlubState::lock_wait`).
-    pub(super) fn slub_lock_wait(&self, cx: CtxId, fr: &Frame) -> Option<Block> {
-        self.slub_state().lock_wait(&self.core, cx, fr)
-    }
 }
 
 impl SlubState {

@@ -3,7 +3,6 @@
 //! shares) with SLUB's way to it (`slab`, `sp`, `discard_slab`, `spin_lock`), each given the
 //! core.
 
-use super::super::allocator::{own_state, OwnState};
 use super::super::prims::found;
 use super::super::slab_page::{self, SlabPages, SlubPage};
 use super::super::state::*;
@@ -55,16 +54,6 @@ static NO_KMEM_CACHE_CPU: KmemCacheCpu = KmemCacheCpu {
     local_lock: None,
     ghost_version: 0,
 };
-
-own_state!(
-    SlubState,
-    Slub,
-    "SLUB's code ran under another allocator",
-    SlubState {
-        cpu_slab: Vec::new(),
-        pages: Vec::new(),
-    }
-);
 
 // Lookups of SLUB's state, as the machine's (`prims`), given the core for its fault cell:
 // SLUB's code runs under SLUB and every CPU has its `kmem_cache_cpu`.

@@ -4,9 +4,9 @@
 //! `allocator.rs` calls lend them its two fields.
 
 use super::super::slab_page;
+use super::super::slab_page::{chain_has, chain_names};
 use super::super::state::*;
-use super::super::view::{chain_has, chain_names};
-use super::super::{Core, Machine};
+use super::super::Core;
 use super::SlubState;
 use crate::view::*;
 
@@ -68,14 +68,3 @@ impl SlubState {
 }
 
 // The entry points `allocator.rs` calls: SLUB's state and the core, lent.
-impl Machine {
-    pub(in crate::model) fn slub_cpu_view(&self, k: u32, v: &mut CpuView) {
-        self.slub_state().cpu_view(&self.core, k, v)
-    }
-    pub(in crate::model) fn slub_slab_view(&self, s: SlabId, v: &mut SlabView) {
-        self.slub_state().slab_view(&self.core, s, v)
-    }
-    pub(in crate::model) fn slub_object_owner(&self, a: Addr) -> ObjectOwner {
-        self.slub_state().object_owner(&self.core, a)
-    }
-}

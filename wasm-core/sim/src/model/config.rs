@@ -169,10 +169,6 @@ impl Config {
     pub fn static_lines(&self) -> u32 {
         self.line_nd(self.sc.nodes)
     }
-    /// The index of the variable `name`, if the scenario has one.
-    pub fn var_index(&self, name: &str) -> Option<usize> {
-        self.var_names.iter().position(|v| v == name)
-    }
 
     /// Context `cx`'s ops (none for an id that names no context).
     pub fn ops_of(&self, cx: CtxId) -> &[IOp] {

@@ -50,6 +50,8 @@ mod core;
 pub mod cost;
 mod driver;
 mod executor;
+mod ids;
+mod locals;
 mod machine;
 pub mod pcs;
 mod sheaves;

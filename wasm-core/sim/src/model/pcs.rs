@@ -20,7 +20,8 @@
 //! A pc is two one-byte `Copy` enums, so it stays two bytes and a dispatch is two jumps, as
 //! when `Frame` held a function and one global label enum.
 
-use super::state::{Addr, Locals, Ret, SlabId};
+use super::ids::{Addr, SlabId};
+use super::locals::{Locals, Ret};
 pub(crate) use crate::listing::*;
 pub(crate) use crate::listing_v7::*;
 
@@ -217,6 +218,19 @@ kernel_fns! {
     SlabFreeSlowV7 = slab_free_slow_v7: super::sheaves::SlabFreeSlowV7,
     CpuDead = slub_cpu_dead: super::sheaves::SlubCpuDead,
     PcsFlushAll = pcs_flush_all: super::sheaves::PcsFlushAll,
+}
+
+impl Frame {
+    /// The function this frame runs.
+    #[inline]
+    pub fn func(&self) -> Func {
+        self.pc().func()
+    }
+
+    /// Linux 7.0: whether the frame works on sheaf `h`.
+    pub fn holds_sheaf(&self, h: u32) -> bool {
+        self.sheaves().contains(&Some(h))
+    }
 }
 
 /// A function's label type, which knows its function's locals: the frame of a callee is its

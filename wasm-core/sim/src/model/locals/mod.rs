@@ -1,9 +1,25 @@
-//! What a frame holds besides its label: the return register (`Ret`) and what the machine asks
-//! of any function's locals (`Locals`). Below the frame table (`pcs`), which holds them, and
-//! naming only the plain values of `ids`: nothing the frame table reaches may reach up to the
-//! state, the core or an allocator.
+//! Each modelled function's locals, below the frame table (`pcs`): `Frame` holds them, so
+//! nothing they name may reach up to the state, the core or an allocator (docs/architecture.md,
+//! "Inside the model: its import graph"); they name only the plain values of `ids`. Here: the
+//! return register (`Ret`), what the machine asks of any function's locals (`Locals`), and
+//! the struct of each function's locals, a file per allocator (`slub`, `slab`, `sheaves`,
+//! `touch`; `slab_page`: the slab level's `Counters` that SLUB's and 7.0's locals hold),
+//! re-exported here. Each struct's `impl Locals` and the step machine that uses it stay in
+//! the allocator's module, beside the function.
 
 use super::ids::{Addr, SlabId};
+
+mod sheaves;
+mod slab;
+mod slab_page;
+mod slub;
+mod touch;
+
+pub use sheaves::*;
+pub use slab::*;
+pub use slab_page::*;
+pub use slub::*;
+pub use touch::*;
 
 /// What the machine asks of any frame's locals, outside the function's own step machine;
 /// each function's locals answer for themselves (the defaults: nothing held).

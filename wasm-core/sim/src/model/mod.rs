@@ -5,7 +5,9 @@
 //! with its program counter and its locals. Both are typed by the function (`pcs`): a frame
 //! is the function's arm of [`Frame`], `Frame::F { pc, l }`, where `pc` is a label of the
 //! function's own enum, declared with its listing line by `kernel_fn!` (`crate::listing`), and
-//! `l` its own struct of locals, holding only what it uses (beside its step machine). So a
+//! `l` its own struct of locals, holding only what it uses (defined in `locals`, below `pcs`
+//! so that the frame table reaches up to no state, core or allocator; its `impl Locals`
+//! beside its step machine). So a
 //! label is never paired with another function's locals, each function's `match` covers
 //! exactly its own labels, which the compiler checks, and a local its caller always supplies
 //! is never unset. `exec` dispatches the top frame to its function with its label and its
@@ -16,7 +18,7 @@
 //! caller tests, which lands in the caller's return register (its locals keep what they read
 //! of it, `Locals::returned`). What the machine asks of a frame outside its step machine (an
 //! object or a slab it holds, a sheaf it works on) is a method of [`Frame`] that its locals
-//! answer (`state::Locals`). After every step the context is
+//! answer (`locals::Locals`). After every step the context is
 //! *settled*: its free work runs until the next label is a step, so the label a context shows
 //! is the step it will take next and a finished context is known at once. In probing mode a
 //! step label returns `Flow::Pending` without touching anything; that is how settling stops in
@@ -34,7 +36,9 @@
 //! its allocator), `allocator` (the seam: the questions the machine asks the allocator, one arm
 //! each, with the allocator's arm of the state; the only module
 //! here that names the allocators), `driver` (the seam the policies, the explorer and the Lab
-//! drive it through), `stats`, `pcs` (the functions and their program counters), `touch` (the
+//! drive it through), `stats`, `pcs` (the functions and their program counters), `locals` (each function's
+//! struct of locals, `Ret` and the `Locals` trait, below `pcs`), `ids` (the plain values
+//! everything names: `Addr`, `SlabId`...; `state` re-exports them), `touch` (the
 //! user's write, the same under every allocator) and `view`. Each allocator is a module of its
 //! own with its state, its kernel functions as step machines, its invariants and its part of
 //! the views: `slub` (`mm/slub.c`, the subject), `slab` (`mm/slab.c`, model.md Appendix A) and
@@ -50,6 +54,8 @@ mod core;
 pub mod cost;
 mod driver;
 mod executor;
+mod ids;
+mod locals;
 mod machine;
 pub mod pcs;
 mod sheaves;

@@ -1,8 +1,10 @@
 //! Program counters and frames: each modelled kernel function is a step machine whose pc is
 //! the enum of its own labels, declared with its lines of the listing by `kernel_fn!`
-//! (`crate::listing`, `crate::listing_v7`), and whose locals are its own struct, beside its
-//! step machine. `kernel_fns!` lists every function once, with its label module and its
-//! locals, and makes:
+//! (`crate::listing`, `crate::listing_v7`), and whose locals are its own struct, defined in
+//! `locals` (what they answer the machine, `impl Locals`, is beside the step machine).
+//! `Frame` holds them, so they are below this table: nothing it reaches may reach up to the
+//! state, the core or an allocator (it names only `locals` and `ids`). `kernel_fns!` lists
+//! every function once, with its label module and its locals, and makes:
 //! - [`Func`], the functions;
 //! - [`Pc`], a frame's program counter: one arm per function carrying that function's label,
 //!   so the function follows from the pc ([`Pc::func`]) and each step machine's `match` is
@@ -13,14 +15,15 @@
 //!   (`Frame::GetFreelist { pc, l }`), so a label is never paired with another function's
 //!   locals; the executor dispatches `match fr { Frame::F { pc, l } => self.f(pc, l), .. }`;
 //!   the questions asked of any frame (`returned`, `holds_addr`, `queued`, `slabs`,
-//!   `sheaves`) are matches over the arms that the locals answer (`state::Locals`);
+//!   `sheaves`) are matches over the arms that the locals answer (`locals::Locals`);
 //! - [`FnPc`]: a label type knows its function's locals, so `pc.frame(l)` (and 7.0's
 //!   `call(pc, |l| ..)`) builds a callee's frame from its entry label.
 //!
 //! A pc is two one-byte `Copy` enums, so it stays two bytes and a dispatch is two jumps, as
 //! when `Frame` held a function and one global label enum.
 
-use super::state::{Addr, Locals, Ret, SlabId};
+use super::ids::{Addr, SlabId};
+use super::locals::{Locals, Ret};
 pub(crate) use crate::listing::*;
 pub(crate) use crate::listing_v7::*;
 
@@ -164,59 +167,72 @@ macro_rules! kernel_fns {
 }
 
 kernel_fns! {
-    SlabAlloc = slab_alloc: super::slub::SlabAlloc,
-    SlabAllocSlow = slab_alloc_slow: super::slub::SlabAllocSlow,
-    SlabAllocSlowLl = slab_alloc_slow_ll: super::slub::SlabAllocSlowLl,
-    GetFreelist = get_freelist: super::slub::GetFreelist,
-    GetPartialNode = get_partial_node: super::slub::GetPartialNode,
-    AcquireSlab = acquire_slab: super::slub::AcquireSlab,
-    NewSlab = new_slab: super::slub::NewSlab,
-    PutCpuPartial = put_cpu_partial: super::slub::PutCpuPartial,
-    UnfreezePartials = unfreeze_partials: super::slub::UnfreezePartials,
-    DeactivateSlab = deactivate_slab: super::slub::DeactivateSlab,
-    FlushSlab = flush_slab: super::slub::FlushSlab,
-    FlushCpuSlab = flush_cpu_slab: super::slub::FlushCpuSlab,
-    SlabFree = slab_free: super::slub::SlabFree,
-    SlabFreeSlow = slab_free_slow: super::slub::SlabFreeSlow,
-    CmpxchgDoubleSlab = cmpxchg_double_slab: super::slub::CmpxchgDoubleSlab,
-    CacheAlloc = cache_alloc: super::slab::CacheAlloc,
-    CacheAllocRefill = cache_alloc_refill: super::slab::CacheAllocRefill,
-    CacheGrowBegin = cache_grow_begin: super::slab::CacheGrowBegin,
-    CacheGrowEnd = cache_grow_end: super::slab::CacheGrowEnd,
-    CacheFree = cache_free: super::slab::CacheFree,
-    CacheFlusharray = cache_flusharray: super::slab::CacheFlusharray,
-    DoDrain = do_drain: super::slab::DoDrain,
-    SetupKmemCacheNode = setup_kmem_cache_node: super::slab::SetupKmemCacheNode,
-    Touch = touch: super::touch::Touch,
-    SlabAllocNode = slab_alloc_node: super::sheaves::SlabAllocNode,
-    LocalTrylock = local_trylock: super::sheaves::LocalTrylock,
-    LocalLockV7 = local_lock_v7: super::sheaves::LocalLockV7,
-    LocalUnlockV7 = local_unlock_v7: super::sheaves::LocalUnlockV7,
-    ReplaceEmptyMain = pcs_replace_empty_main: super::sheaves::PcsReplaceEmptyMain,
-    BarnReplaceEmpty = barn_replace_empty_sheaf: super::sheaves::BarnReplaceEmptySheaf,
-    BarnGetEmpty = barn_get_empty_sheaf: super::sheaves::BarnGetEmptySheaf,
-    BarnReplaceFull = barn_replace_full_sheaf: super::sheaves::BarnReplaceFullSheaf,
-    BarnPutEmpty = barn_put_empty_sheaf: super::sheaves::BarnPutSheaf,
-    BarnPutFull = barn_put_full_sheaf: super::sheaves::BarnPutSheaf,
-    RefillSheaf = refill_sheaf: super::sheaves::RefillSheaf,
-    RefillObjects = refill_objects: super::sheaves::RefillObjects,
-    RefillObjectsNode = refill_objects_node: super::sheaves::RefillObjectsNode,
-    GetPartialNodeBulk = get_partial_node_bulk: super::sheaves::GetPartialNodeBulk,
-    GetFreelistNofreeze = get_freelist_nofreeze: super::sheaves::GetFreelistNofreeze,
-    AllocateSlab = allocate_slab: super::sheaves::AllocateSlab,
-    AllocFromNewSlab = alloc_from_new_slab: super::sheaves::AllocFromNewSlab,
-    SlabAllocV7 = slab_alloc_v7: super::sheaves::SlabAllocV7,
-    GetFromPartialNode = get_from_partial_node: super::sheaves::GetFromPartialNode,
-    SlabFreeV7 = slab_free_v7: super::sheaves::SlabFreeV7,
-    FreeToPcs = free_to_pcs: super::sheaves::FreeToPcs,
-    ReplaceFullMain = pcs_replace_full_main: super::sheaves::PcsReplaceFullMain,
-    InstallEmptySheaf = pcs_install_empty_sheaf: super::sheaves::PcsInstallEmptySheaf,
-    SheafFlushMain = sheaf_flush_main: super::sheaves::SheafFlushMain,
-    SheafFlushUnused = sheaf_flush_unused: super::sheaves::SheafFlushUnused,
-    FreeBulk = kmem_cache_free_bulk: super::sheaves::KmemCacheFreeBulk,
-    SlabFreeSlowV7 = slab_free_slow_v7: super::sheaves::SlabFreeSlowV7,
-    CpuDead = slub_cpu_dead: super::sheaves::SlubCpuDead,
-    PcsFlushAll = pcs_flush_all: super::sheaves::PcsFlushAll,
+    SlabAlloc = slab_alloc: super::locals::SlabAlloc,
+    SlabAllocSlow = slab_alloc_slow: super::locals::SlabAllocSlow,
+    SlabAllocSlowLl = slab_alloc_slow_ll: super::locals::SlabAllocSlowLl,
+    GetFreelist = get_freelist: super::locals::GetFreelist,
+    GetPartialNode = get_partial_node: super::locals::GetPartialNode,
+    AcquireSlab = acquire_slab: super::locals::AcquireSlab,
+    NewSlab = new_slab: super::locals::NewSlab,
+    PutCpuPartial = put_cpu_partial: super::locals::PutCpuPartial,
+    UnfreezePartials = unfreeze_partials: super::locals::UnfreezePartials,
+    DeactivateSlab = deactivate_slab: super::locals::DeactivateSlab,
+    FlushSlab = flush_slab: super::locals::FlushSlab,
+    FlushCpuSlab = flush_cpu_slab: super::locals::FlushCpuSlab,
+    SlabFree = slab_free: super::locals::SlabFree,
+    SlabFreeSlow = slab_free_slow: super::locals::SlabFreeSlow,
+    CmpxchgDoubleSlab = cmpxchg_double_slab: super::locals::CmpxchgDoubleSlab,
+    CacheAlloc = cache_alloc: super::locals::CacheAlloc,
+    CacheAllocRefill = cache_alloc_refill: super::locals::CacheAllocRefill,
+    CacheGrowBegin = cache_grow_begin: super::locals::CacheGrowBegin,
+    CacheGrowEnd = cache_grow_end: super::locals::CacheGrowEnd,
+    CacheFree = cache_free: super::locals::CacheFree,
+    CacheFlusharray = cache_flusharray: super::locals::CacheFlusharray,
+    DoDrain = do_drain: super::locals::DoDrain,
+    SetupKmemCacheNode = setup_kmem_cache_node: super::locals::SetupKmemCacheNode,
+    Touch = touch: super::locals::Touch,
+    SlabAllocNode = slab_alloc_node: super::locals::SlabAllocNode,
+    LocalTrylock = local_trylock: super::locals::LocalTrylock,
+    LocalLockV7 = local_lock_v7: super::locals::LocalLockV7,
+    LocalUnlockV7 = local_unlock_v7: super::locals::LocalUnlockV7,
+    ReplaceEmptyMain = pcs_replace_empty_main: super::locals::PcsReplaceEmptyMain,
+    BarnReplaceEmpty = barn_replace_empty_sheaf: super::locals::BarnReplaceEmptySheaf,
+    BarnGetEmpty = barn_get_empty_sheaf: super::locals::BarnGetEmptySheaf,
+    BarnReplaceFull = barn_replace_full_sheaf: super::locals::BarnReplaceFullSheaf,
+    BarnPutEmpty = barn_put_empty_sheaf: super::locals::BarnPutSheaf,
+    BarnPutFull = barn_put_full_sheaf: super::locals::BarnPutSheaf,
+    RefillSheaf = refill_sheaf: super::locals::RefillSheaf,
+    RefillObjects = refill_objects: super::locals::RefillObjects,
+    RefillObjectsNode = refill_objects_node: super::locals::RefillObjectsNode,
+    GetPartialNodeBulk = get_partial_node_bulk: super::locals::GetPartialNodeBulk,
+    GetFreelistNofreeze = get_freelist_nofreeze: super::locals::GetFreelistNofreeze,
+    AllocateSlab = allocate_slab: super::locals::AllocateSlab,
+    AllocFromNewSlab = alloc_from_new_slab: super::locals::AllocFromNewSlab,
+    SlabAllocV7 = slab_alloc_v7: super::locals::SlabAllocV7,
+    GetFromPartialNode = get_from_partial_node: super::locals::GetFromPartialNode,
+    SlabFreeV7 = slab_free_v7: super::locals::SlabFreeV7,
+    FreeToPcs = free_to_pcs: super::locals::FreeToPcs,
+    ReplaceFullMain = pcs_replace_full_main: super::locals::PcsReplaceFullMain,
+    InstallEmptySheaf = pcs_install_empty_sheaf: super::locals::PcsInstallEmptySheaf,
+    SheafFlushMain = sheaf_flush_main: super::locals::SheafFlushMain,
+    SheafFlushUnused = sheaf_flush_unused: super::locals::SheafFlushUnused,
+    FreeBulk = kmem_cache_free_bulk: super::locals::KmemCacheFreeBulk,
+    SlabFreeSlowV7 = slab_free_slow_v7: super::locals::SlabFreeSlowV7,
+    CpuDead = slub_cpu_dead: super::locals::SlubCpuDead,
+    PcsFlushAll = pcs_flush_all: super::locals::PcsFlushAll,
+}
+
+impl Frame {
+    /// The function this frame runs.
+    #[inline]
+    pub fn func(&self) -> Func {
+        self.pc().func()
+    }
+
+    /// Linux 7.0: whether the frame works on sheaf `h`.
+    pub fn holds_sheaf(&self, h: u32) -> bool {
+        self.sheaves().contains(&Some(h))
+    }
 }
 
 /// A function's label type, which knows its function's locals: the frame of a callee is its

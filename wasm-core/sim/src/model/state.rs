@@ -5,17 +5,9 @@
 
 use super::stats::NR_STATS;
 
-/// A simulated address. Objects live at `OBJ_BASE * (slab + 1) + index * size`; `NULL` is 0.
-pub type Addr = u64;
-pub const NULL: Addr = 0;
-pub const OBJ_BASE: Addr = 0x10_0000;
-/// The value a user's payload write (`touch`) leaves in the free-pointer word: not an address.
-pub const DATA: Addr = 0xDA7A_0000_0000;
-
-pub type SlabId = u32;
-pub type CtxId = u8;
-
-pub const MAX_CPUS: usize = 8;
+// The plain values live in `ids`, below the frame table (`pcs`), which must not reach up to
+// the state; here they keep their paths (`state::Addr`).
+pub use super::ids::{Addr, CtxId, SlabId, DATA, MAX_CPUS, NULL, OBJ_BASE};
 
 /// Counting up: stats, cycles, versions, steps, counts of ops. A run is bounded (its moves,
 /// ops and the policy's limits) far below where any of these could wrap; they wrap as the
@@ -185,77 +177,9 @@ impl Var {
 /// the listing spelling, `Func::name` the function's.
 pub use super::pcs::{Frame, Func, Pc};
 
-impl Frame {
-    /// The function this frame runs.
-    #[inline]
-    pub fn func(&self) -> Func {
-        self.pc().func()
-    }
-
-    /// Linux 7.0: whether the frame works on sheaf `h`.
-    pub fn holds_sheaf(&self, h: u32) -> bool {
-        self.sheaves().contains(&Some(h))
-    }
-}
-
-/// What the machine asks of any frame's locals, outside the function's own step machine;
-/// each function's locals answer for themselves (the defaults: nothing held).
-pub trait Locals: std::fmt::Debug {
-    /// A callee returned `r` (the return register): keep what the function reads of it.
-    fn returned(&mut self, _r: Ret) {}
-    /// The frame holds object `a` in a local.
-    fn holds_addr(&self, _a: Addr) -> bool {
-        false
-    }
-    /// The frame has slab `s` queued.
-    fn queued(&self, _s: SlabId) -> bool {
-        false
-    }
-    /// Each slab the frame names in a local (INV-5/6/9's "held by an op", where the function
-    /// is in one of its windows).
-    fn slabs<F: FnMut(Option<SlabId>)>(&self, _mark: &mut F) {}
-    /// Linux 7.0: the sheaves the frame works on (`main`, `spare`, `empty`, `full`...).
-    fn sheaves(&self) -> [Option<u32>; 2] {
-        [None, None]
-    }
-}
-
-/// What a callee returns (`Flow::Ret`): its value (an object, a sheaf as `ret_sheaf` spells
-/// it, 0 or 1), a slab, a count (`acquire_slab`: the free objects it took; the 7.0 lock
-/// functions: the CPU they locked) and, for a function its caller tests, the success.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Ret {
-    pub value: Addr,
-    pub slab: Option<SlabId>,
-    pub count: u32,
-    pub ok: Option<bool>,
-}
-
-impl Ret {
-    /// A return of `value` and `slab`.
-    pub fn new(value: Addr, slab: Option<SlabId>) -> Ret {
-        Ret {
-            value,
-            slab,
-            ..Ret::default()
-        }
-    }
-
-    /// The same return, with a count (`acquire_slab`'s objects; 7.0: the CPU a lock function
-    /// locked, the objects a refill took, `barn_replace_full_sheaf`'s error).
-    pub fn counted(self, count: u32) -> Ret {
-        Ret { count, ..self }
-    }
-
-    /// The return of a function its caller tests: the success (and 0 or 1 as the value).
-    pub fn ok(ok: bool) -> Ret {
-        Ret {
-            value: Addr::from(ok),
-            ok: Some(ok),
-            ..Ret::default()
-        }
-    }
-}
+// What a frame's locals answer and the return register they keep live below the frame table
+// (`locals`), which must not reach up to the state; here they keep their paths.
+pub use super::locals::{Locals, Ret};
 
 /// MESI state of one line in one CPU's cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

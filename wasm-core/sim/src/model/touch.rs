@@ -4,13 +4,8 @@
 use super::memory::Access;
 use super::state::*;
 use super::{Core, Flow};
-
-/// A user's write into object `x` of variable `var` (the payload word).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Touch {
-    pub x: Addr,
-    pub var: u32,
-}
+// Its locals are defined in `locals`, below the frame table (`pcs`) that holds them.
+pub use crate::model::locals::Touch;
 
 impl Locals for Touch {
     fn holds_addr(&self, a: Addr) -> bool {

@@ -3,7 +3,8 @@
 //! spare or the barn (or a sheaf refilled from slabs: `refill`). The one-object slab path that
 //! remains is `alloc_slow`.
 //!
-//! Each function's locals are its own struct (below), named as the kernel function names them:
+//! Each function's locals are its own struct (`locals/sheaves.rs`, below the frame table; what
+//! it answers the machine, `impl Locals`, is here), named as the kernel function names them:
 //! `pcs` the CPU whose sheaves are locked, `main`, `spare`, `empty`, `full` and `sheaf` the
 //! sheaves it works on, `barn` the node of a barn, `p` a slot where an array of objects begins
 //! in a sheaf, `slab`, `object`, `freelist`, `counters`; each struct's doc gives its kernel
@@ -11,24 +12,10 @@
 
 use super::super::memory::Access;
 use super::{call, sheaf_name, sheaf_of_ret, without_sheaves, SheavesState};
+use crate::model::locals::{PcsReplaceEmptyMain, SlabAllocNode};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::{Core, Flow, Stat};
-
-/// The locals of `__pcs_replace_empty_main(s, pcs, gfp)`: `pcs` the CPU whose sheaves are
-/// locked, `main` its empty main, `empty` the spare as read and then the empty sheaf to refill,
-/// `barn` the node of the barn (`get_barn(s)`), `can_alloc` the gfp may block, `count` the CPU
-/// locked again on return.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct PcsReplaceEmptyMain {
-    pub pcs: u32,
-    pub can_alloc: bool,
-    pub count: u32,
-    pub barn: u32,
-    pub ret: Ret,
-    pub main: Option<u32>,
-    pub empty: Option<u32>,
-}
 
 impl Locals for PcsReplaceEmptyMain {
     fn returned(&mut self, r: Ret) {
@@ -40,22 +27,6 @@ impl Locals for PcsReplaceEmptyMain {
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.main, self.empty]
     }
-}
-
-/// The locals of `slab_alloc_node(s, gfp, node)` with `alloc_from_pcs`: `pcs` the CPU
-/// whose sheaves are locked, `main` its main sheaf and `size` its size as read, `object` the
-/// object popped, `wrong_node` it is not of the node asked for (SA8), `slow` 1 once the slab
-/// path (`___slab_alloc`) was taken.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SlabAllocNode {
-    pub pcs: u32,
-    pub object: Addr,
-    pub node: Option<u32>,
-    pub wrong_node: bool,
-    pub slow: u8,
-    pub size: u32,
-    pub ret: Ret,
-    pub main: Option<u32>,
 }
 
 impl Locals for SlabAllocNode {

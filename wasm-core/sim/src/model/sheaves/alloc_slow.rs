@@ -6,24 +6,11 @@
 use super::super::memory::Access;
 use super::call;
 use super::SheavesState;
+use crate::model::locals::{AllocFromNewSlab, AllocateSlab, GetFromPartialNode, SlabAllocV7};
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::{slab_pair_text, Counters};
 use crate::model::state::*;
 use crate::model::{Core, Flow, Stat};
-
-/// The locals of `alloc_from_new_slab(s, slab, p, count, allow_spin)`: `slab` the private
-/// new slab, `p` the slot of `sheaf` where the array begins (no `sheaf`: one object into
-/// `object`), `count` the objects wanted and `allocated` those taken.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct AllocFromNewSlab {
-    pub object: Addr,
-    pub slab: SlabId,
-    pub saved_irq: bool,
-    pub allocated: u32,
-    pub p: u32,
-    pub count: u32,
-    pub sheaf: Option<u32>,
-}
 
 impl Locals for AllocFromNewSlab {
     fn holds_addr(&self, a: Addr) -> bool {
@@ -37,30 +24,10 @@ impl Locals for AllocFromNewSlab {
     }
 }
 
-/// The locals of `new_slab(s, gfp, node)` (its `allocate_slab`): `slab` the slab it made.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct AllocateSlab {
-    pub slab: Option<SlabId>,
-    pub node: Option<u32>,
-}
-
 impl Locals for AllocateSlab {
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.slab);
     }
-}
-
-/// The locals of `get_from_partial_node(s, n)`: the `slab` tried, its `freelist` and
-/// `counters` as read, `next` (`get_freepointer(freelist)`) and the `object` taken.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct GetFromPartialNode {
-    pub object: Addr,
-    pub next: Addr,
-    pub freelist: Addr,
-    pub slab: Option<SlabId>,
-    pub counters: Counters,
-    pub n: u32,
-    pub saved_irq: bool,
 }
 
 impl Locals for GetFromPartialNode {
@@ -70,20 +37,6 @@ impl Locals for GetFromPartialNode {
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.slab);
     }
-}
-
-/// The locals of `___slab_alloc(s, gfp, node)`: `walking` 1 while the NUMA walk of other
-/// nodes runs, `nid` the node it tries.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SlabAllocV7 {
-    pub node: Option<u32>,
-    pub n: Option<u32>,
-    pub walking: u8,
-    pub nid: u8,
-    pub ret: Ret,
-    /// A node-specific request whose first try (`__GFP_THISNODE`) found no slab: the retry
-    /// without it (`try_thisnode = false`), which may take any node's partial slab.
-    pub retry: bool,
 }
 
 impl Locals for SlabAllocV7 {

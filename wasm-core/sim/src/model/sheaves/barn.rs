@@ -3,7 +3,8 @@
 //! step machine so the listing shows its lines; callers read the result from their return
 //! register (`fr.ret.value`).
 //!
-//! Locals (each function's own struct, below, named as the kernel's): the lock functions keep
+//! Locals (each function's own struct, in `locals/sheaves.rs`, named as the kernel's): the
+//! lock functions keep
 //! the CPU in `cpu` and return it as their `Ret`'s count; the barn helpers keep the barn's node
 //! in `barn` and the sheaf they were given (`empty`, `full`, `sheaf`), and return the sheaf
 //! they took (`ret_sheaf`) with an error code as the count (`barn_replace_full_sheaf`: `E2BIG`
@@ -11,6 +12,10 @@
 
 use super::super::memory::Access;
 use super::{ret_sheaf, sheaf_name, SheafId, SheavesState};
+use crate::model::locals::{
+    BarnGetEmptySheaf, BarnPutSheaf, BarnReplaceEmptySheaf, BarnReplaceFullSheaf, LocalLockV7,
+    LocalTrylock, LocalUnlockV7,
+};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::{Core, Flow};
@@ -19,28 +24,10 @@ use crate::model::{Core, Flow};
 pub const E2BIG: u32 = 1;
 pub const ENOMEM: u32 = 2;
 
-/// The locals of `barn_get_empty_sheaf(barn)`: `barn` the barn's node, `empty` the sheaf
-/// taken.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct BarnGetEmptySheaf {
-    pub saved_irq: bool,
-    pub barn: u32,
-    pub empty: Option<u32>,
-}
-
 impl Locals for BarnGetEmptySheaf {
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.empty, None]
     }
-}
-
-/// The locals of `barn_put_empty_sheaf(barn, sheaf)` and `barn_put_full_sheaf(barn, sheaf)`:
-/// `barn` the barn's node.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct BarnPutSheaf {
-    pub saved_irq: bool,
-    pub barn: u32,
-    pub sheaf: Option<u32>,
 }
 
 impl Locals for BarnPutSheaf {
@@ -49,31 +36,10 @@ impl Locals for BarnPutSheaf {
     }
 }
 
-/// The locals of `barn_replace_empty_sheaf(barn, empty)`: `barn` the barn's node, `full`
-/// the sheaf taken for `empty`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct BarnReplaceEmptySheaf {
-    pub saved_irq: bool,
-    pub barn: u32,
-    pub empty: Option<u32>,
-    pub full: Option<u32>,
-}
-
 impl Locals for BarnReplaceEmptySheaf {
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.empty, self.full]
     }
-}
-
-/// The locals of `barn_replace_full_sheaf(barn, full)`: `barn` the barn's node, `empty`
-/// the sheaf taken for `full`, `err` its error (`E2BIG`, `ENOMEM`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct BarnReplaceFullSheaf {
-    pub saved_irq: bool,
-    pub err: u32,
-    pub barn: u32,
-    pub full: Option<u32>,
-    pub empty: Option<u32>,
 }
 
 impl Locals for BarnReplaceFullSheaf {
@@ -82,31 +48,9 @@ impl Locals for BarnReplaceFullSheaf {
     }
 }
 
-/// The locals of `local_lock(&s->cpu_sheaves->lock)`: `cpu` the CPU whose lock it takes,
-/// returned as `count`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct LocalLockV7 {
-    pub cpu: u32,
-    pub count: u32,
-}
-
 impl Locals for LocalLockV7 {}
 
-/// The locals of `local_trylock(&s->cpu_sheaves->lock)`: `cpu` the CPU whose lock it
-/// tries, returned as `count`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct LocalTrylock {
-    pub cpu: u32,
-    pub count: u32,
-}
-
 impl Locals for LocalTrylock {}
-
-/// The locals of `local_unlock(&s->cpu_sheaves->lock)`: `cpu` the CPU whose lock it drops.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct LocalUnlockV7 {
-    pub cpu: u32,
-}
 
 impl Locals for LocalUnlockV7 {}
 

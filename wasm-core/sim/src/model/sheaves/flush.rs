@@ -5,25 +5,12 @@
 
 use super::super::memory::Access;
 use super::{call, sheaf_name, SheavesState, PCS_BATCH_MAX};
+use crate::model::locals::{
+    KmemCacheFreeBulk, PcsFlushAll, SheafFlushMain, SheafFlushUnused, SlubCpuDead,
+};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::{Core, Flow, Stat};
-
-/// The locals of `__kmem_cache_free_bulk(s, size, p)` with its
-/// `build_detached_freelist`: `arr` the batch `p` and `size` its entries left, the detached
-/// freelist's `slab`, `freelist` (head) and `tail`, `same` the look-back cursor and
-/// `lookahead` the other-slab objects it may still pass.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct KmemCacheFreeBulk {
-    pub tail: Addr,
-    pub freelist: Addr,
-    pub slab: Option<SlabId>,
-    pub lookahead: u8,
-    pub size: u32,
-    pub same: u32,
-    pub ret: Ret,
-    pub arr: Vec<Addr>,
-}
 
 impl Locals for KmemCacheFreeBulk {
     fn returned(&mut self, r: Ret) {
@@ -38,14 +25,6 @@ impl Locals for KmemCacheFreeBulk {
     }
 }
 
-/// The locals of `pcs_flush_all(s)` on this CPU: `pcs` the CPU, `spare` the spare it detached.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct PcsFlushAll {
-    pub pcs: u32,
-    pub ret: Ret,
-    pub spare: Option<u32>,
-}
-
 impl Locals for PcsFlushAll {
     fn returned(&mut self, r: Ret) {
         self.ret = r;
@@ -56,20 +35,6 @@ impl Locals for PcsFlushAll {
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.spare, None]
     }
-}
-
-/// The locals of `sheaf_flush_main(s)`: `pcs` the locked CPU, `main` its main sheaf,
-/// `batch` the objects taken off it into `arr`, `remaining` what is left on it, `flushed` it
-/// flushed anything (its `ret`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SheafFlushMain {
-    pub pcs: u32,
-    pub flushed: bool,
-    pub remaining: u32,
-    pub batch: u32,
-    pub ret: Ret,
-    pub main: Option<u32>,
-    pub arr: Vec<Addr>,
 }
 
 impl Locals for SheafFlushMain {
@@ -84,26 +49,10 @@ impl Locals for SheafFlushMain {
     }
 }
 
-/// The locals of `sheaf_flush_unused(s, sheaf)`: `arr` the batch taken off it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SheafFlushUnused {
-    pub sheaf: u32,
-    pub arr: Vec<Addr>,
-}
-
 impl Locals for SheafFlushUnused {
     fn sheaves(&self) -> [Option<u32>; 2] {
         [Some(self.sheaf), None]
     }
-}
-
-/// The locals of `slub_cpu_dead(cpu)` (its `__pcs_flush_all_cpu`): the dead `cpu`'s
-/// `main` and `spare`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SlubCpuDead {
-    pub cpu: u32,
-    pub main: Option<u32>,
-    pub spare: Option<u32>,
 }
 
 impl Locals for SlubCpuDead {

@@ -3,28 +3,17 @@
 //! `__pcs_install_empty_sheaf`). The flushes back to slabs are `flush`, `__slab_free` is
 //! `free_slow`.
 //!
-//! Each function's locals are its own struct (below), named as in `alloc` and as the kernel
+//! Each function's locals are its own struct (`locals/sheaves.rs`; its `impl Locals` is here),
+//! named as in `alloc` and as the kernel
 //! function names them (`object`, `head`, `tail`, `cnt`...); `arr` is an on-stack batch.
 
 use super::super::memory::Access;
 use super::barn::E2BIG;
 use super::{call, sheaf_name, sheaf_of_ret, without_sheaves, SheavesState};
+use crate::model::locals::{FreeToPcs, PcsInstallEmptySheaf, PcsReplaceFullMain, SlabFreeV7};
 use crate::model::pcs::labels::*;
 use crate::model::state::*;
 use crate::model::{Core, Flow, Stat};
-
-/// The locals of `free_to_pcs(s, object, allow_spin)`: `pcs` the CPU whose sheaves are
-/// locked, `main` its main sheaf and `size` its size as read, `replaced` 1 while
-/// `__pcs_replace_full_main` runs for it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct FreeToPcs {
-    pub pcs: u32,
-    pub object: Addr,
-    pub replaced: u8,
-    pub size: u32,
-    pub ret: Ret,
-    pub main: Option<u32>,
-}
 
 impl Locals for FreeToPcs {
     fn returned(&mut self, r: Ret) {
@@ -41,37 +30,10 @@ impl Locals for FreeToPcs {
     }
 }
 
-/// The locals of `__pcs_install_empty_sheaf(s, pcs, empty, barn)`: `pcs` the locked CPU,
-/// `main` its main sheaf, `empty` the sheaf to install, `barn` the barn's node,
-/// `empty_to_barn` 1 when `empty` went to the barn instead.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct PcsInstallEmptySheaf {
-    pub pcs: u32,
-    pub empty_to_barn: u8,
-    pub barn: u32,
-    pub main: Option<u32>,
-    pub empty: u32,
-}
-
 impl Locals for PcsInstallEmptySheaf {
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.main, Some(self.empty)]
     }
-}
-
-/// The locals of `__pcs_replace_full_main(s, pcs, allow_spin)`: `pcs` the locked CPU,
-/// `main` its full main, `empty` the spare as read and then the empty sheaf to install,
-/// `barn` the barn's node, `put_fail` the barn refused the full sheaf (`-E2BIG`), `count` the
-/// CPU locked again on return.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct PcsReplaceFullMain {
-    pub pcs: u32,
-    pub put_fail: bool,
-    pub count: u32,
-    pub barn: u32,
-    pub ret: Ret,
-    pub main: Option<u32>,
-    pub empty: Option<u32>,
 }
 
 impl Locals for PcsReplaceFullMain {
@@ -84,16 +46,6 @@ impl Locals for PcsReplaceFullMain {
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.main, self.empty]
     }
-}
-
-/// The locals of `slab_free(s, slab, object, addr)`: `local` the slab is of this CPU's
-/// node (the object may go to the sheaves).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SlabFreeV7 {
-    pub object: Addr,
-    pub slab: SlabId,
-    pub local: bool,
-    pub ret: Ret,
 }
 
 impl Locals for SlabFreeV7 {

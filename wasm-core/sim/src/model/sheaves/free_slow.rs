@@ -4,28 +4,11 @@
 
 use super::super::memory::Access;
 use super::SheavesState;
+use crate::model::locals::SlabFreeSlowV7;
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::{counters_text, discard_ok, Counters};
 use crate::model::state::*;
 use crate::model::{Core, Flow, Stat};
-
-/// The locals of `__slab_free(s, slab, head, tail, cnt, addr)` as 7.0 has it: `prior`
-/// and `counters` as read, `new` the counters to write, `n` the node whose `list_lock` is
-/// held, `was_full` (`!prior`) and `on_node_partial` (`SL_partial` read under the lock).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SlabFreeSlowV7 {
-    pub tail: Addr,
-    pub head: Addr,
-    pub prior: Addr,
-    pub slab: SlabId,
-    pub counters: Counters,
-    pub new: Counters,
-    pub n: Option<u32>,
-    pub saved_irq: bool,
-    pub was_full: bool,
-    pub on_node_partial: bool,
-    pub cnt: u32,
-}
 
 impl Locals for SlabFreeSlowV7 {
     fn holds_addr(&self, a: Addr) -> bool {

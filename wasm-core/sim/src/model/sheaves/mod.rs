@@ -36,19 +36,8 @@ mod negative;
 mod refill;
 mod view;
 
+use super::locals::{PcsFlushAll, SlabAllocNode, SlabFreeV7, SlubCpuDead};
 use super::pcs::FnPc;
-pub use alloc::{PcsReplaceEmptyMain, SlabAllocNode};
-pub use alloc_slow::{AllocFromNewSlab, AllocateSlab, GetFromPartialNode, SlabAllocV7};
-pub use barn::{
-    BarnGetEmptySheaf, BarnPutSheaf, BarnReplaceEmptySheaf, BarnReplaceFullSheaf, LocalLockV7,
-    LocalTrylock, LocalUnlockV7,
-};
-pub use flush::{KmemCacheFreeBulk, PcsFlushAll, SheafFlushMain, SheafFlushUnused, SlubCpuDead};
-pub use free::{FreeToPcs, PcsInstallEmptySheaf, PcsReplaceFullMain, SlabFreeV7};
-pub use free_slow::SlabFreeSlowV7;
-pub use refill::{
-    GetFreelistNofreeze, GetPartialNodeBulk, RefillObjects, RefillObjectsNode, RefillSheaf,
-};
 
 pub type SheafId = u32;
 

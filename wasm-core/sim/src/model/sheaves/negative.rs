@@ -350,7 +350,7 @@ fn inv_s3_exempts_only_the_pointer_being_replaced() {
     let mut m = machine();
     m.core.st.ctxs[0].stack.push(Frame::ReplaceFullMain {
         pc: crate::model::pcs::labels::pcs_replace_full_main::FR6r,
-        l: super::PcsReplaceFullMain {
+        l: crate::model::locals::PcsReplaceFullMain {
             pcs: 0,
             ..Default::default()
         },

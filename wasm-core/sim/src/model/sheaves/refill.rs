@@ -5,18 +5,13 @@
 
 use super::super::memory::Access;
 use super::{call, sheaf_name, SheavesState};
+use crate::model::locals::{
+    GetFreelistNofreeze, GetPartialNodeBulk, RefillObjects, RefillObjectsNode, RefillSheaf,
+};
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::{counters_text, discard_ok, Counters};
 use crate::model::state::*;
 use crate::model::{Core, Flow, Stat};
-
-/// The locals of `get_freelist_nofreeze(s, slab)`: `freelist` and `counters` as read (`old`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct GetFreelistNofreeze {
-    pub freelist: Addr,
-    pub slab: SlabId,
-    pub counters: Counters,
-}
 
 impl Locals for GetFreelistNofreeze {
     fn holds_addr(&self, a: Addr) -> bool {
@@ -27,33 +22,7 @@ impl Locals for GetFreelistNofreeze {
     }
 }
 
-/// The locals of `get_partial_node_bulk(s, n, pc, allow_spin)`: `max` the objects wanted
-/// (`pc->max_objects`), `total` the free objects of the slabs isolated so far, `trylock` when
-/// `allow_spin` is false.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct GetPartialNodeBulk {
-    pub n: u32,
-    pub saved_irq: bool,
-    pub trylock: bool,
-    pub total: u32,
-    pub max: u32,
-}
-
 impl Locals for GetPartialNodeBulk {}
-
-/// The locals of `refill_objects(s, p, gfp, min, max)` with `min == max`: the array `p`
-/// is `sheaf`'s slots from slot `p`; `refilled` the objects stored so far, `n` the other node
-/// being tried.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct RefillObjects {
-    pub node: Option<u32>,
-    pub n: Option<u32>,
-    pub refilled: u32,
-    pub p: u32,
-    pub max: u32,
-    pub ret: Ret,
-    pub sheaf: Option<u32>,
-}
 
 impl Locals for RefillObjects {
     fn returned(&mut self, r: Ret) {
@@ -65,25 +34,6 @@ impl Locals for RefillObjects {
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.sheaf, None]
     }
-}
-
-/// The locals of `__refill_objects_node(s, p, gfp, min, max, n, allow_spin)`: the array
-/// `p` is `sheaf`'s slots from slot `p`; `refilled` the objects stored so far, `slab` the
-/// isolated slab being emptied, `object` the rest of its chain still to store (`tail` its
-/// last when given back), `trylock` when `allow_spin` is false.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct RefillObjectsNode {
-    pub tail: Addr,
-    pub object: Addr,
-    pub slab: Option<SlabId>,
-    pub n: u32,
-    pub saved_irq: bool,
-    pub trylock: bool,
-    pub refilled: u32,
-    pub p: u32,
-    pub max: u32,
-    pub ret: Ret,
-    pub sheaf: Option<u32>,
 }
 
 impl Locals for RefillObjectsNode {
@@ -100,17 +50,6 @@ impl Locals for RefillObjectsNode {
     fn sheaves(&self) -> [Option<u32>; 2] {
         [self.sheaf, None]
     }
-}
-
-/// The locals of `refill_sheaf(s, sheaf, gfp)`: `size` the sheaf's size before, `to_fill`
-/// the slots to fill, `filled` what `refill_objects` stored.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct RefillSheaf {
-    pub filled: u32,
-    pub size: u32,
-    pub to_fill: u32,
-    pub ret: Ret,
-    pub sheaf: u32,
 }
 
 impl Locals for RefillSheaf {

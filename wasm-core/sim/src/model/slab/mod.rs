@@ -29,7 +29,8 @@ use super::state::OpCall;
 use super::Block;
 use super::{Core, Flow, Pc, Stat};
 
-// Laid out as SLUB's module is: its state and locals, the lookups and list operations its
+// Laid out as SLUB's module is: its state and what its locals answer (their structs are in
+// `locals/slab.rs`, below the frame table), the lookups and list operations its
 // functions share, the functions of allocation and of free, its invariants and its part of
 // the views.
 mod access;
@@ -40,9 +41,12 @@ mod structs;
 mod tune;
 mod view;
 
+use super::locals::{
+    ArrayCache, CacheAlloc, CacheAllocRefill, CacheFlusharray, CacheFree, CacheGrowBegin,
+    CacheGrowEnd, DoDrain,
+};
 pub use structs::*;
 pub(super) use tune::tune_frame;
-pub use tune::SetupKmemCacheNode;
 
 /// The entry frame of an op under SLAB.
 pub(super) fn op_frame(call: OpCall) -> Frame {

@@ -9,20 +9,8 @@
 //! frees at once (model.md Appendix A.1).
 
 use super::*;
+use crate::model::locals::SetupKmemCacheNode;
 use crate::scenario::SlabSharedFree;
-
-/// `setup_kmem_cache_node(..., force_change = true)`: the node of the running CPU.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SetupKmemCacheNode {
-    /// The node whose shared array it replaces.
-    pub n: u32,
-    /// `new_shared`: the array `alloc_arraycache` made (SN1), until it is published (SN4).
-    pub new: Option<ArrayCache>,
-    /// `old_shared`: the identity of the array it took off the node (SN4), if there was one.
-    pub old: Option<u32>,
-    /// Free slabs for `slabs_destroy`.
-    pub queue: Vec<SlabId>,
-}
 
 impl Locals for SetupKmemCacheNode {
     fn queued(&self, s: SlabId) -> bool {

@@ -15,17 +15,12 @@ mod access;
 mod steps;
 mod view;
 
+// The `counters` word is defined below the frame table (`locals`): SLUB's and 7.0's locals
+// hold it.
+pub use super::locals::Counters;
 pub use access::{chain_contains, discard_ok};
 pub use steps::{slab_pair_name, slab_pair_text};
 pub use view::{chain_has, chain_names, slab_view};
-
-/// `page->counters`: the `inuse:16, objects:15, frozen:1` word (model.md §1.3).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Counters {
-    pub inuse: u32,
-    pub objects: u32,
-    pub frozen: bool,
-}
 
 /// SLUB's fields of a slab's descriptor (`struct page`; `struct slab` since 5.17): its
 /// `freelist` + `counters` (the double word the CAS of model.md §2.2 updates), the `slab_lock`

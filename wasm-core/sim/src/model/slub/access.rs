@@ -9,15 +9,7 @@ use super::super::state::*;
 use super::super::Core;
 use super::SlubState;
 use crate::event::CasHalf;
-
-/// Ghost (INV-12): the CPU and the version of its `kmem_cache_cpu` snapshotted when the value
-/// a fast path's CAS compares was read (the tid, or the head under `no-tid` /
-/// `cmpxchg-local*`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Snapshot {
-    pub cpu: u32,
-    pub version: u64,
-}
+use crate::model::locals::Snapshot;
 
 impl SlubState {
     // ----- kmem_cache_cpu fields (of CPU `c`, which may not be the executing CPU) -----

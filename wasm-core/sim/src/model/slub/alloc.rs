@@ -5,27 +5,12 @@
 use super::cost;
 use super::memory::Access;
 use super::state::*;
-use super::Snapshot;
 use super::{Flow, SlubState, Stat};
 use super::{SlabAllocSlow, SlabAllocSlowLl};
+use crate::model::locals::SlabAlloc;
 use crate::model::pcs::labels::*;
 use crate::model::Core;
 use crate::scenario::{Fastpath, Prefetch, Slowpath};
-
-/// `slab_alloc` / `slab_alloc_node`: `node` requested; `c`, `tid` as read; `obj` (`object`), `nxt` (`next`), `pg` the CPU slab read; `snap` the INV-12 ghost snapshot.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SlabAlloc {
-    pub c: u32,
-    pub tid: u64,
-    pub obj: Addr,
-    pub nxt: Addr,
-    pub pg: Option<SlabId>,
-    pub node: Option<u32>,
-    pub saved_irq: bool,
-    pub ok: bool,
-    pub ret: Ret,
-    pub snap: Snapshot,
-}
 
 impl Locals for SlabAlloc {
     fn returned(&mut self, r: Ret) {

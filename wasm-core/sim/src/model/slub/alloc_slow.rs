@@ -6,27 +6,11 @@ use super::state::*;
 use super::FlushSlab;
 use super::NewSlab;
 use super::{Flow, SlubState, Stat};
+use crate::model::locals::{GetFreelist, SlabAllocSlow};
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::Counters;
 use crate::model::Core;
 use crate::scenario::{Fastpath, Slowpath};
-
-/// `__slab_alloc` of 3.x–5.14 (irqs off): `c` reloaded, `pg` the CPU slab, `f` the freelist taken, `p` a CPU partial or new slab, `n` the node tried, `count` the nodes `get_any_partial` tried.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SlabAllocSlow {
-    pub c: u32,
-    pub nxt: Addr,
-    pub f: Addr,
-    pub pg: Option<SlabId>,
-    pub p: Option<SlabId>,
-    pub old: Option<SlabId>,
-    pub node: Option<u32>,
-    pub n: Option<u32>,
-    pub saved_irq: bool,
-    pub flag: bool,
-    pub count: u32,
-    pub ret: Ret,
-}
 
 impl Locals for SlabAllocSlow {
     fn returned(&mut self, r: Ret) {
@@ -41,20 +25,6 @@ impl Locals for SlabAllocSlow {
         mark(self.old);
         mark(self.ret.slab);
     }
-}
-
-/// The locals of `get_freelist(s, slab)`, with the kernel's names.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct GetFreelist {
-    /// The CPU slab it takes the freelist of (`c->page`, 6.x `c->slab`).
-    pub slab: SlabId,
-    /// `freelist = slab->freelist`, `counters = slab->counters` as read.
-    pub freelist: Addr,
-    pub counters: Counters,
-    /// `new.counters`: all objects in use; frozen while the freelist is not empty.
-    pub new: Counters,
-    /// The double CAS succeeded (`__cmpxchg_double_slab`'s return).
-    pub ok: bool,
 }
 
 impl Locals for GetFreelist {

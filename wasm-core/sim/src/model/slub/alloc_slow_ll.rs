@@ -6,26 +6,9 @@ use super::state::*;
 use super::UnfreezePartials;
 use super::{Flow, SlubState, Stat};
 use super::{GetFreelist, NewSlab};
+use crate::model::locals::SlabAllocSlowLl;
 use crate::model::pcs::labels::*;
 use crate::model::Core;
-
-/// `___slab_alloc` of 5.15+ (under the local lock): as `SlabAllocSlow`, with `prior` the freelist a lost race hands back.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SlabAllocSlowLl {
-    pub c: u32,
-    pub nxt: Addr,
-    pub f: Addr,
-    pub prior: Addr,
-    pub pg: Option<SlabId>,
-    pub p: Option<SlabId>,
-    pub old: Option<SlabId>,
-    pub node: Option<u32>,
-    pub n: Option<u32>,
-    pub saved_irq: bool,
-    pub flag: bool,
-    pub count: u32,
-    pub ret: Ret,
-}
 
 impl Locals for SlabAllocSlowLl {
     fn returned(&mut self, r: Ret) {

@@ -6,24 +6,11 @@ use super::cost;
 use super::memory::Access;
 use super::state::*;
 use super::{Flow, SlubState, Stat};
+use crate::model::locals::CmpxchgDoubleSlab;
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::{counters_text, slab_pair_name, Counters};
 use crate::model::Core;
 use crate::scenario::CmpxchgDouble;
-
-/// `cmpxchg_double_slab` under `slab_lock`: slab `pg`, expected (`f`, `cnt`), new (`nxt`, `new`); `drain` the irq-saving entry.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct CmpxchgDoubleSlab {
-    pub nxt: Addr,
-    pub f: Addr,
-    pub pg: SlabId,
-    pub cnt: Counters,
-    pub new: Counters,
-    pub saved_irq: bool,
-    pub ok: bool,
-    pub flag: bool,
-    pub drain: bool,
-}
 
 impl Locals for CmpxchgDoubleSlab {
     fn returned(&mut self, r: Ret) {

@@ -6,25 +6,11 @@ use super::cost;
 use super::memory::Access;
 use super::state::*;
 use super::{Flow, SlubState, Stat};
+use crate::model::locals::{PutCpuPartial, UnfreezePartials};
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::{discard_ok, slab_pair_text, Counters};
 use crate::model::Core;
 use crate::scenario::Slowpath;
-
-/// `unfreeze_partials` / `__put_partials`: CPU `c`, the chain `p` (detached or walked), `f`/`cnt`/`new` the slab's pair, `n` the node locked, `queue` the slabs to discard.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct UnfreezePartials {
-    pub c: u32,
-    pub f: Addr,
-    pub p: Option<SlabId>,
-    pub cnt: Counters,
-    pub new: Counters,
-    pub n: Option<u32>,
-    pub saved_irq: bool,
-    pub ok: bool,
-    pub flag: bool,
-    pub queue: Vec<SlabId>,
-}
 
 impl Locals for UnfreezePartials {
     fn returned(&mut self, r: Ret) {
@@ -44,19 +30,6 @@ impl Locals for UnfreezePartials {
             mark(Some(q));
         }
     }
-}
-
-/// `put_cpu_partial(slab pg, drain)`: `old` the list head read, `pages`/`pobj` its counts, `p` a list detached to drain.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct PutCpuPartial {
-    pub c: u32,
-    pub pg: SlabId,
-    pub p: Option<SlabId>,
-    pub old: Option<SlabId>,
-    pub saved_irq: bool,
-    pub drain: bool,
-    pub pages: u32,
-    pub pobj: u32,
 }
 
 impl Locals for PutCpuPartial {

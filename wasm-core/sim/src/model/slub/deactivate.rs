@@ -5,6 +5,7 @@
 use super::memory::Access;
 use super::state::*;
 use super::{Flow, SlubState, Stat};
+use crate::model::locals::DeactivateSlab;
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::{
     counters_text, discard_ok, slab_pair_name, slab_pair_text, Counters,
@@ -16,29 +17,6 @@ pub const M_NONE: u8 = 0;
 pub const M_PARTIAL: u8 = 1;
 pub const M_FULL: u8 = 2;
 pub const M_FREE: u8 = 3;
-
-/// `deactivate_slab(slab pg, freelist f)` of CPU `c` on node `n`: stage one's `nxt`/`x`/`prior`/`count`, the modes `m` and `l` (`M_*`), the pair `cnt`/`new`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct DeactivateSlab {
-    pub c: u32,
-    pub obj: Addr,
-    pub nxt: Addr,
-    pub x: Addr,
-    pub f: Addr,
-    pub prior: Addr,
-    pub pg: SlabId,
-    pub cnt: Counters,
-    pub new: Counters,
-    pub n: u32,
-    pub saved_irq: bool,
-    pub ok: bool,
-    pub flag: bool,
-    pub drain: bool,
-    pub lock: bool,
-    pub m: u8,
-    pub l: u8,
-    pub count: u32,
-}
 
 impl Locals for DeactivateSlab {
     fn returned(&mut self, r: Ret) {

@@ -6,18 +6,10 @@ use super::memory::Access;
 use super::state::*;
 use super::UnfreezePartials;
 use super::{Flow, SlubState, Stat};
+use crate::model::locals::{FlushCpuSlab, FlushSlab};
 use crate::model::pcs::labels::*;
 use crate::model::Core;
 use crate::scenario::{Fastpath, Slowpath};
-
-/// `flush_slab(s, c)`: CPU `c`, its slab `pg` and freelist `f` taken.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct FlushSlab {
-    pub c: u32,
-    pub f: Addr,
-    pub pg: Option<SlabId>,
-    pub saved_irq: bool,
-}
 
 impl Locals for FlushSlab {
     fn holds_addr(&self, a: Addr) -> bool {
@@ -26,16 +18,6 @@ impl Locals for FlushSlab {
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(self.pg);
     }
-}
-
-/// `__flush_cpu_slab` of CPU `c` (this CPU if `flag`): `pg` its slab, `p` its partial list.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct FlushCpuSlab {
-    pub c: u32,
-    pub pg: Option<SlabId>,
-    pub p: Option<SlabId>,
-    pub saved_irq: bool,
-    pub flag: bool,
 }
 
 impl Locals for FlushCpuSlab {

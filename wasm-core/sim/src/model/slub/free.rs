@@ -3,25 +3,12 @@
 
 use super::cost;
 use super::state::*;
-use super::Snapshot;
 use super::{Flow, SlubState, Stat};
+use crate::model::locals::{SlabFree, SlabFreeSlow};
 use crate::model::pcs::labels::*;
-use crate::model::slab_page::{counters_text, discard_ok, Counters};
+use crate::model::slab_page::{counters_text, discard_ok};
 use crate::model::Core;
 use crate::scenario::{Fastpath, FreeRetryLock};
-
-/// `slab_free` of object `x` of slab `pg` (`virt_to_head_page`): `c`, `tid` as read, `f` the head; `snap` the INV-12 ghost snapshot.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SlabFree {
-    pub c: u32,
-    pub tid: u64,
-    pub x: Addr,
-    pub f: Addr,
-    pub pg: SlabId,
-    pub saved_irq: bool,
-    pub ok: bool,
-    pub snap: Snapshot,
-}
 
 impl Locals for SlabFree {
     fn returned(&mut self, r: Ret) {
@@ -35,21 +22,6 @@ impl Locals for SlabFree {
     fn slabs<F: FnMut(Option<SlabId>)>(&self, mark: &mut F) {
         mark(Some(self.pg));
     }
-}
-
-/// `__slab_free` of `x` into slab `pg`: `prior`/`cnt` its pair as read, `new` the counters written, `n` the node locked, `lock` `list_lock` taken.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SlabFreeSlow {
-    pub x: Addr,
-    pub prior: Addr,
-    pub pg: SlabId,
-    pub cnt: Counters,
-    pub new: Counters,
-    pub n: Option<u32>,
-    pub saved_irq: bool,
-    pub ok: bool,
-    pub flag: bool,
-    pub lock: bool,
 }
 
 impl Locals for SlabFreeSlow {

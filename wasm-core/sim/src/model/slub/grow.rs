@@ -6,17 +6,10 @@ use super::cost;
 use super::memory::Access;
 use super::state::*;
 use super::{Flow, SlubState};
+use crate::model::locals::NewSlab;
 use crate::model::pcs::labels::*;
 use crate::model::slab_page::Counters;
 use crate::model::Core;
-
-/// `new_slab`: `node` requested; `flag` interrupts enabled for the page allocation.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct NewSlab {
-    pub node: Option<u32>,
-    pub flag: bool,
-    pub ret: Ret,
-}
 
 impl Locals for NewSlab {
     fn returned(&mut self, r: Ret) {

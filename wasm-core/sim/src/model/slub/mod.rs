@@ -40,17 +40,11 @@ mod view;
 
 pub use structs::SlubState;
 
-pub(crate) use access::Snapshot;
-pub use alloc::SlabAlloc;
-pub use alloc_slow::{GetFreelist, SlabAllocSlow};
-pub use alloc_slow_ll::SlabAllocSlowLl;
-pub use cmpxchg::CmpxchgDoubleSlab;
-pub use cpu_partial::{PutCpuPartial, UnfreezePartials};
-pub use deactivate::DeactivateSlab;
-pub use flush::{FlushCpuSlab, FlushSlab};
-pub use free::{SlabFree, SlabFreeSlow};
-pub use grow::NewSlab;
-pub use node_partial::{AcquireSlab, GetPartialNode};
+use super::locals::Snapshot;
+use super::locals::{
+    FlushCpuSlab, FlushSlab, GetFreelist, NewSlab, SlabAlloc, SlabAllocSlow, SlabAllocSlowLl,
+    SlabFree, UnfreezePartials,
+};
 
 use super::state::OpCall;
 use super::Block;

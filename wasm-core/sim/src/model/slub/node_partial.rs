@@ -5,27 +5,11 @@
 use super::memory::Access;
 use super::state::*;
 use super::{Flow, SlubState, Stat};
+use crate::model::locals::{AcquireSlab, GetPartialNode};
 use crate::model::pcs::labels::*;
-use crate::model::slab_page::{counters_text, Counters};
+use crate::model::slab_page::counters_text;
 use crate::model::Core;
 use crate::scenario::Slowpath;
-
-/// `get_partial_node(n)` for CPU `c` (`drain`: `get_any_partial`'s): `pg` the slab taken as CPU slab, `obj` its freelist, `p` the slab at hand, `count`/`pages` objects and slabs taken.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct GetPartialNode {
-    pub c: u32,
-    pub obj: Addr,
-    pub pg: Option<SlabId>,
-    pub p: Option<SlabId>,
-    pub old: Option<SlabId>,
-    pub n: u32,
-    pub saved_irq: bool,
-    pub flag: bool,
-    pub drain: bool,
-    pub count: u32,
-    pub pages: u32,
-    pub ret: Ret,
-}
 
 impl Locals for GetPartialNode {
     fn returned(&mut self, r: Ret) {
@@ -40,20 +24,6 @@ impl Locals for GetPartialNode {
         mark(self.old);
         mark(self.ret.slab);
     }
-}
-
-/// `acquire_slab(slab pg)` of node `n`: `f`/`cnt` the pair read, `new` the frozen counters; `lock` whether it takes the freelist (`mode`); `count` the free objects it took.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct AcquireSlab {
-    pub nxt: Addr,
-    pub f: Addr,
-    pub pg: SlabId,
-    pub cnt: Counters,
-    pub new: Counters,
-    pub n: Option<u32>,
-    pub ok: bool,
-    pub lock: bool,
-    pub count: u32,
 }
 
 impl Locals for AcquireSlab {

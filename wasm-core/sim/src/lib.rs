@@ -176,5 +176,6 @@ pub struct ListingLine {
 }
 
 mod listing;
+mod listing_slab;
 mod listing_v7;
 pub use listing::{listing, listing_for, listing_v7};

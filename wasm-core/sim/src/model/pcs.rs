@@ -25,6 +25,7 @@
 use super::ids::{Addr, SlabId};
 use super::locals::{Locals, Ret};
 pub(crate) use crate::listing::*;
+pub(crate) use crate::listing_slab::*;
 pub(crate) use crate::listing_v7::*;
 
 /// Every step machine, as the variant of [`Func`] and the arms of [`Pc`] and [`Frame`] it is,

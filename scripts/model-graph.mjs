@@ -1,17 +1,16 @@
 // The import graph of the model (wasm-core/sim/src/model/), measured as docs/architecture.md
-// ("The model's import graph") defines it, so that a restructuring can say what it changed:
+// ("Inside the model: its import graph") defines it, so that a restructuring can say what it changed:
 //
 //   node scripts/model-graph.mjs          the counts, the loops and the arrows that run back up
 //   node scripts/model-graph.mjs --json   the same as JSON, with the paths that draw each arrow
 //
-// A node is a file of model/, except that each folder (slub/, slab/, sheaves/, slab_page/) is
-// one node. Test modules (`#[cfg(test)] mod …`) are left out: nothing names them, so they
+// A node is a file of model/, except that each folder (slub/, slab/, sheaves/, slab_page/,
+// core/, locals/) is one node. Test modules (`#[cfg(test)] mod …`) are left out: nothing names them, so they
 // cannot close a loop of the code that ships. An arrow runs from a node to each other node whose items one of its files names:
 // in a `use` (its tree expanded), or in a path in the code (`super::cost::Id`,
 // `crate::model::prims::found`). A name is followed to the module that defines it, through the
-// `use`s that re-export it (a child may name its parent's imports), so `use super::Block` in a
-// file beside executor.rs is an arrow to executor.rs when mod.rs only imports `Block` from
-// there. A glob (`use super::state::*`) is an arrow to the module it names.
+// `use`s that re-export it (a child may name its parent's imports), so `use super::Block` in
+// slub/ is an arrow to core/, where mod.rs imports `Block` from. A glob (`use super::state::*`) is an arrow to the module it names.
 //
 // A loop is a set of two or more nodes each of which reaches every other along arrows (a
 // strongly connected component). Arrows back up: the fewest arrows that must point up in any

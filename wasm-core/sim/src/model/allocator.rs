@@ -1,9 +1,9 @@
-//! The allocator seam: the questions the shared machine (executor, views) asks of the
-//! allocator a scenario runs, one `match` per question and one arm per allocator, with the
-//! allocator's arm of the state (`AllocState`). The allocators answer in their own modules
-//! (`slub`, `slab`, `sheaves`); the ground floor (`state`, `core`, `config`, `executor`) knows
-//! none of them: an allocator's geometry of cache lines is data in `config.rs` (`Layout`), and
-//! the op a context starts (`OpCall`) is in `state.rs`.
+//! The allocator seam: the questions the shared machine (executor, machine, views, driver)
+//! asks of the allocator a scenario runs, one `match` per question and one arm per allocator,
+//! with the allocator's arm of the state (`AllocState`). The allocators answer in their own
+//! modules (`slub`, `slab`, `sheaves`); `state`, `core` and `config` lie below the seam, and
+//! none of them nor the executor names an allocator: an allocator's geometry of cache lines is
+//! data in `config.rs` (`Layout`), and the op a context starts (`OpCall`) is in `state.rs`.
 //! Adding an allocator adds its module and an arm to each match here (the compiler lists
 //! them): see `docs/adding-an-allocator.md`.
 

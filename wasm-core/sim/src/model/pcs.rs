@@ -1,7 +1,8 @@
 //! Program counters and frames: each modelled kernel function is a step machine whose pc is
 //! the enum of its own labels, declared with its lines of the listing by `kernel_fn!`
-//! (`crate::listing`, `crate::listing_v7`), and whose locals are its own struct, defined in
-//! `locals` (what they answer the machine, `impl Locals`, is beside the step machine).
+//! (`crate::listing`, `crate::listing_slab`, `crate::listing_v7`), and whose locals are its
+//! own struct, defined in `locals` (what they answer the machine, `impl Locals`, is in the
+//! allocator's module).
 //! `Frame` holds them, so they are below this table: nothing it reaches may reach up to the
 //! state, the core or an allocator (it names only `locals` and `ids`). `kernel_fns!` lists
 //! every function once, with its label module and its locals, and makes:
@@ -13,7 +14,8 @@
 //!   `LL1`...) are variants of different enums: a label is read with its function;
 //! - [`Frame`], one arm per function carrying its label and its locals together
 //!   (`Frame::GetFreelist { pc, l }`), so a label is never paired with another function's
-//!   locals; the executor dispatches `match fr { Frame::F { pc, l } => self.f(pc, l), .. }`;
+//!   locals; each allocator's `exec` (`SlubState::exec`…), called by `AllocState::exec`,
+//!   dispatches `match fr { Frame::F { pc, l } => self.f(core, pc, l), .. }`;
 //!   the questions asked of any frame (`returned`, `holds_addr`, `queued`, `slabs`,
 //!   `sheaves`) are matches over the arms that the locals answer (`locals::Locals`);
 //! - [`FnPc`]: a label type knows its function's locals, so `pc.frame(l)` (and 7.0's

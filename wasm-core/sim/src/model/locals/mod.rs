@@ -5,7 +5,8 @@
 //! the struct of each function's locals, a file per allocator (`slub`, `slab`, `sheaves`,
 //! `touch`; `slab_page`: the slab level's `Counters` that SLUB's and 7.0's locals hold),
 //! re-exported here. Each struct's `impl Locals` and the step machine that uses it stay in
-//! the allocator's module, beside the function.
+//! the allocator's module (beside the function under SLUB and 7.0; SLAB's in
+//! `slab/structs.rs`; touch's in `touch.rs`).
 
 use super::ids::{Addr, SlabId};
 

@@ -1,7 +1,8 @@
 //! Linux 7.0's SLUB (model.md Appendix C): per-CPU sheaves and per-node barns in place of
-//! `kmem_cache_cpu`, its tid and its CPU (partial) slabs. The slab level (`freelist` +
-//! `counters` and their double CAS, the node partial list under `list_lock`) is the shared
-//! `Page`/`Node` of the machine, as in the classic design.
+//! `kmem_cache_cpu`, its tid and its CPU (partial) slabs. The slab level is SLUB's
+//! (`slab_page`: each `SlubPage`'s `freelist` + `counters` and their double CAS, kept in
+//! `SheavesState::pages`), with the shared `Node`'s partial list under `list_lock`, as in the
+//! classic design.
 //!
 //! Files: `access` (the lookups of its own state and of the core, `impl SheavesState`; the
 //! helpers its functions share are `impl SheavesState` here), `alloc`
@@ -10,7 +11,8 @@
 //! `alloc_slow` (`___slab_alloc`, `get_from_partial_node`, `allocate_slab`,
 //! `alloc_from_new_slab`), `free` (`slab_free`, `free_to_pcs`, `__pcs_replace_full_main`),
 //! `flush` (the flushes, `__kmem_cache_free_bulk`, hotplug), `free_slow` (`__slab_free`),
-//! `barn` (the barn helpers and the per-CPU lock), `invariants` (INV-S1…INV-S15 of model.md C.5).
+//! `barn` (the barn helpers and the per-CPU lock), `invariants` (INV-S1…INV-S15 of model.md C.5),
+//! `view` (its part of the views).
 //!
 //! Where a kernel statement becomes one step although it is several accesses, the comment at
 //! the step says why no other context can tell the difference (a private sheaf, a lock held).

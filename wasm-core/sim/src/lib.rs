@@ -58,15 +58,15 @@
 //! and is immune. SC17 (the 3.1 torn read) ships
 //! without an allocation on its second CPU so that exploring it finds its own bug, not this.
 
-// No input reaches a panic: the release build aborts on one (`panic = "abort"`),
-// which would take the CLI's report and the page's wasm instance with it. These lints are the
-// proof, for the library (its unit tests, `tests/` and `benches/` may unwrap), and the lint
-// stage (`cargo clippy ... -D warnings`, scripts/test.mjs) keeps it. A lookup by an id the
-// model itself hands around goes through the typed lookups of `model`, which turn an id with
-// nothing behind it into an internal error of the model (`model::Fault`): the violation
-// `MODEL`, after which the machine stops. Counts a run reaches wrap as the kernel's counters
-// do (`model::state::Bump`, far from their limit); what input reaches is checked or saturates;
-// the few helpers allowed plain arithmetic name what bounds it.
+// No input reaches a panic: the page's wasm builds abort on one (`panic = "abort"`), which would
+// take its wasm instance with it, and the CLI would lose its report (exit 101). These lints are the
+// proof, for the library (its unit tests, `tests/` and `benches/` may unwrap), and the lint stage
+// (`cargo clippy ... -D warnings`, scripts/test.mjs) keeps it. A lookup by an id the model itself
+// hands around goes through the typed lookups of `model`, which turn an id with nothing behind it
+// into an internal error of the model (`model::Fault`): the violation `MODEL`, after which the
+// machine stops. Counts a run reaches wrap as the kernel's counters do (`model::state::Bump`, far
+// from their limit); what input reaches is checked or saturates; the few helpers allowed plain
+// arithmetic name what bounds it.
 #![cfg_attr(
     not(test),
     deny(

@@ -148,9 +148,7 @@ impl AllocState {
     /// After each step: SLAB's pending grace periods learn which CPUs turned interrupts on.
     pub(super) fn quiescent(&mut self, core: &mut Core) {
         if let AllocState::Slab(sb) = self {
-            if !sb.grace.is_empty() {
-                sb.quiescent(core);
-            }
+            sb.quiescent(core);
         }
     }
 

@@ -59,35 +59,22 @@ where
     }
 }
 
-/// The names on the freelist chain from `head`, at most one more than a slab's objects (so
-/// that a cycle ends).
-pub fn chain_names(core: &Core, head: Addr) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut a = head;
-    while a != NULL && out.len() <= core.cfg.objects as usize {
-        out.push(core.addr_name(a));
-        match core.peek_fp(a) {
-            Some(next) => a = next,
-            None => break,
-        }
-    }
-    out
+/// The objects on the freelist chain from `head`, in order, following each free pointer:
+/// at most one more than a slab's objects, so that a cycle ends. The next link is read only
+/// when it is asked for, so a search that stops at its object reads no further.
+fn chain(core: &Core, head: Addr) -> impl Iterator<Item = Addr> + '_ {
+    std::iter::successors(Some(head), |&a| core.peek_fp(a))
+        .take_while(|&a| a != NULL)
+        .take((core.cfg.objects as usize).saturating_add(1))
 }
 
-/// Whether object `a` is on the freelist chain from `head` (the walk of `chain_names`,
-/// without naming every link: a view asks this for every object of every slab).
+/// The names on the freelist chain from `head` (`chain`).
+pub fn chain_names(core: &Core, head: Addr) -> Vec<String> {
+    chain(core, head).map(|a| core.addr_name(a)).collect()
+}
+
+/// Whether object `a` is on the freelist chain from `head` (`chain`, without naming every
+/// link: a view asks this for every object of every slab).
 pub fn chain_has(core: &Core, head: Addr, a: Addr) -> bool {
-    let mut cur = head;
-    let mut seen = 0;
-    while cur != NULL && seen <= core.cfg.objects as usize {
-        if cur == a {
-            return true;
-        }
-        seen.bump();
-        match core.peek_fp(cur) {
-            Some(next) => cur = next,
-            None => break,
-        }
-    }
-    false
+    chain(core, head).any(|x| x == a)
 }
